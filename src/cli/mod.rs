@@ -1,0 +1,44 @@
+//! The `yaku` command line: argument parsing and the commands. The only place that prints.
+//!
+//! Each command lives in its own file; `run` maps every outcome to an exit code: 0 success,
+//! 1 a finding or failure the user must fix, 2 a usage error.
+
+mod validate;
+
+use clap::{Parser, Subcommand};
+
+/// yaku: a rules-as-data engine for hanafuda and tile games.
+#[derive(Parser, Debug)]
+#[command(name = "yaku", version, about, long_about = None)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check rule files and decks: syntax, keys, expressions, references, scripts.
+    Validate(validate::ValidateArgs),
+}
+
+/// Exit code: success.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the input has errors, or the command failed.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit code: the command line is wrong.
+pub const EXIT_USAGE: i32 = 2;
+
+/// Runs the command line and returns the process exit code.
+pub fn run() -> i32 {
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match args.command {
+        Command::Validate(a) => validate::run(&a),
+    }
+}

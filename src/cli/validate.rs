@@ -1,0 +1,92 @@
+//! `yaku validate FILE_OR_NAME...`: every finding in every file, located, as text or JSON.
+
+use crate::diag::{Diagnostic, SourceMap, has_errors, render_json, render_text};
+use crate::ruleset;
+use std::io::Write;
+
+/// Arguments of `yaku validate`.
+#[derive(clap::Args, Debug)]
+pub struct ValidateArgs {
+    /// Rule files or decks: paths, or bundled names such as `koikoi`.
+    #[arg(required = true, value_name = "FILE_OR_NAME")]
+    files: Vec<String>,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &ValidateArgs) -> i32 {
+    let mut any_errors = false;
+    let mut json_files = Vec::new();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for spec in &args.files {
+        let (diagnostics, sources, summary) = check(spec);
+        let failed = has_errors(&diagnostics);
+        any_errors |= failed;
+        if args.json {
+            json_files.push(serde_json::json!({
+                "file": spec,
+                "valid": !failed,
+                "diagnostics": render_json(&sources, &diagnostics),
+            }));
+        } else {
+            let text = render_text(&sources, &diagnostics);
+            let _ = write!(out, "{text}");
+            let errors = diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::diag::Severity::Error)
+                .count();
+            if failed {
+                let _ = writeln!(
+                    out,
+                    "{spec}: {errors} error{}",
+                    if errors == 1 { "" } else { "s" }
+                );
+            } else {
+                let _ = writeln!(out, "{spec}: ok ({summary})");
+            }
+        }
+    }
+    if args.json {
+        let doc = serde_json::json!({ "valid": !any_errors, "files": json_files });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
+    }
+    if any_errors {
+        super::EXIT_FAILURE
+    } else {
+        super::EXIT_OK
+    }
+}
+
+/// Loads one ruleset or deck and returns its findings and a one-line summary.
+fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
+    if ruleset::is_deck_file(spec) {
+        let loaded = ruleset::load_deck(spec);
+        let summary = loaded.value.as_ref().map_or_else(String::new, |d| {
+            format!(
+                "deck `{}`: {} cards in {} suits",
+                d.id,
+                d.cards.len(),
+                d.suits.len()
+            )
+        });
+        (loaded.diagnostics, loaded.sources, summary)
+    } else {
+        let loaded = ruleset::load(spec);
+        let summary = loaded.value.as_ref().map_or_else(String::new, |r| {
+            format!(
+                "ruleset `{}`: {} yaku, deck `{}`",
+                r.id,
+                r.yaku.yaku.len(),
+                r.deck.id
+            )
+        });
+        (loaded.diagnostics, loaded.sources, summary)
+    }
+}

@@ -1,0 +1,166 @@
+//! Decks as data: cards, suits, kinds and numeric attributes, loaded from `rulesets/decks/`.
+//!
+//! A `Deck` is immutable once a ruleset is loaded; every name in it maps to a [`CardSet`], which is
+//! what the expression language and the game core work on.
+
+mod card_set;
+
+pub use card_set::{CardId, CardSet, CardSetIter};
+
+/// One card (or tile) of a deck.
+#[derive(Clone, Debug)]
+pub struct Card {
+    /// The canonical id users type and tools print (`pampas-moon`).
+    pub id: String,
+    /// The display name (`Moon`).
+    pub name: String,
+    /// Index of the card's suit in [`Deck::suits`].
+    pub suit: usize,
+    /// Names of the kinds the card belongs to, in deck order.
+    pub kinds: Vec<String>,
+}
+
+/// A suit: the month of a hanafuda card, the face of a domino tile.
+#[derive(Clone, Debug)]
+pub struct Suit {
+    /// The suit's id, usable as a card set in expressions (`pine`).
+    pub id: String,
+    /// The display name (`Pine`).
+    pub name: String,
+    /// The suit's number, 1-based, in deck order (the month for hanafuda).
+    pub number: u32,
+    /// The cards of this suit.
+    pub cards: CardSet,
+}
+
+/// A kind (tag) of card: `bright`, `animal`, `civil`, ...
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// The kind's name, usable as a card set in expressions.
+    pub id: String,
+    /// The cards of this kind.
+    pub cards: CardSet,
+}
+
+/// A numeric attribute of every card (`points`, `pips`), summed by `sum(...)` in expressions.
+#[derive(Clone, Debug)]
+pub struct Attribute {
+    /// The attribute's name.
+    pub id: String,
+    /// The value for each card, indexed by [`CardId`].
+    pub values: Vec<i64>,
+}
+
+/// A whole deck.
+#[derive(Clone, Debug)]
+pub struct Deck {
+    /// The deck's id (`hanafuda`).
+    pub id: String,
+    /// The display name.
+    pub name: String,
+    /// Every card, in file order; a card's position is its [`CardId`].
+    pub cards: Vec<Card>,
+    /// The suits, in file order.
+    pub suits: Vec<Suit>,
+    /// The kinds the deck declares.
+    pub kinds: Vec<Kind>,
+    /// The numeric attributes the deck declares.
+    pub attributes: Vec<Attribute>,
+    /// Another name for `suit(n)` in expressions (`month` for hanafuda).
+    pub suit_word: Option<String>,
+}
+
+impl Deck {
+    /// Every card of the deck.
+    pub fn all(&self) -> CardSet {
+        CardSet::first(self.cards.len())
+    }
+
+    /// The card with this canonical id.
+    pub fn card_by_id(&self, id: &str) -> Option<CardId> {
+        self.cards
+            .iter()
+            .position(|c| c.id == id)
+            .map(|i| CardId(i as u8))
+    }
+
+    /// The card a user means: its id, its display name (any case), or `suit:index` with a
+    /// 1-based index within the suit (`pine:1` or `1:1`).
+    pub fn parse_card(&self, input: &str) -> Option<CardId> {
+        let input = input.trim();
+        if let Some(card) = self.card_by_id(input) {
+            return Some(card);
+        }
+        if let Some((suit, index)) = input.split_once(':') {
+            let suit = self
+                .suits
+                .iter()
+                .find(|s| s.id.eq_ignore_ascii_case(suit) || s.number.to_string() == suit.trim());
+            if let (Some(suit), Ok(index)) = (suit, index.trim().parse::<usize>())
+                && let Some(card) = index.checked_sub(1).and_then(|i| suit.cards.nth(i))
+            {
+                return Some(card);
+            }
+        }
+        let named: Vec<usize> = (0..self.cards.len())
+            .filter(|&i| self.cards[i].name.eq_ignore_ascii_case(input))
+            .collect();
+        match named.as_slice() {
+            [one] => Some(CardId(*one as u8)),
+            _ => None,
+        }
+    }
+
+    /// The card's canonical id.
+    pub fn id_of(&self, card: CardId) -> &str {
+        &self.cards[card.index()].id
+    }
+
+    /// The card's entry.
+    pub fn card(&self, card: CardId) -> &Card {
+        &self.cards[card.index()]
+    }
+
+    /// The suit of a card.
+    pub fn suit_of(&self, card: CardId) -> &Suit {
+        &self.suits[self.cards[card.index()].suit]
+    }
+
+    /// The kind with this name.
+    pub fn kind(&self, id: &str) -> Option<&Kind> {
+        self.kinds.iter().find(|k| k.id == id)
+    }
+
+    /// The set of cards that share a suit with `card`.
+    pub fn same_suit(&self, card: CardId) -> CardSet {
+        self.suit_of(card).cards
+    }
+
+    /// The suit with this 1-based number, as a set (empty when out of range).
+    pub fn suit_by_number(&self, number: i64) -> CardSet {
+        if number < 1 {
+            return CardSet::EMPTY;
+        }
+        self.suits
+            .get(number as usize - 1)
+            .map_or(CardSet::EMPTY, |s| s.cards)
+    }
+
+    /// How many suits hold at least `n` cards of `pile`.
+    pub fn suits_with(&self, pile: CardSet, n: i64) -> i64 {
+        self.suits
+            .iter()
+            .filter(|s| i64::from((s.cards & pile).len()) >= n)
+            .count() as i64
+    }
+
+    /// The ids of every card in the set, in deck order.
+    pub fn ids(&self, set: CardSet) -> Vec<&str> {
+        set.iter().map(|c| self.id_of(c)).collect()
+    }
+
+    /// Every name a user may type for a card, for did-you-mean suggestions.
+    pub fn card_ids(&self) -> impl Iterator<Item = &str> {
+        self.cards.iter().map(|c| c.id.as_str())
+    }
+}

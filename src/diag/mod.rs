@@ -1,0 +1,161 @@
+//! Located diagnostics: every error a ruleset author can cause carries a file and a byte span.
+//!
+//! Phases collect `Diagnostic`s into a `Vec` (never stopping at the first); `render` turns them into
+//! rustc-style text with a caret excerpt, or JSON for editors and CI. Only the CLI prints them.
+
+mod render;
+mod suggest;
+
+pub use render::{render_json, render_text};
+pub use suggest::{did_you_mean, suggest};
+
+use std::ops::Range;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct FileId(pub usize);
+
+/// A place in a source file: the file and a byte range in it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Loc {
+    /// The file.
+    pub file: FileId,
+    /// The byte range within the file's text.
+    pub span: Range<usize>,
+}
+
+impl Loc {
+    /// A location in `file` covering `span`.
+    pub fn new(file: FileId, span: Range<usize>) -> Loc {
+        Loc { file, span }
+    }
+
+    /// A sub-range of this location, `offset..offset+len` relative to its start.
+    pub fn sub(&self, offset: usize, len: usize) -> Loc {
+        let start = self.span.start + offset;
+        Loc::new(self.file, start..start + len)
+    }
+}
+
+/// One source text: a rule file, a deck, a script, or a bundled ruleset.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The name shown in diagnostics (a path, or `<bundled>/koikoi.toml`).
+    pub name: String,
+    /// The whole text.
+    pub text: String,
+}
+
+/// Every source text read while loading, so that diagnostics can quote them.
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    /// An empty map.
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
+        FileId(self.files.len() - 1)
+    }
+
+    /// The file with this id.
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0]
+    }
+
+    /// Every file, in the order added.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, id: FileId, offset: usize) -> (usize, usize) {
+        let text = &self.get(id).text;
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+
+    /// `file:line:column` of a location.
+    pub fn describe(&self, loc: &Loc) -> String {
+        let (line, col) = self.line_col(loc.file, loc.span.start);
+        format!("{}:{}:{}", self.get(loc.file).name, line, col)
+    }
+}
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The ruleset cannot be used.
+    Error,
+    /// The ruleset works but something looks wrong.
+    Warning,
+}
+
+/// One finding, located in a source file.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, lowercase, names in backticks.
+    pub message: String,
+    /// Where.
+    pub loc: Loc,
+    /// A short label under the caret.
+    pub label: Option<String>,
+    /// A suggestion (`did you mean ...`).
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error at `loc`.
+    pub fn error(message: impl Into<String>, loc: Loc) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            loc,
+            label: None,
+            help: None,
+        }
+    }
+
+    /// A warning at `loc`.
+    pub fn warning(message: impl Into<String>, loc: Loc) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message, loc)
+        }
+    }
+
+    /// Adds a label under the caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Adds a help line.
+    pub fn with_help(mut self, help: Option<String>) -> Diagnostic {
+        self.help = help;
+        self
+    }
+}
+
+/// True when any diagnostic is an error.
+pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
+}

@@ -1,0 +1,400 @@
+//! Name resolution and type checking: a syntax tree becomes a [`Program`] or a list of every error.
+
+use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use super::eval::{Node, Program};
+use super::{ExprError, Type};
+use crate::deck::{CardSet, Deck};
+use crate::diag::did_you_mean;
+
+/// What names mean in an expression: the deck's kinds, suits, cards and attributes, and the facts
+/// the game core provides.
+pub struct Names<'a> {
+    /// The deck (after the ruleset's changes to card kinds).
+    pub deck: &'a Deck,
+    /// The facts the core fills in, by position (`round`, `rounds`, ...).
+    pub facts: &'a [&'a str],
+}
+
+/// The functions of the language, with their signatures, for messages and docs.
+pub const FUNCTIONS: &[(&str, &str)] = &[
+    ("count", "count(SET): how many cards of SET the pile holds"),
+    ("has", "has(SET, ...): the pile holds every card given"),
+    ("all", "all(SET): the pile holds every card of SET"),
+    ("any", "any(SET): the pile holds at least one card of SET"),
+    ("size", "size(SET): how many cards SET has in the deck"),
+    ("suit", "suit(N): the cards of the N-th suit"),
+    (
+        "sum",
+        "sum(ATTRIBUTE) or sum(ATTRIBUTE, SET): total of a card attribute over the pile",
+    ),
+    (
+        "suits_with",
+        "suits_with(N): how many suits the pile holds N or more cards of",
+    ),
+    ("min", "min(A, B): the smaller number"),
+    ("max", "max(A, B): the larger number"),
+];
+
+/// The name of the pile being scored: a player's captures, a hand of tiles, the table.
+pub const PILE: &str = "pile";
+
+/// Checks `expr` against `names` and compiles it; `want` is the type the context needs.
+pub fn compile(expr: &Expr, want: Type, names: &Names) -> Result<Program, Vec<ExprError>> {
+    let mut errors = Vec::new();
+    let checker = Checker { names };
+    let compiled = checker.expr(expr, &mut errors);
+    if let Some((node, ty)) = compiled {
+        if ty != want {
+            errors.push(type_mismatch(expr, want, ty));
+        } else if errors.is_empty() {
+            return Ok(Program::new(node, ty));
+        }
+    }
+    Err(errors)
+}
+
+fn type_mismatch(expr: &Expr, want: Type, got: Type) -> ExprError {
+    let help = match (want, got) {
+        (Type::Bool, Type::Set) => Some("use `all(...)` or `any(...)` to test a card set".into()),
+        (Type::Int, Type::Set) => Some("use `count(...)` to count the cards of a set".into()),
+        (Type::Bool, Type::Int) => Some("compare the number, as in `count(x) >= 5`".into()),
+        _ => None,
+    };
+    ExprError::new(
+        format!("expected {}, found {}", want.describe(), got.describe()),
+        expr.span.clone(),
+    )
+    .with_help(help)
+}
+
+struct Checker<'a> {
+    names: &'a Names<'a>,
+}
+
+type Typed = Option<(Node, Type)>;
+
+impl Checker<'_> {
+    fn expr(&self, e: &Expr, errors: &mut Vec<ExprError>) -> Typed {
+        match &e.kind {
+            ExprKind::Number(n) => {
+                if *n == i64::MAX {
+                    errors.push(ExprError::new("number is too large", e.span.clone()));
+                    return None;
+                }
+                Some((Node::Int(*n), Type::Int))
+            }
+            ExprKind::Name(name) => self.name(name, e, errors),
+            ExprKind::Call {
+                name,
+                name_span,
+                args,
+            } => self.call(name, name_span, args, e, errors),
+            ExprKind::Unary(op, operand) => {
+                let (node, ty) = self.expr(operand, errors)?;
+                let want = match op {
+                    UnaryOp::Not => Type::Bool,
+                    UnaryOp::Neg => Type::Int,
+                };
+                if ty != want {
+                    errors.push(type_mismatch(operand, want, ty));
+                    return None;
+                }
+                let node = match op {
+                    UnaryOp::Not => Node::Not(Box::new(node)),
+                    UnaryOp::Neg => Node::Neg(Box::new(node)),
+                };
+                Some((node.fold(), want))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let left = self.expr(a, errors);
+                let right = self.expr(b, errors);
+                let (left, right) = (left?, right?);
+                binary(*op, left, right, e, errors)
+            }
+            ExprKind::If(c, a, b) => {
+                let cond = self.expr(c, errors);
+                let then = self.expr(a, errors);
+                let otherwise = self.expr(b, errors);
+                let ((cn, ct), (an, at), (bn, bt)) = (cond?, then?, otherwise?);
+                if ct != Type::Bool {
+                    errors.push(type_mismatch(c, Type::Bool, ct));
+                    return None;
+                }
+                if at != bt {
+                    errors.push(ExprError::new(
+                        format!(
+                            "the branches of `if` differ: {} and {}",
+                            at.describe(),
+                            bt.describe()
+                        ),
+                        e.span.clone(),
+                    ));
+                    return None;
+                }
+                Some((Node::If(Box::new([cn, an, bn])).fold(), at))
+            }
+        }
+    }
+
+    fn name(&self, name: &str, e: &Expr, errors: &mut Vec<ExprError>) -> Typed {
+        let deck = self.names.deck;
+        if name == PILE {
+            return Some((Node::Pile, Type::Set));
+        }
+        if let Some(i) = self.names.facts.iter().position(|f| *f == name) {
+            return Some((Node::Fact(i), Type::Int));
+        }
+        if let Some(k) = deck.kind(name) {
+            return Some((Node::Set(k.cards), Type::Set));
+        }
+        if let Some(s) = deck.suits.iter().find(|s| s.id == name) {
+            return Some((Node::Set(s.cards), Type::Set));
+        }
+        if let Some(c) = deck.card_by_id(name) {
+            return Some((Node::Set(CardSet::single(c)), Type::Set));
+        }
+        if deck.attributes.iter().any(|a| a.id == name) {
+            errors.push(
+                ExprError::new(
+                    format!("`{name}` is a card attribute, not a value"),
+                    e.span.clone(),
+                )
+                .with_help(Some(format!(
+                    "use `sum({name})` to add it up over the pile"
+                ))),
+            );
+            return None;
+        }
+        if self.is_function(name) {
+            errors.push(
+                ExprError::new(format!("`{name}` is a function"), e.span.clone())
+                    .with_help(Some(format!("call it: `{name}(...)`"))),
+            );
+            return None;
+        }
+        let help = self
+            .difference_hint(name)
+            .or_else(|| did_you_mean(name, self.all_names()));
+        errors
+            .push(ExprError::new(format!("unknown name `{name}`"), e.span.clone()).with_help(help));
+        None
+    }
+
+    /// `bright-rain` where both halves are names: the author meant a difference.
+    fn difference_hint(&self, name: &str) -> Option<String> {
+        let known: Vec<&str> = self.all_names().collect();
+        name.match_indices('-').find_map(|(i, _)| {
+            let (a, b) = (&name[..i], &name[i + 1..]);
+            (known.contains(&a) && known.contains(&b))
+                .then(|| format!("write `{a} - {b}` with spaces for the difference of two sets"))
+        })
+    }
+
+    fn all_names(&self) -> impl Iterator<Item = &str> {
+        let deck = self.names.deck;
+        std::iter::once(PILE)
+            .chain(self.names.facts.iter().copied())
+            .chain(deck.kinds.iter().map(|k| k.id.as_str()))
+            .chain(deck.suits.iter().map(|s| s.id.as_str()))
+            .chain(deck.card_ids())
+    }
+
+    fn is_function(&self, name: &str) -> bool {
+        FUNCTIONS.iter().any(|(f, _)| *f == name)
+            || self.names.deck.suit_word.as_deref() == Some(name)
+    }
+
+    fn call(
+        &self,
+        name: &str,
+        name_span: &std::ops::Range<usize>,
+        args: &[Expr],
+        e: &Expr,
+        errors: &mut Vec<ExprError>,
+    ) -> Typed {
+        let deck = self.names.deck;
+        let canonical = if deck.suit_word.as_deref() == Some(name) {
+            "suit"
+        } else {
+            name
+        };
+        let Some((_, signature)) = FUNCTIONS.iter().find(|(f, _)| *f == canonical) else {
+            let candidates = FUNCTIONS
+                .iter()
+                .map(|(f, _)| *f)
+                .chain(deck.suit_word.as_deref());
+            errors.push(
+                ExprError::new(format!("unknown function `{name}`"), name_span.clone())
+                    .with_help(did_you_mean(name, candidates)),
+            );
+            return None;
+        };
+        // `sum`'s first argument is an attribute name, not a value.
+        if canonical == "sum" {
+            return self.sum(args, e, signature, errors);
+        }
+        let (min, max) = match canonical {
+            "has" => (1, usize::MAX),
+            "min" | "max" => (2, 2),
+            _ => (1, 1),
+        };
+        if args.len() < min || args.len() > max {
+            errors.push(arity_error(name, signature, args.len(), e));
+            return None;
+        }
+        let want = match canonical {
+            "suit" | "suits_with" | "min" | "max" => Type::Int,
+            _ => Type::Set,
+        };
+        let mut nodes = Vec::with_capacity(args.len());
+        for a in args {
+            if let Some((node, ty)) = self.expr(a, errors) {
+                if ty == want {
+                    nodes.push(node);
+                } else {
+                    errors.push(type_mismatch(a, want, ty));
+                }
+            }
+        }
+        if nodes.len() != args.len() {
+            return None;
+        }
+        let mut nodes = nodes.into_iter();
+        let mut one = || Box::new(nodes.next().expect("arity checked above"));
+        let suits = || {
+            deck.suits
+                .iter()
+                .map(|s| s.cards)
+                .collect::<Box<[CardSet]>>()
+        };
+        let (node, ty) = match canonical {
+            "count" => (Node::Count(one()), Type::Int),
+            "size" => (Node::Size(one()), Type::Int),
+            "all" => (Node::All(one()), Type::Bool),
+            "any" => (Node::Any(one()), Type::Bool),
+            "has" => {
+                let mut set = *one();
+                for next in nodes.by_ref() {
+                    set = Node::Union(Box::new([set, next])).fold();
+                }
+                (Node::All(Box::new(set)), Type::Bool)
+            }
+            "suit" => (Node::Suit(suits(), one()), Type::Set),
+            "suits_with" => (Node::SuitsWith(suits(), one()), Type::Int),
+            "min" => (Node::Min(Box::new([*one(), *one()])), Type::Int),
+            "max" => (Node::Max(Box::new([*one(), *one()])), Type::Int),
+            other => unreachable!("FUNCTIONS lists `{other}` but the checker does not"),
+        };
+        Some((node.fold(), ty))
+    }
+
+    fn sum(&self, args: &[Expr], e: &Expr, signature: &str, errors: &mut Vec<ExprError>) -> Typed {
+        let deck = self.names.deck;
+        if args.is_empty() || args.len() > 2 {
+            errors.push(arity_error("sum", signature, args.len(), e));
+            return None;
+        }
+        let attribute = match &args[0].kind {
+            ExprKind::Name(n) => match deck.attributes.iter().find(|a| &a.id == n) {
+                Some(a) => Some(a.values.clone().into_boxed_slice()),
+                None => {
+                    let names = deck.attributes.iter().map(|a| a.id.as_str());
+                    let help = did_you_mean(n, names).or_else(|| {
+                        let list: Vec<&str> =
+                            deck.attributes.iter().map(|a| a.id.as_str()).collect();
+                        Some(format!("the deck's attributes: {}", list.join(", ")))
+                    });
+                    errors.push(
+                        ExprError::new(
+                            format!("unknown card attribute `{n}`"),
+                            args[0].span.clone(),
+                        )
+                        .with_help(help),
+                    );
+                    None
+                }
+            },
+            _ => {
+                errors.push(ExprError::new(
+                    "the first argument of `sum` must be an attribute name",
+                    args[0].span.clone(),
+                ));
+                None
+            }
+        };
+        let set = match args.get(1) {
+            None => Some(Node::Set(deck.all())),
+            Some(a) => match self.expr(a, errors) {
+                Some((node, Type::Set)) => Some(node),
+                Some((_, ty)) => {
+                    errors.push(type_mismatch(a, Type::Set, ty));
+                    None
+                }
+                None => None,
+            },
+        };
+        Some((Node::Sum(attribute?, Box::new(set?)).fold(), Type::Int))
+    }
+}
+
+fn binary(
+    op: BinaryOp,
+    (ln, lt): (Node, Type),
+    (rn, rt): (Node, Type),
+    e: &Expr,
+    errors: &mut Vec<ExprError>,
+) -> Typed {
+    use BinaryOp::*;
+    let pair = Box::new([ln, rn]);
+    let result = match (op, lt, rt) {
+        (Or, Type::Bool, Type::Bool) => (Node::Or(pair), Type::Bool),
+        (And, Type::Bool, Type::Bool) => (Node::And(pair), Type::Bool),
+        (Eq | Ne, Type::Set, Type::Set) => {
+            let node = Node::SetEq(pair);
+            let node = if op == Ne {
+                Node::Not(Box::new(node))
+            } else {
+                node
+            };
+            (node, Type::Bool)
+        }
+        (Eq | Ne | Lt | Le | Gt | Ge, Type::Int, Type::Int) => (Node::Cmp(op, pair), Type::Bool),
+        (Eq | Ne, Type::Bool, Type::Bool) => (Node::BoolEq(op == Eq, pair), Type::Bool),
+        (Add, Type::Set, Type::Set) => (Node::Union(pair), Type::Set),
+        (Sub, Type::Set, Type::Set) => (Node::Difference(pair), Type::Set),
+        (Inter, Type::Set, Type::Set) => (Node::Intersection(pair), Type::Set),
+        (Add | Sub | Mul | Div | Rem, Type::Int, Type::Int) => (Node::Arith(op, pair), Type::Int),
+        _ => {
+            let help = if lt == Type::Set || rt == Type::Set {
+                Some("use `count(...)` to turn a card set into a number".to_string())
+            } else {
+                None
+            };
+            errors.push(
+                ExprError::new(
+                    format!(
+                        "`{}` cannot combine {} and {}",
+                        op.symbol(),
+                        lt.describe(),
+                        rt.describe()
+                    ),
+                    e.span.clone(),
+                )
+                .with_help(help),
+            );
+            return None;
+        }
+    };
+    Some((result.0.fold(), result.1))
+}
+
+fn arity_error(name: &str, signature: &str, got: usize, e: &Expr) -> ExprError {
+    ExprError::new(
+        format!(
+            "`{name}` does not take {got} argument{}",
+            if got == 1 { "" } else { "s" }
+        ),
+        e.span.clone(),
+    )
+    .with_help(Some(format!("usage: {signature}")))
+}

@@ -1,0 +1,277 @@
+//! Text to syntax tree: the pest grammar in `grammar/expr.pest` plus a Pratt parser for precedence.
+
+use super::ExprError;
+use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use pest::Parser as _;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::sync::OnceLock;
+
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../grammar/expr.pest"]
+    pub struct ExprParser;
+}
+
+use grammar::{ExprParser, Rule};
+
+/// Longest expression accepted, in bytes; rule files hold short formulas.
+pub const MAX_LEN: usize = 1000;
+/// Deepest nesting of parentheses, calls and prefix operators accepted.
+pub const MAX_DEPTH: usize = 32;
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left)
+                | Op::infix(Rule::inter, Assoc::Left))
+            .op(Op::prefix(Rule::not) | Op::prefix(Rule::neg))
+    })
+}
+
+/// Parses an expression. On failure, the error's span points into `text`.
+pub fn parse(text: &str) -> Result<Expr, ExprError> {
+    if text.len() > MAX_LEN {
+        return Err(ExprError::new(
+            format!(
+                "expression is too long ({} bytes, at most {MAX_LEN})",
+                text.len()
+            ),
+            0..text.len().min(1),
+        ));
+    }
+    check_depth(text)?;
+    let mut pairs = ExprParser::parse(Rule::expression, text).map_err(|e| syntax_error(text, e))?;
+    let expression = pairs
+        .next()
+        .expect("grammar: `expression` always yields one pair");
+    let expr = expression
+        .into_inner()
+        .next()
+        .expect("grammar: `expression` holds one `expr`");
+    Ok(build_expr(expr.into_inner()))
+}
+
+/// Rejects parentheses nested deeper than [`MAX_DEPTH`] before the recursive parsers see them
+/// (prefix chains are bounded by [`MAX_LEN`]).
+fn check_depth(text: &str) -> Result<(), ExprError> {
+    let mut depth = 0usize;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_DEPTH {
+            return Err(ExprError::new(
+                format!("expression is nested too deeply (at most {MAX_DEPTH} levels)"),
+                i..i + 1,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn build_expr(pairs: Pairs<Rule>) -> Expr {
+    pratt()
+        .map_primary(build_primary)
+        .map_prefix(|op, operand| {
+            let span = op.as_span().start()..operand.span.end;
+            let op = match op.as_rule() {
+                Rule::not => UnaryOp::Not,
+                _ => UnaryOp::Neg,
+            };
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(operand)),
+                span,
+            }
+        })
+        .map_infix(|lhs, op, rhs| {
+            let op = match op.as_rule() {
+                Rule::or => BinaryOp::Or,
+                Rule::and => BinaryOp::And,
+                Rule::eq => BinaryOp::Eq,
+                Rule::ne => BinaryOp::Ne,
+                Rule::lt => BinaryOp::Lt,
+                Rule::le => BinaryOp::Le,
+                Rule::gt => BinaryOp::Gt,
+                Rule::ge => BinaryOp::Ge,
+                Rule::add => BinaryOp::Add,
+                Rule::sub => BinaryOp::Sub,
+                Rule::mul => BinaryOp::Mul,
+                Rule::div => BinaryOp::Div,
+                Rule::rem => BinaryOp::Rem,
+                Rule::inter => BinaryOp::Inter,
+                other => unreachable!("grammar: `{other:?}` is not an infix operator"),
+            };
+            let span = lhs.span.start..rhs.span.end;
+            Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            }
+        })
+        .parse(pairs)
+}
+
+fn build_primary(pair: Pair<Rule>) -> Expr {
+    let span = pair.as_span().start()..pair.as_span().end();
+    let kind = match pair.as_rule() {
+        Rule::number => ExprKind::Number(pair.as_str().parse().unwrap_or(i64::MAX)),
+        Rule::name => ExprKind::Name(pair.as_str().to_string()),
+        Rule::expr => return build_expr(pair.into_inner()),
+        Rule::call => {
+            let mut inner = pair.into_inner();
+            let name = inner.next().expect("grammar: `call` starts with a name");
+            ExprKind::Call {
+                name: name.as_str().to_string(),
+                name_span: name.as_span().start()..name.as_span().end(),
+                args: inner.map(|a| build_expr(a.into_inner())).collect(),
+            }
+        }
+        Rule::conditional => {
+            let mut inner = pair
+                .into_inner()
+                .filter(|p| p.as_rule() == Rule::expr)
+                .map(|p| build_expr(p.into_inner()));
+            let (c, a, b) = (
+                inner.next().expect("grammar: `if` has a condition"),
+                inner.next().expect("grammar: `if` has a `then` branch"),
+                inner.next().expect("grammar: `if` has an `else` branch"),
+            );
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        other => unreachable!("grammar: `{other:?}` is not a primary"),
+    };
+    Expr { kind, span }
+}
+
+/// Turns pest's error into a located message in the language's own words.
+fn syntax_error(text: &str, err: pest::error::Error<Rule>) -> ExprError {
+    let pos = match err.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let found = text[pos.min(text.len())..]
+        .chars()
+        .next()
+        .map_or("end of expression".to_string(), |c| format!("`{c}`"));
+    let expected = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            names.sort_unstable();
+            names.dedup();
+            names
+        }
+        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = if expected.is_empty() {
+        format!("unexpected {found} in expression")
+    } else {
+        format!(
+            "expected {} in expression, found {found}",
+            expected.join(" or ")
+        )
+    };
+    let end = (pos + 1).min(text.len()).max(pos);
+    ExprError::new(message, pos..end)
+}
+
+fn describe(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::expr | Rule::call | Rule::conditional | Rule::number | Rule::name => "a value",
+        Rule::EOI => "the end",
+        Rule::or
+        | Rule::and
+        | Rule::eq
+        | Rule::ne
+        | Rule::le
+        | Rule::ge
+        | Rule::lt
+        | Rule::gt
+        | Rule::add
+        | Rule::sub
+        | Rule::mul
+        | Rule::div
+        | Rule::rem
+        | Rule::inter => "an operator",
+        Rule::not | Rule::neg => "a value",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(src: &str) -> String {
+        let e = parse(src).unwrap_or_else(|e| panic!("{src}: {}", e.message));
+        let printed = e.to_string();
+        let again = parse(&printed).unwrap();
+        assert!(e.same_tree(&again), "{src} -> {printed}");
+        printed
+    }
+
+    #[test]
+    fn precedence_and_roundtrip() {
+        assert_eq!(roundtrip("count(plain) >= 10"), "(count(plain) >= 10)");
+        assert_eq!(
+            roundtrip("5 + count(ribbon) - 3"),
+            "((5 + count(ribbon)) - 3)"
+        );
+        assert_eq!(roundtrip("bright - rain"), "(bright - rain)");
+        assert_eq!(roundtrip("pampas-moon"), "pampas-moon");
+        assert_eq!(
+            roundtrip("has(pampas-moon, chrysanthemum-sake)"),
+            "has(pampas-moon, chrysanthemum-sake)"
+        );
+        assert_eq!(roundtrip("sum(pips) % 10"), "(sum(pips) % 10)");
+        assert_eq!(roundtrip("a and b or not c"), "((a and b) or (not c))");
+        assert_eq!(roundtrip("1 + 2 * 3"), "(1 + (2 * 3))");
+        assert_eq!(roundtrip("-count(x) - -1"), "((-count(x)) - (-1))");
+        assert_eq!(
+            roundtrip("if count(bright) == 5 then 10 else 8"),
+            "(if (count(bright) == 5) then 10 else 8)"
+        );
+        assert_eq!(
+            roundtrip("count(month(round)) == 4"),
+            "(count(month(round)) == 4)"
+        );
+        assert_eq!(roundtrip("a & (b + c)"), "(a & (b + c))");
+        assert_eq!(roundtrip("orange + android"), "(orange + android)");
+    }
+
+    #[test]
+    fn spans_point_into_the_text() {
+        let e = parse("count(plain) >= 10").unwrap();
+        let ExprKind::Binary(_, lhs, rhs) = &e.kind else {
+            panic!()
+        };
+        assert_eq!(lhs.span, 0..12);
+        assert_eq!(rhs.span, 16..18);
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let e = parse("count(plain) >= ").unwrap_err();
+        assert_eq!(e.span.start, 16);
+        assert!(e.message.contains("expected a value"), "{}", e.message);
+        let e = parse("count(plain)) ").unwrap_err();
+        assert_eq!(e.span.start, 12);
+        let e = parse(&"(".repeat(100)).unwrap_err();
+        assert!(e.message.contains("nested too deeply"));
+        assert!(parse(&"x".repeat(2000)).is_err());
+        assert!(parse("").is_err());
+    }
+}

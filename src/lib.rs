@@ -1,0 +1,34 @@
+//! `yaku`: a rules-as-data engine for matching card and tile games.
+//!
+//! A game is a TOML ruleset (deck, yaku table, flow options) with conditions and point formulas
+//! in a small expression language and variant scoring in a sandboxed rhai script; one generic
+//! core plays every ruleset.
+//!
+//! ```
+//! let loaded = yaku::ruleset::load("koikoi");
+//! let ruleset = loaded.value.expect("the bundled ruleset is valid");
+//! let pile = ["pampas-moon", "chrysanthemum-sake"]
+//!     .iter()
+//!     .map(|id| ruleset.deck.card_by_id(id).unwrap())
+//!     .collect();
+//! let found = ruleset.yaku.evaluate(pile, &[1, 12, 0]);
+//! assert_eq!(found.base(), 5); // tsukimi-zake
+//! ```
+//!
+//! | module | what it owns |
+//! |---|---|
+//! | [`deck`] | cards, suits, kinds, and the `CardSet` bitset |
+//! | [`expr`] | the expression language: parse, check, evaluate |
+//! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
+//! | [`script`] | the sandboxed rhai scoring scripts |
+//! | [`diag`] | located diagnostics and their rendering |
+//! | [`cli`] | the `yaku` command line |
+
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod deck;
+pub mod diag;
+pub mod expr;
+pub mod ruleset;
+pub mod script;

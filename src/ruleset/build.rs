@@ -1,0 +1,568 @@
+//! Checking a merged ruleset tree and building the [`Ruleset`]: deck, card kinds, yaku (with
+//! their expressions compiled), flow options and the scoring script. Every error is collected.
+
+use super::deck_file::{check_ident, unknown_kind};
+use super::load::{Loader, Origin, RefKind};
+use super::model::*;
+use super::reader::{Str, TableReader};
+use super::toml_tree::{Table, Value};
+use crate::deck::{CardSet, Deck};
+use crate::diag::{Diagnostic, Loc, did_you_mean};
+use crate::expr::{self, Names, Program, Type};
+use crate::script::ScoringScript;
+
+/// Builds a ruleset from its merged tree.
+pub(super) fn ruleset(
+    loader: &mut Loader,
+    tree: &Table,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Ruleset> {
+    let before = errors.len();
+    let top_loc = Loc::default();
+    let mut top = TableReader::new(tree, top_loc.clone(), "a ruleset");
+    let header = top.table("ruleset", errors);
+    let card_kinds = top.table("card_kinds", errors);
+    let yaku_tables = top.tables("yaku", errors);
+    let flow = top.table("flow", errors);
+    let scoring = top.table("scoring", errors);
+    top.finish(errors);
+
+    let Some((header, header_loc)) = header else {
+        let file = tree
+            .entries
+            .first()
+            .map(|(_, l, _)| l.file)
+            .unwrap_or_default();
+        errors.push(
+            Diagnostic::error("the ruleset has no `[ruleset]` table", Loc::new(file, 0..0))
+                .with_label("add `[ruleset]` with `id` and `deck`"),
+        );
+        return None;
+    };
+    let mut h = TableReader::new(header, header_loc.clone(), "`[ruleset]`");
+    let id = h.required_string("id", errors);
+    let name = h.string("name", errors);
+    let description = h.string("description", errors);
+    let sources = h.strings("sources", errors);
+    let notes = h.strings("notes", errors);
+    let deck_ref = h.required_string("deck", errors);
+    h.finish(errors);
+    if let Some(id) = id {
+        check_ident(&id, errors);
+    }
+
+    let mut deck = deck_ref.and_then(|d| {
+        let file = loader.open_ref(d.loc.file, d.text, RefKind::Deck, d.loc, errors)?;
+        loader.deck_in(file, errors)
+    })?;
+    if let Some((table, _)) = card_kinds {
+        apply_card_kinds(&mut deck, table, errors);
+    }
+    let names = Names {
+        deck: &deck,
+        facts: YAKU_FACTS,
+    };
+    let yaku = yaku_table(&yaku_tables, &names, errors);
+    let flow = match flow {
+        Some((t, l)) => flow_options(t, l, &names, errors),
+        None => {
+            errors.push(Diagnostic::error(
+                "the ruleset has no `[flow]` table",
+                header_loc.clone(),
+            ));
+            None
+        }
+    };
+    let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, errors));
+    if errors[before..]
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        return None;
+    }
+    Some(Ruleset {
+        id: id?.text.to_string(),
+        name: name.map_or_else(|| deck.name.clone(), |n| n.text.to_string()),
+        description: description.map_or_else(String::new, |d| d.text.to_string()),
+        sources: sources.iter().map(|s| s.text.to_string()).collect(),
+        notes: notes.iter().map(|s| s.text.to_string()).collect(),
+        content_hash: content_hash(&loader.sources),
+        deck,
+        yaku,
+        flow: flow?,
+        scoring,
+    })
+}
+
+/// FNV-1a over every text read, in load order.
+fn content_hash(sources: &crate::diag::SourceMap) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in sources.files() {
+        for b in f.text.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// `[card_kinds]`: `card-id = ["kind", ...]` replaces a card's kinds.
+fn apply_card_kinds(deck: &mut Deck, table: &Table, errors: &mut Vec<Diagnostic>) {
+    for (card_id, key_loc, item) in &table.entries {
+        let Some(card) = deck.card_by_id(card_id) else {
+            errors.push(
+                Diagnostic::error(
+                    format!("unknown card `{card_id}` in `[card_kinds]`"),
+                    key_loc.clone(),
+                )
+                .with_help(did_you_mean(card_id, deck.card_ids())),
+            );
+            continue;
+        };
+        let kinds: Vec<Str> = match &item.value {
+            Value::Array(items) => items
+                .iter()
+                .filter_map(|i| match &i.value {
+                    Value::Str(s, raw) => Some(Str {
+                        text: s,
+                        loc: &i.loc,
+                        raw_offset: *raw,
+                    }),
+                    other => {
+                        errors.push(Diagnostic::error(
+                            format!("card kinds must be strings, found {}", other.describe()),
+                            i.loc.clone(),
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+            other => {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "`{card_id}` must be an array of kinds, found {}",
+                        other.describe()
+                    ),
+                    item.loc.clone(),
+                ));
+                continue;
+            }
+        };
+        let unknown: Vec<&Str> = kinds
+            .iter()
+            .filter(|k| deck.kind(k.text).is_none())
+            .collect();
+        if !unknown.is_empty() {
+            for k in unknown {
+                errors.push(unknown_kind(k, &deck.kinds));
+            }
+            continue;
+        }
+        for kind in &mut deck.kinds {
+            kind.cards.remove(card);
+            if kinds.iter().any(|k| k.text == kind.id) {
+                kind.cards.insert(card);
+            }
+        }
+        deck.cards[card.index()].kinds = kinds.iter().map(|k| k.text.to_string()).collect();
+    }
+}
+
+/// Compiles an expression string, mapping its errors into the rule file.
+pub(super) fn compile_expr(
+    s: &Str,
+    want: Type,
+    names: &Names,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Program> {
+    match expr::compile_str(s.text, want, names) {
+        Ok(p) => Some(p),
+        Err(list) => {
+            for e in list {
+                errors.push(Diagnostic::error(e.message, s.inner(e.span)).with_help(e.help));
+            }
+            None
+        }
+    }
+}
+
+fn yaku_table(tables: &[(&Table, &Loc)], names: &Names, errors: &mut Vec<Diagnostic>) -> YakuTable {
+    let mut table = YakuTable::default();
+    let mut group_uses: Vec<(String, Vec<Loc>)> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for (t, loc) in tables {
+        let mut r = TableReader::new(t, (*loc).clone(), "a `[[yaku]]`");
+        let id = r.required_string("id", errors);
+        let what = id.map_or_else(
+            || "a `[[yaku]]`".to_string(),
+            |i| format!("yaku `{}`", i.text),
+        );
+        let mut r = TableReader::new(t, (*loc).clone(), what);
+        let _ = r.string("id", errors);
+        let name = r.string("name", errors);
+        let description = r.string("description", errors);
+        let when = r.required_string("when", errors);
+        let points = r.required_string("points", errors);
+        let group = r.string("group", errors);
+        r.finish(errors);
+        let Some(id) = id else { continue };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        if ids.iter().any(|i| i == id.text) {
+            errors.push(Diagnostic::error(
+                format!("duplicate yaku id `{}`", id.text),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        ids.push(id.text.to_string());
+        let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
+        let points = points.and_then(|p| compile_expr(&p, Type::Int, names, errors));
+        let group = group.and_then(|g| {
+            if !check_ident(&g, errors) {
+                return None;
+            }
+            let index = match group_uses.iter().position(|(n, _)| n == g.text) {
+                Some(i) => i,
+                None => {
+                    group_uses.push((g.text.to_string(), Vec::new()));
+                    group_uses.len() - 1
+                }
+            };
+            group_uses[index].1.push(g.loc.clone());
+            Some(index)
+        });
+        if table.yaku.len() == MAX_YAKU {
+            errors.push(Diagnostic::error(
+                format!("a ruleset holds at most {MAX_YAKU} yaku"),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        if let (Some(when), Some(points)) = (when, points) {
+            table.yaku.push(Yaku {
+                id: id.text.to_string(),
+                name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+                description: description.map_or_else(String::new, |d| d.text.to_string()),
+                when,
+                points,
+                group,
+            });
+        }
+    }
+    // A group of one yaku excludes nothing: most likely a misspelt group name.
+    for (name, locs) in &group_uses {
+        if locs.len() == 1 {
+            let others = group_uses
+                .iter()
+                .filter(|(n, _)| n != name)
+                .map(|(n, _)| n.as_str());
+            let help = did_you_mean(name, others)
+                .or_else(|| Some("a group needs two or more yaku to exclude one another".into()));
+            errors.push(
+                Diagnostic::error(format!("group `{name}` has only one yaku"), locs[0].clone())
+                    .with_help(help),
+            );
+        }
+    }
+    table.groups = group_uses.into_iter().map(|(n, _)| n).collect();
+    table
+}
+
+/// Reads a string option among fixed choices.
+fn choice<T: Copy>(
+    r: &mut TableReader,
+    key: &str,
+    options: &[(&str, T)],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    let s = r.string(key, errors)?;
+    match options.iter().find(|(n, _)| *n == s.text) {
+        Some((_, v)) => Some(*v),
+        None => {
+            let list: Vec<String> = options.iter().map(|(n, _)| format!("`{n}`")).collect();
+            let help = did_you_mean(s.text, options.iter().map(|(n, _)| *n))
+                .or_else(|| Some(format!("`{key}` takes {}", list.join(", "))));
+            errors.push(
+                Diagnostic::error(
+                    format!("unknown value `{}` for `{key}`", s.text),
+                    s.loc.clone(),
+                )
+                .with_help(help),
+            );
+            None
+        }
+    }
+}
+
+fn positive(r: &mut TableReader, key: &str, default: u32, errors: &mut Vec<Diagnostic>) -> u32 {
+    match r.int(key, errors) {
+        Some((n, _)) if (1..=64).contains(&n) => n as u32,
+        Some((n, loc)) => {
+            errors.push(Diagnostic::error(
+                format!("`{key}` must be between 1 and 64, found {n}"),
+                loc.clone(),
+            ));
+            default
+        }
+        None => default,
+    }
+}
+
+fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic>) -> Option<Flow> {
+    let mut r = TableReader::new(t, loc.clone(), "`[flow]`");
+    // The family of game; only matching games so far.
+    choice(&mut r, "style", &[("matching", ())], errors);
+    let hand_size = positive(&mut r, "hand_size", 8, errors);
+    let table_size = positive(&mut r, "table_size", 8, errors);
+    let deal_packet = positive(&mut r, "deal_packet", 4, errors);
+    let deal_order: Vec<DealTarget> = {
+        let items = r.strings("deal_order", errors);
+        let opts = [
+            ("dealer", DealTarget::Dealer),
+            ("opponent", DealTarget::Opponent),
+            ("table", DealTarget::Table),
+        ];
+        let mut order = Vec::new();
+        for s in &items {
+            match opts.iter().find(|(n, _)| *n == s.text) {
+                Some((_, v)) => order.push(*v),
+                None => errors.push(
+                    Diagnostic::error(format!("unknown deal target `{}`", s.text), s.loc.clone())
+                        .with_help(
+                            did_you_mean(s.text, opts.iter().map(|(n, _)| *n))
+                                .or(Some("use `dealer`, `opponent` or `table`".into())),
+                        ),
+                ),
+            }
+        }
+        if items.is_empty() {
+            vec![DealTarget::Opponent, DealTarget::Table, DealTarget::Dealer]
+        } else {
+            order
+        }
+    };
+    let rounds = r.int("rounds", errors);
+    let target = r.int("target_score", errors);
+    let max_rounds = r.int("max_rounds", errors);
+    // `rounds = 0` means no fixed number of hands, so a file extending a 12-hand ruleset can
+    // play to `target_score` instead.
+    let rounds = rounds.filter(|(n, _)| *n != 0);
+    let length = match (rounds, target) {
+        (Some((n, l)), None) => {
+            if !(1..=1000).contains(&n) {
+                errors.push(Diagnostic::error(
+                    format!("`rounds` must be between 1 and 1000, found {n}"),
+                    l.clone(),
+                ));
+            }
+            Some(GameLength::Rounds(n.clamp(1, 1000) as u32))
+        }
+        (None, Some((n, l))) => {
+            if n < 1 {
+                errors.push(Diagnostic::error(
+                    format!("`target_score` must be positive, found {n}"),
+                    l.clone(),
+                ));
+            }
+            Some(GameLength::Target {
+                score: n,
+                max_rounds: max_rounds.map_or(100, |(m, _)| m.clamp(1, 10_000) as u32),
+            })
+        }
+        (Some(_), Some((_, l))) => {
+            errors.push(Diagnostic::error(
+                "give `rounds` or `target_score`, not both",
+                l.clone(),
+            ));
+            None
+        }
+        (None, None) => {
+            r.missing("rounds", errors);
+            None
+        }
+    };
+    let dealers = [
+        ("winner", NextDealer::Winner),
+        ("same", NextDealer::Same),
+        ("alternate", NextDealer::Alternate),
+    ];
+    let first_dealer = choice(
+        &mut r,
+        "first_dealer",
+        &[
+            ("first", FirstDealer::First),
+            ("random", FirstDealer::Random),
+        ],
+        errors,
+    )
+    .unwrap_or(FirstDealer::First);
+    let next_dealer = choice(&mut r, "next_dealer", &dealers, errors).unwrap_or(NextDealer::Winner);
+    let draw_dealer = choice(&mut r, "draw_dealer", &dealers, errors).unwrap_or(NextDealer::Same);
+    let koikoi = r.boolean("koikoi", errors).is_none_or(|(b, _)| b);
+    let koikoi_on_empty_hand = r
+        .boolean("koikoi_on_empty_hand", errors)
+        .is_some_and(|(b, _)| b);
+    let dealer_hand_swap = r
+        .boolean("dealer_hand_swap", errors)
+        .is_some_and(|(b, _)| b);
+    let wild = r
+        .string("wild", errors)
+        .and_then(|s| {
+            let p = compile_expr(&s, Type::Set, names, errors)?;
+            Some(p.set(&expr::Context {
+                pile: CardSet::EMPTY,
+                facts: &[],
+            }))
+        })
+        .unwrap_or(CardSet::EMPTY);
+    let exhausted = choice(
+        &mut r,
+        "exhausted",
+        &[("draw", false), ("dealer_scores", true)],
+        errors,
+    );
+    let exhausted_points = r.int("exhausted_points", errors);
+    let exhausted = match (exhausted, exhausted_points) {
+        (Some(true), Some((p, _))) => Exhausted::DealerScores(p),
+        (Some(true), None) => {
+            r.missing("exhausted_points", errors);
+            Exhausted::Draw
+        }
+        (_, Some((_, l))) => {
+            errors.push(Diagnostic::error(
+                "`exhausted_points` needs `exhausted = \"dealer_scores\"`",
+                l.clone(),
+            ));
+            Exhausted::Draw
+        }
+        _ => Exhausted::Draw,
+    };
+    let both_instant = choice(
+        &mut r,
+        "both_instant",
+        &[("draw", BothInstant::Draw), ("dealer", BothInstant::Dealer)],
+        errors,
+    )
+    .unwrap_or(BothInstant::Draw);
+    let table_count = r
+        .string("table_count", errors)
+        .and_then(|s| compile_expr(&s, Type::Int, names, errors));
+    let instant_wins = deal_checks(
+        r.tables("instant_win", errors),
+        "an `[[flow.instant_win]]`",
+        true,
+        names,
+        errors,
+    );
+    let redeals = deal_checks(
+        r.tables("redeal", errors),
+        "a `[[flow.redeal]]`",
+        false,
+        names,
+        errors,
+    );
+    r.finish(errors);
+    let needed = 2 * hand_size + table_size;
+    if needed as usize > names.deck.cards.len() {
+        errors.push(Diagnostic::error(
+            format!(
+                "the deal needs {needed} cards but the deck has {}",
+                names.deck.cards.len()
+            ),
+            loc.clone(),
+        ));
+        return None;
+    }
+    Some(Flow::Matching(MatchingFlow {
+        hand_size,
+        table_size,
+        deal_packet,
+        deal_order,
+        length: length?,
+        first_dealer,
+        next_dealer,
+        draw_dealer,
+        koikoi,
+        koikoi_on_empty_hand,
+        dealer_hand_swap,
+        wild,
+        exhausted,
+        instant_wins,
+        both_instant,
+        redeals,
+        table_count,
+    }))
+}
+
+fn deal_checks(
+    tables: Vec<(&Table, &Loc)>,
+    what: &str,
+    with_points: bool,
+    names: &Names,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<DealCheck> {
+    let mut out = Vec::new();
+    for (t, loc) in tables {
+        let mut r = TableReader::new(t, loc.clone(), what);
+        let id = r.required_string("id", errors);
+        let name = r.string("name", errors);
+        let when = r.required_string("when", errors);
+        let points = if with_points {
+            if t.get("points").is_none() {
+                r.missing("points", errors);
+            }
+            r.int("points", errors).map(|(p, _)| p)
+        } else {
+            Some(0)
+        };
+        r.finish(errors);
+        let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
+        if let (Some(id), Some(when), Some(points)) = (id, when, points) {
+            out.push(DealCheck {
+                id: id.text.to_string(),
+                name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+                when,
+                points,
+            });
+        }
+    }
+    out
+}
+
+fn scoring_script(
+    loader: &mut Loader,
+    t: &Table,
+    loc: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<ScoringScript> {
+    let mut r = TableReader::new(t, loc.clone(), "`[scoring]`");
+    let script = r.string("script", errors);
+    let source = r.string("source", errors);
+    r.finish(errors);
+    let file = match (script, source) {
+        (Some(path), None) => {
+            loader.open_ref(path.loc.file, path.text, RefKind::Script, path.loc, errors)?
+        }
+        (None, Some(src)) => {
+            let name = format!("{} [scoring.source]", loader.sources.get(src.loc.file).name);
+            loader.add(&name, src.text.to_string(), Origin::Inline)
+        }
+        (Some(_), Some(src)) => {
+            errors.push(Diagnostic::error(
+                "give `script` or `source`, not both",
+                src.loc.clone(),
+            ));
+            return None;
+        }
+        (None, None) => {
+            errors.push(Diagnostic::error(
+                "`[scoring]` needs `script` (a file) or `source` (inline rhai)",
+                loc.clone(),
+            ));
+            return None;
+        }
+    };
+    ScoringScript::compile(&loader.sources, file, loc, errors)
+}

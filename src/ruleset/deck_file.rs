@@ -1,0 +1,250 @@
+//! Reading a deck file (`rulesets/decks/*.toml`) into a [`Deck`], with every consistency error.
+
+use super::reader::{Str, TableReader};
+use super::toml_tree::Table;
+use crate::deck::{Attribute, Card, CardId, CardSet, Deck, Kind, Suit};
+use crate::diag::{Diagnostic, Loc, did_you_mean};
+use crate::expr::FUNCTIONS;
+use std::collections::HashMap;
+
+/// Words that cannot be names of cards, suits or kinds, because expressions use them.
+const RESERVED: &[&str] = &["and", "or", "not", "if", "then", "else", "pile"];
+
+/// Reads a whole deck file.
+pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Option<Deck> {
+    let before = errors.len();
+    let mut top = TableReader::new(doc, doc_loc.clone(), "the deck file");
+    let header = top.table("deck", errors);
+    let suits = top.tables("suit", errors);
+    top.finish(errors);
+    let Some((header, header_loc)) = header else {
+        top_missing(doc_loc, "deck", errors);
+        return None;
+    };
+    let mut h = TableReader::new(header, header_loc.clone(), "`[deck]`");
+    let id = h.required_string("id", errors);
+    let name = h.string("name", errors);
+    let _description = h.string("description", errors);
+    let per_suit = h.int("cards_per_suit", errors);
+    let suit_word = h.string("suit_word", errors);
+    let kind_names = h.strings("kinds", errors);
+    let attr_names = h.strings("attributes", errors);
+    h.finish(errors);
+
+    let mut names = NameRegistry::default();
+    if let Some(w) = suit_word {
+        check_ident(&w, errors);
+        if FUNCTIONS.iter().any(|(f, _)| *f == w.text) {
+            errors.push(Diagnostic::error(
+                format!(
+                    "`suit_word` `{}` is already a function of the expression language",
+                    w.text
+                ),
+                w.loc.clone(),
+            ));
+        }
+    }
+    let mut kinds: Vec<Kind> = Vec::new();
+    for k in &kind_names {
+        if names.claim(k, "kind", errors) {
+            kinds.push(Kind {
+                id: k.text.to_string(),
+                cards: CardSet::EMPTY,
+            });
+        }
+    }
+    let mut attributes: Vec<Attribute> = Vec::new();
+    for a in &attr_names {
+        if names.claim(a, "attribute", errors) {
+            attributes.push(Attribute {
+                id: a.text.to_string(),
+                values: Vec::new(),
+            });
+        }
+    }
+    if suits.is_empty() {
+        errors.push(Diagnostic::error(
+            "the deck has no `[[suit]]`",
+            doc_loc.clone(),
+        ));
+    }
+
+    let mut deck_suits = Vec::new();
+    let mut cards: Vec<Card> = Vec::new();
+    for (suit_table, suit_loc) in suits {
+        let mut s = TableReader::new(suit_table, suit_loc.clone(), "a `[[suit]]`");
+        let sid = s.required_string("id", errors);
+        let sname = s.string("name", errors);
+        let size = s.int("size", errors);
+        let card_items = s.tables("cards", errors);
+        if suit_table.get("cards").is_none() {
+            s.missing("cards", errors);
+        }
+        s.finish(errors);
+        let Some(sid) = sid else { continue };
+        names.claim(&sid, "suit", errors);
+        let suit_index = deck_suits.len();
+        let mut suit_cards = CardSet::EMPTY;
+        for (card_table, card_loc) in &card_items {
+            let what = format!("a card of suit `{}`", sid.text);
+            let mut c = TableReader::new(card_table, (*card_loc).clone(), what);
+            let cid = c.required_string("id", errors);
+            let cname = c.string("name", errors);
+            let ckinds = c.strings("kinds", errors);
+            let mut values = Vec::new();
+            for (i, a) in attributes.iter().enumerate() {
+                let key = a.id.as_str();
+                match c.int(key, errors) {
+                    Some((v, _)) => values.push((i, v)),
+                    None if card_table.get(key).is_none() => c.missing(key, errors),
+                    None => {}
+                }
+            }
+            c.finish(errors);
+            let Some(cid) = cid else { continue };
+            if !names.claim(&cid, "card", errors) {
+                continue;
+            }
+            if cards.len() >= CardSet::CAPACITY {
+                errors.push(Diagnostic::error(
+                    format!("a deck holds at most {} cards", CardSet::CAPACITY),
+                    cid.loc.clone(),
+                ));
+                continue;
+            }
+            let card = CardId(cards.len() as u8);
+            suit_cards.insert(card);
+            let mut card_kinds = Vec::new();
+            for k in &ckinds {
+                match kinds.iter_mut().find(|x| x.id == k.text) {
+                    Some(kind) => {
+                        kind.cards.insert(card);
+                        card_kinds.push(k.text.to_string());
+                    }
+                    None => errors.push(unknown_kind(k, &kinds)),
+                }
+            }
+            for (i, v) in values {
+                let a = &mut attributes[i];
+                a.values.resize(card.index(), 0);
+                a.values.push(v);
+            }
+            cards.push(Card {
+                id: cid.text.to_string(),
+                name: cname.map_or_else(|| cid.text.to_string(), |n| n.text.to_string()),
+                suit: suit_index,
+                kinds: card_kinds,
+            });
+        }
+        let expected = match (size, per_suit) {
+            (Some((n, _)), _) => Some((n, "this suit's `size`")),
+            (None, Some((n, _))) => Some((n, "the deck's `cards_per_suit`")),
+            (None, None) => None,
+        };
+        if let Some((n, key)) = expected
+            && i64::from(suit_cards.len()) != n
+        {
+            let count = suit_cards.len();
+            errors.push(Diagnostic::error(
+                format!(
+                    "suit `{}` has {count} card{}, but {key} is {n}",
+                    sid.text,
+                    if count == 1 { "" } else { "s" }
+                ),
+                sid.loc.clone(),
+            ));
+        }
+        deck_suits.push(Suit {
+            id: sid.text.to_string(),
+            name: sname.map_or_else(|| sid.text.to_string(), |n| n.text.to_string()),
+            number: suit_index as u32 + 1,
+            cards: suit_cards,
+        });
+    }
+    for a in &mut attributes {
+        a.values.resize(cards.len(), 0);
+    }
+    if errors.len() > before {
+        return None;
+    }
+    Some(Deck {
+        id: id?.text.to_string(),
+        name: name.map_or_else(String::new, |n| n.text.to_string()),
+        cards,
+        suits: deck_suits,
+        kinds,
+        attributes,
+        suit_word: suit_word.map(|w| w.text.to_string()),
+    })
+}
+
+pub(super) fn unknown_kind(k: &Str, kinds: &[Kind]) -> Diagnostic {
+    let help = did_you_mean(k.text, kinds.iter().map(|k| k.id.as_str())).or_else(|| {
+        let all: Vec<&str> = kinds.iter().map(|k| k.id.as_str()).collect();
+        Some(format!("the deck's kinds: {}", all.join(", ")))
+    });
+    Diagnostic::error(format!("unknown kind `{}`", k.text), k.loc.clone()).with_help(help)
+}
+
+fn top_missing(loc: Loc, key: &str, errors: &mut Vec<Diagnostic>) {
+    errors.push(
+        Diagnostic::error(
+            format!("the deck file has no `[{key}]` table"),
+            Loc::new(loc.file, 0..0),
+        )
+        .with_label(format!("add a `[{key}]` table")),
+    );
+}
+
+/// Checks that a name can be written in expressions.
+pub(super) fn check_ident(s: &Str, errors: &mut Vec<Diagnostic>) -> bool {
+    let t = s.text;
+    let mut words = t.split('-');
+    let first_ok = words.next().is_some_and(|w| {
+        w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    });
+    let rest_ok =
+        words.all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    if !(first_ok && rest_ok) {
+        errors.push(
+            Diagnostic::error(format!("`{t}` is not a valid name"), s.loc.clone()).with_help(Some(
+                "names start with a letter and hold letters, digits, `_`, and single `-` between words".into(),
+            )),
+        );
+        return false;
+    }
+    if RESERVED.contains(&t) {
+        errors.push(Diagnostic::error(
+            format!("`{t}` is a reserved word of the expression language"),
+            s.loc.clone(),
+        ));
+        return false;
+    }
+    true
+}
+
+/// Every name in a deck means one thing: a kind, an attribute, a suit or a card.
+#[derive(Default)]
+struct NameRegistry {
+    seen: HashMap<String, (&'static str, Loc)>,
+}
+
+impl NameRegistry {
+    fn claim(&mut self, s: &Str, what: &'static str, errors: &mut Vec<Diagnostic>) -> bool {
+        if !check_ident(s, errors) {
+            return false;
+        }
+        if let Some((other, _)) = self.seen.get(s.text) {
+            let message = if *other == what {
+                format!("duplicate {what} id `{}`", s.text)
+            } else {
+                format!("`{}` is already the name of a {other}", s.text)
+            };
+            errors.push(Diagnostic::error(message, s.loc.clone()));
+            return false;
+        }
+        self.seen.insert(s.text.to_string(), (what, s.loc.clone()));
+        true
+    }
+}

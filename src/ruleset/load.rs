@@ -1,0 +1,525 @@
+//! Finding and reading rule files: bundled names or paths, `extends` chains merged onto their
+//! bases, decks and scripts resolved relative to the file that names them.
+
+use super::build;
+use super::bundled;
+use super::model::Ruleset;
+use super::toml_tree::{self, Item, Table, Value};
+use crate::deck::Deck;
+use crate::diag::{Diagnostic, FileId, Loc, SourceMap, did_you_mean};
+use std::path::{Path, PathBuf};
+
+/// Largest rule file read, in bytes.
+pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+/// Longest `extends` chain.
+pub const MAX_EXTENDS: usize = 16;
+
+/// The result of loading: the ruleset when valid, every finding, and the texts they quote.
+#[derive(Debug)]
+pub struct Loaded<T = Ruleset> {
+    /// The ruleset (or deck), when there are no errors.
+    pub value: Option<T>,
+    /// Every error and warning found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every text read, for rendering the diagnostics.
+    pub sources: SourceMap,
+}
+
+/// Where a file came from, so that references inside it resolve next to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Origin {
+    /// A bundled file, by its path under `rulesets/`.
+    Bundled(String),
+    /// A file on disk.
+    Disk(PathBuf),
+    /// Text given directly (tests, the command line).
+    Inline,
+}
+
+/// What a reference names, which decides where to look for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RefKind {
+    Ruleset,
+    Deck,
+    Script,
+}
+
+/// The state of one load: texts read and their origins.
+pub(super) struct Loader {
+    pub sources: SourceMap,
+    origins: Vec<Origin>,
+}
+
+/// Loads a ruleset by bundled name (`koikoi`) or path.
+pub fn load(spec: &str) -> Loaded {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let value = loader.open_top(spec, &mut errors).and_then(|file| {
+        let tree = loader.ruleset_tree(file, &mut Vec::new(), &mut errors)?;
+        build::ruleset(&mut loader, &tree, &mut errors)
+    });
+    finish(loader, value, errors)
+}
+
+/// Loads a ruleset from text, as if it were a file called `name` in the current directory.
+pub fn load_str(name: &str, text: &str) -> Loaded {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let file = loader.add(name, text.to_string(), Origin::Inline);
+    let value = loader
+        .ruleset_tree(file, &mut Vec::new(), &mut errors)
+        .and_then(|tree| build::ruleset(&mut loader, &tree, &mut errors));
+    finish(loader, value, errors)
+}
+
+/// Loads a deck file by bundled name (`hanafuda`) or path.
+pub fn load_deck(spec: &str) -> Loaded<Deck> {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let value = loader
+        .open_top(spec, &mut errors)
+        .and_then(|file| loader.deck_in(file, &mut errors));
+    finish(loader, value, errors)
+}
+
+/// True when the file at `spec` (name or path) is a deck file rather than a ruleset.
+pub fn is_deck_file(spec: &str) -> bool {
+    let text = if Path::new(spec).is_file() {
+        std::fs::read_to_string(spec).unwrap_or_default()
+    } else {
+        bundled::file(&format!("decks/{spec}.toml"))
+            .filter(|_| bundled::file(&format!("{spec}.toml")).is_none())
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    text.lines().any(|l| l.trim() == "[deck]")
+}
+
+fn finish<T>(loader: Loader, value: Option<T>, mut errors: Vec<Diagnostic>) -> Loaded<T> {
+    // Order findings by file and position, so output reads top to bottom.
+    errors.sort_by_key(|d| (d.loc.file.0, d.loc.span.start));
+    errors.dedup_by(|a, b| a.loc == b.loc && a.message == b.message);
+    let value = if crate::diag::has_errors(&errors) {
+        None
+    } else {
+        value
+    };
+    Loaded {
+        value,
+        diagnostics: errors,
+        sources: loader.sources,
+    }
+}
+
+impl Loader {
+    fn new() -> Loader {
+        Loader {
+            sources: SourceMap::new(),
+            origins: Vec::new(),
+        }
+    }
+
+    pub(super) fn add(&mut self, name: &str, text: String, origin: Origin) -> FileId {
+        self.origins.push(origin);
+        self.sources.add(name, text)
+    }
+
+    /// Opens the file named on the command line.
+    fn open_top(&mut self, spec: &str, errors: &mut Vec<Diagnostic>) -> Option<FileId> {
+        let path = Path::new(spec);
+        if path.exists() {
+            return self.read_disk(path, None, errors);
+        }
+        let stem = spec.trim_end_matches(".toml");
+        for bundled_path in [format!("{stem}.toml"), format!("decks/{stem}.toml")] {
+            if let Some(text) = bundled::file(&bundled_path) {
+                return Some(self.add(
+                    &format!("<bundled>/{bundled_path}"),
+                    text.to_string(),
+                    Origin::Bundled(bundled_path),
+                ));
+            }
+        }
+        let cli = self.add("<command line>", spec.to_string(), Origin::Inline);
+        let names = bundled::ruleset_names().chain(bundled::deck_names());
+        let help = did_you_mean(spec, names).or_else(|| {
+            Some(format!(
+                "bundled rulesets: {}",
+                bundled::ruleset_names().collect::<Vec<_>>().join(", ")
+            ))
+        });
+        errors.push(
+            Diagnostic::error(
+                format!("no file or bundled ruleset named `{spec}`"),
+                Loc::new(cli, 0..spec.len()),
+            )
+            .with_help(help),
+        );
+        None
+    }
+
+    /// Reads a file from disk; `named_at` is where a rule file named it, if one did.
+    fn read_disk(
+        &mut self,
+        path: &Path,
+        named_at: Option<&Loc>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<FileId> {
+        let shown = path.display().to_string();
+        let fail = |this: &mut Loader, errors: &mut Vec<Diagnostic>, message: String| {
+            let loc = match named_at {
+                Some(l) => l.clone(),
+                None => {
+                    let f = this.add("<command line>", shown.clone(), Origin::Inline);
+                    Loc::new(f, 0..shown.len())
+                }
+            };
+            errors.push(Diagnostic::error(message, loc));
+            None
+        };
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => return fail(self, errors, format!("`{shown}` is a directory")),
+            Ok(m) if m.len() > MAX_FILE_SIZE => {
+                return fail(
+                    self,
+                    errors,
+                    format!(
+                        "`{shown}` is too large ({} bytes, at most {MAX_FILE_SIZE})",
+                        m.len()
+                    ),
+                );
+            }
+            Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
+            Ok(_) => {}
+        }
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
+        };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        match String::from_utf8(bytes) {
+            Ok(text) => Some(self.add(&shown, text, Origin::Disk(dir))),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let file = self.add(&shown, text, Origin::Disk(dir));
+                let start = String::from_utf8_lossy(&e.as_bytes()[..at]).len();
+                errors.push(Diagnostic::error(
+                    "the file is not UTF-8 text",
+                    Loc::new(file, start..start + 1),
+                ));
+                None
+            }
+        }
+    }
+
+    /// Resolves a reference written in `from` (an `extends`, `deck` or `script` value).
+    pub(super) fn open_ref(
+        &mut self,
+        from: FileId,
+        reference: &str,
+        kind: RefKind,
+        at: &Loc,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<FileId> {
+        let with_ext = match kind {
+            RefKind::Script => reference.to_string(),
+            _ if reference.ends_with(".toml") => reference.to_string(),
+            _ => format!("{reference}.toml"),
+        };
+        let fallback = match kind {
+            RefKind::Ruleset => Some(with_ext.clone()),
+            RefKind::Deck => Some(format!("decks/{with_ext}")),
+            RefKind::Script => None,
+        };
+        match self.origins[from.0].clone() {
+            Origin::Disk(dir) => {
+                let path = dir.join(&with_ext);
+                if path.is_file() {
+                    return self.read_disk(&path, Some(at), errors);
+                }
+            }
+            Origin::Bundled(path) => {
+                let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+                let joined = normalize(&format!("{dir}/{with_ext}"));
+                if let Some(text) = bundled::file(&joined) {
+                    return Some(self.add(
+                        &format!("<bundled>/{joined}"),
+                        text.to_string(),
+                        Origin::Bundled(joined),
+                    ));
+                }
+            }
+            Origin::Inline => {
+                if Path::new(&with_ext).is_file() {
+                    return self.read_disk(Path::new(&with_ext), Some(at), errors);
+                }
+            }
+        }
+        if let Some(b) = fallback
+            .as_deref()
+            .and_then(|p| bundled::file(p).map(|t| (p, t)))
+        {
+            return Some(self.add(
+                &format!("<bundled>/{}", b.0),
+                b.1.to_string(),
+                Origin::Bundled(b.0.to_string()),
+            ));
+        }
+        let (what, names): (&str, Vec<&str>) = match kind {
+            RefKind::Ruleset => ("ruleset", bundled::ruleset_names().collect()),
+            RefKind::Deck => ("deck", bundled::deck_names().collect()),
+            RefKind::Script => ("script", Vec::new()),
+        };
+        let help = did_you_mean(reference, names.iter().copied()).or_else(|| {
+            (!names.is_empty()).then(|| format!("bundled {what}s: {}", names.join(", ")))
+        });
+        errors.push(
+            Diagnostic::error(format!("no {what} named `{reference}`"), at.clone()).with_help(help),
+        );
+        None
+    }
+
+    /// The identity of a file, for cycle detection.
+    fn identity(&self, file: FileId) -> String {
+        match &self.origins[file.0] {
+            Origin::Bundled(p) => format!("bundled:{p}"),
+            _ => {
+                let name = &self.sources.get(file).name;
+                std::fs::canonicalize(name)
+                    .map_or_else(|_| name.clone(), |p| p.display().to_string())
+            }
+        }
+    }
+
+    /// Parses a ruleset file and, following `extends`, merges it onto its bases.
+    pub(super) fn ruleset_tree(
+        &mut self,
+        file: FileId,
+        chain: &mut Vec<String>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<Table> {
+        let identity = self.identity(file);
+        let text = self.sources.get(file).text.clone();
+        let mut tree = match toml_tree::parse(file, &text) {
+            Ok(t) => t,
+            Err(e) => {
+                errors.extend(e);
+                return None;
+            }
+        };
+        chain.push(identity);
+        let extends = take_extends(&mut tree, errors);
+        let result = match extends {
+            None => Some(tree),
+            Some((base_name, at)) => {
+                if chain.len() > MAX_EXTENDS {
+                    errors.push(Diagnostic::error(
+                        format!("`extends` chain is longer than {MAX_EXTENDS} files"),
+                        at,
+                    ));
+                    None
+                } else {
+                    let base_file =
+                        self.open_ref(file, &base_name, RefKind::Ruleset, &at, errors)?;
+                    let base_id = self.identity(base_file);
+                    if chain.contains(&base_id) {
+                        errors.push(
+                            Diagnostic::error(
+                                format!("`extends` cycle: `{base_name}` extends this file again"),
+                                at,
+                            )
+                            .with_help(Some(format!("the chain: {}", chain.join(" -> ")))),
+                        );
+                        None
+                    } else {
+                        let mut base = self.ruleset_tree(base_file, chain, errors)?;
+                        merge_ruleset(&mut base, tree, errors);
+                        Some(base)
+                    }
+                }
+            }
+        };
+        chain.pop();
+        result
+    }
+
+    /// Parses and reads a deck file.
+    pub(super) fn deck_in(&mut self, file: FileId, errors: &mut Vec<Diagnostic>) -> Option<Deck> {
+        let text = self.sources.get(file).text.clone();
+        let tree = match toml_tree::parse(file, &text) {
+            Ok(t) => t,
+            Err(e) => {
+                errors.extend(e);
+                return None;
+            }
+        };
+        super::deck_file::read_deck(&tree, Loc::new(file, 0..0), errors)
+    }
+}
+
+/// Removes `[ruleset] extends` from a tree and returns it.
+fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(String, Loc)> {
+    let Some(Item {
+        value: Value::Table(header),
+        ..
+    }) = tree
+        .entries
+        .iter_mut()
+        .find(|(k, _, _)| k == "ruleset")
+        .map(|(_, _, v)| v)
+    else {
+        return None;
+    };
+    let item = header.remove("extends")?;
+    match item.value {
+        Value::Str(s, raw) => {
+            let loc = match raw {
+                Some(off) => item.loc.sub(off, s.len().max(1)),
+                None => item.loc,
+            };
+            Some((s, loc))
+        }
+        other => {
+            errors.push(Diagnostic::error(
+                format!("`extends` must be a string, found {}", other.describe()),
+                item.loc,
+            ));
+            None
+        }
+    }
+}
+
+/// Merges a child ruleset onto its base: tables merge key by key, arrays of tables with `id`
+/// merge entry by entry (a child entry with a known id changes only the fields it gives), other
+/// values replace; `[scoring]` replaces whole; `remove_yaku` drops yaku from the result.
+fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic>) {
+    let removals = child.remove("remove_yaku");
+    merge_tables(base, child);
+    let Some(removals) = removals else { return };
+    let ids: Vec<(String, Loc)> = match removals.value {
+        Value::Array(items) => items
+            .into_iter()
+            .filter_map(|i| match i.value {
+                Value::Str(s, _) => Some((s, i.loc)),
+                other => {
+                    errors.push(Diagnostic::error(
+                        format!(
+                            "`remove_yaku` entries must be yaku ids, found {}",
+                            other.describe()
+                        ),
+                        i.loc,
+                    ));
+                    None
+                }
+            })
+            .collect(),
+        other => {
+            errors.push(Diagnostic::error(
+                format!(
+                    "`remove_yaku` must be an array of yaku ids, found {}",
+                    other.describe()
+                ),
+                removals.loc,
+            ));
+            return;
+        }
+    };
+    let Some(Item {
+        value: Value::Array(yaku),
+        ..
+    }) = base
+        .entries
+        .iter_mut()
+        .find(|(k, _, _)| k == "yaku")
+        .map(|(_, _, v)| v)
+    else {
+        for (id, loc) in ids {
+            errors.push(Diagnostic::error(
+                format!("cannot remove yaku `{id}`: the base has no yaku"),
+                loc,
+            ));
+        }
+        return;
+    };
+    for (id, loc) in ids {
+        let before = yaku.len();
+        yaku.retain(|y| id_of(y) != Some(id.as_str()));
+        if yaku.len() == before {
+            let known: Vec<&str> = yaku.iter().filter_map(id_of).collect();
+            errors.push(
+                Diagnostic::error(format!("cannot remove unknown yaku `{id}`"), loc)
+                    .with_help(did_you_mean(&id, known.iter().copied())),
+            );
+        }
+    }
+}
+
+fn id_of(item: &Item) -> Option<&str> {
+    match &item.value {
+        Value::Table(t) => match t.get("id").map(|i| &i.value) {
+            Some(Value::Str(s, _)) => Some(s),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Keys whose table is replaced whole by a child rather than merged.
+const REPLACED_WHOLE: &[&str] = &["scoring"];
+
+fn merge_tables(base: &mut Table, child: Table) {
+    for (key, key_loc, item) in child.entries {
+        let existing = base.entries.iter_mut().find(|(k, _, _)| *k == key);
+        match existing {
+            Some((_, _, old)) if !REPLACED_WHOLE.contains(&key.as_str()) => {
+                match (&mut old.value, item.value) {
+                    (Value::Table(a), Value::Table(b)) => merge_tables(a, b),
+                    (Value::Array(a), Value::Array(b)) if is_id_array(a) && is_id_array(&b) => {
+                        merge_by_id(a, b)
+                    }
+                    (_, value) => {
+                        *old = Item {
+                            value,
+                            loc: item.loc,
+                        };
+                    }
+                }
+            }
+            _ => base.set(key, key_loc, item),
+        }
+    }
+}
+
+fn is_id_array(items: &[Item]) -> bool {
+    !items.is_empty() && items.iter().all(|i| id_of(i).is_some())
+}
+
+fn merge_by_id(base: &mut Vec<Item>, child: Vec<Item>) {
+    for entry in child {
+        let id = id_of(&entry).map(str::to_string);
+        match base.iter_mut().find(|b| id_of(b) == id.as_deref()) {
+            Some(old) => {
+                if let (Value::Table(a), Value::Table(b)) = (&mut old.value, entry.value) {
+                    merge_tables(a, b);
+                }
+            }
+            None => base.push(entry),
+        }
+    }
+}
+
+/// Resolves `.` and `..` in a bundled path.
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}

@@ -1,0 +1,16 @@
+//! Rulesets as data: loading TOML rule files (bundled or on disk), following `extends`, checking
+//! everything at once with located diagnostics, and building the [`Ruleset`] the core plays.
+//!
+//! Pipeline: `toml_tree` (text → located tree), `load` (files, `extends` merging), `deck_file`
+//! and `build` (tree → checked model), `model` (what the rest of yaku uses).
+
+mod build;
+pub mod bundled;
+mod deck_file;
+mod load;
+mod model;
+mod reader;
+mod toml_tree;
+
+pub use load::{Loaded, is_deck_file, load, load_deck, load_str};
+pub use model::*;

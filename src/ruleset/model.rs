@@ -1,0 +1,257 @@
+//! The loaded, checked form of a ruleset: what the game core, agents and CLI work with.
+
+use crate::deck::{CardSet, Deck};
+use crate::expr::{Context, Program};
+use crate::script::ScoringScript;
+
+/// The facts the core provides to yaku expressions, in this order.
+pub const YAKU_FACTS: &[&str] = &["round", "rounds", "is_dealer"];
+
+/// A loaded, valid ruleset.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// The ruleset's id (`koikoi`).
+    pub id: String,
+    /// The display name.
+    pub name: String,
+    /// What it is, for players.
+    pub description: String,
+    /// The rule sources it follows.
+    pub sources: Vec<String>,
+    /// Notes on interpretation and open questions.
+    pub notes: Vec<String>,
+    /// The deck, with the ruleset's changes to card kinds applied.
+    pub deck: Deck,
+    /// The yaku table.
+    pub yaku: YakuTable,
+    /// How a game flows.
+    pub flow: Flow,
+    /// The scoring script, if any; without one a hand scores its base points.
+    pub scoring: Option<ScoringScript>,
+    /// A hash of every source text the ruleset was built from (for game records).
+    pub content_hash: u64,
+}
+
+/// One yaku: a named combination with a condition and a point formula.
+#[derive(Clone, Debug)]
+pub struct Yaku {
+    /// The yaku's id (`goko`).
+    pub id: String,
+    /// The display name (`Gokō (five brights)`).
+    pub name: String,
+    /// What it takes, in words.
+    pub description: String,
+    /// When the pile holds it.
+    pub when: Program,
+    /// Its points when held.
+    pub points: Program,
+    /// Its exclusivity group: within a group only the highest-scoring yaku counts.
+    pub group: Option<usize>,
+}
+
+/// The most yaku a table may hold (they are tracked in a 64-bit mask).
+pub const MAX_YAKU: usize = 64;
+
+/// The yaku of a ruleset and their exclusivity groups.
+#[derive(Clone, Debug, Default)]
+pub struct YakuTable {
+    /// The yaku, in ruleset order.
+    pub yaku: Vec<Yaku>,
+    /// The names of the groups.
+    pub groups: Vec<String>,
+}
+
+/// The yaku a pile holds, after the group rule: a mask over the table and each one's points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YakuScore {
+    /// Bit `i` set when yaku `i` counts.
+    pub mask: u64,
+    /// Points of each yaku that counts (0 elsewhere).
+    pub points: [i32; MAX_YAKU],
+}
+
+impl Default for YakuScore {
+    fn default() -> Self {
+        YakuScore {
+            mask: 0,
+            points: [0; MAX_YAKU],
+        }
+    }
+}
+
+impl YakuScore {
+    /// The sum of the points of the yaku that count.
+    pub fn base(&self) -> i64 {
+        self.points.iter().map(|&p| i64::from(p)).sum()
+    }
+
+    /// The indices of the yaku that count.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..MAX_YAKU).filter(move |i| self.mask >> i & 1 == 1)
+    }
+
+    /// True when some yaku is new or scores more than in `before` (the koi-koi decision point).
+    pub fn improves_on(&self, before: &YakuScore) -> bool {
+        self.iter().any(|i| self.points[i] > before.points[i])
+    }
+}
+
+impl YakuTable {
+    /// Evaluates every yaku on `pile`, applying the group rule. Allocation-free.
+    pub fn evaluate(&self, pile: CardSet, facts: &[i64]) -> YakuScore {
+        let cx = Context { pile, facts };
+        let mut score = YakuScore::default();
+        // best[g] = index of the best yaku so far in group g (groups are few; 16 is ample)
+        let mut best = [usize::MAX; MAX_YAKU];
+        for (i, y) in self.yaku.iter().enumerate() {
+            if !y.when.truth(&cx) {
+                continue;
+            }
+            let points = y
+                .points
+                .int(&cx)
+                .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            match y.group {
+                None => {
+                    score.mask |= 1 << i;
+                    score.points[i] = points;
+                }
+                Some(g) => {
+                    let b = best[g];
+                    if b == usize::MAX || points > score.points[b] {
+                        if b != usize::MAX {
+                            score.mask &= !(1 << b);
+                            score.points[b] = 0;
+                        }
+                        best[g] = i;
+                        score.mask |= 1 << i;
+                        score.points[i] = points;
+                    }
+                }
+            }
+        }
+        score
+    }
+}
+
+/// A check on a dealt hand or table: an instant win, or a redeal.
+#[derive(Clone, Debug)]
+pub struct DealCheck {
+    /// Its id (`teshi`).
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When the hand (or table) qualifies.
+    pub when: Program,
+    /// Points awarded (instant wins).
+    pub points: i64,
+}
+
+/// Who deals the next hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NextDealer {
+    /// The winner of the hand deals.
+    Winner,
+    /// The same dealer deals again.
+    Same,
+    /// The deal passes to the other player.
+    Alternate,
+}
+
+/// How long a game lasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameLength {
+    /// A fixed number of hands.
+    Rounds(u32),
+    /// Until a player reaches a score (with a cap on hands so a game always ends).
+    Target {
+        /// The score that ends the game.
+        score: i64,
+        /// Hands after which the game ends anyway.
+        max_rounds: u32,
+    },
+}
+
+/// What happens when both hands run out with no one stopping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exhausted {
+    /// No points; the hand is a draw.
+    Draw,
+    /// The dealer scores these points (oya-ken, the dealer's privilege).
+    DealerScores(i64),
+}
+
+/// What happens when both players hold an instant win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BothInstant {
+    /// The hand is a draw.
+    Draw,
+    /// The dealer's instant win counts.
+    Dealer,
+}
+
+/// Who deals first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstDealer {
+    /// The first seat.
+    First,
+    /// Drawn by the seed.
+    Random,
+}
+
+/// The flow of a matching game (Koi-Koi and its relatives).
+#[derive(Clone, Debug)]
+pub struct MatchingFlow {
+    /// Cards in each hand after the deal.
+    pub hand_size: u32,
+    /// Cards face up on the table after the deal.
+    pub table_size: u32,
+    /// Cards dealt at a time.
+    pub deal_packet: u32,
+    /// The order packets go in.
+    pub deal_order: Vec<DealTarget>,
+    /// How long a game lasts.
+    pub length: GameLength,
+    /// Who deals first.
+    pub first_dealer: FirstDealer,
+    /// Who deals after a won hand.
+    pub next_dealer: NextDealer,
+    /// Who deals after a drawn hand.
+    pub draw_dealer: NextDealer,
+    /// Whether a player may call koi-koi at all.
+    pub koikoi: bool,
+    /// Whether a player with an empty hand may call koi-koi.
+    pub koikoi_on_empty_hand: bool,
+    /// Whether the non-dealer may take the dealer's hand after the deal.
+    pub dealer_hand_swap: bool,
+    /// Cards that match any card when played or drawn.
+    pub wild: CardSet,
+    /// What happens when both hands run out.
+    pub exhausted: Exhausted,
+    /// Instant wins checked on each hand after the deal.
+    pub instant_wins: Vec<DealCheck>,
+    /// What happens when both hands hold an instant win.
+    pub both_instant: BothInstant,
+    /// Redeal conditions checked on the table after the deal.
+    pub redeals: Vec<DealCheck>,
+    /// Counted on the table at the deal and given to the scoring script as `table_count`.
+    pub table_count: Option<Program>,
+}
+
+/// Where a packet of the deal goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealTarget {
+    /// The dealer's hand.
+    Dealer,
+    /// The other player's hand.
+    Opponent,
+    /// Face up on the table.
+    Table,
+}
+
+/// How a game flows: the family of game the core plays.
+#[derive(Clone, Debug)]
+pub enum Flow {
+    /// Players match cards from hand and stock with the table (Koi-Koi).
+    Matching(MatchingFlow),
+}

@@ -1,0 +1,215 @@
+//! Typed reading of a located TOML table against a schema, collecting every error: wrong types,
+//! missing required keys, and unknown keys with a did-you-mean suggestion.
+
+use super::toml_tree::{Item, Table, Value};
+use crate::diag::{Diagnostic, Loc, did_you_mean};
+
+/// Reads one table; call [`TableReader::finish`] to report the keys nobody asked for.
+pub struct TableReader<'a> {
+    table: &'a Table,
+    /// Where the table is (for "missing key" errors).
+    loc: Loc,
+    /// What the table is called in messages (`[flow]`, `yaku `goko``).
+    what: String,
+    known: Vec<String>,
+}
+
+impl<'a> TableReader<'a> {
+    /// Starts reading `table`, found at `loc`, described as `what`.
+    pub fn new(table: &'a Table, loc: Loc, what: impl Into<String>) -> TableReader<'a> {
+        TableReader {
+            table,
+            loc,
+            what: what.into(),
+            known: Vec::new(),
+        }
+    }
+
+    /// Reads an item of any type.
+    pub fn item(&mut self, key: &str) -> Option<&'a Item> {
+        self.known.push(key.to_string());
+        self.table.get(key)
+    }
+
+    /// Reports a missing key.
+    pub fn missing(&self, key: &str, errors: &mut Vec<Diagnostic>) {
+        errors.push(
+            Diagnostic::error(
+                format!("{} is missing the key `{key}`", self.what),
+                self.loc.clone(),
+            )
+            .with_label(format!("`{key}` is required here")),
+        );
+    }
+
+    /// Reads an optional string.
+    pub fn string(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<Str<'a>> {
+        let item = self.item(key)?;
+        as_str(item, key, errors)
+    }
+
+    /// Reads a required string.
+    pub fn required_string(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<Str<'a>> {
+        if self.table.get(key).is_none() {
+            self.missing(key, errors);
+        }
+        self.string(key, errors)
+    }
+
+    /// Reads an optional integer.
+    pub fn int(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<(i64, &'a Loc)> {
+        let item = self.item(key)?;
+        match item.value {
+            Value::Int(n) => Some((n, &item.loc)),
+            _ => {
+                errors.push(wrong_type(item, key, "an integer"));
+                None
+            }
+        }
+    }
+
+    /// Reads an optional boolean.
+    pub fn boolean(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<(bool, &'a Loc)> {
+        let item = self.item(key)?;
+        match item.value {
+            Value::Bool(b) => Some((b, &item.loc)),
+            _ => {
+                errors.push(wrong_type(item, key, "true or false"));
+                None
+            }
+        }
+    }
+
+    /// Reads an optional array of strings (a single string is accepted as a one-element array).
+    pub fn strings(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Vec<Str<'a>> {
+        let Some(item) = self.item(key) else {
+            return Vec::new();
+        };
+        match &item.value {
+            Value::Str(..) => as_str(item, key, errors).into_iter().collect(),
+            Value::Array(items) => items
+                .iter()
+                .filter_map(|i| as_str(i, key, errors))
+                .collect(),
+            _ => {
+                errors.push(wrong_type(item, key, "an array of strings"));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Reads an optional sub-table.
+    pub fn table(
+        &mut self,
+        key: &str,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<(&'a Table, &'a Loc)> {
+        let item = self.item(key)?;
+        match &item.value {
+            Value::Table(t) => Some((t, &item.loc)),
+            _ => {
+                errors.push(wrong_type(item, key, "a table"));
+                None
+            }
+        }
+    }
+
+    /// Reads an optional array of tables (`[[key]]`).
+    pub fn tables(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Vec<(&'a Table, &'a Loc)> {
+        let Some(item) = self.item(key) else {
+            return Vec::new();
+        };
+        match &item.value {
+            Value::Array(items) => items
+                .iter()
+                .filter_map(|i| match &i.value {
+                    Value::Table(t) => Some((t, &i.loc)),
+                    _ => {
+                        errors.push(wrong_type(i, key, "a table"));
+                        None
+                    }
+                })
+                .collect(),
+            _ => {
+                errors.push(wrong_type(
+                    item,
+                    key,
+                    &format!("an array of tables (`[[{key}]]`)"),
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Reports every key that was not read, with a suggestion among the known keys.
+    pub fn finish(self, errors: &mut Vec<Diagnostic>) {
+        for (key, key_loc, _) in &self.table.entries {
+            if !self.known.iter().any(|k| k == key) {
+                let help = did_you_mean(key, self.known.iter().map(String::as_str)).or_else(|| {
+                    Some(format!(
+                        "{} takes: {}",
+                        self.what,
+                        self.known
+                            .iter()
+                            .map(|k| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                });
+                errors.push(
+                    Diagnostic::error(
+                        format!("unknown key `{key}` in {}", self.what),
+                        key_loc.clone(),
+                    )
+                    .with_help(help),
+                );
+            }
+        }
+    }
+}
+
+/// A string value with its location and, when it is written verbatim, where its content starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Str<'a> {
+    /// The content.
+    pub text: &'a str,
+    /// The location of the whole string literal, quotes included.
+    pub loc: &'a Loc,
+    /// Offset of the content inside the literal, when the content is written verbatim.
+    pub raw_offset: Option<usize>,
+}
+
+impl Str<'_> {
+    /// The location of a byte range of the content; the whole literal when it has escapes.
+    pub fn inner(&self, range: std::ops::Range<usize>) -> Loc {
+        match self.raw_offset {
+            Some(off) => {
+                let len = (range.end.max(range.start + 1)).saturating_sub(range.start);
+                self.loc.sub(off + range.start, len)
+            }
+            None => self.loc.clone(),
+        }
+    }
+}
+
+fn as_str<'a>(item: &'a Item, key: &str, errors: &mut Vec<Diagnostic>) -> Option<Str<'a>> {
+    match &item.value {
+        Value::Str(s, raw) => Some(Str {
+            text: s,
+            loc: &item.loc,
+            raw_offset: *raw,
+        }),
+        _ => {
+            errors.push(wrong_type(item, key, "a string"));
+            None
+        }
+    }
+}
+
+/// `key` holds the wrong type of value.
+pub fn wrong_type(item: &Item, key: &str, want: &str) -> Diagnostic {
+    Diagnostic::error(
+        format!("`{key}` must be {want}, found {}", item.value.describe()),
+        item.loc.clone(),
+    )
+}

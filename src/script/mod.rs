@@ -1,0 +1,396 @@
+//! Sandboxed rhai scoring scripts: variant-specific multipliers and doublings, compiled once when
+//! a ruleset loads and called once per hand end with the hand's facts.
+//!
+//! The engine has no file, module or network access, no `eval`, and limits on operations, call
+//! depth, expression depth and string, array and map sizes, so a bad script cannot hang a
+//! simulation: it fails with an error naming its file and line.
+
+use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
+use rhai::{AST, Dynamic, Engine, Map, Position, Scope};
+use std::sync::Arc;
+
+/// The hook every scoring script defines.
+pub const SCORE_HOOK: &str = "score";
+
+/// Operations one call may perform before it is stopped.
+pub const MAX_OPERATIONS: u64 = 200_000;
+
+/// A compiled scoring script.
+#[derive(Clone)]
+pub struct ScoringScript {
+    engine: Arc<Engine>,
+    ast: Arc<AST>,
+    /// The script's file name, for errors.
+    file_name: String,
+}
+
+impl std::fmt::Debug for ScoringScript {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ScoringScript({})", self.file_name)
+    }
+}
+
+/// One yaku as the script sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptYaku {
+    /// Yaku id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Points.
+    pub points: i64,
+}
+
+/// What the scoring script is told about a finished hand.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandFacts {
+    /// The yaku the winner holds (after group rules), with their points.
+    pub yaku: Vec<ScriptYaku>,
+    /// The sum of their points.
+    pub base: i64,
+    /// Koi-koi calls by the winner in this hand.
+    pub koikoi_self: i64,
+    /// Koi-koi calls by the other player in this hand.
+    pub koikoi_opponent: i64,
+    /// The ruleset's `table_count` (brights on the table at the deal, for the classic rules).
+    pub table_count: i64,
+    /// The round, 1-based.
+    pub round: i64,
+    /// Rounds in the game (0 when played to a target score).
+    pub rounds: i64,
+    /// The winner is the dealer.
+    pub dealer: bool,
+    /// The hand ended by an instant win at the deal (teshi, kuttsuki).
+    pub instant: bool,
+    /// The hand ended with both hands exhausted and a house rule awards points.
+    pub exhausted: bool,
+}
+
+/// One step of the script's calculation, for `yaku score` and the play screen.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ScoreStep {
+    /// Why (with the rule's source).
+    pub reason: String,
+    /// The running total after this step.
+    pub total: i64,
+}
+
+/// The script's answer.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ScoreOutcome {
+    /// Points for the winner.
+    pub total: i64,
+    /// Points for the other player (0 in most rules).
+    pub opponent: i64,
+    /// The multipliers applied, in order.
+    pub steps: Vec<ScoreStep>,
+}
+
+/// A failure while running a script, located by file and line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    /// `file:line: message`.
+    pub message: String,
+}
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// The limited engine every script runs on.
+fn sandbox() -> Engine {
+    let mut engine = Engine::new();
+    engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
+    engine.disable_symbol("eval");
+    engine.on_print(|_| {});
+    engine.on_debug(|_, _, _| {});
+    engine.set_max_operations(MAX_OPERATIONS);
+    engine.set_max_call_levels(32);
+    engine.set_max_expr_depths(64, 32);
+    engine.set_max_string_size(4_096);
+    engine.set_max_array_size(1_024);
+    engine.set_max_map_size(256);
+    engine.set_max_variables(256);
+    engine.set_max_functions(64);
+    engine.set_max_modules(0);
+    engine
+}
+
+impl ScoringScript {
+    /// Compiles a script and checks that it defines `fn score(hand)`. `loc` is where the script
+    /// is named in the ruleset; `file` is the script's own source file.
+    pub fn compile(
+        sources: &SourceMap,
+        file: FileId,
+        named_at: &Loc,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<ScoringScript> {
+        let engine = sandbox();
+        let text = &sources.get(file).text;
+        match engine.compile(text) {
+            Ok(ast) => {
+                let has_hook = ast
+                    .iter_functions()
+                    .any(|f| f.name == SCORE_HOOK && f.params.len() == 1);
+                if !has_hook {
+                    errors.push(
+                        Diagnostic::error(
+                            format!("the scoring script does not define `fn {SCORE_HOOK}(hand)`"),
+                            named_at.clone(),
+                        )
+                        .with_help(Some(format!(
+                            "the script is `{}`; see README.md for the facts `hand` holds",
+                            sources.get(file).name
+                        ))),
+                    );
+                    return None;
+                }
+                Some(ScoringScript {
+                    engine: Arc::new(engine),
+                    ast: Arc::new(ast),
+                    file_name: sources.get(file).name.clone(),
+                })
+            }
+            Err(e) => {
+                let span = position_span(text, e.position());
+                errors.push(Diagnostic::error(
+                    format!("scoring script does not compile: {}", e.err_type()),
+                    Loc::new(file, span),
+                ));
+                None
+            }
+        }
+    }
+
+    /// Runs `score(hand)` on the facts of a finished hand.
+    pub fn score(&self, facts: &HandFacts) -> Result<ScoreOutcome, ScriptError> {
+        let hand = facts_to_map(facts);
+        let mut scope = Scope::new();
+        let result: Dynamic = self
+            .engine
+            .call_fn(&mut scope, &self.ast, SCORE_HOOK, (hand.clone(),))
+            .map_err(|e| {
+                let (inner, mut pos) = innermost(&e);
+                if pos.is_none() {
+                    pos = self.locate_failure(hand);
+                }
+                self.error(&inner.to_string(), pos)
+            })?;
+        self.outcome(result)
+    }
+
+    /// Where a failing call fails, for errors rhai reports without a position (running out of
+    /// operations inside a function called from Rust). Scripts are pure, so the call is run once
+    /// more, stepping under a debugger that records the last position reached. Only failures pay.
+    fn locate_failure(&self, hand: Map) -> Position {
+        thread_local! {
+            static LAST: std::cell::Cell<Position> = const { std::cell::Cell::new(Position::NONE) };
+        }
+        let mut engine = sandbox();
+        // The debugger API is marked volatile (deprecated as a warning), not going away.
+        #[allow(deprecated)]
+        engine.register_debugger(
+            |_, debugger| debugger,
+            |_, event, _, _, pos| {
+                if matches!(event, rhai::debugger::DebuggerEvent::Step) && !pos.is_none() {
+                    LAST.with(|l| l.set(pos));
+                }
+                Ok(rhai::debugger::DebuggerCommand::StepInto)
+            },
+        );
+        LAST.with(|l| l.set(Position::NONE));
+        let _ = engine.call_fn::<Dynamic>(&mut Scope::new(), &self.ast, SCORE_HOOK, (hand,));
+        LAST.with(|l| l.get())
+    }
+
+    fn outcome(&self, result: Dynamic) -> Result<ScoreOutcome, ScriptError> {
+        if let Some(total) = result.clone().try_cast::<i64>() {
+            return Ok(ScoreOutcome {
+                total,
+                opponent: 0,
+                steps: Vec::new(),
+            });
+        }
+        let Some(map) = result.try_cast::<Map>() else {
+            return Err(self.error(
+                "`score` must return a number or a map with `total`",
+                Position::NONE,
+            ));
+        };
+        let int = |key: &str| -> Result<Option<i64>, ScriptError> {
+            match map.get(key) {
+                None => Ok(None),
+                Some(v) => v.as_int().map(Some).map_err(|t| {
+                    self.error(
+                        &format!("`{key}` must be a number, found {t}"),
+                        Position::NONE,
+                    )
+                }),
+            }
+        };
+        let total = int("total")?.ok_or_else(|| {
+            self.error("the map returned by `score` has no `total`", Position::NONE)
+        })?;
+        let opponent = int("opponent")?.unwrap_or(0);
+        let mut steps = Vec::new();
+        if let Some(list) = map.get("steps") {
+            let list = list
+                .clone()
+                .try_cast::<rhai::Array>()
+                .ok_or_else(|| self.error("`steps` must be an array of maps", Position::NONE))?;
+            for step in list {
+                let step = step.try_cast::<Map>().ok_or_else(|| {
+                    self.error(
+                        "each step must be a map with `reason` and `total`",
+                        Position::NONE,
+                    )
+                })?;
+                let reason = step
+                    .get("reason")
+                    .map(|r| r.to_string())
+                    .unwrap_or_default();
+                let total = step.get("total").and_then(|t| t.as_int().ok()).unwrap_or(0);
+                steps.push(ScoreStep { reason, total });
+            }
+        }
+        Ok(ScoreOutcome {
+            total,
+            opponent,
+            steps,
+        })
+    }
+
+    fn error(&self, message: &str, pos: Position) -> ScriptError {
+        let message = message.split(" (line ").next().unwrap_or(message);
+        let location = match pos.line() {
+            Some(line) => format!("{}:{line}", self.file_name),
+            None => self.file_name.clone(),
+        };
+        ScriptError {
+            message: format!("{location}: scoring script failed: {message}"),
+        }
+    }
+}
+
+/// The innermost error of a chain of function calls, and the first known position in it.
+fn innermost(e: &rhai::EvalAltResult) -> (&rhai::EvalAltResult, Position) {
+    let mut err = e;
+    let mut pos = e.position();
+    while let rhai::EvalAltResult::ErrorInFunctionCall(_, _, inner, _) = err {
+        err = inner;
+        if !err.position().is_none() {
+            pos = err.position();
+        }
+    }
+    (err, pos)
+}
+
+fn facts_to_map(f: &HandFacts) -> Map {
+    let yaku: rhai::Array = f
+        .yaku
+        .iter()
+        .map(|y| {
+            let mut m = Map::new();
+            m.insert("id".into(), y.id.clone().into());
+            m.insert("name".into(), y.name.clone().into());
+            m.insert("points".into(), y.points.into());
+            Dynamic::from_map(m)
+        })
+        .collect();
+    let mut m = Map::new();
+    m.insert("yaku".into(), Dynamic::from_array(yaku));
+    m.insert("base".into(), f.base.into());
+    m.insert("koikoi_self".into(), f.koikoi_self.into());
+    m.insert("koikoi_opponent".into(), f.koikoi_opponent.into());
+    m.insert("koikoi".into(), (f.koikoi_self + f.koikoi_opponent).into());
+    m.insert("table_count".into(), f.table_count.into());
+    m.insert("round".into(), f.round.into());
+    m.insert("rounds".into(), f.rounds.into());
+    m.insert("dealer".into(), f.dealer.into());
+    m.insert("instant".into(), f.instant.into());
+    m.insert("exhausted".into(), f.exhausted.into());
+    m
+}
+
+/// The byte span of a rhai position (line and column, 1-based) in `text`.
+fn position_span(text: &str, pos: Position) -> std::ops::Range<usize> {
+    let (Some(line), col) = (pos.line(), pos.position().unwrap_or(1)) else {
+        return 0..0;
+    };
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let col_off: usize = l
+                .chars()
+                .take(col.saturating_sub(1))
+                .map(char::len_utf8)
+                .sum();
+            let start = offset + col_off;
+            return start..(start + 1).min(offset + l.trim_end().len()).max(start);
+        }
+        offset += l.len();
+    }
+    text.len()..text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(src: &str) -> Result<ScoringScript, Vec<Diagnostic>> {
+        let mut sources = SourceMap::new();
+        let file = sources.add("test.rhai", src);
+        let mut errors = Vec::new();
+        ScoringScript::compile(&sources, file, &Loc::new(file, 0..0), &mut errors).ok_or(errors)
+    }
+
+    #[test]
+    fn scores_and_explains() {
+        let s = compile(
+            "fn score(hand) { let t = hand.base * (hand.koikoi + 1); \
+             #{ total: t, steps: [#{ reason: \"koi-koi\", total: t }] } }",
+        )
+        .unwrap();
+        let out = s
+            .score(&HandFacts {
+                base: 9,
+                koikoi_self: 1,
+                ..HandFacts::default()
+            })
+            .unwrap();
+        assert_eq!(out.total, 18);
+        assert_eq!(out.steps[0].reason, "koi-koi");
+    }
+
+    #[test]
+    fn runaway_script_is_stopped_with_file_and_line() {
+        let s =
+            compile("fn score(hand) {\n  let x = 0;\n  while x >= 0 { x += 1; }\n  x\n}").unwrap();
+        let err = s.score(&HandFacts::default()).unwrap_err();
+        assert!(err.message.starts_with("test.rhai:3:"), "{}", err.message);
+        assert!(err.message.contains("operations"), "{}", err.message);
+        assert!(
+            err.message.contains("too many operations")
+                || err.message.contains("Too many operations")
+        );
+    }
+
+    #[test]
+    fn no_file_access_or_eval() {
+        let s = compile("import \"x\" as y; fn score(hand) { 1 }");
+        assert!(s.is_err() || s.unwrap().score(&HandFacts::default()).is_err());
+        assert!(compile("fn score(hand) { eval(\"1\") }").is_err());
+    }
+
+    #[test]
+    fn missing_hook_and_syntax_errors_are_reported() {
+        let errs = compile("fn scor(hand) { 1 }").unwrap_err();
+        assert!(errs[0].message.contains("fn score(hand)"));
+        let errs = compile("fn score(hand) {\n  1 +\n}").unwrap_err();
+        assert!(errs[0].message.contains("does not compile"));
+    }
+}
