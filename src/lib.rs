@@ -26,9 +26,11 @@
 
 #![deny(missing_docs)]
 
+pub mod agent;
 pub mod cli;
 pub mod deck;
 pub mod diag;
+pub mod engine;
 pub mod expr;
 pub mod ruleset;
 pub mod script;

@@ -3,6 +3,7 @@
 //! Each command lives in its own file; `run` maps every outcome to an exit code: 0 success,
 //! 1 a finding or failure the user must fix, 2 a usage error.
 
+mod score;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -19,6 +20,8 @@ pub struct Args {
 enum Command {
     /// Check rule files and decks: syntax, keys, expressions, references, scripts.
     Validate(validate::ValidateArgs),
+    /// Score a hand that ends with a given capture pile.
+    Score(score::ScoreArgs),
 }
 
 /// Exit code: success.
@@ -40,5 +43,18 @@ pub fn run() -> i32 {
     };
     match args.command {
         Command::Validate(a) => validate::run(&a),
+        Command::Score(a) => score::run(&a),
     }
+}
+
+/// Loads a ruleset for a command, printing its diagnostics; `None` when it has errors.
+pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::Ruleset>> {
+    let loaded = crate::ruleset::load(spec);
+    if !loaded.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            crate::diag::render_text(&loaded.sources, &loaded.diagnostics)
+        );
+    }
+    loaded.value.map(std::sync::Arc::new)
 }

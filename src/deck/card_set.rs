@@ -6,7 +6,10 @@
 use std::fmt;
 
 /// The index of a card in its deck (0-based, in deck file order). A deck holds at most 64 cards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct CardId(pub u8);
 
 impl CardId {

@@ -1,0 +1,141 @@
+//! `yaku score RULESET --captured ...`: what a hand ending with that capture pile scores.
+
+use super::load_ruleset;
+use crate::deck::CardSet;
+use crate::diag::did_you_mean;
+use crate::engine::scoring::{self, Circumstances};
+use crate::ruleset::{Flow, GameLength};
+use std::fmt::Write as _;
+
+/// Arguments of `yaku score`.
+#[derive(clap::Args, Debug)]
+pub struct ScoreArgs {
+    /// The ruleset: a bundled name (`koikoi`) or a path.
+    ruleset: String,
+    /// The capture pile: card ids separated by commas.
+    #[arg(long, value_delimiter = ',', required = true, value_name = "ID,ID,...")]
+    captured: Vec<String>,
+    /// Koi-koi calls by the scoring player.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    koikoi: u32,
+    /// Koi-koi calls by the other player.
+    #[arg(long, default_value_t = 0, value_name = "M")]
+    opponent_koikoi: u32,
+    /// The ruleset's table count at the deal (brights face up, for the classic rules).
+    #[arg(long, default_value_t = 0, value_name = "B")]
+    table_brights: i64,
+    /// The round, 1-based (for month yaku).
+    #[arg(long, default_value_t = 1, value_name = "R")]
+    round: u32,
+    /// Hands in the game (defaults to the ruleset's).
+    #[arg(long, value_name = "N")]
+    rounds: Option<u32>,
+    /// The scoring player is the dealer.
+    #[arg(long)]
+    dealer: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &ScoreArgs) -> i32 {
+    let Some(ruleset) = load_ruleset(&args.ruleset) else {
+        return super::EXIT_FAILURE;
+    };
+    let deck = &ruleset.deck;
+    let mut pile = CardSet::EMPTY;
+    let mut bad = false;
+    for raw in &args.captured {
+        let name = raw.trim();
+        if name.is_empty() {
+            continue;
+        }
+        match deck.parse_card(name) {
+            Some(card) if pile.contains(card) => {
+                eprintln!("error: card `{}` is listed twice", deck.id_of(card));
+                bad = true;
+            }
+            Some(card) => pile.insert(card),
+            None => {
+                let help = did_you_mean(name, deck.card_ids())
+                    .map_or_else(String::new, |h| format!("\n  = help: {h}"));
+                eprintln!("error: unknown card `{name}` in deck `{}`{help}", deck.id);
+                bad = true;
+            }
+        }
+    }
+    if bad {
+        return super::EXIT_FAILURE;
+    }
+    let Flow::Matching(flow) = &ruleset.flow;
+    let rounds = args.rounds.unwrap_or(match flow.length {
+        GameLength::Rounds(n) => n,
+        GameLength::Target { .. } => 0,
+    });
+    let c = Circumstances {
+        koikoi_self: args.koikoi,
+        koikoi_opponent: args.opponent_koikoi,
+        table_count: args.table_brights,
+        round: args.round,
+        rounds,
+        dealer: args.dealer,
+    };
+    let found = scoring::evaluate(&ruleset, pile, &c);
+    let outcome = match scoring::settle(&ruleset, &found, None, &c) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return super::EXIT_FAILURE;
+        }
+    };
+    if args.json {
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "captured": deck.ids(pile),
+            "yaku": outcome.yaku,
+            "base": outcome.base,
+            "multipliers": outcome.steps,
+            "total": outcome.total,
+            "opponent": outcome.opponent,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — {} card{} captured",
+        ruleset.name,
+        pile.len(),
+        if pile.len() == 1 { "" } else { "s" }
+    );
+    if outcome.yaku.is_empty() {
+        let _ = writeln!(out, "  no yaku");
+    }
+    let width = outcome
+        .yaku
+        .iter()
+        .map(|y| y.name.chars().count())
+        .chain(outcome.steps.iter().map(|s| s.reason.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .max(28);
+    for y in &outcome.yaku {
+        let _ = writeln!(out, "  {:<width$} {:>4}", y.name, y.points);
+    }
+    let _ = writeln!(out, "  {:<width$} {:>4}", "base", outcome.base);
+    for s in &outcome.steps {
+        let _ = writeln!(out, "  {:<width$} {:>4}", s.reason, s.total);
+    }
+    let _ = writeln!(out, "  {:<width$} {:>4}", "total", outcome.total);
+    if outcome.opponent != 0 {
+        let _ = writeln!(
+            out,
+            "  {:<width$} {:>4}",
+            "the other player", outcome.opponent
+        );
+    }
+    print!("{out}");
+    super::EXIT_OK
+}

@@ -1,0 +1,17 @@
+//! The game core: plays any matching game a ruleset describes, one action at a time.
+//!
+//! Agents and the command line drive it through a narrow API: `legal_actions`, `apply`, the
+//! public state getters, and events for display. Scoring is shared with `yaku score`.
+
+mod action;
+mod game;
+pub mod scoring;
+mod view;
+
+pub use action::{Action, Event, HandEnd, IllegalAction, Phase};
+pub use game::{Game, GameOptions, HandRecord};
+pub use scoring::{Circumstances, FoundYaku, HandOutcome};
+pub use view::View;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,140 @@
+//! Settling a hand: the yaku a pile holds, their base, and the scoring script's multipliers.
+//!
+//! `yaku score` and the game core both settle hands here, so a hand played through the core and
+//! the same capture pile scored on the command line always agree.
+
+use crate::deck::CardSet;
+use crate::ruleset::{Ruleset, YakuScore};
+use crate::script::{HandFacts, ScoreOutcome, ScoreStep, ScriptError, ScriptYaku};
+use serde::Serialize;
+
+/// One yaku in an outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FoundYaku {
+    /// The yaku's id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its points.
+    pub points: i64,
+}
+
+/// The circumstances of a hand's end, besides the pile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Circumstances {
+    /// Koi-koi calls by the scoring player.
+    pub koikoi_self: u32,
+    /// Koi-koi calls by the other player.
+    pub koikoi_opponent: u32,
+    /// The ruleset's `table_count` at the deal (brights on the table).
+    pub table_count: i64,
+    /// The round, 1-based.
+    pub round: u32,
+    /// Rounds in the game (0 when played to a target).
+    pub rounds: u32,
+    /// The scoring player is the dealer.
+    pub dealer: bool,
+}
+
+/// How a hand was won, when it was not by a stop after a yaku.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Special {
+    /// An instant win at the deal (teshi, kuttsuki): its yaku-like entry.
+    Instant(FoundYaku),
+    /// Both hands ran out and a house rule gives the dealer points.
+    Exhausted(i64),
+}
+
+/// A settled hand: what the winner scored, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HandOutcome {
+    /// The yaku that count, in table order.
+    pub yaku: Vec<FoundYaku>,
+    /// Their points added up.
+    pub base: i64,
+    /// Each multiplier the scoring script applied, with its reason.
+    pub steps: Vec<ScoreStep>,
+    /// The winner's points.
+    pub total: i64,
+    /// The other player's points (0 in most rules).
+    pub opponent: i64,
+}
+
+/// The yaku facts for the expression language, in [`crate::ruleset::YAKU_FACTS`] order.
+pub fn yaku_facts(round: u32, rounds: u32, dealer: bool) -> [i64; 3] {
+    [i64::from(round), i64::from(rounds), i64::from(dealer)]
+}
+
+/// Evaluates the yaku table on a pile.
+pub fn evaluate(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> YakuScore {
+    ruleset
+        .yaku
+        .evaluate(pile, &yaku_facts(c.round, c.rounds, c.dealer))
+}
+
+/// Settles a hand won with `found` (or by `special`): the base, then the script.
+pub fn settle(
+    ruleset: &Ruleset,
+    found: &YakuScore,
+    special: Option<&Special>,
+    c: &Circumstances,
+) -> Result<HandOutcome, ScriptError> {
+    let yaku: Vec<FoundYaku> = match special {
+        Some(Special::Instant(y)) => vec![y.clone()],
+        Some(Special::Exhausted(points)) => vec![FoundYaku {
+            id: "exhausted".into(),
+            name: "Dealer's privilege (hands exhausted)".into(),
+            points: *points,
+        }],
+        None => found
+            .iter()
+            .map(|i| {
+                let y = &ruleset.yaku.yaku[i];
+                FoundYaku {
+                    id: y.id.clone(),
+                    name: y.name.clone(),
+                    points: i64::from(found.points[i]),
+                }
+            })
+            .collect(),
+    };
+    let base = yaku.iter().map(|y| y.points).sum();
+    let facts = HandFacts {
+        yaku: yaku
+            .iter()
+            .map(|y| ScriptYaku {
+                id: y.id.clone(),
+                name: y.name.clone(),
+                points: y.points,
+            })
+            .collect(),
+        base,
+        koikoi_self: i64::from(c.koikoi_self),
+        koikoi_opponent: i64::from(c.koikoi_opponent),
+        table_count: c.table_count,
+        round: i64::from(c.round),
+        rounds: i64::from(c.rounds),
+        dealer: c.dealer,
+        instant: matches!(special, Some(Special::Instant(_))),
+        exhausted: matches!(special, Some(Special::Exhausted(_))),
+    };
+    let ScoreOutcome {
+        total,
+        opponent,
+        steps,
+    } = match &ruleset.scoring {
+        Some(script) => script.score(&facts)?,
+        None => ScoreOutcome {
+            total: base,
+            opponent: 0,
+            steps: Vec::new(),
+        },
+    };
+    Ok(HandOutcome {
+        yaku,
+        base,
+        steps,
+        total,
+        opponent,
+    })
+}
