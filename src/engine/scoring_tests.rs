@@ -821,6 +821,7 @@ fn ktane_month_yaku() {
         ..Circumstances::default()
     };
     let cherry = vec!["cherry-curtain", "cherry-poetry", "cherry-1", "cherry-2"];
+    // The suit order is the month order of 002 Appendix H: willow is month 11, paulownia 12.
     let paulownia = vec![
         "paulownia-phoenix",
         "paulownia-1",
@@ -864,7 +865,19 @@ fn ktane_month_yaku() {
                     0,
                 ),
                 (
-                    "round 12 of 12, all four December cards: month 4",
+                    "round 11 of 12, all four November (willow) cards: month 4",
+                    vec![
+                        "willow-rainman",
+                        "willow-swallow",
+                        "willow-ribbon",
+                        "willow-lightning",
+                    ],
+                    twelve(11),
+                    vec![("month", 4)],
+                    4,
+                ),
+                (
+                    "round 12 of 12, all four December (paulownia) cards: month 4",
                     paulownia.clone(),
                     twelve(12),
                     vec![("month", 4)],
@@ -1720,8 +1733,9 @@ fn core_table_four_of_a_month_or_four_pairs_is_redealt() {
     );
 }
 
-/// 003 "Play", 004, 002 step 1, 001: three cards of a month on the table are taken together by
-/// the fourth, whether played from the hand or drawn.
+/// 004 "How to play", 002 "Koi-Koi rules" step 1, 001: three cards of a month on the table are
+/// taken together by the fourth, whether played from the hand or drawn. (003 "Play" does not
+/// cover this case.)
 #[test]
 fn core_table_triple_taken_by_the_fourth_card() {
     let table = [
