@@ -1204,15 +1204,15 @@ fn house_dealer_privilege_exhausted_hand_scores_6() {
 #[test]
 fn house_sake_two_plains() {
     let house = load("house/sake-two-plains");
-    let std = load("koikoi");
+    let standard = load("koikoi");
     let eight_and_sake = cat(&[&CHAFF[..8], &[SAKE]]);
     let nine_and_sake = cat(&[&CHAFF[..9], &[SAKE]]);
     let mut s = String::new();
     s += &example(
-        &std,
+        &standard,
         "eight plains and the Sake Cup: nine plains, no yaku",
         &eight_and_sake,
-        plain(&std),
+        plain(&standard),
         &[],
         0,
     );
@@ -1225,10 +1225,10 @@ fn house_sake_two_plains() {
         1,
     );
     s += &example(
-        &std,
+        &standard,
         "nine plains and the Sake Cup: ten plains, kasu 1",
         &nine_and_sake,
-        plain(&std),
+        plain(&standard),
         &[("kasu", 1)],
         1,
     );
@@ -2014,15 +2014,15 @@ fn core_house_lightning_wild_captures_any_card() {
     s += &render_events(&g, &events);
     let _ = writeln!(s, "dealer's captures: {}\n", ids(&g, g.captured(seat)));
 
-    let std = load("koikoi");
-    let mut g = start("koikoi", vec![deck_order(&std, &deal)]);
+    let standard = load("koikoi");
+    let mut g = start("koikoi", vec![deck_order(&standard, &deal)]);
     let seat = g.dealer();
     g.apply(Action::Play {
-        card: card(&std, "willow-lightning"),
+        card: card(&standard, "willow-lightning"),
     })
     .unwrap();
     assert!(g.captured(seat).is_empty());
-    assert!(g.table().contains(card(&std, "willow-lightning")));
+    assert!(g.table().contains(card(&standard, "willow-lightning")));
     s += "# koikoi\n";
     let events = g.drain_events();
     s += &render_events(&g, &events);
@@ -2049,7 +2049,7 @@ fn play_out_calling_koikoi(g: &mut Game) {
 #[test]
 fn core_house_dealer_privilege_exhausted_hand_gives_dealer_6() {
     let house = Arc::new(load("house/dealer-privilege"));
-    let std = Arc::new(load("koikoi"));
+    let standard = Arc::new(load("koikoi"));
     let game = |r: &Arc<Ruleset>, seed| {
         let mut g = Game::new(
             Arc::clone(r),
@@ -2075,7 +2075,7 @@ fn core_house_dealer_privilege_exhausted_hand_gives_dealer_6() {
     assert_eq!(o.yaku[0].id, "exhausted");
     assert_eq!(o.total, 6);
     // The same deal and play in the standard rules: a draw.
-    let g = game(&std, seed);
+    let g = game(&standard, seed);
     let h = &g.history()[0];
     assert_eq!(h.end, HandEnd::Exhausted);
     assert_eq!((h.winner, h.points), (None, [0, 0]));
