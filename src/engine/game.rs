@@ -535,8 +535,8 @@ impl Game {
             }
             2 => self.phase = Phase::CaptureChoice { card, from_hand },
             n if wild && n > 1 => self.phase = Phase::CaptureChoice { card, from_hand },
-            // One match: take the pair. Three of a suit: the fourth card takes all (003 "Play",
-            // 004 "three cards ... are collected when the player plays the fourth card").
+            // One match: take the pair. Three of a suit: the fourth card takes all (004 "three
+            // cards ... are collected when the player plays the fourth card"; 002 step 1; 001).
             _ => {
                 self.take(card, matches, from_hand);
                 self.continue_turn(from_hand);

@@ -14,4 +14,6 @@ pub use scoring::{Circumstances, FoundYaku, HandOutcome};
 pub use view::View;
 
 #[cfg(test)]
+mod scoring_tests;
+#[cfg(test)]
 mod tests;
