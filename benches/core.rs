@@ -20,9 +20,15 @@ fn hands(c: &mut Criterion) {
         group.bench_function(format!("{name}/random-vs-random hands"), |b| {
             b.iter(|| {
                 seed += 1;
-                let options = GameOptions { seed, rounds: Some(HANDS), ..GameOptions::default() };
+                let options = GameOptions {
+                    seed,
+                    rounds: Some(HANDS),
+                    simulation: true,
+                    ..GameOptions::default()
+                };
                 let mut game = Game::new(Arc::clone(&ruleset), options).expect("scripts run");
-                let mut agents: [Box<dyn Agent>; 2] = [Box::new(RandomAgent), Box::new(RandomAgent)];
+                let mut agents: [Box<dyn Agent>; 2] =
+                    [Box::new(RandomAgent), Box::new(RandomAgent)];
                 play_out(&mut game, &mut agents, &mut agent_rng(seed)).expect("scripts run");
                 black_box(game.scores())
             })

@@ -28,6 +28,8 @@ pub struct GameOptions {
     pub deck_orders: Vec<Vec<CardId>>,
     /// Record events (for display); off in simulations.
     pub log_events: bool,
+    /// Skip what only records need (keeping every deal's deck order); for simulations.
+    pub simulation: bool,
 }
 
 /// The result of one hand, kept for statistics and records.
@@ -41,8 +43,10 @@ pub struct HandRecord {
     pub winner: Option<usize>,
     /// How the hand ended.
     pub end: HandEnd,
-    /// The winner's settled outcome.
+    /// The winner's settled outcome (simulations keep only the numbers).
     pub outcome: Option<HandOutcome>,
+    /// The yaku that ended the hand by a stop: bit `i` for yaku `i` of the ruleset's table.
+    pub yaku_mask: u64,
     /// Points for each seat.
     pub points: [i64; 2],
     /// Koi-koi calls by each seat.
@@ -58,6 +62,9 @@ pub struct Game {
     orders: std::vec::IntoIter<Vec<CardId>>,
     rounds: u32,
     log: bool,
+    keep_deals: bool,
+    /// The pile each seat's yaku were last evaluated on.
+    evaluated: [CardSet; 2],
     // The hand in progress.
     /// Every deal's deck order, in order (records keep them).
     pub dealt_orders: Vec<Vec<CardId>>,
@@ -83,7 +90,7 @@ impl Game {
     /// Starts a game; the first hand is dealt at once.
     pub fn new(ruleset: Arc<Ruleset>, options: GameOptions) -> Result<Game, ScriptError> {
         let Flow::Matching(flow) = &ruleset.flow;
-        let flow = Arc::new(flow.clone());
+        let flow = Arc::clone(flow);
         let rounds = options.rounds.unwrap_or(match flow.length {
             GameLength::Rounds(n) => n,
             GameLength::Target { max_rounds, .. } => max_rounds,
@@ -101,6 +108,8 @@ impl Game {
             orders: options.deck_orders.into_iter(),
             rounds,
             log: options.log_events,
+            keep_deals: !options.simulation,
+            evaluated: [CardSet(u64::MAX); 2],
             dealt_orders: Vec::new(),
             round: 0,
             dealer,
@@ -356,8 +365,14 @@ impl Game {
             }
             (Phase::KoiKoiChoice, Action::Stop) => {
                 let winner = self.turn;
-                let outcome = self.points_if_stopped(winner);
-                self.end_hand(Some(winner), HandEnd::Stop, outcome);
+                let settled = if self.keep_deals {
+                    self.points_if_stopped(winner).map(Settled::Full)
+                } else {
+                    let c = self.circumstances(winner);
+                    scoring::settle_points(&self.ruleset, &self.yaku[winner], &c)
+                        .map(Settled::Points)
+                };
+                self.end_hand(Some(winner), HandEnd::Stop, settled);
             }
             (phase, action) => {
                 return illegal(format!(
@@ -382,6 +397,8 @@ impl Game {
         self.captured = [CardSet::EMPTY; 2];
         self.koikoi = [0; 2];
         self.yaku = [YakuScore::default(); 2];
+        // No pile is every card, so the first turn always evaluates.
+        self.evaluated = [CardSet(u64::MAX); 2];
         self.turn = self.dealer;
         let (round, dealer) = (self.round, self.dealer);
         self.emit(|_| Event::Deal { round, dealer });
@@ -421,17 +438,18 @@ impl Game {
 
     fn deal(&mut self) {
         let n = self.ruleset.deck.cards.len();
-        let order = match self.orders.next() {
-            Some(o) if o.len() == n => o,
+        let mut order = std::mem::take(&mut self.stock);
+        match self.orders.next() {
+            Some(o) if o.len() == n => order = o,
             _ => {
-                let mut o: Vec<CardId> = (0..n as u8).map(CardId).collect();
+                order.clear();
+                order.extend((0..n as u8).map(CardId));
                 for i in (1..n).rev() {
                     let j = self.rng.random_range(0..=i);
-                    o.swap(i, j);
+                    order.swap(i, j);
                 }
-                o
             }
-        };
+        }
         let flow = Arc::clone(&self.flow);
         let mut next = 0;
         let (mut dealer_hand, mut opponent_hand, mut table) =
@@ -464,10 +482,12 @@ impl Game {
         self.hands[self.dealer] = dealer_hand;
         self.hands[1 - self.dealer] = opponent_hand;
         self.table = table;
-        self.stock.clear();
-        self.stock.extend_from_slice(&order[next..]);
-        self.stock_pos = 0;
-        self.dealt_orders.push(order);
+        if self.keep_deals {
+            self.dealt_orders.push(order.clone());
+        }
+        // The stock is the rest of the order, drawn from `stock_pos` on.
+        self.stock = order;
+        self.stock_pos = next;
     }
 
     /// Instant wins and the table count, once the hands are final.
@@ -517,9 +537,9 @@ impl Game {
                     Some(&special),
                     &self.circumstances(w),
                 );
-                self.end_hand(Some(w), HandEnd::Instant, outcome);
+                self.end_hand(Some(w), HandEnd::Instant, outcome.map(Settled::Full));
             }
-            None => self.end_hand(None, HandEnd::BothInstant, Ok(empty_outcome())),
+            None => self.end_hand(None, HandEnd::BothInstant, Ok(Settled::Points([0, 0]))),
         }
     }
 
@@ -589,6 +609,12 @@ impl Game {
 
     fn end_turn(&mut self) {
         let p = self.turn;
+        // The yaku table is evaluated only when the pile changed (piles only grow).
+        if self.captured[p] == self.evaluated[p] {
+            self.next_player();
+            return;
+        }
+        self.evaluated[p] = self.captured[p];
         let before = self.yaku[p];
         let after = scoring::evaluate(&self.ruleset, self.captured[p], &self.circumstances(p));
         self.yaku[p] = after;
@@ -617,7 +643,9 @@ impl Game {
         if self.hands[self.turn].is_empty() {
             // 002 "Koi-Koi rules", 003 "Play", 004: the hands ran out with no stop.
             match self.flow.exhausted {
-                Exhausted::Draw => self.end_hand(None, HandEnd::Exhausted, Ok(empty_outcome())),
+                Exhausted::Draw => {
+                    self.end_hand(None, HandEnd::Exhausted, Ok(Settled::Points([0, 0])))
+                }
                 Exhausted::DealerScores(points) => {
                     let d = self.dealer;
                     let outcome = scoring::settle(
@@ -626,7 +654,11 @@ impl Game {
                         Some(&Special::Exhausted(points)),
                         &self.circumstances(d),
                     );
-                    self.end_hand(Some(d), HandEnd::ExhaustedDealer, outcome);
+                    self.end_hand(
+                        Some(d),
+                        HandEnd::ExhaustedDealer,
+                        outcome.map(Settled::Full),
+                    );
                 }
             }
         }
@@ -636,21 +668,29 @@ impl Game {
         &mut self,
         winner: Option<usize>,
         end: HandEnd,
-        outcome: Result<HandOutcome, ScriptError>,
+        settled: Result<Settled, ScriptError>,
     ) {
-        let outcome = match outcome {
-            Ok(o) => o,
+        let settled = match settled {
+            Ok(s) => s,
             Err(e) => {
                 self.error = Some(e);
                 self.phase = Phase::GameOver;
                 return;
             }
         };
+        let (winner_points, outcome) = match settled {
+            Settled::Full(o) => ([o.total, o.opponent], Some(o)),
+            Settled::Points(p) => (p, None),
+        };
         let mut points = [0i64; 2];
         if let Some(w) = winner {
-            points[w] = outcome.total;
-            points[1 - w] = outcome.opponent;
+            points[w] = winner_points[0];
+            points[1 - w] = winner_points[1];
         }
+        let yaku_mask = match (end, winner) {
+            (HandEnd::Stop, Some(w)) => self.yaku[w].mask,
+            _ => 0,
+        };
         self.scores[0] += points[0];
         self.scores[1] += points[1];
         let round = self.round;
@@ -665,7 +705,8 @@ impl Game {
             dealer: self.dealer,
             winner,
             end,
-            outcome: winner.map(|_| outcome),
+            outcome: winner.and(outcome),
+            yaku_mask,
             points,
             koikoi: self.koikoi,
         });
@@ -694,14 +735,10 @@ impl Game {
     }
 }
 
-fn empty_outcome() -> HandOutcome {
-    HandOutcome {
-        yaku: Vec::new(),
-        base: 0,
-        steps: Vec::new(),
-        total: 0,
-        opponent: 0,
-    }
+/// A hand's points: with the explanation, or (in simulations) the numbers alone.
+enum Settled {
+    Full(HandOutcome),
+    Points([i64; 2]),
 }
 
 fn describe_action(a: Action) -> &'static str {

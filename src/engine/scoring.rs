@@ -5,7 +5,7 @@
 
 use crate::deck::CardSet;
 use crate::ruleset::{Ruleset, YakuScore};
-use crate::script::{HandFacts, ScoreOutcome, ScoreStep, ScriptError, ScriptYaku};
+use crate::script::{FactsKey, HandFacts, ScoreOutcome, ScoreStep, ScriptError, ScriptYaku};
 use serde::Serialize;
 
 /// One yaku in an outcome.
@@ -60,6 +60,28 @@ pub struct HandOutcome {
     pub opponent: i64,
 }
 
+/// The cache key of an ordinary stop, when its points fit the key's packing.
+fn cache_key(found: &YakuScore, c: &Circumstances) -> Option<FactsKey> {
+    let mut points: u128 = 0;
+    let mut n = 0;
+    for i in found.iter() {
+        let p = i16::try_from(found.points[i]).ok()?;
+        if n == 8 {
+            return None;
+        }
+        points |= u128::from(p as u16) << (16 * n);
+        n += 1;
+    }
+    Some(FactsKey {
+        yaku_mask: found.mask,
+        points,
+        koikoi: (c.koikoi_self, c.koikoi_opponent),
+        table_count: c.table_count,
+        round: (c.round, c.rounds),
+        dealer: c.dealer,
+    })
+}
+
 /// The yaku facts for the expression language, in [`crate::ruleset::YAKU_FACTS`] order.
 pub fn yaku_facts(round: u32, rounds: u32, dealer: bool) -> [i64; 3] {
     [i64::from(round), i64::from(rounds), i64::from(dealer)]
@@ -72,14 +94,27 @@ pub fn evaluate(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> YakuScor
         .evaluate(pile, &yaku_facts(c.round, c.rounds, c.dealer))
 }
 
-/// Settles a hand won with `found` (or by `special`): the base, then the script.
-pub fn settle(
+/// The winner's and the other player's points for an ordinary stop, without building the
+/// explanation (simulations need only the numbers).
+pub fn settle_points(
     ruleset: &Ruleset,
     found: &YakuScore,
-    special: Option<&Special>,
     c: &Circumstances,
-) -> Result<HandOutcome, ScriptError> {
-    let yaku: Vec<FoundYaku> = match special {
+) -> Result<[i64; 2], ScriptError> {
+    let Some(script) = &ruleset.scoring else {
+        return Ok([found.base(), 0]);
+    };
+    let outcome = match cache_key(found, c) {
+        Some(key) => {
+            script.score_cached(key, || facts(&found_yaku(ruleset, found, None), c, None))?
+        }
+        None => script.score(&facts(&found_yaku(ruleset, found, None), c, None))?,
+    };
+    Ok([outcome.total, outcome.opponent])
+}
+
+fn found_yaku(ruleset: &Ruleset, found: &YakuScore, special: Option<&Special>) -> Vec<FoundYaku> {
+    match special {
         Some(Special::Instant(y)) => vec![y.clone()],
         Some(Special::Exhausted(points)) => vec![FoundYaku {
             id: "exhausted".into(),
@@ -97,9 +132,11 @@ pub fn settle(
                 }
             })
             .collect(),
-    };
-    let base = yaku.iter().map(|y| y.points).sum();
-    let facts = HandFacts {
+    }
+}
+
+fn facts(yaku: &[FoundYaku], c: &Circumstances, special: Option<&Special>) -> HandFacts {
+    HandFacts {
         yaku: yaku
             .iter()
             .map(|y| ScriptYaku {
@@ -108,7 +145,7 @@ pub fn settle(
                 points: y.points,
             })
             .collect(),
-        base,
+        base: yaku.iter().map(|y| y.points).sum(),
         koikoi_self: i64::from(c.koikoi_self),
         koikoi_opponent: i64::from(c.koikoi_opponent),
         table_count: c.table_count,
@@ -117,13 +154,28 @@ pub fn settle(
         dealer: c.dealer,
         instant: matches!(special, Some(Special::Instant(_))),
         exhausted: matches!(special, Some(Special::Exhausted(_))),
-    };
+    }
+}
+
+/// Settles a hand won with `found` (or by `special`): the base, then the script.
+pub fn settle(
+    ruleset: &Ruleset,
+    found: &YakuScore,
+    special: Option<&Special>,
+    c: &Circumstances,
+) -> Result<HandOutcome, ScriptError> {
+    let yaku = found_yaku(ruleset, found, special);
+    let base = yaku.iter().map(|y| y.points).sum();
+    let facts = || facts(&yaku, c, special);
     let ScoreOutcome {
         total,
         opponent,
         steps,
     } = match &ruleset.scoring {
-        Some(script) => script.score(&facts)?,
+        Some(script) => match (special, cache_key(found, c)) {
+            (None, Some(key)) => script.score_cached(key, facts)?,
+            _ => script.score(&facts())?,
+        },
         None => ScoreOutcome {
             total: base,
             opponent: 0,

@@ -1369,6 +1369,7 @@ fn start(name: &str, orders: Vec<Vec<CardId>>) -> Game {
             rounds: Some(1),
             deck_orders: orders,
             log_events: true,
+            ..GameOptions::default()
         },
     )
     .expect("the bundled scripts run")

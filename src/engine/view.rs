@@ -30,7 +30,7 @@ pub struct View<'g> {
     /// Koi-koi calls of each seat in this hand.
     pub koikoi: [u32; 2],
     /// Each seat's yaku at the end of its last turn.
-    pub yaku: [YakuScore; 2],
+    pub yaku: [&'g YakuScore; 2],
     /// Scores so far.
     pub scores: [i64; 2],
     /// The round, 1-based.
@@ -64,7 +64,7 @@ impl Game {
             stock_size: self.stock_len(),
             unseen,
             koikoi: self.koikoi(),
-            yaku: [*self.yaku(0), *self.yaku(1)],
+            yaku: [self.yaku(0), self.yaku(1)],
             scores: self.scores(),
             round: self.round(),
             rounds: self.rounds(),

@@ -86,6 +86,15 @@ pub(super) enum Node {
     Intersection(Box<[Node; 2]>),
     Arith(BinaryOp, Box<[Node; 2]>),
     If(Box<[Node; 3]>),
+    // Fused forms of the common shapes, made by `fold` (one node instead of three):
+    /// `count(S) + k` with a constant S.
+    CountPlus(CardSet, i64),
+    /// `count(S) OP n` with a constant S.
+    CountCmp(BinaryOp, CardSet, i64),
+    /// `all(S)` with a constant S.
+    AllOf(CardSet),
+    /// `any(S)` with a constant S.
+    AnyOf(CardSet),
 }
 
 impl Node {
@@ -93,7 +102,12 @@ impl Node {
     fn is_const(&self) -> bool {
         match self {
             Node::Int(_) | Node::Bool(_) | Node::Set(_) => true,
-            Node::Pile | Node::Fact(_) => false,
+            Node::Pile
+            | Node::Fact(_)
+            | Node::CountPlus(..)
+            | Node::CountCmp(..)
+            | Node::AllOf(_)
+            | Node::AnyOf(_) => false,
             // Functions of the pile: constant only in what they are applied to.
             Node::Count(_) | Node::All(_) | Node::Any(_) | Node::Sum(..) | Node::SuitsWith(..) => {
                 false
@@ -114,9 +128,13 @@ impl Node {
         }
     }
 
-    /// Replaces a constant subtree by its value, given the type the checker assigned.
+    /// Replaces a constant subtree by its value, given the type the checker assigned, and fuses
+    /// the common shapes of yaku conditions into single nodes.
     pub(super) fn fold(self) -> Node {
-        if !self.is_const() || matches!(self, Node::Int(_) | Node::Bool(_) | Node::Set(_)) {
+        if !self.is_const() {
+            return self.fuse();
+        }
+        if matches!(self, Node::Int(_) | Node::Bool(_) | Node::Set(_)) {
             return self;
         }
         let cx = Context {
@@ -130,8 +148,50 @@ impl Node {
         }
     }
 
+    /// Peephole rewrites of a node whose children are already folded.
+    fn fuse(self) -> Node {
+        match self {
+            Node::Count(s) => match *s {
+                Node::Set(set) => Node::CountPlus(set, 0),
+                other => Node::Count(Box::new(other)),
+            },
+            Node::All(s) => match *s {
+                Node::Set(set) => Node::AllOf(set),
+                other => Node::All(Box::new(other)),
+            },
+            Node::Any(s) => match *s {
+                Node::Set(set) => Node::AnyOf(set),
+                other => Node::Any(Box::new(other)),
+            },
+            Node::Arith(op @ (BinaryOp::Add | BinaryOp::Sub), pair) => match *pair {
+                [Node::CountPlus(s, a), Node::Int(k)] => {
+                    let k = if op == BinaryOp::Add {
+                        k
+                    } else {
+                        k.wrapping_neg()
+                    };
+                    Node::CountPlus(s, a.wrapping_add(k))
+                }
+                [Node::Int(k), Node::CountPlus(s, a)] if op == BinaryOp::Add => {
+                    Node::CountPlus(s, a.wrapping_add(k))
+                }
+                pair => Node::Arith(op, Box::new(pair)),
+            },
+            Node::Cmp(op, pair) => match *pair {
+                [Node::CountPlus(s, a), Node::Int(n)] => Node::CountCmp(op, s, n.wrapping_sub(a)),
+                [Node::Int(n), Node::CountPlus(s, a)] => {
+                    Node::CountCmp(flip(op), s, n.wrapping_sub(a))
+                }
+                pair => Node::Cmp(op, Box::new(pair)),
+            },
+            other => other,
+        }
+    }
+
     fn type_of(&self) -> Type {
         match self {
+            Node::CountPlus(..) => Type::Int,
+            Node::CountCmp(..) | Node::AllOf(_) | Node::AnyOf(_) => Type::Bool,
             Node::Int(_)
             | Node::Fact(_)
             | Node::Count(_)
@@ -163,6 +223,7 @@ impl Node {
 
     fn int(&self, cx: &Context) -> i64 {
         match self {
+            Node::CountPlus(s, k) => i64::from((*s & cx.pile).len()).wrapping_add(*k),
             Node::Int(n) => *n,
             Node::Fact(i) => cx.facts.get(*i).copied().unwrap_or(0),
             Node::Count(s) => i64::from((s.set(cx) & cx.pile).len()),
@@ -206,24 +267,16 @@ impl Node {
 
     fn truth(&self, cx: &Context) -> bool {
         match self {
+            Node::CountCmp(op, s, n) => compare(*op, i64::from((*s & cx.pile).len()), *n),
+            Node::AllOf(s) => cx.pile.contains_all(*s),
+            Node::AnyOf(s) => !(*s & cx.pile).is_empty(),
             Node::Bool(b) => *b,
             Node::All(s) => cx.pile.contains_all(s.set(cx)),
             Node::Any(s) => !(s.set(cx) & cx.pile).is_empty(),
             Node::Not(a) => !a.truth(cx),
             Node::Or(p) => p[0].truth(cx) || p[1].truth(cx),
             Node::And(p) => p[0].truth(cx) && p[1].truth(cx),
-            Node::Cmp(op, p) => {
-                let (a, b) = (p[0].int(cx), p[1].int(cx));
-                match op {
-                    BinaryOp::Eq => a == b,
-                    BinaryOp::Ne => a != b,
-                    BinaryOp::Lt => a < b,
-                    BinaryOp::Le => a <= b,
-                    BinaryOp::Gt => a > b,
-                    BinaryOp::Ge => a >= b,
-                    _ => false,
-                }
-            }
+            Node::Cmp(op, p) => compare(*op, p[0].int(cx), p[1].int(cx)),
             Node::SetEq(p) => p[0].set(cx) == p[1].set(cx),
             Node::BoolEq(eq, p) => (p[0].truth(cx) == p[1].truth(cx)) == *eq,
             Node::If(p) => {
@@ -260,6 +313,78 @@ impl Node {
                 }
             }
             _ => CardSet::EMPTY,
+        }
+    }
+}
+
+fn compare(op: BinaryOp, a: i64, b: i64) -> bool {
+    match op {
+        BinaryOp::Eq => a == b,
+        BinaryOp::Ne => a != b,
+        BinaryOp::Lt => a < b,
+        BinaryOp::Le => a <= b,
+        BinaryOp::Gt => a > b,
+        BinaryOp::Ge => a >= b,
+        _ => false,
+    }
+}
+
+/// The comparison with its operands swapped: `n < x` is `x > n`.
+fn flip(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{Names, compile_str};
+
+    /// The fused nodes give the same values as the plain tree, for every pile size.
+    #[test]
+    fn fused_forms_match_the_plain_meaning() {
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let names = Names {
+            deck: &deck,
+            facts: &[],
+        };
+        let plain = deck.kind("plain").unwrap().cards;
+        let cases = [
+            ("count(plain) - 9", Type::Int),
+            ("5 + count(plain) - 3", Type::Int),
+            ("count(plain) >= 10", Type::Bool),
+            ("10 <= count(plain)", Type::Bool),
+            ("3 > count(plain) - 1", Type::Bool),
+            ("count(plain) + 1 == 11", Type::Bool),
+            ("all(plain)", Type::Bool),
+            ("any(plain)", Type::Bool),
+        ];
+        for (src, ty) in cases {
+            let program = compile_str(src, ty, &names).unwrap();
+            for n in 0..=plain.len() as usize {
+                let pile: CardSet = plain.iter().take(n).collect();
+                let cx = Context { pile, facts: &[] };
+                let c = n as i64;
+                let expected = match src {
+                    "count(plain) - 9" => c - 9,
+                    "5 + count(plain) - 3" => c + 2,
+                    "count(plain) >= 10" | "10 <= count(plain)" => i64::from(c >= 10),
+                    "3 > count(plain) - 1" => i64::from(3 > c - 1),
+                    "count(plain) + 1 == 11" => i64::from(c + 1 == 11),
+                    "all(plain)" => i64::from(n == plain.len() as usize),
+                    _ => i64::from(n > 0),
+                };
+                let got = match ty {
+                    Type::Int => program.int(&cx),
+                    _ => i64::from(program.truth(&cx)),
+                };
+                assert_eq!(got, expected, "{src} with {n} plains");
+            }
         }
     }
 }

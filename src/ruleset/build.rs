@@ -475,7 +475,7 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         ));
         return None;
     }
-    Some(Flow::Matching(MatchingFlow {
+    Some(Flow::Matching(std::sync::Arc::new(MatchingFlow {
         hand_size,
         table_size,
         deal_packet,
@@ -493,7 +493,7 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         both_instant,
         redeals,
         table_count,
-    }))
+    })))
 }
 
 fn deal_checks(

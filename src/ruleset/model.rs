@@ -253,5 +253,5 @@ pub enum DealTarget {
 #[derive(Clone, Debug)]
 pub enum Flow {
     /// Players match cards from hand and stock with the table (Koi-Koi).
-    Matching(MatchingFlow),
+    Matching(std::sync::Arc<MatchingFlow>),
 }

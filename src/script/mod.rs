@@ -20,6 +20,8 @@ pub const MAX_OPERATIONS: u64 = 200_000;
 pub struct ScoringScript {
     engine: Arc<Engine>,
     ast: Arc<AST>,
+    /// A process-unique id, keying this script's entries in the per-thread result cache.
+    id: u64,
     /// The script's file name, for errors.
     file_name: String,
 }
@@ -28,6 +30,27 @@ impl std::fmt::Debug for ScoringScript {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "ScoringScript({})", self.file_name)
     }
+}
+
+/// Results remembered per thread before the cache is emptied.
+const CACHE_CAPACITY: usize = 1 << 14;
+
+/// An exact, compact identity of a [`HandFacts`] for the result cache: which yaku with which
+/// points, and every other fact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FactsKey {
+    /// Bit `i`: yaku `i` of the ruleset's table counts.
+    pub yaku_mask: u64,
+    /// The points of the yaku that count, 16 bits each in table order (at most 8 yaku).
+    pub points: u128,
+    /// Koi-koi calls by the scorer and the other player.
+    pub koikoi: (u32, u32),
+    /// `table_count`.
+    pub table_count: i64,
+    /// Round and rounds.
+    pub round: (u32, u32),
+    /// The scorer is the dealer.
+    pub dealer: bool,
 }
 
 /// One yaku as the script sees it.
@@ -149,7 +172,9 @@ impl ScoringScript {
                     );
                     return None;
                 }
+                static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 Some(ScoringScript {
+                    id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                     engine: Arc::new(engine),
                     ast: Arc::new(ast),
                     file_name: sources.get(file).name.clone(),
@@ -164,6 +189,34 @@ impl ScoringScript {
                 None
             }
         }
+    }
+
+    /// Runs `score(hand)`, or returns the remembered result for the same `key`.
+    ///
+    /// Scripts are pure functions of the hand's facts (the sandbox gives them no state that
+    /// survives a call), so a result can be reused for equal facts. `key` must identify the facts
+    /// exactly; the cache is per thread, so results never depend on the thread count.
+    pub fn score_cached(
+        &self,
+        key: FactsKey,
+        facts: impl FnOnce() -> HandFacts,
+    ) -> Result<ScoreOutcome, ScriptError> {
+        thread_local! {
+            static CACHE: std::cell::RefCell<std::collections::HashMap<(u64, FactsKey), ScoreOutcome>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        if let Some(hit) = CACHE.with(|c| c.borrow().get(&(self.id, key)).cloned()) {
+            return Ok(hit);
+        }
+        let outcome = self.score(&facts())?;
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= CACHE_CAPACITY {
+                c.clear();
+            }
+            c.insert((self.id, key), outcome.clone());
+        });
+        Ok(outcome)
     }
 
     /// Runs `score(hand)` on the facts of a finished hand.
