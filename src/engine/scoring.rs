@@ -63,14 +63,12 @@ pub struct HandOutcome {
 /// The cache key of an ordinary stop, when its points fit the key's packing.
 fn cache_key(found: &YakuScore, c: &Circumstances) -> Option<FactsKey> {
     let mut points: u128 = 0;
-    let mut n = 0;
-    for i in found.iter() {
+    for (n, i) in found.iter().enumerate() {
         let p = i16::try_from(found.points[i]).ok()?;
         if n == 8 {
             return None;
         }
         points |= u128::from(p as u16) << (16 * n);
-        n += 1;
     }
     Some(FactsKey {
         yaku_mask: found.mask,
