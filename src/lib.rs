@@ -20,6 +20,9 @@
 //! | [`deck`] | cards, suits, kinds, and the `CardSet` bitset |
 //! | [`expr`] | the expression language: parse, check, evaluate |
 //! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
+//! | [`engine`] | the game core: matching games and banker games |
+//! | [`agent`] | bots that choose from what their seat may see |
+//! | [`analysis`] | exact expected values of banker-game strategies |
 //! | [`script`] | the sandboxed rhai scoring scripts |
 //! | [`diag`] | located diagnostics and their rendering |
 //! | [`cli`] | the `yaku` command line |
@@ -27,6 +30,7 @@
 #![deny(missing_docs)]
 
 pub mod agent;
+pub mod analysis;
 pub mod cli;
 pub mod deck;
 pub mod diag;

@@ -3,6 +3,7 @@
 //! Each command lives in its own file; `run` maps every outcome to an exit code: 0 success,
 //! 1 a finding or failure the user must fix, 2 a usage error.
 
+mod analyze;
 mod score;
 mod validate;
 
@@ -22,6 +23,8 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Score a hand that ends with a given capture pile.
     Score(score::ScoreArgs),
+    /// Exact expected value of a banker-game strategy, and the best strategies.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// Exit code: success.
@@ -44,6 +47,7 @@ pub fn run() -> i32 {
     match args.command {
         Command::Validate(a) => validate::run(&a),
         Command::Score(a) => score::run(&a),
+        Command::Analyze(a) => analyze::run(&a),
     }
 }
 

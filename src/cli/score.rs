@@ -3,8 +3,9 @@
 use super::load_ruleset;
 use crate::deck::CardSet;
 use crate::diag::did_you_mean;
+use crate::engine::banker;
 use crate::engine::scoring::{self, Circumstances};
-use crate::ruleset::{Flow, GameLength};
+use crate::ruleset::{BankerFlow, Flow, GameLength, Ruleset};
 use std::fmt::Write as _;
 
 /// Arguments of `yaku score`.
@@ -68,7 +69,10 @@ pub fn run(args: &ScoreArgs) -> i32 {
     if bad {
         return super::EXIT_FAILURE;
     }
-    let Flow::Matching(flow) = &ruleset.flow;
+    let flow = match &ruleset.flow {
+        Flow::Matching(flow) => flow,
+        Flow::Banker(flow) => return score_showdown(&ruleset, flow, pile, args.json),
+    };
     let rounds = args.rounds.unwrap_or(match flow.length {
         GameLength::Rounds(n) => n,
         GameLength::Target { .. } => 0,
@@ -137,5 +141,36 @@ pub fn run(args: &ScoreArgs) -> i32 {
         );
     }
     print!("{out}");
+    super::EXIT_OK
+}
+
+/// A banker game's hand: its value at the showdown, and whether it wins every bet at once when
+/// it is the banker's first tiles.
+fn score_showdown(ruleset: &Ruleset, flow: &BankerFlow, pile: CardSet, json: bool) -> i32 {
+    let value = banker::hand_value(flow, pile);
+    let instant = banker::banker_instant_win(flow, pile);
+    let deck = &ruleset.deck;
+    let tiles: Vec<String> = pile
+        .iter()
+        .map(|t| format!("{} {}", deck.card(t).name, deck.id_of(t)))
+        .collect();
+    if json {
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "tiles": deck.ids(pile),
+            "value": value,
+            "banker_wins_at_once": instant.map(|c| &c.id),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    println!("{} — {}", ruleset.name, tiles.join(", "));
+    println!("  value {value}");
+    if let Some(c) = instant {
+        println!(
+            "  as the banker's first tiles: {} (wins every bet at once)",
+            c.name
+        );
+    }
     super::EXIT_OK
 }

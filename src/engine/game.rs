@@ -89,7 +89,11 @@ pub struct Game {
 impl Game {
     /// Starts a game; the first hand is dealt at once.
     pub fn new(ruleset: Arc<Ruleset>, options: GameOptions) -> Result<Game, ScriptError> {
-        let Flow::Matching(flow) = &ruleset.flow;
+        let Flow::Matching(flow) = &ruleset.flow else {
+            return Err(ScriptError {
+                message: format!("ruleset `{}` is not a matching game", ruleset.id),
+            });
+        };
         let flow = Arc::clone(flow);
         let rounds = options.rounds.unwrap_or(match flow.length {
             GameLength::Rounds(n) => n,

@@ -312,8 +312,11 @@ fn positive(r: &mut TableReader, key: &str, default: u32, errors: &mut Vec<Diagn
 
 fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic>) -> Option<Flow> {
     let mut r = TableReader::new(t, loc.clone(), "`[flow]`");
-    // The family of game; only matching games so far.
-    choice(&mut r, "style", &[("matching", ())], errors);
+    // The family of game: it decides which options the table takes.
+    let styles = [("matching", false), ("banker", true)];
+    if choice(&mut r, "style", &styles, errors) == Some(true) {
+        return banker_flow(r, t, loc, names, errors);
+    }
     let hand_size = positive(&mut r, "hand_size", 8, errors);
     let table_size = positive(&mut r, "table_size", 8, errors);
     let deal_packet = positive(&mut r, "deal_packet", 4, errors);
@@ -493,6 +496,128 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         both_instant,
         redeals,
         table_count,
+    })))
+}
+
+/// `[flow]` of a banker game (`style = "banker"`).
+fn banker_flow(
+    mut r: TableReader,
+    t: &Table,
+    loc: &Loc,
+    names: &Names,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Flow> {
+    let max_players = positive(&mut r, "max_players", 5, errors);
+    let players = positive(&mut r, "players", 1, errors);
+    let first_tiles = positive(&mut r, "first_tiles", 1, errors);
+    let banker_tiles = positive(&mut r, "banker_tiles", 2, errors);
+    let hands = positive(&mut r, "hands", 20, errors);
+    let draw_options: Vec<u32> = match r.item("draw_options") {
+        None => vec![1],
+        Some(item) => match &item.value {
+            Value::Array(items) => items
+                .iter()
+                .filter_map(|i| match i.value {
+                    Value::Int(n) if (0..=8).contains(&n) => Some(n as u32),
+                    _ => {
+                        errors.push(Diagnostic::error(
+                            "`draw_options` entries must be whole numbers from 0 to 8",
+                            i.loc.clone(),
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+            other => {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "`draw_options` must be an array of numbers, found {}",
+                        other.describe()
+                    ),
+                    item.loc.clone(),
+                ));
+                Vec::new()
+            }
+        },
+    };
+    let chips = |r: &mut TableReader, key: &str, default: i64, errors: &mut Vec<Diagnostic>| match r
+        .int(key, errors)
+    {
+        Some((n, _)) if n >= 1 => n,
+        Some((n, l)) => {
+            errors.push(Diagnostic::error(
+                format!("`{key}` must be at least 1, found {n}"),
+                l.clone(),
+            ));
+            default
+        }
+        None => default,
+    };
+    let min_bet = chips(&mut r, "min_bet", 1, errors);
+    let max_bet = chips(&mut r, "max_bet", 10, errors);
+    let bankroll = chips(&mut r, "bankroll", 100, errors);
+    let banker_bankroll = r
+        .int("banker_bankroll", errors)
+        .map(|(n, _)| n)
+        .filter(|&n| n > 0);
+    let value = match r.string("value", errors) {
+        Some(s) => compile_expr(&s, Type::Int, names, errors),
+        None => {
+            r.missing("value", errors);
+            None
+        }
+    };
+    let banker_wins = deal_checks(
+        r.tables("banker_win", errors),
+        "a `[[flow.banker_win]]`",
+        false,
+        names,
+        errors,
+    );
+    r.finish(errors);
+    if min_bet > max_bet {
+        errors.push(Diagnostic::error(
+            format!("`min_bet` ({min_bet}) is larger than `max_bet` ({max_bet})"),
+            loc.clone(),
+        ));
+    }
+    if players > max_players {
+        errors.push(Diagnostic::error(
+            format!("`players` ({players}) is more than `max_players` ({max_players})"),
+            loc.clone(),
+        ));
+    }
+    if draw_options.is_empty() && t.get("draw_options").is_some() {
+        errors.push(Diagnostic::error(
+            "`draw_options` needs at least one choice",
+            loc.clone(),
+        ));
+    }
+    let most_draw = draw_options.iter().copied().max().unwrap_or(0);
+    let needed = max_players * (first_tiles + most_draw) + banker_tiles;
+    if needed as usize > names.deck.cards.len() {
+        errors.push(Diagnostic::error(
+            format!(
+                "a full table needs {needed} tiles but the deck has {}",
+                names.deck.cards.len()
+            ),
+            loc.clone(),
+        ));
+        return None;
+    }
+    Some(Flow::Banker(std::sync::Arc::new(BankerFlow {
+        players,
+        max_players,
+        first_tiles,
+        banker_tiles,
+        draw_options,
+        min_bet,
+        max_bet,
+        bankroll,
+        banker_bankroll,
+        hands,
+        banker_wins,
+        value: value?,
     })))
 }
 

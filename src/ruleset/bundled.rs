@@ -18,6 +18,10 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../rulesets/house/dealer-privilege.toml"),
     ),
     (
+        "house/kolyesi-wild-supreme.toml",
+        include_str!("../../rulesets/house/kolyesi-wild-supreme.toml"),
+    ),
+    (
         "house/lightning-wild.toml",
         include_str!("../../rulesets/house/lightning-wild.toml"),
     ),
@@ -38,6 +42,7 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../rulesets/koikoi-ktane.toml"),
     ),
     ("koikoi.toml", include_str!("../../rulesets/koikoi.toml")),
+    ("kolyesi.toml", include_str!("../../rulesets/kolyesi.toml")),
     (
         "scripts/koikoi-classic.rhai",
         include_str!("../../rulesets/scripts/koikoi-classic.rhai"),
@@ -49,6 +54,26 @@ pub const FILES: &[(&str, &str)] = &[
     (
         "scripts/koikoi.rhai",
         include_str!("../../rulesets/scripts/koikoi.rhai"),
+    ),
+    (
+        "strategies/always-one.toml",
+        include_str!("../../rulesets/strategies/always-one.toml"),
+    ),
+    (
+        "strategies/always-two.toml",
+        include_str!("../../rulesets/strategies/always-two.toml"),
+    ),
+    (
+        "strategies/best-fixed.toml",
+        include_str!("../../rulesets/strategies/best-fixed.toml"),
+    ),
+    (
+        "strategies/best.toml",
+        include_str!("../../rulesets/strategies/best.toml"),
+    ),
+    (
+        "strategies/seed.toml",
+        include_str!("../../rulesets/strategies/seed.toml"),
     ),
 ];
 
@@ -64,7 +89,7 @@ pub fn file(path: &str) -> Option<&'static str> {
 pub fn ruleset_names() -> impl Iterator<Item = &'static str> {
     FILES.iter().filter_map(|(p, _)| {
         let name = p.strip_suffix(".toml")?;
-        (!name.starts_with("decks/")).then_some(name)
+        (!name.starts_with("decks/") && !name.starts_with("strategies/")).then_some(name)
     })
 }
 

@@ -249,9 +249,59 @@ pub enum DealTarget {
     Table,
 }
 
+/// The flow of a banker game (Kol-ye-si and its relatives): players bet against a banker,
+/// draw more tiles, and compare hand values at a showdown.
+#[derive(Clone, Debug)]
+pub struct BankerFlow {
+    /// Players against the banker when the command line does not say.
+    pub players: u32,
+    /// The most players a table seats.
+    pub max_players: u32,
+    /// Tiles each player receives before betting.
+    pub first_tiles: u32,
+    /// Tiles the banker draws after the bets.
+    pub banker_tiles: u32,
+    /// How many more tiles a player may choose to take (e.g. 1 or 2).
+    pub draw_options: Vec<u32>,
+    /// The smallest bet.
+    pub min_bet: i64,
+    /// The largest bet.
+    pub max_bet: i64,
+    /// Chips each player starts with.
+    pub bankroll: i64,
+    /// Chips the banker starts with (`None`: the banker's purse is unlimited).
+    pub banker_bankroll: Option<i64>,
+    /// Hands in a session.
+    pub hands: u32,
+    /// Conditions on the banker's first tiles that win every bet at once.
+    pub banker_wins: Vec<DealCheck>,
+    /// A hand's value at the showdown; the higher value wins, equal values draw.
+    pub value: Program,
+}
+
 /// How a game flows: the family of game the core plays.
 #[derive(Clone, Debug)]
 pub enum Flow {
     /// Players match cards from hand and stock with the table (Koi-Koi).
     Matching(std::sync::Arc<MatchingFlow>),
+    /// Players bet against a banker and compare hands at a showdown (Kol-ye-si).
+    Banker(std::sync::Arc<BankerFlow>),
+}
+
+impl Ruleset {
+    /// The matching-game flow, when this is a matching game.
+    pub fn matching(&self) -> Option<&std::sync::Arc<MatchingFlow>> {
+        match &self.flow {
+            Flow::Matching(f) => Some(f),
+            Flow::Banker(_) => None,
+        }
+    }
+
+    /// The banker-game flow, when this is a banker game.
+    pub fn banker(&self) -> Option<&std::sync::Arc<BankerFlow>> {
+        match &self.flow {
+            Flow::Banker(f) => Some(f),
+            Flow::Matching(_) => None,
+        }
+    }
 }

@@ -1,0 +1,149 @@
+//! Exact analysis of banker games: the expected result per hand of a betting-and-drawing strategy,
+//! by enumerating every deal, as an exact fraction.
+//!
+//! A player's result depends only on their own tiles and the banker's; the other players' tiles
+//! are a uniformly random subset of the rest, so they do not change the odds and the enumeration
+//! covers (first tiles, banker tiles, extra tiles) alone, for any number of players.
+
+mod rational;
+pub mod strategy;
+
+pub use rational::Rational;
+pub use strategy::{BetChoice, Strategy, StrategyEntry};
+
+use crate::deck::CardSet;
+use crate::engine::banker::{banker_instant_win, hand_value};
+use crate::ruleset::{BankerFlow, Ruleset};
+
+/// The exact odds of one first hand: for each number of extra tiles, the expected result of a
+/// one-chip bet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstHandOdds {
+    /// The first tiles.
+    pub tiles: CardSet,
+    /// The suit of the first tile (strategies name tiles by suit).
+    pub suit: Option<usize>,
+    /// `(extra tiles, expected result of one chip)` for each draw option.
+    pub by_draw: Vec<(u32, Rational)>,
+}
+
+impl FirstHandOdds {
+    /// The draw option with the best expected result (the first one on ties).
+    pub fn best(&self) -> (u32, Rational) {
+        let mut best = self.by_draw[0];
+        for &(d, r) in &self.by_draw[1..] {
+            if r > best.1 {
+                best = (d, r);
+            }
+        }
+        best
+    }
+
+    /// The expected result of one chip when taking `draw` more tiles.
+    pub fn with_draw(&self, draw: u32) -> Option<Rational> {
+        self.by_draw
+            .iter()
+            .find(|(d, _)| *d == draw)
+            .map(|(_, r)| *r)
+    }
+}
+
+/// Every combination of `k` cards from `from`, in increasing order.
+pub fn combinations(from: CardSet, k: u32, mut visit: impl FnMut(CardSet)) {
+    fn go(
+        cards: &[crate::deck::CardId],
+        k: u32,
+        start: usize,
+        acc: CardSet,
+        visit: &mut impl FnMut(CardSet),
+    ) {
+        if k == 0 {
+            visit(acc);
+            return;
+        }
+        for i in start..cards.len() {
+            if cards.len() - i < k as usize {
+                break;
+            }
+            let mut next = acc;
+            next.insert(cards[i]);
+            go(cards, k - 1, i + 1, next, visit);
+        }
+    }
+    let cards: Vec<_> = from.iter().collect();
+    go(&cards, k, 0, CardSet::EMPTY, &mut visit);
+}
+
+/// The exact odds of every possible first hand, in deck order.
+pub fn first_hand_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Vec<FirstHandOdds> {
+    let all = ruleset.deck.all();
+    let mut out = Vec::new();
+    combinations(all, flow.first_tiles, |first| {
+        // sums[d] = Σ over banker hands (weighted to a common denominator) of the mean result.
+        let rest = all - first;
+        let mut banker_hands: u64 = 0;
+        let mut totals: Vec<(u32, Rational)> = flow
+            .draw_options
+            .iter()
+            .map(|&d| (d, Rational::ZERO))
+            .collect();
+        combinations(rest, flow.banker_tiles, |banker| {
+            banker_hands += 1;
+            let instant = banker_instant_win(flow, banker).is_some();
+            let banker_value = hand_value(flow, banker);
+            let left = rest - banker;
+            for (d, total) in &mut totals {
+                if instant {
+                    *total = *total - Rational::ONE;
+                    continue;
+                }
+                let (mut wins, mut count) = (0i64, 0i64);
+                combinations(left, *d, |extra| {
+                    count += 1;
+                    wins += (hand_value(flow, first | extra) - banker_value).signum();
+                });
+                *total = *total + Rational::new(i128::from(wins), i128::from(count.max(1)));
+            }
+        });
+        let by_draw = totals
+            .into_iter()
+            .map(|(d, t)| (d, t / Rational::from(banker_hands as i128)))
+            .collect();
+        let suit = first.first_card().map(|c| ruleset.deck.card(c).suit);
+        out.push(FirstHandOdds {
+            tiles: first,
+            suit,
+            by_draw,
+        });
+    });
+    out
+}
+
+/// The exact expected result per hand, in chips, of `strategy` with the table limits given.
+pub fn expected_value(odds: &[FirstHandOdds], strategy: &Strategy, limits: (i64, i64)) -> Rational {
+    let mut sum = Rational::ZERO;
+    for o in odds {
+        let (bet, draw) = strategy.decide(o, limits);
+        let per_chip = o.with_draw(draw).unwrap_or_else(|| o.best().1);
+        sum = sum + per_chip * Rational::from(i128::from(bet));
+    }
+    sum / Rational::from(odds.len() as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_count() {
+        let mut n = 0;
+        combinations(CardSet::first(32), 2, |_| n += 1);
+        assert_eq!(n, 496);
+        let mut n = 0;
+        combinations(CardSet::first(5), 0, |s| {
+            assert!(s.is_empty());
+            n += 1
+        });
+        assert_eq!(n, 1);
+    }
+}

@@ -1,0 +1,201 @@
+//! `yaku analyze RULESET --strategy S`: the exact expected result per hand of a banker-game
+//! strategy, and the best strategies for fixed and for limited bets.
+
+use super::load_ruleset;
+use crate::analysis::{self, Rational, Strategy};
+use std::fmt::Write as _;
+
+/// Arguments of `yaku analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The ruleset: a bundled name (`kolyesi`) or a path.
+    ruleset: String,
+    /// The strategy: a bundled name (seed, always-one, always-two, best-fixed, best) or a TOML file.
+    #[arg(long, default_value = "seed", value_name = "NAME_OR_FILE")]
+    strategy: String,
+    /// Players at the table (does not change one player's odds; checked against the table).
+    #[arg(long, value_name = "N")]
+    players: Option<u32>,
+    /// The smallest bet (defaults to the ruleset's).
+    #[arg(long, value_name = "A")]
+    min_bet: Option<i64>,
+    /// The largest bet (defaults to the ruleset's).
+    #[arg(long, value_name = "B")]
+    max_bet: Option<i64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn fraction(r: Rational) -> serde_json::Value {
+    serde_json::json!({ "ev": r.to_f64(), "ev_exact": r.to_string() })
+}
+
+/// Runs the command.
+pub fn run(args: &AnalyzeArgs) -> i32 {
+    let Some(ruleset) = load_ruleset(&args.ruleset) else {
+        return super::EXIT_FAILURE;
+    };
+    let Some(flow) = ruleset.banker() else {
+        eprintln!(
+            "error: `yaku analyze` works on banker games; `{}` is a matching game (try `yaku sim`)",
+            ruleset.id
+        );
+        return super::EXIT_FAILURE;
+    };
+    let limits = (
+        args.min_bet.unwrap_or(flow.min_bet),
+        args.max_bet.unwrap_or(flow.max_bet),
+    );
+    if limits.0 < 1 || limits.0 > limits.1 {
+        eprintln!(
+            "error: the table limits must satisfy 1 <= --min-bet ({}) <= --max-bet ({})",
+            limits.0, limits.1
+        );
+        return super::EXIT_USAGE;
+    }
+    if let Some(n) = args.players
+        && (n == 0 || n > flow.max_players)
+    {
+        eprintln!(
+            "error: this table seats 1 to {} players, not {n}",
+            flow.max_players
+        );
+        return super::EXIT_USAGE;
+    }
+    let deck = &ruleset.deck;
+    let strategy = match Strategy::load(&args.strategy, deck) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return super::EXIT_FAILURE;
+        }
+    };
+    let odds = analysis::first_hand_odds(&ruleset, flow);
+    let ev = analysis::expected_value(&odds, &strategy, limits);
+    let load = |name: &str| Strategy::load(name, deck).expect("bundled strategies parse");
+    let best_fixed = load("best-fixed");
+    let best = load("best");
+    let fixed_limits = (limits.0, limits.0);
+    let ev_fixed = analysis::expected_value(&odds, &best_fixed, fixed_limits);
+    let ev_best = analysis::expected_value(&odds, &best, limits);
+
+    // One row per suit (identical tiles have identical odds).
+    let mut rows = Vec::new();
+    for suit in 0..deck.suits.len() {
+        let Some(o) = odds.iter().find(|o| o.suit == Some(suit)) else {
+            continue;
+        };
+        let (bet, draw) = strategy.decide(o, limits);
+        let (best_draw, best_ev) = o.best();
+        rows.push((suit, o, bet, draw, best_draw, best_ev));
+    }
+
+    if args.json {
+        let tiles: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(suit, o, bet, draw, best_draw, best_ev)| {
+                let by_draw: serde_json::Map<String, serde_json::Value> = o
+                    .by_draw
+                    .iter()
+                    .map(|(d, r)| (d.to_string(), fraction(*r)))
+                    .collect();
+                serde_json::json!({
+                    "suit": deck.suits[*suit].id,
+                    "name": deck.suits[*suit].name,
+                    "per_chip_by_draw": by_draw,
+                    "strategy": { "bet": bet, "draw": draw },
+                    "best_draw": best_draw,
+                    "best_per_chip": fraction(*best_ev),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "strategy": strategy.name,
+            "limits": { "min_bet": limits.0, "max_bet": limits.1 },
+            "ev": ev.to_f64(),
+            "ev_exact": ev.to_string(),
+            "profitable": ev > Rational::ZERO,
+            "best_fixed_bet": fraction(ev_fixed),
+            "best_limited_bets": fraction(ev_best),
+            "tiles": tiles,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — strategy `{}`: {}",
+        ruleset.name, strategy.name, strategy.description
+    );
+    let _ = writeln!(
+        out,
+        "table limits {} to {} chips; exact, over every deal of the player's and the banker's tiles",
+        limits.0, limits.1
+    );
+    let _ = writeln!(
+        out,
+        "(the other players' tiles do not change one player's odds)"
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "expected result per hand: {ev} chips ({:+.4}) — {}",
+        ev.to_f64(),
+        if ev > Rational::ZERO {
+            "profitable for the player"
+        } else if ev < Rational::ZERO {
+            "the banker wins in the long run"
+        } else {
+            "even"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "best with a fixed bet of {} chip(s): {ev_fixed} ({:+.4})",
+        limits.0,
+        ev_fixed.to_f64()
+    );
+    let _ = writeln!(
+        out,
+        "best with bets of {} to {}: {ev_best} ({:+.4})",
+        limits.0,
+        limits.1,
+        ev_best.to_f64()
+    );
+    let _ = writeln!(out);
+    let draws: Vec<String> = flow
+        .draw_options
+        .iter()
+        .map(|d| format!("take {d}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{:<24} {:>22}   {:>10}",
+        "first tile",
+        draws.join(" / ") + " (per chip)",
+        "strategy"
+    );
+    for (suit, o, bet, draw, best_draw, _) in &rows {
+        let per: Vec<String> = o
+            .by_draw
+            .iter()
+            .map(|(_, r)| format!("{:+.4}", r.to_f64()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:<24} {:>22}   bet {bet:>2}, take {draw}{}",
+            deck.suits[*suit].name,
+            per.join(" / "),
+            if draw != best_draw {
+                format!(" (best: take {best_draw})")
+            } else {
+                String::new()
+            }
+        );
+    }
+    print!("{out}");
+    super::EXIT_OK
+}
