@@ -96,6 +96,8 @@ impl Mul for Rational {
 
 impl Div for Rational {
     type Output = Rational;
+    // Division is multiplication by the reciprocal.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     fn div(self, o: Rational) -> Rational {
         self * Rational::new(o.den, o.num)
     }

@@ -11,7 +11,7 @@
 use super::scoring::{self, Circumstances, FoundYaku, HandOutcome, Special};
 use super::{Action, Event, Game, GameOptions, HandEnd, Phase};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{self, DealTarget, Exhausted, Flow, GameLength, MatchingFlow, Ruleset};
+use crate::ruleset::{self, DealTarget, Exhausted, GameLength, MatchingFlow, Ruleset};
 use insta::assert_snapshot;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -90,8 +90,7 @@ fn load(name: &str) -> Ruleset {
 }
 
 fn flow(r: &Ruleset) -> &MatchingFlow {
-    let Flow::Matching(flow) = &r.flow;
-    flow
+    r.matching().expect("a matching game")
 }
 
 fn card(r: &Ruleset, id: &str) -> CardId {
