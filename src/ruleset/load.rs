@@ -292,11 +292,12 @@ impl Loader {
         }
     }
 
-    /// Parses a ruleset file and, following `extends`, merges it onto its bases.
+    /// Parses a ruleset file and, following `extends`, merges it onto its bases. `chain` holds the
+    /// files being extended, as (identity, name shown in diagnostics), for cycle detection.
     pub(super) fn ruleset_tree(
         &mut self,
         file: FileId,
-        chain: &mut Vec<String>,
+        chain: &mut Vec<(String, String)>,
         errors: &mut Vec<Diagnostic>,
     ) -> Option<Table> {
         let identity = self.identity(file);
@@ -308,7 +309,7 @@ impl Loader {
                 return None;
             }
         };
-        chain.push(identity);
+        chain.push((identity, self.sources.get(file).name.clone()));
         let extends = take_extends(&mut tree, errors);
         let result = match extends {
             None => Some(tree),
@@ -323,13 +324,20 @@ impl Loader {
                     let base_file =
                         self.open_ref(file, &base_name, RefKind::Ruleset, &at, errors)?;
                     let base_id = self.identity(base_file);
-                    if chain.contains(&base_id) {
+                    if chain.iter().any(|(id, _)| *id == base_id) {
+                        // Names as the user wrote them, not canonical paths: the same on every
+                        // machine, and the cycle reads from the file given back to itself.
+                        let names: Vec<&str> = chain
+                            .iter()
+                            .map(|(_, name)| name.as_str())
+                            .chain([self.sources.get(base_file).name.as_str()])
+                            .collect();
                         errors.push(
                             Diagnostic::error(
                                 format!("`extends` cycle: `{base_name}` extends this file again"),
                                 at,
                             )
-                            .with_help(Some(format!("the chain: {}", chain.join(" -> ")))),
+                            .with_help(Some(format!("the chain: {}", names.join(" -> ")))),
                         );
                         None
                     } else {
