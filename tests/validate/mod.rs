@@ -8,3 +8,4 @@
 //! the entries refer to.
 
 mod cli;
+mod corpus;
