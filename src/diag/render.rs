@@ -41,7 +41,10 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
                 sources.describe(&d.loc)
             )),
         }
-        out.push('\n');
+        // One blank line after each diagnostic (codespan already ends with one).
+        while !out.ends_with("\n\n") {
+            out.push('\n');
+        }
     }
     out
 }
