@@ -141,10 +141,12 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             (None, Some((n, _))) => Some((n, "the deck's `cards_per_suit`")),
             (None, None) => None,
         };
+        // Count the cards as written: a card rejected for another error (a duplicate or invalid
+        // id) is still one of the suit's cards, and counting it avoids a second, misleading error.
+        let count = card_items.len();
         if let Some((n, key)) = expected
-            && i64::from(suit_cards.len()) != n
+            && i64::try_from(count).ok() != Some(n)
         {
-            let count = suit_cards.len();
             errors.push(Diagnostic::error(
                 format!(
                     "suit `{}` has {count} card{}, but {key} is {n}",
