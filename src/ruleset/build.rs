@@ -5,7 +5,7 @@ use super::deck_file::{check_ident, unknown_kind};
 use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
-use super::toml_tree::{Table, Value};
+use super::toml_tree::{Item, Table, Value};
 use crate::deck::{CardSet, Deck};
 use crate::diag::{Diagnostic, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};
@@ -379,7 +379,21 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
             None
         }
         (None, None) => {
-            r.missing("rounds", errors);
+            match (t.get("rounds"), t.get("target_score")) {
+                (None, None) => r.missing("rounds", errors),
+                (
+                    Some(Item {
+                        value: Value::Int(0),
+                        loc,
+                    }),
+                    None,
+                ) => errors.push(
+                    Diagnostic::error("`rounds = 0` needs a `target_score`", loc.clone())
+                        .with_help(Some("or give the number of hands, 1 to 1000".into())),
+                ),
+                // A value of the wrong type, reported by `int` already.
+                _ => {}
+            }
             None
         }
     };
