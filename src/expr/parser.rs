@@ -176,6 +176,16 @@ fn syntax_error(text: &str, err: pest::error::Error<Rule>) -> ExprError {
         }
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
+    let (open, unmatched_close) = unbalanced(text);
+    let at_end = pos >= text.trim_end().len();
+    if let (Some(open), true) = (open, at_end) {
+        return ExprError::new("unclosed `(` in expression", open..open + 1)
+            .with_help(Some("add the `)` that closes it".into()));
+    }
+    if unmatched_close == Some(pos) {
+        return ExprError::new("unmatched `)` in expression", pos..pos + 1)
+            .with_help(Some("remove it, or add the `(` it closes".into()));
+    }
     let message = if expected.is_empty() {
         format!("unexpected {found} in expression")
     } else {
@@ -185,7 +195,57 @@ fn syntax_error(text: &str, err: pest::error::Error<Rule>) -> ExprError {
         )
     };
     let end = (pos + 1).min(text.len()).max(pos);
-    ExprError::new(message, pos..end)
+    ExprError::new(message, pos..end).with_help(typo_hint(text, pos))
+}
+
+/// The innermost `(` left open at the end of `text`, and the first `)` that closes nothing.
+fn unbalanced(text: &str) -> (Option<usize>, Option<usize>) {
+    let mut open = Vec::new();
+    let mut unmatched_close = None;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '(' => open.push(i),
+            // The guard pops the `(` this `)` closes, if any.
+            ')' if open.pop().is_none() && unmatched_close.is_none() => {
+                unmatched_close = Some(i);
+            }
+            _ => {}
+        }
+    }
+    (open.pop(), unmatched_close)
+}
+
+/// Operators of other languages that authors type by habit, and what this language writes.
+const TYPOS: &[(&str, &str)] = &[
+    ("=>", ">="),
+    ("=<", "<="),
+    ("&&", "and"),
+    ("||", "or"),
+    ("<>", "!="),
+];
+
+/// A help line when the syntax error sits on an operator from another language.
+fn typo_hint(text: &str, pos: usize) -> Option<String> {
+    for (typo, fix) in TYPOS {
+        let hit = text
+            .match_indices(typo)
+            .any(|(i, _)| i <= pos && pos <= i + typo.len());
+        if hit {
+            return Some(format!("write `{fix}` instead of `{typo}`"));
+        }
+    }
+    // A lone `=` after a value: comparison is `==`.
+    let bytes = text.as_bytes();
+    let is_op = |b: Option<&u8>| b.is_some_and(|b| b"=<>!".contains(b));
+    let before = text[..pos.min(text.len())].trim_end().as_bytes().last();
+    if bytes.get(pos) == Some(&b'=') && !is_op(bytes.get(pos + 1)) && !is_op(before) {
+        return Some("compare with `==`".into());
+    }
+    // `!` alone: negation is `not`.
+    if bytes.get(pos) == Some(&b'!') && bytes.get(pos + 1) != Some(&b'=') {
+        return Some("write `not` for negation".into());
+    }
+    None
 }
 
 fn describe(rule: Rule) -> Option<&'static str> {
@@ -207,6 +267,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::rem
         | Rule::inter => "an operator",
         Rule::not | Rule::neg => "a value",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
         _ => return None,
     })
 }
@@ -273,5 +335,39 @@ mod tests {
         assert!(e.message.contains("nested too deeply"));
         assert!(parse(&"x".repeat(2000)).is_err());
         assert!(parse("").is_err());
+    }
+
+    #[test]
+    fn unbalanced_parentheses_point_at_the_culprit() {
+        let e = parse("count(bright >= 3").unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unclosed `(` in expression", 5..6)
+        );
+        let e = parse("max(1, (2)").unwrap_err();
+        assert_eq!(e.span, 3..4);
+        let e = parse("count(plain)) >= 1").unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unmatched `)` in expression", 12..13)
+        );
+    }
+
+    #[test]
+    fn operators_of_other_languages_get_a_hint() {
+        let hint = |src: &str| parse(src).unwrap_err().help;
+        assert_eq!(
+            hint("count(x) => 3").as_deref(),
+            Some("write `>=` instead of `=>`")
+        );
+        assert_eq!(
+            hint("all(x) && all(y)").as_deref(),
+            Some("write `and` instead of `&&`")
+        );
+        assert_eq!(hint("count(x) = 3").as_deref(), Some("compare with `==`"));
+        assert_eq!(hint("!all(x)").as_deref(), Some("write `not` for negation"));
+        assert_eq!(hint("count(x) >= = 3"), None);
+        let e = parse("if all(rain) then 1").unwrap_err();
+        assert!(e.message.contains("`else`"), "{}", e.message);
     }
 }
