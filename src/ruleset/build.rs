@@ -555,13 +555,24 @@ fn scoring_script(
     let script = r.string("script", errors);
     let source = r.string("source", errors);
     r.finish(errors);
-    let file = match (script, source) {
-        (Some(path), None) => {
-            loader.open_ref(path.loc.file, path.text, RefKind::Script, path.loc, errors)?
-        }
+    // Where the script's text sits in the rule file, when it is written there verbatim.
+    let mut inline_at = None;
+    let (file, named_at) = match (script, source) {
+        (Some(path), None) => (
+            loader.open_ref(path.loc.file, path.text, RefKind::Script, path.loc, errors)?,
+            path.loc.clone(),
+        ),
         (None, Some(src)) => {
             let name = format!("{} [scoring.source]", loader.sources.get(src.loc.file).name);
-            loader.add(&name, src.text.to_string(), Origin::Inline)
+            let file = loader.add(&name, src.text.to_string(), Origin::Inline);
+            inline_at = src.raw_offset.map(|off| (file, src.loc.sub(off, 0)));
+            // Point at the literal's first line, not at a multi-line block.
+            let text = &loader.sources.get(src.loc.file).text;
+            let first_line = text
+                .get(src.loc.span.clone())
+                .and_then(|t| t.find('\n'))
+                .unwrap_or(src.loc.span.len());
+            (file, src.loc.sub(0, first_line))
         }
         (Some(_), Some(src)) => {
             errors.push(Diagnostic::error(
@@ -578,5 +589,16 @@ fn scoring_script(
             return None;
         }
     };
-    ScoringScript::compile(&loader.sources, file, loc, errors)
+    let before = errors.len();
+    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, errors);
+    // Errors in an inline script point into the rule file, at the script's own line and column.
+    if let Some((file, start)) = inline_at {
+        for d in &mut errors[before..] {
+            if d.loc.file == file {
+                let span = d.loc.span.clone();
+                d.loc = start.sub(span.start, span.len());
+            }
+        }
+    }
+    compiled
 }
