@@ -25,6 +25,18 @@ pub(super) fn ruleset(
     let yaku_tables = top.tables("yaku", errors);
     let flow = top.table("flow", errors);
     let scoring = top.table("scoring", errors);
+    // Merging onto a base consumes `remove_yaku`; one left here has no base to remove from.
+    if let Some(item) = top.item("remove_yaku") {
+        errors.push(
+            Diagnostic::error("`remove_yaku` without a base ruleset", item.loc.clone()).with_help(
+                Some(
+                    "`remove_yaku` drops yaku of the ruleset named by `extends`; \
+                     delete the yaku here instead"
+                        .into(),
+                ),
+            ),
+        );
+    }
     top.finish(errors);
 
     let Some((header, header_loc)) = header else {
