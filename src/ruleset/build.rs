@@ -7,7 +7,7 @@ use super::model::*;
 use super::reader::{Str, TableReader};
 use super::toml_tree::{Item, Table, Value};
 use crate::deck::{CardSet, Deck};
-use crate::diag::{Diagnostic, Loc, did_you_mean};
+use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};
 use crate::script::ScoringScript;
 
@@ -74,7 +74,7 @@ pub(super) fn ruleset(
         deck: &deck,
         facts: YAKU_FACTS,
     };
-    let yaku = yaku_table(&yaku_tables, &names, errors);
+    let yaku = yaku_table(&yaku_tables, &names, loader.entry_file(), errors);
     let flow = match flow {
         Some((t, l)) => flow_options(t, l, &names, errors),
         None => {
@@ -198,7 +198,13 @@ pub(super) fn compile_expr(
     }
 }
 
-fn yaku_table(tables: &[(&Table, &Loc)], names: &Names, errors: &mut Vec<Diagnostic>) -> YakuTable {
+/// Checks and compiles the `[[yaku]]` tables; `entry` is the file being loaded (not a base).
+fn yaku_table(
+    tables: &[(&Table, &Loc)],
+    names: &Names,
+    entry: FileId,
+    errors: &mut Vec<Diagnostic>,
+) -> YakuTable {
     let mut table = YakuTable::default();
     let mut group_uses: Vec<(String, Vec<Loc>)> = Vec::new();
     let mut ids: Vec<String> = Vec::new();
@@ -263,19 +269,25 @@ fn yaku_table(tables: &[(&Table, &Loc)], names: &Names, errors: &mut Vec<Diagnos
             });
         }
     }
-    // A group of one yaku excludes nothing: most likely a misspelt group name.
+    // A group of one yaku excludes nothing. Close to another group's name, it is a misspelling:
+    // an error. Otherwise a warning, and nothing at all when the lone use is in a base file: the
+    // file being loaded removed the others (`remove_yaku`), which is no mistake.
     for (name, locs) in &group_uses {
         if locs.len() == 1 {
             let others = group_uses
                 .iter()
                 .filter(|(n, _)| n != name)
                 .map(|(n, _)| n.as_str());
-            let help = did_you_mean(name, others)
-                .or_else(|| Some("a group needs two or more yaku to exclude one another".into()));
-            errors.push(
-                Diagnostic::error(format!("group `{name}` has only one yaku"), locs[0].clone())
-                    .with_help(help),
-            );
+            let message = format!("group `{name}` has only one yaku");
+            let diagnostic = match did_you_mean(name, others) {
+                Some(help) => Diagnostic::error(message, locs[0].clone()).with_help(Some(help)),
+                None if locs[0].file == entry => Diagnostic::warning(message, locs[0].clone())
+                    .with_help(Some(
+                        "a group needs two or more yaku to exclude one another".into(),
+                    )),
+                None => continue,
+            };
+            errors.push(diagnostic);
         }
     }
     table.groups = group_uses.into_iter().map(|(n, _)| n).collect();
