@@ -37,3 +37,34 @@ fn a_group_of_one_in_the_file_is_a_warning_not_an_error() {
         out.stdout
     );
 }
+
+/// The first ```toml block under "## Writing a house rule" in README.md.
+fn readme_house_rule() -> String {
+    let readme = std::fs::read_to_string(crate::common::root().join("README.md")).unwrap();
+    let section = readme
+        .split("## Writing a house rule")
+        .nth(1)
+        .expect("README.md has a section on house rules");
+    let block = section
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the section has a ```toml block");
+    block.to_string()
+}
+
+#[test]
+fn the_readme_house_rule_example_validates() {
+    let dir = std::env::temp_dir().join(format!("yaku-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("my-koikoi.toml"), readme_house_rule()).unwrap();
+    let out = Yaku::new(["validate", "my-koikoi.toml"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "my-koikoi.toml: ok (ruleset `my-koikoi`: 13 yaku, deck `hanafuda`)\n"
+    );
+}
