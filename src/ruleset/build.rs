@@ -396,10 +396,14 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
             })
         }
         (Some(_), Some((_, l))) => {
-            errors.push(Diagnostic::error(
-                "give `rounds` or `target_score`, not both",
-                l.clone(),
-            ));
+            errors.push(
+                Diagnostic::error("give `rounds` or `target_score`, not both", l.clone())
+                    .with_help(Some(
+                        "a game lasts a number of hands or until a score; to play to a score in \
+                         a file that extends a ruleset with `rounds`, write `rounds = 0`"
+                            .into(),
+                    )),
+            );
             None
         }
         (None, None) => {
@@ -469,10 +473,16 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
             Exhausted::Draw
         }
         (_, Some((_, l))) => {
-            errors.push(Diagnostic::error(
-                "`exhausted_points` needs `exhausted = \"dealer_scores\"`",
-                l.clone(),
-            ));
+            errors.push(
+                Diagnostic::error(
+                    "`exhausted_points` needs `exhausted = \"dealer_scores\"`",
+                    l.clone(),
+                )
+                .with_help(Some(
+                    "add `exhausted = \"dealer_scores\"` to [flow], or remove `exhausted_points`"
+                        .into(),
+                )),
+            );
             Exhausted::Draw
         }
         _ => Exhausted::Draw,
@@ -599,10 +609,13 @@ fn scoring_script(
             (file, src.loc.sub(0, first_line))
         }
         (Some(_), Some(src)) => {
-            errors.push(Diagnostic::error(
-                "give `script` or `source`, not both",
-                src.loc.clone(),
-            ));
+            errors.push(
+                Diagnostic::error("give `script` or `source`, not both", src.loc.clone())
+                    .with_help(Some(
+                        "`script` names a .rhai file, `source` holds the script itself; keep one"
+                            .into(),
+                    )),
+            );
             return None;
         }
         (None, None) => {

@@ -238,12 +238,18 @@ impl NameRegistry {
             return false;
         }
         if let Some((other, _)) = self.seen.get(s.text) {
-            let message = if *other == what {
-                format!("duplicate {what} id `{}`", s.text)
+            let (message, help) = if *other == what {
+                (format!("duplicate {what} id `{}`", s.text), None)
             } else {
-                format!("`{}` is already the name of a {other}", s.text)
+                (
+                    format!("`{}` is already the name of a {other}", s.text),
+                    Some(format!(
+                        "every name in a deck means one thing in expressions; rename the {what} \
+                         or the {other}"
+                    )),
+                )
             };
-            errors.push(Diagnostic::error(message, s.loc.clone()));
+            errors.push(Diagnostic::error(message, s.loc.clone()).with_help(help));
             return false;
         }
         self.seen.insert(s.text.to_string(), (what, s.loc.clone()));

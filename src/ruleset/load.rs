@@ -209,10 +209,14 @@ impl Loader {
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
                 let file = self.add(&shown, text, Origin::Disk(dir));
                 let start = String::from_utf8_lossy(&e.as_bytes()[..at]).len();
-                errors.push(Diagnostic::error(
-                    "the file is not UTF-8 text",
-                    Loc::new(file, start..start + 1),
-                ));
+                errors.push(
+                    Diagnostic::error(
+                        "the file is not UTF-8 text",
+                        Loc::new(file, start..start + 1),
+                    )
+                    .with_label("this byte is not UTF-8")
+                    .with_help(Some("save the file as UTF-8".into())),
+                );
                 None
             }
         }
