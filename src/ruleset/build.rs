@@ -45,8 +45,13 @@ pub(super) fn ruleset(
             .first()
             .map(|(_, l, _)| l.file)
             .unwrap_or_default();
+        let message = if tree.entries.is_empty() {
+            "the file holds no rules: a ruleset needs a `[ruleset]` table"
+        } else {
+            "the ruleset has no `[ruleset]` table"
+        };
         errors.push(
-            Diagnostic::error("the ruleset has no `[ruleset]` table", Loc::new(file, 0..0))
+            Diagnostic::error(message, Loc::new(file, 0..0))
                 .with_label("add `[ruleset]` with `id` and `deck`"),
         );
         return None;
