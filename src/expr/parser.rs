@@ -130,7 +130,16 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
     let kind = match pair.as_rule() {
         Rule::number => ExprKind::Number(pair.as_str().parse().unwrap_or(i64::MAX)),
         Rule::name => ExprKind::Name(pair.as_str().to_string()),
-        Rule::expr => return build_expr(pair.into_inner()),
+        Rule::paren => {
+            // The node spans its parentheses, so that an operator applied to it (`-(a + b)`)
+            // spans them too and errors underline whole operands.
+            let inner = pair
+                .into_inner()
+                .next()
+                .expect("grammar: `paren` holds one `expr`");
+            let expr = build_expr(inner.into_inner());
+            return Expr { span, ..expr };
+        }
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = inner.next().expect("grammar: `call` starts with a name");
@@ -250,7 +259,9 @@ fn typo_hint(text: &str, pos: usize) -> Option<String> {
 
 fn describe(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::expr | Rule::call | Rule::conditional | Rule::number | Rule::name => "a value",
+        Rule::expr | Rule::paren | Rule::call | Rule::conditional | Rule::number | Rule::name => {
+            "a value"
+        }
         Rule::EOI => "the end",
         Rule::or
         | Rule::and
@@ -322,6 +333,13 @@ mod tests {
         };
         assert_eq!(lhs.span, 0..12);
         assert_eq!(rhs.span, 16..18);
+        // Parenthesized operands span their parentheses, and so do operators applied to them.
+        let e = parse("(a + b) * -(c)").unwrap();
+        assert_eq!(e.span, 0..14);
+        let ExprKind::Binary(_, lhs, rhs) = &e.kind else {
+            panic!()
+        };
+        assert_eq!((lhs.span.clone(), rhs.span.clone()), (0..7, 10..14));
     }
 
     #[test]
