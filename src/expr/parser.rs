@@ -64,20 +64,61 @@ pub fn parse(text: &str) -> Result<Expr, ExprError> {
     Ok(build_expr(expr.into_inner()))
 }
 
-/// Rejects parentheses nested deeper than [`MAX_DEPTH`] before the recursive parsers see them
-/// (prefix chains are bounded by [`MAX_LEN`]).
+/// Rejects expressions nested deeper than [`MAX_DEPTH`] before the recursive parsers see them.
+/// A level is an open parenthesis or a prefix operator (`-`, `not`): a chain of a thousand `-`
+/// fits in [`MAX_LEN`] but would recurse a thousand times. Prefix operators count until the
+/// next value, which over-counts a little (`-(-(a))` is four levels) and never under-counts.
 fn check_depth(text: &str) -> Result<(), ExprError> {
-    let mut depth = 0usize;
-    for (i, ch) in text.char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            _ => {}
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut parens = 0usize;
+    let mut prefixes = 0usize;
+    // Whether the last token ends a value, which makes a following `-` infix.
+    let mut after_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        if b.is_ascii_alphabetic() || b.is_ascii_digit() {
+            // A word as the grammar reads names: words joined by single `-`.
+            i += 1;
+            while i < bytes.len()
+                && (is_word(bytes[i])
+                    || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(|&n| is_word(n))))
+            {
+                i += 1;
+            }
+            match &text[start..i] {
+                "not" => {
+                    prefixes += 1;
+                    after_value = false;
+                }
+                "and" | "or" | "if" | "then" | "else" => after_value = false,
+                _ => {
+                    prefixes = 0;
+                    after_value = true;
+                }
+            }
+        } else {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+            match b {
+                b'(' => {
+                    parens += 1;
+                    after_value = false;
+                }
+                b')' => {
+                    parens = parens.saturating_sub(1);
+                    after_value = true;
+                }
+                b'-' if !after_value => prefixes += 1,
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                _ => after_value = false,
+            }
         }
-        if depth > MAX_DEPTH {
+        if parens + prefixes > MAX_DEPTH {
             return Err(ExprError::new(
                 format!("expression is nested too deeply (at most {MAX_DEPTH} levels)"),
-                i..i + 1,
+                start..i,
             ));
         }
     }
@@ -351,6 +392,15 @@ mod tests {
         assert_eq!(e.span.start, 12);
         let e = parse(&"(".repeat(100)).unwrap_err();
         assert!(e.message.contains("nested too deeply"));
+        let e = parse(&format!("{}1", "-".repeat(900))).unwrap_err();
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        assert_eq!(e.span, MAX_DEPTH..MAX_DEPTH + 1);
+        let e = parse(&format!("{}all(x)", "not ".repeat(100))).unwrap_err();
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        // Infix `-` is no nesting, however many; nor are names with hyphens.
+        assert!(parse(&vec!["pampas-moon"; 60].join(" - ")).is_ok());
+        assert!(parse(&format!("1{}", "-1".repeat(400))).is_ok());
+        assert!(parse("not not all(x) and - -count(x) > 1").is_ok());
         assert!(parse(&"x".repeat(2000)).is_err());
         assert!(parse("").is_err());
     }
