@@ -11,3 +11,8 @@ mod common;
 /// `yaku validate` and the ruleset language: the corpus of broken rule files with snapshots of
 /// their rendered diagnostics, bundled rulesets and decks validating clean, `--json`, exit codes.
 mod validate;
+
+/// The ruleset language as a library (`load_str`, `expr::parse`): property tests that hostile
+/// input never panics and always gets a located error, and that expressions print and parse
+/// back to the same tree.
+mod language;
