@@ -92,7 +92,17 @@ pub fn is_deck_file(spec: &str) -> bool {
             .map(str::to_string)
             .unwrap_or_default()
     };
-    text.lines().any(|l| l.trim() == "[deck]")
+    // The `[deck]` header, allowing what TOML allows around it: spaces and a comment.
+    text.lines().any(|l| {
+        let header: String = l
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        header == "[deck]"
+    })
 }
 
 fn finish<T>(loader: Loader, value: Option<T>, mut errors: Vec<Diagnostic>) -> Loaded<T> {

@@ -240,3 +240,15 @@ fn the_readme_house_rule_example_validates() {
         "my-koikoi.toml: ok (ruleset `my-koikoi`: 13 yaku, deck `hanafuda`)\n"
     );
 }
+
+#[test]
+fn a_deck_header_with_spaces_and_a_comment_is_still_a_deck() {
+    let out = Yaku::new(["validate", "deck-header-comment.toml"])
+        .current_dir(root().join("tests/validate/good"))
+        .run();
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "deck-header-comment.toml: ok (deck `tiny`: 4 cards in 2 suits)\n"
+    );
+}
