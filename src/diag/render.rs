@@ -21,7 +21,7 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     for d in diagnostics {
         let text = &sources.get(d.loc.file).text;
         let span = clamp_span(text, d.loc.span.clone());
-        let mut label = Label::primary(d.loc.file.0, span);
+        let mut label = Label::primary(d.loc.file.0, span.clone());
         if let Some(l) = &d.label {
             label = label.with_message(l);
         }
@@ -33,15 +33,86 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
         if let Some(help) = &d.help {
             cs = cs.with_notes(vec![format!("help: {help}")]);
         }
-        match term::emit_into_string(&config, &files, &cs) {
-            Ok(s) => out.push_str(&s),
-            Err(_) => out.push_str(&format!(
-                "error: {}\n  --> {}\n",
-                d.message,
-                sources.describe(&d.loc)
-            )),
+        let line = line_around(text, span.start);
+        if line.len() > MAX_LINE {
+            // codespan quotes whole lines: a 10 MB one-line file would print 10 MB twice.
+            out.push_str(&render_long_line(sources, d, line, span));
+        } else {
+            match term::emit_into_string(&config, &files, &cs) {
+                Ok(s) => out.push_str(&s),
+                Err(_) => out.push_str(&format!(
+                    "{}: {}\n  --> {}\n",
+                    severity_word(d.severity),
+                    d.message,
+                    sources.describe(&d.loc)
+                )),
+            }
         }
-        out.push('\n');
+        // One blank line after each diagnostic (codespan already ends with one).
+        while !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Longest source line quoted whole, in bytes; longer ones are quoted around the span.
+const MAX_LINE: usize = 400;
+/// Characters quoted before and after the start of the span on a long line.
+const CONTEXT: usize = 40;
+
+fn severity_word(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// The byte range of the line holding `offset`, without its line break.
+fn line_around(text: &str, offset: usize) -> std::ops::Range<usize> {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    start..end
+}
+
+/// The codespan layout for a diagnostic on a very long line, quoting only a window of the line
+/// (`...` marks what is left out) with the caret under the span's start.
+fn render_long_line(
+    sources: &SourceMap,
+    d: &Diagnostic,
+    line: std::ops::Range<usize>,
+    span: std::ops::Range<usize>,
+) -> String {
+    let text = &sources.get(d.loc.file).text;
+    let (line_number, _) = sources.line_col(d.loc.file, span.start);
+    let before: Vec<char> = text[line.start..span.start].chars().collect();
+    let skipped = before.len().saturating_sub(CONTEXT);
+    let shown_before: String = before[skipped..].iter().collect();
+    let shown_after: String = text[span.start..line.end].chars().take(CONTEXT).collect();
+    let span_chars = text[span.start..span.end.min(line.end)].chars().count();
+    let carets = span_chars.clamp(1, CONTEXT);
+    let cut_before = if skipped > 0 { "..." } else { "" };
+    let cut_after = if shown_after.len() < line.end - span.start {
+        "..."
+    } else {
+        ""
+    };
+    let gutter = line_number.to_string();
+    let pad = " ".repeat(gutter.len());
+    let mut out = format!(
+        "{}: {}\n{pad} --> {}\n{pad} |\n{gutter} | {cut_before}{shown_before}{shown_after}{cut_after}\n",
+        severity_word(d.severity),
+        d.message,
+        sources.describe(&d.loc),
+    );
+    let indent = " ".repeat(cut_before.len() + shown_before.chars().count());
+    out.push_str(&format!("{pad} | {indent}{}", "^".repeat(carets)));
+    if let Some(label) = &d.label {
+        out.push_str(&format!(" {label}"));
+    }
+    out.push('\n');
+    if let Some(help) = &d.help {
+        out.push_str(&format!("{pad} |\n{pad} = help: {help}\n"));
     }
     out
 }
@@ -82,4 +153,39 @@ fn clamp_span(text: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize
     let start = fix(span.start);
     let end = fix(span.end).max(start);
     start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Loc;
+
+    #[test]
+    fn long_lines_are_quoted_around_the_span() {
+        let mut sources = SourceMap::new();
+        let text = format!("a = 1\n{}=oops{}\n", "x".repeat(5000), "y".repeat(5000));
+        let file = sources.add("long.toml", text);
+        let d = Diagnostic::error("bad", Loc::new(file, 5006..5010))
+            .with_label("here")
+            .with_help(Some("fix it".into()));
+        let out = render_text(&sources, &[d]);
+        let expected = format!(
+            "error: bad\n  --> long.toml:2:5001\n  |\n2 | ...{x}=oops{y}...\n  | {sp}^^^^ here\n  |\n  = help: fix it\n\n",
+            x = "x".repeat(CONTEXT),
+            y = "y".repeat(CONTEXT - 5),
+            sp = " ".repeat(3 + CONTEXT),
+        );
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn short_lines_are_quoted_whole() {
+        let mut sources = SourceMap::new();
+        let file = sources.add("short.toml", "id = \"x\"\n");
+        let out = render_text(&sources, &[Diagnostic::warning("hm", Loc::new(file, 5..8))]);
+        assert_eq!(
+            out,
+            "warning: hm\n  --> short.toml:1:6\n  |\n1 | id = \"x\"\n  |      ^^^\n\n"
+        );
+    }
 }

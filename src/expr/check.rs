@@ -121,14 +121,20 @@ impl Checker<'_> {
                     return None;
                 }
                 if at != bt {
-                    errors.push(ExprError::new(
-                        format!(
-                            "the branches of `if` differ: {} and {}",
-                            at.describe(),
-                            bt.describe()
-                        ),
-                        e.span.clone(),
-                    ));
+                    errors.push(
+                        ExprError::new(
+                            format!(
+                                "the branches of `if` differ: {} and {}",
+                                at.describe(),
+                                bt.describe()
+                            ),
+                            e.span.clone(),
+                        )
+                        .with_help(Some(
+                            "both branches must be numbers, or both conditions, or both card sets"
+                                .into(),
+                        )),
+                    );
                     return None;
                 }
                 Some((Node::If(Box::new([cn, an, bn])).fold(), at))
@@ -204,6 +210,44 @@ impl Checker<'_> {
             || self.names.deck.suit_word.as_deref() == Some(name)
     }
 
+    /// An argument of `function` has the wrong type.
+    fn argument_mismatch(&self, function: &str, arg: &Expr, want: Type, got: Type) -> ExprError {
+        let deck = self.names.deck;
+        let help = match (want, got) {
+            (Type::Set, _) => {
+                let examples: Vec<String> = [
+                    deck.kinds.first().map(|k| k.id.as_str()),
+                    deck.suits.first().map(|s| s.id.as_str()),
+                    deck.card_ids().next(),
+                ]
+                .into_iter()
+                .flatten()
+                .map(|n| format!("`{n}`"))
+                .collect();
+                let examples = match examples.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
+                    _ => examples.join(""),
+                };
+                Some(format!(
+                    "a card set is a kind, a suit or a card of the deck, such as {examples}"
+                ))
+            }
+            (Type::Int, Type::Set) => Some("use `count(...)` to count the cards of a set".into()),
+            _ => None,
+        };
+        ExprError::new(
+            format!(
+                "`{function}` takes {}, found {}",
+                want.describe(),
+                got.describe()
+            ),
+            arg.span.clone(),
+        )
+        .with_help(help)
+    }
+
     fn call(
         &self,
         name: &str,
@@ -252,7 +296,7 @@ impl Checker<'_> {
                 if ty == want {
                     nodes.push(node);
                 } else {
-                    errors.push(type_mismatch(a, want, ty));
+                    errors.push(self.argument_mismatch(name, a, want, ty));
                 }
             }
         }
@@ -327,7 +371,7 @@ impl Checker<'_> {
             Some(a) => match self.expr(a, errors) {
                 Some((node, Type::Set)) => Some(node),
                 Some((_, ty)) => {
-                    errors.push(type_mismatch(a, Type::Set, ty));
+                    errors.push(self.argument_mismatch("sum", a, Type::Set, ty));
                     None
                 }
                 None => None,
@@ -365,7 +409,13 @@ fn binary(
         (Inter, Type::Set, Type::Set) => (Node::Intersection(pair), Type::Set),
         (Add | Sub | Mul | Div | Rem, Type::Int, Type::Int) => (Node::Arith(op, pair), Type::Int),
         _ => {
-            let help = if lt == Type::Set || rt == Type::Set {
+            let help = if matches!(op, Or | And) {
+                Some(format!(
+                    "`{}` joins conditions: compare a number, as in `count(x) >= 3`, or test a set \
+                     with `all(...)` or `any(...)`",
+                    op.symbol()
+                ))
+            } else if lt == Type::Set || rt == Type::Set {
                 Some("use `count(...)` to turn a card set into a number".to_string())
             } else {
                 None

@@ -64,20 +64,61 @@ pub fn parse(text: &str) -> Result<Expr, ExprError> {
     Ok(build_expr(expr.into_inner()))
 }
 
-/// Rejects parentheses nested deeper than [`MAX_DEPTH`] before the recursive parsers see them
-/// (prefix chains are bounded by [`MAX_LEN`]).
+/// Rejects expressions nested deeper than [`MAX_DEPTH`] before the recursive parsers see them.
+/// A level is an open parenthesis or a prefix operator (`-`, `not`): a chain of a thousand `-`
+/// fits in [`MAX_LEN`] but would recurse a thousand times. Prefix operators count until the
+/// next value, which over-counts a little (`-(-(a))` is four levels) and never under-counts.
 fn check_depth(text: &str) -> Result<(), ExprError> {
-    let mut depth = 0usize;
-    for (i, ch) in text.char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            _ => {}
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut parens = 0usize;
+    let mut prefixes = 0usize;
+    // Whether the last token ends a value, which makes a following `-` infix.
+    let mut after_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        if b.is_ascii_alphabetic() || b.is_ascii_digit() {
+            // A word as the grammar reads names: words joined by single `-`.
+            i += 1;
+            while i < bytes.len()
+                && (is_word(bytes[i])
+                    || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(|&n| is_word(n))))
+            {
+                i += 1;
+            }
+            match &text[start..i] {
+                "not" => {
+                    prefixes += 1;
+                    after_value = false;
+                }
+                "and" | "or" | "if" | "then" | "else" => after_value = false,
+                _ => {
+                    prefixes = 0;
+                    after_value = true;
+                }
+            }
+        } else {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+            match b {
+                b'(' => {
+                    parens += 1;
+                    after_value = false;
+                }
+                b')' => {
+                    parens = parens.saturating_sub(1);
+                    after_value = true;
+                }
+                b'-' if !after_value => prefixes += 1,
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                _ => after_value = false,
+            }
         }
-        if depth > MAX_DEPTH {
+        if parens + prefixes > MAX_DEPTH {
             return Err(ExprError::new(
                 format!("expression is nested too deeply (at most {MAX_DEPTH} levels)"),
-                i..i + 1,
+                start..i,
             ));
         }
     }
@@ -130,7 +171,16 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
     let kind = match pair.as_rule() {
         Rule::number => ExprKind::Number(pair.as_str().parse().unwrap_or(i64::MAX)),
         Rule::name => ExprKind::Name(pair.as_str().to_string()),
-        Rule::expr => return build_expr(pair.into_inner()),
+        Rule::paren => {
+            // The node spans its parentheses, so that an operator applied to it (`-(a + b)`)
+            // spans them too and errors underline whole operands.
+            let inner = pair
+                .into_inner()
+                .next()
+                .expect("grammar: `paren` holds one `expr`");
+            let expr = build_expr(inner.into_inner());
+            return Expr { span, ..expr };
+        }
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = inner.next().expect("grammar: `call` starts with a name");
@@ -176,6 +226,16 @@ fn syntax_error(text: &str, err: pest::error::Error<Rule>) -> ExprError {
         }
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
+    let (open, unmatched_close) = unbalanced(text);
+    let at_end = pos >= text.trim_end().len();
+    if let (Some(open), true) = (open, at_end) {
+        return ExprError::new("unclosed `(` in expression", open..open + 1)
+            .with_help(Some("add the `)` that closes it".into()));
+    }
+    if unmatched_close == Some(pos) {
+        return ExprError::new("unmatched `)` in expression", pos..pos + 1)
+            .with_help(Some("remove it, or add the `(` it closes".into()));
+    }
     let message = if expected.is_empty() {
         format!("unexpected {found} in expression")
     } else {
@@ -185,12 +245,64 @@ fn syntax_error(text: &str, err: pest::error::Error<Rule>) -> ExprError {
         )
     };
     let end = (pos + 1).min(text.len()).max(pos);
-    ExprError::new(message, pos..end)
+    ExprError::new(message, pos..end).with_help(typo_hint(text, pos))
+}
+
+/// The innermost `(` left open at the end of `text`, and the first `)` that closes nothing.
+fn unbalanced(text: &str) -> (Option<usize>, Option<usize>) {
+    let mut open = Vec::new();
+    let mut unmatched_close = None;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '(' => open.push(i),
+            // The guard pops the `(` this `)` closes, if any.
+            ')' if open.pop().is_none() && unmatched_close.is_none() => {
+                unmatched_close = Some(i);
+            }
+            _ => {}
+        }
+    }
+    (open.pop(), unmatched_close)
+}
+
+/// Operators of other languages that authors type by habit, and what this language writes.
+const TYPOS: &[(&str, &str)] = &[
+    ("=>", ">="),
+    ("=<", "<="),
+    ("&&", "and"),
+    ("||", "or"),
+    ("<>", "!="),
+];
+
+/// A help line when the syntax error sits on an operator from another language.
+fn typo_hint(text: &str, pos: usize) -> Option<String> {
+    for (typo, fix) in TYPOS {
+        let hit = text
+            .match_indices(typo)
+            .any(|(i, _)| i <= pos && pos <= i + typo.len());
+        if hit {
+            return Some(format!("write `{fix}` instead of `{typo}`"));
+        }
+    }
+    // A lone `=` after a value: comparison is `==`.
+    let bytes = text.as_bytes();
+    let is_op = |b: Option<&u8>| b.is_some_and(|b| b"=<>!".contains(b));
+    let before = text[..pos.min(text.len())].trim_end().as_bytes().last();
+    if bytes.get(pos) == Some(&b'=') && !is_op(bytes.get(pos + 1)) && !is_op(before) {
+        return Some("compare with `==`".into());
+    }
+    // `!` alone: negation is `not`.
+    if bytes.get(pos) == Some(&b'!') && bytes.get(pos + 1) != Some(&b'=') {
+        return Some("write `not` for negation".into());
+    }
+    None
 }
 
 fn describe(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::expr | Rule::call | Rule::conditional | Rule::number | Rule::name => "a value",
+        Rule::expr | Rule::paren | Rule::call | Rule::conditional | Rule::number | Rule::name => {
+            "a value"
+        }
         Rule::EOI => "the end",
         Rule::or
         | Rule::and
@@ -207,6 +319,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::rem
         | Rule::inter => "an operator",
         Rule::not | Rule::neg => "a value",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
         _ => return None,
     })
 }
@@ -260,6 +374,13 @@ mod tests {
         };
         assert_eq!(lhs.span, 0..12);
         assert_eq!(rhs.span, 16..18);
+        // Parenthesized operands span their parentheses, and so do operators applied to them.
+        let e = parse("(a + b) * -(c)").unwrap();
+        assert_eq!(e.span, 0..14);
+        let ExprKind::Binary(_, lhs, rhs) = &e.kind else {
+            panic!()
+        };
+        assert_eq!((lhs.span.clone(), rhs.span.clone()), (0..7, 10..14));
     }
 
     #[test]
@@ -271,7 +392,50 @@ mod tests {
         assert_eq!(e.span.start, 12);
         let e = parse(&"(".repeat(100)).unwrap_err();
         assert!(e.message.contains("nested too deeply"));
+        let e = parse(&format!("{}1", "-".repeat(900))).unwrap_err();
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        assert_eq!(e.span, MAX_DEPTH..MAX_DEPTH + 1);
+        let e = parse(&format!("{}all(x)", "not ".repeat(100))).unwrap_err();
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        // Infix `-` is no nesting, however many; nor are names with hyphens.
+        assert!(parse(&vec!["pampas-moon"; 60].join(" - ")).is_ok());
+        assert!(parse(&format!("1{}", "-1".repeat(400))).is_ok());
+        assert!(parse("not not all(x) and - -count(x) > 1").is_ok());
         assert!(parse(&"x".repeat(2000)).is_err());
         assert!(parse("").is_err());
+    }
+
+    #[test]
+    fn unbalanced_parentheses_point_at_the_culprit() {
+        let e = parse("count(bright >= 3").unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unclosed `(` in expression", 5..6)
+        );
+        let e = parse("max(1, (2)").unwrap_err();
+        assert_eq!(e.span, 3..4);
+        let e = parse("count(plain)) >= 1").unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.span),
+            ("unmatched `)` in expression", 12..13)
+        );
+    }
+
+    #[test]
+    fn operators_of_other_languages_get_a_hint() {
+        let hint = |src: &str| parse(src).unwrap_err().help;
+        assert_eq!(
+            hint("count(x) => 3").as_deref(),
+            Some("write `>=` instead of `=>`")
+        );
+        assert_eq!(
+            hint("all(x) && all(y)").as_deref(),
+            Some("write `and` instead of `&&`")
+        );
+        assert_eq!(hint("count(x) = 3").as_deref(), Some("compare with `==`"));
+        assert_eq!(hint("!all(x)").as_deref(), Some("write `not` for negation"));
+        assert_eq!(hint("count(x) >= = 3"), None);
+        let e = parse("if all(rain) then 1").unwrap_err();
+        assert!(e.message.contains("`else`"), "{}", e.message);
     }
 }

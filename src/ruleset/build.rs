@@ -5,9 +5,9 @@ use super::deck_file::{check_ident, unknown_kind};
 use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
-use super::toml_tree::{Table, Value};
+use super::toml_tree::{Item, Table, Value};
 use crate::deck::{CardSet, Deck};
-use crate::diag::{Diagnostic, Loc, did_you_mean};
+use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};
 use crate::script::ScoringScript;
 
@@ -25,6 +25,18 @@ pub(super) fn ruleset(
     let yaku_tables = top.tables("yaku", errors);
     let flow = top.table("flow", errors);
     let scoring = top.table("scoring", errors);
+    // Merging onto a base consumes `remove_yaku`; one left here has no base to remove from.
+    if let Some(item) = top.item("remove_yaku") {
+        errors.push(
+            Diagnostic::error("`remove_yaku` without a base ruleset", item.loc.clone()).with_help(
+                Some(
+                    "`remove_yaku` drops yaku of the ruleset named by `extends`; \
+                     delete the yaku here instead"
+                        .into(),
+                ),
+            ),
+        );
+    }
     top.finish(errors);
 
     let Some((header, header_loc)) = header else {
@@ -33,8 +45,13 @@ pub(super) fn ruleset(
             .first()
             .map(|(_, l, _)| l.file)
             .unwrap_or_default();
+        let message = if tree.entries.is_empty() {
+            "the file holds no rules: a ruleset needs a `[ruleset]` table"
+        } else {
+            "the ruleset has no `[ruleset]` table"
+        };
         errors.push(
-            Diagnostic::error("the ruleset has no `[ruleset]` table", Loc::new(file, 0..0))
+            Diagnostic::error(message, Loc::new(file, 0..0))
                 .with_label("add `[ruleset]` with `id` and `deck`"),
         );
         return None;
@@ -62,7 +79,7 @@ pub(super) fn ruleset(
         deck: &deck,
         facts: YAKU_FACTS,
     };
-    let yaku = yaku_table(&yaku_tables, &names, errors);
+    let yaku = yaku_table(&yaku_tables, &names, loader.entry_file(), errors);
     let flow = match flow {
         Some((t, l)) => flow_options(t, l, &names, errors),
         None => {
@@ -186,7 +203,13 @@ pub(super) fn compile_expr(
     }
 }
 
-fn yaku_table(tables: &[(&Table, &Loc)], names: &Names, errors: &mut Vec<Diagnostic>) -> YakuTable {
+/// Checks and compiles the `[[yaku]]` tables; `entry` is the file being loaded (not a base).
+fn yaku_table(
+    tables: &[(&Table, &Loc)],
+    names: &Names,
+    entry: FileId,
+    errors: &mut Vec<Diagnostic>,
+) -> YakuTable {
     let mut table = YakuTable::default();
     let mut group_uses: Vec<(String, Vec<Loc>)> = Vec::new();
     let mut ids: Vec<String> = Vec::new();
@@ -251,19 +274,25 @@ fn yaku_table(tables: &[(&Table, &Loc)], names: &Names, errors: &mut Vec<Diagnos
             });
         }
     }
-    // A group of one yaku excludes nothing: most likely a misspelt group name.
+    // A group of one yaku excludes nothing. Close to another group's name, it is a misspelling:
+    // an error. Otherwise a warning, and nothing at all when the lone use is in a base file: the
+    // file being loaded removed the others (`remove_yaku`), which is no mistake.
     for (name, locs) in &group_uses {
         if locs.len() == 1 {
             let others = group_uses
                 .iter()
                 .filter(|(n, _)| n != name)
                 .map(|(n, _)| n.as_str());
-            let help = did_you_mean(name, others)
-                .or_else(|| Some("a group needs two or more yaku to exclude one another".into()));
-            errors.push(
-                Diagnostic::error(format!("group `{name}` has only one yaku"), locs[0].clone())
-                    .with_help(help),
-            );
+            let message = format!("group `{name}` has only one yaku");
+            let diagnostic = match did_you_mean(name, others) {
+                Some(help) => Diagnostic::error(message, locs[0].clone()).with_help(Some(help)),
+                None if locs[0].file == entry => Diagnostic::warning(message, locs[0].clone())
+                    .with_help(Some(
+                        "a group needs two or more yaku to exclude one another".into(),
+                    )),
+                None => continue,
+            };
+            errors.push(diagnostic);
         }
     }
     table.groups = group_uses.into_iter().map(|(n, _)| n).collect();
@@ -375,14 +404,32 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
             })
         }
         (Some(_), Some((_, l))) => {
-            errors.push(Diagnostic::error(
-                "give `rounds` or `target_score`, not both",
-                l.clone(),
-            ));
+            errors.push(
+                Diagnostic::error("give `rounds` or `target_score`, not both", l.clone())
+                    .with_help(Some(
+                        "a game lasts a number of hands or until a score; to play to a score in \
+                         a file that extends a ruleset with `rounds`, write `rounds = 0`"
+                            .into(),
+                    )),
+            );
             None
         }
         (None, None) => {
-            r.missing("rounds", errors);
+            match (t.get("rounds"), t.get("target_score")) {
+                (None, None) => r.missing("rounds", errors),
+                (
+                    Some(Item {
+                        value: Value::Int(0),
+                        loc,
+                    }),
+                    None,
+                ) => errors.push(
+                    Diagnostic::error("`rounds = 0` needs a `target_score`", loc.clone())
+                        .with_help(Some("or give the number of hands, 1 to 1000".into())),
+                ),
+                // A value of the wrong type, reported by `int` already.
+                _ => {}
+            }
             None
         }
     };
@@ -434,10 +481,16 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
             Exhausted::Draw
         }
         (_, Some((_, l))) => {
-            errors.push(Diagnostic::error(
-                "`exhausted_points` needs `exhausted = \"dealer_scores\"`",
-                l.clone(),
-            ));
+            errors.push(
+                Diagnostic::error(
+                    "`exhausted_points` needs `exhausted = \"dealer_scores\"`",
+                    l.clone(),
+                )
+                .with_help(Some(
+                    "add `exhausted = \"dealer_scores\"` to [flow], or remove `exhausted_points`"
+                        .into(),
+                )),
+            );
             Exhausted::Draw
         }
         _ => Exhausted::Draw,
@@ -666,19 +719,33 @@ fn scoring_script(
     let script = r.string("script", errors);
     let source = r.string("source", errors);
     r.finish(errors);
-    let file = match (script, source) {
-        (Some(path), None) => {
-            loader.open_ref(path.loc.file, path.text, RefKind::Script, path.loc, errors)?
-        }
+    // Where the script's text sits in the rule file, when it is written there verbatim.
+    let mut inline_at = None;
+    let (file, named_at) = match (script, source) {
+        (Some(path), None) => (
+            loader.open_ref(path.loc.file, path.text, RefKind::Script, path.loc, errors)?,
+            path.loc.clone(),
+        ),
         (None, Some(src)) => {
             let name = format!("{} [scoring.source]", loader.sources.get(src.loc.file).name);
-            loader.add(&name, src.text.to_string(), Origin::Inline)
+            let file = loader.add(&name, src.text.to_string(), Origin::Inline);
+            inline_at = src.raw_offset.map(|off| (file, src.loc.sub(off, 0)));
+            // Point at the literal's first line, not at a multi-line block.
+            let text = &loader.sources.get(src.loc.file).text;
+            let first_line = text
+                .get(src.loc.span.clone())
+                .and_then(|t| t.find('\n'))
+                .unwrap_or(src.loc.span.len());
+            (file, src.loc.sub(0, first_line))
         }
         (Some(_), Some(src)) => {
-            errors.push(Diagnostic::error(
-                "give `script` or `source`, not both",
-                src.loc.clone(),
-            ));
+            errors.push(
+                Diagnostic::error("give `script` or `source`, not both", src.loc.clone())
+                    .with_help(Some(
+                        "`script` names a .rhai file, `source` holds the script itself; keep one"
+                            .into(),
+                    )),
+            );
             return None;
         }
         (None, None) => {
@@ -689,5 +756,16 @@ fn scoring_script(
             return None;
         }
     };
-    ScoringScript::compile(&loader.sources, file, loc, errors)
+    let before = errors.len();
+    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, errors);
+    // Errors in an inline script point into the rule file, at the script's own line and column.
+    if let Some((file, start)) = inline_at {
+        for d in &mut errors[before..] {
+            if d.loc.file == file {
+                let span = d.loc.span.clone();
+                d.loc = start.sub(span.start, span.len());
+            }
+        }
+    }
+    compiled
 }

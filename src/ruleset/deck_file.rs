@@ -141,10 +141,12 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             (None, Some((n, _))) => Some((n, "the deck's `cards_per_suit`")),
             (None, None) => None,
         };
+        // Count the cards as written: a card rejected for another error (a duplicate or invalid
+        // id) is still one of the suit's cards, and counting it avoids a second, misleading error.
+        let count = card_items.len();
         if let Some((n, key)) = expected
-            && i64::from(suit_cards.len()) != n
+            && i64::try_from(count).ok() != Some(n)
         {
-            let count = suit_cards.len();
             errors.push(Diagnostic::error(
                 format!(
                     "suit `{}` has {count} card{}, but {key} is {n}",
@@ -236,12 +238,18 @@ impl NameRegistry {
             return false;
         }
         if let Some((other, _)) = self.seen.get(s.text) {
-            let message = if *other == what {
-                format!("duplicate {what} id `{}`", s.text)
+            let (message, help) = if *other == what {
+                (format!("duplicate {what} id `{}`", s.text), None)
             } else {
-                format!("`{}` is already the name of a {other}", s.text)
+                (
+                    format!("`{}` is already the name of a {other}", s.text),
+                    Some(format!(
+                        "every name in a deck means one thing in expressions; rename the {what} \
+                         or the {other}"
+                    )),
+                )
             };
-            errors.push(Diagnostic::error(message, s.loc.clone()));
+            errors.push(Diagnostic::error(message, s.loc.clone()).with_help(help));
             return false;
         }
         self.seen.insert(s.text.to_string(), (what, s.loc.clone()));

@@ -92,7 +92,17 @@ pub fn is_deck_file(spec: &str) -> bool {
             .map(str::to_string)
             .unwrap_or_default()
     };
-    text.lines().any(|l| l.trim() == "[deck]")
+    // The `[deck]` header, allowing what TOML allows around it: spaces and a comment.
+    text.lines().any(|l| {
+        let header: String = l
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        header == "[deck]"
+    })
 }
 
 fn finish<T>(loader: Loader, value: Option<T>, mut errors: Vec<Diagnostic>) -> Loaded<T> {
@@ -117,6 +127,11 @@ impl Loader {
             sources: SourceMap::new(),
             origins: Vec::new(),
         }
+    }
+
+    /// The file the caller asked for: the first one added (bases, decks and scripts come after).
+    pub(super) fn entry_file(&self) -> FileId {
+        FileId(0)
     }
 
     pub(super) fn add(&mut self, name: &str, text: String, origin: Origin) -> FileId {
@@ -204,10 +219,14 @@ impl Loader {
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
                 let file = self.add(&shown, text, Origin::Disk(dir));
                 let start = String::from_utf8_lossy(&e.as_bytes()[..at]).len();
-                errors.push(Diagnostic::error(
-                    "the file is not UTF-8 text",
-                    Loc::new(file, start..start + 1),
-                ));
+                errors.push(
+                    Diagnostic::error(
+                        "the file is not UTF-8 text",
+                        Loc::new(file, start..start + 1),
+                    )
+                    .with_label("this byte is not UTF-8")
+                    .with_help(Some("save the file as UTF-8".into())),
+                );
                 None
             }
         }
@@ -292,11 +311,12 @@ impl Loader {
         }
     }
 
-    /// Parses a ruleset file and, following `extends`, merges it onto its bases.
+    /// Parses a ruleset file and, following `extends`, merges it onto its bases. `chain` holds the
+    /// files being extended, as (identity, name shown in diagnostics), for cycle detection.
     pub(super) fn ruleset_tree(
         &mut self,
         file: FileId,
-        chain: &mut Vec<String>,
+        chain: &mut Vec<(String, String)>,
         errors: &mut Vec<Diagnostic>,
     ) -> Option<Table> {
         let identity = self.identity(file);
@@ -308,7 +328,7 @@ impl Loader {
                 return None;
             }
         };
-        chain.push(identity);
+        chain.push((identity, self.sources.get(file).name.clone()));
         let extends = take_extends(&mut tree, errors);
         let result = match extends {
             None => Some(tree),
@@ -323,13 +343,20 @@ impl Loader {
                     let base_file =
                         self.open_ref(file, &base_name, RefKind::Ruleset, &at, errors)?;
                     let base_id = self.identity(base_file);
-                    if chain.contains(&base_id) {
+                    if chain.iter().any(|(id, _)| *id == base_id) {
+                        // Names as the user wrote them, not canonical paths: the same on every
+                        // machine, and the cycle reads from the file given back to itself.
+                        let names: Vec<&str> = chain
+                            .iter()
+                            .map(|(_, name)| name.as_str())
+                            .chain([self.sources.get(base_file).name.as_str()])
+                            .collect();
                         errors.push(
                             Diagnostic::error(
                                 format!("`extends` cycle: `{base_name}` extends this file again"),
                                 at,
                             )
-                            .with_help(Some(format!("the chain: {}", chain.join(" -> ")))),
+                            .with_help(Some(format!("the chain: {}", names.join(" -> ")))),
                         );
                         None
                     } else {

@@ -145,17 +145,25 @@ impl<'a> TableReader<'a> {
     pub fn finish(self, errors: &mut Vec<Diagnostic>) {
         for (key, key_loc, _) in &self.table.entries {
             if !self.known.iter().any(|k| k == key) {
-                let help = did_you_mean(key, self.known.iter().map(String::as_str)).or_else(|| {
-                    Some(format!(
-                        "{} takes: {}",
-                        self.what,
-                        self.known
-                            .iter()
-                            .map(|k| format!("`{k}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
+                let misplaced = TOP_LEVEL_ONLY.contains(&key.as_str()).then(|| {
+                    format!(
+                        "`{key}` belongs at the top of the file: a key written after a `[table]` \
+                         header is part of that table, so move it above the first header"
+                    )
                 });
+                let help = misplaced
+                    .or_else(|| did_you_mean(key, self.known.iter().map(String::as_str)))
+                    .or_else(|| {
+                        Some(format!(
+                            "{} takes: {}",
+                            self.what,
+                            self.known
+                                .iter()
+                                .map(|k| format!("`{k}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    });
                 errors.push(
                     Diagnostic::error(
                         format!("unknown key `{key}` in {}", self.what),
@@ -167,6 +175,10 @@ impl<'a> TableReader<'a> {
         }
     }
 }
+
+/// Keys a rule file takes only at its top level, outside every table; written after a table
+/// header they land in that table, which deserves its own explanation.
+const TOP_LEVEL_ONLY: &[&str] = &["remove_yaku"];
 
 /// A string value with its location and, when it is written verbatim, where its content starts.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,126 @@
+//! Helpers shared by the integration tests.
+
+// Every area uses some of these helpers, none uses all of them.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The crate root (where `Cargo.toml` is), for finding test data.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A run of the real `yaku` binary being built: `Yaku::new(["validate", "koikoi"]).run()`.
+#[derive(Debug, Default)]
+pub struct Yaku {
+    args: Vec<String>,
+    stdin: Option<Vec<u8>>,
+    dir: Option<PathBuf>,
+    env: Vec<(String, String)>,
+}
+
+/// What a run printed and how it exited.
+#[derive(Debug)]
+pub struct Output {
+    /// Standard output, as text (invalid UTF-8 replaced).
+    pub stdout: String,
+    /// Standard error, as text (invalid UTF-8 replaced).
+    pub stderr: String,
+    /// The exit code (-1 when the process was killed by a signal).
+    pub code: i32,
+}
+
+impl Yaku {
+    /// A run with these arguments (the program name is added).
+    pub fn new<I, S>(args: I) -> Yaku
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        Yaku {
+            args: args.into_iter().map(|a| a.as_ref().to_string()).collect(),
+            ..Yaku::default()
+        }
+    }
+
+    /// Adds one argument.
+    pub fn arg(mut self, arg: impl AsRef<str>) -> Yaku {
+        self.args.push(arg.as_ref().to_string());
+        self
+    }
+
+    /// Feeds this to standard input (otherwise standard input is empty).
+    pub fn stdin(mut self, input: impl Into<Vec<u8>>) -> Yaku {
+        self.stdin = Some(input.into());
+        self
+    }
+
+    /// Runs in this directory (otherwise in the crate root).
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Yaku {
+        self.dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Sets an environment variable for the run.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Yaku {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Runs the binary to completion.
+    pub fn run(self) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_yaku"));
+        cmd.args(&self.args)
+            .current_dir(self.dir.unwrap_or_else(root))
+            // Plain output whatever the terminal or CI says.
+            .env("NO_COLOR", "1")
+            .env_remove("CLICOLOR_FORCE")
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start yaku {:?}: {e}", self.args));
+        // Feed stdin from a thread so that a large input cannot deadlock against a full stdout.
+        let feeder = self.stdin.map(|input| {
+            let mut pipe = child.stdin.take().expect("stdin is piped");
+            std::thread::spawn(move || {
+                // A program that exits without reading closes the pipe early; that is its business.
+                let _ = pipe.write_all(&input);
+            })
+        });
+        let out = child
+            .wait_with_output()
+            .unwrap_or_else(|e| panic!("yaku {:?} did not finish: {e}", self.args));
+        if let Some(f) = feeder {
+            let _ = f.join();
+        }
+        Output {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+}
+
+impl Output {
+    /// Panics with the whole output unless the run exited with `code`.
+    #[track_caller]
+    pub fn expect_code(&self, code: i32) -> &Output {
+        assert_eq!(
+            self.code, code,
+            "expected exit code {code}\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+}

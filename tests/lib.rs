@@ -1,0 +1,18 @@
+//! The integration tests of `yaku`: one test binary, one module per area.
+//!
+//! Cargo builds every top-level `tests/*.rs` file as its own test crate, which costs a link per
+//! file; so this is the only top-level file, and each area is a module in a folder of its own
+//! (`tests/<area>/mod.rs`). To add an area, create the folder and declare it below with a comment
+//! saying what goes there. Helpers shared by all areas live in `common`.
+
+/// Shared helpers: [`common::Yaku`], a builder that runs the real `yaku` binary.
+mod common;
+
+/// `yaku validate` and the ruleset language: the corpus of broken rule files with snapshots of
+/// their rendered diagnostics, bundled rulesets and decks validating clean, `--json`, exit codes.
+mod validate;
+
+/// The ruleset language as a library (`load_str`, `expr::parse`): property tests that hostile
+/// input never panics and always gets a located error, and that expressions print and parse
+/// back to the same tree.
+mod language;

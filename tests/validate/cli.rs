@@ -1,0 +1,254 @@
+//! `yaku validate` as a command: exit codes, bundled files, `--json`.
+
+use crate::common::{Yaku, root};
+use yaku::ruleset::bundled;
+
+/// A corpus file with exactly three mistakes, on lines 5, 9 and 10.
+const THREE_MISTAKES: &str = "tests/validate/broken/three-mistakes.toml";
+
+#[test]
+fn every_bundled_ruleset_and_deck_validates_clean_by_name() {
+    let names: Vec<&str> = bundled::ruleset_names()
+        .chain(bundled::deck_names())
+        .collect();
+    assert!(
+        names.contains(&"koikoi") && names.contains(&"hanafuda"),
+        "{names:?}"
+    );
+    for name in names {
+        let out = Yaku::new(["validate", name]).run();
+        out.expect_code(0);
+        // One line, no warnings: `koikoi: ok (ruleset `koikoi`: 13 yaku, deck `hanafuda`)`.
+        assert!(
+            out.stdout.starts_with(&format!("{name}: ok (")) && out.stdout.lines().count() == 1,
+            "{name}: {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn every_bundled_file_validates_clean_from_disk_too() {
+    // The same files by path, so references inside them resolve on disk as they do bundled.
+    let mut checked = 0;
+    for (path, _) in bundled::FILES {
+        if !path.ends_with(".toml") {
+            continue;
+        }
+        let on_disk = format!("rulesets/{path}");
+        let out = Yaku::new(["validate", on_disk.as_str()]).run();
+        out.expect_code(0);
+        assert!(
+            out.stdout.starts_with(&format!("{on_disk}: ok (")),
+            "{}",
+            out.stdout
+        );
+        checked += 1;
+    }
+    assert!(checked >= 9, "only {checked} bundled rule files");
+}
+
+#[test]
+fn all_names_in_one_run_exit_zero_and_one_bad_file_makes_it_one() {
+    let mut args = vec!["validate".to_string()];
+    args.extend(bundled::ruleset_names().map(String::from));
+    Yaku::new(&args).run().expect_code(0);
+    args.push(THREE_MISTAKES.to_string());
+    let out = Yaku::new(&args).run();
+    out.expect_code(1);
+    assert!(out.stdout.contains("koikoi: ok ("), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .ends_with(&format!("{THREE_MISTAKES}: 3 errors\n")),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn three_mistakes_give_three_located_errors() {
+    let out = Yaku::new(["validate", THREE_MISTAKES]).run();
+    out.expect_code(1);
+    let errors: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "error: unknown key `nmae` in `[ruleset]`",
+            "error: unknown name `brigth`",
+            "error: unknown function `cuont`",
+        ]
+    );
+    let locations: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("--> "))
+        .collect();
+    assert_eq!(
+        locations,
+        [
+            format!("{THREE_MISTAKES}:5:1"),
+            format!("{THREE_MISTAKES}:9:15"),
+            format!("{THREE_MISTAKES}:10:11"),
+        ]
+    );
+    assert_eq!(
+        out.stdout.matches("= help: did you mean").count(),
+        3,
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn json_output_parses_and_locates_each_error() {
+    let out = Yaku::new(["validate", "--json", THREE_MISTAKES]).run();
+    out.expect_code(1);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("--json is not JSON ({e}):\n{}", out.stdout));
+    assert_eq!(doc["valid"], false);
+    let file = &doc["files"][0];
+    assert_eq!(file["file"], THREE_MISTAKES);
+    assert_eq!(file["valid"], false);
+    let found: Vec<(String, u64, u64, u64, u64, String)> = file["diagnostics"]
+        .as_array()
+        .expect("diagnostics is an array")
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+                d["end_line"].as_u64().unwrap(),
+                d["end_column"].as_u64().unwrap(),
+                d["severity"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let at = |line, column, end_column| {
+        (
+            THREE_MISTAKES.to_string(),
+            line,
+            column,
+            line,
+            end_column,
+            "error".to_string(),
+        )
+    };
+    assert_eq!(found, [at(5, 1, 5), at(9, 15, 21), at(10, 11, 16)]);
+    assert_eq!(file["diagnostics"][1]["message"], "unknown name `brigth`");
+    assert_eq!(file["diagnostics"][1]["help"], "did you mean `bright`?");
+}
+
+#[test]
+fn json_output_of_clean_files() {
+    let out = Yaku::new(["validate", "--json", "koikoi", "hanafuda"]).run();
+    out.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(doc["valid"], true);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    for f in files {
+        assert_eq!(f["valid"], true, "{f}");
+        assert_eq!(f["diagnostics"], serde_json::json!([]), "{f}");
+    }
+}
+
+#[test]
+fn a_name_that_is_neither_file_nor_bundled_fails_with_a_suggestion() {
+    let out = Yaku::new(["validate", "koikio"]).run();
+    out.expect_code(1);
+    assert!(
+        out.stdout
+            .starts_with("error: no file or bundled ruleset named `koikio`"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("= help: did you mean `koikoi`?"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn no_file_is_a_usage_error() {
+    let out = Yaku::new(["validate"]).run();
+    out.expect_code(2);
+    assert!(out.stderr.contains("FILE_OR_NAME"), "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+}
+
+#[test]
+fn unknown_option_is_a_usage_error() {
+    let out = Yaku::new(["validate", "--jsno", "koikoi"]).run();
+    out.expect_code(2);
+    assert!(out.stderr.contains("--jsno"), "{}", out.stderr);
+}
+
+#[test]
+fn a_group_of_one_in_the_file_is_a_warning_not_an_error() {
+    let out = Yaku::new(["validate", "lone-group.toml"])
+        .current_dir(root().join("tests/validate/good"))
+        .run();
+    out.expect_code(0);
+    assert!(
+        out.stdout.starts_with(
+            "warning: group `specials` has only one yaku\n   --> lone-group.toml:10:9"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .ends_with("lone-group.toml: ok (ruleset `lone-group`: 14 yaku, deck `hanafuda`)\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// The first ```toml block under "## Writing a house rule" in README.md.
+fn readme_house_rule() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("## Writing a house rule")
+        .nth(1)
+        .expect("README.md has a section on house rules");
+    let block = section
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the section has a ```toml block");
+    block.to_string()
+}
+
+#[test]
+fn the_readme_house_rule_example_validates() {
+    let dir = std::env::temp_dir().join(format!("yaku-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("my-koikoi.toml"), readme_house_rule()).unwrap();
+    let out = Yaku::new(["validate", "my-koikoi.toml"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "my-koikoi.toml: ok (ruleset `my-koikoi`: 13 yaku, deck `hanafuda`)\n"
+    );
+}
+
+#[test]
+fn a_deck_header_with_spaces_and_a_comment_is_still_a_deck() {
+    let out = Yaku::new(["validate", "deck-header-comment.toml"])
+        .current_dir(root().join("tests/validate/good"))
+        .run();
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "deck-header-comment.toml: ok (deck `tiny`: 4 cards in 2 suits)\n"
+    );
+}
