@@ -4,6 +4,7 @@
 //! ```toml
 //! [strategy]
 //! name = "seed"
+//! deck = "gupai"     # the deck whose tiles it names
 //! bet = "min"        # "min", "max", "best" (max when favourable, else min), or chips
 //! draw = 1           # a number of tiles, or "best"
 //! [[strategy.tile]]  # exceptions, by tile name (`[6:5]`), suit id or card id
@@ -61,6 +62,7 @@ struct File {
 #[serde(deny_unknown_fields)]
 struct Header {
     name: String,
+    deck: String,
     #[serde(default)]
     description: String,
     bet: toml::Value,
@@ -105,10 +107,44 @@ impl Strategy {
         Strategy::parse(&text, deck).map_err(|e| format!("{name}: {e}"))
     }
 
+    /// Checks a strategy file on its own, against the deck it names (for `yaku validate`).
+    pub fn check(spec: &str) -> Result<Strategy, String> {
+        let text = match bundled::file(&format!("strategies/{spec}.toml")) {
+            Some(t) => t.to_string(),
+            None => {
+                std::fs::read_to_string(spec).map_err(|e| format!("cannot read `{spec}`: {e}"))?
+            }
+        };
+        #[derive(Deserialize)]
+        struct DeckOnly {
+            strategy: DeckName,
+        }
+        #[derive(Deserialize)]
+        struct DeckName {
+            deck: String,
+        }
+        let named: DeckOnly =
+            toml::from_str(&text).map_err(|e| e.to_string().trim().to_string())?;
+        let loaded = crate::ruleset::load_deck(&named.strategy.deck);
+        let deck = loaded.value.ok_or_else(|| {
+            format!(
+                "the strategy's deck `{}` does not load",
+                named.strategy.deck
+            )
+        })?;
+        Strategy::parse(&text, &deck)
+    }
+
     /// Parses a strategy file.
     pub fn parse(text: &str, deck: &Deck) -> Result<Strategy, String> {
         let file: File = toml::from_str(text).map_err(|e| e.to_string().trim().to_string())?;
         let h = file.strategy;
+        if h.deck != deck.id {
+            return Err(format!(
+                "strategy `{}` is for the deck `{}`, not `{}`",
+                h.name, h.deck, deck.id
+            ));
+        }
         let default = StrategyEntry {
             bet: bet(&h.bet)?,
             draw: draw(&h.draw)?,

@@ -66,6 +66,9 @@ pub fn run(args: &ValidateArgs) -> i32 {
 
 /// Loads one ruleset or deck and returns its findings and a one-line summary.
 fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
+    if ruleset::is_strategy_file(spec) {
+        return check_strategy(spec);
+    }
     if ruleset::is_deck_file(spec) {
         let loaded = ruleset::load_deck(spec);
         let summary = loaded.value.as_ref().map_or_else(String::new, |d| {
@@ -88,5 +91,19 @@ fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
             )
         });
         (loaded.diagnostics, loaded.sources, summary)
+    }
+}
+
+/// A strategy table: parsed against the deck it names. Its errors come from the TOML reader, which
+/// locates them itself, so they are reported at the file's start with the reader's excerpt.
+fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
+    let mut sources = SourceMap::new();
+    match crate::analysis::Strategy::check(spec) {
+        Ok(s) => (Vec::new(), sources, format!("strategy `{}`", s.name)),
+        Err(e) => {
+            let file = sources.add(spec, std::fs::read_to_string(spec).unwrap_or_default());
+            let d = Diagnostic::error(e, crate::diag::Loc::new(file, 0..0));
+            (vec![d], sources, String::new())
+        }
     }
 }

@@ -84,24 +84,35 @@ pub fn load_deck(spec: &str) -> Loaded<Deck> {
 
 /// True when the file at `spec` (name or path) is a deck file rather than a ruleset.
 pub fn is_deck_file(spec: &str) -> bool {
+    has_header(spec, "decks", "[deck]")
+}
+
+/// True when the file at `spec` (name or path) is a banker-game strategy table.
+pub fn is_strategy_file(spec: &str) -> bool {
+    has_header(spec, "strategies", "[strategy]")
+}
+
+/// True when the file at `spec`, or the bundled `FOLDER/spec.toml` when no ruleset has that name,
+/// has the table header `header`.
+fn has_header(spec: &str, folder: &str, header: &str) -> bool {
     let text = if Path::new(spec).is_file() {
         std::fs::read_to_string(spec).unwrap_or_default()
     } else {
-        bundled::file(&format!("decks/{spec}.toml"))
+        bundled::file(&format!("{folder}/{spec}.toml"))
             .filter(|_| bundled::file(&format!("{spec}.toml")).is_none())
             .map(str::to_string)
             .unwrap_or_default()
     };
-    // The `[deck]` header, allowing what TOML allows around it: spaces and a comment.
+    // The header, allowing what TOML allows around it: spaces and a comment.
     text.lines().any(|l| {
-        let header: String = l
+        let line_header: String = l
             .split('#')
             .next()
             .unwrap_or("")
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect();
-        header == "[deck]"
+        line_header == header
     })
 }
 

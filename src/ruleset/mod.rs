@@ -12,5 +12,5 @@ mod model;
 mod reader;
 mod toml_tree;
 
-pub use load::{Loaded, is_deck_file, load, load_deck, load_str};
+pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_str};
 pub use model::*;
