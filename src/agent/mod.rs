@@ -3,6 +3,7 @@
 //! An agent gets a [`View`] and the legal actions, never the game itself, so it cannot see the
 //! other hand or the stock. Its randomness comes from the game's seed through the caller's RNG.
 
+pub mod banker;
 mod random;
 
 pub use random::RandomAgent;

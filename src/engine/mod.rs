@@ -20,3 +20,6 @@ pub use view::View;
 mod scoring_tests;
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod banker_tests;
