@@ -16,3 +16,7 @@ mod validate;
 /// input never panics and always gets a located error, and that expressions print and parse
 /// back to the same tree.
 mod language;
+
+/// `yaku score` and `yaku analyze`: documented examples, JSON shapes, errors, and hands played
+/// through the core scoring the same through the binary.
+mod score;
