@@ -3,6 +3,7 @@
 
 use super::action::{Action, Event, HandEnd, IllegalAction, Phase};
 use super::scoring::{self, Circumstances, FoundYaku, HandOutcome, Special};
+use super::view::View;
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{
     BothInstant, DealTarget, Exhausted, FirstDealer, Flow, GameLength, MatchingFlow, NextDealer,
@@ -28,6 +29,8 @@ pub struct GameOptions {
     pub deck_orders: Vec<Vec<CardId>>,
     /// Record events (for display); off in simulations.
     pub log_events: bool,
+    /// The first hand's dealer, instead of the ruleset's rule (replaying a record).
+    pub first_dealer: Option<usize>,
 }
 
 /// The result of one hand, kept for statistics and records.
@@ -93,6 +96,7 @@ impl Game {
             FirstDealer::First => 0,
             FirstDealer::Random => rng.random_range(0..2usize),
         };
+        let dealer = options.first_dealer.map_or(dealer, |d| d.min(1));
         let deck_size = ruleset.deck.cards.len();
         let mut game = Game {
             ruleset,
@@ -121,6 +125,70 @@ impl Game {
         };
         game.start_hand()?;
         Ok(game)
+    }
+
+    /// A game in the state `view` shows, with the cards the viewer cannot see placed: the other
+    /// hand holds `opponent_hand` and the stock is `stock`, next to be drawn first. Searching
+    /// agents play out such guesses; the game keeps no history of earlier hands, and later deals
+    /// are shuffled from `seed`. Fails when the placement does not fit the view.
+    pub fn from_view(
+        view: &View,
+        opponent_hand: CardSet,
+        stock: Vec<CardId>,
+        seed: u64,
+    ) -> Result<Game, IllegalAction> {
+        let stock_set: CardSet = stock.iter().copied().collect();
+        if opponent_hand.len() as usize != view.opponent_hand_size
+            || stock.len() != view.stock_size
+            || stock_set.len() as usize != stock.len()
+            || !(opponent_hand & stock_set).is_empty()
+            || (opponent_hand | stock_set) != view.unseen
+        {
+            return Err(IllegalAction {
+                reason: format!(
+                    "the placement does not fit the view: {} hidden cards for {} in the other \
+                     hand and {} in the stock",
+                    view.unseen.len(),
+                    view.opponent_hand_size,
+                    view.stock_size
+                ),
+            });
+        }
+        let ruleset = Arc::clone(view.ruleset);
+        let Flow::Matching(flow) = &ruleset.flow;
+        let flow = Arc::new(flow.clone());
+        let mut hands = [CardSet::EMPTY; 2];
+        hands[view.seat] = view.hand;
+        hands[1 - view.seat] = opponent_hand;
+        let turn = match view.phase {
+            Phase::SwapChoice => view.dealer,
+            _ => view.to_act.unwrap_or(view.seat),
+        };
+        Ok(Game {
+            ruleset,
+            flow,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            orders: Vec::new().into_iter(),
+            rounds: view.rounds,
+            log: false,
+            dealt_orders: Vec::new(),
+            round: view.round,
+            dealer: view.dealer,
+            turn,
+            phase: view.phase,
+            hands,
+            table: view.table,
+            stock,
+            stock_pos: 0,
+            captured: view.captured,
+            koikoi: view.koikoi,
+            yaku: view.yaku,
+            table_count: view.table_count,
+            scores: view.scores,
+            history: Vec::new(),
+            events: Vec::new(),
+            error: None,
+        })
     }
 
     /// The ruleset being played.
