@@ -22,6 +22,10 @@
 //! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
 //! | [`script`] | the sandboxed rhai scoring scripts |
 //! | [`diag`] | located diagnostics and their rendering |
+//! | [`engine`] | the game core: deal, turns, captures, koi-koi, scoring |
+//! | [`agent`] | bots: `random`, `greedy`, `expert` |
+//! | [`record`] | game records: write, read, replay |
+//! | [`sim`] | batch bot-vs-bot runs and their statistics |
 //! | [`cli`] | the `yaku` command line |
 
 #![deny(missing_docs)]
@@ -32,5 +36,7 @@ pub mod deck;
 pub mod diag;
 pub mod engine;
 pub mod expr;
+pub mod record;
 pub mod ruleset;
 pub mod script;
+pub mod sim;

@@ -24,8 +24,8 @@ pub struct GameOptions {
     pub seed: u64,
     /// Play this many hands instead of the ruleset's length.
     pub rounds: Option<u32>,
-    /// Deck orders to deal from instead of shuffling (replaying another program's record):
-    /// one per deal, redeals included; when they run out, shuffling resumes.
+    /// Deck orders to deal from instead of shuffling (replaying a record): one per deal,
+    /// redeals included; when they run out, shuffling resumes where the seed's stream would be.
     pub deck_orders: Vec<Vec<CardId>>,
     /// Record events (for display); off in simulations.
     pub log_events: bool,
@@ -489,16 +489,16 @@ impl Game {
 
     fn deal(&mut self) {
         let n = self.ruleset.deck.cards.len();
+        // The shuffle is drawn even when a given order replaces it, so that a game replayed from
+        // its record's orders goes on, once they run out, exactly as the original did.
+        let mut shuffled: Vec<CardId> = (0..n as u8).map(CardId).collect();
+        for i in (1..n).rev() {
+            let j = self.rng.random_range(0..=i);
+            shuffled.swap(i, j);
+        }
         let order = match self.orders.next() {
             Some(o) if o.len() == n => o,
-            _ => {
-                let mut o: Vec<CardId> = (0..n as u8).map(CardId).collect();
-                for i in (1..n).rev() {
-                    let j = self.rng.random_range(0..=i);
-                    o.swap(i, j);
-                }
-                o
-            }
+            _ => shuffled,
         };
         let flow = Arc::clone(&self.flow);
         let mut next = 0;
