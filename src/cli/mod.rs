@@ -4,6 +4,7 @@
 //! 1 a finding or failure the user must fix, 2 a usage error.
 
 mod score;
+mod sim;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -22,6 +23,8 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Score a hand that ends with a given capture pile.
     Score(score::ScoreArgs),
+    /// Bot-vs-bot games on all cores, with statistics.
+    Sim(sim::SimArgs),
 }
 
 /// Exit code: success.
@@ -44,6 +47,7 @@ pub fn run() -> i32 {
     match args.command {
         Command::Validate(a) => validate::run(&a),
         Command::Score(a) => score::run(&a),
+        Command::Sim(a) => sim::run(&a),
     }
 }
 
