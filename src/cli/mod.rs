@@ -3,6 +3,8 @@
 //! Each command lives in its own file; `run` maps every outcome to an exit code: 0 success,
 //! 1 a finding or failure the user must fix, 2 a usage error.
 
+mod play;
+mod replay;
 mod score;
 mod sim;
 mod validate;
@@ -23,6 +25,10 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Score a hand that ends with a given capture pile.
     Score(score::ScoreArgs),
+    /// Play a game in the terminal: against a bot, hot seat, or bot against bot.
+    Play(play::PlayArgs),
+    /// Step through a game record, or print its outcomes as JSON.
+    Replay(replay::ReplayArgs),
     /// Bot-vs-bot games on all cores, with statistics.
     Sim(sim::SimArgs),
 }
@@ -47,6 +53,8 @@ pub fn run() -> i32 {
     match args.command {
         Command::Validate(a) => validate::run(&a),
         Command::Score(a) => score::run(&a),
+        Command::Play(a) => play::run(&a),
+        Command::Replay(a) => replay::run(&a),
         Command::Sim(a) => sim::run(&a),
     }
 }

@@ -17,7 +17,12 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1000, value_name = "N")]
     games: usize,
     /// The two bots: `random`, `greedy`, `expert` or `expert:N`. They alternate seats.
-    #[arg(long, value_delimiter = ',', default_value = "greedy,random", value_name = "A,B")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "greedy,random",
+        value_name = "A,B"
+    )]
     players: Vec<String>,
     /// The run's seed; game i is seeded from (seed, i) only.
     #[arg(long, default_value_t = 0, value_name = "S")]
@@ -39,9 +44,7 @@ pub struct SimArgs {
 /// Runs the command.
 pub fn run(args: &SimArgs) -> i32 {
     let [a, b] = args.players.as_slice() else {
-        eprintln!(
-            "error: `--players` takes two bots separated by a comma, e.g. `greedy,random`"
-        );
+        eprintln!("error: `--players` takes two bots separated by a comma, e.g. `greedy,random`");
         return super::EXIT_USAGE;
     };
     let players = [a.trim().to_string(), b.trim().to_string()];
@@ -157,8 +160,8 @@ pub fn render_report(r: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "\n  {:<16} {:>6} {:>6} {:>6}  {:<24} {}",
-        "player", "wins", "losses", "draws", "win rate [95% CI]", "points per round (95% CI)"
+        "\n  {:<16} {:>6} {:>6} {:>6}  {:<24} points per round (95% CI)",
+        "player", "wins", "losses", "draws", "win rate [95% CI]"
     );
     for (i, s) in r.seats.iter().enumerate() {
         let _ = writeln!(
