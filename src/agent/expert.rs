@@ -3,8 +3,10 @@
 //! For each decision with a choice, the bot deals the cards it cannot see (the other hand and
 //! the stock) at random, consistently with its view, builds that game with
 //! [`Game::from_view`], tries every legal action on it and plays the hand out with `greedy` on
-//! both sides. Each deal is shared by all actions (common random numbers), and the action with
-//! the best mean point difference over the hand wins. `expert:N` spends N playouts a decision.
+//! both sides. Each deal is shared by all actions (common random numbers). Greedy's own choice
+//! is the default: another action replaces it only when its point difference over the hand
+//! beats the default's by more than two standard errors, paired deal by deal, so the search
+//! overrides the heuristic where it is sure. `expert:N` spends N playouts a decision.
 
 use super::greedy::GreedyAgent;
 use super::{Agent, agent_rng};
@@ -75,8 +77,11 @@ impl Agent for ExpertAgent {
         if legal.len() == 1 {
             return legal[0];
         }
-        let deals = (self.budget / legal.len()).max(1);
-        let mut totals = vec![0i64; legal.len()];
+        // Greedy's choice is the default; another action must beat it, deal by deal.
+        let default = GreedyAgent.choose(view, legal, rng);
+        let base = legal.iter().position(|&a| a == default).unwrap_or(0);
+        let deals = (self.budget / legal.len()).max(2);
+        let mut results = vec![Vec::with_capacity(deals); legal.len()];
         let hidden: Vec<CardId> = view.unseen.iter().collect();
         let mut shuffled = hidden.clone();
         // The search has its own stream, seeded from the caller's, so that greedy's rollouts
@@ -89,14 +94,32 @@ impl Agent for ExpertAgent {
             let (theirs, stock) = shuffled.split_at(view.opponent_hand_size);
             let theirs: CardSet = theirs.iter().copied().collect();
             for (k, &a) in legal.iter().enumerate() {
-                totals[k] += Self::playout(view, theirs, stock, a, &mut search);
+                results[k].push(Self::playout(view, theirs, stock, a, &mut search) as f64);
             }
         }
-        let best = (0..legal.len())
-            .max_by_key(|&k| (totals[k], std::cmp::Reverse(k)))
-            .unwrap_or(0);
-        legal[best]
+        legal[pick(&results, base)]
     }
+}
+
+/// The action to take given each action's playout results on shared deals: the one with the
+/// best mean among those that beat the default by more than two standard errors of the paired
+/// difference, else the default.
+fn pick(results: &[Vec<f64>], base: usize) -> usize {
+    let n = results[base].len() as f64;
+    let mut best = (0.0, base);
+    for (k, r) in results.iter().enumerate() {
+        if k == base {
+            continue;
+        }
+        let diffs: Vec<f64> = r.iter().zip(&results[base]).map(|(a, b)| a - b).collect();
+        let mean = diffs.iter().sum::<f64>() / n;
+        let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+        let se = (var / n).sqrt();
+        if mean > 2.0 * se && mean > best.0 {
+            best = (mean, k);
+        }
+    }
+    best.1
 }
 
 #[cfg(test)]
@@ -127,6 +150,19 @@ mod tests {
             play_out(&mut game, &mut agents, &mut agent_rng(5)).unwrap();
             assert!(game.is_over(), "{name}");
         }
+    }
+
+    #[test]
+    fn the_default_stands_unless_another_action_is_clearly_better() {
+        let base = vec![1.0, 0.0, 2.0, 1.0];
+        // Better on average but not on every deal: noise, keep the default.
+        assert_eq!(pick(&[base.clone(), vec![3.0, 0.0, 0.0, 3.0]], 0), 0);
+        // Better by two points on every deal: take it.
+        let better: Vec<f64> = base.iter().map(|x| x + 2.0).collect();
+        assert_eq!(pick(&[base.clone(), better.clone()], 0), 1);
+        // The best of several clear improvements.
+        let best: Vec<f64> = base.iter().map(|x| x + 3.0).collect();
+        assert_eq!(pick(&[base, better, best], 0), 2);
     }
 
     #[test]
