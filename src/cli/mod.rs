@@ -42,6 +42,7 @@ pub const EXIT_USAGE: i32 = 2;
 
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
+    restore_sigpipe();
     let args = match Args::try_parse() {
         Ok(a) => a,
         Err(e) => {
@@ -69,4 +70,15 @@ pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::
         );
     }
     loaded.value.map(std::sync::Arc::new)
+}
+
+/// Lets a closed pipe (`yaku replay game.json | head`) end the process quietly, as it does for
+/// other command-line tools, instead of making every later print fail.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting SIGPIPE's disposition to the default at start-up, before any thread or
+    // output exists, has no other effect on the program.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
