@@ -37,3 +37,21 @@ fn two_bot_games_run_to_the_end_in_every_bundled_ruleset() {
     assert!(!out.stdout.contains("> "));
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
 }
+
+#[test]
+fn a_bot_game_transcript_from_a_fixed_seed() {
+    let dir = temp_dir("transcript");
+    let out = yaku(&[
+        "play",
+        "koikoi",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "1",
+        "--rounds",
+        "2",
+    ])
+    .dir(&dir)
+    .expect(0);
+    insta::assert_snapshot!(out.stdout);
+}
