@@ -68,6 +68,13 @@ pub(crate) fn matches(ruleset: &Ruleset, table: CardSet, card: CardId) -> CardSe
     }
 }
 
+/// True when playing `card` onto `matches` asks for a choice of one table card (two matches, or
+/// a wild card with several), as the core rules; otherwise it takes them all.
+pub(crate) fn chooses(ruleset: &Ruleset, card: CardId, matches: CardSet) -> bool {
+    let Flow::Matching(flow) = &ruleset.flow;
+    matches.len() == 2 || (flow.wild.contains(card) && matches.len() > 1)
+}
+
 impl GreedyAgent {
     /// The worth of moving `card` and the `taken` table cards into my pile (or, with nothing
     /// taken, of leaving `card` on the table).
@@ -97,13 +104,13 @@ impl GreedyAgent {
             let v = match a {
                 Action::Play { card } => {
                     let m = matches(view.ruleset, view.table, card);
-                    match m.len() {
-                        // With two to choose from, the better one.
-                        2 => m
-                            .iter()
+                    if chooses(view.ruleset, card, m) {
+                        // With a choice to make, the best one.
+                        m.iter()
                             .map(|t| Self::worth(view, &piles, card, CardSet::single(t)))
-                            .fold(f64::NEG_INFINITY, f64::max),
-                        _ => Self::worth(view, &piles, card, m),
+                            .fold(f64::NEG_INFINITY, f64::max)
+                    } else {
+                        Self::worth(view, &piles, card, m)
                     }
                 }
                 Action::Capture { card: target } => {
@@ -189,7 +196,13 @@ mod tests {
 
     #[test]
     fn greedy_plays_the_move_it_values_most() {
-        let r = Arc::new(ruleset::load("koikoi").value.unwrap());
+        for name in ["koikoi", "house/lightning-wild", "koikoi-classic"] {
+            plays_the_move_it_values_most(name);
+        }
+    }
+
+    fn plays_the_move_it_values_most(name: &str) {
+        let r = Arc::new(ruleset::load(name).value.unwrap());
         let mut game = Game::new(Arc::clone(&r), GameOptions::default()).unwrap();
         let mut legal = Vec::new();
         let mut rng = agent_rng(1);
@@ -205,7 +218,7 @@ mod tests {
                         unreachable!("only plays are legal in the play phase")
                     };
                     let m = matches(&r, view.table, card);
-                    if m.len() == 2 {
+                    if chooses(&r, card, m) {
                         m.iter()
                             .map(|t| GreedyAgent::worth(&view, &piles, card, CardSet::single(t)))
                             .fold(f64::NEG_INFINITY, f64::max)
