@@ -198,6 +198,17 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         })?;
     }
     game.drain_events();
+    if game.is_over() {
+        let s = game.scores();
+        println!(
+            "the game in `{}` is already over: {} {}, {} {}",
+            path.display(),
+            record.players.first().map_or("", String::as_str),
+            s[0],
+            record.players.get(1).map_or("", String::as_str),
+            s[1]
+        );
+    }
     let seed = record.seed.unwrap_or(0);
     let players = [record.players[0].clone(), record.players[1].clone()];
     println!(

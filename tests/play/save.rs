@@ -88,3 +88,28 @@ fn resume_refuses_changed_rules_without_force() {
         .expect(0);
     game_over(&out.stdout);
 }
+
+#[test]
+fn resuming_a_finished_game_says_so() {
+    let dir = temp_dir("resume-finished");
+    yaku(&[
+        "play",
+        "koikoi",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "2",
+        "--rounds",
+        "1",
+        "--record",
+        "done.json",
+    ])
+    .dir(&dir)
+    .expect(0);
+    let out = yaku(&["play", "--resume", "done.json"]).dir(&dir).expect(0);
+    assert!(
+        out.stdout.contains("is already over: greedy"),
+        "{}",
+        out.stdout
+    );
+}
