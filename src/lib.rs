@@ -25,6 +25,10 @@
 //! | [`analysis`] | exact expected values of banker-game strategies |
 //! | [`script`] | the sandboxed rhai scoring scripts |
 //! | [`diag`] | located diagnostics and their rendering |
+//! | [`engine`] | the game core: deal, turns, captures, koi-koi, scoring |
+//! | [`agent`] | bots: `random`, `greedy`, `expert` |
+//! | [`record`] | game records: write, read, replay |
+//! | [`sim`] | batch bot-vs-bot runs and their statistics |
 //! | [`cli`] | the `yaku` command line |
 
 #![deny(missing_docs)]
@@ -36,5 +40,7 @@ pub mod deck;
 pub mod diag;
 pub mod engine;
 pub mod expr;
+pub mod record;
 pub mod ruleset;
 pub mod script;
+pub mod sim;

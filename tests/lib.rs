@@ -20,3 +20,8 @@ mod language;
 /// `yaku score` and `yaku analyze`: documented examples, JSON shapes, errors, and hands played
 /// through the core scoring the same through the binary.
 mod score;
+
+/// `yaku play`, `yaku replay` and `yaku sim` end to end: scripted games through piped input with
+/// every prompt's error path, save and resume, records and replay, a real terminal under tmux,
+/// simulation determinism and JSON shape.
+mod play;

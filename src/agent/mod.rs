@@ -4,8 +4,13 @@
 //! other hand or the stock. Its randomness comes from the game's seed through the caller's RNG.
 
 pub mod banker;
+mod expert;
+mod greedy;
+pub mod progress;
 mod random;
 
+pub use expert::{DEFAULT_BUDGET, ExpertAgent};
+pub use greedy::GreedyAgent;
 pub use random::RandomAgent;
 
 use crate::engine::{Action, Game, View};
@@ -45,13 +50,36 @@ pub fn play_out(
     }
 }
 
-/// The names of the bots `agent_by_name` knows.
-pub const AGENT_NAMES: &[&str] = &["random"];
+/// The names of the bots `agent_by_name` knows (`expert:N` also sets the expert's playouts).
+pub const AGENT_NAMES: &[&str] = &["random", "greedy", "expert"];
 
-/// A bot by name.
+/// A bot by name: `random`, `greedy`, `expert`, or `expert:N` for N playouts per decision.
 pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
     match name {
         "random" => Some(Box::new(RandomAgent)),
-        _ => None,
+        "greedy" => Some(Box::new(GreedyAgent)),
+        "expert" => Some(Box::new(ExpertAgent::new(DEFAULT_BUDGET))),
+        _ => {
+            let budget: usize = name.strip_prefix("expert:")?.parse().ok()?;
+            (1..=1_000_000)
+                .contains(&budget)
+                .then(|| Box::new(ExpertAgent::new(budget)) as Box<dyn Agent>)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bots_by_name() {
+        for name in AGENT_NAMES {
+            assert_eq!(agent_by_name(name).unwrap().name(), *name);
+        }
+        assert_eq!(agent_by_name("expert:12").unwrap().name(), "expert:12");
+        assert!(agent_by_name("expert:0").is_none());
+        assert!(agent_by_name("expert:x").is_none());
+        assert!(agent_by_name("human").is_none());
     }
 }

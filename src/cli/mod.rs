@@ -4,7 +4,10 @@
 //! 1 a finding or failure the user must fix, 2 a usage error.
 
 mod analyze;
+mod play;
+mod replay;
 mod score;
+mod sim;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -25,6 +28,12 @@ enum Command {
     Score(score::ScoreArgs),
     /// Exact expected value of a banker-game strategy, and the best strategies.
     Analyze(analyze::AnalyzeArgs),
+    /// Play a game in the terminal: against a bot, hot seat, or bot against bot.
+    Play(play::PlayArgs),
+    /// Step through a game record, or print its outcomes as JSON.
+    Replay(replay::ReplayArgs),
+    /// Bot-vs-bot games on all cores, with statistics.
+    Sim(sim::SimArgs),
 }
 
 /// Exit code: success.
@@ -36,6 +45,7 @@ pub const EXIT_USAGE: i32 = 2;
 
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
+    restore_sigpipe();
     let args = match Args::try_parse() {
         Ok(a) => a,
         Err(e) => {
@@ -48,6 +58,9 @@ pub fn run() -> i32 {
         Command::Validate(a) => validate::run(&a),
         Command::Score(a) => score::run(&a),
         Command::Analyze(a) => analyze::run(&a),
+        Command::Play(a) => play::run(&a),
+        Command::Replay(a) => replay::run(&a),
+        Command::Sim(a) => sim::run(&a),
     }
 }
 
@@ -61,4 +74,15 @@ pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::
         );
     }
     loaded.value.map(std::sync::Arc::new)
+}
+
+/// Lets a closed pipe (`yaku replay game.json | head`) end the process quietly, as it does for
+/// other command-line tools, instead of making every later print fail.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting SIGPIPE's disposition to the default at start-up, before any thread or
+    // output exists, has no other effect on the program.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

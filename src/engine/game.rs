@@ -3,6 +3,7 @@
 
 use super::action::{Action, Event, HandEnd, IllegalAction, Phase};
 use super::scoring::{self, Circumstances, FoundYaku, HandOutcome, Special};
+use super::view::View;
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{
     BothInstant, DealTarget, Exhausted, FirstDealer, Flow, GameLength, MatchingFlow, NextDealer,
@@ -23,13 +24,15 @@ pub struct GameOptions {
     pub seed: u64,
     /// Play this many hands instead of the ruleset's length.
     pub rounds: Option<u32>,
-    /// Deck orders to deal from instead of shuffling (replaying another program's record):
-    /// one per deal, redeals included; when they run out, shuffling resumes.
+    /// Deck orders to deal from instead of shuffling (replaying a record): one per deal,
+    /// redeals included; when they run out, shuffling resumes where the seed's stream would be.
     pub deck_orders: Vec<Vec<CardId>>,
     /// Record events (for display); off in simulations.
     pub log_events: bool,
     /// Skip what only records need (keeping every deal's deck order); for simulations.
     pub simulation: bool,
+    /// The first hand's dealer, instead of the ruleset's rule (replaying a record).
+    pub first_dealer: Option<usize>,
 }
 
 /// The result of one hand, kept for statistics and records.
@@ -104,6 +107,7 @@ impl Game {
             FirstDealer::First => 0,
             FirstDealer::Random => rng.random_range(0..2usize),
         };
+        let dealer = options.first_dealer.map_or(dealer, |d| d.min(1));
         let deck_size = ruleset.deck.cards.len();
         let mut game = Game {
             ruleset,
@@ -134,6 +138,77 @@ impl Game {
         };
         game.start_hand()?;
         Ok(game)
+    }
+
+    /// A game in the state `view` shows, with the cards the viewer cannot see placed: the other
+    /// hand holds `opponent_hand` and the stock is `stock`, next to be drawn first. Searching
+    /// agents play out such guesses; the game keeps no history of earlier hands, and later deals
+    /// are shuffled from `seed`. Fails when the placement does not fit the view.
+    pub fn from_view(
+        view: &View,
+        opponent_hand: CardSet,
+        stock: Vec<CardId>,
+        seed: u64,
+    ) -> Result<Game, IllegalAction> {
+        let stock_set: CardSet = stock.iter().copied().collect();
+        if opponent_hand.len() as usize != view.opponent_hand_size
+            || stock.len() != view.stock_size
+            || stock_set.len() as usize != stock.len()
+            || !(opponent_hand & stock_set).is_empty()
+            || (opponent_hand | stock_set) != view.unseen
+        {
+            return Err(IllegalAction {
+                reason: format!(
+                    "the placement does not fit the view: {} hidden cards for {} in the other \
+                     hand and {} in the stock",
+                    view.unseen.len(),
+                    view.opponent_hand_size,
+                    view.stock_size
+                ),
+            });
+        }
+        let ruleset = Arc::clone(view.ruleset);
+        let Some(flow) = ruleset.matching() else {
+            return Err(IllegalAction {
+                reason: format!("ruleset `{}` is not a matching game", ruleset.id),
+            });
+        };
+        let flow = Arc::clone(flow);
+        let mut hands = [CardSet::EMPTY; 2];
+        hands[view.seat] = view.hand;
+        hands[1 - view.seat] = opponent_hand;
+        let turn = match view.phase {
+            Phase::SwapChoice => view.dealer,
+            _ => view.to_act.unwrap_or(view.seat),
+        };
+        Ok(Game {
+            ruleset,
+            flow,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            orders: Vec::new().into_iter(),
+            rounds: view.rounds,
+            log: false,
+            keep_deals: false,
+            // Unknown: the next turn's end evaluates the pile afresh against `view.yaku`.
+            evaluated: [CardSet(u64::MAX); 2],
+            dealt_orders: Vec::new(),
+            round: view.round,
+            dealer: view.dealer,
+            turn,
+            phase: view.phase,
+            hands,
+            table: view.table,
+            stock,
+            stock_pos: 0,
+            captured: view.captured,
+            koikoi: view.koikoi,
+            yaku: [*view.yaku[0], *view.yaku[1]],
+            table_count: view.table_count,
+            scores: view.scores,
+            history: Vec::new(),
+            events: Vec::new(),
+            error: None,
+        })
     }
 
     /// The ruleset being played.
@@ -442,17 +517,17 @@ impl Game {
 
     fn deal(&mut self) {
         let n = self.ruleset.deck.cards.len();
+        // The shuffle is drawn even when a given order replaces it, so that a game replayed from
+        // its record's orders goes on, once they run out, exactly as the original did.
         let mut order = std::mem::take(&mut self.stock);
-        match self.orders.next() {
-            Some(o) if o.len() == n => order = o,
-            _ => {
-                order.clear();
-                order.extend((0..n as u8).map(CardId));
-                for i in (1..n).rev() {
-                    let j = self.rng.random_range(0..=i);
-                    order.swap(i, j);
-                }
-            }
+        order.clear();
+        order.extend((0..n as u8).map(CardId));
+        for i in (1..n).rev() {
+            let j = self.rng.random_range(0..=i);
+            order.swap(i, j);
+        }
+        if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
+            order = given;
         }
         let flow = Arc::clone(&self.flow);
         let mut next = 0;

@@ -134,3 +134,103 @@ fn same_seed_same_game() {
     assert_eq!(run(7), run(7));
     assert_ne!(run(7).0, run(8).0);
 }
+
+/// A game rebuilt from a view and the true hidden cards plays on exactly like the original.
+#[test]
+fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
+    for r in bundled_rulesets() {
+        for seed in 0..6u64 {
+            let mut game = Game::new(
+                Arc::clone(&r),
+                GameOptions {
+                    seed,
+                    ..GameOptions::default()
+                },
+            )
+            .unwrap();
+            let mut rng = agent_rng(seed);
+            let mut legal = Vec::new();
+            let mut steps = 0;
+            while let Some(seat) = game.to_act() {
+                steps += 1;
+                if steps % 7 == 0 {
+                    let view = game.view(seat);
+                    let mut copy =
+                        Game::from_view(&view, game.hand(1 - seat), game.stock().to_vec(), seed)
+                            .unwrap();
+                    let mut original = game.clone();
+                    let hands = original.history().len();
+                    let mut inner = agent_rng(seed + steps);
+                    while original.history().len() == hands && original.to_act().is_some() {
+                        assert_eq!(original.to_act(), copy.to_act());
+                        assert_eq!(original.phase(), copy.phase());
+                        for s in 0..2 {
+                            assert_eq!(original.hand(s), copy.hand(s));
+                            assert_eq!(original.captured(s), copy.captured(s));
+                        }
+                        assert_eq!(original.table(), copy.table());
+                        assert_eq!(original.stock(), copy.stock());
+                        original.legal_actions(&mut legal);
+                        let a = RandomAgent.choose(&original.view(seat), &legal, &mut inner);
+                        original.apply(a).unwrap();
+                        copy.apply(a).unwrap();
+                    }
+                    if original.history().len() > hands {
+                        // (Later hands differ: the copy shuffles its own next deal.)
+                        // The copy plays like a simulation: numbers only, no explanation kept.
+                        let (o, c) = (&original.history()[hands], &copy.history()[0]);
+                        assert_eq!(
+                            (o.winner, o.end, o.points, o.yaku_mask),
+                            (c.winner, c.end, c.points, c.yaku_mask)
+                        );
+                    }
+                }
+                game.legal_actions(&mut legal);
+                let action = RandomAgent.choose(&game.view(seat), &legal, &mut rng);
+                game.apply(action).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn from_view_refuses_a_placement_that_does_not_fit() {
+    let r = Arc::new(ruleset::load("koikoi").value.unwrap());
+    let game = Game::new(Arc::clone(&r), GameOptions::default()).unwrap();
+    let seat = game.to_act().unwrap();
+    let view = game.view(seat);
+    // The viewer's own hand is not hidden.
+    assert!(Game::from_view(&view, game.hand(seat), game.stock().to_vec(), 1).is_err());
+    // A stock one card short.
+    let mut short = game.stock().to_vec();
+    short.pop();
+    assert!(Game::from_view(&view, game.hand(1 - seat), short, 1).is_err());
+    assert!(Game::from_view(&view, game.hand(1 - seat), game.stock().to_vec(), 1).is_ok());
+}
+
+#[test]
+fn first_dealer_option_overrides_the_rule_without_changing_the_deal() {
+    let r = Arc::new(ruleset::load("koikoi").value.unwrap());
+    for d in 0..2 {
+        let g = Game::new(
+            Arc::clone(&r),
+            GameOptions {
+                seed: 3,
+                first_dealer: Some(d),
+                ..GameOptions::default()
+            },
+        )
+        .unwrap();
+        let first = g.history().first().map_or(g.dealer(), |h| h.dealer);
+        assert_eq!(first, d);
+        let plain = Game::new(
+            Arc::clone(&r),
+            GameOptions {
+                seed: 3,
+                ..GameOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(g.dealt_orders[0], plain.dealt_orders[0]);
+    }
+}

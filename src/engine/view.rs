@@ -15,6 +15,8 @@ pub struct View<'g> {
     pub seat: usize,
     /// What the game waits for.
     pub phase: Phase,
+    /// The seat that must act, or `None` when the game is over.
+    pub to_act: Option<usize>,
     /// The viewer's hand.
     pub hand: CardSet,
     /// Cards in the other player's hand.
@@ -57,6 +59,7 @@ impl Game {
         View {
             seat,
             phase: self.phase(),
+            to_act: self.to_act(),
             hand,
             opponent_hand_size: self.hand(1 - seat).len() as usize,
             table: self.table(),

@@ -240,6 +240,13 @@ fn yaku_table(
             continue;
         }
         ids.push(id.text.to_string());
+        let sources = (
+            when.as_ref()
+                .map_or_else(String::new, |w| w.text.to_string()),
+            points
+                .as_ref()
+                .map_or_else(String::new, |p| p.text.to_string()),
+        );
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
         let points = points.and_then(|p| compile_expr(&p, Type::Int, names, errors));
         let group = group.and_then(|g| {
@@ -270,6 +277,8 @@ fn yaku_table(
                 description: description.map_or_else(String::new, |d| d.text.to_string()),
                 when,
                 points,
+                when_source: sources.0,
+                points_source: sources.1,
                 group,
             });
         }

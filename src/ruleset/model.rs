@@ -45,6 +45,10 @@ pub struct Yaku {
     pub when: Program,
     /// Its points when held.
     pub points: Program,
+    /// The text of `when`, as written (for rule listings).
+    pub when_source: String,
+    /// The text of `points`, as written.
+    pub points_source: String,
     /// Its exclusivity group: within a group only the highest-scoring yaku counts.
     pub group: Option<usize>,
 }

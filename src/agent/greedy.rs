@@ -1,0 +1,265 @@
+//! `greedy`: takes the capture that adds most to its yaku and near-yaku, and stops early.
+//!
+//! A pile is valued with [`Progress::value`]: the points of its yaku plus partial credit for
+//! yaku in reach. A move's worth is what it adds to the bot's pile, plus half of what it takes
+//! from the other player's prospects (cards captured are out of their reach), less part of what
+//! a card left on the table would give the other player. Koi-koi is called only with a long
+//! hand, a yaku one card away, and no yaku within one card for the other player.
+
+use super::Agent;
+use super::progress::{Progress, facts};
+use crate::deck::{CardId, CardSet};
+use crate::engine::{Action, Phase, View};
+use crate::ruleset::Ruleset;
+use rand::rngs::Xoshiro256PlusPlus;
+
+/// Weight of what a capture takes from the other player's prospects.
+const DENIAL: f64 = 0.5;
+/// Weight of what a card left on the table would give the other player.
+const EXPOSURE: f64 = 0.3;
+/// A small bonus per card captured, so that a capture beats an idle discard.
+const PER_CARD: f64 = 0.05;
+
+/// The greedy bot.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GreedyAgent;
+
+/// What a seat knows of the piles, derived from its view.
+struct Piles {
+    me: usize,
+    mine: CardSet,
+    theirs: CardSet,
+    /// Cards I may still win: my pile, hand, the table and the unseen cards.
+    my_reach: CardSet,
+    /// Cards the other player may still win.
+    their_reach: CardSet,
+}
+
+impl Piles {
+    fn of(view: &View) -> Piles {
+        let me = view.seat;
+        let mine = view.captured[me];
+        let theirs = view.captured[1 - me];
+        let open = view.hand | view.table | view.unseen | resolving(view);
+        Piles {
+            me,
+            mine,
+            theirs,
+            my_reach: mine | open,
+            their_reach: theirs | (open - view.hand),
+        }
+    }
+}
+
+fn resolving(view: &View) -> CardSet {
+    match view.phase {
+        Phase::CaptureChoice { card, .. } => CardSet::single(card),
+        _ => CardSet::EMPTY,
+    }
+}
+
+/// The table cards `card` would take if played or drawn now (all of them when it has a choice).
+pub(crate) fn matches(ruleset: &Ruleset, table: CardSet, card: CardId) -> CardSet {
+    let Some(flow) = ruleset.matching() else {
+        return CardSet::EMPTY;
+    };
+    if flow.wild.contains(card) {
+        table
+    } else {
+        table & ruleset.deck.same_suit(card)
+    }
+}
+
+/// True when playing `card` onto `matches` asks for a choice of one table card (two matches, or
+/// a wild card with several), as the core rules; otherwise it takes them all.
+pub(crate) fn chooses(ruleset: &Ruleset, card: CardId, matches: CardSet) -> bool {
+    let wild = ruleset.matching().is_some_and(|f| f.wild.contains(card));
+    matches.len() == 2 || (wild && matches.len() > 1)
+}
+
+impl GreedyAgent {
+    /// The worth of moving `card` and the `taken` table cards into my pile (or, with nothing
+    /// taken, of leaving `card` on the table).
+    fn worth(view: &View, piles: &Piles, card: CardId, taken: CardSet) -> f64 {
+        let r = view.ruleset;
+        let mine = Progress::of(r, facts(view, piles.me));
+        let theirs = Progress::of(r, facts(view, 1 - piles.me));
+        if taken.is_empty() {
+            // The card goes to the table, where the other player may take it.
+            let mut gift = piles.theirs;
+            gift.insert(card);
+            let before = theirs.value(r, piles.theirs, piles.their_reach);
+            return -EXPOSURE * (theirs.value(r, gift, piles.their_reach) - before);
+        }
+        let won = taken | CardSet::single(card);
+        let gain = mine.value(r, piles.mine | won, piles.my_reach)
+            - mine.value(r, piles.mine, piles.my_reach);
+        let denial = theirs.value(r, piles.theirs, piles.their_reach)
+            - theirs.value(r, piles.theirs, piles.their_reach - won);
+        gain + DENIAL * denial + PER_CARD * f64::from(won.len())
+    }
+
+    fn best_play(view: &View, legal: &[Action]) -> Action {
+        let piles = Piles::of(view);
+        let mut best = (f64::NEG_INFINITY, legal[0]);
+        for &a in legal {
+            let v = match a {
+                Action::Play { card } => {
+                    let m = matches(view.ruleset, view.table, card);
+                    if chooses(view.ruleset, card, m) {
+                        // With a choice to make, the best one.
+                        m.iter()
+                            .map(|t| Self::worth(view, &piles, card, CardSet::single(t)))
+                            .fold(f64::NEG_INFINITY, f64::max)
+                    } else {
+                        Self::worth(view, &piles, card, m)
+                    }
+                }
+                Action::Capture { card: target } => {
+                    let Phase::CaptureChoice { card, .. } = view.phase else {
+                        continue;
+                    };
+                    Self::worth(view, &piles, card, CardSet::single(target))
+                }
+                _ => continue,
+            };
+            if v > best.0 {
+                best = (v, a);
+            }
+        }
+        best.1
+    }
+
+    /// Koi-koi only with a long hand, a yaku one card away and the other player not close.
+    fn koikoi(view: &View, legal: &[Action]) -> Action {
+        if !legal.contains(&Action::KoiKoi) {
+            return Action::Stop;
+        }
+        let piles = Piles::of(view);
+        let r = view.ruleset;
+        let mine = Progress::of(r, facts(view, piles.me));
+        let theirs = Progress::of(r, facts(view, 1 - piles.me));
+        let their_yaku = &view.yaku[1 - piles.me];
+        let they_are_close = their_yaku.mask != 0
+            || theirs
+                .nearest(piles.theirs, piles.their_reach, their_yaku)
+                .is_some_and(|d| d <= 1);
+        let i_am_close = mine
+            .nearest(piles.mine, piles.my_reach, view.yaku[piles.me])
+            .is_some_and(|d| d <= 1);
+        if view.hand.len() >= 4 && i_am_close && !they_are_close {
+            Action::KoiKoi
+        } else {
+            Action::Stop
+        }
+    }
+
+    /// Takes the dealer's hand when its own matches the table less than an average hand would.
+    fn swap(view: &View) -> Action {
+        let r = view.ruleset;
+        let matching = |hand: CardSet| {
+            hand.iter()
+                .filter(|&c| !matches(r, view.table, c).is_empty())
+                .count() as f64
+        };
+        let unseen = view.unseen.len().max(1) as f64;
+        let expected = matching(view.unseen) / unseen * f64::from(view.hand.len());
+        Action::SwapHands {
+            swap: matching(view.hand) < expected,
+        }
+    }
+}
+
+impl Agent for GreedyAgent {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn choose(&mut self, view: &View, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        match view.phase {
+            Phase::Play | Phase::CaptureChoice { .. } => Self::best_play(view, legal),
+            Phase::KoiKoiChoice => Self::koikoi(view, legal),
+            Phase::SwapChoice => Self::swap(view),
+            Phase::GameOver => legal[0],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{RandomAgent, agent_rng, play_out};
+    use crate::engine::{Game, GameOptions};
+    use crate::ruleset;
+    use std::sync::Arc;
+
+    #[test]
+    fn greedy_plays_the_move_it_values_most() {
+        for name in ["koikoi", "house/lightning-wild", "koikoi-classic"] {
+            plays_the_move_it_values_most(name);
+        }
+    }
+
+    fn plays_the_move_it_values_most(name: &str) {
+        let r = Arc::new(ruleset::load(name).value.unwrap());
+        let mut game = Game::new(Arc::clone(&r), GameOptions::default()).unwrap();
+        let mut legal = Vec::new();
+        let mut rng = agent_rng(1);
+        while let Some(seat) = game.to_act() {
+            game.legal_actions(&mut legal);
+            let view = game.view(seat);
+            let a = GreedyAgent.choose(&view, &legal, &mut rng);
+            assert!(legal.contains(&a));
+            if view.phase == Phase::Play {
+                let piles = Piles::of(&view);
+                let worth = |a: Action| {
+                    let Action::Play { card } = a else {
+                        unreachable!("only plays are legal in the play phase")
+                    };
+                    let m = matches(&r, view.table, card);
+                    if chooses(&r, card, m) {
+                        m.iter()
+                            .map(|t| GreedyAgent::worth(&view, &piles, card, CardSet::single(t)))
+                            .fold(f64::NEG_INFINITY, f64::max)
+                    } else {
+                        GreedyAgent::worth(&view, &piles, card, m)
+                    }
+                };
+                let chosen = worth(a);
+                assert!(legal.iter().all(|&b| worth(b) <= chosen));
+            }
+            game.apply(a).unwrap();
+        }
+    }
+
+    #[test]
+    fn greedy_beats_random() {
+        let r = Arc::new(ruleset::load("koikoi").value.unwrap());
+        let mut diff = 0i64;
+        for seed in 0..30u64 {
+            let mut game = Game::new(
+                Arc::clone(&r),
+                GameOptions {
+                    seed,
+                    ..GameOptions::default()
+                },
+            )
+            .unwrap();
+            let g = (seed % 2) as usize;
+            let mut agents: [Box<dyn Agent>; 2] = if g == 0 {
+                [Box::new(GreedyAgent), Box::new(RandomAgent)]
+            } else {
+                [Box::new(RandomAgent), Box::new(GreedyAgent)]
+            };
+            play_out(&mut game, &mut agents, &mut agent_rng(seed)).unwrap();
+            diff += game.scores()[g] - game.scores()[1 - g];
+        }
+        assert!(
+            diff > 0,
+            "greedy scored {diff} less than random over 30 games"
+        );
+    }
+}

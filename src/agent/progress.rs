@@ -1,0 +1,305 @@
+//! How near a capture pile is to each yaku of a ruleset, measured without knowing the game.
+//!
+//! Each yaku's condition is probed once per ruleset and set of facts: random piles that satisfy
+//! it are shrunk card by card to minimal ones. The cards of those minimal piles are the yaku's
+//! *relevant* cards, and the smallest size is how many it *needs*. A pile holding `have` relevant
+//! cards is then `need - have` cards away, and the yaku is out of reach when too few relevant
+//! cards are left to be won. For count thresholds (`count(ribbon) >= 5`) and named cards
+//! (`has(a, b, c)`) this is exact; for other conditions it is an estimate. Bots use it to value
+//! captures; the play screen uses it to say how close a player is to the next yaku.
+
+use crate::deck::{CardId, CardSet};
+use crate::engine::View;
+use crate::engine::scoring::yaku_facts;
+use crate::expr::Context;
+use crate::ruleset::{GameLength, Ruleset, YakuScore};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Random piles tried per yaku when looking for ones that satisfy it.
+const PROBES: usize = 80;
+/// Satisfying piles shrunk to minimal ones per yaku.
+const SHRINKS: usize = 16;
+
+/// What the probe found about one yaku.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YakuReach {
+    /// Cards that appear in some minimal pile holding the yaku.
+    pub relevant: CardSet,
+    /// The fewest cards a pile holding the yaku needs (0 when never found: unreachable).
+    pub need: u32,
+    /// The yaku's points on its smallest pile found.
+    pub points: i64,
+}
+
+/// The probe of a whole yaku table under one set of facts.
+#[derive(Debug)]
+pub struct Progress {
+    /// One entry per yaku, in table order.
+    pub yaku: Vec<YakuReach>,
+    facts: [i64; 3],
+}
+
+type CacheKey = (u64, usize, [i64; 3]);
+
+fn cache() -> &'static Mutex<HashMap<CacheKey, Arc<Progress>>> {
+    static CACHE: OnceLock<Mutex<HashMap<CacheKey, Arc<Progress>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The yaku facts (`round`, `rounds`, `is_dealer`) for `seat` in the state `view` shows.
+pub fn facts(view: &View, seat: usize) -> [i64; 3] {
+    let rounds = match view.ruleset.matching().map(|f| f.length) {
+        Some(GameLength::Rounds(_)) | None => view.rounds,
+        Some(GameLength::Target { .. }) => 0,
+    };
+    yaku_facts(view.round, rounds, seat == view.dealer)
+}
+
+impl Progress {
+    /// The probe of `ruleset` under `facts`, computed once per process and shared.
+    pub fn of(ruleset: &Ruleset, facts: [i64; 3]) -> Arc<Progress> {
+        let key = (ruleset.content_hash, ruleset.yaku.yaku.len(), facts);
+        if let Some(p) = cache().lock().map(|c| c.get(&key).cloned()).ok().flatten() {
+            return p;
+        }
+        let p = Arc::new(Progress::probe(ruleset, facts));
+        if let Ok(mut c) = cache().lock() {
+            c.insert(key, Arc::clone(&p));
+        }
+        p
+    }
+
+    /// Probes every yaku of `ruleset` (deterministic: a fixed seed).
+    pub fn probe(ruleset: &Ruleset, facts: [i64; 3]) -> Progress {
+        let all = ruleset.deck.all();
+        let n = ruleset.deck.cards.len();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed_f00d);
+        let yaku = ruleset
+            .yaku
+            .yaku
+            .iter()
+            .map(|y| {
+                let holds = |pile: CardSet| {
+                    y.when.truth(&Context {
+                        pile,
+                        facts: &facts,
+                    })
+                };
+                let mut found = Vec::new();
+                if holds(all) {
+                    found.push(all);
+                }
+                for k in 0..PROBES {
+                    if found.len() >= SHRINKS {
+                        break;
+                    }
+                    let density = [0.15, 0.3, 0.5, 0.7, 0.85][k % 5];
+                    let pile: CardSet = (0..n)
+                        .filter(|_| rng.random_bool(density))
+                        .map(|i| CardId(i as u8))
+                        .collect();
+                    if holds(pile) {
+                        found.push(pile);
+                    }
+                }
+                let mut relevant = CardSet::EMPTY;
+                let mut best: Option<CardSet> = None;
+                for pile in found {
+                    let mut cards: Vec<CardId> = pile.iter().collect();
+                    for i in (1..cards.len()).rev() {
+                        cards.swap(i, rng.random_range(0..=i));
+                    }
+                    let mut min = pile;
+                    for c in cards {
+                        let mut smaller = min;
+                        smaller.remove(c);
+                        if holds(smaller) {
+                            min = smaller;
+                        }
+                    }
+                    relevant |= min;
+                    if best.is_none_or(|b| min.len() < b.len()) {
+                        best = Some(min);
+                    }
+                }
+                YakuReach {
+                    relevant,
+                    need: best.map_or(0, |b| b.len()),
+                    points: best.map_or(0, |pile| {
+                        y.points.int(&Context {
+                            pile,
+                            facts: &facts,
+                        })
+                    }),
+                }
+            })
+            .collect();
+        Progress { yaku, facts }
+    }
+
+    /// How many more cards yaku `i` needs when the pile is `pile` and `reach` holds every card
+    /// the player may still win (the pile included); `None` when it is out of reach.
+    pub fn distance(&self, i: usize, pile: CardSet, reach: CardSet) -> Option<u32> {
+        let r = &self.yaku[i];
+        if r.need == 0 || ((pile | reach) & r.relevant).len() < r.need {
+            return None;
+        }
+        Some(r.need.saturating_sub((pile & r.relevant).len()))
+    }
+
+    /// The cards of `reach` that would complete yaku `i` if added to `pile` alone.
+    pub fn completing_cards(
+        &self,
+        ruleset: &Ruleset,
+        i: usize,
+        pile: CardSet,
+        reach: CardSet,
+    ) -> CardSet {
+        let y = &ruleset.yaku.yaku[i];
+        ((reach - pile) & self.yaku[i].relevant)
+            .iter()
+            .filter(|&c| {
+                let mut p = pile;
+                p.insert(c);
+                y.when.truth(&Context {
+                    pile: p,
+                    facts: &self.facts,
+                })
+            })
+            .collect()
+    }
+
+    /// A pile's worth: the points of the yaku it holds, plus partial credit for each yaku still
+    /// in reach, growing with the share of its cards already held. Within an exclusivity group
+    /// only the best prospect counts, and only for what it adds over the group's held yaku.
+    pub fn value(&self, ruleset: &Ruleset, pile: CardSet, reach: CardSet) -> f64 {
+        let held = ruleset.yaku.evaluate(pile, &self.facts);
+        self.value_with(ruleset, pile, reach, &held)
+    }
+
+    /// [`Progress::value`] with the pile's yaku already evaluated.
+    pub fn value_with(
+        &self,
+        ruleset: &Ruleset,
+        pile: CardSet,
+        reach: CardSet,
+        held: &YakuScore,
+    ) -> f64 {
+        let mut total = held.base() as f64;
+        let groups = ruleset.yaku.groups.len();
+        let mut group_held = [0i64; crate::ruleset::MAX_YAKU];
+        let mut group_prospect = [0f64; crate::ruleset::MAX_YAKU];
+        for i in held.iter() {
+            if let Some(g) = ruleset.yaku.yaku[i].group {
+                group_held[g] = group_held[g].max(i64::from(held.points[i]));
+            }
+        }
+        for (i, r) in self.yaku.iter().enumerate() {
+            if held.mask >> i & 1 == 1 {
+                continue;
+            }
+            let Some(d) = self.distance(i, pile, reach) else {
+                continue;
+            };
+            if d == 0 {
+                continue;
+            }
+            let share = f64::from(r.need - d) / f64::from(r.need);
+            let credit = 0.6 * share * share;
+            match ruleset.yaku.yaku[i].group {
+                None => total += credit * r.points as f64,
+                Some(g) => {
+                    let gain = (r.points - group_held[g]).max(0) as f64;
+                    group_prospect[g] = group_prospect[g].max(credit * gain);
+                }
+            }
+        }
+        total + group_prospect[..groups].iter().sum::<f64>()
+    }
+
+    /// The fewest cards any yaku not yet held is away, for a pile and its reach.
+    pub fn nearest(&self, pile: CardSet, reach: CardSet, held: &YakuScore) -> Option<u32> {
+        (0..self.yaku.len())
+            .filter(|&i| held.mask >> i & 1 == 0)
+            .filter_map(|i| self.distance(i, pile, reach))
+            .filter(|&d| d > 0)
+            .min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset;
+
+    fn koikoi() -> Ruleset {
+        ruleset::load("koikoi").value.unwrap()
+    }
+
+    fn set(r: &Ruleset, ids: &[&str]) -> CardSet {
+        ids.iter()
+            .map(|id| r.deck.card_by_id(id).unwrap())
+            .collect()
+    }
+
+    fn index(r: &Ruleset, id: &str) -> usize {
+        r.yaku.yaku.iter().position(|y| y.id == id).unwrap()
+    }
+
+    #[test]
+    fn named_cards_and_thresholds_are_found_exactly() {
+        let r = koikoi();
+        let p = Progress::probe(&r, [1, 12, 0]);
+        let ino = &p.yaku[index(&r, "inoshikacho")];
+        assert_eq!(
+            ino.relevant,
+            set(&r, &["clover-boar", "maple-deer", "peony-butterflies"])
+        );
+        assert_eq!(ino.need, 3);
+        assert_eq!(ino.points, 5);
+        let tan = &p.yaku[index(&r, "tan")];
+        assert_eq!(tan.need, 5);
+        assert_eq!(tan.relevant, r.deck.kind("ribbon").unwrap().cards);
+        let kasu = &p.yaku[index(&r, "kasu")];
+        assert_eq!(kasu.need, 10);
+        assert_eq!(kasu.points, 1);
+    }
+
+    #[test]
+    fn distance_counts_missing_cards_and_sees_what_is_out_of_reach() {
+        let r = koikoi();
+        let p = Progress::probe(&r, [1, 12, 0]);
+        let i = index(&r, "inoshikacho");
+        let pile = set(&r, &["clover-boar", "maple-deer"]);
+        assert_eq!(p.distance(i, pile, r.deck.all()), Some(1));
+        let gone = r.deck.all() - set(&r, &["peony-butterflies"]);
+        assert_eq!(p.distance(i, pile, gone), None);
+        assert_eq!(
+            p.completing_cards(&r, i, pile, r.deck.all()),
+            set(&r, &["peony-butterflies"])
+        );
+        // Closer piles are worth more; a held yaku is worth its points.
+        let none = p.value(&r, CardSet::EMPTY, r.deck.all());
+        let two = p.value(&r, pile, r.deck.all());
+        let three = p.value(&r, pile | set(&r, &["peony-butterflies"]), r.deck.all());
+        assert!(none < two && two < three, "{none} {two} {three}");
+        assert!(three >= 5.0);
+    }
+
+    #[test]
+    fn every_bundled_yaku_is_reachable() {
+        for name in ruleset::bundled::ruleset_names() {
+            let Some(r) = ruleset::load(name).value else {
+                continue;
+            };
+            let p = Progress::of(&r, [1, 12, 1]);
+            for (y, reach) in r.yaku.yaku.iter().zip(&p.yaku) {
+                // Month yaku need the round's month; every other yaku must be found.
+                assert!(reach.need > 0, "{name}: `{}` never found", y.id);
+            }
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! `yaku play RULESET`: a game in the terminal, human against bot, hot seat, or bot against bot.
+//!
+//! Humans answer prompts on standard input (so whole games can be piped in); bots see only
+//! their seat's view. Quitting, or the end of input, saves the game as a record that
+//! `--resume` replays and continues. The screen is in [`screen`], the prompts in [`prompt`].
+
+mod prompt;
+pub(crate) mod screen;
+
+use super::load_ruleset;
+use crate::agent::{AGENT_NAMES, Agent, agent_by_name, agent_rng};
+use crate::engine::{Action, Game, GameOptions};
+use crate::record::{HashCheck, Record};
+use crate::ruleset::Ruleset;
+use prompt::{HELP, Input};
+use screen::Style;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The player name that means a person at the keyboard.
+pub const HUMAN: &str = "human";
+
+/// Arguments of `yaku play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The ruleset: a bundled name (`koikoi`) or a path. Not needed with `--resume`.
+    #[arg(required_unless_present = "resume")]
+    ruleset: Option<String>,
+    /// Who plays: `human` or a bot (`random`, `greedy`, `expert`, `expert:N`), seat 1 first.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "human,greedy",
+        value_name = "A,B"
+    )]
+    players: Vec<String>,
+    /// The game's seed (default: from the clock, and printed so the game can be played again).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Hands to play instead of the ruleset's length.
+    #[arg(long, value_name = "N")]
+    rounds: Option<u32>,
+    /// Write the game's record (JSON, docs/records.md) to FILE at the end, or when saving.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Where `quit` and the end of input save the game (default: yaku-save-SEED.json).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Continue a saved game (its ruleset, seed and players come from the file).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["ruleset", "seed", "rounds"])]
+    resume: Option<PathBuf>,
+    /// Resume even when the ruleset changed since the game was saved.
+    #[arg(long)]
+    force: bool,
+    /// No colours, even on a terminal.
+    #[arg(long)]
+    no_color: bool,
+}
+
+/// A game being played, with its record and who sits where.
+struct Session {
+    game: Game,
+    record: Record,
+    bots: [Option<Box<dyn Agent>>; 2],
+    style: Style,
+    seed: u64,
+    save: PathBuf,
+    record_path: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: &PlayArgs) -> i32 {
+    let color = !args.no_color && std::io::stdout().is_terminal();
+    let session = match &args.resume {
+        Some(path) => resume(args, path, color),
+        None => start(args, color),
+    };
+    match session {
+        Ok(mut s) => s.play(),
+        Err(code) => code,
+    }
+}
+
+/// Checks the players: two, each `human` or a bot.
+fn bots(players: &[String]) -> Result<[Option<Box<dyn Agent>>; 2], i32> {
+    let [a, b] = players else {
+        eprintln!("error: `--players` takes two players separated by a comma, e.g. `human,greedy`");
+        return Err(super::EXIT_USAGE);
+    };
+    let bot = |p: &String| -> Result<Option<Box<dyn Agent>>, i32> {
+        if p == HUMAN {
+            return Ok(None);
+        }
+        agent_by_name(p).map(Some).ok_or_else(|| {
+            eprintln!(
+                "error: unknown player `{p}` (players: {HUMAN}, {}, expert:N)",
+                AGENT_NAMES.join(", ")
+            );
+            super::EXIT_USAGE
+        })
+    };
+    Ok([bot(a)?, bot(b)?])
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
+}
+
+fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
+    let players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
+    let bots = bots(&players)?;
+    let spec = args.ruleset.as_deref().unwrap_or_default();
+    let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let players = [players[0].clone(), players[1].clone()];
+    let record = Record::new(&ruleset, spec, Some(seed), &players, args.rounds);
+    let game = Game::new(
+        Arc::clone(&ruleset),
+        GameOptions {
+            seed,
+            rounds: args.rounds,
+            log_events: true,
+            ..GameOptions::default()
+        },
+    )
+    .map_err(|e| {
+        eprintln!("error: {e}");
+        super::EXIT_FAILURE
+    })?;
+    println!(
+        "{} · seed {seed} (play this game again with --seed {seed}) · {} vs {}",
+        ruleset.name, players[0], players[1]
+    );
+    Ok(Session {
+        game,
+        record,
+        bots,
+        style: Style::for_players(&players, color),
+        seed,
+        save: save_path(args, seed),
+        record_path: args.record.clone(),
+    })
+}
+
+fn save_path(args: &PlayArgs, seed: u64) -> PathBuf {
+    args.save
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("yaku-save-{seed}.json")))
+}
+
+/// Reads a record and loads its ruleset, refusing one whose rules changed unless `force`.
+/// Errors are printed; the `Err` is the exit code.
+pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Ruleset>), i32> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read `{}`: {e}", path.display());
+        super::EXIT_FAILURE
+    })?;
+    let record = Record::from_json(&text).map_err(|e| {
+        eprintln!("error: `{}`: {e}", path.display());
+        super::EXIT_FAILURE
+    })?;
+    let ruleset = load_ruleset(&record.ruleset.spec).ok_or(super::EXIT_FAILURE)?;
+    match record.check_hash(&ruleset) {
+        HashCheck::Same => {}
+        HashCheck::Unrecorded => eprintln!(
+            "note: the record gives no ruleset hash; it is replayed with `{}` as it is now",
+            record.ruleset.spec
+        ),
+        HashCheck::Differs { recorded, actual } if force => eprintln!(
+            "warning: the rules of `{}` changed since the record was written (hash {recorded}, now {actual}); going on because of --force",
+            record.ruleset.spec
+        ),
+        HashCheck::Differs { recorded, actual } => {
+            eprintln!(
+                "error: the rules of `{}` changed since the record was written (hash {recorded}, now {actual})\n  = help: the game may not replay the same way; add --force to try anyway",
+                record.ruleset.spec
+            );
+            return Err(super::EXIT_FAILURE);
+        }
+    }
+    Ok((record, ruleset))
+}
+
+fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
+    let (record, ruleset) = read_record(path, args.force)?;
+    let bots = bots(&record.players)?;
+    let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
+        eprintln!("error: `{}`: {e}", path.display());
+        super::EXIT_FAILURE
+    })?;
+    for i in 0..record.actions.len() {
+        record.apply(&mut game, i).map_err(|e| {
+            eprintln!("error: `{}`: {e}", path.display());
+            super::EXIT_FAILURE
+        })?;
+    }
+    game.drain_events();
+    if game.is_over() {
+        let s = game.scores();
+        println!(
+            "the game in `{}` is already over: {} {}, {} {}",
+            path.display(),
+            record.players.first().map_or("", String::as_str),
+            s[0],
+            record.players.get(1).map_or("", String::as_str),
+            s[1]
+        );
+    }
+    let seed = record.seed.unwrap_or(0);
+    let players = [record.players[0].clone(), record.players[1].clone()];
+    println!(
+        "{} · seed {seed} · {} vs {} · resumed from `{}` after {} actions",
+        ruleset.name,
+        players[0],
+        players[1],
+        path.display(),
+        record.actions.len()
+    );
+    Ok(Session {
+        game,
+        record,
+        bots,
+        style: Style::for_players(&players, color),
+        seed,
+        save: save_path(args, seed),
+        record_path: args.record.clone(),
+    })
+}
+
+/// An action in words, for "only one move" notes.
+fn describe(game: &Game, style: &Style, action: Action) -> String {
+    let deck = &game.ruleset().deck;
+    match action {
+        Action::Play { card } => format!("play {}", style.card(deck, card)),
+        Action::Capture { card } => format!("capture {}", style.card(deck, card)),
+        Action::KoiKoi => "koi-koi".into(),
+        Action::Stop => "stop and score".into(),
+        Action::SwapHands { swap: true } => "take the dealer's hand".into(),
+        Action::SwapHands { swap: false } => "keep your hand".into(),
+    }
+}
+
+impl Session {
+    fn apply(&mut self, seat: usize, action: Action) {
+        self.game
+            .apply(action)
+            .expect("the action is one of the legal actions");
+        self.record.push(seat, action, &self.game.ruleset().deck);
+    }
+
+    fn write_record(&mut self, path: &Path) -> Result<(), i32> {
+        self.record.sync(&self.game);
+        std::fs::write(path, self.record.to_json() + "\n").map_err(|e| {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            super::EXIT_FAILURE
+        })
+    }
+
+    /// Saves the game and says how to resume it.
+    fn save_and_leave(&mut self) -> i32 {
+        let save = self.save.clone();
+        if let Err(code) = self.write_record(&save) {
+            return code;
+        }
+        if let Some(path) = self.record_path.clone()
+            && let Err(code) = self.write_record(&path)
+        {
+            return code;
+        }
+        println!(
+            "\ngame saved to {}; resume it with: yaku play --resume {}",
+            save.display(),
+            save.display()
+        );
+        super::EXIT_OK
+    }
+
+    fn play(&mut self) -> i32 {
+        let stdin = std::io::stdin();
+        let echo = !stdin.is_terminal();
+        let mut lines = stdin.lock().lines();
+        let mut legal = Vec::new();
+        let mut stdout = std::io::stdout();
+        loop {
+            let events = self.game.drain_events();
+            print!("{}", screen::narrate(&self.style, &self.game, &events));
+            if let Some(e) = self.game.script_error() {
+                eprintln!("error: {e}");
+                return super::EXIT_FAILURE;
+            }
+            let Some(seat) = self.game.to_act() else {
+                break;
+            };
+            self.game.legal_actions(&mut legal);
+            if let Some(bot) = &mut self.bots[seat] {
+                let index = self.record.actions.len();
+                let mut rng = agent_rng(crate::sim::game_seed(self.seed, index));
+                let action = bot.choose(&self.game.view(seat), &legal, &mut rng);
+                self.apply(seat, action);
+                continue;
+            }
+            print!("{}", screen::screen(&self.style, &self.game, Some(seat)));
+            if self.bots.iter().all(Option::is_none) {
+                println!("({} to act)", self.style.who(seat));
+            }
+            if let [only] = legal.as_slice() {
+                println!(
+                    "only one move is possible: {}; it is made for you",
+                    describe(&self.game, &self.style, *only)
+                );
+                self.apply(seat, *only);
+                continue;
+            }
+            loop {
+                println!("{}", prompt::question(&self.style, &self.game, &legal));
+                print!("> ");
+                let _ = stdout.flush();
+                let line = match lines.next() {
+                    Some(Ok(line)) => line,
+                    Some(Err(e)) => {
+                        eprintln!("error: cannot read the input: {e}");
+                        return self.save_and_leave();
+                    }
+                    None => {
+                        println!("\n(end of input)");
+                        return self.save_and_leave();
+                    }
+                };
+                if echo {
+                    println!("{}", line.trim_end());
+                }
+                match prompt::parse(&line, &self.game, &legal) {
+                    Ok(Input::Act(action)) => {
+                        self.apply(seat, action);
+                        break;
+                    }
+                    Ok(Input::Help) => println!("{HELP}"),
+                    Ok(Input::Rules) => print!("{}", screen::rules(self.game.ruleset())),
+                    Ok(Input::Score) => print!("{}", screen::score(&self.style, &self.game)),
+                    Ok(Input::Quit) => return self.save_and_leave(),
+                    Err(reason) => println!("error: {reason}"),
+                }
+            }
+        }
+        if let Some(path) = self.record_path.clone() {
+            if let Err(code) = self.write_record(&path) {
+                return code;
+            }
+            println!("record written to {}", path.display());
+        }
+        super::EXIT_OK
+    }
+}

@@ -1,0 +1,500 @@
+//! The play screen: cards by name with suit and kind (coloured on a terminal), the table, the
+//! hands, the capture piles grouped by kind, scores, calls, multipliers in force, yaku held and
+//! near; the narration of events; hand results; the rule listing. Text only: the caller prints.
+
+use crate::agent::progress::{Progress, facts};
+use crate::deck::{CardId, CardSet, Deck};
+use crate::engine::{Event, Game, HandEnd, HandRecord, View};
+use crate::ruleset::{GameLength, Ruleset};
+use crate::script::HandFacts;
+use std::fmt::Write as _;
+
+/// ANSI colours given to a card by the position of its first kind in the deck's kinds.
+const PALETTE: &[&str] = &["1;33", "32", "31", "2", "34", "35", "36", "1;34"];
+
+/// How to draw cards and who sits where.
+#[derive(Clone, Debug)]
+pub struct Style {
+    /// Colour cards with ANSI codes.
+    pub color: bool,
+    /// The players' labels by seat (`you`, `greedy`, `player 1`).
+    pub labels: [String; 2],
+}
+
+impl Style {
+    /// A seat's label.
+    pub fn who(&self, seat: usize) -> &str {
+        &self.labels[seat]
+    }
+
+    /// A verb for a seat: `you play`, `greedy plays`.
+    pub fn says(&self, seat: usize, verb: &str) -> String {
+        let who = self.who(seat);
+        if who == "you" {
+            format!("you {verb}")
+        } else {
+            format!("{who} {verb}s")
+        }
+    }
+
+    /// A seat's possessive: `your`, `greedy's`.
+    pub fn whose(&self, seat: usize) -> String {
+        match self.who(seat) {
+            "you" => "your".to_string(),
+            who => format!("{who}'s"),
+        }
+    }
+
+    /// Labels for the players: `you` for a lone human, else the name with its seat.
+    pub fn for_players(players: &[String; 2], color: bool) -> Style {
+        let humans = players.iter().filter(|p| *p == "human").count();
+        let labels = [0, 1].map(|s| {
+            if humans == 1 && players[s] == "human" {
+                "you".to_string()
+            } else if players[0] == players[1] || players[s] == "human" {
+                format!("{} {}", players[s], s + 1)
+            } else {
+                players[s].clone()
+            }
+        });
+        Style { color, labels }
+    }
+
+    fn paint(&self, deck: &Deck, card: CardId, text: &str) -> String {
+        if !self.color {
+            return text.to_string();
+        }
+        let c = deck.card(card);
+        let kind = c
+            .kinds
+            .first()
+            .and_then(|k| deck.kinds.iter().position(|d| &d.id == k))
+            .unwrap_or(0);
+        format!("\x1b[{}m{text}\x1b[0m", PALETTE[kind % PALETTE.len()])
+    }
+
+    /// A card's short form: its name, coloured.
+    pub fn name(&self, deck: &Deck, card: CardId) -> String {
+        self.paint(deck, card, &deck.card(card).name)
+    }
+
+    /// A card's long form: name, suit and kinds.
+    pub fn card(&self, deck: &Deck, card: CardId) -> String {
+        let c = deck.card(card);
+        format!(
+            "{} ({}, {})",
+            self.name(deck, card),
+            deck.suit_of(card).name,
+            c.kinds.join("/")
+        )
+    }
+
+    /// Cards' short forms joined with commas.
+    pub fn names(&self, deck: &Deck, cards: CardSet) -> String {
+        cards
+            .iter()
+            .map(|c| self.name(deck, c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The rounds of a game as players read them (`round 2 of 12`, `round 2, to 50 points`).
+fn round_text(ruleset: &Ruleset, round: u32, rounds: u32) -> String {
+    match ruleset.matching().map(|f| f.length) {
+        Some(GameLength::Target { score, .. }) => {
+            format!("round {round}, playing to {score} points")
+        }
+        _ => format!("round {round} of {rounds}"),
+    }
+}
+
+/// A capture pile grouped by each card's first kind, with counts.
+fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
+    if cards.is_empty() {
+        return "nothing".into();
+    }
+    let mut groups: Vec<String> = Vec::new();
+    for kind in &deck.kinds {
+        let of_kind: CardSet = cards
+            .iter()
+            .filter(|&c| deck.card(c).kinds.first() == Some(&kind.id))
+            .collect();
+        if !of_kind.is_empty() {
+            groups.push(format!(
+                "{} {}: {}",
+                kind.id,
+                of_kind.len(),
+                style.names(deck, of_kind)
+            ));
+        }
+    }
+    let counts: Vec<String> = deck
+        .kinds
+        .iter()
+        .filter_map(|k| {
+            let n = (k.cards & cards).len();
+            (n > 0).then(|| format!("{} {n}", k.id))
+        })
+        .collect();
+    format!(
+        "{} cards ({})\n      {}",
+        cards.len(),
+        counts.join(", "),
+        groups.join("\n      ")
+    )
+}
+
+/// The multipliers the scoring script would apply now to a 1-point hand won by `seat`.
+fn multipliers(game: &Game, seat: usize) -> Vec<String> {
+    let ruleset = game.ruleset();
+    let Some(script) = &ruleset.scoring else {
+        return Vec::new();
+    };
+    let c = game.circumstances(seat);
+    let facts = HandFacts {
+        yaku: Vec::new(),
+        base: 1,
+        koikoi_self: i64::from(c.koikoi_self),
+        koikoi_opponent: i64::from(c.koikoi_opponent),
+        table_count: c.table_count,
+        round: i64::from(c.round),
+        rounds: i64::from(c.rounds),
+        dealer: c.dealer,
+        instant: false,
+        exhausted: false,
+    };
+    script
+        .score(&facts)
+        .map(|o| o.steps.into_iter().map(|s| s.reason).collect())
+        .unwrap_or_default()
+}
+
+/// The yaku `seat` holds and the nearest ones still in reach.
+fn yaku_lines(style: &Style, view: &View, seat: usize, out: &mut String) {
+    let r = view.ruleset;
+    let deck = &r.deck;
+    let mine = view.captured[seat];
+    let held = &view.yaku[seat];
+    let now = r.yaku.evaluate(mine, &facts(view, seat));
+    let names: Vec<String> = now
+        .iter()
+        .map(|i| format!("{} {}", r.yaku.yaku[i].name, now.points[i]))
+        .collect();
+    let who = style.who(seat);
+    if names.is_empty() {
+        let _ = writeln!(out, "  {who}: no yaku yet");
+    } else {
+        let _ = writeln!(
+            out,
+            "  {who}: {} (base {})",
+            names.join(", "),
+            held.base().max(now.base())
+        );
+    }
+    // Cards this seat may still win: everything but the other pile (and, for the viewer's
+    // opponent, the viewer's hand, which the opponent can only win from the table).
+    let mut reach = deck.all() - view.captured[1 - seat];
+    if seat != view.seat {
+        reach = reach - view.hand;
+    }
+    let progress = Progress::of(r, facts(view, seat));
+    let mut near: Vec<(u32, usize)> = (0..r.yaku.yaku.len())
+        .filter(|&i| now.mask >> i & 1 == 0)
+        .filter_map(|i| progress.distance(i, mine, reach).map(|d| (d, i)))
+        .filter(|&(d, _)| (1..=3).contains(&d))
+        .collect();
+    near.sort();
+    for (d, i) in near.into_iter().take(4) {
+        let y = &r.yaku.yaku[i];
+        let detail = if d == 1 {
+            let cards = progress.completing_cards(r, i, mine, reach);
+            format!("1 card away: {}", style.names(deck, cards))
+        } else {
+            let left = (progress.yaku[i].relevant & reach) - mine;
+            if left.len() <= 6 {
+                format!("{d} cards away, from: {}", style.names(deck, left))
+            } else {
+                format!("{d} cards away ({} such cards left)", left.len())
+            }
+        };
+        let _ = writeln!(out, "    near {}: {detail}", y.name);
+    }
+}
+
+/// The whole screen for `seat` (or for a spectator, showing both hands, when `seat` is `None`).
+pub fn screen(style: &Style, game: &Game, seat: Option<usize>) -> String {
+    let me = seat.unwrap_or(0);
+    let view = game.view(me);
+    let r = game.ruleset();
+    let deck = &r.deck;
+    let mut out = String::new();
+    let scores = game.scores();
+    let _ = writeln!(
+        out,
+        "\n=== {} · {} · dealer: {} · scores: {} {}, {} {}",
+        r.name,
+        round_text(r, view.round, view.rounds),
+        style.who(view.dealer),
+        style.who(0),
+        scores[0],
+        style.who(1),
+        scores[1]
+    );
+    let calls = view.koikoi;
+    let _ = writeln!(
+        out,
+        "koi-koi calls this hand: {} {}, {} {}",
+        style.who(0),
+        calls[0],
+        style.who(1),
+        calls[1]
+    );
+    if has_table_count(r) {
+        let _ = writeln!(out, "table count at the deal: {}", view.table_count);
+    }
+    for s in 0..2 {
+        let m = multipliers(game, s);
+        if !m.is_empty() {
+            let _ = writeln!(
+                out,
+                "multipliers in force if {} win now: {}",
+                style.who(s),
+                m.join("; ")
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "stock: {} cards · {} {} in hand",
+        view.stock_size,
+        style.who(1 - me),
+        match seat {
+            Some(_) => format!("holds {} cards", view.opponent_hand_size),
+            None => format!("holds {} cards", game.hand(1 - me).len()),
+        }
+    );
+    let _ = writeln!(out, "table ({}):", view.table.len());
+    for c in view.table.iter() {
+        let _ = writeln!(out, "    {}", style.card(deck, c));
+    }
+    for s in [me, 1 - me] {
+        let _ = writeln!(
+            out,
+            "{} captures: {}",
+            style.whose(s),
+            pile(style, deck, view.captured[s])
+        );
+    }
+    let _ = writeln!(out, "yaku:");
+    yaku_lines(style, &view, me, &mut out);
+    yaku_lines(style, &view, 1 - me, &mut out);
+    let hands: Vec<usize> = match seat {
+        Some(s) => vec![s],
+        None => vec![0, 1],
+    };
+    for s in hands {
+        let _ = writeln!(out, "{} hand:", style.whose(s));
+        for (i, c) in game.hand(s).iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {:>2}. {:<52} {}",
+                i + 1,
+                style.card(deck, c),
+                deck.id_of(c)
+            );
+        }
+    }
+    out
+}
+
+/// True when the ruleset counts something on the table at the deal (shown on the screen).
+fn has_table_count(ruleset: &Ruleset) -> bool {
+    ruleset.matching().is_some_and(|f| f.table_count.is_some())
+}
+
+/// One line per event.
+pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
+    let r = game.ruleset();
+    let deck = &r.deck;
+    let mut out = String::new();
+    for e in events {
+        match e {
+            Event::Deal { round, dealer } => {
+                let _ = writeln!(
+                    out,
+                    "\n--- {} · {}",
+                    round_text(r, *round, game.rounds()),
+                    style.says(*dealer, "deal")
+                );
+            }
+            Event::Redeal { reason } => {
+                let _ = writeln!(out, "redeal: {reason}");
+            }
+            Event::HandsSwapped => {
+                let _ = writeln!(out, "the non-dealer took the dealer's hand");
+            }
+            Event::Played {
+                player,
+                card,
+                captured,
+            }
+            | Event::Drew {
+                player,
+                card,
+                captured,
+            } => {
+                let verb = if matches!(e, Event::Played { .. }) {
+                    "play"
+                } else {
+                    "draw"
+                };
+                let taken: CardSet = captured.iter().copied().collect();
+                let what = if taken.is_empty() {
+                    " to the table".to_string()
+                } else {
+                    format!(", capturing {}", style.names(deck, taken))
+                };
+                let _ = writeln!(
+                    out,
+                    "{} {}{what}",
+                    style.says(*player, verb),
+                    style.card(deck, *card)
+                );
+            }
+            Event::YakuFormed { player, yaku, base } => {
+                let names: Vec<&str> = yaku
+                    .iter()
+                    .filter_map(|id| r.yaku.yaku.iter().find(|y| &y.id == id))
+                    .map(|y| y.name.as_str())
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "{} {} (base {base})",
+                    style.says(*player, "make"),
+                    names.join(", ")
+                );
+            }
+            Event::KoiKoi { player } => {
+                let _ = writeln!(out, "{} koi-koi!", style.says(*player, "call"));
+            }
+            Event::HandEnded { round, .. } => {
+                if let Some(h) = game.history().iter().find(|h| h.round == *round) {
+                    out.push_str(&hand_result(style, h));
+                }
+            }
+            Event::GameEnded { scores } => {
+                let _ = writeln!(
+                    out,
+                    "\n=== game over: {} {}, {} {}{}",
+                    style.who(0),
+                    scores[0],
+                    style.who(1),
+                    scores[1],
+                    match scores[0].cmp(&scores[1]) {
+                        std::cmp::Ordering::Greater => format!(" · {} wins", style.who(0)),
+                        std::cmp::Ordering::Less => format!(" · {} wins", style.who(1)),
+                        std::cmp::Ordering::Equal => " · a draw".to_string(),
+                    }
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A finished hand: who won, how, the yaku, the multipliers and the points.
+pub fn hand_result(style: &Style, h: &HandRecord) -> String {
+    let mut out = String::new();
+    let how = match h.end {
+        HandEnd::Stop => "stopped",
+        HandEnd::Instant => "instant win at the deal",
+        HandEnd::BothInstant => "both hands held an instant win: no points",
+        HandEnd::Exhausted => "the hands ran out: no points",
+        HandEnd::ExhaustedDealer => "the hands ran out: the dealer scores",
+    };
+    match h.winner {
+        Some(w) => {
+            let _ = writeln!(
+                out,
+                "round {} won by {} ({how}): {} points",
+                h.round,
+                style.who(w),
+                h.points[w]
+            );
+        }
+        None => {
+            let _ = writeln!(out, "round {}: {how}", h.round);
+        }
+    }
+    if let Some(o) = &h.outcome {
+        for y in &o.yaku {
+            let _ = writeln!(out, "    {:<40} {:>4}", y.name, y.points);
+        }
+        let _ = writeln!(out, "    {:<40} {:>4}", "base", o.base);
+        for s in &o.steps {
+            let _ = writeln!(out, "    {:<40} {:>4}", s.reason, s.total);
+        }
+        if o.opponent != 0 {
+            let _ = writeln!(out, "    {:<40} {:>4}", "the other player", o.opponent);
+        }
+    }
+    out
+}
+
+/// The yaku table and deal checks of a ruleset, for the `rules` command.
+pub fn rules(ruleset: &Ruleset) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {}", ruleset.name, ruleset.description);
+    let _ = writeln!(out, "yaku:");
+    for y in &ruleset.yaku.yaku {
+        let group = y
+            .group
+            .map(|g| format!("  [only the best of `{}` counts]", ruleset.yaku.groups[g]))
+            .unwrap_or_default();
+        let _ = writeln!(out, "  {}{group}", y.name);
+        if !y.description.is_empty() {
+            let _ = writeln!(out, "      {}", y.description);
+        }
+        let _ = writeln!(
+            out,
+            "      when: {}    points: {}",
+            y.when_source, y.points_source
+        );
+    }
+    let instant_wins = ruleset.matching().map_or(&[][..], |f| &f.instant_wins[..]);
+    for w in instant_wins {
+        let _ = writeln!(
+            out,
+            "  instant win at the deal: {} ({} points)",
+            w.name, w.points
+        );
+    }
+    out
+}
+
+/// The scores and every finished hand, for the `score` command.
+pub fn score(style: &Style, game: &Game) -> String {
+    let mut out = String::new();
+    let s = game.scores();
+    let _ = writeln!(
+        out,
+        "scores: {} {}, {} {}",
+        style.who(0),
+        s[0],
+        style.who(1),
+        s[1]
+    );
+    for h in game.history() {
+        let _ = writeln!(
+            out,
+            "  round {:>2}: {} {:>3}, {} {:>3}",
+            h.round,
+            style.who(0),
+            h.points[0],
+            style.who(1),
+            h.points[1]
+        );
+    }
+    out
+}

@@ -1,0 +1,9 @@
+//! End-to-end tests of `yaku play`, `yaku replay` and `yaku sim`, driving the real binary.
+
+mod bots;
+mod replay;
+mod run;
+mod save;
+mod scripted;
+mod sim;
+mod terminal;

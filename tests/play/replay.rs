@@ -1,0 +1,160 @@
+//! `yaku replay`: recorded games replay to the same outcomes; changed rules and illegal actions
+//! are reported.
+
+use super::run::{game_over, temp_dir, yaku};
+use serde_json::Value;
+
+fn read(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Plays a bot game with `--record` and returns its transcript.
+fn record(dir: &std::path::Path, ruleset: &str, seed: u64, file: &str) -> String {
+    yaku(&[
+        "play",
+        ruleset,
+        "--players",
+        "greedy,random",
+        "--seed",
+        &seed.to_string(),
+        "--record",
+        file,
+    ])
+    .dir(dir)
+    .expect(0)
+    .stdout
+}
+
+#[test]
+fn recorded_games_replay_to_the_same_outcomes() {
+    let dir = temp_dir("replay");
+    for (i, ruleset) in [
+        "koikoi",
+        "koikoi-classic",
+        "koikoi-ktane",
+        "house/lightning-wild",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let file = format!("game{i}.json");
+        let played = record(&dir, ruleset, 100 + i as u64, &file);
+        let rec = read(&dir.join(&file));
+        assert_eq!(rec["format"], "yaku-record");
+        assert_eq!(rec["version"], 1);
+        assert_eq!(rec["ruleset"]["spec"], *ruleset);
+        assert_eq!(rec["ruleset"]["content_hash"].as_str().unwrap().len(), 16);
+        assert_eq!(rec["finished"], true);
+        assert!(rec["deals"][0].as_array().unwrap().len() == 48);
+
+        let json = yaku(&["replay", &file, "--json"]).dir(&dir).expect(0);
+        let outcome: Value = serde_json::from_str(&json.stdout).unwrap();
+        assert_eq!(outcome["finished"], true);
+        let scores = outcome["final_scores"].as_array().unwrap();
+        let expected = format!("=== game over: greedy {}, random {}", scores[0], scores[1]);
+        assert!(
+            game_over(&played).starts_with(&expected),
+            "{expected} vs {}",
+            game_over(&played)
+        );
+        let rounds = outcome["rounds"].as_array().unwrap();
+        assert!(!rounds.is_empty());
+        for key in [
+            "round",
+            "dealer",
+            "winner",
+            "end",
+            "yaku",
+            "base",
+            "multipliers",
+            "points",
+        ] {
+            assert!(rounds[0].get(key).is_some(), "no `{key}` in {}", rounds[0]);
+        }
+        let total: i64 = rounds
+            .iter()
+            .map(|r| r["points"][0].as_i64().unwrap())
+            .sum();
+        assert_eq!(Value::from(total), scores[0]);
+
+        // Without the seed, the recorded deals are enough.
+        let mut seedless = rec.clone();
+        seedless.as_object_mut().unwrap().remove("seed");
+        std::fs::write(dir.join("seedless.json"), seedless.to_string()).unwrap();
+        let again = yaku(&["replay", "seedless.json", "--json"])
+            .dir(&dir)
+            .expect(0);
+        assert_eq!(again.stdout, json.stdout);
+
+        let text = yaku(&["replay", &file, "--to-end"]).dir(&dir).expect(0);
+        assert_eq!(game_over(&text.stdout), game_over(&played));
+    }
+}
+
+#[test]
+fn replay_with_piped_input_runs_to_the_end() {
+    let dir = temp_dir("replay-piped");
+    record(&dir, "koikoi", 5, "g.json");
+    // Piped stdin is not a terminal, so the replay does not wait (terminal.rs tests stepping).
+    let out = yaku(&["replay", "g.json"]).dir(&dir).stdin("q\n").expect(0);
+    game_over(&out.stdout);
+}
+
+#[test]
+fn a_changed_ruleset_is_refused_unless_forced() {
+    let dir = temp_dir("replay-hash");
+    record(&dir, "koikoi", 6, "g.json");
+    let mut rec = read(&dir.join("g.json"));
+    rec["ruleset"]["content_hash"] = "00000000deadbeef".into();
+    std::fs::write(dir.join("g.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "g.json", "--json"]).dir(&dir).expect(1);
+    assert!(
+        out.stderr.contains(
+            "the rules of `koikoi` changed since the record was written (hash 00000000deadbeef"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("--force"));
+    let out = yaku(&["replay", "g.json", "--json", "--force"])
+        .dir(&dir)
+        .expect(0);
+    assert!(out.stderr.contains("warning"));
+}
+
+#[test]
+fn an_illegal_action_is_reported_with_its_index() {
+    let dir = temp_dir("replay-illegal");
+    record(&dir, "koikoi", 8, "g.json");
+    let mut rec = read(&dir.join("g.json"));
+    rec["actions"][3] = serde_json::json!({ "action": "koi_koi" });
+    std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "bad.json", "--json"]).dir(&dir).expect(1);
+    assert!(
+        out.stderr
+            .contains("action 3 is illegal: koi-koi is not possible now"),
+        "{}",
+        out.stderr
+    );
+    let out = yaku(&["replay", "bad.json", "--to-end"])
+        .dir(&dir)
+        .expect(1);
+    assert!(out.stderr.contains("action 3 is illegal"), "{}", out.stderr);
+
+    rec["actions"][2] = serde_json::json!({ "action": "play", "card": "pine-cranes" });
+    std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "bad.json", "--json"]).dir(&dir).expect(1);
+    assert!(
+        out.stderr.contains("action 2: unknown card `pine-cranes`"),
+        "{}",
+        out.stderr
+    );
+
+    std::fs::write(dir.join("junk.json"), "{\"format\": \"other\"}").unwrap();
+    let out = yaku(&["replay", "junk.json"]).dir(&dir).expect(1);
+    assert!(
+        out.stderr.contains("unsupported record format"),
+        "{}",
+        out.stderr
+    );
+}

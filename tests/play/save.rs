@@ -1,0 +1,115 @@
+//! Quitting and the end of input save the game; `--resume` continues it to the same end as a
+//! game played without a break.
+
+use super::run::{game_over, ones, temp_dir, yaku};
+
+#[test]
+fn end_of_input_saves_and_resume_reaches_the_same_end() {
+    let dir = temp_dir("resume");
+    let args = ["play", "koikoi", "--seed", "21", "--rounds", "3"];
+    let whole = yaku(&[&args[..], &["--record", "whole.json"]].concat())
+        .dir(&dir)
+        .stdin(ones(400))
+        .expect(0);
+    let end = game_over(&whole.stdout).to_string();
+
+    for cut in [1, 6, 13] {
+        let save = format!("cut{cut}.json");
+        let first = yaku(&[&args[..], &["--save", &save]].concat())
+            .dir(&dir)
+            .stdin(ones(cut))
+            .expect(0);
+        assert!(first.stdout.contains("(end of input)"), "{}", first.stdout);
+        assert!(
+            first.stdout.contains(&format!(
+                "game saved to {save}; resume it with: yaku play --resume {save}"
+            )),
+            "{}",
+            first.stdout
+        );
+        assert!(!first.stdout.contains("=== game over"));
+        let record = format!("resumed{cut}.json");
+        let rest = yaku(&["play", "--resume", &save, "--record", &record])
+            .dir(&dir)
+            .stdin(ones(400))
+            .expect(0);
+        assert!(rest.stdout.contains("resumed from"), "{}", rest.stdout);
+        assert_eq!(game_over(&rest.stdout), end);
+        // The resumed game's record is the uninterrupted game's record.
+        let a: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("whole.json")).unwrap())
+                .unwrap();
+        let b: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(&record)).unwrap()).unwrap();
+        assert_eq!(a["actions"], b["actions"]);
+        assert_eq!(a["deals"], b["deals"]);
+        assert_eq!(b["finished"], true);
+    }
+}
+
+#[test]
+fn quit_saves_a_record_with_the_actions_so_far() {
+    let dir = temp_dir("quit");
+    let out = yaku(&["play", "koikoi", "--seed", "4", "--save", "q.json"])
+        .dir(&dir)
+        .stdin("1\nquit\n")
+        .expect(0);
+    assert!(out.stdout.contains("game saved to q.json"));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("q.json")).unwrap()).unwrap();
+    assert_eq!(saved["format"], "yaku-record");
+    assert_eq!(saved["seed"], 4);
+    assert_eq!(saved["finished"], false);
+    assert_eq!(saved["players"], serde_json::json!(["human", "greedy"]));
+    assert!(!saved["actions"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn resume_refuses_changed_rules_without_force() {
+    let dir = temp_dir("resume-hash");
+    yaku(&["play", "koikoi", "--seed", "4", "--save", "q.json"])
+        .dir(&dir)
+        .stdin("1\n")
+        .expect(0);
+    let path = dir.join("q.json");
+    let mut saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    saved["ruleset"]["content_hash"] = "0123456789abcdef".into();
+    std::fs::write(&path, saved.to_string()).unwrap();
+    let out = yaku(&["play", "--resume", "q.json"]).dir(&dir).expect(1);
+    assert!(
+        out.stderr.contains("changed since the record was written"),
+        "{}",
+        out.stderr
+    );
+    let out = yaku(&["play", "--resume", "q.json", "--force"])
+        .dir(&dir)
+        .stdin(ones(400))
+        .expect(0);
+    game_over(&out.stdout);
+}
+
+#[test]
+fn resuming_a_finished_game_says_so() {
+    let dir = temp_dir("resume-finished");
+    yaku(&[
+        "play",
+        "koikoi",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "2",
+        "--rounds",
+        "1",
+        "--record",
+        "done.json",
+    ])
+    .dir(&dir)
+    .expect(0);
+    let out = yaku(&["play", "--resume", "done.json"]).dir(&dir).expect(0);
+    assert!(
+        out.stdout.contains("is already over: greedy"),
+        "{}",
+        out.stdout
+    );
+}

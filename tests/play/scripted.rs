@@ -1,0 +1,217 @@
+//! Whole games and every prompt's error path through piped standard input. Positions are found
+//! with the library on fixed seeds, so the scripts know what the screen will ask.
+
+use super::run::{game_over, ones, temp_dir, yaku};
+use std::sync::Arc;
+use yaku::agent::{Agent, GreedyAgent, agent_rng};
+use yaku::engine::{Action, Game, GameOptions, Phase};
+
+/// The game `yaku play RULESET --seed SEED` starts.
+fn game(ruleset: &str, seed: u64) -> Game {
+    let r = Arc::new(yaku::ruleset::load(ruleset).value.unwrap());
+    Game::new(
+        r,
+        GameOptions {
+            seed,
+            ..GameOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_whole_game_against_greedy_from_piped_input() {
+    let dir = temp_dir("whole");
+    let out = yaku(&["play", "koikoi", "--seed", "7", "--rounds", "2"])
+        .dir(&dir)
+        .stdin(ones(400))
+        .expect(0);
+    assert!(
+        out.stdout
+            .contains("seed 7 (play this game again with --seed 7)")
+    );
+    assert!(out.stdout.contains("play a card from your hand"));
+    assert!(out.stdout.contains("only one move is possible"));
+    assert!(out.stdout.contains("your hand:"));
+    assert!(out.stdout.contains("greedy's captures:"));
+    assert!(
+        !out.stdout.contains("\x1b["),
+        "no colours when stdout is a pipe"
+    );
+    game_over(&out.stdout);
+    // Nothing was saved: the game ended.
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+}
+
+#[test]
+fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
+    // A seed where seat 1 (the human) plays first and holds a card matching two table cards.
+    let (seed, g, double) = (0..500u64)
+        .find_map(|seed| {
+            let g = game("koikoi", seed);
+            if g.to_act() != Some(0) || g.phase() != Phase::Play || !g.history().is_empty() {
+                return None;
+            }
+            let deck = &g.ruleset().deck;
+            let card = g
+                .hand(0)
+                .iter()
+                .find(|&c| (g.table() & deck.same_suit(c)).len() == 2)?;
+            Some((seed, g, card))
+        })
+        .expect("some seed deals a double match");
+    let deck = &g.ruleset().deck;
+    let matches = g.table() & deck.same_suit(double);
+    let other = (g.table() - matches).first_card().unwrap();
+    let second = matches.nth(1).unwrap();
+    let script = format!(
+        "99\nno-such-card\nkoikoi\nfrobnicate\n{other}\nhelp\nrules\nscore\n{double}\n7\n{other}\n2\nquit\n",
+        other = deck.id_of(other),
+        double = deck.id_of(double),
+    );
+    let dir = temp_dir("errors");
+    let out = yaku(&[
+        "play",
+        "koikoi",
+        "--seed",
+        &seed.to_string(),
+        "--save",
+        "s.json",
+    ])
+    .dir(&dir)
+    .stdin(script)
+    .expect(0);
+    let s = &out.stdout;
+    let other_name = &deck.card(other).name;
+    for expected in [
+        "error: there is no card 99 in your hand: choose 1 to 8",
+        "error: unknown card or command `no-such-card`",
+        "error: `koikoi` is not possible now: koi-koi and stop come only after you make a yaku",
+        "error: unknown card or command `frobnicate`; type `help` for the commands",
+        &format!("error: `{other_name}` is not in your hand"),
+        "at any prompt:",
+        "when: ",
+        "scores: you 0, greedy 0",
+        "matches more than one table card; capture which?",
+        "error: there is no option 7: choose 1 to 2",
+        &format!("error: `{other_name}` is not a table card that"),
+        &format!("capturing {}", deck.card(second).name),
+        "game saved to s.json; resume it with: yaku play --resume s.json",
+    ] {
+        assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
+    }
+    // The play prompt came back after each of the first eight lines.
+    assert!(s.matches("play a card from your hand").count() >= 9, "{s}");
+    assert!(dir.join("s.json").exists());
+}
+
+/// Lines of `1` that bring the human (seat 1) to its first koi-koi decision with a choice, when
+/// every answer is `1` and greedy plays seat 2.
+fn ones_to_koikoi(seed: u64) -> Option<usize> {
+    let mut g = game("koikoi", seed);
+    let mut legal = Vec::new();
+    let mut lines = 0;
+    let mut index = 0u64;
+    while let Some(seat) = g.to_act() {
+        g.legal_actions(&mut legal);
+        let action = if seat == 0 {
+            if g.phase() == Phase::KoiKoiChoice
+                && legal.contains(&Action::KoiKoi)
+                && g.round() < g.rounds()
+            {
+                return Some(lines);
+            }
+            if legal.len() > 1 {
+                lines += 1;
+            }
+            legal[0]
+        } else {
+            GreedyAgent.choose(&g.view(seat), &legal, &mut agent_rng(index))
+        };
+        g.apply(action).unwrap();
+        index += 1;
+    }
+    None
+}
+
+#[test]
+fn koikoi_prompt_errors_and_the_points_for_stopping() {
+    let (seed, lines) = (0..200u64)
+        .find_map(|s| ones_to_koikoi(s).map(|n| (s, n)))
+        .expect("some seed reaches a koi-koi choice");
+    let script = format!("{}maybe\n5\nstop\nquit\n", ones(lines));
+    let dir = temp_dir("koikoi");
+    let out = yaku(&["play", "koikoi", "--seed", &seed.to_string()])
+        .dir(&dir)
+        .stdin(script)
+        .expect(0);
+    let s = &out.stdout;
+    for expected in [
+        "you made a yaku: 1) koi-koi (play on)  2) stop and take",
+        "error: `maybe`: answer `koikoi` or `stop` (or `help`)",
+        "error: there is no option 5: choose 1 to 2",
+        "won by you (stopped)",
+    ] {
+        assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
+    }
+    assert!(dir.join(format!("yaku-save-{seed}.json")).exists(), "{s}");
+}
+
+#[test]
+fn the_dealer_hand_swap_prompt() {
+    let seed = (0..200u64)
+        .find(|&s| {
+            let g = game("koikoi-classic", s);
+            g.phase() == Phase::SwapChoice && g.to_act() == Some(0)
+        })
+        .expect("some seed makes the human the non-dealer");
+    let dir = temp_dir("swap");
+    let out = yaku(&["play", "koikoi-classic", "--seed", &seed.to_string()])
+        .dir(&dir)
+        .stdin("maybe\n3\nswap\nquit\n")
+        .expect(0);
+    let s = &out.stdout;
+    for expected in [
+        "you may take the dealer's hand: 1) keep your hand  2) swap for the dealer's",
+        "error: `maybe`: answer `keep` or `swap` (or `help`)",
+        "error: there is no option 3: choose 1 or 2",
+        "the non-dealer took the dealer's hand",
+        "table count at the deal:",
+    ] {
+        assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
+    }
+}
+
+#[test]
+fn hot_seat_shows_the_hand_of_the_player_to_act() {
+    let dir = temp_dir("hotseat");
+    let out = yaku(&[
+        "play",
+        "koikoi",
+        "--players",
+        "human,human",
+        "--seed",
+        "3",
+        "--rounds",
+        "1",
+    ])
+    .dir(&dir)
+    .stdin(ones(200))
+    .expect(0);
+    assert!(out.stdout.contains("(human 1 to act)"));
+    assert!(out.stdout.contains("(human 2 to act)"));
+    assert!(out.stdout.contains("human 2's hand:"));
+    game_over(&out.stdout);
+}
+
+#[test]
+fn bad_players_are_usage_errors() {
+    let out = yaku(&["play", "koikoi", "--players", "human,wizard"]).expect(2);
+    assert!(
+        out.stderr.contains("unknown player `wizard`"),
+        "{}",
+        out.stderr
+    );
+    let out = yaku(&["play", "koikoi", "--players", "human"]).expect(2);
+    assert!(out.stderr.contains("two players"), "{}", out.stderr);
+}

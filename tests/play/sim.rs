@@ -1,0 +1,138 @@
+//! `yaku sim`: the same output whatever the thread count, and the JSON report's shape.
+
+use super::run::yaku;
+use serde_json::Value;
+
+#[test]
+fn output_does_not_depend_on_threads() {
+    let run = |threads: &str| {
+        yaku(&[
+            "sim",
+            "koikoi",
+            "--games",
+            "24",
+            "--rounds",
+            "2",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--json",
+        ])
+        .expect(0)
+        .stdout
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let text = |threads: &str| {
+        yaku(&[
+            "sim",
+            "koikoi",
+            "--games",
+            "24",
+            "--rounds",
+            "2",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+        ])
+        .expect(0)
+        .stdout
+    };
+    assert_eq!(text("1"), text("2"));
+}
+
+#[test]
+fn json_report_shape() {
+    let out = yaku(&[
+        "sim",
+        "koikoi-ktane",
+        "--games",
+        "10",
+        "--players",
+        "greedy,random",
+        "--json",
+    ])
+    .expect(0);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["games"], 10);
+    assert!(v["rounds"].as_u64().unwrap() >= 10);
+    let seats = v["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 2);
+    assert_eq!(seats[0]["player"], "greedy");
+    assert_eq!(seats[1]["player"], "random");
+    for s in seats {
+        for key in ["wins", "losses", "draws"] {
+            assert!(s[key].is_u64(), "{key}: {s}");
+        }
+        assert!(s["mean_points_per_round"].is_f64());
+        assert!(s["ci95"].as_f64().unwrap() >= 0.0);
+    }
+    let games: u64 = ["wins", "losses", "draws"]
+        .iter()
+        .map(|k| seats[0][*k].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 10);
+    assert_eq!(seats[0]["wins"], seats[1]["losses"]);
+    assert!(v["dealer_advantage"]["ci95"].is_f64());
+    assert!(v["yaku"].is_array());
+}
+
+#[test]
+fn compare_reports_paired_differences() {
+    let out = yaku(&[
+        "sim",
+        "koikoi",
+        "--compare",
+        "house/no-seven-doubling",
+        "--games",
+        "8",
+        "--rounds",
+        "2",
+        "--json",
+    ])
+    .expect(0);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["a"]["ruleset"], "koikoi");
+    assert_eq!(v["b"]["ruleset"], "koikoi-no-seven-doubling");
+    let diffs = v["differences"].as_array().unwrap();
+    let rounds = diffs
+        .iter()
+        .find(|d| d["measure"] == "rounds per game")
+        .unwrap();
+    assert_eq!(rounds["diff"]["mean"], 0.0);
+    // Same shuffles and the same bots: the house rule only ever lowers the points.
+    let points = diffs
+        .iter()
+        .find(|d| d["measure"] == "points per round, both players")
+        .unwrap();
+    assert!(points["diff"]["mean"].as_f64().unwrap() <= 0.0, "{points}");
+    let text = yaku(&[
+        "sim",
+        "koikoi",
+        "--compare",
+        "koikoi-ktane",
+        "--games",
+        "4",
+        "--rounds",
+        "1",
+    ])
+    .expect(0);
+    assert!(
+        text.stdout
+            .contains("koikoi vs koikoi-ktane: same seeds and shuffles")
+    );
+}
+
+#[test]
+fn bad_arguments() {
+    let out = yaku(&["sim", "koikoi", "--players", "greedy,wizard"]).expect(2);
+    assert!(
+        out.stderr.contains("unknown bot `wizard`"),
+        "{}",
+        out.stderr
+    );
+    let out = yaku(&["sim", "koikoi", "--games", "0"]).expect(2);
+    assert!(out.stderr.contains("at least 1"));
+}
