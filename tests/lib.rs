@@ -25,3 +25,7 @@ mod score;
 /// every prompt's error path, save and resume, records and replay, a real terminal under tmux,
 /// simulation determinism and JSON shape.
 mod play;
+
+/// Kol-ye-si through the binary: a human session from piped input, bot sessions, `sim` against
+/// `analyze`, command-line table limits.
+mod banker;

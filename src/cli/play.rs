@@ -4,6 +4,7 @@
 //! their seat's view. Quitting, or the end of input, saves the game as a record that
 //! `--resume` replays and continues. The screen is in [`screen`], the prompts in [`prompt`].
 
+mod banker;
 mod prompt;
 pub(crate) mod screen;
 
@@ -27,14 +28,22 @@ pub struct PlayArgs {
     /// The ruleset: a bundled name (`koikoi`) or a path. Not needed with `--resume`.
     #[arg(required_unless_present = "resume")]
     ruleset: Option<String>,
-    /// Who plays: `human` or a bot (`random`, `greedy`, `expert`, `expert:N`), seat 1 first.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "human,greedy",
-        value_name = "A,B"
-    )]
-    players: Vec<String>,
+    /// Who plays: `human` or a bot, seat 1 first. Matching games: two of `random`, `greedy`,
+    /// `expert`, `expert:N` (default `human,greedy`). Banker games: one to five of `seed`,
+    /// `always-one`, `always-two`, `best-fixed`, `best`, `random` or a strategy file (default
+    /// `human,seed,seed`).
+    #[arg(long, value_delimiter = ',', value_name = "A,B,...")]
+    players: Option<Vec<String>>,
+    /// Banker games: `human` to sit as the banker and watch each hand (the banker makes no
+    /// choices in these rules); otherwise the computer banks.
+    #[arg(long, value_name = "WHO")]
+    banker: Option<String>,
+    /// Banker games: the smallest bet (defaults to the ruleset's).
+    #[arg(long, value_name = "A")]
+    min_bet: Option<i64>,
+    /// Banker games: the largest bet (defaults to the ruleset's).
+    #[arg(long, value_name = "B")]
+    max_bet: Option<i64>,
     /// The game's seed (default: from the clock, and printed so the game can be played again).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -72,6 +81,25 @@ struct Session {
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
     let color = !args.no_color && std::io::stdout().is_terminal();
+    if args.resume.is_none()
+        && let Some(ruleset) = args.ruleset.as_deref().and_then(load_ruleset)
+        && ruleset.banker().is_some()
+    {
+        let setup = banker::BankerSetup {
+            players: args
+                .players
+                .clone()
+                .unwrap_or_else(|| vec![HUMAN.into(), "seed".into(), "seed".into()])
+                .iter()
+                .map(|p| p.trim().to_string())
+                .collect(),
+            human_banker: args.banker.as_deref() == Some(HUMAN),
+            seed: args.seed.unwrap_or_else(clock_seed),
+            hands: args.rounds,
+            limits: (args.min_bet, args.max_bet),
+        };
+        return banker::run(ruleset, setup);
+    }
     let session = match &args.resume {
         Some(path) => resume(args, path, color),
         None => start(args, color),
@@ -110,7 +138,10 @@ fn clock_seed() -> u64 {
 }
 
 fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
-    let players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
+    let players: Vec<String> = match &args.players {
+        Some(p) => p.iter().map(|p| p.trim().to_string()).collect(),
+        None => vec![HUMAN.to_string(), "greedy".to_string()],
+    };
     let bots = bots(&players)?;
     let spec = args.ruleset.as_deref().unwrap_or_default();
     let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;

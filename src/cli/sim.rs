@@ -1,6 +1,7 @@
 //! `yaku sim RULESET`: bot-vs-bot games on all cores, and their statistics as text or JSON.
 
 use super::load_ruleset;
+use crate::sim::banker::{BankerReport, BankerSimConfig};
 use crate::sim::stats::{self, Comparison, Proportion, Report};
 use crate::sim::{self, SimConfig};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,7 +17,9 @@ pub struct SimArgs {
     /// How many games.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     games: usize,
-    /// The two bots: `random`, `greedy`, `expert` or `expert:N`. They alternate seats.
+    /// The bots: two for a matching game (`random`, `greedy`, `expert`, `expert:N`; they
+    /// alternate seats), one per player seat for a banker game (`seed`, `always-one`,
+    /// `always-two`, `best-fixed`, `best`, `random`, or a strategy file).
     #[arg(
         long,
         value_delimiter = ',',
@@ -33,6 +36,12 @@ pub struct SimArgs {
     /// Hands per game instead of the ruleset's length.
     #[arg(long, value_name = "N")]
     rounds: Option<u32>,
+    /// The smallest bet, for banker games (defaults to the ruleset's).
+    #[arg(long, value_name = "A")]
+    min_bet: Option<i64>,
+    /// The largest bet, for banker games (defaults to the ruleset's).
+    #[arg(long, value_name = "B")]
+    max_bet: Option<i64>,
     /// Also play this ruleset on the same seeds and report the differences.
     #[arg(long, value_name = "OTHER_RULESET")]
     compare: Option<String>,
@@ -43,6 +52,16 @@ pub struct SimArgs {
 
 /// Runs the command.
 pub fn run(args: &SimArgs) -> i32 {
+    if args.games == 0 {
+        eprintln!("error: `--games` must be at least 1");
+        return super::EXIT_USAGE;
+    }
+    let Some(ruleset) = load_ruleset(&args.ruleset) else {
+        return super::EXIT_FAILURE;
+    };
+    if ruleset.banker().is_some() {
+        return run_banker(args, ruleset);
+    }
     let [a, b] = args.players.as_slice() else {
         eprintln!("error: `--players` takes two bots separated by a comma, e.g. `greedy,random`");
         return super::EXIT_USAGE;
@@ -52,13 +71,6 @@ pub fn run(args: &SimArgs) -> i32 {
         eprintln!("error: {e}");
         return super::EXIT_USAGE;
     }
-    if args.games == 0 {
-        eprintln!("error: `--games` must be at least 1");
-        return super::EXIT_USAGE;
-    }
-    let Some(ruleset) = load_ruleset(&args.ruleset) else {
-        return super::EXIT_FAILURE;
-    };
     let other = match &args.compare {
         Some(spec) => match load_ruleset(spec) {
             Some(r) => Some(r),
@@ -237,5 +249,91 @@ pub fn render_comparison(c: &Comparison) -> String {
             d.measure, d.a, d.b, d.diff.mean, d.diff.ci95
         );
     }
+    out
+}
+
+/// `yaku sim` on a banker game: sessions of bot players against the banker.
+fn run_banker(args: &SimArgs, ruleset: Arc<crate::ruleset::Ruleset>) -> i32 {
+    if args.compare.is_some() {
+        eprintln!("error: `--compare` works on matching games only");
+        return super::EXIT_USAGE;
+    }
+    let flow = ruleset.banker().expect("checked by the caller");
+    let players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
+    if players.is_empty() || players.len() > flow.max_players as usize {
+        eprintln!(
+            "error: this table seats 1 to {} players; `--players` gave {}",
+            flow.max_players,
+            players.len()
+        );
+        return super::EXIT_USAGE;
+    }
+    let config = BankerSimConfig {
+        ruleset: Arc::clone(&ruleset),
+        players,
+        games: args.games,
+        seed: args.seed,
+        hands: args.rounds,
+        limits: (args.min_bet, args.max_bet),
+    };
+    let bar = progress_bar(args.games as u64);
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let results = match crate::sim::banker::run(&config, args.threads, &tick) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let report = crate::sim::banker::summarize(&config, &results);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", render_banker_report(&report));
+    }
+    super::EXIT_OK
+}
+
+/// The text report of a banker-game run.
+pub fn render_banker_report(r: &BankerReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {} sessions, {} hands, table limits {} to {} chips, seed {} (session i is seeded from (seed, i))",
+        r.ruleset, r.games, r.rounds, r.limits.0, r.limits.1, r.seed
+    );
+    let _ = writeln!(
+        out,
+        "\n  {:<20} {:>6} {:>6} {:>6}  {:<24} chips per hand (95% CI)",
+        "player", "ahead", "behind", "even", "sessions ahead [95% CI]"
+    );
+    for (i, s) in r.seats.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {:<20} {:>6} {:>6} {:>6}  {:<24} {:+.4} ± {:.4}",
+            format!("{} {}", i + 1, s.player),
+            s.wins,
+            s.losses,
+            s.draws,
+            pct(&s.win_rate),
+            s.mean_points_per_round,
+            s.ci95
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {:<20} {:>6} {:>6} {:>6}  {:<24} {:+.4} ± {:.4}",
+        "banker", "", "", "", "", r.banker.mean, r.banker.ci95
+    );
     out
 }

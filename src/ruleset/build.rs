@@ -622,7 +622,8 @@ fn banker_flow(
         .int("banker_bankroll", errors)
         .map(|(n, _)| n)
         .filter(|&n| n > 0);
-    let value = match r.string("value", errors) {
+    let value_text = r.string("value", errors);
+    let value = match value_text {
         Some(s) => compile_expr(&s, Type::Int, names, errors),
         None => {
             r.missing("value", errors);
@@ -680,6 +681,7 @@ fn banker_flow(
         hands,
         banker_wins,
         value: value?,
+        value_source: value_text.map_or_else(String::new, |s| s.text.trim().to_string()),
     })))
 }
 

@@ -281,6 +281,8 @@ pub struct BankerFlow {
     pub banker_wins: Vec<DealCheck>,
     /// A hand's value at the showdown; the higher value wins, equal values draw.
     pub value: Program,
+    /// The value's formula as written, for rule listings.
+    pub value_source: String,
 }
 
 /// How a game flows: the family of game the core plays.

@@ -5,6 +5,7 @@
 //! Players alternate seats: in even games the first player named sits at seat 0, in odd games
 //! at seat 1. Results are kept per player, not per seat.
 
+pub mod banker;
 pub mod stats;
 
 use crate::agent::{Agent, agent_by_name, agent_rng, play_out};

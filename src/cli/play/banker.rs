@@ -1,0 +1,353 @@
+//! `yaku play` for banker games (Kol-ye-si): one or more players, human or bot, against the
+//! banker, hand after hand with bankrolls kept. Humans answer on standard input, so a session
+//! can be piped in; the end of input or `quit` stops the session with a summary.
+
+use super::HUMAN;
+use crate::agent::agent_rng;
+use crate::agent::banker::{BankerAgent, banker_agent_by_name};
+use crate::analysis::strategy::bundled_names;
+use crate::deck::CardSet;
+use crate::engine::banker::{BankerHand, hand_value};
+use crate::engine::{BankerAction, BankerGame, BankerOptions, BankerPhase};
+use crate::ruleset::Ruleset;
+use std::io::BufRead;
+use std::sync::Arc;
+
+/// How a banker session is set up from the command line.
+pub struct BankerSetup {
+    /// Who sits at each player seat: `human` or a bot.
+    pub players: Vec<String>,
+    /// True when a human sits as the banker (who makes no decisions, but watches each hand).
+    pub human_banker: bool,
+    /// The seed.
+    pub seed: u64,
+    /// Hands instead of the ruleset's.
+    pub hands: Option<u32>,
+    /// Table limits instead of the ruleset's.
+    pub limits: (Option<i64>, Option<i64>),
+}
+
+const HELP: &str = "\
+at any prompt:
+  a number   your bet in chips (Enter: the minimum), or how many more tiles to take
+  rules      the rules of this game: limits, tiles to take, how hands are valued
+  score      the bankrolls and every finished hand
+  help       this text
+  quit       stop the session (so does end of input, Ctrl-D)";
+
+/// Plays a session; returns the exit code.
+pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
+    let flow = ruleset.banker().expect("the caller checked the family");
+    if setup.players.is_empty() || setup.players.len() > flow.max_players as usize {
+        eprintln!(
+            "error: this table seats 1 to {} players; `--players` gave {}",
+            flow.max_players,
+            setup.players.len()
+        );
+        return crate::cli::EXIT_USAGE;
+    }
+    let mut bots: Vec<Option<Box<dyn BankerAgent>>> = Vec::new();
+    for p in &setup.players {
+        if p == HUMAN {
+            bots.push(None);
+            continue;
+        }
+        match banker_agent_by_name(p, &ruleset) {
+            Ok(b) => bots.push(Some(b)),
+            Err(e) => {
+                let names: Vec<&str> = bundled_names().collect();
+                eprintln!(
+                    "error: unknown player `{p}`: {e}\n  = help: players: {HUMAN}, random, {}, or a strategy file",
+                    names.join(", ")
+                );
+                return crate::cli::EXIT_USAGE;
+            }
+        }
+    }
+    let mut game = match BankerGame::new(
+        Arc::clone(&ruleset),
+        BankerOptions {
+            seed: setup.seed,
+            players: Some(setup.players.len()),
+            hands: setup.hands,
+            min_bet: setup.limits.0,
+            max_bet: setup.limits.1,
+            deck_orders: Vec::new(),
+        },
+    ) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return crate::cli::EXIT_USAGE;
+        }
+    };
+    let names: Vec<String> = setup
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if p == HUMAN {
+                format!("player {} (you)", i + 1)
+            } else {
+                format!("player {} ({p})", i + 1)
+            }
+        })
+        .collect();
+    let (min, max) = game.limits();
+    println!(
+        "{} · seed {} (play this session again with --seed {}) · {} against the banker · bets {min} to {max} chips · {} hands",
+        ruleset.name,
+        setup.seed,
+        setup.seed,
+        setup.players.len(),
+        game.hands_total()
+    );
+    let mut rng = agent_rng(setup.seed);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut shown_hand = 0;
+    let mut seen_history = 0;
+    loop {
+        while seen_history < game.history().len() {
+            print!(
+                "{}",
+                showdown(&ruleset, &game.history()[seen_history], &names)
+            );
+            println!("{}", bankrolls(&game, &names));
+            seen_history += 1;
+        }
+        let Some(seat) = game.to_act() else { break };
+        if game.hand() != shown_hand {
+            shown_hand = game.hand();
+            println!("\n── hand {} of {} ──", game.hand(), game.hands_total());
+            if setup.human_banker && !wait_for_enter(&mut input, &game, &names) {
+                return stop(&game, &names);
+            }
+        }
+        let legal = game.legal();
+        let action = match &mut bots[seat] {
+            Some(bot) => {
+                let a = bot.choose(&game.view(seat), &legal, &mut rng);
+                println!("{} {}", names[seat], describe(a));
+                a
+            }
+            None => match ask(&mut input, &game, seat, &names, &legal) {
+                Some(a) => a,
+                None => return stop(&game, &names),
+            },
+        };
+        let before = game.tiles(seat);
+        if let Err(e) = game.apply(action) {
+            // The prompt only returns legal actions; a bot's choice is legal by contract.
+            eprintln!("error: {e}");
+            return crate::cli::EXIT_FAILURE;
+        }
+        if bots[seat].is_none()
+            && matches!(action, BankerAction::Draw { .. })
+            && game.history().len() == seen_history
+        {
+            let drawn = game.tiles(seat) - before;
+            println!("you take {}", tiles(&ruleset, drawn));
+        }
+    }
+    println!("\nthe session is over after {} hands", game.history().len());
+    println!("{}", bankrolls(&game, &names));
+    crate::cli::EXIT_OK
+}
+
+fn describe(a: BankerAction) -> String {
+    match a {
+        BankerAction::Bet { amount } => format!("bets {amount}"),
+        BankerAction::Draw { tiles } => format!(
+            "takes {tiles} more tile{}",
+            if tiles == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// Tiles as players read them: `[6:5] [3:3]`.
+fn tiles(ruleset: &Ruleset, set: CardSet) -> String {
+    set.iter()
+        .map(|t| ruleset.deck.card(t).name.clone())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn bankrolls(game: &BankerGame, names: &[String]) -> String {
+    let mut parts: Vec<String> = names
+        .iter()
+        .zip(game.bankrolls())
+        .map(|(n, b)| format!("{n} {b}"))
+        .collect();
+    match game.banker_bankroll() {
+        Some(b) => parts.push(format!("banker {b}")),
+        None => parts.push("banker (unlimited)".into()),
+    }
+    format!("bankrolls: {}", parts.join(", "))
+}
+
+fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
+    let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
+    let mut out = String::new();
+    match &h.banker_win {
+        Some(win) => out.push_str(&format!(
+            "the banker shows {}: {win}, and wins every bet at once\n",
+            tiles(ruleset, set(&h.banker_tiles))
+        )),
+        None => out.push_str(&format!(
+            "showdown: the banker has {} = {} points\n",
+            tiles(ruleset, set(&h.banker_tiles)),
+            h.banker_value.unwrap_or(0)
+        )),
+    }
+    for p in &h.players {
+        let outcome = match p.result {
+            r if r > 0 => format!("wins {r}"),
+            r if r < 0 => format!("loses {}", -r),
+            _ => "draw, keeps the stake".into(),
+        };
+        let value = p
+            .value
+            .map_or_else(String::new, |v| format!(" = {v} points"));
+        out.push_str(&format!(
+            "  {:<22} {}{value}, bet {}: {outcome}\n",
+            names[p.seat],
+            tiles(ruleset, set(&p.tiles)),
+            p.bet
+        ));
+    }
+    out
+}
+
+fn wait_for_enter(
+    input: &mut impl Iterator<Item = std::io::Result<String>>,
+    game: &BankerGame,
+    names: &[String],
+) -> bool {
+    loop {
+        println!("you are the banker: press Enter to deal (or type quit, score, help)");
+        match input.next() {
+            Some(Ok(line)) => match line.trim() {
+                "" => return true,
+                "quit" => return false,
+                "score" => println!("{}", bankrolls(game, names)),
+                "help" => println!("{HELP}"),
+                other => println!("`{other}` is not a command here; press Enter to deal"),
+            },
+            _ => return false,
+        }
+    }
+}
+
+/// Asks a human for an action until a legal one is given; `None` to stop.
+fn ask(
+    input: &mut impl Iterator<Item = std::io::Result<String>>,
+    game: &BankerGame,
+    seat: usize,
+    names: &[String],
+    legal: &[BankerAction],
+) -> Option<BankerAction> {
+    let ruleset = game.ruleset();
+    let flow = game.flow();
+    let view = game.view(seat);
+    let mine = view.tiles;
+    println!(
+        "{}: your tile{} {} = {} points; you have {} chips",
+        names[seat],
+        if mine.len() == 1 { "" } else { "s" },
+        tiles(ruleset, mine),
+        hand_value(flow, mine),
+        view.bankroll
+    );
+    loop {
+        let question = match game.phase() {
+            BankerPhase::Bet { .. } => format!(
+                "bet how many chips? ({} to {}, Enter for {})",
+                view.limits.0, view.limits.1, view.limits.0
+            ),
+            _ => {
+                let options: Vec<String> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        BankerAction::Draw { tiles } => Some(tiles.to_string()),
+                        BankerAction::Bet { .. } => None,
+                    })
+                    .collect();
+                format!("take how many more tiles? ({})", options.join(" or "))
+            }
+        };
+        println!("{question}");
+        let line = match input.next() {
+            Some(Ok(l)) => l,
+            _ => return None,
+        };
+        let line = line.trim();
+        match line {
+            "quit" => return None,
+            "help" => {
+                println!("{HELP}");
+                continue;
+            }
+            "rules" => {
+                println!("{}", rules(ruleset, game));
+                continue;
+            }
+            "score" => {
+                println!("{}", bankrolls(game, names));
+                continue;
+            }
+            _ => {}
+        }
+        let wanted = match game.phase() {
+            BankerPhase::Bet { .. } if line.is_empty() => Some(BankerAction::Bet {
+                amount: view.limits.0,
+            }),
+            BankerPhase::Bet { .. } => line.parse().ok().map(|amount| BankerAction::Bet { amount }),
+            _ => line.parse().ok().map(|tiles| BankerAction::Draw { tiles }),
+        };
+        match wanted {
+            Some(a) if legal.contains(&a) => return Some(a),
+            Some(_) => println!(
+                "that is not allowed now: {}",
+                match game.phase() {
+                    BankerPhase::Bet { .. } =>
+                        format!("a bet is {} to {} chips", view.limits.0, view.limits.1),
+                    _ => "choose one of the numbers offered".to_string(),
+                }
+            ),
+            None => println!("`{line}` is not a number or a command (type help)"),
+        }
+    }
+}
+
+fn rules(ruleset: &Ruleset, game: &BankerGame) -> String {
+    let flow = game.flow();
+    let (min, max) = game.limits();
+    let mut out = format!("{}: {}\n", ruleset.name, ruleset.description);
+    out.push_str(&format!(
+        "  each player gets {} tile(s) and bets {min} to {max} chips; the banker draws {}\n",
+        flow.first_tiles, flow.banker_tiles
+    ));
+    for w in &flow.banker_wins {
+        out.push_str(&format!(
+            "  the banker wins every bet at once with: {}\n",
+            w.name
+        ));
+    }
+    let options: Vec<String> = flow.draw_options.iter().map(u32::to_string).collect();
+    out.push_str(&format!(
+        "  then each player takes {} more tile(s); higher value wins the bet, equal is a draw\n",
+        options.join(" or ")
+    ));
+    out.push_str(&format!("  a hand's value: {}", flow.value_source));
+    out
+}
+
+fn stop(game: &BankerGame, names: &[String]) -> i32 {
+    println!(
+        "\nsession stopped after {} finished hand(s)",
+        game.history().len()
+    );
+    println!("{}", bankrolls(game, names));
+    crate::cli::EXIT_OK
+}

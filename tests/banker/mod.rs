@@ -1,0 +1,237 @@
+//! Kol-ye-si through the real binary: a human session driven by piped input with every prompt's
+//! error path, bot sessions, `sim` against `analyze`, and the validator on the bundled rules.
+
+use crate::common::Yaku;
+
+#[test]
+fn a_human_plays_a_session_from_piped_input() {
+    // Hand 1: bet 10, take 1. Hand 2: Enter (the minimum), then `rules`, a word, a number out of
+    // range, and 2 tiles. Hand 3: `score`, `help`, a bet of 0, 3, then 1 tile.
+    let input = "10\n1\n\nrules\nabc\n9\n2\nscore\nhelp\n0\n3\n1\n";
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "5",
+        "--players",
+        "human,seed",
+        "--rounds",
+        "3",
+    ])
+    .stdin(input)
+    .run();
+    out.expect_code(0);
+    let s = &out.stdout;
+    assert!(s.contains("── hand 3 of 3 ──"), "{s}");
+    assert_eq!(
+        s.matches("showdown: the banker has").count() + s.matches("the banker shows").count(),
+        3,
+        "{s}"
+    );
+    assert!(s.contains("a hand's value: sum(pips) % 10"), "{s}");
+    assert!(s.contains("`abc` is not a number or a command"), "{s}");
+    assert!(
+        s.contains("that is not allowed now: choose one of the numbers offered"),
+        "{s}"
+    );
+    assert!(
+        s.contains("that is not allowed now: a bet is 1 to 10 chips"),
+        "{s}"
+    );
+    assert!(s.contains("bankrolls: player 1 (you)"), "{s}");
+    assert!(s.contains("the session is over after 3 hands"), "{s}");
+    // The same seed and answers give the same session.
+    let again = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "5",
+        "--players",
+        "human,seed",
+        "--rounds",
+        "3",
+    ])
+    .stdin(input)
+    .run();
+    assert_eq!(again.stdout, out.stdout);
+}
+
+#[test]
+fn end_of_input_stops_the_session_with_a_summary() {
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "1",
+        "--players",
+        "human,seed,always-two",
+    ])
+    .stdin("2\n")
+    .run();
+    out.expect_code(0);
+    assert!(
+        out.stdout
+            .contains("session stopped after 0 finished hand(s)"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bots_play_a_whole_session_and_a_human_may_bank() {
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "3",
+        "--players",
+        "seed,best,always-two,random,best-fixed",
+    ])
+    .run();
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("the session is over after 20 hands"),
+        "{}",
+        out.stdout
+    );
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "3",
+        "--players",
+        "seed",
+        "--banker",
+        "human",
+        "--rounds",
+        "2",
+    ])
+    .stdin("\nscore\n\n")
+    .run();
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout.matches("you are the banker").count(),
+        3,
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("the session is over after 2 hands"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn table_limits_and_players_come_from_the_command_line() {
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "2",
+        "--players",
+        "human",
+        "--min-bet",
+        "5",
+        "--max-bet",
+        "20",
+        "--rounds",
+        "1",
+    ])
+    .stdin("4\n21\n20\n1\n")
+    .run();
+    out.expect_code(0);
+    assert!(out.stdout.contains("bets 5 to 20 chips"), "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("a bet is 5 to 20 chips").count(),
+        2,
+        "{}",
+        out.stdout
+    );
+    Yaku::new([
+        "play",
+        "kolyesi",
+        "--players",
+        "seed,seed,seed,seed,seed,seed",
+    ])
+    .run()
+    .expect_code(2);
+    let out = Yaku::new(["play", "kolyesi", "--players", "greedy"]).run();
+    out.expect_code(2);
+    assert!(
+        out.stderr.contains("players: human, random"),
+        "{}",
+        out.stderr
+    );
+    Yaku::new([
+        "play",
+        "kolyesi",
+        "--players",
+        "seed",
+        "--min-bet",
+        "9",
+        "--max-bet",
+        "3",
+    ])
+    .run()
+    .expect_code(2);
+}
+
+/// The Monte Carlo of `sim` and the exact figure of `analyze` agree: the exact expected value of
+/// each strategy lies within the simulation's 95% interval.
+#[test]
+fn sim_agrees_with_analyze_within_the_confidence_interval() {
+    let sim = Yaku::new([
+        "sim",
+        "kolyesi",
+        "--players",
+        "seed,always-two,best",
+        "--games",
+        "500",
+        "--seed",
+        "11",
+        "--json",
+    ])
+    .run();
+    sim.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    assert_eq!(report["games"], 500);
+    assert_eq!(report["rounds"], 500 * 20);
+    for seat in report["seats"].as_array().unwrap() {
+        let name = seat["player"].as_str().unwrap();
+        let exact = Yaku::new(["analyze", "kolyesi", "--strategy", name, "--json"]).run();
+        exact.expect_code(0);
+        let exact: serde_json::Value = serde_json::from_str(&exact.stdout).unwrap();
+        let ev = exact["ev"].as_f64().unwrap();
+        let mean = seat["mean_points_per_round"].as_f64().unwrap();
+        let ci = seat["ci95"].as_f64().unwrap();
+        assert!(
+            (mean - ev).abs() <= ci,
+            "{name}: simulated {mean:.4} ± {ci:.4}, exact {ev:.4}"
+        );
+        for key in ["wins", "losses", "draws"] {
+            assert!(seat[key].is_u64(), "{key}");
+        }
+    }
+    assert!(report["banker"]["mean"].is_f64());
+}
+
+#[test]
+fn sim_is_the_same_on_any_number_of_threads() {
+    let run = |t: &str| {
+        Yaku::new([
+            "sim",
+            "kolyesi",
+            "--players",
+            "seed,random",
+            "--games",
+            "40",
+            "--threads",
+            t,
+            "--json",
+        ])
+        .run()
+        .stdout
+    };
+    assert_eq!(run("1"), run("2"));
+}
