@@ -235,3 +235,24 @@ fn sim_is_the_same_on_any_number_of_threads() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+/// The strategy example in README.md is a valid strategy table.
+#[test]
+fn the_readme_strategy_example_validates() {
+    let readme = std::fs::read_to_string(crate::common::root().join("README.md")).unwrap();
+    let start = readme
+        .find("```toml\n[strategy]")
+        .expect("README shows a strategy table")
+        + "```toml\n".len();
+    let text = &readme[start..start + readme[start..].find("```").unwrap()];
+    let dir = std::env::temp_dir().join(format!("yaku-readme-strategy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cautious.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = Yaku::new(["validate", file.to_str().unwrap()]).run();
+    out.expect_code(0);
+    Yaku::new(["analyze", "kolyesi", "--strategy", file.to_str().unwrap()])
+        .run()
+        .expect_code(0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
