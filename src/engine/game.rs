@@ -91,10 +91,10 @@ pub struct Game {
 
 impl Game {
     /// Starts a game; the first hand is dealt at once.
-    pub fn new(ruleset: Arc<Ruleset>, options: GameOptions) -> Result<Game, ScriptError> {
+    pub fn new(ruleset: Arc<Ruleset>, options: GameOptions) -> Result<Game, StartError> {
         let Flow::Matching(flow) = &ruleset.flow else {
-            return Err(ScriptError {
-                message: format!("ruleset `{}` is not a matching game", ruleset.id),
+            return Err(StartError::NotAMatchingGame {
+                ruleset: ruleset.id.clone(),
             });
         };
         let flow = Arc::clone(flow);
@@ -136,7 +136,7 @@ impl Game {
             events: Vec::new(),
             error: None,
         };
-        game.start_hand()?;
+        game.start_hand().map_err(StartError::Script)?;
         Ok(game)
     }
 
@@ -813,6 +813,31 @@ impl Game {
         }
     }
 }
+
+/// Why a game could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// The ruleset describes another family of game (a banker game).
+    NotAMatchingGame {
+        /// The ruleset's id.
+        ruleset: String,
+    },
+    /// The scoring script failed on the first hand (an instant win at the deal).
+    Script(ScriptError),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::NotAMatchingGame { ruleset } => {
+                write!(f, "ruleset `{ruleset}` is not a matching game")
+            }
+            StartError::Script(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
 
 /// A hand's points: with the explanation, or (in simulations) the numbers alone.
 enum Settled {

@@ -12,7 +12,7 @@ mod view;
 
 pub use action::{Action, Event, HandEnd, IllegalAction, Phase};
 pub use banker::{BankerAction, BankerGame, BankerOptions, BankerPhase, BankerView};
-pub use game::{Game, GameOptions, HandRecord};
+pub use game::{Game, GameOptions, HandRecord, StartError};
 pub use scoring::{Circumstances, FoundYaku, HandOutcome};
 pub use view::View;
 

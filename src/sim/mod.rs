@@ -165,7 +165,7 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
     } else {
         (Vec::new(), None)
     };
-    let script = |e: crate::script::ScriptError| SimError::Script {
+    let script = |e: &dyn std::fmt::Display| SimError::Script {
         game: index,
         message: e.to_string(),
     };
@@ -180,8 +180,8 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
             first_dealer,
         },
     )
-    .map_err(script)?;
-    play_out(&mut game, &mut agents, &mut agent_rng(seed)).map_err(script)?;
+    .map_err(|e| script(&e))?;
+    play_out(&mut game, &mut agents, &mut agent_rng(seed)).map_err(|e| script(&e))?;
     let by_player = |a: [i64; 2]| [a[seat_of[0]], a[seat_of[1]]];
     let rounds = game
         .history()
