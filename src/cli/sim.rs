@@ -170,24 +170,23 @@ pub fn render_report(r: &Report) -> String {
         "{}: {} games, {} rounds, seed {} (players alternate seats; game i is seeded from (seed, i))",
         r.ruleset, r.games, r.rounds, r.seed
     );
-    let _ = writeln!(
-        out,
-        "\n  {:<16} {:>6} {:>6} {:>6}  {:<24} points per round (95% CI)",
-        "player", "wins", "losses", "draws", "win rate [95% CI]"
+    seat_table(
+        &mut out,
+        [
+            "player",
+            "wins",
+            "losses",
+            "draws",
+            "win rate [95% CI]",
+            "points per round (95% CI)",
+        ],
+        r.seats.iter().enumerate().map(|(i, s)| SeatRow {
+            label: format!("{} {}", i + 1, s.player),
+            counts: [s.wins, s.losses, s.draws],
+            rate: Some(&s.win_rate),
+            mean: format!("{:.3} ± {:.3}", s.mean_points_per_round, s.ci95),
+        }),
     );
-    for (i, s) in r.seats.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "  {:<16} {:>6} {:>6} {:>6}  {:<24} {:.3} ± {:.3}",
-            format!("{} {}", i + 1, s.player),
-            s.wins,
-            s.losses,
-            s.draws,
-            pct(&s.win_rate),
-            s.mean_points_per_round,
-            s.ci95
-        );
-    }
     let _ = writeln!(
         out,
         "\n  dealer's advantage: {:+.3} ± {:.3} points per round (dealer minus the other player); the dealer won {} of rounds",
@@ -312,28 +311,56 @@ pub fn render_banker_report(r: &BankerReport) -> String {
         "{}: {} sessions, {} hands, table limits {} to {} chips, seed {} (session i is seeded from (seed, i))",
         r.ruleset, r.games, r.rounds, r.limits.0, r.limits.1, r.seed
     );
-    let _ = writeln!(
-        out,
-        "\n  {:<20} {:>6} {:>6} {:>6}  {:<24} chips per hand (95% CI)",
-        "player", "ahead", "behind", "even", "sessions ahead [95% CI]"
-    );
-    for (i, s) in r.seats.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "  {:<20} {:>6} {:>6} {:>6}  {:<24} {:+.4} ± {:.4}",
-            format!("{} {}", i + 1, s.player),
-            s.wins,
-            s.losses,
-            s.draws,
-            pct(&s.win_rate),
-            s.mean_points_per_round,
-            s.ci95
-        );
-    }
-    let _ = writeln!(
-        out,
-        "  {:<20} {:>6} {:>6} {:>6}  {:<24} {:+.4} ± {:.4}",
-        "banker", "", "", "", "", r.banker.mean, r.banker.ci95
+    let rows = r.seats.iter().enumerate().map(|(i, s)| SeatRow {
+        label: format!("{} {}", i + 1, s.player),
+        counts: [s.wins, s.losses, s.draws],
+        rate: Some(&s.win_rate),
+        mean: format!("{:+.4} ± {:.4}", s.mean_points_per_round, s.ci95),
+    });
+    let banker = SeatRow {
+        label: "banker".into(),
+        counts: [0; 3],
+        rate: None,
+        mean: format!("{:+.4} ± {:.4}", r.banker.mean, r.banker.ci95),
+    };
+    seat_table(
+        &mut out,
+        [
+            "player",
+            "ahead",
+            "behind",
+            "even",
+            "sessions ahead [95% CI]",
+            "chips per hand (95% CI)",
+        ],
+        rows.chain([banker]),
     );
     out
+}
+
+/// One line of a report's table of seats.
+struct SeatRow<'a> {
+    label: String,
+    /// Wins, losses, draws (not shown without a rate).
+    counts: [u64; 3],
+    rate: Option<&'a Proportion>,
+    mean: String,
+}
+
+/// The table of seats shared by the matching and banker reports: a header, then one row a seat.
+fn seat_table<'a>(out: &mut String, header: [&str; 6], rows: impl Iterator<Item = SeatRow<'a>>) {
+    let [who, a, b, c, rate, mean] = header;
+    let _ = writeln!(out, "\n  {who:<20} {a:>6} {b:>6} {c:>6}  {rate:<24} {mean}");
+    for row in rows {
+        let (counts, rate) = match row.rate {
+            Some(p) => (row.counts.map(|n| n.to_string()), pct(p)),
+            None => (Default::default(), String::new()),
+        };
+        let [w, l, d] = counts;
+        let _ = writeln!(
+            out,
+            "  {:<20} {w:>6} {l:>6} {d:>6}  {rate:<24} {}",
+            row.label, row.mean
+        );
+    }
 }

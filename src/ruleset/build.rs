@@ -529,15 +529,13 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         errors,
     );
     r.finish(errors);
-    let needed = 2 * hand_size + table_size;
-    if needed as usize > names.deck.cards.len() {
-        errors.push(Diagnostic::error(
-            format!(
-                "the deal needs {needed} cards but the deck has {}",
-                names.deck.cards.len()
-            ),
-            loc.clone(),
-        ));
+    if !deck_holds(
+        names.deck,
+        2 * hand_size + table_size,
+        "the deal",
+        loc,
+        errors,
+    ) {
         return None;
     }
     Some(Flow::Matching(std::sync::Arc::new(MatchingFlow {
@@ -559,6 +557,27 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         redeals,
         table_count,
     })))
+}
+
+/// True when the deck has the `needed` cards `what` takes; otherwise reports it at `loc`.
+fn deck_holds(
+    deck: &Deck,
+    needed: u32,
+    what: &str,
+    loc: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) -> bool {
+    if needed as usize <= deck.cards.len() {
+        return true;
+    }
+    errors.push(Diagnostic::error(
+        format!(
+            "{what} needs {needed} cards but the deck has {}",
+            deck.cards.len()
+        ),
+        loc.clone(),
+    ));
+    false
 }
 
 /// `[flow]` of a banker game (`style = "banker"`).
@@ -658,14 +677,7 @@ fn banker_flow(
     }
     let most_draw = draw_options.iter().copied().max().unwrap_or(0);
     let needed = max_players * (first_tiles + most_draw) + banker_tiles;
-    if needed as usize > names.deck.cards.len() {
-        errors.push(Diagnostic::error(
-            format!(
-                "a full table needs {needed} tiles but the deck has {}",
-                names.deck.cards.len()
-            ),
-            loc.clone(),
-        ));
+    if !deck_holds(names.deck, needed, "a full table", loc, errors) {
         return None;
     }
     Some(Flow::Banker(std::sync::Arc::new(BankerFlow {
