@@ -7,6 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// The binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_yaku")
+}
+
 /// The crate root (where `Cargo.toml` is), for finding test data.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -69,9 +74,17 @@ impl Yaku {
         self
     }
 
+    /// Runs and checks the exit code, printing both streams when it differs.
+    #[track_caller]
+    pub fn expect(self, code: i32) -> Output {
+        let out = self.run();
+        out.expect_code(code);
+        out
+    }
+
     /// Runs the binary to completion.
     pub fn run(self) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_yaku"));
+        let mut cmd = Command::new(bin());
         cmd.args(&self.args)
             .current_dir(self.dir.unwrap_or_else(root))
             // Plain output whatever the terminal or CI says.

@@ -15,7 +15,7 @@ fn two_bot_games_run_to_the_end_in_every_bundled_ruleset() {
         "house/no-seven-doubling",
     ] {
         let out = yaku(&["play", ruleset, "--players", "greedy,random", "--seed", "1"])
-            .dir(&dir)
+            .current_dir(&dir)
             .expect(0);
         game_over(&out.stdout);
     }
@@ -29,7 +29,7 @@ fn two_bot_games_run_to_the_end_in_every_bundled_ruleset() {
         "--rounds",
         "1",
     ])
-    .dir(&dir)
+    .current_dir(&dir)
     .expect(0);
     assert!(out.stdout.contains("expert:4 vs greedy"));
     game_over(&out.stdout);
@@ -51,7 +51,7 @@ fn a_bot_game_transcript_from_a_fixed_seed() {
         "--rounds",
         "2",
     ])
-    .dir(&dir)
+    .current_dir(&dir)
     .expect(0);
     insta::assert_snapshot!(out.stdout);
 }

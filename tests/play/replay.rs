@@ -20,7 +20,7 @@ fn record(dir: &std::path::Path, ruleset: &str, seed: u64, file: &str) -> String
         "--record",
         file,
     ])
-    .dir(dir)
+    .current_dir(dir)
     .expect(0)
     .stdout
 }
@@ -47,7 +47,9 @@ fn recorded_games_replay_to_the_same_outcomes() {
         assert_eq!(rec["finished"], true);
         assert!(rec["deals"][0].as_array().unwrap().len() == 48);
 
-        let json = yaku(&["replay", &file, "--json"]).dir(&dir).expect(0);
+        let json = yaku(&["replay", &file, "--json"])
+            .current_dir(&dir)
+            .expect(0);
         let outcome: Value = serde_json::from_str(&json.stdout).unwrap();
         assert_eq!(outcome["finished"], true);
         let scores = outcome["final_scores"].as_array().unwrap();
@@ -82,11 +84,13 @@ fn recorded_games_replay_to_the_same_outcomes() {
         seedless.as_object_mut().unwrap().remove("seed");
         std::fs::write(dir.join("seedless.json"), seedless.to_string()).unwrap();
         let again = yaku(&["replay", "seedless.json", "--json"])
-            .dir(&dir)
+            .current_dir(&dir)
             .expect(0);
         assert_eq!(again.stdout, json.stdout);
 
-        let text = yaku(&["replay", &file, "--to-end"]).dir(&dir).expect(0);
+        let text = yaku(&["replay", &file, "--to-end"])
+            .current_dir(&dir)
+            .expect(0);
         assert_eq!(game_over(&text.stdout), game_over(&played));
     }
 }
@@ -96,7 +100,10 @@ fn replay_with_piped_input_runs_to_the_end() {
     let dir = temp_dir("replay-piped");
     record(&dir, "koikoi", 5, "g.json");
     // Piped stdin is not a terminal, so the replay does not wait (terminal.rs tests stepping).
-    let out = yaku(&["replay", "g.json"]).dir(&dir).stdin("q\n").expect(0);
+    let out = yaku(&["replay", "g.json"])
+        .current_dir(&dir)
+        .stdin("q\n")
+        .expect(0);
     game_over(&out.stdout);
 }
 
@@ -107,7 +114,9 @@ fn a_changed_ruleset_is_refused_unless_forced() {
     let mut rec = read(&dir.join("g.json"));
     rec["ruleset"]["content_hash"] = "00000000deadbeef".into();
     std::fs::write(dir.join("g.json"), rec.to_string()).unwrap();
-    let out = yaku(&["replay", "g.json", "--json"]).dir(&dir).expect(1);
+    let out = yaku(&["replay", "g.json", "--json"])
+        .current_dir(&dir)
+        .expect(1);
     assert!(
         out.stderr.contains(
             "the rules of `koikoi` changed since the record was written (hash 00000000deadbeef"
@@ -117,7 +126,7 @@ fn a_changed_ruleset_is_refused_unless_forced() {
     );
     assert!(out.stderr.contains("--force"));
     let out = yaku(&["replay", "g.json", "--json", "--force"])
-        .dir(&dir)
+        .current_dir(&dir)
         .expect(0);
     assert!(out.stderr.contains("warning"));
 }
@@ -129,7 +138,9 @@ fn an_illegal_action_is_reported_with_its_index() {
     let mut rec = read(&dir.join("g.json"));
     rec["actions"][3] = serde_json::json!({ "action": "koi_koi" });
     std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
-    let out = yaku(&["replay", "bad.json", "--json"]).dir(&dir).expect(1);
+    let out = yaku(&["replay", "bad.json", "--json"])
+        .current_dir(&dir)
+        .expect(1);
     assert!(
         out.stderr
             .contains("action 3 is illegal: koi-koi is not possible now"),
@@ -137,13 +148,15 @@ fn an_illegal_action_is_reported_with_its_index() {
         out.stderr
     );
     let out = yaku(&["replay", "bad.json", "--to-end"])
-        .dir(&dir)
+        .current_dir(&dir)
         .expect(1);
     assert!(out.stderr.contains("action 3 is illegal"), "{}", out.stderr);
 
     rec["actions"][2] = serde_json::json!({ "action": "play", "card": "pine-cranes" });
     std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
-    let out = yaku(&["replay", "bad.json", "--json"]).dir(&dir).expect(1);
+    let out = yaku(&["replay", "bad.json", "--json"])
+        .current_dir(&dir)
+        .expect(1);
     assert!(
         out.stderr.contains("action 2: unknown card `pine-cranes`"),
         "{}",
@@ -151,7 +164,7 @@ fn an_illegal_action_is_reported_with_its_index() {
     );
 
     std::fs::write(dir.join("junk.json"), "{\"format\": \"other\"}").unwrap();
-    let out = yaku(&["replay", "junk.json"]).dir(&dir).expect(1);
+    let out = yaku(&["replay", "junk.json"]).current_dir(&dir).expect(1);
     assert!(
         out.stderr.contains("unsupported record format"),
         "{}",

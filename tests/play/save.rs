@@ -8,7 +8,7 @@ fn end_of_input_saves_and_resume_reaches_the_same_end() {
     let dir = temp_dir("resume");
     let args = ["play", "koikoi", "--seed", "21", "--rounds", "3"];
     let whole = yaku(&[&args[..], &["--record", "whole.json"]].concat())
-        .dir(&dir)
+        .current_dir(&dir)
         .stdin(ones(400))
         .expect(0);
     let end = game_over(&whole.stdout).to_string();
@@ -16,7 +16,7 @@ fn end_of_input_saves_and_resume_reaches_the_same_end() {
     for cut in [1, 6, 13] {
         let save = format!("cut{cut}.json");
         let first = yaku(&[&args[..], &["--save", &save]].concat())
-            .dir(&dir)
+            .current_dir(&dir)
             .stdin(ones(cut))
             .expect(0);
         assert!(first.stdout.contains("(end of input)"), "{}", first.stdout);
@@ -30,7 +30,7 @@ fn end_of_input_saves_and_resume_reaches_the_same_end() {
         assert!(!first.stdout.contains("=== game over"));
         let record = format!("resumed{cut}.json");
         let rest = yaku(&["play", "--resume", &save, "--record", &record])
-            .dir(&dir)
+            .current_dir(&dir)
             .stdin(ones(400))
             .expect(0);
         assert!(rest.stdout.contains("resumed from"), "{}", rest.stdout);
@@ -51,7 +51,7 @@ fn end_of_input_saves_and_resume_reaches_the_same_end() {
 fn quit_saves_a_record_with_the_actions_so_far() {
     let dir = temp_dir("quit");
     let out = yaku(&["play", "koikoi", "--seed", "4", "--save", "q.json"])
-        .dir(&dir)
+        .current_dir(&dir)
         .stdin("1\nquit\n")
         .expect(0);
     assert!(out.stdout.contains("game saved to q.json"));
@@ -68,7 +68,7 @@ fn quit_saves_a_record_with_the_actions_so_far() {
 fn resume_refuses_changed_rules_without_force() {
     let dir = temp_dir("resume-hash");
     yaku(&["play", "koikoi", "--seed", "4", "--save", "q.json"])
-        .dir(&dir)
+        .current_dir(&dir)
         .stdin("1\n")
         .expect(0);
     let path = dir.join("q.json");
@@ -76,14 +76,16 @@ fn resume_refuses_changed_rules_without_force() {
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     saved["ruleset"]["content_hash"] = "0123456789abcdef".into();
     std::fs::write(&path, saved.to_string()).unwrap();
-    let out = yaku(&["play", "--resume", "q.json"]).dir(&dir).expect(1);
+    let out = yaku(&["play", "--resume", "q.json"])
+        .current_dir(&dir)
+        .expect(1);
     assert!(
         out.stderr.contains("changed since the record was written"),
         "{}",
         out.stderr
     );
     let out = yaku(&["play", "--resume", "q.json", "--force"])
-        .dir(&dir)
+        .current_dir(&dir)
         .stdin(ones(400))
         .expect(0);
     game_over(&out.stdout);
@@ -104,9 +106,11 @@ fn resuming_a_finished_game_says_so() {
         "--record",
         "done.json",
     ])
-    .dir(&dir)
+    .current_dir(&dir)
     .expect(0);
-    let out = yaku(&["play", "--resume", "done.json"]).dir(&dir).expect(0);
+    let out = yaku(&["play", "--resume", "done.json"])
+        .current_dir(&dir)
+        .expect(0);
     assert!(
         out.stdout.contains("is already over: greedy"),
         "{}",

@@ -23,7 +23,7 @@ fn game(ruleset: &str, seed: u64) -> Game {
 fn a_whole_game_against_greedy_from_piped_input() {
     let dir = temp_dir("whole");
     let out = yaku(&["play", "koikoi", "--seed", "7", "--rounds", "2"])
-        .dir(&dir)
+        .current_dir(&dir)
         .stdin(ones(400))
         .expect(0);
     assert!(
@@ -78,7 +78,7 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
         "--save",
         "s.json",
     ])
-    .dir(&dir)
+    .current_dir(&dir)
     .stdin(script)
     .expect(0);
     let s = &out.stdout;
@@ -142,7 +142,7 @@ fn koikoi_prompt_errors_and_the_points_for_stopping() {
     let script = format!("{}maybe\n5\nstop\nquit\n", ones(lines));
     let dir = temp_dir("koikoi");
     let out = yaku(&["play", "koikoi", "--seed", &seed.to_string()])
-        .dir(&dir)
+        .current_dir(&dir)
         .stdin(script)
         .expect(0);
     let s = &out.stdout;
@@ -167,7 +167,7 @@ fn the_dealer_hand_swap_prompt() {
         .expect("some seed makes the human the non-dealer");
     let dir = temp_dir("swap");
     let out = yaku(&["play", "koikoi-classic", "--seed", &seed.to_string()])
-        .dir(&dir)
+        .current_dir(&dir)
         .stdin("maybe\n3\nswap\nquit\n")
         .expect(0);
     let s = &out.stdout;
@@ -195,7 +195,7 @@ fn hot_seat_shows_the_hand_of_the_player_to_act() {
         "--rounds",
         "1",
     ])
-    .dir(&dir)
+    .current_dir(&dir)
     .stdin(ones(200))
     .expect(0);
     assert!(out.stdout.contains("(human 1 to act)"));

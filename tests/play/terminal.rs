@@ -128,7 +128,7 @@ fn play_and_replay_in_a_terminal() {
         "--record",
         "g.json",
     ])
-    .dir(&dir)
+    .current_dir(&dir)
     .expect(0);
     let t = Tmux::start(
         "replay",
