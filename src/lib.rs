@@ -20,16 +20,14 @@
 //! | [`deck`] | cards, suits, kinds, and the `CardSet` bitset |
 //! | [`expr`] | the expression language: parse, check, evaluate |
 //! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
-//! | [`engine`] | the game core: matching games and banker games |
-//! | [`agent`] | bots that choose from what their seat may see |
-//! | [`analysis`] | exact expected values of banker-game strategies |
 //! | [`script`] | the sandboxed rhai scoring scripts |
-//! | [`diag`] | located diagnostics and their rendering |
-//! | [`engine`] | the game core: deal, turns, captures, koi-koi, scoring |
-//! | [`agent`] | bots: `random`, `greedy`, `expert` |
+//! | [`engine`] | the game core: matching games (deal, turns, captures, koi-koi, scoring) and banker games (bets, draws, showdown) |
+//! | [`agent`] | bots that choose from what their seat may see: `random`, `greedy`, `expert`, strategy tables |
+//! | [`analysis`] | exact expected values of banker-game strategies |
 //! | [`record`] | game records: write, read, replay |
 //! | [`sim`] | batch bot-vs-bot runs and their statistics |
-//! | [`cli`] | the `yaku` command line |
+//! | [`diag`] | located diagnostics and their rendering |
+//! | [`cli`] | the `yaku` command line: the only place that prints |
 
 #![deny(missing_docs)]
 
