@@ -190,11 +190,15 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
             dealer: player_at(h.dealer),
             winner: h.winner.map(player_at),
             end: h.end,
-            yaku: h
-                .outcome
-                .as_ref()
-                .map(|o| o.yaku.iter().map(|y| y.id.clone()).collect())
-                .unwrap_or_default(),
+            // Simulations keep no explanation for ordinary stops, only the yaku mask; instant
+            // wins and house-rule exhaustion keep theirs.
+            yaku: match &h.outcome {
+                Some(o) => o.yaku.iter().map(|y| y.id.clone()).collect(),
+                None => (0..config.ruleset.yaku.yaku.len())
+                    .filter(|i| h.yaku_mask >> i & 1 == 1)
+                    .map(|i| config.ruleset.yaku.yaku[i].id.clone())
+                    .collect(),
+            },
             points: by_player(h.points),
             koikoi: [h.koikoi[seat_of[0]], h.koikoi[seat_of[1]]],
         })
@@ -278,6 +282,23 @@ mod tests {
         let ra = play_game(&a, 0).unwrap();
         let rb = play_game(&b, 0).unwrap();
         assert_eq!(ra.rounds[0].dealer, rb.rounds[0].dealer);
+    }
+
+    /// Regression: simulations keep no outcome for ordinary stops, and the yaku that ended them
+    /// went missing from the statistics (only instant wins were counted).
+    #[test]
+    fn ordinary_yaku_are_counted_in_simulations() {
+        let c = config("koikoi", 12);
+        let results = run(&c, 1, &|| {}).unwrap();
+        let stops: Vec<&RoundResult> = results
+            .iter()
+            .flat_map(|g| &g.rounds)
+            .filter(|r| r.end == HandEnd::Stop)
+            .collect();
+        assert!(!stops.is_empty());
+        assert!(stops.iter().all(|r| !r.yaku.is_empty()));
+        let known: Vec<&str> = c.ruleset.yaku.yaku.iter().map(|y| y.id.as_str()).collect();
+        assert!(stops.iter().flat_map(|r| &r.yaku).all(|y| known.contains(&y.as_str())));
     }
 
     #[test]
