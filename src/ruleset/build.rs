@@ -91,6 +91,12 @@ pub(super) fn ruleset(
         }
     };
     let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, errors));
+    if let Some((script, at)) = &scoring
+        && !crate::diag::has_errors(errors)
+    {
+        try_script(script, &yaku, at, errors);
+    }
+    let scoring = scoring.map(|(s, _)| s);
     if errors[before..]
         .iter()
         .any(|d| d.severity == crate::diag::Severity::Error)
@@ -732,12 +738,63 @@ fn deal_checks(
     out
 }
 
+/// Runs a compiled scoring script on sample hands (each yaku alone and all together, with and
+/// without koi-koi calls, table counts and the deal), so that a script that fails at run time
+/// (a misspelt `hand` field, negative points, a runaway loop) is found by `yaku validate`, not in
+/// the middle of a game.
+fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut Vec<Diagnostic>) {
+    use crate::script::{HandFacts, ScriptYaku};
+    let one = |y: &Yaku| ScriptYaku {
+        id: y.id.clone(),
+        name: y.name.clone(),
+        points: 1,
+    };
+    let mut piles: Vec<Vec<ScriptYaku>> = yaku.yaku.iter().map(|y| vec![one(y)]).collect();
+    piles.push(yaku.yaku.iter().map(one).collect());
+    for pile in &piles {
+        for (koikoi_self, koikoi_opponent, table_count, dealer, instant) in [
+            (0, 0, 0, true, false),
+            (1, 0, 1, false, false),
+            (0, 2, 2, true, false),
+            (3, 3, 0, false, false),
+            (0, 0, 0, false, true),
+        ] {
+            let facts = HandFacts {
+                base: pile.iter().map(|y| y.points).sum(),
+                yaku: pile.clone(),
+                koikoi_self,
+                koikoi_opponent,
+                table_count,
+                round: 1,
+                rounds: 12,
+                dealer,
+                instant,
+                exhausted: false,
+            };
+            if let Err(e) = script.score(&facts) {
+                let names: Vec<&str> = facts.yaku.iter().map(|y| y.id.as_str()).collect();
+                errors.push(
+                    Diagnostic::error(
+                        format!("the scoring script fails on a sample hand: {}", e.message),
+                        at.clone(),
+                    )
+                    .with_help(Some(format!(
+                        "the sample: yaku [{}] at 1 point each, koi-koi calls {koikoi_self} and {koikoi_opponent}, table count {table_count}, dealer {dealer}, instant win {instant}",
+                        names.join(", ")
+                    ))),
+                );
+                return;
+            }
+        }
+    }
+}
+
 fn scoring_script(
     loader: &mut Loader,
     t: &Table,
     loc: &Loc,
     errors: &mut Vec<Diagnostic>,
-) -> Option<ScoringScript> {
+) -> Option<(ScoringScript, Loc)> {
     let mut r = TableReader::new(t, loc.clone(), "`[scoring]`");
     let script = r.string("script", errors);
     let source = r.string("source", errors);
@@ -780,7 +837,8 @@ fn scoring_script(
         }
     };
     let before = errors.len();
-    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, errors);
+    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, errors)
+        .map(|s| (s, named_at.clone()));
     // Errors in an inline script point into the rule file, at the script's own line and column.
     if let Some((file, start)) = inline_at {
         for d in &mut errors[before..] {

@@ -140,6 +140,8 @@ fn sandbox() -> Engine {
     engine.set_max_variables(256);
     engine.set_max_functions(64);
     engine.set_max_modules(0);
+    // `hand.bse` is an error naming the field, not a silent `()` that fails later.
+    engine.set_fail_on_invalid_map_property(true);
     engine
 }
 
@@ -262,6 +264,12 @@ impl ScoringScript {
 
     fn outcome(&self, result: Dynamic) -> Result<ScoreOutcome, ScriptError> {
         if let Some(total) = result.clone().try_cast::<i64>() {
+            if total < 0 {
+                return Err(self.error(
+                    &format!("`score` returned {total} points; points are never negative"),
+                    Position::NONE,
+                ));
+            }
             return Ok(ScoreOutcome {
                 total,
                 opponent: 0,
@@ -289,6 +297,12 @@ impl ScoringScript {
             self.error("the map returned by `score` has no `total`", Position::NONE)
         })?;
         let opponent = int("opponent")?.unwrap_or(0);
+        if total < 0 || opponent < 0 {
+            return Err(self.error(
+                &format!("`score` returned negative points (total {total}, opponent {opponent}); points are never negative"),
+                Position::NONE,
+            ));
+        }
         let mut steps = Vec::new();
         if let Some(list) = map.get("steps") {
             let list = list

@@ -298,7 +298,12 @@ mod tests {
         assert!(!stops.is_empty());
         assert!(stops.iter().all(|r| !r.yaku.is_empty()));
         let known: Vec<&str> = c.ruleset.yaku.yaku.iter().map(|y| y.id.as_str()).collect();
-        assert!(stops.iter().flat_map(|r| &r.yaku).all(|y| known.contains(&y.as_str())));
+        assert!(
+            stops
+                .iter()
+                .flat_map(|r| &r.yaku)
+                .all(|y| known.contains(&y.as_str()))
+        );
     }
 
     #[test]
