@@ -125,10 +125,15 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         return super::EXIT_OK;
     }
     let mut out = String::new();
+    let description = if strategy.description.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", strategy.description)
+    };
     let _ = writeln!(
         out,
-        "{} — strategy `{}`: {}",
-        ruleset.name, strategy.name, strategy.description
+        "{} — strategy `{}`{description}",
+        ruleset.name, strategy.name
     );
     let _ = writeln!(
         out,

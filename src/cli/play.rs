@@ -85,15 +85,20 @@ pub fn run(args: &PlayArgs) -> i32 {
         && let Some(ruleset) = args.ruleset.as_deref().and_then(load_ruleset)
         && ruleset.banker().is_some()
     {
+        let human_banker = args.banker.as_deref() == Some(HUMAN);
+        // By default a human sits at the first seat; a human banker plays against two bots.
+        let default_players: &[&str] = if human_banker {
+            &["seed", "seed"]
+        } else {
+            &[HUMAN, "seed", "seed"]
+        };
+        let players = match &args.players {
+            Some(p) => p.iter().map(|p| p.trim().to_string()).collect(),
+            None => default_players.iter().map(|p| p.to_string()).collect(),
+        };
         let setup = banker::BankerSetup {
-            players: args
-                .players
-                .clone()
-                .unwrap_or_else(|| vec![HUMAN.into(), "seed".into(), "seed".into()])
-                .iter()
-                .map(|p| p.trim().to_string())
-                .collect(),
-            human_banker: args.banker.as_deref() == Some(HUMAN),
+            players,
+            human_banker,
             seed: args.seed.unwrap_or_else(clock_seed),
             hands: args.rounds,
             limits: (args.min_bet, args.max_bet),

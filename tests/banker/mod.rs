@@ -71,7 +71,7 @@ fn end_of_input_stops_the_session_with_a_summary() {
     out.expect_code(0);
     assert!(
         out.stdout
-            .contains("session stopped after 0 finished hand(s)"),
+            .contains("session stopped after 0 finished hands"),
         "{}",
         out.stdout
     );
@@ -255,4 +255,66 @@ fn the_readme_strategy_example_validates() {
         .run()
         .expect_code(0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Regressions from a QA pass: a human banker plays against bots (not also at a seat), limits
+/// above the chips a player starts with are refused, an empty line at the tiles prompt gets a
+/// reason, a strategy file's player is shown by the strategy's name, and piped input is echoed.
+#[test]
+fn qa_regressions_of_the_banker_session() {
+    let out = Yaku::new([
+        "play", "kolyesi", "--banker", "human", "--seed", "4", "--rounds", "1",
+    ])
+    .stdin("\n")
+    .run();
+    out.expect_code(0);
+    assert!(!out.stdout.contains("(you)"), "{}", out.stdout);
+    assert!(out.stdout.contains("player 1 (seed)"), "{}", out.stdout);
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--players",
+        "human",
+        "--min-bet",
+        "1000",
+        "--max-bet",
+        "2000",
+    ])
+    .run();
+    out.expect_code(2);
+    assert!(
+        out.stderr.contains("more than a player's starting chips"),
+        "{}",
+        out.stderr
+    );
+    let strategy = crate::common::root().join("rulesets/strategies/always-two.toml");
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "2",
+        "--rounds",
+        "1",
+        "--players",
+    ])
+    .arg(format!("human,{}", strategy.display()))
+    .stdin("1\n\n2\n")
+    .run();
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("type how many more tiles to take"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("player 2 (always-two)"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("> 1\n"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("the session is over after 1 hand\n"),
+        "{}",
+        out.stdout
+    );
 }

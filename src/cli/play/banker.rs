@@ -10,7 +10,7 @@ use crate::deck::CardSet;
 use crate::engine::banker::{BankerHand, hand_value};
 use crate::engine::{BankerAction, BankerGame, BankerOptions, BankerPhase};
 use crate::ruleset::Ruleset;
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Arc;
 
 /// How a banker session is set up from the command line.
@@ -47,13 +47,19 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
         return crate::cli::EXIT_USAGE;
     }
     let mut bots: Vec<Option<Box<dyn BankerAgent>>> = Vec::new();
+    // Each seat's label: a bot's name (a strategy file's own `name`), or the human.
+    let mut labels: Vec<String> = Vec::new();
     for p in &setup.players {
         if p == HUMAN {
             bots.push(None);
+            labels.push(HUMAN.into());
             continue;
         }
         match banker_agent_by_name(p, &ruleset) {
-            Ok(b) => bots.push(Some(b)),
+            Ok(b) => {
+                labels.push(b.name().to_string());
+                bots.push(Some(b));
+            }
             Err(e) => {
                 let names: Vec<&str> = bundled_names().collect();
                 eprintln!(
@@ -81,30 +87,39 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
             return crate::cli::EXIT_USAGE;
         }
     };
-    let names: Vec<String> = setup
-        .players
+    let humans = bots.iter().filter(|b| b.is_none()).count();
+    let names: Vec<String> = labels
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            if p == HUMAN {
-                format!("player {} (you)", i + 1)
-            } else {
-                format!("player {} ({p})", i + 1)
-            }
+        .map(|(i, p)| match (p == HUMAN, humans) {
+            (true, 1) => format!("player {} (you)", i + 1),
+            (true, _) => format!("player {} (human)", i + 1),
+            (false, _) => format!("player {} ({p})", i + 1),
         })
         .collect();
     let (min, max) = game.limits();
+    let bankroll = ruleset.banker().map_or(0, |f| f.bankroll);
+    if min > bankroll {
+        eprintln!(
+            "error: the minimum bet ({min}) is more than a player's starting chips ({bankroll}); nobody could play a hand"
+        );
+        return crate::cli::EXIT_USAGE;
+    }
     println!(
-        "{} · seed {} (play this session again with --seed {}) · {} against the banker · bets {min} to {max} chips · {} hands",
+        "{} · seed {} (play this session again with --seed {}) · {} against the banker · bets {min} to {max} chips · {}",
         ruleset.name,
         setup.seed,
         setup.seed,
         setup.players.len(),
-        game.hands_total()
+        plural(game.hands_total(), "hand")
     );
     let mut rng = agent_rng(setup.seed);
     let stdin = std::io::stdin();
-    let mut input = stdin.lock().lines();
+    let echo = !stdin.is_terminal();
+    let mut input = Prompt {
+        lines: stdin.lock().lines(),
+        echo,
+    };
     let mut shown_hand = 0;
     let mut seen_history = 0;
     loop {
@@ -150,9 +165,23 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
             println!("you take {}", tiles(&ruleset, drawn));
         }
     }
-    println!("\nthe session is over after {} hands", game.history().len());
+    println!(
+        "\nthe session is over after {}",
+        plural(game.history().len() as i64, "hand")
+    );
     println!("{}", bankrolls(&game, &names));
     crate::cli::EXIT_OK
+}
+
+/// `1 point`, `7 points`.
+fn points(n: i64) -> String {
+    plural(n, "point")
+}
+
+/// `1 hand`, `20 hands`.
+fn plural(n: impl Into<i64>, word: &str) -> String {
+    let n = n.into();
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 fn describe(a: BankerAction) -> String {
@@ -195,9 +224,9 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
             tiles(ruleset, set(&h.banker_tiles))
         )),
         None => out.push_str(&format!(
-            "showdown: the banker has {} = {} points\n",
+            "showdown: the banker has {} = {}\n",
             tiles(ruleset, set(&h.banker_tiles)),
-            h.banker_value.unwrap_or(0)
+            points(h.banker_value.unwrap_or(0))
         )),
     }
     for p in &h.players {
@@ -208,7 +237,7 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         };
         let value = p
             .value
-            .map_or_else(String::new, |v| format!(" = {v} points"));
+            .map_or_else(String::new, |v| format!(" = {}", points(v)));
         out.push_str(&format!(
             "  {:<22} {}{value}, bet {}: {outcome}\n",
             names[p.seat],
@@ -217,6 +246,28 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         ));
     }
     out
+}
+
+/// Lines typed at the prompts, echoed when they come from a pipe (as the Koi-Koi prompts do).
+struct Prompt<L> {
+    lines: L,
+    echo: bool,
+}
+
+impl<L: Iterator<Item = std::io::Result<String>>> Iterator for Prompt<L> {
+    type Item = std::io::Result<String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        print!("> ");
+        let _ = std::io::stdout().flush();
+        let line = self.lines.next();
+        match &line {
+            Some(Ok(l)) if self.echo => println!("{}", l.trim_end()),
+            None => println!(),
+            _ => {}
+        }
+        line
+    }
 }
 
 fn wait_for_enter(
@@ -252,11 +303,11 @@ fn ask(
     let view = game.view(seat);
     let mine = view.tiles;
     println!(
-        "{}: your tile{} {} = {} points; you have {} chips",
+        "{}: your tile{} {} = {}; you have {} chips",
         names[seat],
         if mine.len() == 1 { "" } else { "s" },
         tiles(ruleset, mine),
-        hand_value(flow, mine),
+        points(hand_value(flow, mine)),
         view.bankroll
     );
     loop {
@@ -303,6 +354,10 @@ fn ask(
                 amount: view.limits.0,
             }),
             BankerPhase::Bet { .. } => line.parse().ok().map(|amount| BankerAction::Bet { amount }),
+            _ if line.is_empty() => {
+                println!("type how many more tiles to take");
+                continue;
+            }
             _ => line.parse().ok().map(|tiles| BankerAction::Draw { tiles }),
         };
         match wanted {
@@ -345,8 +400,8 @@ fn rules(ruleset: &Ruleset, game: &BankerGame) -> String {
 
 fn stop(game: &BankerGame, names: &[String]) -> i32 {
     println!(
-        "\nsession stopped after {} finished hand(s)",
-        game.history().len()
+        "\nsession stopped after {}",
+        plural(game.history().len() as i64, "finished hand")
     );
     println!("{}", bankrolls(game, names));
     crate::cli::EXIT_OK
