@@ -130,7 +130,7 @@ pub fn banker_agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Ban
     if name == "random" {
         return Ok(Box::new(RandomBankerAgent));
     }
-    let strategy = Strategy::load(name, &ruleset.deck)?;
+    let strategy = Strategy::load(name, ruleset)?;
     Ok(Box::new(StrategyAgent::new(strategy, ruleset)))
 }
 

@@ -14,8 +14,10 @@
 
 use super::FirstHandOdds;
 use crate::deck::Deck;
+use crate::ruleset::Ruleset;
 use crate::ruleset::bundled;
 use serde::Deserialize;
+use toml::Spanned;
 
 /// How much to bet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,11 +64,11 @@ struct File {
 #[serde(deny_unknown_fields)]
 struct Header {
     name: String,
-    deck: String,
+    deck: Spanned<String>,
     #[serde(default)]
     description: String,
-    bet: toml::Value,
-    draw: toml::Value,
+    bet: Spanned<toml::Value>,
+    draw: Spanned<toml::Value>,
     #[serde(default)]
     tile: Vec<TileEntry>,
 }
@@ -74,9 +76,30 @@ struct Header {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TileEntry {
-    tile: String,
-    bet: Option<toml::Value>,
-    draw: Option<toml::Value>,
+    tile: Spanned<String>,
+    bet: Option<Spanned<toml::Value>>,
+    draw: Option<Spanned<toml::Value>>,
+}
+
+/// A mistake in a strategy file, located by byte range when the file says where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategyError {
+    /// What is wrong.
+    pub message: String,
+    /// Where, in bytes of the file's text.
+    pub span: Option<std::ops::Range<usize>>,
+    /// A suggestion.
+    pub help: Option<String>,
+}
+
+impl StrategyError {
+    fn at(message: impl Into<String>, span: std::ops::Range<usize>) -> StrategyError {
+        StrategyError {
+            message: message.into(),
+            span: Some(span),
+            help: None,
+        }
+    }
 }
 
 /// The names of the bundled strategies.
@@ -86,82 +109,184 @@ pub fn bundled_names() -> impl Iterator<Item = &'static str> {
         .filter_map(|(p, _)| p.strip_prefix("strategies/")?.strip_suffix(".toml"))
 }
 
+/// A strategy file's name and text: a bundled name, or a path.
+pub fn read(spec: &str) -> Result<(String, String), String> {
+    if let Some(text) = bundled::file(&format!("strategies/{spec}.toml")) {
+        return Ok((
+            format!("<bundled>/strategies/{spec}.toml"),
+            text.to_string(),
+        ));
+    }
+    std::fs::read_to_string(spec)
+        .map(|t| (spec.to_string(), t))
+        .map_err(|e| {
+            let names: Vec<&str> = bundled_names().collect();
+            let hint = crate::diag::did_you_mean(spec, names.iter().copied())
+                .unwrap_or_else(|| format!("bundled strategies: {}", names.join(", ")));
+            format!("no strategy named `{spec}` ({e}); {hint}")
+        })
+}
+
 impl Strategy {
-    /// A bundled strategy by name, or a strategy file by path.
-    pub fn load(spec: &str, deck: &Deck) -> Result<Strategy, String> {
-        let (name, text) = match bundled::file(&format!("strategies/{spec}.toml")) {
-            Some(text) => (
-                format!("<bundled>/strategies/{spec}.toml"),
-                text.to_string(),
-            ),
-            None => match std::fs::read_to_string(spec) {
-                Ok(text) => (spec.to_string(), text),
-                Err(e) => {
-                    let names: Vec<&str> = bundled_names().collect();
-                    let hint = crate::diag::did_you_mean(spec, names.iter().copied())
-                        .unwrap_or_else(|| format!("bundled strategies: {}", names.join(", ")));
-                    return Err(format!("no strategy named `{spec}` ({e}); {hint}"));
-                }
-            },
+    /// A bundled strategy by name, or a strategy file by path, for a banker game of `ruleset`.
+    pub fn load(spec: &str, ruleset: &Ruleset) -> Result<Strategy, String> {
+        let (name, text) = read(spec)?;
+        let describe = |errors: Vec<StrategyError>| {
+            let lines: Vec<String> = errors
+                .iter()
+                .map(|e| {
+                    let at = e.span.as_ref().map_or(String::new(), |s| {
+                        let (line, col) = line_col(&text, s.start);
+                        format!(":{line}:{col}")
+                    });
+                    let help = e.help.as_ref().map_or(String::new(), |h| format!(" ({h})"));
+                    format!("{name}{at}: {}{help}", e.message)
+                })
+                .collect();
+            lines.join("\n")
         };
-        Strategy::parse(&text, deck).map_err(|e| format!("{name}: {e}"))
+        let strategy = Strategy::parse(&text, &ruleset.deck).map_err(describe)?;
+        if let Some(flow) = ruleset.banker() {
+            let entries =
+                std::iter::once(&strategy.default).chain(strategy.by_suit.iter().map(|(_, e)| e));
+            for e in entries {
+                if let Some(d) = e.draw
+                    && !flow.draw_options.contains(&d)
+                {
+                    let options: Vec<String> =
+                        flow.draw_options.iter().map(u32::to_string).collect();
+                    return Err(format!(
+                        "{name}: strategy `{}` takes {d} more tile(s), but `{}` allows {}",
+                        strategy.name,
+                        ruleset.id,
+                        options.join(" or ")
+                    ));
+                }
+            }
+        }
+        Ok(strategy)
     }
 
     /// Checks a strategy file on its own, against the deck it names (for `yaku validate`).
-    pub fn check(spec: &str) -> Result<Strategy, String> {
-        let text = match bundled::file(&format!("strategies/{spec}.toml")) {
-            Some(t) => t.to_string(),
-            None => {
-                std::fs::read_to_string(spec).map_err(|e| format!("cannot read `{spec}`: {e}"))?
-            }
-        };
+    /// Returns the file's name and text with the result, so errors can be shown in place.
+    pub fn check(
+        spec: &str,
+    ) -> Result<(String, String, Result<Strategy, Vec<StrategyError>>), String> {
+        let (name, text) = read(spec)?;
         #[derive(Deserialize)]
         struct DeckOnly {
             strategy: DeckName,
         }
         #[derive(Deserialize)]
         struct DeckName {
-            deck: String,
+            deck: Spanned<String>,
         }
-        let named: DeckOnly =
-            toml::from_str(&text).map_err(|e| e.to_string().trim().to_string())?;
-        let loaded = crate::ruleset::load_deck(&named.strategy.deck);
-        let deck = loaded.value.ok_or_else(|| {
-            format!(
-                "the strategy's deck `{}` does not load",
-                named.strategy.deck
-            )
-        })?;
-        Strategy::parse(&text, &deck)
+        let result = match toml::from_str::<DeckOnly>(&text) {
+            // The full parse reports what is wrong with the file.
+            Err(_) => Strategy::parse(&text, &empty_deck()),
+            Ok(named) => match crate::ruleset::load_deck(named.strategy.deck.get_ref()).value {
+                Some(deck) => Strategy::parse(&text, &deck),
+                None => {
+                    let wanted = named.strategy.deck.get_ref();
+                    let decks: Vec<&str> = bundled::deck_names().collect();
+                    Err(vec![StrategyError {
+                        message: format!("no deck named `{wanted}`"),
+                        span: Some(named.strategy.deck.span()),
+                        help: crate::diag::did_you_mean(wanted, decks.iter().copied())
+                            .or_else(|| Some(format!("bundled decks: {}", decks.join(", ")))),
+                    }])
+                }
+            },
+        };
+        Ok((name, text, result))
     }
 
-    /// Parses a strategy file.
-    pub fn parse(text: &str, deck: &Deck) -> Result<Strategy, String> {
-        let file: File = toml::from_str(text).map_err(|e| e.to_string().trim().to_string())?;
+    /// Parses a strategy file: the strategy, or every mistake in it.
+    pub fn parse(text: &str, deck: &Deck) -> Result<Strategy, Vec<StrategyError>> {
+        let file: File = toml::from_str(text).map_err(|e| {
+            vec![StrategyError {
+                message: e.message().trim().to_string(),
+                span: e.span(),
+                help: None,
+            }]
+        })?;
         let h = file.strategy;
-        if h.deck != deck.id {
-            return Err(format!(
-                "strategy `{}` is for the deck `{}`, not `{}`",
-                h.name, h.deck, deck.id
+        let mut errors = Vec::new();
+        if !deck.id.is_empty() && h.deck.get_ref() != &deck.id {
+            errors.push(StrategyError::at(
+                format!(
+                    "strategy `{}` is for the deck `{}`, not `{}`",
+                    h.name,
+                    h.deck.get_ref(),
+                    deck.id
+                ),
+                h.deck.span(),
             ));
         }
-        let default = StrategyEntry {
-            bet: bet(&h.bet)?,
-            draw: draw(&h.draw)?,
+        let mut read_bet = |v: &Spanned<toml::Value>| {
+            bet(v.get_ref())
+                .map_err(|m| errors.push(StrategyError::at(m, v.span())))
+                .ok()
         };
-        let mut by_suit = Vec::new();
-        for t in &h.tile {
-            let suit = suit_of(deck, &t.tile)?;
+        let default_bet = read_bet(&h.bet);
+        let tile_bets: Vec<Option<BetChoice>> = h
+            .tile
+            .iter()
+            .map(|t| t.bet.as_ref().and_then(&mut read_bet))
+            .collect();
+        let mut read_draw = |v: &Spanned<toml::Value>| {
+            draw(v.get_ref())
+                .map_err(|m| errors.push(StrategyError::at(m, v.span())))
+                .ok()
+        };
+        let default_draw = read_draw(&h.draw);
+        let tile_draws: Vec<Option<Option<u32>>> = h
+            .tile
+            .iter()
+            .map(|t| t.draw.as_ref().and_then(&mut read_draw))
+            .collect();
+        let default = StrategyEntry {
+            bet: default_bet.unwrap_or(BetChoice::Min),
+            draw: default_draw.unwrap_or(None),
+        };
+        let mut by_suit: Vec<(usize, StrategyEntry)> = Vec::new();
+        let mut first_at: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+        for (i, t) in h.tile.iter().enumerate() {
+            let suit = match suit_of(deck, t.tile.get_ref()) {
+                Ok(s) => s,
+                Err((message, help)) => {
+                    if !deck.id.is_empty() {
+                        errors.push(StrategyError {
+                            message,
+                            span: Some(t.tile.span()),
+                            help,
+                        });
+                    }
+                    continue;
+                }
+            };
+            if let Some((_, earlier)) = first_at.iter().find(|(s, _)| *s == suit) {
+                let (line, _) = line_col(text, earlier.start);
+                errors.push(StrategyError {
+                    message: format!(
+                        "`{}` already has an entry (line {line}); this one would never be used",
+                        t.tile.get_ref()
+                    ),
+                    span: Some(t.tile.span()),
+                    help: Some("identical tiles share an entry; keep one".into()),
+                });
+                continue;
+            }
+            first_at.push((suit, t.tile.span()));
             let entry = StrategyEntry {
-                bet: t.bet.as_ref().map(bet).transpose()?.unwrap_or(default.bet),
-                draw: t
-                    .draw
-                    .as_ref()
-                    .map(draw)
-                    .transpose()?
-                    .unwrap_or(default.draw),
+                bet: tile_bets[i].unwrap_or(default.bet),
+                draw: tile_draws[i].unwrap_or(default.draw),
             };
             by_suit.push((suit, entry));
+        }
+        if !errors.is_empty() {
+            errors.sort_by_key(|e| e.span.as_ref().map_or(0, |s| s.start));
+            return Err(errors);
         }
         Ok(Strategy {
             name: h.name,
@@ -235,7 +360,7 @@ fn draw(v: &toml::Value) -> Result<Option<u32>, String> {
 }
 
 /// The suit a strategy names: a suit id, a card id, or a tile's display name (`[6:5]`).
-fn suit_of(deck: &Deck, name: &str) -> Result<usize, String> {
+fn suit_of(deck: &Deck, name: &str) -> Result<usize, (String, Option<String>)> {
     if let Some(i) = deck.suits.iter().position(|s| s.id == name) {
         return Ok(i);
     }
@@ -250,13 +375,42 @@ fn suit_of(deck: &Deck, name: &str) -> Result<usize, String> {
         .collect();
     match suits.first() {
         Some(&s) if suits.iter().all(|&x| x == s) => Ok(s),
-        Some(_) => Err(format!(
-            "`{name}` names tiles of several suits; use a suit id"
+        Some(_) => Err((
+            format!("`{name}` names tiles of several suits"),
+            Some("use a suit id".into()),
         )),
         None => {
-            let hint = crate::diag::did_you_mean(name, deck.suits.iter().map(|s| s.id.as_str()))
-                .map_or_else(String::new, |h| format!("; {h}"));
-            Err(format!("no tile or suit named `{name}`{hint}"))
+            let candidates = deck
+                .suits
+                .iter()
+                .map(|s| s.id.as_str())
+                .chain(deck.cards.iter().map(|c| c.name.as_str()));
+            Err((
+                format!("no tile or suit named `{name}`"),
+                crate::diag::did_you_mean(name, candidates),
+            ))
         }
     }
+}
+
+/// A deck with no cards: for reading a strategy whose own deck is unknown (only the file's shape
+/// is checked then).
+fn empty_deck() -> Deck {
+    Deck {
+        id: String::new(),
+        name: String::new(),
+        cards: Vec::new(),
+        suits: Vec::new(),
+        kinds: Vec::new(),
+        attributes: Vec::new(),
+        suit_word: None,
+    }
+}
+
+/// 1-based line and column of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
 }

@@ -64,7 +64,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         return super::EXIT_USAGE;
     }
     let deck = &ruleset.deck;
-    let strategy = match Strategy::load(&args.strategy, deck) {
+    let strategy = match Strategy::load(&args.strategy, &ruleset) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -73,7 +73,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     };
     let odds = analysis::first_hand_odds(&ruleset, flow);
     let ev = analysis::expected_value(&odds, &strategy, limits);
-    let load = |name: &str| Strategy::load(name, deck).expect("bundled strategies parse");
+    let load = |name: &str| Strategy::load(name, &ruleset).expect("bundled strategies parse");
     let best_fixed = load("best-fixed");
     let best = load("best");
     let fixed_limits = (limits.0, limits.0);

@@ -94,15 +94,28 @@ fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     }
 }
 
-/// A strategy table: parsed against the deck it names. Its errors come from the TOML reader, which
-/// locates them itself, so they are reported at the file's start with the reader's excerpt.
+/// A strategy table: parsed against the deck it names, every mistake located in the file.
 fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     let mut sources = SourceMap::new();
     match crate::analysis::Strategy::check(spec) {
-        Ok(s) => (Vec::new(), sources, format!("strategy `{}`", s.name)),
-        Err(e) => {
-            let file = sources.add(spec, std::fs::read_to_string(spec).unwrap_or_default());
-            let d = Diagnostic::error(e, crate::diag::Loc::new(file, 0..0));
+        Ok((_, _, Ok(s))) => (Vec::new(), sources, format!("strategy `{}`", s.name)),
+        Ok((name, text, Err(errors))) => {
+            let file = sources.add(name, text);
+            let diagnostics = errors
+                .into_iter()
+                .map(|e| {
+                    Diagnostic::error(
+                        e.message,
+                        crate::diag::Loc::new(file, e.span.unwrap_or(0..0)),
+                    )
+                    .with_help(e.help)
+                })
+                .collect();
+            (diagnostics, sources, String::new())
+        }
+        Err(message) => {
+            let file = sources.add("<command line>", spec);
+            let d = Diagnostic::error(message, crate::diag::Loc::new(file, 0..spec.len()));
             (vec![d], sources, String::new())
         }
     }
