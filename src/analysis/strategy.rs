@@ -81,6 +81,9 @@ struct TileEntry {
     draw: Option<Spanned<toml::Value>>,
 }
 
+/// A strategy file read on its own: its name, its text, and the strategy or its mistakes.
+pub type Checked = (String, String, Result<Strategy, Vec<StrategyError>>);
+
 /// A mistake in a strategy file, located by byte range when the file says where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategyError {
@@ -171,7 +174,7 @@ impl Strategy {
     /// Returns the file's name and text with the result, so errors can be shown in place.
     pub fn check(
         spec: &str,
-    ) -> Result<(String, String, Result<Strategy, Vec<StrategyError>>), String> {
+    ) -> Result<Checked, String> {
         let (name, text) = read(spec)?;
         #[derive(Deserialize)]
         struct DeckOnly {

@@ -248,7 +248,7 @@ mod tests {
         let flow = c.ruleset.banker().unwrap();
         let odds = analysis::first_hand_odds(&c.ruleset, flow);
         for seat in [0, 1] {
-            let strategy = Strategy::load(&c.players[seat], &c.ruleset.deck).unwrap();
+            let strategy = Strategy::load(&c.players[seat], &c.ruleset).unwrap();
             let exact =
                 analysis::expected_value(&odds, &strategy, (flow.min_bet, flow.max_bet)).to_f64();
             let s = &report.seats[seat];
