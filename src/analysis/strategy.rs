@@ -172,9 +172,7 @@ impl Strategy {
 
     /// Checks a strategy file on its own, against the deck it names (for `yaku validate`).
     /// Returns the file's name and text with the result, so errors can be shown in place.
-    pub fn check(
-        spec: &str,
-    ) -> Result<Checked, String> {
+    pub fn check(spec: &str) -> Result<Checked, String> {
         let (name, text) = read(spec)?;
         #[derive(Deserialize)]
         struct DeckOnly {

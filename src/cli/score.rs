@@ -77,6 +77,18 @@ pub fn run(args: &ScoreArgs) -> i32 {
         GameLength::Rounds(n) => n,
         GameLength::Target { .. } => 0,
     });
+    if args.round == 0 || (rounds > 0 && args.round > rounds) {
+        let range = if rounds > 0 {
+            format!("1 to {rounds}")
+        } else {
+            "1 or more".into()
+        };
+        eprintln!(
+            "error: `--round {}` is not a round of this game (rounds {range})",
+            args.round
+        );
+        return super::EXIT_USAGE;
+    }
     let c = Circumstances {
         koikoi_self: args.koikoi,
         koikoi_opponent: args.opponent_koikoi,

@@ -132,7 +132,8 @@ fn content_hash(sources: &crate::diag::SourceMap) -> u64 {
 /// `[card_kinds]`: `card-id = ["kind", ...]` replaces a card's kinds.
 fn apply_card_kinds(deck: &mut Deck, table: &Table, errors: &mut Vec<Diagnostic>) {
     for (card_id, key_loc, item) in &table.entries {
-        let Some(card) = deck.card_by_id(card_id) else {
+        let card = deck.card_by_id(card_id);
+        if card.is_none() {
             errors.push(
                 Diagnostic::error(
                     format!("unknown card `{card_id}` in `[card_kinds]`"),
@@ -140,8 +141,7 @@ fn apply_card_kinds(deck: &mut Deck, table: &Table, errors: &mut Vec<Diagnostic>
                 )
                 .with_help(did_you_mean(card_id, deck.card_ids())),
             );
-            continue;
-        };
+        }
         let kinds: Vec<Str> = match &item.value {
             Value::Array(items) => items
                 .iter()
@@ -175,12 +175,12 @@ fn apply_card_kinds(deck: &mut Deck, table: &Table, errors: &mut Vec<Diagnostic>
             .iter()
             .filter(|k| deck.kind(k.text).is_none())
             .collect();
-        if !unknown.is_empty() {
-            for k in unknown {
-                errors.push(unknown_kind(k, &deck.kinds));
-            }
-            continue;
+        for k in &unknown {
+            errors.push(unknown_kind(k, &deck.kinds));
         }
+        let Some(card) = card.filter(|_| unknown.is_empty()) else {
+            continue;
+        };
         for kind in &mut deck.kinds {
             kind.cards.remove(card);
             if kinds.iter().any(|k| k.text == kind.id) {
@@ -230,8 +230,28 @@ fn yaku_table(
         let _ = r.string("id", errors);
         let name = r.string("name", errors);
         let description = r.string("description", errors);
+        let before_missing = errors.len();
         let when = r.required_string("when", errors);
         let points = r.required_string("points", errors);
+        // A new yaku without a condition or points, named close to an existing one, is most
+        // likely a change to that one with its id misspelt.
+        if errors.len() > before_missing
+            && let Some(id) = id
+        {
+            let others = tables
+                .iter()
+                .filter_map(|(t, _)| match t.get("id").map(|i| &i.value) {
+                    Some(Value::Str(s, _)) if s != id.text => Some(s.as_str()),
+                    _ => None,
+                });
+            if let Some(near) = crate::diag::suggest(id.text, others) {
+                for d in &mut errors[before_missing..] {
+                    d.help = Some(format!(
+                        "an id the base does not have makes a new yaku; did you mean to change `{near}`?"
+                    ));
+                }
+            }
+        }
         let group = r.string("group", errors);
         r.finish(errors);
         let Some(id) = id else { continue };

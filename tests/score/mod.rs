@@ -114,6 +114,26 @@ fn unknown_and_repeated_cards_are_errors_with_suggestions() {
         out.stderr
     );
     Yaku::new(["score", "koikoi"]).run().expect_code(2);
+    // A round outside the game is a usage error, not a silent score.
+    for round in ["0", "13"] {
+        let out = Yaku::new([
+            "score",
+            "koikoi-ktane",
+            "--rounds",
+            "12",
+            "--round",
+            round,
+            "--captured",
+            "pine-1",
+        ])
+        .run();
+        out.expect_code(2);
+        assert!(
+            out.stderr.contains("is not a round of this game"),
+            "{}",
+            out.stderr
+        );
+    }
 }
 
 #[test]
