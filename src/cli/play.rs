@@ -47,8 +47,8 @@ pub struct PlayArgs {
     /// The game's seed (default: from the clock, and printed so the game can be played again).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// Hands to play instead of the ruleset's length.
-    #[arg(long, value_name = "N")]
+    /// Hands to play instead of the ruleset's length, 1 to 1000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: Option<u32>,
     /// Write the game's record (JSON, docs/records.md) to FILE at the end, or when saving.
     #[arg(long, value_name = "FILE")]

@@ -33,8 +33,8 @@ pub struct SimArgs {
     /// Worker threads (default: one per core). Results do not depend on it.
     #[arg(long, default_value_t = 0, value_name = "T")]
     threads: usize,
-    /// Hands per game instead of the ruleset's length.
-    #[arg(long, value_name = "N")]
+    /// Hands per game instead of the ruleset's length, 1 to 1000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: Option<u32>,
     /// The smallest bet, for banker games (defaults to the ruleset's).
     #[arg(long, value_name = "A")]
