@@ -215,3 +215,51 @@ fn bad_players_are_usage_errors() {
     let out = yaku(&["play", "koikoi", "--players", "human"]).expect(2);
     assert!(out.stderr.contains("two players"), "{}", out.stderr);
 }
+
+#[test]
+fn capture_piles_list_as_many_cards_as_they_count() {
+    // Seed 2: greedy takes the Sake Cup, an animal and a plain in these rules.
+    let dir = temp_dir("piles");
+    let out = yaku(&["play", "koikoi", "--seed", "2", "--rounds", "1"])
+        .current_dir(&dir)
+        .stdin(ones(400))
+        .expect(0);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let mut piles = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some((_, header)) = line.split_once(" captures: ") else {
+            continue;
+        };
+        if header == "nothing" {
+            continue;
+        }
+        piles += 1;
+        // `12 cards (bright 2, animal 2, ...)`, then one indented line a kind.
+        let (total, counts) = header.split_once(" (").unwrap();
+        let total: usize = total.split(' ').next().unwrap().parse().unwrap();
+        let counts: Vec<(&str, usize)> = counts
+            .trim_end_matches(')')
+            .split(", ")
+            .map(|c| {
+                let (kind, n) = c.split_once(' ').unwrap();
+                (kind, n.parse().unwrap())
+            })
+            .collect();
+        let mut listed = std::collections::BTreeSet::new();
+        for group in lines[i + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("      "))
+        {
+            let (head, names) = group.trim().split_once(": ").unwrap();
+            let (kind, n) = head.split_once(' ').unwrap();
+            let names: Vec<&str> = names.split(", ").collect();
+            assert_eq!(names.len(), n.parse::<usize>().unwrap(), "{group}");
+            assert!(counts.contains(&(kind, names.len())), "{line} / {group}");
+            listed.extend(names.iter().map(|n| n.split(" (also ").next().unwrap()));
+        }
+        assert_eq!(listed.len(), total, "{line}");
+    }
+    assert!(piles > 0);
+    assert!(out.stdout.contains("animal 2: Sake Cup (also plain), Deer"));
+    assert!(out.stdout.contains(", Sake Cup (also animal)"));
+}

@@ -109,24 +109,50 @@ fn round_text(ruleset: &Ruleset, round: u32, rounds: u32) -> String {
     }
 }
 
-/// A capture pile grouped by each card's first kind, with counts.
+/// A capture pile grouped by kind, with counts. The groups are the kinds that come first on some
+/// card (bright, animal, ribbon, plain), and a card is listed under each of them it has, marked
+/// with the others (`Sake Cup (also plain)`) and after the group's own cards, so that each group's count is its kind's count.
 fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
     if cards.is_empty() {
         return "nothing".into();
     }
+    let main: Vec<&str> = deck
+        .kinds
+        .iter()
+        .map(|k| k.id.as_str())
+        .filter(|k| {
+            deck.cards
+                .iter()
+                .any(|c| c.kinds.first().map(String::as_str) == Some(k))
+        })
+        .collect();
     let mut groups: Vec<String> = Vec::new();
-    for kind in &deck.kinds {
-        let of_kind: CardSet = cards
+    for kind in &main {
+        // The cards of this kind first, then those listed here as their second kind.
+        let mut of_kind: Vec<CardId> = cards
             .iter()
-            .filter(|&c| deck.card(c).kinds.first() == Some(&kind.id))
+            .filter(|&c| deck.card(c).kinds.iter().any(|k| k == kind))
             .collect();
-        if !of_kind.is_empty() {
-            groups.push(format!(
-                "{} {}: {}",
-                kind.id,
-                of_kind.len(),
-                style.names(deck, of_kind)
-            ));
+        of_kind.sort_by_key(|&c| deck.card(c).kinds.first().map(String::as_str) != Some(kind));
+        let listed: Vec<String> = of_kind
+            .into_iter()
+            .map(|c| {
+                let also: Vec<&str> = deck
+                    .card(c)
+                    .kinds
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|k| k != kind && main.contains(k))
+                    .collect();
+                if also.is_empty() {
+                    style.name(deck, c)
+                } else {
+                    format!("{} (also {})", style.name(deck, c), also.join(", "))
+                }
+            })
+            .collect();
+        if !listed.is_empty() {
+            groups.push(format!("{kind} {}: {}", listed.len(), listed.join(", ")));
         }
     }
     let counts: Vec<String> = deck
@@ -497,4 +523,36 @@ pub fn score(style: &Style, game: &Game) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset;
+
+    #[test]
+    fn a_card_of_two_kinds_is_listed_under_both_and_counted_once() {
+        let r = ruleset::load("koikoi").value.unwrap();
+        let deck = &r.deck;
+        let cards: CardSet = ["chrysanthemum-sake", "chrysanthemum-2", "pine-poetry"]
+            .iter()
+            .map(|id| deck.card_by_id(id).unwrap())
+            .collect();
+        let style = Style {
+            color: false,
+            labels: ["you".into(), "greedy".into()],
+        };
+        let text = pile(&style, deck, cards);
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        assert_eq!(
+            lines,
+            [
+                "3 cards (animal 1, ribbon 1, plain 2, poetry 1, red 1)",
+                "animal 1: Sake Cup (also plain)",
+                "ribbon 1: Pine Poetry Ribbon",
+                "plain 2: Chrysanthemum Chaff 2, Sake Cup (also animal)",
+            ],
+            "{text}"
+        );
+    }
 }
