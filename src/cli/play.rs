@@ -261,12 +261,12 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         );
     }
     println!(
-        "{} · seed {seed} · {} vs {} · resumed from `{}` after {} actions",
+        "{} · seed {seed} · {} vs {} · resumed from `{}` after {}",
         ruleset.name,
         players[0],
         players[1],
         path.display(),
-        record.actions.len()
+        super::plural(record.actions.len(), "action")
     );
     Ok(session)
 }

@@ -60,12 +60,12 @@ pub fn run(args: &ReplayArgs) -> i32 {
     let mut step = !args.to_end && stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     println!(
-        "replaying `{}`: {} · {} vs {} · {} actions",
+        "replaying `{}`: {} · {} vs {} · {}",
         args.file.display(),
         game.ruleset().name,
         players[0],
         players[1],
-        record.actions.len()
+        super::plural(record.actions.len(), "action")
     );
     for i in 0..record.actions.len() {
         let events = game.drain_events();

@@ -1,6 +1,6 @@
 //! `yaku sim RULESET`: bot-vs-bot games on all cores, and their statistics as text or JSON.
 
-use super::load_ruleset;
+use super::{load_ruleset, plural};
 use crate::sim::banker::{BankerReport, BankerSimConfig};
 use crate::sim::stats::{self, Comparison, Proportion, Report};
 use crate::sim::{self, SimConfig};
@@ -167,8 +167,11 @@ pub fn render_report(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {} games, {} rounds, seed {} (players alternate seats; game i is seeded from (seed, i))",
-        r.ruleset, r.games, r.rounds, r.seed
+        "{}: {}, {}, seed {} (players alternate seats; game i is seeded from (seed, i))",
+        r.ruleset,
+        plural(r.games, "game"),
+        plural(r.rounds, "round"),
+        r.seed
     );
     seat_table(
         &mut out,
@@ -203,11 +206,11 @@ pub fn render_report(r: &Report) -> String {
     for (i, s) in r.seats.iter().enumerate() {
         let _ = writeln!(
             out,
-            "  koi-koi, player {} ({}): {} calls in {} hands; the caller won {} of those hands",
+            "  koi-koi, player {} ({}): {} in {}; the caller won {} of those hands",
             i + 1,
             s.player,
-            s.koikoi_calls,
-            s.koikoi_hands,
+            plural(s.koikoi_calls, "call"),
+            plural(s.koikoi_hands, "hand"),
             pct(&s.koikoi_paid_off).trim_start()
         );
     }
@@ -308,8 +311,13 @@ pub fn render_banker_report(r: &BankerReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {} sessions, {} hands, table limits {} to {} chips, seed {} (session i is seeded from (seed, i))",
-        r.ruleset, r.games, r.rounds, r.limits.0, r.limits.1, r.seed
+        "{}: {}, {}, table limits {} to {} chips, seed {} (session i is seeded from (seed, i))",
+        r.ruleset,
+        plural(r.games, "session"),
+        plural(r.rounds, "hand"),
+        r.limits.0,
+        r.limits.1,
+        r.seed
     );
     let rows = r.seats.iter().enumerate().map(|(i, s)| SeatRow {
         label: format!("{} {}", i + 1, s.player),

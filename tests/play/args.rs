@@ -32,7 +32,7 @@ fn rounds_outside_1_to_1000_is_a_usage_error() {
     }
     // The bounds themselves are accepted.
     let out = yaku(&["sim", "koikoi", "--games", "1", "--rounds", "1"]).expect(0);
-    assert!(out.stdout.contains("1 games, 1 rounds"), "{}", out.stdout);
+    assert!(out.stdout.contains("1 game, 1 round,"), "{}", out.stdout);
     let dir = temp_dir("rounds");
     let out = yaku(&["play", "koikoi", "--seed", "1", "--rounds", "1000"])
         .current_dir(&dir)

@@ -106,8 +106,8 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
 }
 
 /// Lines of `1` that bring the human (seat 1) to its first koi-koi decision with a choice, when
-/// every answer is `1` and greedy plays seat 2.
-fn ones_to_koikoi(seed: u64) -> Option<usize> {
+/// every answer is `1` and greedy plays seat 2, and the points for stopping there.
+fn ones_to_koikoi(seed: u64) -> Option<(usize, i64)> {
     let mut g = game("koikoi", seed);
     let mut legal = Vec::new();
     let mut lines = 0;
@@ -119,7 +119,7 @@ fn ones_to_koikoi(seed: u64) -> Option<usize> {
                 && legal.contains(&Action::KoiKoi)
                 && g.round() < g.rounds()
             {
-                return Some(lines);
+                return Some((lines, g.points_if_stopped(0).unwrap().total));
             }
             if legal.len() > 1 {
                 lines += 1;
@@ -136,9 +136,14 @@ fn ones_to_koikoi(seed: u64) -> Option<usize> {
 
 #[test]
 fn koikoi_prompt_errors_and_the_points_for_stopping() {
+    // A seed where stopping is worth 1 point, to see it said in the singular.
     let (seed, lines) = (0..200u64)
-        .find_map(|s| ones_to_koikoi(s).map(|n| (s, n)))
-        .expect("some seed reaches a koi-koi choice");
+        .find_map(|s| {
+            ones_to_koikoi(s)
+                .filter(|&(_, p)| p == 1)
+                .map(|(n, _)| (s, n))
+        })
+        .expect("some seed reaches a koi-koi choice worth 1 point");
     let script = format!("{}maybe\n5\nstop\nquit\n", ones(lines));
     let dir = temp_dir("koikoi");
     let out = yaku(&["play", "koikoi", "--seed", &seed.to_string()])
@@ -147,10 +152,10 @@ fn koikoi_prompt_errors_and_the_points_for_stopping() {
         .expect(0);
     let s = &out.stdout;
     for expected in [
-        "you made a yaku: 1) koi-koi (play on)  2) stop and take",
+        "you made a yaku: 1) koi-koi (play on)  2) stop and take 1 point\n",
         "error: `maybe`: answer `koikoi` or `stop` (or `help`)",
         "error: there is no option 5: choose 1 to 2",
-        "won by you (stopped)",
+        "won by you (stopped): 1 point\n",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
     }
@@ -262,4 +267,43 @@ fn capture_piles_list_as_many_cards_as_they_count() {
     assert!(piles > 0);
     assert!(out.stdout.contains("animal 2: Sake Cup (also plain), Deer"));
     assert!(out.stdout.contains(", Sake Cup (also animal)"));
+}
+
+#[test]
+fn counts_and_verbs_agree_with_their_subjects() {
+    // Human games answered with `1`, and a bot game: `you win`, `greedy wins`, `1 point`.
+    let dir = temp_dir("wording");
+    let mut all = String::new();
+    for seed in ["2", "4"] {
+        let out = yaku(&["play", "koikoi", "--seed", seed, "--rounds", "4"])
+            .current_dir(&dir)
+            .stdin(ones(600))
+            .expect(0);
+        all.push_str(&out.stdout);
+    }
+    for bad in [
+        "you wins",
+        "you holds",
+        "you plays",
+        "you draws",
+        "if greedy win now",
+        " 1 points",
+        " 1 cards",
+        "(1 cards",
+    ] {
+        assert!(!all.contains(bad), "`{bad}` in:\n{all}");
+    }
+    for good in [
+        "if you win now",
+        "if greedy wins now",
+        "greedy holds ",
+        "1 card ",
+        ": 1 point\n",
+    ] {
+        assert!(all.contains(good), "no `{good}` in:\n{all}");
+    }
+    assert!(
+        all.contains("· you win\n") && all.contains("· greedy wins\n"),
+        "{all}"
+    );
 }

@@ -60,12 +60,12 @@ pub fn question(style: &Style, game: &Game, legal: &[Action]) -> String {
             let seat = game.to_act().unwrap_or(0);
             let now = game.points_if_stopped(seat).map_or_else(
                 |e| format!("(scoring failed: {e})"),
-                |o| o.total.to_string(),
+                |o| crate::cli::plural(o.total, "point"),
             );
             if legal.contains(&Action::KoiKoi) {
-                format!("you made a yaku: 1) koi-koi (play on)  2) stop and take {now} points")
+                format!("you made a yaku: 1) koi-koi (play on)  2) stop and take {now}")
             } else {
-                format!("you made a yaku: stop and take {now} points")
+                format!("you made a yaku: stop and take {now}")
             }
         }
         Phase::SwapChoice => {

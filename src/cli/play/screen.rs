@@ -3,6 +3,7 @@
 //! near; the narration of events; hand results; the rule listing. Text only: the caller prints.
 
 use crate::agent::progress::{Progress, facts};
+use crate::cli::plural;
 use crate::deck::{CardId, CardSet, Deck};
 use crate::engine::{Event, Game, HandEnd, HandRecord, View};
 use crate::ruleset::{GameLength, Ruleset};
@@ -103,7 +104,7 @@ impl Style {
 fn round_text(ruleset: &Ruleset, round: u32, rounds: u32) -> String {
     match ruleset.matching().map(|f| f.length) {
         Some(GameLength::Target { score, .. }) => {
-            format!("round {round}, playing to {score} points")
+            format!("round {round}, playing to {}", plural(score, "point"))
         }
         _ => format!("round {round} of {rounds}"),
     }
@@ -164,8 +165,8 @@ fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
         })
         .collect();
     format!(
-        "{} cards ({})\n      {}",
-        cards.len(),
+        "{} ({})\n      {}",
+        plural(cards.len(), "card"),
         counts.join(", "),
         groups.join("\n      ")
     )
@@ -284,21 +285,24 @@ pub fn screen(style: &Style, game: &Game, seat: Option<usize>) -> String {
         if !m.is_empty() {
             let _ = writeln!(
                 out,
-                "multipliers in force if {} win now: {}",
-                style.who(s),
+                "multipliers in force if {} now: {}",
+                style.says(s, "win"),
                 m.join("; ")
             );
         }
     }
     let _ = writeln!(
         out,
-        "stock: {} cards · {} {} in hand",
-        view.stock_size,
-        style.who(1 - me),
-        match seat {
-            Some(_) => format!("holds {} cards", view.opponent_hand_size),
-            None => format!("holds {} cards", game.hand(1 - me).len()),
-        }
+        "stock: {} · {} {} in hand",
+        plural(view.stock_size, "card"),
+        style.says(1 - me, "hold"),
+        plural(
+            match seat {
+                Some(_) => view.opponent_hand_size,
+                None => game.hand(1 - me).len() as usize,
+            },
+            "card"
+        )
     );
     let _ = writeln!(out, "table ({}):", view.table.len());
     for c in view.table.iter() {
@@ -418,8 +422,8 @@ pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
                     style.who(1),
                     scores[1],
                     match scores[0].cmp(&scores[1]) {
-                        std::cmp::Ordering::Greater => format!(" · {} wins", style.who(0)),
-                        std::cmp::Ordering::Less => format!(" · {} wins", style.who(1)),
+                        std::cmp::Ordering::Greater => format!(" · {}", style.says(0, "win")),
+                        std::cmp::Ordering::Less => format!(" · {}", style.says(1, "win")),
                         std::cmp::Ordering::Equal => " · a draw".to_string(),
                     }
                 );
@@ -443,10 +447,10 @@ pub fn hand_result(style: &Style, h: &HandRecord) -> String {
         Some(w) => {
             let _ = writeln!(
                 out,
-                "round {} won by {} ({how}): {} points",
+                "round {} won by {} ({how}): {}",
                 h.round,
                 style.who(w),
-                h.points[w]
+                plural(h.points[w], "point")
             );
         }
         None => {
@@ -492,8 +496,9 @@ pub fn rules(ruleset: &Ruleset) -> String {
     for w in instant_wins {
         let _ = writeln!(
             out,
-            "  instant win at the deal: {} ({} points)",
-            w.name, w.points
+            "  instant win at the deal: {} ({})",
+            w.name,
+            plural(w.points, "point")
         );
     }
     out
