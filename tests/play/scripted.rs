@@ -65,7 +65,7 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
     let other = (g.table() - matches).first_card().unwrap();
     let second = matches.nth(1).unwrap();
     let script = format!(
-        "99\nno-such-card\nkoikoi\nfrobnicate\n{other}\nhelp\nrules\nscore\n{double}\n7\n{other}\n2\nquit\n",
+        "99\nno-such-card\nkoikoi\nfrobnicate\npine\n{other}\nhelp\nrules\nscore\n{double}\n7\nstop\n{other}\n2\nquit\n",
         other = deck.id_of(other),
         double = deck.id_of(double),
     );
@@ -86,22 +86,26 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
     for expected in [
         "error: there is no card 99 in your hand: choose 1 to 8",
         "error: unknown card or command `no-such-card`",
-        "error: `koikoi` is not possible now: koi-koi and stop come only after you make a yaku",
+        "error: `koikoi` is not possible now: you can stop or call koi-koi only after making a yaku",
         "error: unknown card or command `frobnicate`; type `help` for the commands",
+        "error: `pine` is a month, not a card: name one of its cards as pine:1 to pine:4, or by id (pine-crane, pine-poetry, pine-1, pine-2)",
         &format!("error: `{other_name}` is not in your hand"),
         "at any prompt:",
         "when: ",
         "scores: you 0, greedy 0",
         "matches more than one table card; capture which?",
         "error: there is no option 7: choose 1 to 2",
+        "error: `stop` is not possible now: you can stop or call koi-koi only after making a yaku",
         &format!("error: `{other_name}` is not a table card that"),
         &format!("capturing {}", deck.card(second).name),
         "game saved to s.json; resume it with: yaku play --resume s.json",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
     }
-    // The play prompt came back after each of the first eight lines.
-    assert!(s.matches("play a card from your hand").count() >= 9, "{s}");
+    // The play prompt came back after each of the first nine lines, the capture prompt after
+    // each of its three wrong answers.
+    assert!(s.matches("play a card from your hand").count() >= 10, "{s}");
+    assert!(s.matches("capture which?").count() >= 4, "{s}");
     assert!(dir.join("s.json").exists());
 }
 
