@@ -230,7 +230,11 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     })?;
     for i in 0..record.actions.len() {
         record.apply(&mut game, i).map_err(|e| {
-            eprintln!("error: `{}`: {e}", path.display());
+            eprintln!(
+                "error: `{}`: {}",
+                path.display(),
+                super::replay::record_error(&record, &e)
+            );
             super::EXIT_FAILURE
         })?;
     }
