@@ -199,7 +199,7 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         eprintln!("error: `{}`: {e}", path.display());
         super::EXIT_FAILURE
     })?;
-    let ruleset = load_ruleset(&record.ruleset.spec).ok_or(super::EXIT_FAILURE)?;
+    let ruleset = record_ruleset(path, &record.ruleset.spec)?;
     match record.check_hash(&ruleset) {
         HashCheck::Same => {}
         HashCheck::Unrecorded => eprintln!(
@@ -219,6 +219,50 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         }
     }
     Ok((record, ruleset))
+}
+
+/// Loads the ruleset a record names. One that cannot be found is reported against the record (the
+/// spec is not something the user typed); one with errors gets its diagnostics, then a line
+/// naming the record. Errors are printed; the `Err` is the exit code.
+fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
+    let loaded = crate::ruleset::load(spec);
+    let errors: Vec<&crate::diag::Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .collect();
+    // The loader reports a spec it cannot open against the spec itself, not a file's text.
+    let unopened = !errors.is_empty()
+        && errors
+            .iter()
+            .all(|d| loaded.sources.get(d.loc.file).name == "<command line>");
+    if unopened {
+        eprintln!(
+            "error: `{}` was recorded with the ruleset `{spec}`, which cannot be loaded: {}",
+            path.display(),
+            errors[0].message
+        );
+        if let Some(help) = &errors[0].help {
+            eprintln!("  = help: {help}");
+        }
+        eprintln!(
+            "  = note: a record names its ruleset in `ruleset.spec` as it was given to `yaku play`; a path is read from the current directory"
+        );
+        return Err(super::EXIT_FAILURE);
+    }
+    if !loaded.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            crate::diag::render_text(&loaded.sources, &loaded.diagnostics)
+        );
+    }
+    loaded.value.map(Arc::new).ok_or_else(|| {
+        eprintln!(
+            "error: the ruleset `{spec}` that `{}` was recorded with has errors (above)",
+            path.display()
+        );
+        super::EXIT_FAILURE
+    })
 }
 
 fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {

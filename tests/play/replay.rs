@@ -205,3 +205,44 @@ fn a_card_not_in_the_hand_is_reported_for_that_seat_not_for_you() {
         .expect(1);
     assert!(out.stderr.contains(&expected), "{}", out.stderr);
 }
+
+#[test]
+fn a_record_whose_ruleset_is_missing_says_so() {
+    let dir = temp_dir("replay-missing-ruleset");
+    record(&dir, "koikoi", 9, "g.json");
+    let mut rec = read(&dir.join("g.json"));
+    rec["ruleset"]["spec"] = "nonexistent".into();
+    std::fs::write(dir.join("missing.json"), rec.to_string()).unwrap();
+    for args in [
+        &["replay", "missing.json"][..],
+        &["replay", "missing.json", "--json"][..],
+        &["play", "--resume", "missing.json"][..],
+    ] {
+        let out = yaku(args).current_dir(&dir).expect(1);
+        assert!(
+            out.stderr.contains(
+                "error: `missing.json` was recorded with the ruleset `nonexistent`, which cannot \
+                 be loaded: no file or bundled ruleset named `nonexistent`"
+            ),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stderr.contains("bundled rulesets: "), "{}", out.stderr);
+        // Not the bare source snippet of a spec the user never typed.
+        assert!(!out.stderr.contains("| nonexistent"), "{}", out.stderr);
+        assert!(out.stdout.is_empty());
+    }
+    // A ruleset file with errors: its diagnostics, then the record it was needed for.
+    std::fs::write(dir.join("broken.toml"), "[ruleset]\nid = \"broken\"\n").unwrap();
+    rec["ruleset"]["spec"] = "broken.toml".into();
+    std::fs::write(dir.join("broken.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "broken.json"]).current_dir(&dir).expect(1);
+    assert!(out.stderr.contains("--> broken.toml:1:1"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "error: the ruleset `broken.toml` that `broken.json` was recorded with has errors"
+        ),
+        "{}",
+        out.stderr
+    );
+}
