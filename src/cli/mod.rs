@@ -64,6 +64,16 @@ pub fn run() -> i32 {
     }
 }
 
+/// A count and a regular noun, singular only for one: `1 point`, `2 points`, `0 cards`.
+pub(crate) fn plural(n: impl std::fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Loads a ruleset for a command, printing its diagnostics; `None` when it has errors.
 pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::Ruleset>> {
     let loaded = crate::ruleset::load(spec);
@@ -84,5 +94,16 @@ fn restore_sigpipe() {
     // output exists, has no other effect on the program.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn plural_is_singular_only_for_one() {
+        assert_eq!(super::plural(1, "point"), "1 point");
+        assert_eq!(super::plural(0, "card"), "0 cards");
+        assert_eq!(super::plural(2usize, "call"), "2 calls");
+        assert_eq!(super::plural(-1, "point"), "-1 points");
     }
 }

@@ -10,7 +10,7 @@ pub(crate) mod screen;
 
 use super::load_ruleset;
 use crate::agent::{AGENT_NAMES, Agent, agent_by_name, agent_rng};
-use crate::engine::{Action, Game, GameOptions};
+use crate::engine::{Action, Event, Game, GameOptions};
 use crate::record::{HashCheck, Record};
 use crate::ruleset::Ruleset;
 use prompt::{HELP, Input};
@@ -47,10 +47,11 @@ pub struct PlayArgs {
     /// The game's seed (default: from the clock, and printed so the game can be played again).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// Hands to play instead of the ruleset's length.
-    #[arg(long, value_name = "N")]
+    /// Hands to play instead of the ruleset's length, 1 to 1000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: Option<u32>,
-    /// Write the game's record (JSON, docs/records.md) to FILE at the end, or when saving.
+    /// Write the game's record (JSON, docs/records.md) to FILE: at the start (so a path that
+    /// cannot be written is found before play), after each hand, at the end and when saving.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Where `quit` and the end of input save the game (default: yaku-save-SEED.json).
@@ -76,6 +77,8 @@ struct Session {
     seed: u64,
     save: PathBuf,
     record_path: Option<PathBuf>,
+    /// A write of the record during play failed (reported once; the game goes on).
+    record_failed: bool,
 }
 
 /// Runs the command.
@@ -166,11 +169,7 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         eprintln!("error: {e}");
         super::EXIT_FAILURE
     })?;
-    println!(
-        "{} · seed {seed} (play this game again with --seed {seed}) · {} vs {}",
-        ruleset.name, players[0], players[1]
-    );
-    Ok(Session {
+    let mut session = Session {
         game,
         record,
         bots,
@@ -178,7 +177,14 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         seed,
         save: save_path(args, seed),
         record_path: args.record.clone(),
-    })
+        record_failed: false,
+    };
+    session.check_files()?;
+    println!(
+        "{} · seed {seed} (play this game again with --seed {seed}) · {} vs {}",
+        ruleset.name, players[0], players[1]
+    );
+    Ok(session)
 }
 
 fn save_path(args: &PlayArgs, seed: u64) -> PathBuf {
@@ -198,7 +204,7 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         eprintln!("error: `{}`: {e}", path.display());
         super::EXIT_FAILURE
     })?;
-    let ruleset = load_ruleset(&record.ruleset.spec).ok_or(super::EXIT_FAILURE)?;
+    let ruleset = record_ruleset(path, &record.ruleset.spec)?;
     match record.check_hash(&ruleset) {
         HashCheck::Same => {}
         HashCheck::Unrecorded => eprintln!(
@@ -220,6 +226,50 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
     Ok((record, ruleset))
 }
 
+/// Loads the ruleset a record names. One that cannot be found is reported against the record (the
+/// spec is not something the user typed); one with errors gets its diagnostics, then a line
+/// naming the record. Errors are printed; the `Err` is the exit code.
+fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
+    let loaded = crate::ruleset::load(spec);
+    let errors: Vec<&crate::diag::Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .collect();
+    // The loader reports a spec it cannot open against the spec itself, not a file's text.
+    let unopened = !errors.is_empty()
+        && errors
+            .iter()
+            .all(|d| loaded.sources.get(d.loc.file).name == "<command line>");
+    if unopened {
+        eprintln!(
+            "error: `{}` was recorded with the ruleset `{spec}`, which cannot be loaded: {}",
+            path.display(),
+            errors[0].message
+        );
+        if let Some(help) = &errors[0].help {
+            eprintln!("  = help: {help}");
+        }
+        eprintln!(
+            "  = note: a record names its ruleset in `ruleset.spec` as it was given to `yaku play`; a path is read from the current directory"
+        );
+        return Err(super::EXIT_FAILURE);
+    }
+    if !loaded.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            crate::diag::render_text(&loaded.sources, &loaded.diagnostics)
+        );
+    }
+    loaded.value.map(Arc::new).ok_or_else(|| {
+        eprintln!(
+            "error: the ruleset `{spec}` that `{}` was recorded with has errors (above)",
+            path.display()
+        );
+        super::EXIT_FAILURE
+    })
+}
+
 fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
     let bots = bots(&record.players)?;
@@ -229,11 +279,29 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     })?;
     for i in 0..record.actions.len() {
         record.apply(&mut game, i).map_err(|e| {
-            eprintln!("error: `{}`: {e}", path.display());
+            eprintln!(
+                "error: `{}`: {}",
+                path.display(),
+                super::replay::record_error(&record, &e)
+            );
             super::EXIT_FAILURE
         })?;
     }
     game.drain_events();
+    let seed = record.seed.unwrap_or(0);
+    let players = [record.players[0].clone(), record.players[1].clone()];
+    let mut session = Session {
+        game,
+        record,
+        bots,
+        style: Style::for_players(&players, color),
+        seed,
+        save: save_path(args, seed),
+        record_path: args.record.clone(),
+        record_failed: false,
+    };
+    session.check_files()?;
+    let (game, record) = (&session.game, &session.record);
     if game.is_over() {
         let s = game.scores();
         println!(
@@ -245,25 +313,46 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
             s[1]
         );
     }
-    let seed = record.seed.unwrap_or(0);
-    let players = [record.players[0].clone(), record.players[1].clone()];
     println!(
-        "{} · seed {seed} · {} vs {} · resumed from `{}` after {} actions",
+        "{} · seed {seed} · {} vs {} · resumed from `{}` after {}",
         ruleset.name,
         players[0],
         players[1],
         path.display(),
-        record.actions.len()
+        super::plural(record.actions.len(), "action")
     );
-    Ok(Session {
-        game,
-        record,
-        bots,
-        style: Style::for_players(&players, color),
-        seed,
-        save: save_path(args, seed),
-        record_path: args.record.clone(),
-    })
+    Ok(session)
+}
+
+/// Why `path` cannot be written, in words, from the error writing it.
+fn write_problem(path: &Path, e: &std::io::Error) -> String {
+    if path.is_dir() {
+        return format!(
+            "it is a directory (give a file name, e.g. `{}`)",
+            path.join("game.json").display()
+        );
+    }
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+            format!("the directory `{}` does not exist", dir.display())
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// Checks that a file can be written at `path` without changing it: opens it for appending and
+/// removes it again when it did not exist.
+fn probe_writable(path: &Path) -> Result<(), String> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| write_problem(path, &e))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// An action in words, for "only one move" notes.
@@ -287,12 +376,59 @@ impl Session {
         self.record.push(seat, action, &self.game.ruleset().deck);
     }
 
-    fn write_record(&mut self, path: &Path) -> Result<(), i32> {
+    /// Writes the record as the game stands to `path`; `Err` says why it cannot be.
+    fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&self.game);
-        std::fs::write(path, self.record.to_json() + "\n").map_err(|e| {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+        std::fs::write(path, self.record.to_json() + "\n").map_err(|e| write_problem(path, &e))
+    }
+
+    fn write_record(&mut self, path: &Path) -> Result<(), i32> {
+        self.try_write_record(path).map_err(|why| {
+            eprintln!("error: cannot write `{}`: {why}", path.display());
             super::EXIT_FAILURE
         })
+    }
+
+    /// Before any play: writes the record file, if asked for, and checks that the game can be
+    /// saved where `quit` would save it (when someone at the keyboard could quit). Errors are
+    /// printed; the `Err` is the exit code.
+    fn check_files(&mut self) -> Result<(), i32> {
+        if let Some(path) = self.record_path.clone()
+            && let Err(why) = self.try_write_record(&path)
+        {
+            eprintln!(
+                "error: cannot write the record to `{}`: {why}\n  = note: the game was not started",
+                path.display()
+            );
+            return Err(super::EXIT_FAILURE);
+        }
+        if self.bots.iter().any(Option::is_none)
+            && let Err(why) = probe_writable(&self.save)
+        {
+            eprintln!(
+                "error: cannot save the game to `{}`: {why}\n  = help: `--save FILE` chooses where `quit` and the end of input save the game\n  = note: the game was not started",
+                self.save.display()
+            );
+            return Err(super::EXIT_FAILURE);
+        }
+        Ok(())
+    }
+
+    /// Brings the record file up to date during play; a failure is reported once and the game
+    /// goes on (the final write reports it again and fails).
+    fn update_record(&mut self) {
+        let Some(path) = self.record_path.clone() else {
+            return;
+        };
+        if let Err(why) = self.try_write_record(&path)
+            && !self.record_failed
+        {
+            self.record_failed = true;
+            eprintln!(
+                "warning: cannot write the record to `{}`: {why}; trying again at the end",
+                path.display()
+            );
+        }
     }
 
     /// Saves the game and says how to resume it.
@@ -330,6 +466,9 @@ impl Session {
             let Some(seat) = self.game.to_act() else {
                 break;
             };
+            if events.iter().any(|e| matches!(e, Event::HandEnded { .. })) {
+                self.update_record();
+            }
             self.game.legal_actions(&mut legal);
             if let Some(bot) = &mut self.bots[seat] {
                 let index = self.record.actions.len();
@@ -338,6 +477,8 @@ impl Session {
                 self.apply(seat, action);
                 continue;
             }
+            // A person may take a while, or close the terminal: keep the record current.
+            self.update_record();
             print!("{}", screen::screen(&self.style, &self.game, Some(seat)));
             if self.bots.iter().all(Option::is_none) {
                 println!("({} to act)", self.style.who(seat));

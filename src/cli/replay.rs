@@ -3,7 +3,7 @@
 
 use super::play::read_record;
 use super::play::screen::{self, Style};
-use crate::record::Record;
+use crate::record::{Record, RecordError, RecordErrorKind, StepAction};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -31,8 +31,12 @@ pub fn run(args: &ReplayArgs) -> i32 {
     let Ok((record, ruleset)) = read_record(&args.file, args.force) else {
         return super::EXIT_FAILURE;
     };
-    let fail = |e: crate::record::RecordError| {
-        eprintln!("error: `{}`: {e}", args.file.display());
+    let fail = |e: RecordError| {
+        eprintln!(
+            "error: `{}`: {}",
+            args.file.display(),
+            record_error(&record, &e)
+        );
         super::EXIT_FAILURE
     };
     if args.json {
@@ -60,12 +64,12 @@ pub fn run(args: &ReplayArgs) -> i32 {
     let mut step = !args.to_end && stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     println!(
-        "replaying `{}`: {} · {} vs {} · {} actions",
+        "replaying `{}`: {} · {} vs {} · {}",
         args.file.display(),
         game.ruleset().name,
         players[0],
         players[1],
-        record.actions.len()
+        super::plural(record.actions.len(), "action")
     );
     for i in 0..record.actions.len() {
         let events = game.drain_events();
@@ -96,6 +100,35 @@ pub fn run(args: &ReplayArgs) -> i32 {
         println!("(the record ends here: the game was not finished)");
     }
     super::EXIT_OK
+}
+
+/// A record's error as a replay reports it. The engine words an illegal action for the player at
+/// the keyboard (`not in your hand`); here there is no "you", so the action is named with its
+/// seat and player, and the reason speaks of "that player".
+pub(super) fn record_error(record: &Record, e: &RecordError) -> String {
+    let RecordErrorKind::Illegal { index, reason } = &e.kind else {
+        return e.to_string();
+    };
+    let Some(step) = record.actions.get(*index) else {
+        return e.to_string();
+    };
+    let what = match &step.action {
+        StepAction::Play { card } => format!("play {card}"),
+        StepAction::Capture { card } => format!("capture {card}"),
+        StepAction::KoiKoi => "koi-koi".to_string(),
+        StepAction::Stop => "stop".to_string(),
+        StepAction::SwapHands { swap: true } => "take the dealer's hand".to_string(),
+        StepAction::SwapHands { swap: false } => "keep the hand".to_string(),
+    };
+    let who = match step.seat {
+        Some(seat) => match record.players.get(seat) {
+            Some(player) => format!("seat {seat}, {player}: "),
+            None => format!("seat {seat}: "),
+        },
+        None => String::new(),
+    };
+    let reason = reason.replace("your hand", "that player's hand");
+    format!("action {index} ({who}{what}) is illegal: {reason}")
 }
 
 /// Each round's outcome and the final scores.

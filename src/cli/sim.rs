@@ -1,6 +1,6 @@
 //! `yaku sim RULESET`: bot-vs-bot games on all cores, and their statistics as text or JSON.
 
-use super::load_ruleset;
+use super::{load_ruleset, plural};
 use crate::sim::banker::{BankerReport, BankerSimConfig};
 use crate::sim::stats::{self, Comparison, Proportion, Report};
 use crate::sim::{self, SimConfig};
@@ -33,8 +33,8 @@ pub struct SimArgs {
     /// Worker threads (default: one per core). Results do not depend on it.
     #[arg(long, default_value_t = 0, value_name = "T")]
     threads: usize,
-    /// Hands per game instead of the ruleset's length.
-    #[arg(long, value_name = "N")]
+    /// Hands per game instead of the ruleset's length, 1 to 1000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: Option<u32>,
     /// The smallest bet, for banker games (defaults to the ruleset's).
     #[arg(long, value_name = "A")]
@@ -167,8 +167,11 @@ pub fn render_report(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {} games, {} rounds, seed {} (players alternate seats; game i is seeded from (seed, i))",
-        r.ruleset, r.games, r.rounds, r.seed
+        "{}: {}, {}, seed {} (players alternate seats; game i is seeded from (seed, i))",
+        r.ruleset,
+        plural(r.games, "game"),
+        plural(r.rounds, "round"),
+        r.seed
     );
     seat_table(
         &mut out,
@@ -203,11 +206,11 @@ pub fn render_report(r: &Report) -> String {
     for (i, s) in r.seats.iter().enumerate() {
         let _ = writeln!(
             out,
-            "  koi-koi, player {} ({}): {} calls in {} hands; the caller won {} of those hands",
+            "  koi-koi, player {} ({}): {} in {}; the caller won {} of those hands",
             i + 1,
             s.player,
-            s.koikoi_calls,
-            s.koikoi_hands,
+            plural(s.koikoi_calls, "call"),
+            plural(s.koikoi_hands, "hand"),
             pct(&s.koikoi_paid_off).trim_start()
         );
     }
@@ -308,8 +311,13 @@ pub fn render_banker_report(r: &BankerReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {} sessions, {} hands, table limits {} to {} chips, seed {} (session i is seeded from (seed, i))",
-        r.ruleset, r.games, r.rounds, r.limits.0, r.limits.1, r.seed
+        "{}: {}, {}, table limits {} to {} chips, seed {} (session i is seeded from (seed, i))",
+        r.ruleset,
+        plural(r.games, "session"),
+        plural(r.rounds, "hand"),
+        r.limits.0,
+        r.limits.1,
+        r.seed
     );
     let rows = r.seats.iter().enumerate().map(|(i, s)| SeatRow {
         label: format!("{} {}", i + 1, s.player),

@@ -1,5 +1,6 @@
 //! End-to-end tests of `yaku play`, `yaku replay` and `yaku sim`, driving the real binary.
 
+mod args;
 mod bots;
 mod replay;
 mod run;

@@ -136,21 +136,21 @@ fn an_illegal_action_is_reported_with_its_index() {
     let dir = temp_dir("replay-illegal");
     record(&dir, "koikoi", 8, "g.json");
     let mut rec = read(&dir.join("g.json"));
-    rec["actions"][3] = serde_json::json!({ "action": "koi_koi" });
+    let seat = rec["actions"][3]["seat"].as_u64().unwrap();
+    rec["actions"][3] = serde_json::json!({ "seat": seat, "action": "koi_koi" });
     std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
     let out = yaku(&["replay", "bad.json", "--json"])
         .current_dir(&dir)
         .expect(1);
-    assert!(
-        out.stderr
-            .contains("action 3 is illegal: koi-koi is not possible now"),
-        "{}",
-        out.stderr
+    let player = rec["players"][seat as usize].as_str().unwrap();
+    let expected = format!(
+        "action 3 (seat {seat}, {player}: koi-koi) is illegal: koi-koi is not possible now"
     );
+    assert!(out.stderr.contains(&expected), "{}", out.stderr);
     let out = yaku(&["replay", "bad.json", "--to-end"])
         .current_dir(&dir)
         .expect(1);
-    assert!(out.stderr.contains("action 3 is illegal"), "{}", out.stderr);
+    assert!(out.stderr.contains(&expected), "{}", out.stderr);
 
     rec["actions"][2] = serde_json::json!({ "action": "play", "card": "pine-cranes" });
     std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
@@ -167,6 +167,81 @@ fn an_illegal_action_is_reported_with_its_index() {
     let out = yaku(&["replay", "junk.json"]).current_dir(&dir).expect(1);
     assert!(
         out.stderr.contains("unsupported record format"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_card_not_in_the_hand_is_reported_for_that_seat_not_for_you() {
+    let dir = temp_dir("replay-not-in-hand");
+    record(&dir, "koikoi", 8, "g.json");
+    let mut rec = read(&dir.join("g.json"));
+    // Make a later play repeat the first card played: that card is in no hand any more.
+    let actions = rec["actions"].as_array().unwrap().clone();
+    let plays: Vec<usize> = (0..actions.len())
+        .filter(|&i| actions[i]["action"] == "play")
+        .collect();
+    let card = actions[plays[0]]["card"].as_str().unwrap().to_string();
+    let index = plays[1];
+    rec["actions"][index]["card"] = card.clone().into();
+    let seat = actions[index]["seat"].as_u64().unwrap();
+    let player = rec["players"][seat as usize].as_str().unwrap().to_string();
+    std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
+    let expected = format!(
+        "error: `bad.json`: action {index} (seat {seat}, {player}: play {card}) is illegal: \
+         `{card}` is not in that player's hand"
+    );
+    for mode in ["--json", "--to-end"] {
+        let out = yaku(&["replay", "bad.json", mode])
+            .current_dir(&dir)
+            .expect(1);
+        assert!(out.stderr.contains(&expected), "{}", out.stderr);
+        assert!(!out.stderr.contains("your hand"), "{}", out.stderr);
+    }
+    // Resuming the same record says the same.
+    let out = yaku(&["play", "--resume", "bad.json"])
+        .current_dir(&dir)
+        .expect(1);
+    assert!(out.stderr.contains(&expected), "{}", out.stderr);
+}
+
+#[test]
+fn a_record_whose_ruleset_is_missing_says_so() {
+    let dir = temp_dir("replay-missing-ruleset");
+    record(&dir, "koikoi", 9, "g.json");
+    let mut rec = read(&dir.join("g.json"));
+    rec["ruleset"]["spec"] = "nonexistent".into();
+    std::fs::write(dir.join("missing.json"), rec.to_string()).unwrap();
+    for args in [
+        &["replay", "missing.json"][..],
+        &["replay", "missing.json", "--json"][..],
+        &["play", "--resume", "missing.json"][..],
+    ] {
+        let out = yaku(args).current_dir(&dir).expect(1);
+        assert!(
+            out.stderr.contains(
+                "error: `missing.json` was recorded with the ruleset `nonexistent`, which cannot \
+                 be loaded: no file or bundled ruleset named `nonexistent`"
+            ),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stderr.contains("bundled rulesets: "), "{}", out.stderr);
+        // Not the bare source snippet of a spec the user never typed.
+        assert!(!out.stderr.contains("| nonexistent"), "{}", out.stderr);
+        assert!(out.stdout.is_empty());
+    }
+    // A ruleset file with errors: its diagnostics, then the record it was needed for.
+    std::fs::write(dir.join("broken.toml"), "[ruleset]\nid = \"broken\"\n").unwrap();
+    rec["ruleset"]["spec"] = "broken.toml".into();
+    std::fs::write(dir.join("broken.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "broken.json"]).current_dir(&dir).expect(1);
+    assert!(out.stderr.contains("--> broken.toml:1:1"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "error: the ruleset `broken.toml` that `broken.json` was recorded with has errors"
+        ),
         "{}",
         out.stderr
     );

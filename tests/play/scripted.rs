@@ -65,7 +65,7 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
     let other = (g.table() - matches).first_card().unwrap();
     let second = matches.nth(1).unwrap();
     let script = format!(
-        "99\nno-such-card\nkoikoi\nfrobnicate\n{other}\nhelp\nrules\nscore\n{double}\n7\n{other}\n2\nquit\n",
+        "99\nno-such-card\nkoikoi\nfrobnicate\npine\n{other}\nhelp\nrules\nscore\n{double}\n7\nstop\n{other}\n2\nquit\n",
         other = deck.id_of(other),
         double = deck.id_of(double),
     );
@@ -86,28 +86,32 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
     for expected in [
         "error: there is no card 99 in your hand: choose 1 to 8",
         "error: unknown card or command `no-such-card`",
-        "error: `koikoi` is not possible now: koi-koi and stop come only after you make a yaku",
+        "error: `koikoi` is not possible now: you can stop or call koi-koi only after making a yaku",
         "error: unknown card or command `frobnicate`; type `help` for the commands",
+        "error: `pine` is a month, not a card: name one of its cards as pine:1 to pine:4, or by id (pine-crane, pine-poetry, pine-1, pine-2)",
         &format!("error: `{other_name}` is not in your hand"),
         "at any prompt:",
         "when: ",
         "scores: you 0, greedy 0",
         "matches more than one table card; capture which?",
         "error: there is no option 7: choose 1 to 2",
+        "error: `stop` is not possible now: you can stop or call koi-koi only after making a yaku",
         &format!("error: `{other_name}` is not a table card that"),
         &format!("capturing {}", deck.card(second).name),
         "game saved to s.json; resume it with: yaku play --resume s.json",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
     }
-    // The play prompt came back after each of the first eight lines.
-    assert!(s.matches("play a card from your hand").count() >= 9, "{s}");
+    // The play prompt came back after each of the first nine lines, the capture prompt after
+    // each of its three wrong answers.
+    assert!(s.matches("play a card from your hand").count() >= 10, "{s}");
+    assert!(s.matches("capture which?").count() >= 4, "{s}");
     assert!(dir.join("s.json").exists());
 }
 
 /// Lines of `1` that bring the human (seat 1) to its first koi-koi decision with a choice, when
-/// every answer is `1` and greedy plays seat 2.
-fn ones_to_koikoi(seed: u64) -> Option<usize> {
+/// every answer is `1` and greedy plays seat 2, and the points for stopping there.
+fn ones_to_koikoi(seed: u64) -> Option<(usize, i64)> {
     let mut g = game("koikoi", seed);
     let mut legal = Vec::new();
     let mut lines = 0;
@@ -119,7 +123,7 @@ fn ones_to_koikoi(seed: u64) -> Option<usize> {
                 && legal.contains(&Action::KoiKoi)
                 && g.round() < g.rounds()
             {
-                return Some(lines);
+                return Some((lines, g.points_if_stopped(0).unwrap().total));
             }
             if legal.len() > 1 {
                 lines += 1;
@@ -136,9 +140,14 @@ fn ones_to_koikoi(seed: u64) -> Option<usize> {
 
 #[test]
 fn koikoi_prompt_errors_and_the_points_for_stopping() {
+    // A seed where stopping is worth 1 point, to see it said in the singular.
     let (seed, lines) = (0..200u64)
-        .find_map(|s| ones_to_koikoi(s).map(|n| (s, n)))
-        .expect("some seed reaches a koi-koi choice");
+        .find_map(|s| {
+            ones_to_koikoi(s)
+                .filter(|&(_, p)| p == 1)
+                .map(|(n, _)| (s, n))
+        })
+        .expect("some seed reaches a koi-koi choice worth 1 point");
     let script = format!("{}maybe\n5\nstop\nquit\n", ones(lines));
     let dir = temp_dir("koikoi");
     let out = yaku(&["play", "koikoi", "--seed", &seed.to_string()])
@@ -147,10 +156,10 @@ fn koikoi_prompt_errors_and_the_points_for_stopping() {
         .expect(0);
     let s = &out.stdout;
     for expected in [
-        "you made a yaku: 1) koi-koi (play on)  2) stop and take",
+        "you made a yaku: 1) koi-koi (play on)  2) stop and take 1 point\n",
         "error: `maybe`: answer `koikoi` or `stop` (or `help`)",
         "error: there is no option 5: choose 1 to 2",
-        "won by you (stopped)",
+        "won by you (stopped): 1 point\n",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
     }
@@ -214,4 +223,91 @@ fn bad_players_are_usage_errors() {
     );
     let out = yaku(&["play", "koikoi", "--players", "human"]).expect(2);
     assert!(out.stderr.contains("two players"), "{}", out.stderr);
+}
+
+#[test]
+fn capture_piles_list_as_many_cards_as_they_count() {
+    // Seed 2: greedy takes the Sake Cup, an animal and a plain in these rules.
+    let dir = temp_dir("piles");
+    let out = yaku(&["play", "koikoi", "--seed", "2", "--rounds", "1"])
+        .current_dir(&dir)
+        .stdin(ones(400))
+        .expect(0);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let mut piles = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some((_, header)) = line.split_once(" captures: ") else {
+            continue;
+        };
+        if header == "nothing" {
+            continue;
+        }
+        piles += 1;
+        // `12 cards (bright 2, animal 2, ...)`, then one indented line a kind.
+        let (total, counts) = header.split_once(" (").unwrap();
+        let total: usize = total.split(' ').next().unwrap().parse().unwrap();
+        let counts: Vec<(&str, usize)> = counts
+            .trim_end_matches(')')
+            .split(", ")
+            .map(|c| {
+                let (kind, n) = c.split_once(' ').unwrap();
+                (kind, n.parse().unwrap())
+            })
+            .collect();
+        let mut listed = std::collections::BTreeSet::new();
+        for group in lines[i + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("      "))
+        {
+            let (head, names) = group.trim().split_once(": ").unwrap();
+            let (kind, n) = head.split_once(' ').unwrap();
+            let names: Vec<&str> = names.split(", ").collect();
+            assert_eq!(names.len(), n.parse::<usize>().unwrap(), "{group}");
+            assert!(counts.contains(&(kind, names.len())), "{line} / {group}");
+            listed.extend(names.iter().map(|n| n.split(" (also ").next().unwrap()));
+        }
+        assert_eq!(listed.len(), total, "{line}");
+    }
+    assert!(piles > 0);
+    assert!(out.stdout.contains("animal 2: Sake Cup (also plain), Deer"));
+    assert!(out.stdout.contains(", Sake Cup (also animal)"));
+}
+
+#[test]
+fn counts_and_verbs_agree_with_their_subjects() {
+    // Human games answered with `1`, and a bot game: `you win`, `greedy wins`, `1 point`.
+    let dir = temp_dir("wording");
+    let mut all = String::new();
+    for seed in ["2", "4"] {
+        let out = yaku(&["play", "koikoi", "--seed", seed, "--rounds", "4"])
+            .current_dir(&dir)
+            .stdin(ones(600))
+            .expect(0);
+        all.push_str(&out.stdout);
+    }
+    for bad in [
+        "you wins",
+        "you holds",
+        "you plays",
+        "you draws",
+        "if greedy win now",
+        " 1 points",
+        " 1 cards",
+        "(1 cards",
+    ] {
+        assert!(!all.contains(bad), "`{bad}` in:\n{all}");
+    }
+    for good in [
+        "if you win now",
+        "if greedy wins now",
+        "greedy holds ",
+        "1 card ",
+        ": 1 point\n",
+    ] {
+        assert!(all.contains(good), "no `{good}` in:\n{all}");
+    }
+    assert!(
+        all.contains("· you win\n") && all.contains("· greedy wins\n"),
+        "{all}"
+    );
 }

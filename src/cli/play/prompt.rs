@@ -60,12 +60,12 @@ pub fn question(style: &Style, game: &Game, legal: &[Action]) -> String {
             let seat = game.to_act().unwrap_or(0);
             let now = game.points_if_stopped(seat).map_or_else(
                 |e| format!("(scoring failed: {e})"),
-                |o| o.total.to_string(),
+                |o| crate::cli::plural(o.total, "point"),
             );
             if legal.contains(&Action::KoiKoi) {
-                format!("you made a yaku: 1) koi-koi (play on)  2) stop and take {now} points")
+                format!("you made a yaku: 1) koi-koi (play on)  2) stop and take {now}")
             } else {
-                format!("you made a yaku: stop and take {now} points")
+                format!("you made a yaku: stop and take {now}")
             }
         }
         Phase::SwapChoice => {
@@ -108,9 +108,7 @@ pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String>
                     });
             }
             if koikoi_word || stop_word {
-                return Err(format!(
-                    "`{text}` is not possible now: koi-koi and stop come only after you make a yaku"
-                ));
+                return Err(not_now(text));
             }
             let card = card(text, game)?;
             if hand.contains(card) {
@@ -139,6 +137,9 @@ pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String>
                     .ok_or_else(|| {
                         format!("there is no option {n}: choose 1 to {}", options.len())
                     });
+            }
+            if koikoi_word || stop_word {
+                return Err(not_now(text));
             }
             let target = card(text, game)?;
             if options.contains(&target) {
@@ -180,9 +181,31 @@ pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String>
     }
 }
 
+/// Why `koikoi` or `stop` cannot be answered at a play or capture prompt.
+fn not_now(text: &str) -> String {
+    format!("`{text}` is not possible now: you can stop or call koi-koi only after making a yaku")
+}
+
 /// The card a player means, or why none.
 fn card(text: &str, game: &Game) -> Result<CardId, String> {
     let deck = &game.ruleset().deck;
+    let suit = deck.suits.iter().find(|s| {
+        s.id.eq_ignore_ascii_case(text)
+            || s.name.eq_ignore_ascii_case(text)
+            || s.name
+                .split_once(" (")
+                .is_some_and(|(short, _)| short.eq_ignore_ascii_case(text))
+    });
+    if let Some(suit) = suit {
+        let word = deck.suit_word.as_deref().unwrap_or("suit");
+        let ids: Vec<&str> = suit.cards.iter().map(|c| deck.id_of(c)).collect();
+        return Err(format!(
+            "`{text}` is a {word}, not a card: name one of its cards as {id}:1 to {id}:{n}, or by id ({})",
+            ids.join(", "),
+            id = suit.id,
+            n = ids.len()
+        ));
+    }
     deck.parse_card(text).ok_or_else(|| {
         let help =
             did_you_mean(text, deck.card_ids()).map_or_else(String::new, |h| format!(" ({h})"));
@@ -228,7 +251,7 @@ mod tests {
         assert!(
             parse("koikoi", &g, &legal)
                 .unwrap_err()
-                .contains("only after you make a yaku")
+                .contains("you can stop or call koi-koi only after making a yaku")
         );
         assert!(
             parse("pine-cran", &g, &legal)
@@ -240,6 +263,16 @@ mod tests {
             parse(deck.id_of(elsewhere), &g, &legal)
                 .unwrap_err()
                 .contains("not in your hand")
+        );
+        assert_eq!(
+            parse("Pine", &g, &legal).unwrap_err(),
+            "`Pine` is a month, not a card: name one of its cards as pine:1 to pine:4, or by id \
+             (pine-crane, pine-poetry, pine-1, pine-2)"
+        );
+        assert!(
+            parse("bush clover", &g, &legal)
+                .unwrap_err()
+                .contains("clover:1 to clover:4")
         );
         assert_eq!(parse(" Quit ", &g, &legal), Ok(Input::Quit));
         assert_eq!(parse("rules", &g, &legal), Ok(Input::Rules));

@@ -3,6 +3,7 @@
 //! near; the narration of events; hand results; the rule listing. Text only: the caller prints.
 
 use crate::agent::progress::{Progress, facts};
+use crate::cli::plural;
 use crate::deck::{CardId, CardSet, Deck};
 use crate::engine::{Event, Game, HandEnd, HandRecord, View};
 use crate::ruleset::{GameLength, Ruleset};
@@ -103,30 +104,56 @@ impl Style {
 fn round_text(ruleset: &Ruleset, round: u32, rounds: u32) -> String {
     match ruleset.matching().map(|f| f.length) {
         Some(GameLength::Target { score, .. }) => {
-            format!("round {round}, playing to {score} points")
+            format!("round {round}, playing to {}", plural(score, "point"))
         }
         _ => format!("round {round} of {rounds}"),
     }
 }
 
-/// A capture pile grouped by each card's first kind, with counts.
+/// A capture pile grouped by kind, with counts. The groups are the kinds that come first on some
+/// card (bright, animal, ribbon, plain), and a card is listed under each of them it has, marked
+/// with the others (`Sake Cup (also plain)`) and after the group's own cards, so that each group's count is its kind's count.
 fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
     if cards.is_empty() {
         return "nothing".into();
     }
+    let main: Vec<&str> = deck
+        .kinds
+        .iter()
+        .map(|k| k.id.as_str())
+        .filter(|k| {
+            deck.cards
+                .iter()
+                .any(|c| c.kinds.first().map(String::as_str) == Some(k))
+        })
+        .collect();
     let mut groups: Vec<String> = Vec::new();
-    for kind in &deck.kinds {
-        let of_kind: CardSet = cards
+    for kind in &main {
+        // The cards of this kind first, then those listed here as their second kind.
+        let mut of_kind: Vec<CardId> = cards
             .iter()
-            .filter(|&c| deck.card(c).kinds.first() == Some(&kind.id))
+            .filter(|&c| deck.card(c).kinds.iter().any(|k| k == kind))
             .collect();
-        if !of_kind.is_empty() {
-            groups.push(format!(
-                "{} {}: {}",
-                kind.id,
-                of_kind.len(),
-                style.names(deck, of_kind)
-            ));
+        of_kind.sort_by_key(|&c| deck.card(c).kinds.first().map(String::as_str) != Some(kind));
+        let listed: Vec<String> = of_kind
+            .into_iter()
+            .map(|c| {
+                let also: Vec<&str> = deck
+                    .card(c)
+                    .kinds
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|k| k != kind && main.contains(k))
+                    .collect();
+                if also.is_empty() {
+                    style.name(deck, c)
+                } else {
+                    format!("{} (also {})", style.name(deck, c), also.join(", "))
+                }
+            })
+            .collect();
+        if !listed.is_empty() {
+            groups.push(format!("{kind} {}: {}", listed.len(), listed.join(", ")));
         }
     }
     let counts: Vec<String> = deck
@@ -138,8 +165,8 @@ fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
         })
         .collect();
     format!(
-        "{} cards ({})\n      {}",
-        cards.len(),
+        "{} ({})\n      {}",
+        plural(cards.len(), "card"),
         counts.join(", "),
         groups.join("\n      ")
     )
@@ -258,21 +285,24 @@ pub fn screen(style: &Style, game: &Game, seat: Option<usize>) -> String {
         if !m.is_empty() {
             let _ = writeln!(
                 out,
-                "multipliers in force if {} win now: {}",
-                style.who(s),
+                "multipliers in force if {} now: {}",
+                style.says(s, "win"),
                 m.join("; ")
             );
         }
     }
     let _ = writeln!(
         out,
-        "stock: {} cards · {} {} in hand",
-        view.stock_size,
-        style.who(1 - me),
-        match seat {
-            Some(_) => format!("holds {} cards", view.opponent_hand_size),
-            None => format!("holds {} cards", game.hand(1 - me).len()),
-        }
+        "stock: {} · {} {} in hand",
+        plural(view.stock_size, "card"),
+        style.says(1 - me, "hold"),
+        plural(
+            match seat {
+                Some(_) => view.opponent_hand_size,
+                None => game.hand(1 - me).len() as usize,
+            },
+            "card"
+        )
     );
     let _ = writeln!(out, "table ({}):", view.table.len());
     for c in view.table.iter() {
@@ -392,8 +422,8 @@ pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
                     style.who(1),
                     scores[1],
                     match scores[0].cmp(&scores[1]) {
-                        std::cmp::Ordering::Greater => format!(" · {} wins", style.who(0)),
-                        std::cmp::Ordering::Less => format!(" · {} wins", style.who(1)),
+                        std::cmp::Ordering::Greater => format!(" · {}", style.says(0, "win")),
+                        std::cmp::Ordering::Less => format!(" · {}", style.says(1, "win")),
                         std::cmp::Ordering::Equal => " · a draw".to_string(),
                     }
                 );
@@ -417,10 +447,10 @@ pub fn hand_result(style: &Style, h: &HandRecord) -> String {
         Some(w) => {
             let _ = writeln!(
                 out,
-                "round {} won by {} ({how}): {} points",
+                "round {} won by {} ({how}): {}",
                 h.round,
                 style.who(w),
-                h.points[w]
+                plural(h.points[w], "point")
             );
         }
         None => {
@@ -466,8 +496,9 @@ pub fn rules(ruleset: &Ruleset) -> String {
     for w in instant_wins {
         let _ = writeln!(
             out,
-            "  instant win at the deal: {} ({} points)",
-            w.name, w.points
+            "  instant win at the deal: {} ({})",
+            w.name,
+            plural(w.points, "point")
         );
     }
     out
@@ -497,4 +528,36 @@ pub fn score(style: &Style, game: &Game) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset;
+
+    #[test]
+    fn a_card_of_two_kinds_is_listed_under_both_and_counted_once() {
+        let r = ruleset::load("koikoi").value.unwrap();
+        let deck = &r.deck;
+        let cards: CardSet = ["chrysanthemum-sake", "chrysanthemum-2", "pine-poetry"]
+            .iter()
+            .map(|id| deck.card_by_id(id).unwrap())
+            .collect();
+        let style = Style {
+            color: false,
+            labels: ["you".into(), "greedy".into()],
+        };
+        let text = pile(&style, deck, cards);
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        assert_eq!(
+            lines,
+            [
+                "3 cards (animal 1, ribbon 1, plain 2, poetry 1, red 1)",
+                "animal 1: Sake Cup (also plain)",
+                "ribbon 1: Pine Poetry Ribbon",
+                "plain 2: Chrysanthemum Chaff 2, Sake Cup (also animal)",
+            ],
+            "{text}"
+        );
+    }
 }
