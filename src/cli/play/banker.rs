@@ -6,6 +6,7 @@ use super::HUMAN;
 use crate::agent::agent_rng;
 use crate::agent::banker::{BankerAgent, banker_agent_by_name};
 use crate::analysis::strategy::bundled_names;
+use crate::cli::plural;
 use crate::deck::CardSet;
 use crate::engine::banker::{BankerHand, hand_value};
 use crate::engine::{BankerAction, BankerGame, BankerOptions, BankerPhase};
@@ -167,7 +168,7 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
     }
     println!(
         "\nthe session is over after {}",
-        plural(game.history().len() as i64, "hand")
+        plural(game.history().len(), "hand")
     );
     println!("{}", bankrolls(&game, &names));
     crate::cli::EXIT_OK
@@ -176,12 +177,6 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
 /// `1 point`, `7 points`.
 fn points(n: i64) -> String {
     plural(n, "point")
-}
-
-/// `1 hand`, `20 hands`.
-fn plural(n: impl Into<i64>, word: &str) -> String {
-    let n = n.into();
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 fn describe(a: BankerAction) -> String {
@@ -401,7 +396,7 @@ fn rules(ruleset: &Ruleset, game: &BankerGame) -> String {
 fn stop(game: &BankerGame, names: &[String]) -> i32 {
     println!(
         "\nsession stopped after {}",
-        plural(game.history().len() as i64, "finished hand")
+        plural(game.history().len(), "finished hand")
     );
     println!("{}", bankrolls(game, names));
     crate::cli::EXIT_OK
