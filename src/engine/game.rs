@@ -17,6 +17,10 @@ use std::sync::Arc;
 /// Redeals tried before a dealt table is accepted as it is.
 const MAX_REDEALS: u32 = 100;
 
+/// `Game::evaluated` when no pile has been evaluated under the hand's facts (no real pile holds
+/// every card of a 64-bit set).
+const UNEVALUATED: CardSet = CardSet(u64::MAX);
+
 /// How to start a game.
 #[derive(Clone, Debug, Default)]
 pub struct GameOptions {
@@ -117,7 +121,7 @@ impl Game {
             rounds,
             log: options.log_events,
             keep_deals: !options.simulation,
-            evaluated: [CardSet(u64::MAX); 2],
+            evaluated: [UNEVALUATED; 2],
             dealt_orders: Vec::new(),
             round: 0,
             dealer,
@@ -190,7 +194,7 @@ impl Game {
             log: false,
             keep_deals: false,
             // Unknown: the next turn's end evaluates the pile afresh against `view.yaku`.
-            evaluated: [CardSet(u64::MAX); 2],
+            evaluated: [UNEVALUATED; 2],
             dealt_orders: Vec::new(),
             round: view.round,
             dealer: view.dealer,
@@ -477,7 +481,7 @@ impl Game {
         self.koikoi = [0; 2];
         self.yaku = [YakuScore::default(); 2];
         // No pile is every card, so the first turn always evaluates.
-        self.evaluated = [CardSet(u64::MAX); 2];
+        self.evaluated = [UNEVALUATED; 2];
         self.turn = self.dealer;
         let (round, dealer) = (self.round, self.dealer);
         self.emit(|_| Event::Deal { round, dealer });
@@ -693,13 +697,26 @@ impl Game {
             self.next_player();
             return;
         }
-        self.evaluated[p] = self.captured[p];
-        let before = self.yaku[p];
-        let after = scoring::evaluate(&self.ruleset, self.captured[p], &self.circumstances(p));
-        self.yaku[p] = after;
-        if after.improves_on(&before) {
+        let pile = self.captured[p];
+        let c = self.circumstances(p);
+        let facts = scoring::yaku_facts(c.round, c.rounds, c.dealer);
+        let table = &self.ruleset.yaku;
+        let improved = if self.evaluated[p] == UNEVALUATED {
+            let after = table.evaluate(pile, &facts);
+            let improved = after.improves_on(&self.yaku[p]);
+            self.yaku[p] = after;
+            improved
+        } else {
+            // Same hand, same facts: only yaku reading a newly captured card can change.
+            let before = self.evaluated[p];
+            let changed = (pile - before) | (before - pile);
+            table.update(&mut self.yaku[p], changed, pile, &facts)
+        };
+        self.evaluated[p] = pile;
+        if improved {
             self.phase = Phase::KoiKoiChoice;
             if self.log {
+                let after = &self.yaku[p];
                 let ids = after
                     .iter()
                     .map(|i| self.ruleset.yaku.yaku[i].id.clone())

@@ -21,11 +21,22 @@ pub struct Context<'a> {
 pub struct Program {
     node: Node,
     ty: Type,
+    /// See [`Program::cards_read`].
+    reads: CardSet,
 }
 
 impl Program {
     pub(super) fn new(node: Node, ty: Type) -> Program {
-        Program { node, ty }
+        let reads = node.reads();
+        Program { node, ty, reads }
+    }
+
+    /// The cards whose presence in the pile can change the value: for the same facts, two piles
+    /// holding the same of these cards give the same value. Every card when the pile is used as
+    /// a set of its own (`pile`). The game core re-evaluates a yaku only when its pile gained or
+    /// lost one of these.
+    pub fn cards_read(&self) -> CardSet {
+        self.reads
     }
 
     /// The expression's type.
@@ -125,6 +136,49 @@ impl Node {
             | Node::Intersection(p)
             | Node::Arith(_, p) => p.iter().all(Node::is_const),
             Node::If(p) => p.iter().all(Node::is_const),
+        }
+    }
+
+    /// See [`Program::cards_read`]. By induction: piles that agree on `reads()` give a node
+    /// the same value.
+    fn reads(&self) -> CardSet {
+        const EVERY: CardSet = CardSet(u64::MAX);
+        let pair = |p: &[Node]| p.iter().fold(CardSet::EMPTY, |r, n| r | n.reads());
+        match self {
+            Node::Int(_) | Node::Bool(_) | Node::Set(_) | Node::Fact(_) => CardSet::EMPTY,
+            Node::Pile => EVERY,
+            Node::CountPlus(s, _) | Node::CountCmp(_, s, _) | Node::AllOf(s) | Node::AnyOf(s) => *s,
+            // Functions of `S & pile`, for S one of the values `s` may take.
+            Node::Count(s) | Node::All(s) | Node::Any(s) | Node::Sum(_, s) => s.reads() | s.bound(),
+            Node::SuitsWith(suits, n) => {
+                suits.iter().fold(CardSet::EMPTY, |r, s| r | *s) | n.reads()
+            }
+            Node::Size(a) | Node::Not(a) | Node::Neg(a) | Node::Suit(_, a) => a.reads(),
+            Node::Min(p)
+            | Node::Max(p)
+            | Node::Or(p)
+            | Node::And(p)
+            | Node::Cmp(_, p)
+            | Node::SetEq(p)
+            | Node::BoolEq(_, p)
+            | Node::Union(p)
+            | Node::Difference(p)
+            | Node::Intersection(p)
+            | Node::Arith(_, p) => pair(&p[..]),
+            Node::If(p) => pair(&p[..]),
+        }
+    }
+
+    /// Every card a set node's value may hold (every card for nodes of other types).
+    fn bound(&self) -> CardSet {
+        match self {
+            Node::Set(s) => *s,
+            Node::Suit(suits, _) => suits.iter().fold(CardSet::EMPTY, |r, s| r | *s),
+            Node::Union(p) => p[0].bound() | p[1].bound(),
+            Node::Intersection(p) => p[0].bound() & p[1].bound(),
+            Node::Difference(p) => p[0].bound(),
+            Node::If(p) => p[1].bound() | p[2].bound(),
+            _ => CardSet(u64::MAX),
         }
     }
 
@@ -344,6 +398,129 @@ fn flip(op: BinaryOp) -> BinaryOp {
 mod tests {
     use super::*;
     use crate::expr::{Names, compile_str};
+
+    /// A random well-typed expression of type `ty` over the hanafuda deck, at most `depth` deep.
+    fn random_expr(rng: &mut impl rand::Rng, ty: Type, depth: u32) -> String {
+        use rand::RngExt;
+        const SETS: &[&str] = &[
+            "bright",
+            "animal",
+            "ribbon",
+            "plain",
+            "rain",
+            "poetry",
+            "pine",
+            "cherry",
+            "pampas-moon",
+            "chrysanthemum-sake",
+            "maple-deer",
+        ];
+        let leaf = depth == 0 || rng.random_range(0..4) == 0;
+        let sub = |rng: &mut _, ty| random_expr(rng, ty, depth.saturating_sub(1));
+        match ty {
+            Type::Set if leaf => match rng.random_range(0..6) {
+                0 => "pile".into(),
+                _ => SETS[rng.random_range(0..SETS.len())].into(),
+            },
+            Type::Set => match rng.random_range(0..5) {
+                0 => format!("({} + {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+                1 => format!("({} - {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+                2 => format!("({} & {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+                3 => format!("month({})", sub(rng, Type::Int)),
+                _ => format!(
+                    "(if {} then {} else {})",
+                    sub(rng, Type::Bool),
+                    sub(rng, Type::Set),
+                    sub(rng, Type::Set)
+                ),
+            },
+            Type::Int if leaf => match rng.random_range(0..4) {
+                0 => rng.random_range(0..13).to_string(),
+                1 => "sum(points)".into(),
+                _ => format!("count({})", sub(rng, Type::Set)),
+            },
+            Type::Int => match rng.random_range(0..9) {
+                0 => format!("size({})", sub(rng, Type::Set)),
+                1 => format!("sum(points, {})", sub(rng, Type::Set)),
+                2 => format!("suits_with({})", sub(rng, Type::Int)),
+                3 => format!("min({}, {})", sub(rng, Type::Int), sub(rng, Type::Int)),
+                4 => format!("max({}, {})", sub(rng, Type::Int), sub(rng, Type::Int)),
+                5 => format!("(-{})", sub(rng, Type::Int)),
+                6 => format!(
+                    "(if {} then {} else {})",
+                    sub(rng, Type::Bool),
+                    sub(rng, Type::Int),
+                    sub(rng, Type::Int)
+                ),
+                _ => {
+                    let op = ["+", "-", "*", "/", "%"][rng.random_range(0..5)];
+                    format!("({} {op} {})", sub(rng, Type::Int), sub(rng, Type::Int))
+                }
+            },
+            Type::Bool => match rng.random_range(0..if leaf { 3 } else { 7 }) {
+                0 => format!("all({})", sub(rng, Type::Set)),
+                1 => format!("any({})", sub(rng, Type::Set)),
+                2 => {
+                    let op = ["==", "!=", "<", "<=", ">", ">="][rng.random_range(0..6)];
+                    format!("({} {op} {})", sub(rng, Type::Int), sub(rng, Type::Int))
+                }
+                3 => format!("(not {})", sub(rng, Type::Bool)),
+                4 => format!("({} and {})", sub(rng, Type::Bool), sub(rng, Type::Bool)),
+                5 => format!("({} or {})", sub(rng, Type::Bool), sub(rng, Type::Bool)),
+                _ => format!("({} == {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+            },
+        }
+    }
+
+    proptest::proptest! {
+        /// Piles that hold the same of an expression's `cards_read` give it the same value.
+        #[test]
+        fn cards_read_are_all_the_value_depends_on(seed in proptest::prelude::any::<u64>()) {
+            use rand::{RngExt, SeedableRng};
+            let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+            let names = Names { deck: &deck, facts: &[] };
+            let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let all = deck.all();
+            for ty in [Type::Int, Type::Bool, Type::Set] {
+                let src = random_expr(&mut rng, ty, 4);
+                let program = compile_str(&src, ty, &names).unwrap();
+                let reads = program.cards_read();
+                for _ in 0..16 {
+                    let a = CardSet(rng.random::<u64>()) & all;
+                    let b = (a & reads) | (CardSet(rng.random::<u64>()) & (all - reads));
+                    let (x, y) = (Context { pile: a, facts: &[] }, Context { pile: b, facts: &[] });
+                    proptest::prop_assert_eq!(program.int(&x), program.int(&y), "{}", src);
+                    proptest::prop_assert_eq!(program.truth(&x), program.truth(&y), "{}", src);
+                    proptest::prop_assert_eq!(program.set(&x), program.set(&y), "{}", src);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cards_read_of_yaku_shapes() {
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let names = Names {
+            deck: &deck,
+            facts: &["round"],
+        };
+        let kind = |k| deck.kind(k).unwrap().cards;
+        let reads = |src, ty| compile_str(src, ty, &names).unwrap().cards_read();
+        assert_eq!(
+            reads("count(bright - rain) == 4", Type::Bool),
+            kind("bright") - kind("rain")
+        );
+        assert_eq!(
+            reads("all(poetry) and all(blue)", Type::Bool),
+            kind("poetry") | kind("blue")
+        );
+        assert_eq!(reads("10 + count(ribbon) - 6", Type::Int), kind("ribbon"));
+        assert_eq!(reads("5", Type::Int), CardSet::EMPTY);
+        assert_eq!(reads("round == 12", Type::Bool), CardSet::EMPTY);
+        // The round's month may be any month.
+        assert_eq!(reads("count(month(round)) == 4", Type::Bool), deck.all());
+        assert_eq!(reads("count(pile) >= 1", Type::Bool).0, u64::MAX);
+    }
 
     /// The fused nodes give the same values as the plain tree, for every pile size.
     #[test]

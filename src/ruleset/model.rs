@@ -103,11 +103,66 @@ impl YakuScore {
 impl YakuTable {
     /// Evaluates every yaku on `pile`, applying the group rule. Allocation-free.
     pub fn evaluate(&self, pile: CardSet, facts: &[i64]) -> YakuScore {
-        let cx = Context { pile, facts };
         let mut score = YakuScore::default();
-        // best[g] = index of the best yaku so far in group g (groups are few; 16 is ample)
-        let mut best = [usize::MAX; MAX_YAKU];
+        self.reevaluate(&mut score, self.all(), pile, facts);
+        score
+    }
+
+    /// Brings `score`, the yaku of some earlier pile under the same `facts`, up to date for
+    /// `pile`, where the two piles differ in the cards `changed`: only the yaku that read a changed
+    /// card ([`Program::cards_read`]) are evaluated again, with every yaku of their groups. The
+    /// result is what [`YakuTable::evaluate`] gives on `pile`. Returns true when it improves on
+    /// the earlier score ([`YakuScore::improves_on`]).
+    pub fn update(
+        &self,
+        score: &mut YakuScore,
+        changed: CardSet,
+        pile: CardSet,
+        facts: &[i64],
+    ) -> bool {
+        let mut dirty = 0u64;
+        let mut dirty_groups = 0u64;
         for (i, y) in self.yaku.iter().enumerate() {
+            if !((y.when.cards_read() | y.points.cards_read()) & changed).is_empty() {
+                dirty |= 1 << i;
+                if let Some(g) = y.group {
+                    dirty_groups |= 1 << g;
+                }
+            }
+        }
+        if dirty_groups != 0 {
+            for (i, y) in self.yaku.iter().enumerate() {
+                if y.group.is_some_and(|g| dirty_groups >> g & 1 == 1) {
+                    dirty |= 1 << i;
+                }
+            }
+        }
+        self.reevaluate(score, dirty, pile, facts)
+    }
+
+    /// A mask of every yaku of the table.
+    fn all(&self) -> u64 {
+        match self.yaku.len() {
+            MAX_YAKU => u64::MAX,
+            n => (1 << n) - 1,
+        }
+    }
+
+    /// Evaluates the yaku in `dirty` (whole groups) on `pile` into `score`, keeping the others.
+    /// Returns true when one of them is new or scores more than before.
+    fn reevaluate(&self, score: &mut YakuScore, dirty: u64, pile: CardSet, facts: &[i64]) -> bool {
+        let cx = Context { pile, facts };
+        // Yaku that hold with more points than `score` gave them (0 when they did not count).
+        let mut rose = 0u64;
+        score.mask &= !dirty;
+        // best[g] = index of the best yaku so far in group g.
+        let mut best = [u8::MAX; MAX_YAKU];
+        let mut rest = dirty;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let y = &self.yaku[i];
+            let before = std::mem::take(&mut score.points[i]);
             if !y.when.truth(&cx) {
                 continue;
             }
@@ -115,26 +170,29 @@ impl YakuTable {
                 .points
                 .int(&cx)
                 .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            if points > before {
+                rose |= 1 << i;
+            }
             match y.group {
                 None => {
                     score.mask |= 1 << i;
                     score.points[i] = points;
                 }
                 Some(g) => {
-                    let b = best[g];
-                    if b == usize::MAX || points > score.points[b] {
-                        if b != usize::MAX {
+                    let b = best[g] as usize;
+                    if b == usize::from(u8::MAX) || points > score.points[b] {
+                        if b != usize::from(u8::MAX) {
                             score.mask &= !(1 << b);
                             score.points[b] = 0;
                         }
-                        best[g] = i;
+                        best[g] = i as u8;
                         score.mask |= 1 << i;
                         score.points[i] = points;
                     }
                 }
             }
         }
-        score
+        score.mask & rose != 0
     }
 }
 
@@ -306,6 +364,100 @@ impl Ruleset {
         match &self.flow {
             Flow::Banker(f) => Some(f),
             Flow::Matching(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Yaku tables to check: the bundled ones and one with awkward shapes (negative and zero
+    /// points, groups whose members read different cards, facts, the pile as a set).
+    fn tables() -> &'static [YakuTable] {
+        static TABLES: std::sync::OnceLock<Vec<YakuTable>> = std::sync::OnceLock::new();
+        TABLES.get_or_init(load_tables)
+    }
+
+    fn load_tables() -> Vec<YakuTable> {
+        let awkward = r#"
+[ruleset]
+id = "awkward"
+extends = "koikoi"
+
+[[yaku]]
+id = "minus"
+when = "count(plain) >= 2"
+points = "3 - count(plain)"
+group = "odd"
+
+[[yaku]]
+id = "zero"
+when = "any(animal)"
+points = "0"
+group = "odd"
+
+[[yaku]]
+id = "crane-or-month"
+when = "has(pine-crane) or count(month(round)) >= 2"
+points = "if is_dealer == 1 then 2 else round"
+group = "odd"
+
+[[yaku]]
+id = "whole-pile"
+when = "count(pile) > 7"
+points = "count(pile & ribbon) - 1"
+
+[[yaku]]
+id = "zero-alone"
+when = "any(rain)"
+points = "0"
+"#;
+        let mut tables: Vec<YakuTable> = ["koikoi", "koikoi-ktane", "koikoi-classic"]
+            .iter()
+            .map(|n| crate::ruleset::load(n).value.unwrap().yaku)
+            .collect();
+        let loaded = crate::ruleset::load_str("awkward.toml", awkward);
+        let messages: Vec<_> = loaded.diagnostics.iter().map(|d| &d.message).collect();
+        tables.push(loaded.value.unwrap_or_else(|| panic!("{messages:?}")).yaku);
+        tables
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Updating a score card by card gives what evaluating each pile afresh gives, and says
+        /// when the fresh score improves on the one before.
+        #[test]
+        fn update_is_evaluate(
+            seed in any::<u64>(),
+            round in 1i64..=12,
+            rounds in prop::sample::select(vec![0i64, 3, 12]),
+            dealer in 0i64..=1,
+        ) {
+            use rand::{RngExt, SeedableRng};
+            let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let facts = [round, rounds, dealer];
+            for table in tables() {
+                let mut pile = CardSet::EMPTY;
+                let mut score = table.evaluate(pile, &facts);
+                for _ in 0..24 {
+                    let before = pile;
+                    // Mostly a few cards gained, as in play; sometimes an unrelated pile.
+                    if rng.random_range(0..8) == 0 {
+                        pile = CardSet(rng.random::<u64>()) & CardSet::first(48);
+                    } else {
+                        for _ in 0..rng.random_range(0..4) {
+                            pile.insert(crate::deck::CardId(rng.random_range(0..48)));
+                        }
+                    }
+                    let fresh = table.evaluate(pile, &facts);
+                    let improved = fresh.improves_on(&score);
+                    let changed = (pile - before) | (before - pile);
+                    prop_assert_eq!(table.update(&mut score, changed, pile, &facts), improved);
+                    prop_assert_eq!(score, fresh);
+                }
+            }
         }
     }
 }
