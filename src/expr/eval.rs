@@ -2,6 +2,11 @@
 //!
 //! Evaluation reads only the pile and the facts; it never parses, allocates or panics (division by
 //! zero gives 0, arithmetic wraps).
+//!
+//! The game core evaluates yaku conditions at nearly every turn, so speed matters here: the
+//! commonest shapes also get a flat form (a card count in a range, and of those) evaluated
+//! without walking the tree, and each program knows which cards and whether any facts it reads,
+//! so that a yaku is evaluated again only when something it reads changed.
 
 use super::Type;
 use super::ast::BinaryOp;
@@ -23,12 +28,27 @@ pub struct Program {
     ty: Type,
     /// See [`Program::cards_read`].
     reads: CardSet,
+    /// See [`Program::reads_facts`].
+    reads_facts: bool,
+    /// The same expression in a flat form, when it has one.
+    flat: Flat,
 }
 
 impl Program {
     pub(super) fn new(node: Node, ty: Type) -> Program {
-        let reads = node.reads();
-        Program { node, ty, reads }
+        Program {
+            ty,
+            reads: node.reads(),
+            reads_facts: node.reads_facts(),
+            flat: Flat::of(&node),
+            node,
+        }
+    }
+
+    /// True when the value may depend on a fact (`round`, ...); otherwise the pile alone
+    /// decides it.
+    pub fn reads_facts(&self) -> bool {
+        self.reads_facts
     }
 
     /// The cards whose presence in the pile can change the value: for the same facts, two piles
@@ -46,12 +66,27 @@ impl Program {
 
     /// The value of a number expression (0 for other types).
     pub fn int(&self, cx: &Context) -> i64 {
-        self.node.int(cx)
+        match self.flat {
+            Flat::Count(set, k) => i64::from((set & cx.pile).len()).wrapping_add(k),
+            _ => self.node.int(cx),
+        }
     }
 
     /// The value of a condition (false for other types).
     pub fn truth(&self, cx: &Context) -> bool {
-        self.node.truth(cx)
+        match &self.flat {
+            Flat::Counts { atoms, len } => {
+                atoms[..usize::from(*len)].iter().all(|a| a.holds(cx.pile))
+            }
+            Flat::SuitsWith { suits, n, lo, hi } => {
+                let held = suits
+                    .iter()
+                    .filter(|s| i64::from((**s & cx.pile).len()) >= *n)
+                    .count() as i64;
+                *lo <= held && held <= *hi
+            }
+            _ => self.node.truth(cx),
+        }
     }
 
     /// The value of a card-set expression (empty for other types).
@@ -65,6 +100,148 @@ impl Program {
             Node::Int(n) => Some(n),
             _ => None,
         }
+    }
+}
+
+/// The commonest shapes of conditions and point formulas in a flat form, evaluated without
+/// walking the tree (a call per node costs more than the bit operations it does). Yaku
+/// conditions are mostly conjunctions of a card count in a range (`count(S) == 4`, `all(S)`,
+/// `has(a, b)`, `any(S)`, joined by `and`), point formulas `count(S) + k` or a constant, and
+/// deal checks `suits_with(n) OP k`.
+#[derive(Clone, Debug)]
+enum Flat {
+    /// No flat form: walk the tree.
+    Tree,
+    /// A number: `count(set) + k` (a constant when `set` is empty).
+    Count(CardSet, i64),
+    /// A condition: every one of the first `len` atoms holds (true when there are none).
+    Counts { atoms: [Atom; 2], len: u8 },
+    /// A condition: `lo <= suits_with(n) <= hi`.
+    SuitsWith {
+        suits: Box<[CardSet]>,
+        n: i64,
+        lo: i64,
+        hi: i64,
+    },
+}
+
+/// One condition on the pile, `lo <= count(set) <= hi`, in the cheapest form that decides it:
+/// only a count strictly inside `set`'s range needs the cards counted.
+#[derive(Clone, Copy, Debug)]
+enum Atom {
+    /// Every card of the set.
+    All(CardSet),
+    /// A card of the set.
+    Any(CardSet),
+    /// No card of the set.
+    NoneOf(CardSet),
+    /// A count in `lo ..= lo + span`.
+    Count { set: CardSet, lo: u32, span: u32 },
+    /// No pile.
+    Never,
+}
+
+impl Atom {
+    /// `lo <= count(set) <= hi`, or `None` when every pile satisfies it.
+    fn new(set: CardSet, lo: i64, hi: i64) -> Option<Atom> {
+        let size = i64::from(set.len());
+        let (lo, hi) = (lo.max(0), hi.min(size));
+        Some(if lo > hi {
+            Atom::Never
+        } else if lo == 0 && hi == size {
+            return None;
+        } else if lo == size {
+            Atom::All(set)
+        } else if lo == 1 && hi == size {
+            Atom::Any(set)
+        } else if hi == 0 {
+            Atom::NoneOf(set)
+        } else {
+            Atom::Count {
+                set,
+                lo: lo as u32,
+                span: (hi - lo) as u32,
+            }
+        })
+    }
+
+    fn holds(self, pile: CardSet) -> bool {
+        match self {
+            Atom::All(set) => pile.contains_all(set),
+            Atom::Any(set) => !(set & pile).is_empty(),
+            Atom::NoneOf(set) => (set & pile).is_empty(),
+            Atom::Count { set, lo, span } => (set & pile).len().wrapping_sub(lo) <= span,
+            Atom::Never => false,
+        }
+    }
+}
+
+/// The range `OP n` accepts, as `(lo, hi)`; `None` for `!=` (two ranges).
+fn range_of(op: BinaryOp, n: i64) -> Option<(i64, i64)> {
+    Some(match op {
+        BinaryOp::Eq => (n, n),
+        BinaryOp::Lt => (i64::MIN, n.saturating_sub(1)),
+        BinaryOp::Le => (i64::MIN, n),
+        BinaryOp::Gt => (n.saturating_add(1), i64::MAX),
+        BinaryOp::Ge => (n, i64::MAX),
+        _ => return None,
+    })
+}
+
+impl Flat {
+    fn of(node: &Node) -> Flat {
+        match node {
+            Node::Int(k) => return Flat::Count(CardSet::EMPTY, *k),
+            Node::CountPlus(set, k) => return Flat::Count(*set, *k),
+            Node::Cmp(op, pair) => {
+                let (op, suits, n, k) = match &**pair {
+                    [Node::SuitsWith(suits, n), Node::Int(k)] => (*op, suits, n, *k),
+                    [Node::Int(k), Node::SuitsWith(suits, n)] => (flip(*op), suits, n, *k),
+                    _ => return Flat::Tree,
+                };
+                return match (&**n, range_of(op, k)) {
+                    (Node::Int(n), Some((lo, hi))) => Flat::SuitsWith {
+                        suits: suits.clone(),
+                        n: *n,
+                        lo,
+                        hi,
+                    },
+                    _ => Flat::Tree,
+                };
+            }
+            _ => {}
+        }
+        let mut atoms = Vec::new();
+        match Flat::atoms(node, &mut atoms) {
+            Some(()) if atoms.len() <= 2 => Flat::Counts {
+                atoms: [
+                    atoms.first().copied().unwrap_or(Atom::Never),
+                    atoms.get(1).copied().unwrap_or(Atom::Never),
+                ],
+                len: atoms.len() as u8,
+            },
+            _ => Flat::Tree,
+        }
+    }
+
+    /// The atoms of a conjunction of count ranges, or `None` when `node` is not one.
+    fn atoms(node: &Node, out: &mut Vec<Atom>) -> Option<()> {
+        match node {
+            Node::CountCmp(op, set, n) => {
+                let (lo, hi) = range_of(*op, *n)?;
+                out.extend(Atom::new(*set, lo, hi));
+            }
+            Node::AllOf(set) => out.push(Atom::All(*set)),
+            Node::AnyOf(set) => out.extend(Atom::new(*set, 1, i64::MAX)),
+            Node::Bool(true) => {}
+            Node::Bool(false) => out.push(Atom::Never),
+            Node::And(pair) => {
+                Flat::atoms(&pair[0], out)?;
+                Flat::atoms(&pair[1], out)?;
+            }
+            _ => return None,
+        }
+        Some(())
     }
 }
 
@@ -166,6 +343,42 @@ impl Node {
             | Node::Intersection(p)
             | Node::Arith(_, p) => pair(&p[..]),
             Node::If(p) => pair(&p[..]),
+        }
+    }
+
+    /// True when a `Fact` node occurs in the tree.
+    fn reads_facts(&self) -> bool {
+        match self {
+            Node::Fact(_) => true,
+            Node::Int(_)
+            | Node::Bool(_)
+            | Node::Set(_)
+            | Node::Pile
+            | Node::CountPlus(..)
+            | Node::CountCmp(..)
+            | Node::AllOf(_)
+            | Node::AnyOf(_) => false,
+            Node::Count(a)
+            | Node::Size(a)
+            | Node::All(a)
+            | Node::Any(a)
+            | Node::Suit(_, a)
+            | Node::SuitsWith(_, a)
+            | Node::Sum(_, a)
+            | Node::Not(a)
+            | Node::Neg(a) => a.reads_facts(),
+            Node::Min(p)
+            | Node::Max(p)
+            | Node::Or(p)
+            | Node::And(p)
+            | Node::Cmp(_, p)
+            | Node::SetEq(p)
+            | Node::BoolEq(_, p)
+            | Node::Union(p)
+            | Node::Difference(p)
+            | Node::Intersection(p)
+            | Node::Arith(_, p) => p.iter().any(Node::reads_facts),
+            Node::If(p) => p.iter().any(Node::reads_facts),
         }
     }
 
@@ -434,9 +647,10 @@ mod tests {
                     sub(rng, Type::Set)
                 ),
             },
-            Type::Int if leaf => match rng.random_range(0..4) {
+            Type::Int if leaf => match rng.random_range(0..5) {
                 0 => rng.random_range(0..13).to_string(),
                 1 => "sum(points)".into(),
+                2 => "round".into(),
                 _ => format!("count({})", sub(rng, Type::Set)),
             },
             Type::Int => match rng.random_range(0..9) {
@@ -473,12 +687,13 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Piles that hold the same of an expression's `cards_read` give it the same value.
+        /// Piles that hold the same of an expression's `cards_read` give it the same value, and
+        /// so do different facts when it does not read them.
         #[test]
         fn cards_read_are_all_the_value_depends_on(seed in proptest::prelude::any::<u64>()) {
             use rand::{RngExt, SeedableRng};
             let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-            let names = Names { deck: &deck, facts: &[] };
+            let names = Names { deck: &deck, facts: &["round"] };
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
             let all = deck.all();
             for ty in [Type::Int, Type::Bool, Type::Set] {
@@ -488,13 +703,75 @@ mod tests {
                 for _ in 0..16 {
                     let a = CardSet(rng.random::<u64>()) & all;
                     let b = (a & reads) | (CardSet(rng.random::<u64>()) & (all - reads));
-                    let (x, y) = (Context { pile: a, facts: &[] }, Context { pile: b, facts: &[] });
+                    let facts = [rng.random_range(0..14)];
+                    let other = if program.reads_facts() { facts } else { [rng.random_range(0..14)] };
+                    let (x, y) = (Context { pile: a, facts: &facts }, Context { pile: b, facts: &other });
                     proptest::prop_assert_eq!(program.int(&x), program.int(&y), "{}", src);
                     proptest::prop_assert_eq!(program.truth(&x), program.truth(&y), "{}", src);
                     proptest::prop_assert_eq!(program.set(&x), program.set(&y), "{}", src);
                 }
             }
         }
+    }
+
+    /// The flat forms give the tree's values, at the edges of every comparison.
+    #[test]
+    fn flat_forms_match_the_tree() {
+        use rand::{RngExt, SeedableRng};
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let names = Names {
+            deck: &deck,
+            facts: &[],
+        };
+        let mut sources: Vec<(String, Type)> = [
+            "all(poetry) and all(blue)",
+            "count(bright) == 4 and all(rain)",
+            "has(clover-boar, maple-deer, peony-butterflies)",
+            "any(plain) and count(ribbon) < 3",
+            "1 == 1",
+            "1 == 2",
+            "1 == 1 and any(plain)",
+            "all(rain) and all(bright) and any(plain)",
+            "count(plain) != 3",
+        ]
+        .map(|s| (s.to_string(), Type::Bool))
+        .into_iter()
+        .chain(["5 + count(animal) - 3", "7"].map(|s| (s.to_string(), Type::Int)))
+        .collect();
+        let bounds = ["(0 - 9223372036854775806 - 2)", "(9223372036854775806 + 1)"];
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            for n in (-2..=14)
+                .map(|n| format!("({n})"))
+                .chain(bounds.map(String::from))
+            {
+                for src in [
+                    format!("count(ribbon) {op} {n}"),
+                    format!("{n} {op} count(ribbon)"),
+                    format!("suits_with(2) {op} {n}"),
+                    format!("{n} {op} suits_with(3)"),
+                ] {
+                    sources.push((src, Type::Bool));
+                }
+            }
+        }
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut flat = 0;
+        for (src, ty) in &sources {
+            let program = compile_str(src, *ty, &names).unwrap();
+            flat += usize::from(!matches!(program.flat, Flat::Tree));
+            for _ in 0..200 {
+                // Piles of every size: random bits thinned by a random mask.
+                let keep = rng.random::<u64>() & rng.random::<u64>() | rng.random::<u64>() & 1;
+                let cx = Context {
+                    pile: CardSet(rng.random::<u64>() & keep) & deck.all(),
+                    facts: &[],
+                };
+                assert_eq!(program.truth(&cx), program.node.truth(&cx), "{src}");
+                assert_eq!(program.int(&cx), program.node.int(&cx), "{src}");
+            }
+        }
+        // Most shapes are flat (`!=` and three atoms are not).
+        assert!(flat > sources.len() * 3 / 4, "{flat} of {}", sources.len());
     }
 
     #[test]
