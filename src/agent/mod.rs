@@ -23,6 +23,13 @@ pub trait Agent: Send {
     fn name(&self) -> &str;
     /// Chooses one of `legal` (never empty).
     fn choose(&mut self, view: &View, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action;
+
+    /// Chooses without looking at the game, for an agent that needs no view (`random`); `None`
+    /// for one that does. [`play_out`] asks this first and builds a [`View`] only on `None`, so an
+    /// answer must be the action `choose` would give, drawing the same from `rng`.
+    fn choose_blind(&mut self, _legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Option<Action> {
+        None
+    }
 }
 
 /// The RNG agents draw from in a game played with `seed` (separate from the deal's stream).
@@ -40,7 +47,11 @@ pub fn play_out(
     let mut legal = Vec::with_capacity(16);
     while let Some(seat) = game.to_act() {
         game.legal_actions(&mut legal);
-        let action = agents[seat].choose(&game.view(seat), &legal, rng);
+        let agent = &mut agents[seat];
+        let action = match agent.choose_blind(&legal, rng) {
+            Some(action) => action,
+            None => agent.choose(&game.view(seat), &legal, rng),
+        };
         game.apply(action)
             .expect("agents choose among the legal actions");
     }
@@ -71,6 +82,29 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An agent that chooses blind chooses as it would with the view, drawing the same.
+    #[test]
+    fn blind_choices_are_the_choices() {
+        let ruleset = std::sync::Arc::new(crate::ruleset::load("koikoi").value.unwrap());
+        let game = Game::new(ruleset, crate::engine::GameOptions::default()).unwrap();
+        let legal = game.legal();
+        for name in AGENT_NAMES {
+            let mut agent = agent_by_name(name).unwrap();
+            let (mut a, mut b) = (agent_rng(3), agent_rng(3));
+            for _ in 0..20 {
+                if let Some(blind) = agent.choose_blind(&legal, &mut a) {
+                    assert_eq!(blind, agent.choose(&game.view(0), &legal, &mut b), "{name}");
+                    assert_eq!(a, b, "{name}");
+                }
+            }
+        }
+        assert!(
+            RandomAgent
+                .choose_blind(&legal, &mut agent_rng(0))
+                .is_some()
+        );
+    }
 
     #[test]
     fn bots_by_name() {

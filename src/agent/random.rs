@@ -17,4 +17,8 @@ impl Agent for RandomAgent {
     fn choose(&mut self, _view: &View, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action {
         legal[rng.random_range(0..legal.len())]
     }
+
+    fn choose_blind(&mut self, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Option<Action> {
+        Some(legal[rng.random_range(0..legal.len())])
+    }
 }

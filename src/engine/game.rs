@@ -630,20 +630,21 @@ impl Game {
     fn resolve(&mut self, card: CardId, from_hand: bool) {
         let matches = self.candidates(card);
         let wild = self.flow.wild.contains(card);
-        match matches.len() {
-            0 => {
-                self.table.insert(card);
-                self.log_move(card, CardSet::EMPTY, from_hand);
-                self.continue_turn(from_hand);
-            }
-            2 => self.phase = Phase::CaptureChoice { card, from_hand },
-            n if wild && n > 1 => self.phase = Phase::CaptureChoice { card, from_hand },
+        // How many matches: none, one, two or more (without counting every card).
+        let after_one = matches.0 & matches.0.wrapping_sub(1);
+        let after_two = after_one & after_one.wrapping_sub(1);
+        if matches.is_empty() {
+            self.table.insert(card);
+            self.log_move(card, CardSet::EMPTY, from_hand);
+            self.continue_turn(from_hand);
+        } else if after_one != 0 && (after_two == 0 || wild) {
+            // Two matches, or a wild card matching several: the player chooses one.
+            self.phase = Phase::CaptureChoice { card, from_hand };
+        } else {
             // One match: take the pair. Three of a suit: the fourth card takes all (004 "three
             // cards ... are collected when the player plays the fourth card"; 002 step 1; 001).
-            _ => {
-                self.take(card, matches, from_hand);
-                self.continue_turn(from_hand);
-            }
+            self.take(card, matches, from_hand);
+            self.continue_turn(from_hand);
         }
     }
 

@@ -65,6 +65,7 @@ impl Program {
     }
 
     /// The value of a number expression (0 for other types).
+    #[inline]
     pub fn int(&self, cx: &Context) -> i64 {
         match self.flat {
             Flat::Count(set, k) => i64::from((set & cx.pile).len()).wrapping_add(k),
@@ -73,11 +74,20 @@ impl Program {
     }
 
     /// The value of a condition (false for other types).
+    #[inline]
     pub fn truth(&self, cx: &Context) -> bool {
         match &self.flat {
             Flat::Counts { atoms, len } => {
                 atoms[..usize::from(*len)].iter().all(|a| a.holds(cx.pile))
             }
+            _ => self.other_truth(cx),
+        }
+    }
+
+    /// `truth` for the shapes that are not a few counts, out of line so that those inline small.
+    #[inline(never)]
+    fn other_truth(&self, cx: &Context) -> bool {
+        match &self.flat {
             Flat::SuitsWith { suits, n, lo, hi } => {
                 let held = suits
                     .iter()
@@ -165,6 +175,7 @@ impl Atom {
         })
     }
 
+    #[inline]
     fn holds(self, pile: CardSet) -> bool {
         match self {
             Atom::All(set) => pile.contains_all(set),
