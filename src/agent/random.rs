@@ -3,6 +3,7 @@
 use super::Agent;
 use crate::engine::{Action, View};
 use rand::RngExt;
+use rand::distr::uniform::{UniformSampler, UniformUsize};
 use rand::rngs::Xoshiro256PlusPlus;
 
 /// Picks a legal action uniformly at random.
@@ -19,6 +20,9 @@ impl Agent for RandomAgent {
     }
 
     fn choose_blind(&mut self, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Option<Action> {
-        Some(legal[rng.random_range(0..legal.len())])
+        // `rng.random_range(0..legal.len())`, called through the sampler it uses so that it
+        // inlines (`random_range` is not `#[inline]`): the same draw.
+        let i = UniformUsize::sample_single(0, legal.len(), rng).expect("legal is not empty");
+        Some(legal[i])
     }
 }

@@ -10,6 +10,7 @@ use crate::ruleset::{
     Ruleset, YakuScore,
 };
 use crate::script::ScriptError;
+use rand::distr::uniform::{UniformSampler, UniformUsize};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
@@ -527,7 +528,10 @@ impl Game {
         order.clear();
         order.extend((0..n as u8).map(CardId));
         for i in (1..n).rev() {
-            let j = self.rng.random_range(0..=i);
+            // `self.rng.random_range(0..=i)`, called through the sampler it uses so that it
+            // inlines (`random_range` is not `#[inline]`): the same draws.
+            let j = UniformUsize::sample_single_inclusive(0, i, &mut self.rng)
+                .expect("0..=i is not empty");
             order.swap(i, j);
         }
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {

@@ -88,11 +88,20 @@ impl Program {
     #[inline(never)]
     fn other_truth(&self, cx: &Context) -> bool {
         match &self.flat {
-            Flat::SuitsWith { suits, n, lo, hi } => {
-                let held = suits
-                    .iter()
-                    .filter(|s| i64::from((**s & cx.pile).len()) >= *n)
-                    .count() as i64;
+            Flat::SuitsWith {
+                suits,
+                n,
+                lo,
+                hi,
+                lanes,
+            } => {
+                let held = match lanes {
+                    Some(lanes) => lanes.count_at_least(cx.pile, *n),
+                    None => suits
+                        .iter()
+                        .filter(|s| i64::from((**s & cx.pile).len()) >= *n)
+                        .count() as i64,
+                };
                 *lo <= held && held <= *hi
             }
             _ => self.node.truth(cx),
@@ -132,7 +141,72 @@ enum Flat {
         n: i64,
         lo: i64,
         hi: i64,
+        /// The suits as lanes of bits, when they are laid out so (a deck listed suit by suit).
+        lanes: Option<Lanes>,
     },
+}
+
+/// Suits that each lie within one aligned lane of `width` bits (2, 4 or 8), no two in the same
+/// lane, as in a deck listed suit by suit with equal suits: then every suit's count is found at
+/// once, with bit operations on the whole pile (SWAR), instead of suit by suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Lanes {
+    width: u32,
+    /// Every card of a suit.
+    cards: u64,
+    /// The top bit of each suit's lane.
+    tops: u64,
+    /// How many suits.
+    suits: i64,
+}
+
+impl Lanes {
+    fn of(suits: &[CardSet]) -> Option<Lanes> {
+        [2u32, 4, 8].into_iter().find_map(|width| {
+            let lane = (1u64 << width) - 1;
+            let mut lanes = Lanes {
+                width,
+                cards: 0,
+                tops: 0,
+                suits: suits.len() as i64,
+            };
+            for suit in suits.iter().filter(|s| !s.is_empty()) {
+                let start = suit.0.trailing_zeros() / width * width;
+                let top = 1u64 << (start + width - 1);
+                if suit.0 & !(lane << start) != 0 || lanes.tops & top != 0 {
+                    return None;
+                }
+                lanes.cards |= suit.0;
+                lanes.tops |= top;
+            }
+            Some(lanes)
+        })
+    }
+
+    /// How many suits `pile` holds `n` or more cards of.
+    fn count_at_least(self, pile: CardSet, n: i64) -> i64 {
+        if n <= 0 {
+            return self.suits;
+        }
+        if n > i64::from(self.width) {
+            return 0;
+        }
+        let x = pile.0 & self.cards;
+        // Each lane's count, in the lane: pairs, then nibbles, then bytes.
+        let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        if self.width >= 4 {
+            counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+        }
+        if self.width >= 8 {
+            counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        }
+        // A count of at most `width` plus `half - n` reaches the lane's top bit exactly when it is
+        // `n` or more, and never carries into the next lane.
+        let half = 1u64 << (self.width - 1);
+        let ones = u64::MAX / ((1u64 << self.width) - 1);
+        let raised = counts + (half - n as u64) * ones;
+        i64::from((raised & self.tops).count_ones())
+    }
 }
 
 /// One condition on the pile, `lo <= count(set) <= hi`, in the cheapest form that decides it:
@@ -216,6 +290,7 @@ impl Flat {
                         n: *n,
                         lo,
                         hi,
+                        lanes: Lanes::of(suits),
                     },
                     _ => Flat::Tree,
                 };
@@ -760,6 +835,7 @@ mod tests {
                     format!("{n} {op} count(ribbon)"),
                     format!("suits_with(2) {op} {n}"),
                     format!("{n} {op} suits_with(3)"),
+                    format!("suits_with({}) {op} {n}", op.len() % 6),
                 ] {
                     sources.push((src, Type::Bool));
                 }
@@ -783,6 +859,51 @@ mod tests {
         }
         // Most shapes are flat (`!=` and three atoms are not).
         assert!(flat > sources.len() * 3 / 4, "{flat} of {}", sources.len());
+    }
+
+    /// Suit counts found lane by lane agree with counting suit by suit, for lanes of every
+    /// width, suits not filling their lanes, empty suits and cards outside every suit.
+    #[test]
+    fn lanes_count_like_suits() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(11);
+        for width in [2u32, 4, 8] {
+            for _ in 0..50 {
+                let lanes = 64 / width;
+                let mut suits = vec![CardSet::EMPTY];
+                for k in 0..lanes {
+                    if rng.random_range(0..4) > 0 {
+                        let lane = ((1u64 << width) - 1) << (k * width);
+                        suits.push(CardSet(lane & rng.random::<u64>()));
+                    }
+                }
+                let Some(found) = Lanes::of(&suits) else {
+                    panic!("width {width}: {suits:?}");
+                };
+                assert!(found.width <= width);
+                for _ in 0..20 {
+                    let pile = CardSet(rng.random::<u64>());
+                    for n in -1..=9 {
+                        let expected = suits
+                            .iter()
+                            .filter(|s| i64::from((**s & pile).len()) >= n)
+                            .count() as i64;
+                        assert_eq!(found.count_at_least(pile, n), expected, "{suits:?} {n}");
+                    }
+                }
+            }
+        }
+        // The hanafuda deck is listed month by month: nibbles.
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let months: Vec<CardSet> = deck.suits.iter().map(|s| s.cards).collect();
+        assert_eq!(Lanes::of(&months).map(|l| l.width), Some(4));
+        // Suits that straddle lanes, or share one, are counted suit by suit.
+        assert_eq!(Lanes::of(&[CardSet(0b0110_0000)]).map(|l| l.width), Some(4));
+        assert_eq!(Lanes::of(&[CardSet(0b1_1000_0000)]), None);
+        assert_eq!(
+            Lanes::of(&[CardSet(0b01), CardSet(0b10)]).map(|l| l.width),
+            None
+        );
     }
 
     #[test]
