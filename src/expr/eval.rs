@@ -77,9 +77,8 @@ impl Program {
     #[inline]
     pub fn truth(&self, cx: &Context) -> bool {
         match &self.flat {
-            Flat::Counts { atoms, len } => {
-                atoms[..usize::from(*len)].iter().all(|a| a.holds(cx.pile))
-            }
+            // `&`, not `&&`: both atoms are tested, without a branch.
+            Flat::Counts([a, b]) => a.holds(cx.pile) & b.holds(cx.pile),
             _ => self.other_truth(cx),
         }
     }
@@ -133,8 +132,8 @@ enum Flat {
     Tree,
     /// A number: `count(set) + k` (a constant when `set` is empty).
     Count(CardSet, i64),
-    /// A condition: every one of the first `len` atoms holds (true when there are none).
-    Counts { atoms: [Atom; 2], len: u8 },
+    /// A condition: both atoms hold (conjunctions of fewer are padded with [`Atom::ALWAYS`]).
+    Counts([Atom; 2]),
     /// A condition: `lo <= suits_with(n) <= hi`.
     SuitsWith {
         suits: Box<[CardSet]>,
@@ -209,55 +208,45 @@ impl Lanes {
     }
 }
 
-/// One condition on the pile, `lo <= count(set) <= hi`, in the cheapest form that decides it:
-/// only a count strictly inside `set`'s range needs the cards counted.
+/// One condition on the pile: `count(set)` lies in `lo ..= lo + span`. Counts are 0 to 64, so
+/// the bounds are clamped to that; a range no count reaches is `65 ..= 65`. One form for every
+/// shape (`all`, `any`, thresholds), tested without a branch: random piles make branches on the
+/// shape mispredict more often than counting costs.
 #[derive(Clone, Copy, Debug)]
-enum Atom {
-    /// Every card of the set.
-    All(CardSet),
-    /// A card of the set.
-    Any(CardSet),
-    /// No card of the set.
-    NoneOf(CardSet),
-    /// A count in `lo ..= lo + span`.
-    Count { set: CardSet, lo: u32, span: u32 },
-    /// No pile.
-    Never,
+struct Atom {
+    set: CardSet,
+    lo: u32,
+    span: u32,
 }
 
 impl Atom {
-    /// `lo <= count(set) <= hi`, or `None` when every pile satisfies it.
-    fn new(set: CardSet, lo: i64, hi: i64) -> Option<Atom> {
-        let size = i64::from(set.len());
-        let (lo, hi) = (lo.max(0), hi.min(size));
-        Some(if lo > hi {
-            Atom::Never
-        } else if lo == 0 && hi == size {
-            return None;
-        } else if lo == size {
-            Atom::All(set)
-        } else if lo == 1 && hi == size {
-            Atom::Any(set)
-        } else if hi == 0 {
-            Atom::NoneOf(set)
-        } else {
-            Atom::Count {
+    /// Holds for every pile.
+    const ALWAYS: Atom = Atom {
+        set: CardSet::EMPTY,
+        lo: 0,
+        span: 0,
+    };
+
+    /// `lo <= count(set) <= hi`.
+    fn new(set: CardSet, lo: i64, hi: i64) -> Atom {
+        let (lo, hi) = (lo.max(0), hi.min(i64::from(set.len())));
+        if lo > hi {
+            return Atom {
                 set,
-                lo: lo as u32,
-                span: (hi - lo) as u32,
-            }
-        })
+                lo: 65,
+                span: 0,
+            };
+        }
+        Atom {
+            set,
+            lo: lo as u32,
+            span: (hi - lo) as u32,
+        }
     }
 
     #[inline]
     fn holds(self, pile: CardSet) -> bool {
-        match self {
-            Atom::All(set) => pile.contains_all(set),
-            Atom::Any(set) => !(set & pile).is_empty(),
-            Atom::NoneOf(set) => (set & pile).is_empty(),
-            Atom::Count { set, lo, span } => (set & pile).len().wrapping_sub(lo) <= span,
-            Atom::Never => false,
-        }
+        (self.set & pile).len().wrapping_sub(self.lo) <= self.span
     }
 }
 
@@ -299,13 +288,10 @@ impl Flat {
         }
         let mut atoms = Vec::new();
         match Flat::atoms(node, &mut atoms) {
-            Some(()) if atoms.len() <= 2 => Flat::Counts {
-                atoms: [
-                    atoms.first().copied().unwrap_or(Atom::Never),
-                    atoms.get(1).copied().unwrap_or(Atom::Never),
-                ],
-                len: atoms.len() as u8,
-            },
+            Some(()) if atoms.len() <= 2 => Flat::Counts([
+                atoms.first().copied().unwrap_or(Atom::ALWAYS),
+                atoms.get(1).copied().unwrap_or(Atom::ALWAYS),
+            ]),
             _ => Flat::Tree,
         }
     }
@@ -315,12 +301,12 @@ impl Flat {
         match node {
             Node::CountCmp(op, set, n) => {
                 let (lo, hi) = range_of(*op, *n)?;
-                out.extend(Atom::new(*set, lo, hi));
+                out.push(Atom::new(*set, lo, hi));
             }
-            Node::AllOf(set) => out.push(Atom::All(*set)),
-            Node::AnyOf(set) => out.extend(Atom::new(*set, 1, i64::MAX)),
+            Node::AllOf(set) => out.push(Atom::new(*set, set.len().into(), i64::MAX)),
+            Node::AnyOf(set) => out.push(Atom::new(*set, 1, i64::MAX)),
             Node::Bool(true) => {}
-            Node::Bool(false) => out.push(Atom::Never),
+            Node::Bool(false) => out.push(Atom::new(CardSet::EMPTY, 1, 0)),
             Node::And(pair) => {
                 Flat::atoms(&pair[0], out)?;
                 Flat::atoms(&pair[1], out)?;
