@@ -24,10 +24,11 @@ pub trait Agent: Send {
     /// Chooses one of `legal` (never empty).
     fn choose(&mut self, view: &View, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action;
 
-    /// Chooses without looking at the game, for an agent that needs no view (`random`); `None`
-    /// for one that does. [`play_out`] asks this first and builds a [`View`] only on `None`, so an
-    /// answer must be the action `choose` would give, drawing the same from `rng`.
-    fn choose_blind(&mut self, _legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Option<Action> {
+    /// Chooses the index of one of `count` legal actions without looking at the game or the
+    /// actions (`random`); `None` for an agent that needs them. [`play_out`] asks this first and
+    /// lists the actions and builds a [`View`] only on `None`, so an answer must be the index of
+    /// the action `choose` would give, drawing the same from `rng`.
+    fn choose_blind(&mut self, _count: usize, _rng: &mut Xoshiro256PlusPlus) -> Option<usize> {
         None
     }
 }
@@ -46,11 +47,15 @@ pub fn play_out(
 ) -> Result<(), crate::script::ScriptError> {
     let mut legal = Vec::with_capacity(16);
     while let Some(seat) = game.to_act() {
-        game.legal_actions(&mut legal);
         let agent = &mut agents[seat];
-        let action = match agent.choose_blind(&legal, rng) {
-            Some(action) => action,
-            None => agent.choose(&game.view(seat), &legal, rng),
+        let action = match agent.choose_blind(game.legal_count(), rng) {
+            Some(index) => game
+                .legal_action(index)
+                .expect("agents choose among the legal actions"),
+            None => {
+                game.legal_actions(&mut legal);
+                agent.choose(&game.view(seat), &legal, rng)
+            }
         };
         game.apply(action)
             .expect("agents choose among the legal actions");
@@ -83,27 +88,40 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
 mod tests {
     use super::*;
 
-    /// An agent that chooses blind chooses as it would with the view, drawing the same.
+    /// An agent that chooses blind chooses as it would with the view, drawing the same; the
+    /// game's count and indexed actions are its list's, at every decision of random games.
     #[test]
     fn blind_choices_are_the_choices() {
-        let ruleset = std::sync::Arc::new(crate::ruleset::load("koikoi").value.unwrap());
-        let game = Game::new(ruleset, crate::engine::GameOptions::default()).unwrap();
-        let legal = game.legal();
-        for name in AGENT_NAMES {
-            let mut agent = agent_by_name(name).unwrap();
-            let (mut a, mut b) = (agent_rng(3), agent_rng(3));
-            for _ in 0..20 {
-                if let Some(blind) = agent.choose_blind(&legal, &mut a) {
-                    assert_eq!(blind, agent.choose(&game.view(0), &legal, &mut b), "{name}");
-                    assert_eq!(a, b, "{name}");
+        for name in ["koikoi", "koikoi-ktane", "koikoi-classic"] {
+            let ruleset = std::sync::Arc::new(crate::ruleset::load(name).value.unwrap());
+            for seed in 0..10 {
+                let options = crate::engine::GameOptions {
+                    seed,
+                    ..Default::default()
+                };
+                let mut game = Game::new(std::sync::Arc::clone(&ruleset), options).unwrap();
+                let mut rng = agent_rng(seed);
+                while let Some(seat) = game.to_act() {
+                    let legal = game.legal();
+                    assert_eq!(game.legal_count(), legal.len());
+                    for (i, action) in legal.iter().enumerate() {
+                        assert_eq!(game.legal_action(i), Some(*action));
+                    }
+                    assert_eq!(game.legal_action(legal.len()), None);
+                    for bot in AGENT_NAMES {
+                        let mut agent = agent_by_name(bot).unwrap();
+                        let (mut a, mut b) = (rng.clone(), rng.clone());
+                        if let Some(i) = agent.choose_blind(legal.len(), &mut a) {
+                            assert_eq!(legal[i], agent.choose(&game.view(seat), &legal, &mut b));
+                            assert_eq!(a, b, "{bot}");
+                        }
+                    }
+                    let i = RandomAgent.choose_blind(legal.len(), &mut rng).unwrap();
+                    game.apply(legal[i]).unwrap();
                 }
+                assert_eq!(game.legal_count(), 0);
             }
         }
-        assert!(
-            RandomAgent
-                .choose_blind(&legal, &mut agent_rng(0))
-                .is_some()
-        );
     }
 
     #[test]

@@ -19,10 +19,9 @@ impl Agent for RandomAgent {
         legal[rng.random_range(0..legal.len())]
     }
 
-    fn choose_blind(&mut self, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Option<Action> {
-        // `rng.random_range(0..legal.len())`, called through the sampler it uses so that it
-        // inlines (`random_range` is not `#[inline]`): the same draw.
-        let i = UniformUsize::sample_single(0, legal.len(), rng).expect("legal is not empty");
-        Some(legal[i])
+    fn choose_blind(&mut self, count: usize, rng: &mut Xoshiro256PlusPlus) -> Option<usize> {
+        // `rng.random_range(0..count)`, called through the sampler it uses so that it inlines
+        // (`random_range` is not `#[inline]`): the same draw as `choose`.
+        Some(UniformUsize::sample_single(0, count, rng).expect("some action is legal"))
     }
 }

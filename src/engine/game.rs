@@ -376,6 +376,37 @@ impl Game {
         }
     }
 
+    /// How many legal actions there are now: the length of [`Game::legal_actions`].
+    pub fn legal_count(&self) -> usize {
+        match self.phase {
+            Phase::GameOver => 0,
+            Phase::SwapChoice => 2,
+            Phase::Play => self.hands[self.turn].len() as usize,
+            Phase::CaptureChoice { card, .. } => self.candidates(card).len() as usize,
+            Phase::KoiKoiChoice => 1 + usize::from(self.may_koikoi()),
+        }
+    }
+
+    /// The legal action at `index` in [`Game::legal_actions`]'s order, without listing them all.
+    pub fn legal_action(&self, index: usize) -> Option<Action> {
+        match self.phase {
+            Phase::GameOver => None,
+            Phase::SwapChoice => (index < 2).then_some(Action::SwapHands { swap: index == 1 }),
+            Phase::Play => self.hands[self.turn]
+                .nth(index)
+                .map(|card| Action::Play { card }),
+            Phase::CaptureChoice { card, .. } => self
+                .candidates(card)
+                .nth(index)
+                .map(|card| Action::Capture { card }),
+            Phase::KoiKoiChoice => match (self.may_koikoi(), index) {
+                (true, 0) => Some(Action::KoiKoi),
+                (true, 1) | (false, 0) => Some(Action::Stop),
+                _ => None,
+            },
+        }
+    }
+
     /// The legal actions now.
     pub fn legal(&self) -> Vec<Action> {
         let mut v = Vec::new();

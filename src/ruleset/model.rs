@@ -101,7 +101,7 @@ impl Default for YakuScore {
 impl YakuScore {
     /// The sum of the points of the yaku that count.
     pub fn base(&self) -> i64 {
-        self.points.iter().map(|&p| i64::from(p)).sum()
+        self.iter().map(|i| i64::from(self.points[i])).sum()
     }
 
     /// The indices of the yaku that count, in table order.

@@ -152,9 +152,14 @@ impl FactReads {
     /// `key` with the facts the script cannot observe set to defaults, or `None` when it needs
     /// the yaku and the key does not hold them.
     fn narrow(self, key: FactsKey) -> Option<FactsKey> {
-        let r = |name| self.reads(name);
+        // Bit tests by position in FACT_NAMES (hit on every cached call: no name lookups).
+        let r = |fact: usize| self.0 >> fact & 1 == 1;
         let (own, other) = key.koikoi;
-        let koikoi = match (r("koikoi_self"), r("koikoi_opponent"), r("koikoi")) {
+        let koikoi = match (
+            r(fact::KOIKOI_SELF),
+            r(fact::KOIKOI_OPPONENT),
+            r(fact::KOIKOI),
+        ) {
             // Only the sum is seen.
             (false, false, true) => (own.wrapping_add(other), 0),
             (s, o, sum) => (
@@ -163,21 +168,40 @@ impl FactReads {
             ),
         };
         Some(FactsKey {
-            yaku: if r("yaku") { Some(key.yaku?) } else { None },
-            base: if r("base") { key.base } else { 0 },
+            yaku: if r(fact::YAKU) { Some(key.yaku?) } else { None },
+            base: if r(fact::BASE) { key.base } else { 0 },
             koikoi,
-            table_count: if r("table_count") { key.table_count } else { 0 },
+            table_count: if r(fact::TABLE_COUNT) {
+                key.table_count
+            } else {
+                0
+            },
             round: (
-                if r("round") { key.round.0 } else { 0 },
-                if r("rounds") { key.round.1 } else { 0 },
+                if r(fact::ROUND) { key.round.0 } else { 0 },
+                if r(fact::ROUNDS) { key.round.1 } else { 0 },
             ),
-            dealer: r("dealer") && key.dealer,
+            dealer: r(fact::DEALER) && key.dealer,
             special: (
-                r("instant") && key.special.0,
-                r("exhausted") && key.special.1,
+                r(fact::INSTANT) && key.special.0,
+                r(fact::EXHAUSTED) && key.special.1,
             ),
         })
     }
+}
+
+/// Positions in [`FACT_NAMES`].
+mod fact {
+    pub const YAKU: usize = 0;
+    pub const BASE: usize = 1;
+    pub const KOIKOI_SELF: usize = 2;
+    pub const KOIKOI_OPPONENT: usize = 3;
+    pub const KOIKOI: usize = 4;
+    pub const TABLE_COUNT: usize = 5;
+    pub const ROUND: usize = 6;
+    pub const ROUNDS: usize = 7;
+    pub const DEALER: usize = 8;
+    pub const INSTANT: usize = 9;
+    pub const EXHAUSTED: usize = 10;
 }
 
 /// The property read first in the right side of a property chain (`yaku` in `.yaku[0].id`), or
@@ -679,6 +703,27 @@ mod tests {
         ];
         for (src, expected) in cases {
             assert_eq!(reads(src).as_deref(), *expected, "{src}");
+        }
+    }
+
+    #[test]
+    fn fact_positions_name_the_facts() {
+        let positions = [
+            (fact::YAKU, "yaku"),
+            (fact::BASE, "base"),
+            (fact::KOIKOI_SELF, "koikoi_self"),
+            (fact::KOIKOI_OPPONENT, "koikoi_opponent"),
+            (fact::KOIKOI, "koikoi"),
+            (fact::TABLE_COUNT, "table_count"),
+            (fact::ROUND, "round"),
+            (fact::ROUNDS, "rounds"),
+            (fact::DEALER, "dealer"),
+            (fact::INSTANT, "instant"),
+            (fact::EXHAUSTED, "exhausted"),
+        ];
+        assert_eq!(positions.len(), FACT_NAMES.len());
+        for (i, name) in positions {
+            assert_eq!(FACT_NAMES[i], name);
         }
     }
 
