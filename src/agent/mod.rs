@@ -23,6 +23,14 @@ pub trait Agent: Send {
     fn name(&self) -> &str;
     /// Chooses one of `legal` (never empty).
     fn choose(&mut self, view: &View, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action;
+
+    /// Chooses the index of one of `count` legal actions without looking at the game or the
+    /// actions (`random`); `None` for an agent that needs them. [`play_out`] asks this first and
+    /// lists the actions and builds a [`View`] only on `None`, so an answer must be the index of
+    /// the action `choose` would give, drawing the same from `rng`.
+    fn choose_blind(&mut self, _count: usize, _rng: &mut Xoshiro256PlusPlus) -> Option<usize> {
+        None
+    }
 }
 
 /// The RNG agents draw from in a game played with `seed` (separate from the deal's stream).
@@ -39,8 +47,16 @@ pub fn play_out(
 ) -> Result<(), crate::script::ScriptError> {
     let mut legal = Vec::with_capacity(16);
     while let Some(seat) = game.to_act() {
-        game.legal_actions(&mut legal);
-        let action = agents[seat].choose(&game.view(seat), &legal, rng);
+        let agent = &mut agents[seat];
+        let action = match agent.choose_blind(game.legal_count(), rng) {
+            Some(index) => game
+                .legal_action(index)
+                .expect("agents choose among the legal actions"),
+            None => {
+                game.legal_actions(&mut legal);
+                agent.choose(&game.view(seat), &legal, rng)
+            }
+        };
         game.apply(action)
             .expect("agents choose among the legal actions");
     }
@@ -71,6 +87,42 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An agent that chooses blind chooses as it would with the view, drawing the same; the
+    /// game's count and indexed actions are its list's, at every decision of random games.
+    #[test]
+    fn blind_choices_are_the_choices() {
+        for name in ["koikoi", "koikoi-ktane", "koikoi-classic"] {
+            let ruleset = std::sync::Arc::new(crate::ruleset::load(name).value.unwrap());
+            for seed in 0..10 {
+                let options = crate::engine::GameOptions {
+                    seed,
+                    ..Default::default()
+                };
+                let mut game = Game::new(std::sync::Arc::clone(&ruleset), options).unwrap();
+                let mut rng = agent_rng(seed);
+                while let Some(seat) = game.to_act() {
+                    let legal = game.legal();
+                    assert_eq!(game.legal_count(), legal.len());
+                    for (i, action) in legal.iter().enumerate() {
+                        assert_eq!(game.legal_action(i), Some(*action));
+                    }
+                    assert_eq!(game.legal_action(legal.len()), None);
+                    for bot in AGENT_NAMES {
+                        let mut agent = agent_by_name(bot).unwrap();
+                        let (mut a, mut b) = (rng.clone(), rng.clone());
+                        if let Some(i) = agent.choose_blind(legal.len(), &mut a) {
+                            assert_eq!(legal[i], agent.choose(&game.view(seat), &legal, &mut b));
+                            assert_eq!(a, b, "{bot}");
+                        }
+                    }
+                    let i = RandomAgent.choose_blind(legal.len(), &mut rng).unwrap();
+                    game.apply(legal[i]).unwrap();
+                }
+                assert_eq!(game.legal_count(), 0);
+            }
+        }
+    }
 
     #[test]
     fn bots_by_name() {

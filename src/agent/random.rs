@@ -3,6 +3,7 @@
 use super::Agent;
 use crate::engine::{Action, View};
 use rand::RngExt;
+use rand::distr::uniform::{UniformSampler, UniformUsize};
 use rand::rngs::Xoshiro256PlusPlus;
 
 /// Picks a legal action uniformly at random.
@@ -16,5 +17,11 @@ impl Agent for RandomAgent {
 
     fn choose(&mut self, _view: &View, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action {
         legal[rng.random_range(0..legal.len())]
+    }
+
+    fn choose_blind(&mut self, count: usize, rng: &mut Xoshiro256PlusPlus) -> Option<usize> {
+        // `rng.random_range(0..count)`, called through the sampler it uses so that it inlines
+        // (`random_range` is not `#[inline]`): the same draw as `choose`.
+        Some(UniformUsize::sample_single(0, count, rng).expect("some action is legal"))
     }
 }

@@ -10,12 +10,17 @@ use crate::ruleset::{
     Ruleset, YakuScore,
 };
 use crate::script::ScriptError;
+use rand::distr::uniform::{UniformSampler, UniformUsize};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
 
 /// Redeals tried before a dealt table is accepted as it is.
 const MAX_REDEALS: u32 = 100;
+
+/// `Game::evaluated` when no pile has been evaluated under the hand's facts (no real pile holds
+/// every card of a 64-bit set).
+const UNEVALUATED: CardSet = CardSet(u64::MAX);
 
 /// How to start a game.
 #[derive(Clone, Debug, Default)]
@@ -117,7 +122,7 @@ impl Game {
             rounds,
             log: options.log_events,
             keep_deals: !options.simulation,
-            evaluated: [CardSet(u64::MAX); 2],
+            evaluated: [UNEVALUATED; 2],
             dealt_orders: Vec::new(),
             round: 0,
             dealer,
@@ -190,7 +195,7 @@ impl Game {
             log: false,
             keep_deals: false,
             // Unknown: the next turn's end evaluates the pile afresh against `view.yaku`.
-            evaluated: [CardSet(u64::MAX); 2],
+            evaluated: [UNEVALUATED; 2],
             dealt_orders: Vec::new(),
             round: view.round,
             dealer: view.dealer,
@@ -371,6 +376,37 @@ impl Game {
         }
     }
 
+    /// How many legal actions there are now: the length of [`Game::legal_actions`].
+    pub fn legal_count(&self) -> usize {
+        match self.phase {
+            Phase::GameOver => 0,
+            Phase::SwapChoice => 2,
+            Phase::Play => self.hands[self.turn].len() as usize,
+            Phase::CaptureChoice { card, .. } => self.candidates(card).len() as usize,
+            Phase::KoiKoiChoice => 1 + usize::from(self.may_koikoi()),
+        }
+    }
+
+    /// The legal action at `index` in [`Game::legal_actions`]'s order, without listing them all.
+    pub fn legal_action(&self, index: usize) -> Option<Action> {
+        match self.phase {
+            Phase::GameOver => None,
+            Phase::SwapChoice => (index < 2).then_some(Action::SwapHands { swap: index == 1 }),
+            Phase::Play => self.hands[self.turn]
+                .nth(index)
+                .map(|card| Action::Play { card }),
+            Phase::CaptureChoice { card, .. } => self
+                .candidates(card)
+                .nth(index)
+                .map(|card| Action::Capture { card }),
+            Phase::KoiKoiChoice => match (self.may_koikoi(), index) {
+                (true, 0) => Some(Action::KoiKoi),
+                (true, 1) | (false, 0) => Some(Action::Stop),
+                _ => None,
+            },
+        }
+    }
+
     /// The legal actions now.
     pub fn legal(&self) -> Vec<Action> {
         let mut v = Vec::new();
@@ -477,7 +513,7 @@ impl Game {
         self.koikoi = [0; 2];
         self.yaku = [YakuScore::default(); 2];
         // No pile is every card, so the first turn always evaluates.
-        self.evaluated = [CardSet(u64::MAX); 2];
+        self.evaluated = [UNEVALUATED; 2];
         self.turn = self.dealer;
         let (round, dealer) = (self.round, self.dealer);
         self.emit(|_| Event::Deal { round, dealer });
@@ -523,7 +559,10 @@ impl Game {
         order.clear();
         order.extend((0..n as u8).map(CardId));
         for i in (1..n).rev() {
-            let j = self.rng.random_range(0..=i);
+            // `self.rng.random_range(0..=i)`, called through the sampler it uses so that it
+            // inlines (`random_range` is not `#[inline]`): the same draws.
+            let j = UniformUsize::sample_single_inclusive(0, i, &mut self.rng)
+                .expect("0..=i is not empty");
             order.swap(i, j);
         }
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
@@ -626,20 +665,21 @@ impl Game {
     fn resolve(&mut self, card: CardId, from_hand: bool) {
         let matches = self.candidates(card);
         let wild = self.flow.wild.contains(card);
-        match matches.len() {
-            0 => {
-                self.table.insert(card);
-                self.log_move(card, CardSet::EMPTY, from_hand);
-                self.continue_turn(from_hand);
-            }
-            2 => self.phase = Phase::CaptureChoice { card, from_hand },
-            n if wild && n > 1 => self.phase = Phase::CaptureChoice { card, from_hand },
+        // How many matches: none, one, two or more (without counting every card).
+        let after_one = matches.0 & matches.0.wrapping_sub(1);
+        let after_two = after_one & after_one.wrapping_sub(1);
+        if matches.is_empty() {
+            self.table.insert(card);
+            self.log_move(card, CardSet::EMPTY, from_hand);
+            self.continue_turn(from_hand);
+        } else if after_one != 0 && (after_two == 0 || wild) {
+            // Two matches, or a wild card matching several: the player chooses one.
+            self.phase = Phase::CaptureChoice { card, from_hand };
+        } else {
             // One match: take the pair. Three of a suit: the fourth card takes all (004 "three
             // cards ... are collected when the player plays the fourth card"; 002 step 1; 001).
-            _ => {
-                self.take(card, matches, from_hand);
-                self.continue_turn(from_hand);
-            }
+            self.take(card, matches, from_hand);
+            self.continue_turn(from_hand);
         }
     }
 
@@ -693,13 +733,26 @@ impl Game {
             self.next_player();
             return;
         }
-        self.evaluated[p] = self.captured[p];
-        let before = self.yaku[p];
-        let after = scoring::evaluate(&self.ruleset, self.captured[p], &self.circumstances(p));
-        self.yaku[p] = after;
-        if after.improves_on(&before) {
+        let pile = self.captured[p];
+        let c = self.circumstances(p);
+        let facts = scoring::yaku_facts(c.round, c.rounds, c.dealer);
+        let table = &self.ruleset.yaku;
+        let improved = if self.evaluated[p] == UNEVALUATED {
+            let after = table.evaluate(pile, &facts);
+            let improved = after.improves_on(&self.yaku[p]);
+            self.yaku[p] = after;
+            improved
+        } else {
+            // Same hand, same facts: only yaku reading a newly captured card can change.
+            let before = self.evaluated[p];
+            let changed = (pile - before) | (before - pile);
+            table.update(&mut self.yaku[p], changed, pile, &facts)
+        };
+        self.evaluated[p] = pile;
+        if improved {
             self.phase = Phase::KoiKoiChoice;
             if self.log {
+                let after = &self.yaku[p];
                 let ids = after
                     .iter()
                     .map(|i| self.ruleset.yaku.yaku[i].id.clone())

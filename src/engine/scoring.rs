@@ -60,8 +60,9 @@ pub struct HandOutcome {
     pub opponent: i64,
 }
 
-/// The cache key of an ordinary stop, when its points fit the key's packing.
-fn cache_key(found: &YakuScore, c: &Circumstances) -> Option<FactsKey> {
+/// The packed identity of the yaku that count, for the cache key: `None` when more than 8 yaku
+/// count or a point value does not fit 16 bits.
+fn packed_yaku(found: &YakuScore) -> Option<(u64, u128)> {
     let mut points: u128 = 0;
     for (n, i) in found.iter().enumerate() {
         let p = i16::try_from(found.points[i]).ok()?;
@@ -70,14 +71,28 @@ fn cache_key(found: &YakuScore, c: &Circumstances) -> Option<FactsKey> {
         }
         points |= u128::from(p as u16) << (16 * n);
     }
-    Some(FactsKey {
-        yaku_mask: found.mask,
-        points,
+    Some((found.mask, points))
+}
+
+/// The exact cache key of the facts [`facts`] builds from the same arguments.
+fn cache_key(found: &YakuScore, special: Option<&Special>, c: &Circumstances) -> FactsKey {
+    let (yaku, base) = match special {
+        None => (packed_yaku(found), found.base()),
+        Some(Special::Instant(y)) => (None, y.points),
+        Some(Special::Exhausted(points)) => (None, *points),
+    };
+    FactsKey {
+        yaku,
+        base,
         koikoi: (c.koikoi_self, c.koikoi_opponent),
         table_count: c.table_count,
         round: (c.round, c.rounds),
         dealer: c.dealer,
-    })
+        special: (
+            matches!(special, Some(Special::Instant(_))),
+            matches!(special, Some(Special::Exhausted(_))),
+        ),
+    }
 }
 
 /// The yaku facts for the expression language, in [`crate::ruleset::YAKU_FACTS`] order.
@@ -102,12 +117,9 @@ pub fn settle_points(
     let Some(script) = &ruleset.scoring else {
         return Ok([found.base(), 0]);
     };
-    let outcome = match cache_key(found, c) {
-        Some(key) => {
-            script.score_cached(key, || facts(&found_yaku(ruleset, found, None), c, None))?
-        }
-        None => script.score(&facts(&found_yaku(ruleset, found, None), c, None))?,
-    };
+    let outcome = script.score_cached(cache_key(found, None, c), || {
+        facts(&found_yaku(ruleset, found, None), c, None)
+    })?;
     Ok([outcome.total, outcome.opponent])
 }
 
@@ -170,10 +182,10 @@ pub fn settle(
         opponent,
         steps,
     } = match &ruleset.scoring {
-        Some(script) => match (special, cache_key(found, c)) {
-            (None, Some(key)) => script.score_cached(key, facts)?,
-            _ => script.score(&facts())?,
-        },
+        Some(script) => {
+            let outcome = script.score_cached(cache_key(found, special, c), facts)?;
+            ScoreOutcome::clone(&outcome)
+        }
         None => ScoreOutcome {
             total: base,
             opponent: 0,

@@ -2,6 +2,11 @@
 //!
 //! Evaluation reads only the pile and the facts; it never parses, allocates or panics (division by
 //! zero gives 0, arithmetic wraps).
+//!
+//! The game core evaluates yaku conditions at nearly every turn, so speed matters here: the
+//! commonest shapes also get a flat form (a card count in a range, and of those) evaluated
+//! without walking the tree, and each program knows which cards and whether any facts it reads,
+//! so that a yaku is evaluated again only when something it reads changed.
 
 use super::Type;
 use super::ast::BinaryOp;
@@ -21,11 +26,37 @@ pub struct Context<'a> {
 pub struct Program {
     node: Node,
     ty: Type,
+    /// See [`Program::cards_read`].
+    reads: CardSet,
+    /// See [`Program::reads_facts`].
+    reads_facts: bool,
+    /// The same expression in a flat form, when it has one.
+    flat: Flat,
 }
 
 impl Program {
     pub(super) fn new(node: Node, ty: Type) -> Program {
-        Program { node, ty }
+        Program {
+            ty,
+            reads: node.reads(),
+            reads_facts: node.reads_facts(),
+            flat: Flat::of(&node),
+            node,
+        }
+    }
+
+    /// True when the value may depend on a fact (`round`, ...); otherwise the pile alone
+    /// decides it.
+    pub fn reads_facts(&self) -> bool {
+        self.reads_facts
+    }
+
+    /// The cards whose presence in the pile can change the value: for the same facts, two piles
+    /// holding the same of these cards give the same value. Every card when the pile is used as
+    /// a set of its own (`pile`). The game core re-evaluates a yaku only when its pile gained or
+    /// lost one of these.
+    pub fn cards_read(&self) -> CardSet {
+        self.reads
     }
 
     /// The expression's type.
@@ -34,13 +65,46 @@ impl Program {
     }
 
     /// The value of a number expression (0 for other types).
+    #[inline]
     pub fn int(&self, cx: &Context) -> i64 {
-        self.node.int(cx)
+        match self.flat {
+            Flat::Count(set, k) => i64::from((set & cx.pile).len()).wrapping_add(k),
+            _ => self.node.int(cx),
+        }
     }
 
     /// The value of a condition (false for other types).
+    #[inline]
     pub fn truth(&self, cx: &Context) -> bool {
-        self.node.truth(cx)
+        match &self.flat {
+            // `&`, not `&&`: both atoms are tested, without a branch.
+            Flat::Counts([a, b]) => a.holds(cx.pile) & b.holds(cx.pile),
+            _ => self.other_truth(cx),
+        }
+    }
+
+    /// `truth` for the shapes that are not a few counts, out of line so that those inline small.
+    #[inline(never)]
+    fn other_truth(&self, cx: &Context) -> bool {
+        match &self.flat {
+            Flat::SuitsWith {
+                suits,
+                n,
+                lo,
+                hi,
+                lanes,
+            } => {
+                let held = match lanes {
+                    Some(lanes) => lanes.count_at_least(cx.pile, *n),
+                    None => suits
+                        .iter()
+                        .filter(|s| i64::from((**s & cx.pile).len()) >= *n)
+                        .count() as i64,
+                };
+                *lo <= held && held <= *hi
+            }
+            _ => self.node.truth(cx),
+        }
     }
 
     /// The value of a card-set expression (empty for other types).
@@ -54,6 +118,202 @@ impl Program {
             Node::Int(n) => Some(n),
             _ => None,
         }
+    }
+}
+
+/// The commonest shapes of conditions and point formulas in a flat form, evaluated without
+/// walking the tree (a call per node costs more than the bit operations it does). Yaku
+/// conditions are mostly conjunctions of a card count in a range (`count(S) == 4`, `all(S)`,
+/// `has(a, b)`, `any(S)`, joined by `and`), point formulas `count(S) + k` or a constant, and
+/// deal checks `suits_with(n) OP k`.
+#[derive(Clone, Debug)]
+enum Flat {
+    /// No flat form: walk the tree.
+    Tree,
+    /// A number: `count(set) + k` (a constant when `set` is empty).
+    Count(CardSet, i64),
+    /// A condition: both atoms hold (conjunctions of fewer are padded with [`Atom::ALWAYS`]).
+    Counts([Atom; 2]),
+    /// A condition: `lo <= suits_with(n) <= hi`.
+    SuitsWith {
+        suits: Box<[CardSet]>,
+        n: i64,
+        lo: i64,
+        hi: i64,
+        /// The suits as lanes of bits, when they are laid out so (a deck listed suit by suit).
+        lanes: Option<Lanes>,
+    },
+}
+
+/// Suits that each lie within one aligned lane of `width` bits (2, 4 or 8), no two in the same
+/// lane, as in a deck listed suit by suit with equal suits: then every suit's count is found at
+/// once, with bit operations on the whole pile (SWAR), instead of suit by suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Lanes {
+    width: u32,
+    /// Every card of a suit.
+    cards: u64,
+    /// The top bit of each suit's lane.
+    tops: u64,
+    /// How many suits.
+    suits: i64,
+}
+
+impl Lanes {
+    fn of(suits: &[CardSet]) -> Option<Lanes> {
+        [2u32, 4, 8].into_iter().find_map(|width| {
+            let lane = (1u64 << width) - 1;
+            let mut lanes = Lanes {
+                width,
+                cards: 0,
+                tops: 0,
+                suits: suits.len() as i64,
+            };
+            for suit in suits.iter().filter(|s| !s.is_empty()) {
+                let start = suit.0.trailing_zeros() / width * width;
+                let top = 1u64 << (start + width - 1);
+                if suit.0 & !(lane << start) != 0 || lanes.tops & top != 0 {
+                    return None;
+                }
+                lanes.cards |= suit.0;
+                lanes.tops |= top;
+            }
+            Some(lanes)
+        })
+    }
+
+    /// How many suits `pile` holds `n` or more cards of.
+    fn count_at_least(self, pile: CardSet, n: i64) -> i64 {
+        if n <= 0 {
+            return self.suits;
+        }
+        if n > i64::from(self.width) {
+            return 0;
+        }
+        let x = pile.0 & self.cards;
+        // Each lane's count, in the lane: pairs, then nibbles, then bytes.
+        let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        if self.width >= 4 {
+            counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+        }
+        if self.width >= 8 {
+            counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        }
+        // A count of at most `width` plus `half - n` reaches the lane's top bit exactly when it is
+        // `n` or more, and never carries into the next lane.
+        let half = 1u64 << (self.width - 1);
+        let ones = u64::MAX / ((1u64 << self.width) - 1);
+        let raised = counts + (half - n as u64) * ones;
+        i64::from((raised & self.tops).count_ones())
+    }
+}
+
+/// One condition on the pile: `count(set)` lies in `lo ..= lo + span`. Counts are 0 to 64, so
+/// the bounds are clamped to that; a range no count reaches is `65 ..= 65`. One form for every
+/// shape (`all`, `any`, thresholds), tested without a branch: random piles make branches on the
+/// shape mispredict more often than counting costs.
+#[derive(Clone, Copy, Debug)]
+struct Atom {
+    set: CardSet,
+    lo: u32,
+    span: u32,
+}
+
+impl Atom {
+    /// Holds for every pile.
+    const ALWAYS: Atom = Atom {
+        set: CardSet::EMPTY,
+        lo: 0,
+        span: 0,
+    };
+
+    /// `lo <= count(set) <= hi`.
+    fn new(set: CardSet, lo: i64, hi: i64) -> Atom {
+        let (lo, hi) = (lo.max(0), hi.min(i64::from(set.len())));
+        if lo > hi {
+            return Atom {
+                set,
+                lo: 65,
+                span: 0,
+            };
+        }
+        Atom {
+            set,
+            lo: lo as u32,
+            span: (hi - lo) as u32,
+        }
+    }
+
+    #[inline]
+    fn holds(self, pile: CardSet) -> bool {
+        (self.set & pile).len().wrapping_sub(self.lo) <= self.span
+    }
+}
+
+/// The range `OP n` accepts, as `(lo, hi)`; `None` for `!=` (two ranges).
+fn range_of(op: BinaryOp, n: i64) -> Option<(i64, i64)> {
+    Some(match op {
+        BinaryOp::Eq => (n, n),
+        BinaryOp::Lt => (i64::MIN, n.saturating_sub(1)),
+        BinaryOp::Le => (i64::MIN, n),
+        BinaryOp::Gt => (n.saturating_add(1), i64::MAX),
+        BinaryOp::Ge => (n, i64::MAX),
+        _ => return None,
+    })
+}
+
+impl Flat {
+    fn of(node: &Node) -> Flat {
+        match node {
+            Node::Int(k) => return Flat::Count(CardSet::EMPTY, *k),
+            Node::CountPlus(set, k) => return Flat::Count(*set, *k),
+            Node::Cmp(op, pair) => {
+                let (op, suits, n, k) = match &**pair {
+                    [Node::SuitsWith(suits, n), Node::Int(k)] => (*op, suits, n, *k),
+                    [Node::Int(k), Node::SuitsWith(suits, n)] => (flip(*op), suits, n, *k),
+                    _ => return Flat::Tree,
+                };
+                return match (&**n, range_of(op, k)) {
+                    (Node::Int(n), Some((lo, hi))) => Flat::SuitsWith {
+                        suits: suits.clone(),
+                        n: *n,
+                        lo,
+                        hi,
+                        lanes: Lanes::of(suits),
+                    },
+                    _ => Flat::Tree,
+                };
+            }
+            _ => {}
+        }
+        let mut atoms = Vec::new();
+        match Flat::atoms(node, &mut atoms) {
+            Some(()) if atoms.len() <= 2 => Flat::Counts([
+                atoms.first().copied().unwrap_or(Atom::ALWAYS),
+                atoms.get(1).copied().unwrap_or(Atom::ALWAYS),
+            ]),
+            _ => Flat::Tree,
+        }
+    }
+
+    /// The atoms of a conjunction of count ranges, or `None` when `node` is not one.
+    fn atoms(node: &Node, out: &mut Vec<Atom>) -> Option<()> {
+        match node {
+            Node::CountCmp(op, set, n) => {
+                let (lo, hi) = range_of(*op, *n)?;
+                out.push(Atom::new(*set, lo, hi));
+            }
+            Node::AllOf(set) => out.push(Atom::new(*set, set.len().into(), i64::MAX)),
+            Node::AnyOf(set) => out.push(Atom::new(*set, 1, i64::MAX)),
+            Node::Bool(true) => {}
+            Node::Bool(false) => out.push(Atom::new(CardSet::EMPTY, 1, 0)),
+            Node::And(pair) => {
+                Flat::atoms(&pair[0], out)?;
+                Flat::atoms(&pair[1], out)?;
+            }
+            _ => return None,
+        }
+        Some(())
     }
 }
 
@@ -125,6 +385,85 @@ impl Node {
             | Node::Intersection(p)
             | Node::Arith(_, p) => p.iter().all(Node::is_const),
             Node::If(p) => p.iter().all(Node::is_const),
+        }
+    }
+
+    /// See [`Program::cards_read`]. By induction: piles that agree on `reads()` give a node
+    /// the same value.
+    fn reads(&self) -> CardSet {
+        const EVERY: CardSet = CardSet(u64::MAX);
+        let pair = |p: &[Node]| p.iter().fold(CardSet::EMPTY, |r, n| r | n.reads());
+        match self {
+            Node::Int(_) | Node::Bool(_) | Node::Set(_) | Node::Fact(_) => CardSet::EMPTY,
+            Node::Pile => EVERY,
+            Node::CountPlus(s, _) | Node::CountCmp(_, s, _) | Node::AllOf(s) | Node::AnyOf(s) => *s,
+            // Functions of `S & pile`, for S one of the values `s` may take.
+            Node::Count(s) | Node::All(s) | Node::Any(s) | Node::Sum(_, s) => s.reads() | s.bound(),
+            Node::SuitsWith(suits, n) => {
+                suits.iter().fold(CardSet::EMPTY, |r, s| r | *s) | n.reads()
+            }
+            Node::Size(a) | Node::Not(a) | Node::Neg(a) | Node::Suit(_, a) => a.reads(),
+            Node::Min(p)
+            | Node::Max(p)
+            | Node::Or(p)
+            | Node::And(p)
+            | Node::Cmp(_, p)
+            | Node::SetEq(p)
+            | Node::BoolEq(_, p)
+            | Node::Union(p)
+            | Node::Difference(p)
+            | Node::Intersection(p)
+            | Node::Arith(_, p) => pair(&p[..]),
+            Node::If(p) => pair(&p[..]),
+        }
+    }
+
+    /// True when a `Fact` node occurs in the tree.
+    fn reads_facts(&self) -> bool {
+        match self {
+            Node::Fact(_) => true,
+            Node::Int(_)
+            | Node::Bool(_)
+            | Node::Set(_)
+            | Node::Pile
+            | Node::CountPlus(..)
+            | Node::CountCmp(..)
+            | Node::AllOf(_)
+            | Node::AnyOf(_) => false,
+            Node::Count(a)
+            | Node::Size(a)
+            | Node::All(a)
+            | Node::Any(a)
+            | Node::Suit(_, a)
+            | Node::SuitsWith(_, a)
+            | Node::Sum(_, a)
+            | Node::Not(a)
+            | Node::Neg(a) => a.reads_facts(),
+            Node::Min(p)
+            | Node::Max(p)
+            | Node::Or(p)
+            | Node::And(p)
+            | Node::Cmp(_, p)
+            | Node::SetEq(p)
+            | Node::BoolEq(_, p)
+            | Node::Union(p)
+            | Node::Difference(p)
+            | Node::Intersection(p)
+            | Node::Arith(_, p) => p.iter().any(Node::reads_facts),
+            Node::If(p) => p.iter().any(Node::reads_facts),
+        }
+    }
+
+    /// Every card a set node's value may hold (every card for nodes of other types).
+    fn bound(&self) -> CardSet {
+        match self {
+            Node::Set(s) => *s,
+            Node::Suit(suits, _) => suits.iter().fold(CardSet::EMPTY, |r, s| r | *s),
+            Node::Union(p) => p[0].bound() | p[1].bound(),
+            Node::Intersection(p) => p[0].bound() & p[1].bound(),
+            Node::Difference(p) => p[0].bound(),
+            Node::If(p) => p[1].bound() | p[2].bound(),
+            _ => CardSet(u64::MAX),
         }
     }
 
@@ -344,6 +683,239 @@ fn flip(op: BinaryOp) -> BinaryOp {
 mod tests {
     use super::*;
     use crate::expr::{Names, compile_str};
+
+    /// A random well-typed expression of type `ty` over the hanafuda deck, at most `depth` deep.
+    fn random_expr(rng: &mut impl rand::Rng, ty: Type, depth: u32) -> String {
+        use rand::RngExt;
+        const SETS: &[&str] = &[
+            "bright",
+            "animal",
+            "ribbon",
+            "plain",
+            "rain",
+            "poetry",
+            "pine",
+            "cherry",
+            "pampas-moon",
+            "chrysanthemum-sake",
+            "maple-deer",
+        ];
+        let leaf = depth == 0 || rng.random_range(0..4) == 0;
+        let sub = |rng: &mut _, ty| random_expr(rng, ty, depth.saturating_sub(1));
+        match ty {
+            Type::Set if leaf => match rng.random_range(0..6) {
+                0 => "pile".into(),
+                _ => SETS[rng.random_range(0..SETS.len())].into(),
+            },
+            Type::Set => match rng.random_range(0..5) {
+                0 => format!("({} + {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+                1 => format!("({} - {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+                2 => format!("({} & {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+                3 => format!("month({})", sub(rng, Type::Int)),
+                _ => format!(
+                    "(if {} then {} else {})",
+                    sub(rng, Type::Bool),
+                    sub(rng, Type::Set),
+                    sub(rng, Type::Set)
+                ),
+            },
+            Type::Int if leaf => match rng.random_range(0..5) {
+                0 => rng.random_range(0..13).to_string(),
+                1 => "sum(points)".into(),
+                2 => "round".into(),
+                _ => format!("count({})", sub(rng, Type::Set)),
+            },
+            Type::Int => match rng.random_range(0..9) {
+                0 => format!("size({})", sub(rng, Type::Set)),
+                1 => format!("sum(points, {})", sub(rng, Type::Set)),
+                2 => format!("suits_with({})", sub(rng, Type::Int)),
+                3 => format!("min({}, {})", sub(rng, Type::Int), sub(rng, Type::Int)),
+                4 => format!("max({}, {})", sub(rng, Type::Int), sub(rng, Type::Int)),
+                5 => format!("(-{})", sub(rng, Type::Int)),
+                6 => format!(
+                    "(if {} then {} else {})",
+                    sub(rng, Type::Bool),
+                    sub(rng, Type::Int),
+                    sub(rng, Type::Int)
+                ),
+                _ => {
+                    let op = ["+", "-", "*", "/", "%"][rng.random_range(0..5)];
+                    format!("({} {op} {})", sub(rng, Type::Int), sub(rng, Type::Int))
+                }
+            },
+            Type::Bool => match rng.random_range(0..if leaf { 3 } else { 7 }) {
+                0 => format!("all({})", sub(rng, Type::Set)),
+                1 => format!("any({})", sub(rng, Type::Set)),
+                2 => {
+                    let op = ["==", "!=", "<", "<=", ">", ">="][rng.random_range(0..6)];
+                    format!("({} {op} {})", sub(rng, Type::Int), sub(rng, Type::Int))
+                }
+                3 => format!("(not {})", sub(rng, Type::Bool)),
+                4 => format!("({} and {})", sub(rng, Type::Bool), sub(rng, Type::Bool)),
+                5 => format!("({} or {})", sub(rng, Type::Bool), sub(rng, Type::Bool)),
+                _ => format!("({} == {})", sub(rng, Type::Set), sub(rng, Type::Set)),
+            },
+        }
+    }
+
+    proptest::proptest! {
+        /// Piles that hold the same of an expression's `cards_read` give it the same value, and
+        /// so do different facts when it does not read them.
+        #[test]
+        fn cards_read_are_all_the_value_depends_on(seed in proptest::prelude::any::<u64>()) {
+            use rand::{RngExt, SeedableRng};
+            let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+            let names = Names { deck: &deck, facts: &["round"] };
+            let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let all = deck.all();
+            for ty in [Type::Int, Type::Bool, Type::Set] {
+                let src = random_expr(&mut rng, ty, 4);
+                let program = compile_str(&src, ty, &names).unwrap();
+                let reads = program.cards_read();
+                for _ in 0..16 {
+                    let a = CardSet(rng.random::<u64>()) & all;
+                    let b = (a & reads) | (CardSet(rng.random::<u64>()) & (all - reads));
+                    let facts = [rng.random_range(0..14)];
+                    let other = if program.reads_facts() { facts } else { [rng.random_range(0..14)] };
+                    let (x, y) = (Context { pile: a, facts: &facts }, Context { pile: b, facts: &other });
+                    proptest::prop_assert_eq!(program.int(&x), program.int(&y), "{}", src);
+                    proptest::prop_assert_eq!(program.truth(&x), program.truth(&y), "{}", src);
+                    proptest::prop_assert_eq!(program.set(&x), program.set(&y), "{}", src);
+                }
+            }
+        }
+    }
+
+    /// The flat forms give the tree's values, at the edges of every comparison.
+    #[test]
+    fn flat_forms_match_the_tree() {
+        use rand::{RngExt, SeedableRng};
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let names = Names {
+            deck: &deck,
+            facts: &[],
+        };
+        let mut sources: Vec<(String, Type)> = [
+            "all(poetry) and all(blue)",
+            "count(bright) == 4 and all(rain)",
+            "has(clover-boar, maple-deer, peony-butterflies)",
+            "any(plain) and count(ribbon) < 3",
+            "1 == 1",
+            "1 == 2",
+            "1 == 1 and any(plain)",
+            "all(rain) and all(bright) and any(plain)",
+            "count(plain) != 3",
+        ]
+        .map(|s| (s.to_string(), Type::Bool))
+        .into_iter()
+        .chain(["5 + count(animal) - 3", "7"].map(|s| (s.to_string(), Type::Int)))
+        .collect();
+        let bounds = ["(0 - 9223372036854775806 - 2)", "(9223372036854775806 + 1)"];
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            for n in (-2..=14)
+                .map(|n| format!("({n})"))
+                .chain(bounds.map(String::from))
+            {
+                for src in [
+                    format!("count(ribbon) {op} {n}"),
+                    format!("{n} {op} count(ribbon)"),
+                    format!("suits_with(2) {op} {n}"),
+                    format!("{n} {op} suits_with(3)"),
+                    format!("suits_with({}) {op} {n}", op.len() % 6),
+                ] {
+                    sources.push((src, Type::Bool));
+                }
+            }
+        }
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut flat = 0;
+        for (src, ty) in &sources {
+            let program = compile_str(src, *ty, &names).unwrap();
+            flat += usize::from(!matches!(program.flat, Flat::Tree));
+            for _ in 0..200 {
+                // Piles of every size: random bits thinned by a random mask.
+                let keep = rng.random::<u64>() & rng.random::<u64>() | rng.random::<u64>() & 1;
+                let cx = Context {
+                    pile: CardSet(rng.random::<u64>() & keep) & deck.all(),
+                    facts: &[],
+                };
+                assert_eq!(program.truth(&cx), program.node.truth(&cx), "{src}");
+                assert_eq!(program.int(&cx), program.node.int(&cx), "{src}");
+            }
+        }
+        // Most shapes are flat (`!=` and three atoms are not).
+        assert!(flat > sources.len() * 3 / 4, "{flat} of {}", sources.len());
+    }
+
+    /// Suit counts found lane by lane agree with counting suit by suit, for lanes of every
+    /// width, suits not filling their lanes, empty suits and cards outside every suit.
+    #[test]
+    fn lanes_count_like_suits() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(11);
+        for width in [2u32, 4, 8] {
+            for _ in 0..50 {
+                let lanes = 64 / width;
+                let mut suits = vec![CardSet::EMPTY];
+                for k in 0..lanes {
+                    if rng.random_range(0..4) > 0 {
+                        let lane = ((1u64 << width) - 1) << (k * width);
+                        suits.push(CardSet(lane & rng.random::<u64>()));
+                    }
+                }
+                let Some(found) = Lanes::of(&suits) else {
+                    panic!("width {width}: {suits:?}");
+                };
+                assert!(found.width <= width);
+                for _ in 0..20 {
+                    let pile = CardSet(rng.random::<u64>());
+                    for n in -1..=9 {
+                        let expected = suits
+                            .iter()
+                            .filter(|s| i64::from((**s & pile).len()) >= n)
+                            .count() as i64;
+                        assert_eq!(found.count_at_least(pile, n), expected, "{suits:?} {n}");
+                    }
+                }
+            }
+        }
+        // The hanafuda deck is listed month by month: nibbles.
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let months: Vec<CardSet> = deck.suits.iter().map(|s| s.cards).collect();
+        assert_eq!(Lanes::of(&months).map(|l| l.width), Some(4));
+        // Suits that straddle lanes, or share one, are counted suit by suit.
+        assert_eq!(Lanes::of(&[CardSet(0b0110_0000)]).map(|l| l.width), Some(4));
+        assert_eq!(Lanes::of(&[CardSet(0b1_1000_0000)]), None);
+        assert_eq!(
+            Lanes::of(&[CardSet(0b01), CardSet(0b10)]).map(|l| l.width),
+            None
+        );
+    }
+
+    #[test]
+    fn cards_read_of_yaku_shapes() {
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let names = Names {
+            deck: &deck,
+            facts: &["round"],
+        };
+        let kind = |k| deck.kind(k).unwrap().cards;
+        let reads = |src, ty| compile_str(src, ty, &names).unwrap().cards_read();
+        assert_eq!(
+            reads("count(bright - rain) == 4", Type::Bool),
+            kind("bright") - kind("rain")
+        );
+        assert_eq!(
+            reads("all(poetry) and all(blue)", Type::Bool),
+            kind("poetry") | kind("blue")
+        );
+        assert_eq!(reads("10 + count(ribbon) - 6", Type::Int), kind("ribbon"));
+        assert_eq!(reads("5", Type::Int), CardSet::EMPTY);
+        assert_eq!(reads("round == 12", Type::Bool), CardSet::EMPTY);
+        // The round's month may be any month.
+        assert_eq!(reads("count(month(round)) == 4", Type::Bool), deck.all());
+        assert_eq!(reads("count(pile) >= 1", Type::Bool).0, u64::MAX);
+    }
 
     /// The fused nodes give the same values as the plain tree, for every pile size.
     #[test]

@@ -4,9 +4,18 @@
 //! The engine has no file, module or network access, no `eval`, and limits on operations, call
 //! depth, expression depth and string, array and map sizes, so a bad script cannot hang a
 //! simulation: it fails with an error naming its file and line.
+//!
+//! A call costs microseconds, far more than the rest of a simulated hand, so results are cached
+//! per thread. The cache key holds only the facts the script can observe: when `hand` is used
+//! only to read properties by name (`hand.base`), the facts it never names cannot change its
+//! result and are left out of the key (the standard rules' script reads `base`, `instant`,
+//! `exhausted` and `koikoi_opponent`, so every koi-koi count, round and dealer share one entry).
+//! Finding those names needs rhai's syntax tree, hence its `internals` feature.
 
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
-use rhai::{AST, Dynamic, Engine, Map, Position, Scope};
+use rhai::{AST, ASTNode, Dynamic, Engine, Expr, Map, Position, Scope};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// The hook every scoring script defines.
@@ -22,6 +31,8 @@ pub struct ScoringScript {
     ast: Arc<AST>,
     /// A process-unique id, keying this script's entries in the per-thread result cache.
     id: u64,
+    /// The facts of `hand` the script can observe.
+    reads: FactReads,
     /// The script's file name, for errors.
     file_name: String,
 }
@@ -36,13 +47,17 @@ impl std::fmt::Debug for ScoringScript {
 const CACHE_CAPACITY: usize = 1 << 14;
 
 /// An exact, compact identity of a [`HandFacts`] for the result cache: which yaku with which
-/// points, and every other fact.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// points, and every other fact. [`ScoringScript::score_cached`] keeps only the facts its script
+/// can observe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FactsKey {
-    /// Bit `i`: yaku `i` of the ruleset's table counts.
-    pub yaku_mask: u64,
-    /// The points of the yaku that count, 16 bits each in table order (at most 8 yaku).
-    pub points: u128,
+    /// The yaku that count: bit `i` for yaku `i` of the ruleset's table, and their points, 16
+    /// bits each in table order. `None` when they do not fit (more than 8 yaku, points beyond
+    /// `i16`) or are not table yaku (an instant win): then only a script that never reads
+    /// `hand.yaku` can be cached.
+    pub yaku: Option<(u64, u128)>,
+    /// `base`.
+    pub base: i64,
     /// Koi-koi calls by the scorer and the other player.
     pub koikoi: (u32, u32),
     /// `table_count`.
@@ -51,7 +66,191 @@ pub struct FactsKey {
     pub round: (u32, u32),
     /// The scorer is the dealer.
     pub dealer: bool,
+    /// `instant` and `exhausted`.
+    pub special: (bool, bool),
 }
+
+/// The facts `hand` holds, by name: bit `i` of [`FactReads`] stands for `FACT_NAMES[i]`.
+const FACT_NAMES: [&str; 11] = [
+    "yaku",
+    "base",
+    "koikoi_self",
+    "koikoi_opponent",
+    "koikoi",
+    "table_count",
+    "round",
+    "rounds",
+    "dealer",
+    "instant",
+    "exhausted",
+];
+
+/// The facts of `hand` a script can observe, one bit per name of [`FACT_NAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FactReads(u16);
+
+impl FactReads {
+    /// Every fact: the script uses `hand` in some way other than reading a property by name.
+    pub const ALL: FactReads = FactReads((1 << FACT_NAMES.len()) - 1);
+
+    /// True when the script may observe the fact `name`.
+    pub fn reads(self, name: &str) -> bool {
+        FACT_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .is_some_and(|i| self.0 >> i & 1 == 1)
+    }
+
+    /// The facts `fn score(hand)` in `ast` reads. Exact only in one direction: a fact not in the
+    /// result cannot influence the script's result.
+    ///
+    /// Every mention of a variable with the hook parameter's name, in any function, must be the
+    /// left side of a property access (`hand.base`, `hand.yaku.len()`, `hand.yaku[0]`); that
+    /// property is read. Anything else (passing `hand` to a function or a closure, indexing
+    /// it with a string, calling a method on it, assigning it, printing it) may observe every
+    /// fact, and gives [`FactReads::ALL`]. A shadowing local of the same name only adds reads.
+    fn of(ast: &AST) -> FactReads {
+        let Some(param) = ast
+            .iter_functions()
+            .find(|f| f.name == SCORE_HOOK && f.params.len() == 1)
+            .map(|f| f.params[0].to_string())
+        else {
+            return FactReads::ALL;
+        };
+        let mut read = 0u16;
+        let named_only = ast.walk(&mut |path: &[ASTNode]| {
+            let Some(ASTNode::Expr(node @ Expr::Variable(var, ..))) = path.last() else {
+                return true;
+            };
+            if var.1.as_str() != param {
+                return true;
+            }
+            let property = match path.len().checked_sub(2).map(|i| &path[i]) {
+                Some(ASTNode::Expr(Expr::Dot(dot, ..))) if std::ptr::eq(&dot.lhs, *node) => {
+                    first_property(&dot.rhs)
+                }
+                _ => None,
+            };
+            match property {
+                Some(name) => {
+                    if let Some(i) = FACT_NAMES.iter().position(|n| *n == name) {
+                        read |= 1 << i;
+                    }
+                    true
+                }
+                // Stop the walk: the script may observe anything.
+                None => false,
+            }
+        });
+        if named_only {
+            FactReads(read)
+        } else {
+            FactReads::ALL
+        }
+    }
+
+    /// `key` with the facts the script cannot observe set to defaults, or `None` when it needs
+    /// the yaku and the key does not hold them.
+    fn narrow(self, key: FactsKey) -> Option<FactsKey> {
+        // Bit tests by position in FACT_NAMES (hit on every cached call: no name lookups).
+        let r = |fact: usize| self.0 >> fact & 1 == 1;
+        let (own, other) = key.koikoi;
+        let koikoi = match (
+            r(fact::KOIKOI_SELF),
+            r(fact::KOIKOI_OPPONENT),
+            r(fact::KOIKOI),
+        ) {
+            // Only the sum is seen.
+            (false, false, true) => (own.wrapping_add(other), 0),
+            (s, o, sum) => (
+                if s || sum { own } else { 0 },
+                if o || sum { other } else { 0 },
+            ),
+        };
+        Some(FactsKey {
+            yaku: if r(fact::YAKU) { Some(key.yaku?) } else { None },
+            base: if r(fact::BASE) { key.base } else { 0 },
+            koikoi,
+            table_count: if r(fact::TABLE_COUNT) {
+                key.table_count
+            } else {
+                0
+            },
+            round: (
+                if r(fact::ROUND) { key.round.0 } else { 0 },
+                if r(fact::ROUNDS) { key.round.1 } else { 0 },
+            ),
+            dealer: r(fact::DEALER) && key.dealer,
+            special: (
+                r(fact::INSTANT) && key.special.0,
+                r(fact::EXHAUSTED) && key.special.1,
+            ),
+        })
+    }
+}
+
+/// Positions in [`FACT_NAMES`].
+mod fact {
+    pub const YAKU: usize = 0;
+    pub const BASE: usize = 1;
+    pub const KOIKOI_SELF: usize = 2;
+    pub const KOIKOI_OPPONENT: usize = 3;
+    pub const KOIKOI: usize = 4;
+    pub const TABLE_COUNT: usize = 5;
+    pub const ROUND: usize = 6;
+    pub const ROUNDS: usize = 7;
+    pub const DEALER: usize = 8;
+    pub const INSTANT: usize = 9;
+    pub const EXHAUSTED: usize = 10;
+}
+
+/// The property read first in the right side of a property chain (`yaku` in `.yaku[0].id`), or
+/// `None` when it starts with a method call.
+fn first_property(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Property(p, ..) => Some(p.2.as_str()),
+        Expr::Dot(x, ..) | Expr::Index(x, ..) => first_property(&x.lhs),
+        _ => None,
+    }
+}
+
+/// A fast hasher for the cache's small fixed-size keys (the Fx hash of rustc): SipHash cost
+/// as much as the rest of a cache hit.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Cache =
+    std::collections::HashMap<(u64, FactsKey), Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>;
 
 /// One yaku as the script sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +376,7 @@ impl ScoringScript {
                 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 Some(ScoringScript {
                     id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                    reads: FactReads::of(&ast),
                     engine: Arc::new(engine),
                     ast: Arc::new(ast),
                     file_name: sources.get(file).name.clone(),
@@ -193,30 +393,39 @@ impl ScoringScript {
         }
     }
 
-    /// Runs `score(hand)`, or returns the remembered result for the same `key`.
+    /// The facts of `hand` the script can observe.
+    pub fn reads(&self) -> FactReads {
+        self.reads
+    }
+
+    /// Runs `score(hand)`, or returns the remembered result for facts that agree with `key` in
+    /// everything the script can observe.
     ///
     /// Scripts are pure functions of the hand's facts (the sandbox gives them no state that
-    /// survives a call), so a result can be reused for equal facts. `key` must identify the facts
-    /// exactly; the cache is per thread, so results never depend on the thread count.
+    /// survives a call), so a result can be reused for facts it cannot tell apart. `key` must
+    /// identify `facts()` exactly; the cache is per thread, so results never depend on the
+    /// thread count.
     pub fn score_cached(
         &self,
         key: FactsKey,
         facts: impl FnOnce() -> HandFacts,
-    ) -> Result<ScoreOutcome, ScriptError> {
+    ) -> Result<Rc<ScoreOutcome>, ScriptError> {
         thread_local! {
-            static CACHE: std::cell::RefCell<std::collections::HashMap<(u64, FactsKey), ScoreOutcome>> =
-                std::cell::RefCell::new(std::collections::HashMap::new());
+            static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::default();
         }
+        let Some(key) = self.reads.narrow(key) else {
+            return self.score(&facts()).map(Rc::new);
+        };
         if let Some(hit) = CACHE.with(|c| c.borrow().get(&(self.id, key)).cloned()) {
             return Ok(hit);
         }
-        let outcome = self.score(&facts())?;
+        let outcome = Rc::new(self.score(&facts())?);
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
             if c.len() >= CACHE_CAPACITY {
                 c.clear();
             }
-            c.insert((self.id, key), outcome.clone());
+            c.insert((self.id, key), Rc::clone(&outcome));
         });
         Ok(outcome)
     }
@@ -451,6 +660,174 @@ mod tests {
         let s = compile("import \"x\" as y; fn score(hand) { 1 }");
         assert!(s.is_err() || s.unwrap().score(&HandFacts::default()).is_err());
         assert!(compile("fn score(hand) { eval(\"1\") }").is_err());
+    }
+
+    /// The facts a script reads, by name, or `None` for all of them.
+    fn reads(src: &str) -> Option<Vec<&'static str>> {
+        let r = compile(src).unwrap().reads();
+        (r != FactReads::ALL).then(|| FACT_NAMES.into_iter().filter(|n| r.reads(n)).collect())
+    }
+
+    #[test]
+    fn reads_are_the_properties_named_on_hand() {
+        let cases: &[(&str, Option<&[&str]>)] = &[
+            ("fn score(hand) { hand.base * 2 }", Some(&["base"])),
+            (
+                "fn score(h) { h.base + h.koikoi }",
+                Some(&["base", "koikoi"]),
+            ),
+            (
+                "fn score(hand) { hand.yaku.len() + hand.yaku[0].points }",
+                Some(&["yaku"]),
+            ),
+            ("fn score(hand) { hand?.round }", Some(&["round"])),
+            (
+                "fn score(hand) { hand.base = 3; hand.base }",
+                Some(&["base"]),
+            ),
+            ("fn score(hand) { hand.no_such_fact; 1 }", Some(&[])),
+            ("fn score(hand) { 7 }", Some(&[])),
+            // A helper with a parameter of the same name only adds reads.
+            (
+                "fn f(hand) { hand.dealer } fn score(hand) { hand.base + f(#{}) }",
+                Some(&["base", "dealer"]),
+            ),
+            (
+                "fn f(hand) { hand.dealer } fn score(x) { x.base + f(#{}) }",
+                Some(&["base"]),
+            ),
+            // Anything else may observe every fact.
+            ("fn score(hand) { hand[\"base\"] }", None),
+            ("fn score(hand) { f(hand) } fn f(x) { x.base }", None),
+            ("fn score(hand) { let h = hand; h.base }", None),
+            ("fn score(hand) { hand.keys().len() }", None),
+            ("fn score(hand) { for v in hand.values() {} 1 }", None),
+            ("fn score(hand) { `${hand}`.len() }", None),
+            (
+                "fn score(hand) { if \"base\" in hand { 1 } else { 0 } }",
+                None,
+            ),
+            (
+                "fn score(hand) { let f = |x| hand.base + x; f.call(1) }",
+                None,
+            ),
+            ("fn score(hand) { hand = #{}; 1 }", None),
+            ("fn score(hand) { type_of(hand).len() }", None),
+            ("fn score(hand) { switch hand { _ => 1 } }", None),
+        ];
+        for (src, expected) in cases {
+            assert_eq!(reads(src).as_deref(), *expected, "{src}");
+        }
+    }
+
+    #[test]
+    fn fact_positions_name_the_facts() {
+        let positions = [
+            (fact::YAKU, "yaku"),
+            (fact::BASE, "base"),
+            (fact::KOIKOI_SELF, "koikoi_self"),
+            (fact::KOIKOI_OPPONENT, "koikoi_opponent"),
+            (fact::KOIKOI, "koikoi"),
+            (fact::TABLE_COUNT, "table_count"),
+            (fact::ROUND, "round"),
+            (fact::ROUNDS, "rounds"),
+            (fact::DEALER, "dealer"),
+            (fact::INSTANT, "instant"),
+            (fact::EXHAUSTED, "exhausted"),
+        ];
+        assert_eq!(positions.len(), FACT_NAMES.len());
+        for (i, name) in positions {
+            assert_eq!(FACT_NAMES[i], name);
+        }
+    }
+
+    #[test]
+    fn bundled_scripts_read_few_facts() {
+        let read = |name| {
+            let r = crate::ruleset::load(name).value.unwrap();
+            let r = r.scoring.unwrap().reads();
+            FACT_NAMES
+                .into_iter()
+                .filter(|n| r.reads(n))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            read("koikoi"),
+            ["base", "koikoi_opponent", "instant", "exhausted"]
+        );
+        assert_eq!(
+            read("koikoi-ktane"),
+            [
+                "base",
+                "koikoi_self",
+                "koikoi_opponent",
+                "instant",
+                "exhausted"
+            ]
+        );
+        assert_eq!(
+            read("koikoi-classic"),
+            ["base", "koikoi_self", "table_count", "instant", "exhausted"]
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+        /// A cached result is the result of running the script on the facts themselves, for
+        /// scripts that read some facts and scripts that read all of them.
+        #[test]
+        fn cached_results_are_the_scripts_results(
+            calls in proptest::collection::vec(
+                (0i64..4, 0u32..3, 0u32..3, 0i64..3, 1u32..4, 0u32..2, proptest::bool::ANY, 0u8..3),
+                1..40,
+            )
+        ) {
+            let scripts = [
+                "fn score(hand) { hand.base * (hand.koikoi + 1) + hand.table_count }",
+                "fn score(hand) { if hand.dealer { hand.koikoi_self } else { hand.round * 10 } }",
+                "fn score(hand) { #{ total: hand.base, opponent: hand.koikoi_opponent, \
+                 steps: [#{ reason: `${hand.rounds} ${hand.instant} ${hand.exhausted}`, total: 1 }] } }",
+                "fn score(hand) { hand.to_json().len() }",
+                "fn score(hand) { hand.yaku.len() * 100 + hand.base }",
+            ];
+            for src in scripts {
+                let script = compile(src).unwrap();
+                for &(base, own, other, table_count, round, rounds, dealer, special) in &calls {
+                    let (instant, exhausted) = (special == 1, special == 2);
+                    let yaku = (0..base.min(2)).map(|i| ScriptYaku {
+                        id: format!("y{i}"),
+                        name: format!("Y{i}"),
+                        points: 1,
+                    });
+                    let facts = HandFacts {
+                        yaku: yaku.collect(),
+                        base,
+                        koikoi_self: i64::from(own),
+                        koikoi_opponent: i64::from(other),
+                        table_count,
+                        round: i64::from(round),
+                        rounds: i64::from(rounds),
+                        dealer,
+                        instant,
+                        exhausted,
+                    };
+                    let key = FactsKey {
+                        yaku: (!instant && !exhausted).then_some((
+                            (1 << base.min(2)) - 1,
+                            u128::from(base >= 1) | u128::from(base >= 2) << 16,
+                        )),
+                        base,
+                        koikoi: (own, other),
+                        table_count,
+                        round: (round, rounds),
+                        dealer,
+                        special: (instant, exhausted),
+                    };
+                    let cached = script.score_cached(key, || facts.clone()).unwrap();
+                    proptest::prop_assert_eq!(&*cached, &script.score(&facts).unwrap(), "{}", src);
+                }
+            }
+        }
     }
 
     #[test]
