@@ -7,8 +7,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
-use yaku::agent::{Agent, RandomAgent, agent_rng, play_out};
-use yaku::engine::{Game, GameOptions};
+use yaku::agent::{Agent, RandomAgent, agent_rng};
+use yaku::core::{StartOptions, play_out};
 use yaku::ruleset::Ruleset;
 
 /// Hands per measured iteration.
@@ -21,17 +21,17 @@ fn hands(ruleset: &Arc<Ruleset>, mut seed: u64) -> (u64, [i64; 2]) {
     let mut played = 0;
     let mut scores = [0; 2];
     while played < HANDS {
-        let options = GameOptions {
+        let options = StartOptions {
             seed,
             rounds: Some(HANDS - played),
             simulation: true,
-            ..GameOptions::default()
+            ..StartOptions::default()
         };
-        let mut game = Game::new(Arc::clone(ruleset), options).expect("scripts run");
-        let mut agents: [Box<dyn Agent>; 2] = [Box::new(RandomAgent), Box::new(RandomAgent)];
-        play_out(&mut game, &mut agents, &mut agent_rng(seed)).expect("scripts run");
+        let mut game = yaku::families::start(Arc::clone(ruleset), options).expect("scripts run");
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+        play_out(&mut *game, &mut agents, &mut agent_rng(seed)).expect("scripts run");
         played += game.history().len() as u32;
-        scores = game.scores();
+        scores = [game.scores()[0], game.scores()[1]];
         seed += 1;
     }
     (seed, scores)

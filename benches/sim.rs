@@ -24,14 +24,15 @@ fn sim_throughput(c: &mut Criterion) {
     ] {
         let config = SimConfig {
             ruleset: Arc::clone(&ruleset),
-            players: players.map(String::from),
+            players: players.map(String::from).to_vec(),
+            bet_limits: (None, None),
             games: GAMES,
             seed: 1,
             rounds: None,
             shared_deals: false,
         };
         group.bench_function(players.join("-"), |b| {
-            b.iter(|| sim::run(&config, 1, &|| {}).expect("bots play"))
+            b.iter(|| sim::simulate(&config, 1, &|| {}).expect("bots play"))
         });
     }
     group.finish();

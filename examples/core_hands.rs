@@ -12,8 +12,8 @@
 //! Instructions per hand: the difference between runs of N and 0 games, over the hands played.
 
 use std::sync::Arc;
-use yaku::agent::{Agent, RandomAgent, agent_rng, play_out};
-use yaku::engine::{Game, GameOptions};
+use yaku::agent::{Agent, RandomAgent, agent_rng};
+use yaku::core::{StartOptions, play_out};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -25,34 +25,34 @@ fn main() {
     let (mut hands, mut checksum) = (0usize, 0u64);
     let mut mix = |x: u64| checksum = (checksum ^ x).wrapping_mul(0x100_0000_01b3);
     for seed in 1..=games {
-        let options = GameOptions {
+        let options = StartOptions {
             seed,
             rounds: Some(12),
             simulation: true,
-            ..GameOptions::default()
+            ..StartOptions::default()
         };
-        let mut game = Game::new(Arc::clone(&ruleset), options).expect("scripts run");
-        let mut agents: [Box<dyn Agent>; 2] = [Box::new(RandomAgent), Box::new(RandomAgent)];
-        play_out(&mut game, &mut agents, &mut agent_rng(seed)).expect("scripts run");
+        let mut game = yaku::families::start(Arc::clone(&ruleset), options).expect("scripts run");
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+        play_out(&mut *game, &mut agents, &mut agent_rng(seed)).expect("scripts run");
         hands += game.history().len();
         for h in game.history() {
             for x in [
                 u64::from(h.round),
-                h.dealer as u64,
+                h.dealer.map_or(9, |d| d as u64),
                 h.winner.map_or(9, |w| w as u64),
-                h.end as u64,
+                h.end.0.len() as u64,
                 h.yaku_mask,
                 h.points[0] as u64,
                 h.points[1] as u64,
-                u64::from(h.koikoi[0]),
-                u64::from(h.koikoi[1]),
+                u64::from(h.calls[0]),
+                u64::from(h.calls[1]),
             ] {
                 mix(x);
             }
         }
-        let [a, b] = game.scores();
-        mix(a as u64);
-        mix(b as u64);
+        for &s in game.scores() {
+            mix(s as u64);
+        }
     }
     println!("{name}: {games} games, {hands} hands, checksum {checksum:016x}");
 }

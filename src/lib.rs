@@ -20,12 +20,13 @@
 //! | [`deck`] | cards, suits, kinds, and the `CardSet` bitset |
 //! | [`expr`] | the expression language: parse, check, evaluate |
 //! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
+//! | [`yaku`] | the yaku table, distance to a yaku, and settlement of a won hand |
 //! | [`script`] | the sandboxed rhai scoring scripts |
-//! | [`engine`] | the game core: matching games (deal, turns, captures, koi-koi, scoring) and banker games (bets, draws, showdown) |
-//! | [`agent`] | bots that choose from what their seat may see: `random`, `greedy`, `expert`, strategy tables |
+//! | [`core`] | the one game interface, seats, moves, the bot driver, records of every family |
+//! | [`families`] | the game families behind that interface: matching, banker |
+//! | [`agent`] | bots that choose from what their seat may see: `random`, `greedy`, `expert` |
 //! | [`analysis`] | exact expected values of banker-game strategies |
-//! | [`record`] | game records: write, read, replay |
-//! | [`sim`] | batch bot-vs-bot runs and their statistics |
+//! | [`sim`] | batch bot runs of every family and their statistics |
 //! | [`diag`] | located diagnostics and their rendering |
 //! | [`cli`] | the `yaku` command line: the only place that prints |
 
@@ -34,11 +35,12 @@
 pub mod agent;
 pub mod analysis;
 pub mod cli;
+pub mod core;
 pub mod deck;
 pub mod diag;
-pub mod engine;
 pub mod expr;
-pub mod record;
+pub mod families;
 pub mod ruleset;
 pub mod script;
 pub mod sim;
+pub mod yaku;

@@ -1,22 +1,24 @@
-//! `expert`: determinized Monte Carlo search over the rest of the hand.
+//! `expert`: determinized Monte Carlo search over the rest of the hand, for every family.
 //!
-//! For each decision with a choice, the bot deals the cards it cannot see (the other hand and
-//! the stock) at random, consistently with its view, builds that game with
-//! [`Game::from_view`], tries every legal action on it and plays the hand out with `greedy` on
-//! both sides. Each deal is shared by all actions (common random numbers). Greedy's own choice
-//! is the default: another action replaces it only when its point difference over the hand
-//! beats the default's by more than two standard errors, paired deal by deal, so the search
-//! overrides the heuristic where it is sure. `expert:N` spends N playouts a decision.
+//! For each decision with a choice, the bot asks the family for a game in the state its seat
+//! sees with the hidden cards placed at random ([`Game::determinize`]), tries every legal action
+//! on it and plays the hand out with the family's rule-reading policy ([`Game::heuristic`], the
+//! `greedy` bot) for every seat. Each deal is shared by all actions (common random numbers).
+//! The policy's own choice is the default: another action replaces it only when its point
+//! difference over the hand beats the default's by more than two standard errors, paired deal
+//! by deal, so the search overrides the heuristic where it is sure. `expert:N` spends N
+//! playouts a decision.
 
-use super::greedy::GreedyAgent;
 use super::{Agent, agent_rng};
-use crate::deck::{CardId, CardSet};
-use crate::engine::{Action, Game, View};
+use crate::core::{Action, Game, Seat};
+use rand::Rng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{Rng, RngExt};
 
 /// Playouts per decision of the plain `expert`.
 pub const DEFAULT_BUDGET: usize = 48;
+
+/// The most playouts per decision `expert:N` may ask for.
+pub const MAX_BUDGET: usize = 1_000_000;
 
 /// The determinized Monte Carlo bot.
 #[derive(Clone, Debug)]
@@ -26,7 +28,7 @@ pub struct ExpertAgent {
 }
 
 impl ExpertAgent {
-    /// An expert spending `budget` playouts per decision (at least one per legal action).
+    /// An expert spending `budget` playouts per decision (at least two per legal action).
     pub fn new(budget: usize) -> ExpertAgent {
         let name = if budget == DEFAULT_BUDGET {
             "expert".to_string()
@@ -36,35 +38,32 @@ impl ExpertAgent {
         ExpertAgent { budget, name }
     }
 
-    /// The point difference (me minus the other player) of the hand after `action`, played
-    /// out by greedy on a deal of the hidden cards.
+    /// `seat`'s points minus the other seats' average for the hand in progress after
+    /// `action`, played out by the family's policy on `world`.
     fn playout(
-        view: &View,
-        opponent_hand: CardSet,
-        stock: &[CardId],
+        world: &mut dyn Game,
+        seat: Seat,
         action: Action,
         rng: &mut Xoshiro256PlusPlus,
-    ) -> i64 {
-        let Ok(mut game) = Game::from_view(view, opponent_hand, stock.to_vec(), rng.next_u64())
-        else {
-            return 0;
-        };
-        if game.apply(action).is_err() {
-            return i64::MIN / 4;
+    ) -> f64 {
+        let hands = world.history().len();
+        if world.apply(action).is_err() {
+            return f64::MIN / 4.0;
         }
         let mut legal = Vec::with_capacity(16);
-        let mut greedy = GreedyAgent;
-        while game.history().is_empty() {
-            let Some(seat) = game.to_act() else { break };
-            game.legal_actions(&mut legal);
-            let a = greedy.choose(&game.view(seat), &legal, rng);
-            if game.apply(a).is_err() {
+        while world.history().len() == hands {
+            let Some(s) = world.to_act() else { break };
+            world.legal_actions(&mut legal);
+            let a = world.heuristic(s, &legal, rng);
+            if world.apply(a).is_err() {
                 break;
             }
         }
-        game.history()
-            .first()
-            .map_or(0, |h| h.points[view.seat] - h.points[1 - view.seat])
+        world.history().get(hands).map_or(0.0, |h| {
+            let n = h.points.len();
+            let others: i64 = h.points.iter().sum::<i64>() - h.points[seat];
+            h.points[seat] as f64 - others as f64 / (n.max(2) - 1) as f64
+        })
     }
 }
 
@@ -73,28 +72,31 @@ impl Agent for ExpertAgent {
         &self.name
     }
 
-    fn choose(&mut self, view: &View, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action {
+    fn choose(
+        &mut self,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Action {
         if legal.len() == 1 {
             return legal[0];
         }
-        // Greedy's choice is the default; another action must beat it, deal by deal.
-        let default = GreedyAgent.choose(view, legal, rng);
+        // The policy's choice is the default; another action must beat it, deal by deal.
+        let default = game.heuristic(seat, legal, rng);
         let base = legal.iter().position(|&a| a == default).unwrap_or(0);
         let deals = (self.budget / legal.len()).max(2);
         let mut results = vec![Vec::with_capacity(deals); legal.len()];
-        let hidden: Vec<CardId> = view.unseen.iter().collect();
-        let mut shuffled = hidden.clone();
-        // The search has its own stream, seeded from the caller's, so that greedy's rollouts
-        // do not change what the caller's RNG yields next.
+        // The search has its own stream, seeded from the caller's, so that the playouts do not
+        // change what the caller's RNG yields next.
         let mut search = agent_rng(rng.next_u64());
         for _ in 0..deals {
-            for i in (1..shuffled.len()).rev() {
-                shuffled.swap(i, search.random_range(0..=i));
-            }
-            let (theirs, stock) = shuffled.split_at(view.opponent_hand_size);
-            let theirs: CardSet = theirs.iter().copied().collect();
+            let Some(world) = game.determinize(seat, &mut search) else {
+                return default;
+            };
             for (k, &a) in legal.iter().enumerate() {
-                results[k].push(Self::playout(view, theirs, stock, a, &mut search) as f64);
+                let mut w = world.clone();
+                results[k].push(Self::playout(&mut *w, seat, a, &mut search));
             }
         }
         legal[pick(&results, base)]
@@ -125,29 +127,34 @@ fn pick(results: &[Vec<f64>], base: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::{RandomAgent, play_out};
-    use crate::engine::GameOptions;
+    use crate::agent::RandomAgent;
+    use crate::core::{StartOptions, play_out};
     use crate::ruleset;
     use std::sync::Arc;
 
     #[test]
-    fn expert_plays_legal_moves_in_every_bundled_matching_ruleset() {
+    fn expert_plays_legal_moves_in_every_bundled_ruleset() {
         for name in ruleset::bundled::ruleset_names() {
-            let Some(r) = ruleset::load(name).value.filter(|r| r.matching().is_some()) else {
-                continue;
-            };
-            let mut game = Game::new(
+            let r = ruleset::load(name).value.unwrap();
+            let mut game = crate::families::start(
                 Arc::new(r),
-                GameOptions {
+                StartOptions {
                     seed: 5,
                     rounds: Some(1),
-                    ..GameOptions::default()
+                    ..StartOptions::default()
                 },
             )
             .unwrap();
-            let mut agents: [Box<dyn Agent>; 2] =
-                [Box::new(ExpertAgent::new(4)), Box::new(RandomAgent)];
-            play_out(&mut game, &mut agents, &mut agent_rng(5)).unwrap();
+            let mut agents: Vec<Box<dyn Agent>> = (0..game.seats())
+                .map(|s| {
+                    if s == 0 {
+                        Box::new(ExpertAgent::new(4)) as Box<dyn Agent>
+                    } else {
+                        Box::new(RandomAgent)
+                    }
+                })
+                .collect();
+            play_out(&mut *game, &mut agents, &mut agent_rng(5)).unwrap();
             assert!(game.is_over(), "{name}");
         }
     }

@@ -1,7 +1,7 @@
-//! `random`: uniform over the legal actions.
+//! `random`: uniform over the legal actions, in every family.
 
 use super::Agent;
-use crate::engine::{Action, View};
+use crate::core::{Action, Game, Seat};
 use rand::RngExt;
 use rand::distr::uniform::{UniformSampler, UniformUsize};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -15,7 +15,13 @@ impl Agent for RandomAgent {
         "random"
     }
 
-    fn choose(&mut self, _view: &View, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action {
+    fn choose(
+        &mut self,
+        _game: &dyn Game,
+        _seat: Seat,
+        legal: &[Action],
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Action {
         legal[rng.random_range(0..legal.len())]
     }
 

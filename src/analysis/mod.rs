@@ -12,7 +12,7 @@ pub use rational::Rational;
 pub use strategy::{BetChoice, Strategy, StrategyEntry};
 
 use crate::deck::CardSet;
-use crate::engine::banker::{banker_instant_win, hand_value};
+use crate::families::banker::{banker_instant_win, hand_value};
 use crate::ruleset::{BankerFlow, Ruleset};
 
 /// The exact odds of one first hand: for each number of extra tiles, the expected result of a

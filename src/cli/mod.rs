@@ -12,7 +12,7 @@ mod validate;
 
 use clap::{Parser, Subcommand};
 
-/// yaku: a rules-as-data engine for hanafuda and tile games.
+/// yaku: a rules-as-data engine for card and tile games.
 #[derive(Parser, Debug)]
 #[command(name = "yaku", version, about, long_about = None)]
 pub struct Args {
@@ -46,7 +46,8 @@ pub const EXIT_USAGE: i32 = 2;
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
     restore_sigpipe();
-    let args = match Args::try_parse() {
+    let (argv, declared) = declaration_flags(std::env::args().collect());
+    let args = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
@@ -56,12 +57,54 @@ pub fn run() -> i32 {
     };
     match args.command {
         Command::Validate(a) => validate::run(&a),
-        Command::Score(a) => score::run(&a),
+        Command::Score(mut a) => {
+            a.declared = declared;
+            score::run(&a)
+        }
         Command::Analyze(a) => analyze::run(&a),
         Command::Play(a) => play::run(&a),
         Command::Replay(a) => replay::run(&a),
         Command::Sim(a) => sim::run(&a),
     }
+}
+
+/// `yaku score` takes flags named after the ruleset's declarations (`--koikoi 1` for a ruleset
+/// whose call to play on is `koikoi`), which clap cannot know before the ruleset is loaded: the
+/// `--NAME VALUE` pairs of `score` that are not its own flags are taken out here, for the
+/// command to check against the ruleset.
+fn declaration_flags(argv: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
+    use clap::CommandFactory;
+    if argv.get(1).map(String::as_str) != Some("score") {
+        return (argv, Vec::new());
+    }
+    let command = Args::command();
+    let Some(score) = command.find_subcommand("score") else {
+        return (argv, Vec::new());
+    };
+    let known: Vec<String> = score
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .chain(["help".to_string()])
+        .collect();
+    let (mut kept, mut declared) = (Vec::new(), Vec::new());
+    let mut rest = argv.into_iter();
+    while let Some(arg) = rest.next() {
+        let Some(flag) = arg.strip_prefix("--").filter(|f| !f.is_empty()) else {
+            kept.push(arg);
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (flag.to_string(), None),
+        };
+        if known.contains(&name) {
+            kept.push(arg);
+            continue;
+        }
+        let value = inline.or_else(|| rest.next()).unwrap_or_default();
+        declared.push((name, value));
+    }
+    (kept, declared)
 }
 
 /// A count and a regular noun, singular only for one: `1 point`, `2 points`, `0 cards`.

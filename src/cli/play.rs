@@ -10,8 +10,9 @@ pub(crate) mod screen;
 
 use super::load_ruleset;
 use crate::agent::{AGENT_NAMES, Agent, agent_by_name, agent_rng};
-use crate::engine::{Action, Event, Game, GameOptions};
-use crate::record::{HashCheck, Record};
+use crate::core::record::{HashCheck, Record};
+use crate::core::{Action, Event, Game, StartOptions};
+use crate::families::matching::MatchingGame;
 use crate::ruleset::Ruleset;
 use prompt::{HELP, Input};
 use screen::Style;
@@ -28,9 +29,9 @@ pub struct PlayArgs {
     /// The ruleset: a bundled name (`koikoi`) or a path. Not needed with `--resume`.
     #[arg(required_unless_present = "resume")]
     ruleset: Option<String>,
-    /// Who plays: `human` or a bot, seat 1 first. Matching games: two of `random`, `greedy`,
-    /// `expert`, `expert:N` (default `human,greedy`). Banker games: one to five of `seed`,
-    /// `always-one`, `always-two`, `best-fixed`, `best`, `random` or a strategy file (default
+    /// Who plays: `human` or a bot, seat 1 first, one per seat. Every game: `random`, `greedy`,
+    /// `expert`, `expert:N` (matching default `human,greedy`). Banker games also: `seed`,
+    /// `always-one`, `always-two`, `best-fixed`, `best` or a strategy file (default
     /// `human,seed,seed`).
     #[arg(long, value_delimiter = ',', value_name = "A,B,...")]
     players: Option<Vec<String>>,
@@ -70,9 +71,9 @@ pub struct PlayArgs {
 
 /// A game being played, with its record and who sits where.
 struct Session {
-    game: Game,
+    game: Box<dyn Game>,
     record: Record,
-    bots: [Option<Box<dyn Agent>>; 2],
+    bots: Vec<Option<Box<dyn Agent>>>,
     style: Style,
     seed: u64,
     save: PathBuf,
@@ -100,11 +101,13 @@ pub fn run(args: &PlayArgs) -> i32 {
             None => default_players.iter().map(|p| p.to_string()).collect(),
         };
         let setup = banker::BankerSetup {
+            spec: args.ruleset.clone().unwrap_or_default(),
             players,
             human_banker,
             seed: args.seed.unwrap_or_else(clock_seed),
             hands: args.rounds,
             limits: (args.min_bet, args.max_bet),
+            record: args.record.clone(),
         };
         return banker::run(ruleset, setup);
     }
@@ -118,25 +121,38 @@ pub fn run(args: &PlayArgs) -> i32 {
     }
 }
 
-/// Checks the players: two, each `human` or a bot.
-fn bots(players: &[String]) -> Result<[Option<Box<dyn Agent>>; 2], i32> {
-    let [a, b] = players else {
-        eprintln!("error: `--players` takes two players separated by a comma, e.g. `human,greedy`");
-        return Err(super::EXIT_USAGE);
-    };
-    let bot = |p: &String| -> Result<Option<Box<dyn Agent>>, i32> {
-        if p == HUMAN {
-            return Ok(None);
-        }
-        agent_by_name(p).map(Some).ok_or_else(|| {
+/// Checks the players: one per seat the ruleset allows, each `human` or a bot.
+fn bots(players: &[String], ruleset: &Ruleset) -> Result<Vec<Option<Box<dyn Agent>>>, i32> {
+    let (min, _, max) = crate::families::seat_range(ruleset);
+    if !(min..=max).contains(&players.len()) {
+        if min == 2 && max == 2 {
             eprintln!(
-                "error: unknown player `{p}` (players: {HUMAN}, {}, expert:N)",
-                AGENT_NAMES.join(", ")
+                "error: `--players` takes two players separated by a comma, e.g. `human,greedy`"
             );
-            super::EXIT_USAGE
+        } else {
+            eprintln!(
+                "error: `{}` seats {min} to {max} players; `--players` gave {}",
+                ruleset.id,
+                players.len()
+            );
+        }
+        return Err(super::EXIT_USAGE);
+    }
+    players
+        .iter()
+        .map(|p| {
+            if p == HUMAN {
+                return Ok(None);
+            }
+            agent_by_name(p, ruleset).map(Some).map_err(|e| {
+                eprintln!(
+                    "error: unknown player `{p}` (players: {HUMAN}, {}, expert:N): {e}",
+                    AGENT_NAMES.join(", ")
+                );
+                super::EXIT_USAGE
+            })
         })
-    };
-    Ok([bot(a)?, bot(b)?])
+        .collect()
 }
 
 fn clock_seed() -> u64 {
@@ -150,19 +166,19 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         Some(p) => p.iter().map(|p| p.trim().to_string()).collect(),
         None => vec![HUMAN.to_string(), "greedy".to_string()],
     };
-    let bots = bots(&players)?;
     let spec = args.ruleset.as_deref().unwrap_or_default();
     let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;
+    let bots = bots(&players, &ruleset)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let players = [players[0].clone(), players[1].clone()];
     let record = Record::new(&ruleset, spec, Some(seed), &players, args.rounds);
-    let game = Game::new(
+    let game = crate::families::start(
         Arc::clone(&ruleset),
-        GameOptions {
+        StartOptions {
             seed,
+            seats: Some(players.len()),
             rounds: args.rounds,
             log_events: true,
-            ..GameOptions::default()
+            ..StartOptions::default()
         },
     )
     .map_err(|e| {
@@ -181,8 +197,9 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
     };
     session.check_files()?;
     println!(
-        "{} · seed {seed} (play this game again with --seed {seed}) · {} vs {}",
-        ruleset.name, players[0], players[1]
+        "{} · seed {seed} (play this game again with --seed {seed}) · {}",
+        ruleset.name,
+        players.join(" vs ")
     );
     Ok(session)
 }
@@ -272,13 +289,13 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
 
 fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
-    let bots = bots(&record.players)?;
+    let bots = bots(&record.players, &ruleset)?;
     let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
         eprintln!("error: `{}`: {e}", path.display());
         super::EXIT_FAILURE
     })?;
     for i in 0..record.actions.len() {
-        record.apply(&mut game, i).map_err(|e| {
+        record.apply(&mut *game, i).map_err(|e| {
             eprintln!(
                 "error: `{}`: {}",
                 path.display(),
@@ -289,7 +306,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     }
     game.drain_events();
     let seed = record.seed.unwrap_or(0);
-    let players = [record.players[0].clone(), record.players[1].clone()];
+    let players = record.players.clone();
     let mut session = Session {
         game,
         record,
@@ -303,21 +320,16 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     session.check_files()?;
     let (game, record) = (&session.game, &session.record);
     if game.is_over() {
-        let s = game.scores();
         println!(
-            "the game in `{}` is already over: {} {}, {} {}",
+            "the game in `{}` is already over: {}",
             path.display(),
-            record.players.first().map_or("", String::as_str),
-            s[0],
-            record.players.get(1).map_or("", String::as_str),
-            s[1]
+            session.style.each(game.scores())
         );
     }
     println!(
-        "{} · seed {seed} · {} vs {} · resumed from `{}` after {}",
+        "{} · seed {seed} · {} · resumed from `{}` after {}",
         ruleset.name,
-        players[0],
-        players[1],
+        players.join(" vs "),
         path.display(),
         super::plural(record.actions.len(), "action")
     );
@@ -356,15 +368,18 @@ fn probe_writable(path: &Path) -> Result<(), String> {
 }
 
 /// An action in words, for "only one move" notes.
-fn describe(game: &Game, style: &Style, action: Action) -> String {
-    let deck = &game.ruleset().deck;
+fn describe(game: &dyn Game, style: &Style, action: Action) -> String {
+    let r = game.ruleset();
+    let deck = &r.deck;
     match action {
         Action::Play { card } => format!("play {}", style.card(deck, card)),
-        Action::Capture { card } => format!("capture {}", style.card(deck, card)),
-        Action::KoiKoi => "koi-koi".into(),
-        Action::Stop => "stop and score".into(),
-        Action::SwapHands { swap: true } => "take the dealer's hand".into(),
-        Action::SwapHands { swap: false } => "keep your hand".into(),
+        Action::Take { card } => format!("capture {}", style.card(deck, card)),
+        Action::Declare { decl, .. } => r
+            .declarations
+            .get(decl.0 as usize)
+            .map_or_else(|| "a declaration".into(), |d| d.name.clone()),
+        Action::Bet { amount } => format!("bet {amount}"),
+        Action::Draw { count } => format!("take {count} more"),
     }
 }
 
@@ -373,12 +388,20 @@ impl Session {
         self.game
             .apply(action)
             .expect("the action is one of the legal actions");
-        self.record.push(seat, action, &self.game.ruleset().deck);
+        self.record.push(seat, action, self.game.ruleset());
+    }
+
+    /// The game as a matching game, for its screen.
+    fn matching(&self) -> &MatchingGame {
+        self.game
+            .as_any()
+            .downcast_ref::<MatchingGame>()
+            .expect("banker games are played by `banker::run`")
     }
 
     /// Writes the record as the game stands to `path`; `Err` says why it cannot be.
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
-        self.record.sync(&self.game);
+        self.record.sync(&*self.game);
         std::fs::write(path, self.record.to_json() + "\n").map_err(|e| write_problem(path, &e))
     }
 
@@ -458,8 +481,8 @@ impl Session {
         let mut stdout = std::io::stdout();
         loop {
             let events = self.game.drain_events();
-            print!("{}", screen::narrate(&self.style, &self.game, &events));
-            if let Some(e) = self.game.script_error() {
+            print!("{}", screen::narrate(&self.style, &*self.game, &events));
+            if let Some(e) = self.game.error() {
                 eprintln!("error: {e}");
                 return super::EXIT_FAILURE;
             }
@@ -473,26 +496,29 @@ impl Session {
             if let Some(bot) = &mut self.bots[seat] {
                 let index = self.record.actions.len();
                 let mut rng = agent_rng(crate::sim::game_seed(self.seed, index));
-                let action = bot.choose(&self.game.view(seat), &legal, &mut rng);
+                let action = bot.choose(&*self.game, seat, &legal, &mut rng);
                 self.apply(seat, action);
                 continue;
             }
             // A person may take a while, or close the terminal: keep the record current.
             self.update_record();
-            print!("{}", screen::screen(&self.style, &self.game, Some(seat)));
+            print!(
+                "{}",
+                screen::screen(&self.style, self.matching(), Some(seat))
+            );
             if self.bots.iter().all(Option::is_none) {
                 println!("({} to act)", self.style.who(seat));
             }
             if let [only] = legal.as_slice() {
                 println!(
                     "only one move is possible: {}; it is made for you",
-                    describe(&self.game, &self.style, *only)
+                    describe(&*self.game, &self.style, *only)
                 );
                 self.apply(seat, *only);
                 continue;
             }
             loop {
-                println!("{}", prompt::question(&self.style, &self.game, &legal));
+                println!("{}", prompt::question(&self.style, self.matching(), &legal));
                 print!("> ");
                 let _ = stdout.flush();
                 let line = match lines.next() {
@@ -509,14 +535,14 @@ impl Session {
                 if echo {
                     println!("{}", line.trim_end());
                 }
-                match prompt::parse(&line, &self.game, &legal) {
+                match prompt::parse(&line, self.matching(), &legal) {
                     Ok(Input::Act(action)) => {
                         self.apply(seat, action);
                         break;
                     }
                     Ok(Input::Help) => println!("{HELP}"),
                     Ok(Input::Rules) => print!("{}", screen::rules(self.game.ruleset())),
-                    Ok(Input::Score) => print!("{}", screen::score(&self.style, &self.game)),
+                    Ok(Input::Score) => print!("{}", screen::score(&self.style, &*self.game)),
                     Ok(Input::Quit) => return self.save_and_leave(),
                     Err(reason) => println!("error: {reason}"),
                 }

@@ -3,7 +3,9 @@
 
 use super::play::read_record;
 use super::play::screen::{self, Style};
-use crate::record::{Record, RecordError, RecordErrorKind, StepAction};
+use crate::core::Game;
+use crate::core::record::{Record, RecordError, RecordErrorKind, StepAction};
+use crate::families::matching::MatchingGame;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -44,17 +46,14 @@ pub fn run(args: &ReplayArgs) -> i32 {
             Ok(game) => {
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(&outcomes(&record, &game)).unwrap_or_default()
+                    serde_json::to_string_pretty(&outcomes(&record, &*game)).unwrap_or_default()
                 );
                 super::EXIT_OK
             }
             Err(e) => fail(e),
         };
     }
-    let players: [String; 2] = match record.players.as_slice() {
-        [a, b] => [a.clone(), b.clone()],
-        _ => ["player 1".into(), "player 2".into()],
-    };
+    let players = record.players.clone();
     let style = Style::for_players(&players, !args.no_color && std::io::stdout().is_terminal());
     let mut game = match record.start(ruleset, true) {
         Ok(g) => g,
@@ -64,18 +63,30 @@ pub fn run(args: &ReplayArgs) -> i32 {
     let mut step = !args.to_end && stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     println!(
-        "replaying `{}`: {} · {} vs {} · {}",
+        "replaying `{}`: {} · {} · {}",
         args.file.display(),
         game.ruleset().name,
-        players[0],
-        players[1],
+        players.join(" vs "),
         super::plural(record.actions.len(), "action")
     );
-    for i in 0..record.actions.len() {
+    // Families without events (banker games) are narrated by their finished hands.
+    let mut hands_shown = 0;
+    let mut narrate = |game: &mut dyn Game| {
         let events = game.drain_events();
-        print!("{}", screen::narrate(&style, &game, &events));
+        print!("{}", screen::narrate(&style, game, &events));
+        if events.is_empty() {
+            for h in &game.history()[hands_shown..] {
+                print!("{}", screen::hand_result(&style, h));
+            }
+        }
+        hands_shown = game.history().len();
+    };
+    for i in 0..record.actions.len() {
+        narrate(&mut *game);
         if step {
-            print!("{}", screen::screen(&style, &game, None));
+            if let Some(m) = game.as_any().downcast_ref::<MatchingGame>() {
+                print!("{}", screen::screen(&style, m, None));
+            }
             print!(
                 "[action {}/{}] Enter for the next, `q` to stop: ",
                 i + 1,
@@ -88,14 +99,12 @@ pub fn run(args: &ReplayArgs) -> i32 {
                 _ => step = false,
             }
         }
-        if let Err(e) = record.apply(&mut game, i) {
-            let events = game.drain_events();
-            print!("{}", screen::narrate(&style, &game, &events));
+        if let Err(e) = record.apply(&mut *game, i) {
+            narrate(&mut *game);
             return fail(e);
         }
     }
-    let events = game.drain_events();
-    print!("{}", screen::narrate(&style, &game, &events));
+    narrate(&mut *game);
     if !game.is_over() {
         println!("(the record ends here: the game was not finished)");
     }
@@ -115,10 +124,10 @@ pub(super) fn record_error(record: &Record, e: &RecordError) -> String {
     let what = match &step.action {
         StepAction::Play { card } => format!("play {card}"),
         StepAction::Capture { card } => format!("capture {card}"),
-        StepAction::KoiKoi => "koi-koi".to_string(),
-        StepAction::Stop => "stop".to_string(),
-        StepAction::SwapHands { swap: true } => "take the dealer's hand".to_string(),
-        StepAction::SwapHands { swap: false } => "keep the hand".to_string(),
+        StepAction::Declare { id, card: None } => format!("declare {id}"),
+        StepAction::Declare { id, card: Some(c) } => format!("declare {id} with {c}"),
+        StepAction::Bet { amount } => format!("bet {amount}"),
+        StepAction::Draw { tiles } => format!("take {tiles} more"),
     };
     let who = match step.seat {
         Some(seat) => match record.players.get(seat) {
@@ -132,7 +141,7 @@ pub(super) fn record_error(record: &Record, e: &RecordError) -> String {
 }
 
 /// Each round's outcome and the final scores.
-fn outcomes(record: &Record, game: &crate::engine::Game) -> serde_json::Value {
+fn outcomes(record: &Record, game: &dyn Game) -> serde_json::Value {
     let rounds: Vec<serde_json::Value> = game
         .history()
         .iter()
@@ -147,7 +156,8 @@ fn outcomes(record: &Record, game: &crate::engine::Game) -> serde_json::Value {
                 "base": o.map_or(0, |o| o.base),
                 "multipliers": o.map_or_else(Vec::new, |o| o.steps.clone()),
                 "points": h.points,
-                "koikoi": h.koikoi,
+                "calls": h.calls,
+                "house": h.house,
             })
         })
         .collect();

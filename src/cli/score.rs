@@ -3,9 +3,9 @@
 use super::load_ruleset;
 use crate::deck::CardSet;
 use crate::diag::did_you_mean;
-use crate::engine::banker;
-use crate::engine::scoring::{self, Circumstances};
+use crate::families::banker;
 use crate::ruleset::{BankerFlow, Flow, GameLength, Ruleset};
+use crate::yaku::{self as scoring, Circumstances};
 use std::fmt::Write as _;
 
 /// Arguments of `yaku score`.
@@ -16,12 +16,16 @@ pub struct ScoreArgs {
     /// The capture pile: card ids separated by commas.
     #[arg(long, value_delimiter = ',', required = true, value_name = "ID,ID,...")]
     captured: Vec<String>,
-    /// Koi-koi calls by the scoring player.
+    /// Calls to play on by the scoring player. The ruleset's own name for the call works too:
+    /// `--ID N` for a declaration `ID` that plays on (`yaku score koikoi --koikoi 1`).
     #[arg(long, default_value_t = 0, value_name = "N")]
-    koikoi: u32,
-    /// Koi-koi calls by the other player.
+    calls: u32,
+    /// Calls to play on by the other players; also `--opponent-ID M`.
     #[arg(long, default_value_t = 0, value_name = "M")]
-    opponent_koikoi: u32,
+    opponent_calls: u32,
+    /// Flags named after the ruleset's declarations, gathered before parsing (not typed).
+    #[arg(skip)]
+    pub(crate) declared: Vec<(String, String)>,
     /// The ruleset's table count at the deal (brights face up, for the classic rules).
     #[arg(long, default_value_t = 0, value_name = "B")]
     table_brights: i64,
@@ -89,9 +93,38 @@ pub fn run(args: &ScoreArgs) -> i32 {
         );
         return super::EXIT_USAGE;
     }
+    let (mut calls_self, mut calls_opponent) = (args.calls, args.opponent_calls);
+    let names: Vec<String> = ruleset
+        .declarations
+        .iter()
+        .filter(|d| d.effect == "continue")
+        .flat_map(|d| [d.id.clone(), format!("opponent-{}", d.id)])
+        .collect();
+    for (flag, value) in &args.declared {
+        let Some(i) = names.iter().position(|n| n == flag) else {
+            let mut known = vec!["calls".to_string(), "opponent-calls".to_string()];
+            known.extend(names.iter().cloned());
+            let help = did_you_mean(flag, known.iter().map(String::as_str))
+                .map_or_else(String::new, |h| format!("\n  = help: {h}"));
+            eprintln!(
+                "error: unexpected argument `--{flag}` for `{}`{help}",
+                ruleset.id
+            );
+            return super::EXIT_USAGE;
+        };
+        let Ok(n) = value.parse::<u32>() else {
+            eprintln!("error: `--{flag}` takes a number of calls, found `{value}`");
+            return super::EXIT_USAGE;
+        };
+        if i % 2 == 0 {
+            calls_self = n;
+        } else {
+            calls_opponent = n;
+        }
+    }
     let c = Circumstances {
-        koikoi_self: args.koikoi,
-        koikoi_opponent: args.opponent_koikoi,
+        calls_self,
+        calls_opponent,
         table_count: args.table_brights,
         round: args.round,
         rounds,

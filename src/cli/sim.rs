@@ -1,8 +1,7 @@
 //! `yaku sim RULESET`: bot-vs-bot games on all cores, and their statistics as text or JSON.
 
 use super::{load_ruleset, plural};
-use crate::sim::banker::{BankerReport, BankerSimConfig};
-use crate::sim::stats::{self, Comparison, Proportion, Report};
+use crate::sim::stats::{Comparison, Proportion, Report};
 use crate::sim::{self, SimConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
@@ -17,9 +16,9 @@ pub struct SimArgs {
     /// How many games.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     games: usize,
-    /// The bots: two for a matching game (`random`, `greedy`, `expert`, `expert:N`; they
-    /// alternate seats), one per player seat for a banker game (`seed`, `always-one`,
-    /// `always-two`, `best-fixed`, `best`, `random`, or a strategy file).
+    /// The bots, one per seat (they rotate seats from game to game): `random`, `greedy`,
+    /// `expert`, `expert:N` in every game; banker games also take strategies (`seed`,
+    /// `always-one`, `always-two`, `best-fixed`, `best`, or a strategy file).
     #[arg(
         long,
         value_delimiter = ',',
@@ -59,15 +58,8 @@ pub fn run(args: &SimArgs) -> i32 {
     let Some(ruleset) = load_ruleset(&args.ruleset) else {
         return super::EXIT_FAILURE;
     };
-    if ruleset.banker().is_some() {
-        return run_banker(args, ruleset);
-    }
-    let [a, b] = args.players.as_slice() else {
-        eprintln!("error: `--players` takes two bots separated by a comma, e.g. `greedy,random`");
-        return super::EXIT_USAGE;
-    };
-    let players = [a.trim().to_string(), b.trim().to_string()];
-    if let Err(e) = sim::check_players(&players) {
+    let players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
+    if let Err(e) = sim::check_players(&ruleset, &players) {
         eprintln!("error: {e}");
         return super::EXIT_USAGE;
     }
@@ -78,14 +70,14 @@ pub fn run(args: &SimArgs) -> i32 {
         },
         None => None,
     };
-    let shared_deals = other.is_some();
     let config = |r: &Arc<crate::ruleset::Ruleset>| SimConfig {
         ruleset: Arc::clone(r),
         players: players.clone(),
         games: args.games,
         seed: args.seed,
         rounds: args.rounds,
-        shared_deals,
+        bet_limits: (args.min_bet, args.max_bet),
+        shared_deals: other.is_some(),
     };
     let runs = 1 + usize::from(other.is_some());
     let bar = progress_bar((args.games * runs) as u64);
@@ -94,52 +86,40 @@ pub fn run(args: &SimArgs) -> i32 {
             b.inc(1);
         }
     };
-    let results_a = match sim::run(&config(&ruleset), args.threads, &tick) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return super::EXIT_FAILURE;
+    let fail = |e: sim::SimError| {
+        eprintln!("error: {e}");
+        match e {
+            sim::SimError::Script { .. } | sim::SimError::Threads { .. } => super::EXIT_FAILURE,
+            _ => super::EXIT_USAGE,
         }
     };
-    let report_a = stats::summarize(&ruleset.id, args.seed, &players, &results_a);
-    let Some(other) = other else {
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
-        if args.json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&report_a).unwrap_or_default()
-            );
-        } else {
-            print!("{}", render_report(&report_a));
-        }
-        return super::EXIT_OK;
-    };
-    let results_b = match sim::run(&config(&other), args.threads, &tick) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return super::EXIT_FAILURE;
+    let text = match &other {
+        None => match sim::simulate(&config(&ruleset), args.threads, &tick) {
+            Ok(report) if args.json => {
+                serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+            }
+            Ok(report) => render_report(&report),
+            Err(e) => return fail(e),
+        },
+        Some(other) => {
+            if let Err(e) = sim::check_players(other, &players) {
+                eprintln!("error: {e}");
+                return super::EXIT_USAGE;
+            }
+            match sim::compare(&config(&ruleset), &config(other), args.threads, &tick) {
+                Ok(c) if args.json => serde_json::to_string_pretty(&c).unwrap_or_default() + "\n",
+                Ok(c) => render_comparison(&c),
+                Err(e) => return fail(e),
+            }
         }
     };
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let report_b = stats::summarize(&other.id, args.seed, &players, &results_b);
-    let comparison = stats::compare(report_a, report_b, &results_a, &results_b);
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&comparison).unwrap_or_default()
-        );
-    } else {
-        print!("{}", render_comparison(&comparison));
-    }
+    print!("{text}");
     super::EXIT_OK
 }
 
-/// A progress bar on stderr when it is a terminal.
 fn progress_bar(len: u64) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
@@ -165,14 +145,31 @@ fn pct(p: &Proportion) -> String {
 /// The text report of one run.
 pub fn render_report(r: &Report) -> String {
     let mut out = String::new();
+    let unit = if r.house.is_some() {
+        "chips per hand (95% CI)"
+    } else {
+        "points per round (95% CI)"
+    };
     let _ = writeln!(
         out,
-        "{}: {}, {}, seed {} (players alternate seats; game i is seeded from (seed, i))",
+        "{}: {}, {}, seed {} (players rotate seats; game i is seeded from (seed, i))",
         r.ruleset,
         plural(r.games, "game"),
         plural(r.rounds, "round"),
         r.seed
     );
+    let rows = r.seats.iter().enumerate().map(|(i, s)| SeatRow {
+        label: format!("{} {}", i + 1, s.player),
+        counts: [s.wins, s.losses, s.draws],
+        rate: Some(&s.win_rate),
+        mean: format!("{:+.3} ± {:.3}", s.mean_points_per_round, s.ci95),
+    });
+    let house = r.house.map(|h| SeatRow {
+        label: "house (banker)".into(),
+        counts: [0; 3],
+        rate: None,
+        mean: format!("{:+.3} ± {:.3}", h.mean, h.ci95),
+    });
     seat_table(
         &mut out,
         [
@@ -181,38 +178,37 @@ pub fn render_report(r: &Report) -> String {
             "losses",
             "draws",
             "win rate [95% CI]",
-            "points per round (95% CI)",
+            unit,
         ],
-        r.seats.iter().enumerate().map(|(i, s)| SeatRow {
-            label: format!("{} {}", i + 1, s.player),
-            counts: [s.wins, s.losses, s.draws],
-            rate: Some(&s.win_rate),
-            mean: format!("{:.3} ± {:.3}", s.mean_points_per_round, s.ci95),
-        }),
+        rows.chain(house),
     );
-    let _ = writeln!(
-        out,
-        "\n  dealer's advantage: {:+.3} ± {:.3} points per round (dealer minus the other player); the dealer won {} of rounds",
-        r.dealer_advantage.mean,
-        r.dealer_advantage.ci95,
-        pct(&r.dealer_wins).trim_start()
-    );
-    let _ = writeln!(
-        out,
-        "  rounds ended with the hands exhausted: {}; by an instant win at the deal: {}",
-        pct(&r.exhausted).trim_start(),
-        pct(&r.instant).trim_start()
-    );
-    for (i, s) in r.seats.iter().enumerate() {
+    if let (Some(adv), Some(wins)) = (&r.dealer_advantage, &r.dealer_wins) {
         let _ = writeln!(
             out,
-            "  koi-koi, player {} ({}): {} in {}; the caller won {} of those hands",
-            i + 1,
-            s.player,
-            plural(s.koikoi_calls, "call"),
-            plural(s.koikoi_hands, "hand"),
-            pct(&s.koikoi_paid_off).trim_start()
+            "\n  dealer's advantage: {:+.3} ± {:.3} points per round (dealer minus the others' average); the dealer won {} of rounds",
+            adv.mean,
+            adv.ci95,
+            pct(wins).trim_start()
         );
+    }
+    let ends: Vec<String> = r
+        .ends
+        .iter()
+        .map(|e| format!("{} {}", e.end, pct(&e.share).trim_start()))
+        .collect();
+    let _ = writeln!(out, "  how rounds ended: {}", ends.join("; "));
+    for (i, s) in r.seats.iter().enumerate() {
+        if s.calls > 0 {
+            let _ = writeln!(
+                out,
+                "  calls to play on, player {} ({}): {} in {}; the caller won {} of those hands",
+                i + 1,
+                s.player,
+                plural(s.calls, "call"),
+                plural(s.call_hands, "hand"),
+                pct(&s.calls_paid_off).trim_start()
+            );
+        }
     }
     if !r.yaku.is_empty() {
         let _ = writeln!(out, "\n  yaku in the winning hand (share of all rounds):");
@@ -251,98 +247,6 @@ pub fn render_comparison(c: &Comparison) -> String {
             d.measure, d.a, d.b, d.diff.mean, d.diff.ci95
         );
     }
-    out
-}
-
-/// `yaku sim` on a banker game: sessions of bot players against the banker.
-fn run_banker(args: &SimArgs, ruleset: Arc<crate::ruleset::Ruleset>) -> i32 {
-    if args.compare.is_some() {
-        eprintln!("error: `--compare` works on matching games only");
-        return super::EXIT_USAGE;
-    }
-    let flow = ruleset.banker().expect("checked by the caller");
-    let players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
-    if players.is_empty() || players.len() > flow.max_players as usize {
-        eprintln!(
-            "error: this table seats 1 to {} players; `--players` gave {}",
-            flow.max_players,
-            players.len()
-        );
-        return super::EXIT_USAGE;
-    }
-    let config = BankerSimConfig {
-        ruleset: Arc::clone(&ruleset),
-        players,
-        games: args.games,
-        seed: args.seed,
-        hands: args.rounds,
-        limits: (args.min_bet, args.max_bet),
-    };
-    let bar = progress_bar(args.games as u64);
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
-    let results = match crate::sim::banker::run(&config, args.threads, &tick) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return super::EXIT_USAGE;
-        }
-    };
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let report = crate::sim::banker::summarize(&config, &results);
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
-    } else {
-        print!("{}", render_banker_report(&report));
-    }
-    super::EXIT_OK
-}
-
-/// The text report of a banker-game run.
-pub fn render_banker_report(r: &BankerReport) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}: {}, {}, table limits {} to {} chips, seed {} (session i is seeded from (seed, i))",
-        r.ruleset,
-        plural(r.games, "session"),
-        plural(r.rounds, "hand"),
-        r.limits.0,
-        r.limits.1,
-        r.seed
-    );
-    let rows = r.seats.iter().enumerate().map(|(i, s)| SeatRow {
-        label: format!("{} {}", i + 1, s.player),
-        counts: [s.wins, s.losses, s.draws],
-        rate: Some(&s.win_rate),
-        mean: format!("{:+.4} ± {:.4}", s.mean_points_per_round, s.ci95),
-    });
-    let banker = SeatRow {
-        label: "banker".into(),
-        counts: [0; 3],
-        rate: None,
-        mean: format!("{:+.4} ± {:.4}", r.banker.mean, r.banker.ci95),
-    };
-    seat_table(
-        &mut out,
-        [
-            "player",
-            "ahead",
-            "behind",
-            "even",
-            "sessions ahead [95% CI]",
-            "chips per hand (95% CI)",
-        ],
-        rows.chain([banker]),
-    );
     out
 }
 

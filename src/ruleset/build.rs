@@ -6,6 +6,7 @@ use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
 use super::toml_tree::{Item, Table, Value};
+use crate::core::MAX_SEATS;
 use crate::deck::{CardSet, Deck};
 use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};
@@ -24,6 +25,7 @@ pub(super) fn ruleset(
     let card_kinds = top.table("card_kinds", errors);
     let yaku_tables = top.tables("yaku", errors);
     let flow = top.table("flow", errors);
+    let declaration_tables = top.tables("declaration", errors);
     let scoring = top.table("scoring", errors);
     // Merging onto a base consumes `remove_yaku`; one left here has no base to remove from.
     if let Some(item) = top.item("remove_yaku") {
@@ -77,11 +79,19 @@ pub(super) fn ruleset(
     }
     let names = Names {
         deck: &deck,
-        facts: YAKU_FACTS,
+        facts: scope::YAKU,
     };
     let yaku = yaku_table(&yaku_tables, &names, loader.entry_file(), errors);
+    let declarations = declarations(&declaration_tables, &deck, errors);
     let flow = match flow {
-        Some((t, l)) => flow_options(t, l, &names, errors),
+        Some((t, l)) => {
+            let used = Sections {
+                yaku: yaku_tables.first().map(|(_, l)| (*l).clone()),
+                scoring: scoring.as_ref().map(|(_, l)| (*l).clone()),
+                declarations: &declarations,
+            };
+            flow_options(t, l, &deck, &used, errors)
+        }
         None => {
             errors.push(Diagnostic::error(
                 "the ruleset has no `[flow]` table",
@@ -90,7 +100,12 @@ pub(super) fn ruleset(
             None
         }
     };
-    let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, errors));
+    let calls: Vec<String> = declarations
+        .iter()
+        .filter(|(d, _)| d.effect == "continue")
+        .map(|(d, _)| d.id.replace('-', "_"))
+        .collect();
+    let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, &calls, errors));
     if let Some((script, at)) = &scoring
         && !crate::diag::has_errors(errors)
     {
@@ -113,6 +128,7 @@ pub(super) fn ruleset(
         deck,
         yaku,
         flow: flow?,
+        declarations: declarations.into_iter().map(|(d, _)| d).collect(),
         scoring,
     })
 }
@@ -374,12 +390,153 @@ fn positive(r: &mut TableReader, key: &str, default: u32, errors: &mut Vec<Diagn
     }
 }
 
-fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic>) -> Option<Flow> {
+/// The sections of a ruleset besides `[flow]` that only some families use, for the family to
+/// accept or refuse.
+struct Sections<'a> {
+    /// Where the first `[[yaku]]` is, if any.
+    yaku: Option<Loc>,
+    /// Where `[scoring]` is, if any.
+    scoring: Option<Loc>,
+    /// The declarations, each with where its `effect` is written.
+    declarations: &'a [(Declaration, Loc)],
+}
+
+/// `[[declaration]]`: id, name, prompt, effect and an optional condition in the declaration
+/// scope. The family checks the effects.
+fn declarations(
+    tables: &[(&Table, &Loc)],
+    deck: &Deck,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(Declaration, Loc)> {
+    let names = Names {
+        deck,
+        facts: scope::DECLARATION,
+    };
+    let mut out: Vec<(Declaration, Loc)> = Vec::new();
+    for (t, loc) in tables {
+        let mut r = TableReader::new(t, (*loc).clone(), "a `[[declaration]]`");
+        let id = r.required_string("id", errors);
+        let name = r.string("name", errors);
+        let prompt = r.string("prompt", errors);
+        let effect = r.required_string("effect", errors);
+        let when = r.string("when", errors);
+        r.finish(errors);
+        let (Some(id), Some(effect)) = (id, effect) else {
+            continue;
+        };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        if out.iter().any(|(d, _)| d.id == id.text) {
+            errors.push(Diagnostic::error(
+                format!("duplicate declaration id `{}`", id.text),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        if out.len() == usize::from(u8::MAX) {
+            errors.push(Diagnostic::error(
+                "a ruleset holds at most 255 declarations",
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        let when_source = when.as_ref().map(|w| w.text.to_string());
+        let compiled = match &when {
+            Some(w) => match compile_expr(w, Type::Bool, &names, errors) {
+                Some(p) => Some(p),
+                None => continue,
+            },
+            None => None,
+        };
+        out.push((
+            Declaration {
+                id: id.text.to_string(),
+                name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+                prompt: prompt.map_or_else(String::new, |p| p.text.to_string()),
+                effect: effect.text.to_string(),
+                when: compiled,
+                when_source,
+            },
+            effect.loc.clone(),
+        ));
+    }
+    out
+}
+
+/// The declarations of `sections` whose effect is one of `effects`, by index; an effect the
+/// family does not have is an error.
+fn family_declarations(
+    sections: &Sections,
+    family: &str,
+    effects: &[&str],
+    errors: &mut Vec<Diagnostic>,
+) {
+    for (d, loc) in sections.declarations {
+        if !effects.contains(&d.effect.as_str()) {
+            let help = if effects.is_empty() {
+                Some(format!("a {family} game has no declarations; remove it"))
+            } else {
+                did_you_mean(&d.effect, effects.iter().copied()).or_else(|| {
+                    let list: Vec<String> = effects.iter().map(|e| format!("`{e}`")).collect();
+                    Some(format!("a {family} game's effects are {}", list.join(", ")))
+                })
+            };
+            errors.push(
+                Diagnostic::error(
+                    format!("unknown effect `{}` for a {family} game", d.effect),
+                    loc.clone(),
+                )
+                .with_help(help),
+            );
+        }
+    }
+}
+
+/// The indices of the declarations with one of `effects`, in ruleset order.
+fn declared(sections: &Sections, effects: &[&str]) -> Vec<crate::core::DeclId> {
+    sections
+        .declarations
+        .iter()
+        .enumerate()
+        .filter(|(_, (d, _))| effects.contains(&d.effect.as_str()))
+        .map(|(i, _)| crate::core::DeclId(i as u8))
+        .collect()
+}
+
+fn flow_options(
+    t: &Table,
+    loc: &Loc,
+    deck: &Deck,
+    sections: &Sections,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Flow> {
+    let names = &Names {
+        deck,
+        facts: scope::CONSTANT,
+    };
     let mut r = TableReader::new(t, loc.clone(), "`[flow]`");
     // The family of game: it decides which options the table takes.
     let styles = [("matching", false), ("banker", true)];
     if choice(&mut r, "style", &styles, errors) == Some(true) {
-        return banker_flow(r, t, loc, names, errors);
+        return banker_flow(r, t, loc, deck, sections, errors);
+    }
+    family_declarations(
+        sections,
+        "matching",
+        &["continue", "stop", "swap", "keep"],
+        errors,
+    );
+    let players = positive(&mut r, "players", 2, errors);
+    let min_players = positive(&mut r, "min_players", players.min(2), errors);
+    let max_players = positive(&mut r, "max_players", players, errors);
+    if !(min_players <= players && players <= max_players) || max_players as usize > MAX_SEATS {
+        errors.push(Diagnostic::error(
+            format!(
+                "seats must satisfy 1 <= min_players ({min_players}) <= players ({players}) <= max_players ({max_players}) <= {MAX_SEATS}"
+            ),
+            loc.clone(),
+        ));
     }
     let hand_size = positive(&mut r, "hand_size", 8, errors);
     let table_size = positive(&mut r, "table_size", 8, errors);
@@ -388,7 +545,8 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         let items = r.strings("deal_order", errors);
         let opts = [
             ("dealer", DealTarget::Dealer),
-            ("opponent", DealTarget::Opponent),
+            ("opponent", DealTarget::Others),
+            ("others", DealTarget::Others),
             ("table", DealTarget::Table),
         ];
         let mut order = Vec::new();
@@ -397,15 +555,14 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
                 Some((_, v)) => order.push(*v),
                 None => errors.push(
                     Diagnostic::error(format!("unknown deal target `{}`", s.text), s.loc.clone())
-                        .with_help(
-                            did_you_mean(s.text, opts.iter().map(|(n, _)| *n))
-                                .or(Some("use `dealer`, `opponent` or `table`".into())),
-                        ),
+                        .with_help(did_you_mean(s.text, opts.iter().map(|(n, _)| *n)).or(Some(
+                            "use `dealer`, `others` (`opponent`) or `table`".into(),
+                        ))),
                 ),
             }
         }
         if items.is_empty() {
-            vec![DealTarget::Opponent, DealTarget::Table, DealTarget::Dealer]
+            vec![DealTarget::Others, DealTarget::Table, DealTarget::Dealer]
         } else {
             order
         }
@@ -485,13 +642,39 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
     .unwrap_or(FirstDealer::First);
     let next_dealer = choice(&mut r, "next_dealer", &dealers, errors).unwrap_or(NextDealer::Winner);
     let draw_dealer = choice(&mut r, "draw_dealer", &dealers, errors).unwrap_or(NextDealer::Same);
-    let koikoi = r.boolean("koikoi", errors).is_none_or(|(b, _)| b);
-    let koikoi_on_empty_hand = r
-        .boolean("koikoi_on_empty_hand", errors)
-        .is_some_and(|(b, _)| b);
-    let dealer_hand_swap = r
-        .boolean("dealer_hand_swap", errors)
-        .is_some_and(|(b, _)| b);
+    let after_yaku = declared(sections, &["continue", "stop"]);
+    let after_deal = declared(sections, &["swap", "keep"]);
+    // A choice must have a way out: `stop` always may be made, and a swap needs its `keep`.
+    let unconditional = |effect: &str| {
+        sections
+            .declarations
+            .iter()
+            .any(|(d, _)| d.effect == effect && d.when.is_none())
+    };
+    if !after_yaku.is_empty() && !unconditional("stop") {
+        errors.push(
+            Diagnostic::error(
+                "the declarations after a yaku need a `stop` without a `when`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add a `[[declaration]]` with `effect = \"stop\"`, so that a player can always stop"
+                    .into(),
+            )),
+        );
+    }
+    let swap_complete = unconditional("keep") && unconditional("swap");
+    if !after_deal.is_empty() && !swap_complete {
+        errors.push(
+            Diagnostic::error(
+                "the declarations after the deal need a `swap` and a `keep`, neither with a `when`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "the seat after the dealer chooses between taking the dealer's hand (`swap`) and keeping its own (`keep`)".into(),
+            )),
+        );
+    }
     let wild = r
         .string("wild", errors)
         .and_then(|s| {
@@ -537,27 +720,34 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         errors,
     )
     .unwrap_or(BothInstant::Draw);
+    let table_scope = Names {
+        deck,
+        facts: scope::TABLE,
+    };
     let table_count = r
         .string("table_count", errors)
-        .and_then(|s| compile_expr(&s, Type::Int, names, errors));
+        .and_then(|s| compile_expr(&s, Type::Int, &table_scope, errors));
     let instant_wins = deal_checks(
         r.tables("instant_win", errors),
         "an `[[flow.instant_win]]`",
         true,
-        names,
+        &Names {
+            deck,
+            facts: scope::INSTANT_WIN,
+        },
         errors,
     );
     let redeals = deal_checks(
         r.tables("redeal", errors),
         "a `[[flow.redeal]]`",
         false,
-        names,
+        &table_scope,
         errors,
     );
     r.finish(errors);
     if !deck_holds(
-        names.deck,
-        2 * hand_size + table_size,
+        deck,
+        max_players * hand_size + table_size,
         "the deal",
         loc,
         errors,
@@ -565,6 +755,9 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         return None;
     }
     Some(Flow::Matching(std::sync::Arc::new(MatchingFlow {
+        players,
+        min_players,
+        max_players,
         hand_size,
         table_size,
         deal_packet,
@@ -573,9 +766,8 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
         first_dealer,
         next_dealer,
         draw_dealer,
-        koikoi,
-        koikoi_on_empty_hand,
-        dealer_hand_swap,
+        after_yaku,
+        after_deal,
         wild,
         exhausted,
         instant_wins,
@@ -611,9 +803,30 @@ fn banker_flow(
     mut r: TableReader,
     t: &Table,
     loc: &Loc,
-    names: &Names,
+    deck: &Deck,
+    sections: &Sections,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Flow> {
+    let names = &Names {
+        deck,
+        facts: scope::TILES,
+    };
+    family_declarations(sections, "banker", &[], errors);
+    // A banker game compares hand values: yaku and a scoring script would never be used.
+    for (loc, what) in [
+        (&sections.yaku, "`[[yaku]]`"),
+        (&sections.scoring, "`[scoring]`"),
+    ] {
+        if let Some(loc) = loc {
+            errors.push(
+                Diagnostic::error(format!("a banker game does not use {what}"), loc.clone())
+                    .with_help(Some(
+                        "a banker game's hands are compared by `[flow] value`; remove this section"
+                            .into(),
+                    )),
+            );
+        }
+    }
     let max_players = positive(&mut r, "max_players", 5, errors);
     let players = positive(&mut r, "players", 1, errors);
     let first_tiles = positive(&mut r, "first_tiles", 1, errors);
@@ -772,7 +985,7 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
     let mut piles: Vec<Vec<ScriptYaku>> = yaku.yaku.iter().map(|y| vec![one(y)]).collect();
     piles.push(yaku.yaku.iter().map(one).collect());
     for pile in &piles {
-        for (koikoi_self, koikoi_opponent, table_count, dealer, instant) in [
+        for (calls_self, calls_opponent, table_count, dealer, instant) in [
             (0, 0, 0, true, false),
             (1, 0, 1, false, false),
             (0, 2, 2, true, false),
@@ -782,8 +995,8 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
             let facts = HandFacts {
                 base: pile.iter().map(|y| y.points).sum(),
                 yaku: pile.clone(),
-                koikoi_self,
-                koikoi_opponent,
+                calls_self,
+                calls_opponent,
                 table_count,
                 round: 1,
                 rounds: 12,
@@ -799,7 +1012,7 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
                         at.clone(),
                     )
                     .with_help(Some(format!(
-                        "the sample: yaku [{}] at 1 point each, koi-koi calls {koikoi_self} and {koikoi_opponent}, table count {table_count}, dealer {dealer}, instant win {instant}",
+                        "the sample: yaku [{}] at 1 point each, calls {calls_self} and {calls_opponent}, table count {table_count}, dealer {dealer}, instant win {instant}",
                         names.join(", ")
                     ))),
                 );
@@ -813,6 +1026,7 @@ fn scoring_script(
     loader: &mut Loader,
     t: &Table,
     loc: &Loc,
+    calls: &[String],
     errors: &mut Vec<Diagnostic>,
 ) -> Option<(ScoringScript, Loc)> {
     let mut r = TableReader::new(t, loc.clone(), "`[scoring]`");
@@ -857,7 +1071,7 @@ fn scoring_script(
         }
     };
     let before = errors.len();
-    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, errors)
+    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, calls, errors)
         .map(|s| (s, named_at.clone()));
     // Errors in an inline script point into the rule file, at the script's own line and column.
     if let Some((file, start)) = inline_at {

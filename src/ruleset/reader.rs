@@ -69,6 +69,10 @@ impl<'a> TableReader<'a> {
     }
 
     /// Reads an optional boolean.
+    #[allow(
+        dead_code,
+        reason = "no option of the bundled families is a boolean since declarations replaced them; kept for the next"
+    )]
     pub fn boolean(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<(bool, &'a Loc)> {
         let item = self.item(key)?;
         match item.value {

@@ -9,7 +9,11 @@
 //! per thread. The cache key holds only the facts the script can observe: when `hand` is used
 //! only to read properties by name (`hand.base`), the facts it never names cannot change its
 //! result and are left out of the key (the standard rules' script reads `base`, `instant`,
-//! `exhausted` and `koikoi_opponent`, so every koi-koi count, round and dealer share one entry).
+//! `exhausted` and `calls_opponent`, so every count of calls, round and dealer share one entry).
+//!
+//! The calls to play on are counted under generic names (`calls_self`, `calls_opponent`,
+//! `calls`) and also under the names of the ruleset's `continue` declarations (`go_self` for a
+//! declaration `go`), so a script reads in its game's own words.
 //! Finding those names needs rhai's syntax tree, hence its `internals` feature.
 
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
@@ -35,6 +39,8 @@ pub struct ScoringScript {
     reads: FactReads,
     /// The script's file name, for errors.
     file_name: String,
+    /// The ruleset's names for the call facts.
+    aliases: Arc<Aliases>,
 }
 
 impl std::fmt::Debug for ScoringScript {
@@ -58,8 +64,8 @@ pub struct FactsKey {
     pub yaku: Option<(u64, u128)>,
     /// `base`.
     pub base: i64,
-    /// Koi-koi calls by the scorer and the other player.
-    pub koikoi: (u32, u32),
+    /// Calls to play on by the scorer and by the other players.
+    pub calls: (u32, u32),
     /// `table_count`.
     pub table_count: i64,
     /// Round and rounds.
@@ -74,9 +80,9 @@ pub struct FactsKey {
 const FACT_NAMES: [&str; 11] = [
     "yaku",
     "base",
-    "koikoi_self",
-    "koikoi_opponent",
-    "koikoi",
+    "calls_self",
+    "calls_opponent",
+    "calls",
     "table_count",
     "round",
     "rounds",
@@ -109,7 +115,7 @@ impl FactReads {
     /// property is read. Anything else (passing `hand` to a function or a closure, indexing
     /// it with a string, calling a method on it, assigning it, printing it) may observe every
     /// fact, and gives [`FactReads::ALL`]. A shadowing local of the same name only adds reads.
-    fn of(ast: &AST) -> FactReads {
+    fn of(ast: &AST, aliases: &Aliases) -> FactReads {
         let Some(param) = ast
             .iter_functions()
             .find(|f| f.name == SCORE_HOOK && f.params.len() == 1)
@@ -133,7 +139,7 @@ impl FactReads {
             };
             match property {
                 Some(name) => {
-                    if let Some(i) = FACT_NAMES.iter().position(|n| *n == name) {
+                    if let Some(i) = fact_index(name, aliases) {
                         read |= 1 << i;
                     }
                     true
@@ -154,12 +160,8 @@ impl FactReads {
     fn narrow(self, key: FactsKey) -> Option<FactsKey> {
         // Bit tests by position in FACT_NAMES (hit on every cached call: no name lookups).
         let r = |fact: usize| self.0 >> fact & 1 == 1;
-        let (own, other) = key.koikoi;
-        let koikoi = match (
-            r(fact::KOIKOI_SELF),
-            r(fact::KOIKOI_OPPONENT),
-            r(fact::KOIKOI),
-        ) {
+        let (own, other) = key.calls;
+        let calls = match (r(fact::CALLS_SELF), r(fact::CALLS_OPPONENT), r(fact::CALLS)) {
             // Only the sum is seen.
             (false, false, true) => (own.wrapping_add(other), 0),
             (s, o, sum) => (
@@ -170,7 +172,7 @@ impl FactReads {
         Some(FactsKey {
             yaku: if r(fact::YAKU) { Some(key.yaku?) } else { None },
             base: if r(fact::BASE) { key.base } else { 0 },
-            koikoi,
+            calls,
             table_count: if r(fact::TABLE_COUNT) {
                 key.table_count
             } else {
@@ -189,13 +191,41 @@ impl FactReads {
     }
 }
 
+/// Other names of facts: the ruleset's words for the calls to play on, with the position in
+/// [`FACT_NAMES`] of the fact each names.
+pub type Aliases = Vec<(String, usize)>;
+
+/// The aliases of the call facts for the ruleset's `continue` declarations (ids with `_` for
+/// `-`): `go_self`, `go_opponent` and `go` for a declaration `go`.
+pub fn call_aliases(calls: &[String]) -> Aliases {
+    calls
+        .iter()
+        .flat_map(|c| {
+            [
+                (format!("{c}_self"), fact::CALLS_SELF),
+                (format!("{c}_opponent"), fact::CALLS_OPPONENT),
+                (c.clone(), fact::CALLS),
+            ]
+        })
+        .filter(|(name, _)| !FACT_NAMES.contains(&name.as_str()))
+        .collect()
+}
+
+/// The position in [`FACT_NAMES`] of the fact `name` names, directly or as an alias.
+fn fact_index(name: &str, aliases: &Aliases) -> Option<usize> {
+    FACT_NAMES
+        .iter()
+        .position(|n| *n == name)
+        .or_else(|| aliases.iter().find(|(a, _)| a == name).map(|(_, i)| *i))
+}
+
 /// Positions in [`FACT_NAMES`].
 mod fact {
     pub const YAKU: usize = 0;
     pub const BASE: usize = 1;
-    pub const KOIKOI_SELF: usize = 2;
-    pub const KOIKOI_OPPONENT: usize = 3;
-    pub const KOIKOI: usize = 4;
+    pub const CALLS_SELF: usize = 2;
+    pub const CALLS_OPPONENT: usize = 3;
+    pub const CALLS: usize = 4;
     pub const TABLE_COUNT: usize = 5;
     pub const ROUND: usize = 6;
     pub const ROUNDS: usize = 7;
@@ -270,10 +300,10 @@ pub struct HandFacts {
     pub yaku: Vec<ScriptYaku>,
     /// The sum of their points.
     pub base: i64,
-    /// Koi-koi calls by the winner in this hand.
-    pub koikoi_self: i64,
-    /// Koi-koi calls by the other player in this hand.
-    pub koikoi_opponent: i64,
+    /// Calls to play on by the winner in this hand.
+    pub calls_self: i64,
+    /// Calls to play on by the other players in this hand.
+    pub calls_opponent: i64,
     /// The ruleset's `table_count` (brights on the table at the deal, for the classic rules).
     pub table_count: i64,
     /// The round, 1-based.
@@ -351,9 +381,11 @@ impl ScoringScript {
         sources: &SourceMap,
         file: FileId,
         named_at: &Loc,
+        calls: &[String],
         errors: &mut Vec<Diagnostic>,
     ) -> Option<ScoringScript> {
         let engine = sandbox();
+        let aliases = call_aliases(calls);
         let text = &sources.get(file).text;
         match engine.compile(text) {
             Ok(ast) => {
@@ -376,10 +408,11 @@ impl ScoringScript {
                 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 Some(ScoringScript {
                     id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-                    reads: FactReads::of(&ast),
+                    reads: FactReads::of(&ast, &aliases),
                     engine: Arc::new(engine),
                     ast: Arc::new(ast),
                     file_name: sources.get(file).name.clone(),
+                    aliases: Arc::new(aliases),
                 })
             }
             Err(e) => {
@@ -432,7 +465,7 @@ impl ScoringScript {
 
     /// Runs `score(hand)` on the facts of a finished hand.
     pub fn score(&self, facts: &HandFacts) -> Result<ScoreOutcome, ScriptError> {
-        let hand = facts_to_map(facts);
+        let hand = facts_to_map(facts, &self.aliases);
         let mut scope = Scope::new();
         let result: Dynamic = self
             .engine
@@ -565,7 +598,7 @@ fn innermost(e: &rhai::EvalAltResult) -> (&rhai::EvalAltResult, Position) {
     (err, pos)
 }
 
-fn facts_to_map(f: &HandFacts) -> Map {
+fn facts_to_map(f: &HandFacts, aliases: &Aliases) -> Map {
     let yaku: rhai::Array = f
         .yaku
         .iter()
@@ -580,9 +613,17 @@ fn facts_to_map(f: &HandFacts) -> Map {
     let mut m = Map::new();
     m.insert("yaku".into(), Dynamic::from_array(yaku));
     m.insert("base".into(), f.base.into());
-    m.insert("koikoi_self".into(), f.koikoi_self.into());
-    m.insert("koikoi_opponent".into(), f.koikoi_opponent.into());
-    m.insert("koikoi".into(), (f.koikoi_self + f.koikoi_opponent).into());
+    let calls = [
+        f.calls_self,
+        f.calls_opponent,
+        f.calls_self + f.calls_opponent,
+    ];
+    m.insert("calls_self".into(), calls[0].into());
+    m.insert("calls_opponent".into(), calls[1].into());
+    m.insert("calls".into(), calls[2].into());
+    for (name, i) in aliases {
+        m.insert(name.as_str().into(), calls[i - fact::CALLS_SELF].into());
+    }
     m.insert("table_count".into(), f.table_count.into());
     m.insert("round".into(), f.round.into());
     m.insert("rounds".into(), f.rounds.into());
@@ -621,7 +662,14 @@ mod tests {
         let mut sources = SourceMap::new();
         let file = sources.add("test.rhai", src);
         let mut errors = Vec::new();
-        ScoringScript::compile(&sources, file, &Loc::new(file, 0..0), &mut errors).ok_or(errors)
+        ScoringScript::compile(
+            &sources,
+            file,
+            &Loc::new(file, 0..0),
+            &["koikoi".to_string()],
+            &mut errors,
+        )
+        .ok_or(errors)
     }
 
     #[test]
@@ -634,7 +682,7 @@ mod tests {
         let out = s
             .score(&HandFacts {
                 base: 9,
-                koikoi_self: 1,
+                calls_self: 1,
                 ..HandFacts::default()
             })
             .unwrap();
@@ -674,7 +722,7 @@ mod tests {
             ("fn score(hand) { hand.base * 2 }", Some(&["base"])),
             (
                 "fn score(h) { h.base + h.koikoi }",
-                Some(&["base", "koikoi"]),
+                Some(&["base", "calls"]),
             ),
             (
                 "fn score(hand) { hand.yaku.len() + hand.yaku[0].points }",
@@ -725,9 +773,9 @@ mod tests {
         let positions = [
             (fact::YAKU, "yaku"),
             (fact::BASE, "base"),
-            (fact::KOIKOI_SELF, "koikoi_self"),
-            (fact::KOIKOI_OPPONENT, "koikoi_opponent"),
-            (fact::KOIKOI, "koikoi"),
+            (fact::CALLS_SELF, "calls_self"),
+            (fact::CALLS_OPPONENT, "calls_opponent"),
+            (fact::CALLS, "calls"),
             (fact::TABLE_COUNT, "table_count"),
             (fact::ROUND, "round"),
             (fact::ROUNDS, "rounds"),
@@ -753,21 +801,21 @@ mod tests {
         };
         assert_eq!(
             read("koikoi"),
-            ["base", "koikoi_opponent", "instant", "exhausted"]
+            ["base", "calls_opponent", "instant", "exhausted"]
         );
         assert_eq!(
             read("koikoi-ktane"),
             [
                 "base",
-                "koikoi_self",
-                "koikoi_opponent",
+                "calls_self",
+                "calls_opponent",
                 "instant",
                 "exhausted"
             ]
         );
         assert_eq!(
             read("koikoi-classic"),
-            ["base", "koikoi_self", "table_count", "instant", "exhausted"]
+            ["base", "calls_self", "table_count", "instant", "exhausted"]
         );
     }
 
@@ -802,8 +850,8 @@ mod tests {
                     let facts = HandFacts {
                         yaku: yaku.collect(),
                         base,
-                        koikoi_self: i64::from(own),
-                        koikoi_opponent: i64::from(other),
+                        calls_self: i64::from(own),
+                        calls_opponent: i64::from(other),
                         table_count,
                         round: i64::from(round),
                         rounds: i64::from(rounds),
@@ -817,7 +865,7 @@ mod tests {
                             u128::from(base >= 1) | u128::from(base >= 2) << 16,
                         )),
                         base,
-                        koikoi: (own, other),
+                        calls: (own, other),
                         table_count,
                         round: (round, rounds),
                         dealer,

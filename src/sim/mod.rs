@@ -1,16 +1,16 @@
-//! Batch bot-vs-bot runs: many games on all cores, each from a seed derived from the run's seed
-//! and the game's index only, gathered in game order so the results do not depend on the
-//! number of threads. Statistics over the results are in [`stats`]. Nothing here prints.
+//! Batch bot runs of every family: many games on all cores, each from a seed derived from the
+//! run's seed and the game's index only, folded into running statistics in game order, so the
+//! report does not depend on the number of threads and memory does not grow with the number
+//! of games. Nothing here prints.
 //!
-//! Players alternate seats: in even games the first player named sits at seat 0, in odd games
-//! at seat 1. Results are kept per player, not per seat.
+//! Players rotate seats: in game `i` the player named `p`-th sits at seat `(p + i) % seats`.
+//! Results are kept per player, not per seat.
 
-pub mod banker;
 pub mod stats;
 
-use crate::agent::{Agent, agent_by_name, agent_rng, play_out};
+use crate::agent::{Agent, agent_by_name, agent_rng};
+use crate::core::{HandEnd, HandResult, StartOptions, play_out};
 use crate::deck::CardId;
-use crate::engine::{Game, GameOptions, HandEnd};
 use crate::ruleset::{GameLength, Ruleset};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -18,21 +18,26 @@ use rand::{Rng, RngExt};
 use rayon::prelude::*;
 use std::sync::Arc;
 
-pub use stats::{Comparison, Report};
+pub use stats::{Comparison, Report, Stats};
+
+/// Games played in parallel before their results are folded into the statistics.
+const CHUNK: usize = 4096;
 
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
     /// The ruleset.
     pub ruleset: Arc<Ruleset>,
-    /// The two players' bot names, first player first.
-    pub players: [String; 2],
+    /// The players' bot names, one per seat, first player first.
+    pub players: Vec<String>,
     /// How many games.
     pub games: usize,
     /// The run's seed.
     pub seed: u64,
     /// Hands per game instead of the ruleset's length.
     pub rounds: Option<u32>,
+    /// Table limits on bets instead of the ruleset's.
+    pub bet_limits: (Option<i64>, Option<i64>),
     /// Deal from orders drawn from each game's seed, and fix the first dealer from it, so that
     /// two rulesets with the same deck get the same shuffles (`--compare`).
     pub shared_deals: bool,
@@ -41,10 +46,15 @@ pub struct SimConfig {
 /// Why a run failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SimError {
-    /// A player name that is not a bot.
+    /// A player name that is not a bot of this ruleset.
     UnknownBot {
-        /// The name.
-        name: String,
+        /// Why.
+        message: String,
+    },
+    /// The game could not start with these options (a seat count, table limits).
+    Options {
+        /// Why.
+        message: String,
     },
     /// A game stopped on a scoring-script error.
     Script {
@@ -63,11 +73,9 @@ pub enum SimError {
 impl std::fmt::Display for SimError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SimError::UnknownBot { name } => write!(
-                f,
-                "unknown bot `{name}` (bots: {})",
-                crate::agent::AGENT_NAMES.join(", ")
-            ),
+            SimError::UnknownBot { message } | SimError::Options { message } => {
+                f.write_str(message)
+            }
             SimError::Script { game, message } => write!(f, "game {game}: {message}"),
             SimError::Threads { message } => write!(f, "cannot start threads: {message}"),
         }
@@ -79,27 +87,31 @@ impl std::error::Error for SimError {}
 /// One hand of a simulated game, by player (not seat).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundResult {
-    /// The player who dealt.
-    pub dealer: usize,
-    /// The player who won, if any.
+    /// The player who dealt (none when a house deals).
+    pub dealer: Option<usize>,
+    /// The player who won, if one did.
     pub winner: Option<usize>,
     /// How the hand ended.
     pub end: HandEnd,
-    /// The ids of the yaku (or instant wins) the winner scored.
-    pub yaku: Vec<String>,
+    /// The yaku of the ruleset's table the winner scored (bit `i` for yaku `i`).
+    pub yaku_mask: u64,
+    /// An instant win's or special outcome's id, when the hand ended by one.
+    pub special: Option<String>,
     /// Points for each player.
-    pub points: [i64; 2],
-    /// Koi-koi calls by each player.
-    pub koikoi: [u32; 2],
+    pub points: Vec<i64>,
+    /// Calls to play on by each player.
+    pub calls: Vec<u32>,
+    /// What the house won.
+    pub house: i64,
 }
 
 /// One simulated game, by player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The seat of each player.
-    pub seat_of: [usize; 2],
+    pub seat_of: Vec<usize>,
     /// Final scores of each player.
-    pub scores: [i64; 2],
+    pub scores: Vec<i64>,
     /// Every hand.
     pub rounds: Vec<RoundResult>,
 }
@@ -113,12 +125,20 @@ pub fn game_seed(seed: u64, index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Checks that every player is a bot.
-pub fn check_players(players: &[String; 2]) -> Result<(), SimError> {
+/// Checks that every player is a bot of the ruleset and the table seats them.
+pub fn check_players(ruleset: &Ruleset, players: &[String]) -> Result<(), SimError> {
+    let (min, _, max) = crate::families::seat_range(ruleset);
+    if !(min..=max).contains(&players.len()) {
+        return Err(SimError::Options {
+            message: format!(
+                "`{}` seats {min} to {max} players; `--players` gave {}",
+                ruleset.id,
+                players.len()
+            ),
+        });
+    }
     for p in players {
-        if agent_by_name(p).is_none() {
-            return Err(SimError::UnknownBot { name: p.clone() });
-        }
+        agent_by_name(p, ruleset).map_err(|message| SimError::UnknownBot { message })?;
     }
     Ok(())
 }
@@ -129,7 +149,7 @@ fn shared_orders(ruleset: &Ruleset, rounds: Option<u32>, seed: u64) -> Vec<Vec<C
     let hands = rounds.unwrap_or(match ruleset.matching().map(|f| f.length) {
         Some(GameLength::Rounds(n)) => n,
         Some(GameLength::Target { max_rounds, .. }) => max_rounds,
-        None => 0,
+        None => ruleset.banker().map_or(0, |f| f.hands),
     });
     let n = ruleset.deck.cards.len();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xdea1_5eed);
@@ -147,85 +167,179 @@ fn shared_orders(ruleset: &Ruleset, rounds: Option<u32>, seed: u64) -> Vec<Vec<C
 /// Plays game `index` of a run.
 pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimError> {
     let seed = game_seed(config.seed, index);
-    // Player p sits at seat (p + index) % 2.
-    let seat_of = [index % 2, (index + 1) % 2];
-    let player_at = |seat: usize| if seat_of[0] == seat { 0 } else { 1 };
-    let agent = |p: usize| {
-        agent_by_name(&config.players[p]).ok_or_else(|| SimError::UnknownBot {
-            name: config.players[p].clone(),
-        })
-    };
-    let mut agents: [Box<dyn Agent>; 2] = [agent(player_at(0))?, agent(player_at(1))?];
+    let n = config.players.len();
+    // Player p sits at seat (p + index) % n.
+    let seat_of: Vec<usize> = (0..n).map(|p| (p + index) % n).collect();
+    let mut player_at = vec![0; n];
+    for (p, &s) in seat_of.iter().enumerate() {
+        player_at[s] = p;
+    }
+    let mut agents: Vec<Box<dyn Agent>> = Vec::with_capacity(n);
+    for &p in &player_at {
+        agents.push(
+            agent_by_name(&config.players[p], &config.ruleset)
+                .map_err(|message| SimError::UnknownBot { message })?,
+        );
+    }
     let (deck_orders, first_dealer) = if config.shared_deals {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         (
             shared_orders(&config.ruleset, config.rounds, seed),
-            Some((rng.next_u32() % 2) as usize),
+            Some(rng.next_u32() as usize % n),
         )
     } else {
         (Vec::new(), None)
     };
-    let script = |e: &dyn std::fmt::Display| SimError::Script {
-        game: index,
-        message: e.to_string(),
-    };
-    let mut game = Game::new(
+    let mut game = crate::families::start(
         Arc::clone(&config.ruleset),
-        GameOptions {
+        StartOptions {
             seed,
+            seats: Some(n),
             rounds: config.rounds,
             deck_orders,
             log_events: false,
             simulation: true,
             first_dealer,
+            bet_limits: config.bet_limits,
         },
     )
-    .map_err(|e| script(&e))?;
-    play_out(&mut game, &mut agents, &mut agent_rng(seed)).map_err(|e| script(&e))?;
-    let by_player = |a: [i64; 2]| [a[seat_of[0]], a[seat_of[1]]];
+    .map_err(|e| match e {
+        crate::core::StartError::Options { message } => SimError::Options { message },
+        crate::core::StartError::Script(e) => SimError::Script {
+            game: index,
+            message: e.to_string(),
+        },
+    })?;
+    play_out(&mut *game, &mut agents, &mut agent_rng(seed)).map_err(|e| SimError::Script {
+        game: index,
+        message: e.to_string(),
+    })?;
+    let by_player = |a: &[i64]| seat_of.iter().map(|&s| a[s]).collect::<Vec<i64>>();
     let rounds = game
         .history()
         .iter()
-        .map(|h| RoundResult {
-            dealer: player_at(h.dealer),
-            winner: h.winner.map(player_at),
+        .map(|h: &HandResult| RoundResult {
+            dealer: h.dealer.map(|d| player_at[d]),
+            winner: h.winner.map(|w| player_at[w]),
             end: h.end,
+            yaku_mask: h.yaku_mask,
             // Simulations keep no explanation for ordinary stops, only the yaku mask; instant
             // wins and house-rule exhaustion keep theirs.
-            yaku: match &h.outcome {
-                Some(o) => o.yaku.iter().map(|y| y.id.clone()).collect(),
-                None => (0..config.ruleset.yaku.yaku.len())
-                    .filter(|i| h.yaku_mask >> i & 1 == 1)
-                    .map(|i| config.ruleset.yaku.yaku[i].id.clone())
-                    .collect(),
-            },
-            points: by_player(h.points),
-            koikoi: [h.koikoi[seat_of[0]], h.koikoi[seat_of[1]]],
+            special: h
+                .outcome
+                .as_ref()
+                .filter(|_| h.yaku_mask == 0)
+                .and_then(|o| o.yaku.first())
+                .map(|y| y.id.clone()),
+            points: by_player(&h.points),
+            calls: seat_of.iter().map(|&s| h.calls[s]).collect(),
+            house: h.house,
         })
         .collect();
     Ok(GameResult {
-        seat_of,
         scores: by_player(game.scores()),
+        seat_of,
         rounds,
     })
 }
 
-/// Plays every game of a run on `threads` threads (0: one per core), calling `tick` after each
-/// game. Results are in game order whatever the thread count.
+/// Plays every game of a run on `threads` threads (0: one per core), calling `visit` with each
+/// game's result in game order and `tick` after each game. Games are played in chunks, so
+/// memory does not grow with the number of games.
 pub fn run(
     config: &SimConfig,
     threads: usize,
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<GameResult>, SimError> {
-    check_players(&config.players)?;
+    mut visit: impl FnMut(usize, &GameResult),
+) -> Result<(), SimError> {
+    check_players(&config.ruleset, &config.players)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| SimError::Threads {
             message: e.to_string(),
         })?;
-    pool.install(|| {
-        (0..config.games)
+    let mut start = 0;
+    while start < config.games {
+        let end = (start + CHUNK).min(config.games);
+        let chunk: Vec<Result<GameResult, SimError>> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| {
+                    let r = play_game(config, i);
+                    tick();
+                    r
+                })
+                .collect()
+        });
+        for (k, r) in chunk.into_iter().enumerate() {
+            visit(start + k, &r?);
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// Runs `config` and summarizes it.
+pub fn simulate(
+    config: &SimConfig,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Report, SimError> {
+    let mut stats = Stats::new(&config.ruleset, &config.players);
+    run(config, threads, tick, |_, g| stats.add(g))?;
+    Ok(stats.report(config.seed))
+}
+
+/// Runs two rulesets on the same seeds (with shared deals) and compares them game by game.
+pub fn compare(
+    a: &SimConfig,
+    b: &SimConfig,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Comparison, SimError> {
+    let mut sa = Stats::new(&a.ruleset, &a.players);
+    let mut sb = Stats::new(&b.ruleset, &b.players);
+    let mut paired = stats::Paired::new(&a.players);
+    // Both runs advance chunk by chunk together, so the pairing needs no stored games.
+    let mut start = 0;
+    while start < a.games {
+        let end = (start + CHUNK).min(a.games);
+        let slice = |c: &SimConfig| SimConfig {
+            games: end,
+            ..c.clone()
+        };
+        let mut first = Vec::new();
+        run_range(&slice(a), start, threads, tick, |g| first.push(g))?;
+        let mut k = 0;
+        run_range(&slice(b), start, threads, tick, |g| {
+            sa.add(&first[k]);
+            sb.add(&g);
+            paired.add(&first[k], &g);
+            k += 1;
+        })?;
+        start = end;
+    }
+    Ok(paired.finish(sa.report(a.seed), sb.report(b.seed)))
+}
+
+/// Games `start..config.games` of a run, in order.
+fn run_range(
+    config: &SimConfig,
+    start: usize,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+    mut visit: impl FnMut(GameResult),
+) -> Result<(), SimError> {
+    check_players(&config.ruleset, &config.players)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SimError::Threads {
+            message: e.to_string(),
+        })?;
+    let chunk: Vec<Result<GameResult, SimError>> = pool.install(|| {
+        (start..config.games)
             .into_par_iter()
             .map(|i| {
                 let r = play_game(config, i);
@@ -233,7 +347,11 @@ pub fn run(
                 r
             })
             .collect()
-    })
+    });
+    for r in chunk {
+        visit(r?);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -241,40 +359,59 @@ mod tests {
     use super::*;
     use crate::ruleset;
 
-    fn config(name: &str, games: usize) -> SimConfig {
+    fn config(name: &str, players: &[&str], games: usize) -> SimConfig {
         SimConfig {
             ruleset: Arc::new(ruleset::load(name).value.unwrap()),
-            players: ["greedy".into(), "random".into()],
+            players: players.iter().map(|p| p.to_string()).collect(),
             games,
             seed: 42,
             rounds: Some(3),
+            bet_limits: (None, None),
             shared_deals: false,
         }
     }
 
+    fn results(c: &SimConfig, threads: usize) -> Vec<GameResult> {
+        let mut v = Vec::new();
+        run(c, threads, &|| {}, |_, g| v.push(g.clone())).unwrap();
+        v
+    }
+
     #[test]
     fn results_do_not_depend_on_threads() {
-        let c = config("koikoi", 12);
-        let one = run(&c, 1, &|| {}).unwrap();
-        let two = run(&c, 2, &|| {}).unwrap();
-        assert_eq!(one, two);
-        assert_eq!(one.len(), 12);
-        assert_eq!(one[0].seat_of, [0, 1]);
-        assert_eq!(one[1].seat_of, [1, 0]);
-        for g in &one {
-            let sum = g
-                .rounds
-                .iter()
-                .fold([0, 0], |a, r| [a[0] + r.points[0], a[1] + r.points[1]]);
-            assert_eq!(sum, g.scores);
+        for (name, players) in [
+            ("koikoi", &["greedy", "random"][..]),
+            ("kolyesi", &["seed", "random", "best"][..]),
+        ] {
+            let c = config(name, players, 12);
+            let one = results(&c, 1);
+            let two = results(&c, 2);
+            assert_eq!(one, two);
+            assert_eq!(one.len(), 12);
+            assert_eq!(one[1].seat_of[0], 1);
+            for g in &one {
+                let mut sum = vec![0; players.len()];
+                for r in &g.rounds {
+                    for (s, p) in sum.iter_mut().zip(&r.points) {
+                        *s += p;
+                    }
+                }
+                if name == "koikoi" {
+                    assert_eq!(sum, g.scores);
+                }
+            }
+            assert_eq!(
+                simulate(&c, 1, &|| {}).unwrap(),
+                simulate(&c, 2, &|| {}).unwrap()
+            );
         }
     }
 
     #[test]
     fn shared_deals_give_the_same_first_deal_to_two_rulesets() {
-        let mut a = config("koikoi", 1);
+        let mut a = config("koikoi", &["greedy", "random"], 1);
         a.shared_deals = true;
-        let mut b = config("koikoi-ktane", 1);
+        let mut b = config("koikoi-ktane", &["greedy", "random"], 1);
         b.shared_deals = true;
         let orders_a = shared_orders(&a.ruleset, a.rounds, 9);
         let orders_b = shared_orders(&b.ruleset, b.rounds, 9);
@@ -282,39 +419,38 @@ mod tests {
         let ra = play_game(&a, 0).unwrap();
         let rb = play_game(&b, 0).unwrap();
         assert_eq!(ra.rounds[0].dealer, rb.rounds[0].dealer);
+        let c = compare(&a, &b, 1, &|| {}).unwrap();
+        assert_eq!(c.a.games, 1);
     }
 
     /// Regression: simulations keep no outcome for ordinary stops, and the yaku that ended them
     /// went missing from the statistics (only instant wins were counted).
     #[test]
     fn ordinary_yaku_are_counted_in_simulations() {
-        let c = config("koikoi", 12);
-        let results = run(&c, 1, &|| {}).unwrap();
-        let stops: Vec<&RoundResult> = results
-            .iter()
-            .flat_map(|g| &g.rounds)
-            .filter(|r| r.end == HandEnd::Stop)
-            .collect();
-        assert!(!stops.is_empty());
-        assert!(stops.iter().all(|r| !r.yaku.is_empty()));
+        let c = config("koikoi", &["greedy", "random"], 12);
+        let report = simulate(&c, 1, &|| {}).unwrap();
         let known: Vec<&str> = c.ruleset.yaku.yaku.iter().map(|y| y.id.as_str()).collect();
-        assert!(
-            stops
-                .iter()
-                .flat_map(|r| &r.yaku)
-                .all(|y| known.contains(&y.as_str()))
-        );
+        assert!(report.yaku.iter().any(|y| known.contains(&y.id.as_str())));
+        let stops = results(&c, 1)
+            .iter()
+            .flat_map(|g| g.rounds.clone())
+            .filter(|r| r.end == crate::families::matching::ends::STOP)
+            .collect::<Vec<_>>();
+        assert!(!stops.is_empty());
+        assert!(stops.iter().all(|r| r.yaku_mask != 0));
     }
 
     #[test]
-    fn unknown_bots_are_refused() {
-        let mut c = config("koikoi", 1);
-        c.players[1] = "wizard".into();
-        assert_eq!(
-            run(&c, 1, &|| {}).unwrap_err(),
-            SimError::UnknownBot {
-                name: "wizard".into()
-            }
-        );
+    fn unknown_bots_and_seat_counts_are_refused() {
+        let c = config("koikoi", &["greedy", "wizard"], 1);
+        assert!(matches!(
+            run(&c, 1, &|| {}, |_, _| {}).unwrap_err(),
+            SimError::UnknownBot { .. }
+        ));
+        let c = config("koikoi", &["greedy"], 1);
+        assert!(matches!(
+            run(&c, 1, &|| {}, |_, _| {}).unwrap_err(),
+            SimError::Options { .. }
+        ));
     }
 }

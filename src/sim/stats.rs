@@ -1,13 +1,15 @@
-//! Statistics over simulated games: win rates with Wilson intervals, means with normal 95%
-//! intervals, the dealer's advantage, how rounds end, koi-koi calls; and paired differences
-//! between two rulesets played on the same seeds.
+//! Statistics over simulated games of every family, folded game by game in constant memory:
+//! win rates with Wilson intervals, means with normal 95% intervals, the dealer's advantage,
+//! how hands end, calls to play on, yaku, a house's result; and paired differences between two
+//! rulesets played on the same seeds.
 //!
 //! Per-round figures treat rounds as independent observations (within a game they are only
 //! loosely linked, through the dealer and the score).
 
-use super::GameResult;
-use crate::engine::HandEnd;
+use super::{GameResult, RoundResult};
+use crate::ruleset::Ruleset;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The normal quantile for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -65,15 +67,39 @@ pub struct Mean {
     pub ci95: f64,
 }
 
+/// A running sum for a [`Mean`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MeanAcc {
+    n: u64,
+    sum: f64,
+    sq: f64,
+}
+
+impl MeanAcc {
+    /// Adds an observation.
+    pub fn add(&mut self, v: f64) {
+        self.n += 1;
+        self.sum += v;
+        self.sq += v * v;
+    }
+
+    /// The mean so far.
+    pub fn mean(&self) -> Mean {
+        Mean::from_sums(self.n, self.sum, self.sq)
+    }
+}
+
 impl Mean {
     /// The mean of `values`.
     pub fn of(values: impl IntoIterator<Item = f64>) -> Mean {
-        let (mut n, mut sum, mut sq) = (0u64, 0.0, 0.0);
+        let mut acc = MeanAcc::default();
         for v in values {
-            n += 1;
-            sum += v;
-            sq += v * v;
+            acc.add(v);
         }
+        acc.mean()
+    }
+
+    fn from_sums(n: u64, sum: f64, sq: f64) -> Mean {
         if n == 0 {
             return Mean {
                 n,
@@ -101,26 +127,26 @@ impl Mean {
 pub struct PlayerStats {
     /// The bot's name.
     pub player: String,
-    /// Games won (higher final score).
+    /// Games won: the highest final score alone (against a house: ahead at the end).
     pub wins: u64,
     /// Games lost.
     pub losses: u64,
-    /// Games drawn (equal scores).
+    /// Games drawn (the highest score shared; against a house: even).
     pub draws: u64,
     /// The share of games won, with its interval.
     pub win_rate: Proportion,
-    /// Mean points per round.
+    /// Mean points per round (for games settled with a house: the net transfer per hand).
     pub mean_points_per_round: f64,
     /// Half-width of its 95% interval.
     pub ci95: f64,
     /// Mean final score per game, with its interval.
     pub score_per_game: Mean,
-    /// Koi-koi calls made.
-    pub koikoi_calls: u64,
-    /// Hands in which this player called koi-koi at least once.
-    pub koikoi_hands: u64,
+    /// Calls to play on made.
+    pub calls: u64,
+    /// Hands in which this player called at least once.
+    pub call_hands: u64,
     /// Of those, the hands the caller went on to win.
-    pub koikoi_paid_off: Proportion,
+    pub calls_paid_off: Proportion,
 }
 
 /// How often a yaku (or instant win) was part of a winning hand.
@@ -134,105 +160,228 @@ pub struct YakuCount {
     pub share: f64,
 }
 
-/// The report of a run.
+/// How often hands ended one way.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EndCount {
+    /// How (`stop`, `exhausted`, `showdown`, ...).
+    pub end: String,
+    /// The share of all rounds, with its interval.
+    pub share: Proportion,
+}
+
+/// The report of a run: the same shape for every family and seat count.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     /// The ruleset's id.
     pub ruleset: String,
+    /// The family (`matching`, `banker`).
+    pub family: String,
     /// Games played.
     pub games: u64,
     /// Rounds (hands) played.
     pub rounds: u64,
     /// The run's seed.
     pub seed: u64,
-    /// Each player (players alternate seats; see [`super`]).
+    /// Each player (players rotate seats; see [`super`]).
     pub seats: Vec<PlayerStats>,
-    /// Dealer's points minus the other player's, per round.
-    pub dealer_advantage: Mean,
-    /// Rounds won by the dealer.
-    pub dealer_wins: Proportion,
-    /// Rounds that ended with the hands exhausted.
-    pub exhausted: Proportion,
-    /// Rounds ended by an instant win at the deal.
-    pub instant: Proportion,
+    /// How hands ended.
+    pub ends: Vec<EndCount>,
+    /// Dealer's points minus the other players' average, per round (games with a dealer seat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dealer_advantage: Option<Mean>,
+    /// Rounds won by the dealer (games with a dealer seat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dealer_wins: Option<Proportion>,
+    /// The house's result per hand (games settled with a house).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub house: Option<Mean>,
     /// How often each yaku ended a round, most frequent first.
     pub yaku: Vec<YakuCount>,
 }
 
-/// Summarizes a run.
-pub fn summarize(
-    ruleset: &str,
-    seed: u64,
-    players: &[String; 2],
-    results: &[GameResult],
-) -> Report {
-    let rounds: Vec<&super::RoundResult> = results.iter().flat_map(|g| &g.rounds).collect();
-    let n_rounds = rounds.len() as u64;
-    let seats = (0..2)
-        .map(|p| {
-            let wins = results
-                .iter()
-                .filter(|g| g.scores[p] > g.scores[1 - p])
-                .count() as u64;
-            let losses = results
-                .iter()
-                .filter(|g| g.scores[p] < g.scores[1 - p])
-                .count() as u64;
-            let games = results.len() as u64;
-            let per_round = Mean::of(rounds.iter().map(|r| r.points[p] as f64));
-            let called: Vec<_> = rounds.iter().filter(|r| r.koikoi[p] > 0).collect();
-            let paid = called.iter().filter(|r| r.winner == Some(p)).count() as u64;
-            PlayerStats {
-                player: players[p].clone(),
-                wins,
-                losses,
-                draws: games - wins - losses,
-                win_rate: Proportion::new(wins, games),
-                mean_points_per_round: per_round.mean,
-                ci95: per_round.ci95,
-                score_per_game: Mean::of(results.iter().map(|g| g.scores[p] as f64)),
-                koikoi_calls: rounds.iter().map(|r| u64::from(r.koikoi[p])).sum(),
-                koikoi_hands: called.len() as u64,
-                koikoi_paid_off: Proportion::new(paid, called.len() as u64),
-            }
-        })
-        .collect();
-    let mut yaku: Vec<YakuCount> = Vec::new();
-    for r in &rounds {
-        for id in &r.yaku {
-            match yaku.iter_mut().find(|y| &y.id == id) {
-                Some(y) => y.rounds += 1,
-                None => yaku.push(YakuCount {
-                    id: id.clone(),
-                    rounds: 1,
-                    share: 0.0,
-                }),
-            }
+impl Report {
+    /// The share of rounds that ended in one of `ends`.
+    pub fn ended(&self, ends: &[&str]) -> Proportion {
+        let count = self
+            .ends
+            .iter()
+            .filter(|e| ends.contains(&e.end.as_str()))
+            .map(|e| e.share.count)
+            .sum();
+        Proportion::new(count, self.rounds)
+    }
+}
+
+/// The running statistics of a run, one game at a time.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    ruleset: String,
+    family: &'static str,
+    against_house: bool,
+    yaku_ids: Vec<String>,
+    players: Vec<String>,
+    games: u64,
+    rounds: u64,
+    wins: Vec<u64>,
+    losses: Vec<u64>,
+    per_round: Vec<MeanAcc>,
+    per_game: Vec<MeanAcc>,
+    calls: Vec<u64>,
+    call_hands: Vec<u64>,
+    paid: Vec<u64>,
+    ends: BTreeMap<&'static str, u64>,
+    dealt: u64,
+    dealer_adv: MeanAcc,
+    dealer_wins: u64,
+    house: MeanAcc,
+    yaku: Vec<u64>,
+    special: BTreeMap<String, u64>,
+}
+
+impl Stats {
+    /// Empty statistics for a run of `ruleset` with `players`.
+    pub fn new(ruleset: &Ruleset, players: &[String]) -> Stats {
+        let n = players.len();
+        Stats {
+            ruleset: ruleset.id.clone(),
+            family: crate::families::family_name(ruleset),
+            against_house: ruleset.banker().is_some(),
+            yaku_ids: ruleset.yaku.yaku.iter().map(|y| y.id.clone()).collect(),
+            players: players.to_vec(),
+            games: 0,
+            rounds: 0,
+            wins: vec![0; n],
+            losses: vec![0; n],
+            per_round: vec![MeanAcc::default(); n],
+            per_game: vec![MeanAcc::default(); n],
+            calls: vec![0; n],
+            call_hands: vec![0; n],
+            paid: vec![0; n],
+            ends: BTreeMap::new(),
+            dealt: 0,
+            dealer_adv: MeanAcc::default(),
+            dealer_wins: 0,
+            house: MeanAcc::default(),
+            yaku: vec![0; ruleset.yaku.yaku.len()],
+            special: BTreeMap::new(),
         }
     }
-    for y in &mut yaku {
-        y.share = y.rounds as f64 / n_rounds.max(1) as f64;
+
+    /// Folds in one game.
+    pub fn add(&mut self, g: &GameResult) {
+        self.games += 1;
+        let top = g.scores.iter().copied().max().unwrap_or(0);
+        let at_top = g.scores.iter().filter(|&&s| s == top).count();
+        for (p, &score) in g.scores.iter().enumerate() {
+            let (won, lost) = if self.against_house {
+                (score > 0, score < 0)
+            } else {
+                (score == top && at_top == 1, score < top)
+            };
+            self.wins[p] += u64::from(won);
+            self.losses[p] += u64::from(lost);
+            self.per_game[p].add(score as f64);
+        }
+        for r in &g.rounds {
+            self.add_round(r);
+        }
     }
-    yaku.sort_by(|a, b| b.rounds.cmp(&a.rounds).then_with(|| a.id.cmp(&b.id)));
-    let count = |f: &dyn Fn(&super::RoundResult) -> bool| {
-        Proportion::new(rounds.iter().filter(|r| f(r)).count() as u64, n_rounds)
-    };
-    Report {
-        ruleset: ruleset.to_string(),
-        games: results.len() as u64,
-        rounds: n_rounds,
-        seed,
-        seats,
-        dealer_advantage: Mean::of(
-            rounds
+
+    fn add_round(&mut self, r: &RoundResult) {
+        self.rounds += 1;
+        *self.ends.entry(r.end.0).or_default() += 1;
+        for (p, &points) in r.points.iter().enumerate() {
+            self.per_round[p].add(points as f64);
+            self.calls[p] += u64::from(r.calls[p]);
+            if r.calls[p] > 0 {
+                self.call_hands[p] += 1;
+                self.paid[p] += u64::from(r.winner == Some(p));
+            }
+        }
+        if let Some(d) = r.dealer {
+            self.dealt += 1;
+            self.dealer_adv.add(dealer_advantage(r, d));
+            self.dealer_wins += u64::from(r.winner == Some(d));
+        }
+        if self.against_house {
+            self.house.add(r.house as f64);
+        }
+        let mut rest = r.yaku_mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(c) = self.yaku.get_mut(i) {
+                *c += 1;
+            }
+        }
+        if let Some(id) = &r.special {
+            *self.special.entry(id.clone()).or_default() += 1;
+        }
+    }
+
+    /// The report so far.
+    pub fn report(&self, seed: u64) -> Report {
+        let seats = (0..self.players.len())
+            .map(|p| {
+                let per_round = self.per_round[p].mean();
+                PlayerStats {
+                    player: self.players[p].clone(),
+                    wins: self.wins[p],
+                    losses: self.losses[p],
+                    draws: self.games - self.wins[p] - self.losses[p],
+                    win_rate: Proportion::new(self.wins[p], self.games),
+                    mean_points_per_round: per_round.mean,
+                    ci95: per_round.ci95,
+                    score_per_game: self.per_game[p].mean(),
+                    calls: self.calls[p],
+                    call_hands: self.call_hands[p],
+                    calls_paid_off: Proportion::new(self.paid[p], self.call_hands[p]),
+                }
+            })
+            .collect();
+        let share = |count: u64| count as f64 / self.rounds.max(1) as f64;
+        let mut yaku: Vec<YakuCount> = self
+            .yaku_ids
+            .iter()
+            .zip(&self.yaku)
+            .map(|(id, &rounds)| (id.clone(), rounds))
+            .chain(self.special.iter().map(|(id, &n)| (id.clone(), n)))
+            .filter(|(_, n)| *n > 0)
+            .map(|(id, rounds)| YakuCount {
+                id,
+                rounds,
+                share: share(rounds),
+            })
+            .collect();
+        yaku.sort_by(|a, b| b.rounds.cmp(&a.rounds).then_with(|| a.id.cmp(&b.id)));
+        Report {
+            ruleset: self.ruleset.clone(),
+            family: self.family.to_string(),
+            games: self.games,
+            rounds: self.rounds,
+            seed,
+            seats,
+            ends: self
+                .ends
                 .iter()
-                .map(|r| (r.points[r.dealer] - r.points[1 - r.dealer]) as f64),
-        ),
-        dealer_wins: count(&|r| r.winner == Some(r.dealer)),
-        exhausted: count(&|r| matches!(r.end, HandEnd::Exhausted | HandEnd::ExhaustedDealer)),
-        instant: count(&|r| matches!(r.end, HandEnd::Instant | HandEnd::BothInstant)),
-        yaku,
+                .map(|(end, &n)| EndCount {
+                    end: end.to_string(),
+                    share: Proportion::new(n, self.rounds),
+                })
+                .collect(),
+            dealer_advantage: (self.dealt > 0).then(|| self.dealer_adv.mean()),
+            dealer_wins: (self.dealt > 0).then(|| Proportion::new(self.dealer_wins, self.dealt)),
+            house: self.against_house.then(|| self.house.mean()),
+            yaku,
+        }
     }
+}
+
+/// The dealer's points minus the other players' average in one round.
+fn dealer_advantage(r: &RoundResult, dealer: usize) -> f64 {
+    let n = r.points.len();
+    let others: i64 = r.points.iter().sum::<i64>() - r.points[dealer];
+    r.points[dealer] as f64 - others as f64 / (n.max(2) - 1) as f64
 }
 
 /// One measure compared between two rulesets on the same seeds.
@@ -259,65 +408,97 @@ pub struct Comparison {
     pub differences: Vec<Difference>,
 }
 
-/// Compares two runs of the same seeds game by game.
-pub fn compare(a: Report, b: Report, ra: &[GameResult], rb: &[GameResult]) -> Comparison {
-    type Measure = (String, Box<dyn Fn(&GameResult) -> f64>);
-    let per_round = |g: &GameResult, f: &dyn Fn(&super::RoundResult) -> f64| {
+/// The measures of a comparison, per game.
+fn measures(players: &[String]) -> Vec<String> {
+    let mut m = Vec::new();
+    for (p, name) in players.iter().enumerate() {
+        m.push(format!("player {} ({name}) wins", p + 1));
+        m.push(format!("player {} ({name}) points per round", p + 1));
+    }
+    m.extend(
+        [
+            "dealer advantage per round",
+            "points per round, all players",
+            "rounds per game",
+            "share of rounds exhausted",
+            "calls per round",
+        ]
+        .map(String::from),
+    );
+    m
+}
+
+/// The values of [`measures`] for one game.
+fn measure(g: &GameResult) -> Vec<f64> {
+    let per_round = |f: &dyn Fn(&RoundResult) -> f64| {
         if g.rounds.is_empty() {
             0.0
         } else {
             g.rounds.iter().map(f).sum::<f64>() / g.rounds.len() as f64
         }
     };
-    let mut measures: Vec<Measure> = Vec::new();
-    for p in 0..2 {
-        let name = &a.seats[p].player;
-        measures.push((
-            format!("player {} ({name}) wins", p + 1),
-            Box::new(move |g| f64::from(u8::from(g.scores[p] > g.scores[1 - p]))),
-        ));
-        measures.push((
-            format!("player {} ({name}) points per round", p + 1),
-            Box::new(move |g| per_round(g, &|r| r.points[p] as f64)),
-        ));
+    let top = g.scores.iter().copied().max().unwrap_or(0);
+    let at_top = g.scores.iter().filter(|&&s| s == top).count();
+    let mut v = Vec::new();
+    for p in 0..g.scores.len() {
+        v.push(f64::from(u8::from(g.scores[p] == top && at_top == 1)));
+        v.push(per_round(&|r| r.points[p] as f64));
     }
-    measures.push((
-        "dealer advantage per round".into(),
-        Box::new(move |g| per_round(g, &|r| (r.points[r.dealer] - r.points[1 - r.dealer]) as f64)),
-    ));
-    measures.push((
-        "points per round, both players".into(),
-        Box::new(move |g| per_round(g, &|r| (r.points[0] + r.points[1]) as f64)),
-    ));
-    measures.push((
-        "rounds per game".into(),
-        Box::new(|g| g.rounds.len() as f64),
-    ));
-    measures.push((
-        "share of rounds exhausted".into(),
-        Box::new(move |g| {
-            per_round(g, &|r| {
-                f64::from(u8::from(matches!(
-                    r.end,
-                    HandEnd::Exhausted | HandEnd::ExhaustedDealer
-                )))
+    v.push(per_round(&|r| {
+        r.dealer.map_or(0.0, |d| dealer_advantage(r, d))
+    }));
+    v.push(per_round(&|r| r.points.iter().sum::<i64>() as f64));
+    v.push(g.rounds.len() as f64);
+    v.push(per_round(&|r| {
+        f64::from(u8::from(r.end.0.starts_with("exhausted")))
+    }));
+    v.push(per_round(&|r| f64::from(r.calls.iter().sum::<u32>())));
+    v
+}
+
+/// Paired differences between two runs, one game at a time.
+#[derive(Clone, Debug)]
+pub struct Paired {
+    names: Vec<String>,
+    a: Vec<MeanAcc>,
+    b: Vec<MeanAcc>,
+    diff: Vec<MeanAcc>,
+}
+
+impl Paired {
+    /// Empty differences for runs of `players`.
+    pub fn new(players: &[String]) -> Paired {
+        let names = measures(players);
+        let n = names.len();
+        Paired {
+            names,
+            a: vec![MeanAcc::default(); n],
+            b: vec![MeanAcc::default(); n],
+            diff: vec![MeanAcc::default(); n],
+        }
+    }
+
+    /// Folds in game `i` of both runs.
+    pub fn add(&mut self, a: &GameResult, b: &GameResult) {
+        for (k, (x, y)) in measure(a).into_iter().zip(measure(b)).enumerate() {
+            self.a[k].add(x);
+            self.b[k].add(y);
+            self.diff[k].add(y - x);
+        }
+    }
+
+    /// The comparison of the two reports.
+    pub fn finish(self, a: Report, b: Report) -> Comparison {
+        let differences = (0..self.names.len())
+            .map(|k| Difference {
+                measure: self.names[k].clone(),
+                a: self.a[k].mean().mean,
+                b: self.b[k].mean().mean,
+                diff: self.diff[k].mean(),
             })
-        }),
-    ));
-    measures.push((
-        "koi-koi calls per round".into(),
-        Box::new(move |g| per_round(g, &|r| f64::from(r.koikoi[0] + r.koikoi[1]))),
-    ));
-    let differences = measures
-        .into_iter()
-        .map(|(measure, f)| Difference {
-            measure,
-            a: Mean::of(ra.iter().map(&f)).mean,
-            b: Mean::of(rb.iter().map(&f)).mean,
-            diff: Mean::of(ra.iter().zip(rb).map(|(x, y)| f(y) - f(x))),
-        })
-        .collect();
-    Comparison { a, b, differences }
+            .collect();
+        Comparison { a, b, differences }
+    }
 }
 
 #[cfg(test)]

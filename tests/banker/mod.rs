@@ -156,7 +156,7 @@ fn table_limits_and_players_come_from_the_command_line() {
     ])
     .run()
     .expect_code(2);
-    let out = Yaku::new(["play", "kolyesi", "--players", "greedy"]).run();
+    let out = Yaku::new(["play", "kolyesi", "--players", "wizard"]).run();
     out.expect_code(2);
     assert!(
         out.stderr.contains("players: human, random"),
@@ -213,7 +213,7 @@ fn sim_agrees_with_analyze_within_the_confidence_interval() {
             assert!(seat[key].is_u64(), "{key}");
         }
     }
-    assert!(report["banker"]["mean"].is_f64());
+    assert!(report["house"]["mean"].is_f64());
 }
 
 #[test]

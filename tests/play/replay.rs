@@ -41,7 +41,7 @@ fn recorded_games_replay_to_the_same_outcomes() {
         let played = record(&dir, ruleset, 100 + i as u64, &file);
         let rec = read(&dir.join(&file));
         assert_eq!(rec["format"], "yaku-record");
-        assert_eq!(rec["version"], 1);
+        assert_eq!(rec["version"], 2);
         assert_eq!(rec["ruleset"]["spec"], *ruleset);
         assert_eq!(rec["ruleset"]["content_hash"].as_str().unwrap().len(), 16);
         assert_eq!(rec["finished"], true);
@@ -137,14 +137,14 @@ fn an_illegal_action_is_reported_with_its_index() {
     record(&dir, "koikoi", 8, "g.json");
     let mut rec = read(&dir.join("g.json"));
     let seat = rec["actions"][3]["seat"].as_u64().unwrap();
-    rec["actions"][3] = serde_json::json!({ "seat": seat, "action": "koi_koi" });
+    rec["actions"][3] = serde_json::json!({ "seat": seat, "action": "declare", "id": "koikoi" });
     std::fs::write(dir.join("bad.json"), rec.to_string()).unwrap();
     let out = yaku(&["replay", "bad.json", "--json"])
         .current_dir(&dir)
         .expect(1);
     let player = rec["players"][seat as usize].as_str().unwrap();
     let expected = format!(
-        "action 3 (seat {seat}, {player}: koi-koi) is illegal: koi-koi is not possible now"
+        "action 3 (seat {seat}, {player}: declare koikoi) is illegal: Koi-koi is not possible now: a card must be played from the hand"
     );
     assert!(out.stderr.contains(&expected), "{}", out.stderr);
     let out = yaku(&["replay", "bad.json", "--to-end"])

@@ -4,19 +4,26 @@
 use super::run::{game_over, ones, temp_dir, yaku};
 use std::sync::Arc;
 use yaku::agent::{Agent, GreedyAgent, agent_rng};
-use yaku::engine::{Action, Game, GameOptions, Phase};
+use yaku::core::{Action, Game as _, StartOptions};
+use yaku::families::matching::{MatchingGame as Game, Phase};
 
 /// The game `yaku play RULESET --seed SEED` starts.
 fn game(ruleset: &str, seed: u64) -> Game {
     let r = Arc::new(yaku::ruleset::load(ruleset).value.unwrap());
-    Game::new(
+    yaku::families::matching::start(
         r,
-        GameOptions {
+        StartOptions {
             seed,
-            ..GameOptions::default()
+            ..StartOptions::default()
         },
     )
     .unwrap()
+}
+
+/// True when `action` is the ruleset's declaration with `effect`.
+fn is(g: &Game, action: Action, effect: &str) -> bool {
+    matches!(action, Action::Declare { decl, .. }
+        if g.ruleset().declarations[decl.0 as usize].effect == effect)
 }
 
 #[test]
@@ -86,7 +93,7 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
     for expected in [
         "error: there is no card 99 in your hand: choose 1 to 8",
         "error: unknown card or command `no-such-card`",
-        "error: `koikoi` is not possible now: you can stop or call koi-koi only after making a yaku",
+        "error: `koikoi` is not possible now: the declarations after a yaku (Koi-koi, Stop) are offered only after making one",
         "error: unknown card or command `frobnicate`; type `help` for the commands",
         "error: `pine` is a month, not a card: name one of its cards as pine:1 to pine:4, or by id (pine-crane, pine-poetry, pine-1, pine-2)",
         &format!("error: `{other_name}` is not in your hand"),
@@ -95,7 +102,7 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
         "scores: you 0, greedy 0",
         "matches more than one table card; capture which?",
         "error: there is no option 7: choose 1 to 2",
-        "error: `stop` is not possible now: you can stop or call koi-koi only after making a yaku",
+        "error: `stop` is not possible now: the declarations after a yaku (Koi-koi, Stop) are offered only after making one",
         &format!("error: `{other_name}` is not a table card that"),
         &format!("capturing {}", deck.card(second).name),
         "game saved to s.json; resume it with: yaku play --resume s.json",
@@ -119,8 +126,8 @@ fn ones_to_koikoi(seed: u64) -> Option<(usize, i64)> {
     while let Some(seat) = g.to_act() {
         g.legal_actions(&mut legal);
         let action = if seat == 0 {
-            if g.phase() == Phase::KoiKoiChoice
-                && legal.contains(&Action::KoiKoi)
+            if g.phase() == Phase::Declare
+                && legal.iter().any(|&a| is(&g, a, "continue"))
                 && g.round() < g.rounds()
             {
                 return Some((lines, g.points_if_stopped(0).unwrap().total));
@@ -130,7 +137,7 @@ fn ones_to_koikoi(seed: u64) -> Option<(usize, i64)> {
             }
             legal[0]
         } else {
-            GreedyAgent.choose(&g.view(seat), &legal, &mut agent_rng(index))
+            GreedyAgent.choose(&g, seat, &legal, &mut agent_rng(index))
         };
         g.apply(action).unwrap();
         index += 1;
@@ -156,7 +163,7 @@ fn koikoi_prompt_errors_and_the_points_for_stopping() {
         .expect(0);
     let s = &out.stdout;
     for expected in [
-        "you made a yaku: 1) koi-koi (play on)  2) stop and take 1 point\n",
+        "you made a yaku: 1) Koi-koi (call koi-koi and play on for more)  2) Stop (stop and score): take 1 point\n",
         "error: `maybe`: answer `koikoi` or `stop` (or `help`)",
         "error: there is no option 5: choose 1 to 2",
         "won by you (stopped): 1 point\n",
@@ -171,7 +178,7 @@ fn the_dealer_hand_swap_prompt() {
     let seed = (0..200u64)
         .find(|&s| {
             let g = game("koikoi-classic", s);
-            g.phase() == Phase::SwapChoice && g.to_act() == Some(0)
+            g.phase() == Phase::AfterDeal && g.to_act() == Some(0)
         })
         .expect("some seed makes the human the non-dealer");
     let dir = temp_dir("swap");
@@ -181,10 +188,10 @@ fn the_dealer_hand_swap_prompt() {
         .expect(0);
     let s = &out.stdout;
     for expected in [
-        "you may take the dealer's hand: 1) keep your hand  2) swap for the dealer's",
+        "after the deal, choose: 1) Keep your hand  2) Take the dealer's hand (the dealer takes yours)",
         "error: `maybe`: answer `keep` or `swap` (or `help`)",
-        "error: there is no option 3: choose 1 or 2",
-        "the non-dealer took the dealer's hand",
+        "error: there is no option 3: choose 1 to 2",
+        "you: Take the dealer's hand",
         "table count at the deal:",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");

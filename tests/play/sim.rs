@@ -105,7 +105,7 @@ fn compare_reports_paired_differences() {
     // Same shuffles and the same bots: the house rule only ever lowers the points.
     let points = diffs
         .iter()
-        .find(|d| d["measure"] == "points per round, both players")
+        .find(|d| d["measure"] == "points per round, all players")
         .unwrap();
     assert!(points["diff"]["mean"].as_f64().unwrap() <= 0.0, "{points}");
     let text = yaku(&[

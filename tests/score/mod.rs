@@ -4,7 +4,8 @@
 use crate::common::Yaku;
 use std::sync::Arc;
 use yaku::agent::{Agent, RandomAgent, agent_rng};
-use yaku::engine::{Action, Game, GameOptions, HandEnd};
+use yaku::core::{Action, Game as _, StartOptions};
+use yaku::families::matching::ends;
 
 const TWELVE_PLAINS_THREE_BLUE: &str = "pine-1,pine-2,plum-1,plum-2,cherry-1,cherry-2,wisteria-1,wisteria-2,iris-1,iris-2,peony-1,peony-2,peony-blue,chrysanthemum-blue,maple-blue";
 
@@ -179,11 +180,11 @@ fn hands_played_through_the_core_score_the_same_on_the_command_line() {
         let mut checked = 0;
         let ruleset = Arc::new(yaku::ruleset::load(name).value.unwrap());
         for seed in 0..40u64 {
-            let mut game = Game::new(
+            let mut game = yaku::families::matching::start(
                 Arc::clone(&ruleset),
-                GameOptions {
+                StartOptions {
                     seed,
-                    ..GameOptions::default()
+                    ..StartOptions::default()
                 },
             )
             .unwrap();
@@ -191,8 +192,10 @@ fn hands_played_through_the_core_score_the_same_on_the_command_line() {
             let mut agent = RandomAgent;
             while let Some(seat) = game.to_act() {
                 let legal = game.legal();
-                let action = agent.choose(&game.view(seat), &legal, &mut rng);
-                if action != Action::Stop || checked >= 4 {
+                let action = agent.choose(&game, seat, &legal, &mut rng);
+                let stop = matches!(action, Action::Declare { decl, .. }
+                    if ruleset.declarations[decl.0 as usize].effect == "stop");
+                if !stop || checked >= 4 {
                     game.apply(action).unwrap();
                     continue;
                 }
@@ -201,7 +204,7 @@ fn hands_played_through_the_core_score_the_same_on_the_command_line() {
                 let hands = game.history().len();
                 game.apply(action).unwrap();
                 let record = &game.history()[hands];
-                assert_eq!(record.end, HandEnd::Stop);
+                assert_eq!(record.end, ends::STOP);
                 let out = Yaku::new(
                     [
                         "score".to_string(),
@@ -210,9 +213,9 @@ fn hands_played_through_the_core_score_the_same_on_the_command_line() {
                         "--captured".into(),
                         pile,
                         "--koikoi".into(),
-                        c.koikoi_self.to_string(),
+                        c.calls_self.to_string(),
                         "--opponent-koikoi".into(),
-                        c.koikoi_opponent.to_string(),
+                        c.calls_opponent.to_string(),
                         "--table-brights".into(),
                         c.table_count.to_string(),
                         "--round".into(),

@@ -1,21 +1,27 @@
-//! `yaku play` for banker games (Kol-ye-si): one or more players, human or bot, against the
-//! banker, hand after hand with bankrolls kept. Humans answer on standard input, so a session
-//! can be piped in; the end of input or `quit` stops the session with a summary.
+//! `yaku play` for banker games: one or more players, human or bot, against the banker, hand
+//! after hand with bankrolls kept. Humans answer on standard input, so a session can be piped
+//! in; the end of input or `quit` stops the session with a summary. `--record` writes the
+//! session's record (the same format as every family's), which `yaku replay` reads.
 
 use super::HUMAN;
-use crate::agent::agent_rng;
-use crate::agent::banker::{BankerAgent, banker_agent_by_name};
+use crate::agent::{Agent, agent_by_name, agent_rng};
 use crate::analysis::strategy::bundled_names;
 use crate::cli::plural;
+use crate::core::record::Record;
+use crate::core::{Action, StartOptions};
 use crate::deck::CardSet;
-use crate::engine::banker::{BankerHand, hand_value};
-use crate::engine::{BankerAction, BankerGame, BankerOptions, BankerPhase};
+use crate::families::banker::{BankerGame, BankerHand, BankerPhase, hand_value};
 use crate::ruleset::Ruleset;
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How a banker session is set up from the command line.
 pub struct BankerSetup {
+    /// The ruleset as named on the command line (records keep it).
+    pub spec: String,
+    /// Where to write the session's record, if anywhere.
+    pub record: Option<PathBuf>,
     /// Who sits at each player seat: `human` or a bot.
     pub players: Vec<String>,
     /// True when a human sits as the banker (who makes no decisions, but watches each hand).
@@ -47,7 +53,7 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
         );
         return crate::cli::EXIT_USAGE;
     }
-    let mut bots: Vec<Option<Box<dyn BankerAgent>>> = Vec::new();
+    let mut bots: Vec<Option<Box<dyn Agent>>> = Vec::new();
     // Each seat's label: a bot's name (a strategy file's own `name`), or the human.
     let mut labels: Vec<String> = Vec::new();
     for p in &setup.players {
@@ -56,7 +62,7 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
             labels.push(HUMAN.into());
             continue;
         }
-        match banker_agent_by_name(p, &ruleset) {
+        match agent_by_name(p, &ruleset) {
             Ok(b) => {
                 labels.push(b.name().to_string());
                 bots.push(Some(b));
@@ -71,15 +77,14 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
             }
         }
     }
-    let mut game = match BankerGame::new(
+    let mut game = match crate::families::banker::start(
         Arc::clone(&ruleset),
-        BankerOptions {
+        StartOptions {
             seed: setup.seed,
-            players: Some(setup.players.len()),
-            hands: setup.hands,
-            min_bet: setup.limits.0,
-            max_bet: setup.limits.1,
-            deck_orders: Vec::new(),
+            seats: Some(setup.players.len()),
+            rounds: setup.hands,
+            bet_limits: setup.limits,
+            ..StartOptions::default()
         },
     ) {
         Ok(g) => g,
@@ -114,6 +119,30 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
         setup.players.len(),
         plural(game.hands_total(), "hand")
     );
+    let mut record = Record::new(
+        &ruleset,
+        &setup.spec,
+        Some(setup.seed),
+        &setup.players,
+        setup.hands,
+    );
+    (record.min_bet, record.max_bet) = setup.limits;
+    let write_record = |record: &mut Record, game: &BankerGame| -> Result<(), i32> {
+        let Some(path) = &setup.record else {
+            return Ok(());
+        };
+        record.sync(game);
+        std::fs::write(path, record.to_json() + "\n").map_err(|e| {
+            eprintln!(
+                "error: cannot write the record to `{}`: {e}",
+                path.display()
+            );
+            crate::cli::EXIT_FAILURE
+        })
+    };
+    if let Err(code) = write_record(&mut record, &game) {
+        return code;
+    }
     let mut rng = agent_rng(setup.seed);
     let stdin = std::io::stdin();
     let echo = !stdin.is_terminal();
@@ -124,32 +153,39 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
     let mut shown_hand = 0;
     let mut seen_history = 0;
     loop {
-        while seen_history < game.history().len() {
+        while seen_history < game.hands_played().len() {
             print!(
                 "{}",
-                showdown(&ruleset, &game.history()[seen_history], &names)
+                showdown(&ruleset, &game.hands_played()[seen_history], &names)
             );
             println!("{}", bankrolls(&game, &names));
             seen_history += 1;
+            if let Err(code) = write_record(&mut record, &game) {
+                return code;
+            }
         }
         let Some(seat) = game.to_act() else { break };
         if game.hand() != shown_hand {
             shown_hand = game.hand();
             println!("\n── hand {} of {} ──", game.hand(), game.hands_total());
             if setup.human_banker && !wait_for_enter(&mut input, &game, &names) {
+                let _ = write_record(&mut record, &game);
                 return stop(&game, &names);
             }
         }
         let legal = game.legal();
         let action = match &mut bots[seat] {
             Some(bot) => {
-                let a = bot.choose(&game.view(seat), &legal, &mut rng);
+                let a = bot.choose(&game, seat, &legal, &mut rng);
                 println!("{} {}", names[seat], describe(a));
                 a
             }
             None => match ask(&mut input, &game, seat, &names, &legal) {
                 Some(a) => a,
-                None => return stop(&game, &names),
+                None => {
+                    let _ = write_record(&mut record, &game);
+                    return stop(&game, &names);
+                }
             },
         };
         let before = game.tiles(seat);
@@ -158,9 +194,10 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
             eprintln!("error: {e}");
             return crate::cli::EXIT_FAILURE;
         }
+        record.push(seat, action, &ruleset);
         if bots[seat].is_none()
-            && matches!(action, BankerAction::Draw { .. })
-            && game.history().len() == seen_history
+            && matches!(action, Action::Draw { .. })
+            && game.hands_played().len() == seen_history
         {
             let drawn = game.tiles(seat) - before;
             println!("you take {}", tiles(&ruleset, drawn));
@@ -168,9 +205,15 @@ pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
     }
     println!(
         "\nthe session is over after {}",
-        plural(game.history().len(), "hand")
+        plural(game.hands_played().len(), "hand")
     );
     println!("{}", bankrolls(&game, &names));
+    if let Err(code) = write_record(&mut record, &game) {
+        return code;
+    }
+    if let Some(path) = &setup.record {
+        println!("record written to {}", path.display());
+    }
     crate::cli::EXIT_OK
 }
 
@@ -179,13 +222,14 @@ fn points(n: i64) -> String {
     plural(n, "point")
 }
 
-fn describe(a: BankerAction) -> String {
+fn describe(a: Action) -> String {
     match a {
-        BankerAction::Bet { amount } => format!("bets {amount}"),
-        BankerAction::Draw { tiles } => format!(
-            "takes {tiles} more tile{}",
-            if tiles == 1 { "" } else { "s" }
+        Action::Bet { amount } => format!("bets {amount}"),
+        Action::Draw { count } => format!(
+            "takes {count} more tile{}",
+            if count == 1 { "" } else { "s" }
         ),
+        _ => "acts".to_string(),
     }
 }
 
@@ -291,8 +335,8 @@ fn ask(
     game: &BankerGame,
     seat: usize,
     names: &[String],
-    legal: &[BankerAction],
-) -> Option<BankerAction> {
+    legal: &[Action],
+) -> Option<Action> {
     let ruleset = game.ruleset();
     let flow = game.flow();
     let view = game.view(seat);
@@ -315,8 +359,8 @@ fn ask(
                 let options: Vec<String> = legal
                     .iter()
                     .filter_map(|a| match a {
-                        BankerAction::Draw { tiles } => Some(tiles.to_string()),
-                        BankerAction::Bet { .. } => None,
+                        Action::Draw { count } => Some(count.to_string()),
+                        _ => None,
                     })
                     .collect();
                 format!("take how many more tiles? ({})", options.join(" or "))
@@ -345,15 +389,15 @@ fn ask(
             _ => {}
         }
         let wanted = match game.phase() {
-            BankerPhase::Bet { .. } if line.is_empty() => Some(BankerAction::Bet {
+            BankerPhase::Bet { .. } if line.is_empty() => Some(Action::Bet {
                 amount: view.limits.0,
             }),
-            BankerPhase::Bet { .. } => line.parse().ok().map(|amount| BankerAction::Bet { amount }),
+            BankerPhase::Bet { .. } => line.parse().ok().map(|amount| Action::Bet { amount }),
             _ if line.is_empty() => {
                 println!("type how many more tiles to take");
                 continue;
             }
-            _ => line.parse().ok().map(|tiles| BankerAction::Draw { tiles }),
+            _ => line.parse().ok().map(|count| Action::Draw { count }),
         };
         match wanted {
             Some(a) if legal.contains(&a) => return Some(a),
@@ -396,7 +440,7 @@ fn rules(ruleset: &Ruleset, game: &BankerGame) -> String {
 fn stop(game: &BankerGame, names: &[String]) -> i32 {
     println!(
         "\nsession stopped after {}",
-        plural(game.history().len(), "finished hand")
+        plural(game.hands_played().len(), "finished hand")
     );
     println!("{}", bankrolls(game, names));
     crate::cli::EXIT_OK

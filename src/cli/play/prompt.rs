@@ -1,11 +1,14 @@
-//! The prompts of `yaku play`: what is asked in each phase, and what a typed line means. A line
-//! is a command (`help`, `rules`, `score`, `quit`), an option number, or a card (id, display
-//! name or `suit:n`); anything else gets a reason and the same prompt again.
+//! The prompts of a matching game in `yaku play`: what is asked in each phase, and what a
+//! typed line means. A line is a command (`help`, `rules`, `score`, `quit`), an option number, a
+//! card (id, display name or `suit:n`) or a declaration (its id or name, or the start of one);
+//! anything else gets a reason and the same prompt again.
 
 use super::screen::Style;
+use crate::core::{Action, DeclId, Game};
 use crate::deck::CardId;
 use crate::diag::did_you_mean;
-use crate::engine::{Action, Game, Phase};
+use crate::families::matching::{MatchingGame, Phase};
+use crate::ruleset::Ruleset;
 
 /// What a line asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +17,7 @@ pub enum Input {
     Act(Action),
     /// Show the help.
     Help,
-    /// Show the yaku table.
+    /// Show the rules.
     Rules,
     /// Show the scores.
     Score,
@@ -25,18 +28,57 @@ pub enum Input {
 /// The help text.
 pub const HELP: &str = "\
 at any prompt:
-  a number        the numbered option (a hand card, a table card, koi-koi/stop, keep/swap)
+  a number        the numbered option (a hand card, a table card, a declaration)
   a card          by id (pine-crane), name (Crane and Sun) or suit:n (pine:1, 1:1)
-  koikoi, stop    after making a yaku: play on for more, or take the points now
-  keep, swap      when offered the dealer's hand
-  rules           the yaku of these rules, with their conditions and points
+  a declaration   when offered, by its id or name, or their start (stop, s)
+  rules           the rules: yaku with their conditions and points, declarations
   score           the scores and every finished hand
   help            this text
   quit            save the game to a file and leave (so does end of input, Ctrl-D)";
 
+/// A command every prompt understands, from a typed line.
+pub fn command(lower: &str) -> Option<Result<Input, String>> {
+    Some(match lower {
+        "help" | "h" | "?" => Ok(Input::Help),
+        "rules" => Ok(Input::Rules),
+        "score" | "scores" => Ok(Input::Score),
+        "quit" | "q" | "exit" => Ok(Input::Quit),
+        "" => Err("type a choice, or `help`".into()),
+        _ => return None,
+    })
+}
+
+/// A declaration's words for the prompt: `Koi-koi (call koi-koi and play on for more)`.
+fn declaration_text(ruleset: &Ruleset, decl: DeclId) -> String {
+    let d = &ruleset.declarations[decl.0 as usize];
+    if d.prompt.is_empty() {
+        d.name.clone()
+    } else {
+        format!("{} ({})", d.name, d.prompt)
+    }
+}
+
 /// The question for the current phase, with its numbered options.
-pub fn question(style: &Style, game: &Game, legal: &[Action]) -> String {
-    let deck = &game.ruleset().deck;
+pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String {
+    let r = Game::ruleset(game);
+    let deck = &r.deck;
+    let declarations = |lead: &str, stop_points: &str| {
+        let options: Vec<String> = legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Declare { decl, .. } => {
+                    let mut text = declaration_text(r, *decl);
+                    if r.declarations[decl.0 as usize].effect == "stop" {
+                        text = format!("{text}: take {stop_points}");
+                    }
+                    Some(format!("{}) {text}", i + 1))
+                }
+                _ => None,
+            })
+            .collect();
+        format!("{lead}: {}", options.join("  "))
+    };
     match game.phase() {
         Phase::Play => "play a card from your hand (number, id or name):".to_string(),
         Phase::CaptureChoice { card, .. } => {
@@ -44,7 +86,7 @@ pub fn question(style: &Style, game: &Game, legal: &[Action]) -> String {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, a)| match a {
-                    Action::Capture { card } => {
+                    Action::Take { card } => {
                         Some(format!("{}) {}", i + 1, style.card(deck, *card)))
                     }
                     _ => None,
@@ -56,42 +98,69 @@ pub fn question(style: &Style, game: &Game, legal: &[Action]) -> String {
                 options.join("\n  ")
             )
         }
-        Phase::KoiKoiChoice => {
+        Phase::Declare => {
             let seat = game.to_act().unwrap_or(0);
             let now = game.points_if_stopped(seat).map_or_else(
                 |e| format!("(scoring failed: {e})"),
                 |o| crate::cli::plural(o.total, "point"),
             );
-            if legal.contains(&Action::KoiKoi) {
-                format!("you made a yaku: 1) koi-koi (play on)  2) stop and take {now}")
-            } else {
-                format!("you made a yaku: stop and take {now}")
-            }
+            declarations("you made a yaku", &now)
         }
-        Phase::SwapChoice => {
-            "you may take the dealer's hand: 1) keep your hand  2) swap for the dealer's"
-                .to_string()
-        }
+        Phase::AfterDeal => declarations("after the deal, choose", ""),
         Phase::GameOver => "the game is over".to_string(),
     }
 }
 
+/// The declaration among `legal` that `text` names (id or name, case and separators aside, or
+/// the start of one), if exactly one.
+fn named_declaration(ruleset: &Ruleset, legal: &[Action], lower: &str) -> Option<Action> {
+    let plain = |s: &str| s.to_ascii_lowercase().replace(['-', '_', ' '], "");
+    let typed = plain(lower);
+    if typed.is_empty() {
+        return None;
+    }
+    let offered: Vec<(Action, String, String)> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Declare { decl, .. } => {
+                let d = &ruleset.declarations[decl.0 as usize];
+                Some((*a, plain(&d.id), plain(&d.name)))
+            }
+            _ => None,
+        })
+        .collect();
+    if let Some((a, ..)) = offered
+        .iter()
+        .find(|(_, id, name)| *id == typed || *name == typed)
+    {
+        return Some(*a);
+    }
+    let starts: Vec<&Action> = offered
+        .iter()
+        .filter(|(_, id, name)| id.starts_with(&typed) || name.starts_with(&typed))
+        .map(|(a, ..)| a)
+        .collect();
+    match starts.as_slice() {
+        [one] => Some(**one),
+        _ => None,
+    }
+}
+
 /// What `line` means now, or why it cannot be taken.
-pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String> {
+pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input, String> {
     let text = line.trim();
     let lower = text.to_ascii_lowercase();
-    match lower.as_str() {
-        "help" | "h" | "?" => return Ok(Input::Help),
-        "rules" => return Ok(Input::Rules),
-        "score" | "scores" => return Ok(Input::Score),
-        "quit" | "q" | "exit" => return Ok(Input::Quit),
-        "" => return Err("type a choice, or `help`".into()),
-        _ => {}
+    if let Some(c) = command(&lower) {
+        return c;
     }
     let number = text.parse::<usize>().ok();
-    let deck = &game.ruleset().deck;
-    let koikoi_word = matches!(lower.as_str(), "k" | "koi" | "koikoi" | "koi-koi");
-    let stop_word = matches!(lower.as_str(), "s" | "stop");
+    let r = Game::ruleset(game);
+    let deck = &r.deck;
+    // A declaration's word where none is offered gets its own reason.
+    let declaration_word = number.is_none()
+        && r.declarations
+            .iter()
+            .any(|d| d.id.eq_ignore_ascii_case(&lower) || d.name.eq_ignore_ascii_case(&lower));
     match game.phase() {
         Phase::Play => {
             let seat = game.to_act().unwrap_or(0);
@@ -107,10 +176,10 @@ pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String>
                         )
                     });
             }
-            if koikoi_word || stop_word {
-                return Err(not_now(text));
+            if declaration_word {
+                return Err(not_now(text, r));
             }
-            let card = card(text, game)?;
+            let card = card(text, r)?;
             if hand.contains(card) {
                 Ok(Input::Act(Action::Play { card }))
             } else {
@@ -121,7 +190,7 @@ pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String>
             let options: Vec<CardId> = legal
                 .iter()
                 .filter_map(|a| match a {
-                    Action::Capture { card } => Some(*card),
+                    Action::Take { card } => Some(*card),
                     _ => None,
                 })
                 .collect();
@@ -133,17 +202,17 @@ pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String>
             if let Some(n) = number {
                 return options
                     .get(n.wrapping_sub(1))
-                    .map(|&card| Input::Act(Action::Capture { card }))
+                    .map(|&card| Input::Act(Action::Take { card }))
                     .ok_or_else(|| {
                         format!("there is no option {n}: choose 1 to {}", options.len())
                     });
             }
-            if koikoi_word || stop_word {
-                return Err(not_now(text));
+            if declaration_word {
+                return Err(not_now(text, r));
             }
-            let target = card(text, game)?;
+            let target = card(text, r)?;
             if options.contains(&target) {
-                Ok(Input::Act(Action::Capture { card: target }))
+                Ok(Input::Act(Action::Take { card: target }))
             } else {
                 Err(format!(
                     "`{}` is not a table card that {} can capture; choose one of: {names}",
@@ -152,43 +221,62 @@ pub fn parse(line: &str, game: &Game, legal: &[Action]) -> Result<Input, String>
                 ))
             }
         }
-        Phase::KoiKoiChoice => {
-            let pick = match number {
-                Some(n) => legal.get(n.wrapping_sub(1)).copied().ok_or_else(|| {
-                    format!("there is no option {n}: choose 1 to {}", legal.len())
-                })?,
-                None if koikoi_word => Action::KoiKoi,
-                None if stop_word => Action::Stop,
-                None => return Err(format!("`{text}`: answer `koikoi` or `stop` (or `help`)")),
-            };
-            if legal.contains(&pick) {
-                Ok(Input::Act(pick))
+        Phase::Declare | Phase::AfterDeal => {
+            if let Some(n) = number {
+                return legal
+                    .get(n.wrapping_sub(1))
+                    .copied()
+                    .map(Input::Act)
+                    .ok_or_else(|| format!("there is no option {n}: choose 1 to {}", legal.len()));
+            }
+            if let Some(a) = named_declaration(r, legal, &lower) {
+                return Ok(Input::Act(a));
+            }
+            let offered: Vec<String> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Declare { decl, .. } => {
+                        Some(format!("`{}`", r.declarations[decl.0 as usize].id))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if declaration_word {
+                Err(format!(
+                    "`{text}` is not possible now in these rules: answer {}",
+                    offered.join(" or ")
+                ))
             } else {
-                Err("koi-koi is not allowed now in these rules: you must stop".into())
+                Err(format!(
+                    "`{text}`: answer {} (or `help`)",
+                    offered.join(" or ")
+                ))
             }
         }
-        Phase::SwapChoice => match (number, lower.as_str()) {
-            (Some(1), _) | (None, "keep" | "n" | "no") => {
-                Ok(Input::Act(Action::SwapHands { swap: false }))
-            }
-            (Some(2), _) | (None, "swap" | "take" | "y" | "yes") => {
-                Ok(Input::Act(Action::SwapHands { swap: true }))
-            }
-            (Some(n), _) => Err(format!("there is no option {n}: choose 1 or 2")),
-            _ => Err(format!("`{text}`: answer `keep` or `swap` (or `help`)")),
-        },
         Phase::GameOver => Err("the game is over".into()),
     }
 }
 
-/// Why `koikoi` or `stop` cannot be answered at a play or capture prompt.
-fn not_now(text: &str) -> String {
-    format!("`{text}` is not possible now: you can stop or call koi-koi only after making a yaku")
+/// Why a declaration's word cannot be answered at a play or capture prompt.
+fn not_now(text: &str, ruleset: &Ruleset) -> String {
+    let names: Vec<&str> = ruleset
+        .matching()
+        .map(|f| {
+            f.after_yaku
+                .iter()
+                .map(|d| ruleset.declarations[d.0 as usize].name.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    format!(
+        "`{text}` is not possible now: the declarations after a yaku ({}) are offered only after making one",
+        names.join(", ")
+    )
 }
 
 /// The card a player means, or why none.
-fn card(text: &str, game: &Game) -> Result<CardId, String> {
-    let deck = &game.ruleset().deck;
+pub fn card(text: &str, ruleset: &Ruleset) -> Result<CardId, String> {
+    let deck = &ruleset.deck;
     let suit = deck.suits.iter().find(|s| {
         s.id.eq_ignore_ascii_case(text)
             || s.name.eq_ignore_ascii_case(text)
@@ -216,17 +304,17 @@ fn card(text: &str, game: &Game) -> Result<CardId, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::GameOptions;
+    use crate::core::StartOptions;
     use crate::ruleset;
     use std::sync::Arc;
 
-    fn game() -> Game {
+    fn game() -> MatchingGame {
         let r = Arc::new(ruleset::load("koikoi").value.unwrap());
-        Game::new(
+        crate::families::matching::start(
             r,
-            GameOptions {
+            StartOptions {
                 seed: 4,
-                ..GameOptions::default()
+                ..StartOptions::default()
             },
         )
         .unwrap()
@@ -235,10 +323,11 @@ mod tests {
     #[test]
     fn play_prompt_takes_numbers_ids_and_names() {
         let g = game();
-        let legal = g.legal();
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
         let seat = g.to_act().unwrap();
         let first = g.hand(seat).first_card().unwrap();
-        let deck = &g.ruleset().deck;
+        let deck = &Game::ruleset(&g).deck;
         let play = Ok(Input::Act(Action::Play { card: first }));
         assert_eq!(parse("1", &g, &legal), play);
         assert_eq!(parse(deck.id_of(first), &g, &legal), play);
@@ -251,7 +340,7 @@ mod tests {
         assert!(
             parse("koikoi", &g, &legal)
                 .unwrap_err()
-                .contains("you can stop or call koi-koi only after making a yaku")
+                .contains("are offered only after making one")
         );
         assert!(
             parse("pine-cran", &g, &legal)

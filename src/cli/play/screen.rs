@@ -2,12 +2,13 @@
 //! hands, the capture piles grouped by kind, scores, calls, multipliers in force, yaku held and
 //! near; the narration of events; hand results; the rule listing. Text only: the caller prints.
 
-use crate::agent::progress::{Progress, facts};
 use crate::cli::plural;
+use crate::core::{Event, Game, HandResult};
 use crate::deck::{CardId, CardSet, Deck};
-use crate::engine::{Event, Game, HandEnd, HandRecord, View};
+use crate::families::matching::{MatchingGame, View, ends};
 use crate::ruleset::{GameLength, Ruleset};
 use crate::script::HandFacts;
+use crate::yaku::Progress;
 use std::fmt::Write as _;
 
 /// ANSI colours given to a card by the position of its first kind in the deck's kinds.
@@ -19,7 +20,7 @@ pub struct Style {
     /// Colour cards with ANSI codes.
     pub color: bool,
     /// The players' labels by seat (`you`, `greedy`, `player 1`).
-    pub labels: [String; 2],
+    pub labels: Vec<String>,
 }
 
 impl Style {
@@ -47,18 +48,31 @@ impl Style {
     }
 
     /// Labels for the players: `you` for a lone human, else the name with its seat.
-    pub fn for_players(players: &[String; 2], color: bool) -> Style {
+    pub fn for_players(players: &[String], color: bool) -> Style {
         let humans = players.iter().filter(|p| *p == "human").count();
-        let labels = [0, 1].map(|s| {
-            if humans == 1 && players[s] == "human" {
-                "you".to_string()
-            } else if players[0] == players[1] || players[s] == "human" {
-                format!("{} {}", players[s], s + 1)
-            } else {
-                players[s].clone()
-            }
-        });
+        let labels = (0..players.len())
+            .map(|s| {
+                let twice = players.iter().filter(|p| **p == players[s]).count() > 1;
+                if humans == 1 && players[s] == "human" {
+                    "you".to_string()
+                } else if twice || players[s] == "human" {
+                    format!("{} {}", players[s], s + 1)
+                } else {
+                    players[s].clone()
+                }
+            })
+            .collect();
         Style { color, labels }
+    }
+
+    /// Every seat's label with a value: `you 3, greedy 5`.
+    pub fn each(&self, values: &[impl std::fmt::Display]) -> String {
+        values
+            .iter()
+            .enumerate()
+            .map(|(s, v)| format!("{} {v}", self.who(s)))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn paint(&self, deck: &Deck, card: CardId, text: &str) -> String {
@@ -173,8 +187,8 @@ fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
 }
 
 /// The multipliers the scoring script would apply now to a 1-point hand won by `seat`.
-fn multipliers(game: &Game, seat: usize) -> Vec<String> {
-    let ruleset = game.ruleset();
+fn multipliers(game: &MatchingGame, seat: usize) -> Vec<String> {
+    let ruleset = Game::ruleset(game);
     let Some(script) = &ruleset.scoring else {
         return Vec::new();
     };
@@ -182,8 +196,8 @@ fn multipliers(game: &Game, seat: usize) -> Vec<String> {
     let facts = HandFacts {
         yaku: Vec::new(),
         base: 1,
-        koikoi_self: i64::from(c.koikoi_self),
-        koikoi_opponent: i64::from(c.koikoi_opponent),
+        calls_self: i64::from(c.calls_self),
+        calls_opponent: i64::from(c.calls_opponent),
         table_count: c.table_count,
         round: i64::from(c.round),
         rounds: i64::from(c.rounds),
@@ -203,7 +217,7 @@ fn yaku_lines(style: &Style, view: &View, seat: usize, out: &mut String) {
     let deck = &r.deck;
     let mine = view.captured[seat];
     let held = &view.yaku[seat];
-    let now = r.yaku.evaluate(mine, &facts(view, seat));
+    let now = r.yaku.evaluate(mine, &view.yaku_facts(seat));
     let names: Vec<String> = now
         .iter()
         .map(|i| format!("{} {}", r.yaku.yaku[i].name, now.points[i]))
@@ -219,13 +233,16 @@ fn yaku_lines(style: &Style, view: &View, seat: usize, out: &mut String) {
             held.base().max(now.base())
         );
     }
-    // Cards this seat may still win: everything but the other pile (and, for the viewer's
-    // opponent, the viewer's hand, which the opponent can only win from the table).
-    let mut reach = deck.all() - view.captured[1 - seat];
+    // Cards this seat may still win: everything but the other piles (and, for the viewer's
+    // opponents, the viewer's hand, which they can only win from the table).
+    let others = (0..view.seats())
+        .filter(|&s| s != seat)
+        .fold(CardSet::EMPTY, |a, s| a | view.captured[s]);
+    let mut reach = deck.all() - others;
     if seat != view.seat {
         reach = reach - view.hand;
     }
-    let progress = Progress::of(r, facts(view, seat));
+    let progress = Progress::of(r, view.yaku_facts(seat));
     let mut near: Vec<(u32, usize)> = (0..r.yaku.yaku.len())
         .filter(|&i| now.mask >> i & 1 == 0)
         .filter_map(|i| progress.distance(i, mine, reach).map(|d| (d, i)))
@@ -249,38 +266,39 @@ fn yaku_lines(style: &Style, view: &View, seat: usize, out: &mut String) {
     }
 }
 
-/// The whole screen for `seat` (or for a spectator, showing both hands, when `seat` is `None`).
-pub fn screen(style: &Style, game: &Game, seat: Option<usize>) -> String {
+/// The name of the ruleset's call to play on (`Koi-koi`), if it has one.
+fn call_name(ruleset: &Ruleset) -> Option<&str> {
+    ruleset
+        .declarations
+        .iter()
+        .find(|d| d.effect == "continue")
+        .map(|d| d.name.as_str())
+}
+
+/// The whole screen for `seat` (or for a spectator, showing every hand, when `seat` is `None`).
+pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String {
     let me = seat.unwrap_or(0);
     let view = game.view(me);
-    let r = game.ruleset();
+    let r = Game::ruleset(game);
     let deck = &r.deck;
+    let seats = view.seats();
+    let others: Vec<usize> = (1..seats).map(|k| (me + k) % seats).collect();
     let mut out = String::new();
-    let scores = game.scores();
     let _ = writeln!(
         out,
-        "\n=== {} · {} · dealer: {} · scores: {} {}, {} {}",
+        "\n=== {} · {} · dealer: {} · scores: {}",
         r.name,
         round_text(r, view.round, view.rounds),
         style.who(view.dealer),
-        style.who(0),
-        scores[0],
-        style.who(1),
-        scores[1]
+        style.each(Game::scores(game))
     );
-    let calls = view.koikoi;
-    let _ = writeln!(
-        out,
-        "koi-koi calls this hand: {} {}, {} {}",
-        style.who(0),
-        calls[0],
-        style.who(1),
-        calls[1]
-    );
+    if let Some(name) = call_name(r) {
+        let _ = writeln!(out, "{name} calls this hand: {}", style.each(&view.calls));
+    }
     if has_table_count(r) {
         let _ = writeln!(out, "table count at the deal: {}", view.table_count);
     }
-    for s in 0..2 {
+    for s in 0..seats {
         let m = multipliers(game, s);
         if !m.is_empty() {
             let _ = writeln!(
@@ -291,24 +309,27 @@ pub fn screen(style: &Style, game: &Game, seat: Option<usize>) -> String {
             );
         }
     }
+    let held: Vec<String> = others
+        .iter()
+        .map(|&s| {
+            let n = match seat {
+                Some(_) => view.hand_sizes[s],
+                None => game.hand(s).len() as usize,
+            };
+            format!("{} {}", style.says(s, "hold"), plural(n, "card"))
+        })
+        .collect();
     let _ = writeln!(
         out,
-        "stock: {} · {} {} in hand",
+        "stock: {} · {} in hand",
         plural(view.stock_size, "card"),
-        style.says(1 - me, "hold"),
-        plural(
-            match seat {
-                Some(_) => view.opponent_hand_size,
-                None => game.hand(1 - me).len() as usize,
-            },
-            "card"
-        )
+        held.join(", ")
     );
     let _ = writeln!(out, "table ({}):", view.table.len());
     for c in view.table.iter() {
         let _ = writeln!(out, "    {}", style.card(deck, c));
     }
-    for s in [me, 1 - me] {
+    for s in std::iter::once(me).chain(others.iter().copied()) {
         let _ = writeln!(
             out,
             "{} captures: {}",
@@ -317,11 +338,12 @@ pub fn screen(style: &Style, game: &Game, seat: Option<usize>) -> String {
         );
     }
     let _ = writeln!(out, "yaku:");
-    yaku_lines(style, &view, me, &mut out);
-    yaku_lines(style, &view, 1 - me, &mut out);
+    for s in std::iter::once(me).chain(others.iter().copied()) {
+        yaku_lines(style, &view, s, &mut out);
+    }
     let hands: Vec<usize> = match seat {
         Some(s) => vec![s],
-        None => vec![0, 1],
+        None => (0..seats).collect(),
     };
     for s in hands {
         let _ = writeln!(out, "{} hand:", style.whose(s));
@@ -344,7 +366,7 @@ fn has_table_count(ruleset: &Ruleset) -> bool {
 }
 
 /// One line per event.
-pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
+pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
     let r = game.ruleset();
     let deck = &r.deck;
     let mut out = String::new();
@@ -361,8 +383,10 @@ pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
             Event::Redeal { reason } => {
                 let _ = writeln!(out, "redeal: {reason}");
             }
-            Event::HandsSwapped => {
-                let _ = writeln!(out, "the non-dealer took the dealer's hand");
+            Event::Declared { player, decl, .. } => {
+                if let Some(d) = r.declarations.get(decl.0 as usize) {
+                    let _ = writeln!(out, "{}: {}", style.who(*player), d.name);
+                }
             }
             Event::Played {
                 player,
@@ -405,9 +429,6 @@ pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
                     names.join(", ")
                 );
             }
-            Event::KoiKoi { player } => {
-                let _ = writeln!(out, "{} koi-koi!", style.says(*player, "call"));
-            }
             Event::HandEnded { round, .. } => {
                 if let Some(h) = game.history().iter().find(|h| h.round == *round) {
                     out.push_str(&hand_result(style, h));
@@ -416,16 +437,9 @@ pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
             Event::GameEnded { scores } => {
                 let _ = writeln!(
                     out,
-                    "\n=== game over: {} {}, {} {}{}",
-                    style.who(0),
-                    scores[0],
-                    style.who(1),
-                    scores[1],
-                    match scores[0].cmp(&scores[1]) {
-                        std::cmp::Ordering::Greater => format!(" · {}", style.says(0, "win")),
-                        std::cmp::Ordering::Less => format!(" · {}", style.says(1, "win")),
-                        std::cmp::Ordering::Equal => " · a draw".to_string(),
-                    }
+                    "\n=== game over: {}{}",
+                    style.each(scores),
+                    winner_text(style, scores)
                 );
             }
         }
@@ -433,15 +447,26 @@ pub fn narrate(style: &Style, game: &Game, events: &[Event]) -> String {
     out
 }
 
+/// ` · you win` for the one highest score, ` · a draw` when it is shared.
+pub fn winner_text(style: &Style, scores: &[i64]) -> String {
+    let top = scores.iter().copied().max().unwrap_or(0);
+    let at_top: Vec<usize> = (0..scores.len()).filter(|&s| scores[s] == top).collect();
+    match at_top.as_slice() {
+        [one] => format!(" · {}", style.says(*one, "win")),
+        _ => " · a draw".to_string(),
+    }
+}
+
 /// A finished hand: who won, how, the yaku, the multipliers and the points.
-pub fn hand_result(style: &Style, h: &HandRecord) -> String {
+pub fn hand_result(style: &Style, h: &HandResult) -> String {
     let mut out = String::new();
     let how = match h.end {
-        HandEnd::Stop => "stopped",
-        HandEnd::Instant => "instant win at the deal",
-        HandEnd::BothInstant => "both hands held an instant win: no points",
-        HandEnd::Exhausted => "the hands ran out: no points",
-        HandEnd::ExhaustedDealer => "the hands ran out: the dealer scores",
+        e if e == ends::STOP => "stopped",
+        e if e == ends::INSTANT => "instant win at the deal",
+        e if e == ends::BOTH_INSTANT => "more than one hand held an instant win: no points",
+        e if e == ends::EXHAUSTED => "the hands ran out: no points",
+        e if e == ends::EXHAUSTED_DEALER => "the hands ran out: the dealer scores",
+        e => e.0,
     };
     match h.winner {
         Some(w) => {
@@ -466,7 +491,7 @@ pub fn hand_result(style: &Style, h: &HandRecord) -> String {
             let _ = writeln!(out, "    {:<40} {:>4}", s.reason, s.total);
         }
         if o.opponent != 0 {
-            let _ = writeln!(out, "    {:<40} {:>4}", "the other player", o.opponent);
+            let _ = writeln!(out, "    {:<40} {:>4}", "each other player", o.opponent);
         }
     }
     out
@@ -505,27 +530,11 @@ pub fn rules(ruleset: &Ruleset) -> String {
 }
 
 /// The scores and every finished hand, for the `score` command.
-pub fn score(style: &Style, game: &Game) -> String {
+pub fn score(style: &Style, game: &dyn Game) -> String {
     let mut out = String::new();
-    let s = game.scores();
-    let _ = writeln!(
-        out,
-        "scores: {} {}, {} {}",
-        style.who(0),
-        s[0],
-        style.who(1),
-        s[1]
-    );
+    let _ = writeln!(out, "scores: {}", style.each(game.scores()));
     for h in game.history() {
-        let _ = writeln!(
-            out,
-            "  round {:>2}: {} {:>3}, {} {:>3}",
-            h.round,
-            style.who(0),
-            h.points[0],
-            style.who(1),
-            h.points[1]
-        );
+        let _ = writeln!(out, "  round {:>2}: {}", h.round, style.each(&h.points));
     }
     out
 }
@@ -545,7 +554,7 @@ mod tests {
             .collect();
         let style = Style {
             color: false,
-            labels: ["you".into(), "greedy".into()],
+            labels: vec!["you".into(), "greedy".into()],
         };
         let text = pile(&style, deck, cards);
         let lines: Vec<&str> = text.lines().map(str::trim).collect();

@@ -1,7 +1,8 @@
 //! Worked showdowns of the banker-game core on the bundled Kol-ye-si rules, dealt from hand-made
 //! deck orders: the player's first tile, the banker's two tiles, then the tiles players take.
 
-use super::banker::*;
+use super::*;
+use crate::core::{Action, StartOptions};
 use crate::deck::CardId;
 use crate::ruleset::{self, Ruleset};
 use std::fmt::Write as _;
@@ -27,27 +28,27 @@ fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
 
 /// Plays one hand: each player bets `bet` and takes `draws[seat]` more tiles.
 fn one_hand(r: &Arc<Ruleset>, ids: &[&str], bets: &[i64], draws: &[u32]) -> BankerHand {
-    let mut g = BankerGame::new(
+    let mut g = start(
         Arc::clone(r),
-        BankerOptions {
-            players: Some(bets.len()),
-            hands: Some(1),
+        StartOptions {
+            seats: Some(bets.len()),
+            rounds: Some(1),
             deck_orders: vec![order(r, ids)],
-            ..BankerOptions::default()
+            ..StartOptions::default()
         },
     )
     .unwrap();
     for &amount in bets {
-        g.apply(BankerAction::Bet { amount }).unwrap();
+        g.apply(Action::Bet { amount }).unwrap();
     }
     for &tiles in draws {
         if g.is_over() {
             break;
         }
-        g.apply(BankerAction::Draw { tiles }).unwrap();
+        g.apply(Action::Draw { count: tiles }).unwrap();
     }
     assert!(g.is_over());
-    g.history()[0].clone()
+    g.hands_played()[0].clone()
 }
 
 fn render(r: &Ruleset, h: &BankerHand) -> String {
@@ -191,27 +192,27 @@ fn equal_values_are_a_tie() {
 #[test]
 fn bets_outside_the_limits_and_wrong_draws_are_refused() {
     let r = rules("kolyesi");
-    let mut g = BankerGame::new(
+    let mut g = start(
         Arc::clone(&r),
-        BankerOptions {
-            players: Some(1),
-            ..BankerOptions::default()
+        StartOptions {
+            seats: Some(1),
+            ..StartOptions::default()
         },
     )
     .unwrap();
-    assert!(g.apply(BankerAction::Bet { amount: 11 }).is_err());
-    assert!(g.apply(BankerAction::Bet { amount: 0 }).is_err());
-    assert!(g.apply(BankerAction::Draw { tiles: 1 }).is_err());
-    g.apply(BankerAction::Bet { amount: 10 }).unwrap();
-    if !g.is_over() && g.history().is_empty() {
-        assert!(g.apply(BankerAction::Draw { tiles: 3 }).is_err());
+    assert!(g.apply(Action::Bet { amount: 11 }).is_err());
+    assert!(g.apply(Action::Bet { amount: 0 }).is_err());
+    assert!(g.apply(Action::Draw { count: 1 }).is_err());
+    g.apply(Action::Bet { amount: 10 }).unwrap();
+    if !g.is_over() && g.hands_played().is_empty() {
+        assert!(g.apply(Action::Draw { count: 3 }).is_err());
     }
     assert!(
-        BankerGame::new(
+        start(
             Arc::clone(&r),
-            BankerOptions {
-                players: Some(6),
-                ..BankerOptions::default()
+            StartOptions {
+                seats: Some(6),
+                ..StartOptions::default()
             }
         )
         .is_err()
@@ -221,25 +222,25 @@ fn bets_outside_the_limits_and_wrong_draws_are_refused() {
 #[test]
 fn a_player_out_of_chips_leaves_and_bankrolls_carry_over() {
     let r = rules("kolyesi");
-    let mut g = BankerGame::new(
+    let mut g = start(
         Arc::clone(&r),
-        BankerOptions {
-            players: Some(2),
-            hands: Some(500),
+        StartOptions {
+            seats: Some(2),
+            rounds: Some(500),
             seed: 3,
-            ..BankerOptions::default()
+            ..StartOptions::default()
         },
     )
     .unwrap();
-    let mut agents: Vec<Box<dyn crate::agent::banker::BankerAgent>> = vec![
-        crate::agent::banker::banker_agent_by_name("random", &r).unwrap(),
-        crate::agent::banker::banker_agent_by_name("always-two", &r).unwrap(),
+    let mut agents: Vec<Box<dyn crate::agent::Agent>> = vec![
+        crate::agent::agent_by_name("random", &r).unwrap(),
+        crate::agent::agent_by_name("always-two", &r).unwrap(),
     ];
-    crate::agent::banker::play_banker(&mut g, &mut agents, &mut crate::agent::agent_rng(3));
+    crate::core::play_out(&mut g, &mut agents, &mut crate::agent::agent_rng(3)).unwrap();
     let start = r.banker().unwrap().bankroll;
     for seat in 0..2 {
         let net: i64 = g
-            .history()
+            .hands_played()
             .iter()
             .flat_map(|h| &h.players)
             .filter(|p| p.seat == seat)
@@ -248,14 +249,14 @@ fn a_player_out_of_chips_leaves_and_bankrolls_carry_over() {
         assert_eq!(g.bankrolls()[seat], start + net);
         assert!(g.bankrolls()[seat] >= 0);
     }
-    let banker_net: i64 = g.history().iter().map(|h| h.banker_result).sum();
+    let banker_net: i64 = g.hands_played().iter().map(|h| h.banker_result).sum();
     let players_net: i64 = g.bankrolls().iter().map(|b| b - start).sum();
     assert_eq!(banker_net, -players_net);
     // Once out of chips, a player sits out every later hand.
     for seat in 0..2 {
-        if let Some(i) = g.history().iter().position(|h| {
+        if let Some(i) = g.hands_played().iter().position(|h| {
             let before: i64 = start
-                + g.history()
+                + g.hands_played()
                     .iter()
                     .take_while(|x| x.hand <= h.hand)
                     .flat_map(|x| &x.players)
@@ -265,7 +266,7 @@ fn a_player_out_of_chips_leaves_and_bankrolls_carry_over() {
             before < r.banker().unwrap().min_bet
         }) {
             assert!(
-                g.history()[i + 1..]
+                g.hands_played()[i + 1..]
                     .iter()
                     .all(|h| h.players.iter().all(|p| p.seat != seat))
             );

@@ -8,10 +8,11 @@
 //! rules that live in the flow: instant wins, redeals, the table triple, capture choices, the
 //! wild lightning and the dealer's privilege.
 
-use super::scoring::{self, Circumstances, FoundYaku, HandOutcome, Special};
-use super::{Action, Event, Game, GameOptions, HandEnd, Phase};
+use super::{MatchingGame as Game, Phase, ends};
+use crate::core::{Action, Event, Game as _, HandEnd, StartOptions};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{self, DealTarget, Exhausted, GameLength, MatchingFlow, Ruleset};
+use crate::yaku::{self as scoring, Circumstances, FoundYaku, HandOutcome, Special};
 use insta::assert_snapshot;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -155,8 +156,8 @@ fn render_circumstances(out: &mut String, c: &Circumstances) {
     let _ = writeln!(
         out,
         "koi-koi calls: {} own, {} opponent's; table count {}; round {}{rounds}; dealer: {}",
-        c.koikoi_self,
-        c.koikoi_opponent,
+        c.calls_self,
+        c.calls_opponent,
         c.table_count,
         c.round,
         if c.dealer { "yes" } else { "no" }
@@ -202,7 +203,7 @@ fn ktane_worked_example_12_plains_3_blue_ribbons_one_koikoi_is_18() {
         "12 plains, 3 blue ribbons, the winner called koi-koi once",
         &cards,
         Circumstances {
-            koikoi_self: 1,
+            calls_self: 1,
             ..plain(&r)
         },
         &yaku,
@@ -213,7 +214,7 @@ fn ktane_worked_example_12_plains_3_blue_ribbons_one_koikoi_is_18() {
         "the same pile, the other player called koi-koi once",
         &cards,
         Circumstances {
-            koikoi_opponent: 1,
+            calls_opponent: 1,
             ..plain(&r)
         },
         &yaku,
@@ -886,7 +887,7 @@ fn ktane_month_yaku() {
                     "round 12 of 12, all four December cards, one koi-koi: (4)·(1+1)",
                     paulownia.clone(),
                     Circumstances {
-                        koikoi_self: 1,
+                        calls_self: 1,
                         ..twelve(12)
                     },
                     vec![("month", 4)],
@@ -928,7 +929,7 @@ fn koikoi_doubling_at_7_and_for_opponents_koikoi() {
                     "6 points, the opponent had called koi-koi: doubled",
                     six.clone(),
                     Circumstances {
-                        koikoi_opponent: 1,
+                        calls_opponent: 1,
                         ..plain(r)
                     },
                     vec![("inoshikacho", 6)],
@@ -938,7 +939,7 @@ fn koikoi_doubling_at_7_and_for_opponents_koikoi() {
                     "7 points, the opponent had called koi-koi: quadrupled",
                     seven.clone(),
                     Circumstances {
-                        koikoi_opponent: 1,
+                        calls_opponent: 1,
                         ..plain(r)
                     },
                     vec![("inoshikacho", 7)],
@@ -948,7 +949,7 @@ fn koikoi_doubling_at_7_and_for_opponents_koikoi() {
                     "7 points, the opponent had called koi-koi twice: still quadrupled",
                     seven.clone(),
                     Circumstances {
-                        koikoi_opponent: 2,
+                        calls_opponent: 2,
                         ..plain(r)
                     },
                     vec![("inoshikacho", 7)],
@@ -958,7 +959,7 @@ fn koikoi_doubling_at_7_and_for_opponents_koikoi() {
                     "6 points after the winner's own two koi-koi calls: not multiplied",
                     six.clone(),
                     Circumstances {
-                        koikoi_self: 2,
+                        calls_self: 2,
                         ..plain(r)
                     },
                     vec![("inoshikacho", 6)],
@@ -969,7 +970,7 @@ fn koikoi_doubling_at_7_and_for_opponents_koikoi() {
                      kasu 3 + aotan 5 = 8, doubled for 7+ only",
                     cat(&[&CHAFF[..12], &BLUE]),
                     Circumstances {
-                        koikoi_self: 1,
+                        calls_self: 1,
                         ..plain(r)
                     },
                     vec![("aotan", 5), ("kasu", 3)],
@@ -985,8 +986,8 @@ fn koikoi_doubling_at_7_and_for_opponents_koikoi() {
 fn ktane_p_times_k_plus_1_counting_both_players_calls() {
     let six = cat(&[&BLUE]);
     let calls = |own, theirs| Circumstances {
-        koikoi_self: own,
-        koikoi_opponent: theirs,
+        calls_self: own,
+        calls_opponent: theirs,
         round: 1,
         rounds: 3,
         ..Circumstances::default()
@@ -1037,8 +1038,8 @@ fn classic_table_brights_and_koikoi_multipliers() {
     let five = cat(&[&POETRY]);
     let seven = cat(&[&POETRY, &PLAIN_RED[..2]]);
     let at = |table_count, own, theirs| Circumstances {
-        koikoi_self: own,
-        koikoi_opponent: theirs,
+        calls_self: own,
+        calls_opponent: theirs,
         table_count,
         round: 1,
         ..Circumstances::default()
@@ -1286,7 +1287,7 @@ fn house_no_seven_doubling() {
                     "7 points, the opponent had called koi-koi: x2",
                     seven.clone(),
                     Circumstances {
-                        koikoi_opponent: 1,
+                        calls_opponent: 1,
                         ..plain(r)
                     },
                     vec![("inoshikacho", 7)],
@@ -1296,7 +1297,7 @@ fn house_no_seven_doubling() {
                     "6 points, the opponent had called koi-koi: x2",
                     six.clone(),
                     Circumstances {
-                        koikoi_opponent: 1,
+                        calls_opponent: 1,
                         ..plain(r)
                     },
                     vec![("inoshikacho", 6)],
@@ -1306,7 +1307,7 @@ fn house_no_seven_doubling() {
                     "7 points after an own koi-koi: not multiplied",
                     seven.clone(),
                     Circumstances {
-                        koikoi_self: 1,
+                        calls_self: 1,
                         ..plain(r)
                     },
                     vec![("inoshikacho", 7)],
@@ -1339,7 +1340,7 @@ fn deck_order(r: &Ruleset, d: &Deal) -> Vec<CardId> {
     let mut next = [0usize; 3];
     let list = |t: DealTarget| match t {
         DealTarget::Dealer => (0, d.dealer),
-        DealTarget::Opponent => (1, d.opponent),
+        DealTarget::Others => (1, d.opponent),
         DealTarget::Table => (2, d.table),
     };
     while next[0] < d.dealer.len() || next[1] < d.opponent.len() || next[2] < d.table.len() {
@@ -1361,14 +1362,14 @@ fn deck_order(r: &Ruleset, d: &Deal) -> Vec<CardId> {
 /// Starts a one-hand game of `name` dealt from `orders` (in order, redeals included).
 fn start(name: &str, orders: Vec<Vec<CardId>>) -> Game {
     let r = Arc::new(load(name));
-    Game::new(
+    super::start(
         r,
-        GameOptions {
+        StartOptions {
             seed: 1,
             rounds: Some(1),
             deck_orders: orders,
             log_events: true,
-            ..GameOptions::default()
+            ..StartOptions::default()
         },
     )
     .expect("the bundled scripts run")
@@ -1397,7 +1398,13 @@ fn render_events(g: &Game, events: &[Event]) -> String {
                 writeln!(out, "deal: round {round}, dealer seat {dealer}")
             }
             Event::Redeal { reason } => writeln!(out, "redeal: {reason}"),
-            Event::HandsSwapped => writeln!(out, "the non-dealer takes the dealer's hand"),
+            Event::Declared { player, decl, .. } => {
+                match g.ruleset().declarations[decl.0 as usize].effect.as_str() {
+                    "swap" => writeln!(out, "the non-dealer takes the dealer's hand"),
+                    "continue" => writeln!(out, "seat {player} calls koi-koi"),
+                    _ => Ok(()),
+                }
+            }
             Event::Played {
                 player,
                 card,
@@ -1421,7 +1428,6 @@ fn render_events(g: &Game, events: &[Event]) -> String {
             Event::YakuFormed { player, yaku, base } => {
                 writeln!(out, "seat {player} forms {} (base {base})", yaku.join(", "))
             }
-            Event::KoiKoi { player } => writeln!(out, "seat {player} calls koi-koi"),
             Event::HandEnded {
                 round,
                 winner,
@@ -1429,12 +1435,32 @@ fn render_events(g: &Game, events: &[Event]) -> String {
                 points,
             } => writeln!(
                 out,
-                "hand {round} ends: {end:?}, winner {winner:?}, points {points:?}"
+                "hand {round} ends: {}, winner {winner:?}, points {points:?}",
+                end_name(*end)
             ),
             Event::GameEnded { scores } => writeln!(out, "game over: {scores:?}"),
         };
     }
     out
+}
+
+/// The declaration with `effect` in the game's ruleset, as an action.
+fn declaration(g: &Game, effect: &str) -> Action {
+    let i = g
+        .ruleset()
+        .declarations
+        .iter()
+        .position(|d| d.effect == effect)
+        .expect("the ruleset has the declaration");
+    Action::declare(crate::core::DeclId(i as u8))
+}
+
+/// How a hand ended, as the snapshots name it.
+fn end_name(end: HandEnd) -> String {
+    end.0
+        .split('_')
+        .map(|w| w[..1].to_uppercase() + &w[1..])
+        .collect()
 }
 
 /// The hands by seat (the `deal` event says which seat dealt) and the table.
@@ -1506,10 +1532,11 @@ fn deal_and_settle(name: &str, what: &str, d: &Deal, swap: bool) -> (Game, Strin
     let r = load(name);
     let order = deck_order(&r, d);
     let mut g = start(name, vec![order.clone()]);
-    assert_eq!(g.dealt_orders[0], order);
+    assert_eq!(g.dealt_orders()[0], order);
     let mut s = format!("# {name}: {what}\n{}", render_hands(&g));
-    if g.phase() == Phase::SwapChoice {
-        g.apply(Action::SwapHands { swap }).unwrap();
+    if g.phase() == Phase::AfterDeal {
+        g.apply(declaration(&g, if swap { "swap" } else { "keep" }))
+            .unwrap();
     }
     let events = g.drain_events();
     s += &render_events(&g, &events);
@@ -1535,10 +1562,14 @@ fn core_instant_wins_teshi_kuttsuki_and_both_draw() {
             false,
         );
         let h = &g.history()[0];
-        assert_eq!(h.end, HandEnd::Instant, "{name}");
-        assert_eq!(h.winner, Some(1 - h.dealer), "{name}: the opponent wins");
-        assert_eq!(h.points[1 - h.dealer], 6, "{name}");
-        assert_eq!(h.points[h.dealer], 0, "{name}");
+        assert_eq!(h.end, ends::INSTANT, "{name}");
+        assert_eq!(
+            h.winner,
+            Some(1 - h.dealer.unwrap()),
+            "{name}: the opponent wins"
+        );
+        assert_eq!(h.points[1 - h.dealer.unwrap()], 6, "{name}");
+        assert_eq!(h.points[h.dealer.unwrap()], 0, "{name}");
         let o = h.outcome.as_ref().unwrap();
         assert_eq!(o.yaku.len(), 1);
         assert_eq!(o.yaku[0].points, 6);
@@ -1558,9 +1589,9 @@ fn core_instant_wins_teshi_kuttsuki_and_both_draw() {
             false,
         );
         let h = &g.history()[0];
-        assert_eq!(h.end, HandEnd::Instant, "{name}");
-        assert_eq!(h.winner, Some(h.dealer), "{name}: the dealer wins");
-        assert_eq!(h.points[h.dealer], 6, "{name}");
+        assert_eq!(h.end, ends::INSTANT, "{name}");
+        assert_eq!(h.winner, Some(h.dealer.unwrap()), "{name}: the dealer wins");
+        assert_eq!(h.points[h.dealer.unwrap()], 6, "{name}");
         s += &text;
         s += "\n";
 
@@ -1595,9 +1626,9 @@ fn core_instant_wins_teshi_kuttsuki_and_both_draw() {
             false,
         );
         let h = &g.history()[0];
-        assert_eq!(h.end, HandEnd::BothInstant, "{name}");
+        assert_eq!(h.end, ends::BOTH_INSTANT, "{name}");
         assert_eq!(h.winner, None, "{name}");
-        assert_eq!(h.points, [0, 0], "{name}");
+        assert_eq!(&*h.points, &[0, 0], "{name}");
         s += &text;
         s += "\n";
     }
@@ -1635,14 +1666,15 @@ fn core_classic_instant_win_follows_the_swapped_hand_and_ignores_table_brights()
     );
     assert_eq!(g.table_count(), 2);
     let h = &g.history()[0];
-    assert_eq!(h.end, HandEnd::Instant);
+    assert_eq!(h.end, ends::INSTANT);
     assert_eq!(
         h.winner,
-        Some(h.dealer),
+        Some(h.dealer.unwrap()),
         "the dealer now holds the teshi hand"
     );
     assert_eq!(
-        h.points[h.dealer], 6,
+        h.points[h.dealer.unwrap()],
+        6,
         "two brights on the table do not triple it"
     );
     let o = h.outcome.as_ref().unwrap();
@@ -1710,7 +1742,7 @@ fn core_table_four_of_a_month_or_four_pairs_is_redealt() {
                 },
             );
             let mut g = start(name, vec![bad.clone(), good.clone()]);
-            assert_eq!(g.dealt_orders, vec![bad, good], "{name}: {what}");
+            assert_eq!(g.dealt_orders(), vec![bad, good], "{name}: {what}");
             assert_eq!(g.table(), pile(&r, &TABLE_PLAIN), "{name}: {what}");
             let events = g.drain_events();
             let redeals: Vec<&str> = events
@@ -1792,8 +1824,8 @@ fn core_table_triple_taken_by_the_fourth_card() {
                 },
             );
             let mut g = start(name, vec![order]);
-            if g.phase() == Phase::SwapChoice {
-                g.apply(Action::SwapHands { swap: false }).unwrap();
+            if g.phase() == Phase::AfterDeal {
+                g.apply(declaration(&g, "keep")).unwrap();
             }
             let seat = g.dealer();
             assert_eq!(g.to_act(), Some(seat));
@@ -1882,16 +1914,16 @@ fn core_capture_choice_between_exactly_the_two_matching_cards() {
     assert_eq!(
         g.legal(),
         vec![
-            Action::Capture {
+            Action::Take {
                 card: c("plum-warbler")
             },
-            Action::Capture {
+            Action::Take {
                 card: c("plum-poetry")
             },
         ]
     );
     let refused = g
-        .apply(Action::Capture {
+        .apply(Action::Take {
             card: c("cherry-curtain"),
         })
         .unwrap_err();
@@ -1899,7 +1931,7 @@ fn core_capture_choice_between_exactly_the_two_matching_cards() {
         refused.reason,
         "`plum-1` cannot capture `cherry-curtain`; choose one of: plum-warbler, plum-poetry"
     );
-    g.apply(Action::Capture {
+    g.apply(Action::Take {
         card: c("plum-poetry"),
     })
     .unwrap();
@@ -1914,15 +1946,15 @@ fn core_capture_choice_between_exactly_the_two_matching_cards() {
     assert_eq!(
         g.legal(),
         vec![
-            Action::Capture {
+            Action::Take {
                 card: c("cherry-curtain")
             },
-            Action::Capture {
+            Action::Take {
                 card: c("cherry-poetry")
             },
         ]
     );
-    g.apply(Action::Capture {
+    g.apply(Action::Take {
         card: c("cherry-curtain"),
     })
     .unwrap();
@@ -1998,10 +2030,10 @@ fn core_house_lightning_wild_captures_any_card() {
     );
     let every_table_card: Vec<Action> = pile(&r, &table)
         .iter()
-        .map(|card| Action::Capture { card })
+        .map(|card| Action::Take { card })
         .collect();
     assert_eq!(g.legal(), every_table_card);
-    g.apply(Action::Capture {
+    g.apply(Action::Take {
         card: card(&r, "pine-crane"),
     })
     .unwrap();
@@ -2034,12 +2066,10 @@ fn core_house_lightning_wild_captures_any_card() {
 /// action. Only an empty hand stops, so hands often run out.
 fn play_out_calling_koikoi(g: &mut Game) {
     while !g.is_over() {
-        let legal = g.legal();
-        let action = if legal.contains(&Action::KoiKoi) {
-            Action::KoiKoi
-        } else {
-            legal[0]
-        };
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let go = declaration(g, "continue");
+        let action = if legal.contains(&go) { go } else { legal[0] };
         g.apply(action).unwrap();
     }
 }
@@ -2051,12 +2081,12 @@ fn core_house_dealer_privilege_exhausted_hand_gives_dealer_6() {
     let house = Arc::new(load("house/dealer-privilege"));
     let standard = Arc::new(load("koikoi"));
     let game = |r: &Arc<Ruleset>, seed| {
-        let mut g = Game::new(
+        let mut g = super::start(
             Arc::clone(r),
-            GameOptions {
+            StartOptions {
                 seed,
                 rounds: Some(1),
-                ..GameOptions::default()
+                ..StartOptions::default()
             },
         )
         .unwrap();
@@ -2065,18 +2095,18 @@ fn core_house_dealer_privilege_exhausted_hand_gives_dealer_6() {
     };
     let (seed, g) = (0..200)
         .map(|seed| (seed, game(&house, seed)))
-        .find(|(_, g)| g.history()[0].end == HandEnd::ExhaustedDealer)
+        .find(|(_, g)| g.history()[0].end == ends::EXHAUSTED_DEALER)
         .expect("some hand of 200 runs out");
     let h = &g.history()[0];
-    assert_eq!(h.winner, Some(h.dealer));
-    assert_eq!(h.points[h.dealer], 6);
-    assert_eq!(h.points[1 - h.dealer], 0);
+    assert_eq!(h.winner, Some(h.dealer.unwrap()));
+    assert_eq!(h.points[h.dealer.unwrap()], 6);
+    assert_eq!(h.points[1 - h.dealer.unwrap()], 0);
     let o = h.outcome.as_ref().unwrap();
     assert_eq!(o.yaku[0].id, "exhausted");
     assert_eq!(o.total, 6);
     // The same deal and play in the standard rules: a draw.
     let g = game(&standard, seed);
     let h = &g.history()[0];
-    assert_eq!(h.end, HandEnd::Exhausted);
-    assert_eq!((h.winner, h.points), (None, [0, 0]));
+    assert_eq!(h.end, ends::EXHAUSTED);
+    assert_eq!((h.winner, h.points.to_vec()), (None, vec![0, 0]));
 }

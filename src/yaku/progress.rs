@@ -9,10 +9,8 @@
 //! captures; the play screen uses it to say how close a player is to the next yaku.
 
 use crate::deck::{CardId, CardSet};
-use crate::engine::View;
-use crate::engine::scoring::yaku_facts;
 use crate::expr::Context;
-use crate::ruleset::{GameLength, Ruleset, YakuScore};
+use crate::ruleset::{Ruleset, YakuScore};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
@@ -47,15 +45,6 @@ type CacheKey = (u64, usize, [i64; 3]);
 fn cache() -> &'static Mutex<HashMap<CacheKey, Arc<Progress>>> {
     static CACHE: OnceLock<Mutex<HashMap<CacheKey, Arc<Progress>>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-/// The yaku facts (`round`, `rounds`, `is_dealer`) for `seat` in the state `view` shows.
-pub fn facts(view: &View, seat: usize) -> [i64; 3] {
-    let rounds = match view.ruleset.matching().map(|f| f.length) {
-        Some(GameLength::Rounds(_)) | None => view.rounds,
-        Some(GameLength::Target { .. }) => 0,
-    };
-    yaku_facts(view.round, rounds, seat == view.dealer)
 }
 
 impl Progress {

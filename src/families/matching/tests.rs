@@ -1,12 +1,27 @@
-//! Property tests of the core over random complete games in every bundled ruleset.
+//! Property tests of the matching family over random complete games in every bundled matching
+//! ruleset, and a three-seat game.
 
 use super::*;
 use crate::agent::{Agent, RandomAgent, agent_rng};
+use crate::core::{Action, Game as _, PerSeat, StartOptions};
 use crate::deck::CardSet;
 use crate::ruleset::{self, Ruleset, bundled};
+use crate::yaku as scoring;
 use proptest::prelude::*;
 use rand::RngExt;
 use std::sync::Arc;
+
+/// Every hand but nobody's (the viewer's hand is ignored by `from_view`'s check of the others).
+fn others(game: &MatchingGame) -> PerSeat<CardSet> {
+    let mut h: PerSeat<CardSet> = PerSeat::new(game.seats());
+    let me = game.to_act().unwrap_or(0);
+    for s in 0..game.seats() {
+        if s != me {
+            h[s] = game.hand(s);
+        }
+    }
+    h
+}
 
 fn bundled_rulesets() -> Vec<Arc<Ruleset>> {
     bundled::ruleset_names()
@@ -17,14 +32,12 @@ fn bundled_rulesets() -> Vec<Arc<Ruleset>> {
 }
 
 /// Every card is in exactly one place: a hand, the table, the stock or a capture pile.
-fn assert_accounted(game: &Game) {
-    let places = [
-        game.hand(0),
-        game.hand(1),
-        game.table(),
-        game.captured(0),
-        game.captured(1),
-    ];
+fn assert_accounted(game: &MatchingGame) {
+    let mut places = vec![game.table()];
+    for s in 0..game.seats() {
+        places.push(game.hand(s));
+        places.push(game.captured(s));
+    }
     let mut seen = CardSet::EMPTY;
     let mut total = 0;
     for p in places {
@@ -52,11 +65,11 @@ fn assert_accounted(game: &Game) {
 /// Plays a random game, checking the invariants after every action and that every stop scores
 /// exactly what settling the same pile and calls gives.
 fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
-    let mut game = Game::new(
+    let mut game = start(
         Arc::clone(&ruleset),
-        GameOptions {
+        StartOptions {
             seed,
-            ..GameOptions::default()
+            ..StartOptions::default()
         },
     )
     .expect("bundled scripts run");
@@ -67,8 +80,10 @@ fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
         assert_accounted(&game);
         game.legal_actions(&mut legal);
         assert!(!legal.is_empty());
-        let action = agent.choose(&game.view(seat), &legal, &mut rng);
-        let expected = (action == Action::Stop).then(|| {
+        let action = agent.choose(&game, seat, &legal, &mut rng);
+        let stop = matches!(action, Action::Declare { decl, .. }
+            if ruleset.declarations[decl.0 as usize].effect == "stop");
+        let expected = stop.then(|| {
             let found = scoring::evaluate(&ruleset, game.captured(seat), &game.circumstances(seat));
             scoring::settle(&ruleset, &found, None, &game.circumstances(seat)).unwrap()
         });
@@ -84,7 +99,7 @@ fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
         if game.to_act().is_some() && rng.random_range(0..8) == 0 {
             let before = format!("{:?}", game.view(game.to_act().unwrap()).hand);
             assert!(
-                game.apply(Action::Capture {
+                game.apply(Action::Take {
                     card: crate::deck::CardId(63)
                 })
                 .is_err()
@@ -95,11 +110,13 @@ fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
             );
         }
     }
-    assert!(game.script_error().is_none());
-    let total: [i64; 2] = game
-        .history()
-        .iter()
-        .fold([0, 0], |a, h| [a[0] + h.points[0], a[1] + h.points[1]]);
+    assert!(game.error().is_none());
+    let mut total = vec![0; game.seats()];
+    for h in game.history() {
+        for (t, p) in total.iter_mut().zip(h.points.iter()) {
+            *t += p;
+        }
+    }
     assert_eq!(total, game.scores());
     assert!(game.history().len() as u32 <= game.rounds());
 }
@@ -118,18 +135,18 @@ proptest! {
 fn same_seed_same_game() {
     let r = Arc::new(ruleset::load("koikoi").value.unwrap());
     let run = |seed| {
-        let mut g = Game::new(
+        let mut g = start(
             Arc::clone(&r),
-            GameOptions {
+            StartOptions {
                 seed,
                 log_events: true,
-                ..GameOptions::default()
+                ..StartOptions::default()
             },
         )
         .unwrap();
-        let mut agents: [Box<dyn Agent>; 2] = [Box::new(RandomAgent), Box::new(RandomAgent)];
-        crate::agent::play_out(&mut g, &mut agents, &mut agent_rng(seed)).unwrap();
-        (g.drain_events(), g.scores())
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+        crate::core::play_out(&mut g, &mut agents, &mut agent_rng(seed)).unwrap();
+        (g.drain_events(), g.scores().to_vec())
     };
     assert_eq!(run(7), run(7));
     assert_ne!(run(7).0, run(8).0);
@@ -140,11 +157,11 @@ fn same_seed_same_game() {
 fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
     for r in bundled_rulesets() {
         for seed in 0..6u64 {
-            let mut game = Game::new(
+            let mut game = start(
                 Arc::clone(&r),
-                GameOptions {
+                StartOptions {
                     seed,
-                    ..GameOptions::default()
+                    ..StartOptions::default()
                 },
             )
             .unwrap();
@@ -156,7 +173,7 @@ fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
                 if steps % 7 == 0 {
                     let view = game.view(seat);
                     let mut copy =
-                        Game::from_view(&view, game.hand(1 - seat), game.stock().to_vec(), seed)
+                        MatchingGame::from_view(&view, &others(&game), game.stock().to_vec(), seed)
                             .unwrap();
                     let mut original = game.clone();
                     let hands = original.history().len();
@@ -171,7 +188,7 @@ fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
                         assert_eq!(original.table(), copy.table());
                         assert_eq!(original.stock(), copy.stock());
                         original.legal_actions(&mut legal);
-                        let a = RandomAgent.choose(&original.view(seat), &legal, &mut inner);
+                        let a = RandomAgent.choose(&original, seat, &legal, &mut inner);
                         original.apply(a).unwrap();
                         copy.apply(a).unwrap();
                     }
@@ -186,7 +203,7 @@ fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
                     }
                 }
                 game.legal_actions(&mut legal);
-                let action = RandomAgent.choose(&game.view(seat), &legal, &mut rng);
+                let action = RandomAgent.choose(&game, seat, &legal, &mut rng);
                 game.apply(action).unwrap();
             }
         }
@@ -196,41 +213,105 @@ fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
 #[test]
 fn from_view_refuses_a_placement_that_does_not_fit() {
     let r = Arc::new(ruleset::load("koikoi").value.unwrap());
-    let game = Game::new(Arc::clone(&r), GameOptions::default()).unwrap();
+    let game = start(Arc::clone(&r), StartOptions::default()).unwrap();
     let seat = game.to_act().unwrap();
     let view = game.view(seat);
     // The viewer's own hand is not hidden.
-    assert!(Game::from_view(&view, game.hand(seat), game.stock().to_vec(), 1).is_err());
+    let mut wrong = others(&game);
+    wrong[1 - seat] = game.hand(seat);
+    assert!(MatchingGame::from_view(&view, &wrong, game.stock().to_vec(), 1).is_err());
     // A stock one card short.
     let mut short = game.stock().to_vec();
     short.pop();
-    assert!(Game::from_view(&view, game.hand(1 - seat), short, 1).is_err());
-    assert!(Game::from_view(&view, game.hand(1 - seat), game.stock().to_vec(), 1).is_ok());
+    assert!(MatchingGame::from_view(&view, &others(&game), short, 1).is_err());
+    assert!(MatchingGame::from_view(&view, &others(&game), game.stock().to_vec(), 1).is_ok());
 }
 
 #[test]
 fn first_dealer_option_overrides_the_rule_without_changing_the_deal() {
     let r = Arc::new(ruleset::load("koikoi").value.unwrap());
     for d in 0..2 {
-        let g = Game::new(
+        let g = start(
             Arc::clone(&r),
-            GameOptions {
+            StartOptions {
                 seed: 3,
                 first_dealer: Some(d),
-                ..GameOptions::default()
+                ..StartOptions::default()
             },
         )
         .unwrap();
-        let first = g.history().first().map_or(g.dealer(), |h| h.dealer);
-        assert_eq!(first, d);
-        let plain = Game::new(
+        assert_eq!(g.first_dealer(), Some(d));
+        let plain = start(
             Arc::clone(&r),
-            GameOptions {
+            StartOptions {
                 seed: 3,
-                ..GameOptions::default()
+                ..StartOptions::default()
             },
         )
         .unwrap();
-        assert_eq!(g.dealt_orders[0], plain.dealt_orders[0]);
+        assert_eq!(g.dealt_orders()[0], plain.dealt_orders()[0]);
+    }
+}
+
+/// A three-seat matching game: seats deal in turn order, each seat's captures are its own, the
+/// turn passes round the table, and the game plays to its end with every card accounted for.
+#[test]
+fn three_seats_play_in_turn_to_the_end() {
+    let three = r#"
+[ruleset]
+id = "three-seats"
+extends = "koikoi"
+name = "Koi-Koi for three (a test table)"
+
+[flow]
+players = 3
+max_players = 3
+hand_size = 7
+table_size = 6
+deal_packet = 7
+deal_order = ["others", "dealer", "table"]
+"#;
+    let loaded = crate::ruleset::load_str("three.toml", three);
+    let messages: Vec<_> = loaded.diagnostics.iter().map(|d| &d.message).collect();
+    let r = Arc::new(loaded.value.unwrap_or_else(|| panic!("{messages:?}")));
+    for seed in 0..20 {
+        let mut game = start(
+            Arc::clone(&r),
+            StartOptions {
+                seed,
+                rounds: Some(2),
+                ..StartOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(game.seats(), 3);
+        for s in 0..3 {
+            assert_eq!(game.hand(s).len(), 7, "seat {s} holds seven cards");
+        }
+        assert_eq!(game.table().len(), 6);
+        let mut rng = agent_rng(seed);
+        let mut legal = Vec::new();
+        let mut order = Vec::new();
+        while let Some(seat) = game.to_act() {
+            assert_accounted(&game);
+            if game.phase() == Phase::Play && order.last() != Some(&seat) {
+                order.push(seat);
+            }
+            game.legal_actions(&mut legal);
+            let a = RandomAgent.choose(&game, seat, &legal, &mut rng);
+            game.apply(a).unwrap();
+        }
+        // Within the first hand the turn goes 0 -> 1 -> 2 -> 0 from the dealer on.
+        for w in order.windows(2).take(5) {
+            if game.history().len() == 2 {
+                assert!(w[1] == (w[0] + 1) % 3 || w[1] == w[0], "{order:?}");
+            }
+        }
+        let total: i64 = game
+            .history()
+            .iter()
+            .map(|h| h.points.iter().sum::<i64>())
+            .sum();
+        assert_eq!(total, game.scores().iter().sum::<i64>());
     }
 }

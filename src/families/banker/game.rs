@@ -6,13 +6,26 @@
 //! many more tiles to take (`draw_options`), and each hand's `value` is compared with the
 //! banker's: higher wins the bet, lower loses it, equal keeps it.
 
+use crate::core::{
+    Action, Event, Game, HandResult, IllegalAction, PerSeat, Seat, StartError, StartOptions,
+};
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{BankerFlow, DealCheck, Flow, Ruleset};
+use crate::script::ScriptError;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::sync::Arc;
+
+/// How the hands of a banker game end.
+pub mod ends {
+    use crate::core::HandEnd;
+    /// The hands were compared.
+    pub const SHOWDOWN: HandEnd = HandEnd("showdown");
+    /// The banker's first tiles won every bet at once.
+    pub const BANKER_WIN: HandEnd = HandEnd("banker_win");
+}
 
 /// A hand's value at the showdown.
 pub fn hand_value(flow: &BankerFlow, pile: CardSet) -> i64 {
@@ -24,22 +37,6 @@ pub fn banker_instant_win(flow: &BankerFlow, pile: CardSet) -> Option<&DealCheck
     flow.banker_wins
         .iter()
         .find(|c| c.when.truth(&Context { pile, facts: &[] }))
-}
-
-/// A player's move in a banker game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum BankerAction {
-    /// Bet this many chips.
-    Bet {
-        /// The chips.
-        amount: i64,
-    },
-    /// Take this many more tiles.
-    Draw {
-        /// The tiles.
-        tiles: u32,
-    },
 }
 
 /// What a banker game waits for.
@@ -58,23 +55,6 @@ pub enum BankerPhase {
     },
     /// The session is over.
     GameOver,
-}
-
-/// How to start a banker game.
-#[derive(Clone, Debug, Default)]
-pub struct BankerOptions {
-    /// The seed every random choice flows from.
-    pub seed: u64,
-    /// Players against the banker (the ruleset's default when `None`).
-    pub players: Option<usize>,
-    /// Hands in the session (the ruleset's when `None`).
-    pub hands: Option<u32>,
-    /// Table limits overriding the ruleset's.
-    pub min_bet: Option<i64>,
-    /// Table limits overriding the ruleset's.
-    pub max_bet: Option<i64>,
-    /// Deck orders to deal from instead of shuffling, one per hand.
-    pub deck_orders: Vec<Vec<CardId>>,
 }
 
 /// One player's part of a finished hand.
@@ -131,35 +111,47 @@ pub struct BankerGame {
     stock: Vec<CardId>,
     stock_pos: usize,
     history: Vec<BankerHand>,
+    results: Vec<HandResult>,
     /// Every hand's deck order, for records.
-    pub dealt_orders: Vec<Vec<CardId>>,
+    dealt_orders: Vec<Vec<CardId>>,
+}
+
+/// Starts a banker session; the first hand is dealt at once.
+pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<BankerGame, StartError> {
+    let fail = |message: String| Err(StartError::Options { message });
+    let Flow::Banker(flow) = &ruleset.flow else {
+        return fail(format!("ruleset `{}` is not a banker game", ruleset.id));
+    };
+    let flow = Arc::clone(flow);
+    let players = options.seats.unwrap_or(flow.players as usize);
+    if players == 0 || players > flow.max_players as usize {
+        return fail(format!(
+            "this table seats 1 to {} players, not {players}",
+            flow.max_players
+        ));
+    }
+    let min_bet = options.bet_limits.0.unwrap_or(flow.min_bet);
+    let max_bet = options.bet_limits.1.unwrap_or(flow.max_bet);
+    if min_bet < 1 || min_bet > max_bet {
+        return fail(format!(
+            "the table limits must satisfy 1 <= min ({min_bet}) <= max ({max_bet})"
+        ));
+    }
+    BankerGame::new(ruleset, flow, options, players, (min_bet, max_bet))
 }
 
 impl BankerGame {
-    /// Starts a session; the first hand is dealt at once.
-    pub fn new(ruleset: Arc<Ruleset>, options: BankerOptions) -> Result<BankerGame, String> {
-        let Flow::Banker(flow) = &ruleset.flow else {
-            return Err(format!("ruleset `{}` is not a banker game", ruleset.id));
-        };
-        let flow = Arc::clone(flow);
-        let players = options.players.unwrap_or(flow.players as usize);
-        if players == 0 || players > flow.max_players as usize {
-            return Err(format!(
-                "this table seats 1 to {} players, not {players}",
-                flow.max_players
-            ));
-        }
-        let min_bet = options.min_bet.unwrap_or(flow.min_bet);
-        let max_bet = options.max_bet.unwrap_or(flow.max_bet);
-        if min_bet < 1 || min_bet > max_bet {
-            return Err(format!(
-                "the table limits must satisfy 1 <= min ({min_bet}) <= max ({max_bet})"
-            ));
-        }
+    fn new(
+        ruleset: Arc<Ruleset>,
+        flow: Arc<BankerFlow>,
+        options: StartOptions,
+        players: usize,
+        (min_bet, max_bet): (i64, i64),
+    ) -> Result<BankerGame, StartError> {
         let mut game = BankerGame {
             rng: Xoshiro256PlusPlus::seed_from_u64(options.seed),
             orders: options.deck_orders.into_iter(),
-            hands_total: options.hands.unwrap_or(flow.hands),
+            hands_total: options.rounds.unwrap_or(flow.hands),
             min_bet,
             max_bet,
             hand: 0,
@@ -173,12 +165,33 @@ impl BankerGame {
             stock: Vec::new(),
             stock_pos: 0,
             history: Vec::new(),
+            results: Vec::new(),
             dealt_orders: Vec::new(),
             flow,
             ruleset,
         };
         game.start_hand();
         Ok(game)
+    }
+
+    /// Every hand's deck order so far.
+    pub fn dealt_orders(&self) -> &[Vec<CardId>] {
+        &self.dealt_orders
+    }
+
+    /// The banker's tiles in the current hand (hidden until the banker draws).
+    pub fn banker_tiles(&self) -> CardSet {
+        self.banker
+    }
+
+    /// Cards left in the stock.
+    pub fn stock_len(&self) -> usize {
+        self.stock.len() - self.stock_pos
+    }
+
+    /// The largest bet `seat` may place now.
+    fn top_bet(&self, seat: Seat) -> i64 {
+        self.max_bet.min(self.bankrolls[seat])
     }
 
     /// The ruleset being played.
@@ -239,8 +252,8 @@ impl BankerGame {
         (self.min_bet, self.max_bet)
     }
 
-    /// Finished hands.
-    pub fn history(&self) -> &[BankerHand] {
+    /// Finished hands, with every tile and value.
+    pub fn hands_played(&self) -> &[BankerHand] {
         &self.history
     }
 
@@ -260,34 +273,20 @@ impl BankerGame {
     }
 
     /// The legal actions now.
-    pub fn legal(&self) -> Vec<BankerAction> {
-        match self.phase {
-            BankerPhase::Bet { seat } => {
-                let top = self.max_bet.min(self.bankrolls[seat]);
-                (self.min_bet..=top)
-                    .map(|amount| BankerAction::Bet { amount })
-                    .collect()
-            }
-            BankerPhase::Draw { .. } => {
-                let left = (self.stock.len() - self.stock_pos) as u32;
-                self.flow
-                    .draw_options
-                    .iter()
-                    .filter(|&&n| n <= left)
-                    .map(|&tiles| BankerAction::Draw { tiles })
-                    .collect()
-            }
-            BankerPhase::GameOver => Vec::new(),
-        }
+    pub fn legal(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        Game::legal_actions(self, &mut v);
+        v
     }
 
     /// Applies a player's action.
-    pub fn apply(&mut self, action: BankerAction) -> Result<(), String> {
+    pub fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        let illegal = |reason: String| Err(IllegalAction { reason });
         match (self.phase, action) {
-            (BankerPhase::Bet { seat }, BankerAction::Bet { amount }) => {
-                let top = self.max_bet.min(self.bankrolls[seat]);
+            (BankerPhase::Bet { seat }, Action::Bet { amount }) => {
+                let top = self.top_bet(seat);
                 if amount < self.min_bet || amount > top {
-                    return Err(format!(
+                    return illegal(format!(
                         "a bet must be between {} and {top} chips",
                         self.min_bet
                     ));
@@ -298,13 +297,13 @@ impl BankerGame {
                     None => self.banker_draws(),
                 }
             }
-            (BankerPhase::Draw { seat }, BankerAction::Draw { tiles }) => {
+            (BankerPhase::Draw { seat }, Action::Draw { count }) => {
                 if !self.legal().contains(&action) {
                     let options: Vec<String> =
                         self.flow.draw_options.iter().map(u32::to_string).collect();
-                    return Err(format!("you may take {} more tiles", options.join(" or ")));
+                    return illegal(format!("you may take {} more tiles", options.join(" or ")));
                 }
-                for _ in 0..tiles {
+                for _ in 0..count {
                     let t = self.draw();
                     self.tiles[seat].insert(t);
                 }
@@ -313,9 +312,11 @@ impl BankerGame {
                     None => self.showdown(),
                 }
             }
-            (BankerPhase::GameOver, _) => return Err("the session is over".into()),
-            (BankerPhase::Bet { .. }, _) => return Err("a bet is expected now".into()),
-            (BankerPhase::Draw { .. }, _) => return Err("choose how many tiles to take now".into()),
+            (BankerPhase::GameOver, _) => return illegal("the session is over".into()),
+            (BankerPhase::Bet { .. }, _) => return illegal("a bet is expected now".into()),
+            (BankerPhase::Draw { .. }, _) => {
+                return illegal("choose how many tiles to take now".into());
+            }
         }
         Ok(())
     }
@@ -426,6 +427,25 @@ impl BankerGame {
         if let Some(b) = &mut self.banker_bankroll {
             *b += banker_result;
         }
+        let mut points: PerSeat<i64> = PerSeat::new(self.players());
+        for p in &players {
+            points[p.seat] = p.result;
+        }
+        self.results.push(HandResult {
+            round: self.hand,
+            dealer: None,
+            winner: None,
+            end: if banker_win.is_some() {
+                ends::BANKER_WIN
+            } else {
+                ends::SHOWDOWN
+            },
+            outcome: None,
+            yaku_mask: 0,
+            points,
+            calls: PerSeat::new(self.players()),
+            house: banker_result,
+        });
         self.history.push(BankerHand {
             hand: self.hand,
             banker_tiles: self.banker.iter().collect(),
@@ -446,7 +466,7 @@ impl BankerGame {
             tiles: self.tiles[seat],
             bankroll: self.bankrolls[seat],
             bets: &self.bets,
-            limits: (self.min_bet, self.max_bet.min(self.bankrolls[seat])),
+            limits: (self.min_bet, self.top_bet(seat)),
             draw_options: &self.flow.draw_options,
             hand: self.hand,
             hands_total: self.hands_total,
@@ -477,4 +497,135 @@ pub struct BankerView<'g> {
     pub hand: u32,
     /// Hands in the session.
     pub hands_total: u32,
+}
+
+impl Game for BankerGame {
+    fn ruleset(&self) -> &Arc<Ruleset> {
+        &self.ruleset
+    }
+    fn seats(&self) -> usize {
+        self.players()
+    }
+    fn to_act(&self) -> Option<Seat> {
+        BankerGame::to_act(self)
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        out.extend((0..self.legal_count()).filter_map(|i| self.legal_action(i)));
+    }
+    fn legal_count(&self) -> usize {
+        match self.phase {
+            BankerPhase::Bet { seat } => (self.top_bet(seat) - self.min_bet + 1).max(0) as usize,
+            BankerPhase::Draw { .. } => {
+                let left = self.stock_len() as u32;
+                self.flow
+                    .draw_options
+                    .iter()
+                    .filter(|&&n| n <= left)
+                    .count()
+            }
+            BankerPhase::GameOver => 0,
+        }
+    }
+    fn legal_action(&self, index: usize) -> Option<Action> {
+        match self.phase {
+            BankerPhase::Bet { seat } => {
+                let amount = self.min_bet.checked_add(i64::try_from(index).ok()?)?;
+                (amount <= self.top_bet(seat)).then_some(Action::Bet { amount })
+            }
+            BankerPhase::Draw { .. } => {
+                let left = self.stock_len() as u32;
+                self.flow
+                    .draw_options
+                    .iter()
+                    .filter(|&&n| n <= left)
+                    .nth(index)
+                    .map(|&count| Action::Draw { count })
+            }
+            BankerPhase::GameOver => None,
+        }
+    }
+    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        BankerGame::apply(self, action)
+    }
+    fn scores(&self) -> &[i64] {
+        &self.bankrolls
+    }
+    fn history(&self) -> &[HandResult] {
+        &self.results
+    }
+    fn round(&self) -> u32 {
+        self.hand
+    }
+    fn rounds(&self) -> u32 {
+        self.hands_total
+    }
+    fn dealer(&self) -> Option<Seat> {
+        None
+    }
+    fn first_dealer(&self) -> Option<Seat> {
+        None
+    }
+    fn dealt_orders(&self) -> &[Vec<CardId>] {
+        &self.dealt_orders
+    }
+    fn drain_events(&mut self) -> Vec<Event> {
+        Vec::new()
+    }
+    fn error(&self) -> Option<&ScriptError> {
+        None
+    }
+    fn zones(&self) -> Vec<(String, CardSet)> {
+        let mut z = vec![
+            (
+                "stock".to_string(),
+                self.stock[self.stock_pos..].iter().copied().collect(),
+            ),
+            ("banker".to_string(), self.banker),
+        ];
+        for s in 0..self.players() {
+            z.push((format!("tiles {s}"), self.tiles[s]));
+        }
+        z
+    }
+    fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
+        super::bots::best_choice(&self.view(seat), legal)
+    }
+    fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
+        // The other players' tiles and the stock are hidden: shuffle them together and deal
+        // them back in the same numbers.
+        let mut game = self.clone();
+        let mut hidden: Vec<CardId> = self.stock[self.stock_pos..].to_vec();
+        for s in 0..self.players() {
+            if s != seat {
+                hidden.extend(self.tiles[s].iter());
+            }
+        }
+        for i in (1..hidden.len()).rev() {
+            let j = rng.random_range(0..=i);
+            hidden.swap(i, j);
+        }
+        let mut next = 0;
+        for s in 0..self.players() {
+            if s != seat {
+                let n = self.tiles[s].len() as usize;
+                game.tiles[s] = hidden[next..next + n].iter().copied().collect();
+                next += n;
+            }
+        }
+        game.stock.truncate(self.stock_pos);
+        game.stock.extend_from_slice(&hidden[next..]);
+        game.orders = Vec::new().into_iter();
+        game.rng = Xoshiro256PlusPlus::seed_from_u64(rng.random());
+        Some(Box::new(game))
+    }
+    fn box_clone(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_dyn(&self) -> &dyn Game {
+        self
+    }
 }

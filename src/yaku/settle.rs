@@ -22,10 +22,10 @@ pub struct FoundYaku {
 /// The circumstances of a hand's end, besides the pile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Circumstances {
-    /// Koi-koi calls by the scoring player.
-    pub koikoi_self: u32,
-    /// Koi-koi calls by the other player.
-    pub koikoi_opponent: u32,
+    /// Calls to play on by the scoring player.
+    pub calls_self: u32,
+    /// Calls to play on by the other players.
+    pub calls_opponent: u32,
     /// The ruleset's `table_count` at the deal (brights on the table).
     pub table_count: i64,
     /// The round, 1-based.
@@ -84,7 +84,7 @@ fn cache_key(found: &YakuScore, special: Option<&Special>, c: &Circumstances) ->
     FactsKey {
         yaku,
         base,
-        koikoi: (c.koikoi_self, c.koikoi_opponent),
+        calls: (c.calls_self, c.calls_opponent),
         table_count: c.table_count,
         round: (c.round, c.rounds),
         dealer: c.dealer,
@@ -95,7 +95,7 @@ fn cache_key(found: &YakuScore, special: Option<&Special>, c: &Circumstances) ->
     }
 }
 
-/// The yaku facts for the expression language, in [`crate::ruleset::YAKU_FACTS`] order.
+/// The yaku facts for the expression language, in [`crate::ruleset::scope::YAKU`] order.
 pub fn yaku_facts(round: u32, rounds: u32, dealer: bool) -> [i64; 3] {
     [i64::from(round), i64::from(rounds), i64::from(dealer)]
 }
@@ -156,8 +156,8 @@ fn facts(yaku: &[FoundYaku], c: &Circumstances, special: Option<&Special>) -> Ha
             })
             .collect(),
         base: yaku.iter().map(|y| y.points).sum(),
-        koikoi_self: i64::from(c.koikoi_self),
-        koikoi_opponent: i64::from(c.koikoi_opponent),
+        calls_self: i64::from(c.calls_self),
+        calls_opponent: i64::from(c.calls_opponent),
         table_count: c.table_count,
         round: i64::from(c.round),
         rounds: i64::from(c.rounds),

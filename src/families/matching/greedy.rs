@@ -1,17 +1,18 @@
-//! `greedy`: takes the capture that adds most to its yaku and near-yaku, and stops early.
+//! The matching family's rule-reading policy (the `greedy` bot, and the playout policy of
+//! `expert`): takes the capture that adds most to its yaku and near-yaku, and stops early.
 //!
 //! A pile is valued with [`Progress::value`]: the points of its yaku plus partial credit for
 //! yaku in reach. A move's worth is what it adds to the bot's pile, plus half of what it takes
-//! from the other player's prospects (cards captured are out of their reach), less part of what
-//! a card left on the table would give the other player. Koi-koi is called only with a long
-//! hand, a yaku one card away, and no yaku within one card for the other player.
+//! from the next player's prospects (cards captured are out of their reach), less part of what
+//! a card left on the table would give the next player. A call to play on is made only with a
+//! long hand, a yaku one card away, and no other player with a yaku or within one card of one.
 
-use super::Agent;
-use super::progress::{Progress, facts};
+use super::game::Phase;
+use super::view::View;
+use crate::core::{Action, DeclId};
 use crate::deck::{CardId, CardSet};
-use crate::engine::{Action, Phase, View};
 use crate::ruleset::Ruleset;
-use rand::rngs::Xoshiro256PlusPlus;
+use crate::yaku::Progress;
 
 /// Weight of what a capture takes from the other player's prospects.
 const DENIAL: f64 = 0.5;
@@ -20,13 +21,14 @@ const EXPOSURE: f64 = 0.3;
 /// A small bonus per card captured, so that a capture beats an idle discard.
 const PER_CARD: f64 = 0.05;
 
-/// The greedy bot.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GreedyAgent;
+/// The policy (a unit type, so its helpers read as `Greedy::worth`).
+struct Greedy;
 
 /// What a seat knows of the piles, derived from its view.
 struct Piles {
     me: usize,
+    /// The next player, whom a card left on the table helps first.
+    them: usize,
     mine: CardSet,
     theirs: CardSet,
     /// Cards I may still win: my pile, hand, the table and the unseen cards.
@@ -38,11 +40,13 @@ struct Piles {
 impl Piles {
     fn of(view: &View) -> Piles {
         let me = view.seat;
+        let them = view.next_seat();
         let mine = view.captured[me];
-        let theirs = view.captured[1 - me];
+        let theirs = view.captured[them];
         let open = view.hand | view.table | view.unseen | resolving(view);
         Piles {
             me,
+            them,
             mine,
             theirs,
             my_reach: mine | open,
@@ -59,7 +63,7 @@ fn resolving(view: &View) -> CardSet {
 }
 
 /// The table cards `card` would take if played or drawn now (all of them when it has a choice).
-pub(crate) fn matches(ruleset: &Ruleset, table: CardSet, card: CardId) -> CardSet {
+pub fn matches(ruleset: &Ruleset, table: CardSet, card: CardId) -> CardSet {
     let Some(flow) = ruleset.matching() else {
         return CardSet::EMPTY;
     };
@@ -72,18 +76,18 @@ pub(crate) fn matches(ruleset: &Ruleset, table: CardSet, card: CardId) -> CardSe
 
 /// True when playing `card` onto `matches` asks for a choice of one table card (two matches, or
 /// a wild card with several), as the core rules; otherwise it takes them all.
-pub(crate) fn chooses(ruleset: &Ruleset, card: CardId, matches: CardSet) -> bool {
+pub fn chooses(ruleset: &Ruleset, card: CardId, matches: CardSet) -> bool {
     let wild = ruleset.matching().is_some_and(|f| f.wild.contains(card));
     matches.len() == 2 || (wild && matches.len() > 1)
 }
 
-impl GreedyAgent {
+impl Greedy {
     /// The worth of moving `card` and the `taken` table cards into my pile (or, with nothing
     /// taken, of leaving `card` on the table).
     fn worth(view: &View, piles: &Piles, card: CardId, taken: CardSet) -> f64 {
         let r = view.ruleset;
-        let mine = Progress::of(r, facts(view, piles.me));
-        let theirs = Progress::of(r, facts(view, 1 - piles.me));
+        let mine = Progress::of(r, view.yaku_facts(piles.me));
+        let theirs = Progress::of(r, view.yaku_facts(piles.them));
         if taken.is_empty() {
             // The card goes to the table, where the other player may take it.
             let mut gift = piles.theirs;
@@ -115,7 +119,7 @@ impl GreedyAgent {
                         Self::worth(view, &piles, card, m)
                     }
                 }
-                Action::Capture { card: target } => {
+                Action::Take { card: target } => {
                     let Phase::CaptureChoice { card, .. } = view.phase else {
                         continue;
                     };
@@ -130,32 +134,36 @@ impl GreedyAgent {
         best.1
     }
 
-    /// Koi-koi only with a long hand, a yaku one card away and the other player not close.
-    fn koikoi(view: &View, legal: &[Action]) -> Action {
-        if !legal.contains(&Action::KoiKoi) {
-            return Action::Stop;
-        }
+    /// Plays on only with a long hand, a yaku one card away and no other player close.
+    fn call(view: &View, legal: &[Action]) -> Action {
+        let (Some(go), Some(stop)) = (find(view, legal, "continue"), find(view, legal, "stop"))
+        else {
+            return find(view, legal, "stop").unwrap_or(legal[0]);
+        };
         let piles = Piles::of(view);
         let r = view.ruleset;
-        let mine = Progress::of(r, facts(view, piles.me));
-        let theirs = Progress::of(r, facts(view, 1 - piles.me));
-        let their_yaku = &view.yaku[1 - piles.me];
-        let they_are_close = their_yaku.mask != 0
-            || theirs
-                .nearest(piles.theirs, piles.their_reach, their_yaku)
-                .is_some_and(|d| d <= 1);
+        let mine = Progress::of(r, view.yaku_facts(piles.me));
+        let they_are_close = (0..view.seats()).filter(|&s| s != piles.me).any(|s| {
+            let their_yaku = &view.yaku[s];
+            let theirs = Progress::of(r, view.yaku_facts(s));
+            let reach = view.captured[s] | view.table | view.unseen | resolving(view);
+            their_yaku.mask != 0
+                || theirs
+                    .nearest(view.captured[s], reach, their_yaku)
+                    .is_some_and(|d| d <= 1)
+        });
         let i_am_close = mine
-            .nearest(piles.mine, piles.my_reach, view.yaku[piles.me])
+            .nearest(piles.mine, piles.my_reach, &view.yaku[piles.me])
             .is_some_and(|d| d <= 1);
         if view.hand.len() >= 4 && i_am_close && !they_are_close {
-            Action::KoiKoi
+            go
         } else {
-            Action::Stop
+            stop
         }
     }
 
     /// Takes the dealer's hand when its own matches the table less than an average hand would.
-    fn swap(view: &View) -> Action {
+    fn swap(view: &View, legal: &[Action]) -> Action {
         let r = view.ruleset;
         let matching = |hand: CardSet| {
             hand.iter()
@@ -164,35 +172,42 @@ impl GreedyAgent {
         };
         let unseen = view.unseen.len().max(1) as f64;
         let expected = matching(view.unseen) / unseen * f64::from(view.hand.len());
-        Action::SwapHands {
-            swap: matching(view.hand) < expected,
-        }
+        let effect = if matching(view.hand) < expected {
+            "swap"
+        } else {
+            "keep"
+        };
+        find(view, legal, effect).unwrap_or(legal[0])
     }
 }
 
-impl Agent for GreedyAgent {
-    fn name(&self) -> &str {
-        "greedy"
-    }
+/// The legal declaration with `effect`, if any.
+fn find(view: &View, legal: &[Action], effect: &str) -> Option<Action> {
+    legal.iter().copied().find(|a| match a {
+        Action::Declare {
+            decl: DeclId(i), ..
+        } => view.ruleset.declarations[*i as usize].effect == effect,
+        _ => false,
+    })
+}
 
-    fn choose(&mut self, view: &View, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
-        if legal.len() == 1 {
-            return legal[0];
-        }
-        match view.phase {
-            Phase::Play | Phase::CaptureChoice { .. } => Self::best_play(view, legal),
-            Phase::KoiKoiChoice => Self::koikoi(view, legal),
-            Phase::SwapChoice => Self::swap(view),
-            Phase::GameOver => legal[0],
-        }
+/// The policy's choice among `legal` (never empty) in the state `view` shows.
+pub fn choose(view: &View, legal: &[Action]) -> Action {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    match view.phase {
+        Phase::Play | Phase::CaptureChoice { .. } => Greedy::best_play(view, legal),
+        Phase::Declare => Greedy::call(view, legal),
+        Phase::AfterDeal => Greedy::swap(view, legal),
+        Phase::GameOver => legal[0],
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::{RandomAgent, agent_rng, play_out};
-    use crate::engine::{Game, GameOptions};
+    use crate::core::{Game, StartOptions};
     use crate::ruleset;
     use std::sync::Arc;
 
@@ -205,13 +220,12 @@ mod tests {
 
     fn plays_the_move_it_values_most(name: &str) {
         let r = Arc::new(ruleset::load(name).value.unwrap());
-        let mut game = Game::new(Arc::clone(&r), GameOptions::default()).unwrap();
+        let mut game = super::super::start(Arc::clone(&r), StartOptions::default()).unwrap();
         let mut legal = Vec::new();
-        let mut rng = agent_rng(1);
         while let Some(seat) = game.to_act() {
             game.legal_actions(&mut legal);
             let view = game.view(seat);
-            let a = GreedyAgent.choose(&view, &legal, &mut rng);
+            let a = choose(&view, &legal);
             assert!(legal.contains(&a));
             if view.phase == Phase::Play {
                 let piles = Piles::of(&view);
@@ -222,44 +236,16 @@ mod tests {
                     let m = matches(&r, view.table, card);
                     if chooses(&r, card, m) {
                         m.iter()
-                            .map(|t| GreedyAgent::worth(&view, &piles, card, CardSet::single(t)))
+                            .map(|t| Greedy::worth(&view, &piles, card, CardSet::single(t)))
                             .fold(f64::NEG_INFINITY, f64::max)
                     } else {
-                        GreedyAgent::worth(&view, &piles, card, m)
+                        Greedy::worth(&view, &piles, card, m)
                     }
                 };
                 let chosen = worth(a);
                 assert!(legal.iter().all(|&b| worth(b) <= chosen));
             }
-            game.apply(a).unwrap();
+            Game::apply(&mut game, a).unwrap();
         }
-    }
-
-    #[test]
-    fn greedy_beats_random() {
-        let r = Arc::new(ruleset::load("koikoi").value.unwrap());
-        let mut diff = 0i64;
-        for seed in 0..30u64 {
-            let mut game = Game::new(
-                Arc::clone(&r),
-                GameOptions {
-                    seed,
-                    ..GameOptions::default()
-                },
-            )
-            .unwrap();
-            let g = (seed % 2) as usize;
-            let mut agents: [Box<dyn Agent>; 2] = if g == 0 {
-                [Box::new(GreedyAgent), Box::new(RandomAgent)]
-            } else {
-                [Box::new(RandomAgent), Box::new(GreedyAgent)]
-            };
-            play_out(&mut game, &mut agents, &mut agent_rng(seed)).unwrap();
-            diff += game.scores()[g] - game.scores()[1 - g];
-        }
-        assert!(
-            diff > 0,
-            "greedy scored {diff} less than random over 30 games"
-        );
     }
 }

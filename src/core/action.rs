@@ -1,0 +1,154 @@
+//! The moves of every family, what happened (events, for display), and how a hand ended.
+//!
+//! One move vocabulary serves every family, as in general game systems: a family accepts the
+//! moves its rules have and refuses the others with a reason. Declarations (calls such as
+//! playing on or stopping, swaps, marriages) are the ruleset's: a move names one by its index
+//! in the ruleset's `[[declaration]]` list, so no game's words are in the core.
+
+use super::seat::Seat;
+use crate::deck::CardId;
+use serde::Serialize;
+
+/// The index of a declaration in its ruleset's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeclId(pub u8);
+
+/// A player's move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Play this card from the hand.
+    Play {
+        /// The card.
+        card: CardId,
+    },
+    /// Take this card of the table with the card being resolved (a choice between matches).
+    Take {
+        /// The table card.
+        card: CardId,
+    },
+    /// Make a declaration of the ruleset, with the card it shows when it shows one.
+    Declare {
+        /// Which declaration.
+        decl: DeclId,
+        /// The card shown or played with it.
+        card: Option<CardId>,
+    },
+    /// Bet this many chips.
+    Bet {
+        /// The chips.
+        amount: i64,
+    },
+    /// Take this many more cards or tiles.
+    Draw {
+        /// How many.
+        count: u32,
+    },
+}
+
+impl Action {
+    /// A declaration without a card.
+    pub fn declare(decl: DeclId) -> Action {
+        Action::Declare { decl, card: None }
+    }
+}
+
+/// How a hand ended: a label the family defines (`stop`, `instant`, `showdown`, ...), counted
+/// by simulations and shown in records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct HandEnd(pub &'static str);
+
+/// One state change, for display and logs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A hand was dealt.
+    Deal {
+        /// The round, 1-based.
+        round: u32,
+        /// The dealer's seat.
+        dealer: Seat,
+    },
+    /// The deal was made again.
+    Redeal {
+        /// The redeal rule's name.
+        reason: String,
+    },
+    /// A player made a declaration.
+    Declared {
+        /// The player.
+        player: Seat,
+        /// The declaration's index in the ruleset.
+        #[serde(skip)]
+        decl: DeclId,
+        /// The card shown with it, if any.
+        card: Option<CardId>,
+    },
+    /// A card was played from a hand.
+    Played {
+        /// The player.
+        player: Seat,
+        /// The card.
+        card: CardId,
+        /// The table cards it captured (none: it stays on the table).
+        captured: Vec<CardId>,
+    },
+    /// A card was drawn from the stock.
+    Drew {
+        /// The player.
+        player: Seat,
+        /// The card.
+        card: CardId,
+        /// The table cards it captured.
+        captured: Vec<CardId>,
+    },
+    /// A player's yaku are new or improved.
+    YakuFormed {
+        /// The player.
+        player: Seat,
+        /// The yaku ids.
+        yaku: Vec<String>,
+        /// Their points added up.
+        base: i64,
+    },
+    /// A hand ended.
+    HandEnded {
+        /// The round.
+        round: u32,
+        /// The winner, if any.
+        winner: Option<Seat>,
+        /// How it ended.
+        end: HandEnd,
+        /// Points scored by each seat this hand.
+        points: Vec<i64>,
+    },
+    /// The game ended.
+    GameEnded {
+        /// The final scores.
+        scores: Vec<i64>,
+    },
+}
+
+/// An action that is not legal now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalAction {
+    /// Why.
+    pub reason: String,
+}
+
+impl IllegalAction {
+    /// An illegal action with this reason.
+    pub fn new(reason: impl Into<String>) -> IllegalAction {
+        IllegalAction {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for IllegalAction {}

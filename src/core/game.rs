@@ -1,0 +1,160 @@
+//! The one interface every game family implements, and what it reports of each hand.
+//!
+//! `play`, `replay`, records, save and resume, `sim`, `score` and the bots reach every family
+//! through [`Game`]; a family adds its module under `families/` and an arm in
+//! [`crate::families::start`], and no command has a code path of its own for it.
+
+use super::action::{Action, Event, HandEnd, IllegalAction};
+use super::seat::{PerSeat, Seat};
+use crate::deck::{CardId, CardSet};
+use crate::ruleset::Ruleset;
+use crate::script::ScriptError;
+use crate::yaku::HandOutcome;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::any::Any;
+use std::sync::Arc;
+
+/// How to start a game of any family.
+#[derive(Clone, Debug, Default)]
+pub struct StartOptions {
+    /// The seed every random choice flows from.
+    pub seed: u64,
+    /// Seats at the table instead of the ruleset's default.
+    pub seats: Option<usize>,
+    /// Hands to play instead of the ruleset's length.
+    pub rounds: Option<u32>,
+    /// Deck orders to deal from instead of shuffling (replaying a record), one per deal.
+    pub deck_orders: Vec<Vec<CardId>>,
+    /// Record events for display; off in simulations.
+    pub log_events: bool,
+    /// Skip what only records and displays need; for simulations.
+    pub simulation: bool,
+    /// The first hand's dealer instead of the ruleset's rule (replaying a record).
+    pub first_dealer: Option<Seat>,
+    /// Table limits on bets instead of the ruleset's (families with bets).
+    pub bet_limits: (Option<i64>, Option<i64>),
+}
+
+/// Why a game could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// The options do not fit the ruleset (a seat count, table limits).
+    Options {
+        /// Why.
+        message: String,
+    },
+    /// The scoring script failed on the first hand (an instant win at the deal).
+    Script(ScriptError),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Options { message } => f.write_str(message),
+            StartError::Script(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// The result of one hand, in every family's terms: who won, how, and each seat's points
+/// (for games settled between players and a house: each seat's net transfer).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HandResult {
+    /// The round, 1-based.
+    pub round: u32,
+    /// The dealer's seat (none when a house deals).
+    pub dealer: Option<Seat>,
+    /// The winner, if one seat won the hand.
+    pub winner: Option<Seat>,
+    /// How the hand ended.
+    pub end: HandEnd,
+    /// The winner's settled outcome, explained (simulations keep only the numbers).
+    pub outcome: Option<HandOutcome>,
+    /// The yaku the winner scored: bit `i` for yaku `i` of the ruleset's table.
+    pub yaku_mask: u64,
+    /// Points for each seat.
+    pub points: PerSeat<i64>,
+    /// Calls to play on (declarations that count as calls) by each seat.
+    pub calls: PerSeat<u32>,
+    /// What the house (a banker who is not a seat) won; 0 where there is none.
+    pub house: i64,
+}
+
+/// A game of any family in progress.
+///
+/// The methods under "for bots" give a seat only what it may see: an agent calls them with its
+/// own seat and never reads the other methods' hidden parts (hands, stock).
+pub trait Game: Send + Sync + 'static {
+    /// The ruleset being played.
+    fn ruleset(&self) -> &Arc<Ruleset>;
+    /// Seats at the table.
+    fn seats(&self) -> usize;
+    /// The seat that must act, or `None` when the game is over.
+    fn to_act(&self) -> Option<Seat>;
+    /// The legal actions now, appended to `out` (cleared first).
+    fn legal_actions(&self, out: &mut Vec<Action>);
+    /// How many legal actions there are: the length of [`Game::legal_actions`].
+    fn legal_count(&self) -> usize {
+        let mut v = Vec::new();
+        self.legal_actions(&mut v);
+        v.len()
+    }
+    /// The legal action at `index` in [`Game::legal_actions`]'s order.
+    fn legal_action(&self, index: usize) -> Option<Action> {
+        let mut v = Vec::new();
+        self.legal_actions(&mut v);
+        v.get(index).copied()
+    }
+    /// Applies the action of the seat to act.
+    fn apply(&mut self, action: Action) -> Result<(), IllegalAction>;
+    /// True when the game has ended.
+    fn is_over(&self) -> bool {
+        self.to_act().is_none()
+    }
+    /// Each seat's score (points, or chips) so far.
+    fn scores(&self) -> &[i64];
+    /// Every finished hand.
+    fn history(&self) -> &[HandResult];
+    /// The round in progress (or the last), 1-based.
+    fn round(&self) -> u32;
+    /// Hands in the game (the most, for games played to a target).
+    fn rounds(&self) -> u32;
+    /// The dealer of the hand in progress (none when a house deals).
+    fn dealer(&self) -> Option<Seat>;
+    /// The first hand's dealer, as records keep it.
+    fn first_dealer(&self) -> Option<Seat>;
+    /// Every deal's deck order so far (records keep them).
+    fn dealt_orders(&self) -> &[Vec<CardId>];
+    /// Takes the events logged since the last call.
+    fn drain_events(&mut self) -> Vec<Event>;
+    /// A script error that ended the game early, if any.
+    fn error(&self) -> Option<&ScriptError>;
+    /// Where every card of the deck is now, by zone (hands, table, stock, piles): each card in
+    /// exactly one zone. Checked by the conservation tests of every family.
+    fn zones(&self) -> Vec<(String, CardSet)>;
+
+    // ----- for bots
+
+    /// The family's rule-reading choice for `seat` among `legal`, from what `seat` may see.
+    fn heuristic(&self, seat: Seat, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action;
+    /// A game in the state `seat` sees, with the cards it cannot see placed at random from
+    /// `rng`; searching bots play it out. `None` when the family cannot make one.
+    fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>>;
+
+    // ----- plumbing
+
+    /// A copy of the game.
+    fn box_clone(&self) -> Box<dyn Game>;
+    /// The game as `Any`, for a family's own screen widgets.
+    fn as_any(&self) -> &dyn Any;
+    /// The game as a trait object (for code generic over the family).
+    fn as_dyn(&self) -> &dyn Game;
+}
+
+impl Clone for Box<dyn Game> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
+}

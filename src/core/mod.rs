@@ -1,0 +1,47 @@
+//! The game core: one interface every family implements ([`Game`]), seats as numbers, one move
+//! vocabulary, the driver that lets bots play any family, and records for every family.
+//!
+//! The families themselves live in [`crate::families`]; nothing here knows any of them.
+
+mod action;
+mod game;
+pub mod record;
+mod seat;
+
+pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
+pub use game::{Game, HandResult, StartError, StartOptions};
+pub use seat::{MAX_SEATS, PerSeat, Seat, next_seat};
+
+use crate::agent::Agent;
+use rand::rngs::Xoshiro256PlusPlus;
+
+/// Plays a game to its end with one agent per seat. Returns the script error that stopped it
+/// early, if any. Generic so that a simulation of one family calls the family's methods
+/// directly.
+pub fn play_out<G: Game + ?Sized>(
+    game: &mut G,
+    agents: &mut [Box<dyn Agent>],
+    rng: &mut Xoshiro256PlusPlus,
+) -> Result<(), crate::script::ScriptError> {
+    let mut legal = Vec::with_capacity(16);
+    while let Some(seat) = game.to_act() {
+        let agent = &mut agents[seat];
+        let action = match agent.choose_blind(game.legal_count(), rng) {
+            Some(index) => game.legal_action(index),
+            None => {
+                game.legal_actions(&mut legal);
+                Some(agent.choose(game.as_dyn(), seat, &legal, rng))
+            }
+        };
+        // An agent that chose outside the legal actions is a bug in the agent: the game stops
+        // rather than loop.
+        let Some(action) = action else { break };
+        if game.apply(action).is_err() {
+            break;
+        }
+    }
+    match game.error() {
+        Some(e) => Err(e.clone()),
+        None => Ok(()),
+    }
+}

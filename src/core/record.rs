@@ -1,0 +1,743 @@
+//! Game records of every family: the JSON file `yaku play --record` and saved games write, and
+//! `yaku replay` and `yaku play --resume` read (format: `docs/records.md`).
+//!
+//! A record names its ruleset (id, how to load it, and its content hash), the seed, the players
+//! (one per seat), every deal's deck order and every action, with cards as their ids and
+//! declarations by their ruleset ids. Replaying deals from the recorded orders, so a record
+//! written by another program needs no seed. Nothing here prints.
+
+use super::{Action, DeclId, Game, Seat, StartOptions};
+use crate::deck::{CardId, Deck};
+use crate::ruleset::Ruleset;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The `format` field of every record.
+pub const FORMAT: &str = "yaku-record";
+/// The version this program writes.
+pub const VERSION: u32 = 2;
+/// The oldest version this program reads: version 1 records (two-player matching games, with
+/// their calls as actions of their own) are read as version 2.
+pub const OLDEST_VERSION: u32 = 1;
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The format version, [`VERSION`].
+    pub version: u32,
+    /// The ruleset played.
+    pub ruleset: RulesetRef,
+    /// The seed the game was started with (absent in records from other programs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Who sat at each seat: `human`, or a bot name.
+    pub players: Vec<String>,
+    /// Hands played instead of the ruleset's length, if overridden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// The first hand's dealer (a seat); absent: the ruleset's rule with the seed decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_dealer: Option<usize>,
+    /// The smallest bet, when the table limits were set on the command line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_bet: Option<i64>,
+    /// The largest bet, when the table limits were set on the command line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bet: Option<i64>,
+    /// The deck order of every deal (redeals included), card ids, first dealt first.
+    pub deals: Vec<Vec<String>>,
+    /// Every action, in order.
+    pub actions: Vec<Step>,
+    /// True when the game was played to its end.
+    #[serde(default)]
+    pub finished: bool,
+}
+
+/// How a record names its ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesetRef {
+    /// The ruleset's id.
+    pub id: String,
+    /// What to load: a bundled name or a path.
+    pub spec: String,
+    /// `Ruleset::content_hash` as 16 hex digits; absent when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+}
+
+/// One recorded action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// The seat that acted (checked on replay when present).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<usize>,
+    /// What it did.
+    #[serde(flatten)]
+    pub action: StepAction,
+}
+
+/// A recorded action, with cards and declarations as ids.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum StepAction {
+    /// Play a hand card.
+    Play {
+        /// The card's id.
+        card: String,
+    },
+    /// Take this table card with the card being resolved (a choice between matches).
+    Capture {
+        /// The table card's id.
+        card: String,
+    },
+    /// Make a declaration of the ruleset.
+    Declare {
+        /// The declaration's id.
+        id: String,
+        /// The card shown with it, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+    },
+    /// Bet chips.
+    Bet {
+        /// The chips.
+        amount: i64,
+    },
+    /// Take more tiles or cards.
+    Draw {
+        /// How many.
+        tiles: u32,
+    },
+}
+
+/// Why a record cannot be read or replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// What went wrong.
+    pub kind: RecordErrorKind,
+}
+
+/// The kinds of [`RecordError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RecordErrorKind {
+    /// The file is not JSON of the record's shape.
+    Syntax {
+        /// The parser's message.
+        message: String,
+    },
+    /// The record was written for another ruleset than the one loaded for it.
+    OtherRuleset {
+        /// The id the record gives.
+        recorded: String,
+        /// The loaded ruleset's id.
+        loaded: String,
+    },
+    /// A field's value does not fit the game.
+    BadField {
+        /// The field.
+        field: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// The `format` or `version` is not one this program reads.
+    Format {
+        /// What the file says.
+        found: String,
+    },
+    /// A deal is not an order of the whole deck.
+    BadDeal {
+        /// The deal's index, 0-based.
+        deal: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An action names a declaration the ruleset does not have.
+    UnknownDeclaration {
+        /// The action's index, 0-based.
+        index: usize,
+        /// The id given.
+        id: String,
+    },
+    /// An action names a card the deck does not have.
+    UnknownCard {
+        /// The action's index, 0-based.
+        index: usize,
+        /// The id given.
+        card: String,
+    },
+    /// An action was recorded for the wrong seat.
+    WrongSeat {
+        /// The action's index.
+        index: usize,
+        /// The seat the record gives.
+        recorded: usize,
+        /// The seat that was to act (none when the game was over).
+        to_act: Option<usize>,
+    },
+    /// An action the game refuses.
+    Illegal {
+        /// The action's index.
+        index: usize,
+        /// The game's reason.
+        reason: String,
+    },
+    /// The ruleset's scoring script failed while replaying.
+    Script {
+        /// The script's error.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            RecordErrorKind::Syntax { message } => write!(f, "not a game record: {message}"),
+            RecordErrorKind::Format { found } => write!(
+                f,
+                "unsupported record format `{found}` (this program reads `{FORMAT}` versions {OLDEST_VERSION} to {VERSION})"
+            ),
+            RecordErrorKind::OtherRuleset { recorded, loaded } => write!(
+                f,
+                "the record is of ruleset `{recorded}`, but its spec loads `{loaded}`"
+            ),
+            RecordErrorKind::BadField { field, reason } => write!(f, "`{field}`: {reason}"),
+            RecordErrorKind::UnknownDeclaration { index, id } => {
+                write!(f, "action {index}: unknown declaration `{id}`")
+            }
+            RecordErrorKind::BadDeal { deal, reason } => {
+                write!(f, "deal {deal} is not an order of the deck: {reason}")
+            }
+            RecordErrorKind::UnknownCard { index, card } => {
+                write!(f, "action {index}: unknown card `{card}`")
+            }
+            RecordErrorKind::WrongSeat {
+                index,
+                recorded,
+                to_act,
+            } => match to_act {
+                Some(s) => write!(
+                    f,
+                    "action {index}: recorded for seat {recorded}, but seat {s} was to act"
+                ),
+                None => write!(f, "action {index}: the game was already over"),
+            },
+            RecordErrorKind::Illegal { index, reason } => {
+                write!(f, "action {index} is illegal: {reason}")
+            }
+            RecordErrorKind::Script { message } => write!(f, "scoring script failed: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn err(kind: RecordErrorKind) -> RecordError {
+    RecordError { kind }
+}
+
+/// A ruleset's content hash as records write it.
+pub fn hash_hex(hash: u64) -> String {
+    format!("{hash:016x}")
+}
+
+/// Whether a record's ruleset hash matches the ruleset loaded for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HashCheck {
+    /// The same rules.
+    Same,
+    /// The rules changed since the record was written.
+    Differs {
+        /// The record's hash.
+        recorded: String,
+        /// The loaded ruleset's hash.
+        actual: String,
+    },
+    /// The record gives no hash.
+    Unrecorded,
+}
+
+impl StepAction {
+    /// The record form of an action.
+    pub fn from_action(action: Action, ruleset: &Ruleset) -> StepAction {
+        let deck = &ruleset.deck;
+        let id = |card: CardId| deck.id_of(card).to_string();
+        match action {
+            Action::Play { card } => StepAction::Play { card: id(card) },
+            Action::Take { card } => StepAction::Capture { card: id(card) },
+            Action::Declare { decl, card } => StepAction::Declare {
+                id: ruleset
+                    .declarations
+                    .get(decl.0 as usize)
+                    .map_or_else(|| decl.0.to_string(), |d| d.id.clone()),
+                card: card.map(id),
+            },
+            Action::Bet { amount } => StepAction::Bet { amount },
+            Action::Draw { count } => StepAction::Draw { tiles: count },
+        }
+    }
+
+    /// The action this step names; `Err` holds the unknown card or declaration.
+    pub fn to_action(&self, ruleset: &Ruleset) -> Result<Action, Unknown> {
+        let deck = &ruleset.deck;
+        let card = |id: &str| {
+            deck.card_by_id(id)
+                .ok_or_else(|| Unknown::Card(id.to_string()))
+        };
+        Ok(match self {
+            StepAction::Play { card: id } => Action::Play { card: card(id)? },
+            StepAction::Capture { card: id } => Action::Take { card: card(id)? },
+            StepAction::Declare { id, card: shown } => Action::Declare {
+                decl: declaration(ruleset, id).ok_or_else(|| Unknown::Declaration(id.clone()))?,
+                card: shown.as_deref().map(card).transpose()?,
+            },
+            StepAction::Bet { amount } => Action::Bet { amount: *amount },
+            StepAction::Draw { tiles } => Action::Draw { count: *tiles },
+        })
+    }
+}
+
+/// What a recorded action names that the game does not have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// A card id.
+    Card(String),
+    /// A declaration id.
+    Declaration(String),
+}
+
+/// The declaration `id` names: by id; a version 1 record's action name (`@effect` for its hand
+/// swap, or an id written with `_` between words) by effect or by id without separators.
+fn declaration(ruleset: &Ruleset, id: &str) -> Option<DeclId> {
+    let plain = |s: &str| s.replace(['_', '-'], "");
+    let found = match id.strip_prefix('@') {
+        Some(effect) => ruleset.declarations.iter().position(|d| d.effect == effect),
+        None => ruleset
+            .declarations
+            .iter()
+            .position(|d| d.id == id)
+            .or_else(|| {
+                ruleset
+                    .declarations
+                    .iter()
+                    .position(|d| plain(&d.id) == plain(id))
+            }),
+    };
+    found.map(|i| DeclId(i as u8))
+}
+
+/// A version 1 record's actions in version 2's form: its calls were actions of their own
+/// (named after the call), its hand swap an action with a flag.
+fn upgrade_v1(value: &mut serde_json::Value) {
+    let Some(actions) = value.get_mut("actions").and_then(|a| a.as_array_mut()) else {
+        return;
+    };
+    for step in actions {
+        let Some(obj) = step.as_object_mut() else {
+            continue;
+        };
+        let Some(name) = obj
+            .get("action")
+            .and_then(|a| a.as_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let id = match name.as_str() {
+            "play" | "capture" => continue,
+            "swap_hands" => {
+                let swap = obj.get("swap").and_then(|s| s.as_bool()).unwrap_or(false);
+                obj.remove("swap");
+                if swap { "@swap" } else { "@keep" }.to_string()
+            }
+            other => other.to_string(),
+        };
+        obj.insert("action".into(), "declare".into());
+        obj.insert("id".into(), id.into());
+    }
+}
+
+impl Record {
+    /// An empty record of a game about to be played.
+    pub fn new(
+        ruleset: &Ruleset,
+        spec: &str,
+        seed: Option<u64>,
+        players: &[String],
+        rounds: Option<u32>,
+    ) -> Record {
+        Record {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            ruleset: RulesetRef {
+                id: ruleset.id.clone(),
+                spec: spec.to_string(),
+                content_hash: Some(hash_hex(ruleset.content_hash)),
+            },
+            seed,
+            players: players.to_vec(),
+            rounds,
+            first_dealer: None,
+            min_bet: None,
+            max_bet: None,
+            deals: Vec::new(),
+            actions: Vec::new(),
+            finished: false,
+        }
+    }
+
+    /// Reads a record from JSON text.
+    pub fn from_json(text: &str) -> Result<Record, RecordError> {
+        let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            err(RecordErrorKind::Syntax {
+                message: e.to_string(),
+            })
+        })?;
+        let format = value.get("format").and_then(|f| f.as_str());
+        let version = value.get("version").and_then(|v| v.as_u64());
+        let readable = u64::from(OLDEST_VERSION)..=u64::from(VERSION);
+        if format != Some(FORMAT) || !version.is_some_and(|v| readable.contains(&v)) {
+            return Err(err(RecordErrorKind::Format {
+                found: format!(
+                    "{} version {}",
+                    format.unwrap_or("(none)"),
+                    version.map_or_else(|| "(none)".to_string(), |v| v.to_string())
+                ),
+            }));
+        }
+        if version == Some(1) {
+            upgrade_v1(&mut value);
+        }
+        let mut record: Record = serde_json::from_value(value).map_err(|e| {
+            err(RecordErrorKind::Syntax {
+                message: e.to_string(),
+            })
+        })?;
+        record.version = VERSION;
+        Ok(record)
+    }
+
+    /// The record as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record always serializes")
+    }
+
+    /// Compares the record's ruleset hash with a loaded ruleset's.
+    pub fn check_hash(&self, ruleset: &Ruleset) -> HashCheck {
+        let actual = hash_hex(ruleset.content_hash);
+        match &self.ruleset.content_hash {
+            None => HashCheck::Unrecorded,
+            Some(h) if h.eq_ignore_ascii_case(&actual) => HashCheck::Same,
+            Some(h) => HashCheck::Differs {
+                recorded: h.clone(),
+                actual,
+            },
+        }
+    }
+
+    /// Appends an action taken by `seat`.
+    pub fn push(&mut self, seat: Seat, action: Action, ruleset: &Ruleset) {
+        self.actions.push(Step {
+            seat: Some(seat),
+            action: StepAction::from_action(action, ruleset),
+        });
+    }
+
+    /// Copies the deals and the first dealer from a game played (or replayed) so far.
+    pub fn sync(&mut self, game: &dyn Game) {
+        let deck = &game.ruleset().deck;
+        self.deals = game
+            .dealt_orders()
+            .iter()
+            .map(|o| o.iter().map(|&c| deck.id_of(c).to_string()).collect())
+            .collect();
+        self.first_dealer = game.first_dealer();
+        self.finished = game.is_over();
+    }
+
+    /// The recorded deals as card ids of `deck`.
+    fn deck_orders(&self, deck: &Deck) -> Result<Vec<Vec<CardId>>, RecordError> {
+        self.deals
+            .iter()
+            .enumerate()
+            .map(|(i, deal)| {
+                let bad = |reason: String| err(RecordErrorKind::BadDeal { deal: i, reason });
+                if deal.len() != deck.cards.len() {
+                    return Err(bad(format!(
+                        "{} cards for a deck of {}",
+                        deal.len(),
+                        deck.cards.len()
+                    )));
+                }
+                let mut seen = crate::deck::CardSet::EMPTY;
+                deal.iter()
+                    .map(|id| {
+                        let c = deck
+                            .card_by_id(id)
+                            .ok_or_else(|| bad(format!("unknown card `{id}`")))?;
+                        if seen.contains(c) {
+                            return Err(bad(format!("`{id}` appears twice")));
+                        }
+                        seen.insert(c);
+                        Ok(c)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The game as it stood before the first action: recorded deals, seed, seats, rounds,
+    /// dealer and table limits. Every field is checked against the ruleset.
+    pub fn start(
+        &self,
+        ruleset: Arc<Ruleset>,
+        log_events: bool,
+    ) -> Result<Box<dyn Game>, RecordError> {
+        if self.ruleset.id != ruleset.id {
+            return Err(err(RecordErrorKind::OtherRuleset {
+                recorded: self.ruleset.id.clone(),
+                loaded: ruleset.id.clone(),
+            }));
+        }
+        let (min, _, max) = crate::families::seat_range(&ruleset);
+        let seats = self.players.len();
+        if !(min..=max).contains(&seats) {
+            return Err(err(RecordErrorKind::BadField {
+                field: "players",
+                reason: format!("{seats} players, but `{}` seats {min} to {max}", ruleset.id),
+            }));
+        }
+        if let Some(d) = self.first_dealer.filter(|&d| d >= seats) {
+            return Err(err(RecordErrorKind::BadField {
+                field: "first_dealer",
+                reason: format!("seat {d} at a table of {seats}"),
+            }));
+        }
+        if let Some(r) = self.rounds.filter(|r| !(1..=1000).contains(r)) {
+            return Err(err(RecordErrorKind::BadField {
+                field: "rounds",
+                reason: format!("{r} hands; a game has 1 to 1000"),
+            }));
+        }
+        let deck_orders = self.deck_orders(&ruleset.deck)?;
+        crate::families::start(
+            ruleset,
+            StartOptions {
+                seed: self.seed.unwrap_or(0),
+                seats: Some(seats),
+                rounds: self.rounds,
+                deck_orders,
+                log_events,
+                simulation: false,
+                first_dealer: self.first_dealer,
+                bet_limits: (self.min_bet, self.max_bet),
+            },
+        )
+        .map_err(|e| match e {
+            super::StartError::Options { message } => err(RecordErrorKind::BadField {
+                field: "players",
+                reason: message,
+            }),
+            super::StartError::Script(e) => err(RecordErrorKind::Script {
+                message: e.to_string(),
+            }),
+        })
+    }
+
+    /// Applies recorded action `index` to `game`.
+    pub fn apply(&self, game: &mut dyn Game, index: usize) -> Result<Action, RecordError> {
+        let step = &self.actions[index];
+        let action = step.action.to_action(game.ruleset()).map_err(|u| {
+            err(match u {
+                Unknown::Card(card) => RecordErrorKind::UnknownCard { index, card },
+                Unknown::Declaration(id) => RecordErrorKind::UnknownDeclaration { index, id },
+            })
+        })?;
+        let to_act = game.to_act();
+        if let Some(recorded) = step.seat
+            && Some(recorded) != to_act
+        {
+            return Err(err(RecordErrorKind::WrongSeat {
+                index,
+                recorded,
+                to_act,
+            }));
+        }
+        game.apply(action).map_err(|e| {
+            err(RecordErrorKind::Illegal {
+                index,
+                reason: e.reason,
+            })
+        })?;
+        if let Some(e) = game.error() {
+            return Err(err(RecordErrorKind::Script {
+                message: e.to_string(),
+            }));
+        }
+        Ok(action)
+    }
+
+    /// Replays every action; the game as the record leaves it.
+    pub fn replay(&self, ruleset: Arc<Ruleset>) -> Result<Box<dyn Game>, RecordError> {
+        let mut game = self.start(ruleset, false)?;
+        for i in 0..self.actions.len() {
+            self.apply(&mut *game, i)?;
+        }
+        Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{Agent, agent_by_name, agent_rng};
+    use crate::ruleset;
+
+    fn played(name: &str, players: &[&str], seed: u64) -> (Arc<Ruleset>, Record, Box<dyn Game>) {
+        let r = Arc::new(ruleset::load(name).value.unwrap());
+        let players: Vec<String> = players.iter().map(|p| p.to_string()).collect();
+        let mut record = Record::new(&r, name, Some(seed), &players, None);
+        let options = StartOptions {
+            seed,
+            seats: Some(players.len()),
+            ..StartOptions::default()
+        };
+        let mut game = crate::families::start(Arc::clone(&r), options).unwrap();
+        let mut agents: Vec<Box<dyn Agent>> = players
+            .iter()
+            .map(|p| agent_by_name(p, &r).unwrap())
+            .collect();
+        let mut rng = agent_rng(seed);
+        let mut legal = Vec::new();
+        while let Some(seat) = game.to_act() {
+            game.legal_actions(&mut legal);
+            let a = agents[seat].choose(&*game, seat, &legal, &mut rng);
+            record.push(seat, a, &r);
+            game.apply(a).unwrap();
+        }
+        record.sync(&*game);
+        (r, record, game)
+    }
+
+    #[test]
+    fn a_record_replays_to_the_same_outcomes_through_json() {
+        let games: &[(&str, &[&str])] = &[
+            ("koikoi", &["greedy", "random"]),
+            ("koikoi-classic", &["greedy", "random"]),
+            ("koikoi-ktane", &["greedy", "random"]),
+            ("kolyesi", &["seed", "random", "best"]),
+        ];
+        for (name, players) in games {
+            let (r, record, game) = played(name, players, 11);
+            let back = Record::from_json(&record.to_json()).unwrap();
+            assert_eq!(back, record);
+            assert!(back.finished);
+            let replayed = back.replay(Arc::clone(&r)).unwrap();
+            assert_eq!(replayed.history(), game.history());
+            assert_eq!(replayed.scores(), game.scores());
+            // Without the seed, the recorded deals and first dealer are enough.
+            let mut seedless = back.clone();
+            seedless.seed = None;
+            let replayed = seedless.replay(r).unwrap();
+            assert_eq!(replayed.history(), game.history(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_version_1_record_is_read_as_version_2() {
+        let (r, record, game) = played("koikoi-classic", &["greedy", "greedy"], 4);
+        let mut v1: serde_json::Value = serde_json::from_str(&record.to_json()).unwrap();
+        v1["version"] = 1.into();
+        let mut calls = 0;
+        for step in v1["actions"].as_array_mut().unwrap() {
+            if step["action"] == "declare" {
+                let old = match step["id"].as_str().unwrap() {
+                    "koikoi" => serde_json::json!({"action": "koi_koi"}),
+                    "stop" => serde_json::json!({"action": "stop"}),
+                    "swap" => serde_json::json!({"action": "swap_hands", "swap": true}),
+                    "keep" => serde_json::json!({"action": "swap_hands", "swap": false}),
+                    other => panic!("unexpected declaration {other}"),
+                };
+                *step = old;
+                calls += 1;
+            }
+        }
+        assert!(calls > 0);
+        let back = Record::from_json(&v1.to_string()).unwrap();
+        assert_eq!(back.version, VERSION);
+        assert_eq!(back.replay(r).unwrap().history(), game.history());
+    }
+
+    #[test]
+    fn errors_name_the_action_and_the_reason() {
+        let (r, mut record, _) = played("koikoi", &["greedy", "random"], 3);
+        record.actions[5].action = StepAction::Play {
+            card: "no-such-card".into(),
+        };
+        let e = record.replay(Arc::clone(&r)).err().unwrap();
+        assert_eq!(e.to_string(), "action 5: unknown card `no-such-card`");
+        record.actions[5].action = StepAction::Declare {
+            id: "stop".into(),
+            card: None,
+        };
+        let e = record.replay(Arc::clone(&r)).err().unwrap();
+        assert!(
+            matches!(e.kind, RecordErrorKind::Illegal { index: 5, .. }),
+            "{e}"
+        );
+        record.actions[5].action = StepAction::Declare {
+            id: "no-such".into(),
+            card: None,
+        };
+        let e = record.replay(Arc::clone(&r)).err().unwrap();
+        assert!(matches!(
+            e.kind,
+            RecordErrorKind::UnknownDeclaration { index: 5, .. }
+        ));
+        let mut bad = record.clone();
+        bad.deals[0].pop();
+        let e = bad.replay(Arc::clone(&r)).err().unwrap();
+        assert!(matches!(e.kind, RecordErrorKind::BadDeal { deal: 0, .. }));
+        let mut bad = record.clone();
+        bad.first_dealer = Some(7);
+        let e = bad.replay(Arc::clone(&r)).err().unwrap();
+        assert!(
+            matches!(
+                e.kind,
+                RecordErrorKind::BadField {
+                    field: "first_dealer",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let mut bad = record.clone();
+        bad.rounds = Some(u32::MAX);
+        assert!(bad.replay(Arc::clone(&r)).is_err());
+        let mut bad = record.clone();
+        bad.ruleset.id = "other".into();
+        let e = bad.replay(r).err().unwrap();
+        assert!(
+            matches!(e.kind, RecordErrorKind::OtherRuleset { .. }),
+            "{e}"
+        );
+        assert!(matches!(
+            Record::from_json("{\"format\":\"other\"}")
+                .unwrap_err()
+                .kind,
+            RecordErrorKind::Format { .. }
+        ));
+    }
+
+    #[test]
+    fn hash_check() {
+        let (r, mut record, _) = played("koikoi", &["greedy", "random"], 1);
+        assert_eq!(record.check_hash(&r), HashCheck::Same);
+        record.ruleset.content_hash = Some("0000000000000000".into());
+        assert!(matches!(record.check_hash(&r), HashCheck::Differs { .. }));
+        record.ruleset.content_hash = None;
+        assert_eq!(record.check_hash(&r), HashCheck::Unrecorded);
+    }
+}

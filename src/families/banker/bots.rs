@@ -1,0 +1,139 @@
+//! The banker family's bots: strategy tables (first tile → bet and tiles to take), and the
+//! family's rule-reading choice (the exact best bet and draw) that `greedy` and `expert` use.
+//!
+//! Strategies are data (`rulesets/strategies/*.toml`, or a user's file); `best` entries use the
+//! exact odds from [`crate::analysis`], computed once per ruleset and shared.
+
+use super::game::{BankerGame, BankerPhase, BankerView};
+use crate::agent::Agent;
+use crate::analysis::{self, BetChoice, FirstHandOdds, Strategy};
+use crate::core::{Action, Game, Seat};
+use crate::ruleset::Ruleset;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A bot that plays a strategy table.
+#[derive(Clone, Debug)]
+pub struct StrategyAgent {
+    strategy: Strategy,
+    odds: Option<Arc<Vec<FirstHandOdds>>>,
+}
+
+/// The exact odds of every first hand of a banker ruleset, computed once per ruleset and shared.
+pub fn shared_odds(ruleset: &Ruleset) -> Option<Arc<Vec<FirstHandOdds>>> {
+    static CACHE: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
+    let flow = ruleset.banker()?;
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    Some(Arc::clone(
+        cache
+            .entry(ruleset.content_hash)
+            .or_insert_with(|| Arc::new(analysis::first_hand_odds(ruleset, flow))),
+    ))
+}
+
+impl StrategyAgent {
+    /// A bot playing `strategy` in `ruleset`.
+    pub fn new(strategy: Strategy, ruleset: &Ruleset) -> StrategyAgent {
+        let odds = if strategy.needs_odds() {
+            shared_odds(ruleset)
+        } else {
+            None
+        };
+        StrategyAgent { strategy, odds }
+    }
+
+    /// The strategy played.
+    pub fn strategy(&self) -> &Strategy {
+        &self.strategy
+    }
+
+    /// The strategy's action among `legal` in the state `view` shows.
+    fn decide(&self, view: &BankerView, legal: &[Action]) -> Action {
+        let deck = &view.ruleset.deck;
+        let odds = self
+            .odds
+            .as_ref()
+            .and_then(|all| all.iter().find(|o| o.tiles == view.tiles));
+        let (bet, draw) = match odds {
+            Some(o) => self.strategy.decide(o, view.limits),
+            None => {
+                let e = self.strategy.entry(deck, view.tiles);
+                let bet = match e.bet {
+                    BetChoice::Min | BetChoice::Best => view.limits.0,
+                    BetChoice::Max => view.limits.1,
+                    BetChoice::Chips(n) => n.clamp(view.limits.0, view.limits.1),
+                };
+                (
+                    bet,
+                    e.draw
+                        .unwrap_or(view.draw_options.first().copied().unwrap_or(0)),
+                )
+            }
+        };
+        let wanted = match view.phase {
+            BankerPhase::Bet { .. } => Action::Bet { amount: bet },
+            _ => Action::Draw { count: draw },
+        };
+        if legal.contains(&wanted) {
+            wanted
+        } else {
+            legal[0]
+        }
+    }
+}
+
+impl Agent for StrategyAgent {
+    fn name(&self) -> &str {
+        &self.strategy.name
+    }
+
+    fn choose(
+        &mut self,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        _rng: &mut Xoshiro256PlusPlus,
+    ) -> Action {
+        match game.as_any().downcast_ref::<BankerGame>() {
+            Some(g) => self.decide(&g.view(seat), legal),
+            None => legal[0],
+        }
+    }
+}
+
+/// The exact best choice from what `view` shows: the largest bet when the first tiles are
+/// favourable (else the smallest), and the number of tiles with the best expected result.
+pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
+    let Some(odds) = shared_odds(view.ruleset) else {
+        return legal[0];
+    };
+    let Some(o) = odds.iter().find(|o| o.tiles == view.tiles) else {
+        return legal[0];
+    };
+    let (draw, value) = o.best();
+    let wanted = match view.phase {
+        BankerPhase::Bet { .. } => Action::Bet {
+            amount: if value.numer() > 0 {
+                view.limits.1
+            } else {
+                view.limits.0
+            },
+        },
+        _ => Action::Draw { count: draw },
+    };
+    if legal.contains(&wanted) {
+        wanted
+    } else {
+        legal[0]
+    }
+}
+
+/// A banker-family bot by name: a bundled strategy (`seed`, `always-one`, `always-two`,
+/// `best-fixed`, `best`) or a strategy file's path. `None` when `name` names no strategy (the
+/// generic bots are asked first); `Err` when a strategy file has errors.
+pub fn bot(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
+    let strategy = Strategy::load(name, ruleset)?;
+    Ok(Box::new(StrategyAgent::new(strategy, ruleset)))
+}

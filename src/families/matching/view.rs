@@ -1,0 +1,120 @@
+//! What one seat may see of a matching game: everything but the other hands and the stock's
+//! order. The family's bot policy and the play screen read this and nothing else.
+
+use super::game::{MatchingGame, Phase};
+use crate::core::{PerSeat, Seat};
+use crate::deck::CardSet;
+use crate::ruleset::{Ruleset, YakuScore};
+use std::sync::Arc;
+
+/// One seat's view of a matching game.
+#[derive(Clone, Debug)]
+pub struct View<'g> {
+    /// The ruleset.
+    pub ruleset: &'g Arc<Ruleset>,
+    /// The viewer's seat.
+    pub seat: Seat,
+    /// What the game waits for.
+    pub phase: Phase,
+    /// The seat that must act, or `None` when the game is over.
+    pub to_act: Option<Seat>,
+    /// The declarations offered now: bit `i` for declaration `i` of the ruleset.
+    pub offered: u64,
+    /// The viewer's hand.
+    pub hand: CardSet,
+    /// Cards in each seat's hand.
+    pub hand_sizes: PerSeat<usize>,
+    /// The face-up table.
+    pub table: CardSet,
+    /// Each seat's captures.
+    pub captured: PerSeat<CardSet>,
+    /// Cards left in the stock.
+    pub stock_size: usize,
+    /// Cards neither in the viewer's hand, on the table nor captured: the other hands and the
+    /// stock.
+    pub unseen: CardSet,
+    /// Calls to play on by each seat in this hand.
+    pub calls: PerSeat<u32>,
+    /// Each seat's yaku at the end of its last turn.
+    pub yaku: &'g PerSeat<YakuScore>,
+    /// Scores so far.
+    pub scores: PerSeat<i64>,
+    /// The round, 1-based.
+    pub round: u32,
+    /// Hands in the game.
+    pub rounds: u32,
+    /// The dealer's seat.
+    pub dealer: Seat,
+    /// The table count at the deal.
+    pub table_count: i64,
+}
+
+impl View<'_> {
+    /// Seats at the table.
+    pub fn seats(&self) -> usize {
+        self.captured.len()
+    }
+
+    /// The yaku facts (`round`, `rounds`, `is_dealer`) for `seat` in the state the view shows.
+    pub fn yaku_facts(&self, seat: Seat) -> [i64; 3] {
+        let rounds = match self.ruleset.matching().map(|f| f.length) {
+            Some(crate::ruleset::GameLength::Rounds(_)) | None => self.rounds,
+            Some(crate::ruleset::GameLength::Target { .. }) => 0,
+        };
+        crate::yaku::yaku_facts(self.round, rounds, seat == self.dealer)
+    }
+
+    /// The seat that plays after the viewer: the one a card left on the table helps first.
+    pub fn next_seat(&self) -> Seat {
+        crate::core::next_seat(self.seat, self.seats())
+    }
+
+    /// Every other seat's captures together.
+    pub fn others_captured(&self) -> CardSet {
+        (0..self.seats())
+            .filter(|&s| s != self.seat)
+            .fold(CardSet::EMPTY, |a, s| a | self.captured[s])
+    }
+}
+
+impl MatchingGame {
+    /// What `seat` may see.
+    pub fn view(&self, seat: Seat) -> View<'_> {
+        let ruleset = crate::core::Game::ruleset(self);
+        let hand = self.hand(seat);
+        let seats = crate::core::Game::seats(self);
+        let mut captured: PerSeat<CardSet> = PerSeat::new(seats);
+        let mut hand_sizes: PerSeat<usize> = PerSeat::new(seats);
+        let mut seen = hand | self.table();
+        for s in 0..seats {
+            captured[s] = self.captured(s);
+            hand_sizes[s] = self.hand(s).len() as usize;
+            seen |= captured[s];
+        }
+        let mut unseen = ruleset.deck.all() - seen;
+        // A card being resolved (played or drawn, waiting for a capture choice) is face up.
+        if let Phase::CaptureChoice { card, .. } = self.phase() {
+            unseen.remove(card);
+        }
+        View {
+            seat,
+            phase: self.phase(),
+            to_act: self.to_act(),
+            offered: self.offered(),
+            hand,
+            hand_sizes,
+            table: self.table(),
+            captured,
+            stock_size: self.stock_len(),
+            unseen,
+            calls: *self.calls(),
+            yaku: self.all_yaku(),
+            scores: PerSeat::from_slice(crate::core::Game::scores(self)),
+            round: crate::core::Game::round(self),
+            rounds: self.rounds(),
+            dealer: self.dealer(),
+            table_count: self.table_count(),
+            ruleset,
+        }
+    }
+}

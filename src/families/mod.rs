@@ -1,0 +1,56 @@
+//! The game families: each a module that implements [`crate::core::Game`] for one kind of game,
+//! configured entirely by its rulesets. A new family adds its module here and an arm in
+//! [`start`] (and its bots in [`bot`], its screen in the command line's table).
+
+pub mod banker;
+pub mod matching;
+
+use crate::agent::Agent;
+use crate::core::{Game, StartError, StartOptions};
+use crate::ruleset::{Flow, Ruleset};
+use std::sync::Arc;
+
+/// Starts a game of the family `ruleset` describes.
+pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<Box<dyn Game>, StartError> {
+    Ok(match &ruleset.flow {
+        Flow::Matching(_) => Box::new(matching::start(ruleset, options)?),
+        Flow::Banker(_) => Box::new(banker::start(ruleset, options)?),
+    })
+}
+
+/// The family's name, for messages and records (`matching`, `banker`).
+pub fn family_name(ruleset: &Ruleset) -> &'static str {
+    match &ruleset.flow {
+        Flow::Matching(_) => "matching",
+        Flow::Banker(_) => "banker",
+    }
+}
+
+/// A bot of the family by name (strategy tables of banker games), when the generic bots do not
+/// know the name. `Err` says why the name is not a bot here.
+pub fn bot(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
+    match &ruleset.flow {
+        Flow::Banker(_) => banker::bot(name, ruleset),
+        Flow::Matching(_) => Err(format!("unknown bot `{name}`")),
+    }
+}
+
+/// The family's own bot names, for help texts.
+pub fn bot_names(ruleset: &Ruleset) -> Vec<&'static str> {
+    match &ruleset.flow {
+        Flow::Banker(_) => crate::analysis::strategy::bundled_names().collect(),
+        Flow::Matching(_) => Vec::new(),
+    }
+}
+
+/// The seat counts the family allows for `ruleset`, and the default.
+pub fn seat_range(ruleset: &Ruleset) -> (usize, usize, usize) {
+    match &ruleset.flow {
+        Flow::Matching(f) => (
+            f.min_players as usize,
+            f.players as usize,
+            f.max_players as usize,
+        ),
+        Flow::Banker(f) => (1, f.players as usize, f.max_players as usize),
+    }
+}

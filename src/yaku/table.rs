@@ -1,0 +1,362 @@
+//! The yaku table: each yaku's condition and point formula, exclusivity groups, and the fast
+//! evaluation of a pile (only the yaku a changed card can affect are evaluated again).
+
+use crate::deck::CardSet;
+use crate::expr::{Context, Program};
+
+/// One yaku: a named combination with a condition and a point formula.
+#[derive(Clone, Debug)]
+pub struct Yaku {
+    /// The yaku's id (`goko`).
+    pub id: String,
+    /// The display name (`Gokō (five brights)`).
+    pub name: String,
+    /// What it takes, in words.
+    pub description: String,
+    /// When the pile holds it.
+    pub when: Program,
+    /// Its points when held.
+    pub points: Program,
+    /// The text of `when`, as written (for rule listings).
+    pub when_source: String,
+    /// The text of `points`, as written.
+    pub points_source: String,
+    /// Its exclusivity group: within a group only the highest-scoring yaku counts.
+    pub group: Option<usize>,
+}
+
+/// The most yaku a table may hold (they are tracked in a 64-bit mask).
+pub const MAX_YAKU: usize = 64;
+
+/// The yaku of a ruleset and their exclusivity groups. The yaku must not change once the table
+/// has been evaluated (a loaded ruleset's never do): an index of them is kept.
+#[derive(Clone, Debug, Default)]
+pub struct YakuTable {
+    /// The yaku, in ruleset order.
+    pub yaku: Vec<Yaku>,
+    /// The names of the groups.
+    pub groups: Vec<String>,
+    /// What evaluation needs to know of the yaku, built on first use.
+    plan: std::sync::OnceLock<Box<Plan>>,
+}
+
+/// Which yaku a change can affect, for evaluating only those (see [`YakuTable::update`]).
+#[derive(Clone, Debug, PartialEq)]
+struct Plan {
+    /// For each card, the yaku reading it ([`Program::cards_read`]), with every yaku of their
+    /// groups.
+    by_card: [u64; 64],
+    /// The yaku that read a fact, with every yaku of their groups.
+    by_facts: u64,
+    /// The other yaku evaluated on the empty pile: they need no facts.
+    empty: YakuScore,
+}
+
+/// The yaku a pile holds, after the group rule: a mask over the table and each one's points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YakuScore {
+    /// Bit `i` set when yaku `i` counts.
+    pub mask: u64,
+    /// Points of each yaku that counts (0 elsewhere).
+    pub points: [i32; MAX_YAKU],
+}
+
+impl Default for YakuScore {
+    fn default() -> Self {
+        YakuScore {
+            mask: 0,
+            points: [0; MAX_YAKU],
+        }
+    }
+}
+
+impl YakuScore {
+    /// The sum of the points of the yaku that count.
+    pub fn base(&self) -> i64 {
+        self.iter().map(|i| i64::from(self.points[i])).sum()
+    }
+
+    /// The indices of the yaku that count, in table order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut rest = self.mask;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                i
+            })
+        })
+    }
+
+    /// True when some yaku is new or scores more than in `before` (the koi-koi decision point).
+    pub fn improves_on(&self, before: &YakuScore) -> bool {
+        self.iter().any(|i| self.points[i] > before.points[i])
+    }
+}
+
+impl YakuTable {
+    /// Evaluates every yaku on `pile`, applying the group rule. Allocation-free.
+    ///
+    /// Only the yaku that read a fact or a card of `pile` are evaluated: the others hold what
+    /// they hold on the empty pile, which is known in advance.
+    pub fn evaluate(&self, pile: CardSet, facts: &[i64]) -> YakuScore {
+        let plan = self.plan();
+        let mut score = plan.empty;
+        let dirty = plan.by_facts | plan.touched(pile);
+        self.reevaluate(&mut score, dirty, pile, facts);
+        score
+    }
+
+    /// Brings `score`, the yaku of some earlier pile under the same `facts`, up to date for
+    /// `pile`, where the two piles differ in the cards `changed`: only the yaku that read a changed
+    /// card ([`Program::cards_read`]) are evaluated again, with every yaku of their groups. The
+    /// result is what [`YakuTable::evaluate`] gives on `pile`. Returns true when it improves on
+    /// the earlier score ([`YakuScore::improves_on`]).
+    pub fn update(
+        &self,
+        score: &mut YakuScore,
+        changed: CardSet,
+        pile: CardSet,
+        facts: &[i64],
+    ) -> bool {
+        let dirty = self.plan().touched(changed);
+        self.reevaluate(score, dirty, pile, facts)
+    }
+
+    fn plan(&self) -> &Plan {
+        let plan = self.plan.get_or_init(|| Box::new(self.make_plan()));
+        debug_assert!(
+            **plan == self.make_plan(),
+            "the yaku changed after the table was used"
+        );
+        plan
+    }
+
+    fn make_plan(&self) -> Plan {
+        let mut members = vec![0u64; self.groups.len().max(MAX_YAKU)];
+        for (i, y) in self.yaku.iter().enumerate() {
+            if let Some(g) = y.group {
+                members[g] |= 1 << i;
+            }
+        }
+        let mut by_card = [0u64; 64];
+        let mut by_facts = 0;
+        for (i, y) in self.yaku.iter().enumerate() {
+            let closed = y.group.map_or(1 << i, |g| members[g]);
+            for card in (y.when.cards_read() | y.points.cards_read()).iter() {
+                by_card[card.index()] |= closed;
+            }
+            if y.when.reads_facts() || y.points.reads_facts() {
+                by_facts |= closed;
+            }
+        }
+        let mut empty = YakuScore::default();
+        self.reevaluate(&mut empty, self.all() & !by_facts, CardSet::EMPTY, &[]);
+        Plan {
+            by_card,
+            by_facts,
+            empty,
+        }
+    }
+
+    /// A mask of every yaku of the table.
+    fn all(&self) -> u64 {
+        match self.yaku.len() {
+            MAX_YAKU => u64::MAX,
+            n => (1 << n) - 1,
+        }
+    }
+
+    /// Evaluates the yaku in `dirty` (whole groups) on `pile` into `score`, keeping the others.
+    /// Returns true when one of them is new or scores more than before.
+    fn reevaluate(&self, score: &mut YakuScore, dirty: u64, pile: CardSet, facts: &[i64]) -> bool {
+        let cx = Context { pile, facts };
+        // Yaku that hold with more points than `score` gave them (0 when they did not count).
+        let mut rose = 0u64;
+        score.mask &= !dirty;
+        // best[g] = index of the best yaku so far in group g.
+        let mut best = [u8::MAX; MAX_YAKU];
+        let mut rest = dirty;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let y = &self.yaku[i];
+            let before = std::mem::take(&mut score.points[i]);
+            if !y.when.truth(&cx) {
+                continue;
+            }
+            let points = y
+                .points
+                .int(&cx)
+                .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            if points > before {
+                rose |= 1 << i;
+            }
+            match y.group {
+                None => {
+                    score.mask |= 1 << i;
+                    score.points[i] = points;
+                }
+                Some(g) => {
+                    let b = best[g] as usize;
+                    if b == usize::from(u8::MAX) || points > score.points[b] {
+                        if b != usize::from(u8::MAX) {
+                            score.mask &= !(1 << b);
+                            score.points[b] = 0;
+                        }
+                        best[g] = i as u8;
+                        score.mask |= 1 << i;
+                        score.points[i] = points;
+                    }
+                }
+            }
+        }
+        score.mask & rose != 0
+    }
+}
+
+impl Plan {
+    /// The yaku a change of `cards` can affect.
+    fn touched(&self, cards: CardSet) -> u64 {
+        cards
+            .iter()
+            .fold(0, |d, card| d | self.by_card[card.index()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Yaku tables to check: the bundled ones and one with awkward shapes (negative and zero
+    /// points, groups whose members read different cards, facts, the pile as a set, yaku held
+    /// on the empty pile).
+    fn tables() -> &'static [YakuTable] {
+        static TABLES: std::sync::OnceLock<Vec<YakuTable>> = std::sync::OnceLock::new();
+        TABLES.get_or_init(load_tables)
+    }
+
+    fn load_tables() -> Vec<YakuTable> {
+        let awkward = r#"
+[ruleset]
+id = "awkward"
+extends = "koikoi"
+
+[[yaku]]
+id = "minus"
+when = "count(plain) >= 2"
+points = "3 - count(plain)"
+group = "odd"
+
+[[yaku]]
+id = "zero"
+when = "any(animal)"
+points = "0"
+group = "odd"
+
+[[yaku]]
+id = "crane-or-month"
+when = "has(pine-crane) or count(month(round)) >= 2"
+points = "if is_dealer == 1 then 2 else round"
+group = "odd"
+
+[[yaku]]
+id = "whole-pile"
+when = "count(pile) > 7"
+points = "count(pile & ribbon) - 1"
+
+[[yaku]]
+id = "zero-alone"
+when = "any(rain)"
+points = "0"
+
+[[yaku]]
+id = "bare"
+when = "count(ribbon) < 1"
+points = "2"
+
+[[yaku]]
+id = "bare-in-group"
+when = "not any(bright)"
+points = "1"
+group = "odd"
+"#;
+        let mut tables: Vec<YakuTable> = ["koikoi", "koikoi-ktane", "koikoi-classic"]
+            .iter()
+            .map(|n| crate::ruleset::load(n).value.unwrap().yaku)
+            .collect();
+        let loaded = crate::ruleset::load_str("awkward.toml", awkward);
+        let messages: Vec<_> = loaded.diagnostics.iter().map(|d| &d.message).collect();
+        tables.push(loaded.value.unwrap_or_else(|| panic!("{messages:?}")).yaku);
+        tables
+    }
+
+    /// Every yaku evaluated in table order with the group rule: the plain meaning of a table.
+    fn reference(table: &YakuTable, pile: CardSet, facts: &[i64]) -> YakuScore {
+        let cx = Context { pile, facts };
+        let mut score = YakuScore::default();
+        let mut best = [usize::MAX; MAX_YAKU];
+        for (i, y) in table.yaku.iter().enumerate() {
+            if !y.when.truth(&cx) {
+                continue;
+            }
+            let points = y.points.int(&cx).clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+            match y.group {
+                None => {
+                    score.mask |= 1 << i;
+                    score.points[i] = points;
+                }
+                Some(g) if best[g] == usize::MAX || points > score.points[best[g]] => {
+                    if best[g] != usize::MAX {
+                        score.mask &= !(1 << best[g]);
+                        score.points[best[g]] = 0;
+                    }
+                    best[g] = i;
+                    score.mask |= 1 << i;
+                    score.points[i] = points;
+                }
+                Some(_) => {}
+            }
+        }
+        score
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Evaluating a pile and updating a score card by card both give the plain meaning, and
+        /// an update says when the new score improves on the one before.
+        #[test]
+        fn update_is_evaluate(
+            seed in any::<u64>(),
+            round in 1i64..=12,
+            rounds in prop::sample::select(vec![0i64, 3, 12]),
+            dealer in 0i64..=1,
+        ) {
+            use rand::{RngExt, SeedableRng};
+            let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let facts = [round, rounds, dealer];
+            for table in tables() {
+                let mut pile = CardSet::EMPTY;
+                let mut score = reference(table, pile, &facts);
+                for _ in 0..24 {
+                    let before = pile;
+                    // Mostly a few cards gained, as in play; sometimes an unrelated pile.
+                    if rng.random_range(0..8) == 0 {
+                        pile = CardSet(rng.random::<u64>()) & CardSet::first(48);
+                    } else {
+                        for _ in 0..rng.random_range(0..4) {
+                            pile.insert(crate::deck::CardId(rng.random_range(0..48)));
+                        }
+                    }
+                    let fresh = reference(table, pile, &facts);
+                    prop_assert_eq!(table.evaluate(pile, &facts), fresh);
+                    let improved = fresh.improves_on(&score);
+                    let changed = (pile - before) | (before - pile);
+                    prop_assert_eq!(table.update(&mut score, changed, pile, &facts), improved);
+                    prop_assert_eq!(score, fresh);
+                }
+            }
+        }
+    }
+}
