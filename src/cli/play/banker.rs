@@ -1,38 +1,15 @@
-//! `yaku play` for banker games: one or more players, human or bot, against the banker, hand
-//! after hand with bankrolls kept. Humans answer on standard input, so a session can be piped
-//! in; the end of input or `quit` stops the session with a summary. `--record` writes the
-//! session's record (the same format as every family's), which `yaku replay` reads.
+//! The banker family's table in `yaku play`: one or more players, human or bot, against the
+//! banker, hand after hand with bankrolls kept: each player's tiles and chips, the bets, the
+//! showdown. The play loop is the one of every family ([`super`]).
 
-use super::HUMAN;
-use crate::agent::{Agent, agent_by_name, agent_rng};
-use crate::analysis::strategy::bundled_names;
+use super::prompt::{Input, command};
+use super::screen::Style;
+use super::table::Table;
 use crate::cli::plural;
-use crate::core::record::Record;
-use crate::core::{Action, StartOptions};
+use crate::core::{Action, Event, Game, Seat};
 use crate::deck::CardSet;
 use crate::families::banker::{BankerGame, BankerHand, BankerPhase, hand_value};
 use crate::ruleset::Ruleset;
-use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
-use std::sync::Arc;
-
-/// How a banker session is set up from the command line.
-pub struct BankerSetup {
-    /// The ruleset as named on the command line (records keep it).
-    pub spec: String,
-    /// Where to write the session's record, if anywhere.
-    pub record: Option<PathBuf>,
-    /// Who sits at each player seat: `human` or a bot.
-    pub players: Vec<String>,
-    /// True when a human sits as the banker (who makes no decisions, but watches each hand).
-    pub human_banker: bool,
-    /// The seed.
-    pub seed: u64,
-    /// Hands instead of the ruleset's.
-    pub hands: Option<u32>,
-    /// Table limits instead of the ruleset's.
-    pub limits: (Option<i64>, Option<i64>),
-}
 
 const HELP: &str = "\
 at any prompt:
@@ -40,181 +17,210 @@ at any prompt:
   rules      the rules of this game: limits, tiles to take, how hands are valued
   score      the bankrolls and every finished hand
   help       this text
-  quit       stop the session (so does end of input, Ctrl-D)";
+  quit       stop the session and save it (so does end of input, Ctrl-D)";
 
-/// Plays a session; returns the exit code.
-pub fn run(ruleset: Arc<Ruleset>, setup: BankerSetup) -> i32 {
-    let flow = ruleset.banker().expect("the caller checked the family");
-    if setup.players.is_empty() || setup.players.len() > flow.max_players as usize {
-        eprintln!(
-            "error: this table seats 1 to {} players; `--players` gave {}",
-            flow.max_players,
-            setup.players.len()
-        );
-        return crate::cli::EXIT_USAGE;
+/// The banker family's table.
+pub struct BankerTable {
+    style: Style,
+    /// Each seat's name: `player 1 (you)`, `player 2 (seed)`.
+    names: Vec<String>,
+    humans: Vec<bool>,
+    /// A person watches as the banker and deals each hand with Enter.
+    watcher: bool,
+    shown_hand: u32,
+    paused_hand: u32,
+    seen_hands: usize,
+    /// Each human's tiles when last shown, to say what a draw brought.
+    tiles_seen: Vec<CardSet>,
+}
+
+impl BankerTable {
+    /// A table for `players` (`human` or bots), with `labels` their names (a strategy file's own
+    /// name for a bot).
+    pub fn new(players: &[String], labels: Vec<String>, color: bool, watcher: bool) -> Self {
+        let humans: Vec<bool> = players.iter().map(|p| p == super::HUMAN).collect();
+        let count = humans.iter().filter(|h| **h).count();
+        let names = labels
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match (humans[i], count) {
+                (true, 1) => format!("player {} (you)", i + 1),
+                (true, _) => format!("player {} (human)", i + 1),
+                (false, _) => format!("player {} ({p})", i + 1),
+            })
+            .collect();
+        BankerTable {
+            style: Style::for_players(players, color),
+            names,
+            tiles_seen: vec![CardSet::EMPTY; players.len()],
+            humans,
+            watcher,
+            shown_hand: 0,
+            paused_hand: 0,
+            seen_hands: 0,
+        }
     }
-    let mut bots: Vec<Option<Box<dyn Agent>>> = Vec::new();
-    // Each seat's label: a bot's name (a strategy file's own `name`), or the human.
-    let mut labels: Vec<String> = Vec::new();
-    for p in &setup.players {
-        if p == HUMAN {
-            bots.push(None);
-            labels.push(HUMAN.into());
-            continue;
-        }
-        match agent_by_name(p, &ruleset) {
-            Ok(b) => {
-                labels.push(b.name().to_string());
-                bots.push(Some(b));
+}
+
+fn banker(game: &dyn Game) -> &BankerGame {
+    game.as_any()
+        .downcast_ref::<BankerGame>()
+        .expect("the banker table is used for banker games")
+}
+
+impl Table for BankerTable {
+    fn narrate(&mut self, game: &dyn Game, _events: &[Event]) -> String {
+        let g = banker(game);
+        let r = game.ruleset();
+        let mut out = String::new();
+        let played = g.hands_played();
+        for s in 0..self.humans.len() {
+            let now = g.tiles(s);
+            let before = self.tiles_seen[s];
+            if self.humans[s] && played.len() == self.seen_hands && now.len() > before.len() {
+                out.push_str(&format!("you take {}\n", tiles(r, now - before)));
             }
-            Err(e) => {
-                let names: Vec<&str> = bundled_names().collect();
-                eprintln!(
-                    "error: unknown player `{p}`: {e}\n  = help: players: {HUMAN}, random, {}, or a strategy file",
-                    names.join(", ")
-                );
-                return crate::cli::EXIT_USAGE;
-            }
+            self.tiles_seen[s] = now;
         }
+        for h in &played[self.seen_hands..] {
+            out.push_str(&showdown(r, h, &self.names));
+            out.push_str(&format!("{}\n", bankrolls(g, &self.names)));
+        }
+        self.seen_hands = played.len();
+        if g.to_act().is_some() && g.hand() != self.shown_hand {
+            self.shown_hand = g.hand();
+            out.push_str(&format!(
+                "\n── hand {} of {} ──\n",
+                g.hand(),
+                g.hands_total()
+            ));
+        }
+        out
     }
-    let mut game = match crate::families::banker::start(
-        Arc::clone(&ruleset),
-        StartOptions {
-            seed: setup.seed,
-            seats: Some(setup.players.len()),
-            rounds: setup.hands,
-            bet_limits: setup.limits,
-            ..StartOptions::default()
-        },
-    ) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return crate::cli::EXIT_USAGE;
-        }
-    };
-    let humans = bots.iter().filter(|b| b.is_none()).count();
-    let names: Vec<String> = labels
-        .iter()
-        .enumerate()
-        .map(|(i, p)| match (p == HUMAN, humans) {
-            (true, 1) => format!("player {} (you)", i + 1),
-            (true, _) => format!("player {} (human)", i + 1),
-            (false, _) => format!("player {} ({p})", i + 1),
+
+    fn pause(&mut self, game: &dyn Game) -> Option<String> {
+        let g = banker(game);
+        (self.watcher && g.hand() != self.paused_hand).then(|| {
+            self.paused_hand = g.hand();
+            "you are the banker: press Enter to deal (or type quit, score, help)".to_string()
         })
-        .collect();
-    let (min, max) = game.limits();
-    let bankroll = ruleset.banker().map_or(0, |f| f.bankroll);
-    if min > bankroll {
-        eprintln!(
-            "error: the minimum bet ({min}) is more than a player's starting chips ({bankroll}); nobody could play a hand"
-        );
-        return crate::cli::EXIT_USAGE;
     }
-    println!(
-        "{} · seed {} (play this session again with --seed {}) · {} against the banker · bets {min} to {max} chips · {}",
-        ruleset.name,
-        setup.seed,
-        setup.seed,
-        setup.players.len(),
-        plural(game.hands_total(), "hand")
-    );
-    let mut record = Record::new(
-        &ruleset,
-        &setup.spec,
-        Some(setup.seed),
-        &setup.players,
-        setup.hands,
-    );
-    (record.min_bet, record.max_bet) = setup.limits;
-    let write_record = |record: &mut Record, game: &BankerGame| -> Result<(), i32> {
-        let Some(path) = &setup.record else {
-            return Ok(());
-        };
-        record.sync(game);
-        std::fs::write(path, record.to_json() + "\n").map_err(|e| {
-            eprintln!(
-                "error: cannot write the record to `{}`: {e}",
-                path.display()
-            );
-            crate::cli::EXIT_FAILURE
-        })
-    };
-    if let Err(code) = write_record(&mut record, &game) {
-        return code;
+
+    fn announce(&self, _game: &dyn Game, seat: Seat, action: Action) -> Option<String> {
+        Some(format!("{} {}", self.names[seat], describe(action)))
     }
-    let mut rng = agent_rng(setup.seed);
-    let stdin = std::io::stdin();
-    let echo = !stdin.is_terminal();
-    let mut input = Prompt {
-        lines: stdin.lock().lines(),
-        echo,
-    };
-    let mut shown_hand = 0;
-    let mut seen_history = 0;
-    loop {
-        while seen_history < game.hands_played().len() {
-            print!(
-                "{}",
-                showdown(&ruleset, &game.hands_played()[seen_history], &names)
-            );
-            println!("{}", bankrolls(&game, &names));
-            seen_history += 1;
-            if let Err(code) = write_record(&mut record, &game) {
-                return code;
+
+    fn screen(&self, game: &dyn Game, seat: Seat) -> String {
+        let g = banker(game);
+        let view = g.view(seat);
+        let mine = view.tiles;
+        format!(
+            "{}: your tile{} {} = {}; you have {} chips\n",
+            self.names[seat],
+            if mine.len() == 1 { "" } else { "s" },
+            tiles(game.ruleset(), mine),
+            points(hand_value(g.flow(), mine)),
+            view.bankroll
+        )
+    }
+
+    fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
+        let g = banker(game);
+        let seat = g.to_act().unwrap_or(0);
+        let view = g.view(seat);
+        match g.phase() {
+            BankerPhase::Bet { .. } => format!(
+                "bet how many chips? ({} to {}, Enter for {})",
+                view.limits.0, view.limits.1, view.limits.0
+            ),
+            _ => {
+                let options: Vec<String> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Draw { count } => Some(count.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                format!("take how many more tiles? ({})", options.join(" or "))
             }
         }
-        let Some(seat) = game.to_act() else { break };
-        if game.hand() != shown_hand {
-            shown_hand = game.hand();
-            println!("\n── hand {} of {} ──", game.hand(), game.hands_total());
-            if setup.human_banker && !wait_for_enter(&mut input, &game, &names) {
-                let _ = write_record(&mut record, &game);
-                return stop(&game, &names);
-            }
-        }
-        let legal = game.legal();
-        let action = match &mut bots[seat] {
-            Some(bot) => {
-                let a = bot.choose(&game, seat, &legal, &mut rng);
-                println!("{} {}", names[seat], describe(a));
-                a
-            }
-            None => match ask(&mut input, &game, seat, &names, &legal) {
-                Some(a) => a,
-                None => {
-                    let _ = write_record(&mut record, &game);
-                    return stop(&game, &names);
-                }
-            },
-        };
-        let before = game.tiles(seat);
-        if let Err(e) = game.apply(action) {
-            // The prompt only returns legal actions; a bot's choice is legal by contract.
-            eprintln!("error: {e}");
-            return crate::cli::EXIT_FAILURE;
-        }
-        record.push(seat, action, &ruleset);
-        if bots[seat].is_none()
-            && matches!(action, Action::Draw { .. })
-            && game.hands_played().len() == seen_history
+    }
+
+    fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String> {
+        let g = banker(game);
+        let line = line.trim();
+        let seat = g.to_act().unwrap_or(0);
+        let view = g.view(seat);
+        let betting = matches!(g.phase(), BankerPhase::Bet { .. });
+        if !line.is_empty()
+            && let Some(c) = command(&line.to_ascii_lowercase())
         {
-            let drawn = game.tiles(seat) - before;
-            println!("you take {}", tiles(&ruleset, drawn));
+            return c;
+        }
+        let wanted = match line {
+            "" if betting => Some(Action::Bet {
+                amount: view.limits.0,
+            }),
+            "" => return Err("type how many more tiles to take".into()),
+            _ if betting => line.parse().ok().map(|amount| Action::Bet { amount }),
+            _ => line.parse().ok().map(|count| Action::Draw { count }),
+        };
+        match wanted {
+            Some(a) if legal.contains(&a) => Ok(Input::Act(a)),
+            Some(_) if betting => Err(format!(
+                "that is not allowed now: a bet is {} to {} chips",
+                view.limits.0, view.limits.1
+            )),
+            Some(_) => Err("that is not allowed now: choose one of the numbers offered".into()),
+            None => Err(format!("`{line}` is not a number or a command (type help)")),
         }
     }
-    println!(
-        "\nthe session is over after {}",
-        plural(game.hands_played().len(), "hand")
-    );
-    println!("{}", bankrolls(&game, &names));
-    if let Err(code) = write_record(&mut record, &game) {
-        return code;
+
+    fn describe(&self, _game: &dyn Game, action: Action) -> String {
+        describe(action)
     }
-    if let Some(path) = &setup.record {
-        println!("record written to {}", path.display());
+
+    fn makes_forced_moves(&self) -> bool {
+        false
     }
-    crate::cli::EXIT_OK
+
+    fn help(&self) -> &'static str {
+        HELP
+    }
+
+    fn rules(&self, game: &dyn Game) -> String {
+        rules(game.ruleset(), banker(game)) + "\n"
+    }
+
+    fn score(&self, game: &dyn Game) -> String {
+        bankrolls(banker(game), &self.names) + "\n"
+    }
+
+    fn finished(&self, game: &dyn Game) -> String {
+        let g = banker(game);
+        format!(
+            "\nthe session is over after {}\n{}\n",
+            plural(g.hands_played().len(), "hand"),
+            bankrolls(g, &self.names)
+        )
+    }
+
+    fn stopped(&self, game: &dyn Game) -> String {
+        let g = banker(game);
+        format!(
+            "\nsession stopped after {}\n{}\n",
+            plural(g.hands_played().len(), "finished hand"),
+            bankrolls(g, &self.names)
+        )
+    }
+
+    fn style(&self) -> &Style {
+        &self.style
+    }
+
+    fn refusal(&self, reason: &str) -> String {
+        reason.to_string()
+    }
 }
 
 /// `1 point`, `7 points`.
@@ -287,133 +293,6 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     out
 }
 
-/// Lines typed at the prompts, echoed when they come from a pipe (as the Koi-Koi prompts do).
-struct Prompt<L> {
-    lines: L,
-    echo: bool,
-}
-
-impl<L: Iterator<Item = std::io::Result<String>>> Iterator for Prompt<L> {
-    type Item = std::io::Result<String>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        print!("> ");
-        let _ = std::io::stdout().flush();
-        let line = self.lines.next();
-        match &line {
-            Some(Ok(l)) if self.echo => println!("{}", l.trim_end()),
-            None => println!(),
-            _ => {}
-        }
-        line
-    }
-}
-
-fn wait_for_enter(
-    input: &mut impl Iterator<Item = std::io::Result<String>>,
-    game: &BankerGame,
-    names: &[String],
-) -> bool {
-    loop {
-        println!("you are the banker: press Enter to deal (or type quit, score, help)");
-        match input.next() {
-            Some(Ok(line)) => match line.trim() {
-                "" => return true,
-                "quit" => return false,
-                "score" => println!("{}", bankrolls(game, names)),
-                "help" => println!("{HELP}"),
-                other => println!("`{other}` is not a command here; press Enter to deal"),
-            },
-            _ => return false,
-        }
-    }
-}
-
-/// Asks a human for an action until a legal one is given; `None` to stop.
-fn ask(
-    input: &mut impl Iterator<Item = std::io::Result<String>>,
-    game: &BankerGame,
-    seat: usize,
-    names: &[String],
-    legal: &[Action],
-) -> Option<Action> {
-    let ruleset = game.ruleset();
-    let flow = game.flow();
-    let view = game.view(seat);
-    let mine = view.tiles;
-    println!(
-        "{}: your tile{} {} = {}; you have {} chips",
-        names[seat],
-        if mine.len() == 1 { "" } else { "s" },
-        tiles(ruleset, mine),
-        points(hand_value(flow, mine)),
-        view.bankroll
-    );
-    loop {
-        let question = match game.phase() {
-            BankerPhase::Bet { .. } => format!(
-                "bet how many chips? ({} to {}, Enter for {})",
-                view.limits.0, view.limits.1, view.limits.0
-            ),
-            _ => {
-                let options: Vec<String> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Draw { count } => Some(count.to_string()),
-                        _ => None,
-                    })
-                    .collect();
-                format!("take how many more tiles? ({})", options.join(" or "))
-            }
-        };
-        println!("{question}");
-        let line = match input.next() {
-            Some(Ok(l)) => l,
-            _ => return None,
-        };
-        let line = line.trim();
-        match line {
-            "quit" => return None,
-            "help" => {
-                println!("{HELP}");
-                continue;
-            }
-            "rules" => {
-                println!("{}", rules(ruleset, game));
-                continue;
-            }
-            "score" => {
-                println!("{}", bankrolls(game, names));
-                continue;
-            }
-            _ => {}
-        }
-        let wanted = match game.phase() {
-            BankerPhase::Bet { .. } if line.is_empty() => Some(Action::Bet {
-                amount: view.limits.0,
-            }),
-            BankerPhase::Bet { .. } => line.parse().ok().map(|amount| Action::Bet { amount }),
-            _ if line.is_empty() => {
-                println!("type how many more tiles to take");
-                continue;
-            }
-            _ => line.parse().ok().map(|count| Action::Draw { count }),
-        };
-        match wanted {
-            Some(a) if legal.contains(&a) => return Some(a),
-            Some(_) => println!(
-                "that is not allowed now: {}",
-                match game.phase() {
-                    BankerPhase::Bet { .. } =>
-                        format!("a bet is {} to {} chips", view.limits.0, view.limits.1),
-                    _ => "choose one of the numbers offered".to_string(),
-                }
-            ),
-            None => println!("`{line}` is not a number or a command (type help)"),
-        }
-    }
-}
-
 fn rules(ruleset: &Ruleset, game: &BankerGame) -> String {
     let flow = game.flow();
     let (min, max) = game.limits();
@@ -435,13 +314,4 @@ fn rules(ruleset: &Ruleset, game: &BankerGame) -> String {
     ));
     out.push_str(&format!("  a hand's value: {}", flow.value_source));
     out
-}
-
-fn stop(game: &BankerGame, names: &[String]) -> i32 {
-    println!(
-        "\nsession stopped after {}",
-        plural(game.hands_played().len(), "finished hand")
-    );
-    println!("{}", bankrolls(game, names));
-    crate::cli::EXIT_OK
 }

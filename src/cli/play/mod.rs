@@ -1,24 +1,27 @@
-//! `yaku play RULESET`: a game in the terminal, human against bot, hot seat, or bot against bot.
+//! `yaku play RULESET`: a game of any family in the terminal, humans against bots, hot seat, or
+//! bots only.
 //!
-//! Humans answer prompts on standard input (so whole games can be piped in); bots see only
+//! One play loop serves every family through the core interface; what is shown and how a typed
+//! line is read are the family's [`table::Table`] (matching: [`screen`] and [`prompt`]; banker:
+//! [`banker`]). Humans answer on standard input (so whole games can be piped in); bots see only
 //! their seat's view. Quitting, or the end of input, saves the game as a record that
-//! `--resume` replays and continues. The screen is in [`screen`], the prompts in [`prompt`].
+//! `--resume` replays and continues.
 
 mod banker;
 mod prompt;
 pub(crate) mod screen;
+mod table;
 
 use super::load_ruleset;
 use crate::agent::{AGENT_NAMES, Agent, agent_by_name, agent_rng};
 use crate::core::record::{HashCheck, Record};
-use crate::core::{Action, Event, Game, StartOptions};
-use crate::families::matching::MatchingGame;
+use crate::core::{Action, Game, StartOptions};
 use crate::ruleset::Ruleset;
-use prompt::{HELP, Input};
-use screen::Style;
+use prompt::Input;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use table::Table;
 
 /// The player name that means a person at the keyboard.
 pub const HUMAN: &str = "human";
@@ -74,7 +77,7 @@ struct Session {
     game: Box<dyn Game>,
     record: Record,
     bots: Vec<Option<Box<dyn Agent>>>,
-    style: Style,
+    table: Box<dyn Table>,
     seed: u64,
     save: PathBuf,
     record_path: Option<PathBuf>,
@@ -85,32 +88,6 @@ struct Session {
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
     let color = !args.no_color && std::io::stdout().is_terminal();
-    if args.resume.is_none()
-        && let Some(ruleset) = args.ruleset.as_deref().and_then(load_ruleset)
-        && ruleset.banker().is_some()
-    {
-        let human_banker = args.banker.as_deref() == Some(HUMAN);
-        // By default a human sits at the first seat; a human banker plays against two bots.
-        let default_players: &[&str] = if human_banker {
-            &["seed", "seed"]
-        } else {
-            &[HUMAN, "seed", "seed"]
-        };
-        let players = match &args.players {
-            Some(p) => p.iter().map(|p| p.trim().to_string()).collect(),
-            None => default_players.iter().map(|p| p.to_string()).collect(),
-        };
-        let setup = banker::BankerSetup {
-            spec: args.ruleset.clone().unwrap_or_default(),
-            players,
-            human_banker,
-            seed: args.seed.unwrap_or_else(clock_seed),
-            hands: args.rounds,
-            limits: (args.min_bet, args.max_bet),
-            record: args.record.clone(),
-        };
-        return banker::run(ruleset, setup);
-    }
     let session = match &args.resume {
         Some(path) => resume(args, path, color),
         None => start(args, color),
@@ -121,8 +98,31 @@ pub fn run(args: &PlayArgs) -> i32 {
     }
 }
 
-/// Checks the players: one per seat the ruleset allows, each `human` or a bot.
-fn bots(players: &[String], ruleset: &Ruleset) -> Result<Vec<Option<Box<dyn Agent>>>, i32> {
+/// The players when `--players` is not given: a person against the family's usual bots.
+fn default_players(ruleset: &Ruleset, watcher: bool) -> Vec<String> {
+    let (_, seats, _) = crate::families::seat_range(ruleset);
+    let bot = if ruleset.banker().is_some() {
+        "seed"
+    } else {
+        "greedy"
+    };
+    let mut players = vec![bot.to_string(); seats.max(1)];
+    if ruleset.banker().is_some() && !watcher {
+        players = vec![bot.to_string(); 2];
+        players.insert(0, HUMAN.to_string());
+    } else if !watcher {
+        players[0] = HUMAN.to_string();
+    }
+    players
+}
+
+/// Checks the players: one per seat the ruleset allows, each `human` or a bot. Returns the
+/// bots by seat and each seat's label (a bot's own name, such as a strategy file's).
+#[allow(clippy::type_complexity)]
+fn bots(
+    players: &[String],
+    ruleset: &Ruleset,
+) -> Result<(Vec<Option<Box<dyn Agent>>>, Vec<String>), i32> {
     let (min, _, max) = crate::families::seat_range(ruleset);
     if !(min..=max).contains(&players.len()) {
         if min == 2 && max == 2 {
@@ -131,28 +131,39 @@ fn bots(players: &[String], ruleset: &Ruleset) -> Result<Vec<Option<Box<dyn Agen
             );
         } else {
             eprintln!(
-                "error: `{}` seats {min} to {max} players; `--players` gave {}",
-                ruleset.id,
+                "error: this table seats {min} to {max} players; `--players` gave {}",
                 players.len()
             );
         }
         return Err(super::EXIT_USAGE);
     }
-    players
-        .iter()
-        .map(|p| {
-            if p == HUMAN {
-                return Ok(None);
+    let mut bots = Vec::new();
+    let mut labels = Vec::new();
+    for p in players {
+        if p == HUMAN {
+            bots.push(None);
+            labels.push(HUMAN.to_string());
+            continue;
+        }
+        match agent_by_name(p, ruleset) {
+            Ok(b) => {
+                labels.push(b.name().to_string());
+                bots.push(Some(b));
             }
-            agent_by_name(p, ruleset).map(Some).map_err(|e| {
+            Err(e) => {
+                let mut names: Vec<&str> = vec![HUMAN];
+                names.extend(AGENT_NAMES);
+                names.push("expert:N");
+                names.extend(crate::families::bot_names(ruleset));
                 eprintln!(
-                    "error: unknown player `{p}` (players: {HUMAN}, {}, expert:N): {e}",
-                    AGENT_NAMES.join(", ")
+                    "error: unknown player `{p}`: {e}\n  = help: players: {}",
+                    names.join(", ")
                 );
-                super::EXIT_USAGE
-            })
-        })
-        .collect()
+                return Err(super::EXIT_USAGE);
+            }
+        }
+    }
+    Ok((bots, labels))
 }
 
 fn clock_seed() -> u64 {
@@ -162,15 +173,27 @@ fn clock_seed() -> u64 {
 }
 
 fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
-    let players: Vec<String> = match &args.players {
-        Some(p) => p.iter().map(|p| p.trim().to_string()).collect(),
-        None => vec![HUMAN.to_string(), "greedy".to_string()],
-    };
     let spec = args.ruleset.as_deref().unwrap_or_default();
     let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;
-    let bots = bots(&players, &ruleset)?;
+    let watcher = args.banker.as_deref() == Some(HUMAN);
+    if ruleset.banker().is_none()
+        && (args.banker.is_some() || args.min_bet.is_some() || args.max_bet.is_some())
+    {
+        eprintln!(
+            "error: `--banker`, `--min-bet` and `--max-bet` are for banker games; `{}` is a {} game",
+            ruleset.id,
+            crate::families::family_name(&ruleset)
+        );
+        return Err(super::EXIT_USAGE);
+    }
+    let players: Vec<String> = match &args.players {
+        Some(p) => p.iter().map(|p| p.trim().to_string()).collect(),
+        None => default_players(&ruleset, watcher),
+    };
+    let (bots, labels) = bots(&players, &ruleset)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let record = Record::new(&ruleset, spec, Some(seed), &players, args.rounds);
+    let mut record = Record::new(&ruleset, spec, Some(seed), &players, args.rounds);
+    (record.min_bet, record.max_bet) = (args.min_bet, args.max_bet);
     let game = crate::families::start(
         Arc::clone(&ruleset),
         StartOptions {
@@ -178,30 +201,65 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
             seats: Some(players.len()),
             rounds: args.rounds,
             log_events: true,
+            bet_limits: (args.min_bet, args.max_bet),
             ..StartOptions::default()
         },
     )
     .map_err(|e| {
         eprintln!("error: {e}");
-        super::EXIT_FAILURE
+        match e {
+            crate::core::StartError::Options { .. } => super::EXIT_USAGE,
+            crate::core::StartError::Script(_) => super::EXIT_FAILURE,
+        }
     })?;
+    if let Some(flow) = ruleset.banker() {
+        let min = args.min_bet.unwrap_or(flow.min_bet);
+        if min > flow.bankroll {
+            eprintln!(
+                "error: the minimum bet ({min}) is more than a player's starting chips ({}); nobody could play a hand",
+                flow.bankroll
+            );
+            return Err(super::EXIT_USAGE);
+        }
+    }
+    let table = table::for_ruleset(&ruleset, &players, labels, color, watcher);
     let mut session = Session {
         game,
         record,
         bots,
-        style: Style::for_players(&players, color),
+        table,
         seed,
         save: save_path(args, seed),
         record_path: args.record.clone(),
         record_failed: false,
     };
     session.check_files()?;
-    println!(
-        "{} · seed {seed} (play this game again with --seed {seed}) · {}",
-        ruleset.name,
-        players.join(" vs ")
-    );
+    println!("{}", header(&ruleset, &*session.game, seed, &players));
     Ok(session)
+}
+
+/// The first line of a game: the rules, the seed to play it again, who plays.
+fn header(ruleset: &Ruleset, game: &dyn Game, seed: u64, players: &[String]) -> String {
+    match ruleset.banker() {
+        Some(_) => {
+            let g = game
+                .as_any()
+                .downcast_ref::<crate::families::banker::BankerGame>()
+                .expect("a banker ruleset plays a banker game");
+            let (min, max) = g.limits();
+            format!(
+                "{} · seed {seed} (play this session again with --seed {seed}) · {} against the banker · bets {min} to {max} chips · {}",
+                ruleset.name,
+                players.len(),
+                super::plural(g.hands_total(), "hand")
+            )
+        }
+        None => format!(
+            "{} · seed {seed} (play this game again with --seed {seed}) · {}",
+            ruleset.name,
+            players.join(" vs ")
+        ),
+    }
 }
 
 fn save_path(args: &PlayArgs, seed: u64) -> PathBuf {
@@ -289,7 +347,7 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
 
 fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
-    let bots = bots(&record.players, &ruleset)?;
+    let (bots, labels) = bots(&record.players, &ruleset)?;
     let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
         eprintln!("error: `{}`: {e}", path.display());
         super::EXIT_FAILURE
@@ -307,11 +365,12 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     game.drain_events();
     let seed = record.seed.unwrap_or(0);
     let players = record.players.clone();
+    let table = table::for_ruleset(&ruleset, &players, labels, color, false);
     let mut session = Session {
         game,
         record,
         bots,
-        style: Style::for_players(&players, color),
+        table,
         seed,
         save: save_path(args, seed),
         record_path: args.record.clone(),
@@ -323,7 +382,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         println!(
             "the game in `{}` is already over: {}",
             path.display(),
-            session.style.each(game.scores())
+            session.table.style().each(game.scores())
         );
     }
     println!(
@@ -367,36 +426,12 @@ fn probe_writable(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// An action in words, for "only one move" notes.
-fn describe(game: &dyn Game, style: &Style, action: Action) -> String {
-    let r = game.ruleset();
-    let deck = &r.deck;
-    match action {
-        Action::Play { card } => format!("play {}", style.card(deck, card)),
-        Action::Take { card } => format!("capture {}", style.card(deck, card)),
-        Action::Declare { decl, .. } => r
-            .declarations
-            .get(decl.0 as usize)
-            .map_or_else(|| "a declaration".into(), |d| d.name.clone()),
-        Action::Bet { amount } => format!("bet {amount}"),
-        Action::Draw { count } => format!("take {count} more"),
-    }
-}
-
 impl Session {
     fn apply(&mut self, seat: usize, action: Action) {
         self.game
             .apply(action)
             .expect("the action is one of the legal actions");
         self.record.push(seat, action, self.game.ruleset());
-    }
-
-    /// The game as a matching game, for its screen.
-    fn matching(&self) -> &MatchingGame {
-        self.game
-            .as_any()
-            .downcast_ref::<MatchingGame>()
-            .expect("banker games are played by `banker::run`")
     }
 
     /// Writes the record as the game stands to `path`; `Err` says why it cannot be.
@@ -465,6 +500,7 @@ impl Session {
         {
             return code;
         }
+        print!("{}", self.table.stopped(&*self.game));
         println!(
             "\ngame saved to {}; resume it with: yaku play --resume {}",
             save.display(),
@@ -479,9 +515,31 @@ impl Session {
         let mut lines = stdin.lock().lines();
         let mut legal = Vec::new();
         let mut stdout = std::io::stdout();
+        // One prompt, with a line read: `None` at the end of input (or a read error, reported).
+        let mut read = |lines: &mut std::io::Lines<std::io::StdinLock>| {
+            print!("> ");
+            let _ = stdout.flush();
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if echo {
+                        println!("{}", line.trim_end());
+                    }
+                    Some(line)
+                }
+                Some(Err(e)) => {
+                    eprintln!("error: cannot read the input: {e}");
+                    None
+                }
+                None => {
+                    println!("\n(end of input)");
+                    None
+                }
+            }
+        };
+        let mut hands_seen = self.game.history().len();
         loop {
             let events = self.game.drain_events();
-            print!("{}", screen::narrate(&self.style, &*self.game, &events));
+            print!("{}", self.table.narrate(&*self.game, &events));
             if let Some(e) = self.game.error() {
                 eprintln!("error: {e}");
                 return super::EXIT_FAILURE;
@@ -489,65 +547,71 @@ impl Session {
             let Some(seat) = self.game.to_act() else {
                 break;
             };
-            if events.iter().any(|e| matches!(e, Event::HandEnded { .. })) {
+            if self.game.history().len() > hands_seen {
+                hands_seen = self.game.history().len();
                 self.update_record();
+            }
+            if let Some(question) = self.table.pause(&*self.game) {
+                loop {
+                    println!("{question}");
+                    let Some(line) = read(&mut lines) else {
+                        return self.save_and_leave();
+                    };
+                    match line.trim() {
+                        "" => break,
+                        "quit" | "q" => return self.save_and_leave(),
+                        "score" => print!("{}", self.table.score(&*self.game)),
+                        "help" => println!("{}", self.table.help()),
+                        other => println!("`{other}` is not a command here; press Enter to deal"),
+                    }
+                }
             }
             self.game.legal_actions(&mut legal);
             if let Some(bot) = &mut self.bots[seat] {
                 let index = self.record.actions.len();
                 let mut rng = agent_rng(crate::sim::game_seed(self.seed, index));
                 let action = bot.choose(&*self.game, seat, &legal, &mut rng);
+                if let Some(line) = self.table.announce(&*self.game, seat, action) {
+                    println!("{line}");
+                }
                 self.apply(seat, action);
                 continue;
             }
             // A person may take a while, or close the terminal: keep the record current.
             self.update_record();
-            print!(
-                "{}",
-                screen::screen(&self.style, self.matching(), Some(seat))
-            );
-            if self.bots.iter().all(Option::is_none) {
-                println!("({} to act)", self.style.who(seat));
+            print!("{}", self.table.screen(&*self.game, seat));
+            if self.bots.iter().all(Option::is_none) && self.bots.len() > 1 {
+                println!("({} to act)", self.table.style().who(seat));
             }
-            if let [only] = legal.as_slice() {
+            if let [only] = legal.as_slice()
+                && self.table.makes_forced_moves()
+            {
                 println!(
                     "only one move is possible: {}; it is made for you",
-                    describe(&*self.game, &self.style, *only)
+                    self.table.describe(&*self.game, *only)
                 );
                 self.apply(seat, *only);
                 continue;
             }
             loop {
-                println!("{}", prompt::question(&self.style, self.matching(), &legal));
-                print!("> ");
-                let _ = stdout.flush();
-                let line = match lines.next() {
-                    Some(Ok(line)) => line,
-                    Some(Err(e)) => {
-                        eprintln!("error: cannot read the input: {e}");
-                        return self.save_and_leave();
-                    }
-                    None => {
-                        println!("\n(end of input)");
-                        return self.save_and_leave();
-                    }
+                println!("{}", self.table.question(&*self.game, &legal));
+                let Some(line) = read(&mut lines) else {
+                    return self.save_and_leave();
                 };
-                if echo {
-                    println!("{}", line.trim_end());
-                }
-                match prompt::parse(&line, self.matching(), &legal) {
+                match self.table.parse(&line, &*self.game, &legal) {
                     Ok(Input::Act(action)) => {
                         self.apply(seat, action);
                         break;
                     }
-                    Ok(Input::Help) => println!("{HELP}"),
-                    Ok(Input::Rules) => print!("{}", screen::rules(self.game.ruleset())),
-                    Ok(Input::Score) => print!("{}", screen::score(&self.style, &*self.game)),
+                    Ok(Input::Help) => println!("{}", self.table.help()),
+                    Ok(Input::Rules) => print!("{}", self.table.rules(&*self.game)),
+                    Ok(Input::Score) => print!("{}", self.table.score(&*self.game)),
                     Ok(Input::Quit) => return self.save_and_leave(),
-                    Err(reason) => println!("error: {reason}"),
+                    Err(reason) => println!("{}", self.table.refusal(&reason)),
                 }
             }
         }
+        print!("{}", self.table.finished(&*self.game));
         if let Some(path) = self.record_path.clone() {
             if let Err(code) = self.write_record(&path) {
                 return code;

@@ -1,0 +1,129 @@
+//! The play screen's widgets, one set per family behind one trait: the play loop in
+//! [`super`] asks the family's [`Table`] what to show and what a typed line means, and knows no
+//! family itself. A new family adds its table here.
+
+use super::banker::BankerTable;
+use super::prompt::Input;
+use super::screen::{self, Style};
+use crate::core::{Action, Event, Game, Seat};
+use crate::families::matching::MatchingGame;
+use crate::ruleset::{Flow, Ruleset};
+
+/// What one family shows at the table and how it reads a player's answers.
+pub trait Table {
+    /// What happened since the last call: `events`, and for families without events the hands
+    /// that ended.
+    fn narrate(&mut self, game: &dyn Game, events: &[Event]) -> String;
+    /// Before the next decision: a prompt to wait for Enter on (a human who watches), if any.
+    fn pause(&mut self, _game: &dyn Game) -> Option<String> {
+        None
+    }
+    /// A bot's move, announced before it is made (families whose events do not show it).
+    fn announce(&self, _game: &dyn Game, _seat: Seat, _action: Action) -> Option<String> {
+        None
+    }
+    /// The screen before `seat` decides.
+    fn screen(&self, game: &dyn Game, seat: Seat) -> String;
+    /// The question, with the options.
+    fn question(&self, game: &dyn Game, legal: &[Action]) -> String;
+    /// What a typed line means, or why it cannot be taken.
+    fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String>;
+    /// An action in words, for "only one move" notes.
+    fn describe(&self, game: &dyn Game, action: Action) -> String;
+    /// True when a single legal move is made for the player, with a note.
+    fn makes_forced_moves(&self) -> bool {
+        true
+    }
+    /// The help text.
+    fn help(&self) -> &'static str;
+    /// The rules, for the `rules` command.
+    fn rules(&self, game: &dyn Game) -> String;
+    /// The scores, for the `score` command.
+    fn score(&self, game: &dyn Game) -> String;
+    /// The summary when the game is over.
+    fn finished(&self, game: &dyn Game) -> String;
+    /// The summary when a player stops before the end.
+    fn stopped(&self, game: &dyn Game) -> String;
+    /// How players are named at this table.
+    fn style(&self) -> &Style;
+    /// A refused answer as printed.
+    fn refusal(&self, reason: &str) -> String {
+        format!("error: {reason}")
+    }
+}
+
+/// The table of the family `ruleset` describes, for `players` (`human` or bot names, one per
+/// seat); `watcher` is a person who watches a house that makes no decisions (a human banker).
+pub fn for_ruleset(
+    ruleset: &Ruleset,
+    players: &[String],
+    labels: Vec<String>,
+    color: bool,
+    watcher: bool,
+) -> Box<dyn Table> {
+    match &ruleset.flow {
+        Flow::Matching(_) => Box::new(MatchingTable {
+            style: Style::for_players(players, color),
+        }),
+        Flow::Banker(_) => Box::new(BankerTable::new(players, labels, color, watcher)),
+    }
+}
+
+/// Koi-Koi and the other matching games: cards by name, the table, piles, yaku and near yaku.
+pub struct MatchingTable {
+    style: Style,
+}
+
+fn matching(game: &dyn Game) -> &MatchingGame {
+    game.as_any()
+        .downcast_ref::<MatchingGame>()
+        .expect("the matching table is used for matching games")
+}
+
+impl Table for MatchingTable {
+    fn narrate(&mut self, game: &dyn Game, events: &[Event]) -> String {
+        screen::narrate(&self.style, game, events)
+    }
+    fn screen(&self, game: &dyn Game, seat: Seat) -> String {
+        screen::screen(&self.style, matching(game), Some(seat))
+    }
+    fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
+        super::prompt::question(&self.style, matching(game), legal)
+    }
+    fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String> {
+        super::prompt::parse(line, matching(game), legal)
+    }
+    fn describe(&self, game: &dyn Game, action: Action) -> String {
+        let r = game.ruleset();
+        let deck = &r.deck;
+        match action {
+            Action::Play { card } => format!("play {}", self.style.card(deck, card)),
+            Action::Take { card } => format!("capture {}", self.style.card(deck, card)),
+            Action::Declare { decl, .. } => r
+                .declarations
+                .get(decl.0 as usize)
+                .map_or_else(|| "a declaration".into(), |d| d.name.clone()),
+            Action::Bet { amount } => format!("bet {amount}"),
+            Action::Draw { count } => format!("take {count} more"),
+        }
+    }
+    fn help(&self) -> &'static str {
+        super::prompt::HELP
+    }
+    fn rules(&self, game: &dyn Game) -> String {
+        screen::rules(game.ruleset())
+    }
+    fn score(&self, game: &dyn Game) -> String {
+        screen::score(&self.style, game)
+    }
+    fn finished(&self, _game: &dyn Game) -> String {
+        // The game's end is narrated from its events.
+        String::new()
+    }
+    fn stopped(&self, _game: &dyn Game) -> String {
+        String::new()
+    }
+    fn style(&self) -> &Style {
+        &self.style
+    }
+}
