@@ -7,6 +7,8 @@ mod action;
 mod game;
 pub mod record;
 mod seat;
+#[cfg(test)]
+pub(crate) mod tests;
 
 pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
 pub use game::{Game, HandResult, StartError, StartOptions};

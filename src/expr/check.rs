@@ -181,6 +181,34 @@ impl Checker<'_> {
         let help = self
             .difference_hint(name)
             .or_else(|| did_you_mean(name, self.all_names()));
+        // A fact that other places provide: say what this place knows instead.
+        if crate::ruleset::scope::ALL
+            .iter()
+            .any(|(_, facts)| facts.contains(&name))
+        {
+            let here = if self.names.facts.is_empty() {
+                "no facts are known here, only the pile's cards, kinds and suits".to_string()
+            } else {
+                let list: Vec<String> = self.names.facts.iter().map(|f| format!("`{f}`")).collect();
+                format!("the facts known here are {}", list.join(", "))
+            };
+            let places: Vec<&str> = crate::ruleset::scope::ALL
+                .iter()
+                .filter(|(_, facts)| facts.contains(&name))
+                .map(|(place, _)| *place)
+                .collect();
+            errors.push(
+                ExprError::new(
+                    format!("the fact `{name}` is not known here"),
+                    e.span.clone(),
+                )
+                .with_help(Some(format!(
+                    "{here}; `{name}` is known in {}",
+                    places.join(", ")
+                ))),
+            );
+            return None;
+        }
         errors
             .push(ExprError::new(format!("unknown name `{name}`"), e.span.clone()).with_help(help));
         None

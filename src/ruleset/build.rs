@@ -102,8 +102,8 @@ pub(super) fn ruleset(
     };
     let calls: Vec<String> = declarations
         .iter()
-        .filter(|(d, _)| d.effect == "continue")
-        .map(|(d, _)| d.id.replace('-', "_"))
+        .filter(|(d, ..)| d.effect == "continue")
+        .map(|(d, ..)| d.id.replace('-', "_"))
         .collect();
     let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, &calls, errors));
     if let Some((script, at)) = &scoring
@@ -128,7 +128,7 @@ pub(super) fn ruleset(
         deck,
         yaku,
         flow: flow?,
-        declarations: declarations.into_iter().map(|(d, _)| d).collect(),
+        declarations: declarations.into_iter().map(|(d, ..)| d).collect(),
         scoring,
     })
 }
@@ -397,8 +397,8 @@ struct Sections<'a> {
     yaku: Option<Loc>,
     /// Where `[scoring]` is, if any.
     scoring: Option<Loc>,
-    /// The declarations, each with where its `effect` is written.
-    declarations: &'a [(Declaration, Loc)],
+    /// The declarations, each with where its `effect` and its `when` are written.
+    declarations: &'a [(Declaration, Loc, Option<Loc>)],
 }
 
 /// `[[declaration]]`: id, name, prompt, effect and an optional condition in the declaration
@@ -407,12 +407,12 @@ fn declarations(
     tables: &[(&Table, &Loc)],
     deck: &Deck,
     errors: &mut Vec<Diagnostic>,
-) -> Vec<(Declaration, Loc)> {
+) -> Vec<(Declaration, Loc, Option<Loc>)> {
     let names = Names {
         deck,
         facts: scope::DECLARATION,
     };
-    let mut out: Vec<(Declaration, Loc)> = Vec::new();
+    let mut out: Vec<(Declaration, Loc, Option<Loc>)> = Vec::new();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, (*loc).clone(), "a `[[declaration]]`");
         let id = r.required_string("id", errors);
@@ -427,7 +427,7 @@ fn declarations(
         if !check_ident(&id, errors) {
             continue;
         }
-        if out.iter().any(|(d, _)| d.id == id.text) {
+        if out.iter().any(|(d, ..)| d.id == id.text) {
             errors.push(Diagnostic::error(
                 format!("duplicate declaration id `{}`", id.text),
                 id.loc.clone(),
@@ -459,6 +459,7 @@ fn declarations(
                 when_source,
             },
             effect.loc.clone(),
+            when.map(|w| w.loc.clone()),
         ));
     }
     out
@@ -472,7 +473,7 @@ fn family_declarations(
     effects: &[&str],
     errors: &mut Vec<Diagnostic>,
 ) {
-    for (d, loc) in sections.declarations {
+    for (d, loc, _) in sections.declarations {
         if !effects.contains(&d.effect.as_str()) {
             let help = if effects.is_empty() {
                 Some(format!("a {family} game has no declarations; remove it"))
@@ -499,7 +500,7 @@ fn declared(sections: &Sections, effects: &[&str]) -> Vec<crate::core::DeclId> {
         .declarations
         .iter()
         .enumerate()
-        .filter(|(_, (d, _))| effects.contains(&d.effect.as_str()))
+        .filter(|(_, (d, ..))| effects.contains(&d.effect.as_str()))
         .map(|(i, _)| crate::core::DeclId(i as u8))
         .collect()
 }
@@ -649,9 +650,31 @@ fn flow_options(
         sections
             .declarations
             .iter()
-            .any(|(d, _)| d.effect == effect && d.when.is_none())
+            .any(|(d, ..)| d.effect == effect && d.when.is_none())
     };
-    if !after_yaku.is_empty() && !unconditional("stop") {
+    for (d, _, when) in sections.declarations {
+        if matches!(d.effect.as_str(), "stop" | "swap" | "keep")
+            && let Some(at) = when
+        {
+            errors.push(
+                Diagnostic::error(
+                    format!("a `{}` declaration takes no `when`", d.effect),
+                    at.clone(),
+                )
+                .with_help(Some(format!(
+                    "a player can always `{}`; a condition belongs on the declaration to play on",
+                    d.effect
+                ))),
+            );
+        }
+    }
+    let conditioned = |effect: &str| {
+        sections
+            .declarations
+            .iter()
+            .any(|(d, ..)| d.effect == effect && d.when.is_some())
+    };
+    if !after_yaku.is_empty() && !unconditional("stop") && !conditioned("stop") {
         errors.push(
             Diagnostic::error(
                 "the declarations after a yaku need a `stop` without a `when`",
@@ -664,7 +687,7 @@ fn flow_options(
         );
     }
     let swap_complete = unconditional("keep") && unconditional("swap");
-    if !after_deal.is_empty() && !swap_complete {
+    if !after_deal.is_empty() && !swap_complete && !conditioned("swap") && !conditioned("keep") {
         errors.push(
             Diagnostic::error(
                 "the declarations after the deal need a `swap` and a `keep`, neither with a `when`",

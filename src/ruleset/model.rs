@@ -28,6 +28,14 @@ pub mod scope {
     pub const TILES: &[&str] = &[];
     /// Sets named once at load (wild cards): no facts.
     pub const CONSTANT: &[&str] = &[];
+
+    /// Every place and its facts, for messages.
+    pub const ALL: &[(&str, &[&str])] = &[
+        ("yaku conditions and points", YAKU),
+        ("instant wins", INSTANT_WIN),
+        ("redeals and the table count", TABLE),
+        ("declarations", DECLARATION),
+    ];
 }
 
 /// The facts the core provides to yaku expressions, in this order.

@@ -318,3 +318,67 @@ fn qa_regressions_of_the_banker_session() {
         out.stdout
     );
 }
+
+/// A banker session is recorded, replayed, saved on quit and resumed, like every family's game
+/// (issue 8: `yaku play kolyesi --record x.json` wrote nothing before).
+#[test]
+fn a_session_is_recorded_replayed_saved_and_resumed() {
+    let dir = std::env::temp_dir().join(format!("yaku-banker-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Yaku::new([
+        "play",
+        "kolyesi",
+        "--seed",
+        "3",
+        "--players",
+        "human,seed",
+        "--rounds",
+        "3",
+        "--record",
+        "k.json",
+    ])
+    .current_dir(&dir)
+    .stdin("2\n1\n\n2\n")
+    .run();
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("game saved to yaku-save-3.json"),
+        "{}",
+        out.stdout
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("k.json")).unwrap()).unwrap();
+    assert_eq!(record["version"], 2);
+    assert_eq!(record["actions"][0]["action"], "bet");
+    assert_eq!(record["actions"][0]["amount"], 2);
+    let replay = Yaku::new(["replay", "k.json", "--json"])
+        .current_dir(&dir)
+        .run();
+    replay.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&replay.stdout).unwrap();
+    assert_eq!(
+        v["rounds"][0]["end"]
+            .as_str()
+            .map(|e| e == "showdown" || e == "banker_win"),
+        Some(true)
+    );
+    assert_eq!(v["finished"], false);
+    // Resume where the input ran out and play the last hand to the end.
+    let resumed = Yaku::new(["play", "--resume", "yaku-save-3.json"])
+        .current_dir(&dir)
+        .stdin("\n1\n\n1\n\n1\n")
+        .run();
+    resumed.expect_code(0);
+    assert!(
+        resumed.stdout.contains("resumed from"),
+        "{}",
+        resumed.stdout
+    );
+    assert!(
+        resumed.stdout.contains("the session is over after 3 hands"),
+        "{}",
+        resumed.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

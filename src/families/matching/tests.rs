@@ -257,20 +257,7 @@ fn first_dealer_option_overrides_the_rule_without_changing_the_deal() {
 /// turn passes round the table, and the game plays to its end with every card accounted for.
 #[test]
 fn three_seats_play_in_turn_to_the_end() {
-    let three = r#"
-[ruleset]
-id = "three-seats"
-extends = "koikoi"
-name = "Koi-Koi for three (a test table)"
-
-[flow]
-players = 3
-max_players = 3
-hand_size = 7
-table_size = 6
-deal_packet = 7
-deal_order = ["others", "dealer", "table"]
-"#;
+    let three = crate::core::tests::THREE_SEATS;
     let loaded = crate::ruleset::load_str("three.toml", three);
     let messages: Vec<_> = loaded.diagnostics.iter().map(|d| &d.message).collect();
     let r = Arc::new(loaded.value.unwrap_or_else(|| panic!("{messages:?}")));
