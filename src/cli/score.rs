@@ -38,6 +38,22 @@ pub struct ScoreArgs {
     /// The scoring player is the dealer.
     #[arg(long)]
     dealer: bool,
+    /// Trick-taking games: how the hand ended (`claim`, `false_claim`, `failed_close`,
+    /// `last_trick`); `--captured` is then the winner's tricks.
+    #[arg(long, value_name = "END")]
+    end: Option<String>,
+    /// Trick-taking games: the winner's marriage points that count.
+    #[arg(long, default_value_t = 0, value_name = "P")]
+    marriages: i64,
+    /// Trick-taking games: the other player's tricks, as card ids.
+    #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
+    opponent_captured: Vec<String>,
+    /// Trick-taking games: the other player's marriage points that count.
+    #[arg(long, default_value_t = 0, value_name = "P")]
+    opponent_marriages: i64,
+    /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
+    #[arg(long, default_value = "none", value_name = "WHO")]
+    closer: String,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -76,6 +92,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
     let flow = match &ruleset.flow {
         Flow::Matching(flow) => flow,
         Flow::Banker(flow) => return score_showdown(&ruleset, flow, pile, args.json),
+        Flow::Tricks(flow) => return score_tricks(&ruleset, flow, pile, args),
     };
     let rounds = args.rounds.unwrap_or(match flow.length {
         GameLength::Rounds(n) => n,
@@ -191,6 +208,119 @@ pub fn run(args: &ScoreArgs) -> i32 {
 
 /// A banker game's hand: its value at the showdown, and whether it wins every bet at once when
 /// it is the banker's first tiles.
+/// The game points of a finished trick-taking hand: its end, both players' card points and
+/// tricks, through the ruleset's scoring script.
+fn score_tricks(
+    ruleset: &Ruleset,
+    flow: &crate::ruleset::TricksFlow,
+    pile: CardSet,
+    args: &ScoreArgs,
+) -> i32 {
+    use crate::script::{FactValue, HandFacts};
+    let ends = ["claim", "false_claim", "failed_close", "last_trick"];
+    let Some(end) = args.end.as_deref().filter(|e| ends.contains(e)) else {
+        eprintln!(
+            "error: a trick-taking hand needs `--end` with one of: {}",
+            ends.join(", ")
+        );
+        return super::EXIT_USAGE;
+    };
+    if !["self", "opponent", "none"].contains(&args.closer.as_str()) {
+        eprintln!("error: `--closer` takes `self`, `opponent` or `none`");
+        return super::EXIT_USAGE;
+    }
+    let deck = &ruleset.deck;
+    let mut theirs = CardSet::EMPTY;
+    for id in args
+        .opponent_captured
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+    {
+        match deck.parse_card(id) {
+            Some(c) if !pile.contains(c) && !theirs.contains(c) => theirs.insert(c),
+            Some(c) => {
+                eprintln!("error: card `{}` is listed twice", deck.id_of(c));
+                return super::EXIT_FAILURE;
+            }
+            None => {
+                let help = did_you_mean(id, deck.card_ids())
+                    .map_or_else(String::new, |h| format!("\n  = help: {h}"));
+                eprintln!("error: unknown card `{id}` in deck `{}`{help}", deck.id);
+                return super::EXIT_FAILURE;
+            }
+        }
+    }
+    let points = |cards: CardSet| -> i64 {
+        cards
+            .iter()
+            .map(|c| deck.attributes[flow.card_points].values[c.index()])
+            .sum()
+    };
+    let (mine, other) = (
+        points(pile) + args.marriages,
+        points(theirs) + args.opponent_marriages,
+    );
+    let facts = HandFacts {
+        extra: vec![
+            ("end", FactValue::Text(end.to_string())),
+            ("points_self", FactValue::Int(mine)),
+            ("points_opponent", FactValue::Int(other)),
+            ("tricks_self", FactValue::Int(i64::from(pile.len() / 2))),
+            (
+                "tricks_opponent",
+                FactValue::Int(i64::from(theirs.len() / 2)),
+            ),
+            ("closer", FactValue::Text(args.closer.clone())),
+        ],
+        ..HandFacts::default()
+    };
+    let outcome = match &ruleset.scoring {
+        Some(script) => match script.score(&facts) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return super::EXIT_FAILURE;
+            }
+        },
+        None => crate::script::ScoreOutcome {
+            total: 1,
+            opponent: 0,
+            steps: Vec::new(),
+        },
+    };
+    if args.json {
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "end": end,
+            "points": mine,
+            "opponent_points": other,
+            "tricks": pile.len() / 2,
+            "opponent_tricks": theirs.len() / 2,
+            "steps": outcome.steps,
+            "game_points": outcome.total,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — the hand ended by {end}: the winner has {} in {}, the other player {} in {}",
+        ruleset.name,
+        super::plural(mine, "card point"),
+        super::plural(pile.len() / 2, "trick"),
+        super::plural(other, "card point"),
+        super::plural(theirs.len() / 2, "trick"),
+    );
+    for step in &outcome.steps {
+        let _ = writeln!(out, "  {}", step.reason);
+    }
+    let _ = writeln!(out, "  game points: {}", outcome.total);
+    print!("{out}");
+    super::EXIT_OK
+}
+
 fn score_showdown(ruleset: &Ruleset, flow: &BankerFlow, pile: CardSet, json: bool) -> i32 {
     let value = banker::hand_value(flow, pile);
     let instant = banker::banker_instant_win(flow, pile);

@@ -102,6 +102,13 @@ pub enum Event {
         /// The table cards it captured.
         captured: Vec<CardId>,
     },
+    /// A trick was won.
+    TrickWon {
+        /// The winner.
+        player: Seat,
+        /// The trick's cards, the lead first.
+        cards: Vec<CardId>,
+    },
     /// A player's yaku are new or improved.
     YakuFormed {
         /// The player.
@@ -110,6 +117,14 @@ pub enum Event {
         yaku: Vec<String>,
         /// Their points added up.
         base: i64,
+    },
+    /// A hand was counted before it ended: each seat's points in it and tricks won (families
+    /// that count tricks).
+    HandCount {
+        /// Each seat's points in the hand.
+        points: Vec<i64>,
+        /// Each seat's tricks.
+        tricks: Vec<u32>,
     },
     /// A hand ended.
     HandEnded {

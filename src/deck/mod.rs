@@ -31,6 +31,9 @@ pub struct Suit {
     pub number: u32,
     /// The cards of this suit.
     pub cards: CardSet,
+    /// Other names players use for the suit (`bells` for diamonds), accepted as input: as the
+    /// suit in `suit:n`, and in place of the suit's id at the start of a card id.
+    pub aliases: Vec<String>,
 }
 
 /// A kind (tag) of card: `bright`, `animal`, `civil`, ...
@@ -91,11 +94,24 @@ impl Deck {
         if let Some(card) = self.card_by_id(input) {
             return Some(card);
         }
+        // A card id written with a suit's other name (`bells-ace` for `diamonds-ace`).
+        for s in &self.suits {
+            for a in &s.aliases {
+                if let Some(rest) = input
+                    .strip_prefix(a.as_str())
+                    .and_then(|r| r.strip_prefix('-'))
+                    && let Some(card) = self.card_by_id(&format!("{}-{rest}", s.id))
+                {
+                    return Some(card);
+                }
+            }
+        }
         if let Some((suit, index)) = input.split_once(':') {
-            let suit = self
-                .suits
-                .iter()
-                .find(|s| s.id.eq_ignore_ascii_case(suit) || s.number.to_string() == suit.trim());
+            let suit = self.suits.iter().find(|s| {
+                s.id.eq_ignore_ascii_case(suit)
+                    || s.number.to_string() == suit.trim()
+                    || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(suit))
+            });
             if let (Some(suit), Ok(index)) = (suit, index.trim().parse::<usize>())
                 && let Some(card) = index.checked_sub(1).and_then(|i| suit.cards.nth(i))
             {

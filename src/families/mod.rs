@@ -4,6 +4,7 @@
 
 pub mod banker;
 pub mod matching;
+pub mod tricks;
 
 use crate::agent::Agent;
 use crate::core::{Game, StartError, StartOptions};
@@ -15,14 +16,16 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<Box<dyn Gam
     Ok(match &ruleset.flow {
         Flow::Matching(_) => Box::new(matching::start(ruleset, options)?),
         Flow::Banker(_) => Box::new(banker::start(ruleset, options)?),
+        Flow::Tricks(_) => Box::new(tricks::start(ruleset, options)?),
     })
 }
 
-/// The family's name, for messages and records (`matching`, `banker`).
+/// The family's name, for messages and records (`matching`, `banker`, `tricks`).
 pub fn family_name(ruleset: &Ruleset) -> &'static str {
     match &ruleset.flow {
         Flow::Matching(_) => "matching",
         Flow::Banker(_) => "banker",
+        Flow::Tricks(_) => "tricks",
     }
 }
 
@@ -31,7 +34,7 @@ pub fn family_name(ruleset: &Ruleset) -> &'static str {
 pub fn bot(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
     match &ruleset.flow {
         Flow::Banker(_) => banker::bot(name, ruleset),
-        Flow::Matching(_) => Err(format!("unknown bot `{name}`")),
+        Flow::Matching(_) | Flow::Tricks(_) => Err(format!("unknown bot `{name}`")),
     }
 }
 
@@ -39,7 +42,7 @@ pub fn bot(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
 pub fn bot_names(ruleset: &Ruleset) -> Vec<&'static str> {
     match &ruleset.flow {
         Flow::Banker(_) => crate::analysis::strategy::bundled_names().collect(),
-        Flow::Matching(_) => Vec::new(),
+        Flow::Matching(_) | Flow::Tricks(_) => Vec::new(),
     }
 }
 
@@ -52,5 +55,6 @@ pub fn seat_range(ruleset: &Ruleset) -> (usize, usize, usize) {
             f.max_players as usize,
         ),
         Flow::Banker(f) => (1, f.players as usize, f.max_players as usize),
+        Flow::Tricks(f) => (f.players as usize, f.players as usize, f.players as usize),
     }
 }

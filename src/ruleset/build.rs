@@ -109,7 +109,11 @@ pub(super) fn ruleset(
     if let Some((script, at)) = &scoring
         && !crate::diag::has_errors(errors)
     {
-        try_script(script, &yaku, at, errors);
+        let extras = match &flow {
+            Some(Flow::Tricks(_)) => crate::families::tricks::sample_facts(),
+            _ => vec![Vec::new()],
+        };
+        try_script(script, &yaku, &extras, at, errors);
     }
     let scoring = scoring.map(|(s, _)| s);
     if errors[before..]
@@ -518,9 +522,21 @@ fn flow_options(
     };
     let mut r = TableReader::new(t, loc.clone(), "`[flow]`");
     // The family of game: it decides which options the table takes.
-    let styles = [("matching", false), ("banker", true)];
-    if choice(&mut r, "style", &styles, errors) == Some(true) {
-        return banker_flow(r, t, loc, deck, sections, errors);
+    #[derive(Clone, Copy, PartialEq)]
+    enum Style {
+        Matching,
+        Banker,
+        Tricks,
+    }
+    let styles = [
+        ("matching", Style::Matching),
+        ("banker", Style::Banker),
+        ("tricks", Style::Tricks),
+    ];
+    match choice(&mut r, "style", &styles, errors) {
+        Some(Style::Banker) => return banker_flow(r, t, loc, deck, sections, errors),
+        Some(Style::Tricks) => return tricks_flow(r, t, loc, deck, sections, errors),
+        _ => {}
     }
     family_declarations(
         sections,
@@ -568,64 +584,7 @@ fn flow_options(
             order
         }
     };
-    let rounds = r.int("rounds", errors);
-    let target = r.int("target_score", errors);
-    let max_rounds = r.int("max_rounds", errors);
-    // `rounds = 0` means no fixed number of hands, so a file extending a 12-hand ruleset can
-    // play to `target_score` instead.
-    let rounds = rounds.filter(|(n, _)| *n != 0);
-    let length = match (rounds, target) {
-        (Some((n, l)), None) => {
-            if !(1..=1000).contains(&n) {
-                errors.push(Diagnostic::error(
-                    format!("`rounds` must be between 1 and 1000, found {n}"),
-                    l.clone(),
-                ));
-            }
-            Some(GameLength::Rounds(n.clamp(1, 1000) as u32))
-        }
-        (None, Some((n, l))) => {
-            if n < 1 {
-                errors.push(Diagnostic::error(
-                    format!("`target_score` must be positive, found {n}"),
-                    l.clone(),
-                ));
-            }
-            Some(GameLength::Target {
-                score: n,
-                max_rounds: max_rounds.map_or(100, |(m, _)| m.clamp(1, 10_000) as u32),
-            })
-        }
-        (Some(_), Some((_, l))) => {
-            errors.push(
-                Diagnostic::error("give `rounds` or `target_score`, not both", l.clone())
-                    .with_help(Some(
-                        "a game lasts a number of hands or until a score; to play to a score in \
-                         a file that extends a ruleset with `rounds`, write `rounds = 0`"
-                            .into(),
-                    )),
-            );
-            None
-        }
-        (None, None) => {
-            match (t.get("rounds"), t.get("target_score")) {
-                (None, None) => r.missing("rounds", errors),
-                (
-                    Some(Item {
-                        value: Value::Int(0),
-                        loc,
-                    }),
-                    None,
-                ) => errors.push(
-                    Diagnostic::error("`rounds = 0` needs a `target_score`", loc.clone())
-                        .with_help(Some("or give the number of hands, 1 to 1000".into())),
-                ),
-                // A value of the wrong type, reported by `int` already.
-                _ => {}
-            }
-            None
-        }
-    };
+    let length = game_length(&mut r, t, errors);
     let dealers = [
         ("winner", NextDealer::Winner),
         ("same", NextDealer::Same),
@@ -800,6 +759,68 @@ fn flow_options(
     })))
 }
 
+/// `rounds`, or `target_score` with `max_rounds`: how long a game lasts.
+fn game_length(r: &mut TableReader, t: &Table, errors: &mut Vec<Diagnostic>) -> Option<GameLength> {
+    let rounds = r.int("rounds", errors);
+    let target = r.int("target_score", errors);
+    let max_rounds = r.int("max_rounds", errors);
+    // `rounds = 0` means no fixed number of hands, so a file extending a 12-hand ruleset can
+    // play to `target_score` instead.
+    let rounds = rounds.filter(|(n, _)| *n != 0);
+    match (rounds, target) {
+        (Some((n, l)), None) => {
+            if !(1..=1000).contains(&n) {
+                errors.push(Diagnostic::error(
+                    format!("`rounds` must be between 1 and 1000, found {n}"),
+                    l.clone(),
+                ));
+            }
+            Some(GameLength::Rounds(n.clamp(1, 1000) as u32))
+        }
+        (None, Some((n, l))) => {
+            if n < 1 {
+                errors.push(Diagnostic::error(
+                    format!("`target_score` must be positive, found {n}"),
+                    l.clone(),
+                ));
+            }
+            Some(GameLength::Target {
+                score: n,
+                max_rounds: max_rounds.map_or(100, |(m, _)| m.clamp(1, 10_000) as u32),
+            })
+        }
+        (Some(_), Some((_, l))) => {
+            errors.push(
+                Diagnostic::error("give `rounds` or `target_score`, not both", l.clone())
+                    .with_help(Some(
+                        "a game lasts a number of hands or until a score; to play to a score in \
+                         a file that extends a ruleset with `rounds`, write `rounds = 0`"
+                            .into(),
+                    )),
+            );
+            None
+        }
+        (None, None) => {
+            match (t.get("rounds"), t.get("target_score")) {
+                (None, None) => r.missing("rounds", errors),
+                (
+                    Some(Item {
+                        value: Value::Int(0),
+                        loc,
+                    }),
+                    None,
+                ) => errors.push(
+                    Diagnostic::error("`rounds = 0` needs a `target_score`", loc.clone())
+                        .with_help(Some("or give the number of hands, 1 to 1000".into())),
+                ),
+                // A value of the wrong type, reported by `int` already.
+                _ => {}
+            }
+            None
+        }
+    }
+}
+
 /// True when the deck has the `needed` cards `what` takes; otherwise reports it at `loc`.
 fn deck_holds(
     deck: &Deck,
@@ -819,6 +840,260 @@ fn deck_holds(
         loc.clone(),
     ));
     false
+}
+
+/// An attribute of the deck named by `key` (default `default`), by index.
+fn attribute(
+    r: &mut TableReader,
+    key: &str,
+    default: &str,
+    deck: &Deck,
+    loc: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<usize> {
+    let named = r.string(key, errors);
+    let (name, at) = match &named {
+        Some(s) => (s.text, s.loc.clone()),
+        None => (default, loc.clone()),
+    };
+    let found = deck.attributes.iter().position(|a| a.id == name);
+    if found.is_none() {
+        errors.push(
+            Diagnostic::error(
+                format!(
+                    "the deck `{}` has no attribute `{name}` for `{key}`",
+                    deck.id
+                ),
+                at,
+            )
+            .with_help(
+                did_you_mean(name, deck.attributes.iter().map(|a| a.id.as_str())).or_else(|| {
+                    let list: Vec<String> = deck
+                        .attributes
+                        .iter()
+                        .map(|a| format!("`{}`", a.id))
+                        .collect();
+                    Some(format!("its attributes: {}", list.join(", ")))
+                }),
+            ),
+        );
+    }
+    found
+}
+
+/// `[flow]` of a trick-taking game (`style = "tricks"`).
+fn tricks_flow(
+    mut r: TableReader,
+    t: &Table,
+    loc: &Loc,
+    deck: &Deck,
+    sections: &Sections,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Flow> {
+    family_declarations(
+        sections,
+        "trick-taking",
+        &["marriage", "exchange", "close", "claim"],
+        errors,
+    );
+    if let Some(at) = &sections.yaku {
+        errors.push(
+            Diagnostic::error("a trick-taking game does not use `[[yaku]]`", at.clone())
+                .with_help(Some(
+                    "its hands are won by card points from tricks; game points come from the `[scoring]` script".into(),
+                )),
+        );
+    }
+    let players = positive(&mut r, "players", 2, errors);
+    if players != 2 {
+        errors.push(Diagnostic::error(
+            format!("a trick-taking game seats 2 players here, not {players}"),
+            loc.clone(),
+        ));
+    }
+    let hand_size = positive(&mut r, "hand_size", 5, errors);
+    let deal_packets: Vec<u32> = {
+        let items = r.item("deal_packets").cloned();
+        match items.as_ref().map(|i| &i.value) {
+            None => vec![hand_size],
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|i| match i.value {
+                    Value::Int(n) if (1..=64).contains(&n) => Some(n as u32),
+                    _ => {
+                        errors.push(Diagnostic::error(
+                            "`deal_packets` entries must be whole numbers from 1 to 64",
+                            i.loc.clone(),
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+            Some(other) => {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "`deal_packets` must be an array of numbers, found {}",
+                        other.describe()
+                    ),
+                    items
+                        .as_ref()
+                        .map_or_else(|| loc.clone(), |i| i.loc.clone()),
+                ));
+                vec![hand_size]
+            }
+        }
+    };
+    if deal_packets.iter().sum::<u32>() != hand_size {
+        errors.push(Diagnostic::error(
+            format!(
+                "`deal_packets` add up to {} cards, but `hand_size` is {hand_size}",
+                deal_packets.iter().sum::<u32>()
+            ),
+            loc.clone(),
+        ));
+    }
+    let rank = attribute(&mut r, "rank", "rank", deck, loc, errors);
+    let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
+    let target = r.int("target", errors).map_or(66, |(n, _)| n);
+    let follow = choice(
+        &mut r,
+        "follow",
+        &[
+            ("free", FollowRule::Free),
+            ("follow-trump", FollowRule::FollowTrump),
+            ("head", FollowRule::Head),
+        ],
+        errors,
+    )
+    .unwrap_or(FollowRule::FollowTrump);
+    let claim = choice(
+        &mut r,
+        "claim",
+        &[
+            ("declare", ClaimRule::Declare),
+            ("automatic", ClaimRule::Automatic),
+        ],
+        errors,
+    )
+    .unwrap_or(ClaimRule::Declare);
+    let marriage_kinds = r.strings("marriage", errors);
+    let mut marriage_cards = CardSet::EMPTY;
+    let kinds: Vec<&str> = if marriage_kinds.is_empty() {
+        vec!["king", "queen"]
+    } else {
+        marriage_kinds.iter().map(|k| k.text).collect()
+    };
+    for (i, k) in kinds.iter().enumerate() {
+        match deck.kind(k) {
+            Some(kind) => marriage_cards |= kind.cards,
+            None if sections
+                .declarations
+                .iter()
+                .any(|(d, ..)| d.effect == "marriage") =>
+            {
+                let at = marriage_kinds
+                    .get(i)
+                    .map_or_else(|| loc.clone(), |s| s.loc.clone());
+                errors.push(
+                    Diagnostic::error(
+                        format!("the deck `{}` has no kind `{k}` for marriages", deck.id),
+                        at,
+                    )
+                    .with_help(did_you_mean(k, deck.kinds.iter().map(|k| k.id.as_str()))),
+                );
+            }
+            None => {}
+        }
+    }
+    let marriage_points = r.int("marriage_points", errors).map_or(20, |(n, _)| n);
+    let trump_marriage_points = r
+        .int("trump_marriage_points", errors)
+        .map_or(40, |(n, _)| n);
+    let marriage_needs_trick = choice(
+        &mut r,
+        "marriage_counts",
+        &[("after-first-trick", true), ("at-once", false)],
+        errors,
+    )
+    .unwrap_or(true);
+    let exchange_needs_trick = choice(
+        &mut r,
+        "exchange",
+        &[("any-lead", false), ("after-first-trick", true)],
+        errors,
+    )
+    .unwrap_or(false);
+    let last_trick_points = r.int("last_trick_points", errors).map_or(0, |(n, _)| n);
+    let look_at_own_tricks = choice(
+        &mut r,
+        "look_at_own_tricks",
+        &[("yes", true), ("no", false)],
+        errors,
+    )
+    .unwrap_or(false);
+    let length = game_length(&mut r, t, errors);
+    let first_dealer = choice(
+        &mut r,
+        "first_dealer",
+        &[
+            ("first", FirstDealer::First),
+            ("random", FirstDealer::Random),
+        ],
+        errors,
+    )
+    .unwrap_or(FirstDealer::Random);
+    let next_dealer = choice(
+        &mut r,
+        "next_dealer",
+        &[
+            ("winner", NextDealer::Winner),
+            ("same", NextDealer::Same),
+            ("alternate", NextDealer::Alternate),
+        ],
+        errors,
+    )
+    .unwrap_or(NextDealer::Alternate);
+    r.finish(errors);
+    let one = |effect: &str| declared(sections, &[effect]).first().copied();
+    let claim_declaration = one("claim");
+    if claim == ClaimRule::Declare && claim_declaration.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`claim = \"declare\"` needs a `[[declaration]]` with `effect = \"claim\"`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add the declaration, or write `claim = \"automatic\"` to end a hand as soon as a player reaches the target".into(),
+            )),
+        );
+    }
+    if !deck_holds(deck, players * hand_size + 1, "the deal", loc, errors) {
+        return None;
+    }
+    Some(Flow::Tricks(std::sync::Arc::new(TricksFlow {
+        players,
+        hand_size,
+        deal_packets,
+        rank: rank?,
+        card_points: card_points?,
+        target,
+        follow,
+        claim,
+        marriage_cards,
+        marriage_points,
+        trump_marriage_points,
+        marriage_needs_trick,
+        exchange_needs_trick,
+        last_trick_points,
+        look_at_own_tricks,
+        length: length?,
+        first_dealer,
+        next_dealer,
+        marriage: one("marriage"),
+        exchange: one("exchange"),
+        close: one("close"),
+        claim_declaration,
+    })))
 }
 
 /// `[flow]` of a banker game (`style = "banker"`).
@@ -998,7 +1273,13 @@ fn deal_checks(
 /// without koi-koi calls, table counts and the deal), so that a script that fails at run time
 /// (a misspelt `hand` field, negative points, a runaway loop) is found by `yaku validate`, not in
 /// the middle of a game.
-fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut Vec<Diagnostic>) {
+fn try_script(
+    script: &ScoringScript,
+    yaku: &YakuTable,
+    extras: &[Vec<(&'static str, crate::script::FactValue)>],
+    at: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) {
     use crate::script::{HandFacts, ScriptYaku};
     let one = |y: &Yaku| ScriptYaku {
         id: y.id.clone(),
@@ -1007,14 +1288,19 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
     };
     let mut piles: Vec<Vec<ScriptYaku>> = yaku.yaku.iter().map(|y| vec![one(y)]).collect();
     piles.push(yaku.yaku.iter().map(one).collect());
+    let samples = [
+        (0, 0, 0, true, false),
+        (1, 0, 1, false, false),
+        (0, 2, 2, true, false),
+        (3, 3, 0, false, false),
+        (0, 0, 0, false, true),
+    ];
     for pile in &piles {
-        for (calls_self, calls_opponent, table_count, dealer, instant) in [
-            (0, 0, 0, true, false),
-            (1, 0, 1, false, false),
-            (0, 2, 2, true, false),
-            (3, 3, 0, false, false),
-            (0, 0, 0, false, true),
-        ] {
+        for ((calls_self, calls_opponent, table_count, dealer, instant), extra) in samples
+            .iter()
+            .copied()
+            .flat_map(|s| extras.iter().map(move |e| (s, e)))
+        {
             let facts = HandFacts {
                 base: pile.iter().map(|y| y.points).sum(),
                 yaku: pile.clone(),
@@ -1026,6 +1312,7 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
                 dealer,
                 instant,
                 exhausted: false,
+                extra: extra.clone(),
             };
             if let Err(e) = script.score(&facts) {
                 let names: Vec<&str> = facts.yaku.iter().map(|y| y.id.as_str()).collect();
@@ -1035,8 +1322,15 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
                         at.clone(),
                     )
                     .with_help(Some(format!(
-                        "the sample: yaku [{}] at 1 point each, calls {calls_self} and {calls_opponent}, table count {table_count}, dealer {dealer}, instant win {instant}",
-                        names.join(", ")
+                        "the sample: yaku [{}] at 1 point each, calls {calls_self} and {calls_opponent}, table count {table_count}, dealer {dealer}, instant win {instant}{}",
+                        names.join(", "),
+                        extra
+                            .iter()
+                            .map(|(k, v)| match v {
+                                crate::script::FactValue::Int(n) => format!(", {k} {n}"),
+                                crate::script::FactValue::Text(t) => format!(", {k} \"{t}\""),
+                            })
+                            .collect::<String>()
                     ))),
                 );
                 return;

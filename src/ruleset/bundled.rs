@@ -6,6 +6,14 @@
 /// `(path under rulesets/, contents)` of every bundled file.
 pub const FILES: &[(&str, &str)] = &[
     (
+        "decks/french-20.toml",
+        include_str!("../../rulesets/decks/french-20.toml"),
+    ),
+    (
+        "decks/french-24.toml",
+        include_str!("../../rulesets/decks/french-24.toml"),
+    ),
+    (
         "decks/gupai.toml",
         include_str!("../../rulesets/decks/gupai.toml"),
     ),
@@ -34,6 +42,14 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../rulesets/house/sake-two-plains.toml"),
     ),
     (
+        "house/schnapsen-must-head.toml",
+        include_str!("../../rulesets/house/schnapsen-must-head.toml"),
+    ),
+    (
+        "house/sechsundsechzig.toml",
+        include_str!("../../rulesets/house/sechsundsechzig.toml"),
+    ),
+    (
         "koikoi-classic.toml",
         include_str!("../../rulesets/koikoi-classic.toml"),
     ),
@@ -43,6 +59,10 @@ pub const FILES: &[(&str, &str)] = &[
     ),
     ("koikoi.toml", include_str!("../../rulesets/koikoi.toml")),
     ("kolyesi.toml", include_str!("../../rulesets/kolyesi.toml")),
+    (
+        "schnapsen.toml",
+        include_str!("../../rulesets/schnapsen.toml"),
+    ),
     (
         "scripts/koikoi-classic.rhai",
         include_str!("../../rulesets/scripts/koikoi-classic.rhai"),
@@ -54,6 +74,10 @@ pub const FILES: &[(&str, &str)] = &[
     (
         "scripts/koikoi.rhai",
         include_str!("../../rulesets/scripts/koikoi.rhai"),
+    ),
+    (
+        "scripts/schnapsen.rhai",
+        include_str!("../../rulesets/scripts/schnapsen.rhai"),
     ),
     (
         "strategies/always-one.toml",

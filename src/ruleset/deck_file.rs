@@ -76,6 +76,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         let sid = s.required_string("id", errors);
         let sname = s.string("name", errors);
         let size = s.int("size", errors);
+        let aliases = s.strings("aliases", errors);
         let card_items = s.tables("cards", errors);
         if suit_table.get("cards").is_none() {
             s.missing("cards", errors);
@@ -156,7 +157,11 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
                 sid.loc.clone(),
             ));
         }
+        for a in &aliases {
+            names.claim(a, "suit alias", errors);
+        }
         deck_suits.push(Suit {
+            aliases: aliases.iter().map(|a| a.text.to_string()).collect(),
             id: sid.text.to_string(),
             name: sname.map_or_else(|| sid.text.to_string(), |n| n.text.to_string()),
             number: suit_index as u32 + 1,

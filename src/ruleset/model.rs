@@ -246,6 +246,82 @@ pub enum Flow {
     Matching(std::sync::Arc<MatchingFlow>),
     /// Players bet against a banker and compare hands at a showdown (Kol-ye-si).
     Banker(std::sync::Arc<BankerFlow>),
+    /// Players win tricks with trumps, follow rules and declarations (Schnapsen).
+    Tricks(std::sync::Arc<TricksFlow>),
+}
+
+/// What a player must play to a trick once the stock is gone or closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FollowRule {
+    /// No obligation.
+    Free,
+    /// Follow suit; when void, trump.
+    FollowTrump,
+    /// Follow suit and win the trick if possible; when void, trump.
+    Head,
+}
+
+/// How a hand of a trick-taking game reaches its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimRule {
+    /// A player must claim the target (a declaration), and a false claim loses.
+    Declare,
+    /// The hand ends as soon as a player's points reach the target.
+    Automatic,
+}
+
+/// The flow of a trick-taking game (Schnapsen and its relatives): hands of cards, a trump suit
+/// from a card turned up under the stock, tricks won by the highest card of the suit led or the
+/// highest trump, declarations (marriages, exchanging the lowest trump, closing the stock,
+/// claiming the target), and game points from the scoring script.
+#[derive(Clone, Debug)]
+pub struct TricksFlow {
+    /// Seats at the table.
+    pub players: u32,
+    /// Cards in each hand after the deal and after each draw.
+    pub hand_size: u32,
+    /// The packets each hand is dealt in, in order (each player gets each packet in turn,
+    /// the seat after the dealer first).
+    pub deal_packets: Vec<u32>,
+    /// The attribute that orders cards within a suit (higher wins).
+    pub rank: usize,
+    /// The attribute that gives a card's points.
+    pub card_points: usize,
+    /// The card points that win a hand.
+    pub target: i64,
+    /// What must be played to a trick once the stock is gone or closed.
+    pub follow: FollowRule,
+    /// Whether the target must be claimed.
+    pub claim: ClaimRule,
+    /// The cards that pair into marriages: two of them in one suit (the King and Queen, from the
+    /// kinds named by `marriage`).
+    pub marriage_cards: crate::deck::CardSet,
+    /// Points of a marriage in a plain suit.
+    pub marriage_points: i64,
+    /// Points of a marriage in trumps.
+    pub trump_marriage_points: i64,
+    /// Marriage points count only once their holder has won a trick.
+    pub marriage_needs_trick: bool,
+    /// Only a player who has won a trick may exchange the lowest trump.
+    pub exchange_needs_trick: bool,
+    /// Card points for winning the last trick (0: none).
+    pub last_trick_points: i64,
+    /// Whether a player may look at the tricks they have won (and so see their points).
+    pub look_at_own_tricks: bool,
+    /// How long a game lasts.
+    pub length: GameLength,
+    /// Who deals first.
+    pub first_dealer: FirstDealer,
+    /// Who deals after each hand.
+    pub next_dealer: NextDealer,
+    /// The declarations by effect: show a marriage and lead one of its cards.
+    pub marriage: Option<crate::core::DeclId>,
+    /// Exchange the lowest trump for the turned-up trump.
+    pub exchange: Option<crate::core::DeclId>,
+    /// Close the stock.
+    pub close: Option<crate::core::DeclId>,
+    /// Claim the target.
+    pub claim_declaration: Option<crate::core::DeclId>,
 }
 
 impl Ruleset {
@@ -253,7 +329,15 @@ impl Ruleset {
     pub fn matching(&self) -> Option<&std::sync::Arc<MatchingFlow>> {
         match &self.flow {
             Flow::Matching(f) => Some(f),
-            Flow::Banker(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The trick-taking flow, when this is a trick-taking game.
+    pub fn tricks(&self) -> Option<&std::sync::Arc<TricksFlow>> {
+        match &self.flow {
+            Flow::Tricks(f) => Some(f),
+            _ => None,
         }
     }
 
@@ -261,7 +345,7 @@ impl Ruleset {
     pub fn banker(&self) -> Option<&std::sync::Arc<BankerFlow>> {
         match &self.flow {
             Flow::Banker(f) => Some(f),
-            Flow::Matching(_) => None,
+            _ => None,
         }
     }
 }

@@ -316,6 +316,18 @@ pub struct HandFacts {
     pub instant: bool,
     /// The hand ended with both hands exhausted and a house rule awards points.
     pub exhausted: bool,
+    /// Facts of the family beyond these, by name (a trick-taking hand's `end`, `points_self`,
+    /// `tricks_opponent`, ...).
+    pub extra: Vec<(&'static str, FactValue)>,
+}
+
+/// The value of a family's own fact.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FactValue {
+    /// A number.
+    Int(i64),
+    /// A word.
+    Text(String),
 }
 
 /// One step of the script's calculation, for `yaku score` and the play screen.
@@ -624,6 +636,13 @@ fn facts_to_map(f: &HandFacts, aliases: &Aliases) -> Map {
     for (name, i) in aliases {
         m.insert(name.as_str().into(), calls[i - fact::CALLS_SELF].into());
     }
+    for (name, value) in &f.extra {
+        let v: Dynamic = match value {
+            FactValue::Int(n) => (*n).into(),
+            FactValue::Text(t) => t.clone().into(),
+        };
+        m.insert((*name).into(), v);
+    }
     m.insert("table_count".into(), f.table_count.into());
     m.insert("round".into(), f.round.into());
     m.insert("rounds".into(), f.rounds.into());
@@ -858,6 +877,7 @@ mod tests {
                         dealer,
                         instant,
                         exhausted,
+                        extra: Vec::new(),
                     };
                     let key = FactsKey {
                         yaku: (!instant && !exhausted).then_some((

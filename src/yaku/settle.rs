@@ -164,6 +164,7 @@ fn facts(yaku: &[FoundYaku], c: &Circumstances, special: Option<&Special>) -> Ha
         dealer: c.dealer,
         instant: matches!(special, Some(Special::Instant(_))),
         exhausted: matches!(special, Some(Special::Exhausted(_))),
+        extra: Vec::new(),
     }
 }
 

@@ -11,6 +11,7 @@ mod banker;
 mod prompt;
 pub(crate) mod screen;
 mod table;
+mod tricks;
 
 use super::load_ruleset;
 use crate::agent::{AGENT_NAMES, Agent, agent_by_name, agent_rng};

@@ -204,6 +204,7 @@ fn multipliers(game: &MatchingGame, seat: usize) -> Vec<String> {
         dealer: c.dealer,
         instant: false,
         exhausted: false,
+        extra: Vec::new(),
     };
     script
         .score(&facts)
@@ -415,6 +416,12 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
                     style.says(*player, verb),
                     style.card(deck, *card)
                 );
+            }
+            Event::TrickWon { player, .. } => {
+                let _ = writeln!(out, "{} the trick", style.says(*player, "take"));
+            }
+            Event::HandCount { points, .. } => {
+                let _ = writeln!(out, "counted: {}", style.each(points));
             }
             Event::YakuFormed { player, yaku, base } => {
                 let names: Vec<&str> = yaku

@@ -66,6 +66,7 @@ pub fn for_ruleset(
             style: Style::for_players(players, color),
         }),
         Flow::Banker(_) => Box::new(BankerTable::new(players, labels, color, watcher)),
+        Flow::Tricks(_) => Box::new(super::tricks::TricksTable::new(players, color)),
     }
 }
 

@@ -1439,6 +1439,7 @@ fn render_events(g: &Game, events: &[Event]) -> String {
                 end_name(*end)
             ),
             Event::GameEnded { scores } => writeln!(out, "game over: {scores:?}"),
+            Event::TrickWon { .. } | Event::HandCount { .. } => Ok(()),
         };
     }
     out

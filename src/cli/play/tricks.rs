@@ -1,0 +1,416 @@
+//! The trick-taking family's table in `yaku play`: the trump suit and the turned-up card, the
+//! stock (or who closed it), the trick on the table, the hand grouped by suit in rank order, the
+//! tricks won, card points (where the rules let a player look at their tricks) and marriages,
+//! game points, and every declaration available at the prompt.
+
+use super::prompt::{Input, command};
+use super::screen::{self, Style};
+use super::table::Table;
+use crate::cli::plural;
+use crate::core::{Action, Event, Game, Seat};
+use crate::deck::CardId;
+use crate::families::tricks::{Phase, TricksGame, ends};
+use crate::ruleset::GameLength;
+use std::fmt::Write as _;
+
+const HELP: &str = "\\
+at any prompt:
+  a number        the numbered option (a card to play, a declaration)
+  a card          by id (hearts-ace), name (Ace of Hearts) or suit:n (hearts:1)
+  a declaration   on your lead, by its id or name: close, exchange, claim, or
+                  marriage CARD (the King or Queen to lead, e.g. `marriage hearts-king`)
+  rules           the rules of this game
+  score           the game points and every finished hand
+  help            this text
+  quit            save the game to a file and leave (so does end of input, Ctrl-D)";
+
+/// The trick-taking family's table.
+pub struct TricksTable {
+    style: Style,
+}
+
+impl TricksTable {
+    /// A table for `players`.
+    pub fn new(players: &[String], color: bool) -> TricksTable {
+        TricksTable {
+            style: Style::for_players(players, color),
+        }
+    }
+}
+
+fn tricks(game: &dyn Game) -> &TricksGame {
+    game.as_any()
+        .downcast_ref::<TricksGame>()
+        .expect("the trick-taking table is used for trick-taking games")
+}
+
+/// A legal action in words.
+fn action_text(style: &Style, g: &TricksGame, action: Action) -> String {
+    let r = Game::ruleset(g);
+    let deck = &r.deck;
+    match action {
+        Action::Play { card } => format!("play {}", style.name(deck, card)),
+        Action::Declare { decl, card } => {
+            let d = &r.declarations[decl.0 as usize];
+            match (d.effect.as_str(), card) {
+                ("marriage", Some(c)) => {
+                    let suit = deck.suits[deck.card(c).suit].cards;
+                    let partner =
+                        (g.hand(g.to_act().unwrap_or(0)) & suit & g.flow().marriage_cards)
+                            .iter()
+                            .find(|&p| p != c);
+                    format!(
+                        "{}: show {} and lead {}",
+                        d.name,
+                        partner.map_or_else(String::new, |p| style.name(deck, p)),
+                        style.name(deck, c)
+                    )
+                }
+                _ if d.prompt.is_empty() => d.name.clone(),
+                _ => format!("{} ({})", d.name, d.prompt),
+            }
+        }
+        _ => "a move".to_string(),
+    }
+}
+
+impl Table for TricksTable {
+    fn narrate(&mut self, game: &dyn Game, events: &[Event]) -> String {
+        let g = tricks(game);
+        let r = game.ruleset();
+        let deck = &r.deck;
+        let mut out = String::new();
+        for e in events {
+            match e {
+                Event::Deal { round, dealer } => {
+                    let _ = writeln!(
+                        out,
+                        "\n--- hand {round} · {}",
+                        self.style.says(*dealer, "deal")
+                    );
+                }
+                Event::Played { player, card, .. } => {
+                    let _ = writeln!(
+                        out,
+                        "{} {}",
+                        self.style.says(*player, "play"),
+                        self.style.name(deck, *card)
+                    );
+                }
+                Event::TrickWon { player, cards } => {
+                    let points: i64 = cards.iter().map(|&c| g.card_points(c)).sum();
+                    let _ = writeln!(
+                        out,
+                        "{} the trick ({})",
+                        self.style.says(*player, "take"),
+                        plural(points, "card point")
+                    );
+                }
+                Event::Declared { player, decl, card } => {
+                    let d = &r.declarations[decl.0 as usize];
+                    let what = match (d.effect.as_str(), card) {
+                        ("marriage", Some(c)) => {
+                            let trump = deck.card(*c).suit == g.trump_suit();
+                            format!(
+                                "{} in {} ({})",
+                                d.name,
+                                deck.suits[deck.card(*c).suit].name,
+                                plural(
+                                    if trump {
+                                        g.flow().trump_marriage_points
+                                    } else {
+                                        g.flow().marriage_points
+                                    },
+                                    "point"
+                                )
+                            )
+                        }
+                        ("exchange", Some(c)) => {
+                            format!("{}: takes {}", d.name, self.style.name(deck, *c))
+                        }
+                        _ => d.name.clone(),
+                    };
+                    let _ = writeln!(out, "{}: {what}", self.style.who(*player));
+                }
+                Event::HandEnded {
+                    round,
+                    winner,
+                    end,
+                    points,
+                } => {
+                    let how = match *end {
+                        e if e == ends::CLAIM => "claimed the target and had it",
+                        e if e == ends::FALSE_CLAIM => {
+                            "the other player claimed without the points"
+                        }
+                        e if e == ends::FAILED_CLOSE => "the player who closed did not make it",
+                        e if e == ends::LAST_TRICK => "took the last trick",
+                        e => e.0,
+                    };
+                    if let Some(w) = winner {
+                        let _ = writeln!(
+                            out,
+                            "hand {round} won by {} ({how}): {}",
+                            self.style.who(*w),
+                            plural(points[*w], "game point")
+                        );
+                        if let Some(h) = g.history().iter().find(|h| h.round == *round)
+                            && let Some(o) = &h.outcome
+                        {
+                            for s in &o.steps {
+                                let _ = writeln!(out, "    {}", s.reason);
+                            }
+                        }
+                    }
+                }
+                Event::HandCount { points, tricks } => {
+                    let _ = writeln!(
+                        out,
+                        "counted: card points {}; tricks {}",
+                        self.style.each(points),
+                        self.style.each(tricks)
+                    );
+                }
+                Event::GameEnded { scores } => {
+                    let _ = writeln!(
+                        out,
+                        "\n=== game over: {}{}",
+                        self.style.each(scores),
+                        screen::winner_text(&self.style, scores)
+                    );
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn screen(&self, game: &dyn Game, seat: Seat) -> String {
+        let g = tricks(game);
+        let view = g.view(seat);
+        let r = game.ruleset();
+        let deck = &r.deck;
+        let mut out = String::new();
+        let to = match g.flow().length {
+            GameLength::Target { score, .. } => format!(" (to {score})"),
+            GameLength::Rounds(n) => format!(" (hand {} of {n})", view.round),
+        };
+        let _ = writeln!(
+            out,
+            "\n=== {} · hand {} · dealer: {} · game points: {}{to}",
+            r.name,
+            view.round,
+            self.style.who(view.dealer),
+            self.style.each(&view.scores)
+        );
+        let trumps = &deck.suits[view.trump_suit].name;
+        let stock = match (view.closed_by, view.trump_card) {
+            (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
+            (None, Some(t)) => format!(
+                "turned up: {} under a stock of {}",
+                self.style.name(deck, t),
+                plural(view.stock_len, "card")
+            ),
+            (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
+        };
+        let _ = writeln!(out, "trumps: {trumps} · {stock}");
+        let _ = writeln!(out, "tricks won: {}", self.style.each(&view.tricks));
+        if g.flow().look_at_own_tricks {
+            let pending = view.pending_marriages();
+            let _ = writeln!(
+                out,
+                "your card points: {}{}",
+                view.points[seat],
+                if pending > 0 {
+                    format!(" (+{pending} from marriages, once you win a trick)")
+                } else {
+                    String::new()
+                }
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "your marriages: {} (tricks are face down in these rules: count your card points yourself)",
+                view.marriages[seat]
+            );
+        }
+        if !view.shown.is_empty() {
+            let _ = writeln!(
+                out,
+                "shown in marriages: {}",
+                self.style.names(deck, view.shown)
+            );
+        }
+        if let Some(l) = view.led {
+            let _ = writeln!(
+                out,
+                "trick: {} led {}",
+                self.style.who(view.leader),
+                self.style.card(deck, l)
+            );
+        }
+        let _ = writeln!(out, "{} hand:", self.style.whose(seat));
+        for (i, suit) in deck.suits.iter().enumerate() {
+            let mut cards: Vec<CardId> = (view.hand & suit.cards).iter().collect();
+            if cards.is_empty() {
+                continue;
+            }
+            cards.sort_by_key(|&c| -view.rank(c));
+            let names: Vec<String> = cards
+                .iter()
+                .map(|&c| format!("{} [{}]", self.style.name(deck, c), deck.id_of(c)))
+                .collect();
+            let mark = if i == view.trump_suit {
+                " (trumps)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "  {}{mark}: {}", suit.name, names.join(", "));
+        }
+        out
+    }
+
+    fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
+        let g = tricks(game);
+        let lead = match g.phase() {
+            Phase::Lead => "your lead",
+            _ => "your card to the trick",
+        };
+        let options: Vec<String> = legal
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| format!("  {}) {}", i + 1, action_text(&self.style, g, a)))
+            .collect();
+        format!("{lead}:\n{}", options.join("\n"))
+    }
+
+    fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String> {
+        let g = tricks(game);
+        let r = game.ruleset();
+        let text = line.trim();
+        let lower = text.to_ascii_lowercase();
+        if let Some(c) = command(&lower) {
+            return c;
+        }
+        if let Ok(n) = text.parse::<usize>() {
+            return legal
+                .get(n.wrapping_sub(1))
+                .copied()
+                .map(Input::Act)
+                .ok_or_else(|| format!("there is no option {n}: choose 1 to {}", legal.len()));
+        }
+        // A declaration by id or name, with a card for a marriage.
+        let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
+        let plain = |s: &str| s.to_ascii_lowercase().replace(['-', '_', ' '], "");
+        if let Some(i) = r.declarations.iter().position(|d| {
+            plain(&d.id) == plain(word)
+                || plain(&d.name) == plain(&lower)
+                || plain(&d.name) == plain(word)
+        }) {
+            let options: Vec<Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| matches!(a, Action::Declare { decl, .. } if decl.0 as usize == i))
+                .collect();
+            let chosen = match (options.as_slice(), rest.trim()) {
+                ([], _) => {
+                    return Err(format!(
+                        "{} is not possible now{}",
+                        r.declarations[i].name,
+                        match g.phase() {
+                            Phase::Lead => "",
+                            _ => ": declarations are made on one's lead",
+                        }
+                    ));
+                }
+                ([one], "") => *one,
+                (_, "") => {
+                    return Err(format!(
+                        "say which card to lead with the {}: {}",
+                        r.declarations[i].name,
+                        options
+                            .iter()
+                            .filter_map(|a| match a {
+                                Action::Declare { card: Some(c), .. } => Some(r.deck.id_of(*c)),
+                                _ => None,
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ));
+                }
+                (_, card) => {
+                    let c = super::prompt::card(card, r)?;
+                    options
+                        .iter()
+                        .copied()
+                        .find(|a| matches!(a, Action::Declare { card: Some(x), .. } if *x == c))
+                        .ok_or_else(|| {
+                            format!(
+                                "{} cannot be led with {}",
+                                r.declarations[i].name,
+                                r.deck.card(c).name
+                            )
+                        })?
+                }
+            };
+            return Ok(Input::Act(chosen));
+        }
+        let card = super::prompt::card(text, r)?;
+        let action = Action::Play { card };
+        if legal.contains(&action) {
+            return Ok(Input::Act(action));
+        }
+        // The game says why.
+        let mut trial = game.box_clone();
+        Err(trial.apply(action).err().map_or_else(
+            || "that card cannot be played now".to_string(),
+            |e| e.reason,
+        ))
+    }
+
+    fn describe(&self, game: &dyn Game, action: Action) -> String {
+        action_text(&self.style, tricks(game), action)
+    }
+
+    fn help(&self) -> &'static str {
+        HELP
+    }
+
+    fn rules(&self, game: &dyn Game) -> String {
+        let r = game.ruleset();
+        let f = tricks(game).flow();
+        let mut out = format!("{}: {}\n", r.name, r.description);
+        let _ = writeln!(
+            out,
+            "  {} cards each; trick won by the higher card of the suit led or the higher trump; the first to {} card points wins the hand",
+            f.hand_size, f.target
+        );
+        let _ = writeln!(
+            out,
+            "  marriages (King and Queen of a suit, on one's lead): {}, {} in trumps",
+            f.marriage_points, f.trump_marriage_points
+        );
+        for d in &r.declarations {
+            if !d.prompt.is_empty() {
+                let _ = writeln!(out, "  {}: {}", d.name, d.prompt);
+            }
+        }
+        out
+    }
+
+    fn score(&self, game: &dyn Game) -> String {
+        screen::score(&self.style, game)
+    }
+
+    fn finished(&self, _game: &dyn Game) -> String {
+        String::new()
+    }
+
+    fn stopped(&self, _game: &dyn Game) -> String {
+        String::new()
+    }
+
+    fn style(&self) -> &Style {
+        &self.style
+    }
+}

@@ -1,0 +1,900 @@
+//! The trick-taking core: the deal with a trump card turned up under the stock, tricks won by
+//! the higher card of the suit led or the higher trump, drawing from the stock after each trick,
+//! the follow rules once the stock is gone or closed, and the declarations a leader may make
+//! (marriages, exchanging the lowest trump, closing the stock, claiming the target). Game points
+//! come from the ruleset's scoring script. No game is named here.
+
+use super::view::TricksView;
+use crate::core::{
+    Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
+    StartOptions, next_seat,
+};
+use crate::deck::{CardId, CardSet};
+use crate::ruleset::{
+    ClaimRule, FirstDealer, Flow, FollowRule, GameLength, NextDealer, Ruleset, TricksFlow,
+};
+use crate::script::{FactValue, HandFacts, ScriptError};
+use crate::yaku::HandOutcome;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{Rng, RngExt, SeedableRng};
+use std::sync::Arc;
+
+/// How the hands of a trick-taking game end.
+pub mod ends {
+    use crate::core::HandEnd;
+    /// A player claimed the target and had it (or reached it, where that ends the hand).
+    pub const CLAIM: HandEnd = HandEnd("claim");
+    /// A player claimed the target without having it.
+    pub const FALSE_CLAIM: HandEnd = HandEnd("false_claim");
+    /// The player who closed the stock failed to reach the target first.
+    pub const FAILED_CLOSE: HandEnd = HandEnd("failed_close");
+    /// Neither closed nor went out: the last trick decides.
+    pub const LAST_TRICK: HandEnd = HandEnd("last_trick");
+}
+
+/// What a trick-taking game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The leader leads to a trick (or declares first).
+    Lead,
+    /// The other player plays to the trick.
+    Follow,
+    /// The game is over.
+    GameOver,
+}
+
+/// A trick-taking game in progress.
+#[derive(Clone, Debug)]
+pub struct TricksGame {
+    ruleset: Arc<Ruleset>,
+    flow: Arc<TricksFlow>,
+    rng: Xoshiro256PlusPlus,
+    orders: std::vec::IntoIter<Vec<CardId>>,
+    rounds: u32,
+    log: bool,
+    dealt_orders: Vec<Vec<CardId>>,
+    first_dealer: Seat,
+    round: u32,
+    dealer: Seat,
+    phase: Phase,
+    turn: Seat,
+    leader: Seat,
+    hands: PerSeat<CardSet>,
+    /// The stock, drawn from `stock_pos` on; while the trump card lies under it, it is the last.
+    stock: Vec<CardId>,
+    stock_pos: usize,
+    /// The turned-up trump card, while it is under the stock.
+    trump_card: Option<CardId>,
+    trump_suit: usize,
+    closed_by: Option<Seat>,
+    /// The card led to the trick in progress.
+    led: Option<CardId>,
+    won: PerSeat<CardSet>,
+    tricks: PerSeat<u32>,
+    marriages: PerSeat<i64>,
+    /// Marriage cards shown and not yet played (public).
+    shown: CardSet,
+    last_trick: Option<Seat>,
+    scores: PerSeat<i64>,
+    history: Vec<HandResult>,
+    events: Vec<Event>,
+    error: Option<ScriptError>,
+}
+
+/// Starts a trick-taking game; the first hand is dealt at once.
+pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame, StartError> {
+    let Flow::Tricks(flow) = &ruleset.flow else {
+        return Err(StartError::Options {
+            message: format!("ruleset `{}` is not a trick-taking game", ruleset.id),
+        });
+    };
+    let flow = Arc::clone(flow);
+    let seats = options.seats.unwrap_or(flow.players as usize);
+    if seats != flow.players as usize {
+        return Err(StartError::Options {
+            message: format!(
+                "`{}` seats {} players, not {seats}",
+                ruleset.id, flow.players
+            ),
+        });
+    }
+    let rounds = options.rounds.unwrap_or(match flow.length {
+        GameLength::Rounds(n) => n,
+        GameLength::Target { max_rounds, .. } => max_rounds,
+    });
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed);
+    let dealer = match flow.first_dealer {
+        FirstDealer::First => 0,
+        FirstDealer::Random => rng.random_range(0..seats),
+    };
+    let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
+    let mut game = TricksGame {
+        ruleset,
+        flow,
+        rng,
+        orders: options.deck_orders.into_iter(),
+        rounds,
+        log: options.log_events,
+        dealt_orders: Vec::new(),
+        first_dealer: dealer,
+        round: 0,
+        dealer,
+        phase: Phase::Lead,
+        turn: 0,
+        leader: 0,
+        hands: PerSeat::new(seats),
+        stock: Vec::new(),
+        stock_pos: 0,
+        trump_card: None,
+        trump_suit: 0,
+        closed_by: None,
+        led: None,
+        won: PerSeat::new(seats),
+        tricks: PerSeat::new(seats),
+        marriages: PerSeat::new(seats),
+        shown: CardSet::EMPTY,
+        last_trick: None,
+        scores: PerSeat::new(seats),
+        history: Vec::new(),
+        events: Vec::new(),
+        error: None,
+    };
+    game.start_hand();
+    Ok(game)
+}
+
+impl TricksGame {
+    /// The flow options.
+    pub fn flow(&self) -> &TricksFlow {
+        &self.flow
+    }
+
+    /// What the game waits for.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The seat that must act, or `None` when the game is over.
+    pub fn to_act(&self) -> Option<Seat> {
+        (self.phase != Phase::GameOver).then_some(self.turn)
+    }
+
+    /// A seat's hand (hidden from the other).
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// The dealer of the hand in progress.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The seat leading the trick in progress.
+    pub fn leader(&self) -> Seat {
+        self.leader
+    }
+
+    /// The card led to the trick in progress.
+    pub fn led(&self) -> Option<CardId> {
+        self.led
+    }
+
+    /// The trump suit (an index into the deck's suits).
+    pub fn trump_suit(&self) -> usize {
+        self.trump_suit
+    }
+
+    /// The turned-up trump card, while it lies under the stock.
+    pub fn trump_card(&self) -> Option<CardId> {
+        self.trump_card
+    }
+
+    /// Cards left in the stock, the turned-up trump included.
+    pub fn stock_len(&self) -> usize {
+        self.stock.len() - self.stock_pos
+    }
+
+    /// The seat that closed the stock, if one did.
+    pub fn closed_by(&self) -> Option<Seat> {
+        self.closed_by
+    }
+
+    /// The cards a seat has won in tricks.
+    pub fn won(&self, seat: Seat) -> CardSet {
+        self.won[seat]
+    }
+
+    /// Tricks a seat has won this hand.
+    pub fn tricks(&self, seat: Seat) -> u32 {
+        self.tricks[seat]
+    }
+
+    /// Marriage points a seat has declared this hand (counted or pending).
+    pub fn marriages(&self, seat: Seat) -> i64 {
+        self.marriages[seat]
+    }
+
+    /// The winner of the hand's last trick, once it is played.
+    pub fn last_trick_winner(&self) -> Option<Seat> {
+        self.last_trick
+    }
+
+    /// Marriage cards shown and not yet played.
+    pub fn shown(&self) -> CardSet {
+        self.shown
+    }
+
+    /// A card's points.
+    pub fn card_points(&self, card: CardId) -> i64 {
+        self.ruleset.deck.attributes[self.flow.card_points].values[card.index()]
+    }
+
+    /// A card's rank within its suit (higher wins).
+    pub fn rank(&self, card: CardId) -> i64 {
+        self.ruleset.deck.attributes[self.flow.rank].values[card.index()]
+    }
+
+    /// The points `seat` has now: its tricks' card points, its marriages once they count, and
+    /// the last trick's points.
+    pub fn points(&self, seat: Seat) -> i64 {
+        let cards: i64 = self.won[seat].iter().map(|c| self.card_points(c)).sum();
+        let marriages = if self.marriages_count(seat) {
+            self.marriages[seat]
+        } else {
+            0
+        };
+        let last = if self.last_trick == Some(seat) {
+            self.flow.last_trick_points
+        } else {
+            0
+        };
+        cards + marriages + last
+    }
+
+    /// True when `seat`'s declared marriages count now.
+    pub fn marriages_count(&self, seat: Seat) -> bool {
+        !self.flow.marriage_needs_trick || self.tricks[seat] > 0
+    }
+
+    /// True when the follow rules apply: the stock is gone or closed.
+    pub fn strict(&self) -> bool {
+        self.closed_by.is_some() || self.stock_len() == 0
+    }
+
+    fn suit(&self, card: CardId) -> usize {
+        self.ruleset.deck.card(card).suit
+    }
+
+    fn trumps(&self) -> CardSet {
+        self.ruleset.deck.suits[self.trump_suit].cards
+    }
+
+    /// The lowest trump of the deck: the card that may be exchanged for the turned-up trump.
+    pub fn lowest_trump(&self) -> Option<CardId> {
+        self.trumps().iter().min_by_key(|&c| self.rank(c))
+    }
+
+    /// True when `b`, played to a trick led with `a`, beats it.
+    pub fn beats(&self, b: CardId, a: CardId) -> bool {
+        let (sa, sb) = (self.suit(a), self.suit(b));
+        if sa == sb {
+            self.rank(b) > self.rank(a)
+        } else {
+            sb == self.trump_suit
+        }
+    }
+
+    /// The cards `seat` may play to the trick led with `led`.
+    pub fn playable(&self, seat: Seat, led: CardId) -> CardSet {
+        let hand = self.hands[seat];
+        if !self.strict() {
+            return hand;
+        }
+        let same = hand & self.ruleset.deck.suits[self.suit(led)].cards;
+        let trumps = hand & self.trumps();
+        match self.flow.follow {
+            FollowRule::Free => hand,
+            FollowRule::FollowTrump if !same.is_empty() => same,
+            FollowRule::Head if !same.is_empty() => {
+                let higher: CardSet = same.iter().filter(|&c| self.beats(c, led)).collect();
+                if higher.is_empty() { same } else { higher }
+            }
+            _ if !trumps.is_empty() => trumps,
+            _ => hand,
+        }
+    }
+
+    /// The marriage cards of `seat`'s hand whose partner is also in it.
+    fn marriage_leads(&self, seat: Seat) -> CardSet {
+        let mine = self.hands[seat] & self.flow.marriage_cards;
+        mine.iter()
+            .filter(|&c| {
+                let suit = self.ruleset.deck.suits[self.suit(c)].cards;
+                (mine & suit).len() >= 2
+            })
+            .collect()
+    }
+
+    fn may_exchange(&self, seat: Seat) -> bool {
+        self.flow.exchange.is_some()
+            && (!self.flow.exchange_needs_trick || self.tricks[seat] > 0)
+            && self.closed_by.is_none()
+            && self.trump_card.is_some()
+            && self.stock_len() >= 2
+            && self
+                .lowest_trump()
+                .is_some_and(|l| self.hands[seat].contains(l) && Some(l) != self.trump_card)
+    }
+
+    fn may_close(&self) -> bool {
+        self.flow.close.is_some() && self.closed_by.is_none() && self.stock_len() >= 2
+    }
+
+    fn emit(&mut self, event: Event) {
+        if self.log {
+            self.events.push(event);
+        }
+    }
+
+    // ----- the hand's flow
+
+    fn start_hand(&mut self) {
+        self.round += 1;
+        let n = self.ruleset.deck.cards.len();
+        let mut order: Vec<CardId> = (0..n as u8).map(CardId).collect();
+        for i in (1..n).rev() {
+            let j = self.rng.random_range(0..=i);
+            order.swap(i, j);
+        }
+        if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
+            order = given;
+        }
+        self.dealt_orders.push(order.clone());
+        let seats = self.hands.len();
+        self.hands.fill(CardSet::EMPTY);
+        self.won.fill(CardSet::EMPTY);
+        self.tricks.fill(0);
+        self.marriages.fill(0);
+        self.shown = CardSet::EMPTY;
+        self.last_trick = None;
+        self.closed_by = None;
+        self.led = None;
+        let (round, dealer) = (self.round, self.dealer);
+        self.emit(Event::Deal { round, dealer });
+        // 004 "How to play": five cards each (in the ruleset's packets, the seat after the dealer
+        // first), then the next card is turned up for trumps and the stock laid across it.
+        let mut next = 0;
+        for &k in &self.flow.deal_packets.clone() {
+            let mut s = next_seat(self.dealer, seats);
+            for _ in 0..seats {
+                for _ in 0..k {
+                    self.hands[s].insert(order[next]);
+                    next += 1;
+                }
+                s = next_seat(s, seats);
+            }
+        }
+        let trump = order[next];
+        self.trump_suit = self.suit(trump);
+        self.trump_card = Some(trump);
+        let mut stock: Vec<CardId> = order[next + 1..].to_vec();
+        stock.push(trump);
+        self.stock = stock;
+        self.stock_pos = 0;
+        // 004: "The non-dealer leads to the first trick."
+        self.leader = next_seat(self.dealer, seats);
+        self.turn = self.leader;
+        self.phase = Phase::Lead;
+    }
+
+    fn draw(&mut self, seat: Seat) {
+        if self.stock_pos < self.stock.len() {
+            let c = self.stock[self.stock_pos];
+            self.stock_pos += 1;
+            if Some(c) == self.trump_card {
+                self.trump_card = None;
+            }
+            self.hands[seat].insert(c);
+        }
+    }
+
+    fn lead(&mut self, card: CardId) {
+        let seat = self.turn;
+        self.hands[seat].remove(card);
+        self.shown.remove(card);
+        self.led = Some(card);
+        self.emit(Event::Played {
+            player: seat,
+            card,
+            captured: Vec::new(),
+        });
+        self.turn = next_seat(seat, self.hands.len());
+        self.phase = Phase::Follow;
+    }
+
+    fn follow(&mut self, card: CardId) {
+        let seat = self.turn;
+        let led = self
+            .led
+            .take()
+            .expect("a trick is led before it is followed");
+        self.hands[seat].remove(card);
+        self.shown.remove(card);
+        // 004: "A trick is taken by the highest card of the suit led or the highest trump card
+        // in the trick."
+        let winner = if self.beats(card, led) {
+            seat
+        } else {
+            self.leader
+        };
+        self.won[winner].insert(led);
+        self.won[winner].insert(card);
+        self.tricks[winner] += 1;
+        self.emit(Event::Played {
+            player: seat,
+            card,
+            captured: if winner == seat {
+                vec![led, card]
+            } else {
+                Vec::new()
+            },
+        });
+        self.emit(Event::TrickWon {
+            player: winner,
+            cards: vec![led, card],
+        });
+        let last = self.hands.iter().all(|h| h.is_empty());
+        if last {
+            self.last_trick = Some(winner);
+        }
+        if self.flow.claim == ClaimRule::Automatic && self.points(winner) >= self.flow.target {
+            self.settle_claim(winner);
+            return;
+        }
+        if last {
+            // 004: a closer who did not reach the target loses; otherwise "the player who takes
+            // the last trick wins one game point".
+            match self.closed_by {
+                Some(closer) => {
+                    let other = next_seat(closer, self.hands.len());
+                    self.end_hand(other, ends::FAILED_CLOSE);
+                }
+                None => self.end_hand(winner, ends::LAST_TRICK),
+            }
+            return;
+        }
+        // 004: "the winner ... takes the top card of the stock followed [by] the loser".
+        if self.closed_by.is_none() {
+            self.draw(winner);
+            self.draw(next_seat(winner, self.hands.len()));
+        }
+        self.leader = winner;
+        self.turn = winner;
+        self.phase = Phase::Lead;
+    }
+
+    /// `seat` claims the target (or reached it where that ends the hand).
+    fn settle_claim(&mut self, seat: Seat) {
+        let other = next_seat(seat, self.hands.len());
+        if self.points(seat) < self.flow.target {
+            // 004: "the opponent wins 2 game points, or 3 if that opponent has taken no tricks".
+            self.end_hand(other, ends::FALSE_CLAIM);
+        } else if self.closed_by == Some(other) {
+            // 004: the closer's opponent reached 66 first.
+            self.end_hand(seat, ends::FAILED_CLOSE);
+        } else {
+            self.end_hand(seat, ends::CLAIM);
+        }
+    }
+
+    /// The facts the scoring script sees for a hand `winner` won by `end`.
+    fn facts(&self, winner: Seat, end: HandEnd) -> HandFacts {
+        let other = next_seat(winner, self.hands.len());
+        let closer = match self.closed_by {
+            Some(c) if c == winner => "self",
+            Some(_) => "opponent",
+            None => "none",
+        };
+        HandFacts {
+            round: i64::from(self.round),
+            rounds: i64::from(self.rounds),
+            dealer: winner == self.dealer,
+            extra: vec![
+                ("end", FactValue::Text(end.0.to_string())),
+                ("points_self", FactValue::Int(self.points(winner))),
+                ("points_opponent", FactValue::Int(self.points(other))),
+                (
+                    "tricks_self",
+                    FactValue::Int(i64::from(self.tricks[winner])),
+                ),
+                (
+                    "tricks_opponent",
+                    FactValue::Int(i64::from(self.tricks[other])),
+                ),
+                ("closer", FactValue::Text(closer.to_string())),
+            ],
+            ..HandFacts::default()
+        }
+    }
+
+    fn end_hand(&mut self, winner: Seat, end: HandEnd) {
+        let seats = self.hands.len();
+        let facts = self.facts(winner, end);
+        let outcome = match &self.ruleset.scoring {
+            Some(script) => match script.score(&facts) {
+                Ok(o) => o,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.phase = Phase::GameOver;
+                    return;
+                }
+            },
+            None => crate::script::ScoreOutcome {
+                total: 1,
+                opponent: 0,
+                steps: Vec::new(),
+            },
+        };
+        let mut points: PerSeat<i64> = PerSeat::new(seats);
+        for (s, p) in points.iter_mut().enumerate() {
+            *p = if s == winner {
+                outcome.total
+            } else {
+                outcome.opponent
+            };
+        }
+        for (score, p) in self.scores.iter_mut().zip(points.iter()) {
+            *score = score.saturating_add(*p);
+        }
+        let count = Event::HandCount {
+            points: (0..seats).map(|s| self.points(s)).collect(),
+            tricks: self.tricks.to_vec(),
+        };
+        self.emit(count);
+        let round = self.round;
+        self.emit(Event::HandEnded {
+            round,
+            winner: Some(winner),
+            end,
+            points: points.to_vec(),
+        });
+        self.history.push(HandResult {
+            round,
+            dealer: Some(self.dealer),
+            winner: Some(winner),
+            end,
+            outcome: Some(HandOutcome {
+                yaku: Vec::new(),
+                base: self.points(winner),
+                steps: outcome.steps,
+                total: outcome.total,
+                opponent: outcome.opponent,
+            }),
+            yaku_mask: 0,
+            points,
+            calls: PerSeat::new(seats),
+            house: 0,
+        });
+        self.dealer = match self.flow.next_dealer {
+            NextDealer::Winner => winner,
+            NextDealer::Same => self.dealer,
+            NextDealer::Alternate => next_seat(self.dealer, seats),
+        };
+        let target_reached = match self.flow.length {
+            GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
+            GameLength::Rounds(_) => false,
+        };
+        if self.round >= self.rounds || target_reached {
+            self.phase = Phase::GameOver;
+            let scores = self.scores.to_vec();
+            self.emit(Event::GameEnded { scores });
+        } else {
+            self.start_hand();
+        }
+    }
+
+    // ----- moves
+
+    /// The legal actions now, appended to `out` (cleared first).
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let seat = self.turn;
+        match self.phase {
+            Phase::GameOver => {}
+            Phase::Lead => {
+                out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
+                if let Some(m) = self.flow.marriage {
+                    out.extend(self.marriage_leads(seat).iter().map(|c| Action::Declare {
+                        decl: m,
+                        card: Some(c),
+                    }));
+                }
+                if let Some(x) = self.flow.exchange.filter(|_| self.may_exchange(seat)) {
+                    out.push(Action::declare(x));
+                }
+                if let Some(c) = self.flow.close.filter(|_| self.may_close()) {
+                    out.push(Action::declare(c));
+                }
+                if let Some(c) = self.flow.claim_declaration {
+                    out.push(Action::declare(c));
+                }
+            }
+            Phase::Follow => {
+                let led = self.led.expect("a trick is led");
+                out.extend(
+                    self.playable(seat, led)
+                        .iter()
+                        .map(|card| Action::Play { card }),
+                );
+            }
+        }
+    }
+
+    /// The legal actions now.
+    pub fn legal(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.legal_actions(&mut v);
+        v
+    }
+
+    fn declaration_name(&self, decl: DeclId) -> String {
+        self.ruleset
+            .declarations
+            .get(decl.0 as usize)
+            .map_or_else(|| format!("declaration {}", decl.0), |d| d.name.clone())
+    }
+
+    /// Applies the action of the seat to act.
+    pub fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        let seat = self.turn;
+        let deck = &self.ruleset.deck;
+        if let Action::Play { card }
+        | Action::Declare {
+            card: Some(card), ..
+        } = action
+            && card.index() >= deck.cards.len()
+        {
+            return Err(IllegalAction::new(format!(
+                "there is no card number {} in this deck",
+                card.0
+            )));
+        }
+        match (self.phase, action) {
+            (Phase::GameOver, _) => return Err(IllegalAction::new("the game is over")),
+            (Phase::Lead, Action::Play { card }) => {
+                if !self.hands[seat].contains(card) {
+                    return Err(IllegalAction::new(format!(
+                        "`{}` is not in your hand",
+                        deck.id_of(card)
+                    )));
+                }
+                self.lead(card);
+            }
+            (Phase::Follow, Action::Play { card }) => {
+                if !self.hands[seat].contains(card) {
+                    return Err(IllegalAction::new(format!(
+                        "`{}` is not in your hand",
+                        deck.id_of(card)
+                    )));
+                }
+                let led = self.led.expect("a trick is led");
+                if !self.playable(seat, led).contains(card) {
+                    let suit = &deck.suits[self.suit(led)].name;
+                    let why = match self.flow.follow {
+                        FollowRule::Head
+                            if (self.hands[seat] & deck.suits[self.suit(led)].cards)
+                                .iter()
+                                .any(|c| self.beats(c, led)) =>
+                        {
+                            format!("you must follow {suit} with a card that wins the trick")
+                        }
+                        _ if !(self.hands[seat] & deck.suits[self.suit(led)].cards).is_empty() => {
+                            format!(
+                                "you must follow suit ({suit}) now that the stock is gone or closed"
+                            )
+                        }
+                        _ => format!(
+                            "you have no {suit}, so you must trump ({}) now that the stock is gone or closed",
+                            deck.suits[self.trump_suit].name
+                        ),
+                    };
+                    return Err(IllegalAction::new(why));
+                }
+                self.follow(card);
+            }
+            (Phase::Lead, Action::Declare { decl, card }) => {
+                let name = self.declaration_name(decl);
+                if Some(decl) == self.flow.marriage {
+                    let Some(card) = card.filter(|&c| self.marriage_leads(seat).contains(c)) else {
+                        return Err(IllegalAction::new(format!(
+                            "{name}: lead the King or the Queen of a suit whose other card you also hold"
+                        )));
+                    };
+                    // 004: 20 points, 40 in trumps; they count once the player has won a trick.
+                    let points = if self.suit(card) == self.trump_suit {
+                        self.flow.trump_marriage_points
+                    } else {
+                        self.flow.marriage_points
+                    };
+                    self.marriages[seat] += points;
+                    let suit = deck.suits[self.suit(card)].cards;
+                    self.shown |= (self.hands[seat] & self.flow.marriage_cards & suit)
+                        - CardSet::single(card);
+                    self.emit(Event::Declared {
+                        player: seat,
+                        decl,
+                        card: Some(card),
+                    });
+                    self.lead(card);
+                } else if Some(decl) == self.flow.exchange && card.is_none() {
+                    if !self.may_exchange(seat) {
+                        return Err(IllegalAction::new(format!(
+                            "{name} is not possible now: it needs the lowest trump in your hand and an open stock with the trump card under it"
+                        )));
+                    }
+                    let low = self.lowest_trump().expect("checked by may_exchange");
+                    let up = self.trump_card.expect("checked by may_exchange");
+                    self.hands[seat].remove(low);
+                    self.hands[seat].insert(up);
+                    let last = self.stock.len() - 1;
+                    self.stock[last] = low;
+                    self.trump_card = Some(low);
+                    self.emit(Event::Declared {
+                        player: seat,
+                        decl,
+                        card: Some(up),
+                    });
+                } else if Some(decl) == self.flow.close && card.is_none() {
+                    if !self.may_close() {
+                        return Err(IllegalAction::new(format!(
+                            "{name} is not possible now: the stock is already gone or closed"
+                        )));
+                    }
+                    self.closed_by = Some(seat);
+                    self.emit(Event::Declared {
+                        player: seat,
+                        decl,
+                        card: None,
+                    });
+                } else if Some(decl) == self.flow.claim_declaration && card.is_none() {
+                    self.emit(Event::Declared {
+                        player: seat,
+                        decl,
+                        card: None,
+                    });
+                    self.settle_claim(seat);
+                } else {
+                    return Err(IllegalAction::new(format!("{name} is not possible here")));
+                }
+            }
+            (Phase::Follow, Action::Declare { decl, .. }) => {
+                return Err(IllegalAction::new(format!(
+                    "{} is not possible now: declarations are made on one's lead",
+                    self.declaration_name(decl)
+                )));
+            }
+            (_, _) => {
+                return Err(IllegalAction::new(
+                    "that is not a move of this game: play a card or make a declaration",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A game in the state `seat` sees, with what it cannot see dealt at random from `rng`: the
+    /// other hand (holding the marriage cards it showed) and the stock (the turned-up trump
+    /// stays last).
+    pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> TricksGame {
+        let other = next_seat(seat, self.hands.len());
+        let known_other = self.shown & self.hands[other];
+        let mut hidden = self.hands[other] - known_other;
+        let stock_hidden: Vec<CardId> = self.stock[self.stock_pos..]
+            .iter()
+            .copied()
+            .filter(|&c| Some(c) != self.trump_card)
+            .collect();
+        for &c in &stock_hidden {
+            hidden.insert(c);
+        }
+        let mut pool: Vec<CardId> = hidden.iter().collect();
+        for i in (1..pool.len()).rev() {
+            let j = rng.random_range(0..=i);
+            pool.swap(i, j);
+        }
+        let mut g = self.clone();
+        let need = (self.hands[other] - known_other).len() as usize;
+        g.hands[other] = known_other | pool[..need].iter().copied().collect::<CardSet>();
+        let mut stock: Vec<CardId> = self.stock[..self.stock_pos].to_vec();
+        stock.extend_from_slice(&pool[need..]);
+        if let Some(t) = self.trump_card {
+            stock.push(t);
+        }
+        g.stock = stock;
+        g.orders = Vec::new().into_iter();
+        g.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+        g.log = false;
+        g.events.clear();
+        g
+    }
+
+    /// What `seat` may see.
+    pub fn view(&self, seat: Seat) -> TricksView<'_> {
+        TricksView::of(self, seat)
+    }
+}
+
+impl Game for TricksGame {
+    fn ruleset(&self) -> &Arc<Ruleset> {
+        &self.ruleset
+    }
+    fn seats(&self) -> usize {
+        self.hands.len()
+    }
+    fn to_act(&self) -> Option<Seat> {
+        TricksGame::to_act(self)
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        TricksGame::legal_actions(self, out)
+    }
+    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        TricksGame::apply(self, action)
+    }
+    fn scores(&self) -> &[i64] {
+        &self.scores
+    }
+    fn history(&self) -> &[HandResult] {
+        &self.history
+    }
+    fn round(&self) -> u32 {
+        self.round
+    }
+    fn rounds(&self) -> u32 {
+        self.rounds
+    }
+    fn dealer(&self) -> Option<Seat> {
+        Some(self.dealer)
+    }
+    fn first_dealer(&self) -> Option<Seat> {
+        Some(self.first_dealer)
+    }
+    fn dealt_orders(&self) -> &[Vec<CardId>] {
+        &self.dealt_orders
+    }
+    fn drain_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+    fn error(&self) -> Option<&ScriptError> {
+        self.error.as_ref()
+    }
+    fn zones(&self) -> Vec<(String, CardSet)> {
+        let mut z = vec![(
+            "stock".to_string(),
+            self.stock[self.stock_pos..].iter().copied().collect(),
+        )];
+        if let Some(l) = self.led {
+            z.push(("trick".to_string(), CardSet::single(l)));
+        }
+        for s in 0..self.hands.len() {
+            z.push((format!("hand {s}"), self.hands[s]));
+            z.push((format!("won {s}"), self.won[s]));
+        }
+        z
+    }
+    fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
+        super::greedy::choose(&self.view(seat), legal)
+    }
+    fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
+        Some(Box::new(self.determinized(seat, rng)))
+    }
+    fn box_clone(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_dyn(&self) -> &dyn Game {
+        self
+    }
+}

@@ -1,0 +1,150 @@
+//! What one player may see of a trick-taking game: the own hand, the turned-up trump, the
+//! stock's size, the trick in progress, every card played so far (tricks are turned face down,
+//! but a player may remember them), the marriages shown, and the scores.
+
+use super::game::{Phase, TricksGame};
+use crate::core::{Game, PerSeat, Seat, next_seat};
+use crate::deck::{CardId, CardSet};
+use crate::ruleset::{Ruleset, TricksFlow};
+use std::sync::Arc;
+
+/// One seat's view of a trick-taking game.
+#[derive(Clone, Debug)]
+pub struct TricksView<'g> {
+    /// The ruleset.
+    pub ruleset: &'g Arc<Ruleset>,
+    /// Its trick-taking flow.
+    pub flow: &'g TricksFlow,
+    /// The viewer's seat.
+    pub seat: Seat,
+    /// What the game waits for.
+    pub phase: Phase,
+    /// The seat to act.
+    pub to_act: Option<Seat>,
+    /// The viewer's hand.
+    pub hand: CardSet,
+    /// Cards in the other hand.
+    pub other_hand_size: usize,
+    /// The trump suit.
+    pub trump_suit: usize,
+    /// The turned-up trump, while it lies under the stock.
+    pub trump_card: Option<CardId>,
+    /// Cards left in the stock, the turned-up trump included.
+    pub stock_len: usize,
+    /// Who closed the stock.
+    pub closed_by: Option<Seat>,
+    /// The follow rules apply (the stock is gone or closed).
+    pub strict: bool,
+    /// The card led to the trick in progress.
+    pub led: Option<CardId>,
+    /// The seat leading it.
+    pub leader: Seat,
+    /// The cards each seat has won.
+    pub won: PerSeat<CardSet>,
+    /// Tricks each seat has won.
+    pub tricks: PerSeat<u32>,
+    /// Marriage points each seat has declared.
+    pub marriages: PerSeat<i64>,
+    /// Marriage cards shown and not yet played.
+    pub shown: CardSet,
+    /// Each seat's points now (tricks, counted marriages).
+    pub points: PerSeat<i64>,
+    /// Game points.
+    pub scores: PerSeat<i64>,
+    /// The hand, 1-based.
+    pub round: u32,
+    /// The dealer.
+    pub dealer: Seat,
+    /// Cards the viewer has not seen: the other hand and the stock under the turned-up trump.
+    pub unseen: CardSet,
+}
+
+impl<'g> TricksView<'g> {
+    /// What `seat` may see of `game`.
+    pub fn of(game: &'g TricksGame, seat: Seat) -> TricksView<'g> {
+        let ruleset = game.ruleset();
+        let seats = game.seats();
+        let other = next_seat(seat, seats);
+        let mut won = PerSeat::new(seats);
+        let mut tricks = PerSeat::new(seats);
+        let mut marriages = PerSeat::new(seats);
+        let mut points = PerSeat::new(seats);
+        let mut seen = game.hand(seat) | game.shown();
+        for s in 0..seats {
+            won[s] = game.won(s);
+            tricks[s] = game.tricks(s);
+            marriages[s] = game.marriages(s);
+            points[s] = game.points(s);
+            seen |= won[s];
+        }
+        if let Some(l) = game.led() {
+            seen.insert(l);
+        }
+        if let Some(t) = game.trump_card() {
+            seen.insert(t);
+        }
+        TricksView {
+            ruleset,
+            flow: game.flow(),
+            seat,
+            phase: game.phase(),
+            to_act: game.to_act(),
+            hand: game.hand(seat),
+            other_hand_size: game.hand(other).len() as usize,
+            trump_suit: game.trump_suit(),
+            trump_card: game.trump_card(),
+            stock_len: game.stock_len(),
+            closed_by: game.closed_by(),
+            strict: game.strict(),
+            led: game.led(),
+            leader: game.leader(),
+            won,
+            tricks,
+            marriages,
+            shown: game.shown(),
+            points,
+            scores: PerSeat::from_slice(game.scores()),
+            round: game.round(),
+            dealer: game.dealer(),
+            unseen: ruleset.deck.all() - seen,
+        }
+    }
+
+    /// The other seat.
+    pub fn other(&self) -> Seat {
+        next_seat(self.seat, self.won.len())
+    }
+
+    /// A card's points.
+    pub fn card_points(&self, card: CardId) -> i64 {
+        self.ruleset.deck.attributes[self.flow.card_points].values[card.index()]
+    }
+
+    /// A card's rank within its suit.
+    pub fn rank(&self, card: CardId) -> i64 {
+        self.ruleset.deck.attributes[self.flow.rank].values[card.index()]
+    }
+
+    /// A card's suit.
+    pub fn suit(&self, card: CardId) -> usize {
+        self.ruleset.deck.card(card).suit
+    }
+
+    /// True when `b`, played to a trick led with `a`, beats it.
+    pub fn beats(&self, b: CardId, a: CardId) -> bool {
+        if self.suit(a) == self.suit(b) {
+            self.rank(b) > self.rank(a)
+        } else {
+            self.suit(b) == self.trump_suit
+        }
+    }
+
+    /// The viewer's marriage points not yet counted (no trick won yet).
+    pub fn pending_marriages(&self) -> i64 {
+        if self.flow.marriage_needs_trick && self.tricks[self.seat] == 0 {
+            self.marriages[self.seat]
+        } else {
+            0
+        }
+    }
+}
