@@ -5,6 +5,7 @@ mod bots;
 mod replay;
 mod run;
 mod save;
+mod schnapsen;
 mod scripted;
 mod sim;
 mod terminal;
