@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
 use yaku::agent::{Agent, RandomAgent, agent_rng};
-use yaku::core::{StartOptions, play_out};
+use yaku::core::StartOptions;
 use yaku::ruleset::Ruleset;
 
 /// Hands per measured iteration.
@@ -27,9 +27,14 @@ fn hands(ruleset: &Arc<Ruleset>, mut seed: u64) -> (u64, [i64; 2]) {
             simulation: true,
             ..StartOptions::default()
         };
-        let mut game = yaku::families::start(Arc::clone(ruleset), options).expect("scripts run");
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
-        play_out(&mut *game, &mut agents, &mut agent_rng(seed)).expect("scripts run");
+        let game = yaku::families::play_to_end(
+            Arc::clone(ruleset),
+            options,
+            &mut agents,
+            &mut agent_rng(seed),
+        )
+        .expect("scripts run");
         played += game.history().len() as u32;
         scores = [game.scores()[0], game.scores()[1]];
         seed += 1;

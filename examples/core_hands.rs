@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 use yaku::agent::{Agent, RandomAgent, agent_rng};
-use yaku::core::{StartOptions, play_out};
+use yaku::core::StartOptions;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -31,9 +31,14 @@ fn main() {
             simulation: true,
             ..StartOptions::default()
         };
-        let mut game = yaku::families::start(Arc::clone(&ruleset), options).expect("scripts run");
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
-        play_out(&mut *game, &mut agents, &mut agent_rng(seed)).expect("scripts run");
+        let game = yaku::families::play_to_end(
+            Arc::clone(&ruleset),
+            options,
+            &mut agents,
+            &mut agent_rng(seed),
+        )
+        .expect("scripts run");
         hands += game.history().len();
         for h in game.history() {
             for x in [

@@ -51,22 +51,46 @@ impl<T: Copy> PerSeat<T> {
         p
     }
 
-    /// Sets every seat's value.
+    /// Sets every seat's value (only the seats in use are written).
+    #[inline]
     pub fn fill(&mut self, value: T) {
-        self.items = [value; MAX_SEATS];
+        for x in self.iter_mut() {
+            *x = value;
+        }
     }
 }
 
 impl<T: Copy> Deref for PerSeat<T> {
     type Target = [T];
+    #[inline]
     fn deref(&self) -> &[T] {
         &self.items[..self.len as usize]
     }
 }
 
 impl<T: Copy> DerefMut for PerSeat<T> {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [T] {
         &mut self.items[..self.len as usize]
+    }
+}
+
+// Direct indexing: a bounds check against the constant capacity, without building a slice (the
+// game cores index seats on every move).
+impl<T: Copy> std::ops::Index<usize> for PerSeat<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, seat: usize) -> &T {
+        debug_assert!(seat < self.len as usize, "seat {seat} of {}", self.len);
+        &self.items[seat]
+    }
+}
+
+impl<T: Copy> std::ops::IndexMut<usize> for PerSeat<T> {
+    #[inline]
+    fn index_mut(&mut self, seat: usize) -> &mut T {
+        debug_assert!(seat < self.len as usize, "seat {seat} of {}", self.len);
+        &mut self.items[seat]
     }
 }
 

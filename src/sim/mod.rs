@@ -9,7 +9,7 @@
 pub mod stats;
 
 use crate::agent::{Agent, agent_by_name, agent_rng};
-use crate::core::{HandEnd, HandResult, StartOptions, play_out};
+use crate::core::{HandEnd, HandResult, StartOptions};
 use crate::deck::CardId;
 use crate::ruleset::{GameLength, Ruleset};
 use rand::SeedableRng;
@@ -190,7 +190,7 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
     } else {
         (Vec::new(), None)
     };
-    let mut game = crate::families::start(
+    let game = crate::families::play_to_end(
         Arc::clone(&config.ruleset),
         StartOptions {
             seed,
@@ -202,6 +202,8 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
             first_dealer,
             bet_limits: config.bet_limits,
         },
+        &mut agents,
+        &mut agent_rng(seed),
     )
     .map_err(|e| match e {
         crate::core::StartError::Options { message } => SimError::Options { message },
@@ -209,10 +211,6 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
             game: index,
             message: e.to_string(),
         },
-    })?;
-    play_out(&mut *game, &mut agents, &mut agent_rng(seed)).map_err(|e| SimError::Script {
-        game: index,
-        message: e.to_string(),
     })?;
     let by_player = |a: &[i64]| seat_of.iter().map(|&s| a[s]).collect::<Vec<i64>>();
     let rounds = game

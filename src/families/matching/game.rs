@@ -91,7 +91,8 @@ pub struct MatchingGame {
     stock_pos: usize,
     captured: PerSeat<CardSet>,
     calls: PerSeat<u32>,
-    yaku: PerSeat<YakuScore>,
+    /// Each seat's yaku (a vector: a `YakuScore` is large, and only the seats in use are made).
+    yaku: Vec<YakuScore>,
     table_count: i64,
     scores: PerSeat<i64>,
     history: Vec<HandResult>,
@@ -150,7 +151,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         stock_pos: 0,
         captured: PerSeat::new(seats),
         calls: PerSeat::new(seats),
-        yaku: PerSeat::new(seats),
+        yaku: vec![YakuScore::default(); seats],
         table_count: 0,
         scores: PerSeat::new(seats),
         history: Vec::new(),
@@ -230,7 +231,7 @@ impl MatchingGame {
             stock_pos: 0,
             captured: view.captured,
             calls: view.calls,
-            yaku: *view.yaku,
+            yaku: view.yaku.to_vec(),
             table_count: view.table_count,
             scores: view.scores,
             history: Vec::new(),
@@ -289,7 +290,7 @@ impl MatchingGame {
     }
 
     /// Each seat's yaku at the end of its last turn.
-    pub fn all_yaku(&self) -> &PerSeat<YakuScore> {
+    pub fn all_yaku(&self) -> &[YakuScore] {
         &self.yaku
     }
 
@@ -525,7 +526,11 @@ impl MatchingGame {
         if self.flow.instant_wins.is_empty() {
             return;
         }
-        let instant = |seat: Seat| {
+        // The first instant win each hand holds (by index), without allocating: most deals
+        // hold none.
+        let mut won: PerSeat<u8> = PerSeat::filled(self.seats, u8::MAX);
+        let mut holders = 0usize;
+        for seat in 0..self.seats {
             let facts = [
                 i64::from(self.round),
                 i64::from(self.facts_rounds()),
@@ -535,33 +540,43 @@ impl MatchingGame {
                 pile: self.hands[seat],
                 facts: &facts,
             };
-            self.flow
+            if let Some(i) = self
+                .flow
                 .instant_wins
                 .iter()
-                .find(|w| w.when.truth(&cx))
-                .map(|w| FoundYaku {
-                    id: w.id.clone(),
-                    name: w.name.clone(),
-                    points: w.points,
-                })
+                .position(|w| w.when.truth(&cx))
+            {
+                won[seat] = i as u8;
+                holders += 1;
+            }
+        }
+        let first_holder = |from: Seat| {
+            let mut s = from;
+            for _ in 0..self.seats {
+                if won[s] != u8::MAX {
+                    return s;
+                }
+                s = next_seat(s, self.seats);
+            }
+            from
         };
-        let wins: Vec<Option<FoundYaku>> = (0..self.seats).map(instant).collect();
-        let holders: Vec<Seat> = (0..self.seats).filter(|&s| wins[s].is_some()).collect();
-        let winner = match holders.as_slice() {
-            [] => return,
-            [one] => Some(*one),
+        let winner = match holders {
+            0 => return,
+            1 => Some(first_holder(0)),
             _ => match self.flow.both_instant {
                 BothInstant::Draw => None,
-                BothInstant::Dealer => holders
-                    .contains(&self.dealer)
-                    .then_some(self.dealer)
-                    .or(Some(holders[0])),
+                // The dealer's, or the first holder after the dealer in turn order.
+                BothInstant::Dealer => Some(first_holder(self.dealer)),
             },
         };
         match winner {
             Some(w) => {
-                let special =
-                    Special::Instant(wins[w].clone().expect("the winner holds an instant win"));
+                let win = &self.flow.instant_wins[usize::from(won[w])];
+                let special = Special::Instant(FoundYaku {
+                    id: win.id.clone(),
+                    name: win.name.clone(),
+                    points: win.points,
+                });
                 let outcome = yaku::settle(
                     &self.ruleset,
                     &YakuScore::default(),
@@ -596,6 +611,7 @@ impl MatchingGame {
         }
     }
 
+    #[inline]
     fn take(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
         self.table = self.table - taken;
         self.captured[self.turn] |= taken;
@@ -603,6 +619,7 @@ impl MatchingGame {
         self.log_move(card, taken, from_hand);
     }
 
+    #[inline]
     fn log_move(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
         if !self.log {
             return;

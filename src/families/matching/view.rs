@@ -36,7 +36,7 @@ pub struct View<'g> {
     /// Calls to play on by each seat in this hand.
     pub calls: PerSeat<u32>,
     /// Each seat's yaku at the end of its last turn.
-    pub yaku: &'g PerSeat<YakuScore>,
+    pub yaku: &'g [YakuScore],
     /// Scores so far.
     pub scores: PerSeat<i64>,
     /// The round, 1-based.
