@@ -28,15 +28,21 @@ fn hands(ruleset: &Arc<Ruleset>, mut seed: u64) -> (u64, [i64; 2]) {
             ..StartOptions::default()
         };
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
-        let game = yaku::families::play_to_end(
+        let (hands, last) = yaku::families::play_to_end(
             Arc::clone(ruleset),
             options,
             &mut agents,
             &mut agent_rng(seed),
+            |game| {
+                (
+                    game.history().len() as u32,
+                    [game.scores()[0], game.scores()[1]],
+                )
+            },
         )
         .expect("scripts run");
-        played += game.history().len() as u32;
-        scores = [game.scores()[0], game.scores()[1]];
+        played += hands;
+        scores = last;
         seed += 1;
     }
     (seed, scores)

@@ -32,32 +32,34 @@ fn main() {
             ..StartOptions::default()
         };
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
-        let game = yaku::families::play_to_end(
+        yaku::families::play_to_end(
             Arc::clone(&ruleset),
             options,
             &mut agents,
             &mut agent_rng(seed),
+            |game| {
+                hands += game.history().len();
+                for h in game.history() {
+                    for x in [
+                        u64::from(h.round),
+                        h.dealer.map_or(9, |d| d as u64),
+                        h.winner.map_or(9, |w| w as u64),
+                        h.end.0.len() as u64,
+                        h.yaku_mask,
+                        h.points[0] as u64,
+                        h.points[1] as u64,
+                        u64::from(h.calls[0]),
+                        u64::from(h.calls[1]),
+                    ] {
+                        mix(x);
+                    }
+                }
+                for &s in game.scores() {
+                    mix(s as u64);
+                }
+            },
         )
         .expect("scripts run");
-        hands += game.history().len();
-        for h in game.history() {
-            for x in [
-                u64::from(h.round),
-                h.dealer.map_or(9, |d| d as u64),
-                h.winner.map_or(9, |w| w as u64),
-                h.end.0.len() as u64,
-                h.yaku_mask,
-                h.points[0] as u64,
-                h.points[1] as u64,
-                u64::from(h.calls[0]),
-                u64::from(h.calls[1]),
-            ] {
-                mix(x);
-            }
-        }
-        for &s in game.scores() {
-            mix(s as u64);
-        }
     }
     println!("{name}: {games} games, {hands} hands, checksum {checksum:016x}");
 }

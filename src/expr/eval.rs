@@ -103,6 +103,10 @@ impl Program {
                 };
                 *lo <= held && held <= *hi
             }
+            Flat::FactRange { fact, lo, hi } => {
+                let v = cx.facts.get(*fact).copied().unwrap_or(0);
+                *lo <= v && v <= *hi
+            }
             _ => self.node.truth(cx),
         }
     }
@@ -134,6 +138,8 @@ enum Flat {
     Count(CardSet, i64),
     /// A condition: both atoms hold (conjunctions of fewer are padded with [`Atom::ALWAYS`]).
     Counts([Atom; 2]),
+    /// A condition: `lo <= fact <= hi` (a declaration's `hand_cards > 0`).
+    FactRange { fact: usize, lo: i64, hi: i64 },
     /// A condition: `lo <= suits_with(n) <= hi`.
     SuitsWith {
         suits: Box<[CardSet]>,
@@ -268,6 +274,16 @@ impl Flat {
             Node::Int(k) => return Flat::Count(CardSet::EMPTY, *k),
             Node::CountPlus(set, k) => return Flat::Count(*set, *k),
             Node::Cmp(op, pair) => {
+                let fact = match &**pair {
+                    [Node::Fact(i), Node::Int(k)] => Some((*i, *op, *k)),
+                    [Node::Int(k), Node::Fact(i)] => Some((*i, flip(*op), *k)),
+                    _ => None,
+                };
+                if let Some((fact, op, k)) = fact
+                    && let Some((lo, hi)) = range_of(op, k)
+                {
+                    return Flat::FactRange { fact, lo, hi };
+                }
                 let (op, suits, n, k) = match &**pair {
                     [Node::SuitsWith(suits, n), Node::Int(k)] => (*op, suits, n, *k),
                     [Node::Int(k), Node::SuitsWith(suits, n)] => (flip(*op), suits, n, *k),

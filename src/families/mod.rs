@@ -22,25 +22,28 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<Box<dyn Gam
 
 /// Starts a game of the family `ruleset` describes and plays it to its end with `agents`, one
 /// per seat: the play loop of [`crate::core::play_out`] compiled for each family's own type, so
-/// that simulations make no virtual call per move. Returns the finished game.
-pub fn play_to_end(
+/// that simulations make no virtual call per move. `finished` reads what it needs of the
+/// finished game, which is then dropped where it was played (no copy to the heap).
+pub fn play_to_end<R>(
     ruleset: Arc<Ruleset>,
     options: StartOptions,
     agents: &mut [Box<dyn Agent>],
     rng: &mut rand::rngs::Xoshiro256PlusPlus,
-) -> Result<Box<dyn Game>, StartError> {
-    fn run<G: Game>(
+    finished: impl FnOnce(&dyn Game) -> R,
+) -> Result<R, StartError> {
+    fn run<G: Game, R>(
         mut game: G,
         agents: &mut [Box<dyn Agent>],
         rng: &mut rand::rngs::Xoshiro256PlusPlus,
-    ) -> Result<Box<dyn Game>, StartError> {
+        finished: impl FnOnce(&dyn Game) -> R,
+    ) -> Result<R, StartError> {
         crate::core::play_out(&mut game, agents, rng).map_err(StartError::Script)?;
-        Ok(Box::new(game))
+        Ok(finished(&game))
     }
     match &ruleset.flow {
-        Flow::Matching(_) => run(matching::start(ruleset, options)?, agents, rng),
-        Flow::Banker(_) => run(banker::start(ruleset, options)?, agents, rng),
-        Flow::Tricks(_) => run(tricks::start(ruleset, options)?, agents, rng),
+        Flow::Matching(_) => run(matching::start(ruleset, options)?, agents, rng, finished),
+        Flow::Banker(_) => run(banker::start(ruleset, options)?, agents, rng, finished),
+        Flow::Tricks(_) => run(tricks::start(ruleset, options)?, agents, rng, finished),
     }
 }
 

@@ -190,7 +190,36 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
     } else {
         (Vec::new(), None)
     };
-    let game = crate::families::play_to_end(
+    let by_player = |a: &[i64]| seat_of.iter().map(|&s| a[s]).collect::<Vec<i64>>();
+    let summarize = |game: &dyn crate::core::Game| {
+        let rounds = game
+            .history()
+            .iter()
+            .map(|h: &HandResult| RoundResult {
+                dealer: h.dealer.map(|d| player_at[d]),
+                winner: h.winner.map(|w| player_at[w]),
+                end: h.end,
+                yaku_mask: h.yaku_mask,
+                // Simulations keep no explanation for ordinary stops, only the yaku mask;
+                // instant wins and house-rule exhaustion keep theirs.
+                special: h
+                    .outcome
+                    .as_ref()
+                    .filter(|_| h.yaku_mask == 0)
+                    .and_then(|o| o.yaku.first())
+                    .map(|y| y.id.clone()),
+                points: by_player(&h.points),
+                calls: seat_of.iter().map(|&s| h.calls[s]).collect(),
+                house: h.house,
+            })
+            .collect();
+        GameResult {
+            scores: by_player(game.scores()),
+            seat_of: seat_of.clone(),
+            rounds,
+        }
+    };
+    crate::families::play_to_end(
         Arc::clone(&config.ruleset),
         StartOptions {
             seed,
@@ -204,6 +233,7 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
         },
         &mut agents,
         &mut agent_rng(seed),
+        summarize,
     )
     .map_err(|e| match e {
         crate::core::StartError::Options { message } => SimError::Options { message },
@@ -211,33 +241,6 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
             game: index,
             message: e.to_string(),
         },
-    })?;
-    let by_player = |a: &[i64]| seat_of.iter().map(|&s| a[s]).collect::<Vec<i64>>();
-    let rounds = game
-        .history()
-        .iter()
-        .map(|h: &HandResult| RoundResult {
-            dealer: h.dealer.map(|d| player_at[d]),
-            winner: h.winner.map(|w| player_at[w]),
-            end: h.end,
-            yaku_mask: h.yaku_mask,
-            // Simulations keep no explanation for ordinary stops, only the yaku mask; instant
-            // wins and house-rule exhaustion keep theirs.
-            special: h
-                .outcome
-                .as_ref()
-                .filter(|_| h.yaku_mask == 0)
-                .and_then(|o| o.yaku.first())
-                .map(|y| y.id.clone()),
-            points: by_player(&h.points),
-            calls: seat_of.iter().map(|&s| h.calls[s]).collect(),
-            house: h.house,
-        })
-        .collect();
-    Ok(GameResult {
-        scores: by_player(game.scores()),
-        seat_of,
-        rounds,
     })
 }
 
