@@ -26,9 +26,9 @@ pub struct ScoreArgs {
     /// Flags named after the ruleset's declarations, gathered before parsing (not typed).
     #[arg(skip)]
     pub(crate) declared: Vec<(String, String)>,
-    /// The ruleset's table count at the deal (brights face up, for the classic rules).
+    /// The ruleset's `table_count` at the deal (the cards it counts face up on the table).
     #[arg(long, default_value_t = 0, value_name = "B")]
-    table_brights: i64,
+    table_count: i64,
     /// The round, 1-based (for month yaku).
     #[arg(long, default_value_t = 1, value_name = "R")]
     round: u32,
@@ -142,7 +142,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
     let c = Circumstances {
         calls_self,
         calls_opponent,
-        table_count: args.table_brights,
+        table_count: args.table_count,
         round: args.round,
         rounds,
         dealer: args.dealer,

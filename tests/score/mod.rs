@@ -74,7 +74,7 @@ fn classic_multipliers_on_the_command_line() {
     let out = Yaku::new([
         "score",
         "koikoi-classic",
-        "--table-brights",
+        "--table-count",
         "2",
         "--koikoi",
         "1",
@@ -216,7 +216,7 @@ fn hands_played_through_the_core_score_the_same_on_the_command_line() {
                         c.calls_self.to_string(),
                         "--opponent-koikoi".into(),
                         c.calls_opponent.to_string(),
-                        "--table-brights".into(),
+                        "--table-count".into(),
                         c.table_count.to_string(),
                         "--round".into(),
                         c.round.to_string(),
