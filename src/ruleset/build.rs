@@ -27,17 +27,18 @@ pub(super) fn ruleset(
     let flow = top.table("flow", errors);
     let declaration_tables = top.tables("declaration", errors);
     let scoring = top.table("scoring", errors);
-    // Merging onto a base consumes `remove_yaku`; one left here has no base to remove from.
-    if let Some(item) = top.item("remove_yaku") {
-        errors.push(
-            Diagnostic::error("`remove_yaku` without a base ruleset", item.loc.clone()).with_help(
-                Some(
-                    "`remove_yaku` drops yaku of the ruleset named by `extends`; \
-                     delete the yaku here instead"
-                        .into(),
-                ),
-            ),
-        );
+    // Merging onto a base consumes the `remove_*` lists; one left here has no base to remove
+    // from.
+    for (key, _, noun) in super::load::REMOVALS {
+        if let Some(item) = top.item(key) {
+            errors.push(
+                Diagnostic::error(format!("`{key}` without a base ruleset"), item.loc.clone())
+                    .with_help(Some(format!(
+                        "`{key}` drops {noun} entries of the ruleset named by `extends`; \
+                         delete them here instead"
+                    ))),
+            );
+        }
     }
     top.finish(errors);
 

@@ -428,13 +428,42 @@ fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(Strin
     }
 }
 
+/// The removals a child ruleset may make from its base: the key, where the list is in the
+/// tree, and what its entries are called.
+pub(super) const REMOVALS: &[(&str, &[&str], &str)] = &[
+    ("remove_yaku", &["yaku"], "yaku"),
+    ("remove_declaration", &["declaration"], "declaration"),
+    (
+        "remove_instant_win",
+        &["flow", "instant_win"],
+        "instant win",
+    ),
+    ("remove_redeal", &["flow", "redeal"], "redeal"),
+    ("remove_banker_win", &["flow", "banker_win"], "banker win"),
+];
+
 /// Merges a child ruleset onto its base: tables merge key by key, arrays of tables with `id`
 /// merge entry by entry (a child entry with a known id changes only the fields it gives), other
-/// values replace; `[scoring]` replaces whole; `remove_yaku` drops yaku from the result.
+/// values replace; `[scoring]` replaces whole. The child's `remove_*` lists drop entries of the
+/// base first, so an entry removed and given again in the same file is the new one.
 fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic>) {
-    let removals = child.remove("remove_yaku");
+    for (key, path, noun) in REMOVALS {
+        if let Some(removals) = child.remove(key) {
+            remove_entries(base, removals, key, path, noun, errors);
+        }
+    }
     merge_tables(base, child);
-    let Some(removals) = removals else { return };
+}
+
+/// Removes the entries `removals` names (ids) from the list at `path` in `base`.
+fn remove_entries(
+    base: &mut Table,
+    removals: Item,
+    key: &str,
+    path: &[&str],
+    noun: &str,
+    errors: &mut Vec<Diagnostic>,
+) {
     let ids: Vec<(String, Loc)> = match removals.value {
         Value::Array(items) => items
             .into_iter()
@@ -443,7 +472,7 @@ fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic
                 other => {
                     errors.push(Diagnostic::error(
                         format!(
-                            "`remove_yaku` entries must be yaku ids, found {}",
+                            "`{key}` entries must be {noun} ids, found {}",
                             other.describe()
                         ),
                         i.loc,
@@ -455,7 +484,7 @@ fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic
         other => {
             errors.push(Diagnostic::error(
                 format!(
-                    "`remove_yaku` must be an array of yaku ids, found {}",
+                    "`{key}` must be an array of {noun} ids, found {}",
                     other.describe()
                 ),
                 removals.loc,
@@ -463,33 +492,52 @@ fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic
             return;
         }
     };
-    let Some(Item {
-        value: Value::Array(yaku),
-        ..
-    }) = base
-        .entries
-        .iter_mut()
-        .find(|(k, _, _)| k == "yaku")
-        .map(|(_, _, v)| v)
-    else {
-        for (id, loc) in ids {
-            errors.push(Diagnostic::error(
-                format!("cannot remove yaku `{id}`: the base has no yaku"),
-                loc,
-            ));
+    let mut table = Some(base);
+    for (k, part) in path.iter().enumerate() {
+        let last = k + 1 == path.len();
+        let found = table
+            .take()
+            .and_then(|t| t.entries.iter_mut().find(|(name, _, _)| name == part))
+            .map(|(_, _, v)| v);
+        match (found, last) {
+            (
+                Some(Item {
+                    value: Value::Array(list),
+                    ..
+                }),
+                true,
+            ) => {
+                for (id, loc) in &ids {
+                    let before = list.len();
+                    list.retain(|y| id_of(y) != Some(id.as_str()));
+                    if list.len() == before {
+                        let known: Vec<&str> = list.iter().filter_map(id_of).collect();
+                        errors.push(
+                            Diagnostic::error(
+                                format!("cannot remove unknown {noun} `{id}`"),
+                                loc.clone(),
+                            )
+                            .with_help(did_you_mean(id, known.iter().copied())),
+                        );
+                    }
+                }
+                return;
+            }
+            (
+                Some(Item {
+                    value: Value::Table(t),
+                    ..
+                }),
+                false,
+            ) => table = Some(t),
+            _ => break,
         }
-        return;
-    };
+    }
     for (id, loc) in ids {
-        let before = yaku.len();
-        yaku.retain(|y| id_of(y) != Some(id.as_str()));
-        if yaku.len() == before {
-            let known: Vec<&str> = yaku.iter().filter_map(id_of).collect();
-            errors.push(
-                Diagnostic::error(format!("cannot remove unknown yaku `{id}`"), loc)
-                    .with_help(did_you_mean(&id, known.iter().copied())),
-            );
-        }
+        errors.push(Diagnostic::error(
+            format!("cannot remove {noun} `{id}`: the base has no {noun}"),
+            loc,
+        ));
     }
 }
 

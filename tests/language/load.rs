@@ -305,3 +305,65 @@ fn empty_and_nul_files_are_errors() {
     let messages = rejected("nul-in-rules.toml", &with_condition("all(bright)\0"));
     assert!(!messages.is_empty());
 }
+
+/// Removing an inherited entry and giving it again in the same file keeps the new one (before,
+/// the removal ran after the merge and the yaku silently disappeared); every id list can lose
+/// entries, and an unknown id is an error with a did-you-mean.
+#[test]
+fn removals_run_before_the_file_s_own_entries() {
+    let readded = load_str(
+        "readd.toml",
+        r#"
+remove_yaku = ["kasu"]
+remove_instant_win = ["teshi"]
+remove_redeal = ["table-four-pairs"]
+
+[ruleset]
+id = "readd"
+extends = "koikoi"
+
+[[yaku]]
+id = "kasu"
+name = "Kasu (twelve plains)"
+when = "count(plain) >= 12"
+points = "1"
+"#,
+    );
+    let messages: Vec<&str> = readded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    let r = readded.value.unwrap_or_else(|| panic!("{messages:?}"));
+    let kasu = r
+        .yaku
+        .yaku
+        .iter()
+        .find(|y| y.id == "kasu")
+        .expect("kasu is given again");
+    assert_eq!(kasu.when_source, "count(plain) >= 12");
+    let flow = r.matching().unwrap();
+    assert!(flow.instant_wins.iter().all(|w| w.id != "teshi"));
+    assert!(flow.instant_wins.iter().any(|w| w.id == "kuttsuki"));
+    assert!(flow.redeals.iter().all(|w| w.id != "table-four-pairs"));
+    let unknown = load_str(
+        "unknown.toml",
+        "remove_declaration = [\"clsoe\"]\n[ruleset]\nid = \"x\"\nextends = \"schnapsen\"\n",
+    );
+    let d = &unknown.diagnostics[0];
+    assert_eq!(d.message, "cannot remove unknown declaration `clsoe`");
+    assert!(d.help.as_deref().unwrap_or("").contains("close"), "{d:?}");
+}
+
+/// A house rule that forbids closing the stock: the declaration is gone from every lead.
+#[test]
+fn a_house_rule_removes_the_close() {
+    let loaded = load_str(
+        "no-close.toml",
+        "remove_declaration = [\"close\"]\n[ruleset]\nid = \"no-close\"\nextends = \"schnapsen\"\n",
+    );
+    let r = loaded.value.unwrap();
+    assert!(r.declarations.iter().all(|d| d.effect != "close"));
+    assert!(r.tricks().unwrap().close.is_none());
+    assert!(r.tricks().unwrap().marriage.is_some());
+}
