@@ -130,6 +130,25 @@ pub fn expected_value(odds: &[FirstHandOdds], strategy: &Strategy, limits: (i64,
     sum / Rational::from(odds.len() as i128)
 }
 
+/// The exact expected results per hand of the best strategies, for any deck: with a fixed bet
+/// (the smallest, and the best number of tiles for each first hand), and with the bet limits
+/// (the largest bet on a favourable first hand, the smallest otherwise).
+pub fn best_values(odds: &[FirstHandOdds], limits: (i64, i64)) -> (Rational, Rational) {
+    let (mut fixed, mut limited) = (Rational::ZERO, Rational::ZERO);
+    for o in odds {
+        let (_, per_chip) = o.best();
+        fixed = fixed + per_chip * Rational::from(i128::from(limits.0));
+        let bet = if per_chip > Rational::ZERO {
+            limits.1
+        } else {
+            limits.0
+        };
+        limited = limited + per_chip * Rational::from(i128::from(bet));
+    }
+    let n = Rational::from(odds.len().max(1) as i128);
+    (fixed / n, limited / n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

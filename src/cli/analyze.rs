@@ -73,12 +73,9 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     };
     let odds = analysis::first_hand_odds(&ruleset, flow);
     let ev = analysis::expected_value(&odds, &strategy, limits);
-    let load = |name: &str| Strategy::load(name, &ruleset).expect("bundled strategies parse");
-    let best_fixed = load("best-fixed");
-    let best = load("best");
-    let fixed_limits = (limits.0, limits.0);
-    let ev_fixed = analysis::expected_value(&odds, &best_fixed, fixed_limits);
-    let ev_best = analysis::expected_value(&odds, &best, limits);
+    // The best strategies are computed from the odds, for any deck (the bundled strategy tables
+    // name the Gu Pai tiles, so a ruleset with its own deck could not load them).
+    let (ev_fixed, ev_best) = analysis::best_values(&odds, limits);
 
     // One row per suit (identical tiles have identical odds).
     let mut rows = Vec::new();

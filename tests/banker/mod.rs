@@ -382,3 +382,41 @@ fn a_session_is_recorded_replayed_saved_and_resumed() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `yaku analyze` on a user's banker ruleset with a deck of its own: the best strategies are
+/// computed from the odds (before, loading the bundled Gu Pai tables panicked, exit 101).
+#[test]
+fn analyze_a_ruleset_with_its_own_deck() {
+    let dir = std::env::temp_dir().join(format!("yaku-analyze-deck-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let deck = std::fs::read_to_string(crate::common::root().join("rulesets/decks/gupai.toml"))
+        .unwrap()
+        .replace("id = \"gupai\"", "id = \"mytiles\"");
+    std::fs::write(dir.join("mydeck.toml"), deck).unwrap();
+    std::fs::write(
+        dir.join("mybank.toml"),
+        "[ruleset]\nid = \"mybank\"\nextends = \"kolyesi\"\ndeck = \"mydeck.toml\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("mine.toml"),
+        "[strategy]\nname = \"mine\"\ndeck = \"mytiles\"\nbet = \"min\"\ndraw = 1\n",
+    )
+    .unwrap();
+    let out = Yaku::new([
+        "analyze",
+        "mybank.toml",
+        "--strategy",
+        "mine.toml",
+        "--json",
+    ])
+    .current_dir(&dir)
+    .run();
+    out.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    // The same tiles as Kol-ye-si's, so the same exact values.
+    assert_eq!(v["best_fixed_bet"]["ev_exact"], "5591/1208256");
+    assert_eq!(v["best_limited_bets"]["ev_exact"], "1065691/6041280");
+    let _ = std::fs::remove_dir_all(&dir);
+}
