@@ -14,7 +14,8 @@ use crate::ruleset::{Ruleset, YakuScore};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Random piles tried per yaku when looking for ones that satisfy it.
 const PROBES: usize = 80;
@@ -42,23 +43,50 @@ pub struct Progress {
 
 type CacheKey = (u64, usize, [i64; 3]);
 
-fn cache() -> &'static Mutex<HashMap<CacheKey, Arc<Progress>>> {
-    static CACHE: OnceLock<Mutex<HashMap<CacheKey, Arc<Progress>>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+/// A hasher for the cache's small integer keys (SipHash's resistance to chosen keys is not
+/// needed for keys the program makes itself, and costs more than the lookup's work).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
 }
 
+type Cache = HashMap<CacheKey, Rc<Progress>, std::hash::BuildHasherDefault<KeyHasher>>;
+
 impl Progress {
-    /// The probe of `ruleset` under `facts`, computed once per process and shared.
-    pub fn of(ruleset: &Ruleset, facts: [i64; 3]) -> Arc<Progress> {
+    /// The probe of `ruleset` under `facts`, computed once per thread and kept: each worker of a
+    /// simulation has its own (the probe is deterministic, so every thread gets the same), and
+    /// no lock is taken on a bot's move.
+    pub fn of(ruleset: &Ruleset, facts: [i64; 3]) -> Rc<Progress> {
+        thread_local! {
+            static CACHE: RefCell<Cache> = RefCell::default();
+        }
         let key = (ruleset.content_hash, ruleset.yaku.yaku.len(), facts);
-        if let Some(p) = cache().lock().map(|c| c.get(&key).cloned()).ok().flatten() {
-            return p;
-        }
-        let p = Arc::new(Progress::probe(ruleset, facts));
-        if let Ok(mut c) = cache().lock() {
-            c.insert(key, Arc::clone(&p));
-        }
-        p
+        CACHE.with(|c| {
+            if let Some(p) = c.borrow().get(&key) {
+                return Rc::clone(p);
+            }
+            let p = Rc::new(Progress::probe(ruleset, facts));
+            c.borrow_mut().insert(key, Rc::clone(&p));
+            p
+        })
     }
 
     /// Probes every yaku of `ruleset` (deterministic: a fixed seed).
@@ -129,6 +157,11 @@ impl Progress {
         Progress { yaku, facts }
     }
 
+    /// The facts the probe was made under (`round`, `rounds`, `is_dealer`).
+    pub fn facts(&self) -> &[i64; 3] {
+        &self.facts
+    }
+
     /// How many more cards yaku `i` needs when the pile is `pile` and `reach` holds every card
     /// the player may still win (the pile included); `None` when it is out of reach.
     pub fn distance(&self, i: usize, pile: CardSet, reach: CardSet) -> Option<u32> {
@@ -179,8 +212,17 @@ impl Progress {
     ) -> f64 {
         let mut total = held.base() as f64;
         let groups = ruleset.yaku.groups.len();
-        let mut group_held = [0i64; crate::ruleset::MAX_YAKU];
-        let mut group_prospect = [0f64; crate::ruleset::MAX_YAKU];
+        // Per-group sums on the stack for the usual few groups (this runs for every move a bot
+        // weighs).
+        let (mut small_held, mut small_prospect) = ([0i64; 8], [0f64; 8]);
+        let (mut big_held, mut big_prospect);
+        let (group_held, group_prospect): (&mut [i64], &mut [f64]) = if groups <= 8 {
+            (&mut small_held[..groups], &mut small_prospect[..groups])
+        } else {
+            big_held = vec![0i64; groups];
+            big_prospect = vec![0f64; groups];
+            (&mut big_held, &mut big_prospect)
+        };
         for i in held.iter() {
             if let Some(g) = ruleset.yaku.yaku[i].group {
                 group_held[g] = group_held[g].max(i64::from(held.points[i]));
@@ -206,7 +248,7 @@ impl Progress {
                 }
             }
         }
-        total + group_prospect[..groups].iter().sum::<f64>()
+        total + group_prospect.iter().sum::<f64>()
     }
 
     /// The fewest cards any yaku not yet held is away, for a pile and its reach.

@@ -24,11 +24,18 @@ const PER_CARD: f64 = 0.05;
 /// The policy (a unit type, so its helpers read as `Greedy::worth`).
 struct Greedy;
 
-/// What a seat knows of the piles, derived from its view.
+/// What a seat knows of the piles, derived from its view, with what every move of one decision
+/// is weighed against: both players' prospects and their piles' worth now.
 struct Piles {
+    mine_progress: std::rc::Rc<Progress>,
+    their_progress: std::rc::Rc<Progress>,
+    /// The yaku my pile holds, and its worth now.
+    mine_held: crate::ruleset::YakuScore,
+    mine_value: f64,
+    /// The same for the next player.
+    their_held: crate::ruleset::YakuScore,
+    their_value: f64,
     me: usize,
-    /// The next player, whom a card left on the table helps first.
-    them: usize,
     mine: CardSet,
     theirs: CardSet,
     /// Cards I may still win: my pile, hand, the table and the unseen cards.
@@ -44,13 +51,24 @@ impl Piles {
         let mine = view.captured[me];
         let theirs = view.captured[them];
         let open = view.hand | view.table | view.unseen | resolving(view);
+        let (my_reach, their_reach) = (mine | open, theirs | (open - view.hand));
+        let r = view.ruleset;
+        let mine_progress = Progress::of(r, view.yaku_facts(me));
+        let their_progress = Progress::of(r, view.yaku_facts(them));
+        let mine_held = r.yaku.evaluate(mine, mine_progress.facts());
+        let their_held = r.yaku.evaluate(theirs, their_progress.facts());
         Piles {
+            mine_value: mine_progress.value_with(r, mine, my_reach, &mine_held),
+            their_value: their_progress.value_with(r, theirs, their_reach, &their_held),
+            mine_progress,
+            their_progress,
+            mine_held,
+            their_held,
             me,
-            them,
             mine,
             theirs,
-            my_reach: mine | open,
-            their_reach: theirs | (open - view.hand),
+            my_reach,
+            their_reach,
         }
     }
 }
@@ -84,22 +102,28 @@ pub fn chooses(ruleset: &Ruleset, card: CardId, matches: CardSet) -> bool {
 impl Greedy {
     /// The worth of moving `card` and the `taken` table cards into my pile (or, with nothing
     /// taken, of leaving `card` on the table).
+    ///
+    /// A pile's yaku after the move are the pile's now, brought up to date for the cards the move
+    /// adds (only the yaku those cards can change are evaluated again).
     fn worth(view: &View, piles: &Piles, card: CardId, taken: CardSet) -> f64 {
         let r = view.ruleset;
-        let mine = Progress::of(r, view.yaku_facts(piles.me));
-        let theirs = Progress::of(r, view.yaku_facts(piles.them));
+        let (mine, theirs) = (&piles.mine_progress, &piles.their_progress);
         if taken.is_empty() {
             // The card goes to the table, where the other player may take it.
             let mut gift = piles.theirs;
             gift.insert(card);
-            let before = theirs.value(r, piles.theirs, piles.their_reach);
-            return -EXPOSURE * (theirs.value(r, gift, piles.their_reach) - before);
+            let mut held = piles.their_held;
+            r.yaku
+                .update(&mut held, CardSet::single(card), gift, theirs.facts());
+            let after = theirs.value_with(r, gift, piles.their_reach, &held);
+            return -EXPOSURE * (after - piles.their_value);
         }
         let won = taken | CardSet::single(card);
-        let gain = mine.value(r, piles.mine | won, piles.my_reach)
-            - mine.value(r, piles.mine, piles.my_reach);
-        let denial = theirs.value(r, piles.theirs, piles.their_reach)
-            - theirs.value(r, piles.theirs, piles.their_reach - won);
+        let mut held = piles.mine_held;
+        r.yaku.update(&mut held, won, piles.mine | won, mine.facts());
+        let gain = mine.value_with(r, piles.mine | won, piles.my_reach, &held) - piles.mine_value;
+        let denial = piles.their_value
+            - theirs.value_with(r, piles.theirs, piles.their_reach - won, &piles.their_held);
         gain + DENIAL * denial + PER_CARD * f64::from(won.len())
     }
 
