@@ -13,8 +13,8 @@ use crate::expr::Context;
 use crate::ruleset::{Ruleset, YakuScore};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use std::collections::HashMap;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Random piles tried per yaku when looking for ones that satisfy it.

@@ -117,3 +117,83 @@ fn resuming_a_finished_game_says_so() {
         out.stdout
     );
 }
+
+/// SIGINT, SIGTERM and SIGHUP during play save the game as `quit` does (atomically, where
+/// `--save` says), say how to resume, and end with 128 + the signal's number; the saved game
+/// resumes to the same end as a game played without a break.
+#[test]
+fn signals_save_the_game_and_it_resumes() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("signals");
+    let args = ["play", "koikoi", "--seed", "21", "--rounds", "3"];
+    let whole = yaku(&args).current_dir(&dir).stdin(ones(400)).expect(0);
+    let end = game_over(&whole.stdout).to_string();
+    for (signal, name) in [
+        (libc::SIGINT, "int"),
+        (libc::SIGTERM, "term"),
+        (libc::SIGHUP, "hup"),
+    ] {
+        let save = format!("{name}.json");
+        let mut child = Command::new(super::run::bin())
+            .args(args)
+            .args(["--save", &save])
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // A watchdog: a game that never reaches the prompts ends the test instead of hanging it.
+        let pid = child.id() as i32;
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(60));
+            // SAFETY: killing our own child process, if it is still running.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        });
+        let mut stdin = child.stdin.take().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        // Answer three prompts, then wait at the fourth and interrupt.
+        let mut prompts = 0;
+        let mut line = String::new();
+        while prompts < 4 {
+            line.clear();
+            if out.read_line(&mut line).unwrap() == 0 {
+                panic!("the game ended before the prompt");
+            }
+            if line.starts_with("play a card")
+                || line.starts_with("you made a yaku")
+                || line.contains("capture which?")
+            {
+                prompts += 1;
+                if prompts < 4 {
+                    stdin.write_all(b"1\n").unwrap();
+                    stdin.flush().unwrap();
+                }
+            }
+        }
+        // The prompt `> ` has no newline: give the process a moment to wait for input.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        // SAFETY: sending a signal to our own child process.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let status = child.wait().unwrap();
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut rest);
+        assert_eq!(status.code(), Some(128 + signal), "{name}: {rest}");
+        assert!(
+            rest.contains(&format!(
+                "game saved to {save}; resume it with: yaku play --resume {save}"
+            )),
+            "{name}: {rest}"
+        );
+        let resumed = yaku(&["play", "--resume", &save])
+            .current_dir(&dir)
+            .stdin(ones(400))
+            .expect(0);
+        assert_eq!(game_over(&resumed.stdout), end, "{name}");
+    }
+}

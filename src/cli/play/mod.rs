@@ -77,6 +77,9 @@ pub struct PlayArgs {
 struct Session {
     game: Box<dyn Game>,
     record: Record,
+    /// The record as JSON when a person was last asked (or a hand last ended): what an
+    /// interrupt saves. Bots' moves after it replay the same from their seeds on resume.
+    snapshot: Arc<std::sync::Mutex<String>>,
     bots: Vec<Option<Box<dyn Agent>>>,
     table: Box<dyn Table>,
     seed: u64,
@@ -227,6 +230,7 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
     let mut session = Session {
         game,
         record,
+        snapshot: Arc::default(),
         bots,
         table,
         seed,
@@ -370,6 +374,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let mut session = Session {
         game,
         record,
+        snapshot: Arc::default(),
         bots,
         table,
         seed,
@@ -394,6 +399,30 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         super::plural(record.actions.len(), "action")
     );
     Ok(session)
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename, so that
+/// a kill, a full disk or a failed write at any moment leaves the previous file whole.
+pub(crate) fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// Why `path` cannot be written, in words, from the error writing it.
@@ -435,10 +464,53 @@ impl Session {
         self.record.push(seat, action, self.game.ruleset());
     }
 
-    /// Writes the record as the game stands to `path`; `Err` says why it cannot be.
+    /// Writes the record as the game stands to `path` (atomically: a kill at any moment
+    /// leaves the previous file whole); `Err` says why it cannot be.
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
-        std::fs::write(path, self.record.to_json() + "\n").map_err(|e| write_problem(path, &e))
+        let json = self.record.to_json() + "\n";
+        write_atomic(path, &json).map_err(|e| write_problem(path, &e))
+    }
+
+    /// Takes what an interrupt would save now.
+    fn refresh_snapshot(&mut self) {
+        self.record.sync(&*self.game);
+        let json = self.record.to_json() + "\n";
+        if let Ok(mut s) = self.snapshot.lock() {
+            *s = json;
+        }
+    }
+
+    /// On SIGINT, SIGTERM or SIGHUP during play: save the last snapshot where `quit` would, say
+    /// how to resume, and end the process (exit code 128 + the signal's number).
+    fn save_on_signals(&self) {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let snapshot = Arc::clone(&self.snapshot);
+        let save = self.save.clone();
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let json = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
+                let code = 128 + signal;
+                if json.is_empty() {
+                    std::process::exit(code);
+                }
+                match write_atomic(&save, &json) {
+                    Ok(()) => println!(
+                        "\ninterrupted: game saved to {}; resume it with: yaku play --resume {}",
+                        save.display(),
+                        save.display()
+                    ),
+                    Err(e) => eprintln!(
+                        "\nerror: interrupted, and the game could not be saved to `{}`: {e}",
+                        save.display()
+                    ),
+                }
+                std::process::exit(code);
+            }
+        });
     }
 
     fn write_record(&mut self, path: &Path) -> Result<(), i32> {
@@ -511,6 +583,8 @@ impl Session {
     }
 
     fn play(&mut self) -> i32 {
+        self.refresh_snapshot();
+        self.save_on_signals();
         let stdin = std::io::stdin();
         let echo = !stdin.is_terminal();
         let mut lines = stdin.lock().lines();
@@ -580,6 +654,7 @@ impl Session {
             }
             // A person may take a while, or close the terminal: keep the record current.
             self.update_record();
+            self.refresh_snapshot();
             print!("{}", self.table.screen(&*self.game, seat));
             if self.bots.iter().all(Option::is_none) && self.bots.len() > 1 {
                 println!("({} to act)", self.table.style().who(seat));

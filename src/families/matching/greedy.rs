@@ -120,7 +120,8 @@ impl Greedy {
         }
         let won = taken | CardSet::single(card);
         let mut held = piles.mine_held;
-        r.yaku.update(&mut held, won, piles.mine | won, mine.facts());
+        r.yaku
+            .update(&mut held, won, piles.mine | won, mine.facts());
         let gain = mine.value_with(r, piles.mine | won, piles.my_reach, &held) - piles.mine_value;
         let denial = piles.their_value
             - theirs.value_with(r, piles.theirs, piles.their_reach - won, &piles.their_held);
