@@ -27,6 +27,7 @@
 //! | [`record`] | game records: write, read, replay |
 //! | [`sim`] | batch bot-vs-bot runs and their statistics |
 //! | [`diag`] | located diagnostics and their rendering |
+//! | [`sheet`] | rule sheets: a ruleset in words, as text, Markdown or HTML |
 //! | [`cli`] | the `yaku` command line: the only place that prints |
 
 #![deny(missing_docs)]
@@ -41,4 +42,5 @@ pub mod expr;
 pub mod record;
 pub mod ruleset;
 pub mod script;
+pub mod sheet;
 pub mod sim;

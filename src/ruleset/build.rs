@@ -745,12 +745,16 @@ fn deal_checks(
             Some(0)
         };
         r.finish(errors);
+        let when_source = when.as_ref().map(|w| w.text.to_string());
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
-        if let (Some(id), Some(when), Some(points)) = (id, when, points) {
+        if let (Some(id), Some(when), Some(points), Some(when_source)) =
+            (id, when, points, when_source)
+        {
             out.push(DealCheck {
                 id: id.text.to_string(),
                 name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
                 when,
+                when_source,
                 points,
             });
         }
