@@ -33,3 +33,6 @@ mod banker;
 /// `yaku rules`: rule sheets of every bundled ruleset (snapshots), the HTML sheet measured in
 /// headless Chromium, house-rule marks.
 mod sheet;
+
+/// Shell conventions: completions, man page, `yaku list`, exit codes in `--help`, colour.
+mod shell;

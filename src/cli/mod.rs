@@ -72,7 +72,7 @@ pub(crate) fn print_diagnostics(
     diagnostics: &[crate::diag::Diagnostic],
 ) {
     use std::io::Write;
-    let text = crate::diag::render_text(sources, diagnostics);
+    let text = crate::diag::render_text_styled(sources, diagnostics);
     let _ = write!(anstream::stderr(), "{text}");
 }
 

@@ -1,6 +1,6 @@
 //! `yaku validate FILE_OR_NAME...`: every finding in every file, located, as text or JSON.
 
-use crate::diag::{Diagnostic, SourceMap, has_errors, render_json, render_text};
+use crate::diag::{Diagnostic, SourceMap, has_errors, render_json};
 use crate::ruleset;
 use std::io::Write;
 
@@ -32,17 +32,18 @@ pub fn run(args: &ValidateArgs) -> i32 {
                 "diagnostics": render_json(&sources, &diagnostics),
             }));
         } else {
-            let text = render_text(&sources, &diagnostics);
-            let _ = write!(out, "{text}");
+            // Findings go to standard error, as cargo's do; the verdict of a good file is the
+            // command's output.
+            super::print_diagnostics(&sources, &diagnostics);
             let errors = diagnostics
                 .iter()
                 .filter(|d| d.severity == crate::diag::Severity::Error)
                 .count();
             if failed {
                 let _ = writeln!(
-                    out,
-                    "{spec}: {errors} error{}",
-                    if errors == 1 { "" } else { "s" }
+                    anstream::stderr(),
+                    "{spec}: {}",
+                    super::plural(errors, "error")
                 );
             } else {
                 let _ = writeln!(out, "{spec}: ok ({summary})");

@@ -56,6 +56,41 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
+/// The text of [`render_text`] with styles for a terminal: the severity word and the message in
+/// bold colour, the location arrow and the help line coloured, as cargo does. The caller's
+/// stream (anstream) drops the styles where colour is off (not a terminal, `NO_COLOR`).
+pub fn render_text_styled(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
+    use anstyle::{AnsiColor, Style};
+    let bold = Style::new().bold();
+    let error = AnsiColor::Red.on_default().bold();
+    let warning = AnsiColor::Yellow.on_default().bold();
+    let blue = AnsiColor::Blue.on_default().bold();
+    let text = render_text(sources, diagnostics);
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    for line in text.split_inclusive('\n') {
+        let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+        let head = [("error", error), ("warning", warning)]
+            .into_iter()
+            .find_map(|(word, style)| {
+                let rest = body.strip_prefix(word)?;
+                rest.starts_with(':').then_some((word, style, rest))
+            });
+        if let Some((word, style, rest)) = head {
+            out.push_str(&format!("{style}{word}{style:#}{bold}{rest}{bold:#}"));
+        } else if let Some(rest) = body.trim_start().strip_prefix("= help:") {
+            let indent = &body[..body.len() - body.trim_start().len()];
+            out.push_str(&format!("{indent}{blue}= help:{blue:#}{rest}"));
+        } else if let Some(rest) = body.trim_start().strip_prefix("-->") {
+            let indent = &body[..body.len() - body.trim_start().len()];
+            out.push_str(&format!("{indent}{blue}-->{blue:#}{rest}"));
+        } else {
+            out.push_str(body);
+        }
+        out.push_str(end);
+    }
+    out
+}
+
 /// Longest source line quoted whole, in bytes; longer ones are quoted around the span.
 const MAX_LINE: usize = 400;
 /// Characters quoted before and after the start of the span on a long line.
