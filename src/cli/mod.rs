@@ -8,6 +8,7 @@ mod list;
 mod play;
 mod replay;
 mod rules;
+mod schema;
 mod score;
 mod shell;
 mod sim;
@@ -39,6 +40,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// Print a ruleset's rule sheet: deck, deal, play, every yaku in words, scoring, sources.
     Rules(rules::RulesArgs),
+    /// Print the JSON Schema of ruleset, deck and strategy files (for Taplo / Even Better TOML).
+    Schema(schema::SchemaArgs),
     /// List the bundled rulesets, house rules, decks and strategies.
     List(list::ListArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -114,6 +117,7 @@ pub fn run() -> i32 {
         Command::Sim(a) => sim::run(&a),
         Command::Rules(a) => rules::run(&a),
         Command::List(a) => list::run(&a),
+        Command::Schema(a) => schema::run(&a),
         Command::Completions(a) => shell::completions(&a),
         Command::Man(a) => shell::man(&a),
     }

@@ -2,6 +2,7 @@
 //! their expressions compiled), flow options and the scoring script. Every error is collected.
 
 use super::deck_file::{check_ident, unknown_kind};
+use super::keys;
 use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
@@ -19,7 +20,8 @@ pub(super) fn ruleset(
 ) -> Option<Ruleset> {
     let before = errors.len();
     let top_loc = Loc::default();
-    let mut top = TableReader::new(tree, top_loc.clone(), "a ruleset");
+    let mut top =
+        TableReader::new(tree, top_loc.clone(), "a ruleset").defined_by(&keys::RULESET_FILE);
     let header = top.table("ruleset", errors);
     let card_kinds = top.table("card_kinds", errors);
     let yaku_tables = top.tables("yaku", errors);
@@ -56,7 +58,8 @@ pub(super) fn ruleset(
         );
         return None;
     };
-    let mut h = TableReader::new(header, header_loc.clone(), "`[ruleset]`");
+    let mut h =
+        TableReader::new(header, header_loc.clone(), "`[ruleset]`").defined_by(&keys::RULESET);
     let id = h.required_string("id", errors);
     let name = h.string("name", errors);
     let description = h.string("description", errors);
@@ -220,13 +223,13 @@ fn yaku_table(
     let mut group_uses: Vec<(String, Vec<Loc>)> = Vec::new();
     let mut ids: Vec<String> = Vec::new();
     for (t, loc) in tables {
-        let mut r = TableReader::new(t, (*loc).clone(), "a `[[yaku]]`");
+        let mut r = TableReader::new(t, (*loc).clone(), "a `[[yaku]]`").defined_by(&keys::YAKU);
         let id = r.required_string("id", errors);
         let what = id.map_or_else(
             || "a `[[yaku]]`".to_string(),
             |i| format!("yaku `{}`", i.text),
         );
-        let mut r = TableReader::new(t, (*loc).clone(), what);
+        let mut r = TableReader::new(t, (*loc).clone(), what).defined_by(&keys::YAKU);
         let _ = r.string("id", errors);
         let name = r.string("name", errors);
         let description = r.string("description", errors);
@@ -375,7 +378,7 @@ fn positive(r: &mut TableReader, key: &str, default: u32, errors: &mut Vec<Diagn
 }
 
 fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic>) -> Option<Flow> {
-    let mut r = TableReader::new(t, loc.clone(), "`[flow]`");
+    let mut r = TableReader::new(t, loc.clone(), "`[flow]`").defined_by(&keys::FLOW);
     // The family of game: it decides which options the table takes.
     let styles = [("matching", false), ("banker", true)];
     if choice(&mut r, "style", &styles, errors) == Some(true) {
@@ -732,7 +735,7 @@ fn deal_checks(
 ) -> Vec<DealCheck> {
     let mut out = Vec::new();
     for (t, loc) in tables {
-        let mut r = TableReader::new(t, loc.clone(), what);
+        let mut r = TableReader::new(t, loc.clone(), what).defined_by(&keys::DEAL_CHECK);
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let when = r.required_string("when", errors);
@@ -819,7 +822,7 @@ fn scoring_script(
     loc: &Loc,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<(ScoringScript, Loc)> {
-    let mut r = TableReader::new(t, loc.clone(), "`[scoring]`");
+    let mut r = TableReader::new(t, loc.clone(), "`[scoring]`").defined_by(&keys::SCORING);
     let script = r.string("script", errors);
     let source = r.string("source", errors);
     r.finish(errors);
