@@ -29,7 +29,12 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
             Severity::Error => CsDiagnostic::error(),
             Severity::Warning => CsDiagnostic::warning(),
         };
-        let mut cs = base.with_message(&d.message).with_labels(vec![label]);
+        let mut labels = vec![label];
+        for (loc, text) in &d.related {
+            let span = clamp_span(&sources.get(loc.file).text, loc.span.clone());
+            labels.push(Label::secondary(loc.file.0, span).with_message(text));
+        }
+        let mut cs = base.with_message(&d.message).with_labels(labels);
         if let Some(help) = &d.help {
             cs = cs.with_notes(vec![format!("help: {help}")]);
         }
@@ -160,7 +165,7 @@ pub fn render_json(sources: &SourceMap, diagnostics: &[Diagnostic]) -> serde_jso
         .map(|d| {
             let (line, column) = sources.line_col(d.loc.file, d.loc.span.start);
             let (end_line, end_column) = sources.line_col(d.loc.file, d.loc.span.end);
-            serde_json::json!({
+            let mut item = serde_json::json!({
                 "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
                 "message": d.message,
                 "file": sources.get(d.loc.file).name,
@@ -170,7 +175,23 @@ pub fn render_json(sources: &SourceMap, diagnostics: &[Diagnostic]) -> serde_jso
                 "end_column": end_column,
                 "label": d.label,
                 "help": d.help,
-            })
+            });
+            if !d.related.is_empty() {
+                item["related"] = d
+                    .related
+                    .iter()
+                    .map(|(loc, label)| {
+                        let (line, column) = sources.line_col(loc.file, loc.span.start);
+                        serde_json::json!({
+                            "file": sources.get(loc.file).name,
+                            "line": line,
+                            "column": column,
+                            "label": label,
+                        })
+                    })
+                    .collect();
+            }
+            item
         })
         .collect();
     serde_json::Value::Array(items)

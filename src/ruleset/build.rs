@@ -222,6 +222,8 @@ fn yaku_table(
     let mut table = YakuTable::default();
     let mut group_uses: Vec<(String, Vec<Loc>)> = Vec::new();
     let mut ids: Vec<String> = Vec::new();
+    // Where each id was first defined, for "first defined here".
+    let mut id_locs: Vec<(String, Loc)> = Vec::new();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, (*loc).clone(), "a `[[yaku]]`").defined_by(&keys::YAKU);
         let id = r.required_string("id", errors);
@@ -261,13 +263,15 @@ fn yaku_table(
         if !check_ident(&id, errors) {
             continue;
         }
-        if ids.iter().any(|i| i == id.text) {
-            errors.push(Diagnostic::error(
-                format!("duplicate yaku id `{}`", id.text),
-                id.loc.clone(),
-            ));
+        if let Some((_, first)) = id_locs.iter().find(|(i, _)| *i == id.text) {
+            errors.push(
+                Diagnostic::error(format!("duplicate yaku id `{}`", id.text), id.loc.clone())
+                    .with_label("defined again here")
+                    .with_related(Loc::clone(first), "first defined here"),
+            );
             continue;
         }
+        id_locs.push((id.text.to_string(), id.loc.clone()));
         ids.push(id.text.to_string());
         let sources = (
             when.as_ref()

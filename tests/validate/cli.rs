@@ -252,3 +252,61 @@ fn a_deck_header_with_spaces_and_a_comment_is_still_a_deck() {
         "deck-header-comment.toml: ok (deck `tiny`: 4 cards in 2 suits)\n"
     );
 }
+
+#[test]
+fn a_dash_reads_a_ruleset_from_standard_input() {
+    let out = Yaku::new(["validate", "-"])
+        .stdin("[ruleset]\nid = \"piped\"\nextends = \"koikoi\"\n")
+        .run();
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "-: ok (ruleset `piped`: 13 yaku, deck `hanafuda`)\n"
+    );
+    let out = Yaku::new(["validate", "-"])
+        .stdin("[ruleset]\nid = \"piped\"\nextends = \"koikoi\"\nnmae = \"x\"\n")
+        .run();
+    out.expect_code(1);
+    assert!(out.stderr.contains("--> <stdin>:4:1"), "{}", out.stderr);
+}
+
+#[test]
+fn a_directory_validates_every_rule_file_in_it() {
+    let out = Yaku::new(["validate", "rulesets"]).run();
+    out.expect_code(0);
+    for file in [
+        "rulesets/koikoi.toml",
+        "rulesets/house/lightning-wild.toml",
+        "rulesets/decks/gupai.toml",
+        "rulesets/strategies/seed.toml",
+    ] {
+        assert!(
+            out.stdout.contains(&format!("{file}: ok (")),
+            "{}",
+            out.stdout
+        );
+    }
+    // Scripts are checked through the rule files that name them.
+    assert!(!out.stdout.contains(".rhai"), "{}", out.stdout);
+}
+
+#[test]
+fn a_script_file_is_compiled_as_a_script_not_read_as_toml() {
+    let out = Yaku::new(["validate", "rulesets/scripts/koikoi.rhai"]).run();
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("compiles and defines `fn score(hand)`"),
+        "{}",
+        out.stdout
+    );
+    let out = Yaku::new(["validate", "broken.rhai"])
+        .current_dir(root().join("tests/validate/broken/scripts"))
+        .run();
+    out.expect_code(1);
+    assert!(
+        out.stderr.contains("scoring script does not compile"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("TOML"), "{}", out.stderr);
+}
