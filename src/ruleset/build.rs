@@ -94,12 +94,16 @@ pub(super) fn ruleset(
         }
     };
     let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, errors));
-    if let Some((script, at)) = &scoring
+    if let Some((script, at, place)) = &scoring
         && !crate::diag::has_errors(errors)
     {
+        let before = errors.len();
         try_script(script, &yaku, at, errors);
+        for d in &mut errors[before..] {
+            locate_script_failure(d, place, &loader.sources);
+        }
     }
-    let scoring = scoring.map(|(s, _)| s);
+    let scoring = scoring.map(|(s, _, _)| s);
     if errors[before..]
         .iter()
         .any(|d| d.severity == crate::diag::Severity::Error)
@@ -820,12 +824,75 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
     }
 }
 
+/// Where a scoring script's text is: its source file, and for an inline script where that text
+/// starts in the rule file.
+struct ScriptPlace {
+    file: crate::diag::FileId,
+    inline_at: Option<Loc>,
+}
+
+/// Moves a sample-hand failure (`name:line[:column]: message`) from the `[scoring]` key to the
+/// script line that failed: in the `.rhai` file, or in the rule file for an inline script. A
+/// missing `hand` field gets a did-you-mean.
+fn locate_script_failure(
+    d: &mut Diagnostic,
+    place: &ScriptPlace,
+    sources: &crate::diag::SourceMap,
+) {
+    let name = &sources.get(place.file).name;
+    let Some(at) = d.message.find(&format!("{name}:")) else {
+        return;
+    };
+    let rest = &d.message[at + name.len() + 1..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let Ok(line) = digits.parse::<usize>() else {
+        return;
+    };
+    let text = &sources.get(place.file).text;
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let line_text = text[line_start.min(text.len())..]
+        .lines()
+        .next()
+        .unwrap_or("");
+    let indent = line_text.len() - line_text.trim_start().len();
+    let span = line_start + indent..line_start + line_text.trim_end().len();
+    let loc = match &place.inline_at {
+        Some(start) => start.sub(span.start, span.len()),
+        None => Loc::new(place.file, span),
+    };
+    // The message without its `name:line:` prefix, which the location now shows.
+    let detail = rest[digits.len()..]
+        .trim_start_matches(|c: char| c == ':' || c.is_ascii_digit())
+        .trim_start();
+    let detail = detail
+        .strip_prefix("scoring script failed: ")
+        .unwrap_or(detail);
+    if let Some(field) = detail
+        .split("Property not found: ")
+        .nth(1)
+        .map(|f| f.split_whitespace().next().unwrap_or(""))
+        && let Some(help) =
+            crate::diag::did_you_mean(field, crate::script::FACT_NAMES.iter().copied())
+    {
+        d.help = Some(format!(
+            "{help} (`hand` holds: {})",
+            crate::script::FACT_NAMES.join(", ")
+        ));
+    }
+    d.message = format!("the scoring script fails on a sample hand: {detail}");
+    d.loc = loc;
+}
+
 fn scoring_script(
     loader: &mut Loader,
     t: &Table,
     loc: &Loc,
     errors: &mut Vec<Diagnostic>,
-) -> Option<(ScoringScript, Loc)> {
+) -> Option<(ScoringScript, Loc, ScriptPlace)> {
     let mut r = TableReader::new(t, loc.clone(), "`[scoring]`").defined_by(&keys::SCORING);
     let script = r.string("script", errors);
     let source = r.string("source", errors);
@@ -868,8 +935,12 @@ fn scoring_script(
         }
     };
     let before = errors.len();
+    let place = ScriptPlace {
+        file,
+        inline_at: inline_at.as_ref().map(|(_, start)| start.clone()),
+    };
     let compiled = ScoringScript::compile(&loader.sources, file, &named_at, errors)
-        .map(|s| (s, named_at.clone()));
+        .map(|s| (s, named_at.clone(), place));
     // Errors in an inline script point into the rule file, at the script's own line and column.
     if let Some((file, start)) = inline_at {
         for d in &mut errors[before..] {

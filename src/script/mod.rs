@@ -73,7 +73,7 @@ pub struct FactsKey {
 }
 
 /// The facts `hand` holds, by name: bit `i` of [`FactReads`] stands for `FACT_NAMES[i]`.
-const FACT_NAMES: [&str; 11] = [
+pub const FACT_NAMES: [&str; 11] = [
     "yaku",
     "base",
     "koikoi_self",
