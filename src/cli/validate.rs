@@ -185,7 +185,11 @@ fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
 fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     let mut sources = SourceMap::new();
     match crate::analysis::Strategy::check(spec) {
-        Ok((_, _, Ok(s))) => (Vec::new(), sources, format!("strategy `{}`", s.name)),
+        Ok((name, text, Ok(s))) => {
+            let file = sources.add(name, text);
+            let diagnostics = draws_against_rulesets(&s, &sources, file);
+            (diagnostics, sources, format!("strategy `{}`", s.name))
+        }
         Ok((name, text, Err(errors))) => {
             let file = sources.add(name, text);
             let diagnostics = errors
@@ -206,4 +210,76 @@ fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
             (vec![d], sources, String::new())
         }
     }
+}
+
+/// A strategy's draw counts checked against the bundled banker rulesets of its deck: a count no
+/// such ruleset allows is an error at the `draw` that gives it.
+fn draws_against_rulesets(
+    strategy: &crate::analysis::Strategy,
+    sources: &SourceMap,
+    file: crate::diag::FileId,
+) -> Vec<Diagnostic> {
+    let text = &sources.get(file).text;
+    let deck = text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| t.get("strategy")?.get("deck")?.as_str().map(str::to_string));
+    let Some(deck) = deck else {
+        return Vec::new();
+    };
+    let rulesets: Vec<(String, Vec<u32>)> = ruleset::bundled::ruleset_names()
+        .filter_map(|name| {
+            let r = ruleset::load(name).value?;
+            let flow = r.banker()?;
+            (r.deck.id == deck).then(|| (name.to_string(), flow.draw_options.clone()))
+        })
+        .collect();
+    if rulesets.is_empty() {
+        return Vec::new();
+    }
+    let draws = std::iter::once(strategy.default.draw)
+        .chain(strategy.by_suit.iter().map(|(_, e)| e.draw))
+        .flatten();
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for n in draws {
+        if rulesets.iter().any(|(_, options)| options.contains(&n)) {
+            continue;
+        }
+        // The `draw = n` that says it, for the location.
+        let mut offset = 0;
+        let mut span = 0..0;
+        for line in text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            if let Some(value) = trimmed.strip_prefix("draw")
+                && let Some(value) = value.trim_start().strip_prefix('=')
+                && value.split('#').next().unwrap_or("").trim() == n.to_string()
+            {
+                let at = offset + line.len() - trimmed.len();
+                span = at..at + trimmed.trim_end().len();
+                break;
+            }
+            offset += line.len();
+        }
+        if out.iter().any(|d| d.loc.span == span) {
+            continue;
+        }
+        let allowed: Vec<String> = rulesets
+            .iter()
+            .map(|(name, options)| {
+                let options: Vec<String> = options.iter().map(u32::to_string).collect();
+                format!("`{name}` allows {}", options.join(" or "))
+            })
+            .collect();
+        out.push(
+            Diagnostic::error(
+                format!(
+                    "no ruleset of deck `{deck}` lets a player take {}",
+                    super::plural(n, "more tile")
+                ),
+                crate::diag::Loc::new(file, span),
+            )
+            .with_help(Some(allowed.join("; "))),
+        );
+    }
+    out
 }
