@@ -71,11 +71,27 @@ pub(super) fn ruleset(
         check_ident(&id, errors);
     }
 
-    let mut deck = deck_ref.and_then(|d| {
+    let deck = deck_ref.and_then(|d| {
         let file = loader.open_ref(d.loc.file, d.text, RefKind::Deck, d.loc, errors)?;
         loader.deck_in(file, errors)
-    })?;
-    if let Some((table, _)) = card_kinds {
+    });
+    // Without a deck (missing, or broken) the rest is still checked against an empty one, so
+    // every other mistake shows now rather than after the deck is fixed; only the findings
+    // about names, which need the deck, are left out.
+    let deck_missing = deck.is_none();
+    let after_deck = errors.len();
+    let mut deck = deck.unwrap_or_else(|| Deck {
+        id: String::new(),
+        name: String::new(),
+        cards: Vec::new(),
+        suits: Vec::new(),
+        kinds: Vec::new(),
+        attributes: Vec::new(),
+        suit_word: None,
+    });
+    if let Some((table, _)) = card_kinds
+        && !deck_missing
+    {
         apply_card_kinds(&mut deck, table, errors);
     }
     let names = Names {
@@ -104,6 +120,17 @@ pub(super) fn ruleset(
         }
     }
     let scoring = scoring.map(|(s, _, _)| s);
+    if deck_missing {
+        let mut i = after_deck;
+        while i < errors.len() {
+            if needs_the_deck(&errors[i].message) {
+                errors.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        return None;
+    }
     if errors[before..]
         .iter()
         .any(|d| d.severity == crate::diag::Severity::Error)
@@ -822,6 +849,22 @@ fn try_script(script: &ScoringScript, yaku: &YakuTable, at: &Loc, errors: &mut V
             }
         }
     }
+}
+
+/// True for a finding that only holds because the deck is unknown (a name it would define).
+fn needs_the_deck(message: &str) -> bool {
+    [
+        "unknown name",
+        "unknown card",
+        "unknown kind",
+        "unknown suit",
+        "unknown attribute",
+        "unknown set",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p))
+        || message.contains("not in the deck")
+        || message.contains("the deck has")
 }
 
 /// Where a scoring script's text is: its source file, and for an inline script where that text
