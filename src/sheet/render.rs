@@ -119,7 +119,7 @@ fn markdown(sheet: &Sheet) -> String {
             } else {
                 String::new()
             };
-            let text = code_spans(&rule.text, |s| md_escape(s), |c| format!("`{c}`"));
+            let text = code_spans(&rule.text, md_escape, |c| format!("`{c}`"));
             match &rule.name {
                 Some(name) => {
                     let _ = writeln!(out, "- {mark}**{}**: {text}", md_escape(name));
