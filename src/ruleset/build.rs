@@ -80,15 +80,7 @@ pub(super) fn ruleset(
     // about names, which need the deck, are left out.
     let deck_missing = deck.is_none();
     let after_deck = errors.len();
-    let mut deck = deck.unwrap_or_else(|| Deck {
-        id: String::new(),
-        name: String::new(),
-        cards: Vec::new(),
-        suits: Vec::new(),
-        kinds: Vec::new(),
-        attributes: Vec::new(),
-        suit_word: None,
-    });
+    let mut deck = deck.unwrap_or_else(Deck::empty);
     if let Some((table, _)) = card_kinds
         && !deck_missing
     {

@@ -5,8 +5,8 @@ use super::{Rule, Section, in_words};
 use crate::deck::Deck;
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
-    BankerFlow, BothInstant, DealTarget, Exhausted, FirstDealer, GameLength, MatchingFlow,
-    NextDealer,
+    BankerFlow, BothInstant, DealCheck, DealTarget, Exhausted, FirstDealer, GameLength,
+    MatchingFlow, NextDealer,
 };
 
 /// The deal, the turn, declarations, instant wins, redeals and game length of a matching game.
@@ -48,14 +48,12 @@ pub(super) fn matching(flow: &MatchingFlow, deck: &Deck, lex: &Lexicon) -> Vec<S
         ));
     }
     for check in &flow.instant_wins {
-        deal.push(Rule::named(
-            &check.name,
+        deal.push(check_rule(check, lex, |when| {
             format!(
-                "instant win of {} points for a hand dealt {}.",
-                check.points,
-                in_words(&check.when_source, lex)
-            ),
-        ));
+                "instant win of {} points for a hand dealt {when}.",
+                check.points
+            )
+        }));
     }
     if !flow.instant_wins.is_empty() {
         deal.push(Rule::plain(match flow.both_instant {
@@ -64,13 +62,9 @@ pub(super) fn matching(flow: &MatchingFlow, deck: &Deck, lex: &Lexicon) -> Vec<S
         }));
     }
     for check in &flow.redeals {
-        deal.push(Rule::named(
-            &check.name,
-            format!(
-                "redeal when the table is dealt {}.",
-                in_words(&check.when_source, lex)
-            ),
-        ));
+        deal.push(check_rule(check, lex, |when| {
+            format!("redeal when the table is dealt {when}.")
+        }));
     }
     let mut turn = vec![Rule::plain(format!(
         "Play a {card} from your hand onto a table {card} of the same {suit} to capture both (or \
@@ -161,13 +155,9 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         )),
     ];
     for check in &flow.banker_wins {
-        rules.push(Rule::named(
-            &check.name,
-            format!(
-                "the banker wins every bet at once with {}.",
-                in_words(&check.when_source, lex)
-            ),
-        ));
+        rules.push(check_rule(check, lex, |when| {
+            format!("the banker wins every bet at once with {when}.")
+        }));
     }
     rules.push(Rule::plain(format!(
         "Each player then takes {} more {card}s.",
@@ -185,6 +175,11 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         heading: "Play".to_string(),
         rules,
     }]
+}
+
+/// A deal check as a rule named after it: `sentence` given its condition in words.
+fn check_rule(check: &DealCheck, lex: &Lexicon, sentence: impl Fn(&str) -> String) -> Rule {
+    Rule::named(&check.name, sentence(&in_words(&check.when_source, lex)))
 }
 
 /// `word` with its first letter in capitals.

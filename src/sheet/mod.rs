@@ -203,29 +203,22 @@ fn card_word(ruleset: &Ruleset) -> &'static str {
 pub fn lexicon(ruleset: &Ruleset) -> Lexicon {
     let deck = &ruleset.deck;
     let card = card_word(ruleset);
-    let named = |cards: CardSet, plural: String| -> String {
-        match cards.iter().next() {
+    // A kind or suit of one card reads as that card (`the Rain Man`), others as a plural.
+    let set = |id: &str, noun: &str, cards: CardSet| SetWords {
+        name: id.to_string(),
+        words: match cards.iter().next() {
             Some(only) if cards.len() == 1 => format!("the {}", deck.card(only).name),
-            _ => plural,
-        }
+            _ => format!("{noun} {card}s"),
+        },
+        size: cards.len() as usize,
+        is_card: cards.len() == 1,
     };
-    let mut sets = Vec::new();
-    for kind in &deck.kinds {
-        sets.push(SetWords {
-            name: kind.id.clone(),
-            words: named(kind.cards, format!("{} {card}s", kind.id)),
-            size: kind.cards.len() as usize,
-            is_card: kind.cards.len() == 1,
-        });
-    }
-    for suit in &deck.suits {
-        sets.push(SetWords {
-            name: suit.id.clone(),
-            words: named(suit.cards, format!("{} {card}s", suit.name)),
-            size: suit.cards.len() as usize,
-            is_card: suit.cards.len() == 1,
-        });
-    }
+    let mut sets: Vec<SetWords> = deck
+        .kinds
+        .iter()
+        .map(|k| set(&k.id, &k.id, k.cards))
+        .chain(deck.suits.iter().map(|s| set(&s.id, &s.name, s.cards)))
+        .collect();
     for c in &deck.cards {
         sets.push(SetWords {
             name: c.id.clone(),
