@@ -28,6 +28,7 @@
 //! | [`analysis`] | exact expected values of banker-game strategies |
 //! | [`sim`] | batch bot runs of every family and their statistics |
 //! | [`diag`] | located diagnostics and their rendering |
+//! | [`sheet`] | rule sheets: a ruleset in words, as text, Markdown or HTML |
 //! | [`cli`] | the `yaku` command line: the only place that prints |
 
 #![deny(missing_docs)]
@@ -42,5 +43,6 @@ pub mod expr;
 pub mod families;
 pub mod ruleset;
 pub mod script;
+pub mod sheet;
 pub mod sim;
 pub mod yaku;

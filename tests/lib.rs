@@ -29,3 +29,10 @@ mod play;
 /// Kol-ye-si through the binary: a human session from piped input, bot sessions, `sim` against
 /// `analyze`, command-line table limits.
 mod banker;
+
+/// `yaku rules`: rule sheets of every bundled ruleset (snapshots), the HTML sheet measured in
+/// headless Chromium, house-rule marks.
+mod sheet;
+
+/// Shell conventions: completions, man page, `yaku list`, exit codes in `--help`, colour.
+mod shell;

@@ -397,15 +397,7 @@ fn suit_of(deck: &Deck, name: &str) -> Result<usize, (String, Option<String>)> {
 /// A deck with no cards: for reading a strategy whose own deck is unknown (only the file's shape
 /// is checked then).
 fn empty_deck() -> Deck {
-    Deck {
-        id: String::new(),
-        name: String::new(),
-        cards: Vec::new(),
-        suits: Vec::new(),
-        kinds: Vec::new(),
-        attributes: Vec::new(),
-        suit_word: None,
-    }
+    Deck::empty()
 }
 
 /// 1-based line and column of a byte offset.

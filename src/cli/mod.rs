@@ -4,9 +4,13 @@
 //! 1 a finding or failure the user must fix, 2 a usage error.
 
 mod analyze;
+mod list;
 mod play;
 mod replay;
+mod rules;
+mod schema;
 mod score;
+mod shell;
 mod sim;
 mod validate;
 
@@ -14,7 +18,7 @@ use clap::{Parser, Subcommand};
 
 /// yaku: a rules-as-data engine for card and tile games.
 #[derive(Parser, Debug)]
-#[command(name = "yaku", version, about, long_about = None)]
+#[command(name = "yaku", version, about, long_about = None, after_help = EXIT_CODES_HELP)]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
@@ -34,6 +38,16 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Bot-vs-bot games on all cores, with statistics.
     Sim(sim::SimArgs),
+    /// Print a ruleset's rule sheet: deck, deal, play, every yaku in words, scoring, sources.
+    Rules(rules::RulesArgs),
+    /// Print the JSON Schema of ruleset, deck and strategy files (for Taplo / Even Better TOML).
+    Schema(schema::SchemaArgs),
+    /// List the bundled rulesets, house rules, decks and strategies.
+    List(list::ListArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff), e.g. `yaku man > yaku.1`.
+    Man(shell::ManArgs),
 }
 
 /// Exit code: success.
@@ -42,6 +56,46 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAILURE: i32 = 1;
 /// Exit code: the command line is wrong.
 pub const EXIT_USAGE: i32 = 2;
+
+/// The exit codes, as `--help` shows them (README.md lists the same).
+const EXIT_CODES_HELP: &str = "Exit codes:
+  0  success
+  1  the input has errors (a rule file, a record, a strategy), or the command failed
+  2  the command line is wrong (unknown option, missing argument)";
+
+/// The definition of the command line, for completions and the man page.
+pub fn command() -> clap::Command {
+    <Args as clap::CommandFactory>::command()
+}
+
+/// Prints diagnostics to standard error, coloured when standard error is a terminal (and
+/// `NO_COLOR` is unset, or `CLICOLOR_FORCE` is set).
+pub(crate) fn print_diagnostics(
+    sources: &crate::diag::SourceMap,
+    diagnostics: &[crate::diag::Diagnostic],
+) {
+    use std::io::Write;
+    let text = crate::diag::render_text_styled(sources, diagnostics);
+    let _ = write!(anstream::stderr(), "{text}");
+}
+
+/// Writes a command's output to `path`, or to standard output without one.
+pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> i32 {
+    use std::io::Write;
+    match path {
+        Some(path) => match std::fs::write(path, text) {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                EXIT_FAILURE
+            }
+        },
+        None => {
+            let _ = anstream::stdout().write_all(text.as_bytes());
+            EXIT_OK
+        }
+    }
+}
 
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
@@ -65,6 +119,11 @@ pub fn run() -> i32 {
         Command::Play(a) => play::run(&a),
         Command::Replay(a) => replay::run(&a),
         Command::Sim(a) => sim::run(&a),
+        Command::Rules(a) => rules::run(&a),
+        Command::List(a) => list::run(&a),
+        Command::Schema(a) => schema::run(&a),
+        Command::Completions(a) => shell::completions(&a),
+        Command::Man(a) => shell::man(&a),
     }
 }
 
@@ -121,10 +180,7 @@ pub(crate) fn plural(n: impl std::fmt::Display, noun: &str) -> String {
 pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::Ruleset>> {
     let loaded = crate::ruleset::load(spec);
     if !loaded.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            crate::diag::render_text(&loaded.sources, &loaded.diagnostics)
-        );
+        print_diagnostics(&loaded.sources, &loaded.diagnostics);
     }
     loaded.value.map(std::sync::Arc::new)
 }

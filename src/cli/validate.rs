@@ -1,13 +1,15 @@
 //! `yaku validate FILE_OR_NAME...`: every finding in every file, located, as text or JSON.
 
-use crate::diag::{Diagnostic, SourceMap, has_errors, render_json, render_text};
+use crate::diag::{Diagnostic, SourceMap, has_errors, render_json};
 use crate::ruleset;
 use std::io::Write;
 
 /// Arguments of `yaku validate`.
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
-    /// Rule files or decks: paths, or bundled names such as `koikoi`.
+    /// Rule files, decks, strategies or scripts: paths, bundled names such as `koikoi`, a
+    /// directory (every `.toml` file in it and its subdirectories), or `-` for a ruleset on
+    /// standard input.
     #[arg(required = true, value_name = "FILE_OR_NAME")]
     files: Vec<String>,
     /// Print the findings as JSON.
@@ -21,7 +23,7 @@ pub fn run(args: &ValidateArgs) -> i32 {
     let mut json_files = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for spec in &args.files {
+    for spec in &expand(&args.files) {
         let (diagnostics, sources, summary) = check(spec);
         let failed = has_errors(&diagnostics);
         any_errors |= failed;
@@ -32,17 +34,18 @@ pub fn run(args: &ValidateArgs) -> i32 {
                 "diagnostics": render_json(&sources, &diagnostics),
             }));
         } else {
-            let text = render_text(&sources, &diagnostics);
-            let _ = write!(out, "{text}");
+            // Findings go to standard error, as cargo's do; the verdict of a good file is the
+            // command's output.
+            super::print_diagnostics(&sources, &diagnostics);
             let errors = diagnostics
                 .iter()
                 .filter(|d| d.severity == crate::diag::Severity::Error)
                 .count();
             if failed {
                 let _ = writeln!(
-                    out,
-                    "{spec}: {errors} error{}",
-                    if errors == 1 { "" } else { "s" }
+                    anstream::stderr(),
+                    "{spec}: {}",
+                    super::plural(errors, "error")
                 );
             } else {
                 let _ = writeln!(out, "{spec}: ok ({summary})");
@@ -64,8 +67,60 @@ pub fn run(args: &ValidateArgs) -> i32 {
     }
 }
 
+/// The files to check: each argument, with a directory replaced by the `.toml` files under it
+/// (sorted, subdirectories included).
+fn expand(specs: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let path = std::path::Path::new(spec);
+        if spec != "-" && path.is_dir() {
+            let mut found = Vec::new();
+            let mut dirs = vec![path.to_path_buf()];
+            while let Some(dir) = dirs.pop() {
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
+                for entry in entries.flatten() {
+                    let p = entry.path();
+                    if p.is_dir() {
+                        dirs.push(p);
+                    } else if p.extension().is_some_and(|e| e == "toml") {
+                        found.push(p.display().to_string());
+                    }
+                }
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(spec.clone());
+        }
+    }
+    out
+}
+
 /// Loads one ruleset or deck and returns its findings and a one-line summary.
 fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
+    if spec == "-" {
+        let mut text = String::new();
+        let mut sources = SourceMap::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+            let file = sources.add("<stdin>", "");
+            let d = Diagnostic::error(
+                format!("cannot read standard input: {e}"),
+                crate::diag::Loc::new(file, 0..0),
+            );
+            return (vec![d], sources, String::new());
+        }
+        let loaded = ruleset::load_str("<stdin>", &text);
+        return (
+            loaded.diagnostics,
+            loaded.sources,
+            summary(loaded.value.as_ref()),
+        );
+    }
+    if spec.ends_with(".rhai") {
+        return check_script(spec);
+    }
     if ruleset::is_strategy_file(spec) {
         return check_strategy(spec);
     }
@@ -82,23 +137,59 @@ fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
         (loaded.diagnostics, loaded.sources, summary)
     } else {
         let loaded = ruleset::load(spec);
-        let summary = loaded.value.as_ref().map_or_else(String::new, |r| {
-            format!(
-                "ruleset `{}`: {} yaku, deck `{}`",
-                r.id,
-                r.yaku.yaku.len(),
-                r.deck.id
-            )
-        });
+        let summary = summary(loaded.value.as_ref());
         (loaded.diagnostics, loaded.sources, summary)
     }
+}
+
+/// The one-line summary of a valid ruleset.
+fn summary(ruleset: Option<&ruleset::Ruleset>) -> String {
+    ruleset.map_or_else(String::new, |r| {
+        format!(
+            "ruleset `{}`: {} yaku, deck `{}`",
+            r.id,
+            r.yaku.yaku.len(),
+            r.deck.id
+        )
+    })
+}
+
+/// A scoring script on its own: compiled, and checked to define `fn score(hand)`. Running it on
+/// a sample hand needs its ruleset's yaku, so the help says to validate the rule file too.
+fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
+    let mut sources = SourceMap::new();
+    let text = match std::fs::read_to_string(spec) {
+        Ok(t) => t,
+        Err(e) => {
+            let file = sources.add("<command line>", spec);
+            let d = Diagnostic::error(
+                format!("cannot read `{spec}`: {e}"),
+                crate::diag::Loc::new(file, 0..spec.len()),
+            );
+            return (vec![d], sources, String::new());
+        }
+    };
+    let file = sources.add(spec, text);
+    let mut errors = Vec::new();
+    let at = crate::diag::Loc::new(file, 0..0);
+    let script = crate::script::ScoringScript::compile(&sources, file, &at, &[], &mut errors);
+    let summary = script.map_or_else(String::new, |_| {
+        "script: compiles and defines `fn score(hand)`; validate the rule file that names it to \
+         run it on sample hands"
+            .to_string()
+    });
+    (errors, sources, summary)
 }
 
 /// A strategy table: parsed against the deck it names, every mistake located in the file.
 fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     let mut sources = SourceMap::new();
     match crate::analysis::Strategy::check(spec) {
-        Ok((_, _, Ok(s))) => (Vec::new(), sources, format!("strategy `{}`", s.name)),
+        Ok((name, text, Ok(s))) => {
+            let file = sources.add(name, text);
+            let diagnostics = draws_against_rulesets(&s, &sources, file);
+            (diagnostics, sources, format!("strategy `{}`", s.name))
+        }
         Ok((name, text, Err(errors))) => {
             let file = sources.add(name, text);
             let diagnostics = errors
@@ -119,4 +210,76 @@ fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
             (vec![d], sources, String::new())
         }
     }
+}
+
+/// A strategy's draw counts checked against the bundled banker rulesets of its deck: a count no
+/// such ruleset allows is an error at the `draw` that gives it.
+fn draws_against_rulesets(
+    strategy: &crate::analysis::Strategy,
+    sources: &SourceMap,
+    file: crate::diag::FileId,
+) -> Vec<Diagnostic> {
+    let text = &sources.get(file).text;
+    let deck = text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| t.get("strategy")?.get("deck")?.as_str().map(str::to_string));
+    let Some(deck) = deck else {
+        return Vec::new();
+    };
+    let rulesets: Vec<(String, Vec<u32>)> = ruleset::bundled::ruleset_names()
+        .filter_map(|name| {
+            let r = ruleset::load(name).value?;
+            let flow = r.banker()?;
+            (r.deck.id == deck).then(|| (name.to_string(), flow.draw_options.clone()))
+        })
+        .collect();
+    if rulesets.is_empty() {
+        return Vec::new();
+    }
+    let draws = std::iter::once(strategy.default.draw)
+        .chain(strategy.by_suit.iter().map(|(_, e)| e.draw))
+        .flatten();
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for n in draws {
+        if rulesets.iter().any(|(_, options)| options.contains(&n)) {
+            continue;
+        }
+        // The `draw = n` that says it, for the location.
+        let mut offset = 0;
+        let mut span = 0..0;
+        for line in text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            if let Some(value) = trimmed.strip_prefix("draw")
+                && let Some(value) = value.trim_start().strip_prefix('=')
+                && value.split('#').next().unwrap_or("").trim() == n.to_string()
+            {
+                let at = offset + line.len() - trimmed.len();
+                span = at..at + trimmed.trim_end().len();
+                break;
+            }
+            offset += line.len();
+        }
+        if out.iter().any(|d| d.loc.span == span) {
+            continue;
+        }
+        let allowed: Vec<String> = rulesets
+            .iter()
+            .map(|(name, options)| {
+                let options: Vec<String> = options.iter().map(u32::to_string).collect();
+                format!("`{name}` allows {}", options.join(" or "))
+            })
+            .collect();
+        out.push(
+            Diagnostic::error(
+                format!(
+                    "no ruleset of deck `{deck}` lets a player take {}",
+                    super::plural(n, "more tile")
+                ),
+                crate::diag::Loc::new(file, span),
+            )
+            .with_help(Some(allowed.join("; "))),
+        );
+    }
+    out
 }

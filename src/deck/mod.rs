@@ -74,6 +74,20 @@ pub struct Deck {
 }
 
 impl Deck {
+    /// A deck without cards, names or attributes: what a ruleset is checked against when its
+    /// own deck cannot be read, so its other mistakes still show.
+    pub fn empty() -> Deck {
+        Deck {
+            id: String::new(),
+            name: String::new(),
+            cards: Vec::new(),
+            suits: Vec::new(),
+            kinds: Vec::new(),
+            attributes: Vec::new(),
+            suit_word: None,
+        }
+    }
+
     /// Every card of the deck.
     pub fn all(&self) -> CardSet {
         CardSet::first(self.cards.len())

@@ -6,7 +6,7 @@
 mod render;
 mod suggest;
 
-pub use render::{render_json, render_text};
+pub use render::{render_json, render_text, render_text_styled};
 pub use suggest::{did_you_mean, suggest};
 
 use std::ops::Range;
@@ -120,6 +120,8 @@ pub struct Diagnostic {
     pub label: Option<String>,
     /// A suggestion (`did you mean ...`).
     pub help: Option<String>,
+    /// Other places that explain it, each with its label (`first defined here`).
+    pub related: Vec<(Loc, String)>,
 }
 
 impl Diagnostic {
@@ -131,6 +133,7 @@ impl Diagnostic {
             loc,
             label: None,
             help: None,
+            related: Vec::new(),
         }
     }
 
@@ -145,6 +148,12 @@ impl Diagnostic {
     /// Adds a label under the caret.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = Some(label.into());
+        self
+    }
+
+    /// Points at another place too, with a label (`first defined here`).
+    pub fn with_related(mut self, loc: Loc, label: impl Into<String>) -> Diagnostic {
+        self.related.push((loc, label.into()));
         self
     }
 

@@ -29,7 +29,12 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
             Severity::Error => CsDiagnostic::error(),
             Severity::Warning => CsDiagnostic::warning(),
         };
-        let mut cs = base.with_message(&d.message).with_labels(vec![label]);
+        let mut labels = vec![label];
+        for (loc, text) in &d.related {
+            let span = clamp_span(&sources.get(loc.file).text, loc.span.clone());
+            labels.push(Label::secondary(loc.file.0, span).with_message(text));
+        }
+        let mut cs = base.with_message(&d.message).with_labels(labels);
         if let Some(help) = &d.help {
             cs = cs.with_notes(vec![format!("help: {help}")]);
         }
@@ -52,6 +57,41 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
         while !out.ends_with("\n\n") {
             out.push('\n');
         }
+    }
+    out
+}
+
+/// The text of [`render_text`] with styles for a terminal: the severity word and the message in
+/// bold colour, the location arrow and the help line coloured, as cargo does. The caller's
+/// stream (anstream) drops the styles where colour is off (not a terminal, `NO_COLOR`).
+pub fn render_text_styled(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
+    use anstyle::{AnsiColor, Style};
+    let bold = Style::new().bold();
+    let error = AnsiColor::Red.on_default().bold();
+    let warning = AnsiColor::Yellow.on_default().bold();
+    let blue = AnsiColor::Blue.on_default().bold();
+    let text = render_text(sources, diagnostics);
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    for line in text.split_inclusive('\n') {
+        let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+        let head = [("error", error), ("warning", warning)]
+            .into_iter()
+            .find_map(|(word, style)| {
+                let rest = body.strip_prefix(word)?;
+                rest.starts_with(':').then_some((word, style, rest))
+            });
+        if let Some((word, style, rest)) = head {
+            out.push_str(&format!("{style}{word}{style:#}{bold}{rest}{bold:#}"));
+        } else if let Some(rest) = body.trim_start().strip_prefix("= help:") {
+            let indent = &body[..body.len() - body.trim_start().len()];
+            out.push_str(&format!("{indent}{blue}= help:{blue:#}{rest}"));
+        } else if let Some(rest) = body.trim_start().strip_prefix("-->") {
+            let indent = &body[..body.len() - body.trim_start().len()];
+            out.push_str(&format!("{indent}{blue}-->{blue:#}{rest}"));
+        } else {
+            out.push_str(body);
+        }
+        out.push_str(end);
     }
     out
 }
@@ -125,7 +165,7 @@ pub fn render_json(sources: &SourceMap, diagnostics: &[Diagnostic]) -> serde_jso
         .map(|d| {
             let (line, column) = sources.line_col(d.loc.file, d.loc.span.start);
             let (end_line, end_column) = sources.line_col(d.loc.file, d.loc.span.end);
-            serde_json::json!({
+            let mut item = serde_json::json!({
                 "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
                 "message": d.message,
                 "file": sources.get(d.loc.file).name,
@@ -135,7 +175,23 @@ pub fn render_json(sources: &SourceMap, diagnostics: &[Diagnostic]) -> serde_jso
                 "end_column": end_column,
                 "label": d.label,
                 "help": d.help,
-            })
+            });
+            if !d.related.is_empty() {
+                item["related"] = d
+                    .related
+                    .iter()
+                    .map(|(loc, label)| {
+                        let (line, column) = sources.line_col(loc.file, loc.span.start);
+                        serde_json::json!({
+                            "file": sources.get(loc.file).name,
+                            "line": line,
+                            "column": column,
+                            "label": label,
+                        })
+                    })
+                    .collect();
+            }
+            item
         })
         .collect();
     serde_json::Value::Array(items)

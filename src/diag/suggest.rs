@@ -1,14 +1,35 @@
 //! Did-you-mean suggestions for misspelled names (keys, cards, kinds, yaku), by edit distance.
 
 /// The closest candidate to `wrong`, if one is close enough to be a likely typo.
+///
+/// Failing that, an abbreviation: a name of three or more letters that starts a candidate and
+/// whose letters all appear in it in order (`cnt` for `count`).
 pub fn suggest<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (wrong.chars().count() / 3).clamp(1, 3);
+    let wrong = wrong.to_lowercase();
+    let candidates: Vec<&str> = candidates.into_iter().collect();
     candidates
-        .into_iter()
-        .map(|c| (distance(&wrong.to_lowercase(), &c.to_lowercase()), c))
+        .iter()
+        .map(|c| (distance(&wrong, &c.to_lowercase()), *c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, c)| (d, c.len()))
         .map(|(_, c)| c)
+        .or_else(|| {
+            candidates
+                .iter()
+                .filter(|c| wrong.chars().count() >= 3 && abbreviates(&wrong, &c.to_lowercase()))
+                .min_by_key(|c| c.len())
+                .copied()
+        })
+}
+
+/// True when `short` starts like `long` and its letters appear in `long` in order.
+fn abbreviates(short: &str, long: &str) -> bool {
+    if short.chars().next() != long.chars().next() || short.len() >= long.len() {
+        return false;
+    }
+    let mut rest = long.chars();
+    short.chars().all(|c| rest.any(|l| l == c))
 }
 
 /// `did you mean `x`?` for the closest candidate, as a help line.
@@ -56,6 +77,8 @@ mod tests {
         assert_eq!(suggest("plan", names), Some("plain"));
         assert_eq!(suggest("xyzzy", names), None);
         assert_eq!(suggest("nmae", ["name", "notes"]), Some("name"));
+        assert_eq!(suggest("cnt", ["count", "any", "all"]), Some("count"));
+        assert_eq!(suggest("xyz", ["count"]), None);
         assert_eq!(
             did_you_mean("ribon", names).as_deref(),
             Some("did you mean `ribbon`?")

@@ -1,17 +1,20 @@
 //! The expression language of rulesets: conditions and point formulas, parsed and checked once
 //! when a ruleset loads and compiled to a tree over bitset card sets.
 //!
-//! Pipeline: `parser` (text → [`Expr`]), `check` (names and types → [`Program`]), `eval` (run).
+//! Pipeline: `parser` (text → [`Expr`]), `check` (names and types → [`Program`]), `eval` (run);
+//! `words` describes a tree in words for rule sheets.
 
 mod ast;
 mod check;
 mod eval;
 mod parser;
+mod words;
 
 pub use ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 pub use check::{FUNCTIONS, Names, compile};
 pub use eval::{Context, Program};
 pub use parser::{MAX_DEPTH, MAX_LEN, parse};
+pub use words::{Lexicon, SetWords, number_word, words};
 
 use std::ops::Range;
 

@@ -2,6 +2,7 @@
 //! their expressions compiled), flow options and the scoring script. Every error is collected.
 
 use super::deck_file::{check_ident, unknown_kind};
+use super::keys;
 use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
@@ -20,7 +21,8 @@ pub(super) fn ruleset(
 ) -> Option<Ruleset> {
     let before = errors.len();
     let top_loc = Loc::default();
-    let mut top = TableReader::new(tree, top_loc.clone(), "a ruleset");
+    let mut top =
+        TableReader::new(tree, top_loc.clone(), "a ruleset").defined_by(&keys::RULESET_FILE);
     let header = top.table("ruleset", errors);
     let card_kinds = top.table("card_kinds", errors);
     let yaku_tables = top.tables("yaku", errors);
@@ -59,7 +61,8 @@ pub(super) fn ruleset(
         );
         return None;
     };
-    let mut h = TableReader::new(header, header_loc.clone(), "`[ruleset]`");
+    let mut h =
+        TableReader::new(header, header_loc.clone(), "`[ruleset]`").defined_by(&keys::RULESET);
     let id = h.required_string("id", errors);
     let name = h.string("name", errors);
     let description = h.string("description", errors);
@@ -71,11 +74,19 @@ pub(super) fn ruleset(
         check_ident(&id, errors);
     }
 
-    let mut deck = deck_ref.and_then(|d| {
+    let deck = deck_ref.and_then(|d| {
         let file = loader.open_ref(d.loc.file, d.text, RefKind::Deck, d.loc, errors)?;
         loader.deck_in(file, errors)
-    })?;
-    if let Some((table, _)) = card_kinds {
+    });
+    // Without a deck (missing, or broken) the rest is still checked against an empty one, so
+    // every other mistake shows now rather than after the deck is fixed; only the findings
+    // about names, which need the deck, are left out.
+    let deck_missing = deck.is_none();
+    let after_deck = errors.len();
+    let mut deck = deck.unwrap_or_else(Deck::empty);
+    if let Some((table, _)) = card_kinds
+        && !deck_missing
+    {
         apply_card_kinds(&mut deck, table, errors);
     }
     let names = Names {
@@ -107,16 +118,31 @@ pub(super) fn ruleset(
         .map(|(d, ..)| d.id.replace('-', "_"))
         .collect();
     let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, &calls, errors));
-    if let Some((script, at)) = &scoring
+    if let Some((script, at, place)) = &scoring
         && !crate::diag::has_errors(errors)
     {
         let extras = match &flow {
             Some(Flow::Tricks(_)) => crate::families::tricks::sample_facts(),
             _ => vec![Vec::new()],
         };
+        let before = errors.len();
         try_script(script, &yaku, &extras, at, errors);
+        for d in &mut errors[before..] {
+            locate_script_failure(d, place, &loader.sources);
+        }
     }
-    let scoring = scoring.map(|(s, _)| s);
+    let scoring = scoring.map(|(s, _, _)| s);
+    if deck_missing {
+        let mut i = after_deck;
+        while i < errors.len() {
+            if needs_the_deck(&errors[i].message) {
+                errors.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        return None;
+    }
     if errors[before..]
         .iter()
         .any(|d| d.severity == crate::diag::Severity::Error)
@@ -240,14 +266,16 @@ fn yaku_table(
     let mut table = YakuTable::default();
     let mut group_uses: Vec<(String, Vec<Loc>)> = Vec::new();
     let mut ids: Vec<String> = Vec::new();
+    // Where each id was first defined, for "first defined here".
+    let mut id_locs: Vec<(String, Loc)> = Vec::new();
     for (t, loc) in tables {
-        let mut r = TableReader::new(t, (*loc).clone(), "a `[[yaku]]`");
+        let mut r = TableReader::new(t, (*loc).clone(), "a `[[yaku]]`").defined_by(&keys::YAKU);
         let id = r.required_string("id", errors);
         let what = id.map_or_else(
             || "a `[[yaku]]`".to_string(),
             |i| format!("yaku `{}`", i.text),
         );
-        let mut r = TableReader::new(t, (*loc).clone(), what);
+        let mut r = TableReader::new(t, (*loc).clone(), what).defined_by(&keys::YAKU);
         let _ = r.string("id", errors);
         let name = r.string("name", errors);
         let description = r.string("description", errors);
@@ -279,13 +307,15 @@ fn yaku_table(
         if !check_ident(&id, errors) {
             continue;
         }
-        if ids.iter().any(|i| i == id.text) {
-            errors.push(Diagnostic::error(
-                format!("duplicate yaku id `{}`", id.text),
-                id.loc.clone(),
-            ));
+        if let Some((_, first)) = id_locs.iter().find(|(i, _)| *i == id.text) {
+            errors.push(
+                Diagnostic::error(format!("duplicate yaku id `{}`", id.text), id.loc.clone())
+                    .with_label("defined again here")
+                    .with_related(Loc::clone(first), "first defined here"),
+            );
             continue;
         }
+        id_locs.push((id.text.to_string(), id.loc.clone()));
         ids.push(id.text.to_string());
         let sources = (
             when.as_ref()
@@ -419,7 +449,8 @@ fn declarations(
     };
     let mut out: Vec<(Declaration, Loc, Option<Loc>)> = Vec::new();
     for (t, loc) in tables {
-        let mut r = TableReader::new(t, (*loc).clone(), "a `[[declaration]]`");
+        let mut r = TableReader::new(t, (*loc).clone(), "a `[[declaration]]`")
+            .defined_by(&keys::DECLARATION);
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let prompt = r.string("prompt", errors);
@@ -521,7 +552,7 @@ fn flow_options(
         deck,
         facts: scope::CONSTANT,
     };
-    let mut r = TableReader::new(t, loc.clone(), "`[flow]`");
+    let mut r = TableReader::new(t, loc.clone(), "`[flow]`").defined_by(&keys::FLOW);
     // The family of game: it decides which options the table takes.
     #[derive(Clone, Copy, PartialEq)]
     enum Style {
@@ -1244,7 +1275,7 @@ fn deal_checks(
 ) -> Vec<DealCheck> {
     let mut out = Vec::new();
     for (t, loc) in tables {
-        let mut r = TableReader::new(t, loc.clone(), what);
+        let mut r = TableReader::new(t, loc.clone(), what).defined_by(&keys::DEAL_CHECK);
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let when = r.required_string("when", errors);
@@ -1257,12 +1288,16 @@ fn deal_checks(
             Some(0)
         };
         r.finish(errors);
+        let when_source = when.as_ref().map(|w| w.text.to_string());
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
-        if let (Some(id), Some(when), Some(points)) = (id, when, points) {
+        if let (Some(id), Some(when), Some(points), Some(when_source)) =
+            (id, when, points, when_source)
+        {
             out.push(DealCheck {
                 id: id.text.to_string(),
                 name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
                 when,
+                when_source,
                 points,
             });
         }
@@ -1340,14 +1375,93 @@ fn try_script(
     }
 }
 
+/// True for a finding that only holds because the deck is unknown (a name it would define).
+fn needs_the_deck(message: &str) -> bool {
+    [
+        "unknown name",
+        "unknown card",
+        "unknown kind",
+        "unknown suit",
+        "unknown attribute",
+        "unknown set",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p))
+        || message.contains("not in the deck")
+        || message.contains("the deck has")
+}
+
+/// Where a scoring script's text is: its source file, and for an inline script where that text
+/// starts in the rule file.
+struct ScriptPlace {
+    file: crate::diag::FileId,
+    inline_at: Option<Loc>,
+}
+
+/// Moves a sample-hand failure (`name:line[:column]: message`) from the `[scoring]` key to the
+/// script line that failed: in the `.rhai` file, or in the rule file for an inline script. A
+/// missing `hand` field gets a did-you-mean.
+fn locate_script_failure(
+    d: &mut Diagnostic,
+    place: &ScriptPlace,
+    sources: &crate::diag::SourceMap,
+) {
+    let name = &sources.get(place.file).name;
+    let Some(at) = d.message.find(&format!("{name}:")) else {
+        return;
+    };
+    let rest = &d.message[at + name.len() + 1..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let Ok(line) = digits.parse::<usize>() else {
+        return;
+    };
+    let text = &sources.get(place.file).text;
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let line_text = text[line_start.min(text.len())..]
+        .lines()
+        .next()
+        .unwrap_or("");
+    let indent = line_text.len() - line_text.trim_start().len();
+    let span = line_start + indent..line_start + line_text.trim_end().len();
+    let loc = match &place.inline_at {
+        Some(start) => start.sub(span.start, span.len()),
+        None => Loc::new(place.file, span),
+    };
+    // The message without its `name:line:` prefix, which the location now shows.
+    let detail = rest[digits.len()..]
+        .trim_start_matches(|c: char| c == ':' || c.is_ascii_digit())
+        .trim_start();
+    let detail = detail
+        .strip_prefix("scoring script failed: ")
+        .unwrap_or(detail);
+    if let Some(field) = detail
+        .split("Property not found: ")
+        .nth(1)
+        .map(|f| f.split_whitespace().next().unwrap_or(""))
+        && let Some(help) =
+            crate::diag::did_you_mean(field, crate::script::FACT_NAMES.iter().copied())
+    {
+        d.help = Some(format!(
+            "{help} (`hand` holds: {})",
+            crate::script::FACT_NAMES.join(", ")
+        ));
+    }
+    d.message = format!("the scoring script fails on a sample hand: {detail}");
+    d.loc = loc;
+}
+
 fn scoring_script(
     loader: &mut Loader,
     t: &Table,
     loc: &Loc,
     calls: &[String],
     errors: &mut Vec<Diagnostic>,
-) -> Option<(ScoringScript, Loc)> {
-    let mut r = TableReader::new(t, loc.clone(), "`[scoring]`");
+) -> Option<(ScoringScript, Loc, ScriptPlace)> {
+    let mut r = TableReader::new(t, loc.clone(), "`[scoring]`").defined_by(&keys::SCORING);
     let script = r.string("script", errors);
     let source = r.string("source", errors);
     r.finish(errors);
@@ -1389,8 +1503,12 @@ fn scoring_script(
         }
     };
     let before = errors.len();
+    let place = ScriptPlace {
+        file,
+        inline_at: inline_at.as_ref().map(|(_, start)| start.clone()),
+    };
     let compiled = ScoringScript::compile(&loader.sources, file, &named_at, calls, errors)
-        .map(|s| (s, named_at.clone()));
+        .map(|s| (s, named_at.clone(), place));
     // Errors in an inline script point into the rule file, at the script's own line and column.
     if let Some((file, start)) = inline_at {
         for d in &mut errors[before..] {

@@ -1,5 +1,6 @@
 //! Reading a deck file (`rulesets/decks/*.toml`) into a [`Deck`], with every consistency error.
 
+use super::keys;
 use super::reader::{Str, TableReader};
 use super::toml_tree::Table;
 use crate::deck::{Attribute, Card, CardId, CardSet, Deck, Kind, Suit};
@@ -13,7 +14,8 @@ const RESERVED: &[&str] = &["and", "or", "not", "if", "then", "else", "pile"];
 /// Reads a whole deck file.
 pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Option<Deck> {
     let before = errors.len();
-    let mut top = TableReader::new(doc, doc_loc.clone(), "the deck file");
+    let mut top =
+        TableReader::new(doc, doc_loc.clone(), "the deck file").defined_by(&keys::DECK_FILE);
     let header = top.table("deck", errors);
     let suits = top.tables("suit", errors);
     top.finish(errors);
@@ -21,7 +23,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         top_missing(doc_loc, "deck", errors);
         return None;
     };
-    let mut h = TableReader::new(header, header_loc.clone(), "`[deck]`");
+    let mut h = TableReader::new(header, header_loc.clone(), "`[deck]`").defined_by(&keys::DECK);
     let id = h.required_string("id", errors);
     let name = h.string("name", errors);
     let _description = h.string("description", errors);
@@ -72,7 +74,8 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
     let mut deck_suits = Vec::new();
     let mut cards: Vec<Card> = Vec::new();
     for (suit_table, suit_loc) in suits {
-        let mut s = TableReader::new(suit_table, suit_loc.clone(), "a `[[suit]]`");
+        let mut s =
+            TableReader::new(suit_table, suit_loc.clone(), "a `[[suit]]`").defined_by(&keys::SUIT);
         let sid = s.required_string("id", errors);
         let sname = s.string("name", errors);
         let size = s.int("size", errors);
@@ -88,7 +91,8 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         let mut suit_cards = CardSet::EMPTY;
         for (card_table, card_loc) in &card_items {
             let what = format!("a card of suit `{}`", sid.text);
-            let mut c = TableReader::new(card_table, (*card_loc).clone(), what);
+            let mut c =
+                TableReader::new(card_table, (*card_loc).clone(), what).defined_by(&keys::CARD);
             let cid = c.required_string("id", errors);
             let cname = c.string("name", errors);
             let ckinds = c.strings("kinds", errors);

@@ -301,8 +301,27 @@ impl Loader {
             RefKind::Deck => ("deck", bundled::deck_names().collect()),
             RefKind::Script => ("script", Vec::new()),
         };
+        // Where it was looked for, so a wrong directory shows at once.
+        let looked_at = match &self.origins[from.0] {
+            Origin::Disk(dir) => format!(
+                "{}`, next to the file that names it",
+                dir.join(&with_ext).display()
+            ),
+            Origin::Bundled(path) => {
+                let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+                format!("<bundled>/{}`", normalize(&format!("{dir}/{with_ext}")))
+            }
+            Origin::Inline => format!("{with_ext}` in the current directory"),
+        };
         let help = did_you_mean(reference, names.iter().copied()).or_else(|| {
-            (!names.is_empty()).then(|| format!("bundled {what}s: {}", names.join(", ")))
+            Some(if names.is_empty() {
+                format!("looked for `{looked_at}")
+            } else {
+                format!(
+                    "looked for `{looked_at}; bundled {what}s: {}",
+                    names.join(", ")
+                )
+            })
         });
         errors.push(
             Diagnostic::error(format!("no {what} named `{reference}`"), at.clone()).with_help(help),
@@ -400,7 +419,7 @@ impl Loader {
 fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(String, Loc)> {
     let Some(Item {
         value: Value::Table(header),
-        ..
+        loc: header_loc,
     }) = tree
         .entries
         .iter_mut()
@@ -410,6 +429,20 @@ fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(Strin
         return None;
     };
     let item = header.remove("extends")?;
+    // Without its own id, a house rule would pass as its base: records, saves and `--compare`
+    // would name the base for a game played under other rules.
+    if header.get("id").is_none() {
+        errors.push(
+            Diagnostic::error(
+                "a ruleset that extends another needs its own `id`",
+                header_loc.clone(),
+            )
+            .with_label("add `id = \"...\"` here")
+            .with_help(Some(
+                "without one it would be taken for the ruleset it extends".to_string(),
+            )),
+        );
+    }
     match item.value {
         Value::Str(s, raw) => {
             let loc = match raw {
@@ -447,6 +480,8 @@ pub(super) const REMOVALS: &[(&str, &[&str], &str)] = &[
 /// values replace; `[scoring]` replaces whole. The child's `remove_*` lists drop entries of the
 /// base first, so an entry removed and given again in the same file is the new one.
 fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic>) {
+    // Two entries of one id in the child would merge into one and the first would be lost.
+    duplicate_ids(&child, errors);
     for (key, path, noun) in REMOVALS {
         if let Some(removals) = child.remove(key) {
             remove_entries(base, removals, key, path, noun, errors);
@@ -538,6 +573,41 @@ fn remove_entries(
             format!("cannot remove {noun} `{id}`: the base has no {noun}"),
             loc,
         ));
+    }
+}
+
+/// Reports entries of an array of tables (`[[yaku]]`, `[[flow.instant_win]]`) that repeat an
+/// id of the same file, pointing at both.
+fn duplicate_ids(table: &Table, errors: &mut Vec<Diagnostic>) {
+    for (key, _, item) in &table.entries {
+        match &item.value {
+            Value::Table(t) => duplicate_ids(t, errors),
+            Value::Array(items) if is_id_array(items) => {
+                let mut seen: Vec<(&str, &Loc)> = Vec::new();
+                for entry in items {
+                    let (Some(id), Value::Table(t)) = (id_of(entry), &entry.value) else {
+                        continue;
+                    };
+                    let loc = t.get("id").map_or(&entry.loc, |i| &i.loc);
+                    match seen.iter().find(|(i, _)| *i == id) {
+                        Some((_, first)) => errors.push(
+                            Diagnostic::error(
+                                format!("duplicate {} id `{id}`", key.replace('_', " ")),
+                                loc.clone(),
+                            )
+                            .with_label("defined again here")
+                            .with_related((*first).clone(), "first defined here")
+                            .with_help(Some(
+                                "an id of the base changes that entry; give each change once"
+                                    .to_string(),
+                            )),
+                        ),
+                        None => seen.push((id, loc)),
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 

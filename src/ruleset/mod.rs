@@ -2,15 +2,19 @@
 //! everything at once with located diagnostics, and building the [`Ruleset`] the core plays.
 //!
 //! Pipeline: `toml_tree` (text → located tree), `load` (files, `extends` merging), `deck_file`
-//! and `build` (tree → checked model), `model` (what the rest of yaku uses).
+//! and `build` (tree → checked model), `model` (what the rest of yaku uses); `keys` defines every
+//! key of the formats, which the readers are held to and `schema` prints as JSON Schema.
 
 mod build;
 pub mod bundled;
 mod deck_file;
+pub mod keys;
 mod load;
 mod model;
 mod reader;
+mod schema;
 mod toml_tree;
 
 pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_str};
 pub use model::*;
+pub use schema::json_schema;

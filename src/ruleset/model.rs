@@ -95,6 +95,8 @@ pub struct DealCheck {
     pub name: String,
     /// When the hand (or table) qualifies.
     pub when: Program,
+    /// The text of `when`, as written (for rule sheets).
+    pub when_source: String,
     /// Points awarded (instant wins).
     pub points: i64,
 }

@@ -12,6 +12,8 @@ pub struct TableReader<'a> {
     /// What the table is called in messages (`[flow]`, `yaku `goko``).
     what: String,
     known: Vec<String>,
+    /// The definition the table's keys must come from ([`super::keys`]).
+    def: Option<&'static super::keys::TableDef>,
 }
 
 impl<'a> TableReader<'a> {
@@ -22,13 +24,36 @@ impl<'a> TableReader<'a> {
             loc,
             what: what.into(),
             known: Vec::new(),
+            def: None,
         }
+    }
+
+    /// Holds the reader to a table definition of [`super::keys`]: reading a key it does not
+    /// define is a bug (the schema would reject what the loader accepts), caught in debug builds.
+    pub fn defined_by(mut self, def: &'static super::keys::TableDef) -> TableReader<'a> {
+        self.def = Some(def);
+        self
     }
 
     /// Reads an item of any type.
     pub fn item(&mut self, key: &str) -> Option<&'a Item> {
+        debug_assert!(
+            self.def
+                .is_none_or(|d| d.extra_ints || d.key(key).is_some()),
+            "`{key}` is read from {} but not defined in ruleset/keys.rs",
+            self.what
+        );
         self.known.push(key.to_string());
         self.table.get(key)
+    }
+
+    /// Checks, in debug builds, that the definition gives `key` a type `fits` accepts.
+    fn typed(&self, key: &str, fits: fn(super::keys::KeyType) -> bool) {
+        debug_assert!(
+            self.def.and_then(|d| d.key(key)).is_none_or(|k| fits(k.ty)),
+            "`{key}` of {} is read with another type than ruleset/keys.rs gives it",
+            self.what
+        );
     }
 
     /// Reports a missing key.
@@ -44,6 +69,8 @@ impl<'a> TableReader<'a> {
 
     /// Reads an optional string.
     pub fn string(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<Str<'a>> {
+        use super::keys::KeyType;
+        self.typed(key, |t| matches!(t, KeyType::String | KeyType::Expr));
         let item = self.item(key)?;
         as_str(item, key, errors)
     }
@@ -58,6 +85,7 @@ impl<'a> TableReader<'a> {
 
     /// Reads an optional integer.
     pub fn int(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<(i64, &'a Loc)> {
+        self.typed(key, |t| matches!(t, super::keys::KeyType::Int));
         let item = self.item(key)?;
         match item.value {
             Value::Int(n) => Some((n, &item.loc)),
@@ -74,6 +102,7 @@ impl<'a> TableReader<'a> {
         reason = "no option of the bundled families is a boolean since declarations replaced them; kept for the next"
     )]
     pub fn boolean(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Option<(bool, &'a Loc)> {
+        self.typed(key, |t| matches!(t, super::keys::KeyType::Bool));
         let item = self.item(key)?;
         match item.value {
             Value::Bool(b) => Some((b, &item.loc)),
@@ -86,6 +115,7 @@ impl<'a> TableReader<'a> {
 
     /// Reads an optional array of strings (a single string is accepted as a one-element array).
     pub fn strings(&mut self, key: &str, errors: &mut Vec<Diagnostic>) -> Vec<Str<'a>> {
+        self.typed(key, |t| matches!(t, super::keys::KeyType::Strings));
         let Some(item) = self.item(key) else {
             return Vec::new();
         };

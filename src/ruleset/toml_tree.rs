@@ -89,6 +89,17 @@ pub fn parse(file: FileId, text: &str) -> Result<Table, Vec<Diagnostic>> {
                 let span = e.span().unwrap_or(0..0);
                 let message = e.message().trim().to_string();
                 let message = message.lines().next().unwrap_or("invalid TOML").to_string();
+                if message == "duplicate key"
+                    && let Some(first) = first_definition(text, span.clone())
+                {
+                    let key = text.get(span.clone()).unwrap_or("").trim();
+                    return Diagnostic::error(
+                        format!("duplicate key `{key}`"),
+                        Loc::new(file, span),
+                    )
+                    .with_label("defined again here")
+                    .with_related(Loc::new(file, first), "first defined here");
+                }
                 Diagnostic::error(format!("TOML syntax: {message}"), Loc::new(file, span))
             })
             .collect());
@@ -104,6 +115,38 @@ pub fn parse(file: FileId, text: &str) -> Result<Table, Vec<Diagnostic>> {
     } else {
         Err(cx.errors)
     }
+}
+
+/// Where the key repeated at `again` was first written: the same `key =` earlier in the same
+/// table, or the same `[header]` line earlier in the file.
+fn first_definition(text: &str, again: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+    let key = text.get(again.clone())?.trim();
+    let line_start = text[..again.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[again.start..]
+        .find('\n')
+        .map_or(text.len(), |i| again.start + i);
+    let this_line = text[line_start..line_end].trim();
+    let header = this_line.starts_with('[');
+    let mut end = line_start;
+    for line in text[..line_start].lines().rev() {
+        // Offsets of this line: it ends just before the newline that precedes `end`.
+        let start = end.saturating_sub(1).saturating_sub(line.len());
+        end = start;
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if header {
+            if trimmed.trim_end() == this_line {
+                return Some(start + indent..start + indent + trimmed.trim_end().len());
+            }
+        } else if trimmed.starts_with('[') {
+            return None;
+        } else if let Some(rest) = trimmed.strip_prefix(key)
+            && rest.trim_start().starts_with('=')
+        {
+            return Some(start + indent..start + indent + key.len());
+        }
+    }
+    None
 }
 
 struct Convert<'t> {

@@ -41,6 +41,8 @@ pub struct ScoringScript {
     file_name: String,
     /// The ruleset's names for the call facts.
     aliases: Arc<Aliases>,
+    /// The `reason` texts of the steps the script documents, in source order (for rule sheets).
+    steps: Arc<[String]>,
 }
 
 impl std::fmt::Debug for ScoringScript {
@@ -77,7 +79,7 @@ pub struct FactsKey {
 }
 
 /// The facts `hand` holds, by name: bit `i` of [`FactReads`] stands for `FACT_NAMES[i]`.
-const FACT_NAMES: [&str; 11] = [
+pub const FACT_NAMES: [&str; 11] = [
     "yaku",
     "base",
     "calls_self",
@@ -386,6 +388,33 @@ fn sandbox() -> Engine {
     engine
 }
 
+/// The string after each `reason:` in a script's text; in a template string each `${...}` is
+/// shown as the expression it holds (`x${k + 1}` -> `x(k + 1)`).
+fn documented_steps(text: &str) -> Vec<String> {
+    text.match_indices("reason:")
+        .filter_map(|(at, key)| {
+            let rest = text[at + key.len()..].trim_start();
+            let quote = rest.chars().next().filter(|c| *c == '"' || *c == '`')?;
+            let body = &rest[1..];
+            let body = &body[..body.find(quote)?];
+            let mut out = String::new();
+            let mut parts = body.split("${");
+            out.push_str(parts.next().unwrap_or_default());
+            for part in parts {
+                let (expr, after) = part.split_once('}').unwrap_or((part, ""));
+                let expr = expr.trim().replace("hand.", "");
+                if expr.contains(' ') {
+                    out.push_str(&format!("({expr})"));
+                } else {
+                    out.push_str(&expr);
+                }
+                out.push_str(after);
+            }
+            Some(out)
+        })
+        .collect()
+}
+
 impl ScoringScript {
     /// Compiles a script and checks that it defines `fn score(hand)`. `loc` is where the script
     /// is named in the ruleset; `file` is the script's own source file.
@@ -425,6 +454,7 @@ impl ScoringScript {
                     ast: Arc::new(ast),
                     file_name: sources.get(file).name.clone(),
                     aliases: Arc::new(aliases),
+                    steps: documented_steps(text).into(),
                 })
             }
             Err(e) => {
@@ -436,6 +466,12 @@ impl ScoringScript {
                 None
             }
         }
+    }
+
+    /// The steps the script documents: the text of each `reason: "..."` it can return, in
+    /// source order, for rule sheets.
+    pub fn steps(&self) -> &[String] {
+        &self.steps
     }
 
     /// The facts of `hand` the script can observe.

@@ -28,7 +28,10 @@ fn a_human_plays_a_session_from_piped_input() {
         3,
         "{s}"
     );
-    assert!(s.contains("a hand's value: sum(pips) % 10"), "{s}");
+    assert!(
+        s.contains("a hand's value is the total pips of the tiles modulo 10"),
+        "{s}"
+    );
     assert!(s.contains("`abc` is not a number or a command"), "{s}");
     assert!(
         s.contains("that is not allowed now: choose one of the numbers offered"),

@@ -98,7 +98,7 @@ fn every_play_prompt_error_gets_a_reason_and_the_same_prompt() {
         "error: `pine` is a month, not a card: name one of its cards as pine:1 to pine:4, or by id (pine-crane, pine-poetry, pine-1, pine-2)",
         &format!("error: `{other_name}` is not in your hand"),
         "at any prompt:",
-        "when: ",
+        "Gokō (five brights)",
         "scores: you 0, greedy 0",
         "matches more than one table card; capture which?",
         "error: there is no option 7: choose 1 to 2",

@@ -58,10 +58,10 @@ fn all_names_in_one_run_exit_zero_and_one_bad_file_makes_it_one() {
     out.expect_code(1);
     assert!(out.stdout.contains("koikoi: ok ("), "{}", out.stdout);
     assert!(
-        out.stdout
+        out.stderr
             .ends_with(&format!("{THREE_MISTAKES}: 3 errors\n")),
         "{}",
-        out.stdout
+        out.stderr
     );
 }
 
@@ -70,7 +70,7 @@ fn three_mistakes_give_three_located_errors() {
     let out = Yaku::new(["validate", THREE_MISTAKES]).run();
     out.expect_code(1);
     let errors: Vec<&str> = out
-        .stdout
+        .stderr
         .lines()
         .filter(|l| l.starts_with("error: "))
         .collect();
@@ -83,7 +83,7 @@ fn three_mistakes_give_three_located_errors() {
         ]
     );
     let locations: Vec<&str> = out
-        .stdout
+        .stderr
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("--> "))
         .collect();
@@ -96,10 +96,10 @@ fn three_mistakes_give_three_located_errors() {
         ]
     );
     assert_eq!(
-        out.stdout.matches("= help: did you mean").count(),
+        out.stderr.matches("= help: did you mean").count(),
         3,
         "{}",
-        out.stdout
+        out.stderr
     );
 }
 
@@ -162,15 +162,15 @@ fn a_name_that_is_neither_file_nor_bundled_fails_with_a_suggestion() {
     let out = Yaku::new(["validate", "koikio"]).run();
     out.expect_code(1);
     assert!(
-        out.stdout
+        out.stderr
             .starts_with("error: no file or bundled ruleset named `koikio`"),
         "{}",
-        out.stdout
+        out.stderr
     );
     assert!(
-        out.stdout.contains("= help: did you mean `koikoi`?"),
+        out.stderr.contains("= help: did you mean `koikoi`?"),
         "{}",
-        out.stdout
+        out.stderr
     );
 }
 
@@ -196,11 +196,11 @@ fn a_group_of_one_in_the_file_is_a_warning_not_an_error() {
         .run();
     out.expect_code(0);
     assert!(
-        out.stdout.starts_with(
+        out.stderr.starts_with(
             "warning: group `specials` has only one yaku\n   --> lone-group.toml:10:9"
         ),
         "{}",
-        out.stdout
+        out.stderr
     );
     assert!(
         out.stdout
@@ -251,4 +251,62 @@ fn a_deck_header_with_spaces_and_a_comment_is_still_a_deck() {
         out.stdout,
         "deck-header-comment.toml: ok (deck `tiny`: 4 cards in 2 suits)\n"
     );
+}
+
+#[test]
+fn a_dash_reads_a_ruleset_from_standard_input() {
+    let out = Yaku::new(["validate", "-"])
+        .stdin("[ruleset]\nid = \"piped\"\nextends = \"koikoi\"\n")
+        .run();
+    out.expect_code(0);
+    assert_eq!(
+        out.stdout,
+        "-: ok (ruleset `piped`: 13 yaku, deck `hanafuda`)\n"
+    );
+    let out = Yaku::new(["validate", "-"])
+        .stdin("[ruleset]\nid = \"piped\"\nextends = \"koikoi\"\nnmae = \"x\"\n")
+        .run();
+    out.expect_code(1);
+    assert!(out.stderr.contains("--> <stdin>:4:1"), "{}", out.stderr);
+}
+
+#[test]
+fn a_directory_validates_every_rule_file_in_it() {
+    let out = Yaku::new(["validate", "rulesets"]).run();
+    out.expect_code(0);
+    for file in [
+        "rulesets/koikoi.toml",
+        "rulesets/house/lightning-wild.toml",
+        "rulesets/decks/gupai.toml",
+        "rulesets/strategies/seed.toml",
+    ] {
+        assert!(
+            out.stdout.contains(&format!("{file}: ok (")),
+            "{}",
+            out.stdout
+        );
+    }
+    // Scripts are checked through the rule files that name them.
+    assert!(!out.stdout.contains(".rhai"), "{}", out.stdout);
+}
+
+#[test]
+fn a_script_file_is_compiled_as_a_script_not_read_as_toml() {
+    let out = Yaku::new(["validate", "rulesets/scripts/koikoi.rhai"]).run();
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("compiles and defines `fn score(hand)`"),
+        "{}",
+        out.stdout
+    );
+    let out = Yaku::new(["validate", "broken.rhai"])
+        .current_dir(root().join("tests/validate/broken/scripts"))
+        .run();
+    out.expect_code(1);
+    assert!(
+        out.stderr.contains("scoring script does not compile"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("TOML"), "{}", out.stderr);
 }

@@ -55,7 +55,8 @@ fn snapshots_of_every_broken_file() {
             omit_expression => true,
             prepend_module_to_snapshot => false,
         }, {
-            insta::assert_snapshot!("broken", format!("exit code: {}\n\n{}", out.code, out.stdout));
+            // Findings are on standard error, a good file's verdict on standard output.
+            insta::assert_snapshot!("broken", format!("exit code: {}\n\n{}{}", out.code, out.stderr, out.stdout));
         });
     });
 }
@@ -91,14 +92,14 @@ fn every_broken_file_fails_with_located_errors() {
     for f in entries() {
         let out = validate(&f);
         let shown = f.display();
-        assert_eq!(out.code, 1, "{shown}: exit code\n{}", out.stdout);
-        assert!(out.stderr.is_empty(), "{shown}: stderr: {}", out.stderr);
+        assert_eq!(out.code, 1, "{shown}: exit code\n{}", out.stderr);
+        assert!(out.stdout.is_empty(), "{shown}: stdout: {}", out.stdout);
         let errors =
-            out.stdout.matches("\nerror: ").count() + out.stdout.starts_with("error: ") as usize;
-        assert!(errors >= 1, "{shown}: no error printed\n{}", out.stdout);
+            out.stderr.matches("\nerror: ").count() + out.stderr.starts_with("error: ") as usize;
+        assert!(errors >= 1, "{shown}: no error printed\n{}", out.stderr);
         // Every error is located: `--> file:line:column`, never on the command line.
         let arrows: Vec<&str> = out
-            .stdout
+            .stderr
             .lines()
             .filter_map(|l| l.trim_start().strip_prefix("--> "))
             .collect();
@@ -106,7 +107,7 @@ fn every_broken_file_fails_with_located_errors() {
             arrows.len(),
             errors,
             "{shown}: an error without a location\n{}",
-            out.stdout
+            out.stderr
         );
         for a in arrows {
             let mut parts = a.rsplitn(3, ':');
@@ -128,9 +129,9 @@ fn every_broken_file_fails_with_located_errors() {
             if errors == 1 { "" } else { "s" }
         );
         assert!(
-            out.stdout.ends_with(&format!("{summary}\n")),
+            out.stderr.ends_with(&format!("{summary}\n")),
             "{shown}: summary\n{}",
-            out.stdout
+            out.stderr
         );
     }
 }

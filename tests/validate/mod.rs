@@ -4,6 +4,7 @@
 //!   validated by the real binary and its output snapshot in `snapshots/`.
 //! - `cli`: bundled rulesets and decks validate clean, `--json`, exit codes, the README example,
 //!   and the valid-but-unusual files in `good/`.
+//! - `schema`: `yaku schema` accepts every bundled file and rejects what the loader rejects.
 //!
 //! Files under subfolders of `broken/` are not corpus entries: they are bases and scripts that
 //! the entries refer to. To add a mistake, add `broken/<what>.toml` starting with a `# ` comment,
@@ -12,3 +13,4 @@
 
 mod cli;
 mod corpus;
+mod schema;

@@ -189,7 +189,7 @@ impl Table for BankerTable {
     }
 
     fn rules(&self, game: &dyn Game) -> String {
-        rules(game.ruleset(), banker(game)) + "\n"
+        crate::sheet::text_sheet(game.ruleset())
     }
 
     fn score(&self, game: &dyn Game) -> String {
@@ -290,28 +290,5 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
             p.bet
         ));
     }
-    out
-}
-
-fn rules(ruleset: &Ruleset, game: &BankerGame) -> String {
-    let flow = game.flow();
-    let (min, max) = game.limits();
-    let mut out = format!("{}: {}\n", ruleset.name, ruleset.description);
-    out.push_str(&format!(
-        "  each player gets {} tile(s) and bets {min} to {max} chips; the banker draws {}\n",
-        flow.first_tiles, flow.banker_tiles
-    ));
-    for w in &flow.banker_wins {
-        out.push_str(&format!(
-            "  the banker wins every bet at once with: {}\n",
-            w.name
-        ));
-    }
-    let options: Vec<String> = flow.draw_options.iter().map(u32::to_string).collect();
-    out.push_str(&format!(
-        "  then each player takes {} more tile(s); higher value wins the bet, equal is a draw\n",
-        options.join(" or ")
-    ));
-    out.push_str(&format!("  a hand's value: {}", flow.value_source));
     out
 }

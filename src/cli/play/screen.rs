@@ -504,38 +504,6 @@ pub fn hand_result(style: &Style, h: &HandResult) -> String {
     out
 }
 
-/// The yaku table and deal checks of a ruleset, for the `rules` command.
-pub fn rules(ruleset: &Ruleset) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}: {}", ruleset.name, ruleset.description);
-    let _ = writeln!(out, "yaku:");
-    for y in &ruleset.yaku.yaku {
-        let group = y
-            .group
-            .map(|g| format!("  [only the best of `{}` counts]", ruleset.yaku.groups[g]))
-            .unwrap_or_default();
-        let _ = writeln!(out, "  {}{group}", y.name);
-        if !y.description.is_empty() {
-            let _ = writeln!(out, "      {}", y.description);
-        }
-        let _ = writeln!(
-            out,
-            "      when: {}    points: {}",
-            y.when_source, y.points_source
-        );
-    }
-    let instant_wins = ruleset.matching().map_or(&[][..], |f| &f.instant_wins[..]);
-    for w in instant_wins {
-        let _ = writeln!(
-            out,
-            "  instant win at the deal: {} ({})",
-            w.name,
-            plural(w.points, "point")
-        );
-    }
-    out
-}
-
 /// The scores and every finished hand, for the `score` command.
 pub fn score(style: &Style, game: &dyn Game) -> String {
     let mut out = String::new();

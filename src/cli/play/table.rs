@@ -112,7 +112,7 @@ impl Table for MatchingTable {
         super::prompt::HELP
     }
     fn rules(&self, game: &dyn Game) -> String {
-        screen::rules(game.ruleset())
+        crate::sheet::text_sheet(game.ruleset())
     }
     fn score(&self, game: &dyn Game) -> String {
         screen::score(&self.style, game)

@@ -377,25 +377,7 @@ impl Table for TricksTable {
     }
 
     fn rules(&self, game: &dyn Game) -> String {
-        let r = game.ruleset();
-        let f = tricks(game).flow();
-        let mut out = format!("{}: {}\n", r.name, r.description);
-        let _ = writeln!(
-            out,
-            "  {} cards each; trick won by the higher card of the suit led or the higher trump; the first to {} card points wins the hand",
-            f.hand_size, f.target
-        );
-        let _ = writeln!(
-            out,
-            "  marriages (King and Queen of a suit, on one's lead): {}, {} in trumps",
-            f.marriage_points, f.trump_marriage_points
-        );
-        for d in &r.declarations {
-            if !d.prompt.is_empty() {
-                let _ = writeln!(out, "  {}: {}", d.name, d.prompt);
-            }
-        }
-        out
+        crate::sheet::text_sheet(game.ruleset())
     }
 
     fn score(&self, game: &dyn Game) -> String {

@@ -1,0 +1,377 @@
+//! Expressions in words, for rule sheets: one description per construct of the language, so a
+//! condition or point formula is explained by the language itself rather than written twice.
+//! Too complex a tree gives `None`, and the caller shows the expression as written.
+
+use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+
+/// Longest description given; a longer one is harder to read than the expression itself.
+const MAX_WORDS_LEN: usize = 120;
+
+/// What the names of a ruleset mean, for describing its expressions.
+#[derive(Clone, Debug, Default)]
+pub struct Lexicon {
+    /// The word for one card of the deck (`card`, `tile`).
+    pub card_word: String,
+    /// The word for a suit (`month`, `suit`).
+    pub suit_word: String,
+    /// What `pile` holds, as a plural noun (`cards captured`, `tiles in hand`).
+    pub pile_words: String,
+    /// Every set name (kind, suit, card id) with its words.
+    pub sets: Vec<SetWords>,
+}
+
+/// The words for a name that stands for a set of cards.
+#[derive(Clone, Debug)]
+pub struct SetWords {
+    /// The name as written in expressions (`bright`, `pine`, `pampas-moon`).
+    pub name: String,
+    /// A plural noun for its cards (`bright cards`), or the card's name when it is one card.
+    pub words: String,
+    /// How many cards of the deck it holds.
+    pub size: usize,
+    /// True when the name is one card's id.
+    pub is_card: bool,
+}
+
+impl Lexicon {
+    fn set(&self, name: &str) -> Option<&SetWords> {
+        self.sets.iter().find(|s| s.name == name)
+    }
+}
+
+/// Describes a condition or formula in words, or `None` when it is too complex for words.
+pub fn words(expr: &Expr, lex: &Lexicon) -> Option<String> {
+    let text = Describer { lex }.any(expr)?;
+    (text.len() <= MAX_WORDS_LEN).then_some(text)
+}
+
+/// A small number in words (`five`), larger ones as digits.
+pub fn number_word(n: i64) -> String {
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    usize::try_from(n)
+        .ok()
+        .and_then(|i| WORDS.get(i))
+        .map_or_else(|| n.to_string(), |w| (*w).to_string())
+}
+
+struct Describer<'a> {
+    lex: &'a Lexicon,
+}
+
+impl Describer<'_> {
+    /// Any node: a condition, a number or a set.
+    fn any(&self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Binary(BinaryOp::And, a, b) => {
+                Some(format!("{} and {}", self.any(a)?, self.any(b)?))
+            }
+            ExprKind::Binary(BinaryOp::Or, a, b) => {
+                Some(format!("either {} or {}", self.any(a)?, self.any(b)?))
+            }
+            ExprKind::Unary(UnaryOp::Not, a) => Some(format!("not {}", self.any(a)?)),
+            ExprKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(*op, a, b),
+            ExprKind::If(c, a, b) => Some(format!(
+                "{} when {}, otherwise {}",
+                self.any(a)?,
+                self.any(c)?,
+                self.any(b)?
+            )),
+            ExprKind::Call { name, args, .. } => self.call(name, args),
+            _ if self.is_set(e) => self.set(e),
+            _ => self.number(e),
+        }
+    }
+
+    fn comparison(&self, op: BinaryOp, a: &Expr, b: &Expr) -> Option<String> {
+        // `suits_with(n) op k`: how many suits hold n or more of the pile's cards.
+        if let (ExprKind::Call { name, args, .. }, ExprKind::Number(k)) = (&a.kind, &b.kind)
+            && name == "suits_with"
+            && let [n] = args.as_slice()
+        {
+            let noun = format!(
+                "{}s with {} or more {}s",
+                self.lex.suit_word,
+                self.count_word(n)?,
+                self.lex.card_word
+            );
+            return quantified(op, *k, &noun, None);
+        }
+        // `count(S) op k`: how many of S the pile holds.
+        if let (Some(set), ExprKind::Number(k)) = (count_arg(a), &b.kind) {
+            let k = *k;
+            let size = self.size_of(set);
+            let noun = self.set(set)?;
+            if size == Some(1) && k == 1 && op == BinaryOp::Eq {
+                return Some(noun);
+            }
+            return quantified(op, k, &noun, size);
+        }
+        let relation = match op {
+            BinaryOp::Eq => "is",
+            BinaryOp::Ne => "is not",
+            BinaryOp::Lt => "is less than",
+            BinaryOp::Le => "is at most",
+            BinaryOp::Gt => "is more than",
+            BinaryOp::Ge => "is at least",
+            _ => return None,
+        };
+        Some(format!(
+            "{} {relation} {}",
+            self.number(a)?,
+            self.number(b)?
+        ))
+    }
+
+    fn call(&self, name: &str, args: &[Expr]) -> Option<String> {
+        match (name, args) {
+            ("has", cards) => {
+                let names: Option<Vec<String>> = cards.iter().map(|c| self.set(c)).collect();
+                Some(join_and(&names?))
+            }
+            ("all", [s]) => {
+                let noun = self.set(s)?;
+                Some(match self.size_of(s) {
+                    Some(1) => noun,
+                    Some(n) => format!("all {} {noun}", number_word(n as i64)),
+                    None => format!("all {noun}"),
+                })
+            }
+            ("any", [s]) => Some(match self.size_of(s) {
+                Some(1) => self.set(s)?,
+                _ => format!("any of the {}", self.set(s)?),
+            }),
+            _ => self.number_call(name, args),
+        }
+    }
+
+    /// A number-valued call.
+    fn number_call(&self, name: &str, args: &[Expr]) -> Option<String> {
+        let card = &self.lex.card_word;
+        match (name, args) {
+            ("count", [s]) => Some(format!("the number of {}", self.set(s)?)),
+            ("size", [s]) => Some(format!("the number of {} in the deck", self.set(s)?)),
+            ("sum", [attr]) => Some(format!("the total {} of the {card}s", name_of(attr)?)),
+            ("sum", [attr, s]) => Some(format!(
+                "the total {} of the {}",
+                name_of(attr)?,
+                self.set(s)?
+            )),
+            ("suits_with", [n]) => Some(format!(
+                "the number of {}s with {} or more {card}s",
+                self.lex.suit_word,
+                self.count_word(n)?
+            )),
+            ("min", [a, b]) => Some(format!(
+                "the lesser of {} and {}",
+                self.number(a)?,
+                self.number(b)?
+            )),
+            ("max", [a, b]) => Some(format!(
+                "the greater of {} and {}",
+                self.number(a)?,
+                self.number(b)?
+            )),
+            _ => None,
+        }
+    }
+
+    fn number(&self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Number(n) => Some(n.to_string()),
+            ExprKind::Name(n) => Some(match n.as_str() {
+                "round" => "the round number".to_string(),
+                "rounds" => "the number of rounds".to_string(),
+                "is_dealer" => "1 for the dealer (0 otherwise)".to_string(),
+                _ => return None,
+            }),
+            ExprKind::Call { name, args, .. } => self.number_call(name, args),
+            ExprKind::Unary(UnaryOp::Neg, a) => Some(format!("minus {}", self.number(a)?)),
+            // `k + count(S) - m`: k points, one more for each card of S beyond the m needed.
+            ExprKind::Binary(BinaryOp::Sub, a, m) => {
+                let ExprKind::Number(m) = m.kind else {
+                    return self.arithmetic(BinaryOp::Sub, a, m);
+                };
+                match &a.kind {
+                    ExprKind::Binary(BinaryOp::Add, k, c) => {
+                        if let (ExprKind::Number(k), Some(s)) = (&k.kind, count_arg(c)) {
+                            return Some(format!(
+                                "{k}, +1 for each {} beyond {}",
+                                self.one_of(s)?,
+                                number_word(m)
+                            ));
+                        }
+                        self.arithmetic(BinaryOp::Sub, a, &number_expr(m))
+                    }
+                    _ => match count_arg(a) {
+                        Some(s) => Some(format!(
+                            "1 for each {} beyond {}",
+                            self.one_of(s)?,
+                            number_word(m)
+                        )),
+                        None => self.arithmetic(BinaryOp::Sub, a, &number_expr(m)),
+                    },
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.arithmetic(*op, a, b),
+            ExprKind::If(c, a, b) => Some(format!(
+                "{} when {}, otherwise {}",
+                self.number(a)?,
+                self.any(c)?,
+                self.number(b)?
+            )),
+            ExprKind::Unary(UnaryOp::Not, _) => None,
+        }
+    }
+
+    /// A count: a literal in words (`four`), anything else as a number.
+    fn count_word(&self, e: &Expr) -> Option<String> {
+        match e.kind {
+            ExprKind::Number(n) => Some(number_word(n)),
+            _ => self.number(e),
+        }
+    }
+
+    fn arithmetic(&self, op: BinaryOp, a: &Expr, b: &Expr) -> Option<String> {
+        let (a, b) = (self.number(a)?, self.number(b)?);
+        Some(match op {
+            BinaryOp::Add => format!("{a} plus {b}"),
+            BinaryOp::Sub => format!("{a} minus {b}"),
+            BinaryOp::Mul => format!("{a} times {b}"),
+            BinaryOp::Div => format!("{a} divided by {b}"),
+            BinaryOp::Rem => format!("{a} modulo {b}"),
+            _ => return None,
+        })
+    }
+
+    /// A set in words: a plural noun, or a card's name.
+    fn set(&self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Name(n) if n == "pile" => Some(self.lex.pile_words.clone()),
+            ExprKind::Name(n) => self.lex.set(n).map(|s| s.words.clone()),
+            ExprKind::Call { name, args, .. }
+                if (name == "month" || name == "suit") && args.len() == 1 =>
+            {
+                let suit = &self.lex.suit_word;
+                let card = &self.lex.card_word;
+                Some(match &args[0].kind {
+                    ExprKind::Name(r) if r == "round" => format!("{card}s of the round's {suit}"),
+                    _ => format!("{card}s of {suit} {}", self.number(&args[0])?),
+                })
+            }
+            ExprKind::Binary(BinaryOp::Add, a, b) => {
+                Some(format!("{} and {}", self.set(a)?, self.set(b)?))
+            }
+            ExprKind::Binary(BinaryOp::Sub, a, b) => {
+                Some(format!("{} other than {}", self.set(a)?, self.set(b)?))
+            }
+            ExprKind::Binary(BinaryOp::Inter, a, b) => {
+                Some(format!("{} that are also {}", self.set(a)?, self.set(b)?))
+            }
+            _ => None,
+        }
+    }
+
+    /// One card of a set, for "+1 for each ...": `bright card`, or the card's name.
+    fn one_of(&self, e: &Expr) -> Option<String> {
+        let s = self.lex.set(name_of(e)?)?;
+        Some(if s.is_card {
+            s.words.clone()
+        } else {
+            s.words.strip_suffix('s').unwrap_or(&s.words).to_string()
+        })
+    }
+
+    fn size_of(&self, e: &Expr) -> Option<usize> {
+        match &e.kind {
+            ExprKind::Name(n) => self.lex.set(n).map(|s| s.size),
+            _ => None,
+        }
+    }
+
+    fn is_set(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Name(n) => n == "pile" || self.lex.set(n).is_some(),
+            ExprKind::Call { name, .. } => name == "month" || name == "suit",
+            ExprKind::Binary(BinaryOp::Inter, ..) => true,
+            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => self.is_set(a),
+            _ => false,
+        }
+    }
+}
+
+/// `noun` counted against `k` with `op`: `all five bright cards`, `four or more months ...`.
+fn quantified(op: BinaryOp, k: i64, noun: &str, size: Option<usize>) -> Option<String> {
+    let n = number_word(k);
+    let singular;
+    let noun = if k == 1 && op != BinaryOp::Ge {
+        singular = singular_noun(noun);
+        &singular
+    } else {
+        noun
+    };
+    Some(match op {
+        BinaryOp::Eq if k == 0 => format!("no {noun}"),
+        BinaryOp::Eq if size.is_some_and(|s| i64::try_from(s) == Ok(k)) => {
+            format!("all {n} {noun}")
+        }
+        BinaryOp::Eq => format!("exactly {n} {noun}"),
+        BinaryOp::Ge => format!("{n} or more {noun}"),
+        BinaryOp::Gt => format!("more than {n} {noun}"),
+        BinaryOp::Le => format!("at most {n} {noun}"),
+        BinaryOp::Lt => format!("fewer than {n} {noun}"),
+        BinaryOp::Ne => format!("not exactly {n} {noun}"),
+        _ => return None,
+    })
+}
+
+/// `months with ...` -> `month with ...`: the first word without its plural `s`.
+fn singular_noun(noun: &str) -> String {
+    let (first, rest) = noun.split_once(' ').unwrap_or((noun, ""));
+    let first = first.strip_suffix('s').unwrap_or(first);
+    if rest.is_empty() {
+        first.to_string()
+    } else {
+        format!("{first} {rest}")
+    }
+}
+
+fn is_comparison(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    )
+}
+
+/// `S` when `e` is `count(S)`.
+fn count_arg(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Call { name, args, .. } if name == "count" && args.len() == 1 => Some(&args[0]),
+        _ => None,
+    }
+}
+
+fn name_of(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(n),
+        _ => None,
+    }
+}
+
+fn number_expr(n: i64) -> Expr {
+    Expr {
+        kind: ExprKind::Number(n),
+        span: 0..0,
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}

@@ -1,0 +1,591 @@
+//! Every key of the rule-file formats (ruleset, deck, strategy) with its type, description and
+//! allowed values: the one definition `yaku schema` prints as JSON Schema and the loader's
+//! readers are held to (reading a key not defined here fails in debug builds), so the two
+//! cannot drift.
+
+/// What a key holds.
+#[derive(Clone, Copy, Debug)]
+pub enum KeyType {
+    /// A string; with `values`, one of them.
+    String,
+    /// An expression in the expression language, as a string.
+    Expr,
+    /// An integer.
+    Int,
+    /// An integer or one of the `values` strings.
+    IntOrWord,
+    /// `true` or `false`.
+    Bool,
+    /// A list of strings (one of `values` each, when given).
+    Strings,
+    /// A list of integers.
+    Ints,
+    /// A table with these keys.
+    Table(&'static TableDef),
+    /// A list of tables with these keys (`[[yaku]]`).
+    Tables(&'static TableDef),
+    /// A table whose keys are free (card ids) and whose values are lists of strings.
+    MapOfStrings,
+}
+
+/// One key of a table.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyDef {
+    /// The key as written.
+    pub name: &'static str,
+    /// What it holds.
+    pub ty: KeyType,
+    /// Whether the table must have it.
+    pub required: bool,
+    /// What it means, for hover docs.
+    pub description: &'static str,
+    /// Allowed words, when the value is a choice.
+    pub values: &'static [&'static str],
+}
+
+/// The keys of one table.
+#[derive(Clone, Copy, Debug)]
+pub struct TableDef {
+    /// The table's name in descriptions (`[flow]`).
+    pub name: &'static str,
+    /// What the table is for.
+    pub description: &'static str,
+    /// Its keys.
+    pub keys: &'static [KeyDef],
+    /// Integer keys not listed here are allowed too (a card's numeric attributes).
+    pub extra_ints: bool,
+}
+
+impl TableDef {
+    /// The definition of `key`.
+    pub fn key(&self, key: &str) -> Option<&KeyDef> {
+        self.keys.iter().find(|k| k.name == key)
+    }
+}
+
+const fn key(name: &'static str, ty: KeyType, description: &'static str) -> KeyDef {
+    KeyDef {
+        name,
+        ty,
+        required: false,
+        description,
+        values: &[],
+    }
+}
+
+const fn required(name: &'static str, ty: KeyType, description: &'static str) -> KeyDef {
+    KeyDef {
+        required: true,
+        ..key(name, ty, description)
+    }
+}
+
+const fn choice(
+    name: &'static str,
+    values: &'static [&'static str],
+    description: &'static str,
+) -> KeyDef {
+    KeyDef {
+        values,
+        ..key(name, KeyType::String, description)
+    }
+}
+
+const fn table(name: &'static str, description: &'static str, keys: &'static [KeyDef]) -> TableDef {
+    TableDef {
+        name,
+        description,
+        keys,
+        extra_ints: false,
+    }
+}
+
+use KeyType::*;
+
+/// A ruleset file: the top level.
+pub static RULESET_FILE: TableDef = table(
+    "a ruleset file",
+    "A yaku ruleset: deck, yaku table, flow and scoring.",
+    &[
+        key(
+            "ruleset",
+            Table(&RULESET),
+            "The ruleset's identity, deck and base.",
+        ),
+        key(
+            "remove_yaku",
+            Strings,
+            "Ids of yaku of the base ruleset to drop (a top-level key, before the first table).",
+        ),
+        key(
+            "remove_declaration",
+            Strings,
+            "Ids of declarations of the base ruleset to drop (a top-level key).",
+        ),
+        key(
+            "remove_instant_win",
+            Strings,
+            "Ids of the base's `[[flow.instant_win]]` to drop (a top-level key).",
+        ),
+        key(
+            "remove_redeal",
+            Strings,
+            "Ids of the base's `[[flow.redeal]]` to drop (a top-level key).",
+        ),
+        key(
+            "remove_banker_win",
+            Strings,
+            "Ids of the base's `[[flow.banker_win]]` to drop (a top-level key).",
+        ),
+        key(
+            "declaration",
+            Tables(&DECLARATION),
+            "Declarations players can make: calls to play on or stop, swaps, marriages, ...",
+        ),
+        key(
+            "card_kinds",
+            MapOfStrings,
+            "Changes to card kinds: a card id and the kinds it belongs to in this ruleset.",
+        ),
+        key("yaku", Tables(&YAKU), "The yaku: scoring combinations."),
+        key("flow", Table(&FLOW), "How a game flows."),
+        key("scoring", Table(&SCORING), "The scoring script."),
+    ],
+);
+
+/// `[ruleset]`.
+pub static RULESET: TableDef = table(
+    "[ruleset]",
+    "The ruleset's identity.",
+    &[
+        required("id", String, "The ruleset's id (`koikoi`)."),
+        key("name", String, "The display name."),
+        key(
+            "description",
+            String,
+            "What it is, in a sentence, for players.",
+        ),
+        key("sources", Strings, "The rule sources it follows."),
+        key(
+            "notes",
+            Strings,
+            "Notes on interpretation and open questions.",
+        ),
+        key(
+            "deck",
+            String,
+            "The deck: a bundled name (`hanafuda`) or a path relative to this file (required \
+             unless the ruleset extends another).",
+        ),
+        key(
+            "extends",
+            String,
+            "A base ruleset this file changes: a bundled name or a path relative to this file.",
+        ),
+    ],
+);
+
+/// `[[yaku]]`.
+pub static YAKU: TableDef = table(
+    "[[yaku]]",
+    "A yaku: a named combination with a condition and a point formula.",
+    &[
+        required(
+            "id",
+            String,
+            "The yaku's id; an id of the base changes that yaku.",
+        ),
+        key("name", String, "The display name."),
+        key("description", String, "What it takes, in words."),
+        key(
+            "when",
+            Expr,
+            "The condition (`count(bright) == 5`); required for a new yaku.",
+        ),
+        key(
+            "points",
+            Expr,
+            "The points when held (`count(animal) - 4`); required for a new yaku.",
+        ),
+        key(
+            "group",
+            String,
+            "An exclusivity group: within a group only the highest-scoring yaku counts.",
+        ),
+    ],
+);
+
+/// `[[declaration]]`.
+pub static DECLARATION: TableDef = table(
+    "[[declaration]]",
+    "A declaration a player can make: its id, name and prompt are the ruleset's; its effect is a mechanism of the family.",
+    &[
+        required("id", String, "Its id, as records and the prompt name it."),
+        key("name", String, "The display name."),
+        key("prompt", String, "What it does, in words, for the prompt."),
+        choice(
+            "effect",
+            &[
+                "continue", "stop", "swap", "keep", "marriage", "exchange", "close", "claim",
+            ],
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`; trick-taking games `marriage`, `exchange`, `close`, `claim`.",
+        ),
+        key(
+            "when",
+            Expr,
+            "When it may be made (facts: round, rounds, is_dealer, hand_cards, calls, base).",
+        ),
+    ],
+);
+
+/// A deal check: `[[flow.instant_win]]`, `[[flow.redeal]]`, `[[flow.banker_win]]`.
+pub static DEAL_CHECK: TableDef = table(
+    "a deal check",
+    "A condition checked on a dealt hand or table.",
+    &[
+        required("id", String, "Its id."),
+        key("name", String, "Its display name."),
+        key(
+            "when",
+            Expr,
+            "When the hand (or table) qualifies; required for a new one.",
+        ),
+        key(
+            "points",
+            Int,
+            "Points awarded (instant wins only, where it is required).",
+        ),
+    ],
+);
+
+/// `[flow]`.
+pub static FLOW: TableDef = table(
+    "[flow]",
+    "How a game flows: the matching family (Koi-Koi), the banker family (Kol-ye-si) or the trick-taking family (Schnapsen).",
+    &[
+        choice(
+            "style",
+            &["matching", "banker", "tricks"],
+            "The family of game.",
+        ),
+        key("hand_size", Int, "Cards in each hand after the deal."),
+        key(
+            "table_size",
+            Int,
+            "Cards face up on the table after the deal.",
+        ),
+        key("deal_packet", Int, "Cards dealt at a time."),
+        KeyDef {
+            values: &["dealer", "opponent", "others", "table"],
+            ..key("deal_order", Strings, "The order packets go in.")
+        },
+        key("rounds", Int, "Hands in a game (or use target_score)."),
+        key("target_score", Int, "The score that ends a game."),
+        key(
+            "max_rounds",
+            Int,
+            "Hands after which a game to a target ends anyway.",
+        ),
+        choice("first_dealer", &["first", "random"], "Who deals first."),
+        choice(
+            "next_dealer",
+            &["winner", "same", "alternate"],
+            "Who deals after a won hand.",
+        ),
+        choice(
+            "draw_dealer",
+            &["winner", "same", "alternate"],
+            "Who deals after a drawn hand.",
+        ),
+        key(
+            "wild",
+            Expr,
+            "Cards that match any card: a card set (`willow-lightning`).",
+        ),
+        choice(
+            "exhausted",
+            &["draw", "dealer_scores"],
+            "What happens when both hands run out.",
+        ),
+        key(
+            "exhausted_points",
+            Int,
+            "Points the dealer scores when hands run out (with `dealer_scores`).",
+        ),
+        choice(
+            "both_instant",
+            &["draw", "dealer"],
+            "What happens when both hands hold an instant win.",
+        ),
+        key(
+            "instant_win",
+            Tables(&DEAL_CHECK),
+            "Instant wins checked on each dealt hand.",
+        ),
+        key(
+            "redeal",
+            Tables(&DEAL_CHECK),
+            "Redeals checked on the dealt table.",
+        ),
+        key(
+            "table_count",
+            Expr,
+            "Counted on the table at the deal and given to the scoring script.",
+        ),
+        key(
+            "players",
+            Int,
+            "Seats at the table when the command line does not say.",
+        ),
+        key("min_players", Int, "Matching games: the fewest seats."),
+        key("max_players", Int, "The most seats a table has."),
+        key(
+            "deal_packets",
+            Ints,
+            "Trick-taking games: the packets each hand is dealt in (`[3, 2]`).",
+        ),
+        key(
+            "rank",
+            String,
+            "Trick-taking games: the deck attribute that orders a suit (higher wins).",
+        ),
+        key(
+            "card_points",
+            String,
+            "Trick-taking games: the deck attribute that gives a card's points.",
+        ),
+        key(
+            "target",
+            Int,
+            "Trick-taking games: the card points that win a hand (66).",
+        ),
+        choice(
+            "follow",
+            &["free", "follow-trump", "head"],
+            "Trick-taking games: what must be played once the stock is gone or closed.",
+        ),
+        choice(
+            "claim",
+            &["declare", "automatic"],
+            "Trick-taking games: whether the target is claimed, or ends the hand at once.",
+        ),
+        key(
+            "marriage",
+            Strings,
+            "Trick-taking games: the kinds whose cards of one suit form a marriage.",
+        ),
+        key(
+            "marriage_points",
+            Int,
+            "Trick-taking games: a marriage's points in a plain suit.",
+        ),
+        key(
+            "trump_marriage_points",
+            Int,
+            "Trick-taking games: a marriage's points in trumps.",
+        ),
+        choice(
+            "marriage_counts",
+            &["after-first-trick", "at-once"],
+            "Trick-taking games: when marriage points count.",
+        ),
+        choice(
+            "exchange",
+            &["any-lead", "after-first-trick"],
+            "Trick-taking games: when the lowest trump may be exchanged.",
+        ),
+        key(
+            "last_trick_points",
+            Int,
+            "Trick-taking games: card points for the last trick.",
+        ),
+        choice(
+            "look_at_own_tricks",
+            &["yes", "no"],
+            "Trick-taking games: whether a player may look at the tricks they have won.",
+        ),
+        key(
+            "first_tiles",
+            Int,
+            "Banker games: tiles each player receives before betting.",
+        ),
+        key(
+            "banker_tiles",
+            Int,
+            "Banker games: tiles the banker draws after the bets.",
+        ),
+        key(
+            "draw_options",
+            Ints,
+            "Banker games: how many more tiles a player may take (e.g. [1, 2]).",
+        ),
+        key("min_bet", Int, "Banker games: the smallest bet."),
+        key("max_bet", Int, "Banker games: the largest bet."),
+        key(
+            "bankroll",
+            Int,
+            "Banker games: chips each player starts with.",
+        ),
+        key(
+            "banker_bankroll",
+            Int,
+            "Banker games: chips the banker starts with (unlimited without it).",
+        ),
+        key("hands", Int, "Banker games: hands in a session."),
+        key(
+            "banker_win",
+            Tables(&DEAL_CHECK),
+            "Banker games: conditions on the banker's tiles that win every bet.",
+        ),
+        key(
+            "value",
+            Expr,
+            "Banker games: a hand's value at the showdown (`sum(pips) % 10`).",
+        ),
+    ],
+);
+
+/// `[scoring]`.
+pub static SCORING: TableDef = table(
+    "[scoring]",
+    "The rhai scoring script: `script` (a file) or `source` (inline), defining fn score(hand).",
+    &[
+        key(
+            "script",
+            String,
+            "A rhai script file, relative to this file.",
+        ),
+        key("source", String, "The script inline."),
+    ],
+);
+
+/// A deck file: the top level.
+pub static DECK_FILE: TableDef = table(
+    "a deck file",
+    "A deck: suits of cards with kinds and numeric attributes.",
+    &[
+        required(
+            "deck",
+            Table(&DECK),
+            "The deck's identity, kinds and attributes.",
+        ),
+        required("suit", Tables(&SUIT), "The suits, in order."),
+    ],
+);
+
+/// `[deck]`.
+pub static DECK: TableDef = table(
+    "[deck]",
+    "The deck's identity, kinds and attributes.",
+    &[
+        required("id", String, "The deck's id (`hanafuda`)."),
+        key("name", String, "The display name."),
+        key("description", String, "What it is."),
+        key(
+            "cards_per_suit",
+            Int,
+            "Cards in every suit (each suit may say `size` instead).",
+        ),
+        key(
+            "suit_word",
+            String,
+            "Another name for `suit(n)` in expressions (`month`).",
+        ),
+        key("kinds", Strings, "The kinds cards may belong to."),
+        key(
+            "attributes",
+            Strings,
+            "Numeric attributes every card has (`points`, `pips`).",
+        ),
+    ],
+);
+
+/// `[[suit]]`.
+pub static SUIT: TableDef = table(
+    "[[suit]]",
+    "A suit: the month of a hanafuda card, the face of a tile.",
+    &[
+        required(
+            "id",
+            String,
+            "The suit's id, usable as a card set in expressions.",
+        ),
+        key("name", String, "The display name."),
+        key("size", Int, "Cards in this suit."),
+        key(
+            "aliases",
+            Strings,
+            "Other names of the suit accepted as input (`bells` for diamonds).",
+        ),
+        required("cards", Tables(&CARD), "The suit's cards."),
+    ],
+);
+
+/// A card of a suit.
+pub static CARD: TableDef = TableDef {
+    extra_ints: true,
+    ..table(
+        "a card",
+        "A card: its id, name, kinds and a value for each attribute of the deck.",
+        &[
+            required("id", String, "The canonical id users type (`pampas-moon`)."),
+            key("name", String, "The display name."),
+            key("kinds", Strings, "The kinds it belongs to."),
+        ],
+    )
+};
+
+/// A strategy file: the top level.
+pub static STRATEGY_FILE: TableDef = table(
+    "a strategy file",
+    "A banker-game strategy: bets and draws, with exceptions by tile.",
+    &[required("strategy", Table(&STRATEGY), "The strategy.")],
+);
+
+/// Bet words of a strategy.
+const BETS: &[&str] = &["min", "max", "best"];
+
+/// `[strategy]`.
+pub static STRATEGY: TableDef = table(
+    "[strategy]",
+    "A banker-game strategy.",
+    &[
+        required("name", String, "The strategy's name."),
+        required(
+            "deck",
+            String,
+            "The deck its tile names come from (`gupai`).",
+        ),
+        key("description", String, "What it does."),
+        KeyDef {
+            values: BETS,
+            ..required("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
+        },
+        KeyDef {
+            values: &["best"],
+            ..required("draw", IntOrWord, "Tiles to take, or \"best\".")
+        },
+        key(
+            "tile",
+            Tables(&STRATEGY_TILE),
+            "Exceptions by tile name, suit id or card id.",
+        ),
+    ],
+);
+
+/// `[[strategy.tile]]`.
+pub static STRATEGY_TILE: TableDef = table(
+    "[[strategy.tile]]",
+    "An exception for one first tile.",
+    &[
+        required("tile", String, "A tile name (`[6:5]`), suit id or card id."),
+        KeyDef {
+            values: BETS,
+            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
+        },
+        KeyDef {
+            values: &["best"],
+            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
+        },
+    ],
+);

@@ -1,0 +1,405 @@
+//! Rule sheets: the condensed sheet of rules players look up during play (source 004's memory
+//! aid), generated from a loaded ruleset so that every ruleset, house rules included, has one.
+//! `build` gathers the sheet; `render` prints it as text, Markdown or a self-contained HTML page.
+
+mod flow;
+mod render;
+
+pub use render::{Format, render};
+
+use crate::deck::CardSet;
+use crate::expr::{Lexicon, SetWords, words};
+use crate::ruleset::{Flow, Ruleset};
+
+/// A rule sheet: a title, a summary, and sections of rules.
+#[derive(Clone, Debug)]
+pub struct Sheet {
+    /// The ruleset's name.
+    pub title: String,
+    /// What it is, in a sentence.
+    pub summary: String,
+    /// The ruleset this one changes, when it is a house rule.
+    pub base: Option<String>,
+    /// The sections, in reading order.
+    pub sections: Vec<Section>,
+}
+
+/// One section of a sheet: a heading and its rules.
+#[derive(Clone, Debug)]
+pub struct Section {
+    /// The heading (`Yaku`).
+    pub heading: String,
+    /// The rules, one a line.
+    pub rules: Vec<Rule>,
+}
+
+/// One rule of a sheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The rule's name, when it has one (a yaku's).
+    pub name: Option<String>,
+    /// The rule in words.
+    pub text: String,
+    /// True when a house rule changes or adds it (not in the base ruleset's sheet).
+    pub changed: bool,
+}
+
+impl Rule {
+    fn plain(text: impl Into<String>) -> Rule {
+        Rule {
+            name: None,
+            text: text.into(),
+            changed: false,
+        }
+    }
+
+    fn named(name: impl Into<String>, text: impl Into<String>) -> Rule {
+        Rule {
+            name: Some(name.into()),
+            text: text.into(),
+            changed: false,
+        }
+    }
+}
+
+/// The heading of the sources and notes, which are about the sheet rather than rules of play.
+const ABOUT: &str = "Sources and notes";
+
+/// The rule sources a sheet may cite, by the id their file names start with. Players see the
+/// description, never the file id.
+const SOURCES: &[(&str, &str)] = &[
+    ("000", "the Kol-ye-si rules page"),
+    ("001", "the classic players' rule page"),
+    ("002", "the bomb-defusal module's manual"),
+    ("003", "the encyclopedia article"),
+    ("004", "the games blog"),
+];
+
+/// `text` for players: every source file id replaced by the source's description.
+pub fn without_source_ids(text: &str) -> String {
+    cite(text)
+}
+
+/// Replaces every source file id in `text` (`003_08b1...txt`, `003`) by the source's description.
+fn cite(text: &str) -> String {
+    let mut out = text.to_string();
+    for (id, title) in SOURCES {
+        while let Some(at) = out.find(&format!("{id}_")) {
+            let end = out[at..]
+                .find(".txt")
+                .map_or(at + id.len(), |e| at + e + ".txt".len());
+            out.replace_range(at..end, id);
+        }
+        out = out.replace(id, title);
+    }
+    out
+}
+
+/// The text sheet of a ruleset, as `yaku rules RULESET` prints it (for the play screen's
+/// `rules` prompt).
+pub fn text_sheet(ruleset: &Ruleset) -> String {
+    render(&build(ruleset, None), Format::Text)
+}
+
+/// Gathers the sheet of `ruleset`; with `base`, the rules that differ from the base's are marked
+/// and the base's rules that are gone are listed.
+pub fn build(ruleset: &Ruleset, base: Option<&Ruleset>) -> Sheet {
+    let mut sheet = gather(ruleset);
+    if let Some(base) = base {
+        let before = gather(base);
+        sheet.base = Some(base.name.clone());
+        let mut removed = Vec::new();
+        for section in &mut sheet.sections {
+            if section.heading == ABOUT {
+                continue;
+            }
+            let old = before
+                .sections
+                .iter()
+                .find(|s| s.heading == section.heading);
+            for rule in &mut section.rules {
+                rule.changed = old.is_none_or(|o| !o.rules.contains(rule));
+            }
+            // A base rule is gone when no rule of the same name (or, unnamed, the same text)
+            // is left.
+            for rule in old.map_or(&[][..], |o| &o.rules[..]) {
+                let kept = section.rules.iter().any(|r| match &rule.name {
+                    Some(name) => r.name.as_ref() == Some(name),
+                    None => r.name.is_none() && r.text == rule.text,
+                });
+                if !kept {
+                    removed.push(Rule {
+                        changed: true,
+                        ..rule.clone()
+                    });
+                }
+            }
+        }
+        if !removed.is_empty() {
+            sheet.sections.push(Section {
+                heading: format!("Rules of {} that no longer apply", base.name),
+                rules: removed,
+            });
+        }
+    }
+    sheet
+}
+
+fn gather(ruleset: &Ruleset) -> Sheet {
+    let lex = lexicon(ruleset);
+    let mut sections = vec![deck_section(ruleset)];
+    sections.extend(match &ruleset.flow {
+        Flow::Matching(f) => flow::matching(f, &ruleset.declarations, &ruleset.deck, &lex),
+        Flow::Banker(f) => flow::banker(f, &lex),
+        Flow::Tricks(f) => flow::tricks(f, &ruleset.declarations, &ruleset.deck, &lex),
+    });
+    if !ruleset.yaku.yaku.is_empty() {
+        sections.push(yaku_section(ruleset, &lex));
+    }
+    if let Some(script) = &ruleset.scoring {
+        let mut rules = vec![Rule::plain(if ruleset.yaku.yaku.is_empty() {
+            "A won hand's game points, from the scoring script:"
+        } else {
+            "A hand scores the points of its yaku; then, in order:"
+        })];
+        rules.extend(script.steps().iter().map(|s| Rule::plain(cite(s))));
+        if script.steps().is_empty() {
+            rules = vec![Rule::plain(
+                "A scoring script decides the hand's points from its yaku.",
+            )];
+        }
+        sections.push(Section {
+            heading: "Scoring".to_string(),
+            rules,
+        });
+    }
+    let mut about: Vec<Rule> = ruleset
+        .sources
+        .iter()
+        .map(|s| Rule::named("Source", cite(s)))
+        .collect();
+    about.extend(ruleset.notes.iter().map(|n| Rule::named("Note", cite(n))));
+    if !about.is_empty() {
+        sections.push(Section {
+            heading: ABOUT.to_string(),
+            rules: about,
+        });
+    }
+    Sheet {
+        title: ruleset.name.clone(),
+        summary: ruleset.description.clone(),
+        base: None,
+        sections,
+    }
+}
+
+/// The word for one card of the ruleset's deck.
+fn card_word(ruleset: &Ruleset) -> &'static str {
+    if ruleset.deck.name.to_lowercase().contains("pai") || ruleset.deck.id.contains("tile") {
+        "tile"
+    } else {
+        "card"
+    }
+}
+
+/// The words for every set name of the ruleset's deck.
+pub fn lexicon(ruleset: &Ruleset) -> Lexicon {
+    let deck = &ruleset.deck;
+    let card = card_word(ruleset);
+    // A kind or suit of one card reads as that card (`the Rain Man`), others as a plural.
+    let set = |id: &str, noun: &str, cards: CardSet| SetWords {
+        name: id.to_string(),
+        words: match cards.iter().next() {
+            Some(only) if cards.len() == 1 => format!("the {}", deck.card(only).name),
+            _ => format!("{noun} {card}s"),
+        },
+        size: cards.len() as usize,
+        is_card: cards.len() == 1,
+    };
+    let mut sets: Vec<SetWords> = deck
+        .kinds
+        .iter()
+        .map(|k| set(&k.id, &k.id, k.cards))
+        .chain(deck.suits.iter().map(|s| set(&s.id, &s.name, s.cards)))
+        .collect();
+    for c in &deck.cards {
+        sets.push(SetWords {
+            name: c.id.clone(),
+            words: format!("the {}", c.name),
+            size: 1,
+            is_card: true,
+        });
+    }
+    Lexicon {
+        pile_words: match ruleset.flow {
+            Flow::Matching(_) => format!("{card}s captured"),
+            Flow::Banker(_) => format!("{card}s in hand"),
+            Flow::Tricks(_) => format!("{card}s won"),
+        },
+        card_word: card.to_string(),
+        suit_word: deck.suit_word.clone().unwrap_or_else(|| "suit".to_string()),
+        sets,
+    }
+}
+
+/// A condition or formula in words, or as written when too complex.
+fn in_words(source: &str, lex: &Lexicon) -> String {
+    crate::expr::parse(source)
+        .ok()
+        .and_then(|e| words(&e, lex))
+        .unwrap_or_else(|| format!("`{}`", source.trim()))
+}
+
+fn deck_section(ruleset: &Ruleset) -> Section {
+    let deck = &ruleset.deck;
+    let card = card_word(ruleset);
+    let suit_word = deck.suit_word.as_deref().unwrap_or("suit");
+    let mut rules = vec![Rule::plain(format!(
+        "{}: {} {card}s in {} {suit_word}s.",
+        deck.name,
+        deck.cards.len(),
+        deck.suits.len()
+    ))];
+    for suit in &deck.suits {
+        let cards: Vec<String> = suit
+            .cards
+            .iter()
+            .map(|c| {
+                let c = deck.card(c);
+                let attrs: Vec<String> = deck
+                    .attributes
+                    .iter()
+                    .map(|a| {
+                        let i = deck.card_by_id(&c.id).map_or(0, |i| i.index());
+                        a.values[i].to_string()
+                    })
+                    .collect();
+                let mut tags = c.kinds.join(", ");
+                if !attrs.is_empty() {
+                    if !tags.is_empty() {
+                        tags.push_str("; ");
+                    }
+                    tags.push_str(&attrs.join(", "));
+                }
+                if tags.is_empty() {
+                    c.name.clone()
+                } else {
+                    format!("{} ({tags})", c.name)
+                }
+            })
+            .collect();
+        rules.push(Rule::named(
+            format!("{} {}", suit.number, suit.name),
+            cards.join(", "),
+        ));
+    }
+    if !deck.attributes.is_empty() {
+        let names: Vec<&str> = deck.attributes.iter().map(|a| a.id.as_str()).collect();
+        rules.push(Rule::plain(format!(
+            "Numbers after the kinds: {}.",
+            names.join(", ")
+        )));
+    }
+    Section {
+        heading: "Deck".to_string(),
+        rules,
+    }
+}
+
+fn yaku_section(ruleset: &Ruleset, lex: &Lexicon) -> Section {
+    let table = &ruleset.yaku;
+    let mut rules: Vec<Rule> = table
+        .yaku
+        .iter()
+        .map(|y| {
+            let points = in_words(&y.points_source, lex);
+            let unit = if points.chars().all(|c| c.is_ascii_digit()) {
+                if points == "1" { " point" } else { " points" }
+            } else {
+                ""
+            };
+            let when = in_words(&y.when_source, lex);
+            // The author's description, unless it only says what the condition says.
+            let said = |d: &str| d.trim_end_matches('.').eq_ignore_ascii_case(&when);
+            let description = if said(&y.description) {
+                String::new()
+            } else {
+                format!(" ({})", y.description.trim_end_matches('.'))
+            };
+            Rule::named(&y.name, format!("{when} — {points}{unit}{description}."))
+        })
+        .collect();
+    for (g, group) in table.groups.iter().enumerate() {
+        let members: Vec<&str> = table
+            .yaku
+            .iter()
+            .filter(|y| y.group == Some(g))
+            .map(|y| y.name.as_str())
+            .collect();
+        if members.len() > 1 {
+            rules.push(Rule::plain(format!(
+                "Only the highest of the {group} counts: {}.",
+                members.join(", ")
+            )));
+        }
+    }
+    Section {
+        heading: "Yaku".to_string(),
+        rules,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn koikoi() -> Ruleset {
+        crate::ruleset::load("koikoi").value.unwrap()
+    }
+
+    #[test]
+    fn conditions_and_formulas_read_as_words() {
+        let lex = lexicon(&koikoi());
+        let cases = [
+            ("count(bright) == 5", "all five bright cards"),
+            ("count(animal) >= 5", "five or more animal cards"),
+            (
+                "count(bright) == 4 and all(rain)",
+                "exactly four bright cards and the Rain Man",
+            ),
+            (
+                "count(bright - rain) == 3",
+                "exactly three bright cards other than the Rain Man",
+            ),
+            (
+                "5 + count(animal) - 3",
+                "5, +1 for each animal card beyond three",
+            ),
+            ("count(plain) - 9", "1 for each plain card beyond nine"),
+            (
+                "has(pampas-moon, chrysanthemum-sake)",
+                "the Moon and the Sake Cup",
+            ),
+            (
+                "suits_with(4) >= 1",
+                "one or more months with four or more cards",
+            ),
+        ];
+        for (source, expected) in cases {
+            assert_eq!(in_words(source, &lex), expected, "{source}");
+        }
+    }
+
+    #[test]
+    fn too_complex_a_condition_is_shown_as_written() {
+        let lex = lexicon(&koikoi());
+        let long = "count(bright) * count(animal) * count(ribbon) * count(plain) >= count(pine) * count(plum) * count(cherry) * count(iris)";
+        assert_eq!(in_words(long, &lex), format!("`{long}`"));
+    }
+
+    #[test]
+    fn source_ids_never_reach_players() {
+        let text = cite("x2 (003 Play; 004); 003_08b1d9c4349f5191.txt");
+        assert!(!text.contains("003") && !text.contains("004"), "{text}");
+    }
+}

@@ -1,0 +1,223 @@
+//! A rule sheet printed as plain text, Markdown or one self-contained, printable HTML page.
+
+use super::{Rule, Sheet};
+use std::fmt::Write;
+
+/// The output formats of a rule sheet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Plain text, wrapped for a terminal.
+    Text,
+    /// Markdown.
+    Markdown,
+    /// One self-contained HTML page (no network), laid out for A4.
+    Html,
+}
+
+/// Text lines are wrapped to this width.
+const TEXT_WIDTH: usize = 96;
+
+/// The mark of a rule that differs from the base ruleset's.
+const CHANGED: &str = "[changed]";
+
+/// Prints `sheet` in `format`.
+pub fn render(sheet: &Sheet, format: Format) -> String {
+    match format {
+        Format::Text => text(sheet),
+        Format::Markdown => markdown(sheet),
+        Format::Html => html(sheet),
+    }
+}
+
+fn base_line(sheet: &Sheet) -> Option<String> {
+    sheet
+        .base
+        .as_ref()
+        .map(|b| format!("Based on {b}: what differs is marked {CHANGED}."))
+}
+
+fn rule_line(rule: &Rule) -> String {
+    let mark = if rule.changed {
+        format!("{CHANGED} ")
+    } else {
+        String::new()
+    };
+    match &rule.name {
+        Some(name) => format!("{mark}{name}: {}", rule.text),
+        None => format!("{mark}{}", rule.text),
+    }
+}
+
+fn text(sheet: &Sheet) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}\n{}",
+        sheet.title,
+        "=".repeat(sheet.title.chars().count())
+    );
+    for line in wrap(&sheet.summary, TEXT_WIDTH, "") {
+        let _ = writeln!(out, "{line}");
+    }
+    if let Some(line) = base_line(sheet) {
+        let _ = writeln!(out, "{line}");
+    }
+    for section in &sheet.sections {
+        let _ = writeln!(
+            out,
+            "\n{}\n{}",
+            section.heading,
+            "-".repeat(section.heading.chars().count())
+        );
+        for rule in &section.rules {
+            for (i, line) in wrap(&rule_line(rule), TEXT_WIDTH - 2, "  ")
+                .iter()
+                .enumerate()
+            {
+                let _ = writeln!(out, "{}{line}", if i == 0 { "- " } else { "" });
+            }
+        }
+    }
+    out
+}
+
+/// Wraps `text` at spaces to lines of at most `width` characters; lines after the first start
+/// with `indent`.
+fn wrap(text: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(indent);
+        } else if len > 0 {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+}
+
+fn markdown(sheet: &Sheet) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# {}\n\n{}",
+        md_escape(&sheet.title),
+        md_escape(&sheet.summary)
+    );
+    if let Some(line) = base_line(sheet) {
+        let _ = writeln!(out, "\n{}", md_escape(&line));
+    }
+    for section in &sheet.sections {
+        let _ = writeln!(out, "\n## {}\n", md_escape(&section.heading));
+        for rule in &section.rules {
+            let mark = if rule.changed {
+                format!("**{}** ", md_escape(CHANGED))
+            } else {
+                String::new()
+            };
+            let text = code_spans(&rule.text, md_escape, |c| format!("`{c}`"));
+            match &rule.name {
+                Some(name) => {
+                    let _ = writeln!(out, "- {mark}**{}**: {text}", md_escape(name));
+                }
+                None => {
+                    let _ = writeln!(out, "- {mark}{text}");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Escapes the characters Markdown would read as markup.
+fn md_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Maps the text outside and inside backtick code spans (expressions shown as written).
+fn code_spans(text: &str, plain: impl Fn(&str) -> String, code: impl Fn(&str) -> String) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { code(part) } else { plain(part) })
+        .collect()
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The page's style: A4, small type, two columns for long sections, nothing fetched.
+const STYLE: &str = "@page { size: A4; margin: 12mm; }
+body { font: 9pt/1.3 Georgia, 'DejaVu Serif', serif; margin: 0 auto; max-width: 186mm; color: #111; }
+h1 { font-size: 15pt; margin: 0 0 2pt; }
+h2 { font-size: 10.5pt; margin: 7pt 0 2pt; border-bottom: 1px solid #999; break-after: avoid; }
+p { margin: 0 0 3pt; }
+ul { margin: 0; padding-left: 12pt; }
+li { margin: 0 0 1pt; break-inside: avoid; }
+section.long ul { columns: 2; column-gap: 8mm; }
+code { font: 8pt 'DejaVu Sans Mono', monospace; }
+.changed { background: #fff1b8; }
+.mark { font-weight: bold; color: #8a5a00; }";
+
+fn html(sheet: &Sheet) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
+         <style>\n{STYLE}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n",
+        html_escape(&sheet.title),
+        html_escape(&sheet.title),
+        html_escape(&sheet.summary)
+    );
+    if let Some(line) = base_line(sheet) {
+        let _ = writeln!(out, "<p class=\"changed\">{}</p>", html_escape(&line));
+    }
+    for section in &sheet.sections {
+        let class = if section.rules.len() > 10 {
+            " class=\"long\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "<section{class}>\n<h2>{}</h2>\n<ul>",
+            html_escape(&section.heading)
+        );
+        for rule in &section.rules {
+            let text = code_spans(&rule.text, html_escape, |c| {
+                format!("<code>{}</code>", html_escape(c))
+            });
+            let name = rule
+                .name
+                .as_ref()
+                .map(|n| format!("<b>{}</b>: ", html_escape(n)))
+                .unwrap_or_default();
+            if rule.changed {
+                let _ = writeln!(
+                    out,
+                    "<li class=\"changed\"><span class=\"mark\">{}</span> {name}{text}</li>",
+                    html_escape(CHANGED)
+                );
+            } else {
+                let _ = writeln!(out, "<li>{name}{text}</li>");
+            }
+        }
+        let _ = writeln!(out, "</ul>\n</section>");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
