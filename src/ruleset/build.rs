@@ -404,6 +404,32 @@ fn flow_options(t: &Table, loc: &Loc, names: &Names, errors: &mut Vec<Diagnostic
                 ),
             }
         }
+        // Every target receives cards (hand and table sizes are positive), so an order that
+        // leaves one out would never finish dealing.
+        let missing: Vec<&str> = opts
+            .iter()
+            .filter(|(_, t)| !order.contains(t))
+            .map(|(n, _)| *n)
+            .collect();
+        if let (Some(first), false) = (
+            items.first(),
+            missing.is_empty() || order.len() < items.len(),
+        ) {
+            let span =
+                first.loc.span.start..items.last().map_or(first.loc.span.end, |l| l.loc.span.end);
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "`deal_order` leaves out `{}`, which must receive cards",
+                        missing.join("`, `")
+                    ),
+                    Loc::new(first.loc.file, span),
+                )
+                .with_help(Some(
+                    "name each of `dealer`, `opponent` and `table` at least once".into(),
+                )),
+            );
+        }
         if items.is_empty() {
             vec![DealTarget::Opponent, DealTarget::Table, DealTarget::Dealer]
         } else {

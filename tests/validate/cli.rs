@@ -252,3 +252,27 @@ fn a_deck_header_with_spaces_and_a_comment_is_still_a_deck() {
         "deck-header-comment.toml: ok (deck `tiny`: 4 cards in 2 suits)\n"
     );
 }
+
+#[test]
+fn a_deal_order_that_leaves_out_a_target_is_an_error() {
+    // Dealing such an order never finishes: the player left out never receives a card.
+    let dir = std::env::temp_dir().join(format!("yaku-deal-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("no-opponent.toml"),
+        "[ruleset]\nid = \"no-opponent\"\nextends = \"koikoi\"\n\n[flow]\ndeal_order = [\"dealer\", \"table\"]\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["validate", "no-opponent.toml"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    out.expect_code(1);
+    assert!(
+        out.stdout
+            .contains("error: `deal_order` leaves out `opponent`, which must receive cards"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("no-opponent.toml:6:15"), "{}", out.stdout);
+}
