@@ -19,6 +19,7 @@
 //! |---|---|
 //! | [`deck`] | cards, suits, kinds, and the `CardSet` bitset |
 //! | [`expr`] | the expression language: parse, check, evaluate |
+//! | [`fsio`] | bounded reads and atomic writes of files |
 //! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
 //! | [`script`] | the sandboxed rhai scoring scripts |
 //! | [`engine`] | the game core: matching games (deal, turns, captures, koi-koi, scoring) and banker games (bets, draws, showdown) |
@@ -38,6 +39,7 @@ pub mod deck;
 pub mod diag;
 pub mod engine;
 pub mod expr;
+pub mod fsio;
 pub mod record;
 pub mod ruleset;
 pub mod script;

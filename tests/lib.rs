@@ -29,3 +29,7 @@ mod play;
 /// Kol-ye-si through the binary: a human session from piped input, bot sessions, `sim` against
 /// `analyze`, command-line table limits.
 mod banker;
+
+/// Bounded work on hostile input: endless and huge files refused at a limit under `ulimit`,
+/// scripts that cannot wait.
+mod limits;

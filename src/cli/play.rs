@@ -196,7 +196,7 @@ fn save_path(args: &PlayArgs, seed: u64) -> PathBuf {
 /// Reads a record and loads its ruleset, refusing one whose rules changed unless `force`.
 /// Errors are printed; the `Err` is the exit code.
 pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Ruleset>), i32> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::fsio::read_text_limited(path, crate::fsio::MAX_RECORD_SIZE).map_err(|e| {
         eprintln!("error: cannot read `{}`: {e}", path.display());
         super::EXIT_FAILURE
     })?;
@@ -379,7 +379,8 @@ impl Session {
     /// Writes the record as the game stands to `path`; `Err` says why it cannot be.
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&self.game);
-        std::fs::write(path, self.record.to_json() + "\n").map_err(|e| write_problem(path, &e))
+        crate::fsio::write_atomic(path, (self.record.to_json() + "\n").as_bytes())
+            .map_err(|e| write_problem(path, &e))
     }
 
     fn write_record(&mut self, path: &Path) -> Result<(), i32> {

@@ -274,5 +274,9 @@ fn a_deal_order_that_leaves_out_a_target_is_an_error() {
         "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("no-opponent.toml:6:15"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("no-opponent.toml:6:15"),
+        "{}",
+        out.stdout
+    );
 }

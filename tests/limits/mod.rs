@@ -1,0 +1,73 @@
+//! Bounded work on any input: endless and huge files are refused at a size limit under a
+//! memory limit, and scoring scripts cannot wait.
+
+use crate::common::{Yaku, bin};
+use std::process::Command;
+
+/// Runs `yaku ARGS` under a 1 GB address-space limit, as `(exit code, stderr + stdout)`.
+fn run_with_memory_limit(args: &[&str]) -> (i32, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000; exec \"$0\" \"$@\"")
+        .arg(bin())
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned()
+        + String::from_utf8_lossy(&out.stdout).as_ref();
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn endless_inputs_are_refused_at_the_size_limit() {
+    for args in [
+        &["validate", "/dev/zero"][..],
+        &["play", "--resume", "/dev/zero"],
+        &["replay", "/dev/zero"],
+        &["analyze", "kolyesi", "--strategy", "/dev/zero"],
+    ] {
+        let (code, text) = run_with_memory_limit(args);
+        assert_eq!(code, 1, "{args:?}: {text}");
+        assert!(text.contains("too large"), "{args:?}: {text}");
+    }
+}
+
+#[test]
+fn a_huge_file_is_refused_without_being_read() {
+    // Sparse: 1 GiB long, no disk used. Telling its kind must not read it whole.
+    let path = std::env::temp_dir().join(format!("yaku-huge-{}.toml", std::process::id()));
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let (code, text) = run_with_memory_limit(&["validate", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("is too large"), "{text}");
+}
+
+#[test]
+fn a_script_that_sleeps_fails_instead_of_hanging() {
+    let dir = std::env::temp_dir().join(format!("yaku-sleep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("sleepy.toml"),
+        "[ruleset]\nid = \"sleepy\"\nextends = \"koikoi\"\n\n[scoring]\nsource = '''\nfn score(hand) {\n  sleep(100000);\n  hand.base\n}\n'''\n",
+    )
+    .unwrap();
+    let out = Yaku::new([
+        "score",
+        "sleepy.toml",
+        "--captured",
+        "pine-crane,cherry-curtain,pampas-moon",
+    ])
+    .current_dir(&dir)
+    .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("may not wait or read the clock"),
+        "{}",
+        out.stderr
+    );
+}
