@@ -68,6 +68,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     renamed
 }
 
+/// Checks that `path` may be replaced by a game record or save: it does not exist, is empty,
+/// or already holds a yaku record. Anything else (the ruleset being played, a document given
+/// by mistake) is refused rather than overwritten; `Err` says why, in words.
+pub fn check_replaceable_by_record(path: &Path) -> Result<(), String> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(()); // nothing there, or nothing readable: the write itself will tell
+    };
+    if !meta.is_file() || meta.len() == 0 {
+        return Ok(()); // a directory, a device: the write says what is wrong
+    }
+    let head = read_prefix(path, 256).unwrap_or_default();
+    let head = String::from_utf8_lossy(&head);
+    let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.starts_with(&format!("{{\"format\":\"{}\"", crate::record::FORMAT)) {
+        return Ok(());
+    }
+    Err(
+        "the file exists and is not a yaku game record, so it is left alone (choose another \
+         file name, or remove it first)"
+            .into(),
+    )
+}
+
 /// `.NAME.PID.tmp` next to `path`: the same file system, so the rename is atomic.
 fn temp_path(path: &Path) -> PathBuf {
     let name = path
@@ -96,6 +119,27 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
         assert_eq!(read_limited_from(&b"0123456789"[..], 10).unwrap().len(), 10);
         assert_eq!(read_prefix(Path::new("/dev/zero"), 8).unwrap(), vec![0; 8]);
+    }
+
+    #[test]
+    fn only_records_are_replaced() {
+        let dir = temp_dir("replaceable");
+        let record = dir.join("game.json");
+        let rules = dir.join("mine.toml");
+        let empty = dir.join("empty.json");
+        std::fs::write(
+            &record,
+            "{\n  \"format\": \"yaku-record\",\n  \"version\": 1\n}",
+        )
+        .unwrap();
+        std::fs::write(&rules, "[ruleset]\nid = \"mine\"\n").unwrap();
+        std::fs::write(&empty, "").unwrap();
+        assert_eq!(check_replaceable_by_record(&record), Ok(()));
+        assert_eq!(check_replaceable_by_record(&empty), Ok(()));
+        assert_eq!(check_replaceable_by_record(&dir.join("new.json")), Ok(()));
+        let why = check_replaceable_by_record(&rules).unwrap_err();
+        assert!(why.contains("not a yaku game record"), "{why}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -340,9 +340,11 @@ fn write_problem(path: &Path, e: &std::io::Error) -> String {
     }
 }
 
-/// Checks that a file can be written at `path` without changing it: opens it for appending and
-/// removes it again when it did not exist.
+/// Checks that a file can be written at `path` without changing it (and that it is no other
+/// kind of file, such as the rules being played): opens it for appending and removes it again
+/// when it did not exist.
 fn probe_writable(path: &Path) -> Result<(), String> {
+    crate::fsio::check_replaceable_by_record(path)?;
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .append(true)
@@ -395,7 +397,8 @@ impl Session {
     /// printed; the `Err` is the exit code.
     fn check_files(&mut self) -> Result<(), i32> {
         if let Some(path) = self.record_path.clone()
-            && let Err(why) = self.try_write_record(&path)
+            && let Err(why) = crate::fsio::check_replaceable_by_record(&path)
+                .and_then(|()| self.try_write_record(&path))
         {
             eprintln!(
                 "error: cannot write the record to `{}`: {why}\n  = note: the game was not started",

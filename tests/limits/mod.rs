@@ -71,3 +71,65 @@ fn a_script_that_sleeps_fails_instead_of_hanging() {
         out.stderr
     );
 }
+
+#[test]
+fn record_and_save_never_replace_a_file_that_is_not_a_record() {
+    let dir = std::env::temp_dir().join(format!("yaku-own-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = "[ruleset]\nid = \"mine\"\nextends = \"koikoi\"\n";
+    std::fs::write(dir.join("mine.toml"), rules).unwrap();
+    for (option, players) in [("--record", "random,random"), ("--save", "human,random")] {
+        let out = Yaku::new([
+            "play",
+            "mine.toml",
+            "--players",
+            players,
+            option,
+            "mine.toml",
+        ])
+        .current_dir(&dir)
+        .run();
+        assert_eq!(out.code, 1, "{option}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("is not a yaku game record"),
+            "{option}: {}",
+            out.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("mine.toml")).unwrap(),
+            rules
+        );
+    }
+    // A record may be replaced by the next game's record.
+    let out = Yaku::new([
+        "play",
+        "mine.toml",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--record",
+        "game.json",
+    ])
+    .current_dir(&dir)
+    .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let again = Yaku::new([
+        "play",
+        "mine.toml",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "4",
+        "--record",
+        "game.json",
+    ])
+    .current_dir(&dir)
+    .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+}
