@@ -30,6 +30,6 @@ mod play;
 /// `analyze`, command-line table limits.
 mod banker;
 
-/// Bounded work on hostile input: endless and huge files refused at a limit under `ulimit`,
-/// scripts that cannot wait.
+/// Hostile and mistaken input: endless and huge files refused at a limit under `ulimit`, scripts
+/// that cannot wait, `--record`/`--save` refusing the rules file, messages printed once.
 mod limits;

@@ -84,8 +84,15 @@ struct Session {
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
     let color = !args.no_color && std::io::stdout().is_terminal();
-    if args.resume.is_none()
-        && let Some(ruleset) = args.ruleset.as_deref().and_then(load_ruleset)
+    // Loaded once here, so its diagnostics are printed once.
+    let loaded = match (&args.resume, args.ruleset.as_deref()) {
+        (None, Some(spec)) => match load_ruleset(spec) {
+            Some(ruleset) => Some(ruleset),
+            None => return super::EXIT_FAILURE,
+        },
+        _ => None,
+    };
+    if let Some(ruleset) = loaded.clone()
         && ruleset.banker().is_some()
     {
         let human_banker = args.banker.as_deref() == Some(HUMAN);
@@ -110,7 +117,7 @@ pub fn run(args: &PlayArgs) -> i32 {
     }
     let session = match &args.resume {
         Some(path) => resume(args, path, color),
-        None => start(args, color),
+        None => start(args, loaded, color),
     };
     match session {
         Ok(mut s) => s.play(),
@@ -145,14 +152,17 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
 }
 
-fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
+fn start(args: &PlayArgs, loaded: Option<Arc<Ruleset>>, color: bool) -> Result<Session, i32> {
     let players: Vec<String> = match &args.players {
         Some(p) => p.iter().map(|p| p.trim().to_string()).collect(),
         None => vec![HUMAN.to_string(), "greedy".to_string()],
     };
     let bots = bots(&players)?;
     let spec = args.ruleset.as_deref().unwrap_or_default();
-    let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;
+    let ruleset = match loaded {
+        Some(ruleset) => ruleset,
+        None => load_ruleset(spec).ok_or(super::EXIT_FAILURE)?,
+    };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let players = [players[0].clone(), players[1].clone()];
     let record = Record::new(&ruleset, spec, Some(seed), &players, args.rounds);
@@ -272,6 +282,14 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
 
 fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
+    if record.players.len() != 2 {
+        eprintln!(
+            "error: `{}` names {} in `players`; a game has two",
+            path.display(),
+            super::plural(record.players.len(), "player")
+        );
+        return Err(super::EXIT_FAILURE);
+    }
     let bots = bots(&record.players)?;
     let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
         eprintln!("error: `{}`: {e}", path.display());

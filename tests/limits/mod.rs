@@ -1,5 +1,6 @@
-//! Bounded work on any input: endless and huge files are refused at a size limit under a
-//! memory limit, and scoring scripts cannot wait.
+//! Hostile and mistaken input through the binary: endless and huge files are refused at a size
+//! limit under a memory limit, scripts cannot wait, files that are not records are never
+//! overwritten, and each problem is reported once, blaming the right thing.
 
 use crate::common::{Yaku, bin};
 use std::process::Command;
@@ -132,4 +133,51 @@ fn record_and_save_never_replace_a_file_that_is_not_a_record() {
     .run();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(again.code, 0, "{}", again.stderr);
+}
+
+#[test]
+fn play_prints_each_diagnostic_once() {
+    let dir = std::env::temp_dir().join(format!("yaku-diag-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bad.toml"),
+        "[ruleset]\nid = \"bad\"\nextends = \"koikoi\"\nfoo = 1\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["play", "bad.toml"]).current_dir(&dir).run();
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        out.stderr.matches("unknown key `foo`").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+
+    // A record with one player is the record's fault, not `--players`'.
+    let record = Yaku::new([
+        "play",
+        "koikoi",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--record",
+        "game.json",
+    ])
+    .current_dir(&dir)
+    .run();
+    assert_eq!(record.code, 0, "{}", record.stderr);
+    let text = std::fs::read_to_string(dir.join("game.json")).unwrap();
+    let one = text.replacen("\"random\",\n    \"random\"", "\"random\"", 1);
+    assert_ne!(one, text);
+    std::fs::write(dir.join("one.json"), one).unwrap();
+    let out = Yaku::new(["play", "--resume", "one.json"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(!out.stderr.contains("--players"), "{}", out.stderr);
+    assert!(out.stderr.contains("names 1 player"), "{}", out.stderr);
 }
