@@ -17,10 +17,18 @@ pub struct ValidateArgs {
 
 /// Runs the command.
 pub fn run(args: &ValidateArgs) -> i32 {
+    let stdout = std::io::stdout();
+    match report(args, &mut stdout.lock()) {
+        Ok(true) => super::EXIT_FAILURE,
+        Ok(false) => super::EXIT_OK,
+        Err(e) => super::output_failed(&e),
+    }
+}
+
+/// Writes the findings of every file to `out`; `Ok(true)` when any file has errors.
+fn report(args: &ValidateArgs, out: &mut impl Write) -> std::io::Result<bool> {
     let mut any_errors = false;
     let mut json_files = Vec::new();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     for spec in &args.files {
         let (diagnostics, sources, summary) = check(spec);
         let failed = has_errors(&diagnostics);
@@ -33,35 +41,32 @@ pub fn run(args: &ValidateArgs) -> i32 {
             }));
         } else {
             let text = render_text(&sources, &diagnostics);
-            let _ = write!(out, "{text}");
+            write!(out, "{text}")?;
             let errors = diagnostics
                 .iter()
                 .filter(|d| d.severity == crate::diag::Severity::Error)
                 .count();
             if failed {
-                let _ = writeln!(
+                writeln!(
                     out,
                     "{spec}: {errors} error{}",
                     if errors == 1 { "" } else { "s" }
-                );
+                )?;
             } else {
-                let _ = writeln!(out, "{spec}: ok ({summary})");
+                writeln!(out, "{spec}: ok ({summary})")?;
             }
         }
     }
     if args.json {
         let doc = serde_json::json!({ "valid": !any_errors, "files": json_files });
-        let _ = writeln!(
+        writeln!(
             out,
             "{}",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
-        );
+        )?;
     }
-    if any_errors {
-        super::EXIT_FAILURE
-    } else {
-        super::EXIT_OK
-    }
+    out.flush()?;
+    Ok(any_errors)
 }
 
 /// Loads one ruleset or deck and returns its findings and a one-line summary.

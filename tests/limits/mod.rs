@@ -181,3 +181,64 @@ fn play_prints_each_diagnostic_once() {
     assert!(!out.stderr.contains("--players"), "{}", out.stderr);
     assert!(out.stderr.contains("names 1 player"), "{}", out.stderr);
 }
+
+#[test]
+fn a_full_disk_is_an_error_not_a_panic() {
+    let record = std::env::temp_dir().join(format!("yaku-full-{}.json", std::process::id()));
+    let made = Yaku::new([
+        "play",
+        "koikoi",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--record",
+        record.to_str().unwrap(),
+    ])
+    .run();
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let record = record.to_str().unwrap().to_string();
+    for args in [
+        vec!["validate", "koikoi"],
+        vec!["validate", "koikoi", "--json"],
+        vec!["score", "koikoi", "--captured", "pine-crane"],
+        vec!["analyze", "kolyesi", "--strategy", "seed"],
+        vec![
+            "sim",
+            "koikoi",
+            "--games",
+            "2",
+            "--players",
+            "random,random",
+        ],
+        vec!["replay", &record, "--to-end"],
+        vec![
+            "play",
+            "koikoi",
+            "--players",
+            "random,random",
+            "--rounds",
+            "1",
+        ],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(bin())
+            .args(&args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: cannot write the output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_file(&record);
+}
