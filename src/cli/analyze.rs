@@ -2,7 +2,7 @@
 //! strategy, and the best strategies for fixed and for limited bets.
 
 use super::load_ruleset;
-use crate::analysis::{self, Rational, Strategy};
+use crate::analysis::{self, BetChoice, Rational, Strategy, StrategyEntry};
 use std::fmt::Write as _;
 
 /// Arguments of `yaku analyze`.
@@ -73,9 +73,16 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     };
     let odds = analysis::first_hand_odds(&ruleset, flow);
     let ev = analysis::expected_value(&odds, &strategy, limits);
-    let load = |name: &str| Strategy::load(name, &ruleset).expect("bundled strategies parse");
-    let best_fixed = load("best-fixed");
-    let best = load("best");
+    // The two best strategies, whatever the deck: the bundled files name `gupai`, and a
+    // ruleset with a deck of its own would refuse them.
+    let best_of = |name: &str, bet| Strategy {
+        name: name.into(),
+        description: String::new(),
+        default: StrategyEntry { bet, draw: None },
+        by_suit: Vec::new(),
+    };
+    let best_fixed = best_of("best-fixed", BetChoice::Min);
+    let best = best_of("best", BetChoice::Best);
     let fixed_limits = (limits.0, limits.0);
     let ev_fixed = analysis::expected_value(&odds, &best_fixed, fixed_limits);
     let ev_best = analysis::expected_value(&odds, &best, limits);

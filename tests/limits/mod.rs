@@ -242,3 +242,37 @@ fn a_full_disk_is_an_error_not_a_panic() {
     }
     let _ = std::fs::remove_file(&record);
 }
+
+#[test]
+fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
+    // The best strategies it compares with were bundled files for `gupai` only: a panic.
+    let dir = std::env::temp_dir().join(format!("yaku-own-deck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gupai =
+        std::fs::read_to_string(crate::common::root().join("rulesets/decks/gupai.toml")).unwrap();
+    let mine = gupai.replacen("id = \"gupai\"", "id = \"mytiles\"", 1);
+    assert_ne!(mine, gupai);
+    std::fs::write(dir.join("mytiles.toml"), mine).unwrap();
+    std::fs::write(
+        dir.join("own.toml"),
+        "[ruleset]\nid = \"own\"\nextends = \"kolyesi\"\ndeck = \"mytiles.toml\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("mine.toml"),
+        "[strategy]\nname = \"mine\"\ndeck = \"mytiles\"\nbet = \"min\"\ndraw = 1\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["analyze", "own.toml", "--strategy", "mine.toml"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The same tiles as gupai: the same figures as the README's.
+    assert!(
+        out.stdout
+            .contains("best with bets of 1 to 10: 1065691/6041280 (+0.1764)"),
+        "{}",
+        out.stdout
+    );
+}
