@@ -276,3 +276,26 @@ fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
         out.stdout
     );
 }
+
+#[test]
+fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
+    let dir = std::env::temp_dir().join(format!("yaku-literal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = |n: &str| {
+        format!(
+            "[ruleset]\nid = \"big\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\npoints = \"{n}\"\n"
+        )
+    };
+    std::fs::write(dir.join("max.toml"), rules("9223372036854775807")).unwrap();
+    std::fs::write(dir.join("over.toml"), rules("9223372036854775808")).unwrap();
+    let max = Yaku::new(["validate", "max.toml"]).current_dir(&dir).run();
+    let over = Yaku::new(["validate", "over.toml"]).current_dir(&dir).run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(max.code, 0, "{}", max.stdout);
+    assert_eq!(over.code, 1, "{}", over.stdout);
+    assert!(
+        over.stdout.contains("number is too large"),
+        "{}",
+        over.stdout
+    );
+}
