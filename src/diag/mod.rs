@@ -6,7 +6,7 @@
 mod render;
 mod suggest;
 
-pub use render::{render_json, render_text};
+pub use render::{escape_control, render_json, render_text};
 pub use suggest::{did_you_mean, suggest};
 
 use std::ops::Range;

@@ -299,3 +299,38 @@ fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
         over.stdout
     );
 }
+
+#[test]
+fn control_characters_from_files_are_never_printed_raw() {
+    // A raw ESC in a line quoted under a caret, and one inside a key named in a message (a
+    // clipboard write, OSC 52): both reach the output as `?` or an escape, even when piped.
+    let dir = std::env::temp_dir().join(format!("yaku-escape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("raw.toml"),
+        "[ruleset]\nid = \"raw\"\nextends = \"koikoi\"\n\x1b[2J = 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("key.toml"),
+        "[ruleset]\nid = \"key\"\nextends = \"koikoi\"\n\"\\u001b]52;c;aGk=\\u0007\" = 1\n",
+    )
+    .unwrap();
+    let raw = Yaku::new(["validate", "raw.toml"]).current_dir(&dir).run();
+    let key = Yaku::new(["validate", "key.toml"]).current_dir(&dir).run();
+    let _ = std::fs::remove_dir_all(&dir);
+    for out in [&raw, &key] {
+        assert_eq!(out.code, 1, "{}", out.stdout);
+        assert!(
+            !out.stdout.chars().any(|c| c.is_control() && c != '\n'),
+            "{:?}",
+            out.stdout
+        );
+    }
+    assert!(raw.stdout.contains("4 | ?[2J = 1"), "{}", raw.stdout);
+    assert!(
+        key.stdout.contains("\\u{1b}]52;c;aGk=\\u{7}"),
+        "{}",
+        key.stdout
+    );
+}
