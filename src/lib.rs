@@ -19,6 +19,7 @@
 //! |---|---|
 //! | [`deck`] | cards, suits, kinds, and the `CardSet` bitset |
 //! | [`expr`] | the expression language: parse, check, evaluate |
+//! | [`fsio`] | bounded reads and atomic writes of files |
 //! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
 //! | [`yaku`] | the yaku table, distance to a yaku, and settlement of a won hand |
 //! | [`script`] | the sandboxed rhai scoring scripts |
@@ -41,6 +42,7 @@ pub mod deck;
 pub mod diag;
 pub mod expr;
 pub mod families;
+pub mod fsio;
 pub mod ruleset;
 pub mod script;
 pub mod sheet;

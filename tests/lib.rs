@@ -36,3 +36,7 @@ mod sheet;
 
 /// Shell conventions: completions, man page, `yaku list`, exit codes in `--help`, colour.
 mod shell;
+
+/// Hostile and mistaken input: endless and huge files refused at a limit under `ulimit`, scripts
+/// that cannot wait, `--record`/`--save` refusing the rules file, messages printed once.
+mod limits;

@@ -120,7 +120,7 @@ pub fn read(spec: &str) -> Result<(String, String), String> {
             text.to_string(),
         ));
     }
-    std::fs::read_to_string(spec)
+    crate::fsio::read_text_limited(std::path::Path::new(spec), crate::fsio::MAX_RULE_FILE_SIZE)
         .map(|t| (spec.to_string(), t))
         .map_err(|e| {
             let names: Vec<&str> = bundled_names().collect();

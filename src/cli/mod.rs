@@ -100,6 +100,7 @@ pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> i32 {
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
     restore_sigpipe();
+    report_output_failures();
     let (argv, declared) = declaration_flags(std::env::args().collect());
     let args = match Args::try_parse_from(argv) {
         Ok(a) => a,
@@ -109,7 +110,7 @@ pub fn run() -> i32 {
             return code;
         }
     };
-    match args.command {
+    let code = match args.command {
         Command::Validate(a) => validate::run(&a),
         Command::Score(mut a) => {
             a.declared = declared;
@@ -124,6 +125,11 @@ pub fn run() -> i32 {
         Command::Schema(a) => schema::run(&a),
         Command::Completions(a) => shell::completions(&a),
         Command::Man(a) => shell::man(&a),
+    };
+    // Output still buffered must reach its file too, or the command failed.
+    match std::io::Write::flush(&mut std::io::stdout()) {
+        Ok(()) => code,
+        Err(e) => output_failed(&e),
     }
 }
 
@@ -164,6 +170,36 @@ fn declaration_flags(argv: Vec<String>) -> (Vec<String>, Vec<(String, String)>) 
         declared.push((name, value));
     }
     (kept, declared)
+}
+
+/// Reports output that could not be written (a full disk, a closed file) and returns the exit
+/// code of a failed command.
+pub(crate) fn output_failed(e: &std::io::Error) -> i32 {
+    eprintln!("error: cannot write the output: {e}");
+    EXIT_FAILURE
+}
+
+/// Makes a failed print end the command with an error instead of a panic.
+///
+/// The commands print with `println!`, which panics when standard output cannot be written
+/// (`yaku sim > /dev/full`). Rather than thread an `io::Result` through every print, this one
+/// hook turns exactly that panic into `error: cannot write the output: ...` and exit code 1;
+/// any other panic keeps the default report.
+fn report_output_failures() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(why) = message.strip_prefix("failed printing to stdout: ") {
+            eprintln!("error: cannot write the output: {why}");
+            std::process::exit(EXIT_FAILURE);
+        }
+        default(info);
+    }));
 }
 
 /// A count and a regular noun, singular only for one: `1 point`, `2 points`, `0 cards`.

@@ -19,10 +19,18 @@ pub struct ValidateArgs {
 
 /// Runs the command.
 pub fn run(args: &ValidateArgs) -> i32 {
+    let stdout = std::io::stdout();
+    match report(args, &mut stdout.lock()) {
+        Ok(true) => super::EXIT_FAILURE,
+        Ok(false) => super::EXIT_OK,
+        Err(e) => super::output_failed(&e),
+    }
+}
+
+/// Writes the findings of every file to `out`; `Ok(true)` when any file has errors.
+fn report(args: &ValidateArgs, out: &mut impl Write) -> std::io::Result<bool> {
     let mut any_errors = false;
     let mut json_files = Vec::new();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     for spec in &expand(&args.files) {
         let (diagnostics, sources, summary) = check(spec);
         let failed = has_errors(&diagnostics);
@@ -48,23 +56,20 @@ pub fn run(args: &ValidateArgs) -> i32 {
                     super::plural(errors, "error")
                 );
             } else {
-                let _ = writeln!(out, "{spec}: ok ({summary})");
+                writeln!(out, "{spec}: ok ({summary})")?;
             }
         }
     }
     if args.json {
         let doc = serde_json::json!({ "valid": !any_errors, "files": json_files });
-        let _ = writeln!(
+        writeln!(
             out,
             "{}",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
-        );
+        )?;
     }
-    if any_errors {
-        super::EXIT_FAILURE
-    } else {
-        super::EXIT_OK
-    }
+    out.flush()?;
+    Ok(any_errors)
 }
 
 /// The files to check: each argument, with a directory replaced by the `.toml` files under it

@@ -6,7 +6,7 @@
 mod render;
 mod suggest;
 
-pub use render::{render_json, render_text, render_text_styled};
+pub use render::{escape_control, render_json, render_text, render_text_styled};
 pub use suggest::{did_you_mean, suggest};
 
 use std::ops::Range;

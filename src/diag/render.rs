@@ -8,10 +8,16 @@ use codespan_reporting::term::{self, Chars, Config};
 /// Renders diagnostics as text: `error: message`, `--> file:line:column`, the source line and a
 /// caret under the span, then the help line.
 pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
+    // Quoted lines show control characters as `?`, byte for byte, so spans still point at the
+    // right columns and no escape sequence from a file reaches the terminal.
+    let shown: Vec<String> = sources
+        .files
+        .iter()
+        .map(|f| mask_control(&f.text))
+        .collect();
     let mut files = SimpleFiles::new();
-    for i in 0..sources.files.len() {
-        let f = &sources.files[i];
-        files.add(f.name.as_str(), f.text.as_str());
+    for (f, text) in sources.files.iter().zip(&shown) {
+        files.add(f.name.as_str(), text.as_str());
     }
     let config = Config {
         chars: Chars::ascii(),
@@ -58,7 +64,45 @@ pub fn render_text(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
             out.push('\n');
         }
     }
-    out
+    // Messages quote names and ids from files: escape what control characters remain.
+    escape_control(&out).into_owned()
+}
+
+/// `text` with each control character other than newline and tab replaced by as many `?` as
+/// it has bytes: the same length, so byte spans into `text` stay valid.
+fn mask_control(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if is_unsafe_control(c) {
+                "?".repeat(c.len_utf8())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// True for characters a terminal may act on: C0 and C1 controls and DEL, except newline and tab.
+fn is_unsafe_control(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// `text` with every control character other than newline and tab written as an escape
+/// (`\u{1b}`), so text from a file printed to a terminal or a pipe cannot clear the screen, set
+/// the clipboard or move the cursor. Use it wherever text from a file is printed.
+pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unsafe_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe_control(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The text of [`render_text`] with styles for a terminal: the severity word and the message in

@@ -77,7 +77,7 @@ impl Checker<'_> {
     fn expr(&self, e: &Expr, errors: &mut Vec<ExprError>) -> Typed {
         match &e.kind {
             ExprKind::Number(n) => {
-                if *n == i64::MAX {
+                if *n == i64::MIN {
                     errors.push(ExprError::new("number is too large", e.span.clone()));
                     return None;
                 }

@@ -169,7 +169,9 @@ fn build_expr(pairs: Pairs<Rule>) -> Expr {
 fn build_primary(pair: Pair<Rule>) -> Expr {
     let span = pair.as_span().start()..pair.as_span().end();
     let kind = match pair.as_rule() {
-        Rule::number => ExprKind::Number(pair.as_str().parse().unwrap_or(i64::MAX)),
+        // A literal is digits only, never negative: `i64::MIN` marks one too large for `i64`,
+        // which the checker reports (`i64::MAX` itself is a valid literal).
+        Rule::number => ExprKind::Number(pair.as_str().parse().unwrap_or(i64::MIN)),
         Rule::name => ExprKind::Name(pair.as_str().to_string()),
         Rule::paren => {
             // The node spans its parentheses, so that an operator applied to it (`-(a + b)`)

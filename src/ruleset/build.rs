@@ -610,6 +610,37 @@ fn flow_options(
                 ),
             }
         }
+        // Every target receives cards (hand and table sizes are positive), so an order that
+        // leaves one out would never finish dealing.
+        let others = if players == 2 { "opponent" } else { "others" };
+        let missing: Vec<&str> = [
+            ("dealer", DealTarget::Dealer),
+            (others, DealTarget::Others),
+            ("table", DealTarget::Table),
+        ]
+        .iter()
+        .filter(|(_, t)| !order.contains(t))
+        .map(|(n, _)| *n)
+        .collect();
+        if let (Some(first), false) = (
+            items.first(),
+            missing.is_empty() || order.len() < items.len(),
+        ) {
+            let span =
+                first.loc.span.start..items.last().map_or(first.loc.span.end, |l| l.loc.span.end);
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "`deal_order` leaves out `{}`, which must receive cards",
+                        missing.join("`, `")
+                    ),
+                    Loc::new(first.loc.file, span),
+                )
+                .with_help(Some(format!(
+                    "name each of `dealer`, `{others}` and `table` at least once"
+                ))),
+            );
+        }
         if items.is_empty() {
             vec![DealTarget::Others, DealTarget::Table, DealTarget::Dealer]
         } else {

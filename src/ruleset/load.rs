@@ -10,7 +10,10 @@ use crate::diag::{Diagnostic, FileId, Loc, SourceMap, did_you_mean};
 use std::path::{Path, PathBuf};
 
 /// Largest rule file read, in bytes.
-pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+pub const MAX_FILE_SIZE: u64 = crate::fsio::MAX_RULE_FILE_SIZE;
+
+/// How much of a file is read to tell a deck, strategy or ruleset apart by its table header.
+const SNIFF_PREFIX: u64 = 64 * 1024;
 /// Longest `extends` chain.
 pub const MAX_EXTENDS: usize = 16;
 
@@ -96,7 +99,10 @@ pub fn is_strategy_file(spec: &str) -> bool {
 /// has the table header `header`.
 fn has_header(spec: &str, folder: &str, header: &str) -> bool {
     let text = if Path::new(spec).is_file() {
-        std::fs::read_to_string(spec).unwrap_or_default()
+        // The header is near the top: read only a prefix, not a file of any size.
+        crate::fsio::read_prefix(Path::new(spec), SNIFF_PREFIX)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
     } else {
         bundled::file(&format!("{folder}/{spec}.toml"))
             .filter(|_| bundled::file(&format!("{spec}.toml")).is_none())
@@ -218,7 +224,7 @@ impl Loader {
             Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
             Ok(_) => {}
         }
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::fsio::read_limited(path, MAX_FILE_SIZE) {
             Ok(b) => b,
             Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
         };

@@ -28,6 +28,17 @@ pub const SCORE_HOOK: &str = "score";
 /// Operations one call may perform before it is stopped.
 pub const MAX_OPERATIONS: u64 = 200_000;
 
+/// Wall-clock time one call may take before it is stopped. Some single operations are slow
+/// (sorting a long array of long strings takes milliseconds), so the operation limit alone does
+/// not bound a call's time; a well-behaved call takes microseconds.
+pub const MAX_CALL_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// How many operations pass between two looks at the clock.
+const CLOCK_CHECK_INTERVAL: u64 = 256;
+
+/// The message of a call stopped at [`MAX_CALL_TIME`].
+const TIME_LIMIT_MESSAGE: &str = "the call took too long (over 0.5 s)";
+
 /// A compiled scoring script.
 #[derive(Clone)]
 pub struct ScoringScript {
@@ -375,6 +386,21 @@ fn sandbox() -> Engine {
     engine.on_print(|_| {});
     engine.on_debug(|_, _, _| {});
     engine.set_max_operations(MAX_OPERATIONS);
+    engine.on_progress(check_call_time);
+    // Scripts are pure functions of `hand`: no waiting, no clock (the same seed must give the
+    // same report, and results are cached). Engine-registered functions take precedence over
+    // rhai's packages, so these replace the built-in `sleep` and `timestamp`.
+    engine.register_fn(
+        "sleep",
+        |_: rhai::INT| -> Result<(), Box<rhai::EvalAltResult>> { Err(IMPURE_MESSAGE.into()) },
+    );
+    engine.register_fn(
+        "sleep",
+        |_: rhai::FLOAT| -> Result<(), Box<rhai::EvalAltResult>> { Err(IMPURE_MESSAGE.into()) },
+    );
+    engine.register_fn("timestamp", || -> Result<(), Box<rhai::EvalAltResult>> {
+        Err(IMPURE_MESSAGE.into())
+    });
     engine.set_max_call_levels(32);
     engine.set_max_expr_depths(64, 32);
     engine.set_max_string_size(4_096);
@@ -413,6 +439,30 @@ fn documented_steps(text: &str) -> Vec<String> {
             Some(out)
         })
         .collect()
+}
+
+/// Why `sleep` and `timestamp` fail.
+const IMPURE_MESSAGE: &str =
+    "scripts may not wait or read the clock: `score(hand)` must depend on `hand` only";
+
+/// The progress hook: notes when a call starts (its first operation) and stops it once it has
+/// run longer than [`MAX_CALL_TIME`]. Calls on one thread never overlap, so one start per
+/// thread is enough.
+fn check_call_time(operations: u64) -> Option<Dynamic> {
+    thread_local! {
+        static STARTED: std::cell::Cell<Option<std::time::Instant>> =
+            const { std::cell::Cell::new(None) };
+    }
+    if operations <= 1 {
+        STARTED.with(|s| s.set(Some(std::time::Instant::now())));
+    } else if operations.is_multiple_of(CLOCK_CHECK_INTERVAL)
+        && STARTED
+            .with(|s| s.get())
+            .is_some_and(|t| t.elapsed() > MAX_CALL_TIME)
+    {
+        return Some(Dynamic::from(TIME_LIMIT_MESSAGE));
+    }
+    None
 }
 
 impl ScoringScript {
@@ -523,7 +573,12 @@ impl ScoringScript {
                 if pos.is_none() {
                     pos = self.locate_failure(hand);
                 }
-                self.error(&inner.to_string(), pos)
+                match inner {
+                    rhai::EvalAltResult::ErrorTerminated(why, _) => {
+                        self.error(&why.to_string(), pos)
+                    }
+                    _ => self.error(&inner.to_string(), pos),
+                }
             })?;
         self.outcome(result)
     }
@@ -756,6 +811,42 @@ mod tests {
             err.message.contains("too many operations")
                 || err.message.contains("Too many operations")
         );
+    }
+
+    #[test]
+    fn scripts_cannot_wait_or_read_the_clock() {
+        for body in [
+            "sleep(100000)",
+            "sleep(1e300)",
+            "sleep(0.5)",
+            "timestamp().elapsed",
+        ] {
+            let s = compile(&format!("fn score(hand) {{\n  {body};\n  1\n}}")).unwrap();
+            let err = s.score(&HandFacts::default()).unwrap_err();
+            assert!(
+                err.message.starts_with("test.rhai:2:"),
+                "{body}: {}",
+                err.message
+            );
+            assert!(err.message.contains("clock"), "{body}: {}", err.message);
+        }
+    }
+
+    #[test]
+    fn slow_operations_are_stopped_by_the_clock() {
+        // Each sort of 1,000 strings is a handful of operations but costs milliseconds:
+        // the operation limit alone would let the call run for seconds.
+        let s = compile(
+            "fn score(hand) {\n  let a = [];\n  for i in 0..1000 { a.push(`${i * 7919 % 1000}`); }\n  \
+             for j in 0..100000 { let b = a; b.sort(); }\n  1\n}",
+        )
+        .unwrap();
+        let started = std::time::Instant::now();
+        let err = s.score(&HandFacts::default()).unwrap_err();
+        assert!(err.message.contains("took too long"), "{}", err.message);
+        assert!(err.message.starts_with("test.rhai:"), "{}", err.message);
+        // Generous: the limit is 0.5 s per run, and finding the line runs the call once more.
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]

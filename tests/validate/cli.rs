@@ -310,3 +310,31 @@ fn a_script_file_is_compiled_as_a_script_not_read_as_toml() {
     );
     assert!(!out.stderr.contains("TOML"), "{}", out.stderr);
 }
+
+#[test]
+fn a_deal_order_that_leaves_out_a_target_is_an_error() {
+    // Dealing such an order never finishes: the player left out never receives a card.
+    let dir = std::env::temp_dir().join(format!("yaku-deal-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("no-opponent.toml"),
+        "[ruleset]\nid = \"no-opponent\"\nextends = \"koikoi\"\n\n[flow]\ndeal_order = [\"dealer\", \"table\"]\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["validate", "no-opponent.toml"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    out.expect_code(1);
+    assert!(
+        out.stderr
+            .contains("error: `deal_order` leaves out `opponent`, which must receive cards"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("no-opponent.toml:6:15"),
+        "{}",
+        out.stderr
+    );
+}

@@ -276,7 +276,7 @@ fn save_path(args: &PlayArgs, seed: u64) -> PathBuf {
 /// Reads a record and loads its ruleset, refusing one whose rules changed unless `force`.
 /// Errors are printed; the `Err` is the exit code.
 pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Ruleset>), i32> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::fsio::read_text_limited(path, crate::fsio::MAX_RECORD_SIZE).map_err(|e| {
         eprintln!("error: cannot read `{}`: {e}", path.display());
         super::EXIT_FAILURE
     })?;
@@ -352,6 +352,17 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
 
 fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
+    // The seats come from the record, not the command line: say so when they do not fit.
+    let (min, _, max) = crate::families::seat_range(&ruleset);
+    if !(min..=max).contains(&record.players.len()) {
+        eprintln!(
+            "error: `{}` names {} in `players`; `{}` seats {min} to {max}",
+            path.display(),
+            super::plural(record.players.len(), "player"),
+            ruleset.id
+        );
+        return Err(super::EXIT_FAILURE);
+    }
     let (bots, labels) = bots(&record.players, &ruleset)?;
     let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
         eprintln!("error: `{}`: {e}", path.display());
@@ -401,30 +412,6 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     Ok(session)
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder and a rename, so that
-/// a kill, a full disk or a failed write at any moment leaves the previous file whole.
-pub(crate) fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// Why `path` cannot be written, in words, from the error writing it.
 fn write_problem(path: &Path, e: &std::io::Error) -> String {
     if path.is_dir() {
@@ -441,9 +428,11 @@ fn write_problem(path: &Path, e: &std::io::Error) -> String {
     }
 }
 
-/// Checks that a file can be written at `path` without changing it: opens it for appending and
-/// removes it again when it did not exist.
+/// Checks that a file can be written at `path` without changing it (and that it is no other
+/// kind of file, such as the rules being played): opens it for appending and removes it again
+/// when it did not exist.
 fn probe_writable(path: &Path) -> Result<(), String> {
+    crate::fsio::check_replaceable_by_record(path)?;
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .append(true)
@@ -469,7 +458,7 @@ impl Session {
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
-        write_atomic(path, &json).map_err(|e| write_problem(path, &e))
+        crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))
     }
 
     /// Takes what an interrupt would save now.
@@ -497,7 +486,7 @@ impl Session {
                 if json.is_empty() {
                     std::process::exit(code);
                 }
-                match write_atomic(&save, &json) {
+                match crate::fsio::write_atomic(&save, json.as_bytes()) {
                     Ok(()) => println!(
                         "\ninterrupted: game saved to {}; resume it with: yaku play --resume {}",
                         save.display(),
@@ -525,7 +514,8 @@ impl Session {
     /// printed; the `Err` is the exit code.
     fn check_files(&mut self) -> Result<(), i32> {
         if let Some(path) = self.record_path.clone()
-            && let Err(why) = self.try_write_record(&path)
+            && let Err(why) = crate::fsio::check_replaceable_by_record(&path)
+                .and_then(|()| self.try_write_record(&path))
         {
             eprintln!(
                 "error: cannot write the record to `{}`: {why}\n  = note: the game was not started",

@@ -1,0 +1,336 @@
+//! Hostile and mistaken input through the binary: endless and huge files are refused at a size
+//! limit under a memory limit, scripts cannot wait, files that are not records are never
+//! overwritten, and each problem is reported once, blaming the right thing.
+
+use crate::common::{Yaku, bin};
+use std::process::Command;
+
+/// Runs `yaku ARGS` under a 1 GB address-space limit, as `(exit code, stderr + stdout)`.
+fn run_with_memory_limit(args: &[&str]) -> (i32, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000; exec \"$0\" \"$@\"")
+        .arg(bin())
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned()
+        + String::from_utf8_lossy(&out.stdout).as_ref();
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn endless_inputs_are_refused_at_the_size_limit() {
+    for args in [
+        &["validate", "/dev/zero"][..],
+        &["play", "--resume", "/dev/zero"],
+        &["replay", "/dev/zero"],
+        &["analyze", "kolyesi", "--strategy", "/dev/zero"],
+    ] {
+        let (code, text) = run_with_memory_limit(args);
+        assert_eq!(code, 1, "{args:?}: {text}");
+        assert!(text.contains("too large"), "{args:?}: {text}");
+    }
+}
+
+#[test]
+fn a_huge_file_is_refused_without_being_read() {
+    // Sparse: 1 GiB long, no disk used. Telling its kind must not read it whole.
+    let path = std::env::temp_dir().join(format!("yaku-huge-{}.toml", std::process::id()));
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let (code, text) = run_with_memory_limit(&["validate", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("is too large"), "{text}");
+}
+
+#[test]
+fn a_script_that_sleeps_fails_instead_of_hanging() {
+    let dir = std::env::temp_dir().join(format!("yaku-sleep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("sleepy.toml"),
+        "[ruleset]\nid = \"sleepy\"\nextends = \"koikoi\"\n\n[scoring]\nsource = '''\nfn score(hand) {\n  sleep(100000);\n  hand.base\n}\n'''\n",
+    )
+    .unwrap();
+    let out = Yaku::new([
+        "score",
+        "sleepy.toml",
+        "--captured",
+        "pine-crane,cherry-curtain,pampas-moon",
+    ])
+    .current_dir(&dir)
+    .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("may not wait or read the clock"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn record_and_save_never_replace_a_file_that_is_not_a_record() {
+    let dir = std::env::temp_dir().join(format!("yaku-own-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = "[ruleset]\nid = \"mine\"\nextends = \"koikoi\"\n";
+    std::fs::write(dir.join("mine.toml"), rules).unwrap();
+    for (option, players) in [("--record", "random,random"), ("--save", "human,random")] {
+        let out = Yaku::new([
+            "play",
+            "mine.toml",
+            "--players",
+            players,
+            option,
+            "mine.toml",
+        ])
+        .current_dir(&dir)
+        .run();
+        assert_eq!(out.code, 1, "{option}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("is not a yaku game record"),
+            "{option}: {}",
+            out.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("mine.toml")).unwrap(),
+            rules
+        );
+    }
+    // A record may be replaced by the next game's record.
+    let out = Yaku::new([
+        "play",
+        "mine.toml",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--record",
+        "game.json",
+    ])
+    .current_dir(&dir)
+    .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let again = Yaku::new([
+        "play",
+        "mine.toml",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "4",
+        "--record",
+        "game.json",
+    ])
+    .current_dir(&dir)
+    .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+}
+
+#[test]
+fn play_prints_each_diagnostic_once() {
+    let dir = std::env::temp_dir().join(format!("yaku-diag-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bad.toml"),
+        "[ruleset]\nid = \"bad\"\nextends = \"koikoi\"\nfoo = 1\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["play", "bad.toml"]).current_dir(&dir).run();
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        out.stderr.matches("unknown key `foo`").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+
+    // A record with one player is the record's fault, not `--players`'.
+    let record = Yaku::new([
+        "play",
+        "koikoi",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--record",
+        "game.json",
+    ])
+    .current_dir(&dir)
+    .run();
+    assert_eq!(record.code, 0, "{}", record.stderr);
+    let text = std::fs::read_to_string(dir.join("game.json")).unwrap();
+    let one = text.replacen("\"random\",\n    \"random\"", "\"random\"", 1);
+    assert_ne!(one, text);
+    std::fs::write(dir.join("one.json"), one).unwrap();
+    let out = Yaku::new(["play", "--resume", "one.json"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(!out.stderr.contains("--players"), "{}", out.stderr);
+    assert!(out.stderr.contains("names 1 player"), "{}", out.stderr);
+}
+
+#[test]
+fn a_full_disk_is_an_error_not_a_panic() {
+    let record = std::env::temp_dir().join(format!("yaku-full-{}.json", std::process::id()));
+    let made = Yaku::new([
+        "play",
+        "koikoi",
+        "--players",
+        "random,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--record",
+        record.to_str().unwrap(),
+    ])
+    .run();
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let record = record.to_str().unwrap().to_string();
+    for args in [
+        vec!["validate", "koikoi"],
+        vec!["validate", "koikoi", "--json"],
+        vec!["score", "koikoi", "--captured", "pine-crane"],
+        vec!["analyze", "kolyesi", "--strategy", "seed"],
+        vec![
+            "sim",
+            "koikoi",
+            "--games",
+            "2",
+            "--players",
+            "random,random",
+        ],
+        vec!["replay", &record, "--to-end"],
+        vec![
+            "play",
+            "koikoi",
+            "--players",
+            "random,random",
+            "--rounds",
+            "1",
+        ],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(bin())
+            .args(&args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: cannot write the output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_file(&record);
+}
+
+#[test]
+fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
+    // The best strategies it compares with were bundled files for `gupai` only: a panic.
+    let dir = std::env::temp_dir().join(format!("yaku-own-deck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gupai =
+        std::fs::read_to_string(crate::common::root().join("rulesets/decks/gupai.toml")).unwrap();
+    let mine = gupai.replacen("id = \"gupai\"", "id = \"mytiles\"", 1);
+    assert_ne!(mine, gupai);
+    std::fs::write(dir.join("mytiles.toml"), mine).unwrap();
+    std::fs::write(
+        dir.join("own.toml"),
+        "[ruleset]\nid = \"own\"\nextends = \"kolyesi\"\ndeck = \"mytiles.toml\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("mine.toml"),
+        "[strategy]\nname = \"mine\"\ndeck = \"mytiles\"\nbet = \"min\"\ndraw = 1\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["analyze", "own.toml", "--strategy", "mine.toml"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The same tiles as gupai: the same figures as the README's.
+    assert!(
+        out.stdout
+            .contains("best with bets of 1 to 10: 1065691/6041280 (+0.1764)"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
+    let dir = std::env::temp_dir().join(format!("yaku-literal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = |n: &str| {
+        format!(
+            "[ruleset]\nid = \"big\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\npoints = \"{n}\"\n"
+        )
+    };
+    std::fs::write(dir.join("max.toml"), rules("9223372036854775807")).unwrap();
+    std::fs::write(dir.join("over.toml"), rules("9223372036854775808")).unwrap();
+    let max = Yaku::new(["validate", "max.toml"]).current_dir(&dir).run();
+    let over = Yaku::new(["validate", "over.toml"]).current_dir(&dir).run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(max.code, 0, "{}", max.stderr);
+    assert_eq!(over.code, 1, "{}", over.stderr);
+    assert!(
+        over.stderr.contains("number is too large"),
+        "{}",
+        over.stderr
+    );
+}
+
+#[test]
+fn control_characters_from_files_are_never_printed_raw() {
+    // A raw ESC in a line quoted under a caret, and one inside a key named in a message (a
+    // clipboard write, OSC 52): both reach the output as `?` or an escape, even when piped.
+    let dir = std::env::temp_dir().join(format!("yaku-escape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("raw.toml"),
+        "[ruleset]\nid = \"raw\"\nextends = \"koikoi\"\n\x1b[2J = 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("key.toml"),
+        "[ruleset]\nid = \"key\"\nextends = \"koikoi\"\n\"\\u001b]52;c;aGk=\\u0007\" = 1\n",
+    )
+    .unwrap();
+    let raw = Yaku::new(["validate", "raw.toml"]).current_dir(&dir).run();
+    let key = Yaku::new(["validate", "key.toml"]).current_dir(&dir).run();
+    let _ = std::fs::remove_dir_all(&dir);
+    for out in [&raw, &key] {
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert!(
+            !out.stderr.chars().any(|c| c.is_control() && c != '\n'),
+            "{:?}",
+            out.stderr
+        );
+    }
+    assert!(raw.stderr.contains("4 | ?[2J = 1"), "{}", raw.stderr);
+    assert!(
+        key.stderr.contains("\\u{1b}]52;c;aGk=\\u{7}"),
+        "{}",
+        key.stderr
+    );
+}
