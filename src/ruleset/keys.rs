@@ -158,7 +158,11 @@ pub static RULESET: TableDef = table(
     "[ruleset]",
     "The ruleset's identity.",
     &[
-        required("id", String, "The ruleset's id (`koikoi`)."),
+        required(
+            "id",
+            String,
+            "The ruleset's id: the name `extends` and `yaku play` use.",
+        ),
         key("name", String, "The display name."),
         key(
             "description",
@@ -174,7 +178,7 @@ pub static RULESET: TableDef = table(
         key(
             "deck",
             String,
-            "The deck: a bundled name (`hanafuda`) or a path relative to this file (required \
+            "The deck: a bundled deck's id (`yaku list` shows them) or a path relative to this file (required \
              unless the ruleset extends another).",
         ),
         key(
@@ -478,7 +482,11 @@ pub static DECK: TableDef = table(
     "[deck]",
     "The deck's identity, kinds and attributes.",
     &[
-        required("id", String, "The deck's id (`hanafuda`)."),
+        required(
+            "id",
+            String,
+            "The deck's id: the name a ruleset's `deck` uses.",
+        ),
         key("name", String, "The display name."),
         key("description", String, "What it is."),
         key(
@@ -503,7 +511,7 @@ pub static DECK: TableDef = table(
 /// `[[suit]]`.
 pub static SUIT: TableDef = table(
     "[[suit]]",
-    "A suit: the month of a hanafuda card, the face of a tile.",
+    "A suit: a month of a flower deck, a tile face, a French suit.",
     &[
         required(
             "id",
