@@ -146,6 +146,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
         round: args.round,
         rounds,
         dealer: args.dealer,
+        choices: 0,
     };
     let found = scoring::evaluate(&ruleset, pile, &c);
     let outcome = match scoring::settle(&ruleset, &found, None, &c) {
@@ -284,6 +285,7 @@ fn score_tricks(
             }
         },
         None => crate::script::ScoreOutcome {
+            pays: Vec::new(),
             total: 1,
             opponent: 0,
             steps: Vec::new(),

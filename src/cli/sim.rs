@@ -19,12 +19,8 @@ pub struct SimArgs {
     /// The bots, one per seat (they rotate seats from game to game): `random`, `greedy`,
     /// `expert`, `expert:N` in every game; banker games also take strategies (`seed`,
     /// `always-one`, `always-two`, `best-fixed`, `best`, or a strategy file).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "greedy,random",
-        value_name = "A,B"
-    )]
+    /// Default: `greedy` in the first seat and `random` in every other seat the ruleset has.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
     players: Vec<String>,
     /// The run's seed; game i is seeded from (seed, i) only.
     #[arg(long, default_value_t = 0, value_name = "S")]
@@ -58,7 +54,20 @@ pub fn run(args: &SimArgs) -> i32 {
     let Some(ruleset) = load_ruleset(&args.ruleset) else {
         return super::EXIT_FAILURE;
     };
-    let players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
+    let mut players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
+    if players.is_empty() {
+        let seats = match &ruleset.flow {
+            crate::ruleset::Flow::Matching(f) => f.players as usize,
+            crate::ruleset::Flow::Tricks(f) => f.players as usize,
+            crate::ruleset::Flow::Banker(_) => 2,
+        };
+        players = std::iter::once("greedy".to_string())
+            .chain(std::iter::repeat_n(
+                "random".to_string(),
+                seats.saturating_sub(1),
+            ))
+            .collect();
+    }
     if let Err(e) = sim::check_players(&ruleset, &players) {
         eprintln!("error: {e}");
         return super::EXIT_USAGE;

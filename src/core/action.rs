@@ -118,6 +118,38 @@ pub enum Event {
         /// Their points added up.
         base: i64,
     },
+    /// A bonus card went straight to its player's pile.
+    BonusTaken {
+        /// Who took it.
+        player: Seat,
+        /// The card.
+        card: CardId,
+    },
+    /// Three cards of a suit were left on the table as a stack.
+    Stacked {
+        /// Who made it.
+        player: Seat,
+        /// The three cards.
+        cards: Vec<CardId>,
+    },
+    /// A turn pattern the ruleset rewards (its `[[flow.turn_event]]`).
+    TurnEvent {
+        /// Whose turn.
+        player: Seat,
+        /// The event's id.
+        id: String,
+        /// Its display name.
+        name: String,
+    },
+    /// Cards handed from one pile to another.
+    Given {
+        /// Who gave.
+        from: Seat,
+        /// Who received.
+        to: Seat,
+        /// The cards.
+        cards: Vec<CardId>,
+    },
     /// A hand was counted before it ended: each seat's points in it and tricks won (families
     /// that count tricks).
     HandCount {

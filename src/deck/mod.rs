@@ -71,6 +71,8 @@ pub struct Deck {
     pub attributes: Vec<Attribute>,
     /// Another name for `suit(n)` in expressions (`month` for hanafuda).
     pub suit_word: Option<String>,
+    /// The optional cards (bonus cards) the deck file marks; a ruleset keeps those it names.
+    pub optional: CardSet,
 }
 
 impl Deck {
@@ -85,6 +87,53 @@ impl Deck {
             kinds: Vec::new(),
             attributes: Vec::new(),
             suit_word: None,
+            optional: CardSet::EMPTY,
+        }
+    }
+
+    /// The deck with only the cards of `keep`, renumbered in deck order: every set, suit and
+    /// attribute follows. A ruleset leaves out the optional cards it does not name this way.
+    pub fn retain(&self, keep: CardSet) -> Deck {
+        let old: Vec<CardId> = keep.iter().collect();
+        let remap = |set: CardSet| -> CardSet {
+            let mut out = CardSet::EMPTY;
+            for (new, &c) in old.iter().enumerate() {
+                if set.contains(c) {
+                    out.insert(CardId(new as u8));
+                }
+            }
+            out
+        };
+        Deck {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            cards: old.iter().map(|c| self.cards[c.index()].clone()).collect(),
+            suits: self
+                .suits
+                .iter()
+                .map(|s| Suit {
+                    cards: remap(s.cards),
+                    ..s.clone()
+                })
+                .collect(),
+            kinds: self
+                .kinds
+                .iter()
+                .map(|k| Kind {
+                    id: k.id.clone(),
+                    cards: remap(k.cards),
+                })
+                .collect(),
+            attributes: self
+                .attributes
+                .iter()
+                .map(|a| Attribute {
+                    id: a.id.clone(),
+                    values: old.iter().map(|c| a.values[c.index()]).collect(),
+                })
+                .collect(),
+            suit_word: self.suit_word.clone(),
+            optional: remap(self.optional),
         }
     }
 

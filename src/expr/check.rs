@@ -13,6 +13,8 @@ pub struct Names<'a> {
     pub deck: &'a Deck,
     /// The facts the core fills in, by position (`round`, `rounds`, ...).
     pub facts: &'a [&'a str],
+    /// Named expressions usable by name (a ruleset's tallies), compiled in the same scope.
+    pub defs: &'a [(String, Program)],
 }
 
 /// The functions of the language, with their signatures, for messages and docs.
@@ -150,6 +152,9 @@ impl Checker<'_> {
         if let Some(i) = self.names.facts.iter().position(|f| *f == name) {
             return Some((Node::Fact(i), Type::Int));
         }
+        if let Some((_, p)) = self.names.defs.iter().find(|(n, _)| n == name) {
+            return Some((p.node().clone(), p.ty()));
+        }
         if let Some(k) = deck.kind(name) {
             return Some((Node::Set(k.cards), Type::Set));
         }
@@ -228,6 +233,7 @@ impl Checker<'_> {
         let deck = self.names.deck;
         std::iter::once(PILE)
             .chain(self.names.facts.iter().copied())
+            .chain(self.names.defs.iter().map(|(n, _)| n.as_str()))
             .chain(deck.kinds.iter().map(|k| k.id.as_str()))
             .chain(deck.suits.iter().map(|s| s.id.as_str()))
             .chain(deck.card_ids())

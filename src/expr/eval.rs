@@ -59,7 +59,12 @@ impl Program {
         self.reads
     }
 
-    /// The expression's type.
+    /// The compiled tree (inlined where a name stands for this program).
+    pub(super) fn node(&self) -> &Node {
+        &self.node
+    }
+
+    /// The type of the value.
     pub fn ty(&self) -> Type {
         self.ty
     }
@@ -781,7 +786,7 @@ mod tests {
         fn cards_read_are_all_the_value_depends_on(seed in proptest::prelude::any::<u64>()) {
             use rand::{RngExt, SeedableRng};
             let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-            let names = Names { deck: &deck, facts: &["round"] };
+            let names = Names { deck: &deck, facts: &["round"], defs: &[] };
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
             let all = deck.all();
             for ty in [Type::Int, Type::Bool, Type::Set] {
@@ -810,6 +815,7 @@ mod tests {
         let names = Names {
             deck: &deck,
             facts: &[],
+            defs: &[],
         };
         let mut sources: Vec<(String, Type)> = [
             "all(poetry) and all(blue)",
@@ -914,6 +920,7 @@ mod tests {
         let names = Names {
             deck: &deck,
             facts: &["round"],
+            defs: &[],
         };
         let kind = |k| deck.kind(k).unwrap().cards;
         let reads = |src, ty| compile_str(src, ty, &names).unwrap().cards_read();
@@ -940,6 +947,7 @@ mod tests {
         let names = Names {
             deck: &deck,
             facts: &[],
+            defs: &[],
         };
         let plain = deck.kind("plain").unwrap().cards;
         let cases = [

@@ -28,6 +28,8 @@ pub(super) fn ruleset(
     let yaku_tables = top.tables("yaku", errors);
     let flow = top.table("flow", errors);
     let declaration_tables = top.tables("declaration", errors);
+    let tally_tables = top.tables("tally", errors);
+    let options = top.table("options", errors);
     let scoring = top.table("scoring", errors);
     // Merging onto a base consumes the `remove_*` lists; one left here has no base to remove
     // from.
@@ -69,6 +71,7 @@ pub(super) fn ruleset(
     let sources = h.strings("sources", errors);
     let notes = h.strings("notes", errors);
     let deck_ref = h.required_string("deck", errors);
+    let optional_cards = h.strings("optional_cards", errors);
     h.finish(errors);
     if let Some(id) = id {
         check_ident(&id, errors);
@@ -84,17 +87,51 @@ pub(super) fn ruleset(
     let deck_missing = deck.is_none();
     let after_deck = errors.len();
     let mut deck = deck.unwrap_or_else(Deck::empty);
+    if !deck_missing {
+        deck = with_optional_cards(&deck, &optional_cards, errors);
+    }
     if let Some((table, _)) = card_kinds
         && !deck_missing
     {
         apply_card_kinds(&mut deck, table, errors);
     }
+    let declarations = declarations(&declaration_tables, &deck, errors);
+    // The yaku scope: the core's facts, then one fact per card choice (`count_as`), named after
+    // the declaration (`sake-pi` gives `sake_pi`), then the tallies by id.
+    let choice_facts: Vec<String> = declarations
+        .iter()
+        .filter(|(d, ..)| d.effect == "count_as")
+        .map(|(d, ..)| d.id.replace('-', "_"))
+        .collect();
+    if let Some((d, loc, _)) = declarations
+        .iter()
+        .filter(|(d, ..)| d.effect == "count_as")
+        .nth(MAX_CHOICES)
+    {
+        errors.push(Diagnostic::error(
+            format!(
+                "`{}`: a ruleset holds at most {MAX_CHOICES} `count_as` declarations",
+                d.id
+            ),
+            loc.clone(),
+        ));
+    }
+    let yaku_facts: Vec<&str> = scope::YAKU
+        .iter()
+        .copied()
+        .chain(choice_facts.iter().map(String::as_str).take(MAX_CHOICES))
+        .collect();
+    let tallies = tallies(&tally_tables, &deck, &yaku_facts, errors);
+    let defs: Vec<(String, Program)> = tallies
+        .iter()
+        .map(|t| (t.id.clone(), t.count.clone()))
+        .collect();
     let names = Names {
         deck: &deck,
-        facts: scope::YAKU,
+        facts: &yaku_facts,
+        defs: &defs,
     };
     let yaku = yaku_table(&yaku_tables, &names, loader.entry_file(), errors);
-    let declarations = declarations(&declaration_tables, &deck, errors);
     let flow = match flow {
         Some((t, l)) => {
             let used = Sections {
@@ -123,6 +160,12 @@ pub(super) fn ruleset(
     {
         let extras = match &flow {
             Some(Flow::Tricks(_)) => crate::families::tricks::sample_facts(),
+            Some(Flow::Matching(m)) if script.reads().reads_extra() => {
+                let options = options
+                    .as_ref()
+                    .map_or_else(Vec::new, |(t, l)| rule_options(t, l, &mut Vec::new()));
+                table_samples(m, &tallies, &declarations, &yaku, &options)
+            }
             _ => vec![Vec::new()],
         };
         let before = errors.len();
@@ -161,6 +204,8 @@ pub(super) fn ruleset(
         flow: flow?,
         declarations: declarations.into_iter().map(|(d, ..)| d).collect(),
         scoring,
+        tallies,
+        options: options.map_or_else(Vec::new, |(t, l)| rule_options(t, l, errors)),
     })
 }
 
@@ -174,6 +219,50 @@ fn content_hash(sources: &crate::diag::SourceMap) -> u64 {
         }
     }
     h
+}
+
+/// The deck without the optional cards (bonus cards) the ruleset's `optional_cards` does not
+/// name; naming a card that is not optional, or no card, is an error.
+fn with_optional_cards(deck: &Deck, named: &[Str], errors: &mut Vec<Diagnostic>) -> Deck {
+    let mut keep = deck.all() - deck.optional;
+    for n in named {
+        match deck.card_by_id(n.text) {
+            Some(c) if deck.optional.contains(c) => keep.insert(c),
+            Some(_) => errors.push(
+                Diagnostic::error(
+                    format!("`{}` is not an optional card of the deck", n.text),
+                    n.loc.clone(),
+                )
+                .with_help(Some(format!(
+                    "the deck's optional cards: {}",
+                    or_none(&deck.ids(deck.optional))
+                ))),
+            ),
+            None => errors.push(
+                Diagnostic::error(format!("unknown card `{}`", n.text), n.loc.clone()).with_help(
+                    did_you_mean(n.text, deck.ids(deck.optional)).or_else(|| {
+                        Some(format!(
+                            "the deck's optional cards: {}",
+                            or_none(&deck.ids(deck.optional))
+                        ))
+                    }),
+                ),
+            ),
+        }
+    }
+    if keep == deck.all() {
+        deck.clone()
+    } else {
+        deck.retain(keep)
+    }
+}
+
+fn or_none(ids: &[&str]) -> String {
+    if ids.is_empty() {
+        "none".into()
+    } else {
+        ids.join(", ")
+    }
 }
 
 /// `[card_kinds]`: `card-id = ["kind", ...]` replaces a card's kinds.
@@ -446,6 +535,7 @@ fn declarations(
     let names = Names {
         deck,
         facts: scope::DECLARATION,
+        defs: &[],
     };
     let mut out: Vec<(Declaration, Loc, Option<Loc>)> = Vec::new();
     for (t, loc) in tables {
@@ -456,6 +546,27 @@ fn declarations(
         let prompt = r.string("prompt", errors);
         let effect = r.required_string("effect", errors);
         let when = r.string("when", errors);
+        let card = r.string("card", errors).and_then(|c| {
+            let found = deck.card_by_id(c.text);
+            if found.is_none() {
+                errors.push(
+                    Diagnostic::error(format!("unknown card `{}`", c.text), c.loc.clone())
+                        .with_help(did_you_mean(c.text, deck.card_ids())),
+                );
+            }
+            found
+        });
+        let count = r.int("count", errors).and_then(|(n, l)| {
+            if (2..=8).contains(&n) {
+                Some(n as u32)
+            } else {
+                errors.push(Diagnostic::error(
+                    format!("`count` must be between 2 and 8, found {n}"),
+                    l.clone(),
+                ));
+                None
+            }
+        });
         r.finish(errors);
         let (Some(id), Some(effect)) = (id, effect) else {
             continue;
@@ -493,10 +604,85 @@ fn declarations(
                 effect: effect.text.to_string(),
                 when: compiled,
                 when_source,
+                card,
+                count: count.unwrap_or(0),
             },
             effect.loc.clone(),
             when.map(|w| w.loc.clone()),
         ));
+    }
+    out
+}
+
+/// `[options]`: `name = integer` entries.
+fn rule_options(t: &Table, loc: &Loc, errors: &mut Vec<Diagnostic>) -> Vec<(String, i64)> {
+    let mut r = TableReader::new(t, loc.clone(), "`[options]`").defined_by(&keys::OPTIONS);
+    let mut out = Vec::new();
+    for (key, _, _) in &t.entries {
+        if let Some((n, _)) = r.int(key, errors) {
+            out.push((key.clone(), n));
+        }
+    }
+    r.finish(errors);
+    out
+}
+
+/// `[[tally]]`: id, name and an int `count` in the yaku scope; each may use the tallies before it.
+fn tallies(
+    tables: &[(&Table, &Loc)],
+    deck: &Deck,
+    facts: &[&str],
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Tally> {
+    let mut out: Vec<Tally> = Vec::new();
+    for (t, loc) in tables {
+        let mut r = TableReader::new(t, (*loc).clone(), "a `[[tally]]`").defined_by(&keys::TALLY);
+        let id = r.required_string("id", errors);
+        let name = r.string("name", errors);
+        let count = r.required_string("count", errors);
+        r.finish(errors);
+        let (Some(id), Some(count)) = (id, count) else {
+            continue;
+        };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        let taken = deck.kind(id.text).is_some()
+            || deck.suits.iter().any(|s| s.id == id.text)
+            || deck.card_by_id(id.text).is_some()
+            || deck.attributes.iter().any(|a| a.id == id.text)
+            || facts.contains(&id.text)
+            || out.iter().any(|t| t.id == id.text);
+        if taken {
+            errors.push(
+                Diagnostic::error(
+                    format!("the tally id `{}` is already a name", id.text),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "a tally is used by its id in expressions: pick an id no kind, suit, card, attribute, fact or other tally has".into(),
+                )),
+            );
+            continue;
+        }
+        let defs: Vec<(String, Program)> = out
+            .iter()
+            .map(|t| (t.id.clone(), t.count.clone()))
+            .collect();
+        let names = Names {
+            deck,
+            facts,
+            defs: &defs,
+        };
+        let Some(program) = compile_expr(&count, Type::Int, &names, errors) else {
+            continue;
+        };
+        out.push(Tally {
+            id: id.text.to_string(),
+            name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+            count: program,
+            source: count.text.to_string(),
+        });
     }
     out
 }
@@ -551,6 +737,7 @@ fn flow_options(
     let names = &Names {
         deck,
         facts: scope::CONSTANT,
+        defs: &[],
     };
     let mut r = TableReader::new(t, loc.clone(), "`[flow]`").defined_by(&keys::FLOW);
     // The family of game: it decides which options the table takes.
@@ -573,9 +760,36 @@ fn flow_options(
     family_declarations(
         sections,
         "matching",
-        &["continue", "stop", "swap", "keep"],
+        &[
+            "continue",
+            "stop",
+            "swap",
+            "keep",
+            "reveal",
+            "play_suit",
+            "count_as",
+        ],
         errors,
     );
+    for (d, at, _) in sections.declarations {
+        match d.effect.as_str() {
+            "reveal" | "play_suit" if d.count == 0 => errors.push(
+                Diagnostic::error(
+                    format!("a `{}` declaration needs `count`", d.effect),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "add `count = 3`: the cards of one suit the player must hold".into(),
+                )),
+            ),
+            "count_as" if d.card.is_none() => errors.push(
+                Diagnostic::error("a `count_as` declaration needs `card`", at.clone()).with_help(
+                    Some("add `card = \"...\"`: the card counted another way".into()),
+                ),
+            ),
+            _ => {}
+        }
+    }
     let players = positive(&mut r, "players", 2, errors);
     let min_players = positive(&mut r, "min_players", players.min(2), errors);
     let max_players = positive(&mut r, "max_players", players, errors);
@@ -675,7 +889,7 @@ fn flow_options(
             .any(|(d, ..)| d.effect == effect && d.when.is_none())
     };
     for (d, _, when) in sections.declarations {
-        if matches!(d.effect.as_str(), "stop" | "swap" | "keep")
+        if matches!(d.effect.as_str(), "swap" | "keep")
             && let Some(at) = when
         {
             errors.push(
@@ -684,7 +898,7 @@ fn flow_options(
                     at.clone(),
                 )
                 .with_help(Some(format!(
-                    "a player can always `{}`; a condition belongs on the declaration to play on",
+                    "a player can always `{}` here: the choice after the deal needs both ways out",
                     d.effect
                 ))),
             );
@@ -768,6 +982,7 @@ fn flow_options(
     let table_scope = Names {
         deck,
         facts: scope::TABLE,
+        defs: &[],
     };
     let table_count = r
         .string("table_count", errors)
@@ -779,6 +994,7 @@ fn flow_options(
         &Names {
             deck,
             facts: scope::INSTANT_WIN,
+            defs: &[],
         },
         errors,
     );
@@ -789,6 +1005,42 @@ fn flow_options(
         &table_scope,
         errors,
     );
+    let constant_set = |s: &Str, errors: &mut Vec<Diagnostic>| {
+        let p = compile_expr(s, Type::Set, names, errors)?;
+        Some(p.set(&expr::Context {
+            pile: CardSet::EMPTY,
+            facts: &[],
+        }))
+    };
+    let bonus = r
+        .string("bonus", errors)
+        .and_then(|s| constant_set(&s, errors))
+        .unwrap_or(CardSet::EMPTY);
+    let stacks = r.boolean("stacks", errors).is_some_and(|(b, _)| b);
+    let give: Vec<CardSet> = r
+        .strings("give", errors)
+        .iter()
+        .filter_map(|s| constant_set(s, errors))
+        .collect();
+    let turn_events = turn_events(r.tables("turn_event", errors), deck, errors);
+    if let Some(e) = turn_events.iter().find(|e| e.take > 0)
+        && give.is_empty()
+    {
+        errors.push(
+            Diagnostic::error(
+                format!(
+                    "turn event `{}` takes cards, but `[flow]` has no `give`",
+                    e.id
+                ),
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add `give = [\"...\"]`: the sets other players hand over from, in order".into(),
+            )),
+        );
+    }
+    let before_play = declared(sections, &["reveal", "play_suit"]);
+    let choices = declared(sections, &["count_as"]);
     r.finish(errors);
     if !deck_holds(
         deck,
@@ -819,7 +1071,83 @@ fn flow_options(
         both_instant,
         redeals,
         table_count,
+        bonus,
+        stacks,
+        give,
+        turn_events,
+        before_play,
+        choices,
     })))
+}
+
+/// `[[flow.turn_event]]`: id, name, the pattern `on`, cards to `take` from each other player,
+/// an optional `when` (scope [`scope::TURN_EVENT`]) and points that `wins` the hand at once.
+fn turn_events(
+    tables: Vec<(&Table, &Loc)>,
+    deck: &Deck,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<TurnEvent> {
+    let names = Names {
+        deck,
+        facts: scope::TURN_EVENT,
+        defs: &[],
+    };
+    let mut out = Vec::new();
+    for (t, loc) in tables {
+        let mut r = TableReader::new(t, loc.clone(), "a `[[flow.turn_event]]`")
+            .defined_by(&keys::TURN_EVENT);
+        let id = r.required_string("id", errors);
+        let name = r.string("name", errors);
+        let on = choice(&mut r, "on", &TurnPattern::ALL, errors);
+        if t.get("on").is_none() {
+            r.missing("on", errors);
+        }
+        let take = r.int("take", errors).map_or(0, |(n, l)| {
+            if (0..=10).contains(&n) {
+                n as u32
+            } else {
+                errors.push(Diagnostic::error(
+                    format!("`take` must be between 0 and 10, found {n}"),
+                    l.clone(),
+                ));
+                0
+            }
+        });
+        let wins = r.int("wins", errors).and_then(|(n, l)| {
+            if n >= 0 {
+                Some(n)
+            } else {
+                errors.push(Diagnostic::error(
+                    format!("`wins` must not be negative, found {n}"),
+                    l.clone(),
+                ));
+                None
+            }
+        });
+        let when = r.string("when", errors);
+        r.finish(errors);
+        let when_source = when.as_ref().map(|w| w.text.to_string());
+        let compiled = match &when {
+            Some(w) => match compile_expr(w, Type::Bool, &names, errors) {
+                Some(p) => Some(p),
+                None => continue,
+            },
+            None => None,
+        };
+        let (Some(id), Some(on)) = (id, on) else {
+            continue;
+        };
+        out.push(TurnEvent {
+            id: id.text.to_string(),
+            name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+            on,
+            take,
+            when: compiled,
+            when_source,
+            wins,
+        });
+    }
+    out
 }
 
 /// `rounds`, or `target_score` with `max_rounds`: how long a game lasts.
@@ -1171,6 +1499,7 @@ fn banker_flow(
     let names = &Names {
         deck,
         facts: scope::TILES,
+        defs: &[],
     };
     family_declarations(sections, "banker", &[], errors);
     // A banker game compares hand values: yaku and a scoring script would never be used.
@@ -1396,6 +1725,9 @@ fn try_script(
                             .map(|(k, v)| match v {
                                 crate::script::FactValue::Int(n) => format!(", {k} {n}"),
                                 crate::script::FactValue::Text(t) => format!(", {k} \"{t}\""),
+                                crate::script::FactValue::Bool(b) => format!(", {k} {b}"),
+                                crate::script::FactValue::List(l) => format!(", {} {k}", l.len()),
+                                crate::script::FactValue::Map(_) => format!(", {k}"),
                             })
                             .collect::<String>()
                     ))),
@@ -1404,6 +1736,51 @@ fn try_script(
             }
         }
     }
+}
+
+/// Sample tables for a matching script that settles each loser: every seat count the flow
+/// allows, the first seat winning, the others with empty piles or full ones, with and without
+/// calls, declarations and turn events.
+fn table_samples(
+    flow: &MatchingFlow,
+    tallies: &[Tally],
+    declarations: &[(Declaration, Loc, Option<Loc>)],
+    yaku: &YakuTable,
+    options: &[(String, i64)],
+) -> Vec<Vec<(&'static str, crate::script::FactValue)>> {
+    use crate::yaku::{SeatFacts, TableFacts};
+    let mut out = Vec::new();
+    for seats in flow.min_players..=flow.max_players {
+        for (value, calls, draws) in [(0, 0, 0), (10, 1, 1), (3, 3, 0)] {
+            let seat = |winner: bool| SeatFacts {
+                winner,
+                calls,
+                base: value,
+                tallies: tallies.iter().map(|t| (t.id.clone(), value)).collect(),
+                declared: declarations
+                    .iter()
+                    .map(|(d, ..)| (d.id.clone(), i64::from(calls)))
+                    .collect(),
+                events: flow
+                    .turn_events
+                    .iter()
+                    .map(|e| (e.id.clone(), i64::from(calls)))
+                    .collect(),
+                yaku: if value > 0 {
+                    yaku.yaku.iter().map(|y| y.id.clone()).collect()
+                } else {
+                    Vec::new()
+                },
+            };
+            let t = TableFacts {
+                seats: (0..seats).map(|s| seat(s == 0)).collect(),
+                draws_before: draws,
+                options: options.to_vec(),
+            };
+            out.push(t.extra());
+        }
+    }
+    out
 }
 
 /// True for a finding that only holds because the deck is unknown (a name it would define).

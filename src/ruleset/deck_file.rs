@@ -73,6 +73,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
 
     let mut deck_suits = Vec::new();
     let mut cards: Vec<Card> = Vec::new();
+    let mut optional_cards = CardSet::EMPTY;
     for (suit_table, suit_loc) in suits {
         let mut s =
             TableReader::new(suit_table, suit_loc.clone(), "a `[[suit]]`").defined_by(&keys::SUIT);
@@ -96,6 +97,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             let cid = c.required_string("id", errors);
             let cname = c.string("name", errors);
             let ckinds = c.strings("kinds", errors);
+            let optional = c.boolean("optional", errors).is_some_and(|(b, _)| b);
             let mut values = Vec::new();
             for (i, a) in attributes.iter().enumerate() {
                 let key = a.id.as_str();
@@ -119,6 +121,9 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             }
             let card = CardId(cards.len() as u8);
             suit_cards.insert(card);
+            if optional {
+                optional_cards.insert(card);
+            }
             let mut card_kinds = Vec::new();
             for k in &ckinds {
                 match kinds.iter_mut().find(|x| x.id == k.text) {
@@ -186,6 +191,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         kinds,
         attributes,
         suit_word: suit_word.map(|w| w.text.to_string()),
+        optional: optional_cards,
     })
 }
 

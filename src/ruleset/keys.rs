@@ -149,6 +149,16 @@ pub static RULESET_FILE: TableDef = table(
         ),
         key("yaku", Tables(&YAKU), "The yaku: scoring combinations."),
         key("flow", Table(&FLOW), "How a game flows."),
+        key(
+            "options",
+            Table(&OPTIONS),
+            "Named numbers of the rules (a penalty's threshold), given to the scoring script as `hand.options`; a house rule changes one in a line.",
+        ),
+        key(
+            "tally",
+            Tables(&TALLY),
+            "Numbers counted on every pile (the junk cards, counting doubles twice): usable by id in yaku, shown beside each pile, given to the scoring script.",
+        ),
         key("scoring", Table(&SCORING), "The scoring script."),
     ],
 );
@@ -185,6 +195,11 @@ pub static RULESET: TableDef = table(
             "extends",
             String,
             "A base ruleset this file changes: a bundled name or a path relative to this file.",
+        ),
+        key(
+            "optional_cards",
+            Strings,
+            "The deck's optional cards (bonus cards) this ruleset plays with; the others are left out.",
         ),
     ],
 );
@@ -230,14 +245,97 @@ pub static DECLARATION: TableDef = table(
         choice(
             "effect",
             &[
-                "continue", "stop", "swap", "keep", "marriage", "exchange", "close", "claim",
+                "continue",
+                "stop",
+                "swap",
+                "keep",
+                "reveal",
+                "play_suit",
+                "count_as",
+                "marriage",
+                "exchange",
+                "close",
+                "claim",
             ],
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`; trick-taking games `marriage`, `exchange`, `close`, `claim`.",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts); trick-taking games `marriage`, `exchange`, `close`, `claim`.",
         ),
         key(
             "when",
             Expr,
-            "When it may be made (facts: round, rounds, is_dealer, hand_cards, calls, base).",
+            "When it may be made (facts: round, rounds, is_dealer, hand_cards, calls, base, last_base).",
+        ),
+        key(
+            "card",
+            String,
+            "`count_as`: the card whose holder chooses how it counts.",
+        ),
+        key(
+            "count",
+            Int,
+            "`reveal`, `play_suit`: the cards of one suit the player must hold (2 to 8).",
+        ),
+    ],
+);
+
+/// `[options]`: any key with an integer value.
+pub static OPTIONS: TableDef = TableDef {
+    extra_ints: true,
+    ..table(
+        "[options]",
+        "Named numbers of the rules, for the scoring script (`hand.options.NAME`).",
+        &[],
+    )
+};
+
+/// `[[tally]]`.
+pub static TALLY: TableDef = table(
+    "[[tally]]",
+    "A number counted on a pile, usable by its id in yaku expressions.",
+    &[
+        required("id", String, "Its id: a name in yaku expressions."),
+        key("name", String, "The display name."),
+        required(
+            "count",
+            Expr,
+            "The count (`sum(pi_value)`), with the yaku's facts and the tallies before it.",
+        ),
+    ],
+);
+
+/// `[[flow.turn_event]]`.
+pub static TURN_EVENT: TableDef = table(
+    "[[flow.turn_event]]",
+    "What a turn pattern earns in a matching game: cards from each other player's pile, or the hand.",
+    &[
+        required("id", String, "Its id."),
+        key("name", String, "Its display name."),
+        choice(
+            "on",
+            &[
+                "kiss",
+                "stack",
+                "stack_taken",
+                "own_stack_taken",
+                "four_taken",
+                "sweep",
+                "suit_played",
+            ],
+            "The pattern: `kiss` (the drawn card takes the hand card that matched nothing), `stack` (three of a suit left on the table), `stack_taken`, `own_stack_taken`, `four_taken` (hand and drawn card take a suit's four), `sweep` (the table left empty), `suit_played` (a `play_suit` declaration).",
+        ),
+        key(
+            "take",
+            Int,
+            "Cards each other player hands over from their pile (`[flow] give` says which).",
+        ),
+        key(
+            "when",
+            Expr,
+            "When it fires (facts: round, rounds, is_dealer, hand_cards, stacks, turn).",
+        ),
+        key(
+            "wins",
+            Int,
+            "Points that end the hand at once, won by the player.",
         ),
     ],
 );
@@ -335,6 +433,26 @@ pub static FLOW: TableDef = table(
             "table_count",
             Expr,
             "Counted on the table at the deal and given to the scoring script.",
+        ),
+        key(
+            "bonus",
+            Expr,
+            "Matching games: bonus cards (a set), taken at once when played, drawn or dealt to the table; the player takes another card.",
+        ),
+        key(
+            "stacks",
+            Bool,
+            "Matching games: a drawn card of the suit of the pair the hand card just took leaves the three on the table as a stack.",
+        ),
+        key(
+            "give",
+            Strings,
+            "Matching games: the sets a player hands over from when a turn event takes from them, in order.",
+        ),
+        key(
+            "turn_event",
+            Tables(&TURN_EVENT),
+            "Matching games: what turn patterns (kiss, stack, sweep, ...) earn.",
         ),
         key(
             "players",
@@ -539,6 +657,11 @@ pub static CARD: TableDef = TableDef {
             required("id", String, "The canonical id users type (`pampas-moon`)."),
             key("name", String, "The display name."),
             key("kinds", Strings, "The kinds it belongs to."),
+            key(
+                "optional",
+                Bool,
+                "An optional card (a bonus card): in play only when a ruleset's `optional_cards` names it.",
+            ),
         ],
     )
 };

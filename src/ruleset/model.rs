@@ -15,7 +15,8 @@ pub mod scope {
     /// Redeals and the table count: the pile is the dealt table.
     pub const TABLE: &[&str] = &["round", "rounds"];
     /// Declarations: the pile is the declarer's captures; `hand_cards` the cards in their hand,
-    /// `calls` their calls to play on this hand, `base` their yaku points now.
+    /// `calls` their calls to play on this hand, `base` their yaku points now, `last_base` their
+    /// yaku points at their last call to play on (0 before one).
     pub const DECLARATION: &[&str] = &[
         "round",
         "rounds",
@@ -23,6 +24,18 @@ pub mod scope {
         "hand_cards",
         "calls",
         "base",
+        "last_base",
+    ];
+    /// Turn events: the pile is the player's captures after the turn; `hand_cards` the cards
+    /// left in their hand, `stacks` the stacks they have made this hand, `turn` their turns this
+    /// hand counting this one.
+    pub const TURN_EVENT: &[&str] = &[
+        "round",
+        "rounds",
+        "is_dealer",
+        "hand_cards",
+        "stacks",
+        "turn",
     ];
     /// Values and wins of tiles in a banker game: the pile is one hand's tiles, nothing else.
     pub const TILES: &[&str] = &[];
@@ -35,11 +48,93 @@ pub mod scope {
         ("instant wins", INSTANT_WIN),
         ("redeals and the table count", TABLE),
         ("declarations", DECLARATION),
+        ("turn events", TURN_EVENT),
     ];
 }
 
-/// The facts the core provides to yaku expressions, in this order.
+/// The facts the core provides to yaku expressions, in this order; a ruleset's choices
+/// (declarations with effect `count_as`) follow, one fact each.
 pub const YAKU_FACTS: &[&str] = scope::YAKU;
+
+/// The most `count_as` declarations (card choices) a ruleset may have.
+pub const MAX_CHOICES: usize = 4;
+
+/// The values of the yaku facts: [`YAKU_FACTS`], then one per choice (1 when made).
+pub type YakuFacts = [i64; 3 + MAX_CHOICES];
+
+/// A number counted on a pile and shown beside it (the junk cards, counting doubles twice):
+/// yaku conditions and points may use it by its id, the play screen shows it for every seat, and
+/// the scoring script sees each seat's.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    /// Its id, a name in yaku expressions and in the script's `tallies`.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// The count (yaku scope).
+    pub count: Program,
+    /// `count` as written.
+    pub source: String,
+}
+
+/// Something a turn can do that a ruleset rewards (fishing games' kiss, stack, sweep).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnPattern {
+    /// The hand card matched nothing and the drawn card took it.
+    Kiss,
+    /// The drawn card matched the pair the hand card had just made: the three stay as a stack.
+    Stack,
+    /// A stack another player made was taken.
+    StackTaken,
+    /// A stack the player made was taken by the same player.
+    OwnStackTaken,
+    /// The hand card took one of two cards of its suit and the drawn card the other: all four.
+    FourTaken,
+    /// The turn left the table empty.
+    Sweep,
+    /// A whole suit was played from the hand at once (a `play_suit` declaration).
+    SuitPlayed,
+}
+
+impl TurnPattern {
+    /// Every pattern with its name in rule files.
+    pub const ALL: [(&'static str, TurnPattern); 7] = [
+        ("kiss", TurnPattern::Kiss),
+        ("stack", TurnPattern::Stack),
+        ("stack_taken", TurnPattern::StackTaken),
+        ("own_stack_taken", TurnPattern::OwnStackTaken),
+        ("four_taken", TurnPattern::FourTaken),
+        ("sweep", TurnPattern::Sweep),
+        ("suit_played", TurnPattern::SuitPlayed),
+    ];
+
+    /// The name in rule files.
+    pub fn name(self) -> &'static str {
+        TurnPattern::ALL
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map_or("", |(n, _)| n)
+    }
+}
+
+/// A ruleset's reward for a turn pattern: cards from every other player's pile, or the hand.
+#[derive(Clone, Debug)]
+pub struct TurnEvent {
+    /// Its id (`jjok`).
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// The pattern that fires it.
+    pub on: TurnPattern,
+    /// Cards each other player hands over from their pile ([`MatchingFlow::give`] says which).
+    pub take: u32,
+    /// When it fires (scope [`scope::TURN_EVENT`]); always when absent.
+    pub when: Option<Program>,
+    /// `when` as written.
+    pub when_source: Option<String>,
+    /// Points that end the hand at once, won by the player (an instant win during play).
+    pub wins: Option<i64>,
+}
 
 /// A declaration a player can make: a call to play on or to stop, a swap, ... Its id, name and
 /// prompt are the ruleset's; its `effect` is one of the mechanisms its family offers.
@@ -51,8 +146,13 @@ pub struct Declaration {
     pub name: String,
     /// What it does, in words, for the prompt.
     pub prompt: String,
-    /// The family mechanism it triggers (`continue`, `stop`, `swap`, `keep` for matching games).
+    /// The family mechanism it triggers (`continue`, `stop`, `swap`, `keep`, `reveal`,
+    /// `play_suit`, `count_as` for matching games).
     pub effect: String,
+    /// The card it concerns (`count_as`: the card counted another way).
+    pub card: Option<crate::deck::CardId>,
+    /// How many cards of one suit it needs in hand (`reveal`, `play_suit`; 0 when not given).
+    pub count: u32,
     /// When it may be made (scope [`scope::DECLARATION`]); always when absent.
     pub when: Option<Program>,
     /// `when` as written.
@@ -82,6 +182,10 @@ pub struct Ruleset {
     pub declarations: Vec<Declaration>,
     /// The scoring script, if any; without one a hand scores its base points.
     pub scoring: Option<ScoringScript>,
+    /// Numbers counted on every pile (`[[tally]]`), in ruleset order.
+    pub tallies: Vec<Tally>,
+    /// Named numbers of the rules (`[options]`), in file order, for the scoring script.
+    pub options: Vec<(String, i64)>,
     /// A hash of every source text the ruleset was built from (for game records).
     pub content_hash: u64,
 }
@@ -196,6 +300,25 @@ pub struct MatchingFlow {
     pub redeals: Vec<DealCheck>,
     /// Counted on the table at the deal and given to the scoring script as `table_count`.
     pub table_count: Option<Program>,
+    /// Bonus cards: never matched; played or drawn, they go straight to the player's pile and
+    /// the player takes another card (from the stock into the hand after a hand card, or the
+    /// next draw); dealt to the table, they go to the dealer and the table is filled again.
+    pub bonus: CardSet,
+    /// When the drawn card is of the suit of the pair the hand card has just taken, the three
+    /// cards stay on the table as a stack until the suit's fourth card takes them (never on a
+    /// player's last hand card).
+    pub stacks: bool,
+    /// The cards another player hands over when a turn event takes from them: the lowest card
+    /// of the first of these sets their pile holds.
+    pub give: Vec<CardSet>,
+    /// What turns can do and what it earns, in ruleset order.
+    pub turn_events: Vec<TurnEvent>,
+    /// Declarations the player to act may make before playing a card (effects `reveal`: show
+    /// `count` cards of a suit; `play_suit`: play them at once onto the suit's table card).
+    pub before_play: Vec<crate::core::DeclId>,
+    /// Choices of how a captured card counts (effect `count_as`), offered when it is captured;
+    /// the fact named after each is 1 for the seat that made it.
+    pub choices: Vec<crate::core::DeclId>,
 }
 
 /// Where a packet of the deal goes.

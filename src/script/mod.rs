@@ -109,8 +109,17 @@ pub const FACT_NAMES: [&str; 11] = [
 pub struct FactReads(u16);
 
 impl FactReads {
-    /// Every fact: the script uses `hand` in some way other than reading a property by name.
+    /// Every fact of [`FACT_NAMES`].
     pub const ALL: FactReads = FactReads((1 << FACT_NAMES.len()) - 1);
+
+    /// The bit for facts beyond [`FACT_NAMES`] (a family's own, as `seats`): a script that may
+    /// read them is never cached, since the cache key does not hold them.
+    const EXTRA: u16 = 1 << 15;
+
+    /// True when the script may read facts beyond [`FACT_NAMES`] (each seat's pile, ...).
+    pub fn reads_extra(self) -> bool {
+        self.0 & FactReads::EXTRA != 0
+    }
 
     /// True when the script may observe the fact `name`.
     pub fn reads(self, name: &str) -> bool {
@@ -152,8 +161,9 @@ impl FactReads {
             };
             match property {
                 Some(name) => {
-                    if let Some(i) = fact_index(name, aliases) {
-                        read |= 1 << i;
+                    match fact_index(name, aliases) {
+                        Some(i) => read |= 1 << i,
+                        None => read |= FactReads::EXTRA,
                     }
                     true
                 }
@@ -164,13 +174,16 @@ impl FactReads {
         if named_only {
             FactReads(read)
         } else {
-            FactReads::ALL
+            FactReads(FactReads::ALL.0 | FactReads::EXTRA)
         }
     }
 
     /// `key` with the facts the script cannot observe set to defaults, or `None` when it needs
     /// the yaku and the key does not hold them.
     fn narrow(self, key: FactsKey) -> Option<FactsKey> {
+        if self.reads_extra() {
+            return None;
+        }
         // Bit tests by position in FACT_NAMES (hit on every cached call: no name lookups).
         let r = |fact: usize| self.0 >> fact & 1 == 1;
         let (own, other) = key.calls;
@@ -341,6 +354,32 @@ pub enum FactValue {
     Int(i64),
     /// A word.
     Text(String),
+    /// A yes or no.
+    Bool(bool),
+    /// A list (one entry per seat).
+    List(Vec<FactValue>),
+    /// Named values.
+    Map(Vec<(String, FactValue)>),
+}
+
+impl FactValue {
+    fn to_dynamic(&self) -> Dynamic {
+        match self {
+            FactValue::Int(n) => (*n).into(),
+            FactValue::Text(t) => t.clone().into(),
+            FactValue::Bool(b) => (*b).into(),
+            FactValue::List(items) => {
+                Dynamic::from_array(items.iter().map(FactValue::to_dynamic).collect())
+            }
+            FactValue::Map(entries) => {
+                let mut m = Map::new();
+                for (k, v) in entries {
+                    m.insert(k.as_str().into(), v.to_dynamic());
+                }
+                Dynamic::from_map(m)
+            }
+        }
+    }
 }
 
 /// One step of the script's calculation, for `yaku score` and the play screen.
@@ -350,6 +389,9 @@ pub struct ScoreStep {
     pub reason: String,
     /// The running total after this step.
     pub total: i64,
+    /// The seat the step is about (one loser's payment), when the script says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<usize>,
 }
 
 /// The script's answer.
@@ -361,6 +403,9 @@ pub struct ScoreOutcome {
     pub opponent: i64,
     /// The multipliers applied, in order.
     pub steps: Vec<ScoreStep>,
+    /// What each seat pays the winner, by seat (the winner's own entry 0), when the script
+    /// settles each loser separately; empty otherwise.
+    pub pays: Vec<i64>,
 }
 
 /// A failure while running a script, located by file and line.
@@ -619,6 +664,7 @@ impl ScoringScript {
                 total,
                 opponent: 0,
                 steps: Vec::new(),
+                pays: Vec::new(),
             });
         }
         let Some(map) = result.try_cast::<Map>() else {
@@ -666,13 +712,46 @@ impl ScoringScript {
                     .map(|r| r.to_string())
                     .unwrap_or_default();
                 let total = step.get("total").and_then(|t| t.as_int().ok()).unwrap_or(0);
-                steps.push(ScoreStep { reason, total });
+                let seat = step
+                    .get("seat")
+                    .and_then(|t| t.as_int().ok())
+                    .and_then(|s| usize::try_from(s).ok());
+                steps.push(ScoreStep {
+                    reason,
+                    total,
+                    seat,
+                });
+            }
+        }
+        let mut pays = Vec::new();
+        if let Some(list) = map.get("pays") {
+            let list = list.clone().try_cast::<rhai::Array>().ok_or_else(|| {
+                self.error(
+                    "`pays` must be an array of numbers, one per seat",
+                    Position::NONE,
+                )
+            })?;
+            for p in list {
+                let p = p.as_int().map_err(|t| {
+                    self.error(
+                        &format!("each entry of `pays` must be a number, found {t}"),
+                        Position::NONE,
+                    )
+                })?;
+                if p < 0 {
+                    return Err(self.error(
+                        &format!("`pays` holds {p}; a seat never pays a negative amount"),
+                        Position::NONE,
+                    ));
+                }
+                pays.push(p);
             }
         }
         Ok(ScoreOutcome {
             total,
             opponent,
             steps,
+            pays,
         })
     }
 
@@ -728,11 +807,7 @@ fn facts_to_map(f: &HandFacts, aliases: &Aliases) -> Map {
         m.insert(name.as_str().into(), calls[i - fact::CALLS_SELF].into());
     }
     for (name, value) in &f.extra {
-        let v: Dynamic = match value {
-            FactValue::Int(n) => (*n).into(),
-            FactValue::Text(t) => t.clone().into(),
-        };
-        m.insert((*name).into(), v);
+        m.insert((*name).into(), value.to_dynamic());
     }
     m.insert("table_count".into(), f.table_count.into());
     m.insert("round".into(), f.round.into());
@@ -859,7 +934,31 @@ mod tests {
     /// The facts a script reads, by name, or `None` for all of them.
     fn reads(src: &str) -> Option<Vec<&'static str>> {
         let r = compile(src).unwrap().reads();
-        (r != FactReads::ALL).then(|| FACT_NAMES.into_iter().filter(|n| r.reads(n)).collect())
+        let all = FACT_NAMES.iter().all(|n| r.reads(n)) && r.reads_extra();
+        (!all).then(|| FACT_NAMES.into_iter().filter(|n| r.reads(n)).collect())
+    }
+
+    #[test]
+    fn a_family_fact_is_never_cached() {
+        // `hand.seats` is not in FACT_NAMES: the cache key cannot hold it.
+        assert!(
+            compile("fn score(hand) { hand.seats.len() }")
+                .unwrap()
+                .reads()
+                .reads_extra()
+        );
+        assert!(
+            !compile("fn score(hand) { hand.base }")
+                .unwrap()
+                .reads()
+                .reads_extra()
+        );
+        assert!(
+            compile("fn score(hand) { f(hand) } fn f(x) { 1 }")
+                .unwrap()
+                .reads()
+                .reads_extra()
+        );
     }
 
     #[test]

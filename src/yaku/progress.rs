@@ -38,10 +38,10 @@ pub struct YakuReach {
 pub struct Progress {
     /// One entry per yaku, in table order.
     pub yaku: Vec<YakuReach>,
-    facts: [i64; 3],
+    facts: crate::ruleset::YakuFacts,
 }
 
-type CacheKey = (u64, usize, [i64; 3]);
+type CacheKey = (u64, usize, crate::ruleset::YakuFacts);
 
 /// A hasher for the cache's small integer keys (SipHash's resistance to chosen keys is not
 /// needed for keys the program makes itself, and costs more than the lookup's work).
@@ -74,7 +74,7 @@ impl Progress {
     /// The probe of `ruleset` under `facts`, computed once per thread and kept: each worker of a
     /// simulation has its own (the probe is deterministic, so every thread gets the same), and
     /// no lock is taken on a bot's move.
-    pub fn of(ruleset: &Ruleset, facts: [i64; 3]) -> Rc<Progress> {
+    pub fn of(ruleset: &Ruleset, facts: crate::ruleset::YakuFacts) -> Rc<Progress> {
         thread_local! {
             static CACHE: RefCell<Cache> = RefCell::default();
         }
@@ -90,7 +90,7 @@ impl Progress {
     }
 
     /// Probes every yaku of `ruleset` (deterministic: a fixed seed).
-    pub fn probe(ruleset: &Ruleset, facts: [i64; 3]) -> Progress {
+    pub fn probe(ruleset: &Ruleset, facts: crate::ruleset::YakuFacts) -> Progress {
         let all = ruleset.deck.all();
         let n = ruleset.deck.cards.len();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed_f00d);
@@ -158,7 +158,7 @@ impl Progress {
     }
 
     /// The facts the probe was made under (`round`, `rounds`, `is_dealer`).
-    pub fn facts(&self) -> &[i64; 3] {
+    pub fn facts(&self) -> &crate::ruleset::YakuFacts {
         &self.facts
     }
 
@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn named_cards_and_thresholds_are_found_exactly() {
         let r = koikoi();
-        let p = Progress::probe(&r, [1, 12, 0]);
+        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0]);
         let ino = &p.yaku[index(&r, "inoshikacho")];
         assert_eq!(
             ino.relevant,
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn distance_counts_missing_cards_and_sees_what_is_out_of_reach() {
         let r = koikoi();
-        let p = Progress::probe(&r, [1, 12, 0]);
+        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0]);
         let i = index(&r, "inoshikacho");
         let pile = set(&r, &["clover-boar", "maple-deer"]);
         assert_eq!(p.distance(i, pile, r.deck.all()), Some(1));
@@ -326,7 +326,7 @@ mod tests {
             let Some(r) = ruleset::load(name).value else {
                 continue;
             };
-            let p = Progress::of(&r, [1, 12, 1]);
+            let p = Progress::of(&r, [1, 12, 1, 0, 0, 0, 0]);
             for (y, reach) in r.yaku.yaku.iter().zip(&p.yaku) {
                 // Month yaku need the round's month; every other yaku must be found.
                 assert!(reach.need > 0, "{name}: `{}` never found", y.id);

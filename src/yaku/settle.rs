@@ -4,8 +4,10 @@
 //! the same capture pile scored on the command line always agree.
 
 use crate::deck::CardSet;
-use crate::ruleset::{Ruleset, YakuScore};
-use crate::script::{FactsKey, HandFacts, ScoreOutcome, ScoreStep, ScriptError, ScriptYaku};
+use crate::ruleset::{MAX_CHOICES, Ruleset, YakuFacts, YakuScore};
+use crate::script::{
+    FactValue, FactsKey, HandFacts, ScoreOutcome, ScoreStep, ScriptError, ScriptYaku,
+};
 use serde::Serialize;
 
 /// One yaku in an outcome.
@@ -34,6 +36,74 @@ pub struct Circumstances {
     pub rounds: u32,
     /// The scoring player is the dealer.
     pub dealer: bool,
+    /// The scoring player's card choices (`count_as` declarations): bit `i` for choice `i`.
+    pub choices: u8,
+}
+
+/// What the scoring script sees of every seat when it settles each loser separately.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableFacts {
+    /// Each seat, in seat order.
+    pub seats: Vec<SeatFacts>,
+    /// Hands in a row just before this one that ended with nobody winning.
+    pub draws_before: u32,
+    /// The ruleset's `[options]`.
+    pub options: Vec<(String, i64)>,
+}
+
+/// One seat at a hand's end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatFacts {
+    /// This seat won the hand.
+    pub winner: bool,
+    /// Its calls to play on this hand.
+    pub calls: u32,
+    /// Its yaku points.
+    pub base: i64,
+    /// Its pile's tallies, by id.
+    pub tallies: Vec<(String, i64)>,
+    /// How many times it made each declaration this hand, by declaration id.
+    pub declared: Vec<(String, i64)>,
+    /// How many times each turn event fired for it this hand, by event id.
+    pub events: Vec<(String, i64)>,
+    /// Its yaku, by id.
+    pub yaku: Vec<String>,
+}
+
+impl TableFacts {
+    /// The facts as the script's `hand` holds them (`seats`, `draws_before`, `options`).
+    pub fn extra(&self) -> Vec<(&'static str, FactValue)> {
+        let pairs = |list: &[(String, i64)]| {
+            FactValue::Map(
+                list.iter()
+                    .map(|(k, v)| (k.clone(), FactValue::Int(*v)))
+                    .collect(),
+            )
+        };
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| {
+                FactValue::Map(vec![
+                    ("winner".into(), FactValue::Bool(s.winner)),
+                    ("calls".into(), FactValue::Int(i64::from(s.calls))),
+                    ("base".into(), FactValue::Int(s.base)),
+                    ("tallies".into(), pairs(&s.tallies)),
+                    ("declared".into(), pairs(&s.declared)),
+                    ("events".into(), pairs(&s.events)),
+                    (
+                        "yaku".into(),
+                        FactValue::List(s.yaku.iter().cloned().map(FactValue::Text).collect()),
+                    ),
+                ])
+            })
+            .collect();
+        vec![
+            ("seats", FactValue::List(seats)),
+            ("draws_before", FactValue::Int(i64::from(self.draws_before))),
+            ("options", pairs(&self.options)),
+        ]
+    }
 }
 
 /// How a hand was won, when it was not by a stop after a yaku.
@@ -58,6 +128,10 @@ pub struct HandOutcome {
     pub total: i64,
     /// The other player's points (0 in most rules).
     pub opponent: i64,
+    /// What each seat pays the winner, by seat, when the script settles each loser
+    /// separately (the winner receives the sum); empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub payments: Vec<i64>,
 }
 
 /// The packed identity of the yaku that count, for the cache key: `None` when more than 8 yaku
@@ -95,16 +169,38 @@ fn cache_key(found: &YakuScore, special: Option<&Special>, c: &Circumstances) ->
     }
 }
 
-/// The yaku facts for the expression language, in [`crate::ruleset::scope::YAKU`] order.
-pub fn yaku_facts(round: u32, rounds: u32, dealer: bool) -> [i64; 3] {
-    [i64::from(round), i64::from(rounds), i64::from(dealer)]
+/// The yaku facts for the expression language, in [`crate::ruleset::scope::YAKU`] order, then
+/// one per card choice (bit `i` of `choices` for choice `i`).
+pub fn yaku_facts(round: u32, rounds: u32, dealer: bool, choices: u8) -> YakuFacts {
+    let mut f = [0; 3 + MAX_CHOICES];
+    f[0] = i64::from(round);
+    f[1] = i64::from(rounds);
+    f[2] = i64::from(dealer);
+    for (i, v) in f[3..].iter_mut().enumerate() {
+        *v = i64::from(choices >> i & 1);
+    }
+    f
 }
 
 /// Evaluates the yaku table on a pile.
 pub fn evaluate(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> YakuScore {
     ruleset
         .yaku
-        .evaluate(pile, &yaku_facts(c.round, c.rounds, c.dealer))
+        .evaluate(pile, &yaku_facts(c.round, c.rounds, c.dealer, c.choices))
+}
+
+/// Each tally of the ruleset on a pile, by id.
+pub fn tallies(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> Vec<(String, i64)> {
+    let facts = yaku_facts(c.round, c.rounds, c.dealer, c.choices);
+    let cx = crate::expr::Context {
+        pile,
+        facts: &facts,
+    };
+    ruleset
+        .tallies
+        .iter()
+        .map(|t| (t.id.clone(), t.count.int(&cx)))
+        .collect()
 }
 
 /// The winner's and the other player's points for an ordinary stop, without building the
@@ -175,14 +271,42 @@ pub fn settle(
     special: Option<&Special>,
     c: &Circumstances,
 ) -> Result<HandOutcome, ScriptError> {
+    settle_at_table(ruleset, found, special, c, None)
+}
+
+/// True when the ruleset's script reads every seat's facts (`hand.seats`): hands are then
+/// settled with [`settle_at_table`], each loser separately.
+pub fn reads_table(ruleset: &Ruleset) -> bool {
+    ruleset
+        .scoring
+        .as_ref()
+        .is_some_and(|s| s.reads().reads_extra())
+}
+
+/// [`settle`], with every seat's facts for a script that settles each loser separately.
+pub fn settle_at_table(
+    ruleset: &Ruleset,
+    found: &YakuScore,
+    special: Option<&Special>,
+    c: &Circumstances,
+    table: Option<&TableFacts>,
+) -> Result<HandOutcome, ScriptError> {
     let yaku = found_yaku(ruleset, found, special);
     let base = yaku.iter().map(|y| y.points).sum();
-    let facts = || facts(&yaku, c, special);
+    let facts = || {
+        let mut f = facts(&yaku, c, special);
+        if let Some(t) = table {
+            f.extra = t.extra();
+        }
+        f
+    };
     let ScoreOutcome {
         total,
         opponent,
         steps,
+        pays,
     } = match &ruleset.scoring {
+        Some(script) if table.is_some() => script.score(&facts())?,
         Some(script) => {
             let outcome = script.score_cached(cache_key(found, special, c), facts)?;
             ScoreOutcome::clone(&outcome)
@@ -191,6 +315,7 @@ pub fn settle(
             total: base,
             opponent: 0,
             steps: Vec::new(),
+            pays: Vec::new(),
         },
     };
     Ok(HandOutcome {
@@ -199,5 +324,6 @@ pub fn settle(
         steps,
         total,
         opponent,
+        payments: pays,
     })
 }

@@ -80,7 +80,40 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
         format!("{lead}: {}", options.join("  "))
     };
     match game.phase() {
-        Phase::Play => "play a card from your hand (number, id or name):".to_string(),
+        Phase::Play => {
+            let hand = game.hand(game.to_act().unwrap_or(0)).len() as usize;
+            let extras: Vec<String> = legal
+                .iter()
+                .enumerate()
+                .skip(hand)
+                .map(|(i, a)| match a {
+                    Action::Declare {
+                        decl,
+                        card: Some(card),
+                    } => format!(
+                        "{}) {}: {}",
+                        i + 1,
+                        declaration_text(r, *decl),
+                        deck.suit_of(*card).name
+                    ),
+                    Action::Draw { .. } => {
+                        format!("{}) draw from the stock without playing (`draw`)", i + 1)
+                    }
+                    _ => String::new(),
+                })
+                .collect();
+            if extras.is_empty() {
+                "play a card from your hand (number, id or name):".to_string()
+            } else if hand == 0 {
+                format!("your turn: {}", extras.join("  "))
+            } else {
+                format!(
+                    "play a card from your hand (number, id or name), or:\n  {}",
+                    extras.join("\n  ")
+                )
+            }
+        }
+        Phase::Choose => declarations("how does the card you captured count?", ""),
         Phase::CaptureChoice { card, .. } => {
             let options: Vec<String> = legal
                 .iter()
@@ -166,15 +199,37 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
             let seat = game.to_act().unwrap_or(0);
             let hand = game.hand(seat);
             if let Some(n) = number {
-                return hand
-                    .nth(n.wrapping_sub(1))
-                    .map(|card| Input::Act(Action::Play { card }))
-                    .ok_or_else(|| {
-                        format!(
-                            "there is no card {n} in your hand: choose 1 to {}",
-                            hand.len()
-                        )
-                    });
+                return match hand.nth(n.wrapping_sub(1)) {
+                    Some(card) => Ok(Input::Act(Action::Play { card })),
+                    None if n >= 1 && n <= legal.len() => Ok(Input::Act(legal[n - 1])),
+                    None if legal.len() > hand.len() as usize => Err(format!(
+                        "there is no option {n}: choose 1 to {}",
+                        legal.len()
+                    )),
+                    None => Err(format!(
+                        "there is no card {n} in your hand: choose 1 to {}",
+                        hand.len()
+                    )),
+                };
+            }
+            if matches!(lower.as_str(), "draw" | "pass")
+                && let Some(a) = legal.iter().find(|a| matches!(a, Action::Draw { .. }))
+            {
+                return Ok(Input::Act(*a));
+            }
+            let extras = &legal[(hand.len() as usize).min(legal.len())..];
+            if let Some(a) = named_declaration(r, extras, &lower) {
+                let same = extras
+                    .iter()
+                    .filter(|b| matches!((b, a), (Action::Declare { decl: x, .. }, Action::Declare { decl: y, .. }) if *x == y))
+                    .count();
+                if same == 1 {
+                    return Ok(Input::Act(a));
+                }
+                return Err(format!(
+                    "`{text}` is possible for more than one suit: choose it by number (1 to {})",
+                    legal.len()
+                ));
             }
             if declaration_word {
                 return Err(not_now(text, r));
@@ -221,7 +276,7 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
                 ))
             }
         }
-        Phase::Declare | Phase::AfterDeal => {
+        Phase::Declare | Phase::AfterDeal | Phase::Choose => {
             if let Some(n) = number {
                 return legal
                     .get(n.wrapping_sub(1))

@@ -417,6 +417,36 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
                     style.card(deck, *card)
                 );
             }
+            Event::BonusTaken { player, card } => {
+                let _ = writeln!(
+                    out,
+                    "{} bonus card {} to the pile",
+                    style.says(*player, "take"),
+                    style.card(deck, *card)
+                );
+            }
+            Event::Stacked { player, cards } => {
+                let set: CardSet = cards.iter().copied().collect();
+                let _ = writeln!(
+                    out,
+                    "{}: {} stay on the table as a stack",
+                    style.who(*player),
+                    style.names(deck, set)
+                );
+            }
+            Event::TurnEvent { player, name, .. } => {
+                let _ = writeln!(out, "{}: {name}", style.who(*player));
+            }
+            Event::Given { from, to, cards } => {
+                let set: CardSet = cards.iter().copied().collect();
+                let _ = writeln!(
+                    out,
+                    "{} {} to {}",
+                    style.says(*from, "give"),
+                    style.names(deck, set),
+                    style.who(*to)
+                );
+            }
             Event::TrickWon { player, .. } => {
                 let _ = writeln!(out, "{} the trick", style.says(*player, "take"));
             }

@@ -11,10 +11,10 @@ use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{
     BothInstant, DealTarget, Exhausted, FirstDealer, Flow, GameLength, MatchingFlow, NextDealer,
-    Ruleset, YakuScore,
+    Ruleset, TurnPattern, YakuScore,
 };
 use crate::script::ScriptError;
-use crate::yaku::{self, Circumstances, FoundYaku, HandOutcome, Special};
+use crate::yaku::{self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts};
 use rand::distr::uniform::{UniformSampler, UniformUsize};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
@@ -40,6 +40,108 @@ pub mod ends {
     pub const EXHAUSTED: HandEnd = HandEnd("exhausted");
     /// The hands ran out and the dealer scored by house rule.
     pub const EXHAUSTED_DEALER: HandEnd = HandEnd("exhausted_dealer");
+    /// A turn event that wins the hand at once (three stacks).
+    pub const TURN_EVENT: HandEnd = HandEnd("turn_event");
+}
+
+/// No seat: a suit without a stack.
+const NO_STACK: u8 = u8::MAX;
+
+/// What a hand has marked beyond the cards, all of it face up: what each seat declared and
+/// chose, the turn events it earned, the stacks on the table, and the turn in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marks {
+    /// Turns a seat may take by drawing without playing (after playing a suit at once).
+    pub free_draws: PerSeat<u8>,
+    /// Each seat's card choices: bit `i` for the ruleset's choice `i` (`count_as`).
+    pub choices: PerSeat<u8>,
+    /// Each seat's choices already offered (bit per choice), so each is asked once.
+    pub decided: PerSeat<u8>,
+    /// Each seat's yaku points at its last call to play on.
+    pub last_base: PerSeat<i64>,
+    /// The suits each seat has revealed (bit `s` for suit `s`).
+    pub revealed: PerSeat<u32>,
+    /// Stacks each seat made this hand.
+    pub stacks: PerSeat<u8>,
+    /// Turns each seat has begun this hand.
+    pub turns: PerSeat<u8>,
+    /// The seat that made the stack of each suit on the table, or [`NO_STACK`].
+    pub stack_owner: [u8; 32],
+    /// How many times each seat made each declaration: `declared[seat * decls + d]`.
+    pub declared: Vec<u16>,
+    /// How many times each turn event fired for each seat: `fired[seat * events + e]`.
+    pub fired: Vec<u16>,
+    /// The turn in progress.
+    pub turn: TurnLog,
+}
+
+/// What the turn in progress has done, for the turn events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnLog {
+    /// The hand card and what it took.
+    pub played: Option<(CardId, CardSet)>,
+    /// The (last) drawn card and what it took.
+    pub drawn: Option<(CardId, CardSet)>,
+    /// How often each pattern ([`TurnPattern::ALL`] order) happened.
+    pub patterns: [u8; 7],
+    /// The player's pile when the turn began.
+    pub pile_before: CardSet,
+}
+
+impl Marks {
+    fn new(seats: usize, decls: usize, events: usize) -> Marks {
+        Marks {
+            free_draws: PerSeat::new(seats),
+            choices: PerSeat::new(seats),
+            decided: PerSeat::new(seats),
+            last_base: PerSeat::new(seats),
+            revealed: PerSeat::new(seats),
+            stacks: PerSeat::new(seats),
+            turns: PerSeat::new(seats),
+            stack_owner: [NO_STACK; 32],
+            declared: vec![0; seats * decls],
+            fired: vec![0; seats * events],
+            turn: TurnLog::default(),
+        }
+    }
+
+    fn reset(&mut self) {
+        for v in [
+            &mut self.free_draws,
+            &mut self.choices,
+            &mut self.decided,
+            &mut self.stacks,
+            &mut self.turns,
+        ] {
+            v.fill(0);
+        }
+        self.last_base.fill(0);
+        self.revealed.fill(0);
+        self.stack_owner = [NO_STACK; 32];
+        self.declared.fill(0);
+        self.fired.fill(0);
+        self.turn = TurnLog::default();
+    }
+
+    /// How many times `seat` made declaration `d` this hand.
+    pub fn declared(&self, seat: Seat, d: usize) -> u16 {
+        let per = self.declared.len() / self.free_draws.len().max(1);
+        self.declared.get(seat * per + d).copied().unwrap_or(0)
+    }
+
+    /// How many times turn event `e` fired for `seat` this hand.
+    pub fn fired(&self, seat: Seat, e: usize) -> u16 {
+        let per = self.fired.len() / self.free_draws.len().max(1);
+        self.fired.get(seat * per + e).copied().unwrap_or(0)
+    }
+
+    fn pattern(&mut self, p: TurnPattern) {
+        let i = TurnPattern::ALL
+            .iter()
+            .position(|(_, q)| *q == p)
+            .unwrap_or(0);
+        self.turn.patterns[i] = self.turn.patterns[i].saturating_add(1);
+    }
 }
 
 /// What a matching game waits for.
@@ -59,6 +161,9 @@ pub enum Phase {
     },
     /// The player made or improved a yaku: one of the offered declarations (play on, stop).
     Declare,
+    /// The player captured a card that can count in more than one way: one of the offered
+    /// `count_as` declarations.
+    Choose,
     /// The game is over.
     GameOver,
 }
@@ -94,6 +199,9 @@ pub struct MatchingGame {
     /// Each seat's yaku (a vector: a `YakuScore` is large, and only the seats in use are made).
     yaku: Vec<YakuScore>,
     table_count: i64,
+    marks: Marks,
+    /// Hands in a row just ended with nobody winning.
+    draws_before: u32,
     scores: PerSeat<i64>,
     history: Vec<HandResult>,
     events: Vec<Event>,
@@ -153,6 +261,8 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         calls: PerSeat::new(seats),
         yaku: vec![YakuScore::default(); seats],
         table_count: 0,
+        marks: Marks::new(seats, 0, 0),
+        draws_before: 0,
         scores: PerSeat::new(seats),
         history: Vec::new(),
         events: Vec::new(),
@@ -207,6 +317,7 @@ impl MatchingGame {
             Phase::AfterDeal => view.dealer,
             _ => view.to_act.unwrap_or(view.seat),
         };
+        // Cards a determinized game must not deal again: bonus cards already taken are piles.
         Ok(MatchingGame {
             ruleset,
             flow,
@@ -233,6 +344,8 @@ impl MatchingGame {
             calls: view.calls,
             yaku: view.yaku.to_vec(),
             table_count: view.table_count,
+            marks: view.marks.clone(),
+            draws_before: view.draws_before,
             scores: view.scores,
             history: Vec::new(),
             events: Vec::new(),
@@ -319,6 +432,16 @@ impl MatchingGame {
         &self.flow
     }
 
+    /// What the hand has marked beyond the cards.
+    pub fn marks(&self) -> &Marks {
+        &self.marks
+    }
+
+    /// Hands in a row just ended with nobody winning.
+    pub fn draws_before(&self) -> u32 {
+        self.draws_before
+    }
+
     /// The circumstances of the hand for `seat`, as scoring sees them.
     pub fn circumstances(&self, seat: Seat) -> Circumstances {
         let all: u32 = self.calls.iter().sum();
@@ -329,17 +452,72 @@ impl MatchingGame {
             round: self.round,
             rounds: self.facts_rounds(),
             dealer: seat == self.dealer,
+            choices: self.marks.choices[seat],
         }
+    }
+
+    /// Every seat's facts at the hand's end, for a script that settles each loser separately.
+    fn table_facts(&self, winner: Option<Seat>) -> TableFacts {
+        let r = &self.ruleset;
+        let seats = (0..self.seats)
+            .map(|s| {
+                let c = self.circumstances(s);
+                SeatFacts {
+                    winner: winner == Some(s),
+                    calls: self.calls[s],
+                    base: self.yaku[s].base(),
+                    tallies: yaku::tallies(r, self.captured[s], &c),
+                    declared: r
+                        .declarations
+                        .iter()
+                        .enumerate()
+                        .map(|(i, d)| (d.id.clone(), i64::from(self.marks.declared(s, i))))
+                        .collect(),
+                    events: self
+                        .flow
+                        .turn_events
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| (e.id.clone(), i64::from(self.marks.fired(s, i))))
+                        .collect(),
+                    yaku: self.yaku[s]
+                        .iter()
+                        .map(|i| r.yaku.yaku[i].id.clone())
+                        .collect(),
+                }
+            })
+            .collect();
+        TableFacts {
+            seats,
+            draws_before: self.draws_before,
+            options: r.options.clone(),
+        }
+    }
+
+    /// Settles a hand `winner` won: with every seat's facts when the script reads them.
+    fn settle_for(
+        &self,
+        winner: Seat,
+        special: Option<&Special>,
+    ) -> Result<HandOutcome, ScriptError> {
+        let found = if special.is_some() {
+            YakuScore::default()
+        } else {
+            self.yaku[winner]
+        };
+        let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(Some(winner)));
+        yaku::settle_at_table(
+            &self.ruleset,
+            &found,
+            special,
+            &self.circumstances(winner),
+            table.as_ref(),
+        )
     }
 
     /// What `seat` would score by stopping now.
     pub fn points_if_stopped(&self, seat: Seat) -> Result<HandOutcome, ScriptError> {
-        yaku::settle(
-            &self.ruleset,
-            &self.yaku[seat],
-            None,
-            &self.circumstances(seat),
-        )
+        self.settle_for(seat, None)
     }
 
     fn facts_rounds(&self) -> u32 {
@@ -390,6 +568,7 @@ impl MatchingGame {
             i64::from(self.hands[seat].len()),
             i64::from(self.calls[seat]),
             self.yaku[seat].base(),
+            self.marks.last_base[seat],
         ];
         let cx = Context {
             pile: self.captured[seat],
@@ -412,6 +591,17 @@ impl MatchingGame {
         self.captured.fill(CardSet::EMPTY);
         self.calls.fill(0);
         self.yaku.fill(YakuScore::default());
+        if self.marks.declared.len() != self.seats * self.ruleset.declarations.len()
+            || self.marks.fired.len() != self.seats * self.flow.turn_events.len()
+        {
+            self.marks = Marks::new(
+                self.seats,
+                self.ruleset.declarations.len(),
+                self.flow.turn_events.len(),
+            );
+        } else {
+            self.marks.reset();
+        }
         // No pile is every card, so the first turn always evaluates.
         self.evaluated.fill(UNEVALUATED);
         self.turn = self.dealer;
@@ -501,6 +691,22 @@ impl MatchingGame {
                 break;
             }
         }
+        // Bonus cards dealt to the table go to the dealer, and the table is filled again from
+        // the stock (pagat "Go Stop": "the dealer takes it and turns up another").
+        let mut dealer_pile = CardSet::EMPTY;
+        while !(table & flow.bonus).is_empty() && next < order.len() {
+            let b = table & flow.bonus;
+            dealer_pile |= b;
+            table = table - b;
+            for _ in 0..b.len() {
+                if next < order.len() {
+                    table.insert(order[next]);
+                    next += 1;
+                }
+            }
+        }
+        self.captured.fill(CardSet::EMPTY);
+        self.captured[self.dealer] = dealer_pile;
         self.hands = hands;
         self.table = table;
         if self.keep_deals {
@@ -523,6 +729,7 @@ impl MatchingGame {
         self.turn = self.dealer;
         self.phase = Phase::Play;
         self.offered = 0;
+        self.begin_turn();
         if self.flow.instant_wins.is_empty() {
             return;
         }
@@ -577,12 +784,7 @@ impl MatchingGame {
                     name: win.name.clone(),
                     points: win.points,
                 });
-                let outcome = yaku::settle(
-                    &self.ruleset,
-                    &YakuScore::default(),
-                    Some(&special),
-                    &self.circumstances(w),
-                );
+                let outcome = self.settle_for(w, Some(&special));
                 self.end_hand(Some(w), ends::INSTANT, outcome.map(Settled::Full));
             }
             None => self.end_hand(None, ends::BOTH_INSTANT, Ok(Settled::Points([0, 0]))),
@@ -591,6 +793,9 @@ impl MatchingGame {
 
     /// Plays or draws `card`: capture, choose, or leave it on the table.
     fn resolve(&mut self, card: CardId, from_hand: bool) {
+        if !from_hand && self.flow.stacks && self.makes_stack(card) {
+            return;
+        }
         let matches = self.candidates(card);
         let wild = self.flow.wild.contains(card);
         // How many matches: none, one, two or more (without counting every card).
@@ -598,6 +803,11 @@ impl MatchingGame {
         let after_two = after_one & after_one.wrapping_sub(1);
         if matches.is_empty() {
             self.table.insert(card);
+            if from_hand {
+                self.marks.turn.played = Some((card, CardSet::EMPTY));
+            } else {
+                self.marks.turn.drawn = Some((card, CardSet::EMPTY));
+            }
             self.log_move(card, CardSet::EMPTY, from_hand);
             self.continue_turn(from_hand);
         } else if after_one != 0 && (after_two == 0 || wild) {
@@ -611,11 +821,58 @@ impl MatchingGame {
         }
     }
 
+    /// A drawn card of the suit of the pair the hand card has just taken: the three stay on the
+    /// table as a stack (never on the player's last hand card: nobody could take it back).
+    fn makes_stack(&mut self, card: CardId) -> bool {
+        let Some((played, took)) = self.marks.turn.played else {
+            return false;
+        };
+        let suit = self.ruleset.deck.same_suit(card);
+        if took.len() != 1
+            || !(self.table & suit).is_empty()
+            || !suit.contains(played)
+            || !(took - suit).is_empty()
+            || self.hands[self.turn].is_empty() && self.marks.free_draws[self.turn] == 0
+        {
+            return false;
+        }
+        let three = took | CardSet::single(played) | CardSet::single(card);
+        self.captured[self.turn] = self.captured[self.turn] - three;
+        self.table |= three;
+        let p = self.turn;
+        self.marks.stack_owner[self.ruleset.deck.card(card).suit % 32] = p as u8;
+        self.marks.stacks[p] = self.marks.stacks[p].saturating_add(1);
+        self.marks.pattern(TurnPattern::Stack);
+        self.marks.turn.drawn = Some((card, CardSet::EMPTY));
+        self.emit(|_| Event::Stacked {
+            player: p,
+            cards: three.iter().collect(),
+        });
+        self.continue_turn(false);
+        true
+    }
+
     #[inline]
     fn take(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
         self.table = self.table - taken;
         self.captured[self.turn] |= taken;
         self.captured[self.turn].insert(card);
+        if from_hand {
+            self.marks.turn.played = Some((card, taken));
+        } else {
+            self.marks.turn.drawn = Some((card, taken));
+        }
+        if self.flow.stacks && taken.len() >= 3 {
+            let suit = self.ruleset.deck.card(card).suit % 32;
+            let owner = std::mem::replace(&mut self.marks.stack_owner[suit], NO_STACK);
+            if owner != NO_STACK {
+                self.marks.pattern(if usize::from(owner) == self.turn {
+                    TurnPattern::OwnStackTaken
+                } else {
+                    TurnPattern::StackTaken
+                });
+            }
+        }
         self.log_move(card, taken, from_hand);
     }
 
@@ -644,8 +901,19 @@ impl MatchingGame {
     /// After the hand card: draw. After the drawn card: the turn ends.
     fn continue_turn(&mut self, from_hand: bool) {
         if from_hand && self.stock_pos < self.stock.len() {
-            let card = self.stock[self.stock_pos];
+            let mut card = self.stock[self.stock_pos];
             self.stock_pos += 1;
+            // A drawn bonus card goes to the pile and the next card is drawn.
+            while self.flow.bonus.contains(card) {
+                self.take_bonus(card);
+                if self.stock_pos == self.stock.len() {
+                    self.phase = Phase::Play;
+                    self.end_turn();
+                    return;
+                }
+                card = self.stock[self.stock_pos];
+                self.stock_pos += 1;
+            }
             self.resolve(card, false);
         } else {
             self.phase = Phase::Play;
@@ -653,8 +921,149 @@ impl MatchingGame {
         }
     }
 
+    fn take_bonus(&mut self, card: CardId) {
+        let p = self.turn;
+        self.captured[p].insert(card);
+        self.emit(|_| Event::BonusTaken { player: p, card });
+    }
+
+    /// The turn patterns the play and the draw made together (kiss, four taken, sweep).
+    fn finish_patterns(&mut self) {
+        let t = self.marks.turn;
+        let deck = &self.ruleset.deck;
+        if let (Some((played, took)), Some((drawn, drew))) = (t.played, t.drawn)
+            && deck.same_suit(played).contains(drawn)
+        {
+            if took.is_empty() && drew.contains(played) {
+                self.marks.pattern(TurnPattern::Kiss);
+            } else if took.len() == 1 && drew.len() == 1 {
+                self.marks.pattern(TurnPattern::FourTaken);
+            }
+        }
+        let captured_now = self.captured[self.turn] - t.pile_before;
+        if self.table.is_empty() && !(captured_now - self.flow.bonus).is_empty() {
+            self.marks.pattern(TurnPattern::Sweep);
+        }
+    }
+
+    /// Fires the turn events of the patterns this turn made; true when one won the hand.
+    fn fire_turn_events(&mut self) -> bool {
+        let p = self.turn;
+        let facts = [
+            i64::from(self.round),
+            i64::from(self.facts_rounds()),
+            i64::from(p == self.dealer),
+            i64::from(self.hands[p].len()),
+            i64::from(self.marks.stacks[p]),
+            i64::from(self.marks.turns[p]),
+        ];
+        let flow = Arc::clone(&self.flow);
+        let per = flow.turn_events.len();
+        for (i, e) in flow.turn_events.iter().enumerate() {
+            let k = TurnPattern::ALL
+                .iter()
+                .position(|(_, q)| *q == e.on)
+                .unwrap_or(0);
+            let times = self.marks.turn.patterns[k];
+            if times == 0 {
+                continue;
+            }
+            let cx = Context {
+                pile: self.captured[p],
+                facts: &facts,
+            };
+            if !e.when.as_ref().is_none_or(|w| w.truth(&cx)) {
+                continue;
+            }
+            self.marks.fired[p * per + i] += u16::from(times);
+            let (id, name) = (e.id.clone(), e.name.clone());
+            self.emit(|_| Event::TurnEvent {
+                player: p,
+                id,
+                name,
+            });
+            for _ in 0..times {
+                for _ in 0..e.take {
+                    self.collect_from_others(p);
+                }
+            }
+            if let Some(points) = e.wins {
+                let special = Special::Instant(FoundYaku {
+                    id: e.id.clone(),
+                    name: e.name.clone(),
+                    points,
+                });
+                let outcome = self.settle_for(p, Some(&special));
+                self.end_hand(Some(p), ends::TURN_EVENT, outcome.map(Settled::Full));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every other seat hands `to` one card: the lowest of the first `give` set its pile holds.
+    fn collect_from_others(&mut self, to: Seat) {
+        let mut s = next_seat(to, self.seats);
+        while s != to {
+            let pile = self.captured[s];
+            if let Some(card) = self
+                .flow
+                .give
+                .iter()
+                .map(|g| pile & *g)
+                .find(|g| !g.is_empty())
+                .and_then(|g| g.iter().next())
+            {
+                self.captured[s].remove(card);
+                self.captured[to].insert(card);
+                self.emit(|_| Event::Given {
+                    from: s,
+                    to,
+                    cards: vec![card],
+                });
+            }
+            s = next_seat(s, self.seats);
+        }
+    }
+
+    /// The choices (`count_as`) the player must make for cards captured this turn.
+    fn pending_choices(&self) -> u64 {
+        let p = self.turn;
+        let new = self.captured[p] - self.marks.turn.pile_before;
+        let mut offered = 0u64;
+        for (i, d) in self.flow.choices.iter().enumerate() {
+            let decl = &self.ruleset.declarations[d.0 as usize];
+            if self.marks.decided[p] >> i & 1 == 0 && decl.card.is_some_and(|c| new.contains(c)) {
+                offered |= 1 << d.0;
+            }
+        }
+        // One card at a time: the choices about the first such card.
+        let first = self
+            .flow
+            .choices
+            .iter()
+            .find(|d| offered >> d.0 & 1 == 1)
+            .and_then(|d| self.ruleset.declarations[d.0 as usize].card);
+        self.flow
+            .choices
+            .iter()
+            .filter(|d| offered >> d.0 & 1 == 1)
+            .filter(|d| self.ruleset.declarations[d.0 as usize].card == first)
+            .fold(0, |m, d| m | 1 << d.0)
+    }
+
     fn end_turn(&mut self) {
         let p = self.turn;
+        let choices = self.pending_choices();
+        if choices != 0 {
+            self.phase = Phase::Choose;
+            self.offered = choices;
+            return;
+        }
+        self.finish_patterns();
+        if self.fire_turn_events() {
+            return;
+        }
         // The yaku table is evaluated only when the pile changed (piles only grow).
         if self.captured[p] == self.evaluated[p] {
             self.next_player();
@@ -662,7 +1071,7 @@ impl MatchingGame {
         }
         let pile = self.captured[p];
         let c = self.circumstances(p);
-        let facts = yaku::yaku_facts(c.round, c.rounds, c.dealer);
+        let facts = yaku::yaku_facts(c.round, c.rounds, c.dealer, c.choices);
         let table = &self.ruleset.yaku;
         let improved = if self.evaluated[p] == UNEVALUATED {
             let after = table.evaluate(pile, &facts);
@@ -707,7 +1116,8 @@ impl MatchingGame {
         self.turn = next_seat(self.turn, self.seats);
         self.phase = Phase::Play;
         self.offered = 0;
-        if self.hands[self.turn].is_empty() {
+        self.begin_turn();
+        if self.hands[self.turn].is_empty() && self.marks.free_draws[self.turn] == 0 {
             // 002 "Koi-Koi rules", 003 "Play", 004: the hands ran out with no stop.
             match self.flow.exhausted {
                 Exhausted::Draw => {
@@ -715,20 +1125,25 @@ impl MatchingGame {
                 }
                 Exhausted::DealerScores(points) => {
                     let d = self.dealer;
-                    let outcome = yaku::settle(
-                        &self.ruleset,
-                        &YakuScore::default(),
-                        Some(&Special::Exhausted(points)),
-                        &self.circumstances(d),
-                    );
+                    let outcome = self.settle_for(d, Some(&Special::Exhausted(points)));
                     self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
                 }
             }
         }
     }
 
+    /// A seat's turn begins: nothing played or drawn yet.
+    fn begin_turn(&mut self) {
+        let p = self.turn;
+        self.marks.turn = TurnLog {
+            pile_before: self.captured[p],
+            ..TurnLog::default()
+        };
+        self.marks.turns[p] = self.marks.turns[p].saturating_add(1);
+    }
+
     fn stop(&mut self, winner: Seat) {
-        let settled = if self.keep_deals {
+        let settled = if self.keep_deals || yaku::reads_table(&self.ruleset) {
             self.points_if_stopped(winner).map(Settled::Full)
         } else {
             let c = self.circumstances(winner);
@@ -756,15 +1171,32 @@ impl MatchingGame {
             Settled::Points(p) => (p, None),
         };
         let mut points: PerSeat<i64> = PerSeat::new(self.seats);
+        let payments = outcome.as_ref().map_or(&[][..], |o| &o.payments[..]);
         if let Some(w) = winner {
-            for (s, p) in points.iter_mut().enumerate() {
-                *p = if s == w {
-                    winner_points[0]
-                } else {
-                    winner_points[1]
-                };
+            if payments.is_empty() {
+                for (s, p) in points.iter_mut().enumerate() {
+                    *p = if s == w {
+                        winner_points[0]
+                    } else {
+                        winner_points[1]
+                    };
+                }
+            } else {
+                // Each loser pays the winner its own amount: the hand sums to zero.
+                let mut won = 0i64;
+                for s in (0..self.seats).filter(|&s| s != w) {
+                    let pay = payments.get(s).copied().unwrap_or(0);
+                    points[s] = -pay;
+                    won = won.saturating_add(pay);
+                }
+                points[w] = won;
             }
         }
+        self.draws_before = if winner.is_some() {
+            0
+        } else {
+            self.draws_before.saturating_add(1)
+        };
         let yaku_mask = match winner {
             Some(w) if end == ends::STOP => self.yaku[w].mask,
             _ => 0,
@@ -820,14 +1252,17 @@ impl MatchingGame {
         out.clear();
         match self.phase {
             Phase::GameOver => {}
-            Phase::AfterDeal | Phase::Declare => {
+            Phase::AfterDeal | Phase::Declare | Phase::Choose => {
                 out.extend(self.offered_decls().map(Action::declare))
             }
-            Phase::Play => out.extend(
-                self.hands[self.turn]
-                    .iter()
-                    .map(|card| Action::Play { card }),
-            ),
+            Phase::Play => {
+                out.extend(
+                    self.hands[self.turn]
+                        .iter()
+                        .map(|card| Action::Play { card }),
+                );
+                out.extend(self.before_play_actions());
+            }
             Phase::CaptureChoice { card, .. } => {
                 out.extend(
                     self.candidates(card)
@@ -849,8 +1284,8 @@ impl MatchingGame {
     pub fn legal_count(&self) -> usize {
         match self.phase {
             Phase::GameOver => 0,
-            Phase::AfterDeal | Phase::Declare => self.offered.count_ones() as usize,
-            Phase::Play => self.hands[self.turn].len() as usize,
+            Phase::AfterDeal | Phase::Declare | Phase::Choose => self.offered.count_ones() as usize,
+            Phase::Play => self.hands[self.turn].len() as usize + self.before_play_actions().len(),
             Phase::CaptureChoice { card, .. } => self.candidates(card).len() as usize,
         }
     }
@@ -859,12 +1294,19 @@ impl MatchingGame {
     pub fn legal_action(&self, index: usize) -> Option<Action> {
         match self.phase {
             Phase::GameOver => None,
-            Phase::AfterDeal | Phase::Declare => {
+            Phase::AfterDeal | Phase::Declare | Phase::Choose => {
                 self.offered_decls().nth(index).map(Action::declare)
             }
-            Phase::Play => self.hands[self.turn]
-                .nth(index)
-                .map(|card| Action::Play { card }),
+            Phase::Play => {
+                let hand = self.hands[self.turn];
+                match hand.nth(index) {
+                    Some(card) => Some(Action::Play { card }),
+                    None => self
+                        .before_play_actions()
+                        .get(index - hand.len() as usize)
+                        .copied(),
+                }
+            }
             Phase::CaptureChoice { card, .. } => self
                 .candidates(card)
                 .nth(index)
@@ -882,7 +1324,40 @@ impl MatchingGame {
         }
         match (self.phase, action) {
             (Phase::GameOver, _) => return illegal("the game is over".into()),
-            (Phase::AfterDeal | Phase::Declare, Action::Declare { decl, card: None }) => {
+            (
+                Phase::Play,
+                Action::Declare {
+                    decl,
+                    card: Some(card),
+                },
+            ) => {
+                // Any card of the suit names it: the move is the suit's lowest card in hand.
+                let held = self.hands[self.turn] & self.ruleset.deck.same_suit(card);
+                let card = held.iter().next().unwrap_or(card);
+                let legal = self.before_play_actions();
+                let wanted = Action::Declare {
+                    decl,
+                    card: Some(card),
+                };
+                if !legal.contains(&wanted) {
+                    return illegal(self.refused_before_play(decl, card));
+                }
+                self.declare_before_play(decl, card);
+            }
+            (Phase::Play, Action::Draw { count: 1 }) => {
+                if self.marks.free_draws[self.turn] == 0 {
+                    return illegal(
+                        "a turn without playing a card is not possible now: no free draws left"
+                            .into(),
+                    );
+                }
+                self.marks.free_draws[self.turn] -= 1;
+                self.continue_turn(true);
+            }
+            (
+                Phase::AfterDeal | Phase::Declare | Phase::Choose,
+                Action::Declare { decl, card: None },
+            ) => {
                 if self.offered >> decl.0 & 1 == 0 {
                     return illegal(self.refused(decl));
                 }
@@ -903,7 +1378,14 @@ impl MatchingGame {
                     "keep" => self.after_deal(),
                     "continue" => {
                         self.calls[seat] += 1;
+                        self.marks.last_base[seat] = self.yaku[seat].base();
+                        self.count_declared(seat, decl);
                         self.next_player();
+                    }
+                    "count_as" => {
+                        self.count_declared(seat, decl);
+                        self.choose(seat, decl);
+                        self.end_turn();
                     }
                     _ => self.stop(seat),
                 }
@@ -914,7 +1396,11 @@ impl MatchingGame {
                     return illegal(format!("`{id}` is not in your hand"));
                 }
                 self.hands[self.turn].remove(card);
-                self.resolve(card, true);
+                if self.flow.bonus.contains(card) {
+                    self.play_bonus(card);
+                } else {
+                    self.resolve(card, true);
+                }
             }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
                 if !self.candidates(card).contains(target) {
@@ -941,6 +1427,132 @@ impl MatchingGame {
         Ok(())
     }
 
+    /// The declarations before playing a card the player to act may make now (`reveal`,
+    /// `play_suit`, one per suit that qualifies, naming its lowest card), then a free draw.
+    fn before_play_actions(&self) -> Vec<Action> {
+        let p = self.turn;
+        let mut out = Vec::new();
+        if !self.flow.before_play.is_empty() {
+            let allowed = self.may_declare(&self.flow.before_play, p);
+            let hand = self.hands[p] - self.flow.bonus;
+            for d in &self.flow.before_play {
+                if allowed >> d.0 & 1 == 0 {
+                    continue;
+                }
+                let decl = &self.ruleset.declarations[d.0 as usize];
+                for (i, suit) in self.ruleset.deck.suits.iter().enumerate() {
+                    let held = hand & suit.cards;
+                    if held.len() < decl.count {
+                        continue;
+                    }
+                    let on_table = !(self.table & suit.cards).is_empty();
+                    let ok = match decl.effect.as_str() {
+                        "reveal" => !on_table && self.marks.revealed[p] >> (i % 32) & 1 == 0,
+                        _ => on_table,
+                    };
+                    if ok && let Some(card) = held.iter().next() {
+                        out.push(Action::Declare {
+                            decl: *d,
+                            card: Some(card),
+                        });
+                    }
+                }
+            }
+        }
+        if self.marks.free_draws[p] > 0 {
+            out.push(Action::Draw { count: 1 });
+        }
+        out
+    }
+
+    fn refused_before_play(&self, decl: DeclId, card: CardId) -> String {
+        let Some(d) = self.ruleset.declarations.get(decl.0 as usize) else {
+            return format!("there is no declaration number {}", decl.0);
+        };
+        if !self.flow.before_play.contains(&decl) {
+            return self.refused(decl);
+        }
+        let deck = &self.ruleset.deck;
+        let suit = deck.suit_of(card);
+        let what = match d.effect.as_str() {
+            "reveal" => "and none of them on the table, not revealed before",
+            _ => "and one of them on the table",
+        };
+        format!(
+            "{} needs {} cards of one suit in your hand {what}: not so for {}",
+            d.name, d.count, suit.name
+        )
+    }
+
+    fn count_declared(&mut self, seat: Seat, decl: DeclId) {
+        let per = self.ruleset.declarations.len();
+        if let Some(n) = self.marks.declared.get_mut(seat * per + decl.0 as usize) {
+            *n = n.saturating_add(1);
+        }
+    }
+
+    /// A `count_as` choice: the seat's card counts as the declaration says from now on.
+    fn choose(&mut self, seat: Seat, decl: DeclId) {
+        let card = self.ruleset.declarations[decl.0 as usize].card;
+        for (i, d) in self.flow.choices.iter().enumerate() {
+            if self.ruleset.declarations[d.0 as usize].card == card {
+                self.marks.decided[seat] |= 1 << i;
+                self.marks.choices[seat] &= !(1 << i);
+                if *d == decl {
+                    self.marks.choices[seat] |= 1 << i;
+                }
+            }
+        }
+        // The yaku facts changed: the next evaluation starts afresh.
+        self.evaluated[seat] = UNEVALUATED;
+    }
+
+    /// `reveal`: show the suit's cards and play on; `play_suit`: play them all at once onto
+    /// the table's cards of the suit, taking them, then draw as usual.
+    fn declare_before_play(&mut self, decl: DeclId, card: CardId) {
+        let p = self.turn;
+        self.count_declared(p, decl);
+        let deck = &self.ruleset.deck;
+        let suit_index = deck.card(card).suit % 32;
+        let suit = deck.same_suit(card);
+        self.marks.revealed[p] |= 1 << suit_index;
+        self.emit(|_| Event::Declared {
+            player: p,
+            decl,
+            card: Some(card),
+        });
+        if self.ruleset.declarations[decl.0 as usize].effect != "play_suit" {
+            return;
+        }
+        let played = self.hands[p] & suit;
+        let taken = self.table & suit;
+        self.hands[p] = self.hands[p] - played;
+        self.marks.free_draws[p] =
+            self.marks.free_draws[p].saturating_add(played.len().saturating_sub(1) as u8);
+        self.marks.pattern(TurnPattern::SuitPlayed);
+        let others = played - CardSet::single(card);
+        self.captured[p] |= others;
+        self.take(card, taken, true);
+        // Every card of the suit played counts as the play: none is left for a stack or a kiss.
+        self.marks.turn.played = Some((card, taken | others));
+        self.continue_turn(true);
+    }
+
+    /// A bonus card from the hand: to the pile, a card from the stock into the hand, and the
+    /// turn goes on.
+    fn play_bonus(&mut self, card: CardId) {
+        self.take_bonus(card);
+        let p = self.turn;
+        if self.stock_pos < self.stock.len() {
+            let next = self.stock[self.stock_pos];
+            self.stock_pos += 1;
+            self.hands[p].insert(next);
+        }
+        if self.hands[p].is_empty() && self.marks.free_draws[p] == 0 {
+            self.end_turn();
+        }
+    }
+
     /// Why declaration `decl` cannot be made now.
     fn refused(&self, decl: DeclId) -> String {
         let Some(d) = self.ruleset.declarations.get(decl.0 as usize) else {
@@ -949,6 +1561,8 @@ impl MatchingGame {
         let here = match self.phase {
             Phase::AfterDeal => &self.flow.after_deal,
             Phase::Declare => &self.flow.after_yaku,
+            Phase::Choose => &self.flow.choices,
+            Phase::Play => &self.flow.before_play,
             _ => &Vec::new(),
         };
         if !here.contains(&decl) {
@@ -977,6 +1591,7 @@ impl MatchingGame {
             Phase::Play => "a card must be played from the hand".into(),
             Phase::CaptureChoice { .. } => "a table card to capture must be chosen".into(),
             Phase::Declare => format!("a declaration must be made: {}", names()),
+            Phase::Choose => format!("how the captured card counts must be chosen: {}", names()),
             Phase::GameOver => "the game is over".into(),
         }
     }

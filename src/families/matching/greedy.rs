@@ -222,11 +222,71 @@ pub fn choose(view: &View, legal: &[Action]) -> Action {
         return legal[0];
     }
     match view.phase {
-        Phase::Play | Phase::CaptureChoice { .. } => Greedy::best_play(view, legal),
+        Phase::Play => before_play(view, legal).unwrap_or_else(|| {
+            let plays: Vec<Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| matches!(a, Action::Play { .. }))
+                .collect();
+            match plays.len() {
+                0 => legal[0],
+                1 => plays[0],
+                _ => Greedy::best_play(view, &plays),
+            }
+        }),
+        Phase::CaptureChoice { .. } => Greedy::best_play(view, legal),
         Phase::Declare => Greedy::call(view, legal),
         Phase::AfterDeal => Greedy::swap(view, legal),
+        Phase::Choose => count_as(view, legal),
         Phase::GameOver => legal[0],
     }
+}
+
+/// Before playing: a whole suit played at once takes the table's card of the suit and more
+/// (`play_suit`), a revealed suit multiplies the winnings (`reveal`): both are taken when
+/// offered, the first before the second. A bonus card in hand is played first: it costs nothing.
+fn before_play(view: &View, legal: &[Action]) -> Option<Action> {
+    let r = view.ruleset;
+    let effect = |a: &Action| match a {
+        Action::Declare { decl, .. } => r.declarations[decl.0 as usize].effect.as_str(),
+        _ => "",
+    };
+    let bonus = r.matching().map_or(CardSet::EMPTY, |f| f.bonus);
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::Play { card } if bonus.contains(*card)))
+        .or_else(|| legal.iter().find(|a| effect(a) == "play_suit"))
+        .or_else(|| legal.iter().find(|a| effect(a) == "reveal"))
+        .copied()
+}
+
+/// How a captured card counts: the choice that gives the most yaku points now.
+fn count_as(view: &View, legal: &[Action]) -> Action {
+    let r = view.ruleset;
+    let Some(flow) = r.matching() else {
+        return legal[0];
+    };
+    let pile = view.captured[view.seat];
+    let base_with = |a: &Action| {
+        let Action::Declare { decl, .. } = a else {
+            return i64::MIN;
+        };
+        let mut facts = view.yaku_facts(view.seat);
+        let card = r.declarations[decl.0 as usize].card;
+        for (i, d) in flow.choices.iter().enumerate() {
+            if r.declarations[d.0 as usize].card == card {
+                facts[3 + i] = i64::from(d == decl);
+            }
+        }
+        r.yaku.evaluate(pile, &facts).base()
+    };
+    let mut best = legal[0];
+    for a in &legal[1..] {
+        if base_with(a) > base_with(&best) {
+            best = *a;
+        }
+    }
+    best
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ pub use greedy::{chooses, matches};
 pub use view::View;
 
 #[cfg(test)]
+mod gostop_tests;
+#[cfg(test)]
 mod scoring_tests;
 #[cfg(test)]
 mod tests;

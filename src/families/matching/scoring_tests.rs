@@ -1382,7 +1382,7 @@ fn ids(g: &Game, set: CardSet) -> String {
     g.ruleset().deck.ids(set).join(", ")
 }
 
-fn render_events(g: &Game, events: &[Event]) -> String {
+pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
     let deck = &g.ruleset().deck;
     let list = |cards: &[CardId]| {
         cards
@@ -1398,12 +1398,29 @@ fn render_events(g: &Game, events: &[Event]) -> String {
                 writeln!(out, "deal: round {round}, dealer seat {dealer}")
             }
             Event::Redeal { reason } => writeln!(out, "redeal: {reason}"),
-            Event::Declared { player, decl, .. } => {
-                match g.ruleset().declarations[decl.0 as usize].effect.as_str() {
+            Event::Declared { player, decl, card } => {
+                let d = &g.ruleset().declarations[decl.0 as usize];
+                match d.effect.as_str() {
                     "swap" => writeln!(out, "the non-dealer takes the dealer's hand"),
                     "continue" => writeln!(out, "seat {player} calls koi-koi"),
+                    "reveal" | "play_suit" | "count_as" => writeln!(
+                        out,
+                        "seat {player} declares {}{}",
+                        d.id,
+                        card.map_or_else(String::new, |c| format!(" with {}", deck.id_of(c)))
+                    ),
                     _ => Ok(()),
                 }
+            }
+            Event::BonusTaken { player, card } => {
+                writeln!(out, "seat {player} takes bonus card {}", deck.id_of(*card))
+            }
+            Event::Stacked { player, cards } => {
+                writeln!(out, "seat {player} leaves a stack [{}]", list(cards))
+            }
+            Event::TurnEvent { player, id, .. } => writeln!(out, "seat {player}: {id}"),
+            Event::Given { from, to, cards } => {
+                writeln!(out, "seat {from} gives [{}] to seat {to}", list(cards))
             }
             Event::Played {
                 player,

@@ -47,6 +47,10 @@ pub struct View<'g> {
     pub dealer: Seat,
     /// The table count at the deal.
     pub table_count: i64,
+    /// What the hand has marked beyond the cards (declarations, choices, stacks, the turn).
+    pub marks: &'g super::game::Marks,
+    /// Hands in a row just ended with nobody winning.
+    pub draws_before: u32,
 }
 
 impl View<'_> {
@@ -56,12 +60,17 @@ impl View<'_> {
     }
 
     /// The yaku facts (`round`, `rounds`, `is_dealer`) for `seat` in the state the view shows.
-    pub fn yaku_facts(&self, seat: Seat) -> [i64; 3] {
+    pub fn yaku_facts(&self, seat: Seat) -> crate::ruleset::YakuFacts {
         let rounds = match self.ruleset.matching().map(|f| f.length) {
             Some(crate::ruleset::GameLength::Rounds(_)) | None => self.rounds,
             Some(crate::ruleset::GameLength::Target { .. }) => 0,
         };
-        crate::yaku::yaku_facts(self.round, rounds, seat == self.dealer)
+        crate::yaku::yaku_facts(
+            self.round,
+            rounds,
+            seat == self.dealer,
+            self.marks.choices[seat],
+        )
     }
 
     /// The seat that plays after the viewer: the one a card left on the table helps first.
@@ -114,6 +123,8 @@ impl MatchingGame {
             rounds: self.rounds(),
             dealer: self.dealer(),
             table_count: self.table_count(),
+            marks: self.marks(),
+            draws_before: self.draws_before(),
             ruleset,
         }
     }

@@ -531,6 +531,7 @@ impl TricksGame {
                 }
             },
             None => crate::script::ScoreOutcome {
+                pays: Vec::new(),
                 total: 1,
                 opponent: 0,
                 steps: Vec::new(),
@@ -565,6 +566,7 @@ impl TricksGame {
             winner: Some(winner),
             end,
             outcome: Some(HandOutcome {
+                payments: Vec::new(),
                 yaku: Vec::new(),
                 base: self.points(winner),
                 steps: outcome.steps,
