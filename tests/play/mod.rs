@@ -2,6 +2,7 @@
 
 mod args;
 mod bots;
+mod gostop;
 mod replay;
 mod run;
 mod save;

@@ -299,6 +299,46 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
     if has_table_count(r) {
         let _ = writeln!(out, "table count at the deal: {}", view.table_count);
     }
+    // The ruleset's tallies (junk counting doubles twice, ...) and what each seat declared
+    // or earned this hand (shakes, bombs, kisses, stacks), for every seat.
+    for s in 0..seats {
+        let c = game.circumstances(s);
+        let mut parts: Vec<String> = crate::yaku::tallies(r, view.captured[s], &c)
+            .into_iter()
+            .zip(&r.tallies)
+            .map(|((_, n), t)| format!("{} {n}", t.name))
+            .collect();
+        for (i, d) in r.declarations.iter().enumerate() {
+            let n = view.marks.declared(s, i);
+            if n > 0 && d.effect != "continue" {
+                parts.push(format!("{} x{n}", d.name));
+            }
+        }
+        if let Some(f) = r.matching() {
+            for (i, e) in f.turn_events.iter().enumerate() {
+                let n = view.marks.fired(s, i);
+                if n > 0 {
+                    parts.push(format!("{} x{n}", e.name));
+                }
+            }
+        }
+        if view.marks.free_draws[s] > 0 {
+            parts.push(format!(
+                "{} to draw without playing",
+                plural(usize::from(view.marks.free_draws[s]), "turn")
+            ));
+        }
+        if !parts.is_empty() {
+            let _ = writeln!(out, "{}: {}", style.who(s), parts.join(" · "));
+        }
+    }
+    if view.draws_before > 0 {
+        let _ = writeln!(
+            out,
+            "{} in a row without a winner before this one",
+            plural(view.draws_before as usize, "hand")
+        );
+    }
     for s in 0..seats {
         let m = multipliers(game, s);
         if !m.is_empty() {
@@ -525,10 +565,20 @@ pub fn hand_result(style: &Style, h: &HandResult) -> String {
         }
         let _ = writeln!(out, "    {:<40} {:>4}", "base", o.base);
         for s in &o.steps {
-            let _ = writeln!(out, "    {:<40} {:>4}", s.reason, s.total);
+            let reason = match s.seat {
+                Some(seat) => format!("{}: {}", style.who(seat), s.reason),
+                None => s.reason.clone(),
+            };
+            let _ = writeln!(out, "    {reason:<40} {:>4}", s.total);
         }
         if o.opponent != 0 {
             let _ = writeln!(out, "    {:<40} {:>4}", "each other player", o.opponent);
+        }
+        // Each loser's payment, when the rules settle each separately.
+        for (seat, pay) in o.payments.iter().enumerate() {
+            if Some(seat) != h.winner {
+                let _ = writeln!(out, "    {:<40} {:>4}", style.says(seat, "pay"), pay);
+            }
         }
     }
     out
