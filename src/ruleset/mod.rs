@@ -15,6 +15,6 @@ mod reader;
 mod schema;
 mod toml_tree;
 
-pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_str};
+pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_recorded, load_str};
 pub use model::*;
 pub use schema::json_schema;

@@ -310,7 +310,7 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
 /// spec is not something the user typed); one with errors gets its diagnostics, then a line
 /// naming the record. Errors are printed; the `Err` is the exit code.
 fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
-    let loaded = crate::ruleset::load(spec);
+    let loaded = crate::ruleset::load_recorded(spec);
     let errors: Vec<&crate::diag::Diagnostic> = loaded
         .diagnostics
         .iter()
