@@ -325,6 +325,7 @@ fn yaku_table(
                 .map_or_else(String::new, |p| p.text.to_string()),
         );
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
+        let points_at = points.as_ref().map(|p| p.loc.clone());
         let points = points.and_then(|p| compile_expr(&p, Type::Int, names, errors));
         let group = group.and_then(|g| {
             if !check_ident(&g, errors) {
@@ -358,6 +359,9 @@ fn yaku_table(
                 points_source: sources.1,
                 group,
             });
+            if let (Some(y), Some(at)) = (table.yaku.last(), &points_at) {
+                super::points::check(y, names.deck, at, errors);
+            }
         }
     }
     // A group of one yaku excludes nothing. Close to another group's name, it is a misspelling:

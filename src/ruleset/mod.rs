@@ -11,6 +11,7 @@ mod deck_file;
 pub mod keys;
 mod load;
 mod model;
+mod points;
 mod reader;
 mod schema;
 mod toml_tree;

@@ -279,11 +279,12 @@ fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
 
 #[test]
 fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
+    // In a condition: as points it would be more than a yaku may score (a 32-bit number).
     let dir = std::env::temp_dir().join(format!("yaku-literal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rules = |n: &str| {
         format!(
-            "[ruleset]\nid = \"big\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\npoints = \"{n}\"\n"
+            "[ruleset]\nid = \"big\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\nwhen = \"count(plain) >= 10 and count(plain) < {n}\"\n"
         )
     };
     std::fs::write(dir.join("max.toml"), rules("9223372036854775807")).unwrap();
@@ -479,4 +480,61 @@ fn a_file_named_by_another_is_read_only_as_a_rule_file() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arithmetic_that_could_overflow_or_go_negative_is_a_validate_error() {
+    // Issue 12: formulas wrapped around (a total wrapped to a negative winner), and a yaku whose
+    // points go negative validated clean and stopped `yaku sim` at game 0.
+    let dir = std::env::temp_dir().join(format!("yaku-arith-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = |points: &str| {
+        format!(
+            "[ruleset]\nid = \"arith\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\npoints = \"{points}\"\n"
+        )
+    };
+    for (points, expected) in [
+        (
+            "count(plain) * 4611686018427387904",
+            "this can overflow: a number computed in it can reach 115292150460684697600",
+        ),
+        (
+            "round * round * round * round * round",
+            "can reach 100000000000000000000 (with `round` 0 to 10000",
+        ),
+        (
+            "count(plain) * 100000000",
+            "yaku `kasu` can score 2500000000 points, more than a yaku may score (2147483647)",
+        ),
+        (
+            "count(plain) - 15",
+            "yaku `kasu` can score negative points: -5 on a pile its condition holds for",
+        ),
+    ] {
+        std::fs::write(dir.join("arith.toml"), rules(points)).unwrap();
+        let out = Yaku::new(["validate", "arith.toml"])
+            .current_dir(&dir)
+            .run();
+        assert_eq!(out.code, 1, "{points}: {}", out.stderr);
+        assert!(out.stderr.contains(expected), "{points}: {}", out.stderr);
+        assert!(out.stderr.contains("--> arith.toml:7:"), "{}", out.stderr);
+    }
+    // The same negative formula, guarded, is fine, and the simulation plays.
+    std::fs::write(dir.join("arith.toml"), rules("max(0, count(plain) - 15)")).unwrap();
+    let out = Yaku::new(["validate", "arith.toml"])
+        .current_dir(&dir)
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let sim = Yaku::new([
+        "sim",
+        "arith.toml",
+        "--games",
+        "2",
+        "--players",
+        "random,random",
+    ])
+    .current_dir(&dir)
+    .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(sim.code, 0, "{}", sim.stderr);
 }
