@@ -1225,26 +1225,27 @@ fn banker_flow(
             }
         },
     };
-    let chips = |r: &mut TableReader, key: &str, default: i64, errors: &mut Vec<Diagnostic>| match r
+    // Bounded like `--min-bet` and `--max-bet`: a bankroll of 10^10 with no table limit made
+    // every bet decision list 10^10 amounts.
+    let chips = |r: &mut TableReader, key: &str, most: i64, errors: &mut Vec<Diagnostic>| match r
         .int(key, errors)
     {
-        Some((n, _)) if n >= 1 => n,
+        Some((n, _)) if (1..=most).contains(&n) => Some(n),
         Some((n, l)) => {
-            errors.push(Diagnostic::error(
-                format!("`{key}` must be at least 1, found {n}"),
-                l.clone(),
-            ));
-            default
+            errors.push(
+                Diagnostic::error(format!("`{key}` must be from 1 to {most}, found {n}"), l.clone())
+                    .with_help(Some(format!(
+                        "bets are at most {MAX_BET} chips (as with `--max-bet`), bankrolls at most {MAX_BANKROLL}"
+                    ))),
+            );
+            None
         }
-        None => default,
+        None => None,
     };
-    let min_bet = chips(&mut r, "min_bet", 1, errors);
-    let max_bet = chips(&mut r, "max_bet", 10, errors);
-    let bankroll = chips(&mut r, "bankroll", 100, errors);
-    let banker_bankroll = r
-        .int("banker_bankroll", errors)
-        .map(|(n, _)| n)
-        .filter(|&n| n > 0);
+    let min_bet = chips(&mut r, "min_bet", MAX_BET, errors).unwrap_or(1);
+    let max_bet = chips(&mut r, "max_bet", MAX_BET, errors).unwrap_or(10);
+    let bankroll = chips(&mut r, "bankroll", MAX_BANKROLL, errors).unwrap_or(100);
+    let banker_bankroll = chips(&mut r, "banker_bankroll", MAX_BANKROLL, errors);
     let value_text = r.string("value", errors);
     let value = match value_text {
         Some(s) => compile_expr(&s, Type::Int, names, errors),

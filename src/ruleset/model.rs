@@ -224,6 +224,14 @@ pub enum DealTarget {
     Table,
 }
 
+/// The largest bet of a banker game, in a rule file (`min_bet`, `max_bet`) or on the command
+/// line (`--min-bet`, `--max-bet`): each bet decision lists every amount between the limits.
+pub const MAX_BET: i64 = 10_000;
+
+/// The most chips a bankroll starts with, in a rule file (`bankroll`, `banker_bankroll`): far
+/// more than any session moves at [`MAX_BET`] a bet, and far from overflowing a total.
+pub const MAX_BANKROLL: i64 = 1_000_000_000;
+
 /// The flow of a banker game (Kol-ye-si and its relatives): players bet against a banker,
 /// draw more tiles, and compare hand values at a showdown.
 #[derive(Clone, Debug)]

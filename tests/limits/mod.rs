@@ -538,3 +538,65 @@ fn arithmetic_that_could_overflow_or_go_negative_is_a_validate_error() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(sim.code, 0, "{}", sim.stderr);
 }
+
+#[test]
+fn chips_from_a_rule_file_are_bounded_like_the_command_line() {
+    // Issue 12: a bankroll of 10^10 validated, and then every bet decision listed 10^10
+    // amounts (160 GB). Now it is a located validate error, as `--max-bet` is a usage error.
+    let dir = std::env::temp_dir().join(format!("yaku-chips-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("rich.toml"),
+        "[ruleset]\nid = \"rich\"\nextends = \"kolyesi\"\n\n[flow]\nbankroll = 10000000000\nmax_bet = 10000000000\nbanker_bankroll = 0\n",
+    )
+    .unwrap();
+    let rich = dir.join("rich.toml");
+    let rich = rich.to_str().unwrap();
+    for args in [
+        &["validate", rich][..],
+        &["sim", rich, "--players", "seed", "--games", "1"],
+        &["play", rich, "--players", "seed", "--rounds", "1"],
+    ] {
+        let (code, text) = run_with_memory_limit(args);
+        assert_eq!(code, 1, "{args:?}: {text}");
+        assert!(
+            text.contains("`bankroll` must be from 1 to 1000000000, found 10000000000"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`max_bet` must be from 1 to 10000, found 10000000000"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`banker_bankroll` must be from 1 to 1000000000, found 0"),
+            "{text}"
+        );
+        assert!(text.contains("rich.toml:6:12"), "{text}");
+        assert!(!text.contains("panicked"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    for command in ["sim", "play", "analyze"] {
+        let mut args = vec![command, "kolyesi", "--max-bet", "10000000000"];
+        if command == "analyze" {
+            args.extend(["--strategy", "seed"]);
+        }
+        let out = Yaku::new(&args).run();
+        assert_eq!(out.code, 2, "{command}: {}", out.stderr);
+        assert!(out.stderr.contains("is not in 1..=10000"), "{}", out.stderr);
+    }
+    // The largest limits play.
+    let out = Yaku::new([
+        "sim",
+        "kolyesi",
+        "--players",
+        "seed",
+        "--games",
+        "1",
+        "--min-bet",
+        "10000",
+        "--max-bet",
+        "10000",
+    ])
+    .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}

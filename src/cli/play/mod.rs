@@ -44,10 +44,10 @@ pub struct PlayArgs {
     #[arg(long, value_name = "WHO")]
     banker: Option<String>,
     /// Banker games: the smallest bet (defaults to the ruleset's).
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     min_bet: Option<i64>,
     /// Banker games: the largest bet (defaults to the ruleset's).
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     max_bet: Option<i64>,
     /// The game's seed (default: from the clock, and printed so the game can be played again).
     #[arg(long, value_name = "N")]
