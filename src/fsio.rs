@@ -44,6 +44,65 @@ pub fn read_prefix(path: &Path, n: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Why the file at `path`, named by another file (a rule file's `extends`, `deck` or `script`,
+/// a record's ruleset), is not one to read as a `.EXT` file, in words; `None` when it is. Only
+/// metadata is looked at, never the contents, so a named pipe is not opened (that could wait for
+/// ever) and a file such as `/etc/shadow` or `/proc/self/environ` is refused by its name before
+/// any of it is read. The extension is that of the file a symbolic link leads to, so
+/// `rules.toml -> /etc/passwd` is refused too.
+pub fn named_file_problem(path: &Path, ext: &str) -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Some("is a loop of symbolic links that never reaches a file".into());
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => {
+            return Some("is a symbolic link to a file that does not exist".into());
+        }
+        Err(e) => return Some(format!("cannot be read: {e}")),
+    };
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        return Some("is a directory, not a file".into());
+    }
+    if kind.is_fifo() {
+        return Some("is a named pipe (FIFO), not a file (it was not opened)".into());
+    }
+    if kind.is_char_device() || kind.is_block_device() {
+        return Some("is a device, not a file".into());
+    }
+    if kind.is_socket() {
+        return Some("is a socket, not a file".into());
+    }
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if target.extension().and_then(|e| e.to_str()) != Some(ext) {
+        return Some(if target.as_path() == path || !path.is_symlink() {
+            format!("is not a `.{ext}` file")
+        } else {
+            format!(
+                "leads to `{}`, which is not a `.{ext}` file",
+                crate::diag::escape_control(&target.display().to_string())
+            )
+        });
+    }
+    None
+}
+
+/// Why `bytes`, read from a file named by another file, are not text to parse, in words; `None`
+/// when they are. A NUL byte or bytes that are not UTF-8 mean a binary file or a file of another
+/// kind, which is refused without quoting any of it.
+pub fn text_problem(bytes: &[u8]) -> Option<String> {
+    if bytes.contains(&0) {
+        return Some("holds NUL bytes, so it is not a text file".into());
+    }
+    std::str::from_utf8(bytes).err().map(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("is not UTF-8 text (line {line} holds a byte that is not UTF-8)")
+    })
+}
+
 fn too_large(limit: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::FileTooLarge,
@@ -119,6 +178,30 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
         assert_eq!(read_limited_from(&b"0123456789"[..], 10).unwrap().len(), 10);
         assert_eq!(read_prefix(Path::new("/dev/zero"), 8).unwrap(), vec![0; 8]);
+    }
+
+    #[test]
+    fn named_files_are_told_apart_by_metadata_and_first_bytes() {
+        let dir = temp_dir("named");
+        let rules = dir.join("rules.toml");
+        std::fs::write(&rules, "[ruleset]\n").unwrap();
+        assert_eq!(named_file_problem(&rules, "toml"), None);
+        let why = named_file_problem(&rules, "rhai").unwrap();
+        assert!(why.contains("not a `.rhai` file"), "{why}");
+        let why = named_file_problem(Path::new("/etc/passwd"), "toml").unwrap();
+        assert!(why.contains("not a `.toml` file"), "{why}");
+        let why = named_file_problem(&dir, "toml").unwrap();
+        assert!(why.contains("is a directory"), "{why}");
+        let why = named_file_problem(Path::new("/dev/zero"), "toml").unwrap();
+        assert!(why.contains("is a device"), "{why}");
+        let link = dir.join("shadow.toml");
+        std::os::unix::fs::symlink("/etc/shadow", &link).unwrap();
+        let why = named_file_problem(&link, "toml").unwrap();
+        assert!(why.contains("`/etc/shadow`"), "{why}");
+        assert_eq!(text_problem(b"id = 1\n"), None);
+        assert!(text_problem(b"a\0b").unwrap().contains("NUL"));
+        assert!(text_problem(b"a\nb\xff").unwrap().contains("line 2"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -17,10 +17,10 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "N")]
     players: Option<u32>,
     /// The smallest bet (defaults to the ruleset's).
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     min_bet: Option<i64>,
     /// The largest bet (defaults to the ruleset's).
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     max_bet: Option<i64>,
     /// Print one JSON object.
     #[arg(long)]

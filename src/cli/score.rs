@@ -30,10 +30,10 @@ pub struct ScoreArgs {
     #[arg(long, default_value_t = 0, value_name = "B")]
     table_count: i64,
     /// The round, 1-based (for month yaku).
-    #[arg(long, default_value_t = 1, value_name = "R")]
+    #[arg(long, default_value_t = 1, value_name = "R", value_parser = clap::value_parser!(u32).range(0..=10_000))]
     round: u32,
-    /// Hands in the game (defaults to the ruleset's).
-    #[arg(long, value_name = "N")]
+    /// Hands in the game (defaults to the ruleset's); at most 10,000, the most a game lasts.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=10_000))]
     rounds: Option<u32>,
     /// The scoring player is the dealer.
     #[arg(long)]

@@ -32,10 +32,10 @@ pub struct SimArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: Option<u32>,
     /// The smallest bet, for banker games (defaults to the ruleset's).
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     min_bet: Option<i64>,
     /// The largest bet, for banker games (defaults to the ruleset's).
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     max_bet: Option<i64>,
     /// Also play this ruleset on the same seeds and report the differences.
     #[arg(long, value_name = "OTHER_RULESET")]

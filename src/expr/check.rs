@@ -49,10 +49,55 @@ pub fn compile(expr: &Expr, want: Type, names: &Names) -> Result<Program, Vec<Ex
         if ty != want {
             errors.push(type_mismatch(expr, want, ty));
         } else if errors.is_empty() {
-            return Ok(Program::new(node, ty));
+            let program = Program::new(node, ty);
+            let facts: Vec<(i64, i64)> = names
+                .facts
+                .iter()
+                .map(|f| crate::ruleset::scope::fact_range(f))
+                .collect();
+            match program.bounds(&facts) {
+                Ok(_) => return Ok(program),
+                Err(reach) => {
+                    errors.push(overflow(expr, reach, names, program.reads_facts()));
+                }
+            }
         }
     }
     Err(errors)
+}
+
+/// The error for an expression with a part that could leave the 64-bit range (`reach` is how
+/// far it could go): refused at load, so evaluation never overflows.
+fn overflow(expr: &Expr, reach: (i128, i128), names: &Names, reads_facts: bool) -> ExprError {
+    let far = if reach.1 > i128::from(i64::MAX) {
+        reach.1
+    } else {
+        reach.0
+    };
+    let facts: Vec<String> = names
+        .facts
+        .iter()
+        .filter(|_| reads_facts)
+        .filter_map(|f| {
+            let (lo, hi) = crate::ruleset::scope::fact_range(f);
+            (hi < i64::MAX).then(|| format!("`{f}` {lo} to {hi}"))
+        })
+        .collect();
+    let with = if facts.is_empty() {
+        String::new()
+    } else {
+        format!(" (with {})", facts.join(", "))
+    };
+    ExprError::new(
+        format!(
+            "this can overflow: a number computed in it can reach {far}{with}, beyond the \
+             64-bit range of -9223372036854775808 to 9223372036854775807"
+        ),
+        expr.span.clone(),
+    )
+    .with_help(Some(
+        "numbers are checked when the rules load so that they never wrap around to the other sign; use smaller numbers".into(),
+    ))
 }
 
 fn type_mismatch(expr: &Expr, want: Type, got: Type) -> ExprError {

@@ -1,7 +1,14 @@
 //! Compiled expressions: a tree of typed nodes over bitset card sets, constant-folded at load.
 //!
-//! Evaluation reads only the pile and the facts; it never parses, allocates or panics (division by
-//! zero gives 0, arithmetic wraps).
+//! Evaluation reads only the pile and the facts; it never parses, allocates or panics. Division
+//! by zero gives 0.
+//!
+//! Arithmetic never wraps. Every number an expression computes has bounds known at load
+//! ([`Program::bounds`]: counts are 0 to 64, card attributes are the deck's, and each fact has a
+//! range the core keeps to, `crate::ruleset::scope::fact_range`), and an expression with a part
+//! that could leave the 64-bit range is refused when it is compiled, naming how far it could
+//! go. So evaluation cannot overflow; as a second line, for a fact given outside its range,
+//! operations saturate at the largest or smallest number rather than wrap to the other sign.
 //!
 //! The game core evaluates yaku conditions at nearly every turn, so speed matters here: the
 //! commonest shapes also get a flat form (a card count in a range, and of those) evaluated
@@ -73,7 +80,7 @@ impl Program {
     #[inline]
     pub fn int(&self, cx: &Context) -> i64 {
         match self.flat {
-            Flat::Count(set, k) => i64::from((set & cx.pile).len()).wrapping_add(k),
+            Flat::Count(set, k) => i64::from((set & cx.pile).len()).saturating_add(k),
             _ => self.node.int(cx),
         }
     }
@@ -119,6 +126,15 @@ impl Program {
     /// The value of a card-set expression (empty for other types).
     pub fn set(&self, cx: &Context) -> CardSet {
         self.node.set(cx)
+    }
+
+    /// The least and greatest values of a number expression (or of any number computed inside
+    /// another expression) when each fact `i` lies in `facts[i]` (a fact without an entry may
+    /// be any number): `Err` with the bounds of the first part found that could leave the
+    /// 64-bit range, so that evaluating it could overflow.
+    pub fn bounds(&self, facts: &[(i64, i64)]) -> Result<(i64, i64), (i128, i128)> {
+        let b = self.node.bounds(facts)?;
+        Ok((b.0 as i64, b.1 as i64))
     }
 
     /// The constant value of a number expression that reads neither pile nor facts.
@@ -497,6 +513,10 @@ impl Node {
         if matches!(self, Node::Int(_) | Node::Bool(_) | Node::Set(_)) {
             return self;
         }
+        // A constant that overflows stays a tree, for its bounds to report.
+        if self.bounds(&[]).is_err() {
+            return self;
+        }
         let cx = Context {
             pile: CardSet::EMPTY,
             facts: &[],
@@ -524,23 +544,32 @@ impl Node {
                 other => Node::Any(Box::new(other)),
             },
             Node::Arith(op @ (BinaryOp::Add | BinaryOp::Sub), pair) => match *pair {
-                [Node::CountPlus(s, a), Node::Int(k)] => {
-                    let k = if op == BinaryOp::Add {
-                        k
+                // Fused only when the constant part fits: otherwise the tree stays, and its
+                // bounds report the overflow.
+                [Node::CountPlus(s, a), Node::Int(k)]
+                    if let Some(k) = if op == BinaryOp::Add {
+                        a.checked_add(k)
                     } else {
-                        k.wrapping_neg()
-                    };
-                    Node::CountPlus(s, a.wrapping_add(k))
+                        a.checked_sub(k)
+                    } && k.checked_add(64).is_some() =>
+                {
+                    Node::CountPlus(s, k)
                 }
-                [Node::Int(k), Node::CountPlus(s, a)] if op == BinaryOp::Add => {
-                    Node::CountPlus(s, a.wrapping_add(k))
+                [Node::Int(k), Node::CountPlus(s, a)]
+                    if op == BinaryOp::Add
+                        && let Some(k) = a.checked_add(k)
+                        && k.checked_add(64).is_some() =>
+                {
+                    Node::CountPlus(s, k)
                 }
                 pair => Node::Arith(op, Box::new(pair)),
             },
             Node::Cmp(op, pair) => match *pair {
-                [Node::CountPlus(s, a), Node::Int(n)] => Node::CountCmp(op, s, n.wrapping_sub(a)),
-                [Node::Int(n), Node::CountPlus(s, a)] => {
-                    Node::CountCmp(flip(op), s, n.wrapping_sub(a))
+                [Node::CountPlus(s, a), Node::Int(n)] if let Some(n) = n.checked_sub(a) => {
+                    Node::CountCmp(op, s, n)
+                }
+                [Node::Int(n), Node::CountPlus(s, a)] if let Some(n) = n.checked_sub(a) => {
+                    Node::CountCmp(flip(op), s, n)
                 }
                 pair => Node::Cmp(op, Box::new(pair)),
             },
@@ -581,9 +610,120 @@ impl Node {
         }
     }
 
+    /// See [`Program::bounds`]: the least and greatest value of a number node, computed in 128
+    /// bits (products and sums of 64-bit bounds cannot overflow them); other nodes give `(0, 0)`
+    /// once the numbers inside them are checked.
+    fn bounds(&self, facts: &[(i64, i64)]) -> Result<(i128, i128), (i128, i128)> {
+        const ANY: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
+        let fits = |b: (i128, i128)| {
+            if b.0 >= ANY.0 && b.1 <= ANY.1 {
+                Ok(b)
+            } else {
+                Err(b)
+            }
+        };
+        let cards = |s: CardSet| i128::from(s.len());
+        let b = match self {
+            Node::Int(n) => (i128::from(*n), i128::from(*n)),
+            Node::Fact(i) => facts
+                .get(*i)
+                .map_or(ANY, |&(lo, hi)| (i128::from(lo), i128::from(hi))),
+            Node::CountPlus(s, k) => (i128::from(*k), i128::from(*k) + cards(*s)),
+            Node::Count(s) => {
+                s.bounds(facts)?;
+                (0, cards(s.bound()))
+            }
+            Node::Size(s) => {
+                s.bounds(facts)?;
+                (0, cards(s.bound()))
+            }
+            Node::SuitsWith(suits, n) => {
+                n.bounds(facts)?;
+                (0, suits.len() as i128)
+            }
+            Node::Sum(values, s) => {
+                s.bounds(facts)?;
+                let bound = s.bound();
+                values
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i < 64 && bound.0 & (1u64 << i) != 0)
+                    .fold((0, 0), |(lo, hi), (_, &v)| {
+                        let v = i128::from(v);
+                        (lo + v.min(0), hi + v.max(0))
+                    })
+            }
+            Node::Min(p) => {
+                let (a, b) = (p[0].bounds(facts)?, p[1].bounds(facts)?);
+                (a.0.min(b.0), a.1.min(b.1))
+            }
+            Node::Max(p) => {
+                let (a, b) = (p[0].bounds(facts)?, p[1].bounds(facts)?);
+                (a.0.max(b.0), a.1.max(b.1))
+            }
+            Node::Neg(a) => {
+                let a = a.bounds(facts)?;
+                (-a.1, -a.0)
+            }
+            Node::Arith(op, p) => {
+                let (a, b) = (p[0].bounds(facts)?, p[1].bounds(facts)?);
+                match op {
+                    BinaryOp::Add => (a.0 + b.0, a.1 + b.1),
+                    BinaryOp::Sub => (a.0 - b.1, a.1 - b.0),
+                    BinaryOp::Mul => {
+                        let products = [a.0 * b.0, a.0 * b.1, a.1 * b.0, a.1 * b.1];
+                        (
+                            products.into_iter().min().unwrap_or(0),
+                            products.into_iter().max().unwrap_or(0),
+                        )
+                    }
+                    BinaryOp::Div if (b.0, b.1) == (0, 0) => (0, 0),
+                    BinaryOp::Div => {
+                        // `|a / b| <= |a|`, and 0 for a zero divisor.
+                        let m = a.0.abs().max(a.1.abs());
+                        (if a.0 < 0 || b.0 < 0 { -m } else { 0 }, m)
+                    }
+                    BinaryOp::Rem => {
+                        // `|a % b| < |b|` and `<= |a|`, with the sign of `a`.
+                        let m = (b.0.abs().max(b.1.abs()) - 1)
+                            .max(0)
+                            .min(a.0.abs().max(a.1.abs()));
+                        (if a.0 < 0 { -m } else { 0 }, if a.1 > 0 { m } else { 0 })
+                    }
+                    _ => (0, 0),
+                }
+            }
+            Node::If(p) => {
+                p[0].bounds(facts)?;
+                let (a, b) = (p[1].bounds(facts)?, p[2].bounds(facts)?);
+                (a.0.min(b.0), a.1.max(b.1))
+            }
+            // Not numbers: only the numbers inside them are checked.
+            Node::Bool(_) | Node::Set(_) | Node::Pile | Node::AllOf(_) | Node::AnyOf(_) => (0, 0),
+            Node::CountCmp(..) => (0, 0),
+            Node::All(a) | Node::Any(a) | Node::Not(a) | Node::Suit(_, a) => {
+                a.bounds(facts)?;
+                (0, 0)
+            }
+            Node::Or(p)
+            | Node::And(p)
+            | Node::Cmp(_, p)
+            | Node::SetEq(p)
+            | Node::BoolEq(_, p)
+            | Node::Union(p)
+            | Node::Difference(p)
+            | Node::Intersection(p) => {
+                p[0].bounds(facts)?;
+                p[1].bounds(facts)?;
+                (0, 0)
+            }
+        };
+        fits(b)
+    }
+
     fn int(&self, cx: &Context) -> i64 {
         match self {
-            Node::CountPlus(s, k) => i64::from((*s & cx.pile).len()).wrapping_add(*k),
+            Node::CountPlus(s, k) => i64::from((*s & cx.pile).len()).saturating_add(*k),
             Node::Int(n) => *n,
             Node::Fact(i) => cx.facts.get(*i).copied().unwrap_or(0),
             Node::Count(s) => i64::from((s.set(cx) & cx.pile).len()),
@@ -599,17 +739,19 @@ impl Node {
             Node::Sum(values, s) => (s.set(cx) & cx.pile)
                 .iter()
                 .map(|c| values.get(c.index()).copied().unwrap_or(0))
-                .fold(0i64, i64::wrapping_add),
+                .fold(0i64, i64::saturating_add),
             Node::Min(p) => p[0].int(cx).min(p[1].int(cx)),
             Node::Max(p) => p[0].int(cx).max(p[1].int(cx)),
-            Node::Neg(a) => a.int(cx).wrapping_neg(),
+            Node::Neg(a) => a.int(cx).saturating_neg(),
             Node::Arith(op, p) => {
                 let (a, b) = (p[0].int(cx), p[1].int(cx));
                 match op {
-                    BinaryOp::Add => a.wrapping_add(b),
-                    BinaryOp::Sub => a.wrapping_sub(b),
-                    BinaryOp::Mul => a.wrapping_mul(b),
-                    BinaryOp::Div => a.checked_div(b).unwrap_or(0),
+                    BinaryOp::Add => a.saturating_add(b),
+                    BinaryOp::Sub => a.saturating_sub(b),
+                    BinaryOp::Mul => a.saturating_mul(b),
+                    BinaryOp::Div if b == 0 => 0,
+                    BinaryOp::Div => a.saturating_div(b),
+                    // `i64::MIN % -1` is 0, which `checked_rem` declines to compute.
                     BinaryOp::Rem => a.checked_rem(b).unwrap_or(0),
                     _ => 0,
                 }
@@ -791,7 +933,14 @@ mod tests {
             let all = deck.all();
             for ty in [Type::Int, Type::Bool, Type::Set] {
                 let src = random_expr(&mut rng, ty, 4);
-                let program = compile_str(&src, ty, &names).unwrap();
+                let program = match compile_str(&src, ty, &names) {
+                    Ok(p) => p,
+                    // Products of many `round`s may overflow: refused, and that is all.
+                    Err(e) if e.iter().all(|e| e.message.starts_with("this can overflow")) => {
+                        continue;
+                    }
+                    Err(e) => panic!("{src}: {e:?}"),
+                };
                 let reads = program.cards_read();
                 for _ in 0..16 {
                     let a = CardSet(rng.random::<u64>()) & all;
@@ -804,6 +953,87 @@ mod tests {
                     proptest::prop_assert_eq!(program.set(&x), program.set(&y), "{}", src);
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Every value a number expression takes, for facts in their ranges, lies within its
+        /// bounds; and every number computed inside any expression fits, so nothing saturates.
+        #[test]
+        fn values_lie_within_their_bounds(seed in proptest::prelude::any::<u64>()) {
+            use rand::{RngExt, SeedableRng};
+            let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+            let names = Names { deck: &deck, facts: &["round"] };
+            let (lo_round, hi_round) = crate::ruleset::scope::fact_range("round");
+            let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..8 {
+                let src = random_expr(&mut rng, Type::Int, 4);
+                let Ok(program) = compile_str(&src, Type::Int, &names) else { continue };
+                let (lo, hi) = program.bounds(&[(lo_round, hi_round)]).unwrap();
+                for k in 0..16 {
+                    let round = [lo_round, hi_round, rng.random_range(lo_round..=hi_round)][k % 3];
+                    let pile = CardSet(rng.random::<u64>() & rng.random::<u64>()) & deck.all();
+                    let v = program.int(&Context { pile, facts: &[round] });
+                    proptest::prop_assert!(lo <= v && v <= hi, "{} = {} not in {}..={}", src, v, lo, hi);
+                }
+            }
+        }
+    }
+
+    /// Arithmetic that could leave the 64-bit range is refused at compile time, with how far it
+    /// could go; the largest numbers themselves are fine.
+    #[test]
+    fn overflow_is_refused_when_compiled() {
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let names = Names {
+            deck: &deck,
+            facts: &["round"],
+        };
+        for ok in [
+            "9223372036854775807",
+            "-9223372036854775807 - 1",
+            "count(plain) + 9223372036854775783",
+            "round * round * round * round",
+            "9223372036854775807 / 0 + count(plain) % 0",
+        ] {
+            let program = compile_str(ok, Type::Int, &names);
+            assert!(program.is_ok(), "{ok}: {program:?}");
+        }
+        let max = compile_str("count(plain) + 9223372036854775783", Type::Int, &names).unwrap();
+        let all = Context {
+            pile: deck.all(),
+            facts: &[1],
+        };
+        assert_eq!(max.int(&all), i64::MAX);
+        for (bad, reach) in [
+            ("9223372036854775807 + 1", "9223372036854775808"),
+            ("count(plain) + 9223372036854775784", "9223372036854775808"),
+            ("-9223372036854775807 - 2", "-9223372036854775809"),
+            ("-(-9223372036854775807 - 1)", "9223372036854775808"),
+            (
+                "round * round * round * round * round",
+                "100000000000000000000",
+            ),
+            (
+                "(-9223372036854775807 - 1) / (round - 1)",
+                "9223372036854775808",
+            ),
+            (
+                "count(plain) >= 4611686018427387904 * 2",
+                "9223372036854775808",
+            ),
+        ] {
+            let ty = if bad.contains(">=") {
+                Type::Bool
+            } else {
+                Type::Int
+            };
+            let errors = compile_str(bad, ty, &names).unwrap_err();
+            assert!(
+                errors[0].message.contains(&format!("can reach {reach}")),
+                "{bad}: {errors:?}"
+            );
+            assert_eq!(errors[0].span, 0..bad.len());
         }
     }
 

@@ -414,6 +414,7 @@ fn yaku_table(
                 .map_or_else(String::new, |p| p.text.to_string()),
         );
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
+        let points_at = points.as_ref().map(|p| p.loc.clone());
         let points = points.and_then(|p| compile_expr(&p, Type::Int, names, errors));
         let group = group.and_then(|g| {
             if !check_ident(&g, errors) {
@@ -447,6 +448,9 @@ fn yaku_table(
                 points_source: sources.1,
                 group,
             });
+            if let (Some(y), Some(at)) = (table.yaku.last(), &points_at) {
+                super::points::check(y, names.deck, at, errors);
+            }
         }
     }
     // A group of one yaku excludes nothing. Close to another group's name, it is a misspelling:
@@ -1550,26 +1554,27 @@ fn banker_flow(
             }
         },
     };
-    let chips = |r: &mut TableReader, key: &str, default: i64, errors: &mut Vec<Diagnostic>| match r
+    // Bounded like `--min-bet` and `--max-bet`: a bankroll of 10^10 with no table limit made
+    // every bet decision list 10^10 amounts.
+    let chips = |r: &mut TableReader, key: &str, most: i64, errors: &mut Vec<Diagnostic>| match r
         .int(key, errors)
     {
-        Some((n, _)) if n >= 1 => n,
+        Some((n, _)) if (1..=most).contains(&n) => Some(n),
         Some((n, l)) => {
-            errors.push(Diagnostic::error(
-                format!("`{key}` must be at least 1, found {n}"),
-                l.clone(),
-            ));
-            default
+            errors.push(
+                Diagnostic::error(format!("`{key}` must be from 1 to {most}, found {n}"), l.clone())
+                    .with_help(Some(format!(
+                        "bets are at most {MAX_BET} chips (as with `--max-bet`), bankrolls at most {MAX_BANKROLL}"
+                    ))),
+            );
+            None
         }
-        None => default,
+        None => None,
     };
-    let min_bet = chips(&mut r, "min_bet", 1, errors);
-    let max_bet = chips(&mut r, "max_bet", 10, errors);
-    let bankroll = chips(&mut r, "bankroll", 100, errors);
-    let banker_bankroll = r
-        .int("banker_bankroll", errors)
-        .map(|(n, _)| n)
-        .filter(|&n| n > 0);
+    let min_bet = chips(&mut r, "min_bet", MAX_BET, errors).unwrap_or(1);
+    let max_bet = chips(&mut r, "max_bet", MAX_BET, errors).unwrap_or(10);
+    let bankroll = chips(&mut r, "bankroll", MAX_BANKROLL, errors).unwrap_or(100);
+    let banker_bankroll = chips(&mut r, "banker_bankroll", MAX_BANKROLL, errors);
     let value_text = r.string("value", errors);
     let value = match value_text {
         Some(s) => compile_expr(&s, Type::Int, names, errors),

@@ -47,6 +47,25 @@ pub(super) enum RefKind {
     Script,
 }
 
+impl RefKind {
+    /// The extension of a file of this kind.
+    fn extension(self) -> &'static str {
+        match self {
+            RefKind::Ruleset | RefKind::Deck => "toml",
+            RefKind::Script => "rhai",
+        }
+    }
+
+    /// What a file of this kind must be, for messages about one that is not.
+    fn must_be(self) -> &'static str {
+        match self {
+            RefKind::Ruleset => "a ruleset must be a `.toml` rule file",
+            RefKind::Deck => "a deck must be a `.toml` deck file",
+            RefKind::Script => "a scoring script must be a `.rhai` text file",
+        }
+    }
+}
+
 /// The state of one load: texts read and their origins.
 pub(super) struct Loader {
     pub sources: SourceMap,
@@ -61,6 +80,21 @@ pub fn load(spec: &str) -> Loaded {
         let tree = loader.ruleset_tree(file, &mut Vec::new(), &mut errors)?;
         build::ruleset(&mut loader, &tree, &mut errors)
     });
+    finish(loader, value, errors)
+}
+
+/// Loads the ruleset a game record names in `ruleset.spec`: a bundled name, or a path read only
+/// when it is a `.toml` rule file (see [`Loader::read_disk`]), since a tampered record may name
+/// any file. A spec that cannot be opened is reported against `<command line>`, the spec itself.
+pub fn load_recorded(spec: &str) -> Loaded {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let value = loader
+        .open_spec(spec, Some(RefKind::Ruleset), &mut errors)
+        .and_then(|file| {
+            let tree = loader.ruleset_tree(file, &mut Vec::new(), &mut errors)?;
+            build::ruleset(&mut loader, &tree, &mut errors)
+        });
     finish(loader, value, errors)
 }
 
@@ -158,9 +192,26 @@ impl Loader {
 
     /// Opens the file named on the command line.
     fn open_top(&mut self, spec: &str, errors: &mut Vec<Diagnostic>) -> Option<FileId> {
+        self.open_spec(spec, None, errors)
+    }
+
+    /// Opens a file by bundled name or path; `named_as` when something other than the user
+    /// named it (see [`Loader::read_disk`]).
+    fn open_spec(
+        &mut self,
+        spec: &str,
+        named_as: Option<RefKind>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<FileId> {
         let path = Path::new(spec);
-        if path.exists() {
-            return self.read_disk(path, None, errors);
+        // A named file is checked for anything there, even a loop of links; the user's own
+        // argument only for a path that leads somewhere.
+        let there = match named_as {
+            Some(_) => path.symlink_metadata().is_ok(),
+            None => path.exists(),
+        };
+        if there {
+            return self.read_disk(path, None, named_as, errors);
         }
         let stem = spec.trim_end_matches(".toml");
         for bundled_path in [format!("{stem}.toml"), format!("decks/{stem}.toml")] {
@@ -191,10 +242,16 @@ impl Loader {
     }
 
     /// Reads a file from disk; `named_at` is where a rule file named it, if one did.
+    ///
+    /// A file named by another file (`named_as` gives what it must be) is read only when it is
+    /// a regular file with that kind's extension holding text: a rule file naming `/etc/shadow`,
+    /// `/proc/self/environ`, a directory or a named pipe gets an error at the name, and nothing
+    /// of the other file is quoted. A file the user names on the command line is read as given.
     fn read_disk(
         &mut self,
         path: &Path,
         named_at: Option<&Loc>,
+        named_as: Option<RefKind>,
         errors: &mut Vec<Diagnostic>,
     ) -> Option<FileId> {
         let shown = path.display().to_string();
@@ -209,6 +266,15 @@ impl Loader {
             errors.push(Diagnostic::error(message, loc));
             None
         };
+        if let Some(kind) = named_as
+            && let Some(problem) = crate::fsio::named_file_problem(path, kind.extension())
+        {
+            return fail(
+                self,
+                errors,
+                format!("`{shown}` {problem}; {}", kind.must_be()),
+            );
+        }
         match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => return fail(self, errors, format!("`{shown}` is a directory")),
             Ok(m) if m.len() > MAX_FILE_SIZE => {
@@ -228,6 +294,15 @@ impl Loader {
             Ok(b) => b,
             Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
         };
+        if let Some(kind) = named_as
+            && let Some(problem) = crate::fsio::text_problem(&bytes)
+        {
+            return fail(
+                self,
+                errors,
+                format!("`{shown}` {problem}; {}", kind.must_be()),
+            );
+        }
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         match String::from_utf8(bytes) {
             Ok(text) => Some(self.add(&shown, text, Origin::Disk(dir))),
@@ -271,8 +346,9 @@ impl Loader {
         match self.origins[from.0].clone() {
             Origin::Disk(dir) => {
                 let path = dir.join(&with_ext);
-                if path.is_file() {
-                    return self.read_disk(&path, Some(at), errors);
+                // Anything there, even a directory or a loop of links: say what it is.
+                if path.symlink_metadata().is_ok() {
+                    return self.read_disk(&path, Some(at), Some(kind), errors);
                 }
             }
             Origin::Bundled(path) => {
@@ -287,8 +363,8 @@ impl Loader {
                 }
             }
             Origin::Inline => {
-                if Path::new(&with_ext).is_file() {
-                    return self.read_disk(Path::new(&with_ext), Some(at), errors);
+                if Path::new(&with_ext).symlink_metadata().is_ok() {
+                    return self.read_disk(Path::new(&with_ext), Some(at), Some(kind), errors);
                 }
             }
         }

@@ -11,10 +11,11 @@ mod deck_file;
 pub mod keys;
 mod load;
 mod model;
+mod points;
 mod reader;
 mod schema;
 mod toml_tree;
 
-pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_str};
+pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_recorded, load_str};
 pub use model::*;
 pub use schema::json_schema;

@@ -42,6 +42,21 @@ pub mod scope {
     /// Sets named once at load (wild cards): no facts.
     pub const CONSTANT: &[&str] = &[];
 
+    /// The values the core gives each fact: a game lasts at most 10,000 hands (`max_rounds`;
+    /// `--rounds` and a record's `rounds` allow fewer), a hand holds at most 64 cards and a
+    /// player calls at most once a turn, and `base` sums at most 64 yaku of 32-bit points.
+    /// Expressions are checked against these for overflow when they load.
+    pub fn fact_range(fact: &str) -> (i64, i64) {
+        const MOST_POINTS: i64 = 64 * i32::MAX as i64;
+        match fact {
+            "round" | "rounds" => (0, 10_000),
+            "is_dealer" => (0, 1),
+            "hand_cards" | "calls" => (0, 64),
+            "base" => (-MOST_POINTS, MOST_POINTS),
+            _ => (i64::MIN, i64::MAX),
+        }
+    }
+
     /// Every place and its facts, for messages.
     pub const ALL: &[(&str, &[&str])] = &[
         ("yaku conditions and points", YAKU),
@@ -331,6 +346,14 @@ pub enum DealTarget {
     /// Face up on the table.
     Table,
 }
+
+/// The largest bet of a banker game, in a rule file (`min_bet`, `max_bet`) or on the command
+/// line (`--min-bet`, `--max-bet`): each bet decision lists every amount between the limits.
+pub const MAX_BET: i64 = 10_000;
+
+/// The most chips a bankroll starts with, in a rule file (`bankroll`, `banker_bankroll`): far
+/// more than any session moves at [`MAX_BET`] a bet, and far from overflowing a total.
+pub const MAX_BANKROLL: i64 = 1_000_000_000;
 
 /// The flow of a banker game (Kol-ye-si and its relatives): players bet against a banker,
 /// draw more tiles, and compare hand values at a showdown.

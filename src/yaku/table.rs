@@ -229,8 +229,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Yaku tables to check: the bundled ones and one with awkward shapes (negative and zero
-    /// points, groups whose members read different cards, facts, the pile as a set, yaku held
+    /// Yaku tables to check: the bundled ones and one with awkward shapes (points that fall to
+    /// zero (negative points are a load error), groups whose members read different cards, facts, the pile as a set, yaku held
     /// on the empty pile).
     fn tables() -> &'static [YakuTable] {
         static TABLES: std::sync::OnceLock<Vec<YakuTable>> = std::sync::OnceLock::new();
@@ -246,7 +246,7 @@ extends = "koikoi"
 [[yaku]]
 id = "minus"
 when = "count(plain) >= 2"
-points = "3 - count(plain)"
+points = "max(0, 3 - count(plain))"
 group = "odd"
 
 [[yaku]]
@@ -264,7 +264,7 @@ group = "odd"
 [[yaku]]
 id = "whole-pile"
 when = "count(pile) > 7"
-points = "count(pile & ribbon) - 1"
+points = "max(0, count(pile & ribbon) - 1)"
 
 [[yaku]]
 id = "zero-alone"

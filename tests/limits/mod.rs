@@ -279,11 +279,12 @@ fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
 
 #[test]
 fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
+    // In a condition: as points it would be more than a yaku may score (a 32-bit number).
     let dir = std::env::temp_dir().join(format!("yaku-literal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rules = |n: &str| {
         format!(
-            "[ruleset]\nid = \"big\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\npoints = \"{n}\"\n"
+            "[ruleset]\nid = \"big\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\nwhen = \"count(plain) >= 10 and count(plain) < {n}\"\n"
         )
     };
     std::fs::write(dir.join("max.toml"), rules("9223372036854775807")).unwrap();
@@ -333,4 +334,269 @@ fn control_characters_from_files_are_never_printed_raw() {
         "{}",
         key.stderr
     );
+}
+
+/// Runs `yaku ARGS` in `dir`, killed after 20 s (a FIFO opened by mistake would wait for ever),
+/// as `(exit code, stderr)`.
+fn run_in_with_deadline(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let mut child = Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("yaku {args:?} did not finish in 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_file_named_by_another_is_read_only_as_a_rule_file() {
+    // Issue 12: a rule file's `extends`/`deck`/`script` or a record's `ruleset.spec` naming
+    // `/etc/passwd` or `/proc/self/environ` printed that file's lines back as errors; a FIFO
+    // hung the load; a directory or a loop of links was "no ruleset named".
+    let dir = std::env::temp_dir().join(format!("yaku-named-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let w = |name: &str, text: &[u8]| std::fs::write(dir.join(name), text).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd.toml")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", dir.join("environ.rhai")).unwrap();
+    std::os::unix::fs::symlink("loop-b.toml", dir.join("loop-a.toml")).unwrap();
+    std::os::unix::fs::symlink("loop-a.toml", dir.join("loop-b.toml")).unwrap();
+    std::fs::create_dir_all(dir.join("folder.toml")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("pipe.toml").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    w(
+        "binary.toml",
+        b"[ruleset]\nid = \"binary\"\n\0\0\0\x7fELF\0",
+    );
+    w(
+        "latin.toml",
+        b"[deck]\nid = \"latin\"\nname = \"caf\xe9\"\n",
+    );
+    let script = |name: &str| {
+        format!("[ruleset]\nid = \"s\"\nextends = \"koikoi\"\n\n[scoring]\nscript = \"{name}\"\n")
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (script("/etc/passwd"), "`/etc/passwd` is not a `.rhai` file"),
+        (script("/proc/self/environ"), "is not a `.rhai` file"),
+        (script("environ.rhai"), "`environ.rhai` leads to `/proc/"),
+        (
+            "[ruleset]\nid = \"e\"\nextends = \"passwd\"\n".into(),
+            "`passwd.toml` leads to `/etc/passwd`, which is not a `.toml` file",
+        ),
+        (
+            "[ruleset]\nid = \"e\"\nextends = \"folder\"\n".into(),
+            "`folder.toml` is a directory",
+        ),
+        (
+            "[ruleset]\nid = \"e\"\nextends = \"pipe\"\n".into(),
+            "`pipe.toml` is a named pipe (FIFO)",
+        ),
+        (
+            "[ruleset]\nid = \"e\"\nextends = \"loop-a\"\n".into(),
+            "`loop-a.toml` is a loop of symbolic links",
+        ),
+        (
+            "[ruleset]\nid = \"e\"\nextends = \"binary\"\n".into(),
+            "`binary.toml` holds NUL bytes",
+        ),
+        (
+            "[ruleset]\nid = \"e\"\nextends = \"koikoi\"\ndeck = \"latin\"\n".into(),
+            "`latin.toml` is not UTF-8 text (line 3",
+        ),
+    ];
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    let first_passwd_line = passwd.lines().next().unwrap_or("root:x:0:0").to_string();
+    for (k, (rules, expected)) in cases.iter().enumerate() {
+        let name = format!("case{k}.toml");
+        w(&name, rules.as_bytes());
+        let (code, stderr) = run_in_with_deadline(&dir, &["validate", &name]);
+        assert_eq!(code, 1, "{rules}\n{stderr}");
+        assert!(stderr.contains(expected), "{rules}\n{stderr}");
+        // The error points at the name in the rule file, and quotes nothing of the other file.
+        assert!(stderr.contains(&format!("--> {name}:")), "{stderr}");
+        assert!(!stderr.contains(&first_passwd_line), "{stderr}");
+        assert!(!stderr.contains("PATH="), "{stderr}");
+        assert!(!stderr.contains("ELF"), "{stderr}");
+    }
+
+    // A record naming such a file as its ruleset.
+    let (code, stderr) = run_in_with_deadline(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--players",
+            "random,random",
+            "--rounds",
+            "1",
+            "--seed",
+            "3",
+            "--record",
+            "game.json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let record = std::fs::read_to_string(dir.join("game.json")).unwrap();
+    for (spec, expected) in [
+        ("/etc/passwd", "`/etc/passwd` is not a `.toml` file"),
+        (
+            "/proc/self/environ",
+            "`/proc/self/environ` is not a `.toml` file",
+        ),
+        ("passwd.toml", "leads to `/etc/passwd`"),
+        ("pipe.toml", "is a named pipe (FIFO)"),
+        ("folder.toml", "is a directory"),
+        ("binary.toml", "holds NUL bytes"),
+    ] {
+        let tampered = record.replacen("\"spec\": \"koikoi\"", &format!("\"spec\": \"{spec}\""), 1);
+        assert_ne!(tampered, record);
+        w("tampered.json", tampered.as_bytes());
+        for command in ["replay", "play"] {
+            let args: &[&str] = if command == "replay" {
+                &["replay", "tampered.json", "--to-end"]
+            } else {
+                &["play", "--resume", "tampered.json"]
+            };
+            let (code, stderr) = run_in_with_deadline(&dir, args);
+            assert_eq!(code, 1, "{spec}: {stderr}");
+            assert!(stderr.contains(expected), "{spec}: {stderr}");
+            assert!(!stderr.contains(&first_passwd_line), "{stderr}");
+            assert!(!stderr.contains("PATH="), "{stderr}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arithmetic_that_could_overflow_or_go_negative_is_a_validate_error() {
+    // Issue 12: formulas wrapped around (a total wrapped to a negative winner), and a yaku whose
+    // points go negative validated clean and stopped `yaku sim` at game 0.
+    let dir = std::env::temp_dir().join(format!("yaku-arith-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = |points: &str| {
+        format!(
+            "[ruleset]\nid = \"arith\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\npoints = \"{points}\"\n"
+        )
+    };
+    for (points, expected) in [
+        (
+            "count(plain) * 4611686018427387904",
+            "this can overflow: a number computed in it can reach 115292150460684697600",
+        ),
+        (
+            "round * round * round * round * round",
+            "can reach 100000000000000000000 (with `round` 0 to 10000",
+        ),
+        (
+            "count(plain) * 100000000",
+            "yaku `kasu` can score 2500000000 points, more than a yaku may score (2147483647)",
+        ),
+        (
+            "count(plain) - 15",
+            "yaku `kasu` can score negative points: -5 on a pile its condition holds for",
+        ),
+    ] {
+        std::fs::write(dir.join("arith.toml"), rules(points)).unwrap();
+        let out = Yaku::new(["validate", "arith.toml"])
+            .current_dir(&dir)
+            .run();
+        assert_eq!(out.code, 1, "{points}: {}", out.stderr);
+        assert!(out.stderr.contains(expected), "{points}: {}", out.stderr);
+        assert!(out.stderr.contains("--> arith.toml:7:"), "{}", out.stderr);
+    }
+    // The same negative formula, guarded, is fine, and the simulation plays.
+    std::fs::write(dir.join("arith.toml"), rules("max(0, count(plain) - 15)")).unwrap();
+    let out = Yaku::new(["validate", "arith.toml"])
+        .current_dir(&dir)
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let sim = Yaku::new([
+        "sim",
+        "arith.toml",
+        "--games",
+        "2",
+        "--players",
+        "random,random",
+    ])
+    .current_dir(&dir)
+    .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(sim.code, 0, "{}", sim.stderr);
+}
+
+#[test]
+fn chips_from_a_rule_file_are_bounded_like_the_command_line() {
+    // Issue 12: a bankroll of 10^10 validated, and then every bet decision listed 10^10
+    // amounts (160 GB). Now it is a located validate error, as `--max-bet` is a usage error.
+    let dir = std::env::temp_dir().join(format!("yaku-chips-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("rich.toml"),
+        "[ruleset]\nid = \"rich\"\nextends = \"kolyesi\"\n\n[flow]\nbankroll = 10000000000\nmax_bet = 10000000000\nbanker_bankroll = 0\n",
+    )
+    .unwrap();
+    let rich = dir.join("rich.toml");
+    let rich = rich.to_str().unwrap();
+    for args in [
+        &["validate", rich][..],
+        &["sim", rich, "--players", "seed", "--games", "1"],
+        &["play", rich, "--players", "seed", "--rounds", "1"],
+    ] {
+        let (code, text) = run_with_memory_limit(args);
+        assert_eq!(code, 1, "{args:?}: {text}");
+        assert!(
+            text.contains("`bankroll` must be from 1 to 1000000000, found 10000000000"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`max_bet` must be from 1 to 10000, found 10000000000"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`banker_bankroll` must be from 1 to 1000000000, found 0"),
+            "{text}"
+        );
+        assert!(text.contains("rich.toml:6:12"), "{text}");
+        assert!(!text.contains("panicked"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    for command in ["sim", "play", "analyze"] {
+        let mut args = vec![command, "kolyesi", "--max-bet", "10000000000"];
+        if command == "analyze" {
+            args.extend(["--strategy", "seed"]);
+        }
+        let out = Yaku::new(&args).run();
+        assert_eq!(out.code, 2, "{command}: {}", out.stderr);
+        assert!(out.stderr.contains("is not in 1..=10000"), "{}", out.stderr);
+    }
+    // The largest limits play.
+    let out = Yaku::new([
+        "sim",
+        "kolyesi",
+        "--players",
+        "seed",
+        "--games",
+        "1",
+        "--min-bet",
+        "10000",
+        "--max-bet",
+        "10000",
+    ])
+    .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
 }

@@ -44,10 +44,10 @@ pub struct PlayArgs {
     #[arg(long, value_name = "WHO")]
     banker: Option<String>,
     /// Banker games: the smallest bet (defaults to the ruleset's).
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     min_bet: Option<i64>,
     /// Banker games: the largest bet (defaults to the ruleset's).
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     max_bet: Option<i64>,
     /// The game's seed (default: from the clock, and printed so the game can be played again).
     #[arg(long, value_name = "N")]
@@ -310,7 +310,7 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
 /// spec is not something the user typed); one with errors gets its diagnostics, then a line
 /// naming the record. Errors are printed; the `Err` is the exit code.
 fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
-    let loaded = crate::ruleset::load(spec);
+    let loaded = crate::ruleset::load_recorded(spec);
     let errors: Vec<&crate::diag::Diagnostic> = loaded
         .diagnostics
         .iter()
