@@ -963,7 +963,7 @@ mod tests {
         fn values_lie_within_their_bounds(seed in proptest::prelude::any::<u64>()) {
             use rand::{RngExt, SeedableRng};
             let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-            let names = Names { deck: &deck, facts: &["round"] };
+            let names = Names { deck: &deck, facts: &["round"], defs: &[] };
             let (lo_round, hi_round) = crate::ruleset::scope::fact_range("round");
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
             for _ in 0..8 {
@@ -988,6 +988,7 @@ mod tests {
         let names = Names {
             deck: &deck,
             facts: &["round"],
+            defs: &[],
         };
         for ok in [
             "9223372036854775807",

@@ -51,9 +51,10 @@ pub mod scope {
         match fact {
             "round" | "rounds" => (0, 10_000),
             "is_dealer" => (0, 1),
-            "hand_cards" | "calls" => (0, 64),
-            "base" => (-MOST_POINTS, MOST_POINTS),
-            _ => (i64::MIN, i64::MAX),
+            "hand_cards" | "calls" | "stacks" | "turn" => (0, 64),
+            "base" | "last_base" => (-MOST_POINTS, MOST_POINTS),
+            // The other facts are a ruleset's card choices (`count_as`): made or not.
+            _ => (0, 1),
         }
     }
 

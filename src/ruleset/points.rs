@@ -22,7 +22,12 @@ const DESCENTS: usize = 8;
 /// which finds the least value of the usual shapes (`count(plain) - 9` under `count(plain) >=
 /// 10`) and reports the pile that gives it.
 pub(super) fn check(yaku: &Yaku, deck: &Deck, at: &Loc, errors: &mut Vec<Diagnostic>) {
-    let ranges: Vec<(i64, i64)> = scope::YAKU.iter().map(|f| scope::fact_range(f)).collect();
+    // The core's facts, then the card choices (0 or 1 each).
+    let ranges: Vec<(i64, i64)> = scope::YAKU
+        .iter()
+        .map(|f| scope::fact_range(f))
+        .chain(std::iter::repeat_n((0, 1), crate::ruleset::MAX_CHOICES))
+        .collect();
     // Overflow was refused when the formula compiled, so its bounds are known.
     let Ok((lo, hi)) = yaku.points.bounds(&ranges) else {
         return;
@@ -88,17 +93,25 @@ pub(super) fn check(yaku: &Yaku, deck: &Deck, at: &Loc, errors: &mut Vec<Diagnos
 
 /// The lowest points found for `yaku` on piles its condition holds for, with the pile and the
 /// facts (`round`, `rounds`, `is_dealer`); `None` when no pile tried holds it. Deterministic.
-fn lowest_points(yaku: &Yaku, deck: &Deck) -> Option<(i64, CardSet, [i64; 3])> {
+fn lowest_points(yaku: &Yaku, deck: &Deck) -> Option<(i64, CardSet, crate::ruleset::YakuFacts)> {
     let reads_facts = yaku.points.reads_facts() || yaku.when.reads_facts();
-    let fact_samples: &[[i64; 3]] = if reads_facts {
-        &[[1, 12, 0], [1, 12, 1], [12, 12, 0], [6, 12, 1], [1, 1, 0]]
+    let fact_samples: &[crate::ruleset::YakuFacts] = if reads_facts {
+        &[
+            [1, 12, 0, 0, 0, 0, 0],
+            [1, 12, 1, 0, 0, 0, 0],
+            [12, 12, 0, 0, 0, 0, 0],
+            [6, 12, 1, 0, 0, 0, 0],
+            [1, 1, 0, 0, 0, 0, 0],
+            // Every card choice made.
+            [1, 12, 0, 1, 1, 1, 1],
+        ]
     } else {
-        &[[1, 12, 0]]
+        &[[1, 12, 0, 0, 0, 0, 0]]
     };
     let all = deck.all();
     let n = deck.cards.len();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x9017_5e7c);
-    let mut lowest: Option<(i64, CardSet, [i64; 3])> = None;
+    let mut lowest: Option<(i64, CardSet, crate::ruleset::YakuFacts)> = None;
     for &facts in fact_samples {
         let holds = |pile: CardSet| {
             yaku.when.truth(&Context {
