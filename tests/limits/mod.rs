@@ -600,3 +600,101 @@ fn chips_from_a_rule_file_are_bounded_like_the_command_line() {
     .run();
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// Waits until `out` (filled by a reader thread) holds `text` after byte `from`, for at most
+/// 30 s; the position after it.
+fn wait_for(out: &std::sync::Arc<std::sync::Mutex<String>>, text: &str, from: usize) -> usize {
+    let start = std::time::Instant::now();
+    loop {
+        {
+            let seen = out.lock().unwrap();
+            if let Some(i) = seen.get(from..).and_then(|s| s.find(text)) {
+                return from + i + text.len();
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "no `{text}` in:\n{seen}"
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_failed_save_at_quit_keeps_the_game() {
+    // Issue 12: a save that failed at `quit` (a full disk, a folder gone) ended the program and
+    // the game was lost. Now the game is kept: Enter goes back to it, another path saves it.
+    use std::io::{Read, Write};
+    let dir = std::env::temp_dir().join(format!("yaku-quit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("gone")).unwrap();
+    let mut child = Command::new(bin())
+        .args([
+            "play",
+            "koikoi",
+            "--players",
+            "human,random",
+            "--seed",
+            "3",
+            "--save",
+            "gone/save.json",
+        ])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let out = std::sync::Arc::clone(&out);
+        let mut stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                out.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    // The game has started (its save path was checked): now the folder goes away.
+    let at = wait_for(&out, "> ", 0);
+    std::fs::remove_dir_all(dir.join("gone")).unwrap();
+    stdin.write_all(b"quit\n").unwrap();
+    let at = wait_for(&out, "the game is kept", at);
+    stdin.write_all(b"\n").unwrap();
+    let at = wait_for(&out, "back to the game", at);
+    // The same question again, and a move still works.
+    let at = wait_for(&out, "> ", at);
+    stdin.write_all(b"quit\n").unwrap();
+    let at = wait_for(&out, "the game is kept", at);
+    stdin.write_all(b"kept.json\n").unwrap();
+    wait_for(&out, "game saved to kept.json", at);
+    drop(stdin);
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let saved = std::fs::read_to_string(dir.join("kept.json")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("error: cannot save the game to `gone/save.json`")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    assert!(saved.contains("\"format\": \"yaku-record\""), "{saved}");
+}

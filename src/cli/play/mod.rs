@@ -552,16 +552,51 @@ impl Session {
         }
     }
 
-    /// Saves the game and says how to resume it.
-    fn save_and_leave(&mut self) -> i32 {
-        let save = self.save.clone();
-        if let Err(code) = self.write_record(&save) {
-            return code;
+    /// Saves the game and says how to resume it: `Some(exit code)` to end the program, `None`
+    /// to go back to the game. A save that fails does not lose the game: with `ask` (a person
+    /// typed `quit`) it says so and asks for another file, and an empty answer goes back to the
+    /// game; without (the input ended, so nobody can answer) it says the game was not saved.
+    fn save_and_leave(
+        &mut self,
+        mut ask: Option<&mut dyn FnMut() -> Option<String>>,
+    ) -> Option<i32> {
+        loop {
+            let save = self.save.clone();
+            let saved = crate::fsio::check_replaceable_by_record(&save)
+                .and_then(|()| self.try_write_record(&save));
+            match (saved, ask.as_mut()) {
+                (Ok(()), _) => break,
+                (Err(why), None) => {
+                    eprintln!(
+                        "error: cannot save the game to `{}`: {why}\n  = note: the input ended, so the game could not go on and is not saved",
+                        save.display()
+                    );
+                    return Some(super::EXIT_FAILURE);
+                }
+                (Err(why), Some(ask)) => {
+                    eprintln!("error: cannot save the game to `{}`: {why}", save.display());
+                    println!(
+                        "the game is kept: type another file to save it to, or press Enter to go back to the game"
+                    );
+                    match ask().map(|l| l.trim().to_string()) {
+                        Some(path) if !path.is_empty() => self.save = PathBuf::from(path),
+                        Some(_) => {
+                            println!("back to the game (`quit` tries to save again)");
+                            return None;
+                        }
+                        None => {
+                            eprintln!("error: the input ended; the game is not saved");
+                            return Some(super::EXIT_FAILURE);
+                        }
+                    }
+                }
+            }
         }
+        let save = self.save.clone();
         if let Some(path) = self.record_path.clone()
             && let Err(code) = self.write_record(&path)
         {
-            return code;
+            return Some(code);
         }
         print!("{}", self.table.stopped(&*self.game));
         println!(
@@ -569,7 +604,7 @@ impl Session {
             save.display(),
             save.display()
         );
-        super::EXIT_OK
+        Some(super::EXIT_OK)
     }
 
     fn play(&mut self) -> i32 {
@@ -620,11 +655,16 @@ impl Session {
                 loop {
                     println!("{question}");
                     let Some(line) = read(&mut lines) else {
-                        return self.save_and_leave();
+                        return self.save_and_leave(None).unwrap_or(super::EXIT_FAILURE);
                     };
                     match line.trim() {
                         "" => break,
-                        "quit" | "q" => return self.save_and_leave(),
+                        "quit" | "q" => {
+                            if let Some(code) = self.save_and_leave(Some(&mut || read(&mut lines)))
+                            {
+                                return code;
+                            }
+                        }
                         "score" => print!("{}", self.table.score(&*self.game)),
                         "help" => println!("{}", self.table.help()),
                         other => println!("`{other}` is not a command here; press Enter to deal"),
@@ -662,7 +702,7 @@ impl Session {
             loop {
                 println!("{}", self.table.question(&*self.game, &legal));
                 let Some(line) = read(&mut lines) else {
-                    return self.save_and_leave();
+                    return self.save_and_leave(None).unwrap_or(super::EXIT_FAILURE);
                 };
                 match self.table.parse(&line, &*self.game, &legal) {
                     Ok(Input::Act(action)) => {
@@ -672,7 +712,11 @@ impl Session {
                     Ok(Input::Help) => println!("{}", self.table.help()),
                     Ok(Input::Rules) => print!("{}", self.table.rules(&*self.game)),
                     Ok(Input::Score) => print!("{}", self.table.score(&*self.game)),
-                    Ok(Input::Quit) => return self.save_and_leave(),
+                    Ok(Input::Quit) => {
+                        if let Some(code) = self.save_and_leave(Some(&mut || read(&mut lines))) {
+                            return code;
+                        }
+                    }
                     Err(reason) => println!("{}", self.table.refusal(&reason)),
                 }
             }
