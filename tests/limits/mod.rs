@@ -698,3 +698,80 @@ fn a_failed_save_at_quit_keeps_the_game() {
     );
     assert!(saved.contains("\"format\": \"yaku-record\""), "{saved}");
 }
+
+#[test]
+fn play_and_replay_print_names_and_record_fields_escaped() {
+    // Issue 12: card, yaku and ruleset names from a rule file and the players, ruleset and card
+    // ids of a record reached the terminal raw (a screen clear, a window title) even when piped.
+    let dir = std::env::temp_dir().join(format!("yaku-escape-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let deck = std::fs::read_to_string(crate::common::root().join("rulesets/decks/hanafuda.toml"))
+        .unwrap()
+        .replacen("id = \"hanafuda\"", "id = \"escdeck\"", 1)
+        .replace("name = \"Crane and Sun\"", "name = \"Crane\\u001b[2J\"");
+    assert!(deck.contains("\\u001b[2J"));
+    std::fs::write(dir.join("escdeck.toml"), deck).unwrap();
+    std::fs::write(
+        dir.join("esc.toml"),
+        "[ruleset]\nid = \"esc\"\nname = \"Esc\\u001b]0;title\\u0007\"\nextends = \"koikoi\"\ndeck = \"escdeck\"\n\n[[yaku]]\nid = \"kasu\"\nname = \"Kasu\\u001b[2J\"\n",
+    )
+    .unwrap();
+    let raw = |text: &str| text.chars().any(|c| c.is_control() && c != '\n');
+    let mut outputs: Vec<String> = Vec::new();
+    for seed in ["1", "2", "3"] {
+        let played = Yaku::new([
+            "play",
+            "esc.toml",
+            "--players",
+            "random,random",
+            "--rounds",
+            "2",
+            "--seed",
+            seed,
+            "--record",
+            "esc.json",
+        ])
+        .current_dir(&dir)
+        .run();
+        assert_eq!(played.code, 0, "{}", played.stderr);
+        let replayed = Yaku::new(["replay", "esc.json", "--to-end"])
+            .current_dir(&dir)
+            .run();
+        assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+        outputs.push(format!("{}{}", played.stdout, played.stderr));
+        outputs.push(format!("{}{}", replayed.stdout, replayed.stderr));
+    }
+    let all = outputs.concat();
+    assert!(all.contains("Esc\\u{1b}]0;title\\u{7}"), "{all}");
+    assert!(all.contains("Crane\\u{1b}[2J"), "{all}");
+    // A tampered record: players, the ruleset's id and spec, a card id.
+    let record = std::fs::read_to_string(dir.join("esc.json")).unwrap();
+    let tampered = [
+        record.replacen("\"random\"", "\"rand\\u001b[2Jom\"", 1),
+        record.replacen(
+            "\"spec\": \"esc.toml\"",
+            "\"spec\": \"e\\u001b[2Jsc.toml\"",
+            1,
+        ),
+        record.replacen("\"id\": \"esc\"", "\"id\": \"e\\u001b[2Jsc\"", 1),
+        record.replacen("\"pine-crane\"", "\"pine\\u001b[2Jcrane\"", 1),
+    ];
+    for (k, text) in tampered.iter().enumerate() {
+        assert_ne!(*text, record, "{k}");
+        std::fs::write(dir.join("tampered.json"), text).unwrap();
+        for args in [
+            &["replay", "tampered.json", "--to-end"][..],
+            &["replay", "tampered.json", "--json"],
+            &["play", "--resume", "tampered.json"],
+        ] {
+            let out = Yaku::new(args).current_dir(&dir).run();
+            let text = format!("{}{}", out.stdout, out.stderr);
+            assert!(!raw(&text), "{k} {args:?}: {text:?}");
+            assert!(text.contains("\\u{1b}[2J"), "{k} {args:?}: {text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    for out in &outputs {
+        assert!(!raw(out), "{out:?}");
+    }
+}

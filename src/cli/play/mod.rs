@@ -280,10 +280,15 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         eprintln!("error: cannot read `{}`: {e}", path.display());
         super::EXIT_FAILURE
     })?;
-    let record = Record::from_json(&text).map_err(|e| {
-        eprintln!("error: `{}`: {e}", path.display());
+    let mut record = Record::from_json(&text).map_err(|e| {
+        eprintln!(
+            "error: `{}`: {}",
+            path.display(),
+            crate::diag::escape_control(&e.to_string())
+        );
         super::EXIT_FAILURE
     })?;
+    escape_record_text(&mut record);
     let ruleset = record_ruleset(path, &record.ruleset.spec)?;
     match record.check_hash(&ruleset) {
         HashCheck::Same => {}
@@ -304,6 +309,20 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         }
     }
     Ok((record, ruleset))
+}
+
+/// Escapes control characters in a record's free text, which play and replay print (the players
+/// as seat labels, the ruleset's id and spec in messages): a record is a file anyone may have
+/// written, and a raw escape sequence in it could clear the screen or set the clipboard.
+fn escape_record_text(record: &mut Record) {
+    let escape = |s: &mut String| {
+        if let std::borrow::Cow::Owned(e) = crate::diag::escape_control(s) {
+            *s = e;
+        }
+    };
+    record.players.iter_mut().for_each(escape);
+    escape(&mut record.ruleset.id);
+    escape(&mut record.ruleset.spec);
 }
 
 /// Loads the ruleset a record names. One that cannot be found is reported against the record (the
@@ -365,7 +384,11 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     }
     let (bots, labels) = bots(&record.players, &ruleset)?;
     let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
-        eprintln!("error: `{}`: {e}", path.display());
+        eprintln!(
+            "error: `{}`: {}",
+            path.display(),
+            super::replay::record_error(&record, &e)
+        );
         super::EXIT_FAILURE
     })?;
     for i in 0..record.actions.len() {
