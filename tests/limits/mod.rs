@@ -775,3 +775,41 @@ fn play_and_replay_print_names_and_record_fields_escaped() {
         assert!(!raw(out), "{out:?}");
     }
 }
+
+#[test]
+fn analyze_refuses_an_enumeration_it_cannot_finish() {
+    // Issue 12: four tiles each ran for a day, six for years, silently. Now the size is
+    // estimated first, and `--max-deals` decides.
+    let dir = std::env::temp_dir().join(format!("yaku-deals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("four.toml"),
+        "[ruleset]\nid = \"four\"\nextends = \"kolyesi\"\n\n[flow]\nfirst_tiles = 4\nbanker_tiles = 4\nmax_players = 3\n",
+    )
+    .unwrap();
+    let (code, stderr) = run_in_with_deadline(&dir, &["analyze", "four.toml"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("goes through 220884300000 deals (4 first tiles and 4 for the banker from 32 tiles, then draws of [1, 2]), about "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("more than the 1000000000 allowed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`--max-deals 220884300000` runs it anyway"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // The limit is the user's: lower than Kol-ye-si's 6,472,800 deals refuses it, equal runs it.
+    let (code, stderr) = run_in_with_deadline(
+        &crate::common::root(),
+        &["analyze", "kolyesi", "--max-deals", "6472799"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("goes through 6472800 deals"), "{stderr}");
+    let out = Yaku::new(["analyze", "kolyesi", "--max-deals", "6472800"]).run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("(+0.1764)"), "{}", out.stdout);
+}
