@@ -74,9 +74,58 @@ pub fn combinations(from: CardSet, k: u32, mut visit: impl FnMut(CardSet)) {
     go(&cards, k, 0, CardSet::EMPTY, &mut visit);
 }
 
+/// `n` choose `k`, saturating at `u128::MAX`.
+fn choose(n: usize, k: u32) -> u128 {
+    let k = k as usize;
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    // Exact at every step: the product of `i + 1` consecutive numbers is divisible by `(i + 1)!`.
+    (0..k).fold(1u128, |acc, i| {
+        acc.checked_mul((n - i) as u128)
+            .map_or(u128::MAX, |v| v / (i as u128 + 1))
+    })
+}
+
+/// How many deals [`first_hand_odds`] goes through for a deck of `cards` cards: every first
+/// hand, every banker hand from the rest, and for each draw option every set of extra tiles
+/// from what is left. The work grows with this number, so callers can refuse an enumeration too
+/// large to finish (Kol-ye-si's is 6,472,800; with four first tiles and four banker tiles,
+/// 220,884,300,000).
+pub fn deal_count(cards: usize, flow: &BankerFlow) -> u128 {
+    let first = choose(cards, flow.first_tiles);
+    let left = cards.saturating_sub((flow.first_tiles + flow.banker_tiles) as usize);
+    let banker = choose(
+        cards.saturating_sub(flow.first_tiles as usize),
+        flow.banker_tiles,
+    );
+    let extras = flow
+        .draw_options
+        .iter()
+        .fold(0u128, |sum, &d| sum.saturating_add(choose(left, d)));
+    first.saturating_mul(banker).saturating_mul(extras)
+}
+
 /// The exact odds of every possible first hand, in deck order.
 pub fn first_hand_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Vec<FirstHandOdds> {
+    first_hand_odds_with_progress(ruleset, flow, |_| {})
+}
+
+/// [`first_hand_odds`], calling `progress` with the number of deals done after each banker
+/// hand; the numbers add up to [`deal_count`].
+pub fn first_hand_odds_with_progress(
+    ruleset: &Ruleset,
+    flow: &BankerFlow,
+    mut progress: impl FnMut(u64),
+) -> Vec<FirstHandOdds> {
     let all = ruleset.deck.all();
+    let left_after = all
+        .len()
+        .saturating_sub(flow.first_tiles + flow.banker_tiles) as usize;
+    let per_banker_hand = flow.draw_options.iter().fold(0u64, |sum, &d| {
+        sum.saturating_add(u64::try_from(choose(left_after, d)).unwrap_or(u64::MAX))
+    });
     let mut out = Vec::new();
     combinations(all, flow.first_tiles, |first| {
         // sums[d] = Σ over banker hands (weighted to a common denominator) of the mean result.
@@ -104,6 +153,7 @@ pub fn first_hand_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Vec<FirstHandOdd
                 });
                 *total = *total + Rational::new(i128::from(wins), i128::from(count.max(1)));
             }
+            progress(per_banker_hand);
         });
         let by_draw = totals
             .into_iter()
@@ -164,5 +214,24 @@ mod tests {
             n += 1
         });
         assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn the_deal_count_is_what_the_enumeration_goes_through() {
+        assert_eq!(choose(32, 2), 496);
+        assert_eq!(choose(5, 0), 1);
+        assert_eq!(choose(3, 4), 0);
+        assert_eq!(choose(64, 32), 1_832_624_140_942_590_534);
+        let ruleset = crate::ruleset::load("kolyesi").value.unwrap();
+        let flow = ruleset.banker().unwrap();
+        let count = deal_count(ruleset.deck.cards.len(), flow);
+        assert_eq!(count, 6_472_800);
+        let mut done = 0u128;
+        let odds = first_hand_odds_with_progress(&ruleset, flow, |n| done += u128::from(n));
+        assert_eq!(done, count);
+        assert_eq!(odds, first_hand_odds(&ruleset, flow));
+        let mut four = (**flow).clone();
+        (four.first_tiles, four.banker_tiles) = (4, 4);
+        assert_eq!(deal_count(32, &four), 220_884_300_000);
     }
 }

@@ -4,6 +4,7 @@
 use super::load_ruleset;
 use crate::analysis::{self, Rational, Strategy};
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 
 /// Arguments of `yaku analyze`.
 #[derive(clap::Args, Debug)]
@@ -22,9 +23,62 @@ pub struct AnalyzeArgs {
     /// The largest bet (defaults to the ruleset's).
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(i64).range(1..=crate::ruleset::MAX_BET))]
     max_bet: Option<i64>,
+    /// Allow an enumeration of up to N deals (default 1,000,000,000): a ruleset that deals more
+    /// tiles is refused with an estimate of how long it would take, unless this allows it.
+    #[arg(long, value_name = "N")]
+    max_deals: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// The largest enumeration run without `--max-deals`: well under a minute in a release build
+/// (Kol-ye-si's 6,472,800 deals take about a tenth of a second).
+pub const DEFAULT_MAX_DEALS: u64 = 1_000_000_000;
+
+/// Enumerations this long show a progress bar on a terminal.
+const PROGRESS_FROM: u128 = 50_000_000;
+
+/// Deals per second on this machine and build, measured for 50 ms on random hands (each deal of
+/// the enumeration evaluates one hand): for the time an enumeration would take.
+fn deals_per_second(ruleset: &crate::ruleset::Ruleset, flow: &crate::ruleset::BankerFlow) -> f64 {
+    use rand::{RngExt, SeedableRng};
+    let n = ruleset.deck.cards.len();
+    let size = (flow.first_tiles + flow.draw_options.iter().copied().max().unwrap_or(0)) as usize;
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(1);
+    let piles: Vec<crate::deck::CardSet> = (0..4096)
+        .map(|_| {
+            (0..size.min(n))
+                .map(|_| crate::deck::CardId(rng.random_range(0..n) as u8))
+                .collect()
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    let (mut hands, mut sink) = (0u64, 0i64);
+    while start.elapsed() < std::time::Duration::from_millis(50) {
+        for &pile in &piles {
+            sink = sink.wrapping_add(crate::families::banker::hand_value(flow, pile));
+        }
+        hands += piles.len() as u64;
+    }
+    std::hint::black_box(sink);
+    hands as f64 / start.elapsed().as_secs_f64()
+}
+
+/// A duration in words: `3 s`, `12 min`, `5 h`, `40 days`, `2,000 years`.
+fn duration_words(seconds: f64) -> String {
+    let (value, unit) = if seconds < 120.0 {
+        (seconds, "s")
+    } else if seconds < 7200.0 {
+        (seconds / 60.0, "min")
+    } else if seconds < 172_800.0 {
+        (seconds / 3600.0, "h")
+    } else if seconds < 2.0 * 31_557_600.0 {
+        (seconds / 86_400.0, "days")
+    } else {
+        (seconds / 31_557_600.0, "years")
+    };
+    format!("{value:.0} {unit}")
 }
 
 fn fraction(r: Rational) -> serde_json::Value {
@@ -71,7 +125,47 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
             return super::EXIT_FAILURE;
         }
     };
-    let odds = analysis::first_hand_odds(&ruleset, flow);
+    // The enumeration's size first: tile counts of 4 take hours, of 6 years.
+    let deals = analysis::deal_count(deck.cards.len(), flow);
+    let allowed = args.max_deals.unwrap_or(DEFAULT_MAX_DEALS);
+    if deals > u128::from(allowed) {
+        let time = deals as f64 / deals_per_second(&ruleset, flow);
+        eprintln!(
+            "error: the exact analysis of `{}` goes through {deals} deals ({} and {} for the banker from {}, then draws of {:?}), about {} on this machine; more than the {allowed} allowed",
+            ruleset.id,
+            super::plural(flow.first_tiles, "first tile"),
+            flow.banker_tiles,
+            super::plural(deck.cards.len(), "tile"),
+            flow.draw_options,
+            duration_words(time)
+        );
+        eprintln!(
+            "  = help: `--max-deals {deals}` runs it anyway{}",
+            if deals > u128::from(u64::MAX) {
+                " (it is beyond what --max-deals takes)"
+            } else {
+                ""
+            }
+        );
+        return super::EXIT_USAGE;
+    }
+    let bar = (deals >= PROGRESS_FROM && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(deals as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} deals  ETA {eta}  elapsed {elapsed}",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let odds = analysis::first_hand_odds_with_progress(&ruleset, flow, |n| {
+        if let Some(bar) = &bar {
+            bar.inc(n);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let ev = analysis::expected_value(&odds, &strategy, limits);
     // The best strategies are computed from the odds, for any deck (the bundled strategy tables
     // name the Gu Pai tiles, so a ruleset with its own deck could not load them).

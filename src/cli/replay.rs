@@ -114,7 +114,12 @@ pub fn run(args: &ReplayArgs) -> i32 {
 /// A record's error as a replay reports it. The engine words an illegal action for the player at
 /// the keyboard (`not in your hand`); here there is no "you", so the action is named with its
 /// seat and player, and the reason speaks of "that player".
+/// Control characters from the record (card ids, declaration ids) are escaped.
 pub(super) fn record_error(record: &Record, e: &RecordError) -> String {
+    crate::diag::escape_control(&record_error_text(record, e)).into_owned()
+}
+
+fn record_error_text(record: &Record, e: &RecordError) -> String {
     let RecordErrorKind::Illegal { index, reason } = &e.kind else {
         return e.to_string();
     };

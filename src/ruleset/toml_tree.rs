@@ -170,7 +170,14 @@ impl Convert<'_> {
     fn item(&mut self, v: &toml::Spanned<DeValue>) -> Item {
         let loc = Loc::new(self.file, v.span());
         let value = match v.get_ref() {
-            DeValue::String(s) => Value::Str(s.to_string(), self.raw_offset(&loc, s)),
+            // Text from a rule file reaches the play screen, replays, rule sheets and reports:
+            // control characters (only written in TOML as escapes such as `\u001b`, so never
+            // verbatim, and `raw_offset` is `None` for them) are kept as the visible escape
+            // `\u{1b}`, so no name can clear a screen or set a clipboard wherever it is printed.
+            DeValue::String(s) => Value::Str(
+                crate::diag::escape_control(s).into_owned(),
+                self.raw_offset(&loc, s),
+            ),
             DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
                 Ok(n) => Value::Int(n),
                 Err(_) => {

@@ -600,3 +600,216 @@ fn chips_from_a_rule_file_are_bounded_like_the_command_line() {
     .run();
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// Waits until `out` (filled by a reader thread) holds `text` after byte `from`, for at most
+/// 30 s; the position after it.
+fn wait_for(out: &std::sync::Arc<std::sync::Mutex<String>>, text: &str, from: usize) -> usize {
+    let start = std::time::Instant::now();
+    loop {
+        {
+            let seen = out.lock().unwrap();
+            if let Some(i) = seen.get(from..).and_then(|s| s.find(text)) {
+                return from + i + text.len();
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "no `{text}` in:\n{seen}"
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_failed_save_at_quit_keeps_the_game() {
+    // Issue 12: a save that failed at `quit` (a full disk, a folder gone) ended the program and
+    // the game was lost. Now the game is kept: Enter goes back to it, another path saves it.
+    use std::io::{Read, Write};
+    let dir = std::env::temp_dir().join(format!("yaku-quit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("gone")).unwrap();
+    let mut child = Command::new(bin())
+        .args([
+            "play",
+            "koikoi",
+            "--players",
+            "human,random",
+            "--seed",
+            "3",
+            "--save",
+            "gone/save.json",
+        ])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let out = std::sync::Arc::clone(&out);
+        let mut stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                out.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    // The game has started (its save path was checked): now the folder goes away.
+    let at = wait_for(&out, "> ", 0);
+    std::fs::remove_dir_all(dir.join("gone")).unwrap();
+    stdin.write_all(b"quit\n").unwrap();
+    let at = wait_for(&out, "the game is kept", at);
+    stdin.write_all(b"\n").unwrap();
+    let at = wait_for(&out, "back to the game", at);
+    // The same question again, and a move still works.
+    let at = wait_for(&out, "> ", at);
+    stdin.write_all(b"quit\n").unwrap();
+    let at = wait_for(&out, "the game is kept", at);
+    stdin.write_all(b"kept.json\n").unwrap();
+    wait_for(&out, "game saved to kept.json", at);
+    drop(stdin);
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let saved = std::fs::read_to_string(dir.join("kept.json")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("error: cannot save the game to `gone/save.json`")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    assert!(saved.contains("\"format\": \"yaku-record\""), "{saved}");
+}
+
+#[test]
+fn play_and_replay_print_names_and_record_fields_escaped() {
+    // Issue 12: card, yaku and ruleset names from a rule file and the players, ruleset and card
+    // ids of a record reached the terminal raw (a screen clear, a window title) even when piped.
+    let dir = std::env::temp_dir().join(format!("yaku-escape-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let deck = std::fs::read_to_string(crate::common::root().join("rulesets/decks/hanafuda.toml"))
+        .unwrap()
+        .replacen("id = \"hanafuda\"", "id = \"escdeck\"", 1)
+        .replace("name = \"Crane and Sun\"", "name = \"Crane\\u001b[2J\"");
+    assert!(deck.contains("\\u001b[2J"));
+    std::fs::write(dir.join("escdeck.toml"), deck).unwrap();
+    std::fs::write(
+        dir.join("esc.toml"),
+        "[ruleset]\nid = \"esc\"\nname = \"Esc\\u001b]0;title\\u0007\"\nextends = \"koikoi\"\ndeck = \"escdeck\"\n\n[[yaku]]\nid = \"kasu\"\nname = \"Kasu\\u001b[2J\"\n",
+    )
+    .unwrap();
+    let raw = |text: &str| text.chars().any(|c| c.is_control() && c != '\n');
+    let mut outputs: Vec<String> = Vec::new();
+    for seed in ["1", "2", "3"] {
+        let played = Yaku::new([
+            "play",
+            "esc.toml",
+            "--players",
+            "random,random",
+            "--rounds",
+            "2",
+            "--seed",
+            seed,
+            "--record",
+            "esc.json",
+        ])
+        .current_dir(&dir)
+        .run();
+        assert_eq!(played.code, 0, "{}", played.stderr);
+        let replayed = Yaku::new(["replay", "esc.json", "--to-end"])
+            .current_dir(&dir)
+            .run();
+        assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+        outputs.push(format!("{}{}", played.stdout, played.stderr));
+        outputs.push(format!("{}{}", replayed.stdout, replayed.stderr));
+    }
+    let all = outputs.concat();
+    assert!(all.contains("Esc\\u{1b}]0;title\\u{7}"), "{all}");
+    assert!(all.contains("Crane\\u{1b}[2J"), "{all}");
+    // A tampered record: players, the ruleset's id and spec, a card id.
+    let record = std::fs::read_to_string(dir.join("esc.json")).unwrap();
+    let tampered = [
+        record.replacen("\"random\"", "\"rand\\u001b[2Jom\"", 1),
+        record.replacen(
+            "\"spec\": \"esc.toml\"",
+            "\"spec\": \"e\\u001b[2Jsc.toml\"",
+            1,
+        ),
+        record.replacen("\"id\": \"esc\"", "\"id\": \"e\\u001b[2Jsc\"", 1),
+        record.replacen("\"pine-crane\"", "\"pine\\u001b[2Jcrane\"", 1),
+    ];
+    for (k, text) in tampered.iter().enumerate() {
+        assert_ne!(*text, record, "{k}");
+        std::fs::write(dir.join("tampered.json"), text).unwrap();
+        for args in [
+            &["replay", "tampered.json", "--to-end"][..],
+            &["replay", "tampered.json", "--json"],
+            &["play", "--resume", "tampered.json"],
+        ] {
+            let out = Yaku::new(args).current_dir(&dir).run();
+            let text = format!("{}{}", out.stdout, out.stderr);
+            assert!(!raw(&text), "{k} {args:?}: {text:?}");
+            assert!(text.contains("\\u{1b}[2J"), "{k} {args:?}: {text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    for out in &outputs {
+        assert!(!raw(out), "{out:?}");
+    }
+}
+
+#[test]
+fn analyze_refuses_an_enumeration_it_cannot_finish() {
+    // Issue 12: four tiles each ran for a day, six for years, silently. Now the size is
+    // estimated first, and `--max-deals` decides.
+    let dir = std::env::temp_dir().join(format!("yaku-deals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("four.toml"),
+        "[ruleset]\nid = \"four\"\nextends = \"kolyesi\"\n\n[flow]\nfirst_tiles = 4\nbanker_tiles = 4\nmax_players = 3\n",
+    )
+    .unwrap();
+    let (code, stderr) = run_in_with_deadline(&dir, &["analyze", "four.toml"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("goes through 220884300000 deals (4 first tiles and 4 for the banker from 32 tiles, then draws of [1, 2]), about "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("more than the 1000000000 allowed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`--max-deals 220884300000` runs it anyway"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // The limit is the user's: lower than Kol-ye-si's 6,472,800 deals refuses it, equal runs it.
+    let (code, stderr) = run_in_with_deadline(
+        &crate::common::root(),
+        &["analyze", "kolyesi", "--max-deals", "6472799"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("goes through 6472800 deals"), "{stderr}");
+    let out = Yaku::new(["analyze", "kolyesi", "--max-deals", "6472800"]).run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("(+0.1764)"), "{}", out.stdout);
+}

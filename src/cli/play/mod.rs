@@ -280,10 +280,15 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         eprintln!("error: cannot read `{}`: {e}", path.display());
         super::EXIT_FAILURE
     })?;
-    let record = Record::from_json(&text).map_err(|e| {
-        eprintln!("error: `{}`: {e}", path.display());
+    let mut record = Record::from_json(&text).map_err(|e| {
+        eprintln!(
+            "error: `{}`: {}",
+            path.display(),
+            crate::diag::escape_control(&e.to_string())
+        );
         super::EXIT_FAILURE
     })?;
+    escape_record_text(&mut record);
     let ruleset = record_ruleset(path, &record.ruleset.spec)?;
     match record.check_hash(&ruleset) {
         HashCheck::Same => {}
@@ -304,6 +309,20 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         }
     }
     Ok((record, ruleset))
+}
+
+/// Escapes control characters in a record's free text, which play and replay print (the players
+/// as seat labels, the ruleset's id and spec in messages): a record is a file anyone may have
+/// written, and a raw escape sequence in it could clear the screen or set the clipboard.
+fn escape_record_text(record: &mut Record) {
+    let escape = |s: &mut String| {
+        if let std::borrow::Cow::Owned(e) = crate::diag::escape_control(s) {
+            *s = e;
+        }
+    };
+    record.players.iter_mut().for_each(escape);
+    escape(&mut record.ruleset.id);
+    escape(&mut record.ruleset.spec);
 }
 
 /// Loads the ruleset a record names. One that cannot be found is reported against the record (the
@@ -365,7 +384,11 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     }
     let (bots, labels) = bots(&record.players, &ruleset)?;
     let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
-        eprintln!("error: `{}`: {e}", path.display());
+        eprintln!(
+            "error: `{}`: {}",
+            path.display(),
+            super::replay::record_error(&record, &e)
+        );
         super::EXIT_FAILURE
     })?;
     for i in 0..record.actions.len() {
@@ -552,16 +575,51 @@ impl Session {
         }
     }
 
-    /// Saves the game and says how to resume it.
-    fn save_and_leave(&mut self) -> i32 {
-        let save = self.save.clone();
-        if let Err(code) = self.write_record(&save) {
-            return code;
+    /// Saves the game and says how to resume it: `Some(exit code)` to end the program, `None`
+    /// to go back to the game. A save that fails does not lose the game: with `ask` (a person
+    /// typed `quit`) it says so and asks for another file, and an empty answer goes back to the
+    /// game; without (the input ended, so nobody can answer) it says the game was not saved.
+    fn save_and_leave(
+        &mut self,
+        mut ask: Option<&mut dyn FnMut() -> Option<String>>,
+    ) -> Option<i32> {
+        loop {
+            let save = self.save.clone();
+            let saved = crate::fsio::check_replaceable_by_record(&save)
+                .and_then(|()| self.try_write_record(&save));
+            match (saved, ask.as_mut()) {
+                (Ok(()), _) => break,
+                (Err(why), None) => {
+                    eprintln!(
+                        "error: cannot save the game to `{}`: {why}\n  = note: the input ended, so the game could not go on and is not saved",
+                        save.display()
+                    );
+                    return Some(super::EXIT_FAILURE);
+                }
+                (Err(why), Some(ask)) => {
+                    eprintln!("error: cannot save the game to `{}`: {why}", save.display());
+                    println!(
+                        "the game is kept: type another file to save it to, or press Enter to go back to the game"
+                    );
+                    match ask().map(|l| l.trim().to_string()) {
+                        Some(path) if !path.is_empty() => self.save = PathBuf::from(path),
+                        Some(_) => {
+                            println!("back to the game (`quit` tries to save again)");
+                            return None;
+                        }
+                        None => {
+                            eprintln!("error: the input ended; the game is not saved");
+                            return Some(super::EXIT_FAILURE);
+                        }
+                    }
+                }
+            }
         }
+        let save = self.save.clone();
         if let Some(path) = self.record_path.clone()
             && let Err(code) = self.write_record(&path)
         {
-            return code;
+            return Some(code);
         }
         print!("{}", self.table.stopped(&*self.game));
         println!(
@@ -569,7 +627,7 @@ impl Session {
             save.display(),
             save.display()
         );
-        super::EXIT_OK
+        Some(super::EXIT_OK)
     }
 
     fn play(&mut self) -> i32 {
@@ -620,11 +678,16 @@ impl Session {
                 loop {
                     println!("{question}");
                     let Some(line) = read(&mut lines) else {
-                        return self.save_and_leave();
+                        return self.save_and_leave(None).unwrap_or(super::EXIT_FAILURE);
                     };
                     match line.trim() {
                         "" => break,
-                        "quit" | "q" => return self.save_and_leave(),
+                        "quit" | "q" => {
+                            if let Some(code) = self.save_and_leave(Some(&mut || read(&mut lines)))
+                            {
+                                return code;
+                            }
+                        }
                         "score" => print!("{}", self.table.score(&*self.game)),
                         "help" => println!("{}", self.table.help()),
                         other => println!("`{other}` is not a command here; press Enter to deal"),
@@ -662,7 +725,7 @@ impl Session {
             loop {
                 println!("{}", self.table.question(&*self.game, &legal));
                 let Some(line) = read(&mut lines) else {
-                    return self.save_and_leave();
+                    return self.save_and_leave(None).unwrap_or(super::EXIT_FAILURE);
                 };
                 match self.table.parse(&line, &*self.game, &legal) {
                     Ok(Input::Act(action)) => {
@@ -672,7 +735,11 @@ impl Session {
                     Ok(Input::Help) => println!("{}", self.table.help()),
                     Ok(Input::Rules) => print!("{}", self.table.rules(&*self.game)),
                     Ok(Input::Score) => print!("{}", self.table.score(&*self.game)),
-                    Ok(Input::Quit) => return self.save_and_leave(),
+                    Ok(Input::Quit) => {
+                        if let Some(code) = self.save_and_leave(Some(&mut || read(&mut lines))) {
+                            return code;
+                        }
+                    }
                     Err(reason) => println!("{}", self.table.refusal(&reason)),
                 }
             }
