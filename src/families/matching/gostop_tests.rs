@@ -700,3 +700,32 @@ fn the_sake_cups_holder_chooses_how_it_counts() {
     assert!(tallies.contains(&("animals".to_string(), 0)), "{tallies:?}");
     assert_snapshot!(render(&mut g));
 }
+
+#[test]
+fn chongtong_four_of_a_month_dealt_wins_ten_from_each_loser() {
+    // pagat "Special events": four cards of a month in a dealt hand win at once (Choice: 10).
+    let r = Arc::new(
+        ruleset::load_str(
+            "chongtong.toml",
+            "[ruleset]\nid = \"four-cards\"\nextends = \"gostop\"\n[flow]\nhand_size = 4\ntable_size = 2\ndeal_packet = 4\n",
+        )
+        .value
+        .expect("the small ruleset loads"),
+    );
+    let order = deck_order(
+        &r,
+        &[
+            &["pine-1", "plum-1", "cherry-1", "iris-1"],
+            &["maple-deer", "maple-ribbon", "maple-1", "maple-2"],
+            &["pine-2", "plum-2", "cherry-2", "iris-2"],
+        ],
+        &["peony-1", "peony-2"],
+        &[],
+    );
+    let mut g = start(r, order, 3);
+    let out = render(&mut g);
+    let h = &g.history()[0];
+    assert_eq!(h.winner, Some(1));
+    assert_eq!(h.points.to_vec(), vec![-10, 20, -10], "{out}");
+    assert_snapshot!(out);
+}
