@@ -54,6 +54,20 @@ pub struct ScoreArgs {
     /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
     #[arg(long, default_value = "none", value_name = "WHO")]
     closer: String,
+    /// Games that settle each loser (Go-Stop): one losing seat's capture pile; give it once
+    /// per loser, in seat order after the winner.
+    #[arg(long = "loser", value_name = "ID,ID,...")]
+    losers: Vec<String>,
+    /// Games that settle each loser: each loser's calls to play on, in the order of `--loser`.
+    #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
+    loser_calls: Vec<u32>,
+    /// Games that settle each loser: a declaration the winner made, and how often
+    /// (`--made shake=1`).
+    #[arg(long, value_name = "ID=N")]
+    made: Vec<String>,
+    /// Games that settle each loser: hands in a row without a winner just before this one.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    drawn_before: u32,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -149,7 +163,18 @@ pub fn run(args: &ScoreArgs) -> i32 {
         choices: 0,
     };
     let found = scoring::evaluate(&ruleset, pile, &c);
-    let outcome = match scoring::settle(&ruleset, &found, None, &c) {
+    let table = if scoring::reads_table(&ruleset) {
+        match table_facts(&ruleset, flow, pile, &c, args) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return super::EXIT_USAGE;
+            }
+        }
+    } else {
+        None
+    };
+    let outcome = match scoring::settle_at_table(&ruleset, &found, None, &c, table.as_ref()) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -165,6 +190,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
             "multipliers": outcome.steps,
             "total": outcome.total,
             "opponent": outcome.opponent,
+            "payments": outcome.payments,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
@@ -193,9 +219,16 @@ pub fn run(args: &ScoreArgs) -> i32 {
     }
     let _ = writeln!(out, "  {:<width$} {:>4}", "base", outcome.base);
     for s in &outcome.steps {
-        let _ = writeln!(out, "  {:<width$} {:>4}", s.reason, s.total);
+        let reason = match s.seat {
+            Some(seat) => format!("loser {seat}: {}", s.reason),
+            None => s.reason.clone(),
+        };
+        let _ = writeln!(out, "  {reason:<width$} {:>4}", s.total);
     }
     let _ = writeln!(out, "  {:<width$} {:>4}", "total", outcome.total);
+    for (seat, pay) in outcome.payments.iter().enumerate().skip(1) {
+        let _ = writeln!(out, "  {:<width$} {:>4}", format!("loser {seat} pays"), pay);
+    }
     if outcome.opponent != 0 {
         let _ = writeln!(
             out,
@@ -205,6 +238,111 @@ pub fn run(args: &ScoreArgs) -> i32 {
     }
     print!("{out}");
     super::EXIT_OK
+}
+
+/// Every seat for a script that settles each loser: the winner (seat 0) with `--captured`,
+/// its calls and `--made` declarations, then one seat per `--loser` pile (empty piles for the
+/// ruleset's other seats when none is given).
+fn table_facts(
+    ruleset: &Ruleset,
+    flow: &crate::ruleset::MatchingFlow,
+    pile: CardSet,
+    c: &scoring::Circumstances,
+    args: &ScoreArgs,
+) -> Result<scoring::TableFacts, String> {
+    let deck = &ruleset.deck;
+    let mut piles = vec![pile];
+    for list in &args.losers {
+        let mut p = CardSet::EMPTY;
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let card = deck
+                .parse_card(name)
+                .ok_or_else(|| format!("unknown card `{name}` in `--loser`"))?;
+            if piles.iter().any(|q| q.contains(card)) || p.contains(card) {
+                return Err(format!("card `{}` is in two piles", deck.id_of(card)));
+            }
+            p.insert(card);
+        }
+        piles.push(p);
+    }
+    if args.losers.is_empty() {
+        piles.extend(std::iter::repeat_n(
+            CardSet::EMPTY,
+            flow.players as usize - 1,
+        ));
+    }
+    let seats = piles.len();
+    if !(flow.min_players as usize..=flow.max_players as usize).contains(&seats) {
+        return Err(format!(
+            "`{}` seats {} to {} players: give {} `--loser` piles, not {}",
+            ruleset.id,
+            flow.min_players,
+            flow.max_players,
+            flow.min_players as usize - 1,
+            seats - 1
+        ));
+    }
+    let mut made: Vec<(String, i64)> = ruleset
+        .declarations
+        .iter()
+        .map(|d| (d.id.clone(), 0))
+        .collect();
+    for m in &args.made {
+        let (id, n) = m.split_once('=').unwrap_or((m.as_str(), "1"));
+        let n: i64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("`--made {m}`: a count must follow `=`"))?;
+        let entry = made
+            .iter_mut()
+            .find(|(d, _)| d == id.trim())
+            .ok_or_else(|| {
+                let help = did_you_mean(id, ruleset.declarations.iter().map(|d| d.id.as_str()))
+                    .unwrap_or_default();
+                format!(
+                    "`--made {m}`: no declaration `{id}` in `{}` {help}",
+                    ruleset.id
+                )
+            })?;
+        entry.1 = n.clamp(0, 64);
+    }
+    let seat_facts = piles
+        .iter()
+        .enumerate()
+        .map(|(s, &p)| {
+            let sc = scoring::Circumstances {
+                dealer: false,
+                choices: 0,
+                ..*c
+            };
+            let found = scoring::evaluate(ruleset, p, if s == 0 { c } else { &sc });
+            scoring::SeatFacts {
+                winner: s == 0,
+                calls: if s == 0 {
+                    c.calls_self
+                } else {
+                    args.loser_calls.get(s - 1).copied().unwrap_or(0)
+                },
+                base: found.base(),
+                tallies: scoring::tallies(ruleset, p, if s == 0 { c } else { &sc }),
+                declared: if s == 0 {
+                    made.clone()
+                } else {
+                    made.iter().map(|(d, _)| (d.clone(), 0)).collect()
+                },
+                events: flow.turn_events.iter().map(|e| (e.id.clone(), 0)).collect(),
+                yaku: found
+                    .iter()
+                    .map(|i| ruleset.yaku.yaku[i].id.clone())
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(scoring::TableFacts {
+        seats: seat_facts,
+        draws_before: args.drawn_before,
+        options: ruleset.options.clone(),
+    })
 }
 
 /// A banker game's hand: its value at the showdown, and whether it wins every bet at once when

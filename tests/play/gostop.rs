@@ -55,3 +55,54 @@ fn a_whole_hand_of_gostop_against_two_bots_from_piped_input() {
         .collect();
     assert_eq!(points, vec![-30, 0, 30]);
 }
+
+/// `yaku score` settles a finished Go-Stop hand loser by loser: the go-bak example of the
+/// library's worked examples (pagat "Settlement"), from the command line.
+#[test]
+fn score_explains_each_losers_payment() {
+    let out = yaku(&[
+        "score",
+        "gostop",
+        "--captured",
+        "pine-1,pine-2,plum-1,plum-2,cherry-1,cherry-2,wisteria-1,wisteria-2,iris-1,iris-2,pine-crane,cherry-curtain,pampas-moon",
+        "--go",
+        "1",
+        "--loser",
+        "peony-1,rain-man",
+        "--loser",
+        "maple-1,maple-2,chrysanthemum-1,chrysanthemum-2,paulownia-1,paulownia-2",
+        "--loser-calls",
+        "1,0",
+        "--json",
+    ])
+    .expect(0);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["total"], 5);
+    assert_eq!(v["payments"], serde_json::json!([0, 20, 0]));
+    let text = yaku(&[
+        "score",
+        "matgo",
+        "--captured",
+        "pine-crane",
+        "--loser",
+        "rain-man",
+        "--made",
+        "shake=1",
+    ])
+    .expect(0);
+    assert!(text.stdout.contains("loser 1 pays"), "{}", text.stdout);
+    let bad = yaku(&[
+        "score",
+        "gostop",
+        "--captured",
+        "pine-crane",
+        "--made",
+        "shkae=1",
+    ])
+    .expect(2);
+    assert!(
+        bad.stderr.contains("no declaration `shkae`"),
+        "{}",
+        bad.stderr
+    );
+}
