@@ -729,3 +729,50 @@ fn chongtong_four_of_a_month_dealt_wins_ten_from_each_loser() {
     assert_eq!(h.points.to_vec(), vec![-10, 20, -10], "{out}");
     assert_snapshot!(out);
 }
+
+#[test]
+fn three_stacks_in_a_hand_win_at_once() {
+    // pagat "Special events": a player who makes three stacks in one hand wins it at once
+    // (Choice: 10 points).
+    let r = Arc::new(
+        ruleset::load_str(
+            "three-stacks.toml",
+            "[ruleset]\nid = \"four-card-matgo\"\nextends = \"matgo\"\n[flow]\nhand_size = 4\ntable_size = 2\ndeal_packet = 4\n",
+        )
+        .value
+        .expect("the small ruleset loads"),
+    );
+    let order = deck_order(
+        &r,
+        &[
+            &["pine-1", "plum-1", "cherry-1", "paulownia-1"],
+            &["maple-1", "iris-1", "peony-1", "clover-1"],
+        ],
+        &["pine-2", "plum-2"],
+        &[
+            "pine-crane",
+            "wisteria-1",
+            "plum-bird",
+            "cherry-2",
+            "cherry-curtain",
+        ],
+    );
+    let mut g = start(r, order, 2);
+    act(
+        &mut g,
+        &[
+            "play pine-1",
+            "play maple-1",
+            "play plum-1",
+            "play iris-1",
+            "play cherry-1",
+        ],
+    );
+    let out = render(&mut g);
+    assert_eq!(out.matches("seat 0 leaves a stack").count(), 3, "{out}");
+    assert!(out.contains("seat 0: three-ppeok"), "{out}");
+    let h = &g.history()[0];
+    assert_eq!(h.winner, Some(0));
+    assert_eq!(h.points.to_vec(), vec![10, -10], "{out}");
+    assert_snapshot!(out);
+}
