@@ -315,26 +315,21 @@ fn table_facts(
                 choices: 0,
                 ..*c
             };
-            let found = scoring::evaluate(ruleset, p, if s == 0 { c } else { &sc });
+            let seat_c = if s == 0 { c } else { &sc };
+            let found = scoring::evaluate(ruleset, p, seat_c);
             scoring::SeatFacts {
-                winner: s == 0,
                 calls: if s == 0 {
                     c.calls_self
                 } else {
                     args.loser_calls.get(s - 1).copied().unwrap_or(0)
                 },
-                base: found.base(),
-                tallies: scoring::tallies(ruleset, p, if s == 0 { c } else { &sc }),
                 declared: if s == 0 {
                     made.clone()
                 } else {
                     made.iter().map(|(d, _)| (d.clone(), 0)).collect()
                 },
                 events: flow.turn_events.iter().map(|e| (e.id.clone(), 0)).collect(),
-                yaku: found
-                    .iter()
-                    .map(|i| ruleset.yaku.yaku[i].id.clone())
-                    .collect(),
+                ..scoring::SeatFacts::of_pile(ruleset, p, &found, seat_c, s == 0)
             }
         })
         .collect();
@@ -345,8 +340,6 @@ fn table_facts(
     })
 }
 
-/// A banker game's hand: its value at the showdown, and whether it wins every bet at once when
-/// it is the banker's first tiles.
 /// The game points of a finished trick-taking hand: its end, both players' card points and
 /// tricks, through the ruleset's scoring script.
 fn score_tricks(
@@ -461,6 +454,8 @@ fn score_tricks(
     super::EXIT_OK
 }
 
+/// A banker game's hand: its value at the showdown, and whether it wins every bet at once when
+/// it is the banker's first tiles.
 fn score_showdown(ruleset: &Ruleset, flow: &BankerFlow, pile: CardSet, json: bool) -> i32 {
     let value = banker::hand_value(flow, pile);
     let instant = banker::banker_instant_win(flow, pile);

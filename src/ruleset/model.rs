@@ -124,6 +124,11 @@ impl TurnPattern {
         ("suit_played", TurnPattern::SuitPlayed),
     ];
 
+    /// The pattern's position in [`TurnPattern::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The name in rule files.
     pub fn name(self) -> &'static str {
         TurnPattern::ALL

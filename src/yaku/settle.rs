@@ -70,6 +70,29 @@ pub struct SeatFacts {
     pub yaku: Vec<String>,
 }
 
+impl SeatFacts {
+    /// What a seat's pile says: its yaku `found` on `pile` (ids and base) and the pile's
+    /// tallies; no calls, declarations or events (the caller adds those it knows).
+    pub fn of_pile(
+        ruleset: &Ruleset,
+        pile: CardSet,
+        found: &YakuScore,
+        c: &Circumstances,
+        winner: bool,
+    ) -> SeatFacts {
+        SeatFacts {
+            winner,
+            base: found.base(),
+            tallies: tallies(ruleset, pile, c),
+            yaku: found
+                .iter()
+                .map(|i| ruleset.yaku.yaku[i].id.clone())
+                .collect(),
+            ..SeatFacts::default()
+        }
+    }
+}
+
 impl TableFacts {
     /// The facts as the script's `hand` holds them (`seats`, `draws_before`, `options`).
     pub fn extra(&self) -> Vec<(&'static str, FactValue)> {

@@ -136,10 +136,7 @@ impl Marks {
     }
 
     fn pattern(&mut self, p: TurnPattern) {
-        let i = TurnPattern::ALL
-            .iter()
-            .position(|(_, q)| *q == p)
-            .unwrap_or(0);
+        let i = p.index();
         self.turn.patterns[i] = self.turn.patterns[i].saturating_add(1);
     }
 }
@@ -236,6 +233,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
     };
     let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
     let deck_size = ruleset.deck.cards.len();
+    let marks = Marks::new(seats, ruleset.declarations.len(), flow.turn_events.len());
     let mut game = MatchingGame {
         ruleset,
         flow,
@@ -261,7 +259,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         calls: PerSeat::new(seats),
         yaku: vec![YakuScore::default(); seats],
         table_count: 0,
-        marks: Marks::new(seats, 0, 0),
+        marks,
         draws_before: 0,
         scores: PerSeat::new(seats),
         history: Vec::new(),
@@ -317,7 +315,6 @@ impl MatchingGame {
             Phase::AfterDeal => view.dealer,
             _ => view.to_act.unwrap_or(view.seat),
         };
-        // Cards a determinized game must not deal again: bonus cards already taken are piles.
         Ok(MatchingGame {
             ruleset,
             flow,
@@ -463,10 +460,7 @@ impl MatchingGame {
             .map(|s| {
                 let c = self.circumstances(s);
                 SeatFacts {
-                    winner: winner == Some(s),
                     calls: self.calls[s],
-                    base: self.yaku[s].base(),
-                    tallies: yaku::tallies(r, self.captured[s], &c),
                     declared: r
                         .declarations
                         .iter()
@@ -480,10 +474,7 @@ impl MatchingGame {
                         .enumerate()
                         .map(|(i, e)| (e.id.clone(), i64::from(self.marks.fired(s, i))))
                         .collect(),
-                    yaku: self.yaku[s]
-                        .iter()
-                        .map(|i| r.yaku.yaku[i].id.clone())
-                        .collect(),
+                    ..SeatFacts::of_pile(r, self.captured[s], &self.yaku[s], &c, winner == Some(s))
                 }
             })
             .collect();
@@ -591,17 +582,7 @@ impl MatchingGame {
         self.captured.fill(CardSet::EMPTY);
         self.calls.fill(0);
         self.yaku.fill(YakuScore::default());
-        if self.marks.declared.len() != self.seats * self.ruleset.declarations.len()
-            || self.marks.fired.len() != self.seats * self.flow.turn_events.len()
-        {
-            self.marks = Marks::new(
-                self.seats,
-                self.ruleset.declarations.len(),
-                self.flow.turn_events.len(),
-            );
-        } else {
-            self.marks.reset();
-        }
+        self.marks.reset();
         // No pile is every card, so the first turn always evaluates.
         self.evaluated.fill(UNEVALUATED);
         self.turn = self.dealer;
@@ -960,10 +941,7 @@ impl MatchingGame {
         let flow = Arc::clone(&self.flow);
         let per = flow.turn_events.len();
         for (i, e) in flow.turn_events.iter().enumerate() {
-            let k = TurnPattern::ALL
-                .iter()
-                .position(|(_, q)| *q == e.on)
-                .unwrap_or(0);
+            let k = e.on.index();
             let times = self.marks.turn.patterns[k];
             if times == 0 {
                 continue;
@@ -1030,25 +1008,25 @@ impl MatchingGame {
     fn pending_choices(&self) -> u64 {
         let p = self.turn;
         let new = self.captured[p] - self.marks.turn.pile_before;
-        let mut offered = 0u64;
-        for (i, d) in self.flow.choices.iter().enumerate() {
-            let decl = &self.ruleset.declarations[d.0 as usize];
-            if self.marks.decided[p] >> i & 1 == 0 && decl.card.is_some_and(|c| new.contains(c)) {
-                offered |= 1 << d.0;
-            }
-        }
-        // One card at a time: the choices about the first such card.
-        let first = self
+        let card_of = |d: &DeclId| self.ruleset.declarations[d.0 as usize].card;
+        // One card at a time: the first card captured this turn whose choice is not made yet.
+        // `choose` decides every choice about a card at once, so all of them are offered.
+        let Some(card) = self
             .flow
             .choices
             .iter()
-            .find(|d| offered >> d.0 & 1 == 1)
-            .and_then(|d| self.ruleset.declarations[d.0 as usize].card);
+            .enumerate()
+            .find(|(i, d)| {
+                self.marks.decided[p] >> i & 1 == 0 && card_of(d).is_some_and(|c| new.contains(c))
+            })
+            .and_then(|(_, d)| card_of(d))
+        else {
+            return 0;
+        };
         self.flow
             .choices
             .iter()
-            .filter(|d| offered >> d.0 & 1 == 1)
-            .filter(|d| self.ruleset.declarations[d.0 as usize].card == first)
+            .filter(|d| card_of(d) == Some(card))
             .fold(0, |m, d| m | 1 << d.0)
     }
 

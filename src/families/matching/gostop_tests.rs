@@ -67,6 +67,13 @@ const JUNK: [&str; 12] = [
 ];
 
 #[test]
+fn turn_patterns_index_their_list() {
+    for (i, (_, p)) in crate::ruleset::TurnPattern::ALL.iter().enumerate() {
+        assert_eq!(p.index(), i);
+    }
+}
+
+#[test]
 fn every_yaku_at_its_threshold() {
     let r = load("gostop");
     // (what, pile, sake as junk, expected yaku) — pagat "Scoring", sloperama.
@@ -231,17 +238,13 @@ fn seat(r: &Ruleset, ids: &[&str], winner: bool, gos: u32, shakes: i64) -> SeatF
     let p = pile(r, ids);
     let found = scoring::evaluate(r, p, &c);
     SeatFacts {
-        winner,
         calls: gos,
-        base: found.base(),
-        tallies: scoring::tallies(r, p, &c),
         declared: r
             .declarations
             .iter()
             .map(|d| (d.id.clone(), if d.id == "shake" { shakes } else { 0 }))
             .collect(),
-        events: Vec::new(),
-        yaku: found.iter().map(|i| r.yaku.yaku[i].id.clone()).collect(),
+        ..SeatFacts::of_pile(r, p, &found, &c, winner)
     }
 }
 
