@@ -618,6 +618,50 @@ fn declarations(
     out
 }
 
+/// An array of whole numbers in `range` (`deal_packets`, `draw_options`): `Ok(None)` when
+/// absent, `Err(())` when not an array; an entry out of range is reported and left out.
+fn int_list(
+    r: &mut TableReader,
+    key: &str,
+    range: std::ops::RangeInclusive<i64>,
+    errors: &mut Vec<Diagnostic>,
+) -> Result<Option<Vec<u32>>, ()> {
+    let Some(item) = r.item(key) else {
+        return Ok(None);
+    };
+    match &item.value {
+        Value::Array(items) => Ok(Some(
+            items
+                .iter()
+                .filter_map(|i| match i.value {
+                    Value::Int(n) if range.contains(&n) => Some(n as u32),
+                    _ => {
+                        errors.push(Diagnostic::error(
+                            format!(
+                                "`{key}` entries must be whole numbers from {} to {}",
+                                range.start(),
+                                range.end()
+                            ),
+                            i.loc.clone(),
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+        )),
+        other => {
+            errors.push(Diagnostic::error(
+                format!(
+                    "`{key}` must be an array of numbers, found {}",
+                    other.describe()
+                ),
+                item.loc.clone(),
+            ));
+            Err(())
+        }
+    }
+}
+
 /// `[options]`: `name = integer` entries.
 fn rule_options(t: &Table, loc: &Loc, errors: &mut Vec<Diagnostic>) -> Vec<(String, i64)> {
     let mut r = TableReader::new(t, loc.clone(), "`[options]`").defined_by(&keys::OPTIONS);
@@ -1307,37 +1351,10 @@ fn tricks_flow(
         ));
     }
     let hand_size = positive(&mut r, "hand_size", 5, errors);
-    let deal_packets: Vec<u32> = {
-        let items = r.item("deal_packets").cloned();
-        match items.as_ref().map(|i| &i.value) {
-            None => vec![hand_size],
-            Some(Value::Array(items)) => items
-                .iter()
-                .filter_map(|i| match i.value {
-                    Value::Int(n) if (1..=64).contains(&n) => Some(n as u32),
-                    _ => {
-                        errors.push(Diagnostic::error(
-                            "`deal_packets` entries must be whole numbers from 1 to 64",
-                            i.loc.clone(),
-                        ));
-                        None
-                    }
-                })
-                .collect(),
-            Some(other) => {
-                errors.push(Diagnostic::error(
-                    format!(
-                        "`deal_packets` must be an array of numbers, found {}",
-                        other.describe()
-                    ),
-                    items
-                        .as_ref()
-                        .map_or_else(|| loc.clone(), |i| i.loc.clone()),
-                ));
-                vec![hand_size]
-            }
-        }
-    };
+    let deal_packets = int_list(&mut r, "deal_packets", 1..=64, errors)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| vec![hand_size]);
     if deal_packets.iter().sum::<u32>() != hand_size {
         errors.push(Diagnostic::error(
             format!(
@@ -1526,33 +1543,9 @@ fn banker_flow(
     let first_tiles = positive(&mut r, "first_tiles", 1, errors);
     let banker_tiles = positive(&mut r, "banker_tiles", 2, errors);
     let hands = positive(&mut r, "hands", 20, errors);
-    let draw_options: Vec<u32> = match r.item("draw_options") {
-        None => vec![1],
-        Some(item) => match &item.value {
-            Value::Array(items) => items
-                .iter()
-                .filter_map(|i| match i.value {
-                    Value::Int(n) if (0..=8).contains(&n) => Some(n as u32),
-                    _ => {
-                        errors.push(Diagnostic::error(
-                            "`draw_options` entries must be whole numbers from 0 to 8",
-                            i.loc.clone(),
-                        ));
-                        None
-                    }
-                })
-                .collect(),
-            other => {
-                errors.push(Diagnostic::error(
-                    format!(
-                        "`draw_options` must be an array of numbers, found {}",
-                        other.describe()
-                    ),
-                    item.loc.clone(),
-                ));
-                Vec::new()
-            }
-        },
+    let draw_options = match int_list(&mut r, "draw_options", 0..=8, errors) {
+        Ok(list) => list.unwrap_or_else(|| vec![1]),
+        Err(()) => Vec::new(),
     };
     // Bounded like `--min-bet` and `--max-bet`: a bankroll of 10^10 with no table limit made
     // every bet decision list 10^10 amounts.
