@@ -929,6 +929,9 @@ impl MatchingGame {
 
     /// Fires the turn events of the patterns this turn made; true when one won the hand.
     fn fire_turn_events(&mut self) -> bool {
+        if self.flow.turn_events.is_empty() {
+            return false;
+        }
         let p = self.turn;
         let facts = [
             i64::from(self.round),
@@ -1006,6 +1009,9 @@ impl MatchingGame {
 
     /// The choices (`count_as`) the player must make for cards captured this turn.
     fn pending_choices(&self) -> u64 {
+        if self.flow.choices.is_empty() {
+            return 0;
+        }
         let p = self.turn;
         let new = self.captured[p] - self.marks.turn.pile_before;
         let card_of = |d: &DeclId| self.ruleset.declarations[d.0 as usize].card;
@@ -1038,7 +1044,10 @@ impl MatchingGame {
             self.offered = choices;
             return;
         }
-        self.finish_patterns();
+        // The patterns matter only to turn events.
+        if !self.flow.turn_events.is_empty() {
+            self.finish_patterns();
+        }
         if self.fire_turn_events() {
             return;
         }
@@ -1239,7 +1248,9 @@ impl MatchingGame {
                         .iter()
                         .map(|card| Action::Play { card }),
                 );
-                out.extend(self.before_play_actions());
+                if self.may_act_before_play() {
+                    out.extend(self.before_play_actions());
+                }
             }
             Phase::CaptureChoice { card, .. } => {
                 out.extend(
@@ -1263,7 +1274,14 @@ impl MatchingGame {
         match self.phase {
             Phase::GameOver => 0,
             Phase::AfterDeal | Phase::Declare | Phase::Choose => self.offered.count_ones() as usize,
-            Phase::Play => self.hands[self.turn].len() as usize + self.before_play_actions().len(),
+            Phase::Play => {
+                let hand = self.hands[self.turn].len() as usize;
+                if self.may_act_before_play() {
+                    hand + self.before_play_actions().len()
+                } else {
+                    hand
+                }
+            }
             Phase::CaptureChoice { card, .. } => self.candidates(card).len() as usize,
         }
     }
@@ -1407,6 +1425,14 @@ impl MatchingGame {
 
     /// The declarations before playing a card the player to act may make now (`reveal`,
     /// `play_suit`, one per suit that qualifies, naming its lowest card), then a free draw.
+    /// True when the ruleset has declarations before a play or the player has free draws: only
+    /// then can there be moves besides the hand's cards (kept apart from
+    /// [`MatchingGame::before_play_actions`] so that games without them pay one test per call).
+    #[inline]
+    fn may_act_before_play(&self) -> bool {
+        !self.flow.before_play.is_empty() || self.marks.free_draws[self.turn] > 0
+    }
+
     fn before_play_actions(&self) -> Vec<Action> {
         let p = self.turn;
         let mut out = Vec::new();
