@@ -17,6 +17,8 @@ pub struct Expr {
 pub enum ExprKind {
     /// An integer literal.
     Number(i64),
+    /// `true` or `false`.
+    Bool(bool),
     /// A name: kind, suit, card, fact or attribute.
     Name(String),
     /// A function call.
@@ -105,6 +107,7 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ExprKind::Number(n) => write!(f, "{n}"),
+            ExprKind::Bool(b) => write!(f, "{b}"),
             ExprKind::Name(n) => write!(f, "{n}"),
             ExprKind::Call { name, args, .. } => {
                 write!(f, "{name}(")?;

@@ -130,6 +130,7 @@ impl Checker<'_> {
                 }
                 Some((Node::Int(*n), Type::Int))
             }
+            ExprKind::Bool(b) => Some((Node::Bool(*b), Type::Bool)),
             ExprKind::Name(name) => self.name(name, e, errors),
             ExprKind::Call {
                 name,

@@ -906,8 +906,9 @@ mod tests {
                     format!("({} {op} {})", sub(rng, Type::Int), sub(rng, Type::Int))
                 }
             },
-            Type::Bool => match rng.random_range(0..if leaf { 3 } else { 7 }) {
+            Type::Bool => match rng.random_range(0..if leaf { 4 } else { 8 }) {
                 0 => format!("all({})", sub(rng, Type::Set)),
+                7 | 3 if leaf => ["true", "false"][rng.random_range(0..2)].into(),
                 1 => format!("any({})", sub(rng, Type::Set)),
                 2 => {
                     let op = ["==", "!=", "<", "<=", ">", ">="][rng.random_range(0..6)];
@@ -982,6 +983,29 @@ mod tests {
 
     /// Arithmetic that could leave the 64-bit range is refused at compile time, with how far it
     /// could go; the largest numbers themselves are fine.
+    #[test]
+    fn true_and_false_are_conditions() {
+        let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
+        let names = Names {
+            deck: &deck,
+            facts: &[],
+            defs: &[],
+        };
+        let pile = CardSet::EMPTY;
+        for (src, want) in [
+            ("true", true),
+            ("false", false),
+            ("not false and true", true),
+            ("true == (count(pile) == 0)", true),
+            ("if false then true else count(plain) > 0", false),
+        ] {
+            let p = compile_str(src, Type::Bool, &names).unwrap();
+            assert_eq!(p.truth(&Context { pile, facts: &[] }), want, "{src}");
+        }
+        let err = compile_str("true + 1", Type::Int, &names).unwrap_err();
+        assert!(err[0].message.contains("a condition and a number"), "{err:?}");
+    }
+
     #[test]
     fn overflow_is_refused_when_compiled() {
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();

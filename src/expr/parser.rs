@@ -172,6 +172,7 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
         // A literal is digits only, never negative: `i64::MIN` marks one too large for `i64`,
         // which the checker reports (`i64::MAX` itself is a valid literal).
         Rule::number => ExprKind::Number(pair.as_str().parse().unwrap_or(i64::MIN)),
+        Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
         Rule::name => ExprKind::Name(pair.as_str().to_string()),
         Rule::paren => {
             // The node spans its parentheses, so that an operator applied to it (`-(a + b)`)
@@ -302,7 +303,13 @@ fn typo_hint(text: &str, pos: usize) -> Option<String> {
 
 fn describe(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::expr | Rule::paren | Rule::call | Rule::conditional | Rule::number | Rule::name => {
+        Rule::expr
+        | Rule::paren
+        | Rule::call
+        | Rule::conditional
+        | Rule::number
+        | Rule::boolean
+        | Rule::name => {
             "a value"
         }
         Rule::EOI => "the end",

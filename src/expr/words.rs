@@ -80,6 +80,8 @@ impl Describer<'_> {
                 self.any(b)?
             )),
             ExprKind::Call { name, args, .. } => self.call(name, args),
+            ExprKind::Bool(true) => Some("always".to_string()),
+            ExprKind::Bool(false) => Some("never".to_string()),
             _ if self.is_set(e) => self.set(e),
             _ => self.number(e),
         }
@@ -222,7 +224,7 @@ impl Describer<'_> {
                 self.any(c)?,
                 self.number(b)?
             )),
-            ExprKind::Unary(UnaryOp::Not, _) => None,
+            ExprKind::Unary(UnaryOp::Not, _) | ExprKind::Bool(_) => None,
         }
     }
 
