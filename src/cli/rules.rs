@@ -34,8 +34,16 @@ pub fn run(args: &RulesArgs) -> i32 {
 /// The ruleset a house rule extends, loaded, when the top file names one that loads.
 fn base_of(spec: &str, sources: &crate::diag::SourceMap) -> Option<crate::ruleset::Ruleset> {
     let top = sources.files().first()?;
+    // A combination (`koikoi+house/a`) is compared with its first ruleset.
+    if top.name == "<command line>" {
+        return crate::ruleset::load(spec.split('+').next()?).value;
+    }
     let tree: toml::Table = top.text.parse().ok()?;
-    let extends = tree.get("ruleset")?.get("extends")?.as_str()?;
+    let extends = tree.get("ruleset")?.get("extends")?;
+    // `extends = ["koikoi", "house/a"]`: compared with the first.
+    let extends = extends
+        .as_str()
+        .or_else(|| extends.as_array()?.first()?.as_str())?;
     // A relative path resolves next to the file on disk; a bundled name loads as it is.
     let beside = std::path::Path::new(spec)
         .parent()

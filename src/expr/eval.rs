@@ -1003,7 +1003,10 @@ mod tests {
             assert_eq!(p.truth(&Context { pile, facts: &[] }), want, "{src}");
         }
         let err = compile_str("true + 1", Type::Int, &names).unwrap_err();
-        assert!(err[0].message.contains("a condition and a number"), "{err:?}");
+        assert!(
+            err[0].message.contains("a condition and a number"),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -309,9 +309,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::conditional
         | Rule::number
         | Rule::boolean
-        | Rule::name => {
-            "a value"
-        }
+        | Rule::name => "a value",
         Rule::EOI => "the end",
         Rule::or
         | Rule::and

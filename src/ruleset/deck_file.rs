@@ -9,7 +9,9 @@ use crate::expr::FUNCTIONS;
 use std::collections::HashMap;
 
 /// Words that cannot be names of cards, suits or kinds, because expressions use them.
-const RESERVED: &[&str] = &["and", "or", "not", "if", "then", "else", "true", "false", "pile"];
+const RESERVED: &[&str] = &[
+    "and", "or", "not", "if", "then", "else", "true", "false", "pile",
+];
 
 /// Reads a whole deck file.
 pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Option<Deck> {

@@ -76,10 +76,9 @@ pub(super) struct Loader {
 pub fn load(spec: &str) -> Loaded {
     let mut loader = Loader::new();
     let mut errors = Vec::new();
-    let value = loader.open_top(spec, &mut errors).and_then(|file| {
-        let tree = loader.ruleset_tree(file, &mut Vec::new(), &mut errors)?;
-        build::ruleset(&mut loader, &tree, &mut errors)
-    });
+    let value = loader
+        .spec_tree(spec, None, &mut errors)
+        .and_then(|(tree, combined)| build_combined(&mut loader, &tree, combined, &mut errors));
     finish(loader, value, errors)
 }
 
@@ -90,11 +89,8 @@ pub fn load_recorded(spec: &str) -> Loaded {
     let mut loader = Loader::new();
     let mut errors = Vec::new();
     let value = loader
-        .open_spec(spec, Some(RefKind::Ruleset), &mut errors)
-        .and_then(|file| {
-            let tree = loader.ruleset_tree(file, &mut Vec::new(), &mut errors)?;
-            build::ruleset(&mut loader, &tree, &mut errors)
-        });
+        .spec_tree(spec, Some(RefKind::Ruleset), &mut errors)
+        .and_then(|(tree, combined)| build_combined(&mut loader, &tree, combined, &mut errors));
     finish(loader, value, errors)
 }
 
@@ -103,10 +99,28 @@ pub fn load_str(name: &str, text: &str) -> Loaded {
     let mut loader = Loader::new();
     let mut errors = Vec::new();
     let file = loader.add(name, text.to_string(), Origin::Inline);
+    let mut layers = Layers::default();
     let value = loader
-        .ruleset_tree(file, &mut Vec::new(), &mut errors)
+        .layer(file, &mut layers, &mut Vec::new(), None, &mut errors)
+        .then_some(layers.tree)
+        .flatten()
         .and_then(|tree| build::ruleset(&mut loader, &tree, &mut errors));
     finish(loader, value, errors)
+}
+
+/// Builds a merged tree; a combination of rulesets takes the combined id and name.
+fn build_combined(
+    loader: &mut Loader,
+    tree: &Table,
+    combined: Option<(String, String)>,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Ruleset> {
+    let mut ruleset = build::ruleset(loader, tree, errors)?;
+    if let Some((id, name)) = combined {
+        ruleset.id = id;
+        ruleset.name = name;
+    }
+    Some(ruleset)
 }
 
 /// Loads a deck file by bundled name (`hanafuda`) or path.
@@ -423,64 +437,222 @@ impl Loader {
         }
     }
 
-    /// Parses a ruleset file and, following `extends`, merges it onto its bases. `chain` holds the
-    /// files being extended, as (identity, name shown in diagnostics), for cycle detection.
-    pub(super) fn ruleset_tree(
+    /// Reads the ruleset a spec names: one file (`koikoi`, `mine.toml`), or a base and house
+    /// rules applied in order with option settings, joined by `+`
+    /// (`koikoi+house/no-seven-doubling+rounds=6`; what `--with` and `--set` build). A spec that
+    /// names an existing file or bundled ruleset whole is that file, `+` or not. Returns the
+    /// merged tree and, for a combination, the combined id and name.
+    fn spec_tree(
+        &mut self,
+        spec: &str,
+        named_as: Option<RefKind>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<(Table, Option<(String, String)>)> {
+        let whole = Path::new(spec).exists()
+            || bundled::file(&format!("{}.toml", spec.trim_end_matches(".toml"))).is_some();
+        if whole || !spec.contains('+') && !spec.contains('=') {
+            let file = self.open_spec(spec, named_as, errors)?;
+            let mut layers = Layers::default();
+            return self
+                .layer(file, &mut layers, &mut Vec::new(), None, errors)
+                .then_some(layers.tree)
+                .flatten()
+                .map(|t| (t, None));
+        }
+        let cli = self.add("<command line>", spec.to_string(), Origin::Inline);
+        let mut layers = Layers::default();
+        let mut ok = true;
+        let (mut ids, mut names) = (Vec::new(), Vec::new());
+        let (mut settings, mut paths) = (String::new(), String::new());
+        let mut offset = 0;
+        for part in spec.split('+') {
+            let at = Loc::new(cli, offset..offset + part.len());
+            offset += part.len() + 1;
+            if let Some((name, value)) = part.split_once('=') {
+                match setting_line(name.trim(), value.trim()) {
+                    Ok(line) => {
+                        // `flow.rounds=3` sets a key of the rule file; a plain name, an option.
+                        if name.contains('.') {
+                            paths.push_str(&line);
+                        } else {
+                            settings.push_str(&line);
+                        }
+                        ids.push(format!("{}={}", name.trim(), value.trim()));
+                    }
+                    Err(message) => {
+                        errors.push(Diagnostic::error(message, at));
+                        ok = false;
+                    }
+                }
+                continue;
+            }
+            if !settings.is_empty() || !paths.is_empty() || layers.tree.is_none() && !ids.is_empty()
+            {
+                errors.push(
+                    Diagnostic::error("a ruleset comes before the option settings", at).with_help(
+                        Some(
+                            "write the base, then its house rules, then `NAME=VALUE` settings"
+                                .into(),
+                        ),
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+            let Some(file) = self.open_spec(part, named_as, errors) else {
+                ok = false;
+                continue;
+            };
+            if self.layer(file, &mut layers, &mut Vec::new(), Some(&at), errors) {
+                if let Some((id, name)) = layers.tree.as_ref().and_then(header_id_name) {
+                    ids.push(id);
+                    names.push(name);
+                }
+            } else {
+                ok = false;
+            }
+        }
+        let mut tree = layers.tree.filter(|_| ok)?;
+        if !settings.is_empty() || !paths.is_empty() {
+            let text = if settings.is_empty() {
+                paths
+            } else {
+                format!("{paths}[options]\n{settings}")
+            };
+            let file = self.add("<--set>", text.clone(), Origin::Inline);
+            match toml_tree::parse(file, &text) {
+                Ok(child) => merge_layer(&mut tree, child, &|_| true, errors),
+                Err(e) => {
+                    errors.extend(e);
+                    return None;
+                }
+            }
+        }
+        let name = match names.split_first() {
+            Some((base, [])) => base.clone(),
+            Some((base, rest)) => format!("{base} with {}", rest.join(", ")),
+            None => String::new(),
+        };
+        let name = match ids
+            .iter()
+            .filter(|i| i.contains('='))
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+        {
+            set if set.is_empty() => name,
+            set => format!("{name} ({})", set.join(", ")),
+        };
+        Some((tree, Some((ids.join("+"), name))))
+    }
+
+    /// Merges `file` onto `layers`: its bases first (each once, in order: a base already
+    /// merged is not merged again), then the file itself. A file without a base starts the
+    /// tree; a second one is an error, since two whole rulesets do not combine. `chain` holds
+    /// the files being extended, as (identity, name shown in diagnostics), for cycle detection;
+    /// `named_at` is where the file was named. Returns false after an error.
+    fn layer(
         &mut self,
         file: FileId,
+        layers: &mut Layers,
         chain: &mut Vec<(String, String)>,
+        named_at: Option<&Loc>,
         errors: &mut Vec<Diagnostic>,
-    ) -> Option<Table> {
+    ) -> bool {
         let identity = self.identity(file);
+        if layers.included.contains(&identity) {
+            return true;
+        }
+        if chain.iter().any(|(id, _)| *id == identity) {
+            // Names as the user wrote them, not canonical paths: the same on every machine, and
+            // the cycle reads from the file given back to itself.
+            let names: Vec<&str> = chain
+                .iter()
+                .map(|(_, name)| name.as_str())
+                .chain([self.sources.get(file).name.as_str()])
+                .collect();
+            if let Some(at) = named_at {
+                errors.push(
+                    Diagnostic::error(
+                        format!(
+                            "`extends` cycle: `{}` extends this file again",
+                            at_text(self, at)
+                        ),
+                        at.clone(),
+                    )
+                    .with_help(Some(format!("the chain: {}", names.join(" -> ")))),
+                );
+            }
+            return false;
+        }
         let text = self.sources.get(file).text.clone();
         let mut tree = match toml_tree::parse(file, &text) {
             Ok(t) => t,
             Err(e) => {
                 errors.extend(e);
-                return None;
+                return false;
             }
         };
-        chain.push((identity, self.sources.get(file).name.clone()));
-        let extends = take_extends(&mut tree, errors);
-        let result = match extends {
-            None => Some(tree),
-            Some((base_name, at)) => {
-                if chain.len() > MAX_EXTENDS {
-                    errors.push(Diagnostic::error(
-                        format!("`extends` chain is longer than {MAX_EXTENDS} files"),
+        let Some(bases) = take_extends(&mut tree, errors) else {
+            return false;
+        };
+        if bases.is_empty() {
+            if let Some(acc) = &layers.tree {
+                let base = header_id_name(acc).map_or_else(String::new, |(id, _)| id);
+                let this = header_id_name(&tree)
+                    .map_or_else(|| self.sources.get(file).name.clone(), |(id, _)| id);
+                let at = named_at.cloned().unwrap_or_else(|| Loc::new(file, 0..0));
+                errors.push(
+                    Diagnostic::error(
+                        format!("`{this}` is a whole ruleset, not a house rule of `{base}`"),
                         at,
-                    ));
-                    None
-                } else {
-                    let base_file =
-                        self.open_ref(file, &base_name, RefKind::Ruleset, &at, errors)?;
-                    let base_id = self.identity(base_file);
-                    if chain.iter().any(|(id, _)| *id == base_id) {
-                        // Names as the user wrote them, not canonical paths: the same on every
-                        // machine, and the cycle reads from the file given back to itself.
-                        let names: Vec<&str> = chain
-                            .iter()
-                            .map(|(_, name)| name.as_str())
-                            .chain([self.sources.get(base_file).name.as_str()])
-                            .collect();
-                        errors.push(
-                            Diagnostic::error(
-                                format!("`extends` cycle: `{base_name}` extends this file again"),
-                                at,
-                            )
-                            .with_help(Some(format!("the chain: {}", names.join(" -> ")))),
-                        );
-                        None
-                    } else {
-                        let mut base = self.ruleset_tree(base_file, chain, errors)?;
-                        merge_ruleset(&mut base, tree, errors);
-                        Some(base)
-                    }
-                }
+                    )
+                    .with_help(Some(
+                        "only house rules (files with `extends`) apply on top of a ruleset; \
+                         each must build on a ruleset already in the list"
+                            .into(),
+                    )),
+                );
+                return false;
             }
-        };
+            layers.tree = Some(tree);
+            layers.closure.push(vec![identity.clone()]);
+            layers.included.push(identity);
+            return true;
+        }
+        if chain.len() >= MAX_EXTENDS {
+            errors.push(Diagnostic::error(
+                format!("`extends` chain is longer than {MAX_EXTENDS} files"),
+                bases[0].1.clone(),
+            ));
+            return false;
+        }
+        chain.push((identity.clone(), self.sources.get(file).name.clone()));
+        let mut ok = true;
+        let mut closure = vec![identity.clone()];
+        for (base_name, at) in &bases {
+            let Some(base_file) = self.open_ref(file, base_name, RefKind::Ruleset, at, errors)
+            else {
+                ok = false;
+                continue;
+            };
+            ok &= self.layer(base_file, layers, chain, Some(at), errors);
+            let base_id = self.identity(base_file);
+            if let Some(i) = layers.included.iter().position(|b| *b == base_id) {
+                closure.extend(layers.closure[i].iter().cloned());
+            }
+        }
         chain.pop();
-        result
+        let Some(acc) = layers.tree.as_mut().filter(|_| ok) else {
+            return false;
+        };
+        let ids: Vec<String> = (0..self.sources.files().len())
+            .map(|i| self.identity(FileId(i)))
+            .collect();
+        let own = |f: FileId| ids.get(f.0).is_some_and(|id| closure.contains(id));
+        merge_layer(acc, tree, &own, errors);
+        layers.closure.push(closure);
+        layers.included.push(identity);
+        true
     }
 
     /// Parses and reads a deck file.
@@ -497,8 +669,71 @@ impl Loader {
     }
 }
 
-/// Removes `[ruleset] extends` from a tree and returns it.
-fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(String, Loc)> {
+/// The files merged so far into one ruleset tree.
+#[derive(Default)]
+struct Layers {
+    /// The merged tree, once a whole ruleset started it.
+    tree: Option<Table>,
+    /// The identities of the files merged, in order.
+    included: Vec<String>,
+    /// For each file of `included`, the files it builds on (itself included): values those
+    /// files set, it may change without a conflict.
+    closure: Vec<Vec<String>>,
+}
+
+/// The text a location points at.
+fn at_text(loader: &Loader, at: &Loc) -> String {
+    loader
+        .sources
+        .get(at.file)
+        .text
+        .get(at.span.clone())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The `[ruleset]` id of a tree and its name (the id when it has none).
+fn header_id_name(tree: &Table) -> Option<(String, String)> {
+    let Some(Value::Table(header)) = tree.get("ruleset").map(|i| &i.value) else {
+        return None;
+    };
+    let text = |key: &str| match header.get(key).map(|i| &i.value) {
+        Some(Value::Str(s, _)) => Some(s.clone()),
+        _ => None,
+    };
+    let id = text("id")?;
+    let name = text("name").unwrap_or_else(|| id.clone());
+    Some((id, name))
+}
+
+/// One `NAME=VALUE` of a spec as a TOML line of `[options]`, or why it is not one.
+fn setting_line(name: &str, value: &str) -> Result<String, String> {
+    let ident = |name: &str| {
+        name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if !name.split('.').all(ident) {
+        return Err(format!(
+            "`{name}` is neither an option name (letters, digits and `_`, starting with a \
+             letter) nor a key of the rule file (`flow.rounds`)"
+        ));
+    }
+    let number = value.strip_prefix('-').unwrap_or(value);
+    if value == "true"
+        || value == "false"
+        || (!number.is_empty() && number.len() <= 18 && number.bytes().all(|b| b.is_ascii_digit()))
+    {
+        Ok(format!("{name} = {value}\n"))
+    } else {
+        Err(format!(
+            "option `{name}`: `{value}` is not a value; an option is `true`, `false` or a whole number"
+        ))
+    }
+}
+
+/// Removes `[ruleset] extends` from a tree and returns the bases it names, in order (a string
+/// or an array of strings); `None` after an error.
+fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<Vec<(String, Loc)>> {
     let Some(Item {
         value: Value::Table(header),
         loc: header_loc,
@@ -508,9 +743,11 @@ fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(Strin
         .find(|(k, _, _)| k == "ruleset")
         .map(|(_, _, v)| v)
     else {
-        return None;
+        return Some(Vec::new());
     };
-    let item = header.remove("extends")?;
+    let Some(item) = header.remove("extends") else {
+        return Some(Vec::new());
+    };
     // Without its own id, a house rule would pass as its base: records, saves and `--compare`
     // would name the base for a game played under other rules.
     if header.get("id").is_none() {
@@ -525,7 +762,7 @@ fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(Strin
             )),
         );
     }
-    match item.value {
+    let one = |item: Item, errors: &mut Vec<Diagnostic>| match item.value {
         Value::Str(s, raw) => {
             let loc = match raw {
                 Some(off) => item.loc.sub(off, s.len().max(1)),
@@ -535,11 +772,27 @@ fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<(Strin
         }
         other => {
             errors.push(Diagnostic::error(
-                format!("`extends` must be a string, found {}", other.describe()),
+                format!(
+                    "`extends` names rulesets by strings, found {}",
+                    other.describe()
+                ),
                 item.loc,
             ));
             None
         }
+    };
+    match item.value {
+        Value::Array(items) if !items.is_empty() => {
+            let n = items.len();
+            let bases: Vec<(String, Loc)> =
+                items.into_iter().filter_map(|i| one(i, errors)).collect();
+            (bases.len() == n).then_some(bases)
+        }
+        Value::Array(_) => {
+            errors.push(Diagnostic::error("`extends` names no ruleset", item.loc));
+            None
+        }
+        _ => one(item, errors).map(|b| vec![b]),
     }
 }
 
@@ -560,8 +813,16 @@ pub(super) const REMOVALS: &[(&str, &[&str], &str)] = &[
 /// Merges a child ruleset onto its base: tables merge key by key, arrays of tables with `id`
 /// merge entry by entry (a child entry with a known id changes only the fields it gives), other
 /// values replace; `[scoring]` replaces whole. The child's `remove_*` lists drop entries of the
-/// base first, so an entry removed and given again in the same file is the new one.
-fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic>) {
+/// base first, so an entry removed and given again in the same file is the new one. A value the
+/// child replaces that a file it does not build on set (`own` is false for that file: two house
+/// rules of one base both changing `flow.rounds`) is reported as a conflict; the child's value
+/// applies. A child without a `name` is named by its `id`, not its base's name.
+fn merge_layer(
+    base: &mut Table,
+    mut child: Table,
+    own: &dyn Fn(FileId) -> bool,
+    errors: &mut Vec<Diagnostic>,
+) {
     // Two entries of one id in the child would merge into one and the first would be lost.
     duplicate_ids(&child, errors);
     for (key, path, noun) in REMOVALS {
@@ -569,7 +830,162 @@ fn merge_ruleset(base: &mut Table, mut child: Table, errors: &mut Vec<Diagnostic
             remove_entries(base, removals, key, path, noun, errors);
         }
     }
-    merge_tables(base, child);
+    if let Some(Item {
+        value: Value::Table(header),
+        ..
+    }) = child
+        .entries
+        .iter_mut()
+        .find(|(k, _, _)| k == "ruleset")
+        .map(|(_, _, v)| v)
+        && header.get("name").is_none()
+        && let Some(id) = header.get("id").cloned()
+    {
+        header.set("name".into(), id.loc.clone(), id);
+    }
+    let mut merge = Merge { own, errors };
+    merge.tables(base, child, "");
+}
+
+/// The state of one merge: which files the child builds on, and where conflicts go.
+struct Merge<'a> {
+    own: &'a dyn Fn(FileId) -> bool,
+    errors: &'a mut Vec<Diagnostic>,
+}
+
+impl Merge<'_> {
+    fn tables(&mut self, base: &mut Table, child: Table, path: &str) {
+        for (key, key_loc, item) in child.entries {
+            let here = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            // Options a base does not declare are checked one by one.
+            if here == "options" && base.get("options").is_none() {
+                base.set(
+                    key.clone(),
+                    key_loc.clone(),
+                    Item {
+                        value: Value::Table(Table::default()),
+                        loc: item.loc.clone(),
+                    },
+                );
+            }
+            let existing = base.entries.iter_mut().find(|(k, _, _)| *k == key);
+            match existing {
+                Some((_, _, old)) if !REPLACED_WHOLE.contains(&key.as_str()) => {
+                    match (&mut old.value, item.value) {
+                        (Value::Table(a), Value::Table(b)) => self.tables(a, b, &here),
+                        (Value::Array(a), Value::Array(b)) if is_id_array(a) && is_id_array(&b) => {
+                            self.by_id(a, b, &here);
+                        }
+                        // A value given for an option declared as a table sets its default.
+                        (Value::Table(a), value)
+                            if path == "options" && a.get("default").is_some() =>
+                        {
+                            let new = Item {
+                                value,
+                                loc: item.loc,
+                            };
+                            let old_default = a.get("default").cloned();
+                            if let Some(old_default) = old_default {
+                                self.conflict(&here, &old_default, &new);
+                            }
+                            a.set("default".into(), key_loc, new);
+                        }
+                        (_, value) => {
+                            let new = Item {
+                                value,
+                                loc: item.loc,
+                            };
+                            self.conflict(&here, old, &new);
+                            *old = new;
+                        }
+                    }
+                }
+                Some((_, _, old)) => {
+                    self.conflict(&here, old, &item);
+                    *old = item;
+                }
+                None => {
+                    if path == "options" && !matches!(item.value, Value::Table(_)) {
+                        let known: Vec<&str> =
+                            base.entries.iter().map(|(k, _, _)| k.as_str()).collect();
+                        let help = did_you_mean(&key, known.iter().copied()).or_else(|| {
+                            Some(if known.is_empty() {
+                                "the base declares no options; a new option is a table: \
+                                 `name = { default = ..., description = \"...\" }`"
+                                    .to_string()
+                            } else {
+                                format!(
+                                    "the base's options: {}; a new option is a table: \
+                                     `name = {{ default = ..., description = \"...\" }}`",
+                                    known.join(", ")
+                                )
+                            })
+                        });
+                        self.errors.push(
+                            Diagnostic::error(format!("unknown option `{key}`"), key_loc.clone())
+                                .with_help(help),
+                        );
+                    }
+                    base.set(key, key_loc, item);
+                }
+            }
+        }
+    }
+
+    fn by_id(&mut self, base: &mut Vec<Item>, child: Vec<Item>, path: &str) {
+        for entry in child {
+            let id = id_of(&entry).map(str::to_string);
+            match base.iter_mut().find(|b| id_of(b) == id.as_deref()) {
+                Some(old) => {
+                    if let (Value::Table(a), Value::Table(b)) = (&mut old.value, entry.value) {
+                        let here = format!("{path}.{}", id.unwrap_or_default());
+                        self.tables(a, b, &here);
+                    }
+                }
+                None => base.push(entry),
+            }
+        }
+    }
+
+    /// Reports `new` replacing `old` when a file the child does not build on set `old` to
+    /// something else.
+    fn conflict(&mut self, path: &str, old: &Item, new: &Item) {
+        // What each file says about itself is not a rule.
+        let about_itself = ["id", "name", "description", "sources", "notes"]
+            .iter()
+            .any(|k| path.strip_prefix("ruleset.") == Some(k));
+        if about_itself || (self.own)(old.loc.file) || same_value(&old.value, &new.value) {
+            return;
+        }
+        self.errors.push(
+            Diagnostic::warning(
+                format!("two house rules set `{path}`: this one applies"),
+                new.loc.clone(),
+            )
+            .with_related(old.loc.clone(), "also set here, by a rule listed earlier")
+            .with_help(Some(
+                "rules apply in the order listed; drop one, or list the one that should win last"
+                    .into(),
+            )),
+        );
+    }
+}
+
+/// Two TOML values that say the same (scalars and arrays of scalars).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(x, _), Value::Str(y, _)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(&x.value, &y.value))
+        }
+        _ => false,
+    }
 }
 
 /// Removes the entries `removals` names (ids) from the list at `path` in `base`.
@@ -706,45 +1122,8 @@ fn id_of(item: &Item) -> Option<&str> {
 /// Keys whose table is replaced whole by a child rather than merged.
 const REPLACED_WHOLE: &[&str] = &["scoring"];
 
-fn merge_tables(base: &mut Table, child: Table) {
-    for (key, key_loc, item) in child.entries {
-        let existing = base.entries.iter_mut().find(|(k, _, _)| *k == key);
-        match existing {
-            Some((_, _, old)) if !REPLACED_WHOLE.contains(&key.as_str()) => {
-                match (&mut old.value, item.value) {
-                    (Value::Table(a), Value::Table(b)) => merge_tables(a, b),
-                    (Value::Array(a), Value::Array(b)) if is_id_array(a) && is_id_array(&b) => {
-                        merge_by_id(a, b)
-                    }
-                    (_, value) => {
-                        *old = Item {
-                            value,
-                            loc: item.loc,
-                        };
-                    }
-                }
-            }
-            _ => base.set(key, key_loc, item),
-        }
-    }
-}
-
 fn is_id_array(items: &[Item]) -> bool {
     !items.is_empty() && items.iter().all(|i| id_of(i).is_some())
-}
-
-fn merge_by_id(base: &mut Vec<Item>, child: Vec<Item>) {
-    for entry in child {
-        let id = id_of(&entry).map(str::to_string);
-        match base.iter_mut().find(|b| id_of(b) == id.as_deref()) {
-            Some(old) => {
-                if let (Value::Table(a), Value::Table(b)) = (&mut old.value, entry.value) {
-                    merge_tables(a, b);
-                }
-            }
-            None => base.push(entry),
-        }
-    }
 }
 
 /// Resolves `.` and `..` in a bundled path.

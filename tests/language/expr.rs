@@ -88,7 +88,7 @@ fn expr_tree() -> impl Strategy<Value = Expr> {
 fn nodes(e: &Expr) -> Vec<&Expr> {
     let mut out = vec![e];
     match &e.kind {
-        ExprKind::Number(_) | ExprKind::Name(_) => {}
+        ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
         ExprKind::Call { args, .. } => out.extend(args.iter().flat_map(nodes)),
         ExprKind::Unary(_, a) => out.extend(nodes(a)),
         ExprKind::Binary(_, a, b) => {

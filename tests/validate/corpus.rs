@@ -135,3 +135,45 @@ fn every_broken_file_fails_with_located_errors() {
         );
     }
 }
+
+/// The corpus of files that validate with warnings: `warned/*.toml`, each saying in its first
+/// line what it shows.
+fn warned_entries() -> Vec<PathBuf> {
+    let dir = crate::common::root().join("tests/validate/warned");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("the warned corpus folder exists")
+        .map(|e| e.expect("readable corpus entry").path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn snapshots_of_every_warned_file() {
+    insta::glob!("warned/*.toml", |path| {
+        let out = validate(path);
+        let what = description(path);
+        insta::with_settings!({
+            description => what,
+            omit_expression => true,
+            prepend_module_to_snapshot => false,
+        }, {
+            insta::assert_snapshot!("warned", format!("exit code: {}\n\n{}{}", out.code, out.stderr, out.stdout));
+        });
+    });
+}
+
+#[test]
+fn every_warned_file_validates_with_located_warnings() {
+    for f in warned_entries() {
+        let out = validate(&f);
+        let shown = f.display();
+        assert_eq!(out.code, 0, "{shown}: exit code\n{}", out.stderr);
+        assert!(description(&f).starts_with("# "), "{shown}: describe it");
+        let warnings = out.stderr.matches("warning: ").count();
+        assert!(warnings >= 1, "{shown}: no warning\n{}", out.stderr);
+        assert!(!out.stderr.contains("error: "), "{shown}\n{}", out.stderr);
+        assert!(out.stdout.contains(": ok ("), "{shown}: {}", out.stdout);
+    }
+}
