@@ -10,7 +10,9 @@ use std::io::IsTerminal;
 #[derive(clap::Args, Debug)]
 pub struct AnalyzeArgs {
     /// The ruleset: a bundled name (`kolyesi`) or a path.
-    ruleset: String,
+    pub(crate) ruleset: String,
+    #[command(flatten)]
+    pub(crate) house: super::HouseArgs,
     /// The strategy: a bundled name (seed, always-one, always-two, best-fixed, best) or a TOML file.
     #[arg(long, default_value = "seed", value_name = "NAME_OR_FILE")]
     strategy: String,

@@ -50,6 +50,36 @@ enum Command {
     Man(shell::ManArgs),
 }
 
+/// House rules and option settings applied on top of a command's ruleset; they make the spec
+/// `RULESET+HOUSE+...+NAME=VALUE` that the loader reads (and records keep).
+#[derive(clap::Args, Debug, Default, Clone)]
+pub(crate) struct HouseArgs {
+    /// House rules applied on top of the ruleset, in order: bundled names or paths, separated by
+    /// commas (`--with house/no-seven-doubling,mine.toml`)
+    #[arg(long = "with", value_name = "RULESET,...", value_delimiter = ',')]
+    with: Vec<String>,
+    /// Set an option of the ruleset (`--set seven_doubling=false`) or a key of its rule file
+    /// (`--set flow.rounds=6`); repeat for several
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+}
+
+impl HouseArgs {
+    /// `ruleset` with the house rules and settings joined on.
+    pub(crate) fn spec(&self, ruleset: &str) -> String {
+        std::iter::once(ruleset)
+            .chain(self.with.iter().map(String::as_str))
+            .chain(self.set.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    /// True when neither is given.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.with.is_empty() && self.set.is_empty()
+    }
+}
+
 /// Exit code: success.
 pub const EXIT_OK: i32 = 0;
 /// Exit code: the input has errors, or the command failed.
@@ -114,13 +144,32 @@ pub fn run() -> i32 {
         Command::Validate(a) => validate::run(&a),
         Command::Score(mut a) => {
             a.declared = declared;
+            a.ruleset = a.house.spec(&a.ruleset);
             score::run(&a)
         }
-        Command::Analyze(a) => analyze::run(&a),
-        Command::Play(a) => play::run(&a),
+        Command::Analyze(mut a) => {
+            a.ruleset = a.house.spec(&a.ruleset);
+            analyze::run(&a)
+        }
+        Command::Play(mut a) => {
+            if !a.house.is_empty() && a.ruleset.is_none() {
+                eprintln!(
+                    "error: `--with` and `--set` change a new game's rules; a resumed game keeps its own"
+                );
+                return EXIT_USAGE;
+            }
+            a.ruleset = a.ruleset.map(|r| a.house.spec(&r));
+            play::run(&a)
+        }
         Command::Replay(a) => replay::run(&a),
-        Command::Sim(a) => sim::run(&a),
-        Command::Rules(a) => rules::run(&a),
+        Command::Sim(mut a) => {
+            a.ruleset = a.house.spec(&a.ruleset);
+            sim::run(&a)
+        }
+        Command::Rules(mut a) => {
+            a.ruleset = a.house.spec(&a.ruleset);
+            rules::run(&a)
+        }
         Command::List(a) => list::run(&a),
         Command::Schema(a) => schema::run(&a),
         Command::Completions(a) => shell::completions(&a),

@@ -8,7 +8,9 @@ use std::sync::Arc;
 #[derive(clap::Args, Debug)]
 pub struct RulesArgs {
     /// A bundled ruleset name (`koikoi`, `house/lightning-wild`) or a rule file.
-    ruleset: String,
+    pub(crate) ruleset: String,
+    #[command(flatten)]
+    pub(crate) house: super::HouseArgs,
     /// The sheet's format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,

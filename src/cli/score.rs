@@ -12,7 +12,9 @@ use std::fmt::Write as _;
 #[derive(clap::Args, Debug)]
 pub struct ScoreArgs {
     /// The ruleset: a bundled name (`koikoi`) or a path.
-    ruleset: String,
+    pub(crate) ruleset: String,
+    #[command(flatten)]
+    pub(crate) house: super::HouseArgs,
     /// The capture pile: card ids separated by commas.
     #[arg(long, value_delimiter = ',', required = true, value_name = "ID,ID,...")]
     captured: Vec<String>,
@@ -336,7 +338,6 @@ fn table_facts(
     Ok(scoring::TableFacts {
         seats: seat_facts,
         draws_before: args.drawn_before,
-        options: ruleset.options.clone(),
     })
 }
 

@@ -12,7 +12,9 @@ use std::sync::Arc;
 #[derive(clap::Args, Debug)]
 pub struct SimArgs {
     /// The ruleset: a bundled name (`koikoi`) or a path.
-    ruleset: String,
+    pub(crate) ruleset: String,
+    #[command(flatten)]
+    pub(crate) house: super::HouseArgs,
     /// How many games.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     games: usize,

@@ -177,7 +177,7 @@ fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     let file = sources.add(spec, text);
     let mut errors = Vec::new();
     let at = crate::diag::Loc::new(file, 0..0);
-    let script = crate::script::ScoringScript::compile(&sources, file, &at, &[], &mut errors);
+    let script = crate::script::ScoringScript::compile(&sources, file, &at, &[], &[], &mut errors);
     let summary = script.map_or_else(String::new, |_| {
         "script: compiles and defines `fn score(hand)`; validate the rule file that names it to \
          run it on sample hands"

@@ -13,8 +13,11 @@ pub struct Names<'a> {
     pub deck: &'a Deck,
     /// The facts the core fills in, by position (`round`, `rounds`, ...).
     pub facts: &'a [&'a str],
-    /// Named expressions usable by name (a ruleset's tallies), compiled in the same scope.
+    /// Named expressions usable by name (a ruleset's options and tallies), compiled in the same
+    /// scope.
     pub defs: &'a [(String, Program)],
+    /// Named sub-expressions (`[define]`), compiled where they are used, in the scope of the use.
+    pub macros: &'a [(String, Expr)],
 }
 
 /// The functions of the language, with their signatures, for messages and docs.
@@ -64,6 +67,16 @@ pub fn compile(expr: &Expr, want: Type, names: &Names) -> Result<Program, Vec<Ex
         }
     }
     Err(errors)
+}
+
+/// Checks `expr` against `names` and returns its type (a definition, checked before any use).
+pub fn check(expr: &Expr, names: &Names) -> Result<Type, Vec<ExprError>> {
+    let mut errors = Vec::new();
+    let checker = Checker { names };
+    match checker.expr(expr, &mut errors) {
+        Some((_, ty)) if errors.is_empty() => Ok(ty),
+        _ => Err(errors),
+    }
 }
 
 /// The error for an expression with a part that could leave the 64-bit range (`reach` is how
@@ -201,6 +214,24 @@ impl Checker<'_> {
         if let Some((_, p)) = self.names.defs.iter().find(|(n, _)| n == name) {
             return Some((p.node().clone(), p.ty()));
         }
+        if let Some((_, body)) = self.names.macros.iter().find(|(n, _)| n == name) {
+            let mut inner = Vec::new();
+            let compiled = self.expr(body, &mut inner);
+            if let Some(first) = inner.into_iter().next() {
+                errors.push(
+                    ExprError::new(
+                        format!(
+                            "`{name}` (from `[define]`) cannot be used here: {}",
+                            first.message
+                        ),
+                        e.span.clone(),
+                    )
+                    .with_help(first.help),
+                );
+                return None;
+            }
+            return compiled;
+        }
         if let Some(k) = deck.kind(name) {
             return Some((Node::Set(k.cards), Type::Set));
         }
@@ -280,6 +311,7 @@ impl Checker<'_> {
         std::iter::once(PILE)
             .chain(self.names.facts.iter().copied())
             .chain(self.names.defs.iter().map(|(n, _)| n.as_str()))
+            .chain(self.names.macros.iter().map(|(n, _)| n.as_str()))
             .chain(deck.kinds.iter().map(|k| k.id.as_str()))
             .chain(deck.suits.iter().map(|s| s.id.as_str()))
             .chain(deck.card_ids())

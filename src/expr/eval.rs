@@ -52,6 +52,16 @@ impl Program {
         }
     }
 
+    /// A number that is always `n` (a ruleset's option).
+    pub fn int_constant(n: i64) -> Program {
+        Program::new(Node::Int(n), Type::Int)
+    }
+
+    /// A condition that is always `b` (a ruleset's switch).
+    pub fn bool_constant(b: bool) -> Program {
+        Program::new(Node::Bool(b), Type::Bool)
+    }
+
     /// True when the value may depend on a fact (`round`, ...); otherwise the pile alone
     /// decides it.
     pub fn reads_facts(&self) -> bool {
@@ -929,7 +939,7 @@ mod tests {
         fn cards_read_are_all_the_value_depends_on(seed in proptest::prelude::any::<u64>()) {
             use rand::{RngExt, SeedableRng};
             let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-            let names = Names { deck: &deck, facts: &["round"], defs: &[] };
+            let names = Names { deck: &deck, facts: &["round"], defs: &[], macros: &[] };
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
             let all = deck.all();
             for ty in [Type::Int, Type::Bool, Type::Set] {
@@ -964,7 +974,7 @@ mod tests {
         fn values_lie_within_their_bounds(seed in proptest::prelude::any::<u64>()) {
             use rand::{RngExt, SeedableRng};
             let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-            let names = Names { deck: &deck, facts: &["round"], defs: &[] };
+            let names = Names { deck: &deck, facts: &["round"], defs: &[], macros: &[] };
             let (lo_round, hi_round) = crate::ruleset::scope::fact_range("round");
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
             for _ in 0..8 {
@@ -990,6 +1000,7 @@ mod tests {
             deck: &deck,
             facts: &[],
             defs: &[],
+            macros: &[],
         };
         let pile = CardSet::EMPTY;
         for (src, want) in [
@@ -1016,6 +1027,7 @@ mod tests {
             deck: &deck,
             facts: &["round"],
             defs: &[],
+            macros: &[],
         };
         for ok in [
             "9223372036854775807",
@@ -1074,6 +1086,7 @@ mod tests {
             deck: &deck,
             facts: &[],
             defs: &[],
+            macros: &[],
         };
         let mut sources: Vec<(String, Type)> = [
             "all(poetry) and all(blue)",
@@ -1179,6 +1192,7 @@ mod tests {
             deck: &deck,
             facts: &["round"],
             defs: &[],
+            macros: &[],
         };
         let kind = |k| deck.kind(k).unwrap().cards;
         let reads = |src, ty| compile_str(src, ty, &names).unwrap().cards_read();
@@ -1206,6 +1220,7 @@ mod tests {
             deck: &deck,
             facts: &[],
             defs: &[],
+            macros: &[],
         };
         let plain = deck.kind("plain").unwrap().cards;
         let cases = [

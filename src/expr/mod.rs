@@ -11,7 +11,7 @@ mod parser;
 mod words;
 
 pub use ast::{BinaryOp, Expr, ExprKind, UnaryOp};
-pub use check::{FUNCTIONS, Names, compile};
+pub use check::{FUNCTIONS, Names, check, compile};
 pub use eval::{Context, Program};
 pub use parser::{MAX_DEPTH, MAX_LEN, parse};
 pub use words::{Lexicon, SetWords, number_word, words};

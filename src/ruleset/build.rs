@@ -30,6 +30,7 @@ pub(super) fn ruleset(
     let declaration_tables = top.tables("declaration", errors);
     let tally_tables = top.tables("tally", errors);
     let options = top.table("options", errors);
+    let defines = top.table("define", errors);
     let scoring = top.table("scoring", errors);
     // Merging onto a base consumes the `remove_*` lists; one left here has no base to remove
     // from.
@@ -95,7 +96,25 @@ pub(super) fn ruleset(
     {
         apply_card_kinds(&mut deck, table, errors);
     }
-    let declarations = declarations(&declaration_tables, &deck, errors);
+    let options = options.map_or_else(Vec::new, |(t, l)| rule_options(t, l, &deck, errors));
+    let mut vocab = Vocab {
+        deck: &deck,
+        options: options
+            .iter()
+            .map(|o| {
+                let constant = match o.value {
+                    OptionValue::Int(n) => Program::int_constant(n),
+                    OptionValue::Bool(b) => Program::bool_constant(b),
+                };
+                (o.id.clone(), constant)
+            })
+            .collect(),
+        defines: Vec::new(),
+    };
+    if let Some((t, l)) = defines {
+        vocab.defines = define_table(t, l, &vocab, errors);
+    }
+    let declarations = declarations(&declaration_tables, &vocab, errors);
     // The yaku scope: the core's facts, then one fact per card choice (`count_as`), named after
     // the declaration (`sake-pi` gives `sake_pi`), then the tallies by id.
     let choice_facts: Vec<String> = declarations
@@ -121,15 +140,18 @@ pub(super) fn ruleset(
         .copied()
         .chain(choice_facts.iter().map(String::as_str).take(MAX_CHOICES))
         .collect();
-    let tallies = tallies(&tally_tables, &deck, &yaku_facts, errors);
-    let defs: Vec<(String, Program)> = tallies
+    let tallies = tallies(&tally_tables, &vocab, &yaku_facts, errors);
+    let defs: Vec<(String, Program)> = vocab
+        .options
         .iter()
-        .map(|t| (t.id.clone(), t.count.clone()))
+        .cloned()
+        .chain(tallies.iter().map(|t| (t.id.clone(), t.count.clone())))
         .collect();
     let names = Names {
         deck: &deck,
         facts: &yaku_facts,
         defs: &defs,
+        macros: &vocab.defines,
     };
     let yaku = yaku_table(&yaku_tables, &names, loader.entry_file(), errors);
     let flow = match flow {
@@ -139,7 +161,7 @@ pub(super) fn ruleset(
                 scoring: scoring.as_ref().map(|(_, l)| (*l).clone()),
                 declarations: &declarations,
             };
-            flow_options(t, l, &deck, &used, errors)
+            flow_options(t, l, &vocab, &used, errors)
         }
         None => {
             errors.push(Diagnostic::error(
@@ -154,17 +176,14 @@ pub(super) fn ruleset(
         .filter(|(d, ..)| d.effect == "continue")
         .map(|(d, ..)| d.id.replace('-', "_"))
         .collect();
-    let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, &calls, errors));
+    let scoring = scoring.and_then(|(t, l)| scoring_script(loader, t, l, &calls, &options, errors));
     if let Some((script, at, place)) = &scoring
         && !crate::diag::has_errors(errors)
     {
         let extras = match &flow {
             Some(Flow::Tricks(_)) => crate::families::tricks::sample_facts(),
             Some(Flow::Matching(m)) if script.reads().reads_extra() => {
-                let options = options
-                    .as_ref()
-                    .map_or_else(Vec::new, |(t, l)| rule_options(t, l, &mut Vec::new()));
-                table_samples(m, &tallies, &declarations, &yaku, &options)
+                table_samples(m, &tallies, &declarations, &yaku)
             }
             _ => vec![Vec::new()],
         };
@@ -205,7 +224,7 @@ pub(super) fn ruleset(
         declarations: declarations.into_iter().map(|(d, ..)| d).collect(),
         scoring,
         tallies,
-        options: options.map_or_else(Vec::new, |(t, l)| rule_options(t, l, errors)),
+        options,
     })
 }
 
@@ -533,14 +552,11 @@ struct Sections<'a> {
 /// scope. The family checks the effects.
 fn declarations(
     tables: &[(&Table, &Loc)],
-    deck: &Deck,
+    vocab: &Vocab,
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<(Declaration, Loc, Option<Loc>)> {
-    let names = Names {
-        deck,
-        facts: scope::DECLARATION,
-        defs: &[],
-    };
+    let deck = vocab.deck;
+    let names = vocab.names(scope::DECLARATION);
     let mut out: Vec<(Declaration, Loc, Option<Loc>)> = Vec::new();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, (*loc).clone(), "a `[[declaration]]`")
@@ -663,25 +679,184 @@ fn int_list(
 }
 
 /// `[options]`: `name = integer` entries.
-fn rule_options(t: &Table, loc: &Loc, errors: &mut Vec<Diagnostic>) -> Vec<(String, i64)> {
+fn rule_options(
+    t: &Table,
+    loc: &Loc,
+    deck: &Deck,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<RuleOption> {
     let mut r = TableReader::new(t, loc.clone(), "`[options]`").defined_by(&keys::OPTIONS);
-    let mut out = Vec::new();
-    for (key, _, _) in &t.entries {
-        if let Some((n, _)) = r.int(key, errors) {
-            out.push((key.clone(), n));
+    let mut out: Vec<RuleOption> = Vec::new();
+    for (key, key_loc, _) in &t.entries {
+        let Some(item) = r.item(key) else { continue };
+        let value_of = |item: &Item, errors: &mut Vec<Diagnostic>| match item.value {
+            Value::Int(n) => Some(OptionValue::Int(n)),
+            Value::Bool(b) => Some(OptionValue::Bool(b)),
+            _ => {
+                errors.push(super::reader::wrong_type(
+                    item,
+                    key,
+                    "a whole number or `true`/`false`",
+                ));
+                None
+            }
+        };
+        let (value, description) = match &item.value {
+            Value::Table(table) => {
+                let mut d = TableReader::new(table, item.loc.clone(), format!("option `{key}`"))
+                    .defined_by(&keys::OPTION);
+                let default = d.item("default");
+                let description = d.string("description", errors);
+                if default.is_none() {
+                    d.missing("default", errors);
+                }
+                d.finish(errors);
+                (
+                    default.and_then(|i| value_of(i, errors)),
+                    description.map_or_else(String::new, |s| s.text.to_string()),
+                )
+            }
+            _ => (value_of(item, errors), String::new()),
+        };
+        let Some(value) = value else { continue };
+        let id = Str {
+            text: key,
+            loc: key_loc,
+            raw_offset: None,
+        };
+        if !check_ident(&id, errors) {
+            continue;
         }
+        if deck_names(deck, key)
+            || scope::ALL
+                .iter()
+                .any(|(_, facts)| facts.contains(&key.as_str()))
+        {
+            errors.push(
+                Diagnostic::error(format!("the option `{key}` is already a name"), key_loc.clone())
+                    .with_help(Some(
+                        "expressions read an option by its name: pick one no kind, suit, card, attribute or fact has".into(),
+                    )),
+            );
+            continue;
+        }
+        out.push(RuleOption {
+            id: key.clone(),
+            value,
+            description,
+        });
     }
     r.finish(errors);
     out
 }
 
+/// True when `name` names something of the deck: a kind, suit, card or attribute.
+fn deck_names(deck: &Deck, name: &str) -> bool {
+    deck.kind(name).is_some()
+        || deck.suits.iter().any(|s| s.id == name)
+        || deck.card_by_id(name).is_some()
+        || deck.attributes.iter().any(|a| a.id == name)
+}
+
+/// `[define]`: named sub-expressions, each parsed and checked where it is written (it may use
+/// the definitions before it and the facts of any place; a fact is checked where it is used).
+fn define_table(
+    t: &Table,
+    loc: &Loc,
+    vocab: &Vocab,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(String, expr::Expr)> {
+    let mut r = TableReader::new(t, loc.clone(), "`[define]`").defined_by(&keys::DEFINE);
+    let every_fact: Vec<&str> = scope::ALL
+        .iter()
+        .flat_map(|(_, facts)| facts.iter().copied())
+        .fold(Vec::new(), |mut all, f| {
+            if !all.contains(&f) {
+                all.push(f);
+            }
+            all
+        });
+    let mut out: Vec<(String, expr::Expr)> = Vec::new();
+    for (key, key_loc, _) in &t.entries {
+        let Some(text) = r.string(key, errors) else {
+            continue;
+        };
+        let id = Str {
+            text: key,
+            loc: key_loc,
+            raw_offset: None,
+        };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        if deck_names(vocab.deck, key) || every_fact.contains(&key.as_str()) || vocab.knows(key) {
+            errors.push(
+                Diagnostic::error(format!("`{key}` is already a name"), key_loc.clone())
+                    .with_help(Some(
+                        "a definition is used by its name: pick one no kind, suit, card, attribute, fact or option has".into(),
+                    )),
+            );
+            continue;
+        }
+        let parsed = match expr::parse(text.text) {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(Diagnostic::error(e.message, text.inner(e.span)).with_help(e.help));
+                continue;
+            }
+        };
+        // Checked now with every fact allowed, so that a misspelt name shows at the definition.
+        let names = Names {
+            deck: vocab.deck,
+            facts: &every_fact,
+            defs: &vocab.options,
+            macros: &out,
+        };
+        if let Err(list) = expr::check(&parsed, &names) {
+            for e in list {
+                errors.push(Diagnostic::error(e.message, text.inner(e.span)).with_help(e.help));
+            }
+            continue;
+        }
+        out.push((key.clone(), parsed));
+    }
+    r.finish(errors);
+    out
+}
+
+/// What expressions may name besides the pile and the facts of their place: the deck, the
+/// ruleset's options (constants) and its definitions (`[define]`).
+pub(super) struct Vocab<'a> {
+    pub deck: &'a Deck,
+    pub options: Vec<(String, Program)>,
+    pub defines: Vec<(String, expr::Expr)>,
+}
+
+impl Vocab<'_> {
+    /// The names of a place with `facts`.
+    pub fn names<'b>(&'b self, facts: &'b [&'b str]) -> Names<'b> {
+        Names {
+            deck: self.deck,
+            facts,
+            defs: &self.options,
+            macros: &self.defines,
+        }
+    }
+
+    /// True when `name` is an option or a definition.
+    fn knows(&self, name: &str) -> bool {
+        self.options.iter().any(|(n, _)| n == name) || self.defines.iter().any(|(n, _)| n == name)
+    }
+}
+
 /// `[[tally]]`: id, name and an int `count` in the yaku scope; each may use the tallies before it.
 fn tallies(
     tables: &[(&Table, &Loc)],
-    deck: &Deck,
+    vocab: &Vocab,
     facts: &[&str],
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<Tally> {
+    let deck = vocab.deck;
     let mut out: Vec<Tally> = Vec::new();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, (*loc).clone(), "a `[[tally]]`").defined_by(&keys::TALLY);
@@ -700,6 +875,7 @@ fn tallies(
             || deck.card_by_id(id.text).is_some()
             || deck.attributes.iter().any(|a| a.id == id.text)
             || facts.contains(&id.text)
+            || vocab.knows(id.text)
             || out.iter().any(|t| t.id == id.text);
         if taken {
             errors.push(
@@ -708,19 +884,22 @@ fn tallies(
                     id.loc.clone(),
                 )
                 .with_help(Some(
-                    "a tally is used by its id in expressions: pick an id no kind, suit, card, attribute, fact or other tally has".into(),
+                    "a tally is used by its id in expressions: pick an id no kind, suit, card, attribute, fact, option, definition or other tally has".into(),
                 )),
             );
             continue;
         }
-        let defs: Vec<(String, Program)> = out
+        let defs: Vec<(String, Program)> = vocab
+            .options
             .iter()
-            .map(|t| (t.id.clone(), t.count.clone()))
+            .cloned()
+            .chain(out.iter().map(|t| (t.id.clone(), t.count.clone())))
             .collect();
         let names = Names {
             deck,
             facts,
             defs: &defs,
+            macros: &vocab.defines,
         };
         let Some(program) = compile_expr(&count, Type::Int, &names, errors) else {
             continue;
@@ -778,15 +957,12 @@ fn declared(sections: &Sections, effects: &[&str]) -> Vec<crate::core::DeclId> {
 fn flow_options(
     t: &Table,
     loc: &Loc,
-    deck: &Deck,
+    vocab: &Vocab,
     sections: &Sections,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Flow> {
-    let names = &Names {
-        deck,
-        facts: scope::CONSTANT,
-        defs: &[],
-    };
+    let deck = vocab.deck;
+    let names = &vocab.names(scope::CONSTANT);
     let mut r = TableReader::new(t, loc.clone(), "`[flow]`").defined_by(&keys::FLOW);
     // The family of game: it decides which options the table takes.
     #[derive(Clone, Copy, PartialEq)]
@@ -801,8 +977,8 @@ fn flow_options(
         ("tricks", Style::Tricks),
     ];
     match choice(&mut r, "style", &styles, errors) {
-        Some(Style::Banker) => return banker_flow(r, t, loc, deck, sections, errors),
-        Some(Style::Tricks) => return tricks_flow(r, t, loc, deck, sections, errors),
+        Some(Style::Banker) => return banker_flow(r, t, loc, vocab, sections, errors),
+        Some(Style::Tricks) => return tricks_flow(r, t, loc, vocab, sections, errors),
         _ => {}
     }
     family_declarations(
@@ -1027,11 +1203,7 @@ fn flow_options(
         errors,
     )
     .unwrap_or(BothInstant::Draw);
-    let table_scope = Names {
-        deck,
-        facts: scope::TABLE,
-        defs: &[],
-    };
+    let table_scope = vocab.names(scope::TABLE);
     let table_count = r
         .string("table_count", errors)
         .and_then(|s| compile_expr(&s, Type::Int, &table_scope, errors));
@@ -1039,11 +1211,7 @@ fn flow_options(
         r.tables("instant_win", errors),
         "an `[[flow.instant_win]]`",
         true,
-        &Names {
-            deck,
-            facts: scope::INSTANT_WIN,
-            defs: &[],
-        },
+        &vocab.names(scope::INSTANT_WIN),
         errors,
     );
     let redeals = deal_checks(
@@ -1070,7 +1238,7 @@ fn flow_options(
         .iter()
         .filter_map(|s| constant_set(s, errors))
         .collect();
-    let turn_events = turn_events(r.tables("turn_event", errors), deck, errors);
+    let turn_events = turn_events(r.tables("turn_event", errors), vocab, errors);
     if let Some(e) = turn_events.iter().find(|e| e.take > 0)
         && give.is_empty()
     {
@@ -1132,14 +1300,10 @@ fn flow_options(
 /// an optional `when` (scope [`scope::TURN_EVENT`]) and points that `wins` the hand at once.
 fn turn_events(
     tables: Vec<(&Table, &Loc)>,
-    deck: &Deck,
+    vocab: &Vocab,
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<TurnEvent> {
-    let names = Names {
-        deck,
-        facts: scope::TURN_EVENT,
-        defs: &[],
-    };
+    let names = vocab.names(scope::TURN_EVENT);
     let mut out = Vec::new();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, loc.clone(), "a `[[flow.turn_event]]`")
@@ -1325,10 +1489,11 @@ fn tricks_flow(
     mut r: TableReader,
     t: &Table,
     loc: &Loc,
-    deck: &Deck,
+    vocab: &Vocab,
     sections: &Sections,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Flow> {
+    let deck = vocab.deck;
     family_declarations(
         sections,
         "trick-taking",
@@ -1513,15 +1678,11 @@ fn banker_flow(
     mut r: TableReader,
     t: &Table,
     loc: &Loc,
-    deck: &Deck,
+    vocab: &Vocab,
     sections: &Sections,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Flow> {
-    let names = &Names {
-        deck,
-        facts: scope::TILES,
-        defs: &[],
-    };
+    let names = &vocab.names(scope::TILES);
     family_declarations(sections, "banker", &[], errors);
     // A banker game compares hand values: yaku and a scoring script would never be used.
     for (loc, what) in [
@@ -1744,7 +1905,6 @@ fn table_samples(
     tallies: &[Tally],
     declarations: &[(Declaration, Loc, Option<Loc>)],
     yaku: &YakuTable,
-    options: &[(String, i64)],
 ) -> Vec<Vec<(&'static str, crate::script::FactValue)>> {
     use crate::yaku::{SeatFacts, TableFacts};
     let mut out = Vec::new();
@@ -1773,7 +1933,6 @@ fn table_samples(
             let t = TableFacts {
                 seats: (0..seats).map(|s| seat(s == 0)).collect(),
                 draws_before: draws,
-                options: options.to_vec(),
             };
             out.push(t.extra());
         }
@@ -1865,6 +2024,7 @@ fn scoring_script(
     t: &Table,
     loc: &Loc,
     calls: &[String],
+    options: &[RuleOption],
     errors: &mut Vec<Diagnostic>,
 ) -> Option<(ScoringScript, Loc, ScriptPlace)> {
     let mut r = TableReader::new(t, loc.clone(), "`[scoring]`").defined_by(&keys::SCORING);
@@ -1913,7 +2073,7 @@ fn scoring_script(
         file,
         inline_at: inline_at.as_ref().map(|(_, start)| start.clone()),
     };
-    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, calls, errors)
+    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, calls, options, errors)
         .map(|s| (s, named_at.clone(), place));
     // Errors in an inline script point into the rule file, at the script's own line and column.
     if let Some((file, start)) = inline_at {

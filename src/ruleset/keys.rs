@@ -16,6 +16,8 @@ pub enum KeyType {
     IntOrWord,
     /// `true` or `false`.
     Bool,
+    /// An integer, or `true` or `false`.
+    IntOrBool,
     /// A list of strings (one of `values` each, when given).
     Strings,
     /// A list of integers.
@@ -52,8 +54,21 @@ pub struct TableDef {
     pub description: &'static str,
     /// Its keys.
     pub keys: &'static [KeyDef],
-    /// Integer keys not listed here are allowed too (a card's numeric attributes).
-    pub extra_ints: bool,
+    /// What keys not listed here may be.
+    pub extra: Extra,
+}
+
+/// Keys a table allows beyond its listed ones, named by the author.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extra {
+    /// None.
+    None,
+    /// Integers (a card's numeric attributes).
+    Ints,
+    /// Options: an integer or a boolean, or a table with `default` and `description`.
+    Options,
+    /// Expressions (named sub-expressions of `[define]`).
+    Exprs,
 }
 
 impl TableDef {
@@ -96,7 +111,7 @@ const fn table(name: &'static str, description: &'static str, keys: &'static [Ke
         name,
         description,
         keys,
-        extra_ints: false,
+        extra: Extra::None,
     }
 }
 
@@ -152,7 +167,12 @@ pub static RULESET_FILE: TableDef = table(
         key(
             "options",
             Table(&OPTIONS),
-            "Named numbers of the rules (a penalty's threshold), given to the scoring script as `hand.options`; a house rule changes one in a line.",
+            "Named options of the rules (a penalty's threshold, a doubling on or off), read by name in expressions and as `hand.options` by the scoring script; a house rule or `--set` changes one in a line.",
+        ),
+        key(
+            "define",
+            Table(&DEFINE),
+            "Named sub-expressions, usable by name in every expression of the ruleset.",
         ),
         key(
             "tally",
@@ -279,10 +299,38 @@ pub static DECLARATION: TableDef = table(
 
 /// `[options]`: any key with an integer value.
 pub static OPTIONS: TableDef = TableDef {
-    extra_ints: true,
+    extra: Extra::Options,
     ..table(
         "[options]",
-        "Named numbers of the rules, for the scoring script (`hand.options.NAME`).",
+        "Named options of the rules: a number or `true`/`false`, or a table `{ default = ..., description = \"...\" }`. Expressions read them by name, the scoring script as `hand.options.NAME`; a house rule or `--set NAME=VALUE` changes one.",
+        &[],
+    )
+};
+
+/// An option declared as a table in `[options]`.
+pub static OPTION: TableDef = table(
+    "an option",
+    "A named option: its default value and what it does.",
+    &[
+        required(
+            "default",
+            IntOrBool,
+            "Its value unless a house rule or `--set` changes it: a whole number or `true`/`false`.",
+        ),
+        key(
+            "description",
+            String,
+            "What it does, for the rule sheet and `yaku rules`.",
+        ),
+    ],
+);
+
+/// `[define]`.
+pub static DEFINE: TableDef = TableDef {
+    extra: Extra::Exprs,
+    ..table(
+        "[define]",
+        "Named sub-expressions: `name = \"expression\"`, usable by name in every expression of the ruleset.",
         &[],
     )
 };
@@ -649,7 +697,7 @@ pub static SUIT: TableDef = table(
 
 /// A card of a suit.
 pub static CARD: TableDef = TableDef {
-    extra_ints: true,
+    extra: Extra::Ints,
     ..table(
         "a card",
         "A card: its id, name, kinds and a value for each attribute of the deck.",

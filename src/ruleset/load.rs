@@ -855,6 +855,12 @@ struct Merge<'a> {
 
 impl Merge<'_> {
     fn tables(&mut self, base: &mut Table, child: Table, path: &str) {
+        // The options the base declares, before this file adds its own.
+        let base_options: Vec<String> = if path == "options" {
+            base.entries.iter().map(|(k, _, _)| k.clone()).collect()
+        } else {
+            Vec::new()
+        };
         for (key, key_loc, item) in child.entries {
             let here = if path.is_empty() {
                 key.clone()
@@ -873,6 +879,14 @@ impl Merge<'_> {
                 );
             }
             let existing = base.entries.iter_mut().find(|(k, _, _)| *k == key);
+            // A value of the wrong kind is reported and left out, so that the option's readers
+            // are not blamed for it.
+            if path == "options"
+                && let Some((_, _, old)) = &existing
+                && !self.same_option_kind(&key, old, &item)
+            {
+                continue;
+            }
             match existing {
                 Some((_, _, old)) if !REPLACED_WHOLE.contains(&key.as_str()) => {
                     match (&mut old.value, item.value) {
@@ -910,8 +924,7 @@ impl Merge<'_> {
                 }
                 None => {
                     if path == "options" && !matches!(item.value, Value::Table(_)) {
-                        let known: Vec<&str> =
-                            base.entries.iter().map(|(k, _, _)| k.as_str()).collect();
+                        let known: Vec<&str> = base_options.iter().map(String::as_str).collect();
                         let help = did_you_mean(&key, known.iter().copied()).or_else(|| {
                             Some(if known.is_empty() {
                                 "the base declares no options; a new option is a table: \
@@ -949,6 +962,38 @@ impl Merge<'_> {
                 None => base.push(entry),
             }
         }
+    }
+
+    /// Reports a new value of an option of another kind than the option's (a number for a
+    /// switch).
+    fn same_option_kind(&mut self, key: &str, old: &Item, new: &Item) -> bool {
+        let kind = |item: &Item| {
+            let value = match &item.value {
+                Value::Table(t) => t.get("default").map(|d| d.value.clone()),
+                v => Some(v.clone()),
+            };
+            match value {
+                Some(Value::Int(_)) => Some("a number"),
+                Some(Value::Bool(_)) => Some("a switch (`true` or `false`)"),
+                _ => None,
+            }
+        };
+        if let (Some(was), Some(is)) = (kind(old), kind(new))
+            && was != is
+        {
+            self.errors.push(
+                Diagnostic::error(
+                    format!(
+                        "option `{key}` is {was}, not {}",
+                        is.trim_end_matches(" (`true` or `false`)")
+                    ),
+                    new.loc.clone(),
+                )
+                .with_related(old.loc.clone(), "declared here"),
+            );
+            return false;
+        }
+        true
     }
 
     /// Reports `new` replacing `old` when a file the child does not build on set `old` to

@@ -16,6 +16,8 @@ mod reader;
 mod schema;
 mod toml_tree;
 
+#[cfg(test)]
+mod house_tests;
 pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_recorded, load_str};
 pub use model::*;
 pub use schema::json_schema;

@@ -205,10 +205,41 @@ pub struct Ruleset {
     pub scoring: Option<ScoringScript>,
     /// Numbers counted on every pile (`[[tally]]`), in ruleset order.
     pub tallies: Vec<Tally>,
-    /// Named numbers of the rules (`[options]`), in file order, for the scoring script.
-    pub options: Vec<(String, i64)>,
+    /// Named options of the rules (`[options]`), in file order: constants of every expression
+    /// and the scoring script's `hand.options`.
+    pub options: Vec<RuleOption>,
     /// A hash of every source text the ruleset was built from (for game records).
     pub content_hash: u64,
+}
+
+/// A named option of the rules (`[options]`): a number or a switch that expressions read by name
+/// and the scoring script as `hand.options.NAME`; a house rule or `--set` changes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    /// Its name.
+    pub id: String,
+    /// Its value in this ruleset.
+    pub value: OptionValue,
+    /// What it does, for the rule sheet and `--set` help (may be empty).
+    pub description: String,
+}
+
+/// The value of an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A number.
+    Int(i64),
+    /// A switch.
+    Bool(bool),
+}
+
+impl std::fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionValue::Int(n) => write!(f, "{n}"),
+            OptionValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
 }
 
 /// A check on a dealt hand or table: an instant win, or a redeal.

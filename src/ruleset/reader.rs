@@ -39,7 +39,7 @@ impl<'a> TableReader<'a> {
     pub fn item(&mut self, key: &str) -> Option<&'a Item> {
         debug_assert!(
             self.def
-                .is_none_or(|d| d.extra_ints || d.key(key).is_some()),
+                .is_none_or(|d| d.extra != super::keys::Extra::None || d.key(key).is_some()),
             "`{key}` is read from {} but not defined in ruleset/keys.rs",
             self.what
         );

@@ -1,7 +1,7 @@
 //! The JSON Schema of the rule-file formats, generated from [`super::keys`], the definitions the
 //! loader reads by: for editors (Taplo / Even Better TOML) to complete keys and show their docs.
 
-use super::keys::{DECK_FILE, KeyDef, KeyType, RULESET_FILE, STRATEGY_FILE, TableDef};
+use super::keys::{DECK_FILE, Extra, KeyDef, KeyType, RULESET_FILE, STRATEGY_FILE, TableDef};
 use serde_json::{Map, Value, json};
 
 /// The schema: a ruleset, deck or strategy file (each table closed to unknown keys).
@@ -38,10 +38,23 @@ fn table(def: &TableDef) -> Value {
     if !required.is_empty() {
         schema["required"] = json!(required);
     }
-    schema["additionalProperties"] = if def.extra_ints {
-        json!({ "type": "integer" })
-    } else {
-        json!(false)
+    schema["additionalProperties"] = match def.extra {
+        Extra::None => json!(false),
+        Extra::Ints => json!({ "type": "integer" }),
+        Extra::Exprs => json!({ "type": "string" }),
+        Extra::Options => json!({ "anyOf": [
+            { "type": "integer" },
+            { "type": "boolean" },
+            {
+                "type": "object",
+                "properties": {
+                    "default": { "anyOf": [{ "type": "integer" }, { "type": "boolean" }] },
+                    "description": { "type": "string" }
+                },
+                "required": ["default"],
+                "additionalProperties": false
+            }
+        ] }),
     };
     schema
 }
@@ -57,6 +70,7 @@ fn key(k: &KeyDef) -> Value {
             "anyOf": [{ "type": "integer" }, { "type": "string", "enum": k.values }]
         }),
         KeyType::Bool => json!({ "type": "boolean" }),
+        KeyType::IntOrBool => json!({ "anyOf": [{ "type": "integer" }, { "type": "boolean" }] }),
         KeyType::Strings if !k.values.is_empty() => {
             json!({ "type": "array", "items": { "type": "string", "enum": k.values } })
         }

@@ -54,6 +54,9 @@ pub struct ScoringScript {
     aliases: Arc<Aliases>,
     /// The `reason` texts of the steps the script documents, in source order (for rule sheets).
     steps: Arc<[String]>,
+    /// The ruleset's options, `hand.options`: the same for every hand, so not part of the
+    /// cache key.
+    options: Arc<Map>,
 }
 
 impl std::fmt::Debug for ScoringScript {
@@ -163,6 +166,8 @@ impl FactReads {
                 Some(name) => {
                     match fact_index(name, aliases) {
                         Some(i) => read |= 1 << i,
+                        // The ruleset's options: the same for every hand.
+                        None if name == "options" => {}
                         None => read |= FactReads::EXTRA,
                     }
                     true
@@ -518,6 +523,7 @@ impl ScoringScript {
         file: FileId,
         named_at: &Loc,
         calls: &[String],
+        options: &[crate::ruleset::RuleOption],
         errors: &mut Vec<Diagnostic>,
     ) -> Option<ScoringScript> {
         let engine = sandbox();
@@ -550,6 +556,18 @@ impl ScoringScript {
                     file_name: sources.get(file).name.clone(),
                     aliases: Arc::new(aliases),
                     steps: documented_steps(text).into(),
+                    options: Arc::new(
+                        options
+                            .iter()
+                            .map(|o| {
+                                let value = match o.value {
+                                    crate::ruleset::OptionValue::Int(n) => Dynamic::from(n),
+                                    crate::ruleset::OptionValue::Bool(b) => Dynamic::from(b),
+                                };
+                                (o.id.as_str().into(), value)
+                            })
+                            .collect(),
+                    ),
                 })
             }
             Err(e) => {
@@ -608,7 +626,8 @@ impl ScoringScript {
 
     /// Runs `score(hand)` on the facts of a finished hand.
     pub fn score(&self, facts: &HandFacts) -> Result<ScoreOutcome, ScriptError> {
-        let hand = facts_to_map(facts, &self.aliases);
+        let mut hand = facts_to_map(facts, &self.aliases);
+        hand.insert("options".into(), Dynamic::from_map((*self.options).clone()));
         let mut scope = Scope::new();
         let result: Dynamic = self
             .engine
@@ -852,6 +871,7 @@ mod tests {
             file,
             &Loc::new(file, 0..0),
             &["koikoi".to_string()],
+            &[],
             &mut errors,
         )
         .ok_or(errors)

@@ -47,8 +47,6 @@ pub struct TableFacts {
     pub seats: Vec<SeatFacts>,
     /// Hands in a row just before this one that ended with nobody winning.
     pub draws_before: u32,
-    /// The ruleset's `[options]`.
-    pub options: Vec<(String, i64)>,
 }
 
 /// One seat at a hand's end.
@@ -94,7 +92,7 @@ impl SeatFacts {
 }
 
 impl TableFacts {
-    /// The facts as the script's `hand` holds them (`seats`, `draws_before`, `options`).
+    /// The facts as the script's `hand` holds them (`seats`, `draws_before`).
     pub fn extra(&self) -> Vec<(&'static str, FactValue)> {
         let pairs = |list: &[(String, i64)]| {
             FactValue::Map(
@@ -124,7 +122,6 @@ impl TableFacts {
         vec![
             ("seats", FactValue::List(seats)),
             ("draws_before", FactValue::Int(i64::from(self.draws_before))),
-            ("options", pairs(&self.options)),
         ]
     }
 }

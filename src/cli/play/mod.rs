@@ -32,7 +32,9 @@ pub const HUMAN: &str = "human";
 pub struct PlayArgs {
     /// The ruleset: a bundled name (`koikoi`) or a path. Not needed with `--resume`.
     #[arg(required_unless_present = "resume")]
-    ruleset: Option<String>,
+    pub(crate) ruleset: Option<String>,
+    #[command(flatten)]
+    pub(crate) house: crate::cli::HouseArgs,
     /// Who plays: `human` or a bot, seat 1 first, one per seat. Every game: `random`, `greedy`,
     /// `expert`, `expert:N` (matching default `human,greedy`). Banker games also: `seed`,
     /// `always-one`, `always-two`, `best-fixed`, `best` or a strategy file (default

@@ -481,7 +481,6 @@ impl MatchingGame {
         TableFacts {
             seats,
             draws_before: self.draws_before,
-            options: r.options.clone(),
         }
     }
 

@@ -265,7 +265,6 @@ fn settle(
     let table = TableFacts {
         seats,
         draws_before,
-        options: r.options.clone(),
     };
     let o = scoring::settle_at_table(r, &found, None, &c, Some(&table)).expect("the script runs");
     let mut out = String::new();
