@@ -154,6 +154,15 @@ impl Program {
             _ => None,
         }
     }
+
+    /// The condition's value, when it is the same for every pile and fact (`false`, or an
+    /// option switched off joined by `and`).
+    pub fn constant_truth(&self) -> Option<bool> {
+        match self.node {
+            Node::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
 }
 
 /// The commonest shapes of conditions and point formulas in a flat form, evaluated without
@@ -582,6 +591,18 @@ impl Node {
                     Node::CountCmp(flip(op), s, n)
                 }
                 pair => Node::Cmp(op, Box::new(pair)),
+            },
+            // A constant side decides or drops out (an option switched off or on): `false and
+            // x` is false, `true and x` is x.
+            Node::And(pair) => match *pair {
+                [Node::Bool(false), _] | [_, Node::Bool(false)] => Node::Bool(false),
+                [Node::Bool(true), x] | [x, Node::Bool(true)] => x,
+                pair => Node::And(Box::new(pair)),
+            },
+            Node::Or(pair) => match *pair {
+                [Node::Bool(true), _] | [_, Node::Bool(true)] => Node::Bool(true),
+                [Node::Bool(false), x] | [x, Node::Bool(false)] => x,
+                pair => Node::Or(Box::new(pair)),
             },
             other => other,
         }

@@ -18,6 +18,9 @@ pub struct Lexicon {
     pub pile_words: String,
     /// Every set name (kind, suit, card id) with its words.
     pub sets: Vec<SetWords>,
+    /// Names that stand for an expression: the ruleset's options (their values) and
+    /// definitions (`[define]`), put in place before describing.
+    pub substitutions: Vec<(String, Expr)>,
 }
 
 /// The words for a name that stands for a set of cards.
@@ -41,8 +44,91 @@ impl Lexicon {
 
 /// Describes a condition or formula in words, or `None` when it is too complex for words.
 pub fn words(expr: &Expr, lex: &Lexicon) -> Option<String> {
-    let text = Describer { lex }.any(expr)?;
+    let expr = simplify(substitute(expr, lex, 0));
+    let text = Describer { lex }.any(&expr)?;
     (text.len() <= MAX_WORDS_LEN).then_some(text)
+}
+
+/// `e` with the lexicon's substitutions in place (definitions may use earlier ones; `depth`
+/// bounds the nesting).
+fn substitute(e: &Expr, lex: &Lexicon, depth: usize) -> Expr {
+    let sub = |x: &Expr| Box::new(substitute(x, lex, depth));
+    let kind = match &e.kind {
+        ExprKind::Name(n) if depth < 16 => match lex.substitutions.iter().find(|(s, _)| s == n) {
+            Some((_, body)) => return substitute(body, lex, depth + 1),
+            None => e.kind.clone(),
+        },
+        ExprKind::Call {
+            name,
+            name_span,
+            args,
+        } => ExprKind::Call {
+            name: name.clone(),
+            name_span: name_span.clone(),
+            args: args.iter().map(|a| substitute(a, lex, depth)).collect(),
+        },
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
+        ExprKind::If(c, a, b) => ExprKind::If(sub(c), sub(a), sub(b)),
+        other => other.clone(),
+    };
+    Expr {
+        kind,
+        span: e.span.clone(),
+    }
+}
+
+/// `e` with the conditions that are always true or false folded away (`true and x` is `x`).
+fn simplify(e: Expr) -> Expr {
+    let span = e.span.clone();
+    let lit = |b: bool| Expr {
+        kind: ExprKind::Bool(b),
+        span: span.clone(),
+    };
+    match e.kind {
+        ExprKind::Unary(UnaryOp::Not, a) => match simplify(*a) {
+            Expr {
+                kind: ExprKind::Bool(b),
+                ..
+            } => lit(!b),
+            a => Expr {
+                kind: ExprKind::Unary(UnaryOp::Not, Box::new(a)),
+                span,
+            },
+        },
+        ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
+            let (a, b) = (simplify(*a), simplify(*b));
+            let and = op == BinaryOp::And;
+            match (&a.kind, &b.kind) {
+                (ExprKind::Bool(x), _) if *x == and => b,
+                (_, ExprKind::Bool(y)) if *y == and => a,
+                (ExprKind::Bool(_), _) | (_, ExprKind::Bool(_)) => lit(!and),
+                _ => Expr {
+                    kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                    span,
+                },
+            }
+        }
+        ExprKind::If(c, a, b) => match simplify(*c) {
+            Expr {
+                kind: ExprKind::Bool(true),
+                ..
+            } => simplify(*a),
+            Expr {
+                kind: ExprKind::Bool(false),
+                ..
+            } => simplify(*b),
+            c => Expr {
+                kind: ExprKind::If(Box::new(c), Box::new(simplify(*a)), Box::new(simplify(*b))),
+                span,
+            },
+        },
+        ExprKind::Binary(op, a, b) => Expr {
+            kind: ExprKind::Binary(op, Box::new(simplify(*a)), Box::new(simplify(*b))),
+            span,
+        },
+        kind => Expr { kind, span },
+    }
 }
 
 /// A small number in words (`five`), larger ones as digits.
@@ -71,7 +157,19 @@ impl Describer<'_> {
             ExprKind::Binary(BinaryOp::Or, a, b) => {
                 Some(format!("either {} or {}", self.any(a)?, self.any(b)?))
             }
-            ExprKind::Unary(UnaryOp::Not, a) => Some(format!("not {}", self.any(a)?)),
+            ExprKind::Unary(UnaryOp::Not, a) => {
+                let inner = self.any(a)?;
+                Some(match &a.kind {
+                    // `not has(willow-rainman)`: without the Rain Man.
+                    ExprKind::Call { name, args, .. } if name == "has" && args.len() == 1 => {
+                        format!("without {inner}")
+                    }
+                    _ => match inner.strip_prefix("any of ") {
+                        Some(rest) => format!("none of {rest}"),
+                        None => format!("not {inner}"),
+                    },
+                })
+            }
             ExprKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(*op, a, b),
             ExprKind::If(c, a, b) => Some(format!(
                 "{} when {}, otherwise {}",

@@ -111,8 +111,17 @@ pub(super) fn ruleset(
             .collect(),
         defines: Vec::new(),
     };
+    let mut define_sources = Vec::new();
     if let Some((t, l)) = defines {
         vocab.defines = define_table(t, l, &vocab, errors);
+        define_sources = vocab
+            .defines
+            .iter()
+            .filter_map(|(name, _)| match t.get(name).map(|i| &i.value) {
+                Some(Value::Str(source, _)) => Some((name.clone(), source.clone())),
+                _ => None,
+            })
+            .collect();
     }
     let declarations = declarations(&declaration_tables, &vocab, errors);
     // The yaku scope: the core's facts, then one fact per card choice (`count_as`), named after
@@ -225,6 +234,7 @@ pub(super) fn ruleset(
         scoring,
         tallies,
         options,
+        defines: define_sources,
     })
 }
 
@@ -436,6 +446,16 @@ fn yaku_table(
         let points_at = points.as_ref().map(|p| p.loc.clone());
         let points = points.and_then(|p| compile_expr(&p, Type::Int, names, errors));
         let group = group.and_then(|g| {
+            if g.text.is_empty() {
+                errors.push(
+                    Diagnostic::error("a group needs a name", g.loc.clone()).with_help(Some(
+                        "to take a yaku out of the group its base gives it, write \
+                         `unset = [\"group\"]` in the yaku"
+                            .into(),
+                    )),
+                );
+                return None;
+            }
             if !check_ident(&g, errors) {
                 return None;
             }
@@ -2030,25 +2050,66 @@ fn scoring_script(
     let mut r = TableReader::new(t, loc.clone(), "`[scoring]`").defined_by(&keys::SCORING);
     let script = r.string("script", errors);
     let source = r.string("source", errors);
+    let adjust = r.tables("adjust", errors);
     r.finish(errors);
-    // Where the script's text sits in the rule file, when it is written there verbatim.
-    let mut inline_at = None;
-    let (file, named_at) = match (script, source) {
-        (Some(path), None) => (
+    let (file, named_at, inline_at) =
+        script_file(loader, script, source, loc, "`[scoring]`", errors)?;
+    let before = errors.len();
+    let place = ScriptPlace {
+        file,
+        inline_at: inline_at.as_ref().map(|(_, start)| start.clone()),
+    };
+    let mut compiled =
+        ScoringScript::compile(&loader.sources, file, &named_at, calls, options, errors);
+    relocate_inline(inline_at, &mut errors[before..]);
+    for (t, l) in adjust {
+        let mut r =
+            TableReader::new(t, l.clone(), "a `[[scoring.adjust]]`").defined_by(&keys::ADJUST);
+        let _ = r.required_string("id", errors);
+        let script = r.string("script", errors);
+        let source = r.string("source", errors);
+        r.finish(errors);
+        let Some((file, at, inline_at)) =
+            script_file(loader, script, source, l, "a `[[scoring.adjust]]`", errors)
+        else {
+            compiled = None;
+            continue;
+        };
+        let before = errors.len();
+        compiled = compiled.and_then(|s| s.with_adjustment(&loader.sources, file, &at, errors));
+        relocate_inline(inline_at, &mut errors[before..]);
+    }
+    compiled.map(|s| (s, named_at, place))
+}
+
+/// The script file a `script` (a path) or `source` (inline text) names, where it is named, and
+/// for inline text where its first character sits in the rule file.
+#[allow(clippy::type_complexity)]
+fn script_file(
+    loader: &mut Loader,
+    script: Option<Str>,
+    source: Option<Str>,
+    loc: &Loc,
+    what: &str,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<(FileId, Loc, Option<(FileId, Loc)>)> {
+    match (script, source) {
+        (Some(path), None) => Some((
             loader.open_ref(path.loc.file, path.text, RefKind::Script, path.loc, errors)?,
             path.loc.clone(),
-        ),
+            None,
+        )),
         (None, Some(src)) => {
             let name = format!("{} [scoring.source]", loader.sources.get(src.loc.file).name);
             let file = loader.add(&name, src.text.to_string(), Origin::Inline);
-            inline_at = src.raw_offset.map(|off| (file, src.loc.sub(off, 0)));
+            let inline_at = src.raw_offset.map(|off| (file, src.loc.sub(off, 0)));
             // Point at the literal's first line, not at a multi-line block.
             let text = &loader.sources.get(src.loc.file).text;
             let first_line = text
                 .get(src.loc.span.clone())
                 .and_then(|t| t.find('\n'))
                 .unwrap_or(src.loc.span.len());
-            (file, src.loc.sub(0, first_line))
+            Some((file, src.loc.sub(0, first_line), inline_at))
         }
         (Some(_), Some(src)) => {
             errors.push(
@@ -2058,31 +2119,26 @@ fn scoring_script(
                             .into(),
                     )),
             );
-            return None;
+            None
         }
         (None, None) => {
             errors.push(Diagnostic::error(
-                "`[scoring]` needs `script` (a file) or `source` (inline rhai)",
+                format!("{what} needs `script` (a file) or `source` (inline rhai)"),
                 loc.clone(),
             ));
-            return None;
+            None
         }
-    };
-    let before = errors.len();
-    let place = ScriptPlace {
-        file,
-        inline_at: inline_at.as_ref().map(|(_, start)| start.clone()),
-    };
-    let compiled = ScoringScript::compile(&loader.sources, file, &named_at, calls, options, errors)
-        .map(|s| (s, named_at.clone(), place));
-    // Errors in an inline script point into the rule file, at the script's own line and column.
+    }
+}
+
+/// Errors in an inline script point into the rule file, at the script's own line and column.
+fn relocate_inline(inline_at: Option<(FileId, Loc)>, errors: &mut [Diagnostic]) {
     if let Some((file, start)) = inline_at {
-        for d in &mut errors[before..] {
+        for d in errors {
             if d.loc.file == file {
                 let span = d.loc.span.clone();
                 d.loc = start.sub(span.start, span.len());
             }
         }
     }
-    compiled
 }

@@ -153,6 +153,11 @@ pub static RULESET_FILE: TableDef = table(
             "Ids of the base's `[[flow.banker_win]]` to drop (a top-level key).",
         ),
         key(
+            "remove_adjust",
+            Strings,
+            "Ids of the base's `[[scoring.adjust]]` to drop (a top-level key).",
+        ),
+        key(
             "declaration",
             Tables(&DECLARATION),
             "Declarations players can make: calls to play on or stop, swaps, marriages, ...",
@@ -620,6 +625,30 @@ pub static SCORING: TableDef = table(
     "[scoring]",
     "The rhai scoring script: `script` (a file) or `source` (inline), defining fn score(hand).",
     &[
+        key(
+            "script",
+            String,
+            "A rhai script file, relative to this file.",
+        ),
+        key("source", String, "The script inline."),
+        key(
+            "adjust",
+            Tables(&ADJUST),
+            "House rules' adjustments of the script's outcome, run in order after it.",
+        ),
+    ],
+);
+
+/// `[[scoring.adjust]]`.
+pub static ADJUST: TableDef = table(
+    "[[scoring.adjust]]",
+    "A change to the scoring script's outcome: a rhai script defining fn adjust(hand, result), given the outcome so far and returning the new one.",
+    &[
+        required(
+            "id",
+            String,
+            "Its id (a house rule of a house rule changes or removes it by id).",
+        ),
         key(
             "script",
             String,

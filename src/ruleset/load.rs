@@ -614,6 +614,7 @@ impl Loader {
                 );
                 return false;
             }
+            stray_unsets(&tree, errors);
             layers.tree = Some(tree);
             layers.closure.push(vec![identity.clone()]);
             layers.included.push(identity);
@@ -796,6 +797,35 @@ fn take_extends(tree: &mut Table, errors: &mut Vec<Diagnostic>) -> Option<Vec<(S
     }
 }
 
+/// The key that removes inherited keys from a table: `unset = ["group"]`.
+pub(super) const UNSET: &str = "unset";
+
+/// Reports every `unset` in a file that extends nothing: there is nothing to unset.
+fn stray_unsets(table: &Table, errors: &mut Vec<Diagnostic>) {
+    for (key, key_loc, item) in &table.entries {
+        if key == UNSET {
+            errors.push(
+                Diagnostic::error(format!("`{UNSET}` without a base ruleset"), key_loc.clone())
+                    .with_help(Some(
+                        "`unset` removes keys a base ruleset gave (`extends`); leave the keys out instead"
+                            .into(),
+                    )),
+            );
+        }
+        match &item.value {
+            Value::Table(t) => stray_unsets(t, errors),
+            Value::Array(items) => {
+                for i in items {
+                    if let Value::Table(t) = &i.value {
+                        stray_unsets(t, errors);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The removals a child ruleset may make from its base: the key, where the list is in the
 /// tree, and what its entries are called.
 pub(super) const REMOVALS: &[(&str, &[&str], &str)] = &[
@@ -808,11 +838,17 @@ pub(super) const REMOVALS: &[(&str, &[&str], &str)] = &[
     ),
     ("remove_redeal", &["flow", "redeal"], "redeal"),
     ("remove_banker_win", &["flow", "banker_win"], "banker win"),
+    (
+        "remove_adjust",
+        &["scoring", "adjust"],
+        "scoring adjustment",
+    ),
 ];
 
 /// Merges a child ruleset onto its base: tables merge key by key, arrays of tables with `id`
 /// merge entry by entry (a child entry with a known id changes only the fields it gives), other
-/// values replace; `[scoring]` replaces whole. The child's `remove_*` lists drop entries of the
+/// values replace; a `script` or `source` in `[scoring]` replaces the base's either way.
+/// The child's `remove_*` lists drop entries of the
 /// base first, so an entry removed and given again in the same file is the new one. A value the
 /// child replaces that a file it does not build on set (`own` is false for that file: two house
 /// rules of one base both changing `flow.rounds`) is reported as a conflict; the child's value
@@ -854,7 +890,10 @@ struct Merge<'a> {
 }
 
 impl Merge<'_> {
-    fn tables(&mut self, base: &mut Table, child: Table, path: &str) {
+    fn tables(&mut self, base: &mut Table, mut child: Table, path: &str) {
+        if let Some(unset) = child.remove(UNSET) {
+            self.unset(base, unset, path);
+        }
         // The options the base declares, before this file adds its own.
         let base_options: Vec<String> = if path == "options" {
             base.entries.iter().map(|(k, _, _)| k.clone()).collect()
@@ -888,7 +927,21 @@ impl Merge<'_> {
                 continue;
             }
             match existing {
-                Some((_, _, old)) if !REPLACED_WHOLE.contains(&key.as_str()) => {
+                Some((_, _, old)) => {
+                    // A script given replaces the base's, written either way; its
+                    // adjustments stay (by id).
+                    if here == "scoring"
+                        && let (Value::Table(a), Value::Table(b)) = (&mut old.value, &item.value)
+                        && let Some(new) = b.get("script").or_else(|| b.get("source"))
+                    {
+                        let new = new.clone();
+                        for old in [a.remove("script"), a.remove("source")]
+                            .into_iter()
+                            .flatten()
+                        {
+                            self.conflict("scoring.script", &old, &new);
+                        }
+                    }
                     match (&mut old.value, item.value) {
                         (Value::Table(a), Value::Table(b)) => self.tables(a, b, &here),
                         (Value::Array(a), Value::Array(b)) if is_id_array(a) && is_id_array(&b) => {
@@ -918,10 +971,6 @@ impl Merge<'_> {
                         }
                     }
                 }
-                Some((_, _, old)) => {
-                    self.conflict(&here, old, &item);
-                    *old = item;
-                }
                 None => {
                     if path == "options" && !matches!(item.value, Value::Table(_)) {
                         let known: Vec<&str> = base_options.iter().map(String::as_str).collect();
@@ -949,6 +998,59 @@ impl Merge<'_> {
         }
     }
 
+    /// `unset = ["group"]`: removes keys the base gave this table.
+    fn unset(&mut self, base: &mut Table, unset: Item, path: &str) {
+        let keys: Vec<Item> = match unset.value {
+            Value::Array(items) => items,
+            other => {
+                self.errors.push(Diagnostic::error(
+                    format!(
+                        "`{UNSET}` must be an array of key names, found {}",
+                        other.describe()
+                    ),
+                    unset.loc,
+                ));
+                return;
+            }
+        };
+        let table = if path.is_empty() {
+            "the top level".to_string()
+        } else {
+            format!("`{path}`")
+        };
+        let known: Vec<String> = base.entries.iter().map(|(k, _, _)| k.clone()).collect();
+        for key in keys {
+            let Value::Str(name, _) = &key.value else {
+                self.errors.push(Diagnostic::error(
+                    format!(
+                        "`{UNSET}` names keys by strings, found {}",
+                        key.value.describe()
+                    ),
+                    key.loc,
+                ));
+                continue;
+            };
+            if base.remove(name).is_none() {
+                let known: Vec<&str> = known.iter().map(String::as_str).collect();
+                self.errors.push(
+                    Diagnostic::error(
+                        format!("cannot unset `{name}`: the base gives {table} no `{name}`"),
+                        key.loc.clone(),
+                    )
+                    .with_help(
+                        did_you_mean(name, known.iter().copied()).or_else(|| {
+                            Some(if known.is_empty() {
+                                format!("the base gives {table} no keys")
+                            } else {
+                                format!("the base gives {table}: {}", known.join(", "))
+                            })
+                        }),
+                    ),
+                );
+            }
+        }
+    }
+
     fn by_id(&mut self, base: &mut Vec<Item>, child: Vec<Item>, path: &str) {
         for entry in child {
             let id = id_of(&entry).map(str::to_string);
@@ -959,7 +1061,28 @@ impl Merge<'_> {
                         self.tables(a, b, &here);
                     }
                 }
-                None => base.push(entry),
+                None => {
+                    let mut entry = entry;
+                    if let Value::Table(t) = &mut entry.value
+                        && let Some(i) = t.entries.iter().position(|(k, _, _)| k == UNSET)
+                    {
+                        let (_, at, _) = t.entries.remove(i);
+                        self.errors.push(
+                            Diagnostic::error(
+                                format!(
+                                    "`{UNSET}` in a new entry: the base has no `{}` in `{path}`",
+                                    id.as_deref().unwrap_or_default()
+                                ),
+                                at.clone(),
+                            )
+                            .with_help(Some(
+                                "`unset` removes keys of an entry the base gives; check the id"
+                                    .into(),
+                            )),
+                        );
+                    }
+                    base.push(entry);
+                }
             }
         }
     }
@@ -1163,9 +1286,6 @@ fn id_of(item: &Item) -> Option<&str> {
         _ => None,
     }
 }
-
-/// Keys whose table is replaced whole by a child rather than merged.
-const REPLACED_WHOLE: &[&str] = &["scoring"];
 
 fn is_id_array(items: &[Item]) -> bool {
     !items.is_empty() && items.iter().all(|i| id_of(i).is_some())

@@ -208,6 +208,8 @@ pub struct Ruleset {
     /// Named options of the rules (`[options]`), in file order: constants of every expression
     /// and the scoring script's `hand.options`.
     pub options: Vec<RuleOption>,
+    /// Named sub-expressions (`[define]`), as written, in file order (for rule sheets).
+    pub defines: Vec<(String, String)>,
     /// A hash of every source text the ruleset was built from (for game records).
     pub content_hash: u64,
 }

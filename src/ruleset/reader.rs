@@ -178,6 +178,10 @@ impl<'a> TableReader<'a> {
     /// Reports every key that was not read, with a suggestion among the known keys.
     pub fn finish(self, errors: &mut Vec<Diagnostic>) {
         for (key, key_loc, _) in &self.table.entries {
+            // `unset` is consumed by merging onto a base; one left is reported by the loader.
+            if key == super::load::UNSET {
+                continue;
+            }
             if !self.known.iter().any(|k| k == key) {
                 let misplaced = TOP_LEVEL_ONLY.contains(&key.as_str()).then(|| {
                     format!(

@@ -24,6 +24,15 @@ fn table(def: &TableDef) -> Value {
     for k in def.keys {
         properties.insert(k.name.to_string(), key(k));
     }
+    // Any table of a house rule may drop keys its base gave (`unset = ["group"]`).
+    properties.insert(
+        "unset".to_string(),
+        json!({
+            "type": "array",
+            "items": { "type": "string" },
+            "description": "Keys of the base ruleset's table to remove (in a file with `extends`)."
+        }),
+    );
     let required: Vec<&str> = def
         .keys
         .iter()

@@ -57,6 +57,8 @@ pub struct ScoringScript {
     /// The ruleset's options, `hand.options`: the same for every hand, so not part of the
     /// cache key.
     options: Arc<Map>,
+    /// House rules' adjustments, run in order after `score`.
+    adjust: Arc<[Adjustment]>,
 }
 
 impl std::fmt::Debug for ScoringScript {
@@ -119,6 +121,11 @@ impl FactReads {
     /// read them is never cached, since the cache key does not hold them.
     const EXTRA: u16 = 1 << 15;
 
+    /// The facts either may observe.
+    fn or(self, other: FactReads) -> FactReads {
+        FactReads(self.0 | other.0)
+    }
+
     /// True when the script may read facts beyond [`FACT_NAMES`] (each seat's pile, ...).
     pub fn reads_extra(self) -> bool {
         self.0 & FactReads::EXTRA != 0
@@ -141,9 +148,14 @@ impl FactReads {
     /// it with a string, calling a method on it, assigning it, printing it) may observe every
     /// fact, and gives [`FactReads::ALL`]. A shadowing local of the same name only adds reads.
     fn of(ast: &AST, aliases: &Aliases) -> FactReads {
+        FactReads::of_hook(ast, aliases, SCORE_HOOK, 1)
+    }
+
+    /// [`FactReads::of`] for the hook `name` with `arity` parameters, `hand` first.
+    fn of_hook(ast: &AST, aliases: &Aliases, name: &str, arity: usize) -> FactReads {
         let Some(param) = ast
             .iter_functions()
-            .find(|f| f.name == SCORE_HOOK && f.params.len() == 1)
+            .find(|f| f.name == name && f.params.len() == arity)
             .map(|f| f.params[0].to_string())
         else {
             return FactReads::ALL;
@@ -556,6 +568,7 @@ impl ScoringScript {
                     file_name: sources.get(file).name.clone(),
                     aliases: Arc::new(aliases),
                     steps: documented_steps(text).into(),
+                    adjust: Arc::new([]),
                     options: Arc::new(
                         options
                             .iter()
@@ -624,7 +637,7 @@ impl ScoringScript {
         Ok(outcome)
     }
 
-    /// Runs `score(hand)` on the facts of a finished hand.
+    /// Runs `score(hand)` on the facts of a finished hand, then each adjustment.
     pub fn score(&self, facts: &HandFacts) -> Result<ScoreOutcome, ScriptError> {
         let mut hand = facts_to_map(facts, &self.aliases);
         hand.insert("options".into(), Dynamic::from_map((*self.options).clone()));
@@ -635,7 +648,7 @@ impl ScoringScript {
             .map_err(|e| {
                 let (inner, mut pos) = innermost(&e);
                 if pos.is_none() {
-                    pos = self.locate_failure(hand);
+                    pos = self.locate_failure(hand.clone());
                 }
                 match inner {
                     rhai::EvalAltResult::ErrorTerminated(why, _) => {
@@ -644,7 +657,28 @@ impl ScoringScript {
                     _ => self.error(&inner.to_string(), pos),
                 }
             })?;
-        self.outcome(result)
+        let mut outcome = Self::outcome(result, &self.file_name)?;
+        for a in self.adjust.iter() {
+            let result: Dynamic = self
+                .engine
+                .call_fn(
+                    &mut Scope::new(),
+                    &a.ast,
+                    ADJUST_HOOK,
+                    (hand.clone(), outcome_to_map(&outcome)),
+                )
+                .map_err(|e| {
+                    let (inner, pos) = innermost(&e);
+                    match inner {
+                        rhai::EvalAltResult::ErrorTerminated(why, _) => {
+                            error_in(&a.file_name, &why.to_string(), pos)
+                        }
+                        _ => error_in(&a.file_name, &inner.to_string(), pos),
+                    }
+                })?;
+            outcome = Self::outcome(result, &a.file_name)?;
+        }
+        Ok(outcome)
     }
 
     /// Where a failing call fails, for errors rhai reports without a position (running out of
@@ -671,10 +705,11 @@ impl ScoringScript {
         LAST.with(|l| l.get())
     }
 
-    fn outcome(&self, result: Dynamic) -> Result<ScoreOutcome, ScriptError> {
+    fn outcome(result: Dynamic, file: &str) -> Result<ScoreOutcome, ScriptError> {
         if let Some(total) = result.clone().try_cast::<i64>() {
             if total < 0 {
-                return Err(self.error(
+                return Err(error_in(
+                    file,
                     &format!("`score` returned {total} points; points are never negative"),
                     Position::NONE,
                 ));
@@ -687,7 +722,8 @@ impl ScoringScript {
             });
         }
         let Some(map) = result.try_cast::<Map>() else {
-            return Err(self.error(
+            return Err(error_in(
+                file,
                 "`score` must return a number or a map with `total`",
                 Position::NONE,
             ));
@@ -696,7 +732,8 @@ impl ScoringScript {
             match map.get(key) {
                 None => Ok(None),
                 Some(v) => v.as_int().map(Some).map_err(|t| {
-                    self.error(
+                    error_in(
+                        file,
                         &format!("`{key}` must be a number, found {t}"),
                         Position::NONE,
                     )
@@ -704,24 +741,31 @@ impl ScoringScript {
             }
         };
         let total = int("total")?.ok_or_else(|| {
-            self.error("the map returned by `score` has no `total`", Position::NONE)
+            error_in(
+                file,
+                "the map returned by `score` has no `total`",
+                Position::NONE,
+            )
         })?;
         let opponent = int("opponent")?.unwrap_or(0);
         if total < 0 || opponent < 0 {
-            return Err(self.error(
-                &format!("`score` returned negative points (total {total}, opponent {opponent}); points are never negative"),
+            return Err(error_in(
+                file,
+                &format!(
+                    "`score` returned negative points (total {total}, opponent {opponent}); points are never negative"
+                ),
                 Position::NONE,
             ));
         }
         let mut steps = Vec::new();
         if let Some(list) = map.get("steps") {
-            let list = list
-                .clone()
-                .try_cast::<rhai::Array>()
-                .ok_or_else(|| self.error("`steps` must be an array of maps", Position::NONE))?;
+            let list = list.clone().try_cast::<rhai::Array>().ok_or_else(|| {
+                error_in(file, "`steps` must be an array of maps", Position::NONE)
+            })?;
             for step in list {
                 let step = step.try_cast::<Map>().ok_or_else(|| {
-                    self.error(
+                    error_in(
+                        file,
                         "each step must be a map with `reason` and `total`",
                         Position::NONE,
                     )
@@ -745,20 +789,23 @@ impl ScoringScript {
         let mut pays = Vec::new();
         if let Some(list) = map.get("pays") {
             let list = list.clone().try_cast::<rhai::Array>().ok_or_else(|| {
-                self.error(
+                error_in(
+                    file,
                     "`pays` must be an array of numbers, one per seat",
                     Position::NONE,
                 )
             })?;
             for p in list {
                 let p = p.as_int().map_err(|t| {
-                    self.error(
+                    error_in(
+                        file,
                         &format!("each entry of `pays` must be a number, found {t}"),
                         Position::NONE,
                     )
                 })?;
                 if p < 0 {
-                    return Err(self.error(
+                    return Err(error_in(
+                        file,
                         &format!("`pays` holds {p}; a seat never pays a negative amount"),
                         Position::NONE,
                     ));
@@ -775,14 +822,111 @@ impl ScoringScript {
     }
 
     fn error(&self, message: &str, pos: Position) -> ScriptError {
-        let message = message.split(" (line ").next().unwrap_or(message);
-        let location = match pos.line() {
-            Some(line) => format!("{}:{line}", self.file_name),
-            None => self.file_name.clone(),
+        error_in(&self.file_name, message, pos)
+    }
+
+    /// Adds a house rule's adjustment: a script defining `fn adjust(hand, result)`, run after
+    /// the script and the adjustments before it, with the outcome so far as `result`
+    /// (`#{ total, opponent, steps, pays }`); it returns the new outcome, a number or a map as
+    /// `score` does. `None` after an error.
+    pub fn with_adjustment(
+        mut self,
+        sources: &SourceMap,
+        file: FileId,
+        named_at: &Loc,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<ScoringScript> {
+        let text = &sources.get(file).text;
+        let ast = match self.engine.compile(text) {
+            Ok(ast) => ast,
+            Err(e) => {
+                let span = position_span(text, e.position());
+                errors.push(Diagnostic::error(
+                    format!("scoring adjustment does not compile: {}", e.err_type()),
+                    Loc::new(file, span),
+                ));
+                return None;
+            }
         };
-        ScriptError {
-            message: format!("{location}: scoring script failed: {message}"),
+        if !ast
+            .iter_functions()
+            .any(|f| f.name == ADJUST_HOOK && f.params.len() == 2)
+        {
+            errors.push(
+                Diagnostic::error(
+                    format!("the adjustment does not define `fn {ADJUST_HOOK}(hand, result)`"),
+                    named_at.clone(),
+                )
+                .with_help(Some(format!(
+                    "the script is `{}`; it receives the outcome so far as `result` and returns the new one",
+                    sources.get(file).name
+                ))),
+            );
+            return None;
         }
+        self.reads = self
+            .reads
+            .or(FactReads::of_hook(&ast, &self.aliases, ADJUST_HOOK, 2));
+        self.steps = self
+            .steps
+            .iter()
+            .cloned()
+            .chain(documented_steps(text))
+            .collect();
+        let mut adjust = self.adjust.to_vec();
+        adjust.push(Adjustment {
+            ast: Arc::new(ast),
+            file_name: sources.get(file).name.clone(),
+        });
+        self.adjust = adjust.into();
+        Some(self)
+    }
+}
+
+/// A house rule's adjustment of a scoring script's outcome (`fn adjust(hand, result)`).
+#[derive(Clone)]
+struct Adjustment {
+    ast: Arc<AST>,
+    /// The script's file name, for errors.
+    file_name: String,
+}
+
+/// The hook an adjustment defines.
+pub const ADJUST_HOOK: &str = "adjust";
+
+/// An outcome as an adjustment's `result`.
+fn outcome_to_map(o: &ScoreOutcome) -> Map {
+    let mut m = Map::new();
+    m.insert("total".into(), o.total.into());
+    m.insert("opponent".into(), o.opponent.into());
+    let steps: rhai::Array = o
+        .steps
+        .iter()
+        .map(|s| {
+            let mut step = Map::new();
+            step.insert("reason".into(), s.reason.clone().into());
+            step.insert("total".into(), s.total.into());
+            if let Some(seat) = s.seat {
+                step.insert("seat".into(), (seat as i64).into());
+            }
+            Dynamic::from_map(step)
+        })
+        .collect();
+    m.insert("steps".into(), Dynamic::from_array(steps));
+    let pays: rhai::Array = o.pays.iter().map(|p| Dynamic::from(*p)).collect();
+    m.insert("pays".into(), Dynamic::from_array(pays));
+    m
+}
+
+/// A script failure in `file` at `pos`.
+fn error_in(file: &str, message: &str, pos: Position) -> ScriptError {
+    let message = message.split(" (line ").next().unwrap_or(message);
+    let location = match pos.line() {
+        Some(line) => format!("{file}:{line}"),
+        None => file.to_string(),
+    };
+    ScriptError {
+        message: format!("{location}: scoring script failed: {message}"),
     }
 }
 

@@ -173,6 +173,29 @@ fn gather(ruleset: &Ruleset) -> Sheet {
             rules,
         });
     }
+    if !ruleset.options.is_empty() {
+        let rules = ruleset
+            .options
+            .iter()
+            .map(|o| {
+                let value = match o.value {
+                    crate::ruleset::OptionValue::Bool(true) => "on".to_string(),
+                    crate::ruleset::OptionValue::Bool(false) => "off".to_string(),
+                    crate::ruleset::OptionValue::Int(n) => n.to_string(),
+                };
+                let text = if o.description.is_empty() {
+                    value
+                } else {
+                    format!("{value}. {}", o.description)
+                };
+                Rule::named(format!("`{}`", o.id), text)
+            })
+            .collect();
+        sections.push(Section {
+            heading: "Options (`--set NAME=VALUE`)".to_string(),
+            rules,
+        });
+    }
     let mut about: Vec<Rule> = ruleset
         .sources
         .iter()
@@ -230,7 +253,24 @@ pub fn lexicon(ruleset: &Ruleset) -> Lexicon {
             is_card: true,
         });
     }
+    let literal = |kind| crate::expr::Expr { kind, span: 0..0 };
+    let substitutions =
+        ruleset
+            .options
+            .iter()
+            .map(|o| {
+                let value = match o.value {
+                    crate::ruleset::OptionValue::Int(n) => crate::expr::ExprKind::Number(n),
+                    crate::ruleset::OptionValue::Bool(b) => crate::expr::ExprKind::Bool(b),
+                };
+                (o.id.clone(), literal(value))
+            })
+            .chain(ruleset.defines.iter().filter_map(|(name, source)| {
+                Some((name.clone(), crate::expr::parse(source).ok()?))
+            }))
+            .collect();
     Lexicon {
+        substitutions,
         pile_words: match ruleset.flow {
             Flow::Matching(_) => format!("{card}s captured"),
             Flow::Banker(_) => format!("{card}s in hand"),

@@ -58,14 +58,17 @@ fn a_house_rule_marks_what_it_changes_and_what_it_drops() {
         "{}",
         out.stdout
     );
-    let out = Yaku::new(["rules", "house/no-seven-doubling"]).expect(0);
+    let out = Yaku::new(["rules", "house/three-rounds"]).expect(0);
     let dropped = out
         .stdout
         .split("that no longer apply")
         .nth(1)
         .expect("a section of dropped rules");
+    assert!(dropped.contains("A game is 12 hands"), "{}", out.stdout);
+    // An option the house rule switches off is marked where the options are listed.
+    let out = Yaku::new(["rules", "house/no-seven-doubling"]).expect(0);
     assert!(
-        dropped.contains("x2 for 7 or more points"),
+        out.stdout.contains("- [changed] `seven_doubling`: off."),
         "{}",
         out.stdout
     );
