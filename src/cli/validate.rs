@@ -36,11 +36,16 @@ fn report(args: &ValidateArgs, out: &mut impl Write) -> std::io::Result<bool> {
         let failed = has_errors(&diagnostics);
         any_errors |= failed;
         if args.json {
-            json_files.push(serde_json::json!({
+            let mut entry = serde_json::json!({
                 "file": spec,
                 "valid": !failed,
                 "diagnostics": render_json(&sources, &diagnostics),
-            }));
+            });
+            // What a game record names the ruleset by: its id and the hash of its texts.
+            if !failed && let Some((id, hash)) = identity(spec) {
+                entry["ruleset"] = serde_json::json!({ "id": id, "content_hash": hash });
+            }
+            json_files.push(entry);
         } else {
             // Findings go to standard error, as cargo's do; the verdict of a good file is the
             // command's output.
@@ -145,6 +150,20 @@ fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
         let summary = summary(loaded.value.as_ref());
         (loaded.diagnostics, loaded.sources, summary)
     }
+}
+
+/// A valid ruleset's id and content hash (16 hex digits, as records keep it); `None` for decks,
+/// strategies, scripts and standard input.
+fn identity(spec: &str) -> Option<(String, String)> {
+    if spec == "-"
+        || spec.ends_with(".rhai")
+        || ruleset::is_strategy_file(spec)
+        || ruleset::is_deck_file(spec)
+    {
+        return None;
+    }
+    let r = ruleset::load(spec).value?;
+    Some((r.id, format!("{:016x}", r.content_hash)))
 }
 
 /// The one-line summary of a valid ruleset.

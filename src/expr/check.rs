@@ -291,9 +291,52 @@ impl Checker<'_> {
             );
             return None;
         }
+        let help = help.or_else(|| Some(self.names_here()));
         errors
             .push(ExprError::new(format!("unknown name `{name}`"), e.span.clone()).with_help(help));
         None
+    }
+
+    /// What names this place knows, for an unknown name without a close match.
+    fn names_here(&self) -> String {
+        let deck = self.names.deck;
+        let list = |names: Vec<&str>| {
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut parts = vec![format!("`{PILE}`")];
+        if !self.names.facts.is_empty() {
+            parts.push(format!("facts {}", list(self.names.facts.to_vec())));
+        }
+        let defs: Vec<&str> = self
+            .names
+            .defs
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .chain(self.names.macros.iter().map(|(n, _)| n.as_str()))
+            .collect();
+        if !defs.is_empty() {
+            parts.push(format!("the ruleset's names {}", list(defs)));
+        }
+        if !deck.kinds.is_empty() {
+            parts.push(format!(
+                "kinds {}",
+                list(deck.kinds.iter().map(|k| k.id.as_str()).collect())
+            ));
+        }
+        if !deck.suits.is_empty() {
+            parts.push(format!(
+                "suits {}",
+                list(deck.suits.iter().map(|s| s.id.as_str()).collect())
+            ));
+        }
+        format!(
+            "the names known here: {}, and the deck's card ids (`yaku rules` lists them)",
+            parts.join("; ")
+        )
     }
 
     /// `bright-rain` where both halves are names: the author meant a difference.

@@ -241,7 +241,13 @@ pub(super) fn ruleset(
 /// FNV-1a over every text read, in load order.
 fn content_hash(sources: &crate::diag::SourceMap) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for f in sources.files() {
+    // The spec of a combination (`koikoi+house/a`) names files, which are hashed themselves: the
+    // same rules named from another folder hash the same.
+    for f in sources
+        .files()
+        .iter()
+        .filter(|f| f.name != "<command line>")
+    {
         for b in f.text.bytes().chain([0xff]) {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
@@ -513,8 +519,103 @@ fn yaku_table(
             errors.push(diagnostic);
         }
     }
-    table.groups = group_uses.into_iter().map(|(n, _)| n).collect();
+    table.groups = group_uses.iter().map(|(n, _)| n.clone()).collect();
+    never_scores(&table, &id_locs, &group_uses, names, errors);
     table
+}
+
+/// Warns about yaku no pile of the deck satisfies (a condition switched off by an option or
+/// written `false` is meant, and left alone), and groups whose yaku never hold together (the
+/// group then excludes nothing).
+fn never_scores(
+    table: &YakuTable,
+    id_locs: &[(String, Loc)],
+    group_uses: &[(String, Vec<Loc>)],
+    names: &Names,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let n = names.facts.len();
+    // Round 1 of 12, not the dealer, no card choices; and round 12, the dealer, every choice.
+    let fact_sets: [Vec<i64>; 2] = [
+        [1, 12, 0]
+            .into_iter()
+            .chain(std::iter::repeat(0))
+            .take(n)
+            .collect(),
+        [12, 12, 1]
+            .into_iter()
+            .chain(std::iter::repeat(1))
+            .take(n)
+            .collect(),
+    ];
+    let loc_of = |id: &str| {
+        id_locs
+            .iter()
+            .find(|(i, _)| i == id)
+            .map(|(_, l)| l.clone())
+    };
+    let mut piles: Vec<Vec<(CardSet, usize)>> = Vec::new();
+    for y in &table.yaku {
+        let found: Vec<(CardSet, usize)> = fact_sets
+            .iter()
+            .enumerate()
+            .flat_map(|(f, facts)| {
+                super::reach::satisfying_piles(&y.when, names.deck, facts, 4)
+                    .into_iter()
+                    .map(move |p| (p, f))
+            })
+            .collect();
+        if found.is_empty()
+            && y.when.constant_truth().is_none()
+            && let Some(at) = loc_of(&y.id)
+        {
+            errors.push(
+                Diagnostic::warning(format!("yaku `{}` never scores", y.id), at).with_help(Some(
+                    format!(
+                        "no pile of the deck was found that satisfies `{}`",
+                        y.when_source
+                    ),
+                )),
+            );
+        }
+        piles.push(found);
+    }
+    for (g, (name, locs)) in group_uses.iter().enumerate() {
+        let members: Vec<usize> = (0..table.yaku.len())
+            .filter(|&i| table.yaku[i].group == Some(g))
+            .collect();
+        if members.len() < 2 || members.iter().any(|&i| piles[i].is_empty()) {
+            continue;
+        }
+        let holds = |i: usize, pile: CardSet, f: usize| {
+            table.yaku[i].when.truth(&crate::expr::Context {
+                pile,
+                facts: &fact_sets[f],
+            })
+        };
+        // Two members hold on a pile found for one of them, or on the union of two such piles.
+        let together = members.iter().any(|&a| {
+            members.iter().any(|&b| {
+                a != b
+                    && piles[a].iter().any(|&(pa, f)| {
+                        holds(b, pa, f)
+                            || piles[b]
+                                .iter()
+                                .any(|&(pb, _)| holds(a, pa | pb, f) && holds(b, pa | pb, f))
+                    })
+            })
+        });
+        if !together && !locs.is_empty() {
+            errors.push(
+                Diagnostic::warning(format!("group `{name}` excludes nothing"), locs[0].clone())
+                    .with_help(Some(
+                        "no pile was found on which two of its yaku hold together; a group only \
+                         matters for yaku that can (the highest then counts)"
+                            .into(),
+                    )),
+            );
+        }
+    }
 }
 
 /// Reads a string option among fixed choices.
@@ -1227,18 +1328,42 @@ fn flow_options(
     let table_count = r
         .string("table_count", errors)
         .and_then(|s| compile_expr(&s, Type::Int, &table_scope, errors));
-    let instant_wins = deal_checks(
+    let (mut instant_wins, mut win_locs) = deal_checks(
         r.tables("instant_win", errors),
         "an `[[flow.instant_win]]`",
         true,
         &vocab.names(scope::INSTANT_WIN),
         errors,
     );
-    let redeals = deal_checks(
+    // The instant win with the most points is the one a hand holds; among equal points, the
+    // first listed (a base's entries before a house rule's new ones).
+    let mut order: Vec<usize> = (0..instant_wins.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(instant_wins[i].points));
+    instant_wins = order.iter().map(|&i| instant_wins[i].clone()).collect();
+    win_locs = order.iter().map(|&i| win_locs[i].clone()).collect();
+    never_decides(
+        &instant_wins,
+        &win_locs,
+        deck,
+        hand_size as usize,
+        &[1, 12, 0],
+        "instant win",
+        errors,
+    );
+    let (redeals, redeal_locs) = deal_checks(
         r.tables("redeal", errors),
         "a `[[flow.redeal]]`",
         false,
         &table_scope,
+        errors,
+    );
+    never_decides(
+        &redeals,
+        &redeal_locs,
+        deck,
+        table_size as usize,
+        &[1, 12],
+        "redeal",
         errors,
     );
     let constant_set = |s: &Str, errors: &mut Vec<Diagnostic>| {
@@ -1757,7 +1882,7 @@ fn banker_flow(
             None
         }
     };
-    let banker_wins = deal_checks(
+    let (banker_wins, _) = deal_checks(
         r.tables("banker_win", errors),
         "a `[[flow.banker_win]]`",
         false,
@@ -1811,8 +1936,9 @@ fn deal_checks(
     with_points: bool,
     names: &Names,
     errors: &mut Vec<Diagnostic>,
-) -> Vec<DealCheck> {
+) -> (Vec<DealCheck>, Vec<Loc>) {
     let mut out = Vec::new();
+    let mut locs = Vec::new();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, loc.clone(), what).defined_by(&keys::DEAL_CHECK);
         let id = r.required_string("id", errors);
@@ -1832,6 +1958,7 @@ fn deal_checks(
         if let (Some(id), Some(when), Some(points), Some(when_source)) =
             (id, when, points, when_source)
         {
+            locs.push(id.loc.clone());
             out.push(DealCheck {
                 id: id.text.to_string(),
                 name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
@@ -1841,7 +1968,50 @@ fn deal_checks(
             });
         }
     }
-    out
+    (out, locs)
+}
+
+/// Warns about deal checks (tried in order, the first that holds decides) that never decide:
+/// written like an earlier one, or holding only on deals where an earlier one holds too.
+fn never_decides(
+    checks: &[DealCheck],
+    locs: &[Loc],
+    deck: &Deck,
+    size: usize,
+    facts: &[i64],
+    noun: &str,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let list: Vec<(&Program, &str)> = checks
+        .iter()
+        .map(|c| (&c.when, c.when_source.as_str()))
+        .collect();
+    for (i, j, tried) in super::reach::shadowed(&list, deck, size, facts) {
+        let (this, earlier) = (&checks[i], &checks[j]);
+        let why = if tried == 0 {
+            format!("`{}` has the same condition", earlier.id)
+        } else {
+            format!(
+                "every deal tried that holds it ({tried}) holds `{}` too",
+                earlier.id
+            )
+        };
+        let chosen = match noun {
+            "instant win" if earlier.points > this.points => format!(
+                ", which is chosen for its {} points (the instant win with the most points is chosen)",
+                earlier.points
+            ),
+            "instant win" => ", which is chosen: it is listed first at the same points".to_string(),
+            _ => ", and any redeal that holds redeals".to_string(),
+        };
+        errors.push(
+            Diagnostic::warning(
+                format!("{noun} `{}` never decides a deal", this.id),
+                locs[i].clone(),
+            )
+            .with_help(Some(format!("{why}{chosen}"))),
+        );
+    }
 }
 
 /// Runs a compiled scoring script on sample hands (each yaku alone and all together, with and

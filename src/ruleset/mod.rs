@@ -12,6 +12,7 @@ pub mod keys;
 mod load;
 mod model;
 mod points;
+mod reach;
 mod reader;
 mod schema;
 mod toml_tree;

@@ -246,3 +246,45 @@ fn a_record_whose_ruleset_is_missing_says_so() {
         out.stderr
     );
 }
+
+/// A record made with a house rule file and combined house rules, moved with the rule file to
+/// another folder, replays from anywhere: relative paths resolve beside the record first.
+#[test]
+fn a_record_s_relative_rule_file_resolves_beside_the_record() {
+    let dir = temp_dir("replay-beside");
+    std::fs::write(
+        dir.join("mine.toml"),
+        "[ruleset]\nid = \"mine\"\nextends = \"koikoi\"\n[flow]\nrounds = 2\n",
+    )
+    .unwrap();
+    let out = yaku(&[
+        "play",
+        "mine.toml",
+        "--with",
+        "house/no-seven-doubling",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "3",
+        "--record",
+        "g.json",
+    ])
+    .current_dir(&dir)
+    .expect(0);
+    game_over(&out.stdout);
+    let rec = read(&dir.join("g.json"));
+    assert_eq!(rec["ruleset"]["spec"], "mine.toml+house/no-seven-doubling");
+    assert_eq!(rec["ruleset"]["id"], "mine+koikoi-no-seven-doubling");
+    // Replayed from the parent folder: `mine.toml` is found next to the record.
+    let parent = dir.parent().unwrap();
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    let out = yaku(&["replay", &format!("{name}/g.json"), "--json"])
+        .current_dir(parent)
+        .expect(0);
+    assert!(
+        out.stdout
+            .contains("\"ruleset\": \"mine+koikoi-no-seven-doubling\""),
+        "{}",
+        out.stdout
+    );
+}

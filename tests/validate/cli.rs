@@ -338,3 +338,20 @@ fn a_deal_order_that_leaves_out_a_target_is_an_error() {
         out.stderr
     );
 }
+
+/// `--json` names each valid ruleset by id and content hash, as a game record does.
+#[test]
+fn json_gives_each_ruleset_s_id_and_content_hash() {
+    let out = Yaku::new(["validate", "--json", "koikoi", "koikoi+house/three-rounds"]).run();
+    out.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files[0]["ruleset"]["id"], "koikoi");
+    assert_eq!(files[1]["ruleset"]["id"], "koikoi+koikoi-three-rounds");
+    let hashes: Vec<&str> = files
+        .iter()
+        .map(|f| f["ruleset"]["content_hash"].as_str().unwrap())
+        .collect();
+    assert!(hashes.iter().all(|h| h.len() == 16), "{hashes:?}");
+    assert_ne!(hashes[0], hashes[1]);
+}

@@ -327,11 +327,33 @@ fn escape_record_text(record: &mut Record) {
     escape(&mut record.ruleset.spec);
 }
 
+/// A record's spec with each relative path that names a file next to the record made to point
+/// there: a record and its rule file moved together still load, from any directory. A path
+/// found nowhere beside the record is left as it is (relative to the working directory).
+fn beside_record(record: &Path, spec: &str) -> String {
+    let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return spec.to_string();
+    };
+    let beside = |part: &str| {
+        let p = Path::new(part);
+        if p.is_relative() && !part.contains('=') && dir.join(p).is_file() {
+            dir.join(p).display().to_string()
+        } else {
+            part.to_string()
+        }
+    };
+    if dir.join(spec).is_file() {
+        return beside(spec);
+    }
+    spec.split('+').map(beside).collect::<Vec<_>>().join("+")
+}
+
 /// Loads the ruleset a record names. One that cannot be found is reported against the record (the
 /// spec is not something the user typed); one with errors gets its diagnostics, then a line
 /// naming the record. Errors are printed; the `Err` is the exit code.
 fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
-    let loaded = crate::ruleset::load_recorded(spec);
+    let beside = beside_record(path, spec);
+    let loaded = crate::ruleset::load_recorded(&beside);
     let errors: Vec<&crate::diag::Diagnostic> = loaded
         .diagnostics
         .iter()

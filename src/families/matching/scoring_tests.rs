@@ -1561,6 +1561,38 @@ fn deal_and_settle(name: &str, what: &str, d: &Deal, swap: bool) -> (Game, Strin
     (g, s)
 }
 
+/// When a dealt hand holds two instant wins, the one with the most points is chosen, whatever
+/// the order they are listed in: a house rule's four pines worth 10 wins over the inherited
+/// teshi (6) it is listed after.
+#[test]
+fn core_instant_win_with_the_most_points_is_chosen() {
+    let dir = std::env::temp_dir().join(format!("yaku-instant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("four-pines.toml");
+    std::fs::write(
+        &path,
+        "[ruleset]\nid = \"four-pines\"\nextends = \"koikoi\"\n\n[[flow.instant_win]]\nid = \"four-pines\"\nname = \"Four pines\"\nwhen = \"count(pine) == 4\"\npoints = 10\n",
+    )
+    .unwrap();
+    let (g, _) = deal_and_settle(
+        path.to_str().unwrap(),
+        "the opponent is dealt the four pines",
+        &Deal {
+            dealer: &DEALER_PLAIN,
+            opponent: &TESHI,
+            table: &TABLE_PLAIN,
+            stock: &[],
+        },
+        false,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let h = &g.history()[0];
+    assert_eq!(h.end, ends::INSTANT);
+    let o = h.outcome.as_ref().unwrap();
+    assert_eq!(o.yaku[0].id, "four-pines");
+    assert_eq!(h.points[1 - h.dealer.unwrap()], 10);
+}
+
 /// 003 "Instant Wins and Redeals", 004, 002 "Lucky Hands", 001: a player dealt four of a month
 /// (teshi) or four pairs (kuttsuki) wins 6 at once; both holding one is a draw (002).
 #[test]
