@@ -103,9 +103,9 @@ fn every_broken_file_fails_with_located_errors() {
             .lines()
             .filter_map(|l| l.trim_start().strip_prefix("--> "))
             .collect();
-        assert_eq!(
-            arrows.len(),
-            errors,
+        // (A related place in another file, "declared here", adds an arrow of its own.)
+        assert!(
+            arrows.len() >= errors,
             "{shown}: an error without a location\n{}",
             out.stderr
         );
