@@ -25,6 +25,7 @@ pub(super) fn ruleset(
         TableReader::new(tree, top_loc.clone(), "a ruleset").defined_by(&keys::RULESET_FILE);
     let header = top.table("ruleset", errors);
     let card_kinds = top.table("card_kinds", errors);
+    let new_kinds = top.strings("new_kinds", errors);
     let yaku_tables = top.tables("yaku", errors);
     let flow = top.table("flow", errors);
     let declaration_tables = top.tables("declaration", errors);
@@ -90,6 +91,9 @@ pub(super) fn ruleset(
     let mut deck = deck.unwrap_or_else(Deck::empty);
     if !deck_missing {
         deck = with_optional_cards(&deck, &optional_cards, errors);
+    }
+    if !deck_missing {
+        add_kinds(&mut deck, &new_kinds, errors);
     }
     if let Some((table, _)) = card_kinds
         && !deck_missing
@@ -300,6 +304,31 @@ fn or_none(ids: &[&str]) -> String {
     }
 }
 
+/// `new_kinds = ["double-plain"]`: kinds the ruleset adds to its deck, empty until `[card_kinds]`
+/// gives them cards (a kind nobody declared stays an error there, so a misspelt kind is found).
+fn add_kinds(deck: &mut Deck, new: &[Str], errors: &mut Vec<Diagnostic>) {
+    for k in new {
+        if !check_ident(k, errors) {
+            continue;
+        }
+        let taken = deck.kind(k.text).is_some()
+            || deck.suits.iter().any(|s| s.id == k.text)
+            || deck.card_by_id(k.text).is_some()
+            || deck.attributes.iter().any(|a| a.id == k.text);
+        if taken {
+            errors.push(Diagnostic::error(
+                format!("`{}` is already a name of the deck", k.text),
+                k.loc.clone(),
+            ));
+            continue;
+        }
+        deck.kinds.push(crate::deck::Kind {
+            id: k.text.to_string(),
+            cards: CardSet::EMPTY,
+        });
+    }
+}
+
 /// `[card_kinds]`: `card-id = ["kind", ...]` replaces a card's kinds.
 fn apply_card_kinds(deck: &mut Deck, table: &Table, errors: &mut Vec<Diagnostic>) {
     for (card_id, key_loc, item) in &table.entries {
@@ -347,7 +376,21 @@ fn apply_card_kinds(deck: &mut Deck, table: &Table, errors: &mut Vec<Diagnostic>
             .filter(|k| deck.kind(k.text).is_none())
             .collect();
         for k in &unknown {
-            errors.push(unknown_kind(k, &deck.kinds));
+            let d = unknown_kind(k, &deck.kinds);
+            // Not a misspelling: say how to make a new kind.
+            let d = if d
+                .help
+                .as_deref()
+                .is_some_and(|h| h.starts_with("did you mean"))
+            {
+                d
+            } else {
+                d.with_help(Some(format!(
+                    "a new kind is declared first, at the top of the file: `new_kinds = [\"{}\"]`",
+                    k.text
+                )))
+            };
+            errors.push(d);
         }
         let Some(card) = card.filter(|_| unknown.is_empty()) else {
             continue;

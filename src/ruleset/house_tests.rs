@@ -483,3 +483,28 @@ fn unset_takes_a_yaku_out_of_its_group() {
         ["cannot unset `grop`: the base gives `yaku.akatan` no `grop`"]
     );
 }
+
+/// `new_kinds` adds a kind to the deck that `[card_kinds]` gives cards and yaku count (a
+/// Go-Stop style double junk card); an undeclared kind stays an error.
+#[test]
+fn a_house_rule_adds_a_card_kind() {
+    let text = "new_kinds = [\"double-junk\"]\n[ruleset]\nid = \"dj\"\nextends = \"koikoi\"\n[card_kinds]\nwillow-lightning = [\"plain\", \"double-junk\"]\n[[yaku]]\nid = \"kasu\"\nwhen = \"count(plain) + count(double-junk) >= 10\"\npoints = \"count(plain) + count(double-junk) - 9\"\n";
+    let r = ok(load_str("dj.toml", text));
+    let nine = [
+        "pine-1",
+        "pine-2",
+        "plum-1",
+        "plum-2",
+        "cherry-1",
+        "cherry-2",
+        "wisteria-1",
+        "wisteria-2",
+        "willow-lightning",
+    ];
+    assert_eq!(total(&r, &nine), (1, vec!["kasu".to_string()]));
+    let undeclared = load_str(
+        "dj.toml",
+        &text.replace("new_kinds = [\"double-junk\"]\n", ""),
+    );
+    assert_eq!(errors(&undeclared)[0], "unknown kind `double-junk`");
+}

@@ -163,6 +163,11 @@ pub static RULESET_FILE: TableDef = table(
             "Declarations players can make: calls to play on or stop, swaps, marriages, ...",
         ),
         key(
+            "new_kinds",
+            Strings,
+            "Kinds the ruleset adds to its deck (a top-level key), given to cards by `[card_kinds]`.",
+        ),
+        key(
             "card_kinds",
             MapOfStrings,
             "Changes to card kinds: a card id and the kinds it belongs to in this ruleset.",

@@ -216,7 +216,7 @@ impl<'a> TableReader<'a> {
 
 /// Keys a rule file takes only at its top level, outside every table; written after a table
 /// header they land in that table, which deserves its own explanation.
-const TOP_LEVEL_ONLY: &[&str] = &["remove_yaku"];
+const TOP_LEVEL_ONLY: &[&str] = &["remove_yaku", "new_kinds"];
 
 /// A string value with its location and, when it is written verbatim, where its content starts.
 #[derive(Clone, Copy, Debug)]
