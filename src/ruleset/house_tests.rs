@@ -255,6 +255,8 @@ fn true_and_false_remove_an_instant_win_without_a_trick() {
 struct Example {
     cards: &'static [&'static str],
     opponent_calls: u32,
+    /// Brights on the table at the deal.
+    table_count: i64,
 }
 
 /// Every bundled Koi-Koi house rule, with a hand that shows its effect (none for rules of the
@@ -264,6 +266,14 @@ struct Example {
 fn every_koikoi_house_rule_changes_what_its_sheet_says() {
     let viewing: &[&str] = &["cherry-curtain", "chrysanthemum-sake"];
     let rules: &[(&str, Option<Example>)] = &[
+        (
+            "house/bright-table-multiplier",
+            Some(Example {
+                cards: &["pine-crane", "cherry-curtain", "pampas-moon"],
+                opponent_calls: 0,
+                table_count: 2,
+            }),
+        ),
         ("house/dealer-privilege", None),
         ("house/lightning-wild", None),
         (
@@ -271,6 +281,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
             Some(Example {
                 cards: FIVE_BRIGHTS,
                 opponent_calls: 1,
+                table_count: 0,
             }),
         ),
         (
@@ -278,6 +289,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
             Some(Example {
                 cards: FIVE_BRIGHTS,
                 opponent_calls: 0,
+                table_count: 0,
             }),
         ),
         (
@@ -285,6 +297,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
             Some(Example {
                 cards: viewing,
                 opponent_calls: 0,
+                table_count: 0,
             }),
         ),
         ("house/one-koikoi", None),
@@ -293,6 +306,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
             Some(Example {
                 cards: &["cherry-curtain", "chrysanthemum-sake", "willow-rainman"],
                 opponent_calls: 0,
+                table_count: 0,
             }),
         ),
         (
@@ -305,6 +319,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
                     "willow-rainman",
                 ],
                 opponent_calls: 0,
+                table_count: 0,
             }),
         ),
         (
@@ -323,6 +338,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
                     "chrysanthemum-sake",
                 ],
                 opponent_calls: 0,
+                table_count: 0,
             }),
         ),
         ("house/six-rounds", None),
@@ -332,6 +348,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
             Some(Example {
                 cards: &["pampas-moon", "chrysanthemum-sake", "willow-swallow"],
                 opponent_calls: 0,
+                table_count: 0,
             }),
         ),
     ];
@@ -358,6 +375,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
                 round: 1,
                 rounds: 12,
                 calls_opponent: e.opponent_calls,
+                table_count: e.table_count,
                 ..Circumstances::default()
             };
             let score = |r: &Ruleset| {
@@ -377,9 +395,10 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
                     .join(", ")
             };
             out.push_str(&format!(
-                "  {} (opponent calls {}):\n    koikoi: {} = {}\n    {name}: {} = {}\n",
+                "  {} (opponent calls {}, brights on the table {}):\n    koikoi: {} = {}\n    {name}: {} = {}\n",
                 e.cards.join(", "),
                 e.opponent_calls,
+                e.table_count,
                 yaku(&before),
                 before.total,
                 yaku(&after),
