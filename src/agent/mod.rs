@@ -185,4 +185,60 @@ mod tests {
             );
         }
     }
+
+    /// The games bots play on fixed seeds, as `examples/bot_hands.rs` plays them (its checksum of
+    /// every game's final scores): speed work must not change a decision. The Go-Stop family's
+    /// figures changed once on purpose, when each yaku's probe got a seed of its own
+    /// (`yaku::progress`: the estimate of the junk yaku's smallest pile moved).
+    #[test]
+    fn bots_play_the_same_games() {
+        let cases: &[(&str, &str, u64, u64)] = &[
+            ("koikoi", "greedy,greedy", 3, 0x7414_9a89_662b_16cc),
+            ("koikoi", "greedy,random", 3, 0xa685_1c22_9d4a_465d),
+            ("koikoi-ktane", "greedy,greedy", 3, 0xd10f_0a36_5a36_a4d2),
+            ("koikoi-classic", "greedy,random", 3, 0xdc46_1c8f_4511_9052),
+            (
+                "house/lightning-wild",
+                "greedy,greedy",
+                3,
+                0x24df_e3d5_3a51_7ab6,
+            ),
+            ("matgo", "greedy,greedy", 3, 0x7900_8978_48b5_bdb0),
+            ("gostop", "greedy,greedy,greedy", 2, 0x55a3_2c93_5806_a730),
+            ("schnapsen", "greedy,greedy", 3, 0x5b3d_bdff_0ec2_78ce),
+            ("kolyesi", "greedy,greedy", 3, 0x3732_f6db_2c94_4c5a),
+            ("koikoi", "expert:4,greedy", 1, 0x0014_3c00_0011_0efe),
+        ];
+        for &(name, bots, games, expected) in cases {
+            let ruleset = Arc::new(crate::ruleset::load(name).value.unwrap());
+            let names: Vec<&str> = bots.split(',').collect();
+            let mut checksum = 0u64;
+            for seed in 1..=games {
+                let mut agents: Vec<Box<dyn Agent>> = names
+                    .iter()
+                    .map(|n| agent_by_name(n, &ruleset).unwrap())
+                    .collect();
+                let options = StartOptions {
+                    seed,
+                    seats: Some(names.len()),
+                    rounds: ruleset.matching().map(|_| 12),
+                    simulation: true,
+                    ..StartOptions::default()
+                };
+                crate::families::play_to_end(
+                    Arc::clone(&ruleset),
+                    options,
+                    &mut agents,
+                    &mut agent_rng(seed),
+                    |game| {
+                        for &s in game.scores() {
+                            checksum = (checksum ^ s as u64).wrapping_mul(0x100_0000_01b3);
+                        }
+                    },
+                )
+                .unwrap();
+            }
+            assert_eq!(checksum, expected, "{name} {bots}: {checksum:016x}");
+        }
+    }
 }
