@@ -64,16 +64,38 @@ pub fn agent_rng(seed: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15)
 }
 
-/// The names of the bots every family has (`expert:N` also sets the expert's playouts).
+/// The names of the bots every family has (`expert:N` also sets the expert's playouts,
+/// `expert@50ms` its time per decision).
 pub const AGENT_NAMES: &[&str] = &["random", "greedy", "expert"];
 
-/// A bot every family has, by name: `random`, `greedy`, `expert`, or `expert:N` for N
-/// playouts per decision. `Err` says why `expert:N` is refused; `Ok(None)` for another name.
+/// A bot every family has, by name: `random`, `greedy`, `expert`, `expert:N` for N
+/// playouts per decision or `expert@50ms` (`@2s`) for a time per decision (not reproducible).
+/// `Err` says why `expert:N` or `expert@T` is refused; `Ok(None)` for another name.
 pub fn generic_agent(name: &str) -> Result<Option<Box<dyn Agent>>, String> {
     Ok(Some(match name {
         "random" => Box::new(RandomAgent),
         "greedy" => Box::new(GreedyAgent),
         "expert" => Box::new(ExpertAgent::new(DEFAULT_BUDGET)),
+        _ if name.starts_with("expert@") => {
+            let spec = &name["expert@".len()..];
+            let time = match spec.strip_suffix("ms") {
+                Some(ms) => ms.parse::<u64>().ok().map(std::time::Duration::from_millis),
+                None => spec
+                    .strip_suffix('s')
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .map(std::time::Duration::from_secs),
+            };
+            match time {
+                Some(t) if !t.is_zero() && t <= expert::MAX_TIME => {
+                    Box::new(ExpertAgent::timed(t, name))
+                }
+                _ => {
+                    return Err(format!(
+                        "`{name}`: expert@T takes a time per decision from 1ms to 60s (`expert@50ms`, `expert@2s`)"
+                    ));
+                }
+            }
+        }
         _ => {
             let Some(n) = name.strip_prefix("expert:") else {
                 return Ok(None);
@@ -149,6 +171,15 @@ mod tests {
             assert_eq!(agent_by_name(name, &r).unwrap().name(), *name);
         }
         assert_eq!(agent_by_name("expert:12", &r).unwrap().name(), "expert:12");
+        assert_eq!(
+            agent_by_name("expert@50ms", &r).unwrap().name(),
+            "expert@50ms"
+        );
+        assert_eq!(agent_by_name("expert@2s", &r).unwrap().name(), "expert@2s");
+        for bad in ["expert@0ms", "expert@61s", "expert@x", "expert@50"] {
+            let e = agent_by_name(bad, &r).err().unwrap();
+            assert!(e.contains("from 1ms to 60s"), "{e}");
+        }
         let e = agent_by_name("expert:0", &r).err().unwrap();
         assert!(e.contains("from 1 to"), "{e}");
         assert!(agent_by_name("expert:x", &r).is_err());
