@@ -1,37 +1,56 @@
-//! Simulation throughput: whole games of the standard rules per second on one core, for the
-//! random and greedy bots. Run with `cargo bench --bench sim`; criterion's `thrpt` is games/s.
+//! Simulation throughput: whole games per second on one core for the random, greedy and expert
+//! bots in every family (Koi-Koi, Matgo and Go-Stop of the matching family, Kol-ye-si against
+//! the house, Schnapsen). Run with `cargo bench --bench sim`; criterion's `thrpt` is games/s.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::Arc;
 use yaku::sim::{self, SimConfig};
 
-/// Games per measured iteration.
+/// Games per measured iteration: fewer for the expert, whose games cost a thousand times more.
 const GAMES: usize = 50;
+const EXPERT_GAMES: usize = 2;
 
 fn sim_throughput(c: &mut Criterion) {
-    let ruleset = Arc::new(
-        yaku::ruleset::load("koikoi")
-            .value
-            .expect("the bundled ruleset is valid"),
-    );
     let mut group = c.benchmark_group("sim");
-    group.throughput(Throughput::Elements(GAMES as u64));
     group.sample_size(10);
-    for players in [
-        ["random", "random"],
-        ["greedy", "random"],
-        ["greedy", "greedy"],
-    ] {
+    let cases: &[(&str, &[&str])] = &[
+        ("koikoi", &["random", "random"]),
+        ("koikoi", &["greedy", "random"]),
+        ("koikoi", &["greedy", "greedy"]),
+        ("koikoi", &["expert:8", "greedy"]),
+        ("matgo", &["random", "random"]),
+        ("matgo", &["greedy", "greedy"]),
+        ("matgo", &["expert:8", "greedy"]),
+        ("gostop", &["greedy", "greedy", "greedy"]),
+        ("kolyesi", &["random"]),
+        ("kolyesi", &["greedy"]),
+        ("kolyesi", &["expert:8"]),
+        ("schnapsen", &["random", "random"]),
+        ("schnapsen", &["greedy", "greedy"]),
+        ("schnapsen", &["expert:8", "greedy"]),
+    ];
+    for &(name, players) in cases {
+        let ruleset = Arc::new(
+            yaku::ruleset::load(name)
+                .value
+                .expect("the bundled ruleset is valid"),
+        );
+        let games = if players[0].starts_with("expert") {
+            EXPERT_GAMES
+        } else {
+            GAMES
+        };
+        group.throughput(Throughput::Elements(games as u64));
         let config = SimConfig {
-            ruleset: Arc::clone(&ruleset),
-            players: players.map(String::from).to_vec(),
+            ruleset,
+            players: players.iter().map(|p| p.to_string()).collect(),
             bet_limits: (None, None),
-            games: GAMES,
+            games,
             seed: 1,
             rounds: None,
             shared_deals: false,
         };
-        group.bench_function(players.join("-"), |b| {
+        group.bench_function(format!("{name}/{}", players.join("-")), |b| {
             b.iter(|| sim::simulate(&config, 1, &|| {}).expect("bots play"))
         });
     }

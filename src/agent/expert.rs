@@ -7,7 +7,9 @@
 //! The policy's own choice is the default: another action replaces it only when its point
 //! difference over the hand beats the default's by more than two standard errors, paired deal
 //! by deal, so the search overrides the heuristic where it is sure. `expert:N` spends N
-//! playouts a decision.
+//! playouts a decision; `expert@50ms` deals again until 50 ms have passed (at least two deals),
+//! which compares strength per second across versions and machines but is not reproducible:
+//! the same seed may give other games, so `expert:N` is the form for replays and tests.
 
 use super::{Agent, agent_rng};
 use crate::core::{Action, Game, Seat};
@@ -20,10 +22,15 @@ pub const DEFAULT_BUDGET: usize = 48;
 /// The most playouts per decision `expert:N` may ask for.
 pub const MAX_BUDGET: usize = 1_000_000;
 
+/// The most time per decision `expert@T` may ask for.
+pub const MAX_TIME: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The determinized Monte Carlo bot.
 #[derive(Clone, Debug)]
 pub struct ExpertAgent {
     budget: usize,
+    /// A time per decision instead of a number of playouts (`expert@50ms`).
+    time: Option<std::time::Duration>,
     name: String,
 }
 
@@ -35,7 +42,21 @@ impl ExpertAgent {
         } else {
             format!("expert:{budget}")
         };
-        ExpertAgent { budget, name }
+        ExpertAgent {
+            budget,
+            time: None,
+            name,
+        }
+    }
+
+    /// An expert dealing again until `time` has passed on each decision (at least two deals);
+    /// `name` is how it was asked for (`expert@50ms`).
+    pub fn timed(time: std::time::Duration, name: &str) -> ExpertAgent {
+        ExpertAgent {
+            budget: 0,
+            time: Some(time),
+            name: name.to_string(),
+        }
     }
 
     /// `seat`'s points minus the other seats' average for the hand in progress after
@@ -90,7 +111,15 @@ impl Agent for ExpertAgent {
         // The search has its own stream, seeded from the caller's, so that the playouts do not
         // change what the caller's RNG yields next.
         let mut search = agent_rng(rng.next_u64());
-        for _ in 0..deals {
+        let started = std::time::Instant::now();
+        for dealt in 0.. {
+            let more = match self.time {
+                None => dealt < deals,
+                Some(t) => dealt < 2 || started.elapsed() < t,
+            };
+            if !more {
+                break;
+            }
             let Some(world) = game.determinize(seat, &mut search) else {
                 return default;
             };

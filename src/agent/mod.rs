@@ -64,16 +64,38 @@ pub fn agent_rng(seed: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15)
 }
 
-/// The names of the bots every family has (`expert:N` also sets the expert's playouts).
+/// The names of the bots every family has (`expert:N` also sets the expert's playouts,
+/// `expert@50ms` its time per decision).
 pub const AGENT_NAMES: &[&str] = &["random", "greedy", "expert"];
 
-/// A bot every family has, by name: `random`, `greedy`, `expert`, or `expert:N` for N
-/// playouts per decision. `Err` says why `expert:N` is refused; `Ok(None)` for another name.
+/// A bot every family has, by name: `random`, `greedy`, `expert`, `expert:N` for N
+/// playouts per decision or `expert@50ms` (`@2s`) for a time per decision (not reproducible).
+/// `Err` says why `expert:N` or `expert@T` is refused; `Ok(None)` for another name.
 pub fn generic_agent(name: &str) -> Result<Option<Box<dyn Agent>>, String> {
     Ok(Some(match name {
         "random" => Box::new(RandomAgent),
         "greedy" => Box::new(GreedyAgent),
         "expert" => Box::new(ExpertAgent::new(DEFAULT_BUDGET)),
+        _ if name.starts_with("expert@") => {
+            let spec = &name["expert@".len()..];
+            let time = match spec.strip_suffix("ms") {
+                Some(ms) => ms.parse::<u64>().ok().map(std::time::Duration::from_millis),
+                None => spec
+                    .strip_suffix('s')
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .map(std::time::Duration::from_secs),
+            };
+            match time {
+                Some(t) if !t.is_zero() && t <= expert::MAX_TIME => {
+                    Box::new(ExpertAgent::timed(t, name))
+                }
+                _ => {
+                    return Err(format!(
+                        "`{name}`: expert@T takes a time per decision from 1ms to 60s (`expert@50ms`, `expert@2s`)"
+                    ));
+                }
+            }
+        }
         _ => {
             let Some(n) = name.strip_prefix("expert:") else {
                 return Ok(None);
@@ -149,6 +171,15 @@ mod tests {
             assert_eq!(agent_by_name(name, &r).unwrap().name(), *name);
         }
         assert_eq!(agent_by_name("expert:12", &r).unwrap().name(), "expert:12");
+        assert_eq!(
+            agent_by_name("expert@50ms", &r).unwrap().name(),
+            "expert@50ms"
+        );
+        assert_eq!(agent_by_name("expert@2s", &r).unwrap().name(), "expert@2s");
+        for bad in ["expert@0ms", "expert@61s", "expert@x", "expert@50"] {
+            let e = agent_by_name(bad, &r).err().unwrap();
+            assert!(e.contains("from 1ms to 60s"), "{e}");
+        }
         let e = agent_by_name("expert:0", &r).err().unwrap();
         assert!(e.contains("from 1 to"), "{e}");
         assert!(agent_by_name("expert:x", &r).is_err());
@@ -183,6 +214,62 @@ mod tests {
                 diff > 0,
                 "{name}: greedy scored {diff} less than random over 30 games"
             );
+        }
+    }
+
+    /// The games bots play on fixed seeds, as `examples/bot_hands.rs` plays them (its checksum of
+    /// every game's final scores): speed work must not change a decision. The Go-Stop family's
+    /// figures changed once on purpose, when each yaku's probe got a seed of its own
+    /// (`yaku::progress`: the estimate of the junk yaku's smallest pile moved).
+    #[test]
+    fn bots_play_the_same_games() {
+        let cases: &[(&str, &str, u64, u64)] = &[
+            ("koikoi", "greedy,greedy", 3, 0x7414_9a89_662b_16cc),
+            ("koikoi", "greedy,random", 3, 0xa685_1c22_9d4a_465d),
+            ("koikoi-ktane", "greedy,greedy", 3, 0xd10f_0a36_5a36_a4d2),
+            ("koikoi-classic", "greedy,random", 3, 0xdc46_1c8f_4511_9052),
+            (
+                "house/lightning-wild",
+                "greedy,greedy",
+                3,
+                0x24df_e3d5_3a51_7ab6,
+            ),
+            ("matgo", "greedy,greedy", 3, 0x7900_8978_48b5_bdb0),
+            ("gostop", "greedy,greedy,greedy", 2, 0x55a3_2c93_5806_a730),
+            ("schnapsen", "greedy,greedy", 3, 0x5b3d_bdff_0ec2_78ce),
+            ("kolyesi", "greedy,greedy", 3, 0x3732_f6db_2c94_4c5a),
+            ("koikoi", "expert:4,greedy", 1, 0x0014_3c00_0011_0efe),
+        ];
+        for &(name, bots, games, expected) in cases {
+            let ruleset = Arc::new(crate::ruleset::load(name).value.unwrap());
+            let names: Vec<&str> = bots.split(',').collect();
+            let mut checksum = 0u64;
+            for seed in 1..=games {
+                let mut agents: Vec<Box<dyn Agent>> = names
+                    .iter()
+                    .map(|n| agent_by_name(n, &ruleset).unwrap())
+                    .collect();
+                let options = StartOptions {
+                    seed,
+                    seats: Some(names.len()),
+                    rounds: ruleset.matching().map(|_| 12),
+                    simulation: true,
+                    ..StartOptions::default()
+                };
+                crate::families::play_to_end(
+                    Arc::clone(&ruleset),
+                    options,
+                    &mut agents,
+                    &mut agent_rng(seed),
+                    |game| {
+                        for &s in game.scores() {
+                            checksum = (checksum ^ s as u64).wrapping_mul(0x100_0000_01b3);
+                        }
+                    },
+                )
+                .unwrap();
+            }
+            assert_eq!(checksum, expected, "{name} {bots}: {checksum:016x}");
         }
     }
 }

@@ -6,6 +6,6 @@ mod progress;
 mod settle;
 mod table;
 
-pub use progress::{Progress, YakuReach};
+pub use progress::{Progress, Valuation, YakuReach};
 pub use settle::*;
 pub use table::*;

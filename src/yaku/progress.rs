@@ -33,12 +33,53 @@ pub struct YakuReach {
     pub points: i64,
 }
 
-/// The probe of a whole yaku table under one set of facts.
+/// The probe of a whole yaku table under one set of facts, with what valuing a pile needs laid
+/// out flat (bitsets, counts and the credit for each count of cards held).
 #[derive(Debug)]
 pub struct Progress {
     /// One entry per yaku, in table order.
     pub yaku: Vec<YakuReach>,
     facts: crate::ruleset::YakuFacts,
+    /// Per yaku, in table order.
+    terms: Vec<Term>,
+    /// Partial credit for holding `have` of `need` relevant cards: `credit[term.credit + have]`.
+    credit: Vec<f64>,
+    /// For each card, the yaku whose relevant cards hold it.
+    by_card: [u64; 64],
+    /// The exclusivity groups' members.
+    members: Vec<u64>,
+}
+
+/// One yaku as [`Progress::value_with`] reads it.
+#[derive(Clone, Copy, Debug)]
+struct Term {
+    relevant: u64,
+    need: u32,
+    /// The yaku's group, or `NO_GROUP`.
+    group: u32,
+    points: i64,
+    /// Where the yaku's credits start in [`Progress::credit`].
+    credit: u32,
+}
+
+const NO_GROUP: u32 = u32::MAX;
+
+/// Groups whose prospects are summed on the stack; a table with more takes the general path.
+const SMALL_GROUPS: usize = 8;
+
+/// Yaku whose credits a [`Valuation`] keeps (a small copy per move weighed); a table with more
+/// takes the general path.
+const SMALL_TABLE: usize = 24;
+
+/// A pile's worth taken apart yaku by yaku ([`Progress::valuation`]), so that the worth of the
+/// pile after a small change is found by valuing again only the yaku the change can affect
+/// ([`Progress::value_after`]).
+#[derive(Clone, Debug)]
+pub struct Valuation {
+    /// Each yaku's partial credit (0 when held, out of reach or complete).
+    terms: [f64; SMALL_TABLE],
+    /// The worth: what [`Progress::value_with`] gives.
+    pub value: f64,
 }
 
 type CacheKey = (u64, usize, crate::ruleset::YakuFacts);
@@ -70,6 +111,15 @@ impl std::hash::Hasher for KeyHasher {
 
 type Cache = HashMap<CacheKey, Rc<Progress>, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// The probes of the yaku that read no fact, by ruleset: shared by every set of facts.
+type FactFree = HashMap<(u64, usize), Rc<Vec<YakuReach>>, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The probes used last, looked at before the cache (a bot asks for the same two or three on
+/// every move).
+const RECENT: usize = 4;
+
+type Recent = [Option<(CacheKey, Rc<Progress>)>; RECENT];
+
 impl Progress {
     /// The probe of `ruleset` under `facts`, computed once per thread and kept: each worker of a
     /// simulation has its own (the probe is deterministic, so every thread gets the same), and
@@ -77,97 +127,114 @@ impl Progress {
     pub fn of(ruleset: &Ruleset, facts: crate::ruleset::YakuFacts) -> Rc<Progress> {
         thread_local! {
             static CACHE: RefCell<Cache> = RefCell::default();
+            static FACT_FREE: RefCell<FactFree> = RefCell::default();
+            static RECENT_USED: RefCell<Recent> = RefCell::default();
         }
         let key = (ruleset.content_hash, ruleset.yaku.yaku.len(), facts);
-        CACHE.with(|c| {
-            if let Some(p) = c.borrow().get(&key) {
-                return Rc::clone(p);
-            }
-            let p = Rc::new(Progress::probe(ruleset, facts));
-            c.borrow_mut().insert(key, Rc::clone(&p));
-            p
-        })
+        let recent = RECENT_USED.with(|r| {
+            r.borrow()
+                .iter()
+                .flatten()
+                .find(|(k, _)| *k == key)
+                .map(|(_, p)| Rc::clone(p))
+        });
+        if let Some(p) = recent {
+            return p;
+        }
+        let p = Progress::cached(ruleset, key, &CACHE, &FACT_FREE);
+        RECENT_USED.with(|r| {
+            let mut r = r.borrow_mut();
+            r.rotate_right(1);
+            r[0] = Some((key, Rc::clone(&p)));
+        });
+        p
     }
 
-    /// Probes every yaku of `ruleset` (deterministic: a fixed seed).
-    pub fn probe(ruleset: &Ruleset, facts: crate::ruleset::YakuFacts) -> Progress {
-        let all = ruleset.deck.all();
-        let n = ruleset.deck.cards.len();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed_f00d);
-        let yaku = ruleset
-            .yaku
-            .yaku
-            .iter()
-            .map(|y| {
-                let holds = |pile: CardSet| {
-                    y.when.truth(&Context {
-                        pile,
-                        facts: &facts,
-                    })
-                };
-                let mut found = Vec::new();
-                if holds(all) {
-                    found.push(all);
-                }
-                for k in 0..PROBES {
-                    if found.len() >= SHRINKS {
-                        break;
-                    }
-                    let density = [0.15, 0.3, 0.5, 0.7, 0.85][k % 5];
-                    let pile: CardSet = (0..n)
-                        .filter(|_| rng.random_bool(density))
-                        .map(|i| CardId(i as u8))
-                        .collect();
-                    if holds(pile) {
-                        found.push(pile);
-                    }
-                }
-                if found.is_empty() {
-                    // A condition that some cards spoil (`not any(rain)`) holds on the deck
-                    // without them: try it without each kind and each suit.
-                    let deck = &ruleset.deck;
-                    found.extend(
-                        deck.kinds
-                            .iter()
-                            .map(|k| all - k.cards)
-                            .chain(deck.suits.iter().map(|s| all - s.cards))
-                            .filter(|&p| holds(p))
-                            .take(SHRINKS),
-                    );
-                }
-                let mut relevant = CardSet::EMPTY;
-                let mut best: Option<CardSet> = None;
-                for pile in found {
-                    let mut cards: Vec<CardId> = pile.iter().collect();
-                    for i in (1..cards.len()).rev() {
-                        cards.swap(i, rng.random_range(0..=i));
-                    }
-                    let mut min = pile;
-                    for c in cards {
-                        let mut smaller = min;
-                        smaller.remove(c);
-                        if holds(smaller) {
-                            min = smaller;
-                        }
-                    }
-                    relevant |= min;
-                    if best.is_none_or(|b| min.len() < b.len()) {
-                        best = Some(min);
-                    }
-                }
-                YakuReach {
-                    relevant,
-                    need: best.map_or(0, |b| b.len()),
-                    points: best.map_or(0, |pile| {
-                        y.points.int(&Context {
-                            pile,
-                            facts: &facts,
-                        })
-                    }),
+    /// The probe for `key` from the thread's cache, made when missing.
+    fn cached(
+        ruleset: &Ruleset,
+        key: CacheKey,
+        cache: &'static std::thread::LocalKey<RefCell<Cache>>,
+        fact_free: &'static std::thread::LocalKey<RefCell<FactFree>>,
+    ) -> Rc<Progress> {
+        let facts = key.2;
+        if let Some(p) = cache.with(|c| c.borrow().get(&key).cloned()) {
+            return p;
+        }
+        let table = &ruleset.yaku.yaku;
+        let reads_facts = |y: &crate::yaku::Yaku| y.when.reads_facts() || y.points.reads_facts();
+        let free = fact_free.with(|c| {
+            let free_key = (ruleset.content_hash, table.len());
+            let mut c = c.borrow_mut();
+            Rc::clone(c.entry(free_key).or_insert_with(|| {
+                Rc::new(
+                    (0..table.len())
+                        .map(|i| probe_yaku(ruleset, i, &[0; 3 + crate::ruleset::MAX_CHOICES]))
+                        .collect(),
+                )
+            }))
+        });
+        let yaku = (0..table.len())
+            .map(|i| {
+                if reads_facts(&table[i]) {
+                    probe_yaku(ruleset, i, &facts)
+                } else {
+                    free[i].clone()
                 }
             })
             .collect();
-        Progress { yaku, facts }
+        let p = Rc::new(Progress::new(ruleset, yaku, facts));
+        cache.with(|c| c.borrow_mut().insert(key, Rc::clone(&p)));
+        p
+    }
+
+    /// Probes every yaku of `ruleset` (deterministic: each yaku from a fixed seed of its own,
+    /// so that a yaku's probe does not depend on the others').
+    pub fn probe(ruleset: &Ruleset, facts: crate::ruleset::YakuFacts) -> Progress {
+        let yaku = (0..ruleset.yaku.yaku.len())
+            .map(|i| probe_yaku(ruleset, i, &facts))
+            .collect();
+        Progress::new(ruleset, yaku, facts)
+    }
+
+    /// The probe's findings laid out for valuing piles.
+    fn new(ruleset: &Ruleset, yaku: Vec<YakuReach>, facts: crate::ruleset::YakuFacts) -> Progress {
+        let mut credit = Vec::new();
+        let mut by_card = [0u64; 64];
+        let mut members = vec![0u64; ruleset.yaku.groups.len()];
+        let terms = yaku
+            .iter()
+            .zip(&ruleset.yaku.yaku)
+            .enumerate()
+            .map(|(i, (r, y))| {
+                for c in r.relevant.iter() {
+                    by_card[c.index()] |= 1 << i;
+                }
+                if let Some(g) = y.group {
+                    members[g] |= 1 << i;
+                }
+                let at = credit.len() as u32;
+                credit.extend((0..r.need).map(|have| {
+                    let share = f64::from(have) / f64::from(r.need);
+                    0.6 * share * share
+                }));
+                Term {
+                    relevant: r.relevant.0,
+                    need: r.need,
+                    group: y.group.map_or(NO_GROUP, |g| g as u32),
+                    points: r.points,
+                    credit: at,
+                }
+            })
+            .collect();
+        Progress {
+            yaku,
+            facts,
+            terms,
+            credit,
+            by_card,
+            members,
+        }
     }
 
     /// The facts the probe was made under (`round`, `rounds`, `is_dealer`).
@@ -218,50 +285,145 @@ impl Progress {
     /// [`Progress::value`] with the pile's yaku already evaluated.
     pub fn value_with(
         &self,
-        ruleset: &Ruleset,
+        _ruleset: &Ruleset,
         pile: CardSet,
         reach: CardSet,
         held: &YakuScore,
     ) -> f64 {
+        self.valuation(pile, reach, held).value
+    }
+
+    /// [`Progress::value_with`], taken apart yaku by yaku for [`Progress::value_after`].
+    pub fn valuation(&self, pile: CardSet, reach: CardSet, held: &YakuScore) -> Valuation {
+        let mut terms = [0.0; SMALL_TABLE];
+        if self.general() {
+            let value = self.sum_general(pile, reach, held);
+            return Valuation { terms, value };
+        }
+        let best = self.group_best(held);
+        let open = (pile | reach).0;
+        for (i, term) in terms.iter_mut().enumerate().take(self.terms.len()) {
+            *term = self.credit_of(i, pile.0, open, held, &best);
+        }
+        let value = self.total(held, &terms);
+        Valuation { terms, value }
+    }
+
+    /// The worth of a pile valued as `before` after a change: the pile is now `pile`, the cards
+    /// it may still win `reach` and its yaku `held`; `moved` holds every card that entered or
+    /// left the pile or the reach, and `rescored` the yaku `held` was evaluated again for
+    /// ([`crate::yaku::YakuTable::touched`]). Only the yaku they can affect are valued again;
+    /// the result is what [`Progress::value_with`] gives on the changed pile, bit for bit.
+    pub fn value_after(
+        &self,
+        before: &Valuation,
+        moved: CardSet,
+        rescored: u64,
+        (pile, reach, held): (CardSet, CardSet, &YakuScore),
+    ) -> f64 {
+        if self.general() {
+            return self.sum_general(pile, reach, held);
+        }
+        let mut dirty = moved
+            .iter()
+            .fold(rescored, |d, c| d | self.by_card[c.index()]);
+        let mut terms = before.terms;
+        let best = self.group_best(held);
+        let open = (pile | reach).0;
+        while dirty != 0 {
+            let i = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            terms[i] = self.credit_of(i, pile.0, open, held, &best);
+        }
+        self.total(held, &terms)
+    }
+
+    /// True for a table too large for the fast path (more than `SMALL_TABLE` yaku or
+    /// `SMALL_GROUPS` groups).
+    #[inline]
+    fn general(&self) -> bool {
+        self.terms.len() > SMALL_TABLE || self.members.len() > SMALL_GROUPS
+    }
+
+    /// The best points held in each group (a table of at most `SMALL_GROUPS`).
+    #[inline]
+    fn group_best(&self, held: &YakuScore) -> [i64; SMALL_GROUPS] {
+        let mut best = [0i64; SMALL_GROUPS];
+        let mut rest = held.mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(t) = self.terms.get(i)
+                && t.group != NO_GROUP
+            {
+                let g = t.group as usize;
+                best[g] = best[g].max(i64::from(held.points[i]));
+            }
+        }
+        best
+    }
+
+    /// The held points plus each yaku's credit, in table order (only the best prospect of each
+    /// group counts), so that every path gives the same bits.
+    #[inline]
+    fn total(&self, held: &YakuScore, terms: &[f64; SMALL_TABLE]) -> f64 {
         let mut total = held.base() as f64;
-        let groups = ruleset.yaku.groups.len();
-        // Per-group sums on the stack for the usual few groups (this runs for every move a bot
-        // weighs).
-        let (mut small_held, mut small_prospect) = ([0i64; 8], [0f64; 8]);
-        let (mut big_held, mut big_prospect);
-        let (group_held, group_prospect): (&mut [i64], &mut [f64]) = if groups <= 8 {
-            (&mut small_held[..groups], &mut small_prospect[..groups])
+        let mut prospect = [0f64; SMALL_GROUPS];
+        for (t, &credit) in self.terms.iter().zip(terms) {
+            if t.group == NO_GROUP {
+                total += credit;
+            } else {
+                let g = t.group as usize;
+                prospect[g] = prospect[g].max(credit);
+            }
+        }
+        total + prospect[..self.members.len()].iter().sum::<f64>()
+    }
+
+    /// Yaku `i`'s partial credit: 0 when held, out of reach or complete. Within a group, only
+    /// what it would add over the group's best held yaku (`best`).
+    #[inline]
+    fn credit_of(&self, i: usize, pile: u64, open: u64, held: &YakuScore, best: &[i64]) -> f64 {
+        let t = &self.terms[i];
+        if held.mask >> i & 1 == 1 || t.need == 0 || (open & t.relevant).count_ones() < t.need {
+            return 0.0;
+        }
+        let have = (pile & t.relevant).count_ones();
+        if have >= t.need {
+            return 0.0;
+        }
+        let credit = self.credit[(t.credit + have) as usize];
+        if t.group == NO_GROUP {
+            credit * t.points as f64
         } else {
-            big_held = vec![0i64; groups];
-            big_prospect = vec![0f64; groups];
-            (&mut big_held, &mut big_prospect)
-        };
+            credit * (t.points - best[t.group as usize]).max(0) as f64
+        }
+    }
+
+    /// [`Progress::value_with`] for a table of many groups (their sums on the heap).
+    fn sum_general(&self, pile: CardSet, reach: CardSet, held: &YakuScore) -> f64 {
+        let open = (pile | reach).0;
+        let mut best = vec![0i64; self.members.len()];
         for i in held.iter() {
-            if let Some(g) = ruleset.yaku.yaku[i].group {
-                group_held[g] = group_held[g].max(i64::from(held.points[i]));
+            if let Some(t) = self.terms.get(i)
+                && t.group != NO_GROUP
+            {
+                let g = t.group as usize;
+                best[g] = best[g].max(i64::from(held.points[i]));
             }
         }
-        for (i, r) in self.yaku.iter().enumerate() {
-            if held.mask >> i & 1 == 1 {
-                continue;
-            }
-            let Some(d) = self.distance(i, pile, reach) else {
-                continue;
-            };
-            if d == 0 {
-                continue;
-            }
-            let share = f64::from(r.need - d) / f64::from(r.need);
-            let credit = 0.6 * share * share;
-            match ruleset.yaku.yaku[i].group {
-                None => total += credit * r.points as f64,
-                Some(g) => {
-                    let gain = (r.points - group_held[g]).max(0) as f64;
-                    group_prospect[g] = group_prospect[g].max(credit * gain);
-                }
+        let mut total = held.base() as f64;
+        let mut prospect = vec![0f64; self.members.len()];
+        for (i, t) in self.terms.iter().enumerate() {
+            let credit = self.credit_of(i, pile.0, open, held, &best);
+            if t.group == NO_GROUP {
+                total += credit;
+            } else {
+                let g = t.group as usize;
+                prospect[g] = prospect[g].max(credit);
             }
         }
-        total + group_prospect.iter().sum::<f64>()
+        total + prospect.iter().sum::<f64>()
     }
 
     /// The fewest cards any yaku not yet held is away, for a pile and its reach.
@@ -271,6 +433,71 @@ impl Progress {
             .filter_map(|i| self.distance(i, pile, reach))
             .filter(|&d| d > 0)
             .min()
+    }
+}
+
+/// Probes yaku `i` of `ruleset` under `facts`: random piles that hold it, shrunk card by card
+/// to minimal ones.
+fn probe_yaku(ruleset: &Ruleset, i: usize, facts: &crate::ruleset::YakuFacts) -> YakuReach {
+    let y = &ruleset.yaku.yaku[i];
+    let all = ruleset.deck.all();
+    let n = ruleset.deck.cards.len();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed_f00d ^ (i as u64) << 32);
+    let holds = |pile: CardSet| y.when.truth(&Context { pile, facts });
+    let mut found = Vec::new();
+    if holds(all) {
+        found.push(all);
+    }
+    for k in 0..PROBES {
+        if found.len() >= SHRINKS {
+            break;
+        }
+        let density = [0.15, 0.3, 0.5, 0.7, 0.85][k % 5];
+        let pile: CardSet = (0..n)
+            .filter(|_| rng.random_bool(density))
+            .map(|i| CardId(i as u8))
+            .collect();
+        if holds(pile) {
+            found.push(pile);
+        }
+    }
+    if found.is_empty() {
+        // A condition that some cards spoil (`not any(rain)`) holds on the deck without them:
+        // try it without each kind and each suit.
+        let deck = &ruleset.deck;
+        found.extend(
+            deck.kinds
+                .iter()
+                .map(|k| all - k.cards)
+                .chain(deck.suits.iter().map(|s| all - s.cards))
+                .filter(|&p| holds(p))
+                .take(SHRINKS),
+        );
+    }
+    let mut relevant = CardSet::EMPTY;
+    let mut best: Option<CardSet> = None;
+    for pile in found {
+        let mut cards: Vec<CardId> = pile.iter().collect();
+        for i in (1..cards.len()).rev() {
+            cards.swap(i, rng.random_range(0..=i));
+        }
+        let mut min = pile;
+        for c in cards {
+            let mut smaller = min;
+            smaller.remove(c);
+            if holds(smaller) {
+                min = smaller;
+            }
+        }
+        relevant |= min;
+        if best.is_none_or(|b| min.len() < b.len()) {
+            best = Some(min);
+        }
+    }
+    YakuReach {
+        relevant,
+        need: best.map_or(0, |b| b.len()),
+        points: best.map_or(0, |pile| y.points.int(&Context { pile, facts })),
     }
 }
 
@@ -347,6 +574,47 @@ mod tests {
                 }
                 // Month yaku need the round's month; every other yaku must be found.
                 assert!(reach.need > 0, "{name}: `{}` never found", y.id);
+            }
+        }
+    }
+
+    /// Valuing only the yaku a change can affect gives the whole valuation's bits, on random
+    /// piles and changes of every bundled ruleset with yaku.
+    #[test]
+    fn value_after_is_value_with() {
+        use rand::RngExt;
+        for name in ruleset::bundled::ruleset_names() {
+            let r = ruleset::load(name).value.unwrap();
+            if r.yaku.yaku.is_empty() {
+                continue;
+            }
+            let n = r.deck.cards.len() as u8;
+            let p = Progress::of(&r, [3, 12, 1, 0, 0, 0, 0]);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+            let mut random_set = |density: f64| -> CardSet {
+                (0..n)
+                    .filter(|_| rng.random_bool(density))
+                    .map(CardId)
+                    .collect()
+            };
+            for _ in 0..300 {
+                let pile = random_set(0.2);
+                let reach = random_set(0.5) - pile;
+                let held = r.yaku.evaluate(pile, p.facts());
+                let before = p.valuation(pile, reach, &held);
+                assert_eq!(before.value, p.value_with(&r, pile, reach, &held));
+                let moved = random_set(0.05);
+                let (pile2, reach2) = (pile | (moved & reach), reach - moved);
+                let mut held2 = held;
+                r.yaku.update(&mut held2, moved & reach, pile2, p.facts());
+                let after = p.value_after(
+                    &before,
+                    moved,
+                    r.yaku.touched(moved),
+                    (pile2, reach2, &held2),
+                );
+                let fresh = p.value_with(&r, pile2, reach2, &held2);
+                assert_eq!(after.to_bits(), fresh.to_bits(), "{name}");
             }
         }
     }

@@ -123,6 +123,12 @@ impl YakuTable {
         self.reevaluate(score, dirty, pile, facts)
     }
 
+    /// The yaku [`YakuTable::update`] evaluates again when `cards` change (with every yaku of
+    /// their groups).
+    pub fn touched(&self, cards: CardSet) -> u64 {
+        self.plan().touched(cards)
+    }
+
     fn plan(&self) -> &Plan {
         let plan = self.plan.get_or_init(|| Box::new(self.make_plan()));
         debug_assert!(

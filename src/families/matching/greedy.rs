@@ -12,7 +12,7 @@ use super::view::View;
 use crate::core::{Action, DeclId};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::Ruleset;
-use crate::yaku::Progress;
+use crate::yaku::{Progress, Valuation};
 
 /// Weight of what a capture takes from the other player's prospects.
 const DENIAL: f64 = 0.5;
@@ -31,10 +31,10 @@ struct Piles {
     their_progress: std::rc::Rc<Progress>,
     /// The yaku my pile holds, and its worth now.
     mine_held: crate::ruleset::YakuScore,
-    mine_value: f64,
+    mine_value: Valuation,
     /// The same for the next player.
     their_held: crate::ruleset::YakuScore,
-    their_value: f64,
+    their_value: Valuation,
     me: usize,
     mine: CardSet,
     theirs: CardSet,
@@ -58,8 +58,8 @@ impl Piles {
         let mine_held = r.yaku.evaluate(mine, mine_progress.facts());
         let their_held = r.yaku.evaluate(theirs, their_progress.facts());
         Piles {
-            mine_value: mine_progress.value_with(r, mine, my_reach, &mine_held),
-            their_value: their_progress.value_with(r, theirs, their_reach, &their_held),
+            mine_value: mine_progress.valuation(mine, my_reach, &mine_held),
+            their_value: their_progress.valuation(theirs, their_reach, &their_held),
             mine_progress,
             their_progress,
             mine_held,
@@ -112,19 +112,35 @@ impl Greedy {
             // The card goes to the table, where the other player may take it.
             let mut gift = piles.theirs;
             gift.insert(card);
+            let gift_card = CardSet::single(card);
             let mut held = piles.their_held;
-            r.yaku
-                .update(&mut held, CardSet::single(card), gift, theirs.facts());
-            let after = theirs.value_with(r, gift, piles.their_reach, &held);
-            return -EXPOSURE * (after - piles.their_value);
+            r.yaku.update(&mut held, gift_card, gift, theirs.facts());
+            let after = theirs.value_after(
+                &piles.their_value,
+                gift_card,
+                r.yaku.touched(gift_card),
+                (gift, piles.their_reach, &held),
+            );
+            return -EXPOSURE * (after - piles.their_value.value);
         }
         let won = taken | CardSet::single(card);
         let mut held = piles.mine_held;
         r.yaku
             .update(&mut held, won, piles.mine | won, mine.facts());
-        let gain = mine.value_with(r, piles.mine | won, piles.my_reach, &held) - piles.mine_value;
-        let denial = piles.their_value
-            - theirs.value_with(r, piles.theirs, piles.their_reach - won, &piles.their_held);
+        let after = mine.value_after(
+            &piles.mine_value,
+            won,
+            r.yaku.touched(won),
+            (piles.mine | won, piles.my_reach, &held),
+        );
+        let gain = after - piles.mine_value.value;
+        let denied = theirs.value_after(
+            &piles.their_value,
+            won,
+            0,
+            (piles.theirs, piles.their_reach - won, &piles.their_held),
+        );
+        let denial = piles.their_value.value - denied;
         gain + DENIAL * denial + PER_CARD * f64::from(won.len())
     }
 
@@ -223,11 +239,11 @@ pub fn choose(view: &View, legal: &[Action]) -> Action {
     }
     match view.phase {
         Phase::Play => before_play(view, legal).unwrap_or_else(|| {
-            let plays: Vec<Action> = legal
-                .iter()
-                .copied()
-                .filter(|a| matches!(a, Action::Play { .. }))
-                .collect();
+            let is_play = |a: &Action| matches!(a, Action::Play { .. });
+            if legal.iter().all(is_play) {
+                return Greedy::best_play(view, legal);
+            }
+            let plays: Vec<Action> = legal.iter().copied().filter(is_play).collect();
             match plays.len() {
                 0 => legal[0],
                 1 => plays[0],
@@ -252,6 +268,9 @@ fn before_play(view: &View, legal: &[Action]) -> Option<Action> {
         _ => "",
     };
     let bonus = r.matching().map_or(CardSet::EMPTY, |f| f.bonus);
+    if bonus.is_empty() && !legal.iter().any(|a| matches!(a, Action::Declare { .. })) {
+        return None;
+    }
     legal
         .iter()
         .find(|a| matches!(a, Action::Play { card } if bonus.contains(*card)))
