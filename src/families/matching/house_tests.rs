@@ -1,0 +1,103 @@
+//! The matching family's mechanisms for house rules, each shown TOML in, behaviour out: a house
+//! rule is loaded from its text (`extends` a bundled ruleset) and played through the core, on
+//! seeded games or crafted deals.
+
+use super::{MatchingGame as Game, Phase};
+use crate::core::{Action, Game as _, StartOptions};
+use crate::ruleset::{self, Ruleset};
+use std::sync::Arc;
+
+/// The ruleset a house rule's text makes; it must load without errors.
+fn house(text: &str) -> Arc<Ruleset> {
+    let loaded = ruleset::load_str("house.toml", text);
+    let errors: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(errors.is_empty(), "the house rule loads: {errors:?}");
+    Arc::new(loaded.value.expect("no errors, so a ruleset"))
+}
+
+fn start(r: &Arc<Ruleset>, seed: u64, orders: Vec<Vec<crate::deck::CardId>>) -> Game {
+    super::start(
+        Arc::clone(r),
+        StartOptions {
+            seed,
+            rounds: Some(1),
+            deck_orders: orders,
+            log_events: true,
+            ..StartOptions::default()
+        },
+    )
+    .expect("the game starts")
+}
+
+/// The index of declaration `id`.
+fn decl(r: &Ruleset, id: &str) -> u8 {
+    r.declarations
+        .iter()
+        .position(|d| d.id == id)
+        .unwrap_or_else(|| panic!("declaration `{id}`")) as u8
+}
+
+// ----- a limit on calls to play on
+
+/// Plays one hand of `r` from `seed`, calling koi-koi whenever it is offered (the first legal
+/// action otherwise); returns how often a player who had already called was offered the
+/// declarations after a yaku, and how often koi-koi was among them then.
+fn offers_after_a_call(r: &Arc<Ruleset>, seed: u64) -> (u32, u32) {
+    let koikoi = decl(r, "koikoi");
+    let mut g = start(r, seed, Vec::new());
+    let (mut asked, mut offered) = (0, 0);
+    while let Some(seat) = g.to_act() {
+        let legal = g.legal();
+        let call = Action::declare(crate::core::DeclId(koikoi));
+        if g.phase() == Phase::Declare && g.calls()[seat] > 0 {
+            asked += 1;
+            offered += u32::from(legal.contains(&call));
+        }
+        let action = if legal.contains(&call) {
+            call
+        } else {
+            legal[0]
+        };
+        g.apply(action).expect("a legal action");
+    }
+    (asked, offered)
+}
+
+/// Some tables allow a single koi-koi a hand: the declaration's `when` reads the declarer's
+/// `calls`, keeping the base's condition (no call once the hand is empty).
+#[test]
+fn one_koikoi_a_hand_by_the_declarations_when() {
+    let base = house("[ruleset]\nid = \"plain\"\nextends = \"koikoi\"\n");
+    let one = house(
+        r#"
+[ruleset]
+id = "one-koikoi"
+extends = "koikoi"
+
+[[declaration]]
+id = "koikoi"
+when = "calls < 1 and hand_cards > 0"
+"#,
+    );
+    let (mut base_asked, mut base_offered, mut one_asked, mut one_offered) = (0, 0, 0, 0);
+    for seed in 0..40 {
+        let (a, o) = offers_after_a_call(&base, seed);
+        base_asked += a;
+        base_offered += o;
+        let (a, o) = offers_after_a_call(&one, seed);
+        one_asked += a;
+        one_offered += o;
+    }
+    assert!(base_offered > 0, "the standard rules allow a second call");
+    assert!(
+        one_asked > 0,
+        "players who called improved their yaku again"
+    );
+    assert_eq!(one_offered, 0, "a second call is never offered");
+    assert!(base_asked >= base_offered);
+}
