@@ -1023,7 +1023,11 @@ fn flow_options(
     let both_instant = choice(
         &mut r,
         "both_instant",
-        &[("draw", BothInstant::Draw), ("dealer", BothInstant::Dealer)],
+        &[
+            ("draw", BothInstant::Draw),
+            ("dealer", BothInstant::Dealer),
+            ("play", BothInstant::Play),
+        ],
         errors,
     )
     .unwrap_or(BothInstant::Draw);

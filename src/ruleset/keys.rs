@@ -416,8 +416,8 @@ pub static FLOW: TableDef = table(
         ),
         choice(
             "both_instant",
-            &["draw", "dealer"],
-            "What happens when both hands hold an instant win.",
+            &["draw", "dealer", "play"],
+            "What happens when two hands hold an instant win: a draw, the dealer's counts (or the first holder's after the dealer), or neither counts and the hand is played.",
         ),
         key(
             "instant_win",

@@ -267,6 +267,8 @@ pub enum BothInstant {
     Draw,
     /// The dealer's instant win counts.
     Dealer,
+    /// Neither counts: the hand is played (hanafubuki tables).
+    Play,
 }
 
 /// Who deals first.

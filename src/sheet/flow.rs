@@ -82,6 +82,9 @@ pub(super) fn matching(
         deal.push(Rule::plain(match flow.both_instant {
             BothInstant::Draw => "When both hands hold an instant win, the hand is a draw.",
             BothInstant::Dealer => "When both hands hold an instant win, the dealer's counts.",
+            BothInstant::Play => {
+                "When both hands hold an instant win, neither counts and the hand is played."
+            }
         }));
     }
     for check in &flow.redeals {

@@ -755,6 +755,8 @@ impl MatchingGame {
                 BothInstant::Draw => None,
                 // The dealer's, or the first holder after the dealer in turn order.
                 BothInstant::Dealer => Some(first_holder(self.dealer)),
+                // Neither counts: the hand is played as dealt.
+                BothInstant::Play => return,
             },
         };
         match winner {

@@ -2,7 +2,8 @@
 //! rule is loaded from its text (`extends` a bundled ruleset) and played through the core, on
 //! seeded games or crafted deals.
 
-use super::{MatchingGame as Game, Phase};
+use super::scoring_tests::{Deal, KUTTSUKI, deck_order};
+use super::{MatchingGame as Game, Phase, ends};
 use crate::core::{Action, Game as _, StartOptions};
 use crate::ruleset::{self, Ruleset};
 use std::sync::Arc;
@@ -100,4 +101,73 @@ when = "calls < 1 and hand_cards > 0"
     );
     assert_eq!(one_offered, 0, "a second call is never offered");
     assert!(base_asked >= base_offered);
+}
+
+// ----- both players dealt an instant win
+
+/// The dealer dealt four pairs (kuttsuki), the other player four of a month (teshi).
+fn both_instant_deal(r: &Ruleset) -> Vec<crate::deck::CardId> {
+    deck_order(
+        r,
+        &Deal {
+            dealer: &KUTTSUKI,
+            opponent: &[
+                "plum-warbler",
+                "plum-poetry",
+                "plum-1",
+                "plum-2",
+                "cherry-1",
+                "wisteria-1",
+                "iris-1",
+                "peony-1",
+            ],
+            table: &[
+                "cherry-curtain",
+                "wisteria-cuckoo",
+                "iris-bridge",
+                "peony-butterflies",
+                "clover-boar",
+                "pampas-moon",
+                "maple-deer",
+                "willow-ribbon",
+            ],
+            stock: &[],
+        },
+    )
+}
+
+/// `both_instant`: a draw (the standard rules), the dealer's counts through the scoring script
+/// (`hand.instant`), or neither counts and the hand is played (hanafubuki tables).
+#[test]
+fn both_instant_draw_dealer_or_play() {
+    let with = |choice: &str| {
+        house(&format!(
+            "[ruleset]\nid = \"both-{choice}\"\nextends = \"koikoi\"\n\n[flow]\nboth_instant = \"{choice}\"\n"
+        ))
+    };
+    let r = with("draw");
+    let g = start(&r, 1, vec![both_instant_deal(&r)]);
+    let h = &g.history()[0];
+    assert_eq!((h.end, h.winner), (ends::BOTH_INSTANT, None));
+
+    let r = with("dealer");
+    let g = start(&r, 1, vec![both_instant_deal(&r)]);
+    let h = &g.history()[0];
+    assert_eq!((h.end, h.winner), (ends::INSTANT, h.dealer));
+    let o = h.outcome.as_ref().expect("explained");
+    assert_eq!(
+        (o.yaku[0].id.as_str(), o.base, o.total),
+        ("kuttsuki", 6, 6),
+        "the dealer's four pairs, 6 points through the script"
+    );
+
+    let r = with("play");
+    let g = start(&r, 1, vec![both_instant_deal(&r)]);
+    assert!(g.history().is_empty(), "no hand ended at the deal");
+    assert_eq!(g.phase(), Phase::Play);
+    assert_eq!(
+        g.hand(g.dealer()).len(),
+        8,
+        "the dealer plays first, as dealt"
+    );
 }
