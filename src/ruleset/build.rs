@@ -1043,6 +1043,7 @@ fn flow_options(
         r.tables("instant_win", errors),
         "an `[[flow.instant_win]]`",
         true,
+        false,
         &Names {
             deck,
             facts: scope::INSTANT_WIN,
@@ -1054,6 +1055,7 @@ fn flow_options(
         r.tables("redeal", errors),
         "a `[[flow.redeal]]`",
         false,
+        true,
         &table_scope,
         errors,
     );
@@ -1584,6 +1586,7 @@ fn banker_flow(
         r.tables("banker_win", errors),
         "a `[[flow.banker_win]]`",
         false,
+        false,
         names,
         errors,
     );
@@ -1632,6 +1635,7 @@ fn deal_checks(
     tables: Vec<(&Table, &Loc)>,
     what: &str,
     with_points: bool,
+    redeal: bool,
     names: &Names,
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<DealCheck> {
@@ -1649,6 +1653,27 @@ fn deal_checks(
         } else {
             Some(0)
         };
+        let on = if redeal {
+            let places = [
+                ("table", DealOn::Table),
+                ("hands", DealOn::Hands),
+                ("any", DealOn::Any),
+            ];
+            choice(&mut r, "on", &places, errors).unwrap_or(DealOn::Table)
+        } else {
+            if let Some(on) = r.string("on", errors) {
+                errors.push(
+                    Diagnostic::error(format!("{what} takes no `on`"), on.loc.clone()).with_help(
+                        Some(
+                            "`on` says where a `[[flow.redeal]]` looks (`table`, `hands`, `any`); \
+                             this check always reads each dealt hand"
+                                .into(),
+                        ),
+                    ),
+                );
+            }
+            DealOn::Table
+        };
         r.finish(errors);
         let when_source = when.as_ref().map(|w| w.text.to_string());
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
@@ -1661,6 +1686,7 @@ fn deal_checks(
                 when,
                 when_source,
                 points,
+                on,
             });
         }
     }

@@ -357,6 +357,11 @@ pub static DEAL_CHECK: TableDef = table(
             Int,
             "Points awarded (instant wins only, where it is required).",
         ),
+        choice(
+            "on",
+            &["table", "hands", "any"],
+            "Redeals only: the dealt piles `when` is read on: the table (the default), each hand, or both.",
+        ),
     ],
 );
 
@@ -427,7 +432,7 @@ pub static FLOW: TableDef = table(
         key(
             "redeal",
             Tables(&DEAL_CHECK),
-            "Redeals checked on the dealt table.",
+            "Redeals checked on the dealt table (or the hands, with `on`).",
         ),
         key(
             "table_count",

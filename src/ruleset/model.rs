@@ -224,6 +224,19 @@ pub struct DealCheck {
     pub when_source: String,
     /// Points awarded (instant wins).
     pub points: i64,
+    /// What a redeal reads: the table, each hand, or both.
+    pub on: DealOn,
+}
+
+/// The dealt piles a redeal's condition is read on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealOn {
+    /// The table (the default).
+    Table,
+    /// Each hand, one at a time.
+    Hands,
+    /// The table and each hand.
+    Any,
 }
 
 /// Who deals the next hand.

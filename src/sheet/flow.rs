@@ -5,8 +5,8 @@ use super::{Rule, Section, in_words};
 use crate::deck::Deck;
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
-    BankerFlow, BothInstant, ClaimRule, DealCheck, DealTarget, Declaration, Exhausted, FirstDealer,
-    FollowRule, GameLength, MatchingFlow, NextDealer, TricksFlow,
+    BankerFlow, BothInstant, ClaimRule, DealCheck, DealOn, DealTarget, Declaration, Exhausted,
+    FirstDealer, FollowRule, GameLength, MatchingFlow, NextDealer, TricksFlow,
 };
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -88,8 +88,13 @@ pub(super) fn matching(
         }));
     }
     for check in &flow.redeals {
+        let place = match check.on {
+            DealOn::Table => "the table is",
+            DealOn::Hands => "a hand is",
+            DealOn::Any => "a hand or the table is",
+        };
         deal.push(check_rule(check, lex, |when| {
-            format!("redeal when the table is dealt {when}.")
+            format!("redeal when {place} dealt {when}.")
         }));
     }
     let mut turn = vec![Rule::plain(format!(

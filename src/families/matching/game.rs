@@ -10,8 +10,8 @@ use crate::core::{
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{
-    BothInstant, DealTarget, Exhausted, FirstDealer, Flow, GameLength, MatchingFlow, NextDealer,
-    Ruleset, TurnPattern, YakuScore,
+    BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
+    MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts};
@@ -592,15 +592,11 @@ impl MatchingGame {
         let mut redeals = 0;
         loop {
             self.deal();
-            let cx = Context {
-                pile: self.table,
-                facts: &facts,
-            };
             let redeal = self
                 .flow
                 .redeals
                 .iter()
-                .find(|r| r.when.truth(&cx))
+                .find(|r| self.calls_for_redeal(r, &facts))
                 .map(|r| r.name.clone());
             match redeal {
                 Some(reason) if redeals < MAX_REDEALS => {
@@ -620,6 +616,13 @@ impl MatchingGame {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// True when redeal `r` holds on the piles it reads: the table, or any hand (`on`).
+    fn calls_for_redeal(&self, r: &DealCheck, facts: &[i64]) -> bool {
+        let holds = |pile: CardSet| r.when.truth(&Context { pile, facts });
+        let table = r.on != DealOn::Hands && holds(self.table);
+        table || r.on != DealOn::Table && self.hands.iter().any(|&h| holds(h))
     }
 
     fn deal(&mut self) {

@@ -2,7 +2,9 @@
 //! rule is loaded from its text (`extends` a bundled ruleset) and played through the core, on
 //! seeded games or crafted deals.
 
-use super::scoring_tests::{Deal, KUTTSUKI, deck_order};
+use super::scoring_tests::{
+    DEALER_PLAIN, Deal, KUTTSUKI, OPPONENT_PLAIN, TABLE_PLAIN, TESHI, deck_order,
+};
 use super::{MatchingGame as Game, Phase, ends};
 use crate::core::{Action, Game as _, StartOptions};
 use crate::ruleset::{self, Ruleset};
@@ -170,4 +172,96 @@ fn both_instant_draw_dealer_or_play() {
         8,
         "the dealer plays first, as dealt"
     );
+}
+
+// ----- redeals that read the hands
+
+/// `[[flow.redeal]] on`: a redeal reads the table (the default), each hand, or both (the
+/// base's own table redeal removed); the first deck order deals four of a month to the other
+/// player or to the table, the second plain hands.
+#[test]
+fn redeal_on_the_table_the_hands_or_any() {
+    let with = |on: &str| {
+        house(&format!(
+            r#"remove_redeal = ["table-four-of-a-month"]
+
+[ruleset]
+id = "redeal-{on}"
+extends = "koikoi"
+
+[[flow.redeal]]
+id = "four-of-a-month-dealt"
+name = "Four of a month dealt"
+on = "{on}"
+when = "suits_with(4) >= 1"
+"#
+        ))
+    };
+    let orders = |r: &Ruleset, opponent: &[&str], table: &[&str]| {
+        vec![
+            deck_order(
+                r,
+                &Deal {
+                    dealer: &DEALER_PLAIN,
+                    opponent,
+                    table,
+                    stock: &[],
+                },
+            ),
+            deck_order(
+                r,
+                &Deal {
+                    dealer: &DEALER_PLAIN,
+                    opponent: &OPPONENT_PLAIN,
+                    table: &TABLE_PLAIN,
+                    stock: &[],
+                },
+            ),
+        ]
+    };
+    let redeals = |g: &mut Game| {
+        g.drain_events()
+            .iter()
+            .filter(|e| matches!(e, crate::core::Event::Redeal { .. }))
+            .count()
+    };
+    let table_four = [
+        "pine-crane",
+        "pine-poetry",
+        "pine-1",
+        "pine-2",
+        "plum-1",
+        "cherry-1",
+        "wisteria-1",
+        "iris-1",
+    ];
+    for (on, hand_redealt, table_redealt) in [
+        ("table", false, true),
+        ("hands", true, false),
+        ("any", true, true),
+    ] {
+        let r = with(on);
+        // A hand dealt four of a month: redealt, or its instant win counts.
+        let mut g = start(&r, 1, orders(&r, &TESHI, &TABLE_PLAIN));
+        assert_eq!(
+            redeals(&mut g),
+            usize::from(hand_redealt),
+            "on = {on}: a hand"
+        );
+        if hand_redealt {
+            assert!(
+                g.history().is_empty(),
+                "on = {on}: the second deal is played"
+            );
+        } else {
+            assert_eq!(g.history()[0].end, ends::INSTANT, "on = {on}: teshi wins");
+        }
+        // The table dealt four of a month.
+        let mut g = start(&r, 1, orders(&r, &OPPONENT_PLAIN, &table_four));
+        assert_eq!(
+            redeals(&mut g),
+            usize::from(table_redealt),
+            "on = {on}: the table"
+        );
+    }
 }
