@@ -310,19 +310,21 @@ fn table_facts(
         .iter()
         .enumerate()
         .map(|(s, &p)| {
+            let calls = if s == 0 {
+                c.calls_self
+            } else {
+                args.loser_calls.get(s - 1).copied().unwrap_or(0)
+            };
             let sc = scoring::Circumstances {
                 dealer: false,
                 choices: 0,
+                calls_self: calls,
                 ..*c
             };
             let seat_c = if s == 0 { c } else { &sc };
             let found = scoring::evaluate(ruleset, p, seat_c);
             scoring::SeatFacts {
-                calls: if s == 0 {
-                    c.calls_self
-                } else {
-                    args.loser_calls.get(s - 1).copied().unwrap_or(0)
-                },
+                calls,
                 declared: if s == 0 {
                     made.clone()
                 } else {

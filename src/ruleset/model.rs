@@ -8,8 +8,9 @@ pub use crate::yaku::{MAX_YAKU, Yaku, YakuScore, YakuTable};
 /// The facts each place that evaluates expressions provides, in order: an expression naming a
 /// fact its place does not list is a validate error.
 pub mod scope {
-    /// Yaku conditions and points: the pile is the holder's captures.
-    pub const YAKU: &[&str] = &["round", "rounds", "is_dealer"];
+    /// Yaku conditions and points: the pile is the holder's captures; `calls` the holder's
+    /// calls to play on this hand.
+    pub const YAKU: &[&str] = &["round", "rounds", "is_dealer", "calls"];
     /// Instant wins: the pile is a dealt hand; the facts are its holder's.
     pub const INSTANT_WIN: &[&str] = &["round", "rounds", "is_dealer"];
     /// Redeals and the table count: the pile is the dealt table.
@@ -76,7 +77,7 @@ pub const YAKU_FACTS: &[&str] = scope::YAKU;
 pub const MAX_CHOICES: usize = 4;
 
 /// The values of the yaku facts: [`YAKU_FACTS`], then one per choice (1 when made).
-pub type YakuFacts = [i64; 3 + MAX_CHOICES];
+pub type YakuFacts = [i64; 4 + MAX_CHOICES];
 
 /// A number counted on a pile and shown beside it (the junk cards, counting doubles twice):
 /// yaku conditions and points may use it by its id, the play screen shows it for every seat, and

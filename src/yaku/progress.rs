@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn named_cards_and_thresholds_are_found_exactly() {
         let r = koikoi();
-        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0]);
+        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0, 0]);
         let ino = &p.yaku[index(&r, "inoshikacho")];
         assert_eq!(
             ino.relevant,
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn distance_counts_missing_cards_and_sees_what_is_out_of_reach() {
         let r = koikoi();
-        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0]);
+        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0, 0]);
         let i = index(&r, "inoshikacho");
         let pile = set(&r, &["clover-boar", "maple-deer"]);
         assert_eq!(p.distance(i, pile, r.deck.all()), Some(1));
@@ -326,7 +326,7 @@ mod tests {
             let Some(r) = ruleset::load(name).value else {
                 continue;
             };
-            let p = Progress::of(&r, [1, 12, 1, 0, 0, 0, 0]);
+            let p = Progress::of(&r, [1, 12, 1, 0, 0, 0, 0, 0]);
             for (y, reach) in r.yaku.yaku.iter().zip(&p.yaku) {
                 // Month yaku need the round's month; every other yaku must be found.
                 assert!(reach.need > 0, "{name}: `{}` never found", y.id);

@@ -272,3 +272,39 @@ fn analyze_reports_the_exact_expected_value() {
         .run()
         .expect_code(2);
 }
+
+/// A house rule written to a fresh temporary folder, for `yaku score` to read.
+fn house_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("yaku-score-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A yaku's points read its holder's calls; `--calls` (or `--koikoi`) gives them.
+#[test]
+fn yaku_points_read_the_calls_given() {
+    let path = house_file(
+        "hanami-after-koikoi",
+        "[ruleset]\nid = \"hanami-after-koikoi\"\nname = \"Hanami-zake after a koi-koi\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"hanami-zake\"\npoints = \"if calls > 0 then 3 else 1\"\n",
+    );
+    let score = |calls: &str| {
+        let out = Yaku::new([
+            "score",
+            path.to_str().unwrap(),
+            "--koikoi",
+            calls,
+            "--captured",
+            "cherry-curtain,chrysanthemum-sake",
+        ])
+        .run();
+        out.expect_code(0);
+        out.stdout
+    };
+    insta::assert_snapshot!(format!(
+        "--koikoi 0\n{}\n--koikoi 1\n{}",
+        score("0"),
+        score("1")
+    ));
+}

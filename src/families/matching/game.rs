@@ -1063,7 +1063,7 @@ impl MatchingGame {
         }
         let pile = self.captured[p];
         let c = self.circumstances(p);
-        let facts = yaku::yaku_facts(c.round, c.rounds, c.dealer, c.choices);
+        let facts = c.yaku_facts();
         let table = &self.ruleset.yaku;
         let improved = if self.evaluated[p] == UNEVALUATED {
             let after = table.evaluate(pile, &facts);
@@ -1381,6 +1381,7 @@ impl MatchingGame {
                         self.calls[seat] += 1;
                         self.marks.last_base[seat] = self.yaku[seat].base();
                         self.count_declared(seat, decl);
+                        self.reevaluate_after_call(seat);
                         self.next_player();
                     }
                     "count_as" => {
@@ -1498,6 +1499,21 @@ impl MatchingGame {
         if let Some(n) = self.marks.declared.get_mut(seat * per + decl.0 as usize) {
             *n = n.saturating_add(1);
         }
+    }
+
+    /// A call changed the seat's `calls` fact: its yaku are evaluated again under it, so that a
+    /// yaku whose points read `calls` scores the new value at the seat's next stop; the change
+    /// itself is not an improvement that offers the declarations again.
+    fn reevaluate_after_call(&mut self, seat: Seat) {
+        if !self.ruleset.yaku.reads_facts() {
+            return;
+        }
+        let pile = self.captured[seat];
+        self.yaku[seat] = self
+            .ruleset
+            .yaku
+            .evaluate(pile, &self.circumstances(seat).yaku_facts());
+        self.evaluated[seat] = pile;
     }
 
     /// A `count_as` choice: the seat's card counts as the declaration says from now on.

@@ -265,3 +265,69 @@ when = "suits_with(4) >= 1"
         );
     }
 }
+
+// ----- yaku points that read the holder's calls
+
+/// "Hanami-zake is 1, or 3 once its holder has called koi-koi": `calls` in a yaku's points is
+/// the holder's calls to play on this hand. Seeded hands where each player calls once, then
+/// stops: right after a call the caller's yaku are worth the new points (without the
+/// declarations being offered again), and a stop scores them.
+#[test]
+fn yaku_points_read_the_holders_calls() {
+    let r = house(
+        r#"
+[ruleset]
+id = "hanami-after-koikoi"
+extends = "koikoi"
+
+[[yaku]]
+id = "hanami-zake"
+points = "if calls > 0 then 3 else 1"
+"#,
+    );
+    let hanami = r
+        .yaku
+        .yaku
+        .iter()
+        .position(|y| y.id == "hanami-zake")
+        .unwrap();
+    let (koikoi, stop) = (decl(&r, "koikoi"), decl(&r, "stop"));
+    let (mut after_call, mut scored) = ([0; 2], [0; 2]);
+    for seed in 0..150 {
+        let mut g = start(&r, seed, Vec::new());
+        while let Some(seat) = g.to_act() {
+            let legal = g.legal();
+            let call = Action::declare(crate::core::DeclId(koikoi));
+            let action = if g.calls()[seat] == 0 && legal.contains(&call) {
+                call
+            } else if legal.contains(&Action::declare(crate::core::DeclId(stop))) {
+                Action::declare(crate::core::DeclId(stop))
+            } else {
+                legal[0]
+            };
+            g.apply(action).expect("a legal action");
+            if action == call && g.yaku(seat).mask >> hanami & 1 == 1 {
+                assert_eq!(
+                    g.yaku(seat).points[hanami],
+                    3,
+                    "seed {seed}: after the call"
+                );
+                assert_ne!(g.phase(), Phase::Declare, "the call is no improvement");
+                after_call[1] += 1;
+            }
+        }
+        let h = &g.history()[0];
+        if let (Some(w), Some(o)) = (h.winner, &h.outcome)
+            && let Some(y) = o.yaku.iter().find(|y| y.id == "hanami-zake")
+        {
+            let called = h.calls[w] > 0;
+            assert_eq!(y.points, if called { 3 } else { 1 }, "seed {seed}");
+            scored[usize::from(called)] += 1;
+        }
+    }
+    assert!(after_call[1] > 0, "a holder of hanami-zake called");
+    assert!(
+        scored[0] > 0 && scored[1] > 0,
+        "hanami-zake scored with and without a call: {scored:?}"
+    );
+}
