@@ -331,3 +331,38 @@ points = "if calls > 0 then 3 else 1"
         "hanami-zake scored with and without a call: {scored:?}"
     );
 }
+
+// ----- the rule sheet
+
+/// The rule sheet says what each mechanism does, in words.
+#[test]
+fn the_rule_sheet_says_each_mechanism() {
+    let r = house(
+        r#"
+[ruleset]
+id = "sheet"
+extends = "koikoi"
+
+[[yaku]]
+id = "hanami-zake"
+points = "if calls > 0 then 3 else 1"
+
+[flow]
+both_instant = "play"
+
+[[flow.redeal]]
+id = "four-of-a-month-dealt"
+on = "any"
+when = "suits_with(4) >= 1"
+"#,
+    );
+    let text = crate::sheet::text_sheet(&r);
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "3 when the player's calls to play on this hand is more than 0, otherwise 1",
+        "When both hands hold an instant win, neither counts and the hand is played.",
+        "redeal when a hand or the table is dealt",
+    ] {
+        assert!(text.contains(said), "the sheet says `{said}`:\n{text}");
+    }
+}
