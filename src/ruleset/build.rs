@@ -1799,6 +1799,7 @@ fn table_samples(
                 } else {
                     Vec::new()
                 },
+                captured: Vec::new(),
             };
             let t = TableFacts {
                 seats: (0..seats).map(|s| seat(s == 0)).collect(),

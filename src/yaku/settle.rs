@@ -68,6 +68,8 @@ pub struct SeatFacts {
     pub events: Vec<(String, i64)>,
     /// Its yaku, by id.
     pub yaku: Vec<String>,
+    /// Its captured cards, by id, in deck order.
+    pub captured: Vec<String>,
 }
 
 impl SeatFacts {
@@ -87,6 +89,12 @@ impl SeatFacts {
             yaku: found
                 .iter()
                 .map(|i| ruleset.yaku.yaku[i].id.clone())
+                .collect(),
+            captured: ruleset
+                .deck
+                .ids(pile)
+                .into_iter()
+                .map(String::from)
                 .collect(),
             ..SeatFacts::default()
         }
@@ -116,6 +124,8 @@ impl TableFacts {
                     .collect(),
             )
         };
+        let texts =
+            |list: &[String]| FactValue::List(list.iter().cloned().map(FactValue::Text).collect());
         let seats = self
             .seats
             .iter()
@@ -127,10 +137,8 @@ impl TableFacts {
                     ("tallies".into(), pairs(&s.tallies)),
                     ("declared".into(), pairs(&s.declared)),
                     ("events".into(), pairs(&s.events)),
-                    (
-                        "yaku".into(),
-                        FactValue::List(s.yaku.iter().cloned().map(FactValue::Text).collect()),
-                    ),
+                    ("yaku".into(), texts(&s.yaku)),
+                    ("captured".into(), texts(&s.captured)),
                 ])
             })
             .collect();

@@ -308,3 +308,60 @@ fn yaku_points_read_the_calls_given() {
         score("1")
     ));
 }
+
+/// The scoring script sees every seat's captured cards and yaku (`hand.seats`), in any matching
+/// ruleset: here a loser who captured no bright pays one point more, and one who holds a yaku
+/// one point less.
+#[test]
+fn the_script_sees_each_losers_pile_and_yaku() {
+    let path = house_file(
+        "loser-piles",
+        r#"[ruleset]
+id = "loser-piles"
+name = "Losers' piles"
+extends = "koikoi"
+
+[scoring]
+source = '''
+fn score(hand) {
+    let total = hand.base;
+    let steps = [];
+    for s in hand.seats {
+        if s.winner { continue; }
+        let brights = 0;
+        for c in s.captured {
+            if c == "pine-crane" || c == "cherry-curtain" || c == "pampas-moon" { brights += 1; }
+        }
+        if brights == 0 {
+            total += 1;
+            steps.push(#{ reason: "+1: the loser captured no bright", total: total });
+        }
+        if s.yaku.len() > 0 {
+            total -= 1;
+            steps.push(#{ reason: "-1: the loser holds " + s.yaku[0], total: total });
+        }
+    }
+    #{ total: total, steps: steps }
+}
+'''
+"#,
+    );
+    let score = |loser: &str| {
+        let out = Yaku::new([
+            "score",
+            path.to_str().unwrap(),
+            "--captured",
+            "pine-crane,pampas-moon,paulownia-phoenix",
+            "--loser",
+            loser,
+        ])
+        .run();
+        out.expect_code(0);
+        out.stdout
+    };
+    insta::assert_snapshot!(format!(
+        "loser without brights\n{}\nloser with the curtain and a viewing yaku\n{}",
+        score("plum-1,plum-2"),
+        score("cherry-curtain,chrysanthemum-sake")
+    ));
+}
