@@ -358,6 +358,16 @@ pub struct MatchingFlow {
     pub choices: Vec<crate::core::DeclId>,
 }
 
+impl MatchingFlow {
+    /// The instant win a dealt `hand` holds (its index), with its holder's facts (scope
+    /// [`scope::INSTANT_WIN`]): the first in ruleset order whose condition holds. The game and
+    /// `yaku score --end instant` choose by this one rule.
+    pub fn instant_win(&self, hand: CardSet, facts: &[i64]) -> Option<usize> {
+        let cx = crate::expr::Context { pile: hand, facts };
+        self.instant_wins.iter().position(|w| w.when.truth(&cx))
+    }
+}
+
 /// Where a packet of the deal goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DealTarget {

@@ -365,3 +365,52 @@ fn score(hand) {
         score("cherry-curtain,chrysanthemum-sake")
     ));
 }
+
+const TESHI_HAND: &str = "pine-crane,pine-poetry,pine-1,pine-2,plum-1,cherry-1,iris-1,maple-1";
+
+/// `--end` scores every way a matching hand ends: a stop (the default), an instant win at the
+/// deal (`--hand`: which one, its points through the script, with the calls given), the hands
+/// running out (a draw, or the dealer's privilege); text and JSON, and the mistakes.
+#[test]
+fn every_way_a_hand_ends() {
+    let run = |args: &[&str]| {
+        let out = Yaku::new(["score"].iter().chain(args)).run();
+        format!(
+            "$ yaku score {}\n[exit {}]\n{}{}\n",
+            args.join(" "),
+            out.code,
+            out.stdout,
+            out.stderr
+        )
+    };
+    let mut s = String::new();
+    for args in [
+        &["koikoi", "--end", "instant", "--hand", TESHI_HAND][..],
+        &[
+            "koikoi-ktane",
+            "--end",
+            "instant",
+            "--koikoi",
+            "1",
+            "--hand",
+            TESHI_HAND,
+        ],
+        &["koikoi", "--end", "instant", "--json", "--hand", TESHI_HAND],
+        &["koikoi", "--end", "exhausted"],
+        &["koikoi", "--end", "exhausted", "--json"],
+        &["house/dealer-privilege", "--end", "exhausted"],
+        &["house/dealer-privilege", "--end", "exhausted", "--json"],
+        &[
+            "koikoi",
+            "--end",
+            "instant",
+            "--hand",
+            "pine-crane,plum-1,cherry-1,iris-1,maple-1,pampas-1,clover-1,peony-1",
+        ],
+        &["koikoi", "--end", "instant"],
+        &["koikoi", "--end", "exausted"],
+    ] {
+        s += &run(args);
+    }
+    insta::assert_snapshot!(s);
+}

@@ -727,16 +727,7 @@ impl MatchingGame {
                 i64::from(self.facts_rounds()),
                 i64::from(seat == self.dealer),
             ];
-            let cx = Context {
-                pile: self.hands[seat],
-                facts: &facts,
-            };
-            if let Some(i) = self
-                .flow
-                .instant_wins
-                .iter()
-                .position(|w| w.when.truth(&cx))
-            {
+            if let Some(i) = self.flow.instant_win(self.hands[seat], &facts) {
                 won[seat] = i as u8;
                 holders += 1;
             }
