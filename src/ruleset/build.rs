@@ -1095,6 +1095,21 @@ fn flow_options(
     }
     let before_play = declared(sections, &["reveal", "play_suit"]);
     let choices = declared(sections, &["count_as"]);
+    let stake = r.int("stake", errors).and_then(|(n, at)| {
+        if (1..=MAX_BANKROLL).contains(&n) {
+            return Some(n);
+        }
+        errors.push(
+            Diagnostic::error(
+                format!("`stake` must be between 1 and {MAX_BANKROLL}, found {n}"),
+                at.clone(),
+            )
+            .with_help(Some(
+                "each seat starts with this many points and pays the winners from it".into(),
+            )),
+        );
+        None
+    });
     r.finish(errors);
     if !deck_holds(
         deck,
@@ -1131,6 +1146,7 @@ fn flow_options(
         turn_events,
         before_play,
         choices,
+        stake,
     })))
 }
 

@@ -455,6 +455,11 @@ pub static FLOW: TableDef = table(
             "Matching games: the sets a player hands over from when a turn event takes from them, in order.",
         ),
         key(
+            "stake",
+            Int,
+            "Matching games: each seat's starting stake; a hand's winner takes its points from each loser (who pays what it has), and the game ends when a stake runs out.",
+        ),
+        key(
             "turn_event",
             Tables(&TURN_EVENT),
             "Matching games: what turn patterns (kiss, stack, sweep, ...) earn.",

@@ -356,6 +356,10 @@ pub struct MatchingFlow {
     /// Choices of how a captured card counts (effect `count_as`), offered when it is captured;
     /// the fact named after each is 1 for the seat that made it.
     pub choices: Vec<crate::core::DeclId>,
+    /// Each seat's starting stake, when scores are transfers: a hand's winner takes its points
+    /// from each loser (a loser with less pays what it has), and the game ends when a stake
+    /// runs out.
+    pub stake: Option<i64>,
 }
 
 impl MatchingFlow {

@@ -143,6 +143,13 @@ pub(super) fn matching(
         ),
     };
     turn.push(Rule::plain(length));
+    if let Some(stake) = flow.stake {
+        turn.push(Rule::plain(format!(
+            "Each player starts with a stake of {stake} points: the winner of a hand takes its \
+             points from each loser, who pays what it has left, and the game ends when a \
+             player's stake runs out."
+        )));
+    }
     vec![
         Section {
             heading: "Deal".to_string(),

@@ -213,6 +213,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         });
     };
     let flow = Arc::clone(flow);
+    let flow_stake = flow.stake.unwrap_or(0);
     let seats = options.seats.unwrap_or(flow.players as usize);
     if !(flow.min_players as usize..=flow.max_players as usize).contains(&seats) {
         return Err(StartError::Options {
@@ -261,7 +262,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         table_count: 0,
         marks,
         draws_before: 0,
-        scores: PerSeat::new(seats),
+        scores: PerSeat::filled(seats, flow_stake),
         history: Vec::new(),
         events: Vec::new(),
         error: None,
@@ -1175,6 +1176,23 @@ impl MatchingGame {
                 points[w] = won;
             }
         }
+        if self.flow.stake.is_some()
+            && let Some(w) = winner
+        {
+            // Stakes: each loser pays what it owes the winner, or what it has left.
+            let mut won = 0i64;
+            for s in (0..self.seats).filter(|&s| s != w) {
+                let owed = if payments.is_empty() {
+                    winner_points[0]
+                } else {
+                    payments.get(s).copied().unwrap_or(0)
+                };
+                let paid = owed.clamp(0, self.scores[s].max(0));
+                points[s] = -paid;
+                won = won.saturating_add(paid);
+            }
+            points[w] = won;
+        }
         self.draws_before = if winner.is_some() {
             0
         } else {
@@ -1218,7 +1236,7 @@ impl MatchingGame {
         let target_reached = match self.flow.length {
             GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
             GameLength::Rounds(_) => false,
-        };
+        } || self.flow.stake.is_some() && self.scores.iter().any(|&s| s <= 0);
         if self.round >= self.rounds || target_reached {
             self.phase = Phase::GameOver;
             self.offered = 0;

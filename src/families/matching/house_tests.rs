@@ -366,3 +366,67 @@ when = "suits_with(4) >= 1"
         assert!(text.contains(said), "the sheet says `{said}`:\n{text}");
     }
 }
+
+// ----- stakes
+
+/// `[flow] stake`: every seat starts with the stake, a hand's winner takes its points from the
+/// loser (who pays what it has left), and the game ends early when a stake runs out.
+#[test]
+fn stakes_are_transfers_and_end_the_game_when_one_runs_out() {
+    let r = house(
+        r#"
+[ruleset]
+id = "stakes"
+extends = "koikoi"
+
+[flow]
+stake = 8
+rounds = 12
+"#,
+    );
+    let (mut early, mut short) = (0, 0);
+    for seed in 0..30 {
+        let mut g = super::start(
+            Arc::clone(&r),
+            StartOptions {
+                seed,
+                ..StartOptions::default()
+            },
+        )
+        .expect("the game starts");
+        let mut stakes = [8i64, 8];
+        while let Some(_seat) = g.to_act() {
+            let legal = g.legal();
+            g.apply(legal[0]).expect("a legal action");
+        }
+        for h in g.history() {
+            assert_eq!(h.points.iter().sum::<i64>(), 0, "seed {seed}: a transfer");
+            if let Some(w) = h.winner {
+                let loser = 1 - w;
+                let owed = h.outcome.as_ref().map_or(h.points[w], |o| o.total);
+                assert_eq!(-h.points[loser], owed.min(stakes[loser]), "seed {seed}");
+                short += usize::from(owed > stakes[loser]);
+            }
+            stakes[0] += h.points[0];
+            stakes[1] += h.points[1];
+            assert!(
+                stakes.iter().all(|&s| s >= 0),
+                "seed {seed}: no stake below 0"
+            );
+        }
+        assert_eq!(
+            g.scores(),
+            &stakes[..],
+            "seed {seed}: the scores are the stakes"
+        );
+        if g.history().len() < 12 {
+            assert!(
+                stakes.contains(&0),
+                "seed {seed}: ended early only by a stake"
+            );
+            early += 1;
+        }
+    }
+    assert!(early > 0, "some games end when a stake runs out");
+    assert!(short > 0, "some losers could not pay all they owed");
+}
