@@ -166,12 +166,17 @@ fn outcomes(record: &Record, game: &dyn Game) -> serde_json::Value {
             })
         })
         .collect();
-    serde_json::json!({
+    let mut doc = serde_json::json!({
         "ruleset": record.ruleset.id,
         "players": record.players,
         "actions": record.actions.len(),
         "finished": game.is_over(),
         "rounds": rounds,
         "final_scores": game.scores(),
-    })
+    });
+    // With stakes the scores are the stakes: say whether one ran out and ended the game.
+    if game.ruleset().matching().is_some_and(|f| f.stake.is_some()) {
+        doc["stake_out"] = serde_json::json!(game.scores().iter().any(|&s| s <= 0));
+    }
+    doc
 }

@@ -4,8 +4,8 @@ use super::load_ruleset;
 use crate::deck::CardSet;
 use crate::diag::did_you_mean;
 use crate::families::banker;
-use crate::ruleset::{BankerFlow, Flow, GameLength, Ruleset};
-use crate::yaku::{self as scoring, Circumstances};
+use crate::ruleset::{BankerFlow, Exhausted, Flow, GameLength, Ruleset};
+use crate::yaku::{self as scoring, Circumstances, Special};
 use std::fmt::Write as _;
 
 /// Arguments of `yaku score`.
@@ -16,8 +16,16 @@ pub struct ScoreArgs {
     #[command(flatten)]
     pub(crate) house: super::HouseArgs,
     /// The capture pile: card ids separated by commas.
-    #[arg(long, value_delimiter = ',', required = true, value_name = "ID,ID,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required_unless_present_any = ["hand", "end"],
+        value_name = "ID,ID,..."
+    )]
     captured: Vec<String>,
+    /// Matching games with `--end instant`: the scoring player's dealt hand, as card ids.
+    #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
+    hand: Vec<String>,
     /// Calls to play on by the scoring player. The ruleset's own name for the call works too:
     /// `--ID N` for a declaration `ID` that plays on (`yaku score koikoi --koikoi 1`).
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -40,8 +48,10 @@ pub struct ScoreArgs {
     /// The scoring player is the dealer.
     #[arg(long)]
     dealer: bool,
-    /// Trick-taking games: how the hand ended (`claim`, `false_claim`, `failed_close`,
-    /// `last_trick`); `--captured` is then the winner's tricks.
+    /// How the hand ended. Matching games: `stop` (the default), `instant` (an instant win at
+    /// the deal, held by `--hand`), `exhausted` (the hands ran out: a draw, or the dealer's
+    /// points by the ruleset). Trick-taking games: `claim`, `false_claim`, `failed_close`,
+    /// `last_trick`; `--captured` is then the winner's tricks.
     #[arg(long, value_name = "END")]
     end: Option<String>,
     /// Trick-taking games: the winner's marriage points that count.
@@ -81,30 +91,10 @@ pub fn run(args: &ScoreArgs) -> i32 {
         return super::EXIT_FAILURE;
     };
     let deck = &ruleset.deck;
-    let mut pile = CardSet::EMPTY;
-    let mut bad = false;
-    for raw in &args.captured {
-        let name = raw.trim();
-        if name.is_empty() {
-            continue;
-        }
-        match deck.parse_card(name) {
-            Some(card) if pile.contains(card) => {
-                eprintln!("error: card `{}` is listed twice", deck.id_of(card));
-                bad = true;
-            }
-            Some(card) => pile.insert(card),
-            None => {
-                let help = did_you_mean(name, deck.card_ids())
-                    .map_or_else(String::new, |h| format!("\n  = help: {h}"));
-                eprintln!("error: unknown card `{name}` in deck `{}`{help}", deck.id);
-                bad = true;
-            }
-        }
-    }
-    if bad {
+    let (Some(pile), Some(hand)) = (cards(&ruleset, &args.captured), cards(&ruleset, &args.hand))
+    else {
         return super::EXIT_FAILURE;
-    }
+    };
     let flow = match &ruleset.flow {
         Flow::Matching(flow) => flow,
         Flow::Banker(flow) => return score_showdown(&ruleset, flow, pile, args.json),
@@ -155,7 +145,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
             calls_opponent = n;
         }
     }
-    let c = Circumstances {
+    let mut c = Circumstances {
         calls_self,
         calls_opponent,
         table_count: args.table_count,
@@ -164,7 +154,15 @@ pub fn run(args: &ScoreArgs) -> i32 {
         dealer: args.dealer,
         choices: 0,
     };
-    let found = scoring::evaluate(&ruleset, pile, &c);
+    let special = match matching_end(&ruleset, flow, args, hand, &mut c) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let found = match special {
+        None => scoring::evaluate(&ruleset, pile, &c),
+        // The instant win or the dealer's points replace the yaku, as in the game.
+        Some(_) => crate::ruleset::YakuScore::default(),
+    };
     let table = if scoring::reads_table(&ruleset) {
         match table_facts(&ruleset, flow, pile, &c, args) {
             Ok(t) => Some(t),
@@ -176,17 +174,20 @@ pub fn run(args: &ScoreArgs) -> i32 {
     } else {
         None
     };
-    let outcome = match scoring::settle_at_table(&ruleset, &found, None, &c, table.as_ref()) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return super::EXIT_FAILURE;
-        }
-    };
+    let outcome =
+        match scoring::settle_at_table(&ruleset, &found, special.as_ref(), &c, table.as_ref()) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return super::EXIT_FAILURE;
+            }
+        };
     if args.json {
         let doc = serde_json::json!({
             "ruleset": ruleset.id,
+            "end": end_name(special.as_ref()),
             "captured": deck.ids(pile),
+            "hand": deck.ids(hand),
             "yaku": outcome.yaku,
             "base": outcome.base,
             "multipliers": outcome.steps,
@@ -198,13 +199,29 @@ pub fn run(args: &ScoreArgs) -> i32 {
         return super::EXIT_OK;
     }
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} — {} card{} captured",
-        ruleset.name,
-        pile.len(),
-        if pile.len() == 1 { "" } else { "s" }
-    );
+    let plural = |n: u32| if n == 1 { "" } else { "s" };
+    let _ = match &special {
+        None => writeln!(
+            out,
+            "{} — {} card{} captured",
+            ruleset.name,
+            pile.len(),
+            plural(pile.len())
+        ),
+        Some(Special::Instant(w)) => writeln!(
+            out,
+            "{} — an instant win at the deal: {} ({} card{} dealt)",
+            ruleset.name,
+            w.name,
+            hand.len(),
+            plural(hand.len())
+        ),
+        Some(Special::Exhausted(_)) => writeln!(
+            out,
+            "{} — the hands ran out: the dealer scores by the rules",
+            ruleset.name
+        ),
+    };
     if outcome.yaku.is_empty() {
         let _ = writeln!(out, "  no yaku");
     }
@@ -240,6 +257,121 @@ pub fn run(args: &ScoreArgs) -> i32 {
     }
     print!("{out}");
     super::EXIT_OK
+}
+
+/// The name of how a matching hand ended, as records name it.
+fn end_name(special: Option<&Special>) -> &'static str {
+    match special {
+        None => "stop",
+        Some(Special::Instant(_)) => "instant",
+        Some(Special::Exhausted(_)) => "exhausted_dealer",
+    }
+}
+
+/// The cards of a comma-separated list, each error printed; `None` when there was one.
+fn cards(ruleset: &Ruleset, list: &[String]) -> Option<CardSet> {
+    let deck = &ruleset.deck;
+    let mut pile = CardSet::EMPTY;
+    let mut bad = false;
+    for raw in list {
+        let name = raw.trim();
+        if name.is_empty() {
+            continue;
+        }
+        match deck.parse_card(name) {
+            Some(card) if pile.contains(card) => {
+                eprintln!("error: card `{}` is listed twice", deck.id_of(card));
+                bad = true;
+            }
+            Some(card) => pile.insert(card),
+            None => {
+                let help = did_you_mean(name, deck.card_ids())
+                    .map_or_else(String::new, |h| format!("\n  = help: {h}"));
+                eprintln!("error: unknown card `{name}` in deck `{}`{help}", deck.id);
+                bad = true;
+            }
+        }
+    }
+    (!bad).then_some(pile)
+}
+
+/// How a matching hand ended, from `--end` and `--hand`: `Ok(None)` for a stop, the special
+/// win otherwise; `Err` with the exit code once the result or the reason is printed (hands run
+/// out without a winner are a draw).
+fn matching_end(
+    ruleset: &Ruleset,
+    flow: &crate::ruleset::MatchingFlow,
+    args: &ScoreArgs,
+    hand: CardSet,
+    c: &mut Circumstances,
+) -> Result<Option<Special>, i32> {
+    match args.end.as_deref().unwrap_or("stop") {
+        "stop" => Ok(None),
+        "instant" => {
+            if hand.is_empty() {
+                eprintln!("error: `--end instant` needs the dealt hand: `--hand ID,ID,...`");
+                return Err(super::EXIT_USAGE);
+            }
+            let facts = [i64::from(c.round), i64::from(c.rounds), i64::from(c.dealer)];
+            let Some(i) = flow.instant_win(hand, &facts) else {
+                let known: Vec<String> = flow
+                    .instant_wins
+                    .iter()
+                    .map(|w| format!("{} (`{}`)", w.name, w.when_source.trim()))
+                    .collect();
+                eprintln!(
+                    "error: the hand holds no instant win of `{}`{}",
+                    ruleset.id,
+                    if known.is_empty() {
+                        " (it has none)".to_string()
+                    } else {
+                        format!("; its instant wins: {}", known.join(", "))
+                    }
+                );
+                return Err(super::EXIT_FAILURE);
+            };
+            let w = &flow.instant_wins[i];
+            Ok(Some(Special::Instant(scoring::FoundYaku {
+                id: w.id.clone(),
+                name: w.name.clone(),
+                points: w.points,
+            })))
+        }
+        "exhausted" => match flow.exhausted {
+            Exhausted::DealerScores(points) => {
+                c.dealer = true;
+                Ok(Some(Special::Exhausted(points)))
+            }
+            Exhausted::Draw => {
+                if args.json {
+                    let doc = serde_json::json!({
+                        "ruleset": ruleset.id,
+                        "end": "exhausted",
+                        "draw": true,
+                        "total": 0,
+                    });
+                    println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+                } else {
+                    println!(
+                        "{} — the hands ran out: a draw, nobody scores",
+                        ruleset.name
+                    );
+                }
+                Err(super::EXIT_OK)
+            }
+        },
+        other => {
+            let ends = ["stop", "instant", "exhausted"];
+            let help = did_you_mean(other, ends).unwrap_or_else(|| {
+                "a matching hand ends by `stop`, `instant` or `exhausted`".into()
+            });
+            eprintln!(
+                "error: unknown hand end `{other}` for `{}`\n  = help: {help}",
+                ruleset.id
+            );
+            Err(super::EXIT_USAGE)
+        }
+    }
 }
 
 /// Every seat for a script that settles each loser: the winner (seat 0) with `--captured`,
@@ -312,19 +444,21 @@ fn table_facts(
         .iter()
         .enumerate()
         .map(|(s, &p)| {
+            let calls = if s == 0 {
+                c.calls_self
+            } else {
+                args.loser_calls.get(s - 1).copied().unwrap_or(0)
+            };
             let sc = scoring::Circumstances {
                 dealer: false,
                 choices: 0,
+                calls_self: calls,
                 ..*c
             };
             let seat_c = if s == 0 { c } else { &sc };
             let found = scoring::evaluate(ruleset, p, seat_c);
             scoring::SeatFacts {
-                calls: if s == 0 {
-                    c.calls_self
-                } else {
-                    args.loser_calls.get(s - 1).copied().unwrap_or(0)
-                },
+                calls,
                 declared: if s == 0 {
                     made.clone()
                 } else {

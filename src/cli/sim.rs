@@ -208,6 +208,13 @@ pub fn render_report(r: &Report) -> String {
         .map(|e| format!("{} {}", e.end, pct(&e.share).trim_start()))
         .collect();
     let _ = writeln!(out, "  how rounds ended: {}", ends.join("; "));
+    if let Some(outs) = &r.stake_outs {
+        let _ = writeln!(
+            out,
+            "  games ended by a stake running out: {} (the scores are the final stakes)",
+            pct(outs).trim_start()
+        );
+    }
     for (i, s) in r.seats.iter().enumerate() {
         if s.calls > 0 {
             let _ = writeln!(

@@ -285,6 +285,7 @@ impl Describer<'_> {
                 "round" => "the round number".to_string(),
                 "rounds" => "the number of rounds".to_string(),
                 "is_dealer" => "1 for the dealer (0 otherwise)".to_string(),
+                "calls" => "the player's calls to play on this hand".to_string(),
                 _ => return None,
             }),
             ExprKind::Call { name, args, .. } => self.number_call(name, args),

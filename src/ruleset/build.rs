@@ -1363,7 +1363,11 @@ fn flow_options(
     let both_instant = choice(
         &mut r,
         "both_instant",
-        &[("draw", BothInstant::Draw), ("dealer", BothInstant::Dealer)],
+        &[
+            ("draw", BothInstant::Draw),
+            ("dealer", BothInstant::Dealer),
+            ("play", BothInstant::Play),
+        ],
         errors,
     )
     .unwrap_or(BothInstant::Draw);
@@ -1375,6 +1379,7 @@ fn flow_options(
         r.tables("instant_win", errors),
         "an `[[flow.instant_win]]`",
         true,
+        false,
         &vocab.names(scope::INSTANT_WIN),
         errors,
     );
@@ -1397,6 +1402,7 @@ fn flow_options(
         r.tables("redeal", errors),
         "a `[[flow.redeal]]`",
         false,
+        true,
         &table_scope,
         errors,
     );
@@ -1445,6 +1451,21 @@ fn flow_options(
     }
     let before_play = declared(sections, &["reveal", "play_suit"]);
     let choices = declared(sections, &["count_as"]);
+    let stake = r.int("stake", errors).and_then(|(n, at)| {
+        if (1..=MAX_BANKROLL).contains(&n) {
+            return Some(n);
+        }
+        errors.push(
+            Diagnostic::error(
+                format!("`stake` must be between 1 and {MAX_BANKROLL}, found {n}"),
+                at.clone(),
+            )
+            .with_help(Some(
+                "each seat starts with this many points and pays the winners from it".into(),
+            )),
+        );
+        None
+    });
     r.finish(errors);
     if !deck_holds(
         deck,
@@ -1481,6 +1502,7 @@ fn flow_options(
         turn_events,
         before_play,
         choices,
+        stake,
     })))
 }
 
@@ -1929,6 +1951,7 @@ fn banker_flow(
         r.tables("banker_win", errors),
         "a `[[flow.banker_win]]`",
         false,
+        false,
         names,
         errors,
     );
@@ -1977,6 +2000,7 @@ fn deal_checks(
     tables: Vec<(&Table, &Loc)>,
     what: &str,
     with_points: bool,
+    redeal: bool,
     names: &Names,
     errors: &mut Vec<Diagnostic>,
 ) -> (Vec<DealCheck>, Vec<Loc>) {
@@ -1995,6 +2019,27 @@ fn deal_checks(
         } else {
             Some(0)
         };
+        let on = if redeal {
+            let places = [
+                ("table", DealOn::Table),
+                ("hands", DealOn::Hands),
+                ("any", DealOn::Any),
+            ];
+            choice(&mut r, "on", &places, errors).unwrap_or(DealOn::Table)
+        } else {
+            if let Some(on) = r.string("on", errors) {
+                errors.push(
+                    Diagnostic::error(format!("{what} takes no `on`"), on.loc.clone()).with_help(
+                        Some(
+                            "`on` says where a `[[flow.redeal]]` looks (`table`, `hands`, `any`); \
+                             this check always reads each dealt hand"
+                                .into(),
+                        ),
+                    ),
+                );
+            }
+            DealOn::Table
+        };
         r.finish(errors);
         let when_source = when.as_ref().map(|w| w.text.to_string());
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
@@ -2008,6 +2053,7 @@ fn deal_checks(
                 when,
                 when_source,
                 points,
+                on,
             });
         }
     }
@@ -2162,6 +2208,7 @@ fn table_samples(
                 } else {
                     Vec::new()
                 },
+                captured: Vec::new(),
             };
             let t = TableFacts {
                 seats: (0..seats).map(|s| seat(s == 0)).collect(),

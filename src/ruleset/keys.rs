@@ -415,6 +415,11 @@ pub static DEAL_CHECK: TableDef = table(
             Int,
             "Points awarded (instant wins only, where it is required).",
         ),
+        choice(
+            "on",
+            &["table", "hands", "any"],
+            "Redeals only: the dealt piles `when` is read on: the table (the default), each hand, or both.",
+        ),
     ],
 );
 
@@ -474,8 +479,8 @@ pub static FLOW: TableDef = table(
         ),
         choice(
             "both_instant",
-            &["draw", "dealer"],
-            "What happens when both hands hold an instant win.",
+            &["draw", "dealer", "play"],
+            "What happens when two hands hold an instant win: a draw, the dealer's counts (or the first holder's after the dealer), or neither counts and the hand is played.",
         ),
         key(
             "instant_win",
@@ -485,7 +490,7 @@ pub static FLOW: TableDef = table(
         key(
             "redeal",
             Tables(&DEAL_CHECK),
-            "Redeals checked on the dealt table.",
+            "Redeals checked on the dealt table (or the hands, with `on`).",
         ),
         key(
             "table_count",
@@ -506,6 +511,11 @@ pub static FLOW: TableDef = table(
             "give",
             Strings,
             "Matching games: the sets a player hands over from when a turn event takes from them, in order.",
+        ),
+        key(
+            "stake",
+            Int,
+            "Matching games: each seat's starting stake; a hand's winner takes its points from each loser (who pays what it has), and the game ends when a stake runs out.",
         ),
         key(
             "turn_event",

@@ -8,8 +8,9 @@ pub use crate::yaku::{MAX_YAKU, Yaku, YakuScore, YakuTable};
 /// The facts each place that evaluates expressions provides, in order: an expression naming a
 /// fact its place does not list is a validate error.
 pub mod scope {
-    /// Yaku conditions and points: the pile is the holder's captures.
-    pub const YAKU: &[&str] = &["round", "rounds", "is_dealer"];
+    /// Yaku conditions and points: the pile is the holder's captures; `calls` the holder's
+    /// calls to play on this hand.
+    pub const YAKU: &[&str] = &["round", "rounds", "is_dealer", "calls"];
     /// Instant wins: the pile is a dealt hand; the facts are its holder's.
     pub const INSTANT_WIN: &[&str] = &["round", "rounds", "is_dealer"];
     /// Redeals and the table count: the pile is the dealt table.
@@ -76,7 +77,7 @@ pub const YAKU_FACTS: &[&str] = scope::YAKU;
 pub const MAX_CHOICES: usize = 4;
 
 /// The values of the yaku facts: [`YAKU_FACTS`], then one per choice (1 when made).
-pub type YakuFacts = [i64; 3 + MAX_CHOICES];
+pub type YakuFacts = [i64; 4 + MAX_CHOICES];
 
 /// A number counted on a pile and shown beside it (the junk cards, counting doubles twice):
 /// yaku conditions and points may use it by its id, the play screen shows it for every seat, and
@@ -257,6 +258,19 @@ pub struct DealCheck {
     pub when_source: String,
     /// Points awarded (instant wins).
     pub points: i64,
+    /// What a redeal reads: the table, each hand, or both.
+    pub on: DealOn,
+}
+
+/// The dealt piles a redeal's condition is read on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealOn {
+    /// The table (the default).
+    Table,
+    /// Each hand, one at a time.
+    Hands,
+    /// The table and each hand.
+    Any,
 }
 
 /// Who deals the next hand.
@@ -300,6 +314,8 @@ pub enum BothInstant {
     Draw,
     /// The dealer's instant win counts.
     Dealer,
+    /// Neither counts: the hand is played (hanafubuki tables).
+    Play,
 }
 
 /// Who deals first.
@@ -373,6 +389,20 @@ pub struct MatchingFlow {
     /// Choices of how a captured card counts (effect `count_as`), offered when it is captured;
     /// the fact named after each is 1 for the seat that made it.
     pub choices: Vec<crate::core::DeclId>,
+    /// Each seat's starting stake, when scores are transfers: a hand's winner takes its points
+    /// from each loser (a loser with less pays what it has), and the game ends when a stake
+    /// runs out.
+    pub stake: Option<i64>,
+}
+
+impl MatchingFlow {
+    /// The instant win a dealt `hand` holds (its index), with its holder's facts (scope
+    /// [`scope::INSTANT_WIN`]): the first in ruleset order whose condition holds. The game and
+    /// `yaku score --end instant` choose by this one rule.
+    pub fn instant_win(&self, hand: CardSet, facts: &[i64]) -> Option<usize> {
+        let cx = crate::expr::Context { pile: hand, facts };
+        self.instant_wins.iter().position(|w| w.when.truth(&cx))
+    }
 }
 
 /// Where a packet of the deal goes.

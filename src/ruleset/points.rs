@@ -92,21 +92,24 @@ pub(super) fn check(yaku: &Yaku, deck: &Deck, at: &Loc, errors: &mut Vec<Diagnos
 }
 
 /// The lowest points found for `yaku` on piles its condition holds for, with the pile and the
-/// facts (`round`, `rounds`, `is_dealer`); `None` when no pile tried holds it. Deterministic.
+/// facts (`round`, `rounds`, `is_dealer`, `calls`); `None` when no pile tried holds it. Deterministic.
 fn lowest_points(yaku: &Yaku, deck: &Deck) -> Option<(i64, CardSet, crate::ruleset::YakuFacts)> {
     let reads_facts = yaku.points.reads_facts() || yaku.when.reads_facts();
     let fact_samples: &[crate::ruleset::YakuFacts] = if reads_facts {
         &[
-            [1, 12, 0, 0, 0, 0, 0],
-            [1, 12, 1, 0, 0, 0, 0],
-            [12, 12, 0, 0, 0, 0, 0],
-            [6, 12, 1, 0, 0, 0, 0],
-            [1, 1, 0, 0, 0, 0, 0],
+            [1, 12, 0, 0, 0, 0, 0, 0],
+            [1, 12, 1, 0, 0, 0, 0, 0],
+            [12, 12, 0, 0, 0, 0, 0, 0],
+            [6, 12, 1, 0, 0, 0, 0, 0],
+            [1, 1, 0, 0, 0, 0, 0, 0],
+            // After one call, and after several.
+            [1, 12, 0, 1, 0, 0, 0, 0],
+            [1, 12, 1, 3, 0, 0, 0, 0],
             // Every card choice made.
-            [1, 12, 0, 1, 1, 1, 1],
+            [1, 12, 0, 0, 1, 1, 1, 1],
         ]
     } else {
-        &[[1, 12, 0, 0, 0, 0, 0]]
+        &[[1, 12, 0, 0, 0, 0, 0, 0]]
     };
     let all = deck.all();
     let n = deck.cards.len();

@@ -5,8 +5,8 @@ use super::{Rule, Section, in_words};
 use crate::deck::Deck;
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
-    BankerFlow, BothInstant, ClaimRule, DealCheck, DealTarget, Declaration, Exhausted, FirstDealer,
-    FollowRule, GameLength, MatchingFlow, NextDealer, TricksFlow,
+    BankerFlow, BothInstant, ClaimRule, DealCheck, DealOn, DealTarget, Declaration, Exhausted,
+    FirstDealer, FollowRule, GameLength, MatchingFlow, NextDealer, TricksFlow,
 };
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -82,11 +82,19 @@ pub(super) fn matching(
         deal.push(Rule::plain(match flow.both_instant {
             BothInstant::Draw => "When both hands hold an instant win, the hand is a draw.",
             BothInstant::Dealer => "When both hands hold an instant win, the dealer's counts.",
+            BothInstant::Play => {
+                "When both hands hold an instant win, neither counts and the hand is played."
+            }
         }));
     }
     for check in &flow.redeals {
+        let place = match check.on {
+            DealOn::Table => "the table is",
+            DealOn::Hands => "a hand is",
+            DealOn::Any => "a hand or the table is",
+        };
         deal.push(check_rule(check, lex, |when| {
-            format!("redeal when the table is dealt {when}.")
+            format!("redeal when {place} dealt {when}.")
         }));
     }
     let mut turn = vec![Rule::plain(format!(
@@ -135,6 +143,13 @@ pub(super) fn matching(
         ),
     };
     turn.push(Rule::plain(length));
+    if let Some(stake) = flow.stake {
+        turn.push(Rule::plain(format!(
+            "Each player starts with a stake of {stake} points: the winner of a hand takes its \
+             points from each loser, who pays what it has left, and the game ends when a \
+             player's stake runs out."
+        )));
+    }
     vec![
         Section {
             heading: "Deal".to_string(),

@@ -197,6 +197,10 @@ pub struct Report {
     pub house: Option<Mean>,
     /// How often each yaku ended a round, most frequent first.
     pub yaku: Vec<YakuCount>,
+    /// Games that ended early because a seat's stake ran out (rulesets with stakes, whose
+    /// final scores are the stakes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stake_outs: Option<Proportion>,
 }
 
 impl Report {
@@ -236,6 +240,8 @@ pub struct Stats {
     house: MeanAcc,
     yaku: Vec<u64>,
     special: BTreeMap<String, u64>,
+    staked: bool,
+    stake_outs: u64,
 }
 
 impl Stats {
@@ -264,12 +270,15 @@ impl Stats {
             house: MeanAcc::default(),
             yaku: vec![0; ruleset.yaku.yaku.len()],
             special: BTreeMap::new(),
+            staked: ruleset.matching().is_some_and(|f| f.stake.is_some()),
+            stake_outs: 0,
         }
     }
 
     /// Folds in one game.
     pub fn add(&mut self, g: &GameResult) {
         self.games += 1;
+        self.stake_outs += u64::from(self.staked && g.scores.iter().any(|&s| s <= 0));
         let top = g.scores.iter().copied().max().unwrap_or(0);
         let at_top = g.scores.iter().filter(|&&s| s == top).count();
         for (p, &score) in g.scores.iter().enumerate() {
@@ -373,6 +382,9 @@ impl Stats {
             dealer_wins: (self.dealt > 0).then(|| Proportion::new(self.dealer_wins, self.dealt)),
             house: self.against_house.then(|| self.house.mean()),
             yaku,
+            stake_outs: self
+                .staked
+                .then(|| Proportion::new(self.stake_outs, self.games)),
         }
     }
 }

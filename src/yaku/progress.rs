@@ -169,7 +169,7 @@ impl Progress {
             Rc::clone(c.entry(free_key).or_insert_with(|| {
                 Rc::new(
                     (0..table.len())
-                        .map(|i| probe_yaku(ruleset, i, &[0; 3 + crate::ruleset::MAX_CHOICES]))
+                        .map(|i| probe_yaku(ruleset, i, &crate::ruleset::YakuFacts::default()))
                         .collect(),
                 )
             }))
@@ -523,7 +523,7 @@ mod tests {
     #[test]
     fn named_cards_and_thresholds_are_found_exactly() {
         let r = koikoi();
-        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0]);
+        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0, 0]);
         let ino = &p.yaku[index(&r, "inoshikacho")];
         assert_eq!(
             ino.relevant,
@@ -542,7 +542,7 @@ mod tests {
     #[test]
     fn distance_counts_missing_cards_and_sees_what_is_out_of_reach() {
         let r = koikoi();
-        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0]);
+        let p = Progress::probe(&r, [1, 12, 0, 0, 0, 0, 0, 0]);
         let i = index(&r, "inoshikacho");
         let pile = set(&r, &["clover-boar", "maple-deer"]);
         assert_eq!(p.distance(i, pile, r.deck.all()), Some(1));
@@ -566,7 +566,7 @@ mod tests {
             let Some(r) = ruleset::load(name).value else {
                 continue;
             };
-            let p = Progress::of(&r, [1, 12, 1, 0, 0, 0, 0]);
+            let p = Progress::of(&r, [1, 12, 1, 0, 0, 0, 0, 0]);
             for (y, reach) in r.yaku.yaku.iter().zip(&p.yaku) {
                 // A yaku an option switches off is never found, and that is right.
                 if y.when.constant_truth() == Some(false) {
@@ -589,7 +589,7 @@ mod tests {
                 continue;
             }
             let n = r.deck.cards.len() as u8;
-            let p = Progress::of(&r, [3, 12, 1, 0, 0, 0, 0]);
+            let p = Progress::of(&r, [3, 12, 1, 0, 0, 0, 0, 0]);
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
             let mut random_set = |density: f64| -> CardSet {
                 (0..n)

@@ -66,6 +66,8 @@ pub struct SeatFacts {
     pub events: Vec<(String, i64)>,
     /// Its yaku, by id.
     pub yaku: Vec<String>,
+    /// Its captured cards, by id, in deck order.
+    pub captured: Vec<String>,
 }
 
 impl SeatFacts {
@@ -86,8 +88,27 @@ impl SeatFacts {
                 .iter()
                 .map(|i| ruleset.yaku.yaku[i].id.clone())
                 .collect(),
+            captured: ruleset
+                .deck
+                .ids(pile)
+                .into_iter()
+                .map(String::from)
+                .collect(),
             ..SeatFacts::default()
         }
+    }
+}
+
+impl Circumstances {
+    /// The scoring player's yaku facts: [`yaku_facts`] of these circumstances.
+    pub fn yaku_facts(&self) -> YakuFacts {
+        yaku_facts(
+            self.round,
+            self.rounds,
+            self.dealer,
+            self.calls_self,
+            self.choices,
+        )
     }
 }
 
@@ -101,6 +122,8 @@ impl TableFacts {
                     .collect(),
             )
         };
+        let texts =
+            |list: &[String]| FactValue::List(list.iter().cloned().map(FactValue::Text).collect());
         let seats = self
             .seats
             .iter()
@@ -112,10 +135,8 @@ impl TableFacts {
                     ("tallies".into(), pairs(&s.tallies)),
                     ("declared".into(), pairs(&s.declared)),
                     ("events".into(), pairs(&s.events)),
-                    (
-                        "yaku".into(),
-                        FactValue::List(s.yaku.iter().cloned().map(FactValue::Text).collect()),
-                    ),
+                    ("yaku".into(), texts(&s.yaku)),
+                    ("captured".into(), texts(&s.captured)),
                 ])
             })
             .collect();
@@ -191,12 +212,13 @@ fn cache_key(found: &YakuScore, special: Option<&Special>, c: &Circumstances) ->
 
 /// The yaku facts for the expression language, in [`crate::ruleset::scope::YAKU`] order, then
 /// one per card choice (bit `i` of `choices` for choice `i`).
-pub fn yaku_facts(round: u32, rounds: u32, dealer: bool, choices: u8) -> YakuFacts {
-    let mut f = [0; 3 + MAX_CHOICES];
+pub fn yaku_facts(round: u32, rounds: u32, dealer: bool, calls: u32, choices: u8) -> YakuFacts {
+    let mut f = [0; 4 + MAX_CHOICES];
     f[0] = i64::from(round);
     f[1] = i64::from(rounds);
     f[2] = i64::from(dealer);
-    for (i, v) in f[3..].iter_mut().enumerate() {
+    f[3] = i64::from(calls);
+    for (i, v) in f[4..].iter_mut().enumerate() {
         *v = i64::from(choices >> i & 1);
     }
     f
@@ -204,14 +226,12 @@ pub fn yaku_facts(round: u32, rounds: u32, dealer: bool, choices: u8) -> YakuFac
 
 /// Evaluates the yaku table on a pile.
 pub fn evaluate(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> YakuScore {
-    ruleset
-        .yaku
-        .evaluate(pile, &yaku_facts(c.round, c.rounds, c.dealer, c.choices))
+    ruleset.yaku.evaluate(pile, &c.yaku_facts())
 }
 
 /// Each tally of the ruleset on a pile, by id.
 pub fn tallies(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> Vec<(String, i64)> {
-    let facts = yaku_facts(c.round, c.rounds, c.dealer, c.choices);
+    let facts = c.yaku_facts();
     let cx = crate::expr::Context {
         pile,
         facts: &facts,

@@ -129,6 +129,12 @@ impl YakuTable {
         self.plan().touched(cards)
     }
 
+    /// True when a yaku reads a fact (`round`, `calls`, a card choice, ...): a change of facts
+    /// in the middle of a hand can change what the pile scores.
+    pub fn reads_facts(&self) -> bool {
+        self.plan().by_facts != 0
+    }
+
     fn plan(&self) -> &Plan {
         let plan = self.plan.get_or_init(|| Box::new(self.make_plan()));
         debug_assert!(

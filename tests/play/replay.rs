@@ -288,3 +288,34 @@ fn a_record_s_relative_rule_file_resolves_beside_the_record() {
         out.stdout
     );
 }
+
+/// A game with stakes records its final stakes and whether one ran out.
+#[test]
+fn a_record_reports_the_stakes() {
+    let dir = temp_dir("replay-stakes");
+    std::fs::write(
+        dir.join("stakes.toml"),
+        "[ruleset]\nid = \"stakes\"\nextends = \"koikoi\"\n\n[flow]\nstake = 10\nrounds = 30\n",
+    )
+    .unwrap();
+    record(&dir, "stakes.toml", 3, "game.json");
+    let out = yaku(&["replay", "game.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let scores: Vec<i64> = v["final_scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_i64().unwrap())
+        .collect();
+    assert_eq!(scores.iter().sum::<i64>(), 20, "transfers from 2 x 10");
+    assert_eq!(v["stake_out"], scores.contains(&0));
+    assert_eq!(v["stake_out"], true, "seed 3 ends when a stake runs out");
+    let koikoi = dir.join("koikoi.json");
+    record(&dir, "koikoi", 3, koikoi.to_str().unwrap());
+    let plain = yaku(&["replay", "koikoi.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(!plain.stdout.contains("stake_out"));
+}

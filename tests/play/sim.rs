@@ -136,3 +136,44 @@ fn bad_arguments() {
     let out = yaku(&["sim", "koikoi", "--games", "0"]).expect(2);
     assert!(out.stderr.contains("at least 1"));
 }
+
+/// A ruleset with stakes: the report counts the games a stake ended, and the scores are the
+/// final stakes (transfers: every game's stakes add up to the seats' starting stakes).
+#[test]
+fn stakes_are_reported() {
+    let dir = std::env::temp_dir().join(format!("yaku-sim-stakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("stakes.toml");
+    std::fs::write(
+        &path,
+        "[ruleset]\nid = \"stakes\"\nextends = \"koikoi\"\n\n[flow]\nstake = 10\nrounds = 30\n",
+    )
+    .unwrap();
+    let out = yaku(&[
+        "sim",
+        path.to_str().unwrap(),
+        "--games",
+        "10",
+        "--players",
+        "greedy,random",
+        "--json",
+    ])
+    .expect(0);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["stake_outs"]["n"], 10);
+    assert!(v["stake_outs"]["count"].as_u64().unwrap() > 0);
+    let total: f64 = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["score_per_game"]["mean"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (total - 20.0).abs() < 1e-9,
+        "stakes add up to 2 x 10: {total}"
+    );
+    let text = yaku(&["sim", path.to_str().unwrap(), "--games", "4"]).expect(0);
+    assert!(text.stdout.contains("games ended by a stake running out"));
+    let koikoi = yaku(&["sim", "koikoi", "--games", "2", "--json"]).expect(0);
+    assert!(!koikoi.stdout.contains("stake_outs"), "no stakes, no count");
+}

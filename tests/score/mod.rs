@@ -272,3 +272,145 @@ fn analyze_reports_the_exact_expected_value() {
         .run()
         .expect_code(2);
 }
+
+/// A house rule written to a fresh temporary folder, for `yaku score` to read.
+fn house_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("yaku-score-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A yaku's points read its holder's calls; `--calls` (or `--koikoi`) gives them.
+#[test]
+fn yaku_points_read_the_calls_given() {
+    let path = house_file(
+        "hanami-after-koikoi",
+        "[ruleset]\nid = \"hanami-after-koikoi\"\nname = \"Hanami-zake after a koi-koi\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"hanami-zake\"\npoints = \"if calls > 0 then 3 else 1\"\n",
+    );
+    let score = |calls: &str| {
+        let out = Yaku::new([
+            "score",
+            path.to_str().unwrap(),
+            "--koikoi",
+            calls,
+            "--captured",
+            "cherry-curtain,chrysanthemum-sake",
+        ])
+        .run();
+        out.expect_code(0);
+        out.stdout
+    };
+    insta::assert_snapshot!(format!(
+        "--koikoi 0\n{}\n--koikoi 1\n{}",
+        score("0"),
+        score("1")
+    ));
+}
+
+/// The scoring script sees every seat's captured cards and yaku (`hand.seats`), in any matching
+/// ruleset: here a loser who captured no bright pays one point more, and one who holds a yaku
+/// one point less.
+#[test]
+fn the_script_sees_each_losers_pile_and_yaku() {
+    let path = house_file(
+        "loser-piles",
+        r#"[ruleset]
+id = "loser-piles"
+name = "Losers' piles"
+extends = "koikoi"
+
+[scoring]
+source = '''
+fn score(hand) {
+    let total = hand.base;
+    let steps = [];
+    for s in hand.seats {
+        if s.winner { continue; }
+        let brights = 0;
+        for c in s.captured {
+            if c == "pine-crane" || c == "cherry-curtain" || c == "pampas-moon" { brights += 1; }
+        }
+        if brights == 0 {
+            total += 1;
+            steps.push(#{ reason: "+1: the loser captured no bright", total: total });
+        }
+        if s.yaku.len() > 0 {
+            total -= 1;
+            steps.push(#{ reason: "-1: the loser holds " + s.yaku[0], total: total });
+        }
+    }
+    #{ total: total, steps: steps }
+}
+'''
+"#,
+    );
+    let score = |loser: &str| {
+        let out = Yaku::new([
+            "score",
+            path.to_str().unwrap(),
+            "--captured",
+            "pine-crane,pampas-moon,paulownia-phoenix",
+            "--loser",
+            loser,
+        ])
+        .run();
+        out.expect_code(0);
+        out.stdout
+    };
+    insta::assert_snapshot!(format!(
+        "loser without brights\n{}\nloser with the curtain and a viewing yaku\n{}",
+        score("plum-1,plum-2"),
+        score("cherry-curtain,chrysanthemum-sake")
+    ));
+}
+
+const TESHI_HAND: &str = "pine-crane,pine-poetry,pine-1,pine-2,plum-1,cherry-1,iris-1,maple-1";
+
+/// `--end` scores every way a matching hand ends: a stop (the default), an instant win at the
+/// deal (`--hand`: which one, its points through the script, with the calls given), the hands
+/// running out (a draw, or the dealer's privilege); text and JSON, and the mistakes.
+#[test]
+fn every_way_a_hand_ends() {
+    let run = |args: &[&str]| {
+        let out = Yaku::new(["score"].iter().chain(args)).run();
+        format!(
+            "$ yaku score {}\n[exit {}]\n{}{}\n",
+            args.join(" "),
+            out.code,
+            out.stdout,
+            out.stderr
+        )
+    };
+    let mut s = String::new();
+    for args in [
+        &["koikoi", "--end", "instant", "--hand", TESHI_HAND][..],
+        &[
+            "koikoi-ktane",
+            "--end",
+            "instant",
+            "--koikoi",
+            "1",
+            "--hand",
+            TESHI_HAND,
+        ],
+        &["koikoi", "--end", "instant", "--json", "--hand", TESHI_HAND],
+        &["koikoi", "--end", "exhausted"],
+        &["koikoi", "--end", "exhausted", "--json"],
+        &["house/dealer-privilege", "--end", "exhausted"],
+        &["house/dealer-privilege", "--end", "exhausted", "--json"],
+        &[
+            "koikoi",
+            "--end",
+            "instant",
+            "--hand",
+            "pine-crane,plum-1,cherry-1,iris-1,maple-1,pampas-1,clover-1,peony-1",
+        ],
+        &["koikoi", "--end", "instant"],
+        &["koikoi", "--end", "exausted"],
+    ] {
+        s += &run(args);
+    }
+    insta::assert_snapshot!(s);
+}

@@ -10,8 +10,8 @@ use crate::core::{
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{
-    BothInstant, DealTarget, Exhausted, FirstDealer, Flow, GameLength, MatchingFlow, NextDealer,
-    Ruleset, TurnPattern, YakuScore,
+    BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
+    MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts};
@@ -213,6 +213,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         });
     };
     let flow = Arc::clone(flow);
+    let flow_stake = flow.stake.unwrap_or(0);
     let seats = options.seats.unwrap_or(flow.players as usize);
     if !(flow.min_players as usize..=flow.max_players as usize).contains(&seats) {
         return Err(StartError::Options {
@@ -261,7 +262,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         table_count: 0,
         marks,
         draws_before: 0,
-        scores: PerSeat::new(seats),
+        scores: PerSeat::filled(seats, flow_stake),
         history: Vec::new(),
         events: Vec::new(),
         error: None,
@@ -591,15 +592,11 @@ impl MatchingGame {
         let mut redeals = 0;
         loop {
             self.deal();
-            let cx = Context {
-                pile: self.table,
-                facts: &facts,
-            };
             let redeal = self
                 .flow
                 .redeals
                 .iter()
-                .find(|r| r.when.truth(&cx))
+                .find(|r| self.calls_for_redeal(r, &facts))
                 .map(|r| r.name.clone());
             match redeal {
                 Some(reason) if redeals < MAX_REDEALS => {
@@ -619,6 +616,13 @@ impl MatchingGame {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// True when redeal `r` holds on the piles it reads: the table, or any hand (`on`).
+    fn calls_for_redeal(&self, r: &DealCheck, facts: &[i64]) -> bool {
+        let holds = |pile: CardSet| r.when.truth(&Context { pile, facts });
+        let table = r.on != DealOn::Hands && holds(self.table);
+        table || r.on != DealOn::Table && self.hands.iter().any(|&h| holds(h))
     }
 
     fn deal(&mut self) {
@@ -723,16 +727,7 @@ impl MatchingGame {
                 i64::from(self.facts_rounds()),
                 i64::from(seat == self.dealer),
             ];
-            let cx = Context {
-                pile: self.hands[seat],
-                facts: &facts,
-            };
-            if let Some(i) = self
-                .flow
-                .instant_wins
-                .iter()
-                .position(|w| w.when.truth(&cx))
-            {
+            if let Some(i) = self.flow.instant_win(self.hands[seat], &facts) {
                 won[seat] = i as u8;
                 holders += 1;
             }
@@ -754,6 +749,8 @@ impl MatchingGame {
                 BothInstant::Draw => None,
                 // The dealer's, or the first holder after the dealer in turn order.
                 BothInstant::Dealer => Some(first_holder(self.dealer)),
+                // Neither counts: the hand is played as dealt.
+                BothInstant::Play => return,
             },
         };
         match winner {
@@ -1057,7 +1054,7 @@ impl MatchingGame {
         }
         let pile = self.captured[p];
         let c = self.circumstances(p);
-        let facts = yaku::yaku_facts(c.round, c.rounds, c.dealer, c.choices);
+        let facts = c.yaku_facts();
         let table = &self.ruleset.yaku;
         let improved = if self.evaluated[p] == UNEVALUATED {
             let after = table.evaluate(pile, &facts);
@@ -1178,6 +1175,23 @@ impl MatchingGame {
                 points[w] = won;
             }
         }
+        if self.flow.stake.is_some()
+            && let Some(w) = winner
+        {
+            // Stakes: each loser pays what it owes the winner, or what it has left.
+            let mut won = 0i64;
+            for s in (0..self.seats).filter(|&s| s != w) {
+                let owed = if payments.is_empty() {
+                    winner_points[0]
+                } else {
+                    payments.get(s).copied().unwrap_or(0)
+                };
+                let paid = owed.clamp(0, self.scores[s].max(0));
+                points[s] = -paid;
+                won = won.saturating_add(paid);
+            }
+            points[w] = won;
+        }
         self.draws_before = if winner.is_some() {
             0
         } else {
@@ -1221,7 +1235,7 @@ impl MatchingGame {
         let target_reached = match self.flow.length {
             GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
             GameLength::Rounds(_) => false,
-        };
+        } || self.flow.stake.is_some() && self.scores.iter().any(|&s| s <= 0);
         if self.round >= self.rounds || target_reached {
             self.phase = Phase::GameOver;
             self.offered = 0;
@@ -1375,6 +1389,7 @@ impl MatchingGame {
                         self.calls[seat] += 1;
                         self.marks.last_base[seat] = self.yaku[seat].base();
                         self.count_declared(seat, decl);
+                        self.reevaluate_after_call(seat);
                         self.next_player();
                     }
                     "count_as" => {
@@ -1492,6 +1507,21 @@ impl MatchingGame {
         if let Some(n) = self.marks.declared.get_mut(seat * per + decl.0 as usize) {
             *n = n.saturating_add(1);
         }
+    }
+
+    /// A call changed the seat's `calls` fact: its yaku are evaluated again under it, so that a
+    /// yaku whose points read `calls` scores the new value at the seat's next stop; the change
+    /// itself is not an improvement that offers the declarations again.
+    fn reevaluate_after_call(&mut self, seat: Seat) {
+        if !self.ruleset.yaku.reads_facts() {
+            return;
+        }
+        let pile = self.captured[seat];
+        self.yaku[seat] = self
+            .ruleset
+            .yaku
+            .evaluate(pile, &self.circumstances(seat).yaku_facts());
+        self.evaluated[seat] = pile;
     }
 
     /// A `count_as` choice: the seat's card counts as the declaration says from now on.

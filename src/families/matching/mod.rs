@@ -13,6 +13,8 @@ pub use view::View;
 #[cfg(test)]
 mod gostop_tests;
 #[cfg(test)]
+mod house_tests;
+#[cfg(test)]
 mod scoring_tests;
 #[cfg(test)]
 mod tests;

@@ -1322,16 +1322,16 @@ fn house_no_seven_doubling() {
 
 /// A deal by role: each list in the order its cards are dealt; `stock` goes on top of the stock
 /// (drawn first), the rest of the deck follows in deck order.
-struct Deal<'a> {
-    dealer: &'a [&'a str],
-    opponent: &'a [&'a str],
-    table: &'a [&'a str],
-    stock: &'a [&'a str],
+pub(super) struct Deal<'a> {
+    pub(super) dealer: &'a [&'a str],
+    pub(super) opponent: &'a [&'a str],
+    pub(super) table: &'a [&'a str],
+    pub(super) stock: &'a [&'a str],
 }
 
 /// The deck order that deals `d` in `r`, following the flow's `deal_order` and `deal_packet` as
 /// `Game::deal` does (the order is consumed from the front; the stock is the rest).
-fn deck_order(r: &Ruleset, d: &Deal) -> Vec<CardId> {
+pub(super) fn deck_order(r: &Ruleset, d: &Deal) -> Vec<CardId> {
     let f = flow(r);
     assert_eq!(d.dealer.len(), f.hand_size as usize);
     assert_eq!(d.opponent.len(), f.hand_size as usize);
@@ -1375,7 +1375,7 @@ fn start(name: &str, orders: Vec<Vec<CardId>>) -> Game {
     .expect("the bundled scripts run")
 }
 
-fn ids(g: &Game, set: CardSet) -> String {
+pub(super) fn ids(g: &Game, set: CardSet) -> String {
     if set.is_empty() {
         return "none".into();
     }
@@ -1493,7 +1493,7 @@ fn render_hands(g: &Game) -> String {
 
 /// Hands with no instant win, and a table with no redeal, for the tests that need one of them
 /// to be special.
-const DEALER_PLAIN: [&str; 8] = [
+pub(super) const DEALER_PLAIN: [&str; 8] = [
     "plum-poetry",
     "cherry-poetry",
     "wisteria-ribbon",
@@ -1503,7 +1503,7 @@ const DEALER_PLAIN: [&str; 8] = [
     "pampas-geese",
     "chrysanthemum-blue",
 ];
-const OPPONENT_PLAIN: [&str; 8] = [
+pub(super) const OPPONENT_PLAIN: [&str; 8] = [
     "plum-warbler",
     "cherry-curtain",
     "wisteria-cuckoo",
@@ -1513,7 +1513,7 @@ const OPPONENT_PLAIN: [&str; 8] = [
     "pampas-moon",
     "maple-blue",
 ];
-const TABLE_PLAIN: [&str; 8] = [
+pub(super) const TABLE_PLAIN: [&str; 8] = [
     "plum-1",
     "cherry-1",
     "wisteria-1",
@@ -1523,7 +1523,7 @@ const TABLE_PLAIN: [&str; 8] = [
     "pampas-1",
     "maple-1",
 ];
-const TESHI: [&str; 8] = [
+pub(super) const TESHI: [&str; 8] = [
     "pine-crane",
     "pine-poetry",
     "pine-1",
@@ -1533,7 +1533,7 @@ const TESHI: [&str; 8] = [
     "chrysanthemum-1",
     "maple-2",
 ];
-const KUTTSUKI: [&str; 8] = [
+pub(super) const KUTTSUKI: [&str; 8] = [
     "pine-crane",
     "pine-1",
     "willow-rainman",

@@ -59,7 +59,8 @@ impl View<'_> {
         self.captured.len()
     }
 
-    /// The yaku facts (`round`, `rounds`, `is_dealer`) for `seat` in the state the view shows.
+    /// The yaku facts (`round`, `rounds`, `is_dealer`, `calls`) for `seat` in the state the view
+    /// shows.
     pub fn yaku_facts(&self, seat: Seat) -> crate::ruleset::YakuFacts {
         let rounds = match self.ruleset.matching().map(|f| f.length) {
             Some(crate::ruleset::GameLength::Rounds(_)) | None => self.rounds,
@@ -69,6 +70,7 @@ impl View<'_> {
             self.round,
             rounds,
             seat == self.dealer,
+            self.calls[seat],
             self.marks.choices[seat],
         )
     }
