@@ -2075,7 +2075,13 @@ fn never_decides(
         .iter()
         .map(|c| (&c.when, c.when_source.as_str()))
         .collect();
-    for (i, j, tried) in super::reach::shadowed(&list, deck, size, facts) {
+    // Checks that read different piles (a redeal on the table, one on the hands) do not
+    // cover each other; only those read on piles of `size` cards are judged.
+    let judged = |c: &DealCheck| noun != "redeal" || c.on == DealOn::Table;
+    for (i, j, tried) in super::reach::shadowed(&list, deck, size, facts)
+        .into_iter()
+        .filter(|&(i, j, _)| judged(&checks[i]) && checks[i].on == checks[j].on)
+    {
         let (this, earlier) = (&checks[i], &checks[j]);
         let why = if tried == 0 {
             format!("`{}` has the same condition", earlier.id)
