@@ -137,10 +137,14 @@ pub fn check_replaceable_by_record(path: &Path) -> Result<(), String> {
     if !meta.is_file() || meta.len() == 0 {
         return Ok(()); // a directory, a device: the write says what is wrong
     }
-    let head = read_prefix(path, 256).unwrap_or_default();
+    // A JSON object naming the record format among its first keys (yaku writes it first; a
+    // record rewritten by another tool may sort its keys).
+    let head = read_prefix(path, 64 * 1024).unwrap_or_default();
     let head = String::from_utf8_lossy(&head);
     let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
-    if compact.starts_with(&format!("{{\"format\":\"{}\"", crate::core::record::FORMAT)) {
+    if compact.starts_with('{')
+        && compact.contains(&format!("\"format\":\"{}\"", crate::core::record::FORMAT))
+    {
         return Ok(());
     }
     Err(

@@ -22,7 +22,7 @@ mod language;
 mod score;
 
 /// `yaku play`, `yaku replay` and `yaku sim` end to end: scripted games through piped input with
-/// every prompt's error path, save and resume, records and replay, a real terminal under tmux,
+/// every prompt's error path, save and resume, records and replay, the full-screen table in a pseudo-terminal,
 /// simulation determinism and JSON shape.
 mod play;
 

@@ -150,6 +150,13 @@ pub enum Event {
         /// The cards.
         cards: Vec<CardId>,
     },
+    /// A hand shown to every seat: the hand that holds an instant win at the deal.
+    Shown {
+        /// Whose hand.
+        player: Seat,
+        /// Its cards.
+        cards: Vec<CardId>,
+    },
     /// A hand was counted before it ended: each seat's points in it and tricks won (families
     /// that count tricks).
     HandCount {

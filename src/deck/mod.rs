@@ -14,11 +14,17 @@ pub struct Card {
     pub id: String,
     /// The display name (`Moon`).
     pub name: String,
+    /// What its tile shows under the suit's short name (`Light`, `A`): at most
+    /// [`TILE_WIDTH`] characters.
+    pub face: String,
     /// Index of the card's suit in [`Deck::suits`].
     pub suit: usize,
     /// Names of the kinds the card belongs to, in deck order.
     pub kinds: Vec<String>,
 }
+
+/// The most characters a tile's line shows (a suit's `short`, a card's `face`).
+pub const TILE_WIDTH: usize = 6;
 
 /// A suit: the month of a hanafuda card, the face of a domino tile.
 #[derive(Clone, Debug)]
@@ -27,6 +33,8 @@ pub struct Suit {
     pub id: String,
     /// The display name (`Pine`).
     pub name: String,
+    /// The suit on a card's tile (`Jan`, `6:6`): at most [`TILE_WIDTH`] characters.
+    pub short: String,
     /// The suit's number, 1-based, in deck order (the month for hanafuda).
     pub number: u32,
     /// The cards of this suit.
@@ -208,6 +216,19 @@ impl Deck {
     /// The kind with this name.
     pub fn kind(&self, id: &str) -> Option<&Kind> {
         self.kinds.iter().find(|k| k.id == id)
+    }
+
+    /// True when `a` and `b` differ only by id and name: same suit, kinds and attribute values
+    /// (two chaff cards of one month), so no rule that reads suits, kinds or attributes tells
+    /// them apart.
+    pub fn alike(&self, a: CardId, b: CardId) -> bool {
+        let (ca, cb) = (self.card(a), self.card(b));
+        ca.suit == cb.suit
+            && ca.kinds == cb.kinds
+            && self
+                .attributes
+                .iter()
+                .all(|at| at.values.get(a.index()) == at.values.get(b.index()))
     }
 
     /// The set of cards that share a suit with `card`.

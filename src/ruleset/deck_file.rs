@@ -3,7 +3,7 @@
 use super::keys;
 use super::reader::{Str, TableReader};
 use super::toml_tree::Table;
-use crate::deck::{Attribute, Card, CardId, CardSet, Deck, Kind, Suit};
+use crate::deck::{Attribute, Card, CardId, CardSet, Deck, Kind, Suit, TILE_WIDTH};
 use crate::diag::{Diagnostic, Loc, did_you_mean};
 use crate::expr::FUNCTIONS;
 use std::collections::HashMap;
@@ -12,6 +12,29 @@ use std::collections::HashMap;
 const RESERVED: &[&str] = &[
     "and", "or", "not", "if", "then", "else", "true", "false", "pile",
 ];
+
+/// A line of a card's tile: the text given (at most [`TILE_WIDTH`] characters, else an error),
+/// or the start of `default`.
+fn tile_text(
+    given: Option<&Str>,
+    default: Option<&String>,
+    errors: &mut Vec<Diagnostic>,
+) -> String {
+    match given {
+        Some(t) if t.text.chars().count() > TILE_WIDTH || t.text.chars().any(char::is_control) => {
+            errors.push(Diagnostic::error(
+                format!(
+                    "`{}` does not fit on a card's tile: at most {TILE_WIDTH} characters, no control characters",
+                    crate::diag::escape_control(t.text)
+                ),
+                t.loc.clone(),
+            ));
+            String::new()
+        }
+        Some(t) => t.text.to_string(),
+        None => default.map_or_else(String::new, |d| d.chars().take(TILE_WIDTH).collect()),
+    }
+}
 
 /// Reads a whole deck file.
 pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Option<Deck> {
@@ -81,6 +104,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             TableReader::new(suit_table, suit_loc.clone(), "a `[[suit]]`").defined_by(&keys::SUIT);
         let sid = s.required_string("id", errors);
         let sname = s.string("name", errors);
+        let short = s.string("short", errors);
         let size = s.int("size", errors);
         let aliases = s.strings("aliases", errors);
         let card_items = s.tables("cards", errors);
@@ -99,6 +123,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             let cid = c.required_string("id", errors);
             let cname = c.string("name", errors);
             let ckinds = c.strings("kinds", errors);
+            let face = c.string("face", errors);
             let optional = c.boolean("optional", errors).is_some_and(|(b, _)| b);
             let mut values = Vec::new();
             for (i, a) in attributes.iter().enumerate() {
@@ -142,6 +167,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
                 a.values.push(v);
             }
             cards.push(Card {
+                face: tile_text(face.as_ref(), card_kinds.first(), errors),
                 id: cid.text.to_string(),
                 name: cname.map_or_else(|| cid.text.to_string(), |n| n.text.to_string()),
                 suit: suit_index,
@@ -172,6 +198,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             names.claim(a, "suit alias", errors);
         }
         deck_suits.push(Suit {
+            short: tile_text(short.as_ref(), Some(&sid.text.to_string()), errors),
             aliases: aliases.iter().map(|a| a.text.to_string()).collect(),
             id: sid.text.to_string(),
             name: sname.map_or_else(|| sid.text.to_string(), |n| n.text.to_string()),

@@ -729,6 +729,11 @@ pub static SUIT: TableDef = table(
             "The suit's id, usable as a card set in expressions.",
         ),
         key("name", String, "The display name."),
+        key(
+            "short",
+            String,
+            "The suit on a card's tile, up to 6 characters (`Jan`, `6:6`, `♥`).",
+        ),
         key("size", Int, "Cards in this suit."),
         key(
             "aliases",
@@ -749,6 +754,11 @@ pub static CARD: TableDef = TableDef {
             required("id", String, "The canonical id users type (`pampas-moon`)."),
             key("name", String, "The display name."),
             key("kinds", Strings, "The kinds it belongs to."),
+            key(
+                "face",
+                String,
+                "The card on its tile under the suit, up to 6 characters (`Light`, `A`); default: its first kind.",
+            ),
             key(
                 "optional",
                 Bool,

@@ -402,7 +402,8 @@ impl FactValue {
 /// One step of the script's calculation, for `yaku score` and the play screen.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ScoreStep {
-    /// Why (with the rule's source).
+    /// Why, in the player's words (a step's `source`, the rule it follows, is for rule sheets
+    /// and is not shown with a hand's score).
     pub reason: String,
     /// The running total after this step.
     pub total: i64,
@@ -477,14 +478,23 @@ fn sandbox() -> Engine {
 }
 
 /// The string after each `reason:` in a script's text; in a template string each `${...}` is
-/// shown as the expression it holds (`x${k + 1}` -> `x(k + 1)`).
+/// shown as the expression it holds (`x${k + 1}` -> `x(k + 1)`). A `source: "..."` in the same
+/// step follows in parentheses: the sheet cites the rule, while a hand's score lines show the
+/// reason alone.
 fn documented_steps(text: &str) -> Vec<String> {
     text.match_indices("reason:")
         .filter_map(|(at, key)| {
             let rest = text[at + key.len()..].trim_start();
             let quote = rest.chars().next().filter(|c| *c == '"' || *c == '`')?;
             let body = &rest[1..];
+            let after_body = &body[body.find(quote)? + 1..];
             let body = &body[..body.find(quote)?];
+            // The rest of this step's map: up to its closing brace.
+            let step_rest = &after_body[..after_body.find('}').unwrap_or(after_body.len())];
+            let source = step_rest.split_once("source:").and_then(|(_, s)| {
+                let s = s.trim_start().strip_prefix('"')?;
+                s.split_once('"').map(|(src, _)| src.to_string())
+            });
             let mut out = String::new();
             let mut parts = body.split("${");
             out.push_str(parts.next().unwrap_or_default());
@@ -497,6 +507,9 @@ fn documented_steps(text: &str) -> Vec<String> {
                     out.push_str(&expr);
                 }
                 out.push_str(after);
+            }
+            if let Some(source) = source {
+                out.push_str(&format!(" ({source})"));
             }
             Some(out)
         })

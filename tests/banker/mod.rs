@@ -61,6 +61,10 @@ fn a_human_plays_a_session_from_piped_input() {
 
 #[test]
 fn end_of_input_stops_the_session_with_a_summary() {
+    // In a directory of its own: the end of input saves the session there.
+    let dir = std::env::temp_dir().join(format!("yaku-banker-eof-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let out = Yaku::new([
         "play",
         "kolyesi",
@@ -69,8 +73,13 @@ fn end_of_input_stops_the_session_with_a_summary() {
         "--players",
         "human,seed,always-two",
     ])
+    .current_dir(&dir)
     .stdin("2\n")
     .run();
+    assert!(
+        dir.join("yaku-save-1.json").exists(),
+        "the session is saved"
+    );
     out.expect_code(0);
     assert!(
         out.stdout

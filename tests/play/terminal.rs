@@ -1,118 +1,329 @@
-//! `yaku play` and `yaku replay` under a real terminal (tmux): colours, prompts, keystrokes,
-//! and stepping with Enter. CI installs tmux (.ci/run).
+//! `yaku play` and `yaku replay` in a real terminal: the binary runs in a pseudo-terminal
+//! (portable-pty) and its output is read by a terminal-screen parser (vt100), so these tests need
+//! nothing outside cargo. They check the full-screen table at 80x24 and 120x40: the table and the
+//! hand at every decision, marked matches, the end of a hand, resizing, Ctrl-C saving, hot seat,
+//! and the line mode kept for `--line`.
 
 use super::run::{bin, temp_dir, yaku};
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use std::io::{Read, Write};
 use std::path::Path;
-use std::process::Command;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// A tmux server of its own, killed when dropped.
-struct Tmux {
-    socket: String,
+/// A program running in a pseudo-terminal, with the screen it has drawn.
+struct Term {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    master: Box<dyn MasterPty + Send>,
+    child: Box<dyn Child + Send + Sync>,
 }
 
-impl Tmux {
-    fn start(name: &str, dir: &Path, command: &str) -> Tmux {
-        let found = Command::new("tmux")
-            .arg("-V")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        assert!(found, "this test needs tmux (apt-get install tmux)");
-        let t = Tmux {
-            socket: format!("yaku-{name}-{}", std::process::id()),
-        };
-        let ok = t
-            .tmux(&["new-session", "-d", "-x", "200", "-y", "60", "-c"])
-            .arg(dir)
-            .arg(command)
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "tmux starts");
-        t
+impl Term {
+    fn start(dir: &Path, args: &[&str], cols: u16, rows: u16) -> Term {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal opens");
+        let mut cmd = CommandBuilder::new(bin());
+        cmd.args(args);
+        cmd.cwd(dir);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        let child = pty.slave.spawn_command(cmd).expect("yaku starts");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)));
+        let parser = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                parser.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        let writer = pty.master.take_writer().unwrap();
+        Term {
+            screen,
+            writer,
+            master: pty.master,
+            child,
+        }
     }
 
-    fn tmux(&self, args: &[&str]) -> Command {
-        let mut c = Command::new("tmux");
-        c.args(["-L", &self.socket, "-f", "/dev/null"]).args(args);
-        c
+    /// The screen's text, one line per row.
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
     }
 
-    /// The screen, with colour escapes.
-    fn screen(&self) -> String {
-        let out = self
-            .tmux(&["capture-pane", "-p", "-e", "-S", "-200"])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
+    /// Waits until the screen shows `text` (or one of `a|b`); the screen then.
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
-            let s = self.screen();
-            if s.contains(text) {
-                return s;
+            let s = self.text();
+            if text.split('|').any(|t| s.contains(t)) {
+                // Let the frame finish drawing.
+                std::thread::sleep(Duration::from_millis(100));
+                return self.text();
             }
             assert!(
                 start.elapsed() < Duration::from_secs(30),
                 "`{text}` never appeared; the screen:\n{s}"
             );
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(30));
         }
     }
 
-    fn keys(&self, keys: &str) {
-        self.tmux(&["send-keys", "-l", keys]).status().unwrap();
-        self.tmux(&["send-keys", "Enter"]).status().unwrap();
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    fn resize(&mut self, cols: u16, rows: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        self.screen.lock().unwrap().set_size(nz(rows), nz(cols));
+    }
+
+    /// Waits for the program to end; its exit code.
+    fn exit_code(&mut self) -> u32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.exit_code();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "yaku did not end; the screen:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// The bold, reversed or underlined cells' text (the marked tiles), row by row.
+    fn marked(&self) -> Vec<String> {
+        let p = self.screen.lock().unwrap();
+        let screen = p.screen();
+        let (rows, cols) = screen.size();
+        (0..rows.get())
+            .map(|r| {
+                (0..cols.get())
+                    .filter_map(|c| screen.cell(r, c))
+                    .filter(|cell| cell.inverse())
+                    .map(|cell| cell.contents().to_string())
+                    .collect::<String>()
+            })
+            .filter(|s| !s.trim().is_empty())
+            .collect()
     }
 }
 
-impl Drop for Tmux {
+fn nz(n: u16) -> std::num::NonZero<u16> {
+    std::num::NonZero::new(n).expect("a terminal has rows and columns")
+}
+
+impl Drop for Term {
     fn drop(&mut self) {
-        let _ = self.tmux(&["kill-server"]).status();
+        let _ = self.child.kill();
     }
+}
+
+/// The screen with trailing spaces removed (for snapshots).
+fn trimmed(screen: &str) -> String {
+    screen
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_string()
 }
 
 #[test]
-fn play_and_replay_in_a_terminal() {
-    let dir = temp_dir("tty");
-    let t = Tmux::start(
-        "play",
+fn the_table_fits_80x24_with_hand_table_scores_and_marks() {
+    let dir = temp_dir("tty-80");
+    let mut t = Term::start(
         &dir,
-        &format!("{} play koikoi --seed 12 --save s.json; sleep 30", bin()),
+        &["play", "koikoi", "--seed", "12", "--save", "s.json"],
+        80,
+        24,
     );
-    // (capture-pane trims the space after the `>` prompt)
     let s = t.wait_for("play a card from your hand");
-    assert!(
-        s.contains("\x1b["),
-        "cards are coloured on a terminal:\n{s}"
-    );
-    t.keys("help");
-    t.wait_for("at any prompt:");
-    t.keys("1");
-    t.keys("quit");
-    t.wait_for("game saved to s.json");
+    for part in ["Koi-Koi", "round 1 of 12", "table (", "your hand", "greedy"] {
+        assert!(s.contains(part), "`{part}` on the first screen:\n{s}");
+    }
+    assert_eq!(s.lines().count(), 24, "the frame fits 24 rows:\n{s}");
+    // The first hand card is chosen: it and the table cards it would take are marked.
+    assert!(!t.marked().is_empty(), "the chosen card is marked:\n{s}");
+    insta::assert_snapshot!("tty_80x24_first_decision", trimmed(&s));
+    // The arrows move the choice; Enter plays it; the bot answers; we are asked again.
+    t.send("\x1b[C");
+    t.send("\r");
+    if t.wait_for("capture which?|play a card")
+        .contains("capture which?")
+    {
+        t.send("\r");
+    }
+    let s = t.wait_for("play a card from your hand");
+    assert!(s.contains("you play"), "the log shows the move:\n{s}");
+    // Help and the rule sheet are overlays; any key closes them.
+    t.send("?");
+    t.wait_for("Left/Right");
+    t.send("x");
+    t.send("r");
+    t.wait_for("Deck");
+    t.send("\x1b");
+    t.wait_for("play a card from your hand");
+    // Resizing redraws the whole table at the new size.
+    t.resize(120, 40);
+    t.send("\x1b");
+    let s = t.wait_for("moves");
+    assert!(s.contains("your hand") && s.contains("table ("), "{s}");
+    // Ctrl-C saves and says how to resume.
+    t.send("\x03");
+    let s = t.wait_for("resume it with");
+    assert!(s.contains("game saved to s.json"), "{s}");
+    assert_eq!(t.exit_code(), 0);
     assert!(dir.join("s.json").exists());
-    drop(t);
 
-    // `--no-color` on a terminal: plain text.
-    let t = Tmux::start(
-        "plain",
+    // The saved game resumes on the full-screen table.
+    let mut t = Term::start(&dir, &["play", "--resume", "s.json"], 80, 24);
+    t.wait_for("play a card from your hand");
+    t.send("q");
+    t.wait_for("resume it with");
+    assert_eq!(t.exit_code(), 0);
+}
+
+#[test]
+fn a_typed_name_with_completion_and_a_wrong_name_gets_a_reason() {
+    let dir = temp_dir("tty-typed");
+    let mut t = Term::start(
         &dir,
-        &format!(
-            "{} play koikoi --seed 12 --no-color --save p.json; sleep 30",
-            bin()
-        ),
+        &[
+            "play",
+            "koikoi",
+            "--seed",
+            "12",
+            "--save",
+            "s.json",
+            "--no-color",
+        ],
+        120,
+        40,
     );
     let s = t.wait_for("play a card from your hand");
-    let table = s.split("table (").nth(1).unwrap_or_default();
-    assert!(
-        !table.contains("\x1b[3"),
-        "no colours with --no-color:\n{s}"
-    );
-    t.keys("quit");
+    insta::assert_snapshot!("tty_120x40_first_decision_plain", trimmed(&s));
+    assert!(!s.contains('\u{1b}'));
+    t.send("/pine-cran\r");
+    let s = t.wait_for("did you mean");
+    assert!(s.contains("`pine-crane`"), "{s}");
+    t.send("9\r");
+    t.wait_for("no card 9");
+    t.send("\x03");
     t.wait_for("game saved");
+}
+
+#[test]
+fn a_whole_hand_against_the_bot_ends_with_its_summary() {
+    let dir = temp_dir("tty-hand");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play", "koikoi", "--seed", "5", "--rounds", "1", "--speed", "instant", "--save",
+            "s.json", "--record", "r.json",
+        ],
+        80,
+        24,
+    );
+    // Enter takes the chosen option at every decision (a card, then stop after a yaku) and
+    // closes the end-of-game summary.
+    let start = Instant::now();
+    let mut summary = String::new();
+    let code = loop {
+        if let Some(status) = t.child.try_wait().unwrap() {
+            break status.exit_code();
+        }
+        let s = t.text();
+        if s.contains("the game is over") || s.contains("the hand is over") {
+            summary = s.clone();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the hand never ended:\n{s}"
+        );
+        t.send("\r");
+        std::thread::sleep(Duration::from_millis(150));
+    };
+    assert_eq!(code, 0);
+    assert!(
+        summary.contains("round 1"),
+        "the summary shows the hand:\n{summary}"
+    );
+    // The result stays on the normal screen after the table closes.
+    let after = t.text();
+    assert!(after.contains("game over"), "{after}");
+    assert!(dir.join("r.json").exists());
+}
+
+#[test]
+fn hot_seat_hides_the_table_until_the_next_player_is_ready() {
+    let dir = temp_dir("tty-hot");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--seed",
+            "3",
+            "--players",
+            "human,human",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    t.wait_for("play a card from your hand");
+    t.send("\r");
+    let s = t.wait_for("pass the keyboard to human 2");
+    assert!(!s.contains("hand"), "no hand shows while passing:\n{s}");
+    t.send(" ");
+    let s = t.wait_for("play a card from your hand");
+    assert!(s.contains("human 2's hand"), "{s}");
+    t.send("q");
+    t.wait_for("game saved");
+}
+
+#[test]
+fn line_mode_on_a_terminal_and_replay_stepping() {
+    let dir = temp_dir("tty-line");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play", "koikoi", "--seed", "12", "--line", "--save", "s.json",
+        ],
+        200,
+        60,
+    );
+    t.wait_for("play a card from your hand");
+    t.send("help\r");
+    t.wait_for("at any prompt:");
+    t.send("quit\r");
+    t.wait_for("game saved to s.json");
     drop(t);
 
     // Replay steps one action per Enter.
@@ -130,18 +341,11 @@ fn play_and_replay_in_a_terminal() {
     ])
     .current_dir(&dir)
     .expect(0);
-    let t = Tmux::start(
-        "replay",
-        &dir,
-        &format!("{} replay g.json; sleep 30", bin()),
-    );
+    let mut t = Term::start(&dir, &["replay", "g.json"], 200, 60);
     t.wait_for("[action 1/");
-    t.keys("");
+    t.send("\r");
     t.wait_for("[action 2/");
-    t.keys("q");
-    let start = Instant::now();
-    while t.screen().contains("[action 3/") && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(!t.screen().contains("[action 3/"));
+    t.send("q\r");
+    assert_eq!(t.exit_code(), 0);
+    assert!(!t.text().contains("[action 3/"));
 }

@@ -2,6 +2,7 @@
 //! banker, hand after hand with bankrolls kept: each player's tiles and chips, the bets, the
 //! showdown. The play loop is the one of every family ([`super`]).
 
+use super::board::{Board, Row, SeatPanel, Tile};
 use super::prompt::{Input, command};
 use super::screen::Style;
 use super::table::Table;
@@ -124,6 +125,60 @@ impl Table for BankerTable {
         )
     }
 
+    fn board(&self, game: &dyn Game, seat: Seat) -> Board {
+        let g = banker(game);
+        let view = g.view(seat);
+        let r = game.ruleset();
+        let deck = &r.deck;
+        let seats = game.seats();
+        let panel = |s: usize| {
+            let bet = match g.bets().get(s) {
+                Some(&b) if b > 0 => format!(" · bet {b}"),
+                _ => String::new(),
+            };
+            let mut summary = format!("{} chips{bet}", g.bankrolls()[s]);
+            if s != seat {
+                summary.push_str(&format!(" · {}", plural(g.tiles(s).len() as usize, "tile")));
+            }
+            SeatPanel {
+                name: self.names[s].clone(),
+                summary,
+                hidden: if s == seat {
+                    0
+                } else {
+                    g.tiles(s).len() as usize
+                },
+                ..SeatPanel::default()
+            }
+        };
+        let mut notes = vec![bankrolls(g, &self.names)];
+        if let Some(last) = g.hands_played().last() {
+            notes.extend(showdown(r, last, &self.names).lines().map(str::to_string));
+        }
+        let mine = view.tiles;
+        Board {
+            title: format!("{} · hand {} of {}", r.name, view.hand, view.hands_total),
+            scores: format!("bets {} to {}", view.limits.0, view.limits.1),
+            others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
+            center: Row {
+                title: "the banker's tiles".to_string(),
+                tiles: Vec::new(),
+                hidden: g.banker_tiles().len() as usize,
+            },
+            notes,
+            me: Some(panel(seat)),
+            hand: Row {
+                title: format!(
+                    "{}: {}",
+                    self.names[seat],
+                    points(hand_value(g.flow(), mine))
+                ),
+                tiles: Tile::all(deck, mine),
+                hidden: 0,
+            },
+        }
+    }
+
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
         let g = banker(game);
         let seat = g.to_act().unwrap_or(0);
@@ -180,8 +235,9 @@ impl Table for BankerTable {
         describe(action)
     }
 
-    fn makes_forced_moves(&self) -> bool {
-        false
+    fn forced(&self, _game: &dyn Game, _legal: &[Action]) -> Option<Action> {
+        // A bet or a draw is always asked, even when one answer is possible.
+        None
     }
 
     fn help(&self) -> &'static str {
@@ -216,6 +272,10 @@ impl Table for BankerTable {
 
     fn style(&self) -> &Style {
         &self.style
+    }
+
+    fn style_mut(&mut self) -> &mut Style {
+        &mut self.style
     }
 
     fn refusal(&self, reason: &str) -> String {

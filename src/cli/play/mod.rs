@@ -8,15 +8,17 @@
 //! `--resume` replays and continues.
 
 mod banker;
+mod board;
 mod prompt;
 pub(crate) mod screen;
 mod table;
 mod tricks;
+mod tui;
 
 use super::load_ruleset;
 use crate::agent::{AGENT_NAMES, Agent, agent_by_name, agent_rng};
 use crate::core::record::{HashCheck, Record};
-use crate::core::{Action, Game, StartOptions};
+use crate::core::{Action, Game, Seat, StartOptions};
 use crate::ruleset::Ruleset;
 use prompt::Input;
 use std::io::{BufRead, IsTerminal, Write};
@@ -70,9 +72,35 @@ pub struct PlayArgs {
     /// Resume even when the ruleset changed since the game was saved.
     #[arg(long)]
     force: bool,
-    /// No colours, even on a terminal.
+    /// No colours, even on a terminal (so does the `NO_COLOR` environment variable).
     #[arg(long)]
     no_color: bool,
+    /// The text screen and typed answers even on a terminal, instead of the full-screen table
+    /// (pipes and scripts always get it).
+    #[arg(long)]
+    line: bool,
+    /// The pause after each move made without you (a bot's, or one forced): `instant`, `fast`,
+    /// `normal`, `slow` or milliseconds; a key skips it. Default `normal` with a person at the
+    /// table; a game of bots only is shown full screen when this is given.
+    #[arg(long, value_name = "SPEED", value_parser = parse_speed)]
+    speed: Option<u64>,
+}
+
+/// `--speed`: a word or milliseconds.
+fn parse_speed(text: &str) -> Result<u64, String> {
+    match text {
+        "instant" => Ok(0),
+        "fast" => Ok(250),
+        "normal" => Ok(700),
+        "slow" => Ok(1500),
+        n => n
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| *ms <= 60_000)
+            .ok_or_else(|| {
+                "give `instant`, `fast`, `normal`, `slow` or milliseconds up to 60000".to_string()
+            }),
+    }
 }
 
 /// A game being played, with its record and who sits where.
@@ -89,17 +117,40 @@ struct Session {
     record_path: Option<PathBuf>,
     /// A write of the record during play failed (reported once; the game goes on).
     record_failed: bool,
+    /// The save file did not exist before this game: written at every decision of a person
+    /// (so it is current whenever play stops) and removed when the game ends, since there is
+    /// nothing left to resume.
+    save_is_new: bool,
 }
 
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
-    let color = !args.no_color && std::io::stdout().is_terminal();
+    let color = !args.no_color
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::stdout().is_terminal();
     let session = match &args.resume {
         Some(path) => resume(args, path, color),
         None => start(args, color),
     };
     match session {
-        Ok(mut s) => s.play(),
+        Ok(mut s) => {
+            let humans: Vec<bool> = s.bots.iter().map(Option::is_none).collect();
+            let someone = humans.iter().any(|h| *h);
+            if !args.line && tui::available() && (someone || args.speed.is_some()) {
+                let delay = std::time::Duration::from_millis(args.speed.unwrap_or(700));
+                match tui::FullScreen::new(humans, color, delay) {
+                    Ok(mut front) => {
+                        s.table.style_mut().color = false;
+                        return s.play(&mut front);
+                    }
+                    Err(e) => eprintln!(
+                        "note: the full-screen table is not available ({e}); playing in lines"
+                    ),
+                }
+            }
+            let hot_seat = s.bots.len() > 1 && s.bots.iter().all(Option::is_none);
+            s.play(&mut LineFrontend::new(hot_seat))
+        }
         Err(code) => code,
     }
 }
@@ -236,12 +287,20 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         bots,
         table,
         seed,
-        save: save_path(args, seed),
+        save: free_save_path(save_path(args, seed)),
         record_path: args.record.clone(),
         record_failed: false,
+        save_is_new: true,
     };
     session.check_files()?;
     println!("{}", header(&ruleset, &*session.game, seed, &players));
+    if Some(&session.save) != args.save.as_ref().or(Some(&save_path(args, seed))) {
+        println!(
+            "note: `{}` holds another game; this one saves to `{}`",
+            save_path(args, seed).display(),
+            session.save.display()
+        );
+    }
     Ok(session)
 }
 
@@ -267,6 +326,28 @@ fn header(ruleset: &Ruleset, game: &dyn Game, seed: u64, players: &[String]) -> 
             players.join(" vs ")
         ),
     }
+}
+
+/// `path`, or when a file there already holds a game record (another game: this one is new), the
+/// first free `NAME-2.json`, `NAME-3.json`, ... beside it, so no game is overwritten unasked.
+fn free_save_path(path: PathBuf) -> PathBuf {
+    let holds_record =
+        |p: &Path| p.is_file() && crate::fsio::check_replaceable_by_record(p).is_ok();
+    if !holds_record(&path) {
+        return path;
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    (2..1000)
+        .map(|n| path.with_file_name(format!("{stem}-{n}{ext}")))
+        .find(|p| !p.exists())
+        .unwrap_or(path)
 }
 
 fn save_path(args: &PlayArgs, seed: u64) -> PathBuf {
@@ -436,10 +517,13 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         bots,
         table,
         seed,
-        save: save_path(args, seed),
+        // A resumed game saves where it came from unless told otherwise: the file stays current.
+        save: args.save.clone().unwrap_or_else(|| path.to_path_buf()),
         record_path: args.record.clone(),
         record_failed: false,
+        save_is_new: false,
     };
+    session.save_is_new = !session.save.exists();
     session.check_files()?;
     let (game, record) = (&session.game, &session.record);
     if game.is_over() {
@@ -508,10 +592,15 @@ impl Session {
         crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))
     }
 
-    /// Takes what an interrupt would save now.
+    /// Takes what an interrupt would save now, and brings the save file up to date (a failure
+    /// here is silent: `quit` reports it and asks for another file).
     fn refresh_snapshot(&mut self) {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
+        let person = self.bots.iter().any(Option::is_none);
+        if person && crate::fsio::check_replaceable_by_record(&self.save).is_ok() {
+            let _ = crate::fsio::write_atomic(&self.save, json.as_bytes());
+        }
         if let Ok(mut s) = self.snapshot.lock() {
             *s = json;
         }
@@ -528,6 +617,7 @@ impl Session {
         let save = self.save.clone();
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                tui::restore();
                 let json = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
                 let code = 128 + signal;
                 if json.is_empty() {
@@ -600,18 +690,16 @@ impl Session {
     }
 
     /// Saves the game and says how to resume it: `Some(exit code)` to end the program, `None`
-    /// to go back to the game. A save that fails does not lose the game: with `ask` (a person
-    /// typed `quit`) it says so and asks for another file, and an empty answer goes back to the
-    /// game; without (the input ended, so nobody can answer) it says the game was not saved.
-    fn save_and_leave(
-        &mut self,
-        mut ask: Option<&mut dyn FnMut() -> Option<String>>,
-    ) -> Option<i32> {
+    /// to go back to the game. A save that fails does not lose the game: with a front end (a
+    /// person typed `quit`) it says so and asks for another file, and an empty answer goes back
+    /// to the game; without (the input ended, so nobody can answer) it says the game was not
+    /// saved.
+    fn save_and_leave(&mut self, mut front: Option<&mut dyn Frontend>) -> Option<i32> {
         loop {
             let save = self.save.clone();
             let saved = crate::fsio::check_replaceable_by_record(&save)
                 .and_then(|()| self.try_write_record(&save));
-            match (saved, ask.as_mut()) {
+            match (saved, front.as_mut()) {
                 (Ok(()), _) => break,
                 (Err(why), None) => {
                     eprintln!(
@@ -620,24 +708,25 @@ impl Session {
                     );
                     return Some(super::EXIT_FAILURE);
                 }
-                (Err(why), Some(ask)) => {
-                    eprintln!("error: cannot save the game to `{}`: {why}", save.display());
-                    println!(
-                        "the game is kept: type another file to save it to, or press Enter to go back to the game"
-                    );
-                    match ask().map(|l| l.trim().to_string()) {
+                (Err(why), Some(front)) => {
+                    let problem = format!("cannot save the game to `{}`: {why}", save.display());
+                    match front.ask_path(&problem).map(|l| l.trim().to_string()) {
                         Some(path) if !path.is_empty() => self.save = PathBuf::from(path),
                         Some(_) => {
-                            println!("back to the game (`quit` tries to save again)");
+                            front.say("back to the game (`quit` tries to save again)");
                             return None;
                         }
                         None => {
+                            front.leave();
                             eprintln!("error: the input ended; the game is not saved");
                             return Some(super::EXIT_FAILURE);
                         }
                     }
                 }
             }
+        }
+        if let Some(front) = front {
+            front.leave();
         }
         let save = self.save.clone();
         if let Some(path) = self.record_path.clone()
@@ -654,119 +743,94 @@ impl Session {
         Some(super::EXIT_OK)
     }
 
-    fn play(&mut self) -> i32 {
+    /// Plays the game to its end (or until a player leaves) through `front`; the exit code.
+    fn play(&mut self, front: &mut dyn Frontend) -> i32 {
         self.refresh_snapshot();
         self.save_on_signals();
-        let stdin = std::io::stdin();
-        let echo = !stdin.is_terminal();
-        let mut lines = stdin.lock().lines();
-        let mut legal = Vec::new();
-        let mut stdout = std::io::stdout();
-        // One prompt, with a line read: `None` at the end of input (or a read error, reported).
-        let mut read = |lines: &mut std::io::Lines<std::io::StdinLock>| {
-            print!("> ");
-            let _ = stdout.flush();
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if echo {
-                        println!("{}", line.trim_end());
-                    }
-                    Some(line)
-                }
-                Some(Err(e)) => {
-                    eprintln!("error: cannot read the input: {e}");
-                    None
-                }
-                None => {
-                    println!("\n(end of input)");
-                    None
-                }
-            }
-        };
         let mut hands_seen = self.game.history().len();
+        let mut fresh = true;
         loop {
             let events = self.game.drain_events();
-            print!("{}", self.table.narrate(&*self.game, &events));
+            let text = self.table.narrate(&*self.game, &events);
+            let hand_ended = self.game.history().len() > hands_seen;
+            front.events(&*self.table, &*self.game, &text, hand_ended);
             if let Some(e) = self.game.error() {
+                front.leave();
                 eprintln!("error: {e}");
                 return super::EXIT_FAILURE;
             }
             let Some(seat) = self.game.to_act() else {
                 break;
             };
-            if self.game.history().len() > hands_seen {
+            if hand_ended {
                 hands_seen = self.game.history().len();
                 self.update_record();
             }
             if let Some(question) = self.table.pause(&*self.game) {
                 loop {
-                    println!("{question}");
-                    let Some(line) = read(&mut lines) else {
-                        return self.save_and_leave(None).unwrap_or(super::EXIT_FAILURE);
-                    };
-                    match line.trim() {
-                        "" => break,
-                        "quit" | "q" => {
-                            if let Some(code) = self.save_and_leave(Some(&mut || read(&mut lines)))
-                            {
+                    match front.pause(&*self.table, &*self.game, &question) {
+                        Reply::Go | Reply::Act(_) => break,
+                        Reply::Quit => {
+                            if let Some(code) = self.save_and_leave(Some(&mut *front)) {
                                 return code;
                             }
                         }
-                        "score" => print!("{}", self.table.score(&*self.game)),
-                        "help" => println!("{}", self.table.help()),
-                        other => println!("`{other}` is not a command here; press Enter to deal"),
+                        Reply::Ended => {
+                            front.leave();
+                            return self.save_and_leave(None).unwrap_or(super::EXIT_FAILURE);
+                        }
                     }
                 }
             }
+            let mut legal = Vec::new();
             self.game.legal_actions(&mut legal);
             if let Some(bot) = &mut self.bots[seat] {
                 let index = self.record.actions.len();
                 let mut rng = agent_rng(crate::sim::game_seed(self.seed, index));
                 let action = bot.choose(&*self.game, seat, &legal, &mut rng);
-                if let Some(line) = self.table.announce(&*self.game, seat, action) {
-                    println!("{line}");
-                }
+                let line = self.table.announce(&*self.game, seat, action);
+                front.bot_move(line.as_deref());
                 self.apply(seat, action);
+                fresh = true;
                 continue;
             }
-            // A person may take a while, or close the terminal: keep the record current.
+            // A person may take a while, or close the terminal: keep the record and the save
+            // current.
             self.update_record();
             self.refresh_snapshot();
-            print!("{}", self.table.screen(&*self.game, seat));
-            if self.bots.iter().all(Option::is_none) && self.bots.len() > 1 {
-                println!("({} to act)", self.table.style().who(seat));
-            }
-            if let [only] = legal.as_slice()
-                && self.table.makes_forced_moves()
-            {
-                println!(
-                    "only one move is possible: {}; it is made for you",
-                    self.table.describe(&*self.game, *only)
-                );
-                self.apply(seat, *only);
+            if let Some(only) = self.table.forced(&*self.game, &legal) {
+                let what = self.table.describe(&*self.game, only);
+                let note = if legal.len() == 1 {
+                    format!("only one move is possible: {what}; it is made for you")
+                } else {
+                    format!("the choices are alike: {what}; it is made for you")
+                };
+                front.forced(&*self.table, &*self.game, seat, &note);
+                self.apply(seat, only);
+                fresh = true;
                 continue;
             }
-            loop {
-                println!("{}", self.table.question(&*self.game, &legal));
-                let Some(line) = read(&mut lines) else {
+            match front.decide(&*self.table, &*self.game, seat, &legal, fresh) {
+                Reply::Act(action) => {
+                    self.apply(seat, action);
+                    fresh = true;
+                }
+                Reply::Go => fresh = false,
+                Reply::Quit => {
+                    if let Some(code) = self.save_and_leave(Some(&mut *front)) {
+                        return code;
+                    }
+                    fresh = false;
+                }
+                Reply::Ended => {
+                    front.leave();
                     return self.save_and_leave(None).unwrap_or(super::EXIT_FAILURE);
-                };
-                match self.table.parse(&line, &*self.game, &legal) {
-                    Ok(Input::Act(action)) => {
-                        self.apply(seat, action);
-                        break;
-                    }
-                    Ok(Input::Help) => println!("{}", self.table.help()),
-                    Ok(Input::Rules) => print!("{}", self.table.rules(&*self.game)),
-                    Ok(Input::Score) => print!("{}", self.table.score(&*self.game)),
-                    Ok(Input::Quit) => {
-                        if let Some(code) = self.save_and_leave(Some(&mut || read(&mut lines))) {
-                            return code;
-                        }
-                    }
-                    Err(reason) => println!("{}", self.table.refusal(&reason)),
                 }
             }
+        }
+        front.finished(&*self.table, &*self.game);
+        if self.save_is_new {
+            let _ = std::fs::remove_file(&self.save);
         }
         print!("{}", self.table.finished(&*self.game));
         if let Some(path) = self.record_path.clone() {
@@ -776,5 +840,175 @@ impl Session {
             println!("record written to {}", path.display());
         }
         super::EXIT_OK
+    }
+}
+
+/// What a front end answers when asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reply {
+    /// Take this action.
+    Act(Action),
+    /// Go on (after a pause), or ask again (after a command that showed something).
+    Go,
+    /// Save the game and leave.
+    Quit,
+    /// The input ended: nobody can answer any more.
+    Ended,
+}
+
+/// Where a game is shown and answered: lines on standard input and output (pipes, scripts,
+/// `--line`), or the full-screen table on a terminal ([`tui`]). The play loop in
+/// [`Session::play`] is the same for both.
+trait Frontend {
+    /// What happened since the last call, narrated (`text`); `hand_ended` when a hand ended.
+    fn events(&mut self, table: &dyn Table, game: &dyn Game, text: &str, hand_ended: bool);
+    /// A pause the table asks for (a watching banker deals with Enter).
+    fn pause(&mut self, table: &dyn Table, game: &dyn Game, question: &str) -> Reply;
+    /// A bot's move, announced before it is made (for tables that announce moves).
+    fn bot_move(&mut self, announce: Option<&str>);
+    /// A move made for a person because it was the only one.
+    fn forced(&mut self, table: &dyn Table, game: &dyn Game, seat: Seat, note: &str);
+    /// A person's decision at `seat` among `legal` (`fresh`: the first time this decision is
+    /// asked, so the table is shown).
+    fn decide(
+        &mut self,
+        table: &dyn Table,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        fresh: bool,
+    ) -> Reply;
+    /// After a failed save (`problem`): another file to save to, `Some("")` to go back to the
+    /// game, `None` at the end of input.
+    fn ask_path(&mut self, problem: &str) -> Option<String>;
+    /// A message to the player.
+    fn say(&mut self, text: &str);
+    /// The game is over: show its end before the program prints its summary.
+    fn finished(&mut self, _table: &dyn Table, _game: &dyn Game) {}
+    /// Gives the terminal back (before the program's last messages).
+    fn leave(&mut self) {}
+}
+
+/// The line front end: the table as text, answers as typed lines (so whole games can be
+/// piped in; each answer read from a pipe is echoed after its prompt).
+struct LineFrontend {
+    lines: std::io::Lines<std::io::StdinLock<'static>>,
+    echo: bool,
+    /// Every seat is a person (hot seat): each screen says whose turn it is.
+    hot_seat: bool,
+}
+
+impl LineFrontend {
+    fn new(hot_seat: bool) -> LineFrontend {
+        let stdin = std::io::stdin();
+        LineFrontend {
+            hot_seat,
+            echo: !stdin.is_terminal(),
+            lines: stdin.lock().lines(),
+        }
+    }
+
+    /// One prompt, with a line read: `None` at the end of input (or a read error, reported).
+    fn read(&mut self) -> Option<String> {
+        print!("> ");
+        let _ = std::io::stdout().flush();
+        match self.lines.next() {
+            Some(Ok(line)) => {
+                if self.echo {
+                    println!("{}", line.trim_end());
+                }
+                Some(line)
+            }
+            Some(Err(e)) => {
+                eprintln!("error: cannot read the input: {e}");
+                None
+            }
+            None => {
+                println!("\n(end of input)");
+                None
+            }
+        }
+    }
+}
+
+impl Frontend for LineFrontend {
+    fn events(&mut self, _table: &dyn Table, _game: &dyn Game, text: &str, _hand_ended: bool) {
+        print!("{text}");
+    }
+
+    fn pause(&mut self, table: &dyn Table, game: &dyn Game, question: &str) -> Reply {
+        loop {
+            println!("{question}");
+            let Some(line) = self.read() else {
+                return Reply::Ended;
+            };
+            match line.trim() {
+                "" => return Reply::Go,
+                "quit" | "q" => return Reply::Quit,
+                "score" => print!("{}", table.score(game)),
+                "help" => println!("{}", table.help()),
+                other => println!("`{other}` is not a command here; press Enter to deal"),
+            }
+        }
+    }
+
+    fn bot_move(&mut self, announce: Option<&str>) {
+        if let Some(line) = announce {
+            println!("{line}");
+        }
+    }
+
+    fn forced(&mut self, table: &dyn Table, game: &dyn Game, seat: Seat, note: &str) {
+        self.show(table, game, seat);
+        println!("{note}");
+    }
+
+    fn decide(
+        &mut self,
+        table: &dyn Table,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        fresh: bool,
+    ) -> Reply {
+        if fresh {
+            self.show(table, game, seat);
+        }
+        loop {
+            println!("{}", table.question(game, legal));
+            let Some(line) = self.read() else {
+                return Reply::Ended;
+            };
+            match table.parse(&line, game, legal) {
+                Ok(Input::Act(action)) => return Reply::Act(action),
+                Ok(Input::Help) => println!("{}", table.help()),
+                Ok(Input::Rules) => print!("{}", table.rules(game)),
+                Ok(Input::Score) => print!("{}", table.score(game)),
+                Ok(Input::Quit) => return Reply::Quit,
+                Err(reason) => println!("{}", table.refusal(&reason)),
+            }
+        }
+    }
+
+    fn ask_path(&mut self, problem: &str) -> Option<String> {
+        eprintln!("error: {problem}");
+        println!(
+            "the game is kept: type another file to save it to, or press Enter to go back to the game"
+        );
+        self.read()
+    }
+
+    fn say(&mut self, text: &str) {
+        println!("{text}");
+    }
+}
+
+impl LineFrontend {
+    /// The table before `seat` decides, and whose turn it is when everyone is a person.
+    fn show(&mut self, table: &dyn Table, game: &dyn Game, seat: Seat) {
+        print!("{}", table.screen(game, seat));
+        if self.hot_seat {
+            println!("({} to act)", table.style().who(seat));
+        }
     }
 }

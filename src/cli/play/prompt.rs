@@ -350,8 +350,10 @@ pub fn card(text: &str, ruleset: &Ruleset) -> Result<CardId, String> {
         ));
     }
     deck.parse_card(text).ok_or_else(|| {
-        let help =
-            did_you_mean(text, deck.card_ids()).map_or_else(String::new, |h| format!(" ({h})"));
+        // Ids and display names alike: a misspelt name gets its name back.
+        let names = deck.cards.iter().map(|c| c.name.as_str());
+        let help = did_you_mean(text, deck.card_ids().chain(names))
+            .map_or_else(String::new, |h| format!(" ({h})"));
         format!("unknown card or command `{text}`{help}; type `help` for the commands")
     })
 }
@@ -401,6 +403,12 @@ mod tests {
             parse("pine-cran", &g, &legal)
                 .unwrap_err()
                 .contains("did you mean `pine-crane`")
+        );
+        assert!(
+            parse("Crane and Sn", &g, &legal)
+                .unwrap_err()
+                .contains("did you mean `Crane and Sun`"),
+            "a misspelt display name gets the name"
         );
         let elsewhere = (deck.all() - g.hand(seat)).first_card().unwrap();
         assert!(

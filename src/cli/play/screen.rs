@@ -2,6 +2,7 @@
 //! hands, the capture piles grouped by kind, scores, calls, multipliers in force, yaku held and
 //! near; the narration of events; hand results; the rule listing. Text only: the caller prints.
 
+use super::board::{Board, Group, Row, SeatPanel, Tile};
 use crate::cli::plural;
 use crate::core::{Event, Game, HandResult};
 use crate::deck::{CardId, CardSet, Deck};
@@ -212,8 +213,9 @@ fn multipliers(game: &MatchingGame, seat: usize) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The yaku `seat` holds and the nearest ones still in reach.
-fn yaku_lines(style: &Style, view: &View, seat: usize, out: &mut String) {
+/// The yaku `seat` holds and the nearest ones still in reach, as `view`'s seat sees them: each
+/// missing card says where it is (its hand, the table, unseen).
+fn yaku_lines(style: &Style, view: &View, seat: usize) -> Vec<String> {
     let r = view.ruleset;
     let deck = &r.deck;
     let mine = view.captured[seat];
@@ -224,15 +226,15 @@ fn yaku_lines(style: &Style, view: &View, seat: usize, out: &mut String) {
         .map(|i| format!("{} {}", r.yaku.yaku[i].name, now.points[i]))
         .collect();
     let who = style.who(seat);
+    let mut out = Vec::new();
     if names.is_empty() {
-        let _ = writeln!(out, "  {who}: no yaku yet");
+        out.push(format!("{who}: no yaku yet"));
     } else {
-        let _ = writeln!(
-            out,
-            "  {who}: {} (base {})",
+        out.push(format!(
+            "{who}: {} (base {})",
             names.join(", "),
             held.base().max(now.base())
-        );
+        ));
     }
     // Cards this seat may still win: everything but the other piles (and, for the viewer's
     // opponents, the viewer's hand, which they can only win from the table).
@@ -250,21 +252,46 @@ fn yaku_lines(style: &Style, view: &View, seat: usize, out: &mut String) {
         .filter(|&(d, _)| (1..=3).contains(&d))
         .collect();
     near.sort();
+    let placed = |cards: CardSet| where_cards(style, view, cards);
     for (d, i) in near.into_iter().take(4) {
         let y = &r.yaku.yaku[i];
         let detail = if d == 1 {
             let cards = progress.completing_cards(r, i, mine, reach);
-            format!("1 card away: {}", style.names(deck, cards))
+            format!("1 card away: {}", placed(cards))
         } else {
             let left = (progress.yaku[i].relevant & reach) - mine;
             if left.len() <= 6 {
-                format!("{d} cards away, from: {}", style.names(deck, left))
+                format!("{d} cards away, from: {}", placed(left))
             } else {
                 format!("{d} cards away ({} such cards left)", left.len())
             }
         };
-        let _ = writeln!(out, "    near {}: {detail}", y.name);
+        out.push(format!("  near {}: {detail}", y.name));
     }
+    out
+}
+
+/// Cards' names grouped by where `view`'s seat sees them: `Moon (table), Curtain (your hand),
+/// Crane (unseen)`.
+fn where_cards(style: &Style, view: &View, cards: CardSet) -> String {
+    let deck = &view.ruleset.deck;
+    let places = [
+        (view.hand, "your hand".to_string()),
+        (view.table, "table".to_string()),
+        (view.unseen, "unseen".to_string()),
+    ];
+    let mut parts: Vec<String> = Vec::new();
+    for (set, place) in places {
+        let here = cards & set;
+        if !here.is_empty() {
+            parts.push(format!("{} ({place})", style.names(deck, here)));
+        }
+    }
+    let rest = cards - view.hand - view.table - view.unseen;
+    if !rest.is_empty() {
+        parts.push(style.names(deck, rest));
+    }
+    parts.join(", ")
 }
 
 /// The name of the ruleset's call to play on (`Koi-koi`), if it has one.
@@ -276,28 +303,20 @@ fn call_name(ruleset: &Ruleset) -> Option<&str> {
         .map(|d| d.name.as_str())
 }
 
-/// The whole screen for `seat` (or for a spectator, showing every hand, when `seat` is `None`).
-pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String {
-    let me = seat.unwrap_or(0);
-    let view = game.view(me);
+/// Lines about the whole table: calls, the table count, each seat's tallies and marks, hands
+/// without a winner before this one, the multipliers in force.
+fn notes(style: &Style, game: &MatchingGame, view: &View) -> Vec<String> {
     let r = Game::ruleset(game);
-    let deck = &r.deck;
     let seats = view.seats();
-    let others: Vec<usize> = (1..seats).map(|k| (me + k) % seats).collect();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "\n=== {} · {} · dealer: {} · scores: {}",
-        r.name,
-        round_text(r, view.round, view.rounds),
-        style.who(view.dealer),
-        style.each(Game::scores(game))
-    );
+    let mut out = Vec::new();
     if let Some(name) = call_name(r) {
-        let _ = writeln!(out, "{name} calls this hand: {}", style.each(&view.calls));
+        out.push(format!(
+            "{name} calls this hand: {}",
+            style.each(&view.calls)
+        ));
     }
     if has_table_count(r) {
-        let _ = writeln!(out, "table count at the deal: {}", view.table_count);
+        out.push(format!("table count at the deal: {}", view.table_count));
     }
     // The ruleset's tallies (junk counting doubles twice, ...) and what each seat declared
     // or earned this hand (shakes, bombs, kisses, stacks), for every seat.
@@ -329,26 +348,121 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
             ));
         }
         if !parts.is_empty() {
-            let _ = writeln!(out, "{}: {}", style.who(s), parts.join(" · "));
+            out.push(format!("{}: {}", style.who(s), parts.join(" · ")));
         }
     }
     if view.draws_before > 0 {
-        let _ = writeln!(
-            out,
+        out.push(format!(
             "{} in a row without a winner before this one",
             plural(view.draws_before as usize, "hand")
-        );
+        ));
     }
     for s in 0..seats {
         let m = multipliers(game, s);
         if !m.is_empty() {
-            let _ = writeln!(
-                out,
+            out.push(format!(
                 "multipliers in force if {} now: {}",
                 style.says(s, "win"),
                 m.join("; ")
-            );
+            ));
         }
+    }
+    out
+}
+
+/// The full-screen table for `seat`: the same facts as [`screen`], as a [`Board`].
+pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
+    let view = game.view(seat);
+    let r = Game::ruleset(game);
+    let deck = &r.deck;
+    let seats = view.seats();
+    let panel = |s: usize| {
+        let mut summary = format!("{} points", Game::scores(game)[s]);
+        if s != seat {
+            summary.push_str(&format!(
+                " · {} in hand",
+                plural(view.hand_sizes[s], "card")
+            ));
+        }
+        if s == view.dealer {
+            summary.push_str(" · dealer");
+        }
+        SeatPanel {
+            name: style.who(s).to_string(),
+            summary,
+            hidden: if s == seat { 0 } else { view.hand_sizes[s] },
+            groups: pile_groups(deck, view.captured[s])
+                .into_iter()
+                .map(|(kind, cards)| Group {
+                    label: format!("{kind} {}", cards.len()),
+                    tiles: cards.iter().map(|&c| Tile::of(deck, c)).collect(),
+                })
+                .collect(),
+            lines: yaku_lines(style, &view, s),
+        }
+    };
+    let others = (1..seats).map(|k| panel((seat + k) % seats)).collect();
+    let mut center = Row {
+        title: format!("table ({}) · stock {}", view.table.len(), view.stock_size),
+        tiles: Tile::all(deck, view.table),
+        hidden: 0,
+    };
+    // The card being resolved (played or drawn, choosing what to capture) is shown face up.
+    if let crate::families::matching::Phase::CaptureChoice { card, .. } = view.phase {
+        center.title = format!("{} · {} chooses", center.title, deck.card(card).name);
+    }
+    Board {
+        title: format!(
+            "{} · {} · dealer: {}",
+            r.name,
+            round_text(r, view.round, view.rounds),
+            style.who(view.dealer)
+        ),
+        scores: style.each(Game::scores(game)),
+        others,
+        center,
+        notes: notes(style, game, &view),
+        me: Some(panel(seat)),
+        hand: Row {
+            title: format!("{} hand", style.whose(seat)),
+            tiles: Tile::all(deck, game.hand(seat)),
+            hidden: 0,
+        },
+    }
+}
+
+/// A pile's cards by kind: the kinds that come first on some card, each with the cards that have
+/// it (a card of two such kinds is in both groups).
+fn pile_groups(deck: &Deck, cards: CardSet) -> Vec<(String, Vec<CardId>)> {
+    deck.kinds
+        .iter()
+        .filter(|k| deck.cards.iter().any(|c| c.kinds.first() == Some(&k.id)))
+        .filter_map(|k| {
+            let of_kind: Vec<CardId> = (cards & k.cards).iter().collect();
+            (!of_kind.is_empty()).then(|| (k.id.clone(), of_kind))
+        })
+        .collect()
+}
+
+/// The whole screen for `seat` (or for a spectator, showing every hand, when `seat` is `None`).
+pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String {
+    let me = seat.unwrap_or(0);
+    let view = game.view(me);
+    let r = Game::ruleset(game);
+    let deck = &r.deck;
+    let seats = view.seats();
+    let others: Vec<usize> = (1..seats).map(|k| (me + k) % seats).collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n=== {} · {} · dealer: {} · scores: {}",
+        r.name,
+        round_text(r, view.round, view.rounds),
+        style.who(view.dealer),
+        style.each(Game::scores(game))
+    );
+    for line in notes(style, game, &view) {
+        let _ = writeln!(out, "{line}");
     }
     let held: Vec<String> = others
         .iter()
@@ -367,8 +481,21 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
         held.join(", ")
     );
     let _ = writeln!(out, "table ({}):", view.table.len());
+    let hand = game.hand(me);
     for c in view.table.iter() {
-        let _ = writeln!(out, "    {}", style.card(deck, c));
+        // Which hand cards would take it, by their number in the hand below.
+        let takers: Vec<String> = hand
+            .iter()
+            .enumerate()
+            .filter(|&(_, h)| crate::families::matching::matches(r, view.table, h).contains(c))
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        let card = style.card(deck, c);
+        if takers.is_empty() || seat.is_none() {
+            let _ = writeln!(out, "    {card}");
+        } else {
+            let _ = writeln!(out, "    {card}  <- your {}", takers.join(", "));
+        }
     }
     for s in std::iter::once(me).chain(others.iter().copied()) {
         let _ = writeln!(
@@ -380,7 +507,9 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
     }
     let _ = writeln!(out, "yaku:");
     for s in std::iter::once(me).chain(others.iter().copied()) {
-        yaku_lines(style, &view, s, &mut out);
+        for line in yaku_lines(style, &view, s) {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     let hands: Vec<usize> = match seat {
         Some(s) => vec![s],
@@ -490,6 +619,15 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             Event::TrickWon { player, .. } => {
                 let _ = writeln!(out, "{} the trick", style.says(*player, "take"));
             }
+            Event::Shown { player, cards } => {
+                let set: CardSet = cards.iter().copied().collect();
+                let _ = writeln!(
+                    out,
+                    "{} {}",
+                    style.says(*player, "show"),
+                    style.names(deck, set)
+                );
+            }
             Event::HandCount { points, .. } => {
                 let _ = writeln!(out, "counted: {}", style.each(points));
             }
@@ -560,25 +698,34 @@ pub fn hand_result(style: &Style, h: &HandResult) -> String {
         }
     }
     if let Some(o) = &h.outcome {
-        for y in &o.yaku {
-            let _ = writeln!(out, "    {:<40} {:>4}", y.name, y.points);
-        }
-        let _ = writeln!(out, "    {:<40} {:>4}", "base", o.base);
+        // Label and points per row, the points aligned after the longest label.
+        let mut rows: Vec<(String, i64)> =
+            o.yaku.iter().map(|y| (y.name.clone(), y.points)).collect();
+        rows.push(("base".to_string(), o.base));
         for s in &o.steps {
             let reason = match s.seat {
                 Some(seat) => format!("{}: {}", style.who(seat), s.reason),
                 None => s.reason.clone(),
             };
-            let _ = writeln!(out, "    {reason:<40} {:>4}", s.total);
+            rows.push((reason, s.total));
         }
         if o.opponent != 0 {
-            let _ = writeln!(out, "    {:<40} {:>4}", "each other player", o.opponent);
+            rows.push(("each other player".to_string(), o.opponent));
         }
         // Each loser's payment, when the rules settle each separately.
         for (seat, pay) in o.payments.iter().enumerate() {
             if Some(seat) != h.winner {
-                let _ = writeln!(out, "    {:<40} {:>4}", style.says(seat, "pay"), pay);
+                rows.push((style.says(seat, "pay"), *pay));
             }
+        }
+        let width = rows
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(40);
+        for (label, points) in rows {
+            let _ = writeln!(out, "    {label:<width$} {points:>4}");
         }
     }
     out

@@ -3,9 +3,11 @@
 //! family itself. A new family adds its table here.
 
 use super::banker::BankerTable;
+use super::board::Board;
 use super::prompt::Input;
 use super::screen::{self, Style};
 use crate::core::{Action, Event, Game, Seat};
+use crate::deck::CardSet;
 use crate::families::matching::MatchingGame;
 use crate::ruleset::{Flow, Ruleset};
 
@@ -24,15 +26,26 @@ pub trait Table {
     }
     /// The screen before `seat` decides.
     fn screen(&self, game: &dyn Game, seat: Seat) -> String;
+    /// The full-screen table as `seat` sees it.
+    fn board(&self, game: &dyn Game, seat: Seat) -> Board;
+    /// The cards `action` would take or reach (a played card's matches on the table), marked on
+    /// the full-screen table while the action is selected.
+    fn reaches(&self, _game: &dyn Game, _action: Action) -> CardSet {
+        CardSet::EMPTY
+    }
     /// The question, with the options.
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String;
     /// What a typed line means, or why it cannot be taken.
     fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String>;
     /// An action in words, for "only one move" notes.
     fn describe(&self, game: &dyn Game, action: Action) -> String;
-    /// True when a single legal move is made for the player, with a note.
-    fn makes_forced_moves(&self) -> bool {
-        true
+    /// The move made for the player without asking, if any: the only legal one (families that
+    /// ask even then return `None`).
+    fn forced(&self, _game: &dyn Game, legal: &[Action]) -> Option<Action> {
+        match legal {
+            [only] => Some(*only),
+            _ => None,
+        }
     }
     /// The help text.
     fn help(&self) -> &'static str;
@@ -46,6 +59,9 @@ pub trait Table {
     fn stopped(&self, game: &dyn Game) -> String;
     /// How players are named at this table.
     fn style(&self) -> &Style;
+    /// The same, to change (the full-screen table turns colour codes off in text: it colours
+    /// tiles itself).
+    fn style_mut(&mut self) -> &mut Style;
     /// A refused answer as printed.
     fn refusal(&self, reason: &str) -> String {
         format!("error: {reason}")
@@ -88,6 +104,19 @@ impl Table for MatchingTable {
     fn screen(&self, game: &dyn Game, seat: Seat) -> String {
         screen::screen(&self.style, matching(game), Some(seat))
     }
+    fn board(&self, game: &dyn Game, seat: Seat) -> Board {
+        screen::board(&self.style, matching(game), seat)
+    }
+    fn reaches(&self, game: &dyn Game, action: Action) -> CardSet {
+        let g = matching(game);
+        match action {
+            Action::Play { card } => {
+                crate::families::matching::matches(game.ruleset(), g.table(), card)
+            }
+            Action::Take { card } => CardSet::single(card),
+            _ => CardSet::EMPTY,
+        }
+    }
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
         super::prompt::question(&self.style, matching(game), legal)
     }
@@ -108,6 +137,21 @@ impl Table for MatchingTable {
             Action::Draw { count } => format!("take {count} more"),
         }
     }
+    fn forced(&self, game: &dyn Game, legal: &[Action]) -> Option<Action> {
+        if let [only] = legal {
+            return Some(*only);
+        }
+        // A capture between alike cards (two chaff of one month) is no choice: take the first.
+        let deck = &game.ruleset().deck;
+        let mut taken = legal.iter().map(|a| match a {
+            Action::Take { card } => Some(*card),
+            _ => None,
+        });
+        let first = taken.next()??;
+        taken
+            .all(|c| c.is_some_and(|c| deck.alike(first, c)))
+            .then_some(legal[0])
+    }
     fn help(&self) -> &'static str {
         super::prompt::HELP
     }
@@ -126,5 +170,8 @@ impl Table for MatchingTable {
     }
     fn style(&self) -> &Style {
         &self.style
+    }
+    fn style_mut(&mut self) -> &mut Style {
+        &mut self.style
     }
 }

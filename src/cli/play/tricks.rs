@@ -3,6 +3,7 @@
 //! tricks won, card points (where the rules let a player look at their tricks) and marriages,
 //! game points, and every declaration available at the prompt.
 
+use super::board::{Board, Group, Row, SeatPanel, Tile};
 use super::prompt::{Input, command};
 use super::screen::{self, Style};
 use super::table::Table;
@@ -270,6 +271,107 @@ impl Table for TricksTable {
         out
     }
 
+    fn board(&self, game: &dyn Game, seat: Seat) -> Board {
+        let g = tricks(game);
+        let view = g.view(seat);
+        let r = game.ruleset();
+        let deck = &r.deck;
+        let seats = game.seats();
+        let panel = |s: usize| {
+            let mut summary = format!(
+                "{} game points · {} won",
+                view.scores[s],
+                plural(view.tricks[s] as usize, "trick")
+            );
+            if s != seat {
+                summary.push_str(&format!(
+                    " · {} in hand",
+                    plural(g.hand(s).len() as usize, "card")
+                ));
+            }
+            let mut lines = Vec::new();
+            let mut groups = Vec::new();
+            if s == seat && g.flow().look_at_own_tricks {
+                lines.push(format!(
+                    "card points {}{}",
+                    view.points[s],
+                    match view.pending_marriages() {
+                        0 => String::new(),
+                        p => format!(" (+{p} from marriages, once you win a trick)"),
+                    }
+                ));
+                groups.push(Group {
+                    label: format!("won {}", g.won(s).len()),
+                    tiles: Tile::all(deck, g.won(s)),
+                });
+            }
+            if view.marriages[s] > 0 {
+                lines.push(format!("marriages {}", view.marriages[s]));
+            }
+            SeatPanel {
+                name: self.style.who(s).to_string(),
+                summary,
+                hidden: if s == seat {
+                    0
+                } else {
+                    g.hand(s).len() as usize
+                },
+                groups,
+                lines,
+            }
+        };
+        let trumps = &deck.suits[view.trump_suit].name;
+        let stock = match (view.closed_by, view.trump_card) {
+            (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
+            (None, Some(t)) => format!(
+                "turned up: {} under a stock of {}",
+                deck.card(t).name,
+                plural(view.stock_len, "card")
+            ),
+            (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
+        };
+        let mut notes = vec![format!("trumps: {trumps} · {stock}")];
+        if !view.shown.is_empty() {
+            notes.push(format!(
+                "shown in marriages: {}",
+                self.style.names(deck, view.shown)
+            ));
+        }
+        let mut center = Row {
+            title: "trick".to_string(),
+            ..Row::default()
+        };
+        if let Some(l) = view.led {
+            center.title = format!("trick: {} led", self.style.who(view.leader));
+            center.tiles.push(Tile::of(deck, l));
+        }
+        if let Some(t) = view.trump_card {
+            center.title = format!("{} · turned up:", center.title);
+            center.tiles.push(Tile::of(deck, t));
+        }
+        // The hand by suit, highest rank first.
+        let mut hand: Vec<CardId> = view.hand.iter().collect();
+        hand.sort_by_key(|&c| (deck.card(c).suit, -view.rank(c)));
+        Board {
+            title: format!(
+                "{} · hand {} · dealer: {}",
+                r.name,
+                view.round,
+                self.style.who(view.dealer)
+            ),
+            scores: self.style.each(&view.scores),
+            others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
+            center,
+            notes,
+            me: Some(panel(seat)),
+            hand: Row {
+                title: format!("{} hand", self.style.whose(seat)),
+                tiles: hand.into_iter().map(|c| Tile::of(deck, c)).collect(),
+                hidden: 0,
+            },
+        }
+    }
+
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
         let g = tricks(game);
         let lead = match g.phase() {
@@ -394,5 +496,9 @@ impl Table for TricksTable {
 
     fn style(&self) -> &Style {
         &self.style
+    }
+
+    fn style_mut(&mut self) -> &mut Style {
+        &mut self.style
     }
 }

@@ -699,10 +699,13 @@ impl MatchingGame {
         // The stock is the rest of the order, drawn from `stock_pos` on.
         self.stock = order;
         self.stock_pos = next;
+        // Counted now, not only once the hands are final: a declaration after the deal (the
+        // classic hand swap) shows the multipliers this table brings.
+        self.count_table();
     }
 
-    /// Instant wins and the table count, once the hands are final.
-    fn after_deal(&mut self) {
+    /// The ruleset's count of the table at the deal (`[flow] table_count`).
+    fn count_table(&mut self) {
         let table_facts = [i64::from(self.round), i64::from(self.facts_rounds())];
         self.table_count = self.flow.table_count.as_ref().map_or(0, |p| {
             p.int(&Context {
@@ -710,6 +713,11 @@ impl MatchingGame {
                 facts: &table_facts,
             })
         });
+    }
+
+    /// Instant wins and the table count, once the hands are final.
+    fn after_deal(&mut self) {
+        self.count_table();
         self.turn = self.dealer;
         self.phase = Phase::Play;
         self.offered = 0;
@@ -753,6 +761,15 @@ impl MatchingGame {
                 BothInstant::Play => return,
             },
         };
+        // The hands that decide are shown to the table before the hand ends.
+        for seat in 0..self.seats {
+            if won[seat] != u8::MAX && (winner.is_none() || winner == Some(seat)) {
+                self.emit(|g| Event::Shown {
+                    player: seat,
+                    cards: g.hands[seat].iter().collect(),
+                });
+            }
+        }
         match winner {
             Some(w) => {
                 let win = &self.flow.instant_wins[usize::from(won[w])];

@@ -1456,6 +1456,9 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
                 end_name(*end)
             ),
             Event::GameEnded { scores } => writeln!(out, "game over: {scores:?}"),
+            Event::Shown { player, cards } => {
+                writeln!(out, "seat {player} shows [{}]", list(cards))
+            }
             Event::TrickWon { .. } | Event::HandCount { .. } => Ok(()),
         };
     }
