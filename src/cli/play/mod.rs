@@ -79,9 +79,9 @@ pub struct PlayArgs {
 struct Session {
     game: Box<dyn Game>,
     record: Record,
-    /// The record as JSON when a person was last asked (or a hand last ended): what an
-    /// interrupt saves. Bots' moves after it replay the same from their seeds on resume.
-    snapshot: Arc<std::sync::Mutex<String>>,
+    /// The record as JSON when a person was last asked (or a hand last ended), and where to
+    /// save it: what an interrupt saves. Bots' moves after it replay the same from their seeds.
+    snapshot: Arc<std::sync::Mutex<(PathBuf, String)>>,
     bots: Vec<Option<Box<dyn Agent>>>,
     table: Box<dyn Table>,
     seed: u64,
@@ -508,12 +508,12 @@ impl Session {
         crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))
     }
 
-    /// Takes what an interrupt would save now.
+    /// Takes what an interrupt would save now, and where (the path the player chose last).
     fn refresh_snapshot(&mut self) {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
         if let Ok(mut s) = self.snapshot.lock() {
-            *s = json;
+            *s = (self.save.clone(), json);
         }
     }
 
@@ -525,10 +525,9 @@ impl Session {
             return;
         };
         let snapshot = Arc::clone(&self.snapshot);
-        let save = self.save.clone();
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                let json = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
+                let (save, json) = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
                 let code = 128 + signal;
                 if json.is_empty() {
                     std::process::exit(code);
@@ -626,7 +625,10 @@ impl Session {
                         "the game is kept: type another file to save it to, or press Enter to go back to the game"
                     );
                     match ask().map(|l| l.trim().to_string()) {
-                        Some(path) if !path.is_empty() => self.save = PathBuf::from(path),
+                        Some(path) if !path.is_empty() => {
+                            self.save = PathBuf::from(path);
+                            self.refresh_snapshot();
+                        }
                         Some(_) => {
                             println!("back to the game (`quit` tries to save again)");
                             return None;
