@@ -620,17 +620,90 @@ fn wait_for(out: &std::sync::Arc<std::sync::Mutex<String>>, text: &str, from: us
     }
 }
 
+/// A `yaku play` with piped input and output in `dir`: the child, its stdin, its stdout as
+/// read so far (filled by a thread) and that thread.
+struct Playing {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    out: std::sync::Arc<std::sync::Mutex<String>>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl Playing {
+    fn start(dir: &std::path::Path, args: &[&str]) -> Playing {
+        use std::io::Read;
+        let mut child = Command::new(bin())
+            .arg("play")
+            .args(args)
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let reader = {
+            let out = std::sync::Arc::clone(&out);
+            let mut stdout = child.stdout.take().unwrap();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = stdout.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    out.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            })
+        };
+        let stdin = child.stdin.take().unwrap();
+        Playing {
+            child,
+            stdin,
+            out,
+            reader,
+        }
+    }
+
+    /// Waits for `text` after byte `from` of the output, then types `line`; the position after
+    /// `text`.
+    fn answer(&mut self, text: &str, from: usize, line: &str) -> usize {
+        use std::io::Write;
+        let at = wait_for(&self.out, text, from);
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        at
+    }
+
+    /// Waits for the end (with the input still open), then: `(exit code, stderr)`.
+    fn finish(mut self) -> (Option<i32>, String) {
+        use std::io::Read;
+        let status = self.child.wait().unwrap();
+        drop(self.stdin);
+        self.reader.join().unwrap();
+        let mut stderr = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        (status.code(), stderr)
+    }
+}
+
 #[test]
 fn a_failed_save_at_quit_keeps_the_game() {
     // Issue 12: a save that failed at `quit` (a full disk, a folder gone) ended the program and
     // the game was lost. Now the game is kept: Enter goes back to it, another path saves it.
-    use std::io::{Read, Write};
+    use std::io::Write;
     let dir = std::env::temp_dir().join(format!("yaku-quit-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("gone")).unwrap();
-    let mut child = Command::new(bin())
-        .args([
-            "play",
+    let mut play = Playing::start(
+        &dir,
+        &[
             "koikoi",
             "--players",
             "human,random",
@@ -638,57 +711,22 @@ fn a_failed_save_at_quit_keeps_the_game() {
             "3",
             "--save",
             "gone/save.json",
-        ])
-        .current_dir(&dir)
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let reader = {
-        let out = std::sync::Arc::clone(&out);
-        let mut stdout = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                out.lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        })
-    };
-    let mut stdin = child.stdin.take().unwrap();
+        ],
+    );
     // The game has started (its save path was checked): now the folder goes away.
-    let at = wait_for(&out, "> ", 0);
+    let at = wait_for(&play.out, "> ", 0);
     std::fs::remove_dir_all(dir.join("gone")).unwrap();
-    stdin.write_all(b"quit\n").unwrap();
-    let at = wait_for(&out, "the game is kept", at);
-    stdin.write_all(b"\n").unwrap();
-    let at = wait_for(&out, "back to the game", at);
+    play.stdin.write_all(b"quit\n").unwrap();
+    let at = play.answer("the game is kept", at, "\n");
     // The same question again, and a move still works.
-    let at = wait_for(&out, "> ", at);
-    stdin.write_all(b"quit\n").unwrap();
-    let at = wait_for(&out, "the game is kept", at);
-    stdin.write_all(b"kept.json\n").unwrap();
-    wait_for(&out, "game saved to kept.json", at);
-    drop(stdin);
-    let status = child.wait().unwrap();
-    reader.join().unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let at = wait_for(&play.out, "back to the game", at);
+    let at = play.answer("> ", at, "quit\n");
+    let at = play.answer("the game is kept", at, "kept.json\n");
+    wait_for(&play.out, "game saved to kept.json", at);
+    let (code, stderr) = play.finish();
     let saved = std::fs::read_to_string(dir.join("kept.json")).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(
         stderr
             .matches("error: cannot save the game to `gone/save.json`")
@@ -697,6 +735,59 @@ fn a_failed_save_at_quit_keeps_the_game() {
         "{stderr}"
     );
     assert!(saved.contains("\"format\": \"yaku-record\""), "{saved}");
+}
+
+#[test]
+fn an_interrupt_saves_where_the_player_last_chose() {
+    // Issue 12: after a failed save at `quit` and another path typed, Ctrl-C or SIGTERM saved
+    // to the `--save` path of the command line, not to the path the player had chosen.
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("yaku-quit-signal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("gone")).unwrap();
+    let mut play = Playing::start(
+        &dir,
+        &[
+            "koikoi",
+            "--players",
+            "human,random",
+            "--seed",
+            "3",
+            "--save",
+            "gone/save.json",
+        ],
+    );
+    let at = wait_for(&play.out, "> ", 0);
+    std::fs::remove_dir_all(dir.join("gone")).unwrap();
+    play.stdin.write_all(b"quit\n").unwrap();
+    // The chosen path fails too (its folder does not exist yet): back to the game.
+    let at = play.answer("the game is kept", at, "later/chosen.json\n");
+    let at = play.answer("the game is kept", at, "\n");
+    let at = wait_for(&play.out, "back to the game", at);
+    // Both folders exist now; the interrupt saves to the chosen path.
+    std::fs::create_dir_all(dir.join("gone")).unwrap();
+    std::fs::create_dir_all(dir.join("later")).unwrap();
+    wait_for(&play.out, "> ", at);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(play.child.id() as i32, libc::SIGTERM);
+    }
+    let out = std::sync::Arc::clone(&play.out);
+    let (code, stderr) = play.finish();
+    let out = out.lock().unwrap().clone();
+    let chosen = std::fs::read_to_string(dir.join("later/chosen.json")).unwrap_or_default();
+    let first = dir.join("gone/save.json").exists();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(128 + libc::SIGTERM), "{stderr}");
+    assert!(
+        out.contains(
+            "game saved to later/chosen.json; resume it with: yaku play --resume later/chosen.json"
+        ),
+        "{out}\n{stderr}"
+    );
+    assert!(chosen.contains("\"format\": \"yaku-record\""), "{chosen}");
+    assert!(!first, "the interrupt saved to the --save path");
 }
 
 #[test]

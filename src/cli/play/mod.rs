@@ -107,9 +107,9 @@ fn parse_speed(text: &str) -> Result<u64, String> {
 struct Session {
     game: Box<dyn Game>,
     record: Record,
-    /// The record as JSON when a person was last asked (or a hand last ended): what an
-    /// interrupt saves. Bots' moves after it replay the same from their seeds on resume.
-    snapshot: Arc<std::sync::Mutex<String>>,
+    /// The record as JSON when a person was last asked (or a hand last ended), and where to
+    /// save it: what an interrupt saves. Bots' moves after it replay the same from their seeds.
+    snapshot: Arc<std::sync::Mutex<(PathBuf, String)>>,
     bots: Vec<Option<Box<dyn Agent>>>,
     table: Box<dyn Table>,
     seed: u64,
@@ -592,8 +592,9 @@ impl Session {
         crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))
     }
 
-    /// Takes what an interrupt would save now, and brings the save file up to date (a failure
-    /// here is silent: `quit` reports it and asks for another file).
+    /// Takes what an interrupt would save now, and where (the path the player chose last), and
+    /// brings the save file up to date (a failure here is silent: `quit` reports it and asks for
+    /// another file).
     fn refresh_snapshot(&mut self) {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
@@ -602,7 +603,7 @@ impl Session {
             let _ = crate::fsio::write_atomic(&self.save, json.as_bytes());
         }
         if let Ok(mut s) = self.snapshot.lock() {
-            *s = json;
+            *s = (self.save.clone(), json);
         }
     }
 
@@ -614,11 +615,10 @@ impl Session {
             return;
         };
         let snapshot = Arc::clone(&self.snapshot);
-        let save = self.save.clone();
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 tui::restore();
-                let json = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
+                let (save, json) = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
                 let code = 128 + signal;
                 if json.is_empty() {
                     std::process::exit(code);
@@ -711,7 +711,11 @@ impl Session {
                 (Err(why), Some(front)) => {
                     let problem = format!("cannot save the game to `{}`: {why}", save.display());
                     match front.ask_path(&problem).map(|l| l.trim().to_string()) {
-                        Some(path) if !path.is_empty() => self.save = PathBuf::from(path),
+                        Some(path) if !path.is_empty() => {
+                            self.save = PathBuf::from(path);
+                            self.save_is_new = !self.save.exists();
+                            self.refresh_snapshot();
+                        }
                         Some(_) => {
                             front.say("back to the game (`quit` tries to save again)");
                             return None;
