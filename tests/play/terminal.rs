@@ -170,8 +170,14 @@ fn the_table_fits_80x24_with_hand_table_scores_and_marks() {
     // The first hand card is chosen: it and the table cards it would take are marked.
     assert!(!t.marked().is_empty(), "the chosen card is marked:\n{s}");
     insta::assert_snapshot!("tty_80x24_first_decision", trimmed(&s));
-    // The arrows move the choice; Enter plays it; the bot answers; we are asked again.
+    // The arrows move the choice: the second hand card (a February chaff) marks the two
+    // February cards on the table it would capture, besides itself.
     t.send("\x1b[C");
+    let s = t.wait_for("play Plum Chaff");
+    let marked = t.marked();
+    assert_eq!(marked.len(), 4, "two table rows and two hand rows are marked:\n{s}\n{marked:?}");
+    assert!(marked[0].matches("Feb").count() == 2, "{marked:?}");
+    // Enter plays it; the bot answers; we are asked again.
     t.send("\r");
     if t.wait_for("capture which?|play a card")
         .contains("capture which?")
@@ -228,6 +234,11 @@ fn a_typed_name_with_completion_and_a_wrong_name_gets_a_reason() {
     let s = t.wait_for("play a card from your hand");
     insta::assert_snapshot!("tty_120x40_first_decision_plain", trimmed(&s));
     assert!(!s.contains('\u{1b}'));
+    // Without colour, the chosen card is in > < and the cards it would capture in * *.
+    t.send("\x1b[C");
+    let s = t.wait_for(">Feb");
+    assert_eq!(s.matches("*Feb   *").count(), 2, "{s}");
+    t.send("\x1b[D");
     t.send("/pine-cran\r");
     let s = t.wait_for("did you mean");
     assert!(s.contains("`pine-crane`"), "{s}");
@@ -348,4 +359,48 @@ fn line_mode_on_a_terminal_and_replay_stepping() {
     t.send("q\r");
     assert_eq!(t.exit_code(), 0);
     assert!(!t.text().contains("[action 3/"));
+}
+
+#[test]
+fn every_family_plays_on_the_same_table() {
+    let dir = temp_dir("tty-families");
+    for (ruleset, players, asks) in [
+        ("kolyesi", "human,seed,seed", "bet how many chips"),
+        (
+            "schnapsen",
+            "human,greedy",
+            "your lead|your card to the trick",
+        ),
+        (
+            "gostop",
+            "human,greedy,greedy",
+            "play a card from your hand",
+        ),
+        ("matgo", "human,greedy", "play a card from your hand"),
+    ] {
+        let save = format!("{ruleset}.json");
+        let mut t = Term::start(
+            &dir,
+            &[
+                "play",
+                ruleset,
+                "--players",
+                players,
+                "--seed",
+                "7",
+                "--no-color",
+                "--save",
+                &save,
+            ],
+            80,
+            24,
+        );
+        let s = t.wait_for(asks);
+        assert_eq!(s.lines().count(), 24, "{ruleset} fits 24 rows:\n{s}");
+        insta::assert_snapshot!(format!("tty_80x24_{ruleset}"), trimmed(&s));
+        t.send("q");
+        t.wait_for("resume it with");
+        assert_eq!(t.exit_code(), 0, "{ruleset}");
+        assert!(dir.join(&save).exists(), "{ruleset} saved");
+    }
 }

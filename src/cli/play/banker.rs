@@ -161,7 +161,11 @@ impl Table for BankerTable {
             scores: format!("bets {} to {}", view.limits.0, view.limits.1),
             others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
             center: Row {
-                title: "the banker's tiles".to_string(),
+                title: if g.banker_tiles().is_empty() {
+                    "the banker's tiles: dealt after the bets".to_string()
+                } else {
+                    "the banker's tiles (face down until the showdown)".to_string()
+                },
                 tiles: Vec::new(),
                 hidden: g.banker_tiles().len() as usize,
             },

@@ -342,11 +342,19 @@ impl Table for TricksTable {
             ..Row::default()
         };
         if let Some(l) = view.led {
-            center.title = format!("trick: {} led", self.style.who(view.leader));
+            center.title = format!(
+                "trick: {} led {}",
+                self.style.who(view.leader),
+                deck.card(l).name
+            );
             center.tiles.push(Tile::of(deck, l));
         }
         if let Some(t) = view.trump_card {
-            center.title = format!("{} · turned up:", center.title);
+            center.title = format!(
+                "{} · then the trump turned up, {}",
+                center.title,
+                deck.card(t).name
+            );
             center.tiles.push(Tile::of(deck, t));
         }
         // The hand by suit, highest rank first.

@@ -729,7 +729,7 @@ impl Looks {
             Look::default().add_modifier(Modifier::BOLD),
         ))];
         let mut tiles: Vec<&Tile> = row.tiles.iter().collect();
-        if tiles.is_empty() && row.hidden == 0 {
+        if tiles.is_empty() && row.hidden == 0 && row.title.is_empty() {
             out.push(Line::from("  (none)"));
         }
         let mut index = 0;
