@@ -318,3 +318,54 @@ fn counts_and_verbs_agree_with_their_subjects() {
         "{all}"
     );
 }
+
+/// The line screen's fixes of issue 14, each on a fixed seed: the swap prompt's multiplier,
+/// table cards that say which hand cards take them, near cards that say where they are, no
+/// source ids in what players read, a misspelt card name's did-you-mean.
+#[test]
+fn the_line_screen_marks_matches_places_missing_cards_and_shows_no_source_ids() {
+    // Classic rules, seed 2: two brights on the table while the swap is offered, so the
+    // multiplier is x3 before anyone plays (it read the previous hand's count, 0, before).
+    let seed = (0..200u64)
+        .find(|&s| {
+            let g = game("koikoi-classic", s);
+            g.phase() == Phase::AfterDeal
+                && g.to_act() == Some(0)
+                && (g.table() & g.ruleset().deck.kind("bright").unwrap().cards).len() == 2
+        })
+        .expect("a seed offers the swap with two brights on the table");
+    let dir = temp_dir("line-fixes");
+    let out = yaku(&["play", "koikoi-classic", "--seed", &seed.to_string()])
+        .current_dir(&dir)
+        .stdin("quit\n")
+        .expect(0);
+    let s = &out.stdout;
+    let before_prompt = &s[..s.find("after the deal, choose").unwrap()];
+    assert!(
+        before_prompt.contains("table count at the deal: 2")
+            && before_prompt
+                .contains("multipliers in force if you win now: x3: 2 bright(s) on the table"),
+        "{s}"
+    );
+    // Standard rules: a table card lists the hand cards that take it; a near yaku's cards say
+    // where they are; a misspelt name gets the name back.
+    let out = yaku(&["play", "koikoi", "--seed", "1"])
+        .current_dir(&dir)
+        .stdin("Crane and Sn\nquit\n")
+        .expect(0);
+    let s = &out.stdout;
+    assert!(s.contains("  <- your "), "{s}");
+    assert!(s.contains(" (unseen)") && s.contains(" (your hand)"), "{s}");
+    assert!(s.contains("did you mean `Crane and Sun`?"), "{s}");
+    // A whole game of bots: no seed file id in any line a player reads.
+    for ruleset in ["koikoi", "koikoi-classic", "koikoi-ktane", "matgo"] {
+        let out = yaku(&["play", ruleset, "--players", "greedy,greedy", "--seed", "3"])
+            .current_dir(&dir)
+            .expect(0);
+        let id = out.stdout.lines().find(|l| {
+            l.split(|c: char| !c.is_ascii_digit())
+                .any(|w| w.len() == 3 && w.starts_with("00"))
+        });
+        assert_eq!(id, None, "{ruleset} shows a source id");
+    }
+}

@@ -175,7 +175,11 @@ fn the_table_fits_80x24_with_hand_table_scores_and_marks() {
     t.send("\x1b[C");
     let s = t.wait_for("play Plum Chaff");
     let marked = t.marked();
-    assert_eq!(marked.len(), 4, "two table rows and two hand rows are marked:\n{s}\n{marked:?}");
+    assert_eq!(
+        marked.len(),
+        4,
+        "two table rows and two hand rows are marked:\n{s}\n{marked:?}"
+    );
     assert!(marked[0].matches("Feb").count() == 2, "{marked:?}");
     // Enter plays it; the bot answers; we are asked again.
     t.send("\r");

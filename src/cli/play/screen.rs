@@ -747,6 +747,46 @@ mod tests {
     use crate::ruleset;
 
     #[test]
+    fn a_hand_result_aligns_its_points_after_the_longest_reason() {
+        let r = ruleset::load("koikoi").value.unwrap();
+        let style = Style {
+            color: false,
+            labels: vec!["you".into(), "greedy".into()],
+        };
+        let long = "x2: a reason much longer than forty characters, as scripts may write";
+        let outcome = crate::yaku::HandOutcome {
+            yaku: Vec::new(),
+            base: 6,
+            steps: vec![crate::script::ScoreStep {
+                reason: long.into(),
+                total: 12,
+                seat: None,
+            }],
+            total: 12,
+            opponent: 0,
+            payments: Vec::new(),
+        };
+        let _ = &r;
+        let h = HandResult {
+            round: 1,
+            dealer: Some(0),
+            winner: Some(0),
+            end: ends::STOP,
+            outcome: Some(outcome),
+            yaku_mask: 0,
+            points: crate::core::PerSeat::from_slice(&[12, 0]),
+            calls: crate::core::PerSeat::from_slice(&[0, 0]),
+            house: 0,
+        };
+        let text = hand_result(&style, &h);
+        let ends: Vec<usize> = text.lines().skip(1).map(str::len).collect();
+        assert!(
+            ends.windows(2).all(|w| w[0] == w[1]),
+            "points aligned:\n{text}"
+        );
+    }
+
+    #[test]
     fn a_card_of_two_kinds_is_listed_under_both_and_counted_once() {
         let r = ruleset::load("koikoi").value.unwrap();
         let deck = &r.deck;

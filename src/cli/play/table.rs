@@ -175,3 +175,27 @@ impl Table for MatchingTable {
         &mut self.style
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::StartOptions;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_capture_between_alike_cards_is_made_for_the_player() {
+        let r = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
+        let game =
+            crate::families::matching::start(Arc::clone(&r), StartOptions::default()).unwrap();
+        let table = for_ruleset(&r, &["human".into(), "greedy".into()], vec![], false, false);
+        let take = |id: &str| Action::Take {
+            card: r.deck.card_by_id(id).unwrap(),
+        };
+        let chaff = [take("pine-1"), take("pine-2")];
+        assert_eq!(table.forced(&game, &chaff), Some(chaff[0]));
+        let different = [take("pine-1"), take("pine-poetry")];
+        assert_eq!(table.forced(&game, &different), None);
+        let one = [take("pine-poetry")];
+        assert_eq!(table.forced(&game, &one), Some(one[0]));
+    }
+}
