@@ -335,8 +335,13 @@ fn line_mode_on_a_terminal_and_replay_stepping() {
         60,
     );
     t.wait_for("play a card from your hand");
-    t.send("help\r");
-    t.wait_for("at any prompt:");
+    // Line editing: an arrow key moves the cursor instead of typing an escape code.
+    t.send("hlp\x1b[D\x1b[De\r");
+    let s = t.wait_for("at any prompt:");
+    assert!(!s.contains("^[["), "{s}");
+    // Tab completes the card names offered now.
+    t.send("pine-p\t\r");
+    t.wait_for("you play Pine Poetry Ribbon");
     t.send("quit\r");
     t.wait_for("game saved to s.json");
     drop(t);

@@ -9,6 +9,7 @@
 
 mod banker;
 mod board;
+mod editor;
 mod prompt;
 pub(crate) mod screen;
 mod table;
@@ -900,20 +901,39 @@ struct LineFrontend {
     echo: bool,
     /// Every seat is a person (hot seat): each screen says whose turn it is.
     hot_seat: bool,
+    /// Line editing when standard input is a terminal.
+    editor: Option<editor::LineEditor>,
 }
 
 impl LineFrontend {
     fn new(hot_seat: bool) -> LineFrontend {
         let stdin = std::io::stdin();
+        let terminal = stdin.is_terminal();
         LineFrontend {
             hot_seat,
-            echo: !stdin.is_terminal(),
+            editor: if terminal {
+                editor::LineEditor::new()
+            } else {
+                None
+            },
+            echo: !terminal,
             lines: stdin.lock().lines(),
         }
     }
 
-    /// One prompt, with a line read: `None` at the end of input (or a read error, reported).
-    fn read(&mut self) -> Option<String> {
+    /// One prompt, with a line read (Tab completing `words` on a terminal): `None` at the end
+    /// of input (or a read error, reported). Ctrl-C while editing a line reads as `quit`.
+    fn read(&mut self, words: Vec<String>) -> Option<String> {
+        if let Some(editor) = &mut self.editor {
+            return match editor.read("> ", words) {
+                editor::Read::Line(line) => Some(line),
+                editor::Read::Interrupted => Some("quit".to_string()),
+                editor::Read::Ended => {
+                    println!("\n(end of input)");
+                    None
+                }
+            };
+        }
         print!("> ");
         let _ = std::io::stdout().flush();
         match self.lines.next() {
@@ -943,7 +963,7 @@ impl Frontend for LineFrontend {
     fn pause(&mut self, table: &dyn Table, game: &dyn Game, question: &str) -> Reply {
         loop {
             println!("{question}");
-            let Some(line) = self.read() else {
+            let Some(line) = self.read(Vec::new()) else {
                 return Reply::Ended;
             };
             match line.trim() {
@@ -980,7 +1000,8 @@ impl Frontend for LineFrontend {
         }
         loop {
             println!("{}", table.question(game, legal));
-            let Some(line) = self.read() else {
+            let words = prompt::completion_words(game, legal);
+            let Some(line) = self.read(words) else {
                 return Reply::Ended;
             };
             match table.parse(&line, game, legal) {
@@ -999,7 +1020,7 @@ impl Frontend for LineFrontend {
         println!(
             "the game is kept: type another file to save it to, or press Enter to go back to the game"
         );
-        self.read()
+        self.read(Vec::new())
     }
 
     fn say(&mut self, text: &str) {

@@ -36,6 +36,34 @@ at any prompt:
   help            this text
   quit            save the game to a file and leave (so does end of input, Ctrl-D)";
 
+/// The words a player may type now, for completion: the ids and names of the cards and
+/// declarations among `legal`, sorted.
+pub fn completion_words(game: &dyn Game, legal: &[Action]) -> Vec<String> {
+    let r = game.ruleset();
+    let deck = &r.deck;
+    let mut words: Vec<String> = Vec::new();
+    for a in legal {
+        let card = match a {
+            Action::Play { card } | Action::Take { card } => Some(*card),
+            Action::Declare { card, .. } => *card,
+            _ => None,
+        };
+        if let Some(c) = card {
+            words.push(deck.id_of(c).to_string());
+            words.push(deck.card(c).name.clone());
+        }
+        if let Action::Declare { decl, .. } = a
+            && let Some(d) = r.declarations.get(decl.0 as usize)
+        {
+            words.push(d.id.clone());
+            words.push(d.name.clone());
+        }
+    }
+    words.sort();
+    words.dedup();
+    words
+}
+
 /// A command every prompt understands, from a typed line.
 pub fn command(lower: &str) -> Option<Result<Input, String>> {
     Some(match lower {

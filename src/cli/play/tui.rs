@@ -339,23 +339,7 @@ impl FullScreen {
 
     /// Completes `typed` from the names and ids of the cards and declarations among `legal`.
     fn complete(&mut self, table: &dyn Table, game: &dyn Game, legal: &[Action]) {
-        let r = game.ruleset();
-        let deck = &r.deck;
-        let mut words: Vec<String> = Vec::new();
-        for a in legal {
-            if let Some(c) = action_card(*a) {
-                words.push(deck.id_of(c).to_string());
-                words.push(deck.card(c).name.clone());
-            }
-            if let Action::Declare { decl, .. } = a
-                && let Some(d) = r.declarations.get(decl.0 as usize)
-            {
-                words.push(d.id.clone());
-                words.push(d.name.clone());
-            }
-        }
-        words.sort();
-        words.dedup();
+        let words = super::prompt::completion_words(game, legal);
         let typed = self.typed.to_lowercase();
         let fits: Vec<&String> = words
             .iter()
