@@ -413,3 +413,35 @@ fn every_family_plays_on_the_same_table() {
         assert!(dir.join(&save).exists(), "{ruleset} saved");
     }
 }
+
+#[test]
+fn a_hangup_or_term_signal_gives_the_terminal_back_and_saves() {
+    let dir = temp_dir("tty-term");
+    let mut t = Term::start(
+        &dir,
+        &["play", "koikoi", "--seed", "12", "--save", "s.json"],
+        80,
+        24,
+    );
+    t.wait_for("play a card from your hand");
+    let pid = t.child.process_id().expect("the child has a pid");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let s = t.wait_for("interrupted: game saved to s.json");
+    // Back on the normal screen: the table is gone, the header line is there.
+    assert!(s.contains("play this game again with --seed 12"), "{s}");
+    assert!(!s.contains("your hand"), "{s}");
+    assert_eq!(t.exit_code(), 128 + 15);
+    let out = yaku(&["play", "--resume", "s.json", "--line"])
+        .current_dir(&dir)
+        .stdin("quit\n")
+        .expect(0);
+    assert!(
+        out.stdout.contains("resumed from `s.json`"),
+        "{}",
+        out.stdout
+    );
+}
