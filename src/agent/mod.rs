@@ -37,7 +37,34 @@ pub trait Agent: Send {
     fn choose_blind(&mut self, _count: usize, _rng: &mut Xoshiro256PlusPlus) -> Option<usize> {
         None
     }
+
+    /// Whether the agent plays from the family's rule-reading policy or exact analysis
+    /// ([`Game::heuristic`], a strategy table's odds), whose cost
+    /// [`crate::families::check_bot_work`] bounds before play; `random` and strategy tables
+    /// that name every choice do not.
+    fn uses_family_analysis(&self) -> bool {
+        true
+    }
 }
+
+/// Why a bot cannot take a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentError {
+    /// The name is no bot of this ruleset, or names a strategy file with errors.
+    Unknown(String),
+    /// The bot would first go through more work than allowed (an enumeration of hours).
+    TooMuchWork(String),
+}
+
+impl std::fmt::Display for AgentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AgentError::Unknown(message) | AgentError::TooMuchWork(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
 
 /// `greedy`: the family's rule-reading policy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -114,12 +141,18 @@ pub fn generic_agent(name: &str) -> Result<Option<Box<dyn Agent>>, String> {
     }))
 }
 
-/// A bot by name for a game of `ruleset`: a generic bot, or one of the ruleset's family.
-pub fn agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
-    match generic_agent(name)? {
-        Some(a) => Ok(a),
-        None => crate::families::bot(name, ruleset),
+/// A bot by name for a game of `ruleset`: a generic bot, or one of the ruleset's family. A bot
+/// whose policy would first run for hours on this ruleset is refused, not started.
+pub fn agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AgentError> {
+    let agent = match generic_agent(name).map_err(AgentError::Unknown)? {
+        Some(a) => a,
+        None => crate::families::bot(name, ruleset).map_err(AgentError::Unknown)?,
+    };
+    if agent.uses_family_analysis() {
+        crate::families::check_bot_work(ruleset)
+            .map_err(|why| AgentError::TooMuchWork(format!("bot `{name}` cannot play: {why}")))?;
     }
+    Ok(agent)
 }
 
 #[cfg(test)]
@@ -178,10 +211,10 @@ mod tests {
         assert_eq!(agent_by_name("expert@2s", &r).unwrap().name(), "expert@2s");
         for bad in ["expert@0ms", "expert@61s", "expert@x", "expert@50"] {
             let e = agent_by_name(bad, &r).err().unwrap();
-            assert!(e.contains("from 1ms to 60s"), "{e}");
+            assert!(e.to_string().contains("from 1ms to 60s"), "{e}");
         }
         let e = agent_by_name("expert:0", &r).err().unwrap();
-        assert!(e.contains("from 1 to"), "{e}");
+        assert!(e.to_string().contains("from 1 to"), "{e}");
         assert!(agent_by_name("expert:x", &r).is_err());
         assert!(agent_by_name("human", &r).is_err());
         let k = crate::ruleset::load("kolyesi").value.unwrap();

@@ -30,4 +30,8 @@ impl Agent for RandomAgent {
         // (`random_range` is not `#[inline]`): the same draw as `choose`.
         Some(UniformUsize::sample_single(0, count, rng).expect("some action is legal"))
     }
+
+    fn uses_family_analysis(&self) -> bool {
+        false
+    }
 }

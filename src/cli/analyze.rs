@@ -34,10 +34,6 @@ pub struct AnalyzeArgs {
     json: bool,
 }
 
-/// The largest enumeration run without `--max-deals`: well under a minute in a release build
-/// (Kol-ye-si's 6,472,800 deals take about a tenth of a second).
-pub const DEFAULT_MAX_DEALS: u64 = 1_000_000_000;
-
 /// Enumerations this long show a progress bar on a terminal.
 const PROGRESS_FROM: u128 = 50_000_000;
 
@@ -129,16 +125,13 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     };
     // The enumeration's size first: tile counts of 4 take hours, of 6 years.
     let deals = analysis::deal_count(deck.cards.len(), flow);
-    let allowed = args.max_deals.unwrap_or(DEFAULT_MAX_DEALS);
+    let allowed = args.max_deals.unwrap_or(analysis::DEFAULT_MAX_DEALS);
     if deals > u128::from(allowed) {
         let time = deals as f64 / deals_per_second(&ruleset, flow);
         eprintln!(
-            "error: the exact analysis of `{}` goes through {deals} deals ({} and {} for the banker from {}, then draws of {:?}), about {} on this machine; more than the {allowed} allowed",
+            "error: the exact analysis of `{}` goes through {deals} deals ({}), about {} on this machine; more than the {allowed} allowed",
             ruleset.id,
-            super::plural(flow.first_tiles, "first tile"),
-            flow.banker_tiles,
-            super::plural(deck.cards.len(), "tile"),
-            flow.draw_options,
+            analysis::enumeration_words(deck.cards.len(), flow),
             duration_words(time)
         );
         eprintln!(

@@ -65,6 +65,15 @@ pub fn bot(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
     }
 }
 
+/// Whether bots that play from the family's analysis ([`crate::core::Game::heuristic`], exact
+/// odds) can play `ruleset` in bounded time; `Err` says why not.
+pub fn check_bot_work(ruleset: &Ruleset) -> Result<(), String> {
+    match &ruleset.flow {
+        Flow::Banker(_) => banker::check_odds_work(ruleset),
+        Flow::Matching(_) | Flow::Tricks(_) => Ok(()),
+    }
+}
+
 /// The family's own bot names, for help texts.
 pub fn bot_names(ruleset: &Ruleset) -> Vec<&'static str> {
     match &ruleset.flow {

@@ -84,6 +84,15 @@ impl std::fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
+impl From<crate::agent::AgentError> for SimError {
+    fn from(e: crate::agent::AgentError) -> SimError {
+        match e {
+            crate::agent::AgentError::Unknown(message) => SimError::UnknownBot { message },
+            crate::agent::AgentError::TooMuchWork(message) => SimError::Options { message },
+        }
+    }
+}
+
 /// One hand of a simulated game, by player (not seat).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundResult {
@@ -138,7 +147,7 @@ pub fn check_players(ruleset: &Ruleset, players: &[String]) -> Result<(), SimErr
         });
     }
     for p in players {
-        agent_by_name(p, ruleset).map_err(|message| SimError::UnknownBot { message })?;
+        agent_by_name(p, ruleset)?;
     }
     Ok(())
 }
@@ -176,10 +185,7 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
     }
     let mut agents: Vec<Box<dyn Agent>> = Vec::with_capacity(n);
     for &p in &player_at {
-        agents.push(
-            agent_by_name(&config.players[p], &config.ruleset)
-                .map_err(|message| SimError::UnknownBot { message })?,
-        );
+        agents.push(agent_by_name(&config.players[p], &config.ruleset)?);
     }
     let (deck_orders, first_dealer) = if config.shared_deals {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);

@@ -904,3 +904,54 @@ fn analyze_refuses_an_enumeration_it_cannot_finish() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("(+0.1764)"), "{}", out.stdout);
 }
+
+#[test]
+fn bots_refuse_odds_they_cannot_compute() {
+    // Issue 12: `best`, `greedy` and `expert` play a banker game from the exact odds of every
+    // first hand, computed by the same enumeration as `yaku analyze`: with four first tiles
+    // `yaku sim` and `yaku play` ran for hours before the first move. Now they are refused at
+    // setup, like `yaku analyze`, and the bots that need no odds still play.
+    let dir = std::env::temp_dir().join(format!("yaku-bot-deals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("four.toml"),
+        "[ruleset]\nid = \"four\"\nextends = \"kolyesi\"\n\n[flow]\nfirst_tiles = 4\nbanker_tiles = 4\nmax_players = 3\n",
+    )
+    .unwrap();
+    for (args, bot) in [
+        (&["sim", "four.toml", "--games", "2"][..], "greedy"),
+        (&["sim", "four.toml", "--players", "seed,best"], "best"),
+        (&["sim", "four.toml", "--players", "expert:2"], "expert:2"),
+        (
+            &["play", "four.toml", "--players", "human,best-fixed"],
+            "best-fixed",
+        ),
+        (&["play", "four.toml", "--players", "greedy,seed"], "greedy"),
+    ] {
+        let (code, stderr) = run_in_with_deadline(&dir, args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("error: bot `{bot}` cannot play: it plays from the exact odds of every first hand, which for `four` go through 220884300000 deals (4 first tiles and 4 for the banker from 32 tiles, then draws of [1, 2]): more than the 1000000000 a bot may take")),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr
+                .contains("= help: bots that need no odds: random, always-one, always-two, seed,"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("unknown player"), "{args:?}: {stderr}");
+    }
+    let (code, stderr) = run_in_with_deadline(
+        &dir,
+        &[
+            "sim",
+            "four.toml",
+            "--players",
+            "seed,random,always-two",
+            "--games",
+            "20",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

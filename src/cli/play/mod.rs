@@ -17,7 +17,7 @@ mod tricks;
 mod tui;
 
 use super::load_ruleset;
-use crate::agent::{AGENT_NAMES, Agent, agent_by_name, agent_rng};
+use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_by_name, agent_rng};
 use crate::core::record::{HashCheck, Record};
 use crate::core::{Action, Game, Seat, StartOptions};
 use crate::ruleset::Ruleset;
@@ -208,7 +208,11 @@ fn bots(
                 labels.push(b.name().to_string());
                 bots.push(Some(b));
             }
-            Err(e) => {
+            Err(AgentError::TooMuchWork(e)) => {
+                eprintln!("error: {e}");
+                return Err(super::EXIT_USAGE);
+            }
+            Err(AgentError::Unknown(e)) => {
                 let mut names: Vec<&str> = vec![HUMAN];
                 names.extend(AGENT_NAMES);
                 names.push("expert:N");

@@ -20,9 +20,11 @@ pub struct StrategyAgent {
     odds: Option<Arc<Vec<FirstHandOdds>>>,
 }
 
-/// The exact odds of every first hand of a banker ruleset, computed once per ruleset and shared.
+/// The exact odds of every first hand of a banker ruleset, computed once per ruleset and shared;
+/// `None` for an enumeration beyond [`analysis::DEFAULT_MAX_DEALS`] (see [`check_odds_work`]).
 pub fn shared_odds(ruleset: &Ruleset) -> Option<Arc<Vec<FirstHandOdds>>> {
     static CACHE: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
+    check_odds_work(ruleset).ok()?;
     let flow = ruleset.banker()?;
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -30,6 +32,33 @@ pub fn shared_odds(ruleset: &Ruleset) -> Option<Arc<Vec<FirstHandOdds>>> {
         cache
             .entry(ruleset.content_hash)
             .or_insert_with(|| Arc::new(analysis::first_hand_odds(ruleset, flow))),
+    ))
+}
+
+/// Whether bots may play from the exact odds of `ruleset`'s first hands: `Err` says why not when
+/// computing them goes through more deals than `yaku analyze` runs without `--max-deals` (with
+/// four first tiles and four for the banker, 220,884,300,000 deals: hours).
+pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
+    let Some(flow) = ruleset.banker() else {
+        return Ok(());
+    };
+    let cards = ruleset.deck.cards.len();
+    let deals = analysis::deal_count(cards, flow);
+    if deals <= u128::from(analysis::DEFAULT_MAX_DEALS) {
+        return Ok(());
+    }
+    let cheap: Vec<&str> = std::iter::once("random")
+        .chain(
+            analysis::strategy::bundled_names()
+                .filter(|n| Strategy::load(n, ruleset).is_ok_and(|s| !s.needs_odds())),
+        )
+        .collect();
+    Err(format!(
+        "it plays from the exact odds of every first hand, which for `{}` go through {deals} deals ({}): more than the {} a bot may take\n  = help: bots that need no odds: {}, or a strategy file whose entries all name a bet and a draw",
+        ruleset.id,
+        analysis::enumeration_words(cards, flow),
+        analysis::DEFAULT_MAX_DEALS,
+        cheap.join(", ")
     ))
 }
 
@@ -100,6 +129,10 @@ impl Agent for StrategyAgent {
             Some(g) => self.decide(&g.view(seat), legal),
             None => legal[0],
         }
+    }
+
+    fn uses_family_analysis(&self) -> bool {
+        self.strategy.needs_odds()
     }
 }
 

@@ -4,7 +4,7 @@
 mod bots;
 mod game;
 
-pub use bots::{StrategyAgent, best_choice, bot, shared_odds};
+pub use bots::{StrategyAgent, best_choice, bot, check_odds_work, shared_odds};
 pub use game::{
     BankerGame, BankerHand, BankerPhase, BankerView, PlayerResult, banker_instant_win, ends,
     hand_value, start,
