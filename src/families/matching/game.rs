@@ -405,6 +405,12 @@ impl MatchingGame {
         &self.yaku
     }
 
+    /// The pile each seat's yaku ([`MatchingGame::all_yaku`]) were evaluated on under the seat's
+    /// facts now; a pile no seat holds when they must be evaluated afresh.
+    pub fn evaluated_piles(&self) -> &[CardSet] {
+        &self.evaluated
+    }
+
     /// The declarations offered now: bit `i` for declaration `i` of the ruleset.
     pub fn offered(&self) -> u64 {
         self.offered
