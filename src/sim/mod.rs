@@ -257,6 +257,18 @@ pub fn run(
     config: &SimConfig,
     threads: usize,
     tick: &(dyn Fn() + Sync),
+    visit: impl FnMut(usize, &GameResult),
+) -> Result<(), SimError> {
+    run_in_chunks(config, threads, CHUNK, tick, visit)
+}
+
+/// [`run`], `chunk` games at a time. While the workers play a chunk, the calling thread folds
+/// the one before it, so visiting the results in order keeps no worker waiting.
+fn run_in_chunks(
+    config: &SimConfig,
+    threads: usize,
+    chunk: usize,
+    tick: &(dyn Fn() + Sync),
     mut visit: impl FnMut(usize, &GameResult),
 ) -> Result<(), SimError> {
     check_players(&config.ruleset, &config.players)?;
@@ -266,21 +278,37 @@ pub fn run(
         .map_err(|e| SimError::Threads {
             message: e.to_string(),
         })?;
+    let play = |games: std::ops::Range<usize>| -> Vec<Result<GameResult, SimError>> {
+        games
+            .into_par_iter()
+            .map(|i| {
+                let r = play_game(config, i);
+                tick();
+                r
+            })
+            .collect()
+    };
+    // The chunk played last, waiting to be folded, and where it starts.
+    let mut played: Option<(usize, Vec<Result<GameResult, SimError>>)> = None;
     let mut start = 0;
-    while start < config.games {
-        let end = (start + CHUNK).min(config.games);
-        let chunk: Vec<Result<GameResult, SimError>> = pool.install(|| {
-            (start..end)
-                .into_par_iter()
-                .map(|i| {
-                    let r = play_game(config, i);
-                    tick();
-                    r
-                })
-                .collect()
+    while start < config.games || played.is_some() {
+        let end = (start + chunk).min(config.games);
+        let mut next = Vec::new();
+        let folded: Result<(), SimError> = pool.in_place_scope(|s| {
+            if start < end {
+                s.spawn(|_| next = play(start..end));
+            }
+            let Some((at, results)) = played.take() else {
+                return Ok(());
+            };
+            for (k, r) in results.into_iter().enumerate() {
+                visit(at + k, &r?);
+            }
+            Ok(())
         });
-        for (k, r) in chunk.into_iter().enumerate() {
-            visit(start + k, &r?);
+        folded?;
+        if start < end {
+            played = Some((start, next));
         }
         start = end;
     }
@@ -382,6 +410,20 @@ mod tests {
         let mut v = Vec::new();
         run(c, threads, &|| {}, |_, g| v.push(g.clone())).unwrap();
         v
+    }
+
+    #[test]
+    fn results_come_in_game_order_whatever_the_chunks() {
+        let c = config("koikoi", &["random", "random"], 12);
+        let mut order = Vec::new();
+        let mut chunked = Vec::new();
+        run_in_chunks(&c, 2, 5, &|| {}, |i, g| {
+            order.push(i);
+            chunked.push(g.clone());
+        })
+        .unwrap();
+        assert_eq!(order, (0..12).collect::<Vec<_>>());
+        assert_eq!(chunked, results(&c, 1));
     }
 
     #[test]

@@ -46,6 +46,8 @@ pub struct Progress {
     credit: Vec<f64>,
     /// For each card, the yaku whose relevant cards hold it.
     by_card: [u64; 64],
+    /// The yaku the probe found a pile for (`need > 0`): the only ones that can earn credit.
+    live: u64,
     /// The exclusivity groups' members.
     members: Vec<u64>,
 }
@@ -78,6 +80,9 @@ const SMALL_TABLE: usize = 24;
 pub struct Valuation {
     /// Each yaku's partial credit (0 when held, out of reach or complete).
     terms: [f64; SMALL_TABLE],
+    /// The yaku whose credit is not 0: the only terms of the sum (adding a credit of +0.0 changes
+    /// no bit of it, so they are skipped).
+    credited: u64,
     /// The worth: what [`Progress::value_with`] gives.
     pub value: f64,
 }
@@ -201,6 +206,7 @@ impl Progress {
     fn new(ruleset: &Ruleset, yaku: Vec<YakuReach>, facts: crate::ruleset::YakuFacts) -> Progress {
         let mut credit = Vec::new();
         let mut by_card = [0u64; 64];
+        let mut live = 0u64;
         let mut members = vec![0u64; ruleset.yaku.groups.len()];
         let terms = yaku
             .iter()
@@ -212,6 +218,9 @@ impl Progress {
                 }
                 if let Some(g) = y.group {
                     members[g] |= 1 << i;
+                }
+                if r.need > 0 {
+                    live |= 1 << i;
                 }
                 let at = credit.len() as u32;
                 credit.extend((0..r.need).map(|have| {
@@ -233,6 +242,7 @@ impl Progress {
             terms,
             credit,
             by_card,
+            live,
             members,
         }
     }
@@ -298,15 +308,31 @@ impl Progress {
         let mut terms = [0.0; SMALL_TABLE];
         if self.general() {
             let value = self.sum_general(pile, reach, held);
-            return Valuation { terms, value };
+            return Valuation {
+                terms,
+                credited: 0,
+                value,
+            };
         }
         let best = self.group_best(held);
         let open = (pile | reach).0;
-        for (i, term) in terms.iter_mut().enumerate().take(self.terms.len()) {
-            *term = self.credit_of(i, pile.0, open, held, &best);
+        let mut credited = 0;
+        let mut rest = self.live & !held.mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let credit = self.open_credit(i, pile.0, open, &best);
+            if credit != 0.0 {
+                terms[i] = credit;
+                credited |= 1 << i;
+            }
         }
-        let value = self.total(held, &terms);
-        Valuation { terms, value }
+        let value = self.total(held, credited, |i| terms[i]);
+        Valuation {
+            terms,
+            credited,
+            value,
+        }
     }
 
     /// The worth of a pile valued as `before` after a change: the pile is now `pile`, the cards
@@ -324,18 +350,34 @@ impl Progress {
         if self.general() {
             return self.sum_general(pile, reach, held);
         }
-        let mut dirty = moved
+        let dirty = moved
             .iter()
             .fold(rescored, |d, c| d | self.by_card[c.index()]);
-        let mut terms = before.terms;
+        if dirty == 0 {
+            // Nothing the sum reads has changed (`held` neither: `rescored` is empty).
+            return before.value;
+        }
         let best = self.group_best(held);
         let open = (pile | reach).0;
-        while dirty != 0 {
-            let i = dirty.trailing_zeros() as usize;
-            dirty &= dirty - 1;
-            terms[i] = self.credit_of(i, pile.0, open, held, &best);
+        let mut fresh = [0.0; SMALL_TABLE];
+        let mut credited = before.credited & !dirty;
+        let mut rest = dirty & self.live & !held.mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let credit = self.open_credit(i, pile.0, open, &best);
+            if credit != 0.0 {
+                fresh[i] = credit;
+                credited |= 1 << i;
+            }
         }
-        self.total(held, &terms)
+        self.total(held, credited, |i| {
+            if dirty >> i & 1 == 1 {
+                fresh[i]
+            } else {
+                before.terms[i]
+            }
+        })
     }
 
     /// True for a table too large for the fast path (more than `SMALL_TABLE` yaku or
@@ -364,17 +406,21 @@ impl Progress {
     }
 
     /// The held points plus each yaku's credit, in table order (only the best prospect of each
-    /// group counts), so that every path gives the same bits.
+    /// group counts), so that every path gives the same bits. `credited` holds the yaku whose
+    /// credit (`credit(i)`) is not 0: adding a zero changes no bit of the sum.
     #[inline]
-    fn total(&self, held: &YakuScore, terms: &[f64; SMALL_TABLE]) -> f64 {
+    fn total(&self, held: &YakuScore, credited: u64, credit: impl Fn(usize) -> f64) -> f64 {
         let mut total = held.base() as f64;
         let mut prospect = [0f64; SMALL_GROUPS];
-        for (t, &credit) in self.terms.iter().zip(terms) {
+        let mut rest = credited;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (t, c) = (&self.terms[i], credit(i));
             if t.group == NO_GROUP {
-                total += credit;
-            } else {
-                let g = t.group as usize;
-                prospect[g] = prospect[g].max(credit);
+                total += c;
+            } else if c > prospect[t.group as usize] {
+                prospect[t.group as usize] = c;
             }
         }
         total + prospect[..self.members.len()].iter().sum::<f64>()
@@ -385,7 +431,17 @@ impl Progress {
     #[inline]
     fn credit_of(&self, i: usize, pile: u64, open: u64, held: &YakuScore, best: &[i64]) -> f64 {
         let t = &self.terms[i];
-        if held.mask >> i & 1 == 1 || t.need == 0 || (open & t.relevant).count_ones() < t.need {
+        if held.mask >> i & 1 == 1 || t.need == 0 {
+            return 0.0;
+        }
+        self.open_credit(i, pile, open, best)
+    }
+
+    /// [`Progress::credit_of`] for a yaku not held with `need > 0`.
+    #[inline]
+    fn open_credit(&self, i: usize, pile: u64, open: u64, best: &[i64]) -> f64 {
+        let t = &self.terms[i];
+        if (open & t.relevant).count_ones() < t.need {
             return 0.0;
         }
         let have = (pile & t.relevant).count_ones();

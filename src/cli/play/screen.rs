@@ -736,7 +736,21 @@ pub fn score(style: &Style, game: &dyn Game) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "scores: {}", style.each(game.scores()));
     for h in game.history() {
-        let _ = writeln!(out, "  round {:>2}: {}", h.round, style.each(&h.points));
+        // Who won the round and with what, then every seat's points.
+        let how = match (h.winner, &h.outcome) {
+            (Some(w), Some(o)) if !o.yaku.is_empty() => {
+                let yaku: Vec<&str> = o.yaku.iter().map(|y| y.name.as_str()).collect();
+                format!("{} ({})", style.says(w, "win"), yaku.join(", "))
+            }
+            (Some(w), _) => style.says(w, "win"),
+            (None, _) => "no winner".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  round {:>2}: {how} · {}",
+            h.round,
+            style.each(&h.points)
+        );
     }
     out
 }

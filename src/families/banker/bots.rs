@@ -10,6 +10,7 @@ use crate::analysis::{self, BetChoice, FirstHandOdds, Strategy};
 use crate::core::{Action, Game, Seat};
 use crate::ruleset::Ruleset;
 use rand::rngs::Xoshiro256PlusPlus;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -22,17 +23,35 @@ pub struct StrategyAgent {
 
 /// The exact odds of every first hand of a banker ruleset, computed once per ruleset and shared;
 /// `None` for an enumeration beyond [`analysis::DEFAULT_MAX_DEALS`] (see [`check_odds_work`]).
+///
+/// Each thread keeps its own map of the odds it has used, so the process-wide map (and its lock)
+/// is touched once per thread and ruleset, not on every decision: simulation workers share no
+/// mutable state while they play.
 pub fn shared_odds(ruleset: &Ruleset) -> Option<Arc<Vec<FirstHandOdds>>> {
-    static CACHE: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
-    check_odds_work(ruleset).ok()?;
+    with_odds(ruleset, Arc::clone)
+}
+
+/// Calls `f` with this thread's copy of the ruleset's odds (no lock, no reference count).
+fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R) -> Option<R> {
+    thread_local! {
+        static SEEN: RefCell<HashMap<u64, Arc<Vec<FirstHandOdds>>>> = RefCell::default();
+    }
     let flow = ruleset.banker()?;
-    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
-    Some(Arc::clone(
-        cache
-            .entry(ruleset.content_hash)
-            .or_insert_with(|| Arc::new(analysis::first_hand_odds(ruleset, flow))),
-    ))
+    let key = ruleset.content_hash;
+    if !SEEN.with(|s| s.borrow().contains_key(&key)) {
+        check_odds_work(ruleset).ok()?;
+        static COMPUTED: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
+        let computed = COMPUTED.get_or_init(|| Mutex::new(HashMap::new()));
+        let odds = Arc::clone(
+            computed
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(key)
+                .or_insert_with(|| Arc::new(analysis::first_hand_odds(ruleset, flow))),
+        );
+        SEEN.with(|s| s.borrow_mut().insert(key, odds));
+    }
+    SEEN.with(|s| s.borrow().get(&key).map(f))
 }
 
 /// Whether bots may play from the exact odds of `ruleset`'s first hands: `Err` says why not when
@@ -139,13 +158,14 @@ impl Agent for StrategyAgent {
 /// The exact best choice from what `view` shows: the largest bet when the first tiles are
 /// favourable (else the smallest), and the number of tiles with the best expected result.
 pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
-    let Some(odds) = shared_odds(view.ruleset) else {
+    let best = with_odds(view.ruleset, |odds| {
+        odds.iter()
+            .find(|o| o.tiles == view.tiles)
+            .map(|o| o.best())
+    });
+    let Some(Some((draw, value))) = best else {
         return legal[0];
     };
-    let Some(o) = odds.iter().find(|o| o.tiles == view.tiles) else {
-        return legal[0];
-    };
-    let (draw, value) = o.best();
     let wanted = match view.phase {
         BankerPhase::Bet { .. } => Action::Bet {
             amount: if value.numer() > 0 {

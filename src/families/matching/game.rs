@@ -405,6 +405,12 @@ impl MatchingGame {
         &self.yaku
     }
 
+    /// The pile each seat's yaku ([`MatchingGame::all_yaku`]) were evaluated on under the seat's
+    /// facts now; a pile no seat holds when they must be evaluated afresh.
+    pub fn evaluated_piles(&self) -> &[CardSet] {
+        &self.evaluated
+    }
+
     /// The declarations offered now: bit `i` for declaration `i` of the ruleset.
     pub fn offered(&self) -> u64 {
         self.offered
@@ -642,7 +648,9 @@ impl MatchingGame {
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
             order = given;
         }
-        let flow = Arc::clone(&self.flow);
+        // Borrowed, not cloned: a clone would touch the reference count every worker of a
+        // simulation shares on every deal.
+        let flow = &*self.flow;
         let (hand_size, table_size) = (flow.hand_size, flow.table_size);
         let mut next = 0;
         let mut hands: PerSeat<CardSet> = PerSeat::new(self.seats);
@@ -943,6 +951,9 @@ impl MatchingGame {
     /// Fires the turn events of the patterns this turn made; true when one won the hand.
     fn fire_turn_events(&mut self) -> bool {
         if self.flow.turn_events.is_empty() {
+            return false;
+        }
+        if self.marks.turn.patterns.iter().all(|&times| times == 0) {
             return false;
         }
         let p = self.turn;

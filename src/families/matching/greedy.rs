@@ -55,8 +55,8 @@ impl Piles {
         let r = view.ruleset;
         let mine_progress = Progress::of(r, view.yaku_facts(me));
         let their_progress = Progress::of(r, view.yaku_facts(them));
-        let mine_held = r.yaku.evaluate(mine, mine_progress.facts());
-        let their_held = r.yaku.evaluate(theirs, their_progress.facts());
+        let mine_held = held(view, me, &mine_progress);
+        let their_held = held(view, them, &their_progress);
         Piles {
             mine_value: mine_progress.valuation(mine, my_reach, &mine_held),
             their_value: their_progress.valuation(theirs, their_reach, &their_held),
@@ -70,6 +70,19 @@ impl Piles {
             my_reach,
             their_reach,
         }
+    }
+}
+
+/// The yaku `seat`'s pile holds: the game's own evaluation when it is of the pile as it is now
+/// (the table is evaluated only when it is not).
+fn held(view: &View, seat: usize, progress: &Progress) -> crate::ruleset::YakuScore {
+    let pile = view.captured[seat];
+    if view.evaluated[seat] == pile {
+        let held = view.yaku[seat];
+        debug_assert_eq!(held, view.ruleset.yaku.evaluate(pile, progress.facts()));
+        held
+    } else {
+        view.ruleset.yaku.evaluate(pile, progress.facts())
     }
 }
 

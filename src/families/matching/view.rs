@@ -37,6 +37,10 @@ pub struct View<'g> {
     pub calls: PerSeat<u32>,
     /// Each seat's yaku at the end of its last turn.
     pub yaku: &'g [YakuScore],
+    /// The pile each seat's `yaku` were evaluated on, under the seat's facts now (a pile the
+    /// seat does not hold when they are out of date): where it is the seat's captures, `yaku`
+    /// is what evaluating them gives.
+    pub evaluated: &'g [CardSet],
     /// Scores so far.
     pub scores: PerSeat<i64>,
     /// The round, 1-based.
@@ -120,6 +124,7 @@ impl MatchingGame {
             unseen,
             calls: *self.calls(),
             yaku: self.all_yaku(),
+            evaluated: self.evaluated_piles(),
             scores: PerSeat::from_slice(crate::core::Game::scores(self)),
             round: crate::core::Game::round(self),
             rounds: self.rounds(),
