@@ -189,7 +189,10 @@ fn the_table_fits_80x24_with_hand_table_scores_and_marks() {
         t.send("\r");
     }
     let s = t.wait_for("play a card from your hand");
-    assert!(s.contains("you play"), "the log shows the move:\n{s}");
+    assert!(
+        s.contains("ribbon 2 Feb·Poe") && s.contains("greedy draws"),
+        "your captures and the bot's answer are shown:\n{s}"
+    );
     // Help and the rule sheet are overlays; any key closes them.
     t.send("?");
     t.wait_for("Left/Right");

@@ -852,36 +852,6 @@ fn draw_frame(
         (area, None)
     };
     let width = main.width;
-    let tall = area.height >= 34;
-    let room = if tall { 4 } else { 1 };
-    let mut top: Vec<Line> = vec![Line::from(vec![
-        Span::styled(
-            board.title.clone(),
-            Look::default().add_modifier(Modifier::BOLD),
-        ),
-        Span::raw(format!(" · {}", board.scores)),
-    ])];
-    for p in &board.others {
-        top.extend(look.panel(p, room));
-    }
-    let notes: Vec<Line> = board
-        .notes
-        .iter()
-        .take(if tall { 6 } else { 2 })
-        .map(|n| {
-            Line::from(Span::styled(
-                n.clone(),
-                Look::default().add_modifier(Modifier::DIM),
-            ))
-        })
-        .collect();
-    top.extend(notes);
-    let center = look.row(&board.center, marks, width, false);
-    let mine: Vec<Line> = board
-        .me
-        .as_ref()
-        .map_or_else(Vec::new, |p| look.panel(p, room));
-    let hand = look.row(&board.hand, marks, width, true);
     // The prompt: the question (wrapped), the selection or what is typed, a message.
     let mut ask: Vec<Line> = prompt
         .question
@@ -916,6 +886,49 @@ fn draw_frame(
         "←/→ choose · Enter take · type a number or name · ? help · r rules · s scores · q save & leave",
         Look::default().add_modifier(Modifier::DIM),
     )));
+    let center = look.row(&board.center, marks, width, false);
+    let hand = look.row(&board.hand, marks, width, true);
+    // Each panel shows its first line (yaku held); the rows left over, keeping a few for the
+    // log below a narrow table, go to the near yaku: yours first, then the others', then notes.
+    let first = |p: &SeatPanel| look.panel(p, 1).len();
+    let base = 1
+        + board.others.iter().map(first).sum::<usize>()
+        + board.me.as_ref().map_or(0, first)
+        + board.notes.len().min(1)
+        + center.len()
+        + hand.len()
+        + ask.len();
+    let keep_for_log = if side.is_some() { 0 } else { 3 };
+    let mut spare = usize::from(main.height).saturating_sub(base + keep_for_log);
+    let mut take = |wanted: usize| {
+        let n = wanted.min(spare);
+        spare -= n;
+        n
+    };
+    let extra = |p: &SeatPanel| p.lines.len().saturating_sub(1).min(3);
+    let me_room = 1 + board.me.as_ref().map_or(0, |p| take(extra(p)));
+    let other_rooms: Vec<usize> = board.others.iter().map(|p| 1 + take(extra(p))).collect();
+    let note_lines = board.notes.len().min(1) + take(board.notes.len().saturating_sub(1).min(5));
+    let mut top: Vec<Line> = vec![Line::from(vec![
+        Span::styled(
+            board.title.clone(),
+            Look::default().add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(format!(" · {}", board.scores)),
+    ])];
+    for (p, room) in board.others.iter().zip(other_rooms) {
+        top.extend(look.panel(p, room));
+    }
+    top.extend(board.notes.iter().take(note_lines).map(|n| {
+        Line::from(Span::styled(
+            n.clone(),
+            Look::default().add_modifier(Modifier::DIM),
+        ))
+    }));
+    let mine: Vec<Line> = board
+        .me
+        .as_ref()
+        .map_or_else(Vec::new, |p| look.panel(p, me_room));
     let heights = [
         top.len() as u16,
         center.len() as u16,
