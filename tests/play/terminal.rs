@@ -251,6 +251,11 @@ fn a_typed_name_with_completion_and_a_wrong_name_gets_a_reason() {
     assert!(s.contains("`pine-crane`"), "{s}");
     t.send("9\r");
     t.wait_for("no card 9");
+    // Too small a terminal says so and keeps the question; enlarged, the table is back.
+    t.resize(40, 10);
+    t.wait_for("the table needs a terminal");
+    t.resize(120, 40);
+    t.wait_for("your hand");
     t.send("\x03");
     t.wait_for("game saved");
 }

@@ -40,6 +40,9 @@ const TONES: &[Color] = &[
 /// Width of a tile on screen, with the gap after it.
 const TILE: usize = crate::deck::TILE_WIDTH + 2;
 
+/// The smallest terminal the table is drawn on (columns, rows); the frame is laid out for 80x24.
+const MIN_SIZE: (u16, u16) = (64, 20);
+
 /// Lines of the move log kept.
 const LOG_LINES: usize = 200;
 
@@ -844,6 +847,24 @@ fn draw_frame(
     prompt: &PromptText<'_>,
 ) {
     let area = f.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        // Too small for the table: say so, and keep the question answerable.
+        let text = format!(
+            "the table needs a terminal of at least {}x{} (this one is {}x{}): enlarge it, or play with --line\n\n{}\n> {}",
+            MIN_SIZE.0,
+            MIN_SIZE.1,
+            area.width,
+            area.height,
+            prompt.question,
+            if prompt.typed.is_empty() {
+                prompt.selected.unwrap_or_default()
+            } else {
+                prompt.typed
+            }
+        );
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
+        return;
+    }
     // A wide terminal keeps the log beside the table; a narrow one below it.
     let (main, side) = if area.width >= 110 {
         let [m, s] = Layout::horizontal([Constraint::Min(70), Constraint::Length(40)]).areas(area);
