@@ -118,6 +118,18 @@ struct Prompt<'a> {
     reaches: CardSet,
 }
 
+impl<'a> Prompt<'a> {
+    /// A line of text and no choice (a pause, a note).
+    fn only(question: &'a str) -> Prompt<'a> {
+        Prompt {
+            question,
+            legal: &[],
+            cursor: 0,
+            reaches: CardSet::EMPTY,
+        }
+    }
+}
+
 impl FullScreen {
     /// Takes over the terminal. `humans` are the seats played by people; `delay` is the pause
     /// after each move made without them.
@@ -241,12 +253,7 @@ impl FullScreen {
         if !self.any_human() && self.delay.is_zero() {
             return;
         }
-        let empty = Prompt {
-            question: "",
-            legal: &[],
-            cursor: 0,
-            reaches: CardSet::EMPTY,
-        };
+        let empty = Prompt::only("");
         self.draw(table, game, &empty);
         if !self.delay.is_zero() {
             let delay = self.delay;
@@ -279,12 +286,7 @@ impl FullScreen {
             },
             text,
         });
-        let empty = Prompt {
-            question: "",
-            legal: &[],
-            cursor: 0,
-            reaches: CardSet::EMPTY,
-        };
+        let empty = Prompt::only("");
         let result = loop {
             self.draw(table, game, &empty);
             let Some(k) = self.key(None, &mut |me| me.draw(table, game, &empty)) else {
@@ -304,6 +306,22 @@ impl FullScreen {
         };
         self.overlay = None;
         result
+    }
+
+    /// Shows help, the rule sheet or the scores in an overlay; `Err` when the player asked to
+    /// leave from it.
+    fn show(&mut self, table: &dyn Table, game: &dyn Game, what: Input) -> Result<(), ()> {
+        match what {
+            Input::Rules => self.modal(table, game, "rules", table.rules(game), false),
+            Input::Score => self.modal(table, game, "scores", table.score(game), false),
+            _ => self.modal(
+                table,
+                game,
+                "help",
+                format!("{KEYS}\n\n{}", table.help()),
+                false,
+            ),
+        }
     }
 
     /// Before a person at `seat` sees the table: in hot seat, a screen that hides it until the
@@ -386,6 +404,17 @@ fn common_prefix(words: &[&String]) -> String {
     first[..n].iter().collect()
 }
 
+/// What a key means with nothing typed: `?` help, `r` rules, `s` scores, `q` save and leave.
+fn shortcut(key: char) -> Option<Input> {
+    match key {
+        '?' => Some(Input::Help),
+        'r' => Some(Input::Rules),
+        's' => Some(Input::Score),
+        'q' => Some(Input::Quit),
+        _ => None,
+    }
+}
+
 /// The card an action names, if any.
 fn action_card(a: Action) -> Option<crate::deck::CardId> {
     match a {
@@ -421,12 +450,7 @@ impl Frontend for FullScreen {
 
     fn pause(&mut self, table: &dyn Table, game: &dyn Game, question: &str) -> Reply {
         loop {
-            let prompt = Prompt {
-                question,
-                legal: &[],
-                cursor: 0,
-                reaches: CardSet::EMPTY,
-            };
+            let prompt = Prompt::only(question);
             self.draw(table, game, &prompt);
             let Some(k) = self.key(None, &mut |me| me.draw(table, game, &prompt)) else {
                 return Reply::Ended;
@@ -436,22 +460,17 @@ impl Frontend for FullScreen {
             }
             match k.code {
                 KeyCode::Enter => return Reply::Go,
-                KeyCode::Char('q') => return Reply::Quit,
-                KeyCode::Char('?') => {
-                    let _ = self.modal(
-                        table,
-                        game,
-                        "help",
-                        format!("{KEYS}\n\n{}", table.help()),
-                        false,
-                    );
-                }
-                KeyCode::Char('r') => {
-                    let _ = self.modal(table, game, "rules", table.rules(game), false);
-                }
-                KeyCode::Char('s') => {
-                    let _ = self.modal(table, game, "scores", table.score(game), false);
-                }
+                KeyCode::Char(c) => match shortcut(c) {
+                    Some(Input::Quit) => return Reply::Quit,
+                    Some(what) => {
+                        if self.show(table, game, what).is_err() {
+                            return Reply::Quit;
+                        }
+                    }
+                    None => {
+                        self.message = "press Enter to go on (q saves and leaves, ? helps)".into()
+                    }
+                },
                 _ => self.message = "press Enter to go on (q saves and leaves, ? helps)".into(),
             }
         }
@@ -467,12 +486,7 @@ impl Frontend for FullScreen {
         let _ = self.hand_over(table, game, seat);
         self.push_log(note);
         self.message = note.to_string();
-        let empty = Prompt {
-            question: note,
-            legal: &[],
-            cursor: 0,
-            reaches: CardSet::EMPTY,
-        };
+        let empty = Prompt::only(note);
         self.draw(table, game, &empty);
         let delay = self.delay.max(Duration::from_millis(800));
         let _ = self.key(Some(delay), &mut |me| me.draw(table, game, &empty));
@@ -542,41 +556,24 @@ impl Frontend for FullScreen {
                             self.message.clear();
                             return Reply::Act(a);
                         }
-                        Ok(Input::Help) => {
-                            let _ = self.modal(
-                                table,
-                                game,
-                                "help",
-                                format!("{KEYS}\n\n{}", table.help()),
-                                false,
-                            );
-                        }
-                        Ok(Input::Rules) => {
-                            let _ = self.modal(table, game, "rules", table.rules(game), false);
-                        }
-                        Ok(Input::Score) => {
-                            let _ = self.modal(table, game, "scores", table.score(game), false);
+                        Ok(what @ (Input::Help | Input::Rules | Input::Score)) => {
+                            if self.show(table, game, what).is_err() {
+                                return Reply::Quit;
+                            }
                         }
                         Ok(Input::Quit) => return Reply::Quit,
                         Err(reason) => self.message = reason,
                     }
                 }
-                KeyCode::Char(c) if !typing && matches!(c, '?' | 'r' | 's' | 'q') => {
+                KeyCode::Char(c) if !typing && shortcut(c).is_some() => {
                     self.message.clear();
-                    let shown = match c {
-                        '?' => self.modal(
-                            table,
-                            game,
-                            "help",
-                            format!("{KEYS}\n\n{}", table.help()),
-                            false,
-                        ),
-                        'r' => self.modal(table, game, "rules", table.rules(game), false),
-                        's' => self.modal(table, game, "scores", table.score(game), false),
-                        _ => return Reply::Quit,
-                    };
-                    if shown.is_err() {
-                        return Reply::Quit;
+                    match shortcut(c) {
+                        Some(Input::Quit) | None => return Reply::Quit,
+                        Some(what) => {
+                            if self.show(table, game, what).is_err() {
+                                return Reply::Quit;
+                            }
+                        }
                     }
                 }
                 KeyCode::Char(c) if !c.is_control() => {
