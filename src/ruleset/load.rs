@@ -7,7 +7,7 @@ use super::model::Ruleset;
 use super::toml_tree::{self, Item, Table, Value};
 use crate::deck::Deck;
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap, did_you_mean};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Largest rule file read, in bytes.
@@ -1030,6 +1030,7 @@ impl Merge<'_> {
             format!("`{path}`")
         };
         let known: Vec<String> = base.entries.iter().map(|(k, _, _)| k.clone()).collect();
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
         for key in keys {
             let Value::Str(name, _) = &key.value else {
                 self.errors.push(Diagnostic::error(
@@ -1042,7 +1043,6 @@ impl Merge<'_> {
                 continue;
             };
             if base.remove(name).is_none() {
-                let known: Vec<&str> = known.iter().map(String::as_str).collect();
                 self.errors.push(
                     Diagnostic::error(
                         format!("cannot unset `{name}`: the base gives {table} no `{name}`"),
@@ -1233,19 +1233,25 @@ fn remove_entries(
                 }),
                 true,
             ) => {
-                for (id, loc) in &ids {
-                    let before = list.len();
-                    list.retain(|y| id_of(y) != Some(id.as_str()));
-                    if list.len() == before {
-                        let known: Vec<&str> = list.iter().filter_map(id_of).collect();
-                        errors.push(
-                            Diagnostic::error(
-                                format!("cannot remove unknown {noun} `{id}`"),
-                                loc.clone(),
-                            )
-                            .with_help(did_you_mean(id, known.iter().copied())),
-                        );
-                    }
+                // One pass over the list, however many ids are removed; an id named twice is
+                // unknown the second time.
+                let listed: HashSet<&str> = list.iter().filter_map(id_of).collect();
+                let mut removed: HashSet<&str> = HashSet::new();
+                let unknown: Vec<&(String, Loc)> = ids
+                    .iter()
+                    .filter(|(id, _)| !(listed.contains(id.as_str()) && removed.insert(id)))
+                    .collect();
+                let removed: HashSet<String> = removed.into_iter().map(str::to_string).collect();
+                list.retain(|y| id_of(y).is_none_or(|i| !removed.contains(i)));
+                let known: Vec<&str> = list.iter().filter_map(id_of).collect();
+                for (id, loc) in unknown {
+                    errors.push(
+                        Diagnostic::error(
+                            format!("cannot remove unknown {noun} `{id}`"),
+                            loc.clone(),
+                        )
+                        .with_help(did_you_mean(id, known.iter().copied())),
+                    );
                 }
                 return;
             }

@@ -992,3 +992,26 @@ fn validation_work_grows_linearly_with_the_file() {
         "{small} units for 2,000 tables, {large} for 8,000"
     );
 }
+
+#[test]
+fn validate_prints_the_first_thousand_diagnostics_and_counts_the_rest() {
+    // Issue 12: a 16 MiB file broken in a million places printed hundreds of megabytes. Text
+    // shows the first 1,000 diagnostics (as clang's `-ferror-limit`), the count stays whole.
+    let dir = std::env::temp_dir().join(format!("yaku-many-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("broken.toml"), broken_yaku(600)).unwrap();
+    let out = Yaku::new(["validate", "broken.toml"])
+        .current_dir(&dir)
+        .run();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.stderr.matches("\nerror: ").count() + 1, 1000);
+    assert!(
+        out.stderr.contains(
+            "note: 200 more diagnostics not shown (the first 1000 are; `yaku validate --json` lists every one)"
+        ),
+        "{}",
+        &out.stderr[out.stderr.len().saturating_sub(500)..]
+    );
+    assert!(out.stderr.ends_with("broken.toml: 1200 errors\n"));
+}
