@@ -2,6 +2,8 @@
 //! limit under a memory limit, scripts cannot wait, files that are not records are never
 //! overwritten, and each problem is reported once, blaming the right thing.
 
+mod flows;
+
 use crate::common::{Yaku, bin};
 use std::process::Command;
 
