@@ -98,15 +98,28 @@ pub fn command() -> clap::Command {
     <Args as clap::CommandFactory>::command()
 }
 
-/// Prints diagnostics to standard error, coloured when standard error is a terminal (and
-/// `NO_COLOR` is unset, or `CLICOLOR_FORCE` is set).
+/// Diagnostics printed as text at most, as clang's `-ferror-limit` does: a file broken in a
+/// million places would otherwise print hundreds of megabytes (`--json` gives them all).
+const MAX_SHOWN: usize = 1000;
+
+/// Prints diagnostics to standard error (the first [`MAX_SHOWN`]), coloured when standard error
+/// is a terminal (and `NO_COLOR` is unset, or `CLICOLOR_FORCE` is set).
 pub(crate) fn print_diagnostics(
     sources: &crate::diag::SourceMap,
     diagnostics: &[crate::diag::Diagnostic],
 ) {
     use std::io::Write;
-    let text = crate::diag::render_text_styled(sources, diagnostics);
-    let _ = write!(anstream::stderr(), "{text}");
+    let shown = &diagnostics[..diagnostics.len().min(MAX_SHOWN)];
+    let text = crate::diag::render_text_styled(sources, shown);
+    let mut stderr = anstream::stderr();
+    let _ = write!(stderr, "{text}");
+    if diagnostics.len() > shown.len() {
+        let _ = writeln!(
+            stderr,
+            "note: {} not shown (the first {MAX_SHOWN} are; `yaku validate --json` lists every one)\n",
+            plural(diagnostics.len() - shown.len(), "more diagnostic")
+        );
+    }
 }
 
 /// Writes a command's output to `path`, or to standard output without one.

@@ -7,7 +7,7 @@ mod render;
 mod suggest;
 
 pub use render::{escape_control, render_json, render_text, render_text_styled};
-pub use suggest::{did_you_mean, suggest};
+pub use suggest::{WorkBudget, did_you_mean, suggest, suggestion_work};
 
 use std::ops::Range;
 
@@ -44,6 +44,9 @@ pub struct SourceFile {
     pub name: String,
     /// The whole text.
     pub text: String,
+    /// Where each line starts, computed at the first lookup: thousands of diagnostics in a
+    /// large file each find their line by a binary search, not by counting from the start.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 /// Every source text read while loading, so that diagnostics can quote them.
@@ -63,6 +66,7 @@ impl SourceMap {
         self.files.push(SourceFile {
             name: name.into(),
             text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
         });
         FileId(self.files.len() - 1)
     }
@@ -79,15 +83,21 @@ impl SourceMap {
 
     /// The 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, id: FileId, offset: usize) -> (usize, usize) {
-        let text = &self.get(id).text;
+        let file = self.get(id);
+        let text = &file.text;
         let mut offset = offset.min(text.len());
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = before[line_start..].chars().count() + 1;
+        let starts = file.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        // The last line start at or before `offset` (the first is 0).
+        let line = starts.partition_point(|&s| s <= offset);
+        let line_start = starts[line - 1];
+        let col = text[line_start..offset].chars().count() + 1;
         (line, col)
     }
 

@@ -1,26 +1,102 @@
 //! Did-you-mean suggestions for misspelled names (keys, cards, kinds, yaku), by edit distance.
+//!
+//! A file with thousands of misspelt names against thousands of candidates would cost their
+//! product (issue 12: 20,000 broken yaku took 102 s to validate): the work of one load is
+//! bounded ([`WorkBudget`]), and past the bound errors come without suggestions.
+
+use std::cell::Cell;
+
+/// Work units (candidates looked at, plus character pairs compared) one load may spend on
+/// suggestions: a few tens of milliseconds, far above what any hand-written file needs.
+const BUDGET: u64 = 20_000_000;
+
+/// Names longer than this are not compared: a suggestion is for a typo, not for a paragraph.
+const MAX_NAME: usize = 64;
+
+thread_local! {
+    /// Work spent on suggestions in this thread since the outermost [`WorkBudget`] began.
+    static SPENT: Cell<u64> = const { Cell::new(0) };
+    /// How many [`WorkBudget`]s are alive in this thread (loads nest: a base, a deck).
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// One load's allowance of suggestion work, while the value lives: the outermost one starts the
+/// count at zero.
+pub struct WorkBudget(());
+
+impl WorkBudget {
+    /// Starts a load's budget (or joins the enclosing load's).
+    pub fn begin() -> WorkBudget {
+        if DEPTH.replace(DEPTH.get() + 1) == 0 {
+            SPENT.set(0);
+        }
+        WorkBudget(())
+    }
+}
+
+impl Drop for WorkBudget {
+    fn drop(&mut self) {
+        DEPTH.set(DEPTH.get().saturating_sub(1));
+    }
+}
+
+/// The work spent on suggestions in this thread by the last load (or the current one): for
+/// tests that pin how it grows with the input.
+#[doc(hidden)]
+pub fn suggestion_work() -> u64 {
+    SPENT.get()
+}
+
+/// Takes `units` from the budget; false when it is spent.
+fn spend(units: usize) -> bool {
+    let spent = SPENT.get().saturating_add(units as u64);
+    SPENT.set(spent);
+    spent <= BUDGET
+}
 
 /// The closest candidate to `wrong`, if one is close enough to be a likely typo.
 ///
 /// Failing that, an abbreviation: a name of three or more letters that starts a candidate and
-/// whose letters all appear in it in order (`cnt` for `count`).
+/// whose letters all appear in it in order (`cnt` for `count`). `None` too once the load's
+/// budget of suggestion work is spent.
 pub fn suggest<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (wrong.chars().count() / 3).clamp(1, 3);
+    let length = wrong.chars().count();
+    if length > MAX_NAME || !spend(1) {
+        return None;
+    }
+    let limit = (length / 3).clamp(1, 3);
     let wrong = wrong.to_lowercase();
-    let candidates: Vec<&str> = candidates.into_iter().collect();
-    candidates
-        .iter()
-        .map(|c| (distance(&wrong, &c.to_lowercase()), *c))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, c)| (d, c.len()))
-        .map(|(_, c)| c)
-        .or_else(|| {
-            candidates
-                .iter()
-                .filter(|c| wrong.chars().count() >= 3 && abbreviates(&wrong, &c.to_lowercase()))
-                .min_by_key(|c| c.len())
-                .copied()
-        })
+    let mut close: Option<(usize, &str)> = None;
+    let mut short: Option<&str> = None;
+    for c in candidates {
+        if !spend(1) {
+            return None;
+        }
+        let c_length = c.chars().count();
+        // An edit distance is at least the difference in length: most candidates stop here.
+        let near = length.abs_diff(c_length) <= limit;
+        let longer = length >= 3 && c_length > length;
+        if c_length > MAX_NAME || !(near || longer) {
+            continue;
+        }
+        if !spend(c_length) {
+            return None;
+        }
+        let lower = c.to_lowercase();
+        if near {
+            if !spend(length * c_length) {
+                return None;
+            }
+            let d = distance(&wrong, &lower);
+            if d <= limit && close.is_none_or(|(bd, bc)| (d, c.len()) < (bd, bc.len())) {
+                close = Some((d, c));
+            }
+        }
+        if longer && short.is_none_or(|s| c.len() < s.len()) && abbreviates(&wrong, &lower) {
+            short = Some(c);
+        }
+    }
+    close.map(|(_, c)| c).or(short)
 }
 
 /// True when `short` starts like `long` and its letters appear in `long` in order.

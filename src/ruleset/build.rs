@@ -12,6 +12,7 @@ use crate::deck::{CardSet, Deck};
 use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};
 use crate::script::ScoringScript;
+use std::collections::HashMap;
 
 /// Builds a ruleset from its merged tree.
 pub(super) fn ruleset(
@@ -434,7 +435,18 @@ fn yaku_table(
     let mut group_uses: Vec<(String, Vec<Loc>)> = Vec::new();
     let mut ids: Vec<String> = Vec::new();
     // Where each id was first defined, for "first defined here".
-    let mut id_locs: Vec<(String, Loc)> = Vec::new();
+    let mut id_locs: HashMap<String, Loc> = HashMap::new();
+    // Each group's place in `group_uses`.
+    let mut group_index: HashMap<String, usize> = HashMap::new();
+    // The ids the bases give, which a new yaku's misspelt id may have meant.
+    let base_ids: Vec<&str> = tables
+        .iter()
+        .filter(|(_, loc)| loc.file != entry)
+        .filter_map(|(t, _)| match t.get("id").map(|i| &i.value) {
+            Some(Value::Str(s, _)) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, (*loc).clone(), "a `[[yaku]]`").defined_by(&keys::YAKU);
         let id = r.required_string("id", errors);
@@ -454,12 +466,7 @@ fn yaku_table(
         if errors.len() > before_missing
             && let Some(id) = id
         {
-            let others = tables
-                .iter()
-                .filter_map(|(t, _)| match t.get("id").map(|i| &i.value) {
-                    Some(Value::Str(s, _)) if s != id.text => Some(s.as_str()),
-                    _ => None,
-                });
+            let others = base_ids.iter().copied().filter(|s| *s != id.text);
             if let Some(near) = crate::diag::suggest(id.text, others) {
                 for d in &mut errors[before_missing..] {
                     d.help = Some(format!(
@@ -474,7 +481,7 @@ fn yaku_table(
         if !check_ident(&id, errors) {
             continue;
         }
-        if let Some((_, first)) = id_locs.iter().find(|(i, _)| *i == id.text) {
+        if let Some(first) = id_locs.get(id.text) {
             errors.push(
                 Diagnostic::error(format!("duplicate yaku id `{}`", id.text), id.loc.clone())
                     .with_label("defined again here")
@@ -482,7 +489,7 @@ fn yaku_table(
             );
             continue;
         }
-        id_locs.push((id.text.to_string(), id.loc.clone()));
+        id_locs.insert(id.text.to_string(), id.loc.clone());
         ids.push(id.text.to_string());
         let sources = (
             when.as_ref()
@@ -508,13 +515,10 @@ fn yaku_table(
             if !check_ident(&g, errors) {
                 return None;
             }
-            let index = match group_uses.iter().position(|(n, _)| n == g.text) {
-                Some(i) => i,
-                None => {
-                    group_uses.push((g.text.to_string(), Vec::new()));
-                    group_uses.len() - 1
-                }
-            };
+            let index = *group_index.entry(g.text.to_string()).or_insert_with(|| {
+                group_uses.push((g.text.to_string(), Vec::new()));
+                group_uses.len() - 1
+            });
             group_uses[index].1.push(g.loc.clone());
             Some(index)
         });
@@ -572,7 +576,7 @@ fn yaku_table(
 /// group then excludes nothing).
 fn never_scores(
     table: &YakuTable,
-    id_locs: &[(String, Loc)],
+    id_locs: &HashMap<String, Loc>,
     group_uses: &[(String, Vec<Loc>)],
     names: &Names,
     errors: &mut Vec<Diagnostic>,
@@ -591,12 +595,7 @@ fn never_scores(
             .take(n)
             .collect(),
     ];
-    let loc_of = |id: &str| {
-        id_locs
-            .iter()
-            .find(|(i, _)| i == id)
-            .map(|(_, l)| l.clone())
-    };
+    let loc_of = |id: &str| id_locs.get(id).cloned();
     let mut piles: Vec<Vec<(CardSet, usize)>> = Vec::new();
     for y in &table.yaku {
         let found: Vec<(CardSet, usize)> = fact_sets

@@ -7,6 +7,7 @@ use super::model::Ruleset;
 use super::toml_tree::{self, Item, Table, Value};
 use crate::deck::Deck;
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap, did_you_mean};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Largest rule file read, in bytes.
@@ -70,6 +71,8 @@ impl RefKind {
 pub(super) struct Loader {
     pub sources: SourceMap,
     origins: Vec<Origin>,
+    /// Bounds the did-you-mean work of this load, however many names are wrong.
+    _suggestions: crate::diag::WorkBudget,
 }
 
 /// Loads a ruleset by bundled name (`koikoi`) or path.
@@ -191,6 +194,7 @@ impl Loader {
         Loader {
             sources: SourceMap::new(),
             origins: Vec::new(),
+            _suggestions: crate::diag::WorkBudget::begin(),
         }
     }
 
@@ -900,6 +904,12 @@ impl Merge<'_> {
         } else {
             Vec::new()
         };
+        let known: Vec<&str> = base_options.iter().map(String::as_str).collect();
+        // Where each key is in `base`: a child with many keys is merged in linear time.
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for (i, (k, _, _)) in base.entries.iter().enumerate() {
+            index.entry(k.clone()).or_insert(i);
+        }
         for (key, key_loc, item) in child.entries {
             let here = if path.is_empty() {
                 key.clone()
@@ -907,17 +917,18 @@ impl Merge<'_> {
                 format!("{path}.{key}")
             };
             // Options a base does not declare are checked one by one.
-            if here == "options" && base.get("options").is_none() {
-                base.set(
+            if here == "options" && !index.contains_key(&key) {
+                index.insert(key.clone(), base.entries.len());
+                base.entries.push((
                     key.clone(),
                     key_loc.clone(),
                     Item {
                         value: Value::Table(Table::default()),
                         loc: item.loc.clone(),
                     },
-                );
+                ));
             }
-            let existing = base.entries.iter_mut().find(|(k, _, _)| *k == key);
+            let existing = index.get(&key).map(|&i| &mut base.entries[i]);
             // A value of the wrong kind is reported and left out, so that the option's readers
             // are not blamed for it.
             if path == "options"
@@ -973,7 +984,6 @@ impl Merge<'_> {
                 }
                 None => {
                     if path == "options" && !matches!(item.value, Value::Table(_)) {
-                        let known: Vec<&str> = base_options.iter().map(String::as_str).collect();
                         let help = did_you_mean(&key, known.iter().copied()).or_else(|| {
                             Some(if known.is_empty() {
                                 "the base declares no options; a new option is a table: \
@@ -992,7 +1002,8 @@ impl Merge<'_> {
                                 .with_help(help),
                         );
                     }
-                    base.set(key, key_loc, item);
+                    index.insert(key.clone(), base.entries.len());
+                    base.entries.push((key, key_loc, item));
                 }
             }
         }
@@ -1019,6 +1030,7 @@ impl Merge<'_> {
             format!("`{path}`")
         };
         let known: Vec<String> = base.entries.iter().map(|(k, _, _)| k.clone()).collect();
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
         for key in keys {
             let Value::Str(name, _) = &key.value else {
                 self.errors.push(Diagnostic::error(
@@ -1031,7 +1043,6 @@ impl Merge<'_> {
                 continue;
             };
             if base.remove(name).is_none() {
-                let known: Vec<&str> = known.iter().map(String::as_str).collect();
                 self.errors.push(
                     Diagnostic::error(
                         format!("cannot unset `{name}`: the base gives {table} no `{name}`"),
@@ -1052,9 +1063,20 @@ impl Merge<'_> {
     }
 
     fn by_id(&mut self, base: &mut Vec<Item>, child: Vec<Item>, path: &str) {
+        // Where each id is in `base` (the first entry of an id, as a search from the start finds).
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for (i, b) in base.iter().enumerate() {
+            if let Some(id) = id_of(b) {
+                index.entry(id.to_string()).or_insert(i);
+            }
+        }
         for entry in child {
             let id = id_of(&entry).map(str::to_string);
-            match base.iter_mut().find(|b| id_of(b) == id.as_deref()) {
+            match id
+                .as_ref()
+                .and_then(|id| index.get(id))
+                .map(|&i| &mut base[i])
+            {
                 Some(old) => {
                     if let (Value::Table(a), Value::Table(b)) = (&mut old.value, entry.value) {
                         let here = format!("{path}.{}", id.unwrap_or_default());
@@ -1080,6 +1102,9 @@ impl Merge<'_> {
                                     .into(),
                             )),
                         );
+                    }
+                    if let Some(id) = id {
+                        index.entry(id).or_insert(base.len());
                     }
                     base.push(entry);
                 }
@@ -1208,19 +1233,25 @@ fn remove_entries(
                 }),
                 true,
             ) => {
-                for (id, loc) in &ids {
-                    let before = list.len();
-                    list.retain(|y| id_of(y) != Some(id.as_str()));
-                    if list.len() == before {
-                        let known: Vec<&str> = list.iter().filter_map(id_of).collect();
-                        errors.push(
-                            Diagnostic::error(
-                                format!("cannot remove unknown {noun} `{id}`"),
-                                loc.clone(),
-                            )
-                            .with_help(did_you_mean(id, known.iter().copied())),
-                        );
-                    }
+                // One pass over the list, however many ids are removed; an id named twice is
+                // unknown the second time.
+                let listed: HashSet<&str> = list.iter().filter_map(id_of).collect();
+                let mut removed: HashSet<&str> = HashSet::new();
+                let unknown: Vec<&(String, Loc)> = ids
+                    .iter()
+                    .filter(|(id, _)| !(listed.contains(id.as_str()) && removed.insert(id)))
+                    .collect();
+                let removed: HashSet<String> = removed.into_iter().map(str::to_string).collect();
+                list.retain(|y| id_of(y).is_none_or(|i| !removed.contains(i)));
+                let known: Vec<&str> = list.iter().filter_map(id_of).collect();
+                for (id, loc) in unknown {
+                    errors.push(
+                        Diagnostic::error(
+                            format!("cannot remove unknown {noun} `{id}`"),
+                            loc.clone(),
+                        )
+                        .with_help(did_you_mean(id, known.iter().copied())),
+                    );
                 }
                 return;
             }
@@ -1249,14 +1280,14 @@ fn duplicate_ids(table: &Table, errors: &mut Vec<Diagnostic>) {
         match &item.value {
             Value::Table(t) => duplicate_ids(t, errors),
             Value::Array(items) if is_id_array(items) => {
-                let mut seen: Vec<(&str, &Loc)> = Vec::new();
+                let mut seen: HashMap<&str, &Loc> = HashMap::new();
                 for entry in items {
                     let (Some(id), Value::Table(t)) = (id_of(entry), &entry.value) else {
                         continue;
                     };
                     let loc = t.get("id").map_or(&entry.loc, |i| &i.loc);
-                    match seen.iter().find(|(i, _)| *i == id) {
-                        Some((_, first)) => errors.push(
+                    match seen.get(id) {
+                        Some(first) => errors.push(
                             Diagnostic::error(
                                 format!("duplicate {} id `{id}`", key.replace('_', " ")),
                                 loc.clone(),
@@ -1268,7 +1299,9 @@ fn duplicate_ids(table: &Table, errors: &mut Vec<Diagnostic>) {
                                     .to_string(),
                             )),
                         ),
-                        None => seen.push((id, loc)),
+                        None => {
+                            seen.insert(id, loc);
+                        }
                     }
                 }
             }
