@@ -20,6 +20,18 @@ pub struct Names<'a> {
     pub macros: &'a [(String, Expr)],
 }
 
+impl<'a> Names<'a> {
+    /// The names of a deck and `facts` alone, without definitions or sub-expressions.
+    pub fn of(deck: &'a Deck, facts: &'a [&'a str]) -> Names<'a> {
+        Names {
+            deck,
+            facts,
+            defs: &[],
+            macros: &[],
+        }
+    }
+}
+
 /// The functions of the language, with their signatures, for messages and docs.
 pub const FUNCTIONS: &[(&str, &str)] = &[
     ("count", "count(SET): how many cards of SET the pile holds"),

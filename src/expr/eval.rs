@@ -960,7 +960,7 @@ mod tests {
         fn cards_read_are_all_the_value_depends_on(seed in proptest::prelude::any::<u64>()) {
             use rand::{RngExt, SeedableRng};
             let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-            let names = Names { deck: &deck, facts: &["round"], defs: &[], macros: &[] };
+            let names = Names::of(&deck, &["round"]);
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
             let all = deck.all();
             for ty in [Type::Int, Type::Bool, Type::Set] {
@@ -995,7 +995,7 @@ mod tests {
         fn values_lie_within_their_bounds(seed in proptest::prelude::any::<u64>()) {
             use rand::{RngExt, SeedableRng};
             let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-            let names = Names { deck: &deck, facts: &["round"], defs: &[], macros: &[] };
+            let names = Names::of(&deck, &["round"]);
             let (lo_round, hi_round) = crate::ruleset::scope::fact_range("round");
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
             for _ in 0..8 {
@@ -1012,17 +1012,11 @@ mod tests {
         }
     }
 
-    /// Arithmetic that could leave the 64-bit range is refused at compile time, with how far it
-    /// could go; the largest numbers themselves are fine.
+    /// `true` and `false` are conditions, and not numbers.
     #[test]
     fn true_and_false_are_conditions() {
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-        let names = Names {
-            deck: &deck,
-            facts: &[],
-            defs: &[],
-            macros: &[],
-        };
+        let names = Names::of(&deck, &[]);
         let pile = CardSet::EMPTY;
         for (src, want) in [
             ("true", true),
@@ -1041,15 +1035,12 @@ mod tests {
         );
     }
 
+    /// Arithmetic that could leave the 64-bit range is refused at compile time, with how far it
+    /// could go; the largest numbers themselves are fine.
     #[test]
     fn overflow_is_refused_when_compiled() {
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-        let names = Names {
-            deck: &deck,
-            facts: &["round"],
-            defs: &[],
-            macros: &[],
-        };
+        let names = Names::of(&deck, &["round"]);
         for ok in [
             "9223372036854775807",
             "-9223372036854775807 - 1",
@@ -1103,12 +1094,7 @@ mod tests {
     fn flat_forms_match_the_tree() {
         use rand::{RngExt, SeedableRng};
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-        let names = Names {
-            deck: &deck,
-            facts: &[],
-            defs: &[],
-            macros: &[],
-        };
+        let names = Names::of(&deck, &[]);
         let mut sources: Vec<(String, Type)> = [
             "all(poetry) and all(blue)",
             "count(bright) == 4 and all(rain)",
@@ -1209,12 +1195,7 @@ mod tests {
     #[test]
     fn cards_read_of_yaku_shapes() {
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-        let names = Names {
-            deck: &deck,
-            facts: &["round"],
-            defs: &[],
-            macros: &[],
-        };
+        let names = Names::of(&deck, &["round"]);
         let kind = |k| deck.kind(k).unwrap().cards;
         let reads = |src, ty| compile_str(src, ty, &names).unwrap().cards_read();
         assert_eq!(
@@ -1237,12 +1218,7 @@ mod tests {
     #[test]
     fn fused_forms_match_the_plain_meaning() {
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-        let names = Names {
-            deck: &deck,
-            facts: &[],
-            defs: &[],
-            macros: &[],
-        };
+        let names = Names::of(&deck, &[]);
         let plain = deck.kind("plain").unwrap().cards;
         let cases = [
             ("count(plain) - 9", Type::Int),

@@ -164,12 +164,7 @@ mod tests {
     #[test]
     fn a_pile_is_found_for_conditions_that_cards_spoil() {
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-        let names = Names {
-            deck: &deck,
-            facts: &[],
-            defs: &[],
-            macros: &[],
-        };
+        let names = Names::of(&deck, &[]);
         let c = |s| compile_str(s, Type::Bool, &names).unwrap();
         assert!(
             !satisfying_piles(&c("has(cherry-curtain) and not any(willow)"), &deck, &[], 4)
@@ -191,12 +186,7 @@ mod tests {
     #[test]
     fn a_check_that_an_earlier_one_always_covers_is_shadowed() {
         let deck = crate::ruleset::load_deck("hanafuda").value.unwrap();
-        let names = Names {
-            deck: &deck,
-            facts: &[],
-            defs: &[],
-            macros: &[],
-        };
+        let names = Names::of(&deck, &[]);
         let c = |s| compile_str(s, Type::Bool, &names).unwrap();
         let (four, pairs, four_pine) = (
             c("suits_with(4) >= 1"),
