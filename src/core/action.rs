@@ -50,6 +50,15 @@ impl Action {
     pub fn declare(decl: DeclId) -> Action {
         Action::Declare { decl, card: None }
     }
+
+    /// The card the action names (played, taken, or declared with), if any.
+    pub fn card(self) -> Option<CardId> {
+        match self {
+            Action::Play { card } | Action::Take { card } => Some(card),
+            Action::Declare { card, .. } => card,
+            Action::Bet { .. } | Action::Draw { .. } => None,
+        }
+    }
 }
 
 /// How a hand ended: a label the family defines (`stop`, `instant`, `showdown`, ...), counted

@@ -23,14 +23,8 @@ impl Completer for Words {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<String>)> {
-        let typed = line[..pos].to_lowercase();
-        let fits = self
-            .0
-            .iter()
-            .filter(|w| w.to_lowercase().starts_with(&typed))
-            .cloned()
-            .collect();
-        Ok((0, fits))
+        let fits = super::prompt::completions(&self.0, &line[..pos]);
+        Ok((0, fits.into_iter().cloned().collect()))
     }
 }
 

@@ -43,12 +43,7 @@ pub fn completion_words(game: &dyn Game, legal: &[Action]) -> Vec<String> {
     let deck = &r.deck;
     let mut words: Vec<String> = Vec::new();
     for a in legal {
-        let card = match a {
-            Action::Play { card } | Action::Take { card } => Some(*card),
-            Action::Declare { card, .. } => *card,
-            _ => None,
-        };
-        if let Some(c) = card {
+        if let Some(c) = a.card() {
             words.push(deck.id_of(c).to_string());
             words.push(deck.card(c).name.clone());
         }
@@ -62,6 +57,15 @@ pub fn completion_words(game: &dyn Game, legal: &[Action]) -> Vec<String> {
     words.sort();
     words.dedup();
     words
+}
+
+/// The words of [`completion_words`] that start with `typed`, case aside.
+pub fn completions<'w>(words: &'w [String], typed: &str) -> Vec<&'w String> {
+    let typed = typed.to_lowercase();
+    words
+        .iter()
+        .filter(|w| w.to_lowercase().starts_with(&typed))
+        .collect()
 }
 
 /// A command every prompt understands, from a typed line.

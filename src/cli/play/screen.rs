@@ -132,24 +132,9 @@ fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
     if cards.is_empty() {
         return "nothing".into();
     }
-    let main: Vec<&str> = deck
-        .kinds
-        .iter()
-        .map(|k| k.id.as_str())
-        .filter(|k| {
-            deck.cards
-                .iter()
-                .any(|c| c.kinds.first().map(String::as_str) == Some(k))
-        })
-        .collect();
+    let main = main_kinds(deck);
     let mut groups: Vec<String> = Vec::new();
-    for kind in &main {
-        // The cards of this kind first, then those listed here as their second kind.
-        let mut of_kind: Vec<CardId> = cards
-            .iter()
-            .filter(|&c| deck.card(c).kinds.iter().any(|k| k == kind))
-            .collect();
-        of_kind.sort_by_key(|&c| deck.card(c).kinds.first().map(String::as_str) != Some(kind));
+    for (kind, of_kind) in pile_groups(deck, cards) {
         let listed: Vec<String> = of_kind
             .into_iter()
             .map(|c| {
@@ -158,7 +143,7 @@ fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
                     .kinds
                     .iter()
                     .map(String::as_str)
-                    .filter(|k| k != kind && main.contains(k))
+                    .filter(|k| *k != kind && main.contains(k))
                     .collect();
                 if also.is_empty() {
                     style.name(deck, c)
@@ -167,9 +152,7 @@ fn pile(style: &Style, deck: &Deck, cards: CardSet) -> String {
                 }
             })
             .collect();
-        if !listed.is_empty() {
-            groups.push(format!("{kind} {}: {}", listed.len(), listed.join(", ")));
-        }
+        groups.push(format!("{kind} {}: {}", listed.len(), listed.join(", ")));
     }
     let counts: Vec<String> = deck
         .kinds
@@ -431,15 +414,32 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
     }
 }
 
-/// A pile's cards by kind: the kinds that come first on some card, each with the cards that have
-/// it (a card of two such kinds is in both groups).
-fn pile_groups(deck: &Deck, cards: CardSet) -> Vec<(String, Vec<CardId>)> {
+/// The kinds that come first on some card (bright, animal, ribbon, plain): the groups a pile is
+/// shown in.
+fn main_kinds(deck: &Deck) -> Vec<&str> {
     deck.kinds
         .iter()
-        .filter(|k| deck.cards.iter().any(|c| c.kinds.first() == Some(&k.id)))
-        .filter_map(|k| {
-            let of_kind: Vec<CardId> = (cards & k.cards).iter().collect();
-            (!of_kind.is_empty()).then(|| (k.id.clone(), of_kind))
+        .map(|k| k.id.as_str())
+        .filter(|k| {
+            deck.cards
+                .iter()
+                .any(|c| c.kinds.first().map(String::as_str) == Some(k))
+        })
+        .collect()
+}
+
+/// A pile's cards by [`main_kinds`], each group with the cards that have the kind (a card of two
+/// such kinds is in both groups): first those whose first kind it is, then the others.
+fn pile_groups(deck: &Deck, cards: CardSet) -> Vec<(&str, Vec<CardId>)> {
+    main_kinds(deck)
+        .into_iter()
+        .filter_map(|kind| {
+            let mut of_kind: Vec<CardId> = cards
+                .iter()
+                .filter(|&c| deck.card(c).kinds.iter().any(|k| k == kind))
+                .collect();
+            of_kind.sort_by_key(|&c| deck.card(c).kinds.first().map(String::as_str) != Some(kind));
+            (!of_kind.is_empty()).then_some((kind, of_kind))
         })
         .collect()
 }

@@ -186,7 +186,7 @@ impl FullScreen {
     fn draw(&mut self, table: &dyn Table, game: &dyn Game, prompt: &Prompt<'_>) {
         let board = table.board(game, self.viewer);
         let selected = prompt.legal.get(prompt.cursor).copied();
-        let chosen = selected.and_then(action_card);
+        let chosen = selected.and_then(Action::card);
         let color = self.color;
         let log = &self.log;
         let overlay = &self.overlay;
@@ -359,13 +359,9 @@ impl FullScreen {
     }
 
     /// Completes `typed` from the names and ids of the cards and declarations among `legal`.
-    fn complete(&mut self, table: &dyn Table, game: &dyn Game, legal: &[Action]) {
+    fn complete(&mut self, game: &dyn Game, legal: &[Action]) {
         let words = super::prompt::completion_words(game, legal);
-        let typed = self.typed.to_lowercase();
-        let fits: Vec<&String> = words
-            .iter()
-            .filter(|w| w.to_lowercase().starts_with(&typed))
-            .collect();
+        let fits = super::prompt::completions(&words, &self.typed);
         match fits.as_slice() {
             [] => self.message = format!("nothing offered now starts with `{}`", self.typed),
             [one] => {
@@ -384,7 +380,6 @@ impl FullScreen {
                     .join(", ");
             }
         }
-        let _ = table;
     }
 }
 
@@ -411,15 +406,6 @@ fn shortcut(key: char) -> Option<Input> {
         'r' => Some(Input::Rules),
         's' => Some(Input::Score),
         'q' => Some(Input::Quit),
-        _ => None,
-    }
-}
-
-/// The card an action names, if any.
-fn action_card(a: Action) -> Option<crate::deck::CardId> {
-    match a {
-        Action::Play { card } | Action::Take { card } => Some(card),
-        Action::Declare { card, .. } => card,
         _ => None,
     }
 }
@@ -533,7 +519,7 @@ impl Frontend for FullScreen {
                     cursor = (cursor + 1) % legal.len().max(1);
                     self.message.clear();
                 }
-                KeyCode::Tab if typing => self.complete(table, game, legal),
+                KeyCode::Tab if typing => self.complete(game, legal),
                 KeyCode::Tab => cursor = (cursor + 1) % legal.len().max(1),
                 KeyCode::Esc => {
                     self.typed.clear();
