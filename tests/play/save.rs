@@ -197,3 +197,29 @@ fn signals_save_the_game_and_it_resumes() {
         assert_eq!(game_over(&resumed.stdout), end, "{name}");
     }
 }
+
+#[test]
+fn a_new_game_never_overwrites_another_games_save() {
+    let dir = temp_dir("save-other-game");
+    yaku(&["play", "koikoi", "--seed", "8"])
+        .current_dir(&dir)
+        .stdin("quit\n")
+        .expect(0);
+    let first = std::fs::read_to_string(dir.join("yaku-save-8.json")).unwrap();
+    let out = yaku(&["play", "koikoi", "--seed", "8"])
+        .current_dir(&dir)
+        .stdin("1\nquit\n")
+        .expect(0);
+    assert!(
+        out.stdout.contains(
+            "note: `yaku-save-8.json` holds another game; this one saves to `yaku-save-8-2.json`"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("yaku-save-8.json")).unwrap(),
+        first
+    );
+    assert!(dir.join("yaku-save-8-2.json").exists());
+}

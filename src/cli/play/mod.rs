@@ -285,6 +285,7 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         }
     }
     let table = table::for_ruleset(&ruleset, &players, labels, color, watcher);
+    let wanted_save = save_path(args, seed);
     let mut session = Session {
         game,
         record,
@@ -292,17 +293,17 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         bots,
         table,
         seed,
-        save: free_save_path(save_path(args, seed)),
+        save: free_save_path(wanted_save.clone()),
         record_path: args.record.clone(),
         record_failed: false,
         save_is_new: true,
     };
     session.check_files()?;
     println!("{}", header(&ruleset, &*session.game, seed, &players));
-    if Some(&session.save) != args.save.as_ref().or(Some(&save_path(args, seed))) {
+    if session.save != wanted_save {
         println!(
             "note: `{}` holds another game; this one saves to `{}`",
-            save_path(args, seed).display(),
+            wanted_save.display(),
             session.save.display()
         );
     }
