@@ -695,12 +695,12 @@ impl Playing {
     }
 }
 
-#[test]
-fn a_failed_save_at_quit_keeps_the_game() {
-    // Issue 12: a save that failed at `quit` (a full disk, a folder gone) ended the program and
-    // the game was lost. Now the game is kept: Enter goes back to it, another path saves it.
+/// A game saving to `gone/save.json` in a fresh folder named after `name`: once it has started
+/// (its save path was checked) the folder goes away and the player types `quit`. The folder, the
+/// running game, and where its output has been read to.
+fn quit_after_the_save_folder_went(name: &str) -> (std::path::PathBuf, Playing, usize) {
     use std::io::Write;
-    let dir = std::env::temp_dir().join(format!("yaku-quit-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("gone")).unwrap();
     let mut play = Playing::start(
@@ -715,10 +715,17 @@ fn a_failed_save_at_quit_keeps_the_game() {
             "gone/save.json",
         ],
     );
-    // The game has started (its save path was checked): now the folder goes away.
     let at = wait_for(&play.out, "> ", 0);
     std::fs::remove_dir_all(dir.join("gone")).unwrap();
     play.stdin.write_all(b"quit\n").unwrap();
+    (dir, play, at)
+}
+
+#[test]
+fn a_failed_save_at_quit_keeps_the_game() {
+    // Issue 12: a save that failed at `quit` (a full disk, a folder gone) ended the program and
+    // the game was lost. Now the game is kept: Enter goes back to it, another path saves it.
+    let (dir, mut play, at) = quit_after_the_save_folder_went("yaku-quit");
     let at = play.answer("the game is kept", at, "\n");
     // The same question again, and a move still works.
     let at = wait_for(&play.out, "back to the game", at);
@@ -743,25 +750,7 @@ fn a_failed_save_at_quit_keeps_the_game() {
 fn an_interrupt_saves_where_the_player_last_chose() {
     // Issue 12: after a failed save at `quit` and another path typed, Ctrl-C or SIGTERM saved
     // to the `--save` path of the command line, not to the path the player had chosen.
-    use std::io::Write;
-    let dir = std::env::temp_dir().join(format!("yaku-quit-signal-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("gone")).unwrap();
-    let mut play = Playing::start(
-        &dir,
-        &[
-            "koikoi",
-            "--players",
-            "human,random",
-            "--seed",
-            "3",
-            "--save",
-            "gone/save.json",
-        ],
-    );
-    let at = wait_for(&play.out, "> ", 0);
-    std::fs::remove_dir_all(dir.join("gone")).unwrap();
-    play.stdin.write_all(b"quit\n").unwrap();
+    let (dir, mut play, at) = quit_after_the_save_folder_went("yaku-quit-signal");
     // The chosen path fails too (its folder does not exist yet): back to the game.
     let at = play.answer("the game is kept", at, "later/chosen.json\n");
     let at = play.answer("the game is kept", at, "\n");
