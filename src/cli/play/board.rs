@@ -5,6 +5,16 @@
 
 use crate::deck::{CardId, CardSet, Deck};
 
+/// A card's colour, the same on the line screen and the full-screen table: the position of its
+/// first kind among the deck's kinds (so brights, animals, ribbons and plains differ).
+pub fn tone(deck: &Deck, card: CardId) -> usize {
+    deck.card(card)
+        .kinds
+        .first()
+        .and_then(|k| deck.kinds.iter().position(|d| &d.id == k))
+        .unwrap_or(0)
+}
+
 /// A card drawn as a small tile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tile {
@@ -14,24 +24,18 @@ pub struct Tile {
     pub top: String,
     /// The card's face (`Light`, `Civil`, `A`).
     pub face: String,
-    /// The colour: the position of the card's first kind among the deck's kinds.
+    /// The colour: see [`tone`].
     pub tone: usize,
 }
 
 impl Tile {
     /// The tile of `card`.
     pub fn of(deck: &Deck, card: CardId) -> Tile {
-        let c = deck.card(card);
-        let tone = c
-            .kinds
-            .first()
-            .and_then(|k| deck.kinds.iter().position(|d| &d.id == k))
-            .unwrap_or(0);
         Tile {
             card,
             top: deck.suit_of(card).short.clone(),
-            face: c.face.clone(),
-            tone,
+            face: deck.card(card).face.clone(),
+            tone: tone(deck, card),
         }
     }
 

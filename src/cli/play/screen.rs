@@ -80,13 +80,8 @@ impl Style {
         if !self.color {
             return text.to_string();
         }
-        let c = deck.card(card);
-        let kind = c
-            .kinds
-            .first()
-            .and_then(|k| deck.kinds.iter().position(|d| &d.id == k))
-            .unwrap_or(0);
-        format!("\x1b[{}m{text}\x1b[0m", PALETTE[kind % PALETTE.len()])
+        let tone = super::board::tone(deck, card);
+        format!("\x1b[{}m{text}\x1b[0m", PALETTE[tone % PALETTE.len()])
     }
 
     /// A card's short form: its name, coloured.
