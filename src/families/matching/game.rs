@@ -707,8 +707,8 @@ impl MatchingGame {
         // The stock is the rest of the order, drawn from `stock_pos` on.
         self.stock = order;
         self.stock_pos = next;
-        // Counted now, not only once the hands are final: a declaration after the deal (the
-        // classic hand swap) shows the multipliers this table brings.
+        // Counted at the deal, before any declaration after it (the classic hand swap shows the
+        // multipliers this table brings); nothing after the deal changes the table.
         self.count_table();
     }
 
@@ -723,9 +723,8 @@ impl MatchingGame {
         });
     }
 
-    /// Instant wins and the table count, once the hands are final.
+    /// Instant wins, once the hands are final.
     fn after_deal(&mut self) {
-        self.count_table();
         self.turn = self.dealer;
         self.phase = Phase::Play;
         self.offered = 0;
