@@ -253,7 +253,13 @@ mod tests {
     /// The games bots play on fixed seeds, as `examples/bot_hands.rs` plays them (its checksum of
     /// every game's final scores): speed work must not change a decision. The Go-Stop family's
     /// figures changed once on purpose, when each yaku's probe got a seed of its own
-    /// (`yaku::progress`: the estimate of the junk yaku's smallest pile moved).
+    /// (`yaku::progress`: the estimate of the junk yaku's smallest pile moved). Matgo's changed
+    /// when the matching greedy came to value piles in integers (millionths of a point), so that
+    /// a move is valued by what it changes alone: moves whose worth differed only in floating
+    /// point rounding now tie (the first listed is played). Equal strength, measured with
+    /// `yaku sim RULESET --players greedy,random --games 20000 --seed 7` before and after:
+    /// koikoi 19,308 -> 19,309 wins, +6.386 points a round both; matgo 19,816 -> 19,815 wins,
+    /// +22.195 -> +22.194 (± 0.161).
     #[test]
     fn bots_play_the_same_games() {
         let cases: &[(&str, &str, u64, u64)] = &[
@@ -267,12 +273,13 @@ mod tests {
                 3,
                 0x24df_e3d5_3a51_7ab6,
             ),
-            ("matgo", "greedy,greedy", 3, 0x88ed_d625_3605_db54),
+            ("matgo", "greedy,greedy", 3, 0x6878_2f4b_f52e_ee9c),
             ("gostop", "greedy,greedy,greedy", 2, 0x1b73_f86d_199b_25fa),
             ("schnapsen", "greedy,greedy", 3, 0x5b3d_bdff_0ec2_78ce),
             ("kolyesi", "greedy,greedy", 3, 0x3732_f6db_2c94_4c5a),
             ("koikoi", "expert:4,greedy", 1, 0x0014_3c00_0011_0efe),
         ];
+        let mut changed = Vec::new();
         for &(name, bots, games, expected) in cases {
             let ruleset = Arc::new(crate::ruleset::load(name).value.unwrap());
             let names: Vec<&str> = bots.split(',').collect();
@@ -302,7 +309,10 @@ mod tests {
                 )
                 .unwrap();
             }
-            assert_eq!(checksum, expected, "{name} {bots}: {checksum:016x}");
+            if checksum != expected {
+                changed.push(format!("{name} {bots}: {checksum:#018x}"));
+            }
         }
+        assert!(changed.is_empty(), "games changed:\n{}", changed.join("\n"));
     }
 }

@@ -6,6 +6,6 @@ mod progress;
 mod settle;
 mod table;
 
-pub use progress::{Progress, Valuation, YakuReach};
+pub use progress::{PileState, Progress, UNITS_PER_POINT, YakuReach};
 pub use settle::*;
 pub use table::*;

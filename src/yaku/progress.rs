@@ -33,6 +33,10 @@ pub struct YakuReach {
     pub points: i64,
 }
 
+/// A pile's worth is counted in millionths of a point, in integers: sums are exact in any
+/// order, so the change of a pile's worth is found from the yaku a change touches alone.
+pub const UNITS_PER_POINT: i64 = 1_000_000;
+
 /// The probe of a whole yaku table under one set of facts, with what valuing a pile needs laid
 /// out flat (bitsets, counts and the credit for each count of cards held).
 #[derive(Debug)]
@@ -42,8 +46,9 @@ pub struct Progress {
     facts: crate::ruleset::YakuFacts,
     /// Per yaku, in table order.
     terms: Vec<Term>,
-    /// Partial credit for holding `have` of `need` relevant cards: `credit[term.credit + have]`.
-    credit: Vec<f64>,
+    /// Partial credit, in units of [`UNITS_PER_POINT`] per point of the yaku, for holding
+    /// `have` of `need` relevant cards: `credit[term.credit + have]`.
+    credit: Vec<i64>,
     /// For each card, the yaku whose relevant cards hold it.
     by_card: [u64; 64],
     /// The yaku the probe found a pile for (`need > 0`): the only ones that can earn credit.
@@ -52,7 +57,7 @@ pub struct Progress {
     members: Vec<u64>,
 }
 
-/// One yaku as [`Progress::value_with`] reads it.
+/// One yaku as [`Progress::worth`] reads it.
 #[derive(Clone, Copy, Debug)]
 struct Term {
     relevant: u64,
@@ -66,25 +71,39 @@ struct Term {
 
 const NO_GROUP: u32 = u32::MAX;
 
-/// Groups whose prospects are summed on the stack; a table with more takes the general path.
+/// Groups whose held points [`Progress::change`] keeps on the stack; a table with more takes
+/// the general path (two whole valuations).
 const SMALL_GROUPS: usize = 8;
 
-/// Yaku whose credits a [`Valuation`] keeps (a small copy per move weighed); a table with more
-/// takes the general path.
-const SMALL_TABLE: usize = 24;
+/// A [`PileState`] as the credit of a yaku reads it: the pile, the pile with its reach, and the
+/// yaku held, as bits.
+#[derive(Clone, Copy)]
+struct Bits {
+    pile: u64,
+    open: u64,
+    held: u64,
+}
 
-/// A pile's worth taken apart yaku by yaku ([`Progress::valuation`]), so that the worth of the
-/// pile after a small change is found by valuing again only the yaku the change can affect
-/// ([`Progress::value_after`]).
-#[derive(Clone, Debug)]
-pub struct Valuation {
-    /// Each yaku's partial credit (0 when held, out of reach or complete).
-    terms: [f64; SMALL_TABLE],
-    /// The yaku whose credit is not 0: the only terms of the sum (adding a credit of +0.0 changes
-    /// no bit of it, so they are skipped).
-    credited: u64,
-    /// The worth: what [`Progress::value_with`] gives.
-    pub value: f64,
+impl Bits {
+    fn of(state: PileState) -> Bits {
+        Bits {
+            pile: state.pile.0,
+            open: (state.pile | state.reach).0,
+            held: state.held.mask,
+        }
+    }
+}
+
+/// A pile as a valuation reads it: its cards, every card its player may still win (the pile
+/// included) and the yaku it holds.
+#[derive(Clone, Copy, Debug)]
+pub struct PileState<'a> {
+    /// The cards captured.
+    pub pile: CardSet,
+    /// The cards the player may still win, the pile included.
+    pub reach: CardSet,
+    /// The yaku `pile` holds.
+    pub held: &'a YakuScore,
 }
 
 type CacheKey = (u64, usize, crate::ruleset::YakuFacts);
@@ -142,6 +161,12 @@ impl Progress {
             static FACT_FREE: RefCell<FactFree> = RefCell::default();
             static RECENT_USED: RefCell<Recent> = RefCell::default();
         }
+        // A table no yaku of which reads a fact has one probe for every set of facts.
+        let facts = if ruleset.yaku.reads_facts() {
+            facts
+        } else {
+            crate::ruleset::YakuFacts::default()
+        };
         let key = (ruleset.content_hash, ruleset.yaku.yaku.len(), facts);
         let recent = RECENT_USED.with(|r| {
             r.borrow()
@@ -232,7 +257,7 @@ impl Progress {
                 let at = credit.len() as u32;
                 credit.extend((0..r.need).map(|have| {
                     let share = f64::from(have) / f64::from(r.need);
-                    0.6 * share * share
+                    (0.6 * share * share * UNITS_PER_POINT as f64).round() as i64
                 }));
                 Term {
                     relevant: r.relevant.0,
@@ -254,7 +279,8 @@ impl Progress {
         }
     }
 
-    /// The facts the probe was made under (`round`, `rounds`, `is_dealer`).
+    /// The facts the probe was made under (`round`, `rounds`, `is_dealer`; all 0 for a table
+    /// that reads none).
     pub fn facts(&self) -> &crate::ruleset::YakuFacts {
         &self.facts
     }
@@ -291,107 +317,121 @@ impl Progress {
             .collect()
     }
 
-    /// A pile's worth: the points of the yaku it holds, plus partial credit for each yaku still
-    /// in reach, growing with the share of its cards already held. Within an exclusivity group
-    /// only the best prospect counts, and only for what it adds over the group's held yaku.
+    /// A pile's worth in points: the points of the yaku it holds, plus partial credit for each
+    /// yaku still in reach, growing with the share of its cards already held. Within an
+    /// exclusivity group only the best prospect counts, and only for what it adds over the
+    /// group's held yaku.
     pub fn value(&self, ruleset: &Ruleset, pile: CardSet, reach: CardSet) -> f64 {
         let held = ruleset.yaku.evaluate(pile, &self.facts);
-        self.value_with(ruleset, pile, reach, &held)
+        self.worth(PileState {
+            pile,
+            reach,
+            held: &held,
+        }) as f64
+            / UNITS_PER_POINT as f64
     }
 
-    /// [`Progress::value`] with the pile's yaku already evaluated.
-    pub fn value_with(
-        &self,
-        _ruleset: &Ruleset,
-        pile: CardSet,
-        reach: CardSet,
-        held: &YakuScore,
-    ) -> f64 {
-        self.valuation(pile, reach, held).value
-    }
-
-    /// [`Progress::value_with`], taken apart yaku by yaku for [`Progress::value_after`].
-    pub fn valuation(&self, pile: CardSet, reach: CardSet, held: &YakuScore) -> Valuation {
-        let mut terms = [0.0; SMALL_TABLE];
-        if self.general() {
-            let value = self.sum_general(pile, reach, held);
-            return Valuation {
-                terms,
-                credited: 0,
-                value,
-            };
-        }
-        let best = self.group_best(held);
+    /// [`Progress::value`] in units of [`UNITS_PER_POINT`], with the pile's yaku evaluated.
+    pub fn worth(&self, state: PileState) -> i64 {
+        let PileState { pile, reach, held } = state;
         let open = (pile | reach).0;
-        let mut credited = 0;
-        let mut rest = self.live & !held.mask;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let credit = self.open_credit(i, pile.0, open, &best);
-            if credit != 0.0 {
-                terms[i] = credit;
-                credited |= 1 << i;
+        let mut best = vec![0i64; self.members.len()];
+        for i in held.iter() {
+            if let Some(t) = self.terms.get(i)
+                && t.group != NO_GROUP
+            {
+                let g = t.group as usize;
+                best[g] = best[g].max(i64::from(held.points[i]));
             }
         }
-        let value = self.total(held, credited, |i| terms[i]);
-        Valuation {
-            terms,
-            credited,
-            value,
+        let mut total = held.base() * UNITS_PER_POINT;
+        let mut prospect = vec![0i64; self.members.len()];
+        for (i, t) in self.terms.iter().enumerate() {
+            let credit = self.credit_of(i, pile.0, open, held, &best);
+            if t.group == NO_GROUP {
+                total += credit;
+            } else {
+                let g = t.group as usize;
+                prospect[g] = prospect[g].max(credit);
+            }
         }
+        total + prospect.iter().sum::<i64>()
     }
 
-    /// The worth of a pile valued as `before` after a change: the pile is now `pile`, the cards
-    /// it may still win `reach` and its yaku `held`; `moved` holds every card that entered or
-    /// left the pile or the reach, and `rescored` the yaku `held` was evaluated again for
-    /// ([`crate::yaku::YakuTable::touched`]). Only the yaku they can affect are valued again;
-    /// the result is what [`Progress::value_with`] gives on the changed pile, bit for bit.
-    pub fn value_after(
+    /// How much a pile's worth ([`Progress::worth`], units) changes from `before` to `after`,
+    /// where `moved` holds every card that entered or left the pile or the reach, and
+    /// `rescored` the yaku evaluated again for the change ([`crate::yaku::YakuTable::touched`],
+    /// whole groups; 0 when the yaku held are the same). Only the yaku they can affect are
+    /// valued, so a bot weighs a move at the cost of the few yaku it touches; the result is the
+    /// difference of the two whole valuations, exactly.
+    pub fn change(
         &self,
-        before: &Valuation,
+        before: PileState,
+        after: PileState,
         moved: CardSet,
         rescored: u64,
-        (pile, reach, held): (CardSet, CardSet, &YakuScore),
-    ) -> f64 {
-        if self.general() {
-            return self.sum_general(pile, reach, held);
+    ) -> i64 {
+        if self.members.len() > SMALL_GROUPS {
+            return self.worth(after) - self.worth(before);
         }
         let dirty = moved
             .iter()
-            .fold(rescored, |d, c| d | self.by_card[c.index()]);
+            .fold(rescored, |d, c| d | self.by_card[c.index()])
+            & self.live;
+        let mut change = if rescored == 0 {
+            0
+        } else {
+            (after.held.base() - before.held.base()) * UNITS_PER_POINT
+        };
         if dirty == 0 {
-            // Nothing the sum reads has changed (`held` neither: `rescored` is empty).
-            return before.value;
+            return change;
         }
-        let best = self.group_best(held);
-        let open = (pile | reach).0;
-        let mut fresh = [0.0; SMALL_TABLE];
-        let mut credited = before.credited & !dirty;
-        let mut rest = dirty & self.live & !held.mask;
+        let (before_bits, after_bits) = (Bits::of(before), Bits::of(after));
+        let mut groups = 0u32;
+        let mut rest = dirty;
+        let no_best = [0; SMALL_GROUPS];
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let credit = self.open_credit(i, pile.0, open, &best);
-            if credit != 0.0 {
-                fresh[i] = credit;
-                credited |= 1 << i;
+            match self.terms[i].group {
+                NO_GROUP => {
+                    change += self.credit_in(i, after_bits, &no_best)
+                        - self.credit_in(i, before_bits, &no_best)
+                }
+                g => groups |= 1 << g,
             }
         }
-        self.total(held, credited, |i| {
-            if dirty >> i & 1 == 1 {
-                fresh[i]
+        if groups != 0 {
+            let best_before = self.group_best(before.held);
+            let best_after = if rescored == 0 {
+                best_before
             } else {
-                before.terms[i]
+                self.group_best(after.held)
+            };
+            while groups != 0 {
+                let g = groups.trailing_zeros() as usize;
+                groups &= groups - 1;
+                let (mut was, mut is) = (0, 0);
+                let mut members = self.members[g] & self.live;
+                while members != 0 {
+                    let i = members.trailing_zeros() as usize;
+                    members &= members - 1;
+                    was = was.max(self.credit_in(i, before_bits, &best_before));
+                    is = is.max(self.credit_in(i, after_bits, &best_after));
+                }
+                change += is - was;
             }
-        })
+        }
+        change
     }
 
-    /// True for a table too large for the fast path (more than `SMALL_TABLE` yaku or
-    /// `SMALL_GROUPS` groups).
+    /// Yaku `i`'s credit (units) for the pile `state`: 0 when held, out of reach or complete.
     #[inline]
-    fn general(&self) -> bool {
-        self.terms.len() > SMALL_TABLE || self.members.len() > SMALL_GROUPS
+    fn credit_in(&self, i: usize, state: Bits, best: &[i64]) -> i64 {
+        if state.held >> i & 1 == 1 {
+            return 0;
+        }
+        self.open_credit(i, state.pile, state.open, best)
     }
 
     /// The best points held in each group (a table of at most `SMALL_GROUPS`).
@@ -412,81 +452,34 @@ impl Progress {
         best
     }
 
-    /// The held points plus each yaku's credit, in table order (only the best prospect of each
-    /// group counts), so that every path gives the same bits. `credited` holds the yaku whose
-    /// credit (`credit(i)`) is not 0: adding a zero changes no bit of the sum.
+    /// Yaku `i`'s partial credit (units): 0 when held, out of reach or complete. Within a
+    /// group, only what it would add over the group's best held yaku (`best`).
     #[inline]
-    fn total(&self, held: &YakuScore, credited: u64, credit: impl Fn(usize) -> f64) -> f64 {
-        let mut total = held.base() as f64;
-        let mut prospect = [0f64; SMALL_GROUPS];
-        let mut rest = credited;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let (t, c) = (&self.terms[i], credit(i));
-            if t.group == NO_GROUP {
-                total += c;
-            } else if c > prospect[t.group as usize] {
-                prospect[t.group as usize] = c;
-            }
-        }
-        total + prospect[..self.members.len()].iter().sum::<f64>()
-    }
-
-    /// Yaku `i`'s partial credit: 0 when held, out of reach or complete. Within a group, only
-    /// what it would add over the group's best held yaku (`best`).
-    #[inline]
-    fn credit_of(&self, i: usize, pile: u64, open: u64, held: &YakuScore, best: &[i64]) -> f64 {
+    fn credit_of(&self, i: usize, pile: u64, open: u64, held: &YakuScore, best: &[i64]) -> i64 {
         let t = &self.terms[i];
         if held.mask >> i & 1 == 1 || t.need == 0 {
-            return 0.0;
+            return 0;
         }
         self.open_credit(i, pile, open, best)
     }
 
     /// [`Progress::credit_of`] for a yaku not held with `need > 0`.
     #[inline]
-    fn open_credit(&self, i: usize, pile: u64, open: u64, best: &[i64]) -> f64 {
+    fn open_credit(&self, i: usize, pile: u64, open: u64, best: &[i64]) -> i64 {
         let t = &self.terms[i];
         if (open & t.relevant).count_ones() < t.need {
-            return 0.0;
+            return 0;
         }
         let have = (pile & t.relevant).count_ones();
         if have >= t.need {
-            return 0.0;
+            return 0;
         }
         let credit = self.credit[(t.credit + have) as usize];
         if t.group == NO_GROUP {
-            credit * t.points as f64
+            credit * t.points
         } else {
-            credit * (t.points - best[t.group as usize]).max(0) as f64
+            credit * (t.points - best[t.group as usize]).max(0)
         }
-    }
-
-    /// [`Progress::value_with`] for a table of many groups (their sums on the heap).
-    fn sum_general(&self, pile: CardSet, reach: CardSet, held: &YakuScore) -> f64 {
-        let open = (pile | reach).0;
-        let mut best = vec![0i64; self.members.len()];
-        for i in held.iter() {
-            if let Some(t) = self.terms.get(i)
-                && t.group != NO_GROUP
-            {
-                let g = t.group as usize;
-                best[g] = best[g].max(i64::from(held.points[i]));
-            }
-        }
-        let mut total = held.base() as f64;
-        let mut prospect = vec![0f64; self.members.len()];
-        for (i, t) in self.terms.iter().enumerate() {
-            let credit = self.credit_of(i, pile.0, open, held, &best);
-            if t.group == NO_GROUP {
-                total += credit;
-            } else {
-                let g = t.group as usize;
-                prospect[g] = prospect[g].max(credit);
-            }
-        }
-        total + prospect.iter().sum::<f64>()
     }
 
     /// The fewest cards any yaku not yet held is away, for a pile and its reach.
@@ -641,10 +634,12 @@ mod tests {
         }
     }
 
-    /// Valuing only the yaku a change can affect gives the whole valuation's bits, on random
-    /// piles and changes of every bundled ruleset with yaku.
+    /// Valuing only the yaku a change can affect gives the difference of the whole valuations,
+    /// on random piles and changes of every bundled ruleset with yaku: cards won from the reach
+    /// (a capture), cards leaving the reach (the other player's capture), and any two unrelated
+    /// piles.
     #[test]
-    fn value_after_is_value_with() {
+    fn change_is_the_difference_of_whole_valuations() {
         use rand::RngExt;
         for name in ruleset::bundled::ruleset_names() {
             let r = ruleset::load(name).value.unwrap();
@@ -660,24 +655,37 @@ mod tests {
                     .map(CardId)
                     .collect()
             };
-            for _ in 0..300 {
+            for k in 0..300 {
                 let pile = random_set(0.2);
                 let reach = random_set(0.5) - pile;
                 let held = r.yaku.evaluate(pile, p.facts());
-                let before = p.valuation(pile, reach, &held);
-                assert_eq!(before.value, p.value_with(&r, pile, reach, &held));
                 let moved = random_set(0.05);
-                let (pile2, reach2) = (pile | (moved & reach), reach - moved);
+                let (pile2, reach2) = match k % 3 {
+                    0 => (pile | (moved & reach), reach - moved),
+                    1 => (pile, reach - moved),
+                    _ => {
+                        let pile2 = random_set(0.2);
+                        (pile2, random_set(0.5) - pile2)
+                    }
+                };
+                let diff = |a: CardSet, b: CardSet| (a - b) | (b - a);
+                let changed = diff(pile, pile2) | diff(reach, reach2);
                 let mut held2 = held;
-                r.yaku.update(&mut held2, moved & reach, pile2, p.facts());
-                let after = p.value_after(
-                    &before,
-                    moved,
-                    r.yaku.touched(moved),
-                    (pile2, reach2, &held2),
-                );
-                let fresh = p.value_with(&r, pile2, reach2, &held2);
-                assert_eq!(after.to_bits(), fresh.to_bits(), "{name}");
+                r.yaku
+                    .update(&mut held2, diff(pile, pile2), pile2, p.facts());
+                let rescored = r.yaku.touched(diff(pile, pile2));
+                let before = PileState {
+                    pile,
+                    reach,
+                    held: &held,
+                };
+                let after = PileState {
+                    pile: pile2,
+                    reach: reach2,
+                    held: &held2,
+                };
+                let change = p.change(before, after, changed, rescored);
+                assert_eq!(change, p.worth(after) - p.worth(before), "{name}");
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The matching family's rule-reading policy (the `greedy` bot, and the playout policy of
 //! `expert`): takes the capture that adds most to its yaku and near-yaku, and stops early.
 //!
-//! A pile is valued with [`Progress::value`]: the points of its yaku plus partial credit for
+//! A pile is valued with [`Progress::worth`]: the points of its yaku plus partial credit for
 //! yaku in reach. A move's worth is what it adds to the bot's pile, plus half of what it takes
 //! from the next player's prospects (cards captured are out of their reach), less part of what
 //! a card left on the table would give the next player. A call to play on is made only with a
@@ -11,8 +11,9 @@ use super::game::Phase;
 use super::view::View;
 use crate::core::{Action, DeclId};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::Ruleset;
-use crate::yaku::{Progress, Valuation};
+use crate::ruleset::{Ruleset, YakuScore};
+use crate::yaku::{PileState, Progress, UNITS_PER_POINT};
+use std::rc::Rc;
 
 /// Weight of what a capture takes from the other player's prospects.
 const DENIAL: f64 = 0.5;
@@ -24,66 +25,130 @@ const PER_CARD: f64 = 0.05;
 /// The policy (a unit type, so its helpers read as `Greedy::worth`).
 struct Greedy;
 
-/// What a seat knows of the piles, derived from its view, with what every move of one decision
-/// is weighed against: both players' prospects and their piles' worth now.
-struct Piles {
-    mine_progress: std::rc::Rc<Progress>,
-    their_progress: std::rc::Rc<Progress>,
-    /// The yaku my pile holds, and its worth now.
-    mine_held: crate::ruleset::YakuScore,
-    mine_value: Valuation,
-    /// The same for the next player.
-    their_held: crate::ruleset::YakuScore,
-    their_value: Valuation,
-    me: usize,
-    mine: CardSet,
-    theirs: CardSet,
-    /// Cards I may still win: my pile, hand, the table and the unseen cards.
-    my_reach: CardSet,
-    /// Cards the other player may still win.
-    their_reach: CardSet,
+/// One player's side as a decision weighs it: the pile, the cards it may still win and its
+/// yaku.
+struct Side<'v> {
+    progress: Rc<Progress>,
+    pile: CardSet,
+    /// Cards the player may still win (the pile included).
+    reach: CardSet,
+    held: Held<'v>,
 }
 
-impl Piles {
-    fn of(view: &View) -> Piles {
-        let me = view.seat;
-        let them = view.next_seat();
-        let mine = view.captured[me];
-        let theirs = view.captured[them];
-        let open = view.hand | view.table | view.unseen | resolving(view);
-        let (my_reach, their_reach) = (mine | open, theirs | (open - view.hand));
-        let r = view.ruleset;
-        let mine_progress = Progress::of(r, view.yaku_facts(me));
-        let their_progress = Progress::of(r, view.yaku_facts(them));
-        let mine_held = held(view, me, &mine_progress);
-        let their_held = held(view, them, &their_progress);
-        Piles {
-            mine_value: mine_progress.valuation(mine, my_reach, &mine_held),
-            their_value: their_progress.valuation(theirs, their_reach, &their_held),
-            mine_progress,
-            their_progress,
-            mine_held,
-            their_held,
-            me,
-            mine,
-            theirs,
-            my_reach,
-            their_reach,
+/// A pile's yaku: the game's own evaluation when it is of the pile as it is now, else one made
+/// for the decision.
+enum Held<'v> {
+    Game(&'v YakuScore),
+    Made(Box<YakuScore>),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = YakuScore;
+    fn deref(&self) -> &YakuScore {
+        match self {
+            Held::Game(held) => held,
+            Held::Made(held) => held,
         }
     }
 }
 
-/// The yaku `seat`'s pile holds: the game's own evaluation when it is of the pile as it is now
-/// (the table is evaluated only when it is not).
-fn held(view: &View, seat: usize, progress: &Progress) -> crate::ruleset::YakuScore {
-    let pile = view.captured[seat];
-    if view.evaluated[seat] == pile {
-        let held = view.yaku[seat];
-        debug_assert_eq!(held, view.ruleset.yaku.evaluate(pile, progress.facts()));
-        held
-    } else {
-        view.ruleset.yaku.evaluate(pile, progress.facts())
+impl<'v> Side<'v> {
+    fn of(view: &'v View, seat: usize, progress: Rc<Progress>, reach: CardSet) -> Self {
+        let pile = view.captured[seat];
+        let held = if view.evaluated[seat] == pile {
+            let held = &view.yaku[seat];
+            debug_assert_eq!(*held, view.ruleset.yaku.evaluate(pile, progress.facts()));
+            Held::Game(held)
+        } else {
+            Held::Made(Box::new(view.ruleset.yaku.evaluate(pile, progress.facts())))
+        };
+        Side {
+            progress,
+            pile,
+            reach,
+            held,
+        }
     }
+
+    fn state(&self) -> PileState<'_> {
+        PileState {
+            pile: self.pile,
+            reach: self.reach,
+            held: &self.held,
+        }
+    }
+
+    /// How much the side's worth (units) grows when `won` joins its pile: its yaku brought up
+    /// to date for those cards only (in `scratch`, which holds the side's yaku before and
+    /// after), and only the yaku they can change valued.
+    fn gain_with(&self, r: &Ruleset, won: CardSet, scratch: &mut YakuScore) -> i64 {
+        let pile = self.pile | won;
+        let rescored = r.yaku.touched(won);
+        r.yaku.update(scratch, won, pile, self.progress.facts());
+        let after = PileState {
+            pile,
+            reach: self.reach,
+            held: scratch,
+        };
+        let gain = self.progress.change(self.state(), after, won, rescored);
+        // Put back the yaku the update evaluated again.
+        scratch.mask = self.held.mask;
+        let mut rest = rescored;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            scratch.points[i] = self.held.points[i];
+        }
+        gain
+    }
+
+    /// How much the side's worth (units) falls once `gone` is out of its reach.
+    fn loss_without(&self, gone: CardSet) -> i64 {
+        let after = PileState {
+            reach: self.reach - gone,
+            ..self.state()
+        };
+        -self.progress.change(self.state(), after, gone, 0)
+    }
+}
+
+/// What every move of one decision is weighed against: my side and the next player's.
+struct Piles<'v> {
+    mine: Side<'v>,
+    theirs: Side<'v>,
+}
+
+impl<'v> Piles<'v> {
+    fn of(view: &'v View) -> Piles<'v> {
+        let me = view.seat;
+        let them = view.next_seat();
+        let open = view.hand | view.table | view.unseen | resolving(view);
+        let r = view.ruleset;
+        let mine_progress = Progress::of(r, view.yaku_facts(me));
+        // One probe serves both sides when the yaku read no fact or the facts are the same.
+        let their_facts = view.yaku_facts(them);
+        let their_progress = if !r.yaku.reads_facts() || &their_facts == mine_progress.facts() {
+            Rc::clone(&mine_progress)
+        } else {
+            Progress::of(r, their_facts)
+        };
+        Piles {
+            mine: Side::of(view, me, mine_progress, view.captured[me] | open),
+            theirs: Side::of(
+                view,
+                them,
+                their_progress,
+                view.captured[them] | (open - view.hand),
+            ),
+        }
+    }
+}
+
+/// Each side's yaku for the moves of one decision to change and put back (one copy per
+/// decision instead of one per move).
+struct Scratch {
+    mine: YakuScore,
+    theirs: YakuScore,
 }
 
 fn resolving(view: &View) -> CardSet {
@@ -91,6 +156,11 @@ fn resolving(view: &View) -> CardSet {
         Phase::CaptureChoice { card, .. } => CardSet::single(card),
         _ => CardSet::EMPTY,
     }
+}
+
+/// A worth in units of [`UNITS_PER_POINT`] as points.
+fn points(units: i64) -> f64 {
+    units as f64 / UNITS_PER_POINT as f64
 }
 
 /// The table cards `card` would take if played or drawn now (all of them when it has a choice).
@@ -118,47 +188,32 @@ impl Greedy {
     ///
     /// A pile's yaku after the move are the pile's now, brought up to date for the cards the move
     /// adds (only the yaku those cards can change are evaluated again).
-    fn worth(view: &View, piles: &Piles, card: CardId, taken: CardSet) -> f64 {
+    fn worth(
+        view: &View,
+        piles: &Piles,
+        scratch: &mut Scratch,
+        card: CardId,
+        taken: CardSet,
+    ) -> f64 {
         let r = view.ruleset;
-        let (mine, theirs) = (&piles.mine_progress, &piles.their_progress);
+        let Piles { mine, theirs } = piles;
         if taken.is_empty() {
             // The card goes to the table, where the other player may take it.
-            let mut gift = piles.theirs;
-            gift.insert(card);
-            let gift_card = CardSet::single(card);
-            let mut held = piles.their_held;
-            r.yaku.update(&mut held, gift_card, gift, theirs.facts());
-            let after = theirs.value_after(
-                &piles.their_value,
-                gift_card,
-                r.yaku.touched(gift_card),
-                (gift, piles.their_reach, &held),
-            );
-            return -EXPOSURE * (after - piles.their_value.value);
+            let gift = CardSet::single(card);
+            return -EXPOSURE * points(theirs.gain_with(r, gift, &mut scratch.theirs));
         }
         let won = taken | CardSet::single(card);
-        let mut held = piles.mine_held;
-        r.yaku
-            .update(&mut held, won, piles.mine | won, mine.facts());
-        let after = mine.value_after(
-            &piles.mine_value,
-            won,
-            r.yaku.touched(won),
-            (piles.mine | won, piles.my_reach, &held),
-        );
-        let gain = after - piles.mine_value.value;
-        let denied = theirs.value_after(
-            &piles.their_value,
-            won,
-            0,
-            (piles.theirs, piles.their_reach - won, &piles.their_held),
-        );
-        let denial = piles.their_value.value - denied;
-        gain + DENIAL * denial + PER_CARD * f64::from(won.len())
+        let gain = mine.gain_with(r, won, &mut scratch.mine);
+        let denial = theirs.loss_without(won);
+        points(gain) + DENIAL * points(denial) + PER_CARD * f64::from(won.len())
     }
 
     fn best_play(view: &View, legal: &[Action]) -> Action {
         let piles = Piles::of(view);
+        let mut scratch = Scratch {
+            mine: *piles.mine.held,
+            theirs: *piles.theirs.held,
+        };
         let mut best = (f64::NEG_INFINITY, legal[0]);
         for &a in legal {
             let v = match a {
@@ -167,17 +222,19 @@ impl Greedy {
                     if chooses(view.ruleset, card, m) {
                         // With a choice to make, the best one.
                         m.iter()
-                            .map(|t| Self::worth(view, &piles, card, CardSet::single(t)))
+                            .map(|t| {
+                                Self::worth(view, &piles, &mut scratch, card, CardSet::single(t))
+                            })
                             .fold(f64::NEG_INFINITY, f64::max)
                     } else {
-                        Self::worth(view, &piles, card, m)
+                        Self::worth(view, &piles, &mut scratch, card, m)
                     }
                 }
                 Action::Take { card: target } => {
                     let Phase::CaptureChoice { card, .. } = view.phase else {
                         continue;
                     };
-                    Self::worth(view, &piles, card, CardSet::single(target))
+                    Self::worth(view, &piles, &mut scratch, card, CardSet::single(target))
                 }
                 _ => continue,
             };
@@ -194,21 +251,18 @@ impl Greedy {
         else {
             return find(view, legal, "stop").unwrap_or(legal[0]);
         };
-        let piles = Piles::of(view);
         let r = view.ruleset;
-        let mine = Progress::of(r, view.yaku_facts(piles.me));
-        let they_are_close = (0..view.seats()).filter(|&s| s != piles.me).any(|s| {
-            let their_yaku = &view.yaku[s];
-            let theirs = Progress::of(r, view.yaku_facts(s));
-            let reach = view.captured[s] | view.table | view.unseen | resolving(view);
-            their_yaku.mask != 0
-                || theirs
-                    .nearest(view.captured[s], reach, their_yaku)
-                    .is_some_and(|d| d <= 1)
-        });
-        let i_am_close = mine
-            .nearest(piles.mine, piles.my_reach, &view.yaku[piles.me])
-            .is_some_and(|d| d <= 1);
+        let me = view.seat;
+        let open = view.table | view.unseen | resolving(view);
+        let near = |seat: usize, reach: CardSet| {
+            Progress::of(r, view.yaku_facts(seat))
+                .nearest(view.captured[seat], reach, &view.yaku[seat])
+                .is_some_and(|d| d <= 1)
+        };
+        let they_are_close = (0..view.seats())
+            .filter(|&s| s != me)
+            .any(|s| view.yaku[s].mask != 0 || near(s, view.captured[s] | open));
+        let i_am_close = near(me, view.captured[me] | view.hand | open);
         if view.hand.len() >= 4 && i_am_close && !they_are_close {
             go
         } else {
@@ -346,17 +400,23 @@ mod tests {
             assert!(legal.contains(&a));
             if view.phase == Phase::Play {
                 let piles = Piles::of(&view);
-                let worth = |a: Action| {
+                let mut scratch = Scratch {
+                    mine: *piles.mine.held,
+                    theirs: *piles.theirs.held,
+                };
+                let mut worth = |a: Action| {
                     let Action::Play { card } = a else {
                         unreachable!("only plays are legal in the play phase")
                     };
                     let m = matches(&r, view.table, card);
                     if chooses(&r, card, m) {
                         m.iter()
-                            .map(|t| Greedy::worth(&view, &piles, card, CardSet::single(t)))
+                            .map(|t| {
+                                Greedy::worth(&view, &piles, &mut scratch, card, CardSet::single(t))
+                            })
                             .fold(f64::NEG_INFINITY, f64::max)
                     } else {
-                        Greedy::worth(&view, &piles, card, m)
+                        Greedy::worth(&view, &piles, &mut scratch, card, m)
                     }
                 };
                 let chosen = worth(a);
