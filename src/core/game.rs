@@ -109,6 +109,17 @@ pub trait Game: Send + Sync + 'static {
     }
     /// Applies the action of the seat to act.
     fn apply(&mut self, action: Action) -> Result<(), IllegalAction>;
+    /// Applies the legal action at `index` in [`Game::legal_actions`]'s order, as
+    /// `apply(legal_action(index))`; a family may skip building the action and checking it
+    /// again. `Err` when there is no such action.
+    fn apply_legal(&mut self, index: usize) -> Result<(), IllegalAction> {
+        match self.legal_action(index) {
+            Some(action) => self.apply(action),
+            None => Err(IllegalAction::new(format!(
+                "there is no legal action number {index} now"
+            ))),
+        }
+    }
     /// True when the game has ended.
     fn is_over(&self) -> bool {
         self.to_act().is_none()

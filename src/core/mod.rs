@@ -28,17 +28,17 @@ pub fn play_out<G: Game + ?Sized>(
     let mut legal = Vec::with_capacity(16);
     while let Some(seat) = game.to_act() {
         let agent = &mut agents[seat];
-        let action = match agent.choose_blind(game.legal_count(), rng) {
-            Some(index) => game.legal_action(index),
+        let applied = match agent.choose_blind(game.legal_count(), rng) {
+            Some(index) => game.apply_legal(index),
             None => {
                 game.legal_actions(&mut legal);
-                Some(agent.choose(game.as_dyn(), seat, &legal, rng))
+                let action = agent.choose(game.as_dyn(), seat, &legal, rng);
+                game.apply(action)
             }
         };
         // An agent that chose outside the legal actions is a bug in the agent: the game stops
         // rather than loop.
-        let Some(action) = action else { break };
-        if game.apply(action).is_err() {
+        if applied.is_err() {
             break;
         }
     }

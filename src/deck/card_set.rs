@@ -13,6 +13,17 @@ use std::fmt;
 pub struct CardId(pub u8);
 
 impl CardId {
+    /// Every card id of the largest deck, in index order (a deck's cards are the first of them).
+    pub const ALL: [CardId; CardSet::CAPACITY] = {
+        let mut all = [CardId(0); CardSet::CAPACITY];
+        let mut i = 0;
+        while i < CardSet::CAPACITY {
+            all[i] = CardId(i as u8);
+            i += 1;
+        }
+        all
+    };
+
     /// The position of this card in its deck.
     pub fn index(self) -> usize {
         self.0 as usize
@@ -163,6 +174,14 @@ impl Iterator for CardSetIter {
         let bit = self.0.trailing_zeros();
         self.0 &= self.0 - 1;
         Some(CardId(bit as u8))
+    }
+
+    /// Skips `n` cards by clearing the lowest bits, without testing for the end at each.
+    fn nth(&mut self, n: usize) -> Option<CardId> {
+        for _ in 0..n {
+            self.0 &= self.0.wrapping_sub(1);
+        }
+        self.next()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

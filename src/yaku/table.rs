@@ -48,6 +48,8 @@ struct Plan {
     by_card: [u64; 64],
     /// The yaku that read a fact, with every yaku of their groups.
     by_facts: u64,
+    /// For each yaku, every yaku of its group (itself alone when it has none).
+    rivals: [u64; MAX_YAKU],
     /// The other yaku evaluated on the empty pile: they need no facts.
     empty: YakuScore,
 }
@@ -103,7 +105,7 @@ impl YakuTable {
         let plan = self.plan();
         let mut score = plan.empty;
         let dirty = plan.by_facts | plan.touched(pile);
-        self.reevaluate(&mut score, dirty, pile, facts);
+        self.reevaluate(&plan.rivals, &mut score, dirty, pile, facts);
         score
     }
 
@@ -119,8 +121,9 @@ impl YakuTable {
         pile: CardSet,
         facts: &[i64],
     ) -> bool {
-        let dirty = self.plan().touched(changed);
-        self.reevaluate(score, dirty, pile, facts)
+        let plan = self.plan();
+        let dirty = plan.touched(changed);
+        self.reevaluate(&plan.rivals, score, dirty, pile, facts)
     }
 
     /// The yaku [`YakuTable::update`] evaluates again when `cards` change (with every yaku of
@@ -153,8 +156,10 @@ impl YakuTable {
         }
         let mut by_card = [0u64; 64];
         let mut by_facts = 0;
+        let mut rivals = [0u64; MAX_YAKU];
         for (i, y) in self.yaku.iter().enumerate() {
             let closed = y.group.map_or(1 << i, |g| members[g]);
+            rivals[i] = closed;
             for card in (y.when.cards_read() | y.points.cards_read()).iter() {
                 by_card[card.index()] |= closed;
             }
@@ -163,10 +168,12 @@ impl YakuTable {
             }
         }
         let mut empty = YakuScore::default();
-        self.reevaluate(&mut empty, self.all() & !by_facts, CardSet::EMPTY, &[]);
+        let dirty = self.all() & !by_facts;
+        self.reevaluate(&rivals, &mut empty, dirty, CardSet::EMPTY, &[]);
         Plan {
             by_card,
             by_facts,
+            rivals,
             empty,
         }
     }
@@ -179,15 +186,21 @@ impl YakuTable {
         }
     }
 
-    /// Evaluates the yaku in `dirty` (whole groups) on `pile` into `score`, keeping the others.
-    /// Returns true when one of them is new or scores more than before.
-    fn reevaluate(&self, score: &mut YakuScore, dirty: u64, pile: CardSet, facts: &[i64]) -> bool {
+    /// Evaluates the yaku in `dirty` (whole groups) on `pile` into `score`, keeping the others;
+    /// `rivals[i]` is every yaku of yaku `i`'s group ([`Plan::rivals`]). Returns true when one
+    /// of them is new or scores more than before.
+    fn reevaluate(
+        &self,
+        rivals: &[u64; MAX_YAKU],
+        score: &mut YakuScore,
+        dirty: u64,
+        pile: CardSet,
+        facts: &[i64],
+    ) -> bool {
         let cx = Context { pile, facts };
         // Yaku that hold with more points than `score` gave them (0 when they did not count).
         let mut rose = 0u64;
         score.mask &= !dirty;
-        // best[g] = index of the best yaku so far in group g.
-        let mut best = [u8::MAX; MAX_YAKU];
         let mut rest = dirty;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
@@ -204,24 +217,19 @@ impl YakuTable {
             if points > before {
                 rose |= 1 << i;
             }
-            match y.group {
-                None => {
-                    score.mask |= 1 << i;
-                    score.points[i] = points;
+            // The group's best so far, if one of it holds (a yaku without a group has no
+            // rival, and its own bit was cleared above): only the highest-scoring counts.
+            let best = score.mask & rivals[i];
+            if best != 0 {
+                let b = best.trailing_zeros() as usize;
+                if points <= score.points[b] {
+                    continue;
                 }
-                Some(g) => {
-                    let b = best[g] as usize;
-                    if b == usize::from(u8::MAX) || points > score.points[b] {
-                        if b != usize::from(u8::MAX) {
-                            score.mask &= !(1 << b);
-                            score.points[b] = 0;
-                        }
-                        best[g] = i as u8;
-                        score.mask |= 1 << i;
-                        score.points[i] = points;
-                    }
-                }
+                score.points[b] = 0;
+                score.mask &= !best;
             }
+            score.mask |= 1 << i;
+            score.points[i] = points;
         }
         score.mask & rose != 0
     }

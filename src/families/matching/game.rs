@@ -11,11 +11,11 @@ use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{
     BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
-    MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuScore,
+    MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts};
-use rand::distr::uniform::{UniformSampler, UniformUsize};
+use rand::distr::uniform::{UniformInt, UniformSampler};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
@@ -144,6 +144,9 @@ impl Marks {
 /// What a matching game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
+// A tag of its own rather than one folded into the card's niche: every action matches on the
+// phase, and a plain tag is one load and a jump.
+#[repr(u8)]
 pub enum Phase {
     /// The seat after the dealer makes one of the after-deal declarations (swap or keep).
     AfterDeal,
@@ -527,8 +530,15 @@ impl MatchingGame {
     fn emit(&mut self, event: impl FnOnce(&MatchingGame) -> Event) {
         if self.log {
             let e = event(self);
-            self.events.push(e);
+            self.push_event(e);
         }
+    }
+
+    /// [`MatchingGame::emit`]'s push, out of line: simulations never log.
+    #[cold]
+    #[inline(never)]
+    fn push_event(&mut self, event: Event) {
+        self.events.push(event);
     }
 
     /// The declarations offered now, in ruleset order.
@@ -637,14 +647,8 @@ impl MatchingGame {
         // its record's orders goes on, once they run out, exactly as the original did.
         let mut order = std::mem::take(&mut self.stock);
         order.clear();
-        order.extend((0..n as u8).map(CardId));
-        for i in (1..n).rev() {
-            // `self.rng.random_range(0..=i)`, called through the sampler it uses so that it
-            // inlines (`random_range` is not `#[inline]`): the same draws.
-            let j = UniformUsize::sample_single_inclusive(0, i, &mut self.rng)
-                .expect("0..=i is not empty");
-            order.swap(i, j);
-        }
+        order.extend_from_slice(&CardId::ALL[..n]);
+        shuffle(&mut order, &mut self.rng);
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
             order = given;
         }
@@ -792,10 +796,26 @@ impl MatchingGame {
         }
     }
 
-    /// Plays or draws `card`: capture, choose, or leave it on the table.
-    fn resolve(&mut self, card: CardId, from_hand: bool) {
+    /// Plays or draws `card`, then goes on with the turn until a choice waits or it ends: after
+    /// the hand card the draw, after the drawn card the turn's end. A loop rather than calls
+    /// back and forth: a turn is the engine's commonest path.
+    fn resolve(&mut self, mut card: CardId, mut from_hand: bool) {
+        loop {
+            if !self.place(card, from_hand) {
+                return;
+            }
+            match self.draw_after(from_hand) {
+                Some(drawn) => (card, from_hand) = (drawn, false),
+                None => return self.finish_turn(),
+            }
+        }
+    }
+
+    /// Puts `card`, played or drawn, where it goes: a stack, a capture, or the table. False when
+    /// the player must first choose which of its matches it takes.
+    fn place(&mut self, card: CardId, from_hand: bool) -> bool {
         if !from_hand && self.flow.stacks && self.makes_stack(card) {
-            return;
+            return true;
         }
         let matches = self.candidates(card);
         let wild = self.flow.wild.contains(card);
@@ -810,15 +830,16 @@ impl MatchingGame {
                 self.marks.turn.drawn = Some((card, CardSet::EMPTY));
             }
             self.log_move(card, CardSet::EMPTY, from_hand);
-            self.continue_turn(from_hand);
+            true
         } else if after_one != 0 && (after_two == 0 || wild) {
             // Two matches, or a wild card matching several: the player chooses one.
             self.phase = Phase::CaptureChoice { card, from_hand };
+            false
         } else {
             // One match: take the pair. Three of a suit: the fourth card takes all (004 "three
             // cards ... are collected when the player plays the fourth card"; 002 step 1; 001).
             self.take(card, matches, from_hand);
-            self.continue_turn(from_hand);
+            true
         }
     }
 
@@ -849,7 +870,6 @@ impl MatchingGame {
             player: p,
             cards: three.iter().collect(),
         });
-        self.continue_turn(false);
         true
     }
 
@@ -877,11 +897,19 @@ impl MatchingGame {
         self.log_move(card, taken, from_hand);
     }
 
+    /// Logs a card played or drawn and what it took, when events are logged.
     #[inline]
     fn log_move(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
-        if !self.log {
-            return;
+        if self.log {
+            self.push_move(card, taken, from_hand);
         }
+    }
+
+    /// [`MatchingGame::log_move`]'s event, out of line: simulations never log, and building the
+    /// event inline made the moves too large to inline themselves.
+    #[cold]
+    #[inline(never)]
+    fn push_move(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
         let player = self.turn;
         let captured: Vec<CardId> = taken.iter().collect();
         self.events.push(if from_hand {
@@ -901,25 +929,34 @@ impl MatchingGame {
 
     /// After the hand card: draw. After the drawn card: the turn ends.
     fn continue_turn(&mut self, from_hand: bool) {
-        if from_hand && self.stock_pos < self.stock.len() {
-            let mut card = self.stock[self.stock_pos];
+        match self.draw_after(from_hand) {
+            Some(card) => self.resolve(card, false),
+            None => self.finish_turn(),
+        }
+    }
+
+    /// The card drawn after the hand card (`from_hand`), bonus cards going to the pile on the
+    /// way; `None` after the drawn card, or when the stock runs out.
+    #[inline]
+    fn draw_after(&mut self, from_hand: bool) -> Option<CardId> {
+        if !from_hand {
+            return None;
+        }
+        loop {
+            let card = *self.stock.get(self.stock_pos)?;
             self.stock_pos += 1;
             // A drawn bonus card goes to the pile and the next card is drawn.
-            while self.flow.bonus.contains(card) {
-                self.take_bonus(card);
-                if self.stock_pos == self.stock.len() {
-                    self.phase = Phase::Play;
-                    self.end_turn();
-                    return;
-                }
-                card = self.stock[self.stock_pos];
-                self.stock_pos += 1;
+            if !self.flow.bonus.contains(card) {
+                return Some(card);
             }
-            self.resolve(card, false);
-        } else {
-            self.phase = Phase::Play;
-            self.end_turn();
+            self.take_bonus(card);
         }
+    }
+
+    /// The turn's cards are down: the turn ends.
+    fn finish_turn(&mut self) {
+        self.phase = Phase::Play;
+        self.end_turn();
     }
 
     fn take_bonus(&mut self, card: CardId) {
@@ -1080,9 +1117,13 @@ impl MatchingGame {
             return;
         }
         let pile = self.captured[p];
-        let c = self.circumstances(p);
-        let facts = c.yaku_facts();
         let table = &self.ruleset.yaku;
+        // The facts are gathered only for a table that reads them: most read the pile alone.
+        let facts = if table.reads_facts() {
+            self.circumstances(p).yaku_facts()
+        } else {
+            YakuFacts::default()
+        };
         let improved = if self.evaluated[p] == UNEVALUATED {
             let after = table.evaluate(pile, &facts);
             let improved = after.improves_on(&self.yaku[p]);
@@ -1397,47 +1438,14 @@ impl MatchingGame {
                 if self.offered >> decl.0 & 1 == 0 {
                     return illegal(self.refused(decl));
                 }
-                let seat = self.to_act().expect("a seat acts while the game goes on");
-                self.emit(|_| Event::Declared {
-                    player: seat,
-                    decl,
-                    card: None,
-                });
-                match self.effect(decl) {
-                    "swap" => {
-                        let dealer = self.dealer;
-                        let (a, b) = (self.hands[dealer], self.hands[seat]);
-                        self.hands[dealer] = b;
-                        self.hands[seat] = a;
-                        self.after_deal();
-                    }
-                    "keep" => self.after_deal(),
-                    "continue" => {
-                        self.calls[seat] += 1;
-                        self.marks.last_base[seat] = self.yaku[seat].base();
-                        self.count_declared(seat, decl);
-                        self.reevaluate_after_call(seat);
-                        self.next_player();
-                    }
-                    "count_as" => {
-                        self.count_declared(seat, decl);
-                        self.choose(seat, decl);
-                        self.end_turn();
-                    }
-                    _ => self.stop(seat),
-                }
+                self.declare(decl);
             }
             (Phase::Play, Action::Play { card }) => {
                 if !self.hands[self.turn].contains(card) {
                     let id = self.ruleset.deck.id_of(card).to_string();
                     return illegal(format!("`{id}` is not in your hand"));
                 }
-                self.hands[self.turn].remove(card);
-                if self.flow.bonus.contains(card) {
-                    self.play_bonus(card);
-                } else {
-                    self.resolve(card, true);
-                }
+                self.play(card);
             }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
                 if !self.candidates(card).contains(target) {
@@ -1449,8 +1457,7 @@ impl MatchingGame {
                         deck.ids(self.candidates(card)).join(", ")
                     ));
                 }
-                self.take(card, CardSet::single(target), from_hand);
-                self.continue_turn(from_hand);
+                self.capture(card, target, from_hand);
             }
             (_, Action::Declare { decl, .. }) => return illegal(self.refused(decl)),
             (phase, action) => {
@@ -1462,6 +1469,92 @@ impl MatchingGame {
             }
         }
         Ok(())
+    }
+
+    /// Applies the legal action at `index` in [`MatchingGame::legal_actions`]'s order: what
+    /// `apply(legal_action(index))` does, without building the action and checking it again
+    /// (the index says it is legal). Random play moves this way.
+    pub fn apply_legal(&mut self, index: usize) -> Result<(), IllegalAction> {
+        match self.phase {
+            Phase::Play => match self.hands[self.turn].nth(index) {
+                Some(card) => self.play(card),
+                // The moves before a play are found and checked as any other action.
+                None => return self.apply_listed(index),
+            },
+            Phase::CaptureChoice { card, from_hand } => match self.candidates(card).nth(index) {
+                Some(target) => self.capture(card, target, from_hand),
+                None => return self.apply_listed(index),
+            },
+            Phase::AfterDeal | Phase::Declare | Phase::Choose => {
+                let offered = self.offered_decls().nth(index);
+                match offered {
+                    Some(decl) => self.declare(decl),
+                    None => return self.apply_listed(index),
+                }
+            }
+            Phase::GameOver => return self.apply_listed(index),
+        }
+        Ok(())
+    }
+
+    /// [`MatchingGame::apply`] of the legal action at `index`, or why there is none.
+    fn apply_listed(&mut self, index: usize) -> Result<(), IllegalAction> {
+        match self.legal_action(index) {
+            Some(action) => self.apply(action),
+            None => Err(IllegalAction::new(format!(
+                "there is no legal action number {index} now: {}",
+                self.describe_phase(self.phase)
+            ))),
+        }
+    }
+
+    /// Plays `card` from the hand of the player to act (it holds it).
+    fn play(&mut self, card: CardId) {
+        self.hands[self.turn].remove(card);
+        if self.flow.bonus.contains(card) {
+            self.play_bonus(card);
+        } else {
+            self.resolve(card, true);
+        }
+    }
+
+    /// `card`, waiting for a choice between its matches, captures `target` (one of them).
+    fn capture(&mut self, card: CardId, target: CardId, from_hand: bool) {
+        self.take(card, CardSet::single(target), from_hand);
+        self.continue_turn(from_hand);
+    }
+
+    /// The seat to act makes declaration `decl`, one of those offered.
+    fn declare(&mut self, decl: DeclId) {
+        let seat = self.to_act().expect("a seat acts while the game goes on");
+        self.emit(|_| Event::Declared {
+            player: seat,
+            decl,
+            card: None,
+        });
+        match self.effect(decl) {
+            "swap" => {
+                let dealer = self.dealer;
+                let (a, b) = (self.hands[dealer], self.hands[seat]);
+                self.hands[dealer] = b;
+                self.hands[seat] = a;
+                self.after_deal();
+            }
+            "keep" => self.after_deal(),
+            "continue" => {
+                self.calls[seat] += 1;
+                self.marks.last_base[seat] = self.yaku[seat].base();
+                self.count_declared(seat, decl);
+                self.reevaluate_after_call(seat);
+                self.next_player();
+            }
+            "count_as" => {
+                self.count_declared(seat, decl);
+                self.choose(seat, decl);
+                self.end_turn();
+            }
+            _ => self.stop(seat),
+        }
     }
 
     /// The declarations before playing a card the player to act may make now (`reveal`,
@@ -1679,6 +1772,25 @@ impl MatchingGame {
     }
 }
 
+/// Shuffles `order` (Fisher-Yates from the last card down, each card's partner drawn as
+/// `rng.random_range(0..=i)`). These draws decide every seeded game and the later deals of every
+/// replayed record: they must stay exactly as they are.
+fn shuffle(order: &mut [CardId], rng: &mut Xoshiro256PlusPlus) {
+    // The generator is copied in and out: a local state stays in registers, where the
+    // generator inside the game was stored back after every draw (a write to the deck might
+    // have changed it, for all the compiler knew).
+    let mut local = rng.clone();
+    for i in (1..order.len()).rev() {
+        // `random_range(0..=i)`, called through the sampler it uses for a range within 32 bits
+        // (a deck has at most 64 cards) so that it inlines (`random_range` is not `#[inline]`):
+        // the same draws.
+        let j = UniformInt::<u32>::sample_single_inclusive(0, i as u32, &mut local)
+            .expect("0..=i is not empty");
+        order.swap(i, j as usize);
+    }
+    *rng = local;
+}
+
 /// A hand's points: with the explanation, or (in simulations) the numbers alone: the winner's,
 /// and each other seat's.
 enum Settled {
@@ -1718,6 +1830,9 @@ impl Game for MatchingGame {
     }
     fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
         MatchingGame::apply(self, action)
+    }
+    fn apply_legal(&mut self, index: usize) -> Result<(), IllegalAction> {
+        MatchingGame::apply_legal(self, index)
     }
     fn scores(&self) -> &[i64] {
         &self.scores
