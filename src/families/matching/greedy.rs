@@ -32,35 +32,25 @@ struct Side<'v> {
     pile: CardSet,
     /// Cards the player may still win (the pile included).
     reach: CardSet,
-    held: Held<'v>,
-}
-
-/// A pile's yaku: the game's own evaluation when it is of the pile as it is now, else one made
-/// for the decision.
-enum Held<'v> {
-    Game(&'v YakuScore),
-    Made(Box<YakuScore>),
-}
-
-impl std::ops::Deref for Held<'_> {
-    type Target = YakuScore;
-    fn deref(&self) -> &YakuScore {
-        match self {
-            Held::Game(held) => held,
-            Held::Made(held) => held,
-        }
-    }
+    held: &'v YakuScore,
 }
 
 impl<'v> Side<'v> {
-    fn of(view: &'v View, seat: usize, progress: Rc<Progress>, reach: CardSet) -> Self {
+    /// `seat`'s side. Its yaku are the game's own evaluation when it is of the pile as it is
+    /// now, else one made into `made` (kept by the caller: no allocation per decision).
+    fn of(
+        view: &'v View,
+        seat: usize,
+        (progress, reach): (Rc<Progress>, CardSet),
+        made: &'v mut Option<YakuScore>,
+    ) -> Self {
         let pile = view.captured[seat];
         let held = if view.evaluated[seat] == pile {
             let held = &view.yaku[seat];
             debug_assert_eq!(*held, view.ruleset.yaku.evaluate(pile, progress.facts()));
-            Held::Game(held)
+            held
         } else {
-            Held::Made(Box::new(view.ruleset.yaku.evaluate(pile, progress.facts())))
+            made.insert(view.ruleset.yaku.evaluate(pile, progress.facts()))
         };
         Side {
             progress,
@@ -74,7 +64,7 @@ impl<'v> Side<'v> {
         PileState {
             pile: self.pile,
             reach: self.reach,
-            held: &self.held,
+            held: self.held,
         }
     }
 
@@ -119,7 +109,7 @@ struct Piles<'v> {
 }
 
 impl<'v> Piles<'v> {
-    fn of(view: &'v View) -> Piles<'v> {
+    fn of(view: &'v View, made: &'v mut [Option<YakuScore>; 2]) -> Piles<'v> {
         let me = view.seat;
         let them = view.next_seat();
         let open = view.hand | view.table | view.unseen | resolving(view);
@@ -132,14 +122,12 @@ impl<'v> Piles<'v> {
         } else {
             Progress::of(r, their_facts)
         };
+        let [my_made, their_made] = made;
+        let my_reach = view.captured[me] | open;
+        let their_reach = view.captured[them] | (open - view.hand);
         Piles {
-            mine: Side::of(view, me, mine_progress, view.captured[me] | open),
-            theirs: Side::of(
-                view,
-                them,
-                their_progress,
-                view.captured[them] | (open - view.hand),
-            ),
+            mine: Side::of(view, me, (mine_progress, my_reach), my_made),
+            theirs: Side::of(view, them, (their_progress, their_reach), their_made),
         }
     }
 }
@@ -209,7 +197,8 @@ impl Greedy {
     }
 
     fn best_play(view: &View, legal: &[Action]) -> Action {
-        let piles = Piles::of(view);
+        let mut made = [None, None];
+        let piles = Piles::of(view, &mut made);
         let mut scratch = Scratch {
             mine: *piles.mine.held,
             theirs: *piles.theirs.held,
@@ -399,7 +388,8 @@ mod tests {
             let a = choose(&view, &legal);
             assert!(legal.contains(&a));
             if view.phase == Phase::Play {
-                let piles = Piles::of(&view);
+                let mut made = [None, None];
+                let piles = Piles::of(&view, &mut made);
                 let mut scratch = Scratch {
                     mine: *piles.mine.held,
                     theirs: *piles.theirs.held,
