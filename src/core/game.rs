@@ -151,7 +151,8 @@ pub trait Game: Send + Sync + 'static {
     /// The family's rule-reading choice for `seat` among `legal`, from what `seat` may see.
     fn heuristic(&self, seat: Seat, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action;
     /// A game in the state `seat` sees, with the cards it cannot see placed at random from
-    /// `rng`; searching bots play it out. `None` when the family cannot make one.
+    /// `rng`; searching bots play out the hand in progress on it (a family may end the game
+    /// with that hand). `None` when the family cannot make one.
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>>;
 
     // ----- plumbing

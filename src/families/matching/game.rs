@@ -178,6 +178,9 @@ pub struct MatchingGame {
     rounds: u32,
     log: bool,
     keep_deals: bool,
+    /// The game ends with the hand in progress (a searching bot's playout reads that hand's
+    /// result alone: the next deal would be dealt for nothing).
+    ends_with_hand: bool,
     seats: usize,
     /// The pile each seat's yaku were last evaluated on.
     evaluated: PerSeat<CardSet>,
@@ -246,6 +249,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         rounds,
         log: options.log_events,
         keep_deals: !options.simulation,
+        ends_with_hand: false,
         seats,
         evaluated: PerSeat::filled(seats, UNEVALUATED),
         dealt_orders: Vec::new(),
@@ -327,6 +331,7 @@ impl MatchingGame {
             rounds: view.rounds,
             log: false,
             keep_deals: false,
+            ends_with_hand: false,
             seats,
             // Unknown: the next turn's end evaluates the pile afresh against `view.yaku`.
             evaluated: PerSeat::filled(seats, UNEVALUATED),
@@ -1304,7 +1309,7 @@ impl MatchingGame {
             GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
             GameLength::Rounds(_) => false,
         } || self.flow.stake.is_some() && self.scores.iter().any(|&s| s <= 0);
-        if self.round >= self.rounds || target_reached {
+        if self.round >= self.rounds || target_reached || self.ends_with_hand {
             self.phase = Phase::GameOver;
             self.offered = 0;
             let scores = self.scores.to_vec();
@@ -1749,7 +1754,8 @@ impl MatchingGame {
         }
     }
 
-    /// A game in the state `seat` sees, with its hidden cards dealt at random from `rng`.
+    /// A game in the state `seat` sees, with its hidden cards dealt at random from `rng`, that
+    /// ends with the hand in progress.
     pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<MatchingGame> {
         let view = self.view(seat);
         let mut hidden: Vec<CardId> = view.unseen.iter().collect();
@@ -1768,7 +1774,9 @@ impl MatchingGame {
             }
         }
         let stock = hidden[next..].to_vec();
-        MatchingGame::from_view(&view, &others, stock, rng.next_u64()).ok()
+        let mut world = MatchingGame::from_view(&view, &others, stock, rng.next_u64()).ok()?;
+        world.ends_with_hand = true;
+        Some(world)
     }
 }
 
