@@ -53,6 +53,9 @@ pub struct TricksGame {
     orders: std::vec::IntoIter<Vec<CardId>>,
     rounds: u32,
     log: bool,
+    /// The game ends with the hand in progress (a searching bot's playout reads that hand's
+    /// result alone: the next deal would be dealt for nothing).
+    ends_with_hand: bool,
     dealt_orders: Vec<Vec<CardId>>,
     first_dealer: Seat,
     round: u32,
@@ -116,6 +119,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         orders: options.deck_orders.into_iter(),
         rounds,
         log: options.log_events,
+        ends_with_hand: false,
         dealt_orders: Vec::new(),
         first_dealer: dealer,
         round: 0,
@@ -587,7 +591,7 @@ impl TricksGame {
             GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
             GameLength::Rounds(_) => false,
         };
-        if self.round >= self.rounds || target_reached {
+        if self.round >= self.rounds || target_reached || self.ends_with_hand {
             self.phase = Phase::GameOver;
             let scores = self.scores.to_vec();
             self.emit(Event::GameEnded { scores });
@@ -787,7 +791,7 @@ impl TricksGame {
 
     /// A game in the state `seat` sees, with what it cannot see dealt at random from `rng`: the
     /// other hand (holding the marriage cards it showed) and the stock (the turned-up trump
-    /// stays last).
+    /// stays last). The game ends with the hand in progress.
     pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> TricksGame {
         let other = next_seat(seat, self.hands.len());
         let known_other = self.shown & self.hands[other];
@@ -817,6 +821,7 @@ impl TricksGame {
         g.orders = Vec::new().into_iter();
         g.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
         g.log = false;
+        g.ends_with_hand = true;
         g.events.clear();
         g
     }
