@@ -102,11 +102,33 @@ impl YakuTable {
     /// Only the yaku that read a fact or a card of `pile` are evaluated: the others hold what
     /// they hold on the empty pile, which is known in advance.
     pub fn evaluate(&self, pile: CardSet, facts: &[i64]) -> YakuScore {
-        let plan = self.plan();
-        let mut score = plan.empty;
-        let dirty = plan.by_facts | plan.touched(pile);
-        self.reevaluate(&plan.rivals, &mut score, dirty, pile, facts);
+        let mut score = YakuScore::default();
+        self.refresh(&mut score, pile, facts);
         score
+    }
+
+    /// Replaces `score` with [`YakuTable::evaluate`] of `pile`, in place: only the yaku whose
+    /// value changes are written, where a fresh score is a 264-byte copy. Returns true when the
+    /// new score improves on the one it replaces ([`YakuScore::improves_on`]).
+    pub fn refresh(&self, score: &mut YakuScore, pile: CardSet, facts: &[i64]) -> bool {
+        let plan = self.plan();
+        let dirty = plan.by_facts | plan.touched(pile);
+        // The others take their value on the empty pile (whole groups, as `dirty` is).
+        let others = self.all() & !dirty;
+        let empty = &plan.empty;
+        let mut rose = 0u64;
+        let mut rest = (score.mask | empty.mask) & others;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if empty.points[i] > score.points[i] {
+                rose |= 1 << i;
+            }
+            score.points[i] = empty.points[i];
+        }
+        score.mask = score.mask & !others | empty.mask & others;
+        let improved = self.reevaluate(&plan.rivals, score, dirty, pile, facts);
+        improved || score.mask & rose != 0
     }
 
     /// Brings `score`, the yaku of some earlier pile under the same `facts`, up to date for
@@ -344,8 +366,9 @@ group = "odd"
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
-        /// Evaluating a pile and updating a score card by card both give the plain meaning, and
-        /// an update says when the new score improves on the one before.
+        /// Evaluating a pile, refreshing an earlier score and updating it card by card all give
+        /// the plain meaning, and a refresh or an update says when the new score improves on the
+        /// one before.
         #[test]
         fn update_is_evaluate(
             seed in any::<u64>(),
@@ -372,6 +395,9 @@ group = "odd"
                     let fresh = reference(table, pile, &facts);
                     prop_assert_eq!(table.evaluate(pile, &facts), fresh);
                     let improved = fresh.improves_on(&score);
+                    let mut refreshed = score;
+                    prop_assert_eq!(table.refresh(&mut refreshed, pile, &facts), improved);
+                    prop_assert_eq!(refreshed, fresh);
                     let changed = (pile - before) | (before - pile);
                     prop_assert_eq!(table.update(&mut score, changed, pile, &facts), improved);
                     prop_assert_eq!(score, fresh);
