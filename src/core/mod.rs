@@ -25,7 +25,8 @@ pub fn play_out<G: Game + ?Sized>(
     agents: &mut [Box<dyn Agent>],
     rng: &mut Xoshiro256PlusPlus,
 ) -> Result<(), crate::script::ScriptError> {
-    let mut legal = Vec::with_capacity(16);
+    // Allocated at the first agent that reads the actions: a random agent never does.
+    let mut legal = Vec::new();
     while let Some(seat) = game.to_act() {
         let agent = &mut agents[seat];
         let applied = match agent.choose_blind(game.legal_count(), rng) {

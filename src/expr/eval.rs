@@ -76,6 +76,20 @@ impl Program {
         self.reads
     }
 
+    /// A bound every pile that satisfies the condition meets: at least `n` cards of `set`, as
+    /// `(set, n)`; `(EMPTY, 0)` when none is known. The yaku table skips a whole group at once
+    /// when no member's bound is met.
+    pub fn needs(&self) -> (CardSet, u32) {
+        match &self.flat {
+            // Either atom's lower bound is necessary: the larger says more.
+            Flat::Counts([a, b]) => {
+                let atom = if b.lo > a.lo { b } else { a };
+                (atom.set, atom.lo)
+            }
+            _ => (CardSet::EMPTY, 0),
+        }
+    }
+
     /// The compiled tree (inlined where a name stands for this program).
     pub(super) fn node(&self) -> &Node {
         &self.node

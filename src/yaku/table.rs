@@ -48,10 +48,21 @@ struct Plan {
     by_card: [u64; 64],
     /// The yaku that read a fact, with every yaku of their groups.
     by_facts: u64,
-    /// For each yaku, every yaku of its group (itself alone when it has none).
-    rivals: [u64; MAX_YAKU],
+    /// Each yaku's group.
+    groups: Groups,
     /// The other yaku evaluated on the empty pile: they need no facts.
     empty: YakuScore,
+}
+
+/// Each yaku's group, as evaluation reads it: the yaku a group rule weighs it against, and a
+/// bound that rules the whole group out at once (most evaluations find that no member holds).
+#[derive(Clone, Debug, PartialEq)]
+struct Groups {
+    /// For each yaku, every yaku of its group (itself alone when it has none).
+    rivals: [u64; MAX_YAKU],
+    /// For each yaku, `(set, n)`: a pile on which some yaku of its group holds has at least `n`
+    /// cards of `set` (from [`Program::needs`]; `n` is 0 when some member has no such bound).
+    gates: [(CardSet, u32); MAX_YAKU],
 }
 
 /// The yaku a pile holds, after the group rule: a mask over the table and each one's points.
@@ -102,11 +113,33 @@ impl YakuTable {
     /// Only the yaku that read a fact or a card of `pile` are evaluated: the others hold what
     /// they hold on the empty pile, which is known in advance.
     pub fn evaluate(&self, pile: CardSet, facts: &[i64]) -> YakuScore {
-        let plan = self.plan();
-        let mut score = plan.empty;
-        let dirty = plan.by_facts | plan.touched(pile);
-        self.reevaluate(&plan.rivals, &mut score, dirty, pile, facts);
+        let mut score = YakuScore::default();
+        self.refresh(&mut score, pile, facts);
         score
+    }
+
+    /// Replaces `score` with [`YakuTable::evaluate`] of `pile`, in place: only the yaku whose
+    /// value changes are written, where a fresh score is a 264-byte copy. Returns true when the
+    /// new score improves on the one it replaces ([`YakuScore::improves_on`]).
+    pub fn refresh(&self, score: &mut YakuScore, pile: CardSet, facts: &[i64]) -> bool {
+        let plan = self.plan();
+        let dirty = plan.by_facts | plan.touched(pile);
+        // The others take their value on the empty pile (whole groups, as `dirty` is).
+        let others = self.all() & !dirty;
+        let empty = &plan.empty;
+        let mut rose = 0u64;
+        let mut rest = (score.mask | empty.mask) & others;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if empty.points[i] > score.points[i] {
+                rose |= 1 << i;
+            }
+            score.points[i] = empty.points[i];
+        }
+        score.mask = score.mask & !others | empty.mask & others;
+        let improved = self.reevaluate(&plan.groups, score, dirty, pile, facts);
+        improved || score.mask & rose != 0
     }
 
     /// Brings `score`, the yaku of some earlier pile under the same `facts`, up to date for
@@ -123,7 +156,7 @@ impl YakuTable {
     ) -> bool {
         let plan = self.plan();
         let dirty = plan.touched(changed);
-        self.reevaluate(&plan.rivals, score, dirty, pile, facts)
+        self.reevaluate(&plan.groups, score, dirty, pile, facts)
     }
 
     /// The yaku [`YakuTable::update`] evaluates again when `cards` change (with every yaku of
@@ -156,10 +189,21 @@ impl YakuTable {
         }
         let mut by_card = [0u64; 64];
         let mut by_facts = 0;
-        let mut rivals = [0u64; MAX_YAKU];
+        let mut groups = Groups {
+            rivals: [0; MAX_YAKU],
+            gates: [(CardSet::EMPTY, 0); MAX_YAKU],
+        };
         for (i, y) in self.yaku.iter().enumerate() {
             let closed = y.group.map_or(1 << i, |g| members[g]);
-            rivals[i] = closed;
+            groups.rivals[i] = closed;
+            // Some member holds only where its bound is met: where the union of their sets
+            // holds the least of their counts.
+            let mut gate = (CardSet::EMPTY, u32::MAX);
+            for j in (0..self.yaku.len()).filter(|j| closed >> j & 1 == 1) {
+                let (set, n) = self.yaku[j].when.needs();
+                gate = (gate.0 | set, gate.1.min(n));
+            }
+            groups.gates[i] = gate;
             for card in (y.when.cards_read() | y.points.cards_read()).iter() {
                 by_card[card.index()] |= closed;
             }
@@ -169,11 +213,11 @@ impl YakuTable {
         }
         let mut empty = YakuScore::default();
         let dirty = self.all() & !by_facts;
-        self.reevaluate(&rivals, &mut empty, dirty, CardSet::EMPTY, &[]);
+        self.reevaluate(&groups, &mut empty, dirty, CardSet::EMPTY, &[]);
         Plan {
             by_card,
             by_facts,
-            rivals,
+            groups,
             empty,
         }
     }
@@ -186,12 +230,11 @@ impl YakuTable {
         }
     }
 
-    /// Evaluates the yaku in `dirty` (whole groups) on `pile` into `score`, keeping the others;
-    /// `rivals[i]` is every yaku of yaku `i`'s group ([`Plan::rivals`]). Returns true when one
-    /// of them is new or scores more than before.
+    /// Evaluates the yaku in `dirty` (whole groups) on `pile` into `score`, keeping the others.
+    /// Returns true when one of them is new or scores more than before.
     fn reevaluate(
         &self,
-        rivals: &[u64; MAX_YAKU],
+        groups: &Groups,
         score: &mut YakuScore,
         dirty: u64,
         pile: CardSet,
@@ -200,10 +243,25 @@ impl YakuTable {
         let cx = Context { pile, facts };
         // Yaku that hold with more points than `score` gave them (0 when they did not count).
         let mut rose = 0u64;
+        // Points are 0 outside the mask: only these have points to clear.
+        let held_before = score.mask & dirty;
         score.mask &= !dirty;
         let mut rest = dirty;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
+            // The first of its group met here (groups are whole in `dirty`): when the pile
+            // misses the group's bound, no member holds and the group is done at once.
+            let (set, n) = groups.gates[i];
+            if (set & pile).len() < n {
+                let group = groups.rivals[i];
+                rest &= !group;
+                let mut cleared = held_before & group;
+                while cleared != 0 {
+                    score.points[cleared.trailing_zeros() as usize] = 0;
+                    cleared &= cleared - 1;
+                }
+                continue;
+            }
             rest &= rest - 1;
             let y = &self.yaku[i];
             let before = std::mem::take(&mut score.points[i]);
@@ -219,7 +277,7 @@ impl YakuTable {
             }
             // The group's best so far, if one of it holds (a yaku without a group has no
             // rival, and its own bit was cleared above): only the highest-scoring counts.
-            let best = score.mask & rivals[i];
+            let best = score.mask & groups.rivals[i];
             if best != 0 {
                 let b = best.trailing_zeros() as usize;
                 if points <= score.points[b] {
@@ -344,8 +402,9 @@ group = "odd"
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
-        /// Evaluating a pile and updating a score card by card both give the plain meaning, and
-        /// an update says when the new score improves on the one before.
+        /// Evaluating a pile, refreshing an earlier score and updating it card by card all give
+        /// the plain meaning, and a refresh or an update says when the new score improves on the
+        /// one before.
         #[test]
         fn update_is_evaluate(
             seed in any::<u64>(),
@@ -372,6 +431,9 @@ group = "odd"
                     let fresh = reference(table, pile, &facts);
                     prop_assert_eq!(table.evaluate(pile, &facts), fresh);
                     let improved = fresh.improves_on(&score);
+                    let mut refreshed = score;
+                    prop_assert_eq!(table.refresh(&mut refreshed, pile, &facts), improved);
+                    prop_assert_eq!(refreshed, fresh);
                     let changed = (pile - before) | (before - pile);
                     prop_assert_eq!(table.update(&mut score, changed, pile, &facts), improved);
                     prop_assert_eq!(score, fresh);

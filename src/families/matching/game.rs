@@ -270,7 +270,9 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         marks,
         draws_before: 0,
         scores: PerSeat::filled(seats, flow_stake),
-        history: Vec::new(),
+        // Room for the hands of a usual game at once, rather than regrowing as they end (a game
+        // played to a target may have far more rounds at most than it plays).
+        history: Vec::with_capacity(rounds.min(32) as usize),
         events: Vec::new(),
         error: None,
     };
@@ -365,6 +367,7 @@ impl MatchingGame {
     }
 
     /// The seat that must act, or `None` when the game is over.
+    #[inline]
     pub fn to_act(&self) -> Option<Seat> {
         match self.phase {
             Phase::GameOver => None,
@@ -1130,10 +1133,7 @@ impl MatchingGame {
             YakuFacts::default()
         };
         let improved = if self.evaluated[p] == UNEVALUATED {
-            let after = table.evaluate(pile, &facts);
-            let improved = after.improves_on(&self.yaku[p]);
-            self.yaku[p] = after;
-            improved
+            table.refresh(&mut self.yaku[p], pile, &facts)
         } else {
             // Same hand, same facts: only yaku reading a newly captured card can change.
             let before = self.evaluated[p];
@@ -1356,6 +1356,7 @@ impl MatchingGame {
     }
 
     /// How many legal actions there are now.
+    #[inline]
     pub fn legal_count(&self) -> usize {
         match self.phase {
             Phase::GameOver => 0,
