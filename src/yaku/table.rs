@@ -159,6 +159,18 @@ impl YakuTable {
         self.reevaluate(&plan.groups, score, dirty, pile, facts)
     }
 
+    /// [`YakuTable::update`] with the yaku to evaluate again already found
+    /// ([`YakuTable::touched`] of the changed cards), for a caller that needs them itself.
+    pub fn update_touched(
+        &self,
+        score: &mut YakuScore,
+        touched: u64,
+        pile: CardSet,
+        facts: &[i64],
+    ) -> bool {
+        self.reevaluate(&self.plan().groups, score, touched, pile, facts)
+    }
+
     /// The yaku [`YakuTable::update`] evaluates again when `cards` change (with every yaku of
     /// their groups).
     pub fn touched(&self, cards: CardSet) -> u64 {

@@ -74,7 +74,8 @@ impl<'v> Side<'v> {
     fn gain_with(&self, r: &Ruleset, won: CardSet, scratch: &mut YakuScore) -> i64 {
         let pile = self.pile | won;
         let rescored = r.yaku.touched(won);
-        r.yaku.update(scratch, won, pile, self.progress.facts());
+        r.yaku
+            .update_touched(scratch, rescored, pile, self.progress.facts());
         let after = PileState {
             pile,
             reach: self.reach,
