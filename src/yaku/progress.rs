@@ -11,6 +11,7 @@
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{Ruleset, YakuScore};
+use crate::yaku::MAX_YAKU;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::cell::RefCell;
@@ -44,8 +45,9 @@ pub struct Progress {
     /// One entry per yaku, in table order.
     pub yaku: Vec<YakuReach>,
     facts: crate::ruleset::YakuFacts,
-    /// Per yaku, in table order.
-    terms: Vec<Term>,
+    /// Per yaku, in table order, then inert terms up to [`MAX_YAKU`] (so that a yaku's index,
+    /// taken from a 64-bit mask, needs no bounds check).
+    terms: Box<[Term; MAX_YAKU]>,
     /// Partial credit, in units of [`UNITS_PER_POINT`] per point of the yaku, for holding
     /// `have` of `need` relevant cards: `credit[term.credit + have]`.
     credit: Vec<i64>,
@@ -70,6 +72,15 @@ struct Term {
 }
 
 const NO_GROUP: u32 = u32::MAX;
+
+/// A term no pile earns credit from (needs nothing: never live), for the slots past the table.
+const INERT: Term = Term {
+    relevant: 0,
+    need: 0,
+    group: NO_GROUP,
+    points: 0,
+    credit: 0,
+};
 
 /// Groups whose held points [`Progress::change`] keeps on the stack; a table with more takes
 /// the general path (two whole valuations).
@@ -240,34 +251,41 @@ impl Progress {
         let mut by_card = [0u64; 64];
         let mut live = 0u64;
         let mut members = vec![0u64; ruleset.yaku.groups.len()];
-        let terms = yaku
-            .iter()
-            .zip(&ruleset.yaku.yaku)
-            .enumerate()
-            .map(|(i, (r, y))| {
-                for c in r.relevant.iter() {
-                    by_card[c.index()] |= 1 << i;
-                }
-                if let Some(g) = y.group {
-                    members[g] |= 1 << i;
-                }
-                if r.need > 0 {
-                    live |= 1 << i;
-                }
-                let at = credit.len() as u32;
-                credit.extend((0..r.need).map(|have| {
-                    let share = f64::from(have) / f64::from(r.need);
-                    (0.6 * share * share * UNITS_PER_POINT as f64).round() as i64
-                }));
-                Term {
-                    relevant: r.relevant.0,
-                    need: r.need,
-                    group: y.group.map_or(NO_GROUP, |g| g as u32),
-                    points: r.points,
-                    credit: at,
-                }
-            })
-            .collect();
+        let mut terms = Box::new([INERT; MAX_YAKU]);
+        for (slot, term) in
+            terms
+                .iter_mut()
+                .zip(
+                    yaku.iter()
+                        .zip(&ruleset.yaku.yaku)
+                        .enumerate()
+                        .map(|(i, (r, y))| {
+                            for c in r.relevant.iter() {
+                                by_card[c.index()] |= 1 << i;
+                            }
+                            if let Some(g) = y.group {
+                                members[g] |= 1 << i;
+                            }
+                            if r.need > 0 {
+                                live |= 1 << i;
+                            }
+                            let at = credit.len() as u32;
+                            credit.extend((0..r.need).map(|have| {
+                                let share = f64::from(have) / f64::from(r.need);
+                                (0.6 * share * share * UNITS_PER_POINT as f64).round() as i64
+                            }));
+                            Term {
+                                relevant: r.relevant.0,
+                                need: r.need,
+                                group: y.group.map_or(NO_GROUP, |g| g as u32),
+                                points: r.points,
+                                credit: at,
+                            }
+                        }),
+                )
+        {
+            *slot = term;
+        }
         Progress {
             yaku,
             facts,
@@ -337,7 +355,7 @@ impl Progress {
         let open = (pile | reach).0;
         let mut best = vec![0i64; self.members.len()];
         for i in held.iter() {
-            if let Some(t) = self.terms.get(i)
+            if let Some(t) = self.terms.get(i % MAX_YAKU)
                 && t.group != NO_GROUP
             {
                 let g = t.group as usize;
@@ -346,7 +364,7 @@ impl Progress {
         }
         let mut total = held.base() * UNITS_PER_POINT;
         let mut prospect = vec![0i64; self.members.len()];
-        for (i, t) in self.terms.iter().enumerate() {
+        for (i, t) in self.terms[..self.yaku.len()].iter().enumerate() {
             let credit = self.credit_of(i, pile.0, open, held, &best);
             if t.group == NO_GROUP {
                 total += credit;
@@ -393,7 +411,7 @@ impl Progress {
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            match self.terms[i].group {
+            match self.terms[i % MAX_YAKU].group {
                 NO_GROUP => {
                     change += self.credit_in(i, after_bits, &no_best)
                         - self.credit_in(i, before_bits, &no_best)
@@ -442,7 +460,7 @@ impl Progress {
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if let Some(t) = self.terms.get(i)
+            if let Some(t) = self.terms.get(i % MAX_YAKU)
                 && t.group != NO_GROUP
             {
                 let g = t.group as usize;
@@ -456,7 +474,7 @@ impl Progress {
     /// group, only what it would add over the group's best held yaku (`best`).
     #[inline]
     fn credit_of(&self, i: usize, pile: u64, open: u64, held: &YakuScore, best: &[i64]) -> i64 {
-        let t = &self.terms[i];
+        let t = &self.terms[i % MAX_YAKU];
         if held.mask >> i & 1 == 1 || t.need == 0 {
             return 0;
         }
@@ -466,7 +484,7 @@ impl Progress {
     /// [`Progress::credit_of`] for a yaku not held with `need > 0`.
     #[inline]
     fn open_credit(&self, i: usize, pile: u64, open: u64, best: &[i64]) -> i64 {
-        let t = &self.terms[i];
+        let t = &self.terms[i % MAX_YAKU];
         if (open & t.relevant).count_ones() < t.need {
             return 0;
         }
