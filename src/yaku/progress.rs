@@ -394,7 +394,7 @@ impl Progress {
         }
         let dirty = moved
             .iter()
-            .fold(rescored, |d, c| d | self.by_card[c.index()])
+            .fold(rescored, |d, c| d | self.by_card[c.index() % 64])
             & self.live;
         let mut change = if rescored == 0 {
             0
@@ -460,11 +460,9 @@ impl Progress {
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if let Some(t) = self.terms.get(i % MAX_YAKU)
-                && t.group != NO_GROUP
-            {
-                let g = t.group as usize;
-                best[g] = best[g].max(i64::from(held.points[i]));
+            let (t, i) = (&self.terms[i % MAX_YAKU], i % MAX_YAKU);
+            if let Some(b) = best.get_mut(t.group as usize) {
+                *b = (*b).max(i64::from(held.points[i]));
             }
         }
         best
