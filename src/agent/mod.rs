@@ -162,8 +162,8 @@ mod tests {
     use std::sync::Arc;
 
     /// An agent that chooses blind chooses as it would with the game, drawing the same; the
-    /// game's count and indexed actions are its list's, at every decision of random games of
-    /// every bundled ruleset.
+    /// game's count and indexed actions are its list's, and applying by index is applying the
+    /// action, at every decision of random games of every bundled ruleset.
     #[test]
     fn blind_choices_are_the_choices() {
         for name in crate::ruleset::bundled::ruleset_names() {
@@ -190,8 +190,16 @@ mod tests {
                     assert_eq!(legal[i], agent.choose(&*game, seat, &legal, &mut b));
                     assert_eq!(a, b);
                     let i = RandomAgent.choose_blind(legal.len(), &mut rng).unwrap();
+                    // Applying by index is applying the action.
+                    let mut by_index = game.clone();
+                    by_index.apply_legal(i).unwrap();
                     game.apply(legal[i]).unwrap();
+                    assert_eq!(by_index.zones(), game.zones());
+                    assert_eq!(by_index.to_act(), game.to_act());
+                    assert_eq!(by_index.scores(), game.scores());
+                    assert_eq!(by_index.history(), game.history());
                 }
+                assert!(game.apply_legal(0).is_err());
                 assert_eq!(game.legal_count(), 0);
             }
         }

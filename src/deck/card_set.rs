@@ -176,10 +176,15 @@ impl Iterator for CardSetIter {
         Some(CardId(bit as u8))
     }
 
-    /// Skips `n` cards by clearing the lowest bits, without testing for the end at each.
+    /// Skips `n` cards by clearing the lowest bits, the end tested once (by the count) rather
+    /// than at each.
     fn nth(&mut self, n: usize) -> Option<CardId> {
+        if n >= self.0.count_ones() as usize {
+            self.0 = 0;
+            return None;
+        }
         for _ in 0..n {
-            self.0 &= self.0.wrapping_sub(1);
+            self.0 &= self.0 - 1;
         }
         self.next()
     }
@@ -209,6 +214,12 @@ mod tests {
         assert!(!b.contains_all(a));
         assert_eq!(a.iter().map(|c| c.0).collect::<Vec<_>>(), vec![0, 5, 63]);
         assert_eq!(a.nth(1), Some(CardId(5)));
+        assert_eq!(a.nth(3), None);
+        // An index far past the end (a wrapped `0 - 1`) is none, at once.
+        assert_eq!(a.nth(usize::MAX), None);
+        let mut rest = a.iter();
+        assert_eq!(rest.nth(5), None);
+        assert_eq!(rest.next(), None);
         assert_eq!(CardSet::first(48).len(), 48);
         assert_eq!(CardSet::first(64).len(), 64);
     }
