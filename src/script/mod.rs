@@ -1058,10 +1058,13 @@ mod tests {
             compile("fn score(hand) {\n  let x = 0;\n  while x >= 0 { x += 1; }\n  x\n}").unwrap();
         let err = s.score(&HandFacts::default()).unwrap_err();
         assert!(err.message.starts_with("test.rhai:3:"), "{}", err.message);
-        assert!(err.message.contains("operations"), "{}", err.message);
+        // The operation limit stops it; on a machine slow or busy enough (a debug build beside
+        // other jobs) the time limit may come first, which stops it as well, at the same line.
         assert!(
-            err.message.contains("too many operations")
-                || err.message.contains("Too many operations")
+            err.message.to_lowercase().contains("too many operations")
+                || err.message.contains(TIME_LIMIT_MESSAGE),
+            "{}",
+            err.message
         );
     }
 
