@@ -351,21 +351,13 @@ impl Progress {
 
     /// [`Progress::value`] in units of [`UNITS_PER_POINT`], with the pile's yaku evaluated.
     pub fn worth(&self, state: PileState) -> i64 {
-        let PileState { pile, reach, held } = state;
-        let open = (pile | reach).0;
         let mut best = vec![0i64; self.members.len()];
-        for i in held.iter() {
-            if let Some(t) = self.terms.get(i % MAX_YAKU)
-                && t.group != NO_GROUP
-            {
-                let g = t.group as usize;
-                best[g] = best[g].max(i64::from(held.points[i]));
-            }
-        }
-        let mut total = held.base() * UNITS_PER_POINT;
+        self.fill_group_best(state.held, &mut best);
+        let bits = Bits::of(state);
+        let mut total = state.held.base() * UNITS_PER_POINT;
         let mut prospect = vec![0i64; self.members.len()];
         for (i, t) in self.terms[..self.yaku.len()].iter().enumerate() {
-            let credit = self.credit_of(i, pile.0, open, held, &best);
+            let credit = self.credit_in(i, bits, &best);
             if t.group == NO_GROUP {
                 total += credit;
             } else {
@@ -456,30 +448,27 @@ impl Progress {
     #[inline]
     fn group_best(&self, held: &YakuScore) -> [i64; SMALL_GROUPS] {
         let mut best = [0i64; SMALL_GROUPS];
-        let mut rest = held.mask;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let (t, i) = (&self.terms[i % MAX_YAKU], i % MAX_YAKU);
-            if let Some(b) = best.get_mut(t.group as usize) {
-                *b = (*b).max(i64::from(held.points[i]));
-            }
-        }
+        self.fill_group_best(held, &mut best);
         best
     }
 
-    /// Yaku `i`'s partial credit (units): 0 when held, out of reach or complete. Within a
-    /// group, only what it would add over the group's best held yaku (`best`).
+    /// Raises `best[g]` to the points of each yaku of group `g` that `held` holds (groups past
+    /// `best`'s length are left out).
     #[inline]
-    fn credit_of(&self, i: usize, pile: u64, open: u64, held: &YakuScore, best: &[i64]) -> i64 {
-        let t = &self.terms[i % MAX_YAKU];
-        if held.mask >> i & 1 == 1 || t.need == 0 {
-            return 0;
+    fn fill_group_best(&self, held: &YakuScore, best: &mut [i64]) {
+        let mut rest = held.mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize % MAX_YAKU;
+            rest &= rest - 1;
+            if let Some(b) = best.get_mut(self.terms[i].group as usize) {
+                *b = (*b).max(i64::from(held.points[i]));
+            }
         }
-        self.open_credit(i, pile, open, best)
     }
 
-    /// [`Progress::credit_of`] for a yaku not held with `need > 0`.
+    /// Yaku `i`'s partial credit (units) when it is not held: 0 when out of reach or complete
+    /// (or never found: `need` 0). Within a group, only what it would add over the group's best
+    /// held yaku (`best`).
     #[inline]
     fn open_credit(&self, i: usize, pile: u64, open: u64, best: &[i64]) -> i64 {
         let t = &self.terms[i % MAX_YAKU];
