@@ -4,7 +4,8 @@
 //! A pile is valued with [`Progress::worth`]: the points of its yaku plus partial credit for
 //! yaku in reach. A move's worth is what it adds to the bot's pile, plus half of what it takes
 //! from the next player's prospects (cards captured are out of their reach), less part of what
-//! a card left on the table would give the next player. A call to play on is made only with a
+//! a card left on the table would give the next player. Discards are weighed only when no card
+//! in hand captures. A call to play on is made only with a
 //! long hand, a yaku one card away, and no other player with a yaku or within one card of one.
 
 use super::game::Phase;
@@ -204,11 +205,23 @@ impl Greedy {
             mine: *piles.mine.held,
             theirs: *piles.theirs.held,
         };
+        // A discard is weighed only when no card in hand captures: a capture is worth at least
+        // its per-card bonus, a discard at most nothing (it can only help the next player).
+        let plays = |a: &Action| match *a {
+            Action::Play { card } => Some(matches(view.ruleset, view.table, card)),
+            _ => None,
+        };
+        let can_capture = legal
+            .iter()
+            .any(|a| plays(a).is_some_and(|m| !m.is_empty()));
         let mut best = (f64::NEG_INFINITY, legal[0]);
         for &a in legal {
             let v = match a {
                 Action::Play { card } => {
                     let m = matches(view.ruleset, view.table, card);
+                    if m.is_empty() && can_capture {
+                        continue;
+                    }
                     if chooses(view.ruleset, card, m) {
                         // With a choice to make, the best one.
                         m.iter()
@@ -410,8 +423,23 @@ mod tests {
                         Greedy::worth(&view, &piles, &mut scratch, card, m)
                     }
                 };
+                // Discards are weighed only when nothing captures.
+                let captures = |b: &Action| match *b {
+                    Action::Play { card } => !matches(&r, view.table, card).is_empty(),
+                    _ => false,
+                };
+                let can_capture = legal.iter().any(captures);
+                assert!(
+                    !can_capture || captures(&a),
+                    "a discard while a capture was legal"
+                );
                 let chosen = worth(a);
-                assert!(legal.iter().all(|&b| worth(b) <= chosen));
+                assert!(
+                    legal
+                        .iter()
+                        .filter(|b| !can_capture || captures(b))
+                        .all(|&b| worth(b) <= chosen)
+                );
             }
             Game::apply(&mut game, a).unwrap();
         }
