@@ -435,6 +435,70 @@ impl Progress {
         change
     }
 
+    /// How much a pile's worth ([`Progress::worth`], units) falls when the cards `gone` leave its
+    /// reach, the pile and its yaku unchanged (another player's capture). A yaku's credit then
+    /// changes only where the yaku falls out of reach, so only those are valued: equal to
+    /// [`Progress::change`] to the smaller reach, negated, at a fraction of its cost.
+    pub fn loss(&self, state: PileState, gone: CardSet) -> i64 {
+        let after = PileState {
+            reach: state.reach - gone,
+            ..state
+        };
+        if self.members.len() > SMALL_GROUPS {
+            return self.worth(state) - self.worth(after);
+        }
+        let (before, after) = (Bits::of(state), Bits::of(after));
+        let mut rest =
+            gone.iter().fold(0, |d, c| d | self.by_card[c.index() % 64]) & self.live & !before.held;
+        // The yaku in reach before and not after.
+        let mut out = 0u64;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let t = &self.terms[i % MAX_YAKU];
+            if (after.open & t.relevant).count_ones() < t.need
+                && (before.open & t.relevant).count_ones() >= t.need
+            {
+                out |= 1 << i;
+            }
+        }
+        if out == 0 {
+            return 0;
+        }
+        let mut loss = 0;
+        let mut groups = 0u32;
+        let mut rest = out;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            match self.terms[i % MAX_YAKU].group {
+                NO_GROUP => loss += self.credit_in(i, before, &[0; SMALL_GROUPS]),
+                g => groups |= 1 << g,
+            }
+        }
+        if groups != 0 {
+            let best = self.group_best(state.held);
+            while groups != 0 {
+                let g = groups.trailing_zeros() as usize;
+                groups &= groups - 1;
+                // The group's best prospect before, and without the yaku now out of reach.
+                let (mut was, mut is) = (0, 0);
+                let mut members = self.members[g] & self.live;
+                while members != 0 {
+                    let i = members.trailing_zeros() as usize;
+                    members &= members - 1;
+                    let credit = self.credit_in(i, before, &best);
+                    was = was.max(credit);
+                    if out >> i & 1 == 0 {
+                        is = is.max(credit);
+                    }
+                }
+                loss += was - is;
+            }
+        }
+        loss
+    }
+
     /// Yaku `i`'s credit (units) for the pile `state`: 0 when held, out of reach or complete.
     #[inline]
     fn credit_in(&self, i: usize, state: Bits, best: &[i64]) -> i64 {
@@ -641,8 +705,8 @@ mod tests {
 
     /// Valuing only the yaku a change can affect gives the difference of the whole valuations,
     /// on random piles and changes of every bundled ruleset with yaku: cards won from the reach
-    /// (a capture), cards leaving the reach (the other player's capture), and any two unrelated
-    /// piles.
+    /// (a capture), cards leaving the reach (the other player's capture, also valued by
+    /// [`Progress::loss`]), and any two unrelated piles.
     #[test]
     fn change_is_the_difference_of_whole_valuations() {
         use rand::RngExt;
@@ -691,6 +755,9 @@ mod tests {
                 };
                 let change = p.change(before, after, changed, rescored);
                 assert_eq!(change, p.worth(after) - p.worth(before), "{name}");
+                if k % 3 == 1 {
+                    assert_eq!(p.loss(before, moved), -change, "{name}");
+                }
             }
         }
     }

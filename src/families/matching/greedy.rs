@@ -96,11 +96,7 @@ impl<'v> Side<'v> {
 
     /// How much the side's worth (units) falls once `gone` is out of its reach.
     fn loss_without(&self, gone: CardSet) -> i64 {
-        let after = PileState {
-            reach: self.reach - gone,
-            ..self.state()
-        };
-        -self.progress.change(self.state(), after, gone, 0)
+        self.progress.loss(self.state(), gone)
     }
 }
 
