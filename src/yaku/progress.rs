@@ -171,14 +171,30 @@ impl Progress {
             static CACHE: RefCell<Cache> = RefCell::default();
             static FACT_FREE: RefCell<FactFree> = RefCell::default();
             static RECENT_USED: RefCell<Recent> = RefCell::default();
+            static LAST_FACT_FREE: RefCell<Option<((u64, usize), Rc<Progress>)>> =
+                const { RefCell::new(None) };
         }
-        // A table no yaku of which reads a fact has one probe for every set of facts.
-        let facts = if ruleset.yaku.reads_facts() {
+        let table = (ruleset.content_hash, ruleset.yaku.yaku.len());
+        // A table no yaku of which reads a fact has one probe for every set of facts: the last
+        // one asked for is kept apart, looked at without building a key.
+        let reads_facts = ruleset.yaku.reads_facts();
+        if !reads_facts {
+            let last = LAST_FACT_FREE.with(|l| {
+                l.borrow()
+                    .as_ref()
+                    .filter(|(k, _)| *k == table)
+                    .map(|(_, p)| Rc::clone(p))
+            });
+            if let Some(p) = last {
+                return p;
+            }
+        }
+        let facts = if reads_facts {
             facts
         } else {
             crate::ruleset::YakuFacts::default()
         };
-        let key = (ruleset.content_hash, ruleset.yaku.yaku.len(), facts);
+        let key = (table.0, table.1, facts);
         let recent = RECENT_USED.with(|r| {
             r.borrow()
                 .iter()
@@ -190,6 +206,10 @@ impl Progress {
             return p;
         }
         let p = Progress::cached(ruleset, key, &CACHE, &FACT_FREE);
+        if !reads_facts {
+            LAST_FACT_FREE.with(|l| *l.borrow_mut() = Some((table, Rc::clone(&p))));
+            return p;
+        }
         RECENT_USED.with(|r| {
             let mut r = r.borrow_mut();
             r.rotate_right(1);

@@ -71,8 +71,9 @@ impl<'v> Side<'v> {
 
     /// How much the side's worth (units) grows when `won` joins its pile: its yaku brought up
     /// to date for those cards only (in `scratch`, which holds the side's yaku before and
-    /// after), and only the yaku they can change valued.
-    fn gain_with(&self, r: &Ruleset, won: CardSet, scratch: &mut YakuScore) -> i64 {
+    /// after, copied on first use), and only the yaku they can change valued.
+    fn gain_with(&self, r: &Ruleset, won: CardSet, scratch: &mut Option<YakuScore>) -> i64 {
+        let scratch = scratch.get_or_insert_with(|| *self.held);
         let pile = self.pile | won;
         let rescored = r.yaku.touched(won);
         r.yaku
@@ -112,13 +113,19 @@ impl<'v> Piles<'v> {
         let them = view.next_seat();
         let open = view.hand | view.table | view.unseen | resolving(view);
         let r = view.ruleset;
-        let mine_progress = Progress::of(r, view.yaku_facts(me));
         // One probe serves both sides when the yaku read no fact or the facts are the same.
-        let their_facts = view.yaku_facts(them);
-        let their_progress = if !r.yaku.reads_facts() || &their_facts == mine_progress.facts() {
-            Rc::clone(&mine_progress)
+        let (mine_progress, their_progress) = if r.yaku.reads_facts() {
+            let mine = Progress::of(r, view.yaku_facts(me));
+            let their_facts = view.yaku_facts(them);
+            let theirs = if &their_facts == mine.facts() {
+                Rc::clone(&mine)
+            } else {
+                Progress::of(r, their_facts)
+            };
+            (mine, theirs)
         } else {
-            Progress::of(r, their_facts)
+            let both = Progress::of(r, crate::ruleset::YakuFacts::default());
+            (Rc::clone(&both), both)
         };
         let [my_made, their_made] = made;
         let my_reach = view.captured[me] | open;
@@ -131,10 +138,12 @@ impl<'v> Piles<'v> {
 }
 
 /// Each side's yaku for the moves of one decision to change and put back (one copy per
-/// decision instead of one per move).
+/// decision instead of one per move, made on the side's first move: a decision without a
+/// discard never copies the other side's).
+#[derive(Default)]
 struct Scratch {
-    mine: YakuScore,
-    theirs: YakuScore,
+    mine: Option<YakuScore>,
+    theirs: Option<YakuScore>,
 }
 
 fn resolving(view: &View) -> CardSet {
@@ -197,10 +206,7 @@ impl Greedy {
     fn best_play(view: &View, legal: &[Action]) -> Action {
         let mut made = [None, None];
         let piles = Piles::of(view, &mut made);
-        let mut scratch = Scratch {
-            mine: *piles.mine.held,
-            theirs: *piles.theirs.held,
-        };
+        let mut scratch = Scratch::default();
         // A discard is weighed only when no card in hand captures: a capture is worth at least
         // its per-card bonus, a discard at most nothing (it can only help the next player).
         let plays = |a: &Action| match *a {
@@ -400,10 +406,7 @@ mod tests {
             if view.phase == Phase::Play {
                 let mut made = [None, None];
                 let piles = Piles::of(&view, &mut made);
-                let mut scratch = Scratch {
-                    mine: *piles.mine.held,
-                    theirs: *piles.theirs.held,
-                };
+                let mut scratch = Scratch::default();
                 let mut worth = |a: Action| {
                     let Action::Play { card } = a else {
                         unreachable!("only plays are legal in the play phase")
