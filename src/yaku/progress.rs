@@ -162,6 +162,9 @@ const RECENT: usize = 4;
 
 type Recent = [Option<(CacheKey, Rc<Progress>)>; RECENT];
 
+/// The probe of the fact-free table asked for last, with its ruleset's hash and table length.
+type LastFactFree = ((u64, usize), Rc<Progress>);
+
 impl Progress {
     /// The probe of `ruleset` under `facts`, computed once per thread and kept: each worker of a
     /// simulation has its own (the probe is deterministic, so every thread gets the same), and
@@ -171,8 +174,7 @@ impl Progress {
             static CACHE: RefCell<Cache> = RefCell::default();
             static FACT_FREE: RefCell<FactFree> = RefCell::default();
             static RECENT_USED: RefCell<Recent> = RefCell::default();
-            static LAST_FACT_FREE: RefCell<Option<((u64, usize), Rc<Progress>)>> =
-                const { RefCell::new(None) };
+            static LAST_FACT_FREE: RefCell<Option<LastFactFree>> = const { RefCell::new(None) };
         }
         let table = (ruleset.content_hash, ruleset.yaku.yaku.len());
         // A table no yaku of which reads a fact has one probe for every set of facts: the last
