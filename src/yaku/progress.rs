@@ -86,6 +86,23 @@ const INERT: Term = Term {
 /// the general path (two whole valuations).
 const SMALL_GROUPS: usize = 8;
 
+/// True when `a` and `b` hold the same yaku of `of`, with the same points.
+#[inline]
+fn same_yaku(a: &YakuScore, b: &YakuScore, of: u64) -> bool {
+    if (a.mask ^ b.mask) & of != 0 {
+        return false;
+    }
+    let mut rest = a.mask & of;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize % MAX_YAKU;
+        rest &= rest - 1;
+        if a.points[i] != b.points[i] {
+            return false;
+        }
+    }
+    true
+}
+
 /// A [`PileState`] as the credit of a yaku reads it: the pile, the pile with its reach, and the
 /// yaku held, as bits.
 #[derive(Clone, Copy)]
@@ -406,6 +423,13 @@ impl Progress {
         if self.members.len() > SMALL_GROUPS {
             return self.worth(after) - self.worth(before);
         }
+        // Yaku evaluated again but held as before (the usual capture) change nothing by
+        // themselves: only the yaku the moved cards are relevant to are valued then.
+        let rescored = if same_yaku(before.held, after.held, rescored) {
+            0
+        } else {
+            rescored
+        };
         let dirty = moved
             .iter()
             .fold(rescored, |d, c| d | self.by_card[c.index() % 64])
