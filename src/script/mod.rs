@@ -652,16 +652,20 @@ impl ScoringScript {
 
     /// Runs `score(hand)` on the facts of a finished hand, then each adjustment.
     pub fn score(&self, facts: &HandFacts) -> Result<ScoreOutcome, ScriptError> {
-        let mut hand = facts_to_map(facts, &self.aliases);
-        hand.insert("options".into(), Dynamic::from_map((*self.options).clone()));
+        let hand = || {
+            let mut hand = facts_to_map(facts, &self.aliases);
+            hand.insert("options".into(), Dynamic::from_map((*self.options).clone()));
+            hand
+        };
         let mut scope = Scope::new();
+        // The map is handed over, not copied: a failure, the rare case, builds it again.
         let result: Dynamic = self
             .engine
-            .call_fn(&mut scope, &self.ast, SCORE_HOOK, (hand.clone(),))
+            .call_fn(&mut scope, &self.ast, SCORE_HOOK, (hand(),))
             .map_err(|e| {
                 let (inner, mut pos) = innermost(&e);
                 if pos.is_none() {
-                    pos = self.locate_failure(hand.clone());
+                    pos = self.locate_failure(hand());
                 }
                 match inner {
                     rhai::EvalAltResult::ErrorTerminated(why, _) => {
@@ -678,7 +682,7 @@ impl ScoringScript {
                     &mut Scope::new(),
                     &a.ast,
                     ADJUST_HOOK,
-                    (hand.clone(), outcome_to_map(&outcome)),
+                    (hand(), outcome_to_map(&outcome)),
                 )
                 .map_err(|e| {
                     let (inner, pos) = innermost(&e);
