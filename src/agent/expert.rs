@@ -66,16 +66,16 @@ impl ExpertAgent {
         seat: Seat,
         action: Action,
         rng: &mut Xoshiro256PlusPlus,
+        legal: &mut Vec<Action>,
     ) -> f64 {
         let hands = world.history().len();
         if world.apply(action).is_err() {
             return f64::MIN / 4.0;
         }
-        let mut legal = Vec::with_capacity(16);
         while world.history().len() == hands {
             let Some(s) = world.to_act() else { break };
-            world.legal_actions(&mut legal);
-            let a = world.heuristic(s, &legal, rng);
+            world.legal_actions(legal);
+            let a = world.heuristic(s, legal, rng);
             if world.apply(a).is_err() {
                 break;
             }
@@ -111,6 +111,8 @@ impl Agent for ExpertAgent {
         // The search has its own stream, seeded from the caller's, so that the playouts do not
         // change what the caller's RNG yields next.
         let mut search = agent_rng(rng.next_u64());
+        // The playouts' legal moves, one buffer for the whole search.
+        let mut moves = Vec::with_capacity(16);
         let started = std::time::Instant::now();
         for dealt in 0.. {
             let more = match self.time {
@@ -123,10 +125,15 @@ impl Agent for ExpertAgent {
             let Some(world) = game.determinize(seat, &mut search) else {
                 return default;
             };
-            for (k, &a) in legal.iter().enumerate() {
+            // Each action plays on its own copy of the deal; the last takes the deal itself.
+            let (last, others) = legal.split_last().unwrap_or((&legal[0], &[]));
+            for (k, &a) in others.iter().enumerate() {
                 let mut w = world.clone();
-                results[k].push(Self::playout(&mut *w, seat, a, &mut search));
+                results[k].push(Self::playout(&mut *w, seat, a, &mut search, &mut moves));
             }
+            let mut w = world;
+            let outcome = Self::playout(&mut *w, seat, *last, &mut search, &mut moves);
+            results[others.len()].push(outcome);
         }
         legal[pick(&results, base)]
     }
