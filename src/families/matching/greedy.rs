@@ -84,9 +84,10 @@ impl<'v> Side<'v> {
             held: scratch,
         };
         let gain = self.progress.change(self.state(), after, won, rescored);
-        // Put back the yaku the update evaluated again.
+        // Put back the yaku the update evaluated again (points are 0 outside a score's mask, so
+        // only those held before or after can differ).
+        let mut rest = rescored & (scratch.mask | self.held.mask);
         scratch.mask = self.held.mask;
-        let mut rest = rescored;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
