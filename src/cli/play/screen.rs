@@ -290,7 +290,7 @@ fn notes(style: &Style, game: &MatchingGame, view: &View) -> Vec<String> {
     if let Some(name) = call_name(r) {
         out.push(format!(
             "{name} calls this hand: {}",
-            style.each(&view.calls)
+            style.each(view.calls)
         ));
     }
     if has_table_count(r) {

@@ -348,13 +348,13 @@ impl MatchingGame {
             table: view.table,
             stock,
             stock_pos: 0,
-            captured: view.captured,
-            calls: view.calls,
+            captured: PerSeat::from_slice(view.captured),
+            calls: PerSeat::from_slice(view.calls),
             yaku: view.yaku.to_vec(),
             table_count: view.table_count,
             marks: view.marks.clone(),
             draws_before: view.draws_before,
-            scores: view.scores,
+            scores: PerSeat::from_slice(view.scores),
             history: Vec::new(),
             events: Vec::new(),
             error: None,
@@ -399,6 +399,11 @@ impl MatchingGame {
     /// A seat's captures.
     pub fn captured(&self, seat: Seat) -> CardSet {
         self.captured[seat]
+    }
+
+    /// Each seat's captures.
+    pub fn all_captured(&self) -> &[CardSet] {
+        &self.captured
     }
 
     /// Calls to play on by each seat in this hand.

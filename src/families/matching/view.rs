@@ -27,14 +27,14 @@ pub struct View<'g> {
     /// The face-up table.
     pub table: CardSet,
     /// Each seat's captures.
-    pub captured: PerSeat<CardSet>,
+    pub captured: &'g [CardSet],
     /// Cards left in the stock.
     pub stock_size: usize,
     /// Cards neither in the viewer's hand, on the table nor captured: the other hands and the
     /// stock.
     pub unseen: CardSet,
     /// Calls to play on by each seat in this hand.
-    pub calls: PerSeat<u32>,
+    pub calls: &'g [u32],
     /// Each seat's yaku at the end of its last turn.
     pub yaku: &'g [YakuScore],
     /// The pile each seat's `yaku` were evaluated on, under the seat's facts now (a pile the
@@ -42,7 +42,7 @@ pub struct View<'g> {
     /// is what evaluating them gives.
     pub evaluated: &'g [CardSet],
     /// Scores so far.
-    pub scores: PerSeat<i64>,
+    pub scores: &'g [i64],
     /// The round, 1-based.
     pub round: u32,
     /// Hands in the game.
@@ -98,11 +98,10 @@ impl MatchingGame {
         let ruleset = crate::core::Game::ruleset(self);
         let hand = self.hand(seat);
         let seats = crate::core::Game::seats(self);
-        let mut captured: PerSeat<CardSet> = PerSeat::new(seats);
+        let captured = self.all_captured();
         let mut hand_sizes: PerSeat<usize> = PerSeat::new(seats);
         let mut seen = hand | self.table();
         for s in 0..seats {
-            captured[s] = self.captured(s);
             hand_sizes[s] = self.hand(s).len() as usize;
             seen |= captured[s];
         }
@@ -122,10 +121,10 @@ impl MatchingGame {
             captured,
             stock_size: self.stock_len(),
             unseen,
-            calls: *self.calls(),
+            calls: self.calls(),
             yaku: self.all_yaku(),
             evaluated: self.evaluated_piles(),
-            scores: PerSeat::from_slice(crate::core::Game::scores(self)),
+            scores: crate::core::Game::scores(self),
             round: crate::core::Game::round(self),
             rounds: self.rounds(),
             dealer: self.dealer(),
