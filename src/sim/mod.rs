@@ -9,7 +9,7 @@
 pub mod stats;
 
 use crate::agent::{Agent, agent_by_name, agent_rng};
-use crate::core::{HandEnd, HandResult, StartOptions};
+use crate::core::{HandEnd, HandResult, PerSeat, StartOptions};
 use crate::deck::CardId;
 use crate::ruleset::{GameLength, Ruleset};
 use rand::SeedableRng;
@@ -106,10 +106,10 @@ pub struct RoundResult {
     pub yaku_mask: u64,
     /// An instant win's or special outcome's id, when the hand ended by one.
     pub special: Option<String>,
-    /// Points for each player.
-    pub points: Vec<i64>,
+    /// Points for each player (inline: a simulation makes one of these every hand).
+    pub points: PerSeat<i64>,
     /// Calls to play on by each player.
-    pub calls: Vec<u32>,
+    pub calls: PerSeat<u32>,
     /// What the house won.
     pub house: i64,
 }
@@ -173,6 +173,15 @@ fn shared_orders(ruleset: &Ruleset, rounds: Option<u32>, seed: u64) -> Vec<Vec<C
         .collect()
 }
 
+/// Seat values `a` by player, where player `p` sits at `seat_of[p]`.
+fn per_player<T: Copy + Default>(seat_of: &[usize], a: &[T]) -> PerSeat<T> {
+    let mut by = PerSeat::new(seat_of.len());
+    for (p, &s) in seat_of.iter().enumerate() {
+        by[p] = a[s];
+    }
+    by
+}
+
 /// Plays game `index` of a run.
 pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimError> {
     let seed = game_seed(config.seed, index);
@@ -197,6 +206,7 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
         (Vec::new(), None)
     };
     let by_player = |a: &[i64]| seat_of.iter().map(|&s| a[s]).collect::<Vec<i64>>();
+
     let summarize = |game: &dyn crate::core::Game| {
         let rounds = game
             .history()
@@ -214,8 +224,8 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
                     .filter(|_| h.yaku_mask == 0)
                     .and_then(|o| o.yaku.first())
                     .map(|y| y.id.clone()),
-                points: by_player(&h.points),
-                calls: seat_of.iter().map(|&s| h.calls[s]).collect(),
+                points: per_player(&seat_of, &h.points),
+                calls: per_player(&seat_of, &h.calls),
                 house: h.house,
             })
             .collect();
