@@ -451,7 +451,7 @@ mod tests {
             for g in &one {
                 let mut sum = vec![0; players.len()];
                 for r in &g.rounds {
-                    for (s, p) in sum.iter_mut().zip(&r.points) {
+                    for (s, p) in sum.iter_mut().zip(r.points.iter()) {
                         *s += p;
                     }
                 }
