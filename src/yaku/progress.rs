@@ -86,6 +86,19 @@ const INERT: Term = Term {
 /// the general path (two whole valuations).
 const SMALL_GROUPS: usize = 8;
 
+/// The indices of the bits set in `mask`, lowest first.
+#[inline]
+fn ones(mask: u64) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
+}
+
 /// True when `a` and `b` hold the same yaku of `of`, with the same points.
 #[inline]
 fn same_yaku(a: &YakuScore, b: &YakuScore, of: u64) -> bool {
@@ -468,10 +481,7 @@ impl Progress {
                 let g = groups.trailing_zeros() as usize;
                 groups &= groups - 1;
                 let (mut was, mut is) = (0, 0);
-                let mut members = self.members[g] & self.live;
-                while members != 0 {
-                    let i = members.trailing_zeros() as usize;
-                    members &= members - 1;
+                for i in ones(self.members[g] & self.live) {
                     was = was.max(self.credit_in(i, before_bits, &best_before));
                     is = is.max(self.credit_in(i, after_bits, &best_after));
                 }
@@ -529,10 +539,7 @@ impl Progress {
                 groups &= groups - 1;
                 // The group's best prospect before, and without the yaku now out of reach.
                 let (mut was, mut is) = (0, 0);
-                let mut members = self.members[g] & self.live;
-                while members != 0 {
-                    let i = members.trailing_zeros() as usize;
-                    members &= members - 1;
+                for i in ones(self.members[g] & self.live) {
                     let credit = self.credit_in(i, before, &best);
                     was = was.max(credit);
                     if out >> i & 1 == 0 {
