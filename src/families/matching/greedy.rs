@@ -265,11 +265,14 @@ impl Greedy {
                 .nearest(view.captured[seat], reach, &view.yaku[seat])
                 .is_some_and(|d| d <= 1)
         };
+        // Cheapest test first: each is a pure reading of the view.
+        if view.hand.len() < 4 {
+            return stop;
+        }
         let they_are_close = (0..view.seats())
             .filter(|&s| s != me)
             .any(|s| view.yaku[s].mask != 0 || near(s, view.captured[s] | open));
-        let i_am_close = near(me, view.captured[me] | view.hand | open);
-        if view.hand.len() >= 4 && i_am_close && !they_are_close {
+        if !they_are_close && near(me, view.captured[me] | view.hand | open) {
             go
         } else {
             stop
