@@ -1,7 +1,7 @@
 //! Kol-ye-si through the real binary: a human session driven by piped input with every prompt's
 //! error path, bot sessions, `sim` against `analyze`, and the validator on the bundled rules.
 
-use crate::common::Yaku;
+use crate::common::{TempDir, Yaku};
 
 #[test]
 fn a_human_plays_a_session_from_piped_input() {
@@ -62,9 +62,7 @@ fn a_human_plays_a_session_from_piped_input() {
 #[test]
 fn end_of_input_stops_the_session_with_a_summary() {
     // In a directory of its own: the end of input saves the session there.
-    let dir = std::env::temp_dir().join(format!("yaku-banker-eof-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("banker-eof");
     let out = Yaku::new([
         "play",
         "kolyesi",
@@ -257,8 +255,7 @@ fn the_readme_strategy_example_validates() {
         .expect("README shows a strategy table")
         + "```toml\n".len();
     let text = &readme[start..start + readme[start..].find("```").unwrap()];
-    let dir = std::env::temp_dir().join(format!("yaku-readme-strategy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("readme-strategy");
     let file = dir.join("cautious.toml");
     std::fs::write(&file, text).unwrap();
     let out = Yaku::new(["validate", file.to_str().unwrap()]).run();
@@ -266,7 +263,6 @@ fn the_readme_strategy_example_validates() {
     Yaku::new(["analyze", "kolyesi", "--strategy", file.to_str().unwrap()])
         .run()
         .expect_code(0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Regressions from a QA pass: a human banker plays against bots (not also at a seat), limits
@@ -335,9 +331,7 @@ fn qa_regressions_of_the_banker_session() {
 /// (issue 8: `yaku play kolyesi --record x.json` wrote nothing before).
 #[test]
 fn a_session_is_recorded_replayed_saved_and_resumed() {
-    let dir = std::env::temp_dir().join(format!("yaku-banker-record-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("banker-record");
     let out = Yaku::new([
         "play",
         "kolyesi",
@@ -392,16 +386,13 @@ fn a_session_is_recorded_replayed_saved_and_resumed() {
         "{}",
         resumed.stdout
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `yaku analyze` on a user's banker ruleset with a deck of its own: the best strategies are
 /// computed from the odds (before, loading the bundled Gu Pai tables panicked, exit 101).
 #[test]
 fn analyze_a_ruleset_with_its_own_deck() {
-    let dir = std::env::temp_dir().join(format!("yaku-analyze-deck-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("analyze-deck");
     let deck = std::fs::read_to_string(crate::common::root().join("rulesets/decks/gupai.toml"))
         .unwrap()
         .replace("id = \"gupai\"", "id = \"mytiles\"");
@@ -430,5 +421,4 @@ fn analyze_a_ruleset_with_its_own_deck() {
     // The same tiles as Kol-ye-si's, so the same exact values.
     assert_eq!(v["best_fixed_bet"]["ev_exact"], "5591/1208256");
     assert_eq!(v["best_limited_bets"]["ev_exact"], "1065691/6041280");
-    let _ = std::fs::remove_dir_all(&dir);
 }

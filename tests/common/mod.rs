@@ -17,6 +17,47 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A folder of one test's own under the system's temporary folder (`yaku-NAME-PID`): emptied
+/// when made, removed when dropped (also when the test fails). It reads as the folder's path.
+#[derive(Debug)]
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// The folder `yaku-NAME-PID`, made empty.
+    pub fn new(name: &str) -> TempDir {
+        let path = std::env::temp_dir().join(format!("yaku-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+
+    /// Writes `contents` to `file` in the folder and gives the file's path.
+    pub fn write(&self, file: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(file);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A run of the real `yaku` binary being built: `Yaku::new(["validate", "koikoi"]).run()`.
 #[derive(Debug, Default)]
 pub struct Yaku {

@@ -4,7 +4,7 @@
 
 mod flows;
 
-use crate::common::{Yaku, bin};
+use crate::common::{TempDir, Yaku, bin};
 use std::process::Command;
 
 /// Runs `yaku ARGS` under a 1 GB address-space limit, as `(exit code, stderr + stdout)`.
@@ -51,8 +51,7 @@ fn a_huge_file_is_refused_without_being_read() {
 
 #[test]
 fn a_script_that_sleeps_fails_instead_of_hanging() {
-    let dir = std::env::temp_dir().join(format!("yaku-sleep-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("sleep");
     std::fs::write(
         dir.join("sleepy.toml"),
         "[ruleset]\nid = \"sleepy\"\nextends = \"koikoi\"\n\n[scoring]\nsource = '''\nfn score(hand) {\n  sleep(100000);\n  hand.base\n}\n'''\n",
@@ -66,7 +65,6 @@ fn a_script_that_sleeps_fails_instead_of_hanging() {
     ])
     .current_dir(&dir)
     .run();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     assert!(
         out.stderr.contains("may not wait or read the clock"),
@@ -77,8 +75,7 @@ fn a_script_that_sleeps_fails_instead_of_hanging() {
 
 #[test]
 fn record_and_save_never_replace_a_file_that_is_not_a_record() {
-    let dir = std::env::temp_dir().join(format!("yaku-own-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("own-rules");
     let rules = "[ruleset]\nid = \"mine\"\nextends = \"koikoi\"\n";
     std::fs::write(dir.join("mine.toml"), rules).unwrap();
     for (option, players) in [("--record", "random,random"), ("--save", "human,random")] {
@@ -133,14 +130,12 @@ fn record_and_save_never_replace_a_file_that_is_not_a_record() {
     ])
     .current_dir(&dir)
     .run();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(again.code, 0, "{}", again.stderr);
 }
 
 #[test]
 fn play_prints_each_diagnostic_once() {
-    let dir = std::env::temp_dir().join(format!("yaku-diag-once-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("diag-once");
     std::fs::write(
         dir.join("bad.toml"),
         "[ruleset]\nid = \"bad\"\nextends = \"koikoi\"\nfoo = 1\n",
@@ -178,7 +173,6 @@ fn play_prints_each_diagnostic_once() {
     let out = Yaku::new(["play", "--resume", "one.json"])
         .current_dir(&dir)
         .run();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(!out.stderr.contains("--players"), "{}", out.stderr);
     assert!(out.stderr.contains("names 1 player"), "{}", out.stderr);
@@ -248,8 +242,7 @@ fn a_full_disk_is_an_error_not_a_panic() {
 #[test]
 fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
     // The best strategies it compares with were bundled files for `gupai` only: a panic.
-    let dir = std::env::temp_dir().join(format!("yaku-own-deck-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("own-deck");
     let gupai =
         std::fs::read_to_string(crate::common::root().join("rulesets/decks/gupai.toml")).unwrap();
     let mine = gupai.replacen("id = \"gupai\"", "id = \"mytiles\"", 1);
@@ -268,7 +261,6 @@ fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
     let out = Yaku::new(["analyze", "own.toml", "--strategy", "mine.toml"])
         .current_dir(&dir)
         .run();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.code, 0, "{}", out.stderr);
     // The same tiles as gupai: the same figures as the README's.
     assert!(
@@ -282,8 +274,7 @@ fn analyze_takes_a_banker_ruleset_with_its_own_deck() {
 #[test]
 fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
     // In a condition: as points it would be more than a yaku may score (a 32-bit number).
-    let dir = std::env::temp_dir().join(format!("yaku-literal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("literal");
     let rules = |n: &str| {
         format!(
             "[ruleset]\nid = \"big\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\nwhen = \"count(plain) >= 10 and count(plain) < {n}\"\n"
@@ -293,7 +284,6 @@ fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
     std::fs::write(dir.join("over.toml"), rules("9223372036854775808")).unwrap();
     let max = Yaku::new(["validate", "max.toml"]).current_dir(&dir).run();
     let over = Yaku::new(["validate", "over.toml"]).current_dir(&dir).run();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(max.code, 0, "{}", max.stderr);
     assert_eq!(over.code, 1, "{}", over.stderr);
     assert!(
@@ -307,8 +297,7 @@ fn the_largest_number_is_a_valid_literal_and_one_more_is_too_large() {
 fn control_characters_from_files_are_never_printed_raw() {
     // A raw ESC in a line quoted under a caret, and one inside a key named in a message (a
     // clipboard write, OSC 52): both reach the output as `?` or an escape, even when piped.
-    let dir = std::env::temp_dir().join(format!("yaku-escape-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("escape");
     std::fs::write(
         dir.join("raw.toml"),
         "[ruleset]\nid = \"raw\"\nextends = \"koikoi\"\n\x1b[2J = 1\n",
@@ -321,7 +310,6 @@ fn control_characters_from_files_are_never_printed_raw() {
     .unwrap();
     let raw = Yaku::new(["validate", "raw.toml"]).current_dir(&dir).run();
     let key = Yaku::new(["validate", "key.toml"]).current_dir(&dir).run();
-    let _ = std::fs::remove_dir_all(&dir);
     for out in [&raw, &key] {
         assert_eq!(out.code, 1, "{}", out.stderr);
         assert!(
@@ -370,9 +358,7 @@ fn a_file_named_by_another_is_read_only_as_a_rule_file() {
     // Issue 12: a rule file's `extends`/`deck`/`script` or a record's `ruleset.spec` naming
     // `/etc/passwd` or `/proc/self/environ` printed that file's lines back as errors; a FIFO
     // hung the load; a directory or a loop of links was "no ruleset named".
-    let dir = std::env::temp_dir().join(format!("yaku-named-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("named");
     let w = |name: &str, text: &[u8]| std::fs::write(dir.join(name), text).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd.toml")).unwrap();
     std::os::unix::fs::symlink("/proc/self/environ", dir.join("environ.rhai")).unwrap();
@@ -481,15 +467,13 @@ fn a_file_named_by_another_is_read_only_as_a_rule_file() {
             assert!(!stderr.contains("PATH="), "{stderr}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn arithmetic_that_could_overflow_or_go_negative_is_a_validate_error() {
     // Issue 12: formulas wrapped around (a total wrapped to a negative winner), and a yaku whose
     // points go negative validated clean and stopped `yaku sim` at game 0.
-    let dir = std::env::temp_dir().join(format!("yaku-arith-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("arith");
     let rules = |points: &str| {
         format!(
             "[ruleset]\nid = \"arith\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\npoints = \"{points}\"\n"
@@ -537,7 +521,6 @@ fn arithmetic_that_could_overflow_or_go_negative_is_a_validate_error() {
     ])
     .current_dir(&dir)
     .run();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(sim.code, 0, "{}", sim.stderr);
 }
 
@@ -545,8 +528,7 @@ fn arithmetic_that_could_overflow_or_go_negative_is_a_validate_error() {
 fn chips_from_a_rule_file_are_bounded_like_the_command_line() {
     // Issue 12: a bankroll of 10^10 validated, and then every bet decision listed 10^10
     // amounts (160 GB). Now it is a located validate error, as `--max-bet` is a usage error.
-    let dir = std::env::temp_dir().join(format!("yaku-chips-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("chips");
     std::fs::write(
         dir.join("rich.toml"),
         "[ruleset]\nid = \"rich\"\nextends = \"kolyesi\"\n\n[flow]\nbankroll = 10000000000\nmax_bet = 10000000000\nbanker_bankroll = 0\n",
@@ -576,7 +558,6 @@ fn chips_from_a_rule_file_are_bounded_like_the_command_line() {
         assert!(text.contains("rich.toml:6:12"), "{text}");
         assert!(!text.contains("panicked"), "{text}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
     for command in ["sim", "play", "analyze"] {
         let mut args = vec![command, "kolyesi", "--max-bet", "10000000000"];
         if command == "analyze" {
@@ -701,7 +682,6 @@ impl Playing {
 fn quit_after_the_save_folder_went(name: &str) -> (std::path::PathBuf, Playing, usize) {
     use std::io::Write;
     let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("gone")).unwrap();
     let mut play = Playing::start(
         &dir,
@@ -734,7 +714,6 @@ fn a_failed_save_at_quit_keeps_the_game() {
     wait_for(&play.out, "game saved to kept.json", at);
     let (code, stderr) = play.finish();
     let saved = std::fs::read_to_string(dir.join("kept.json")).unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(
         stderr
@@ -769,7 +748,6 @@ fn an_interrupt_saves_where_the_player_last_chose() {
     let out = out.lock().unwrap().clone();
     let chosen = std::fs::read_to_string(dir.join("later/chosen.json")).unwrap_or_default();
     let first = dir.join("gone/save.json").exists();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, Some(128 + libc::SIGTERM), "{stderr}");
     assert!(
         out.contains(
@@ -785,8 +763,7 @@ fn an_interrupt_saves_where_the_player_last_chose() {
 fn play_and_replay_print_names_and_record_fields_escaped() {
     // Issue 12: card, yaku and ruleset names from a rule file and the players, ruleset and card
     // ids of a record reached the terminal raw (a screen clear, a window title) even when piped.
-    let dir = std::env::temp_dir().join(format!("yaku-escape-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("escape-play");
     let deck = std::fs::read_to_string(crate::common::root().join("rulesets/decks/hanafuda.toml"))
         .unwrap()
         .replacen("id = \"hanafuda\"", "id = \"escdeck\"", 1)
@@ -852,7 +829,6 @@ fn play_and_replay_print_names_and_record_fields_escaped() {
             assert!(text.contains("\\u{1b}[2J"), "{k} {args:?}: {text}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     for out in &outputs {
         assert!(!raw(out), "{out:?}");
     }
@@ -862,8 +838,7 @@ fn play_and_replay_print_names_and_record_fields_escaped() {
 fn analyze_refuses_an_enumeration_it_cannot_finish() {
     // Issue 12: four tiles each ran for a day, six for years, silently. Now the size is
     // estimated first, and `--max-deals` decides.
-    let dir = std::env::temp_dir().join(format!("yaku-deals-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("deals");
     std::fs::write(
         dir.join("four.toml"),
         "[ruleset]\nid = \"four\"\nextends = \"kolyesi\"\n\n[flow]\nfirst_tiles = 4\nbanker_tiles = 4\nmax_players = 3\n",
@@ -883,7 +858,6 @@ fn analyze_refuses_an_enumeration_it_cannot_finish() {
         stderr.contains("`--max-deals 220884300000` runs it anyway"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
     // The limit is the user's: lower than Kol-ye-si's 6,472,800 deals refuses it, equal runs it.
     let (code, stderr) = run_in_with_deadline(
         &crate::common::root(),
@@ -902,8 +876,7 @@ fn bots_refuse_odds_they_cannot_compute() {
     // first hand, computed by the same enumeration as `yaku analyze`: with four first tiles
     // `yaku sim` and `yaku play` ran for hours before the first move. Now they are refused at
     // setup, like `yaku analyze`, and the bots that need no odds still play.
-    let dir = std::env::temp_dir().join(format!("yaku-bot-deals-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("bot-deals");
     std::fs::write(
         dir.join("four.toml"),
         "[ruleset]\nid = \"four\"\nextends = \"kolyesi\"\n\n[flow]\nfirst_tiles = 4\nbanker_tiles = 4\nmax_players = 3\n",
@@ -944,7 +917,6 @@ fn bots_refuse_odds_they_cannot_compute() {
         ],
     );
     assert_eq!(code, 0, "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A rule file on Koi-Koi with `n` new `[[yaku]]` tables missing their condition and points:
@@ -988,13 +960,11 @@ fn validation_work_grows_linearly_with_the_file() {
 fn validate_prints_the_first_thousand_diagnostics_and_counts_the_rest() {
     // Issue 12: a 16 MiB file broken in a million places printed hundreds of megabytes. Text
     // shows the first 1,000 diagnostics (as clang's `-ferror-limit`), the count stays whole.
-    let dir = std::env::temp_dir().join(format!("yaku-many-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("many-errors");
     std::fs::write(dir.join("broken.toml"), broken_yaku(600)).unwrap();
     let out = Yaku::new(["validate", "broken.toml"])
         .current_dir(&dir)
         .run();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(out.stderr.matches("\nerror: ").count() + 1, 1000);
     assert!(

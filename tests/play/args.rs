@@ -53,7 +53,7 @@ fn a_record_path_that_cannot_be_written_fails_before_play() {
     ];
     let missing = dir.join("no-such-dir").join("x.json");
     for (path, why) in [
-        (dir.clone(), "it is a directory".to_string()),
+        (dir.to_path_buf(), "it is a directory".to_string()),
         (
             missing.clone(),
             format!(

@@ -1,20 +1,16 @@
 //! Fixtures shared by the play tests; runs go through the shared builder in `tests/common`.
 
-use crate::common::Yaku;
 pub use crate::common::bin;
-use std::path::PathBuf;
+use crate::common::{TempDir, Yaku};
 
 /// `yaku ARGS...`: the shared builder (`crate::common::Yaku`).
 pub fn yaku<S: AsRef<str>>(args: &[S]) -> Yaku {
     Yaku::new(args)
 }
 
-/// A fresh empty directory for one test.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("yaku-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temp dir can be made");
-    dir
+/// A fresh empty directory for one test, removed when the test ends.
+pub fn temp_dir(name: &str) -> TempDir {
+    TempDir::new(&format!("play-{name}"))
 }
 
 /// `n` lines of `1`: the first option at every prompt.

@@ -1,6 +1,7 @@
 //! `yaku sim`: the same output whatever the thread count, and the JSON report's shape.
 
 use super::run::yaku;
+use crate::common::TempDir;
 use serde_json::Value;
 
 #[test]
@@ -141,8 +142,7 @@ fn bad_arguments() {
 /// final stakes (transfers: every game's stakes add up to the seats' starting stakes).
 #[test]
 fn stakes_are_reported() {
-    let dir = std::env::temp_dir().join(format!("yaku-sim-stakes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("sim-stakes");
     let path = dir.join("stakes.toml");
     std::fs::write(
         &path,

@@ -1,7 +1,7 @@
 //! `yaku score` and `yaku analyze` through the real binary: the documented examples, JSON shapes,
 //! errors, and hands played through the core scoring the same on the command line.
 
-use crate::common::Yaku;
+use crate::common::{TempDir, Yaku};
 use std::sync::Arc;
 use yaku::agent::{Agent, RandomAgent, agent_rng};
 use yaku::core::{Action, Game as _, StartOptions};
@@ -273,19 +273,18 @@ fn analyze_reports_the_exact_expected_value() {
         .expect_code(2);
 }
 
-/// A house rule written to a fresh temporary folder, for `yaku score` to read.
-fn house_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("yaku-score-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.toml"));
-    std::fs::write(&path, text).unwrap();
-    path
+/// A house rule written to a fresh temporary folder, for `yaku score` to read: the folder
+/// (removed when dropped) and the file.
+fn house_file(name: &str, text: &str) -> (TempDir, std::path::PathBuf) {
+    let dir = TempDir::new(&format!("score-{name}"));
+    let path = dir.write(&format!("{name}.toml"), text);
+    (dir, path)
 }
 
 /// A yaku's points read its holder's calls; `--calls` (or `--koikoi`) gives them.
 #[test]
 fn yaku_points_read_the_calls_given() {
-    let path = house_file(
+    let (_dir, path) = house_file(
         "hanami-after-koikoi",
         "[ruleset]\nid = \"hanami-after-koikoi\"\nname = \"Hanami-zake after a koi-koi\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"hanami-zake\"\npoints = \"if calls > 0 then 3 else 1\"\n",
     );
@@ -314,7 +313,7 @@ fn yaku_points_read_the_calls_given() {
 /// one point less.
 #[test]
 fn the_script_sees_each_losers_pile_and_yaku() {
-    let path = house_file(
+    let (_dir, path) = house_file(
         "loser-piles",
         r#"[ruleset]
 id = "loser-piles"

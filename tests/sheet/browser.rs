@@ -5,7 +5,7 @@
 //! Without Chromium the test says it was skipped, unless `CI` is set: there it fails, and
 //! `.ci/run` installs the package.
 
-use crate::common::Yaku;
+use crate::common::{TempDir, Yaku};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -75,8 +75,7 @@ fn html_sheets_render_in_chromium_within_their_page_budget() {
         eprintln!("SKIPPED html_sheets_render_in_chromium...: Chromium is not installed");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("yaku-browser-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("browser");
     let mut report = Vec::new();
     for name in yaku::ruleset::bundled::ruleset_names() {
         let html = dir.join(format!("{}.html", name.replace('/', "-")));
@@ -106,5 +105,4 @@ fn html_sheets_render_in_chromium_within_their_page_budget() {
         );
     }
     eprintln!("A4 pages per sheet: {}", report.join(", "));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,7 +4,7 @@
 
 mod browser;
 
-use crate::common::Yaku;
+use crate::common::{TempDir, Yaku};
 
 /// Every bundled ruleset by the name users type.
 fn bundled() -> Vec<&'static str> {
@@ -79,8 +79,7 @@ fn a_house_rule_marks_what_it_changes_and_what_it_drops() {
 
 #[test]
 fn output_goes_to_a_file_and_an_unknown_ruleset_is_an_error() {
-    let dir = std::env::temp_dir().join(format!("yaku-sheet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("sheet");
     let file = dir.join("koikoi.md");
     let out = Yaku::new(["rules", "koikoi", "--format", "markdown", "--output"])
         .arg(file.display().to_string())
@@ -88,7 +87,6 @@ fn output_goes_to_a_file_and_an_unknown_ruleset_is_an_error() {
     assert!(out.stdout.is_empty());
     let written = std::fs::read_to_string(&file).unwrap();
     assert!(written.starts_with("# Koi-Koi (standard)"), "{written}");
-    let _ = std::fs::remove_dir_all(&dir);
 
     let out = Yaku::new(["rules", "koikoy"]).expect(1);
     assert!(out.stderr.contains("error"), "{}", out.stderr);

@@ -2,7 +2,7 @@
 //! `yaku list` names what ships, `--help` documents the exit codes, and colour follows
 //! NO_COLOR, CLICOLOR_FORCE and not-a-terminal.
 
-use crate::common::Yaku;
+use crate::common::{TempDir, Yaku};
 
 #[test]
 fn completions_generate_for_every_shell() {
@@ -77,8 +77,7 @@ fn help_documents_the_exit_codes() {
 #[test]
 fn colour_follows_the_conventions() {
     let broken = "[ruleset]\nid = \"x\"\nextends = \"koikoi\"\nnmae = \"typo\"\n";
-    let dir = std::env::temp_dir().join(format!("yaku-colour-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("colour");
     std::fs::write(dir.join("broken.toml"), broken).unwrap();
     let run = |env: &[(&str, &str)]| {
         let mut y = Yaku::new(["validate", "broken.toml"]).current_dir(&dir);
@@ -98,5 +97,4 @@ fn colour_follows_the_conventions() {
     );
     let off = run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
     assert!(!off.stderr.contains('\u{1b}'), "NO_COLOR wins");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,6 @@
 //! `yaku validate` as a command: exit codes, bundled files, `--json`.
 
-use crate::common::{Yaku, root};
+use crate::common::{TempDir, Yaku, root};
 use yaku::ruleset::bundled;
 
 /// A corpus file with exactly three mistakes, on lines 5, 9 and 10.
@@ -227,13 +227,11 @@ fn readme_house_rule() -> String {
 
 #[test]
 fn the_readme_house_rule_example_validates() {
-    let dir = std::env::temp_dir().join(format!("yaku-readme-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("readme");
     std::fs::write(dir.join("my-koikoi.toml"), readme_house_rule()).unwrap();
     let out = Yaku::new(["validate", "my-koikoi.toml"])
         .current_dir(&dir)
         .run();
-    let _ = std::fs::remove_dir_all(&dir);
     out.expect_code(0);
     assert_eq!(
         out.stdout,
@@ -314,8 +312,7 @@ fn a_script_file_is_compiled_as_a_script_not_read_as_toml() {
 #[test]
 fn a_deal_order_that_leaves_out_a_target_is_an_error() {
     // Dealing such an order never finishes: the player left out never receives a card.
-    let dir = std::env::temp_dir().join(format!("yaku-deal-order-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("deal-order");
     std::fs::write(
         dir.join("no-opponent.toml"),
         "[ruleset]\nid = \"no-opponent\"\nextends = \"koikoi\"\n\n[flow]\ndeal_order = [\"dealer\", \"table\"]\n",
@@ -324,7 +321,6 @@ fn a_deal_order_that_leaves_out_a_target_is_an_error() {
     let out = Yaku::new(["validate", "no-opponent.toml"])
         .current_dir(&dir)
         .run();
-    let _ = std::fs::remove_dir_all(&dir);
     out.expect_code(1);
     assert!(
         out.stderr
