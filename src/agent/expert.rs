@@ -111,8 +111,10 @@ impl Agent for ExpertAgent {
         // The search has its own stream, seeded from the caller's, so that the playouts do not
         // change what the caller's RNG yields next.
         let mut search = agent_rng(rng.next_u64());
-        // The playouts' legal moves, one buffer for the whole search.
+        // The playouts' legal moves, one buffer for the whole search, and a game to copy deals
+        // into.
         let mut moves = Vec::with_capacity(16);
+        let mut spare: Option<Box<dyn Game>> = None;
         let started = std::time::Instant::now();
         for dealt in 0.. {
             let more = match self.time {
@@ -125,11 +127,15 @@ impl Agent for ExpertAgent {
             let Some(world) = game.determinize(seat, &mut search) else {
                 return default;
             };
-            // Each action plays on its own copy of the deal; the last takes the deal itself.
+            // Each action plays on its own copy of the deal (copied into the same spare game
+            // where the family can); the last takes the deal itself.
             let (last, others) = legal.split_last().unwrap_or((&legal[0], &[]));
             for (k, &a) in others.iter().enumerate() {
-                let mut w = world.clone();
-                results[k].push(Self::playout(&mut *w, seat, a, &mut search, &mut moves));
+                if !spare.as_mut().is_some_and(|w| w.copy_from(&*world)) {
+                    spare = None;
+                }
+                let w = spare.get_or_insert_with(|| world.clone());
+                results[k].push(Self::playout(&mut **w, seat, a, &mut search, &mut moves));
             }
             let mut w = world;
             let outcome = Self::playout(&mut *w, seat, *last, &mut search, &mut moves);

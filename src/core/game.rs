@@ -159,6 +159,13 @@ pub trait Game: Send + Sync + 'static {
 
     /// A copy of the game.
     fn box_clone(&self) -> Box<dyn Game>;
+    /// Makes this game a copy of `other` in place, reusing its storage, when both are games of
+    /// one family (a search copies one deal for every action it tries); false, and this game
+    /// unchanged, when the family does not (then [`Game::box_clone`] makes the copy).
+    fn copy_from(&mut self, other: &dyn Game) -> bool {
+        let _ = other;
+        false
+    }
     /// The game as `Any`, for a family's own screen widgets.
     fn as_any(&self) -> &dyn Any;
     /// The game as a trait object (for code generic over the family).

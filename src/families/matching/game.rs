@@ -49,7 +49,7 @@ const NO_STACK: u8 = u8::MAX;
 
 /// What a hand has marked beyond the cards, all of it face up: what each seat declared and
 /// chose, the turn events it earned, the stacks on the table, and the turn in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Marks {
     /// Turns a seat may take by drawing without playing (after playing a suit at once).
     pub free_draws: PerSeat<u8>,
@@ -86,6 +86,48 @@ pub struct TurnLog {
     pub patterns: [u8; 7],
     /// The player's pile when the turn began.
     pub pile_before: CardSet,
+}
+
+impl Clone for Marks {
+    fn clone(&self) -> Marks {
+        let mut copy = Marks {
+            declared: Vec::new(),
+            fired: Vec::new(),
+            ..*self
+        };
+        copy.declared.clone_from(&self.declared);
+        copy.fired.clone_from(&self.fired);
+        copy
+    }
+
+    /// Field by field, so that the vectors keep their storage (a search copies a deal into the
+    /// same game for every action it tries).
+    fn clone_from(&mut self, other: &Marks) {
+        let Marks {
+            free_draws,
+            choices,
+            decided,
+            last_base,
+            revealed,
+            stacks,
+            turns,
+            stack_owner,
+            declared,
+            fired,
+            turn,
+        } = self;
+        *free_draws = other.free_draws;
+        *choices = other.choices;
+        *decided = other.decided;
+        *last_base = other.last_base;
+        *revealed = other.revealed;
+        *stacks = other.stacks;
+        *turns = other.turns;
+        *stack_owner = other.stack_owner;
+        declared.clone_from(&other.declared);
+        fired.clone_from(&other.fired);
+        *turn = other.turn;
+    }
 }
 
 impl Marks {
@@ -384,6 +426,76 @@ impl MatchingGame {
     /// The dealer's seat.
     pub fn dealer(&self) -> Seat {
         self.dealer
+    }
+
+    /// Makes this game a copy of `other`, keeping this one's storage where it can (a search
+    /// copies one deal for every action it tries; a fresh copy allocated each vector again).
+    /// Field by field: a field added to the game must be added here, or this does not compile.
+    pub fn copy_from(&mut self, other: &MatchingGame) {
+        let MatchingGame {
+            ruleset,
+            flow,
+            rng,
+            orders,
+            rounds,
+            log,
+            keep_deals,
+            ends_with_hand,
+            seats,
+            evaluated,
+            dealt_orders,
+            first_dealer,
+            round,
+            dealer,
+            turn,
+            phase,
+            offered,
+            hands,
+            table,
+            stock,
+            stock_pos,
+            captured,
+            calls,
+            yaku,
+            table_count,
+            marks,
+            draws_before,
+            scores,
+            history,
+            events,
+            error,
+        } = self;
+        ruleset.clone_from(&other.ruleset);
+        flow.clone_from(&other.flow);
+        rng.clone_from(&other.rng);
+        orders.clone_from(&other.orders);
+        rounds.clone_from(&other.rounds);
+        log.clone_from(&other.log);
+        keep_deals.clone_from(&other.keep_deals);
+        ends_with_hand.clone_from(&other.ends_with_hand);
+        seats.clone_from(&other.seats);
+        evaluated.clone_from(&other.evaluated);
+        dealt_orders.clone_from(&other.dealt_orders);
+        first_dealer.clone_from(&other.first_dealer);
+        round.clone_from(&other.round);
+        dealer.clone_from(&other.dealer);
+        turn.clone_from(&other.turn);
+        phase.clone_from(&other.phase);
+        offered.clone_from(&other.offered);
+        hands.clone_from(&other.hands);
+        table.clone_from(&other.table);
+        stock.clone_from(&other.stock);
+        stock_pos.clone_from(&other.stock_pos);
+        captured.clone_from(&other.captured);
+        calls.clone_from(&other.calls);
+        yaku.clone_from(&other.yaku);
+        table_count.clone_from(&other.table_count);
+        marks.clone_from(&other.marks);
+        draws_before.clone_from(&other.draws_before);
+        scores.clone_from(&other.scores);
+        history.clone_from(&other.history);
+        events.clone_from(&other.events);
+        error.clone_from(&other.error);
     }
 
     /// A seat's hand.
@@ -1898,6 +2010,15 @@ impl Game for MatchingGame {
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+    fn copy_from(&mut self, other: &dyn Game) -> bool {
+        match other.as_any().downcast_ref::<MatchingGame>() {
+            Some(other) => {
+                MatchingGame::copy_from(self, other);
+                true
+            }
+            None => false,
+        }
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self

@@ -171,6 +171,49 @@ fn same_seed_same_game() {
     assert_ne!(run(7).0, run(8).0);
 }
 
+/// Copying a game into another in place (`Game::copy_from`, which keeps the target's storage)
+/// gives what a fresh copy gives, whatever the target held: every field the same, and the same
+/// game from there on. For every bundled matching ruleset, the target a game of another seed
+/// and hand, part-way through.
+#[test]
+fn copy_from_is_a_clone() {
+    for r in bundled_rulesets() {
+        let begun = |seed: u64, moves: usize| {
+            let mut g = start(
+                Arc::clone(&r),
+                StartOptions {
+                    seed,
+                    log_events: true,
+                    ..StartOptions::default()
+                },
+            )
+            .unwrap();
+            let mut rng = agent_rng(seed);
+            for _ in 0..moves {
+                if g.to_act().is_none() {
+                    break;
+                }
+                let n = g.legal_count();
+                g.apply_legal(rng.random_range(0..n)).unwrap();
+            }
+            g
+        };
+        let source = begun(3, 17);
+        let mut target = begun(9, 40);
+        assert!(crate::core::Game::copy_from(&mut target, &source));
+        let fresh = source.clone();
+        assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{}", r.id);
+        let mut agents: Vec<Box<dyn Agent>> = (0..fresh.seats())
+            .map(|_| Box::new(RandomAgent) as Box<dyn Agent>)
+            .collect();
+        let mut a = fresh;
+        crate::core::play_out(&mut a, &mut agents, &mut agent_rng(5)).unwrap();
+        crate::core::play_out(&mut target, &mut agents, &mut agent_rng(5)).unwrap();
+        assert_eq!(target.drain_events(), a.drain_events(), "{}", r.id);
+        assert_eq!(target.scores(), a.scores(), "{}", r.id);
+    }
+}
+
 /// A game rebuilt from a view and the true hidden cards plays on exactly like the original.
 #[test]
 fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
