@@ -81,6 +81,9 @@ pub struct Deck {
     pub suit_word: Option<String>,
     /// The optional cards (bonus cards) the deck file marks; a ruleset keeps those it names.
     pub optional: CardSet,
+    /// Each card's suit as a set, by card index: what [`Deck::same_suit`] answers with one
+    /// load, as matching asks it several times a turn.
+    pub(crate) suit_cards: Vec<CardSet>,
 }
 
 impl Deck {
@@ -96,7 +99,19 @@ impl Deck {
             attributes: Vec::new(),
             suit_word: None,
             optional: CardSet::EMPTY,
+            suit_cards: Vec::new(),
         }
+    }
+
+    /// The deck with each card's suit set worked out from its cards and suits: every
+    /// constructor ends here, so [`Deck::same_suit`] is one load.
+    pub(crate) fn with_suit_cards(mut self) -> Deck {
+        self.suit_cards = self
+            .cards
+            .iter()
+            .map(|c| self.suits[c.suit].cards)
+            .collect();
+        self
     }
 
     /// The deck with only the cards of `keep`, renumbered in deck order: every set, suit and
@@ -142,7 +157,9 @@ impl Deck {
                 .collect(),
             suit_word: self.suit_word.clone(),
             optional: remap(self.optional),
+            suit_cards: Vec::new(),
         }
+        .with_suit_cards()
     }
 
     /// Every card of the deck.
@@ -233,7 +250,7 @@ impl Deck {
 
     /// The set of cards that share a suit with `card`.
     pub fn same_suit(&self, card: CardId) -> CardSet {
-        self.suit_of(card).cards
+        self.suit_cards[card.index()]
     }
 
     /// The suit with this 1-based number, as a set (empty when out of range).

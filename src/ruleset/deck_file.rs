@@ -212,16 +212,20 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
     if errors.len() > before {
         return None;
     }
-    Some(Deck {
-        id: id?.text.to_string(),
-        name: name.map_or_else(String::new, |n| n.text.to_string()),
-        cards,
-        suits: deck_suits,
-        kinds,
-        attributes,
-        suit_word: suit_word.map(|w| w.text.to_string()),
-        optional: optional_cards,
-    })
+    Some(
+        Deck {
+            id: id?.text.to_string(),
+            name: name.map_or_else(String::new, |n| n.text.to_string()),
+            cards,
+            suits: deck_suits,
+            kinds,
+            attributes,
+            suit_word: suit_word.map(|w| w.text.to_string()),
+            optional: optional_cards,
+            suit_cards: Vec::new(),
+        }
+        .with_suit_cards(),
+    )
 }
 
 pub(super) fn unknown_kind(k: &Str, kinds: &[Kind]) -> Diagnostic {
