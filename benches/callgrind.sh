@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Instruction counts per hand for README.md's "Bot cost": each workload under callgrind with N
+# games, minus the same with 0 games (start-up), over the hands played. Deterministic on a
+# shared machine. Needs valgrind. Usage: bash benches/callgrind.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --profile bench --example bot_hands --example core_hands
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# Total instructions of one run: `count NAME EXAMPLE ARGS...`.
+count() {
+    local name=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$out/$name" "target/release/examples/$@" \
+        >"$out/$name.txt" 2>/dev/null
+    grep '^summary' "$out/$name" | awk '{print $2}'
+}
+per_hand() { echo $((($1 - $2) / $3)); }
+g0=$(count g0 bot_hands koikoi greedy,greedy 0)
+g100=$(count g100 bot_hands koikoi greedy,greedy 100)
+g400=$(count g400 bot_hands koikoi greedy,greedy 400)
+x4=$(count x4 bot_hands koikoi expert,greedy 4)
+r0=$(count r0 core_hands koikoi 0)
+r2000=$(count r2000 core_hands koikoi 2000)
+m0=$(count m0 bot_hands matgo greedy,greedy 0)
+m20=$(count m20 bot_hands matgo greedy,greedy 20)
+echo "random vs random (core_hands koikoi 2000): $(per_hand "$r2000" "$r0" 24000) a hand"
+echo "greedy vs greedy (bot_hands koikoi greedy,greedy 100): $(per_hand "$g100" "$g0" 1200) a hand;" \
+    "from 100 to 400 games: $(per_hand "$g400" "$g100" 3600)"
+echo "expert vs greedy (bot_hands koikoi expert,greedy 4): $(per_hand "$x4" "$g0" 48) a hand"
+echo "Matgo greedy vs greedy (bot_hands matgo greedy,greedy 20): $(per_hand "$m20" "$m0" 240) a hand"
+cat "$out"/g100.txt "$out"/x4.txt "$out"/r2000.txt "$out"/m20.txt
