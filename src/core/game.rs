@@ -162,8 +162,7 @@ pub trait Game: Send + Sync + 'static {
     /// Makes this game a copy of `other` in place, reusing its storage, when both are games of
     /// one family (a search copies one deal for every action it tries); false, and this game
     /// unchanged, when the family does not (then [`Game::box_clone`] makes the copy).
-    fn copy_from(&mut self, other: &dyn Game) -> bool {
-        let _ = other;
+    fn copy_from(&mut self, _other: &dyn Game) -> bool {
         false
     }
     /// The game as `Any`, for a family's own screen widgets.

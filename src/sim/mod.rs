@@ -205,8 +205,6 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
     } else {
         (Vec::new(), None)
     };
-    let by_player = |a: &[i64]| seat_of.iter().map(|&s| a[s]).collect::<Vec<i64>>();
-
     let summarize = |game: &dyn crate::core::Game| {
         let rounds = game
             .history()
@@ -230,7 +228,7 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
             })
             .collect();
         GameResult {
-            scores: by_player(game.scores()),
+            scores: per_player(&seat_of, game.scores()).to_vec(),
             seat_of: seat_of.clone(),
             rounds,
         }

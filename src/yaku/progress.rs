@@ -11,7 +11,7 @@
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{Ruleset, YakuScore};
-use crate::yaku::MAX_YAKU;
+use crate::yaku::{MAX_YAKU, ones};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::cell::RefCell;
@@ -86,34 +86,13 @@ const INERT: Term = Term {
 /// the general path (two whole valuations).
 const SMALL_GROUPS: usize = 8;
 
-/// The indices of the bits set in `mask`, lowest first.
-#[inline]
-fn ones(mask: u64) -> impl Iterator<Item = usize> {
-    let mut rest = mask;
-    std::iter::from_fn(move || {
-        (rest != 0).then(|| {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            i
-        })
-    })
-}
-
 /// True when `a` and `b` hold the same yaku of `of`, with the same points.
 #[inline]
 fn same_yaku(a: &YakuScore, b: &YakuScore, of: u64) -> bool {
     if (a.mask ^ b.mask) & of != 0 {
         return false;
     }
-    let mut rest = a.mask & of;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize % MAX_YAKU;
-        rest &= rest - 1;
-        if a.points[i] != b.points[i] {
-            return false;
-        }
-    }
-    true
+    ones(a.mask & of).all(|i| a.points[i % MAX_YAKU] == b.points[i % MAX_YAKU])
 }
 
 /// A [`PileState`] as the credit of a yaku reads it: the pile, the pile with its reach, and the
@@ -304,39 +283,28 @@ impl Progress {
         let mut live = 0u64;
         let mut members = vec![0u64; ruleset.yaku.groups.len()];
         let mut terms = Box::new([INERT; MAX_YAKU]);
-        for (slot, term) in
-            terms
-                .iter_mut()
-                .zip(
-                    yaku.iter()
-                        .zip(&ruleset.yaku.yaku)
-                        .enumerate()
-                        .map(|(i, (r, y))| {
-                            for c in r.relevant.iter() {
-                                by_card[c.index()] |= 1 << i;
-                            }
-                            if let Some(g) = y.group {
-                                members[g] |= 1 << i;
-                            }
-                            if r.need > 0 {
-                                live |= 1 << i;
-                            }
-                            let at = credit.len() as u32;
-                            credit.extend((0..r.need).map(|have| {
-                                let share = f64::from(have) / f64::from(r.need);
-                                (0.6 * share * share * UNITS_PER_POINT as f64).round() as i64
-                            }));
-                            Term {
-                                relevant: r.relevant.0,
-                                need: r.need,
-                                group: y.group.map_or(NO_GROUP, |g| g as u32),
-                                points: r.points,
-                                credit: at,
-                            }
-                        }),
-                )
-        {
-            *slot = term;
+        for (i, (r, y)) in yaku.iter().zip(&ruleset.yaku.yaku).enumerate() {
+            for c in r.relevant.iter() {
+                by_card[c.index()] |= 1 << i;
+            }
+            if let Some(g) = y.group {
+                members[g] |= 1 << i;
+            }
+            if r.need > 0 {
+                live |= 1 << i;
+            }
+            let at = credit.len() as u32;
+            credit.extend((0..r.need).map(|have| {
+                let share = f64::from(have) / f64::from(r.need);
+                (0.6 * share * share * UNITS_PER_POINT as f64).round() as i64
+            }));
+            terms[i] = Term {
+                relevant: r.relevant.0,
+                need: r.need,
+                group: y.group.map_or(NO_GROUP, |g| g as u32),
+                points: r.points,
+                credit: at,
+            };
         }
         Progress {
             yaku,
@@ -504,13 +472,11 @@ impl Progress {
             return self.worth(state) - self.worth(after);
         }
         let (before, after) = (Bits::of(state), Bits::of(after));
-        let mut rest =
+        let touched =
             gone.iter().fold(0, |d, c| d | self.by_card[c.index() % 64]) & self.live & !before.held;
         // The yaku in reach before and not after.
         let mut out = 0u64;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for i in ones(touched) {
             let t = &self.terms[i % MAX_YAKU];
             if (after.open & t.relevant).count_ones() < t.need
                 && (before.open & t.relevant).count_ones() >= t.need
@@ -523,10 +489,7 @@ impl Progress {
         }
         let mut loss = 0;
         let mut groups = 0u32;
-        let mut rest = out;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for i in ones(out) {
             match self.terms[i % MAX_YAKU].group {
                 NO_GROUP => loss += self.credit_in(i, before, &[0; SMALL_GROUPS]),
                 g => groups |= 1 << g,

@@ -83,6 +83,19 @@ impl Default for YakuScore {
     }
 }
 
+/// The indices of the bits set in `mask` (yaku of a table), lowest first.
+#[inline]
+pub(crate) fn ones(mask: u64) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
+}
+
 impl YakuScore {
     /// The sum of the points of the yaku that count.
     pub fn base(&self) -> i64 {
@@ -91,14 +104,7 @@ impl YakuScore {
 
     /// The indices of the yaku that count, in table order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        let mut rest = self.mask;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let i = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                i
-            })
-        })
+        ones(self.mask)
     }
 
     /// True when some yaku is new or scores more than in `before` (the koi-koi decision point).

@@ -90,14 +90,11 @@ pub struct TurnLog {
 
 impl Clone for Marks {
     fn clone(&self) -> Marks {
-        let mut copy = Marks {
-            declared: Vec::new(),
-            fired: Vec::new(),
+        Marks {
+            declared: self.declared.clone(),
+            fired: self.fired.clone(),
             ..*self
-        };
-        copy.declared.clone_from(&self.declared);
-        copy.fired.clone_from(&self.fired);
-        copy
+        }
     }
 
     /// Field by field, so that the vectors keep their storage (a search copies a deal into the

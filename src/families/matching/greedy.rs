@@ -13,7 +13,7 @@ use super::view::View;
 use crate::core::{Action, DeclId};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{Ruleset, YakuScore};
-use crate::yaku::{PileState, Progress, UNITS_PER_POINT};
+use crate::yaku::{PileState, Progress, UNITS_PER_POINT, ones};
 use std::rc::Rc;
 
 /// Weight of what a capture takes from the other player's prospects.
@@ -86,13 +86,10 @@ impl<'v> Side<'v> {
         let gain = self.progress.change(self.state(), after, won, rescored);
         // Put back the yaku the update evaluated again (points are 0 outside a score's mask, so
         // only those held before or after can differ).
-        let mut rest = rescored & (scratch.mask | self.held.mask);
-        scratch.mask = self.held.mask;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for i in ones(rescored & (scratch.mask | self.held.mask)) {
             scratch.points[i] = self.held.points[i];
         }
+        scratch.mask = self.held.mask;
         gain
     }
 

@@ -150,19 +150,24 @@ proptest! {
     }
 }
 
+/// A game of `r` on `seed` that logs its events.
+fn logged(r: &Arc<Ruleset>, seed: u64) -> MatchingGame {
+    start(
+        Arc::clone(r),
+        StartOptions {
+            seed,
+            log_events: true,
+            ..StartOptions::default()
+        },
+    )
+    .unwrap()
+}
+
 #[test]
 fn same_seed_same_game() {
     let r = Arc::new(ruleset::load("koikoi").value.unwrap());
     let run = |seed| {
-        let mut g = start(
-            Arc::clone(&r),
-            StartOptions {
-                seed,
-                log_events: true,
-                ..StartOptions::default()
-            },
-        )
-        .unwrap();
+        let mut g = logged(&r, seed);
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
         crate::core::play_out(&mut g, &mut agents, &mut agent_rng(seed)).unwrap();
         (g.drain_events(), g.scores().to_vec())
@@ -179,15 +184,7 @@ fn same_seed_same_game() {
 fn copy_from_is_a_clone() {
     for r in bundled_rulesets() {
         let begun = |seed: u64, moves: usize| {
-            let mut g = start(
-                Arc::clone(&r),
-                StartOptions {
-                    seed,
-                    log_events: true,
-                    ..StartOptions::default()
-                },
-            )
-            .unwrap();
+            let mut g = logged(&r, seed);
             let mut rng = agent_rng(seed);
             for _ in 0..moves {
                 if g.to_act().is_none() {
