@@ -86,7 +86,14 @@ impl Term {
         std::thread::sleep(Duration::from_millis(60));
     }
 
+    /// Resizes the terminal. The screen parser takes the new size first, and holds it while the
+    /// pseudo-terminal changes: everything the program draws for the new size is then read at
+    /// that size. Resized the other way round, a busy machine let the reader thread parse the
+    /// program's redraw at the old size between the two steps, and the program, which draws only
+    /// what changed, never drew the lost text again.
     fn resize(&mut self, cols: u16, rows: u16) {
+        let mut screen = self.screen.lock().unwrap();
+        screen.set_size(nz(rows), nz(cols));
         self.master
             .resize(PtySize {
                 rows,
@@ -95,7 +102,6 @@ impl Term {
                 pixel_height: 0,
             })
             .unwrap();
-        self.screen.lock().unwrap().set_size(nz(rows), nz(cols));
     }
 
     /// Waits for the program to end; its exit code.
@@ -181,13 +187,13 @@ fn the_table_fits_80x24_with_hand_table_scores_and_marks() {
         "two table rows and two hand rows are marked:\n{s}\n{marked:?}"
     );
     assert!(marked[0].matches("Feb").count() == 2, "{marked:?}");
-    // Enter plays it; the bot answers; we are asked again.
+    // Enter plays it. Two February cards lie on the table, so the player is asked which to
+    // take (waited for by name: the question it replaces, still on the screen until the next
+    // frame, also reads "play a card"); Enter takes the first. The bot answers; we are asked
+    // again.
     t.send("\r");
-    if t.wait_for("capture which?|play a card")
-        .contains("capture which?")
-    {
-        t.send("\r");
-    }
+    t.wait_for("capture which?");
+    t.send("\r");
     let s = t.wait_for("play a card from your hand");
     assert!(
         s.contains("ribbon 2 Feb·Poe") && s.contains("greedy draws"),
@@ -273,9 +279,14 @@ fn a_whole_hand_against_the_bot_ends_with_its_summary() {
         24,
     );
     // Enter takes the chosen option at every decision (a card, then stop after a yaku) and
-    // closes the end-of-game summary.
+    // closes the end-of-game summary. One key at a time: Enter is pressed only when the program
+    // waits for it (a chosen option or a "press a key" box on the screen), on a screen that is
+    // not the one the last Enter answered and has stayed the same for a moment (drawn whole).
+    // Pressed blindly, a key that waited in the input could close the summary before it was
+    // ever seen on a busy machine.
     let start = Instant::now();
     let mut summary = String::new();
+    let mut answered = String::new();
     let code = loop {
         if let Some(status) = t.child.try_wait().unwrap() {
             break status.exit_code();
@@ -288,8 +299,12 @@ fn a_whole_hand_against_the_bot_ends_with_its_summary() {
             start.elapsed() < Duration::from_secs(60),
             "the hand never ended:\n{s}"
         );
-        t.send("\r");
-        std::thread::sleep(Duration::from_millis(150));
+        std::thread::sleep(Duration::from_millis(100));
+        let waits = s.contains("(Enter)") || s.contains("press a key");
+        if waits && s != answered && t.text() == s {
+            t.send("\r");
+            answered = s;
+        }
     };
     assert_eq!(code, 0);
     assert!(
