@@ -115,6 +115,8 @@ impl Agent for ExpertAgent {
         // into.
         let mut moves = Vec::with_capacity(16);
         let mut spare: Option<Box<dyn Game>> = None;
+        // The deal, made again in place for each round of playouts where the family can.
+        let mut world: Option<Box<dyn Game>> = None;
         let started = std::time::Instant::now();
         for dealt in 0.. {
             let more = match self.time {
@@ -124,21 +126,29 @@ impl Agent for ExpertAgent {
             if !more {
                 break;
             }
-            let Some(world) = game.determinize(seat, &mut search) else {
+            let redealt = world
+                .as_mut()
+                .is_some_and(|w| w.determinize_from(game, seat, &mut search));
+            if !redealt {
+                let Some(fresh) = game.determinize(seat, &mut search) else {
+                    return default;
+                };
+                world = Some(fresh);
+            }
+            let Some(world) = world.as_mut() else {
                 return default;
             };
             // Each action plays on its own copy of the deal (copied into the same spare game
             // where the family can); the last takes the deal itself.
             let (last, others) = legal.split_last().unwrap_or((&legal[0], &[]));
             for (k, &a) in others.iter().enumerate() {
-                if !spare.as_mut().is_some_and(|w| w.copy_from(&*world)) {
+                if !spare.as_mut().is_some_and(|w| w.copy_from(&**world)) {
                     spare = None;
                 }
                 let w = spare.get_or_insert_with(|| world.clone());
                 results[k].push(Self::playout(&mut **w, seat, a, &mut search, &mut moves));
             }
-            let mut w = world;
-            let outcome = Self::playout(&mut *w, seat, *last, &mut search, &mut moves);
+            let outcome = Self::playout(&mut **world, seat, *last, &mut search, &mut moves);
             results[others.len()].push(outcome);
         }
         legal[pick(&results, base)]

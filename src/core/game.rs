@@ -154,6 +154,18 @@ pub trait Game: Send + Sync + 'static {
     /// `rng`; searching bots play out the hand in progress on it (a family may end the game
     /// with that hand). `None` when the family cannot make one.
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>>;
+    /// Makes this game what `source.determinize(seat, rng)` would make, with the same draws,
+    /// reusing this game's storage, when both are games of one family (a search deals again
+    /// for every round of playouts); false, with nothing drawn and this game unchanged, when
+    /// the family does not (then [`Game::determinize`] makes a new one).
+    fn determinize_from(
+        &mut self,
+        _source: &dyn Game,
+        _seat: Seat,
+        _rng: &mut Xoshiro256PlusPlus,
+    ) -> bool {
+        false
+    }
 
     // ----- plumbing
 

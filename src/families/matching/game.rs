@@ -127,6 +127,13 @@ impl Clone for Marks {
     }
 }
 
+/// No seat's marks: storage for [`Clone::clone_from`] to fill.
+impl Default for Marks {
+    fn default() -> Marks {
+        Marks::new(0, 0, 0)
+    }
+}
+
 impl Marks {
     fn new(seats: usize, decls: usize, events: usize) -> Marks {
         Marks {
@@ -349,14 +356,42 @@ impl MatchingGame {
                 view.stock_size
             )));
         }
-        let ruleset = Arc::clone(view.ruleset);
-        let Some(flow) = ruleset.matching() else {
+        if view.ruleset.matching().is_none() {
             return Err(IllegalAction::new(format!(
                 "ruleset `{}` is not a matching game",
-                ruleset.id
+                view.ruleset.id
             )));
+        }
+        let storage = Storage {
+            stock,
+            ..Storage::default()
         };
-        let flow = Arc::clone(flow);
+        Ok(MatchingGame::build(view, other_hands, storage, seed))
+    }
+
+    /// [`MatchingGame::from_view`] of a placement known to fit, its vectors taken from
+    /// `storage` (a search makes one such game per deal: the last deal's storage serves again).
+    /// `storage.stock` is the stock, next to be drawn first.
+    fn build(
+        view: &View,
+        other_hands: &PerSeat<CardSet>,
+        storage: Storage,
+        seed: u64,
+    ) -> MatchingGame {
+        let ruleset = Arc::clone(view.ruleset);
+        let flow = Arc::clone(ruleset.matching().expect("a matching ruleset's view"));
+        let Storage {
+            stock,
+            mut yaku,
+            mut marks,
+            mut history,
+            mut events,
+        } = storage;
+        yaku.clear();
+        yaku.extend_from_slice(view.yaku);
+        marks.clone_from(view.marks);
+        history.clear();
+        events.clear();
         let mut hands = *other_hands;
         hands[view.seat] = view.hand;
         let seats = view.seats();
@@ -364,7 +399,7 @@ impl MatchingGame {
             Phase::AfterDeal => view.dealer,
             _ => view.to_act.unwrap_or(view.seat),
         };
-        Ok(MatchingGame {
+        MatchingGame {
             ruleset,
             flow,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
@@ -389,15 +424,28 @@ impl MatchingGame {
             stock_pos: 0,
             captured: PerSeat::from_slice(view.captured),
             calls: PerSeat::from_slice(view.calls),
-            yaku: view.yaku.to_vec(),
+            yaku,
             table_count: view.table_count,
-            marks: view.marks.clone(),
+            marks,
             draws_before: view.draws_before,
             scores: PerSeat::from_slice(view.scores),
-            history: Vec::new(),
-            events: Vec::new(),
+            history,
+            events,
             error: None,
-        })
+        }
+    }
+
+    /// The vectors of this game, emptied, for [`MatchingGame::build`] to fill again.
+    fn take_storage(&mut self) -> Storage {
+        let mut stock = std::mem::take(&mut self.stock);
+        stock.clear();
+        Storage {
+            stock,
+            yaku: std::mem::take(&mut self.yaku),
+            marks: std::mem::take(&mut self.marks),
+            history: std::mem::take(&mut self.history),
+            events: std::mem::take(&mut self.events),
+        }
     }
 
     /// What the game waits for.
@@ -1871,28 +1919,58 @@ impl MatchingGame {
 
     /// A game in the state `seat` sees, with its hidden cards dealt at random from `rng`, that
     /// ends with the hand in progress.
-    pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<MatchingGame> {
+    pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> MatchingGame {
         let view = self.view(seat);
-        let mut hidden: Vec<CardId> = view.unseen.iter().collect();
-        for i in (1..hidden.len()).rev() {
-            let j = rng.random_range(0..=i);
-            hidden.swap(i, j);
-        }
-        let mut others: PerSeat<CardSet> = PerSeat::new(self.seats);
-        let mut next = 0;
-        for s in 0..self.seats {
-            if s != seat {
-                for &c in &hidden[next..next + view.hand_sizes[s]] {
-                    others[s].insert(c);
-                }
-                next += view.hand_sizes[s];
-            }
-        }
-        let stock = hidden[next..].to_vec();
-        let mut world = MatchingGame::from_view(&view, &others, stock, rng.next_u64()).ok()?;
+        let (others, storage, seed) = place_hidden(&view, rng, Storage::default());
+        let mut world = MatchingGame::build(&view, &others, storage, seed);
         world.ends_with_hand = true;
-        Some(world)
+        world
     }
+
+    /// [`MatchingGame::determinized`] into `world`, whose vectors serve again: the same draws
+    /// and the same game, without allocating (a search makes one world per deal).
+    pub fn determinize_into(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        let view = self.view(seat);
+        let (others, storage, seed) = place_hidden(&view, rng, world.take_storage());
+        *world = MatchingGame::build(&view, &others, storage, seed);
+        world.ends_with_hand = true;
+    }
+}
+
+/// The cards the viewer of `view` cannot see, shuffled from `rng`: the other hands, and the
+/// rest as the stock (into `storage.stock`), then the seed of the world's later deals.
+fn place_hidden(
+    view: &View,
+    rng: &mut Xoshiro256PlusPlus,
+    mut storage: Storage,
+) -> (PerSeat<CardSet>, Storage, u64) {
+    let mut hidden = [CardId(0); 64];
+    let n = view.unseen.len() as usize;
+    for (slot, card) in hidden.iter_mut().zip(view.unseen.iter()) {
+        *slot = card;
+    }
+    // `random_range(0..=i)` from the last card down, as the deal's shuffle draws.
+    shuffle(&mut hidden[..n], rng);
+    let mut others: PerSeat<CardSet> = PerSeat::new(view.seats());
+    let mut next = 0;
+    for s in (0..view.seats()).filter(|&s| s != view.seat) {
+        for &c in &hidden[next..next + view.hand_sizes[s]] {
+            others[s].insert(c);
+        }
+        next += view.hand_sizes[s];
+    }
+    storage.stock.extend_from_slice(&hidden[next..n]);
+    (others, storage, rng.next_u64())
+}
+
+/// The vectors a game made from a view fills ([`MatchingGame::build`]).
+#[derive(Default)]
+struct Storage {
+    stock: Vec<CardId>,
+    yaku: Vec<YakuScore>,
+    marks: Marks,
+    history: Vec<HandResult>,
+    events: Vec<Event>,
 }
 
 /// Shuffles `order` (Fisher-Yates from the last card down, each card's partner drawn as
@@ -2002,8 +2080,21 @@ impl Game for MatchingGame {
         super::greedy::choose(&self.view(seat), legal)
     }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
-        self.determinized(seat, rng)
-            .map(|g| Box::new(g) as Box<dyn Game>)
+        Some(Box::new(self.determinized(seat, rng)))
+    }
+    fn determinize_from(
+        &mut self,
+        source: &dyn Game,
+        seat: Seat,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> bool {
+        match source.as_any().downcast_ref::<MatchingGame>() {
+            Some(source) => {
+                source.determinize_into(seat, rng, self);
+                true
+            }
+            None => false,
+        }
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())

@@ -211,6 +211,42 @@ fn copy_from_is_a_clone() {
     }
 }
 
+/// A deal made again in place ([`Game::determinize_from`]) is the deal `determinize` makes
+/// with the same draws, whatever the target held before (here a game of another seed, part-way
+/// through, with a finished hand in its history), and leaves the generator where it does.
+#[test]
+fn a_deal_made_in_place_is_the_fresh_deal() {
+    for r in bundled_rulesets() {
+        let begun = |seed: u64, moves: usize| {
+            let mut g = logged(&r, seed);
+            let mut rng = agent_rng(seed);
+            for _ in 0..moves {
+                if g.to_act().is_none() {
+                    break;
+                }
+                let n = g.legal_count();
+                g.apply_legal(rng.random_range(0..n)).unwrap();
+            }
+            g
+        };
+        let source = begun(3, 17);
+        let Some(seat) = source.to_act() else {
+            continue;
+        };
+        let (mut fresh_rng, mut reused_rng) = (agent_rng(11), agent_rng(11));
+        let fresh = source.determinized(seat, &mut fresh_rng);
+        let mut target = begun(9, 60);
+        assert!(crate::core::Game::determinize_from(
+            &mut target,
+            &source,
+            seat,
+            &mut reused_rng
+        ));
+        assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{}", r.id);
+        assert_eq!(fresh_rng.next_u64(), reused_rng.next_u64(), "{}", r.id);
+    }
+}
+
 /// A game rebuilt from a view and the true hidden cards plays on exactly like the original.
 #[test]
 fn from_view_with_the_true_hidden_cards_plays_like_the_game() {
