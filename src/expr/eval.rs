@@ -217,17 +217,38 @@ struct Lanes {
     tops: u64,
     /// How many suits.
     suits: i64,
+    /// The masks that add the pairs' counts into nibbles, then the nibbles' into bytes, as
+    /// `(kept, shifted)`: all and none where the lanes are narrower, so that every width takes
+    /// the same steps without a branch.
+    nibbles: (u64, u64),
+    bytes: (u64, u64),
+    /// Half a lane's range (`1 << (width - 1)`), and 1 in every lane's lowest bit.
+    half: u64,
+    ones: u64,
 }
 
 impl Lanes {
     fn of(suits: &[CardSet]) -> Option<Lanes> {
         [2u32, 4, 8].into_iter().find_map(|width| {
             let lane = (1u64 << width) - 1;
+            let (all, none) = (u64::MAX, 0);
             let mut lanes = Lanes {
                 width,
                 cards: 0,
                 tops: 0,
                 suits: suits.len() as i64,
+                nibbles: if width >= 4 {
+                    (0x3333_3333_3333_3333, 0x3333_3333_3333_3333)
+                } else {
+                    (all, none)
+                },
+                bytes: if width >= 8 {
+                    (0x0f0f_0f0f_0f0f_0f0f, 0x0f0f_0f0f_0f0f_0f0f)
+                } else {
+                    (all, none)
+                },
+                half: 1 << (width - 1),
+                ones: u64::MAX / lane,
             };
             for suit in suits.iter().filter(|s| !s.is_empty()) {
                 let start = suit.0.trailing_zeros() / width * width;
@@ -251,19 +272,16 @@ impl Lanes {
             return 0;
         }
         let x = pile.0 & self.cards;
-        // Each lane's count, in the lane: pairs, then nibbles, then bytes.
-        let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
-        if self.width >= 4 {
-            counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-        }
-        if self.width >= 8 {
-            counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-        }
+        // Each lane's count, in the lane: pairs, then nibbles, then bytes (a step past the
+        // lanes' width keeps the counts as they are).
+        let pairs = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        let (kept, shifted) = self.nibbles;
+        let nibbles = (pairs & kept) + ((pairs >> 2) & shifted);
+        let (kept, shifted) = self.bytes;
+        let counts = (nibbles & kept) + ((nibbles >> 4) & shifted);
         // A count of at most `width` plus `half - n` reaches the lane's top bit exactly when it is
         // `n` or more, and never carries into the next lane.
-        let half = 1u64 << (self.width - 1);
-        let ones = u64::MAX / ((1u64 << self.width) - 1);
-        let raised = counts + (half - n as u64) * ones;
+        let raised = counts + (self.half - n as u64) * self.ones;
         i64::from((raised & self.tops).count_ones())
     }
 }
