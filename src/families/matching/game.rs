@@ -409,8 +409,10 @@ impl MatchingGame {
             keep_deals: false,
             ends_with_hand: false,
             seats,
-            // Unknown: the next turn's end evaluates the pile afresh against `view.yaku`.
-            evaluated: PerSeat::filled(seats, UNEVALUATED),
+            // The view's yaku and the piles they are of: a seat's yaku are brought up to date
+            // for the cards it captures next, and a bot takes them as they are, instead of
+            // evaluating every yaku afresh in each world a search deals.
+            evaluated: PerSeat::from_slice(view.evaluated),
             dealt_orders: Vec::new(),
             first_dealer: view.dealer,
             round: view.round,
