@@ -1476,8 +1476,9 @@ impl MatchingGame {
         if self.round >= self.rounds || target_reached || self.ends_with_hand {
             self.phase = Phase::GameOver;
             self.offered = 0;
-            let scores = self.scores.to_vec();
-            self.emit(|_| Event::GameEnded { scores });
+            self.emit(|g| Event::GameEnded {
+                scores: g.scores.to_vec(),
+            });
         } else if let Err(e) = self.start_hand() {
             self.error = Some(e);
             self.phase = Phase::GameOver;
