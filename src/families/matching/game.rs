@@ -2083,7 +2083,11 @@ impl Game for MatchingGame {
         z
     }
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
-        super::greedy::choose(&self.view(seat), legal)
+        // A forced move (the last card in hand) needs no view: the policy would take it.
+        match legal {
+            [only] => *only,
+            _ => super::greedy::choose(&self.view(seat), legal),
+        }
     }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))
