@@ -32,6 +32,30 @@ pub struct ExpertAgent {
     /// A time per decision instead of a number of playouts (`expert@50ms`).
     time: Option<std::time::Duration>,
     name: String,
+    worlds: Worlds,
+}
+
+/// The games a search plays on, kept from decision to decision so that their storage serves
+/// again: the deal, made again in place for each round of playouts, and a spare game each
+/// action's playout copies the deal into (where the family can do either in place). Nothing of
+/// a decision's games is read by the next: each deal and copy replaces the whole game.
+#[derive(Default)]
+struct Worlds {
+    deal: Option<Box<dyn Game>>,
+    spare: Option<Box<dyn Game>>,
+}
+
+/// A copied bot starts with no games of its own.
+impl Clone for Worlds {
+    fn clone(&self) -> Worlds {
+        Worlds::default()
+    }
+}
+
+impl std::fmt::Debug for Worlds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Worlds")
+    }
 }
 
 impl ExpertAgent {
@@ -46,6 +70,7 @@ impl ExpertAgent {
             budget,
             time: None,
             name,
+            worlds: Worlds::default(),
         }
     }
 
@@ -56,6 +81,7 @@ impl ExpertAgent {
             budget: 0,
             time: Some(time),
             name: name.to_string(),
+            worlds: Worlds::default(),
         }
     }
 
@@ -111,12 +137,9 @@ impl Agent for ExpertAgent {
         // The search has its own stream, seeded from the caller's, so that the playouts do not
         // change what the caller's RNG yields next.
         let mut search = agent_rng(rng.next_u64());
-        // The playouts' legal moves, one buffer for the whole search, and a game to copy deals
-        // into.
+        // The playouts' legal moves, one buffer for the whole search.
         let mut moves = Vec::with_capacity(16);
-        let mut spare: Option<Box<dyn Game>> = None;
-        // The deal, made again in place for each round of playouts where the family can.
-        let mut world: Option<Box<dyn Game>> = None;
+        let Worlds { deal, spare } = &mut self.worlds;
         let started = std::time::Instant::now();
         for dealt in 0.. {
             let more = match self.time {
@@ -126,16 +149,16 @@ impl Agent for ExpertAgent {
             if !more {
                 break;
             }
-            let redealt = world
+            let redealt = deal
                 .as_mut()
                 .is_some_and(|w| w.determinize_from(game, seat, &mut search));
             if !redealt {
                 let Some(fresh) = game.determinize(seat, &mut search) else {
                     return default;
                 };
-                world = Some(fresh);
+                *deal = Some(fresh);
             }
-            let Some(world) = world.as_mut() else {
+            let Some(world) = deal.as_mut() else {
                 return default;
             };
             // Each action plays on its own copy of the deal (copied into the same spare game
@@ -143,7 +166,7 @@ impl Agent for ExpertAgent {
             let (last, others) = legal.split_last().unwrap_or((&legal[0], &[]));
             for (k, &a) in others.iter().enumerate() {
                 if !spare.as_mut().is_some_and(|w| w.copy_from(&**world)) {
-                    spare = None;
+                    *spare = None;
                 }
                 let w = spare.get_or_insert_with(|| world.clone());
                 results[k].push(Self::playout(&mut **w, seat, a, &mut search, &mut moves));
