@@ -424,6 +424,9 @@ impl Progress {
             return change;
         }
         let (before_bits, after_bits) = (Bits::of(before), Bits::of(after));
+        if rescored == 0 && before_bits.open == after_bits.open {
+            return self.pile_change(dirty, before_bits, after_bits.pile, before.held);
+        }
         let mut groups = 0u32;
         let mut rest = dirty;
         let no_best = [0; SMALL_GROUPS];
@@ -457,6 +460,56 @@ impl Progress {
             }
         }
         change
+    }
+
+    /// [`Progress::change`] of the yaku `dirty` when only the pile changed, from `before.pile` to
+    /// `pile_after`, its reach and yaku as before (a capture weighed by its player): a yaku's
+    /// reach and what each of its points is worth then serve both piles.
+    fn pile_change(&self, dirty: u64, before: Bits, pile_after: u64, held: &YakuScore) -> i64 {
+        let mut change = 0;
+        let mut groups = 0u32;
+        for i in ones(dirty) {
+            let t = &self.terms[i % MAX_YAKU];
+            if t.group == NO_GROUP {
+                let (was, is) = self.credits(i, before, pile_after, t.points);
+                change += is - was;
+            } else {
+                groups |= 1 << t.group;
+            }
+        }
+        if groups != 0 {
+            let best = self.group_best(held);
+            for g in ones(u64::from(groups)) {
+                let (mut was, mut is) = (0, 0);
+                for i in ones(self.members[g] & self.live) {
+                    let scale = (self.terms[i % MAX_YAKU].points - best[g % SMALL_GROUPS]).max(0);
+                    let (before, after) = self.credits(i, before, pile_after, scale);
+                    was = was.max(before);
+                    is = is.max(after);
+                }
+                change += is - was;
+            }
+        }
+        change
+    }
+
+    /// Yaku `i`'s credit (units) for the pile `before` and for `pile_after` with the same reach
+    /// and yaku held, each of its points worth `scale` (its points less its group's held best).
+    #[inline]
+    fn credits(&self, i: usize, before: Bits, pile_after: u64, scale: i64) -> (i64, i64) {
+        let t = &self.terms[i % MAX_YAKU];
+        if before.held >> i & 1 == 1 || (before.open & t.relevant).count_ones() < t.need {
+            return (0, 0);
+        }
+        let at = |pile: u64| {
+            let have = (pile & t.relevant).count_ones();
+            if have >= t.need {
+                0
+            } else {
+                self.credit[(t.credit + have) as usize] * scale
+            }
+        };
+        (at(before.pile), at(pile_after))
     }
 
     /// How much a pile's worth ([`Progress::worth`], units) falls when the cards `gone` leave its
