@@ -202,9 +202,6 @@ impl Greedy {
     }
 
     fn best_play(view: &View, legal: &[Action]) -> Action {
-        let mut made = [None, None];
-        let piles = Piles::of(view, &mut made);
-        let mut scratch = Scratch::default();
         // A discard is weighed only when no card in hand captures: a capture is worth at least
         // its per-card bonus, a discard at most nothing (it can only help the next player).
         let plays = |a: &Action| match *a {
@@ -214,6 +211,24 @@ impl Greedy {
         let can_capture = legal
             .iter()
             .any(|a| plays(a).is_some_and(|m| !m.is_empty()));
+        let weighed = |a: &&Action| match **a {
+            Action::Play { card } => {
+                !can_capture || !matches(view.ruleset, view.table, card).is_empty()
+            }
+            Action::Take { .. } => matches!(view.phase, Phase::CaptureChoice { .. }),
+            _ => false,
+        };
+        // A move alone in being weighed (the one capture in hand, say) is the choice, whatever
+        // its worth.
+        let mut moves = legal.iter().filter(weighed);
+        match (moves.next(), moves.next()) {
+            (None, _) => return legal[0],
+            (Some(&only), None) => return only,
+            _ => {}
+        }
+        let mut made = [None, None];
+        let piles = Piles::of(view, &mut made);
+        let mut scratch = Scratch::default();
         let mut best = (f64::NEG_INFINITY, legal[0]);
         for &a in legal {
             let v = match a {
