@@ -76,9 +76,17 @@ impl<'v> Side<'v> {
     // the compiler makes calls of them that cost more than 1% of a hand.
     #[inline(always)]
     fn gain_with(&self, r: &Ruleset, won: CardSet, scratch: &mut Option<YakuScore>) -> i64 {
-        let scratch = scratch.get_or_insert_with(|| *self.held);
         let pile = self.pile | won;
         let rescored = r.yaku.touched(won);
+        if !r.yaku.may_hold(rescored, pile) {
+            // The yaku held stay as they are (the usual capture): nothing to evaluate.
+            let after = PileState {
+                pile,
+                ..self.state()
+            };
+            return self.progress.change(self.state(), after, won, 0);
+        }
+        let scratch = scratch.get_or_insert_with(|| *self.held);
         r.yaku
             .update_touched(scratch, rescored, pile, self.progress.facts());
         let after = PileState {
