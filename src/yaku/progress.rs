@@ -49,7 +49,8 @@ pub struct Progress {
     /// taken from a 64-bit mask, needs no bounds check).
     terms: Box<[Term; MAX_YAKU]>,
     /// Partial credit, in units of [`UNITS_PER_POINT`] per point of the yaku, for holding
-    /// `have` of `need` relevant cards: `credit[term.credit + have]`.
+    /// `have` of `need` relevant cards: `credit[term.credit + have]` (0 from `need` on, up to
+    /// every relevant card).
     credit: Vec<i64>,
     /// For each card, the yaku whose relevant cards hold it.
     by_card: [u64; 64],
@@ -298,6 +299,8 @@ impl Progress {
                 let share = f64::from(have) / f64::from(r.need);
                 (0.6 * share * share * UNITS_PER_POINT as f64).round() as i64
             }));
+            // A complete yaku earns no credit, however many of its relevant cards are held.
+            credit.extend((r.need..=r.relevant.len()).map(|_| 0));
             terms[i] = Term {
                 relevant: r.relevant.0,
                 need: r.need,
@@ -424,6 +427,9 @@ impl Progress {
             return change;
         }
         let (before_bits, after_bits) = (Bits::of(before), Bits::of(after));
+        if rescored == 0 {
+            return self.held_change(dirty, before_bits, after_bits, before.held);
+        }
         let mut groups = 0u32;
         let mut rest = dirty;
         let no_best = [0; SMALL_GROUPS];
@@ -457,6 +463,65 @@ impl Progress {
             }
         }
         change
+    }
+
+    /// [`Progress::change`] of the yaku `dirty` when the yaku held are as before (a capture, a
+    /// card given): a yaku's credit is 0 on both sides when held, and what each of its points
+    /// is worth is the same on both, as is its reach when the reach did not change.
+    fn held_change(&self, dirty: u64, before: Bits, after: Bits, held: &YakuScore) -> i64 {
+        let mut change = 0;
+        let mut groups = 0u32;
+        for i in ones(dirty & !before.held) {
+            let t = &self.terms[i % MAX_YAKU];
+            if t.group == NO_GROUP {
+                let (was, is) = self.credits(i, before, after, t.points);
+                change += is - was;
+            } else {
+                groups |= 1 << t.group;
+            }
+        }
+        if groups != 0 {
+            let best = self.group_best(held);
+            for g in ones(u64::from(groups)) {
+                let (mut was, mut is) = (0, 0);
+                for i in ones(self.members[g] & self.live & !before.held) {
+                    let scale = (self.terms[i % MAX_YAKU].points - best[g % SMALL_GROUPS]).max(0);
+                    let (before, after) = self.credits(i, before, after, scale);
+                    was = was.max(before);
+                    is = is.max(after);
+                }
+                change += is - was;
+            }
+        }
+        change
+    }
+
+    /// Yaku `i`'s credit (units), not held, for the piles `before` and `after`, each of its
+    /// points worth `scale` (its points less its group's held best).
+    #[inline]
+    fn credits(&self, i: usize, before: Bits, after: Bits, scale: i64) -> (i64, i64) {
+        let t = &self.terms[i % MAX_YAKU];
+        let in_reach = |open: u64| (open & t.relevant).count_ones() >= t.need;
+        let was_in_reach = in_reach(before.open);
+        let is_in_reach = if after.open == before.open {
+            was_in_reach
+        } else {
+            in_reach(after.open)
+        };
+        // The credits run on past `need` with zeros, up to every relevant card held.
+        let at = |pile: u64| self.credit[(t.credit + (pile & t.relevant).count_ones()) as usize];
+        (
+            if was_in_reach {
+                at(before.pile) * scale
+            } else {
+                0
+            },
+            if is_in_reach {
+                at(after.pile) * scale
+            } else {
+                0
+            },
+        )
     }
 
     /// How much a pile's worth ([`Progress::worth`], units) falls when the cards `gone` leave its

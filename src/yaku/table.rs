@@ -177,6 +177,23 @@ impl YakuTable {
         self.reevaluate(&self.plan().groups, score, touched, pile, facts)
     }
 
+    /// False when no yaku of `touched` (whole groups) can hold on `pile`: each of their groups
+    /// misses the bound every pile holding one of its yaku meets. Updating a score of a smaller
+    /// pile for them then changes nothing (none of them held there either).
+    pub fn may_hold(&self, touched: u64, pile: CardSet) -> bool {
+        let groups = &self.plan().groups;
+        let mut rest = touched;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize % MAX_YAKU;
+            let (set, n) = groups.gates[i];
+            if (set & pile).len() >= n {
+                return true;
+            }
+            rest &= !groups.rivals[i] & (rest - 1);
+        }
+        false
+    }
+
     /// The yaku [`YakuTable::update`] evaluates again when `cards` change (with every yaku of
     /// their groups).
     pub fn touched(&self, cards: CardSet) -> u64 {
@@ -448,11 +465,16 @@ group = "odd"
                     }
                     let fresh = reference(table, pile, &facts);
                     prop_assert_eq!(table.evaluate(pile, &facts), fresh);
+                    // A group said unable to hold holds nowhere on the pile.
+                    let changed = (pile - before) | (before - pile);
+                    let touched = table.touched(changed);
+                    if !table.may_hold(touched, pile) {
+                        prop_assert_eq!(fresh.mask & touched, 0);
+                    }
                     let improved = fresh.improves_on(&score);
                     let mut refreshed = score;
                     prop_assert_eq!(table.refresh(&mut refreshed, pile, &facts), improved);
                     prop_assert_eq!(refreshed, fresh);
-                    let changed = (pile - before) | (before - pile);
                     prop_assert_eq!(table.update(&mut score, changed, pile, &facts), improved);
                     prop_assert_eq!(score, fresh);
                 }

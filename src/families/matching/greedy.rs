@@ -72,10 +72,21 @@ impl<'v> Side<'v> {
     /// How much the side's worth (units) grows when `won` joins its pile: its yaku brought up
     /// to date for those cards only (in `scratch`, which holds the side's yaku before and
     /// after, copied on first use), and only the yaku they can change valued.
+    // Inlined into each move's valuation, as `Greedy::worth` into `best_play`: left to itself,
+    // the compiler makes calls of them that cost more than 1% of a hand.
+    #[inline(always)]
     fn gain_with(&self, r: &Ruleset, won: CardSet, scratch: &mut Option<YakuScore>) -> i64 {
-        let scratch = scratch.get_or_insert_with(|| *self.held);
         let pile = self.pile | won;
         let rescored = r.yaku.touched(won);
+        if !r.yaku.may_hold(rescored, pile) {
+            // The yaku held stay as they are (the usual capture): nothing to evaluate.
+            let after = PileState {
+                pile,
+                ..self.state()
+            };
+            return self.progress.change(self.state(), after, won, 0);
+        }
+        let scratch = scratch.get_or_insert_with(|| *self.held);
         r.yaku
             .update_touched(scratch, rescored, pile, self.progress.facts());
         let after = PileState {
@@ -158,21 +169,46 @@ fn points(units: i64) -> f64 {
 
 /// The table cards `card` would take if played or drawn now (all of them when it has a choice).
 pub fn matches(ruleset: &Ruleset, table: CardSet, card: CardId) -> CardSet {
-    let Some(flow) = ruleset.matching() else {
-        return CardSet::EMPTY;
-    };
-    if flow.wild.contains(card) {
-        table
-    } else {
-        table & ruleset.deck.same_suit(card)
-    }
+    Taker::of(ruleset, table).takes(card)
 }
 
 /// True when playing `card` onto `matches` asks for a choice of one table card (two matches, or
 /// a wild card with several), as the core rules; otherwise it takes them all.
 pub fn chooses(ruleset: &Ruleset, card: CardId, matches: CardSet) -> bool {
-    let wild = ruleset.matching().is_some_and(|f| f.wild.contains(card));
-    matches.len() == 2 || (wild && matches.len() > 1)
+    Taker::of(ruleset, CardSet::EMPTY).chooses(card, matches)
+}
+
+/// What each card would take from a table: the flow looked up once for all the moves of a
+/// decision.
+#[derive(Clone, Copy)]
+struct Taker<'r> {
+    /// The table (empty outside a matching flow: nothing is taken).
+    table: CardSet,
+    wild: CardSet,
+    deck: &'r crate::deck::Deck,
+}
+
+impl<'r> Taker<'r> {
+    fn of(ruleset: &'r Ruleset, table: CardSet) -> Self {
+        let flow = ruleset.matching();
+        Taker {
+            table: flow.map_or(CardSet::EMPTY, |_| table),
+            wild: flow.map_or(CardSet::EMPTY, |f| f.wild),
+            deck: &ruleset.deck,
+        }
+    }
+
+    fn takes(self, card: CardId) -> CardSet {
+        if self.wild.contains(card) {
+            self.table
+        } else {
+            self.table & self.deck.same_suit(card)
+        }
+    }
+
+    fn chooses(self, card: CardId, matches: CardSet) -> bool {
+        matches.len() == 2 || (self.wild.contains(card) && matches.len() > 1)
+    }
 }
 
 impl Greedy {
@@ -181,6 +217,7 @@ impl Greedy {
     ///
     /// A pile's yaku after the move are the pile's now, brought up to date for the cards the move
     /// adds (only the yaku those cards can change are evaluated again).
+    #[inline(always)]
     fn worth(
         view: &View,
         piles: &Piles,
@@ -202,27 +239,49 @@ impl Greedy {
     }
 
     fn best_play(view: &View, legal: &[Action]) -> Action {
+        let taker = Taker::of(view.ruleset, view.table);
+        // A discard is weighed only when no card in hand captures: a capture is worth at least
+        // its per-card bonus, a discard at most nothing (it can only help the next player).
+        let (mut captures, mut discards, mut takes) = (0u32, 0u32, 0u32);
+        for &a in legal {
+            match a {
+                Action::Play { card } if taker.takes(card).is_empty() => discards += 1,
+                Action::Play { .. } => captures += 1,
+                Action::Take { .. } if matches!(view.phase, Phase::CaptureChoice { .. }) => {
+                    takes += 1
+                }
+                _ => {}
+            }
+        }
+        let can_capture = captures > 0;
+        let weighed = |a: &&Action| match **a {
+            Action::Play { card } => !can_capture || !taker.takes(card).is_empty(),
+            Action::Take { .. } => matches!(view.phase, Phase::CaptureChoice { .. }),
+            _ => false,
+        };
+        // A move alone in being weighed (the one capture in hand, say) is the choice, whatever
+        // its worth.
+        match captures + takes + if can_capture { 0 } else { discards } {
+            0 => return legal[0],
+            1 => {
+                if let Some(&only) = legal.iter().find(weighed) {
+                    return only;
+                }
+            }
+            _ => {}
+        }
         let mut made = [None, None];
         let piles = Piles::of(view, &mut made);
         let mut scratch = Scratch::default();
-        // A discard is weighed only when no card in hand captures: a capture is worth at least
-        // its per-card bonus, a discard at most nothing (it can only help the next player).
-        let plays = |a: &Action| match *a {
-            Action::Play { card } => Some(matches(view.ruleset, view.table, card)),
-            _ => None,
-        };
-        let can_capture = legal
-            .iter()
-            .any(|a| plays(a).is_some_and(|m| !m.is_empty()));
         let mut best = (f64::NEG_INFINITY, legal[0]);
         for &a in legal {
             let v = match a {
                 Action::Play { card } => {
-                    let m = matches(view.ruleset, view.table, card);
+                    let m = taker.takes(card);
                     if m.is_empty() && can_capture {
                         continue;
                     }
-                    if chooses(view.ruleset, card, m) {
+                    if taker.chooses(card, m) {
                         // With a choice to make, the best one.
                         m.iter()
                             .map(|t| {
