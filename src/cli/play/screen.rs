@@ -357,10 +357,7 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
     let panel = |s: usize| {
         let mut summary = format!("{} points", Game::scores(game)[s]);
         if s != seat {
-            summary.push_str(&format!(
-                " · {} in hand",
-                plural(view.hand_sizes[s], "card")
-            ));
+            summary.push_str(&format!(" · {} in hand", plural(view.hand_size(s), "card")));
         }
         if s == view.dealer {
             summary.push_str(" · dealer");
@@ -368,7 +365,7 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
         SeatPanel {
             name: style.who(s).to_string(),
             summary,
-            hidden: if s == seat { 0 } else { view.hand_sizes[s] },
+            hidden: if s == seat { 0 } else { view.hand_size(s) },
             groups: pile_groups(deck, view.captured[s])
                 .into_iter()
                 .map(|(kind, cards)| Group {
@@ -463,7 +460,7 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
         .iter()
         .map(|&s| {
             let n = match seat {
-                Some(_) => view.hand_sizes[s],
+                Some(_) => view.hand_size(s),
                 None => game.hand(s).len() as usize,
             };
             format!("{} {}", style.says(s, "hold"), plural(n, "card"))

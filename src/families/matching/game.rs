@@ -345,7 +345,7 @@ impl MatchingGame {
                 continue;
             }
             let h = other_hands[s];
-            fits &= h.len() as usize == view.hand_sizes[s] && (placed & h).is_empty();
+            fits &= h.len() as usize == view.hand_size(s) && (placed & h).is_empty();
             placed |= h;
         }
         if !fits || placed != view.unseen {
@@ -563,6 +563,11 @@ impl MatchingGame {
     /// Each seat's captures.
     pub fn all_captured(&self) -> &[CardSet] {
         &self.captured
+    }
+
+    /// Every seat's hand (what a seat may see of them is [`View::hand_size`]).
+    pub(super) fn all_hands(&self) -> &[CardSet] {
+        &self.hands
     }
 
     /// Calls to play on by each seat in this hand.
@@ -1957,10 +1962,10 @@ fn place_hidden(
     let mut others: PerSeat<CardSet> = PerSeat::new(view.seats());
     let mut next = 0;
     for s in (0..view.seats()).filter(|&s| s != view.seat) {
-        for &c in &hidden[next..next + view.hand_sizes[s]] {
+        for &c in &hidden[next..next + view.hand_size(s)] {
             others[s].insert(c);
         }
-        next += view.hand_sizes[s];
+        next += view.hand_size(s);
     }
     storage.stock.extend_from_slice(&hidden[next..n]);
     (others, storage, rng.next_u64())

@@ -2,7 +2,7 @@
 //! order. The family's bot policy and the play screen read this and nothing else.
 
 use super::game::{MatchingGame, Phase};
-use crate::core::{PerSeat, Seat};
+use crate::core::Seat;
 use crate::deck::CardSet;
 use crate::ruleset::{Ruleset, YakuScore};
 use std::sync::Arc;
@@ -22,8 +22,8 @@ pub struct View<'g> {
     pub offered: u64,
     /// The viewer's hand.
     pub hand: CardSet,
-    /// Cards in each seat's hand.
-    pub hand_sizes: PerSeat<usize>,
+    /// How many cards each seat holds (see [`View::hand_size`]).
+    hands: HandSizes<'g>,
     /// The face-up table.
     pub table: CardSet,
     /// Each seat's captures.
@@ -57,10 +57,29 @@ pub struct View<'g> {
     pub draws_before: u32,
 }
 
+/// Every seat's hand, of which a view shows only the size: borrowed from the game, where a count
+/// per seat was worked out and copied at every decision a bot makes. Private, and debug-printed
+/// as sizes, so that nothing reading a view learns which cards another seat holds.
+#[derive(Clone, Copy)]
+struct HandSizes<'g>(&'g [CardSet]);
+
+impl std::fmt::Debug for HandSizes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|h| h.len()))
+            .finish()
+    }
+}
+
 impl View<'_> {
     /// Seats at the table.
     pub fn seats(&self) -> usize {
         self.captured.len()
+    }
+
+    /// How many cards `seat` holds in hand.
+    pub fn hand_size(&self, seat: Seat) -> usize {
+        self.hands.0[seat].len() as usize
     }
 
     /// The yaku facts (`round`, `rounds`, `is_dealer`, `calls`) for `seat` in the state the view
@@ -99,11 +118,9 @@ impl MatchingGame {
         let hand = self.hand(seat);
         let seats = crate::core::Game::seats(self);
         let captured = self.all_captured();
-        let mut hand_sizes: PerSeat<usize> = PerSeat::new(seats);
         let mut seen = hand | self.table();
-        for s in 0..seats {
-            hand_sizes[s] = self.hand(s).len() as usize;
-            seen |= captured[s];
+        for &pile in &captured[..seats] {
+            seen |= pile;
         }
         let mut unseen = ruleset.deck.all() - seen;
         // A card being resolved (played or drawn, waiting for a capture choice) is face up.
@@ -116,7 +133,7 @@ impl MatchingGame {
             to_act: self.to_act(),
             offered: self.offered(),
             hand,
-            hand_sizes,
+            hands: HandSizes(self.all_hands()),
             table: self.table(),
             captured,
             stock_size: self.stock_len(),
