@@ -20,6 +20,7 @@ g0=$(count g0 bot_hands koikoi greedy,greedy 0)
 g100=$(count g100 bot_hands koikoi greedy,greedy 100)
 g400=$(count g400 bot_hands koikoi greedy,greedy 400)
 x4=$(count x4 bot_hands koikoi expert,greedy 4)
+x8=$(count x8 bot_hands koikoi expert,greedy 8)
 r0=$(count r0 core_hands koikoi 0)
 r2000=$(count r2000 core_hands koikoi 2000)
 m0=$(count m0 bot_hands matgo greedy,greedy 0)
@@ -27,6 +28,9 @@ m20=$(count m20 bot_hands matgo greedy,greedy 20)
 echo "random vs random (core_hands koikoi 2000): $(per_hand "$r2000" "$r0" 24000) a hand"
 echo "greedy vs greedy (bot_hands koikoi greedy,greedy 100): $(per_hand "$g100" "$g0" 1200) a hand;" \
     "from 100 to 400 games: $(per_hand "$g400" "$g100" 3600)"
-echo "expert vs greedy (bot_hands koikoi expert,greedy 4): $(per_hand "$x4" "$g0" 48) a hand"
+# Playouts: 15,381 in the 4-game run and 30,810 in the 8-game run (while the games are the
+# same: checksums dee36e9154ce19df and 00804e73bdd3668d).
+echo "expert vs greedy (bot_hands koikoi expert,greedy 4): $(per_hand "$x4" "$g0" 48) a hand," \
+    "$(per_hand "$x4" "$g0" 15381) a playout; from 4 to 8 games: $(per_hand "$x8" "$x4" 15429) a playout"
 echo "Matgo greedy vs greedy (bot_hands matgo greedy,greedy 20): $(per_hand "$m20" "$m0" 240) a hand"
-cat "$out"/g100.txt "$out"/x4.txt "$out"/r2000.txt "$out"/m20.txt
+cat "$out"/g100.txt "$out"/x4.txt "$out"/x8.txt "$out"/r2000.txt "$out"/m20.txt
