@@ -397,6 +397,7 @@ impl Progress {
     /// whole groups; 0 when the yaku held are the same). Only the yaku they can affect are
     /// valued, so a bot weighs a move at the cost of the few yaku it touches; the result is the
     /// difference of the two whole valuations, exactly.
+    #[inline]
     pub fn change(
         &self,
         before: PileState,
@@ -528,6 +529,7 @@ impl Progress {
     /// reach, the pile and its yaku unchanged (another player's capture). A yaku's credit then
     /// changes only where the yaku falls out of reach, so only those are valued: equal to
     /// [`Progress::change`] to the smaller reach, negated, at a fraction of its cost.
+    #[inline]
     pub fn loss(&self, state: PileState, gone: CardSet) -> i64 {
         let after = PileState {
             reach: state.reach - gone,
