@@ -531,6 +531,8 @@ impl Progress {
     /// [`Progress::change`] to the smaller reach, negated, at a fraction of its cost.
     #[inline]
     pub fn loss(&self, state: PileState, gone: CardSet) -> i64 {
+        // Only the cards that were in reach change anything.
+        let gone = gone & state.reach;
         let after = PileState {
             reach: state.reach - gone,
             ..state

@@ -242,11 +242,16 @@ impl Greedy {
         let taker = Taker::of(view.ruleset, view.table);
         // A discard is weighed only when no card in hand captures: a capture is worth at least
         // its per-card bonus, a discard at most nothing (it can only help the next player).
-        let (mut captures, mut discards, mut takes) = (0u32, 0u32, 0u32);
+        // The cards in hand that capture (and how many such plays), the discards and the table
+        // cards to take.
+        let (mut capturing, mut captures, mut discards, mut takes) = (CardSet::EMPTY, 0, 0, 0);
         for &a in legal {
             match a {
                 Action::Play { card } if taker.takes(card).is_empty() => discards += 1,
-                Action::Play { .. } => captures += 1,
+                Action::Play { card } => {
+                    captures += 1;
+                    capturing.insert(card);
+                }
                 Action::Take { .. } if matches!(view.phase, Phase::CaptureChoice { .. }) => {
                     takes += 1
                 }
@@ -255,7 +260,7 @@ impl Greedy {
         }
         let can_capture = captures > 0;
         let weighed = |a: &&Action| match **a {
-            Action::Play { card } => !can_capture || !taker.takes(card).is_empty(),
+            Action::Play { card } => !can_capture || capturing.contains(card),
             Action::Take { .. } => matches!(view.phase, Phase::CaptureChoice { .. }),
             _ => false,
         };
@@ -277,10 +282,10 @@ impl Greedy {
         for &a in legal {
             let v = match a {
                 Action::Play { card } => {
-                    let m = taker.takes(card);
-                    if m.is_empty() && can_capture {
+                    if can_capture && !capturing.contains(card) {
                         continue;
                     }
+                    let m = taker.takes(card);
                     if taker.chooses(card, m) {
                         // With a choice to make, the best one.
                         m.iter()
