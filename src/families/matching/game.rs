@@ -1928,20 +1928,22 @@ impl MatchingGame {
     /// A game in the state `seat` sees, with its hidden cards dealt at random from `rng`, that
     /// ends with the hand in progress.
     pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> MatchingGame {
-        let view = self.view(seat);
-        let (others, storage, seed) = place_hidden(&view, rng, Storage::default());
-        let mut world = MatchingGame::build(&view, &others, storage, seed);
-        world.ends_with_hand = true;
-        world
+        self.world(seat, rng, Storage::default())
     }
 
     /// [`MatchingGame::determinized`] into `world`, whose vectors serve again: the same draws
     /// and the same game, without allocating (a search makes one world per deal).
     pub fn determinize_into(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        *world = self.world(seat, rng, world.take_storage());
+    }
+
+    /// The determinized game, its vectors taken from `storage`.
+    fn world(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, storage: Storage) -> MatchingGame {
         let view = self.view(seat);
-        let (others, storage, seed) = place_hidden(&view, rng, world.take_storage());
-        *world = MatchingGame::build(&view, &others, storage, seed);
+        let (others, storage, seed) = place_hidden(&view, rng, storage);
+        let mut world = MatchingGame::build(&view, &others, storage, seed);
         world.ends_with_hand = true;
+        world
     }
 }
 

@@ -176,6 +176,20 @@ fn same_seed_same_game() {
     assert_ne!(run(7).0, run(8).0);
 }
 
+/// A logged game of `seed` after up to `moves` random moves (seeded from `seed` too).
+fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> MatchingGame {
+    let mut g = logged(r, seed);
+    let mut rng = agent_rng(seed);
+    for _ in 0..moves {
+        if g.to_act().is_none() {
+            break;
+        }
+        let n = g.legal_count();
+        g.apply_legal(rng.random_range(0..n)).unwrap();
+    }
+    g
+}
+
 /// Copying a game into another in place (`Game::copy_from`, which keeps the target's storage)
 /// gives what a fresh copy gives, whatever the target held: every field the same, and the same
 /// game from there on. For every bundled matching ruleset, the target a game of another seed
@@ -183,20 +197,8 @@ fn same_seed_same_game() {
 #[test]
 fn copy_from_is_a_clone() {
     for r in bundled_rulesets() {
-        let begun = |seed: u64, moves: usize| {
-            let mut g = logged(&r, seed);
-            let mut rng = agent_rng(seed);
-            for _ in 0..moves {
-                if g.to_act().is_none() {
-                    break;
-                }
-                let n = g.legal_count();
-                g.apply_legal(rng.random_range(0..n)).unwrap();
-            }
-            g
-        };
-        let source = begun(3, 17);
-        let mut target = begun(9, 40);
+        let source = begun(&r, 3, 17);
+        let mut target = begun(&r, 9, 40);
         assert!(crate::core::Game::copy_from(&mut target, &source));
         let fresh = source.clone();
         assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{}", r.id);
@@ -217,25 +219,13 @@ fn copy_from_is_a_clone() {
 #[test]
 fn a_deal_made_in_place_is_the_fresh_deal() {
     for r in bundled_rulesets() {
-        let begun = |seed: u64, moves: usize| {
-            let mut g = logged(&r, seed);
-            let mut rng = agent_rng(seed);
-            for _ in 0..moves {
-                if g.to_act().is_none() {
-                    break;
-                }
-                let n = g.legal_count();
-                g.apply_legal(rng.random_range(0..n)).unwrap();
-            }
-            g
-        };
-        let source = begun(3, 17);
+        let source = begun(&r, 3, 17);
         let Some(seat) = source.to_act() else {
             continue;
         };
         let (mut fresh_rng, mut reused_rng) = (agent_rng(11), agent_rng(11));
         let fresh = source.determinized(seat, &mut fresh_rng);
-        let mut target = begun(9, 60);
+        let mut target = begun(&r, 9, 60);
         assert!(crate::core::Game::determinize_from(
             &mut target,
             &source,
