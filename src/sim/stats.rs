@@ -233,7 +233,10 @@ pub struct Stats {
     calls: Vec<u64>,
     call_hands: Vec<u64>,
     paid: Vec<u64>,
-    ends: BTreeMap<&'static str, u64>,
+    /// Rounds by how they ended, in order of first appearance (a handful of ends: a linear
+    /// search, where the same `&'static str` is found by address, beats a map's string
+    /// compares on every round); sorted by name in the report.
+    ends: Vec<(&'static str, u64)>,
     dealt: u64,
     dealer_adv: MeanAcc,
     dealer_wins: u64,
@@ -263,7 +266,7 @@ impl Stats {
             calls: vec![0; n],
             call_hands: vec![0; n],
             paid: vec![0; n],
-            ends: BTreeMap::new(),
+            ends: Vec::new(),
             dealt: 0,
             dealer_adv: MeanAcc::default(),
             dealer_wins: 0,
@@ -298,7 +301,15 @@ impl Stats {
 
     fn add_round(&mut self, r: &RoundResult) {
         self.rounds += 1;
-        *self.ends.entry(r.end.0).or_default() += 1;
+        let end = r.end.0;
+        match self
+            .ends
+            .iter_mut()
+            .find(|(e, _)| std::ptr::eq(*e, end) || *e == end)
+        {
+            Some((_, n)) => *n += 1,
+            None => self.ends.push((end, 1)),
+        }
         for (p, &points) in r.points.iter().enumerate() {
             self.per_round[p].add(points as f64);
             self.calls[p] += u64::from(r.calls[p]);
@@ -370,14 +381,16 @@ impl Stats {
             rounds: self.rounds,
             seed,
             seats,
-            ends: self
-                .ends
-                .iter()
-                .map(|(end, &n)| EndCount {
-                    end: end.to_string(),
-                    share: Proportion::new(n, self.rounds),
-                })
-                .collect(),
+            ends: {
+                let mut ends = self.ends.clone();
+                ends.sort_unstable_by_key(|&(end, _)| end);
+                ends.into_iter()
+                    .map(|(end, n)| EndCount {
+                        end: end.to_string(),
+                        share: Proportion::new(n, self.rounds),
+                    })
+                    .collect()
+            },
             dealer_advantage: (self.dealt > 0).then(|| self.dealer_adv.mean()),
             dealer_wins: (self.dealt > 0).then(|| Proportion::new(self.dealer_wins, self.dealt)),
             house: self.against_house.then(|| self.house.mean()),
