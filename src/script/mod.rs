@@ -18,7 +18,7 @@
 
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
 use rhai::{AST, ASTNode, Dynamic, Engine, Expr, Map, Position, Scope};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -48,6 +48,8 @@ pub struct ScoringScript {
     id: u64,
     /// The facts of `hand` the script can observe.
     reads: FactReads,
+    /// The cache key's mask for `reads`; `None` when results are not cached.
+    key_mask: Option<KeyMask>,
     /// The script's file name, for errors.
     file_name: String,
     /// The ruleset's names for the call facts.
@@ -73,7 +75,7 @@ const CACHE_CAPACITY: usize = 1 << 14;
 /// An exact, compact identity of a [`HandFacts`] for the result cache: which yaku with which
 /// points, and every other fact. [`ScoringScript::score_cached`] keeps only the facts its script
 /// can observe.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FactsKey {
     /// The yaku that count: bit `i` for yaku `i` of the ruleset's table, and their points, 16
     /// bits each in table order. `None` when they do not fit (more than 8 yaku, points beyond
@@ -92,6 +94,68 @@ pub struct FactsKey {
     pub dealer: bool,
     /// `instant` and `exhausted`.
     pub special: (bool, bool),
+}
+
+/// A [`FactsKey`] as eight words, with the facts its script cannot observe cleared: the
+/// result cache's key. Narrowing is one mask per word, and hashing and comparing are word
+/// operations (a cache hit is on every settlement of a simulation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PackedKey([u64; 8]);
+
+impl PackedKey {
+    /// Bits of the last word: the key holds the yaku, and the three flags.
+    const HAS_YAKU: u64 = 1;
+    const DEALER: u64 = 2;
+    const INSTANT: u64 = 4;
+    const EXHAUSTED: u64 = 8;
+
+    /// `key` narrowed by `mask`, or `None` when the script reads the yaku and the key does not
+    /// hold them. Distinct narrowed facts give distinct keys: each field has its own bits.
+    #[inline]
+    fn narrowed(key: &FactsKey, mask: &KeyMask) -> Option<PackedKey> {
+        let flags = |on: bool, bit: u64| if on { bit } else { 0 };
+        let (yaku, points) = match key.yaku {
+            Some(y) => y,
+            None if mask.words[7] & PackedKey::HAS_YAKU != 0 => return None,
+            None => (0, 0),
+        };
+        let (own, other) = key.calls;
+        let calls = if mask.calls_sum {
+            u64::from(own.wrapping_add(other))
+        } else {
+            u64::from(own) | u64::from(other) << 32
+        };
+        let words = [
+            yaku,
+            points as u64,
+            (points >> 64) as u64,
+            key.base as u64,
+            calls,
+            key.table_count as u64,
+            u64::from(key.round.0) | u64::from(key.round.1) << 32,
+            flags(key.yaku.is_some(), PackedKey::HAS_YAKU)
+                | flags(key.dealer, PackedKey::DEALER)
+                | flags(key.special.0, PackedKey::INSTANT)
+                | flags(key.special.1, PackedKey::EXHAUSTED),
+        ];
+        Some(PackedKey(std::array::from_fn(|i| words[i] & mask.words[i])))
+    }
+}
+
+impl Hash for PackedKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for w in self.0 {
+            state.write_u64(w);
+        }
+    }
+}
+
+/// Which bits of a [`PackedKey`] a script observes (see [`FactReads::key_mask`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct KeyMask {
+    words: [u64; 8],
+    /// The script sees only the calls' sum, kept in the calls word's low half.
+    calls_sum: bool,
 }
 
 /// The facts `hand` holds, by name: bit `i` of [`FactReads`] stands for `FACT_NAMES[i]`.
@@ -195,41 +259,46 @@ impl FactReads {
         }
     }
 
-    /// `key` with the facts the script cannot observe set to defaults, or `None` when it needs
-    /// the yaku and the key does not hold them.
-    fn narrow(self, key: FactsKey) -> Option<FactsKey> {
+    /// The cache key's mask for a script that observes these facts: the words and bits of a
+    /// [`PackedKey`] it can tell apart. `None` when the script may read facts the key does not
+    /// hold.
+    fn key_mask(self) -> Option<KeyMask> {
         if self.reads_extra() {
             return None;
         }
-        // Bit tests by position in FACT_NAMES (hit on every cached call: no name lookups).
         let r = |fact: usize| self.0 >> fact & 1 == 1;
-        let (own, other) = key.calls;
-        let calls = match (r(fact::CALLS_SELF), r(fact::CALLS_OPPONENT), r(fact::CALLS)) {
-            // Only the sum is seen.
-            (false, false, true) => (own.wrapping_add(other), 0),
-            (s, o, sum) => (
-                if s || sum { own } else { 0 },
-                if o || sum { other } else { 0 },
-            ),
+        let all = |fact: usize| if r(fact) { u64::MAX } else { 0 };
+        let low = u64::from(u32::MAX);
+        // Only the sum of the calls is seen: it is kept in the low half.
+        let calls_sum = !r(fact::CALLS_SELF) && !r(fact::CALLS_OPPONENT) && r(fact::CALLS);
+        let calls = if calls_sum {
+            low
+        } else {
+            let sum = r(fact::CALLS);
+            (if r(fact::CALLS_SELF) || sum { low } else { 0 })
+                | (if r(fact::CALLS_OPPONENT) || sum {
+                    low << 32
+                } else {
+                    0
+                })
         };
-        Some(FactsKey {
-            yaku: if r(fact::YAKU) { Some(key.yaku?) } else { None },
-            base: if r(fact::BASE) { key.base } else { 0 },
-            calls,
-            table_count: if r(fact::TABLE_COUNT) {
-                key.table_count
-            } else {
-                0
-            },
-            round: (
-                if r(fact::ROUND) { key.round.0 } else { 0 },
-                if r(fact::ROUNDS) { key.round.1 } else { 0 },
-            ),
-            dealer: r(fact::DEALER) && key.dealer,
-            special: (
-                r(fact::INSTANT) && key.special.0,
-                r(fact::EXHAUSTED) && key.special.1,
-            ),
+        let flag = |fact: usize, bit: u64| if r(fact) { bit } else { 0 };
+        Some(KeyMask {
+            words: [
+                all(fact::YAKU),
+                all(fact::YAKU),
+                all(fact::YAKU),
+                all(fact::BASE),
+                calls,
+                all(fact::TABLE_COUNT),
+                (if r(fact::ROUND) { low } else { 0 })
+                    | (if r(fact::ROUNDS) { low << 32 } else { 0 }),
+                flag(fact::YAKU, PackedKey::HAS_YAKU)
+                    | flag(fact::DEALER, PackedKey::DEALER)
+                    | flag(fact::INSTANT, PackedKey::INSTANT)
+                    | flag(fact::EXHAUSTED, PackedKey::EXHAUSTED),
+            ],
+            calls_sum,
         })
     }
 }
@@ -323,7 +392,7 @@ impl Hasher for KeyHasher {
 }
 
 type Cache =
-    std::collections::HashMap<(u64, FactsKey), Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>;
+    std::collections::HashMap<(u64, PackedKey), Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>;
 
 /// One yaku as the script sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -573,9 +642,11 @@ impl ScoringScript {
                     return None;
                 }
                 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let reads = FactReads::of(&ast, &aliases);
                 Some(ScoringScript {
                     id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-                    reads: FactReads::of(&ast, &aliases),
+                    reads,
+                    key_mask: reads.key_mask(),
                     engine: Arc::new(engine),
                     ast: Arc::new(ast),
                     file_name: sources.get(file).name.clone(),
@@ -633,7 +704,11 @@ impl ScoringScript {
         thread_local! {
             static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::default();
         }
-        let Some(key) = self.reads.narrow(key) else {
+        let Some(key) = self
+            .key_mask
+            .as_ref()
+            .and_then(|mask| PackedKey::narrowed(&key, mask))
+        else {
             return self.score(&facts()).map(Rc::new);
         };
         if let Some(hit) = CACHE.with(|c| c.borrow().get(&(self.id, key)).cloned()) {
@@ -884,6 +959,7 @@ impl ScoringScript {
         self.reads = self
             .reads
             .or(FactReads::of_hook(&ast, &self.aliases, ADJUST_HOOK, 2));
+        self.key_mask = self.reads.key_mask();
         self.steps = self
             .steps
             .iter()
