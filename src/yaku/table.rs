@@ -65,6 +65,15 @@ struct Groups {
     gates: [(CardSet, u32); MAX_YAKU],
 }
 
+impl Groups {
+    /// True when `pile` misses the bound of yaku `i`'s group: no yaku of the group holds on it.
+    #[inline]
+    fn misses(&self, i: usize, pile: CardSet) -> bool {
+        let (set, n) = self.gates[i];
+        (set & pile).len() < n
+    }
+}
+
 /// The yaku a pile holds, after the group rule: a mask over the table and each one's points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct YakuScore {
@@ -185,8 +194,7 @@ impl YakuTable {
         let mut rest = touched;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize % MAX_YAKU;
-            let (set, n) = groups.gates[i];
-            if (set & pile).len() >= n {
+            if !groups.misses(i, pile) {
                 return true;
             }
             rest &= !groups.rivals[i] & (rest - 1);
@@ -286,8 +294,7 @@ impl YakuTable {
             let i = rest.trailing_zeros() as usize;
             // The first of its group met here (groups are whole in `dirty`): when the pile
             // misses the group's bound, no member holds and the group is done at once.
-            let (set, n) = groups.gates[i];
-            if (set & pile).len() < n {
+            if groups.misses(i, pile) {
                 let group = groups.rivals[i];
                 rest &= !group;
                 let mut cleared = held_before & group;

@@ -242,49 +242,35 @@ impl Greedy {
         let taker = Taker::of(view.ruleset, view.table);
         // A discard is weighed only when no card in hand captures: a capture is worth at least
         // its per-card bonus, a discard at most nothing (it can only help the next player).
-        // The cards in hand that capture (and how many such plays), the discards and the table
-        // cards to take.
-        let (mut capturing, mut captures, mut discards, mut takes) = (CardSet::EMPTY, 0, 0, 0);
+        let mut capturing = CardSet::EMPTY;
         for &a in legal {
-            match a {
-                Action::Play { card } if taker.takes(card).is_empty() => discards += 1,
-                Action::Play { card } => {
-                    captures += 1;
-                    capturing.insert(card);
-                }
-                Action::Take { .. } if matches!(view.phase, Phase::CaptureChoice { .. }) => {
-                    takes += 1
-                }
-                _ => {}
+            if let Action::Play { card } = a
+                && !taker.takes(card).is_empty()
+            {
+                capturing.insert(card);
             }
         }
-        let can_capture = captures > 0;
+        let choosing = matches!(view.phase, Phase::CaptureChoice { .. });
         let weighed = |a: &&Action| match **a {
-            Action::Play { card } => !can_capture || capturing.contains(card),
-            Action::Take { .. } => matches!(view.phase, Phase::CaptureChoice { .. }),
+            Action::Play { card } => capturing.is_empty() || capturing.contains(card),
+            Action::Take { .. } => choosing,
             _ => false,
         };
         // A move alone in being weighed (the one capture in hand, say) is the choice, whatever
         // its worth.
-        match captures + takes + if can_capture { 0 } else { discards } {
-            0 => return legal[0],
-            1 => {
-                if let Some(&only) = legal.iter().find(weighed) {
-                    return only;
-                }
-            }
+        let mut moves = legal.iter().filter(weighed);
+        match (moves.next(), moves.next()) {
+            (None, _) => return legal[0],
+            (Some(&only), None) => return only,
             _ => {}
         }
         let mut made = [None, None];
         let piles = Piles::of(view, &mut made);
         let mut scratch = Scratch::default();
         let mut best = (f64::NEG_INFINITY, legal[0]);
-        for &a in legal {
+        for &a in legal.iter().filter(weighed) {
             let v = match a {
                 Action::Play { card } => {
-                    if can_capture && !capturing.contains(card) {
-                        continue;
-                    }
                     let m = taker.takes(card);
                     if taker.chooses(card, m) {
                         // With a choice to make, the best one.
