@@ -395,7 +395,7 @@ type Cache =
     std::collections::HashMap<(u64, PackedKey), Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>;
 
 /// One yaku as the script sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ScriptYaku {
     /// Yaku id.
     pub id: String,
@@ -406,7 +406,7 @@ pub struct ScriptYaku {
 }
 
 /// What the scoring script is told about a finished hand.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct HandFacts {
     /// The yaku the winner holds (after group rules), with their points.
     pub yaku: Vec<ScriptYaku>,
@@ -434,7 +434,7 @@ pub struct HandFacts {
 }
 
 /// The value of a family's own fact.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FactValue {
     /// A number.
     Int(i64),
@@ -721,6 +721,39 @@ impl ScoringScript {
                 c.clear();
             }
             c.insert((self.id, key), Rc::clone(&outcome));
+        });
+        Ok(outcome)
+    }
+
+    /// Runs `score(hand)` on `facts`, or returns the result remembered on this thread for equal
+    /// facts: for a family whose facts hold more than a [`FactsKey`] can (a trick-taking hand's
+    /// points and tricks) but repeat from hand to hand, as in a search's playouts. Exact, since
+    /// the whole facts are the key (a script is a pure function of them, see
+    /// [`ScoringScript::score_cached`]); a miss costs a hash and a copy of the facts.
+    pub fn score_memo(&self, facts: &HandFacts) -> Result<Rc<ScoreOutcome>, ScriptError> {
+        type Memo = std::collections::HashMap<
+            u64,
+            std::collections::HashMap<HandFacts, Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>,
+        >;
+        thread_local! {
+            static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+        }
+        let hit = MEMO.with(|m| {
+            m.borrow()
+                .get(&self.id)
+                .and_then(|results| results.get(facts).cloned())
+        });
+        if let Some(hit) = hit {
+            return Ok(hit);
+        }
+        let outcome = Rc::new(self.score(facts)?);
+        MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            let results = m.entry(self.id).or_default();
+            if results.len() >= CACHE_CAPACITY {
+                results.clear();
+            }
+            results.insert(facts.clone(), Rc::clone(&outcome));
         });
         Ok(outcome)
     }
@@ -1219,6 +1252,35 @@ mod tests {
                 .reads()
                 .reads_extra()
         );
+    }
+
+    #[test]
+    fn remembered_results_are_the_scripts_results() {
+        // A family's facts (as a trick-taking hand's): the memo keys on the whole facts.
+        let script = compile(
+            "fn score(hand) { #{ total: hand.points_opponent * 10 + hand.round, \
+             steps: [#{ reason: hand.end, total: 1 }] } }",
+        )
+        .unwrap();
+        let other = compile("fn score(hand) { hand.round * 1000 }").unwrap();
+        for round in 1..=3 {
+            for (points, end) in [(0, "claim"), (33, "claim"), (33, "last_trick")] {
+                let facts = HandFacts {
+                    round,
+                    extra: vec![
+                        ("points_opponent", FactValue::Int(points)),
+                        ("end", FactValue::Text(end.into())),
+                    ],
+                    ..HandFacts::default()
+                };
+                let first = script.score_memo(&facts).unwrap();
+                assert_eq!(*first, script.score(&facts).unwrap());
+                // Asked again, the result is the one remembered, and another script's
+                // results are its own.
+                assert!(Rc::ptr_eq(&first, &script.score_memo(&facts).unwrap()));
+                assert_eq!(other.score_memo(&facts).unwrap().total, round * 1000);
+            }
+        }
     }
 
     #[test]

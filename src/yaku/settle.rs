@@ -331,6 +331,32 @@ pub fn settle_at_table(
     c: &Circumstances,
     table: Option<&TableFacts>,
 ) -> Result<HandOutcome, ScriptError> {
+    settle_with(ruleset, found, special, c, table, false)
+}
+
+/// [`settle_at_table`] in a search's world, where many playouts end with the same facts: the
+/// script's result for every seat's facts is remembered ([`ScoringScript::score_memo`]). In
+/// ordinary play they seldom repeat, and the memo would cost more than it saves.
+///
+/// [`ScoringScript::score_memo`]: crate::script::ScoringScript::score_memo
+pub fn settle_in_search(
+    ruleset: &Ruleset,
+    found: &YakuScore,
+    special: Option<&Special>,
+    c: &Circumstances,
+    table: Option<&TableFacts>,
+) -> Result<HandOutcome, ScriptError> {
+    settle_with(ruleset, found, special, c, table, true)
+}
+
+fn settle_with(
+    ruleset: &Ruleset,
+    found: &YakuScore,
+    special: Option<&Special>,
+    c: &Circumstances,
+    table: Option<&TableFacts>,
+    remember: bool,
+) -> Result<HandOutcome, ScriptError> {
     let yaku = found_yaku(ruleset, found, special);
     let base = yaku.iter().map(|y| y.points).sum();
     let facts = || {
@@ -346,6 +372,9 @@ pub fn settle_at_table(
         steps,
         pays,
     } = match &ruleset.scoring {
+        Some(script) if table.is_some() && remember => {
+            ScoreOutcome::clone(&*script.score_memo(&facts())?)
+        }
         Some(script) if table.is_some() => script.score(&facts())?,
         Some(script) => {
             let outcome = script.score_cached(cache_key(found, special, c), facts)?;

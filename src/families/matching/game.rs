@@ -683,7 +683,14 @@ impl MatchingGame {
             self.yaku[winner]
         };
         let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(Some(winner)));
-        yaku::settle_at_table(
+        // A search's world ends with this hand, as do many of its playouts, often with the
+        // same facts.
+        let settle = if self.ends_with_hand {
+            yaku::settle_in_search
+        } else {
+            yaku::settle_at_table
+        };
+        settle(
             &self.ruleset,
             &found,
             special,

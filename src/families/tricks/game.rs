@@ -525,21 +525,28 @@ impl TricksGame {
     fn end_hand(&mut self, winner: Seat, end: HandEnd) {
         let seats = self.hands.len();
         let facts = self.facts(winner, end);
-        let outcome = match &self.ruleset.scoring {
-            Some(script) => match script.score(&facts) {
-                Ok(o) => o,
-                Err(e) => {
-                    self.error = Some(e);
-                    self.phase = Phase::GameOver;
-                    return;
-                }
-            },
-            None => crate::script::ScoreOutcome {
+        // A search's world (it ends with this hand) ends many hands with the same facts: the
+        // result is remembered there. Elsewhere facts seldom repeat (3% of the hands of 200
+        // greedy games), and the memo's upkeep and the memory it holds cost more than it saves.
+        let scored = match &self.ruleset.scoring {
+            Some(script) if self.ends_with_hand => {
+                script.score_memo(&facts).map(|o| o.as_ref().clone())
+            }
+            Some(script) => script.score(&facts),
+            None => Ok(crate::script::ScoreOutcome {
                 pays: Vec::new(),
                 total: 1,
                 opponent: 0,
                 steps: Vec::new(),
-            },
+            }),
+        };
+        let outcome = match scored {
+            Ok(o) => o,
+            Err(e) => {
+                self.error = Some(e);
+                self.phase = Phase::GameOver;
+                return;
+            }
         };
         let mut points: PerSeat<i64> = PerSeat::new(seats);
         for (s, p) in points.iter_mut().enumerate() {
