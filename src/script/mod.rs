@@ -17,7 +17,7 @@
 //! Finding those names needs rhai's syntax tree, hence its `internals` feature.
 
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
-use rhai::{AST, ASTNode, Dynamic, Engine, Expr, Map, Position, Scope};
+use rhai::{AST, ASTNode, Dynamic, Engine, Expr, Map, Position, Scope, Stmt};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -50,6 +50,8 @@ pub struct ScoringScript {
     reads: FactReads,
     /// The cache key's mask for `reads`; `None` when results are not cached.
     key_mask: Option<KeyMask>,
+    /// The family facts the script can observe by name; `None` when it may observe any.
+    extra_reads: Option<Arc<ExtraReads>>,
     /// The script's file name, for errors.
     file_name: String,
     /// The ruleset's names for the call facts.
@@ -173,6 +175,9 @@ pub const FACT_NAMES: [&str; 11] = [
     "exhausted",
 ];
 
+/// The family's own facts (beyond [`FACT_NAMES`]) a script can observe, by name.
+pub type ExtraReads = std::collections::BTreeSet<String>;
+
 /// The facts of `hand` a script can observe, one bit per name of [`FACT_NAMES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FactReads(u16);
@@ -203,59 +208,100 @@ impl FactReads {
             .is_some_and(|i| self.0 >> i & 1 == 1)
     }
 
-    /// The facts `fn score(hand)` in `ast` reads. Exact only in one direction: a fact not in the
-    /// result cannot influence the script's result.
+    /// The facts `fn score(hand)` in `ast` reads, and the family's own facts (beyond
+    /// [`FACT_NAMES`]) by name: `None` when it may read any. Exact only in one direction: a fact
+    /// not in the result cannot influence the script's result.
     ///
     /// Every mention of a variable with the hook parameter's name, in any function, must be the
-    /// left side of a property access (`hand.base`, `hand.yaku.len()`, `hand.yaku[0]`); that
-    /// property is read. Anything else (passing `hand` to a function or a closure, indexing
-    /// it with a string, calling a method on it, assigning it, printing it) may observe every
-    /// fact, and gives [`FactReads::ALL`]. A shadowing local of the same name only adds reads.
-    fn of(ast: &AST, aliases: &Aliases) -> FactReads {
+    /// left side of a property access (`hand.base`, `hand.yaku.len()`, `hand.yaku[0]`), whose
+    /// property is read, or an argument of a call to a function of the script (`table(hand)`),
+    /// whose parameter is then followed the same way. Anything else (passing `hand` to a
+    /// built-in function or a closure, indexing it with a string, calling a method on it,
+    /// assigning it, printing it) may observe every fact, and gives [`FactReads::ALL`] with
+    /// every family fact. A shadowing local of a followed name only adds reads.
+    fn of(ast: &AST, aliases: &Aliases) -> (FactReads, Option<ExtraReads>) {
         FactReads::of_hook(ast, aliases, SCORE_HOOK, 1)
     }
 
     /// [`FactReads::of`] for the hook `name` with `arity` parameters, `hand` first.
-    fn of_hook(ast: &AST, aliases: &Aliases, name: &str, arity: usize) -> FactReads {
+    fn of_hook(
+        ast: &AST,
+        aliases: &Aliases,
+        name: &str,
+        arity: usize,
+    ) -> (FactReads, Option<ExtraReads>) {
+        let anything = (FactReads(FactReads::ALL.0 | FactReads::EXTRA), None);
         let Some(param) = ast
             .iter_functions()
             .find(|f| f.name == name && f.params.len() == arity)
             .map(|f| f.params[0].to_string())
         else {
-            return FactReads::ALL;
+            return anything;
         };
-        let mut read = 0u16;
-        let named_only = ast.walk(&mut |path: &[ASTNode]| {
-            let Some(ASTNode::Expr(node @ Expr::Variable(var, ..))) = path.last() else {
-                return true;
-            };
-            if var.1.as_str() != param {
-                return true;
-            }
-            let property = match path.len().checked_sub(2).map(|i| &path[i]) {
-                Some(ASTNode::Expr(Expr::Dot(dot, ..))) if std::ptr::eq(&dot.lhs, *node) => {
-                    first_property(&dot.rhs)
+        // The names `hand` goes by: the hook's parameter, then each parameter of a function
+        // of the script it is passed to. Walked again until no name is added.
+        let mut followed = ExtraReads::from([param]);
+        loop {
+            let mut read = 0u16;
+            let mut extra = ExtraReads::new();
+            let mut added = Vec::new();
+            let named_only = ast.walk(&mut |path: &[ASTNode]| {
+                let Some(ASTNode::Expr(node @ Expr::Variable(var, ..))) = path.last() else {
+                    return true;
+                };
+                if !followed.contains(var.1.as_str()) {
+                    return true;
                 }
-                _ => None,
-            };
-            match property {
-                Some(name) => {
-                    match fact_index(name, aliases) {
-                        Some(i) => read |= 1 << i,
-                        // The ruleset's options: the same for every hand.
-                        None if name == "options" => {}
-                        None => read |= FactReads::EXTRA,
+                match path.len().checked_sub(2).map(|i| &path[i]) {
+                    Some(ASTNode::Expr(Expr::Dot(dot, ..))) if std::ptr::eq(&dot.lhs, *node) => {
+                        // A method call first (`hand.to_json()`) stops the walk: the script
+                        // may observe anything.
+                        let Some(name) = first_property(&dot.rhs) else {
+                            return false;
+                        };
+                        match fact_index(name, aliases) {
+                            Some(i) => read |= 1 << i,
+                            // The ruleset's options: the same for every hand.
+                            None if name == "options" => {}
+                            None => {
+                                extra.insert(name.to_string());
+                            }
+                        }
+                        true
                     }
-                    true
+                    // Passed whole to a function of the script, in place of one of its
+                    // parameters (not one that sees the caller's variables, `f!(hand)`).
+                    Some(
+                        ASTNode::Expr(Expr::FnCall(call, ..))
+                        | ASTNode::Stmt(Stmt::FnCall(call, ..)),
+                    ) if call.namespace.is_empty() && !call.capture_parent_scope => {
+                        let at = call.args.iter().position(|a| std::ptr::eq(a, *node));
+                        let callee = ast.iter_functions().find(|f| {
+                            f.name == call.name.as_str() && f.params.len() == call.args.len()
+                        });
+                        match (at, callee) {
+                            (Some(at), Some(f)) => {
+                                if !followed.contains(f.params[at]) {
+                                    added.push(f.params[at].to_string());
+                                }
+                                true
+                            }
+                            _ => false,
+                        }
+                    }
+                    _ => false,
                 }
-                // Stop the walk: the script may observe anything.
-                None => false,
+            });
+            if !named_only {
+                return anything;
             }
-        });
-        if named_only {
-            FactReads(read)
-        } else {
-            FactReads(FactReads::ALL.0 | FactReads::EXTRA)
+            if added.is_empty() {
+                if !extra.is_empty() {
+                    read |= FactReads::EXTRA;
+                }
+                return (FactReads(read), Some(extra));
+            }
+            followed.extend(added);
         }
     }
 
@@ -642,11 +688,12 @@ impl ScoringScript {
                     return None;
                 }
                 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-                let reads = FactReads::of(&ast, &aliases);
+                let (reads, extra_reads) = FactReads::of(&ast, &aliases);
                 Some(ScoringScript {
                     id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                     reads,
                     key_mask: reads.key_mask(),
+                    extra_reads: extra_reads.map(Arc::new),
                     engine: Arc::new(engine),
                     ast: Arc::new(ast),
                     file_name: sources.get(file).name.clone(),
@@ -738,10 +785,11 @@ impl ScoringScript {
         thread_local! {
             static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
         }
+        let key = self.narrow_facts(facts);
         let hit = MEMO.with(|m| {
             m.borrow()
                 .get(&self.id)
-                .and_then(|results| results.get(facts).cloned())
+                .and_then(|results| results.get(&key).cloned())
         });
         if let Some(hit) = hit {
             return Ok(hit);
@@ -753,9 +801,48 @@ impl ScoringScript {
             if results.len() >= CACHE_CAPACITY {
                 results.clear();
             }
-            results.insert(facts.clone(), Rc::clone(&outcome));
+            results.insert(key, Rc::clone(&outcome));
         });
         Ok(outcome)
+    }
+
+    /// `facts` with what the script cannot observe left out: the facts of [`FACT_NAMES`] it
+    /// does not read set to defaults, and the family facts it does not read dropped (one named
+    /// as a standard fact or an alias is kept: in `hand` it stands for that name).
+    fn narrow_facts(&self, facts: &HandFacts) -> HandFacts {
+        let Some(extra_reads) = &self.extra_reads else {
+            return facts.clone();
+        };
+        let r = |fact: usize| self.reads.0 >> fact & 1 == 1;
+        let calls = r(fact::CALLS_SELF) || r(fact::CALLS_OPPONENT) || r(fact::CALLS);
+        HandFacts {
+            yaku: if r(fact::YAKU) {
+                facts.yaku.clone()
+            } else {
+                Vec::new()
+            },
+            base: if r(fact::BASE) { facts.base } else { 0 },
+            calls_self: if calls { facts.calls_self } else { 0 },
+            calls_opponent: if calls { facts.calls_opponent } else { 0 },
+            table_count: if r(fact::TABLE_COUNT) {
+                facts.table_count
+            } else {
+                0
+            },
+            round: if r(fact::ROUND) { facts.round } else { 0 },
+            rounds: if r(fact::ROUNDS) { facts.rounds } else { 0 },
+            dealer: r(fact::DEALER) && facts.dealer,
+            instant: r(fact::INSTANT) && facts.instant,
+            exhausted: r(fact::EXHAUSTED) && facts.exhausted,
+            extra: facts
+                .extra
+                .iter()
+                .filter(|(name, _)| {
+                    extra_reads.contains(*name) || fact_index(name, &self.aliases).is_some()
+                })
+                .cloned()
+                .collect(),
+        }
     }
 
     /// Runs `score(hand)` on the facts of a finished hand, then each adjustment.
@@ -989,10 +1076,13 @@ impl ScoringScript {
             );
             return None;
         }
-        self.reads = self
-            .reads
-            .or(FactReads::of_hook(&ast, &self.aliases, ADJUST_HOOK, 2));
+        let (reads, extra_reads) = FactReads::of_hook(&ast, &self.aliases, ADJUST_HOOK, 2);
+        self.reads = self.reads.or(reads);
         self.key_mask = self.reads.key_mask();
+        self.extra_reads = match (self.extra_reads.take(), extra_reads) {
+            (Some(mine), Some(theirs)) => Some(Arc::new(mine.union(&theirs).cloned().collect())),
+            _ => None,
+        };
         self.steps = self
             .steps
             .iter()
@@ -1246,11 +1336,48 @@ mod tests {
                 .reads()
                 .reads_extra()
         );
+        // Passed to a built-in function, `hand` may be observed whole.
         assert!(
-            compile("fn score(hand) { f(hand) } fn f(x) { 1 }")
+            compile("fn score(hand) { type_of(hand).len() }")
                 .unwrap()
                 .reads()
                 .reads_extra()
+        );
+    }
+
+    #[test]
+    fn a_function_hand_is_passed_to_is_followed() {
+        assert_eq!(
+            reads("fn score(hand) { f(hand) } fn f(x) { 1 }"),
+            Some(vec![])
+        );
+        assert_eq!(
+            reads(
+                "fn score(hand) { f(hand, 2) + 1 } fn f(h, n) { h.base * n + g(h) } fn g(y) { y.round }"
+            ),
+            Some(vec!["base", "round"])
+        );
+        // Recursion ends; a followed parameter used any other way is still anything.
+        assert_eq!(
+            reads(
+                "fn score(hand) { f(hand, 3) } fn f(h, n) { if n == 0 { h.base } else { f(h, n - 1) } }"
+            ),
+            Some(vec!["base"])
+        );
+        assert_eq!(
+            reads("fn score(hand) { f(hand) } fn f(h) { let x = h; x.base }"),
+            None
+        );
+        // A family's facts are read by name through the calls too (Schnapsen's helpers).
+        let script = compile(
+            "fn score(hand) { switch hand.end { \"claim\" => t(hand), _ => 1 } } \
+             fn t(hand) { if hand.tricks_opponent == 0 { 3 } else { 1 } }",
+        )
+        .unwrap();
+        let extra = script.extra_reads.as_deref().cloned();
+        assert_eq!(
+            extra,
+            Some(["end", "tricks_opponent"].map(String::from).into())
         );
     }
 
@@ -1311,9 +1438,13 @@ mod tests {
                 "fn f(hand) { hand.dealer } fn score(x) { x.base + f(#{}) }",
                 Some(&["base"]),
             ),
+            // Passed to a function of the script: what it reads of its parameter.
+            (
+                "fn score(hand) { f(hand) } fn f(x) { x.base }",
+                Some(&["base"]),
+            ),
             // Anything else may observe every fact.
             ("fn score(hand) { hand[\"base\"] }", None),
-            ("fn score(hand) { f(hand) } fn f(x) { x.base }", None),
             ("fn score(hand) { let h = hand; h.base }", None),
             ("fn score(hand) { hand.keys().len() }", None),
             ("fn score(hand) { for v in hand.values() {} 1 }", None),
@@ -1388,8 +1519,9 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
-        /// A cached result is the result of running the script on the facts themselves, for
-        /// scripts that read some facts and scripts that read all of them.
+        /// A cached or remembered result is the result of running the script on the facts
+        /// themselves, for scripts that read some facts (directly or through their own
+        /// functions) and scripts that read all of them.
         #[test]
         fn cached_results_are_the_scripts_results(
             calls in proptest::collection::vec(
@@ -1404,6 +1536,10 @@ mod tests {
                  steps: [#{ reason: `${hand.rounds} ${hand.instant} ${hand.exhausted}`, total: 1 }] } }",
                 "fn score(hand) { hand.to_json().len() }",
                 "fn score(hand) { hand.yaku.len() * 100 + hand.base }",
+                "fn score(hand) { pts(hand, 2) * (hand.koikoi + 1) } \
+                 fn pts(h, n) { h.base * n + h.table_count }",
+                "fn score(hand) { if hand.dealer { side(hand) } else { 1 } } \
+                 fn side(hand) { hand.points_opponent + hand.round }",
             ];
             for src in scripts {
                 let script = compile(src).unwrap();
@@ -1425,7 +1561,11 @@ mod tests {
                         dealer,
                         instant,
                         exhausted,
-                        extra: Vec::new(),
+                        // Family facts (as a trick-taking hand's), one read by a script, one not.
+                        extra: vec![
+                            ("points_opponent", FactValue::Int(i64::from(other) * 10)),
+                            ("closer", FactValue::Text(format!("seat {own}"))),
+                        ],
                     };
                     let key = FactsKey {
                         yaku: (!instant && !exhausted).then_some((
@@ -1440,7 +1580,10 @@ mod tests {
                         special: (instant, exhausted),
                     };
                     let cached = script.score_cached(key, || facts.clone()).unwrap();
-                    proptest::prop_assert_eq!(&*cached, &script.score(&facts).unwrap(), "{}", src);
+                    let run = script.score(&facts).unwrap();
+                    proptest::prop_assert_eq!(&*cached, &run, "{}", src);
+                    let remembered = script.score_memo(&facts).unwrap();
+                    proptest::prop_assert_eq!(&*remembered, &run, "{}", src);
                 }
             }
         }

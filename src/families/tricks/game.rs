@@ -525,14 +525,11 @@ impl TricksGame {
     fn end_hand(&mut self, winner: Seat, end: HandEnd) {
         let seats = self.hands.len();
         let facts = self.facts(winner, end);
-        // A search's world (it ends with this hand) ends many hands with the same facts: the
-        // result is remembered there. Elsewhere facts seldom repeat (3% of the hands of 200
-        // greedy games), and the memo's upkeep and the memory it holds cost more than it saves.
+        // The script's result is remembered for the facts it reads (Schnapsen's: the end, the
+        // other side's card points and tricks, the winner's tricks), which repeat often: 83% of
+        // a search's playouts find it, and 62% of the hands of 200 greedy games.
         let scored = match &self.ruleset.scoring {
-            Some(script) if self.ends_with_hand => {
-                script.score_memo(&facts).map(|o| o.as_ref().clone())
-            }
-            Some(script) => script.score(&facts),
+            Some(script) => script.score_memo(&facts).map(|o| o.as_ref().clone()),
             None => Ok(crate::script::ScoreOutcome {
                 pays: Vec::new(),
                 total: 1,
