@@ -25,6 +25,9 @@ r0=$(count r0 core_hands koikoi 0)
 r2000=$(count r2000 core_hands koikoi 2000)
 m0=$(count m0 bot_hands matgo greedy,greedy 0)
 m20=$(count m20 bot_hands matgo greedy,greedy 20)
+s0=$(count s0 bot_hands schnapsen greedy,greedy 0)
+s200=$(count s200 bot_hands schnapsen greedy,greedy 200)
+sx2=$(count sx2 bot_hands schnapsen expert,greedy 2)
 echo "random vs random (core_hands koikoi 2000): $(per_hand "$r2000" "$r0" 24000) a hand"
 echo "greedy vs greedy (bot_hands koikoi greedy,greedy 100): $(per_hand "$g100" "$g0" 1200) a hand;" \
     "from 100 to 400 games: $(per_hand "$g400" "$g100" 3600)"
@@ -33,4 +36,9 @@ echo "greedy vs greedy (bot_hands koikoi greedy,greedy 100): $(per_hand "$g100" 
 echo "expert vs greedy (bot_hands koikoi expert,greedy 4): $(per_hand "$x4" "$g0" 48) a hand," \
     "$(per_hand "$x4" "$g0" 15381) a playout; from 4 to 8 games: $(per_hand "$x8" "$x4" 15429) a playout"
 echo "Matgo greedy vs greedy (bot_hands matgo greedy,greedy 20): $(per_hand "$m20" "$m0" 240) a hand"
-cat "$out"/g100.txt "$out"/x4.txt "$out"/x8.txt "$out"/r2000.txt "$out"/m20.txt
+# Schnapsen: 1,645 hands in 200 greedy games, 14 in the expert's 2 games (the same games while
+# the checksums are cddbb6e85ae9ce2b and 3d38313a47db158d).
+echo "Schnapsen greedy vs greedy (bot_hands schnapsen greedy,greedy 200): $(per_hand "$s200" "$s0" 1645)" \
+    "a hand; expert vs greedy (bot_hands schnapsen expert,greedy 2): $(per_hand "$sx2" "$s0" 14) a hand"
+cat "$out"/g100.txt "$out"/x4.txt "$out"/x8.txt "$out"/r2000.txt "$out"/m20.txt "$out"/s200.txt \
+    "$out"/sx2.txt

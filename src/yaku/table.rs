@@ -176,6 +176,7 @@ impl YakuTable {
 
     /// [`YakuTable::update`] with the yaku to evaluate again already found
     /// ([`YakuTable::touched`] of the changed cards), for a caller that needs them itself.
+    #[inline]
     pub fn update_touched(
         &self,
         score: &mut YakuScore,
@@ -189,6 +190,7 @@ impl YakuTable {
     /// False when no yaku of `touched` (whole groups) can hold on `pile`: each of their groups
     /// misses the bound every pile holding one of its yaku meets. Updating a score of a smaller
     /// pile for them then changes nothing (none of them held there either).
+    #[inline]
     pub fn may_hold(&self, touched: u64, pile: CardSet) -> bool {
         let groups = &self.plan().groups;
         let mut rest = touched;
@@ -204,6 +206,7 @@ impl YakuTable {
 
     /// The yaku [`YakuTable::update`] evaluates again when `cards` change (with every yaku of
     /// their groups).
+    #[inline]
     pub fn touched(&self, cards: CardSet) -> u64 {
         self.plan().touched(cards)
     }
@@ -337,6 +340,7 @@ impl YakuTable {
 
 impl Plan {
     /// The yaku a change of `cards` can affect.
+    #[inline]
     fn touched(&self, cards: CardSet) -> u64 {
         cards
             .iter()
