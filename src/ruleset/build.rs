@@ -1856,12 +1856,22 @@ fn tricks_flow(
     if !deck_holds(deck, players * hand_size + 1, "the deal", loc, errors) {
         return None;
     }
+    let card_points = card_points?;
+    let mut cards_by_points: Vec<(i64, CardSet)> = Vec::new();
+    for (i, &points) in deck.attributes[card_points].values.iter().enumerate() {
+        let card = crate::deck::CardId(i as u8);
+        match cards_by_points.iter_mut().find(|(p, _)| *p == points) {
+            Some((_, cards)) => cards.insert(card),
+            None => cards_by_points.push((points, CardSet::single(card))),
+        }
+    }
     Some(Flow::Tricks(std::sync::Arc::new(TricksFlow {
         players,
         hand_size,
         deal_packets,
         rank: rank?,
-        card_points: card_points?,
+        card_points,
+        cards_by_points,
         target,
         follow,
         claim,

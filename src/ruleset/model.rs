@@ -504,6 +504,9 @@ pub struct TricksFlow {
     pub rank: usize,
     /// The attribute that gives a card's points.
     pub card_points: usize,
+    /// The deck's cards by their points (`card_points`), each value once: a pile's points are
+    /// a popcount per value instead of a look-up per card (a search counts them at every view).
+    pub cards_by_points: Vec<(i64, crate::deck::CardSet)>,
     /// The card points that win a hand.
     pub target: i64,
     /// What must be played to a trick once the stock is gone or closed.

@@ -242,7 +242,10 @@ impl TricksGame {
     /// The points `seat` has now: its tricks' card points, its marriages once they count, and
     /// the last trick's points.
     pub fn points(&self, seat: Seat) -> i64 {
-        let cards: i64 = self.won[seat].iter().map(|c| self.card_points(c)).sum();
+        let won = self.won[seat];
+        let cards: i64 = (self.flow.cards_by_points.iter())
+            .map(|&(points, cards)| points * i64::from((won & cards).len()))
+            .sum();
         let marriages = if self.marriages_count(seat) {
             self.marriages[seat]
         } else {
