@@ -481,6 +481,74 @@ impl TricksGame {
         self.phase = Phase::Lead;
     }
 
+    /// Makes this game a copy of `other`, keeping this one's storage where it can (a search
+    /// copies one deal for every action it tries; a fresh copy allocated each vector again).
+    /// Field by field: a field added to the game must be added here, or this does not compile.
+    pub fn copy_from(&mut self, other: &TricksGame) {
+        let TricksGame {
+            ruleset,
+            flow,
+            rng,
+            orders,
+            rounds,
+            log,
+            ends_with_hand,
+            dealt_orders,
+            first_dealer,
+            round,
+            dealer,
+            phase,
+            turn,
+            leader,
+            hands,
+            stock,
+            stock_pos,
+            trump_card,
+            trump_suit,
+            closed_by,
+            led,
+            won,
+            tricks,
+            marriages,
+            shown,
+            last_trick,
+            scores,
+            history,
+            events,
+            error,
+        } = self;
+        ruleset.clone_from(&other.ruleset);
+        flow.clone_from(&other.flow);
+        rng.clone_from(&other.rng);
+        orders.clone_from(&other.orders);
+        rounds.clone_from(&other.rounds);
+        log.clone_from(&other.log);
+        ends_with_hand.clone_from(&other.ends_with_hand);
+        dealt_orders.clone_from(&other.dealt_orders);
+        first_dealer.clone_from(&other.first_dealer);
+        round.clone_from(&other.round);
+        dealer.clone_from(&other.dealer);
+        phase.clone_from(&other.phase);
+        turn.clone_from(&other.turn);
+        leader.clone_from(&other.leader);
+        hands.clone_from(&other.hands);
+        stock.clone_from(&other.stock);
+        stock_pos.clone_from(&other.stock_pos);
+        trump_card.clone_from(&other.trump_card);
+        trump_suit.clone_from(&other.trump_suit);
+        closed_by.clone_from(&other.closed_by);
+        led.clone_from(&other.led);
+        won.clone_from(&other.won);
+        tricks.clone_from(&other.tricks);
+        marriages.clone_from(&other.marriages);
+        shown.clone_from(&other.shown);
+        last_trick.clone_from(&other.last_trick);
+        scores.clone_from(&other.scores);
+        history.clone_from(&other.history);
+        events.clone_from(&other.events);
+        error.clone_from(&other.error);
+    }
+
     /// `seat` claims the target (or reached it where that ends the hand).
     fn settle_claim(&mut self, seat: Seat) {
         let other = next_seat(seat, self.hands.len());
@@ -830,6 +898,10 @@ impl TricksGame {
         g.log = false;
         g.ends_with_hand = true;
         g.events.clear();
+        // A playout reads only the hand in progress (its result is the history's next entry):
+        // the finished hands' results and deal orders are not copied for every action tried.
+        g.history.clear();
+        g.dealt_orders.clear();
         g
     }
 
@@ -904,6 +976,15 @@ impl Game for TricksGame {
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+    fn copy_from(&mut self, other: &dyn Game) -> bool {
+        match other.as_any().downcast_ref::<TricksGame>() {
+            Some(other) => {
+                TricksGame::copy_from(self, other);
+                true
+            }
+            None => false,
+        }
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
