@@ -252,6 +252,54 @@ impl BankerGame {
         (self.min_bet, self.max_bet)
     }
 
+    /// Makes this game a copy of `other`, keeping this one's storage where it can (a search
+    /// copies one deal for every action it tries; a fresh copy allocated each vector again).
+    /// Field by field: a field added to the game must be added here, or this does not compile.
+    pub fn copy_from(&mut self, other: &BankerGame) {
+        let BankerGame {
+            ruleset,
+            flow,
+            rng,
+            orders,
+            hands_total,
+            min_bet,
+            max_bet,
+            hand,
+            phase,
+            bankrolls,
+            banker_bankroll,
+            in_hand,
+            tiles,
+            bets,
+            banker,
+            stock,
+            stock_pos,
+            history,
+            results,
+            dealt_orders,
+        } = self;
+        ruleset.clone_from(&other.ruleset);
+        flow.clone_from(&other.flow);
+        rng.clone_from(&other.rng);
+        orders.clone_from(&other.orders);
+        hands_total.clone_from(&other.hands_total);
+        min_bet.clone_from(&other.min_bet);
+        max_bet.clone_from(&other.max_bet);
+        hand.clone_from(&other.hand);
+        phase.clone_from(&other.phase);
+        bankrolls.clone_from(&other.bankrolls);
+        banker_bankroll.clone_from(&other.banker_bankroll);
+        in_hand.clone_from(&other.in_hand);
+        tiles.clone_from(&other.tiles);
+        bets.clone_from(&other.bets);
+        banker.clone_from(&other.banker);
+        stock.clone_from(&other.stock);
+        stock_pos.clone_from(&other.stock_pos);
+        history.clone_from(&other.history);
+        results.clone_from(&other.results);
+        dealt_orders.clone_from(&other.dealt_orders);
+    }
+
     /// Finished hands, with every tile and value.
     pub fn hands_played(&self) -> &[BankerHand] {
         &self.history
@@ -621,6 +669,15 @@ impl Game for BankerGame {
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+    fn copy_from(&mut self, other: &dyn Game) -> bool {
+        match other.as_any().downcast_ref::<BankerGame>() {
+            Some(other) => {
+                BankerGame::copy_from(self, other);
+                true
+            }
+            None => false,
+        }
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
