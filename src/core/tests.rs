@@ -10,6 +10,40 @@ use crate::deck::CardSet;
 use crate::ruleset::{self, Ruleset};
 use std::sync::Arc;
 
+/// Plays up to `moves` actions of random agents seeded with `seed` (fewer when the game ends):
+/// a game part-way through, for tests of copies and deals.
+pub(crate) fn random_moves<G: Game>(game: &mut G, seed: u64, moves: usize) {
+    let mut rng = agent_rng(seed);
+    let mut legal = Vec::new();
+    for _ in 0..moves {
+        let Some(seat) = game.to_act() else { break };
+        game.legal_actions(&mut legal);
+        let action = RandomAgent.choose(game.as_dyn(), seat, &legal, &mut rng);
+        game.apply(action).unwrap();
+    }
+}
+
+/// A copy made in place ([`Game::copy_from`]) of `source` over `target` (a game of the same
+/// family in another state) is the clone, and plays on as the clone does: the same events,
+/// hands and scores under the same random agents. For each family's test of its `copy_from`.
+pub(crate) fn assert_copy_is_clone<G: Game + Clone + std::fmt::Debug>(
+    source: &G,
+    mut target: G,
+    label: &str,
+) {
+    assert!(target.copy_from(source), "{label}");
+    let mut fresh = source.clone();
+    assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{label}");
+    let mut agents: Vec<Box<dyn Agent>> = (0..fresh.seats())
+        .map(|_| Box::new(RandomAgent) as Box<dyn Agent>)
+        .collect();
+    play_out(&mut fresh, &mut agents, &mut agent_rng(5)).unwrap();
+    play_out(&mut target, &mut agents, &mut agent_rng(5)).unwrap();
+    assert_eq!(target.drain_events(), fresh.drain_events(), "{label}");
+    assert_eq!(target.history(), fresh.history(), "{label}");
+    assert_eq!(target.scores(), fresh.scores(), "{label}");
+}
+
 /// A matching table of three seats (until Go-Stop brings a bundled one).
 pub(crate) const THREE_SEATS: &str = r#"
 [ruleset]

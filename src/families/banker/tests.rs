@@ -278,40 +278,18 @@ fn a_player_out_of_chips_leaves_and_bankrolls_carry_over() {
 /// hands on, is the clone, and plays on as the clone does.
 #[test]
 fn copy_from_is_a_clone() {
-    use crate::agent::{Agent, RandomAgent, agent_rng};
-    use crate::core::Game as _;
     let begun = |r: &Arc<Ruleset>, seed: u64, moves: usize| {
-        let mut g = start(
-            Arc::clone(r),
-            StartOptions {
-                seed,
-                seats: Some(2),
-                ..StartOptions::default()
-            },
-        )
-        .unwrap();
-        let mut rng = agent_rng(seed);
-        let mut legal = Vec::new();
-        for _ in 0..moves {
-            let Some(seat) = g.to_act() else { break };
-            g.legal_actions(&mut legal);
-            let a = RandomAgent.choose(&g, seat, &legal, &mut rng);
-            g.apply(a).unwrap();
-        }
+        let options = StartOptions {
+            seed,
+            seats: Some(2),
+            ..StartOptions::default()
+        };
+        let mut g = start(Arc::clone(r), options).unwrap();
+        crate::core::tests::random_moves(&mut g, seed, moves);
         g
     };
     for name in ["kolyesi", "house/kolyesi-wild-supreme"] {
         let r = rules(name);
-        let source = begun(&r, 3, 7);
-        let mut target = begun(&r, 9, 30);
-        assert!(crate::core::Game::copy_from(&mut target, &source));
-        let fresh = source.clone();
-        assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{name}");
-        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
-        let mut a = fresh;
-        crate::core::play_out(&mut a, &mut agents, &mut agent_rng(5)).unwrap();
-        crate::core::play_out(&mut target, &mut agents, &mut agent_rng(5)).unwrap();
-        assert_eq!(target.hands_played(), a.hands_played(), "{name}");
-        assert_eq!(target.scores(), a.scores(), "{name}");
+        crate::core::tests::assert_copy_is_clone(&begun(&r, 3, 7), begun(&r, 9, 30), name);
     }
 }

@@ -179,14 +179,7 @@ fn same_seed_same_game() {
 /// A logged game of `seed` after up to `moves` random moves (seeded from `seed` too).
 fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> MatchingGame {
     let mut g = logged(r, seed);
-    let mut rng = agent_rng(seed);
-    for _ in 0..moves {
-        if g.to_act().is_none() {
-            break;
-        }
-        let n = g.legal_count();
-        g.apply_legal(rng.random_range(0..n)).unwrap();
-    }
+    crate::core::tests::random_moves(&mut g, seed, moves);
     g
 }
 
@@ -197,19 +190,7 @@ fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> MatchingGame {
 #[test]
 fn copy_from_is_a_clone() {
     for r in bundled_rulesets() {
-        let source = begun(&r, 3, 17);
-        let mut target = begun(&r, 9, 40);
-        assert!(crate::core::Game::copy_from(&mut target, &source));
-        let fresh = source.clone();
-        assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{}", r.id);
-        let mut agents: Vec<Box<dyn Agent>> = (0..fresh.seats())
-            .map(|_| Box::new(RandomAgent) as Box<dyn Agent>)
-            .collect();
-        let mut a = fresh;
-        crate::core::play_out(&mut a, &mut agents, &mut agent_rng(5)).unwrap();
-        crate::core::play_out(&mut target, &mut agents, &mut agent_rng(5)).unwrap();
-        assert_eq!(target.drain_events(), a.drain_events(), "{}", r.id);
-        assert_eq!(target.scores(), a.scores(), "{}", r.id);
+        crate::core::tests::assert_copy_is_clone(&begun(&r, 3, 17), begun(&r, 9, 40), &r.id);
     }
 }
 

@@ -585,38 +585,17 @@ fn random_games_keep_the_cards_and_the_rules() {
 #[test]
 fn copy_from_is_a_clone() {
     let begun = |r: &Arc<Ruleset>, seed: u64, moves: usize| {
-        let mut g = start(
-            Arc::clone(r),
-            StartOptions {
-                seed,
-                log_events: true,
-                ..StartOptions::default()
-            },
-        )
-        .unwrap();
-        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
-        let mut rng = agent_rng(seed);
-        let mut legal = Vec::new();
-        for _ in 0..moves {
-            let Some(seat) = g.to_act() else { break };
-            g.legal_actions(&mut legal);
-            let a = agents[seat].choose(&g, seat, &legal, &mut rng);
-            g.apply(a).unwrap();
-        }
+        let options = StartOptions {
+            seed,
+            log_events: true,
+            ..StartOptions::default()
+        };
+        let mut g = start(Arc::clone(r), options).unwrap();
+        crate::core::tests::random_moves(&mut g, seed, moves);
         g
     };
     for name in ["schnapsen", "house/sechsundsechzig"] {
         let r = load(name);
-        let source = begun(&r, 3, 17);
-        let mut target = begun(&r, 9, 40);
-        assert!(crate::core::Game::copy_from(&mut target, &source));
-        let fresh = source.clone();
-        assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{name}");
-        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
-        let mut a = fresh;
-        crate::core::play_out(&mut a, &mut agents, &mut agent_rng(5)).unwrap();
-        crate::core::play_out(&mut target, &mut agents, &mut agent_rng(5)).unwrap();
-        assert_eq!(target.drain_events(), a.drain_events(), "{name}");
-        assert_eq!(target.scores(), a.scores(), "{name}");
+        crate::core::tests::assert_copy_is_clone(&begun(&r, 3, 17), begun(&r, 9, 40), name);
     }
 }
