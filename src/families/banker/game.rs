@@ -665,6 +665,11 @@ impl Game for BankerGame {
         game.stock.extend_from_slice(&hidden[next..]);
         game.orders = Vec::new().into_iter();
         game.rng = Xoshiro256PlusPlus::seed_from_u64(rng.random());
+        // A playout reads only the hand in progress (its result is the history's next entry):
+        // the finished hands are not copied for every action tried.
+        game.history.clear();
+        game.results.clear();
+        game.dealt_orders.clear();
         Some(Box::new(game))
     }
     fn box_clone(&self) -> Box<dyn Game> {
