@@ -437,8 +437,31 @@ impl Hasher for KeyHasher {
     }
 }
 
-type Cache =
-    std::collections::HashMap<(u64, PackedKey), Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>;
+/// Results remembered on one thread, by script id and the facts' key.
+type Results<K> =
+    std::collections::HashMap<(u64, K), Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>;
+
+/// The result `cache` remembers for `key`, or else `run`'s, then remembered (the cache is
+/// emptied when it holds [`CACHE_CAPACITY`] results).
+#[inline]
+fn remembered<K: Hash + Eq + 'static>(
+    cache: &'static std::thread::LocalKey<std::cell::RefCell<Results<K>>>,
+    key: (u64, K),
+    run: impl FnOnce() -> Result<ScoreOutcome, ScriptError>,
+) -> Result<Rc<ScoreOutcome>, ScriptError> {
+    if let Some(hit) = cache.with(|c| c.borrow().get(&key).cloned()) {
+        return Ok(hit);
+    }
+    let outcome = Rc::new(run()?);
+    cache.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CACHE_CAPACITY {
+            c.clear();
+        }
+        c.insert(key, Rc::clone(&outcome));
+    });
+    Ok(outcome)
+}
 
 /// One yaku as the script sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -743,13 +766,14 @@ impl ScoringScript {
     /// survives a call), so a result can be reused for facts it cannot tell apart. `key` must
     /// identify `facts()` exactly; the cache is per thread, so results never depend on the
     /// thread count.
+    #[inline]
     pub fn score_cached(
         &self,
         key: FactsKey,
         facts: impl FnOnce() -> HandFacts,
     ) -> Result<Rc<ScoreOutcome>, ScriptError> {
         thread_local! {
-            static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::default();
+            static CACHE: std::cell::RefCell<Results<PackedKey>> = std::cell::RefCell::default();
         }
         let Some(key) = self
             .key_mask
@@ -758,52 +782,22 @@ impl ScoringScript {
         else {
             return self.score(&facts()).map(Rc::new);
         };
-        if let Some(hit) = CACHE.with(|c| c.borrow().get(&(self.id, key)).cloned()) {
-            return Ok(hit);
-        }
-        let outcome = Rc::new(self.score(&facts())?);
-        CACHE.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() >= CACHE_CAPACITY {
-                c.clear();
-            }
-            c.insert((self.id, key), Rc::clone(&outcome));
-        });
-        Ok(outcome)
+        remembered(&CACHE, (self.id, key), || self.score(&facts()))
     }
 
-    /// Runs `score(hand)` on `facts`, or returns the result remembered on this thread for equal
-    /// facts: for a family whose facts hold more than a [`FactsKey`] can (a trick-taking hand's
-    /// points and tricks) but repeat from hand to hand, as in a search's playouts. Exact, since
-    /// the whole facts are the key (a script is a pure function of them, see
-    /// [`ScoringScript::score_cached`]); a miss costs a hash and a copy of the facts.
+    /// Runs `score(hand)` on `facts`, or returns the result remembered on this thread for facts
+    /// that agree in everything the script can observe ([`ScoringScript::narrow_facts`]): for a
+    /// family whose facts hold more than a [`FactsKey`] can (a trick-taking hand's points and
+    /// tricks) but repeat from hand to hand, as in a search's playouts. A script is a pure
+    /// function of its facts (see [`ScoringScript::score_cached`]); a miss costs a hash and a
+    /// copy of the facts it reads.
     pub fn score_memo(&self, facts: &HandFacts) -> Result<Rc<ScoreOutcome>, ScriptError> {
-        type Memo = std::collections::HashMap<
-            u64,
-            std::collections::HashMap<HandFacts, Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>,
-        >;
         thread_local! {
-            static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+            static MEMO: std::cell::RefCell<Results<HandFacts>> = std::cell::RefCell::default();
         }
-        let key = self.narrow_facts(facts);
-        let hit = MEMO.with(|m| {
-            m.borrow()
-                .get(&self.id)
-                .and_then(|results| results.get(&key).cloned())
-        });
-        if let Some(hit) = hit {
-            return Ok(hit);
-        }
-        let outcome = Rc::new(self.score(facts)?);
-        MEMO.with(|m| {
-            let mut m = m.borrow_mut();
-            let results = m.entry(self.id).or_default();
-            if results.len() >= CACHE_CAPACITY {
-                results.clear();
-            }
-            results.insert(key, Rc::clone(&outcome));
-        });
-        Ok(outcome)
+        remembered(&MEMO, (self.id, self.narrow_facts(facts)), || {
+            self.score(facts)
+        })
     }
 
     /// `facts` with what the script cannot observe left out: the facts of [`FACT_NAMES`] it
