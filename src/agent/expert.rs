@@ -152,13 +152,13 @@ impl Agent for ExpertAgent {
             let redealt = deal
                 .as_mut()
                 .is_some_and(|w| w.determinize_from(game, seat, &mut search));
-            if !redealt {
-                let Some(fresh) = game.determinize(seat, &mut search) else {
-                    return default;
-                };
-                *deal = Some(fresh);
-            }
-            let Some(world) = deal.as_mut() else {
+            let world = if redealt {
+                deal.as_mut()
+            } else {
+                game.determinize(seat, &mut search)
+                    .map(|fresh| deal.insert(fresh))
+            };
+            let Some(world) = world else {
                 return default;
             };
             // Each action plays on its own copy of the deal (copied into the same spare game
