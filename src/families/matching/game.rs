@@ -831,8 +831,9 @@ impl MatchingGame {
         // its record's orders goes on, once they run out, exactly as the original did.
         let mut order = std::mem::take(&mut self.stock);
         order.clear();
-        order.extend_from_slice(&CardId::ALL[..n]);
-        shuffle(&mut order, &mut self.rng);
+        let mut deck = CardId::ALL;
+        shuffle(&mut deck, n, &mut self.rng);
+        order.extend_from_slice(&deck[..n]);
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
             order = given;
         }
@@ -1961,13 +1962,13 @@ fn place_hidden(
     rng: &mut Xoshiro256PlusPlus,
     mut storage: Storage,
 ) -> (PerSeat<CardSet>, Storage, u64) {
-    let mut hidden = [CardId(0); 64];
+    let mut hidden = [CardId(0); CardSet::CAPACITY];
     let n = view.unseen.len() as usize;
     for (slot, card) in hidden.iter_mut().zip(view.unseen.iter()) {
         *slot = card;
     }
     // `random_range(0..=i)` from the last card down, as the deal's shuffle draws.
-    shuffle(&mut hidden[..n], rng);
+    shuffle(&mut hidden, n, rng);
     let mut others: PerSeat<CardSet> = PerSeat::new(view.seats());
     let mut next = 0;
     for s in (0..view.seats()).filter(|&s| s != view.seat) {
@@ -1990,24 +1991,28 @@ struct Storage {
     events: Vec<Event>,
 }
 
-/// Shuffles `order` (Fisher-Yates from the last card down, each card's partner drawn as
+/// Shuffles the first `n` cards of `order` (Fisher-Yates from the last card down, each card's partner drawn as
 /// `rng.random_range(0..=i)`). These draws decide every seeded game and the later deals of every
 /// replayed record: they must stay exactly as they are. Inlined into each caller: out of line,
 /// the generator's state went through memory at the call (a random hand cost 66 instructions
 /// more).
 #[inline(always)]
-fn shuffle(order: &mut [CardId], rng: &mut Xoshiro256PlusPlus) {
+fn shuffle(order: &mut [CardId; CardSet::CAPACITY], n: usize, rng: &mut Xoshiro256PlusPlus) {
+    // Shuffled in an array of the largest deck, every index kept inside it by a mask that
+    // changes nothing (`j <= i < n <= 64`): the swaps need no bounds checks, 5 instructions of
+    // the 31 each draw cost.
+    const LAST: usize = CardSet::CAPACITY - 1;
     // The generator is copied in and out: a local state stays in registers, where the
     // generator inside the game was stored back after every draw (a write to the deck might
     // have changed it, for all the compiler knew).
     let mut local = rng.clone();
-    for i in (1..order.len()).rev() {
+    for i in (1..n.min(CardSet::CAPACITY)).rev() {
         // `random_range(0..=i)`, called through the sampler it uses for a range within 32 bits
         // (a deck has at most 64 cards) so that it inlines (`random_range` is not `#[inline]`):
         // the same draws.
-        let j = UniformInt::<u32>::sample_single_inclusive(0, i as u32, &mut local)
+        let j = UniformInt::<u32>::sample_single_inclusive(0, (i & LAST) as u32, &mut local)
             .expect("0..=i is not empty");
-        order.swap(i, j as usize);
+        order.swap(i & LAST, j as usize & LAST);
     }
     *rng = local;
 }
