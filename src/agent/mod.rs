@@ -30,12 +30,12 @@ pub trait Agent: Send {
         rng: &mut Xoshiro256PlusPlus,
     ) -> Action;
 
-    /// Chooses the index of one of `count` legal actions without looking at the game or the
-    /// actions (`random`); `None` for an agent that needs them. [`crate::core::play_out`] asks
-    /// this first, so an answer must be the index of the action `choose` would give, drawing
-    /// the same from `rng`.
-    fn choose_blind(&mut self, _count: usize, _rng: &mut Xoshiro256PlusPlus) -> Option<usize> {
-        None
+    /// True for an agent whose every choice is `legal[uniform_index(legal.len(), rng)]`
+    /// ([`crate::core::uniform_index`]: `random`). [`crate::core::play_out`] then lets the
+    /// game draw the move ([`Game::apply_uniform`]) without listing the actions or calling
+    /// `choose`.
+    fn plays_uniformly(&self) -> bool {
+        false
     }
 
     /// Whether the agent plays from the family's rule-reading policy or exact analysis
@@ -158,14 +158,14 @@ pub fn agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, Ag
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{StartOptions, play_out};
+    use crate::core::{StartOptions, play_out, uniform_index};
     use std::sync::Arc;
 
-    /// An agent that chooses blind chooses as it would with the game, drawing the same; the
-    /// game's count and indexed actions are its list's, and applying by index is applying the
-    /// action, at every decision of random games of every bundled ruleset.
+    /// A game's uniform move is the random agent's choice, drawing the same; the game's count
+    /// and indexed actions are its list's, and applying by index is applying the action, at
+    /// every decision of random games of every bundled ruleset.
     #[test]
-    fn blind_choices_are_the_choices() {
+    fn uniform_moves_are_the_random_choices() {
         for name in crate::ruleset::bundled::ruleset_names() {
             let ruleset = Arc::new(crate::ruleset::load(name).value.unwrap());
             for seed in 0..4 {
@@ -184,20 +184,23 @@ mod tests {
                         assert_eq!(game.legal_action(i), Some(*action));
                     }
                     assert_eq!(game.legal_action(legal.len()), None);
-                    let mut agent = RandomAgent;
-                    let (mut a, mut b) = (rng.clone(), rng.clone());
-                    let i = agent.choose_blind(legal.len(), &mut a).unwrap();
-                    assert_eq!(legal[i], agent.choose(&*game, seat, &legal, &mut b));
-                    assert_eq!(a, b);
-                    let i = RandomAgent.choose_blind(legal.len(), &mut rng).unwrap();
+                    assert!(RandomAgent.plays_uniformly());
+                    let (mut drawn, mut uniform) = (rng.clone(), game.clone());
+                    uniform.apply_uniform(&mut drawn).unwrap();
+                    let i = uniform_index(legal.len(), &mut rng.clone());
+                    let chosen = RandomAgent.choose(&*game, seat, &legal, &mut rng);
+                    assert_eq!(chosen, legal[i]);
+                    assert_eq!(drawn, rng);
                     // Applying by index is applying the action.
                     let mut by_index = game.clone();
                     by_index.apply_legal(i).unwrap();
-                    game.apply(legal[i]).unwrap();
-                    assert_eq!(by_index.zones(), game.zones());
-                    assert_eq!(by_index.to_act(), game.to_act());
-                    assert_eq!(by_index.scores(), game.scores());
-                    assert_eq!(by_index.history(), game.history());
+                    game.apply(chosen).unwrap();
+                    for other in [&by_index, &uniform] {
+                        assert_eq!(other.zones(), game.zones());
+                        assert_eq!(other.to_act(), game.to_act());
+                        assert_eq!(other.scores(), game.scores());
+                        assert_eq!(other.history(), game.history());
+                    }
                 }
                 assert!(game.apply_legal(0).is_err());
                 assert_eq!(game.legal_count(), 0);

@@ -1,9 +1,7 @@
 //! `random`: uniform over the legal actions, in every family.
 
 use super::Agent;
-use crate::core::{Action, Game, Seat};
-use rand::RngExt;
-use rand::distr::uniform::{UniformInt, UniformSampler};
+use crate::core::{Action, Game, Seat, uniform_index};
 use rand::rngs::Xoshiro256PlusPlus;
 
 /// Picks a legal action uniformly at random.
@@ -22,16 +20,11 @@ impl Agent for RandomAgent {
         legal: &[Action],
         rng: &mut Xoshiro256PlusPlus,
     ) -> Action {
-        legal[rng.random_range(0..legal.len())]
+        legal[uniform_index(legal.len(), rng)]
     }
 
-    fn choose_blind(&mut self, count: usize, rng: &mut Xoshiro256PlusPlus) -> Option<usize> {
-        // `rng.random_range(0..count)`, called through the sampler it uses for a range within
-        // 32 bits so that it inlines (`random_range` is not `#[inline]`): the same draw as
-        // `choose`.
-        let count = u32::try_from(count).expect("fewer than 2^32 legal actions");
-        let index = UniformInt::<u32>::sample_single(0, count, rng).expect("some action is legal");
-        Some(index as usize)
+    fn plays_uniformly(&self) -> bool {
+        true
     }
 
     fn uses_family_analysis(&self) -> bool {

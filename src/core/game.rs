@@ -10,6 +10,7 @@ use crate::deck::{CardId, CardSet};
 use crate::ruleset::Ruleset;
 use crate::script::ScriptError;
 use crate::yaku::HandOutcome;
+use rand::distr::uniform::{UniformInt, UniformSampler};
 use rand::rngs::Xoshiro256PlusPlus;
 use std::any::Any;
 use std::sync::Arc;
@@ -82,6 +83,16 @@ pub struct HandResult {
     pub house: i64,
 }
 
+/// An index drawn uniformly below `count` (at least 1): `rng.random_range(0..count)`, called
+/// through the sampler it uses for a range within 32 bits so that it inlines (`random_range` is
+/// not `#[inline]`), with the same draws. Every uniformly random choice of an agent goes
+/// through it, so that [`Game::apply_uniform`] and a chosen action agree.
+#[inline(always)]
+pub fn uniform_index(count: usize, rng: &mut Xoshiro256PlusPlus) -> usize {
+    let count = u32::try_from(count).expect("fewer than 2^32 legal actions");
+    UniformInt::<u32>::sample_single(0, count, rng).expect("some action is legal") as usize
+}
+
 /// A game of any family in progress.
 ///
 /// The methods under "for bots" give a seat only what it may see: an agent calls them with its
@@ -119,6 +130,13 @@ pub trait Game: Send + Sync + 'static {
                 "there is no legal action number {index} now"
             ))),
         }
+    }
+    /// Applies the legal action at [`uniform_index`]`(legal_count, rng)`: the move of an agent
+    /// that plays uniformly at random ([`crate::agent::Agent::plays_uniformly`]), with the same
+    /// draw. A family may skip counting what the drawn index does not need.
+    fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
+        let index = uniform_index(self.legal_count(), rng);
+        self.apply_legal(index)
     }
     /// True when the game has ended.
     fn is_over(&self) -> bool {

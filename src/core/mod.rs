@@ -11,7 +11,7 @@ mod seat;
 pub(crate) mod tests;
 
 pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
-pub use game::{Game, HandResult, StartError, StartOptions};
+pub use game::{Game, HandResult, StartError, StartOptions, uniform_index};
 pub use seat::{MAX_SEATS, PerSeat, Seat, next_seat};
 
 use crate::agent::Agent;
@@ -25,17 +25,21 @@ pub fn play_out<G: Game + ?Sized>(
     agents: &mut [Box<dyn Agent>],
     rng: &mut Xoshiro256PlusPlus,
 ) -> Result<(), crate::script::ScriptError> {
+    // Asked once: an agent that plays uniformly lets the game draw its move, without the
+    // actions listed.
+    let mut uniform = [false; MAX_SEATS];
+    for (u, agent) in uniform.iter_mut().zip(agents.iter()) {
+        *u = agent.plays_uniformly();
+    }
     // Allocated at the first agent that reads the actions: a random agent never does.
     let mut legal = Vec::new();
     while let Some(seat) = game.to_act() {
-        let agent = &mut agents[seat];
-        let applied = match agent.choose_blind(game.legal_count(), rng) {
-            Some(index) => game.apply_legal(index),
-            None => {
-                game.legal_actions(&mut legal);
-                let action = agent.choose(game.as_dyn(), seat, &legal, rng);
-                game.apply(action)
-            }
+        let applied = if uniform[seat] {
+            game.apply_uniform(rng)
+        } else {
+            game.legal_actions(&mut legal);
+            let action = agents[seat].choose(game.as_dyn(), seat, &legal, rng);
+            game.apply(action)
         };
         // An agent that chose outside the legal actions is a bug in the agent: the game stops
         // rather than loop.

@@ -5,7 +5,7 @@
 use super::view::View;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
-    StartOptions, next_seat,
+    StartOptions, next_seat, uniform_index,
 };
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
@@ -1681,6 +1681,21 @@ impl MatchingGame {
         Ok(())
     }
 
+    /// [`Game::apply_uniform`]: the usual move, a play from the hand with nothing else to do
+    /// before it, is drawn among the hand's cards without counting anything else.
+    #[inline]
+    pub fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
+        if matches!(self.phase, Phase::Play) && !self.may_act_before_play() {
+            let hand = self.hands[self.turn];
+            if let Some(card) = hand.nth(uniform_index(hand.len() as usize, rng)) {
+                self.play(card);
+                return Ok(());
+            }
+        }
+        let index = uniform_index(self.legal_count(), rng);
+        self.apply_legal(index)
+    }
+
     /// [`MatchingGame::apply`] of the legal action at `index`, or why there is none.
     fn apply_listed(&mut self, index: usize) -> Result<(), IllegalAction> {
         match self.legal_action(index) {
@@ -2059,6 +2074,9 @@ impl Game for MatchingGame {
     }
     fn apply_legal(&mut self, index: usize) -> Result<(), IllegalAction> {
         MatchingGame::apply_legal(self, index)
+    }
+    fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
+        MatchingGame::apply_uniform(self, rng)
     }
     fn scores(&self) -> &[i64] {
         &self.scores
