@@ -163,18 +163,20 @@ mod tests {
 
     /// A game's uniform move is the random agent's choice, drawing the same; the game's count
     /// and indexed actions are its list's, and applying by index is applying the action, at
-    /// every decision of random games of every bundled ruleset.
+    /// every decision of random games of every bundled ruleset; and the driver's runs of uniform
+    /// moves play the same games.
     #[test]
     fn uniform_moves_are_the_random_choices() {
         for name in crate::ruleset::bundled::ruleset_names() {
             let ruleset = Arc::new(crate::ruleset::load(name).value.unwrap());
+            let options_for = |seed| StartOptions {
+                seed,
+                rounds: Some(3),
+                ..Default::default()
+            };
             for seed in 0..4 {
-                let options = StartOptions {
-                    seed,
-                    rounds: Some(3),
-                    ..Default::default()
-                };
-                let mut game = crate::families::start(Arc::clone(&ruleset), options).unwrap();
+                let mut game =
+                    crate::families::start(Arc::clone(&ruleset), options_for(seed)).unwrap();
                 let mut rng = agent_rng(seed);
                 while let Some(seat) = game.to_act() {
                     let mut legal = Vec::new();
@@ -204,7 +206,57 @@ mod tests {
                 }
                 assert!(game.apply_legal(0).is_err());
                 assert_eq!(game.legal_count(), 0);
+                // The driver gives the game every run of uniform seats at once
+                // (`Game::play_uniform`) and stops it at a seat that chooses from the list: the
+                // games of a move-by-move loop, with every seat uniform or every other seat
+                // choosing its last action.
+                for listed_seats in [0u64, 0b101] {
+                    let start =
+                        || crate::families::start(Arc::clone(&ruleset), options_for(seed)).unwrap();
+                    let (mut expected, mut rng) = (start(), agent_rng(seed));
+                    while let Some(seat) = expected.to_act() {
+                        let mut legal = Vec::new();
+                        expected.legal_actions(&mut legal);
+                        let action = if listed_seats >> seat & 1 == 1 {
+                            *legal.last().unwrap()
+                        } else {
+                            legal[uniform_index(legal.len(), &mut rng)]
+                        };
+                        expected.apply(action).unwrap();
+                    }
+                    let mut played = start();
+                    let mut agents: Vec<Box<dyn Agent>> = (0..played.seats())
+                        .map(|s| -> Box<dyn Agent> {
+                            if listed_seats >> s & 1 == 1 {
+                                Box::new(LastListed)
+                            } else {
+                                Box::new(RandomAgent)
+                            }
+                        })
+                        .collect();
+                    play_out(&mut *played, &mut agents, &mut agent_rng(seed)).unwrap();
+                    assert_eq!(played.history(), expected.history(), "{name} seed {seed}");
+                    assert_eq!(played.scores(), expected.scores());
+                }
             }
+        }
+    }
+
+    /// Always the last of the listed actions.
+    struct LastListed;
+
+    impl Agent for LastListed {
+        fn name(&self) -> &str {
+            "last"
+        }
+        fn choose(
+            &mut self,
+            _game: &dyn Game,
+            _seat: Seat,
+            legal: &[Action],
+            _rng: &mut Xoshiro256PlusPlus,
+        ) -> Action {
+            *legal.last().unwrap()
         }
     }
 

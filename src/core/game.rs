@@ -138,6 +138,22 @@ pub trait Game: Send + Sync + 'static {
         let index = uniform_index(self.legal_count(), rng);
         self.apply_legal(index)
     }
+    /// Applies uniform moves ([`Game::apply_uniform`]) while the seat to act is one of `seats`
+    /// (bit `s` for seat `s`) and the game goes on: a family may keep its state in registers
+    /// from one move to the next.
+    fn play_uniform(
+        &mut self,
+        seats: u64,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Result<(), IllegalAction> {
+        while let Some(seat) = self.to_act() {
+            if seats >> seat & 1 == 0 {
+                break;
+            }
+            self.apply_uniform(rng)?;
+        }
+        Ok(())
+    }
     /// True when the game has ended.
     fn is_over(&self) -> bool {
         self.to_act().is_none()

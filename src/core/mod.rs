@@ -27,15 +27,15 @@ pub fn play_out<G: Game + ?Sized>(
 ) -> Result<(), crate::script::ScriptError> {
     // Asked once: an agent that plays uniformly lets the game draw its move, without the
     // actions listed.
-    let mut uniform = [false; MAX_SEATS];
-    for (u, agent) in uniform.iter_mut().zip(agents.iter()) {
-        *u = agent.plays_uniformly();
-    }
+    let uniform = agents
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (s, a)| m | u64::from(a.plays_uniformly()) << s);
     // Allocated at the first agent that reads the actions: a random agent never does.
     let mut legal = Vec::new();
     while let Some(seat) = game.to_act() {
-        let applied = if uniform[seat] {
-            game.apply_uniform(rng)
+        let applied = if uniform >> seat & 1 != 0 {
+            game.play_uniform(uniform, rng)
         } else {
             game.legal_actions(&mut legal);
             let action = agents[seat].choose(game.as_dyn(), seat, &legal, rng);

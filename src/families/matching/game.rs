@@ -1683,7 +1683,7 @@ impl MatchingGame {
 
     /// [`Game::apply_uniform`]: the usual move, a play from the hand with nothing else to do
     /// before it, is drawn among the hand's cards without counting anything else.
-    #[inline]
+    #[inline(always)]
     pub fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
         if matches!(self.phase, Phase::Play) && !self.may_act_before_play() {
             let hand = self.hands[self.turn];
@@ -2077,6 +2077,19 @@ impl Game for MatchingGame {
     }
     fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
         MatchingGame::apply_uniform(self, rng)
+    }
+    fn play_uniform(
+        &mut self,
+        seats: u64,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Result<(), IllegalAction> {
+        while let Some(seat) = self.to_act() {
+            if seats >> seat & 1 == 0 {
+                break;
+            }
+            self.apply_uniform(rng)?;
+        }
+        Ok(())
     }
     fn scores(&self) -> &[i64] {
         &self.scores
