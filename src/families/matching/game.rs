@@ -829,14 +829,14 @@ impl MatchingGame {
         let n = self.ruleset.deck.cards.len();
         // The shuffle is drawn even when a given order replaces it, so that a game replayed from
         // its record's orders goes on, once they run out, exactly as the original did.
-        let mut order = std::mem::take(&mut self.stock);
-        order.clear();
         let mut deck = CardId::ALL;
         shuffle(&mut deck, n, &mut self.rng);
-        order.extend_from_slice(&deck[..n]);
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
-            order = given;
+            deck[..n].copy_from_slice(&given);
         }
+        // Dealt from the array, each position kept inside it by a mask that changes nothing
+        // (the ruleset's check leaves `next < n <= 64`): no bounds checks per card.
+        const LAST: usize = CardSet::CAPACITY - 1;
         // Borrowed, not cloned: a clone would touch the reference count every worker of a
         // simulation shares on every deal.
         let flow = &*self.flow;
@@ -852,7 +852,7 @@ impl MatchingGame {
                 let mut give = |set: &mut CardSet, want: u32| {
                     let k = flow.deal_packet.min(want.saturating_sub(set.len()));
                     for _ in 0..k {
-                        set.insert(order[next]);
+                        set.insert(deck[next & LAST]);
                         next += 1;
                     }
                 };
@@ -875,26 +875,28 @@ impl MatchingGame {
         // Bonus cards dealt to the table go to the dealer, and the table is filled again from
         // the stock (pagat "Go Stop": "the dealer takes it and turns up another").
         let mut dealer_pile = CardSet::EMPTY;
-        while !(table & flow.bonus).is_empty() && next < order.len() {
+        while !(table & flow.bonus).is_empty() && next < n {
             let b = table & flow.bonus;
             dealer_pile |= b;
             table = table - b;
             for _ in 0..b.len() {
-                if next < order.len() {
-                    table.insert(order[next]);
+                if next < n {
+                    table.insert(deck[next & LAST]);
                     next += 1;
                 }
             }
         }
+        debug_assert!(next <= n, "the deal fits the deck");
         self.captured.fill(CardSet::EMPTY);
         self.captured[self.dealer] = dealer_pile;
         self.hands = hands;
         self.table = table;
-        if self.keep_deals {
-            self.dealt_orders.push(order.clone());
-        }
         // The stock is the rest of the order, drawn from `stock_pos` on.
-        self.stock = order;
+        self.stock.clear();
+        self.stock.extend_from_slice(&deck[..n]);
+        if self.keep_deals {
+            self.dealt_orders.push(self.stock.clone());
+        }
         self.stock_pos = next;
         // Counted at the deal, before any declaration after it (the classic hand swap shows the
         // multipliers this table brings); nothing after the deal changes the table.
