@@ -1353,16 +1353,22 @@ impl MatchingGame {
         self.offered = 0;
         self.begin_turn();
         if self.hands[self.turn].is_empty() && self.marks.free_draws[self.turn] == 0 {
-            // 002 "Koi-Koi rules", 003 "Play", 004: the hands ran out with no stop.
-            match self.flow.exhausted {
-                Exhausted::Draw => {
-                    self.end_hand(None, ends::EXHAUSTED, Ok(Settled::Points([0, 0])))
-                }
-                Exhausted::DealerScores(points) => {
-                    let d = self.dealer;
-                    let outcome = self.settle_for(d, Some(&Special::Exhausted(points)));
-                    self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
-                }
+            self.hands_ran_out();
+        }
+    }
+
+    /// 002 "Koi-Koi rules", 003 "Play", 004: the hands ran out with no stop. Out of line, once
+    /// a hand: inline, its settlement made every turn's change of player save and restore
+    /// registers.
+    #[cold]
+    #[inline(never)]
+    fn hands_ran_out(&mut self) {
+        match self.flow.exhausted {
+            Exhausted::Draw => self.end_hand(None, ends::EXHAUSTED, Ok(Settled::Points([0, 0]))),
+            Exhausted::DealerScores(points) => {
+                let d = self.dealer;
+                let outcome = self.settle_for(d, Some(&Special::Exhausted(points)));
+                self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
             }
         }
     }
