@@ -1305,19 +1305,22 @@ impl MatchingGame {
         }
         let pile = self.captured[p];
         let table = &self.ruleset.yaku;
-        // The facts are gathered only for a table that reads them: most read the pile alone.
-        let facts = if table.reads_facts() {
-            self.circumstances(p).yaku_facts()
+        // The facts are gathered only for a table that reads them: most read the pile alone
+        // (and an absent fact reads as 0).
+        let gathered: YakuFacts;
+        let facts: &[i64] = if table.reads_facts() {
+            gathered = self.circumstances(p).yaku_facts();
+            &gathered
         } else {
-            YakuFacts::default()
+            &[]
         };
         let improved = if self.evaluated[p] == UNEVALUATED {
-            table.refresh(&mut self.yaku[p], pile, &facts)
+            table.refresh(&mut self.yaku[p], pile, facts)
         } else {
             // Same hand, same facts: only yaku reading a newly captured card can change.
             let before = self.evaluated[p];
             let changed = (pile - before) | (before - pile);
-            table.update(&mut self.yaku[p], changed, pile, &facts)
+            table.update(&mut self.yaku[p], changed, pile, facts)
         };
         self.evaluated[p] = pile;
         if !improved {
