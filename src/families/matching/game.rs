@@ -1719,6 +1719,7 @@ impl MatchingGame {
     }
 
     /// Plays `card` from the hand of the player to act (it holds it).
+    #[inline]
     fn play(&mut self, card: CardId) {
         self.hands[self.turn].remove(card);
         if self.flow.bonus.contains(card) {
