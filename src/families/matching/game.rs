@@ -2090,6 +2090,10 @@ impl Game for MatchingGame {
     fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
         MatchingGame::apply_uniform(self, rng)
     }
+    // The trait's loop, written again on purpose: here `self.apply_uniform` is the inherent
+    // method, inlined into the loop. The trait's default calls the trait's method out of line
+    // (a random hand 9,436 instructions with this, 9,945 without, 9,580 with the trait method
+    // forced inline).
     fn play_uniform(
         &mut self,
         seats: u64,
