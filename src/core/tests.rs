@@ -44,6 +44,34 @@ pub(crate) fn assert_copy_is_clone<G: Game + Clone + std::fmt::Debug>(
     assert_eq!(target.scores(), fresh.scores(), "{label}");
 }
 
+/// A deal made again in place ([`Game::determinize_from`]) over `target` (a game of the same
+/// family in another state, here with finished hands in its history) is the world
+/// [`Game::determinize`] makes of `source` with the same draws, and leaves the generator where
+/// it does. For each family's test of its `determinize_from`.
+pub(crate) fn assert_deal_in_place_is_fresh<G: Game + std::fmt::Debug>(
+    source: &G,
+    mut target: G,
+    label: &str,
+) {
+    let Some(seat) = source.to_act() else {
+        return;
+    };
+    let (mut fresh_rng, mut reused_rng) = (agent_rng(11), agent_rng(11));
+    let fresh = source
+        .determinize(seat, &mut fresh_rng)
+        .expect("the family deals worlds");
+    let fresh = fresh
+        .as_any()
+        .downcast_ref::<G>()
+        .expect("a world of its family");
+    assert!(
+        target.determinize_from(source.as_dyn(), seat, &mut reused_rng),
+        "{label}"
+    );
+    assert_eq!(format!("{target:?}"), format!("{fresh:?}"), "{label}");
+    assert_eq!(fresh_rng, reused_rng, "{label}");
+}
+
 /// A matching table of three seats (until Go-Stop brings a bundled one).
 pub(crate) const THREE_SEATS: &str = r#"
 [ruleset]

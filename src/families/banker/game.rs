@@ -256,6 +256,12 @@ impl BankerGame {
     /// copies one deal for every action it tries; a fresh copy allocated each vector again).
     /// Field by field: a field added to the game must be added here, or this does not compile.
     pub fn copy_from(&mut self, other: &BankerGame) {
+        self.copy_state(other, true);
+    }
+
+    /// [`BankerGame::copy_from`], the finished hands, their results and deal orders left out
+    /// (and emptied) unless `record`: a search's world has no use for them.
+    fn copy_state(&mut self, other: &BankerGame, record: bool) {
         let BankerGame {
             ruleset,
             flow,
@@ -295,9 +301,65 @@ impl BankerGame {
         banker.clone_from(&other.banker);
         stock.clone_from(&other.stock);
         stock_pos.clone_from(&other.stock_pos);
-        history.clone_from(&other.history);
-        results.clone_from(&other.results);
-        dealt_orders.clone_from(&other.dealt_orders);
+        if record {
+            history.clone_from(&other.history);
+            results.clone_from(&other.results);
+            dealt_orders.clone_from(&other.dealt_orders);
+        } else {
+            history.clear();
+            results.clear();
+            dealt_orders.clear();
+        }
+    }
+
+    /// A game in the state `seat` sees, with the other players' tiles and the stock dealt
+    /// again at random from `rng`.
+    pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> BankerGame {
+        let mut world = self.clone();
+        self.deal_hidden(seat, rng, &mut world);
+        world
+    }
+
+    /// [`BankerGame::determinized`] into `world`, whose vectors serve again: the same draws
+    /// and the same game (a search deals again for every round of playouts).
+    pub fn determinize_into(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        world.copy_state(self, false);
+        self.deal_hidden(seat, rng, world);
+    }
+
+    /// Deals what `seat` cannot see into `world`, a copy of this game.
+    fn deal_hidden(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        // The other players' tiles and the stock are hidden: shuffle them together and deal
+        // them back in the same numbers.
+        let mut hidden = [CardId(0); CardSet::CAPACITY];
+        let mut n = 0;
+        let others = (0..self.players()).filter(|&s| s != seat);
+        let tiles = others.flat_map(|s| self.tiles[s].iter());
+        for card in self.stock[self.stock_pos..].iter().copied().chain(tiles) {
+            hidden[n] = card;
+            n += 1;
+        }
+        for i in (1..n).rev() {
+            let j = rng.random_range(0..=i);
+            hidden.swap(i, j);
+        }
+        let mut next = 0;
+        for s in 0..self.players() {
+            if s != seat {
+                let k = self.tiles[s].len() as usize;
+                world.tiles[s] = hidden[next..next + k].iter().copied().collect();
+                next += k;
+            }
+        }
+        world.stock.truncate(self.stock_pos);
+        world.stock.extend_from_slice(&hidden[next..n]);
+        world.orders = Vec::new().into_iter();
+        world.rng = Xoshiro256PlusPlus::seed_from_u64(rng.random());
+        // A playout reads only the hand in progress (its result is the history's next entry):
+        // the finished hands are not copied for every action tried.
+        world.history.clear();
+        world.results.clear();
+        world.dealt_orders.clear();
     }
 
     /// Finished hands, with every tile and value.
@@ -640,37 +702,21 @@ impl Game for BankerGame {
         super::bots::best_choice(&self.view(seat), legal)
     }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
-        // The other players' tiles and the stock are hidden: shuffle them together and deal
-        // them back in the same numbers.
-        let mut game = self.clone();
-        let mut hidden: Vec<CardId> = self.stock[self.stock_pos..].to_vec();
-        for s in 0..self.players() {
-            if s != seat {
-                hidden.extend(self.tiles[s].iter());
+        Some(Box::new(self.determinized(seat, rng)))
+    }
+    fn determinize_from(
+        &mut self,
+        source: &dyn Game,
+        seat: Seat,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> bool {
+        match source.as_any().downcast_ref::<BankerGame>() {
+            Some(source) => {
+                source.determinize_into(seat, rng, self);
+                true
             }
+            None => false,
         }
-        for i in (1..hidden.len()).rev() {
-            let j = rng.random_range(0..=i);
-            hidden.swap(i, j);
-        }
-        let mut next = 0;
-        for s in 0..self.players() {
-            if s != seat {
-                let n = self.tiles[s].len() as usize;
-                game.tiles[s] = hidden[next..next + n].iter().copied().collect();
-                next += n;
-            }
-        }
-        game.stock.truncate(self.stock_pos);
-        game.stock.extend_from_slice(&hidden[next..]);
-        game.orders = Vec::new().into_iter();
-        game.rng = Xoshiro256PlusPlus::seed_from_u64(rng.random());
-        // A playout reads only the hand in progress (its result is the history's next entry):
-        // the finished hands are not copied for every action tried.
-        game.history.clear();
-        game.results.clear();
-        game.dealt_orders.clear();
-        Some(Box::new(game))
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())

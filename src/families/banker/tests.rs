@@ -278,18 +278,33 @@ fn a_player_out_of_chips_leaves_and_bankrolls_carry_over() {
 /// hands on, is the clone, and plays on as the clone does.
 #[test]
 fn copy_from_is_a_clone() {
-    let begun = |r: &Arc<Ruleset>, seed: u64, moves: usize| {
-        let options = StartOptions {
-            seed,
-            seats: Some(2),
-            ..StartOptions::default()
-        };
-        let mut g = start(Arc::clone(r), options).unwrap();
-        crate::core::tests::random_moves(&mut g, seed, moves);
-        g
-    };
     for name in ["kolyesi", "house/kolyesi-wild-supreme"] {
         let r = rules(name);
         crate::core::tests::assert_copy_is_clone(&begun(&r, 3, 7), begun(&r, 9, 30), name);
+    }
+}
+
+/// A two-seat game of `r` seeded with `seed`, `moves` random moves in.
+fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> BankerGame {
+    let options = StartOptions {
+        seed,
+        seats: Some(2),
+        ..StartOptions::default()
+    };
+    let mut g = start(Arc::clone(r), options).unwrap();
+    crate::core::tests::random_moves(&mut g, seed, moves);
+    g
+}
+
+/// A search's world dealt in place ([`crate::core::Game::determinize_from`]) over a game of
+/// another seed, some hands on, is the world `determinize` deals, draw for draw.
+#[test]
+fn a_deal_made_in_place_is_the_fresh_deal() {
+    for name in ["kolyesi", "house/kolyesi-wild-supreme"] {
+        let r = rules(name);
+        for (seed, moves) in [(3, 7), (4, 2), (5, 12), (6, 5)] {
+            let source = begun(&r, seed, moves);
+            crate::core::tests::assert_deal_in_place_is_fresh(&source, begun(&r, 9, 30), name);
+        }
     }
 }

@@ -485,6 +485,12 @@ impl TricksGame {
     /// copies one deal for every action it tries; a fresh copy allocated each vector again).
     /// Field by field: a field added to the game must be added here, or this does not compile.
     pub fn copy_from(&mut self, other: &TricksGame) {
+        self.copy_state(other, true);
+    }
+
+    /// [`TricksGame::copy_from`], the finished hands, deal orders and events left out (and
+    /// emptied) unless `record`: a search's world has no use for them.
+    fn copy_state(&mut self, other: &TricksGame, record: bool) {
         let TricksGame {
             ruleset,
             flow,
@@ -524,7 +530,6 @@ impl TricksGame {
         rounds.clone_from(&other.rounds);
         log.clone_from(&other.log);
         ends_with_hand.clone_from(&other.ends_with_hand);
-        dealt_orders.clone_from(&other.dealt_orders);
         first_dealer.clone_from(&other.first_dealer);
         round.clone_from(&other.round);
         dealer.clone_from(&other.dealer);
@@ -544,9 +549,16 @@ impl TricksGame {
         shown.clone_from(&other.shown);
         last_trick.clone_from(&other.last_trick);
         scores.clone_from(&other.scores);
-        history.clone_from(&other.history);
-        events.clone_from(&other.events);
         error.clone_from(&other.error);
+        if record {
+            dealt_orders.clone_from(&other.dealt_orders);
+            history.clone_from(&other.history);
+            events.clone_from(&other.events);
+        } else {
+            dealt_orders.clear();
+            history.clear();
+            events.clear();
+        }
     }
 
     /// `seat` claims the target (or reached it where that ends the hand).
@@ -868,41 +880,55 @@ impl TricksGame {
     /// other hand (holding the marriage cards it showed) and the stock (the turned-up trump
     /// stays last). The game ends with the hand in progress.
     pub fn determinized(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> TricksGame {
+        let mut world = self.clone();
+        self.deal_hidden(seat, rng, &mut world);
+        world
+    }
+
+    /// [`TricksGame::determinized`] into `world`, whose vectors serve again: the same draws and
+    /// the same game (a search deals again for every round of playouts).
+    pub fn determinize_into(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        world.copy_state(self, false);
+        self.deal_hidden(seat, rng, world);
+    }
+
+    /// Deals what `seat` cannot see into `world`, a copy of this game, and makes it a world
+    /// that ends with the hand in progress.
+    fn deal_hidden(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
         let other = next_seat(seat, self.hands.len());
         let known_other = self.shown & self.hands[other];
         let mut hidden = self.hands[other] - known_other;
-        let stock_hidden: Vec<CardId> = self.stock[self.stock_pos..]
-            .iter()
-            .copied()
-            .filter(|&c| Some(c) != self.trump_card)
-            .collect();
-        for &c in &stock_hidden {
-            hidden.insert(c);
+        for &c in &self.stock[self.stock_pos..] {
+            if Some(c) != self.trump_card {
+                hidden.insert(c);
+            }
         }
-        let mut pool: Vec<CardId> = hidden.iter().collect();
-        for i in (1..pool.len()).rev() {
+        let mut pool = [CardId(0); CardSet::CAPACITY];
+        let n = hidden.len() as usize;
+        for (slot, card) in pool.iter_mut().zip(hidden.iter()) {
+            *slot = card;
+        }
+        for i in (1..n).rev() {
             let j = rng.random_range(0..=i);
             pool.swap(i, j);
         }
-        let mut g = self.clone();
         let need = (self.hands[other] - known_other).len() as usize;
-        g.hands[other] = known_other | pool[..need].iter().copied().collect::<CardSet>();
-        let mut stock: Vec<CardId> = self.stock[..self.stock_pos].to_vec();
-        stock.extend_from_slice(&pool[need..]);
+        world.hands[other] = known_other | pool[..need].iter().copied().collect::<CardSet>();
+        world.stock.clear();
+        world.stock.extend_from_slice(&self.stock[..self.stock_pos]);
+        world.stock.extend_from_slice(&pool[need..n]);
         if let Some(t) = self.trump_card {
-            stock.push(t);
+            world.stock.push(t);
         }
-        g.stock = stock;
-        g.orders = Vec::new().into_iter();
-        g.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
-        g.log = false;
-        g.ends_with_hand = true;
-        g.events.clear();
+        world.orders = Vec::new().into_iter();
+        world.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+        world.log = false;
+        world.ends_with_hand = true;
         // A playout reads only the hand in progress (its result is the history's next entry):
         // the finished hands' results and deal orders are not copied for every action tried.
-        g.history.clear();
-        g.dealt_orders.clear();
-        g
+        world.events.clear();
+        world.history.clear();
+        world.dealt_orders.clear();
     }
 
     /// What `seat` may see.
@@ -973,6 +999,20 @@ impl Game for TricksGame {
     }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))
+    }
+    fn determinize_from(
+        &mut self,
+        source: &dyn Game,
+        seat: Seat,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> bool {
+        match source.as_any().downcast_ref::<TricksGame>() {
+            Some(source) => {
+                source.determinize_into(seat, rng, self);
+                true
+            }
+            None => false,
+        }
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())

@@ -580,22 +580,38 @@ fn random_games_keep_the_cards_and_the_rules() {
     }
 }
 
+/// A game of `r` seeded with `seed`, `moves` random moves in (events logged).
+fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> TricksGame {
+    let options = StartOptions {
+        seed,
+        log_events: true,
+        ..StartOptions::default()
+    };
+    let mut g = start(Arc::clone(r), options).unwrap();
+    crate::core::tests::random_moves(&mut g, seed, moves);
+    g
+}
+
 /// A game copied in place ([`crate::core::Game::copy_from`]) over a game of another seed, part
 /// of the way through, is the clone, and plays on as the clone does.
 #[test]
 fn copy_from_is_a_clone() {
-    let begun = |r: &Arc<Ruleset>, seed: u64, moves: usize| {
-        let options = StartOptions {
-            seed,
-            log_events: true,
-            ..StartOptions::default()
-        };
-        let mut g = start(Arc::clone(r), options).unwrap();
-        crate::core::tests::random_moves(&mut g, seed, moves);
-        g
-    };
     for name in ["schnapsen", "house/sechsundsechzig"] {
         let r = load(name);
         crate::core::tests::assert_copy_is_clone(&begun(&r, 3, 17), begun(&r, 9, 40), name);
+    }
+}
+
+/// A search's world dealt in place ([`crate::core::Game::determinize_from`]) over a game of
+/// another seed, with finished hands, is the world `determinize` deals, draw for draw: early in
+/// a hand, with the stock closed or run out, and after marriages are shown.
+#[test]
+fn a_deal_made_in_place_is_the_fresh_deal() {
+    for name in ["schnapsen", "house/sechsundsechzig"] {
+        let r = load(name);
+        for (seed, moves) in [(3, 17), (4, 3), (5, 25), (6, 11)] {
+            let source = begun(&r, seed, moves);
+            crate::core::tests::assert_deal_in_place_is_fresh(&source, begun(&r, 9, 40), name);
+        }
     }
 }
