@@ -93,6 +93,12 @@ pub fn uniform_index(count: usize, rng: &mut Xoshiro256PlusPlus) -> usize {
     UniformInt::<u32>::sample_single(0, count, rng).expect("some action is legal") as usize
 }
 
+/// `f` of `game` as a game of the family `G`; false, with `f` not called, for a game of
+/// another family. The body of a family's [`Game::copy_from`] and [`Game::determinize_from`].
+pub fn same_family<G: Game>(game: &dyn Game, f: impl FnOnce(&G)) -> bool {
+    game.as_any().downcast_ref::<G>().map(f).is_some()
+}
+
 /// A game of any family in progress.
 ///
 /// The methods under "for bots" give a seat only what it may see: an agent calls them with its

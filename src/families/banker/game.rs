@@ -8,6 +8,7 @@
 
 use crate::core::{
     Action, Event, Game, HandResult, IllegalAction, PerSeat, Seat, StartError, StartOptions,
+    same_family,
 };
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
@@ -710,25 +711,15 @@ impl Game for BankerGame {
         seat: Seat,
         rng: &mut Xoshiro256PlusPlus,
     ) -> bool {
-        match source.as_any().downcast_ref::<BankerGame>() {
-            Some(source) => {
-                source.determinize_into(seat, rng, self);
-                true
-            }
-            None => false,
-        }
+        same_family(source, |source: &BankerGame| {
+            source.determinize_into(seat, rng, self)
+        })
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
     fn copy_from(&mut self, other: &dyn Game) -> bool {
-        match other.as_any().downcast_ref::<BankerGame>() {
-            Some(other) => {
-                BankerGame::copy_from(self, other);
-                true
-            }
-            None => false,
-        }
+        same_family(other, |other| BankerGame::copy_from(self, other))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self

@@ -5,7 +5,7 @@
 use super::view::View;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
-    StartOptions, next_seat, uniform_index,
+    StartOptions, next_seat, same_family, uniform_index,
 };
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
@@ -2170,25 +2170,15 @@ impl Game for MatchingGame {
         seat: Seat,
         rng: &mut Xoshiro256PlusPlus,
     ) -> bool {
-        match source.as_any().downcast_ref::<MatchingGame>() {
-            Some(source) => {
-                source.determinize_into(seat, rng, self);
-                true
-            }
-            None => false,
-        }
+        same_family(source, |source: &MatchingGame| {
+            source.determinize_into(seat, rng, self)
+        })
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
     fn copy_from(&mut self, other: &dyn Game) -> bool {
-        match other.as_any().downcast_ref::<MatchingGame>() {
-            Some(other) => {
-                MatchingGame::copy_from(self, other);
-                true
-            }
-            None => false,
-        }
+        same_family(other, |other| MatchingGame::copy_from(self, other))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self

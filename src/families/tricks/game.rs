@@ -7,7 +7,7 @@
 use super::view::TricksView;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
-    StartOptions, next_seat,
+    StartOptions, next_seat, same_family,
 };
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{
@@ -1006,25 +1006,15 @@ impl Game for TricksGame {
         seat: Seat,
         rng: &mut Xoshiro256PlusPlus,
     ) -> bool {
-        match source.as_any().downcast_ref::<TricksGame>() {
-            Some(source) => {
-                source.determinize_into(seat, rng, self);
-                true
-            }
-            None => false,
-        }
+        same_family(source, |source: &TricksGame| {
+            source.determinize_into(seat, rng, self)
+        })
     }
     fn box_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
     fn copy_from(&mut self, other: &dyn Game) -> bool {
-        match other.as_any().downcast_ref::<TricksGame>() {
-            Some(other) => {
-                TricksGame::copy_from(self, other);
-                true
-            }
-            None => false,
-        }
+        same_family(other, |other| TricksGame::copy_from(self, other))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
