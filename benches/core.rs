@@ -4,6 +4,10 @@
 //! `cargo bench --bench core`; criterion's `thrpt` is hands per second. For instruction counts
 //! of the same workload, see `examples/core_hands.rs`.
 
+// The binary's allocator, so that the figures are the ones `yaku sim` gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;

@@ -2,6 +2,10 @@
 //! bots in every family (Koi-Koi, Matgo and Go-Stop of the matching family, Kol-ye-si against
 //! the house, Schnapsen). Run with `cargo bench --bench sim`; criterion's `thrpt` is games/s.
 
+// The binary's allocator, so that the figures are the ones `yaku sim` gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::Arc;
 use yaku::sim::{self, SimConfig};

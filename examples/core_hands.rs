@@ -11,6 +11,10 @@
 //!
 //! Instructions per hand: the difference between runs of N and 0 games, over the hands played.
 
+// The binary's allocator, so that the counts are the ones `yaku sim` gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::sync::Arc;
 use yaku::agent::{Agent, RandomAgent, agent_rng};
 use yaku::core::StartOptions;
