@@ -45,9 +45,9 @@ pub(crate) fn assert_copy_is_clone<G: Game + Clone + std::fmt::Debug>(
 }
 
 /// A deal made again in place ([`Game::determinize_from`]) over `target` (a game of the same
-/// family in another state, here with finished hands in its history) is the world
-/// [`Game::determinize`] makes of `source` with the same draws, and leaves the generator where
-/// it does. For each family's test of its `determinize_from`.
+/// family in another state; the families' tests pass one with finished hands in its history)
+/// is the world [`Game::determinize`] makes of `source` with the same draws, and leaves the
+/// generator where it does. For each family's test of its `determinize_from`.
 pub(crate) fn assert_deal_in_place_is_fresh<G: Game + std::fmt::Debug>(
     source: &G,
     mut target: G,
