@@ -7,6 +7,35 @@ mod card_set;
 
 pub use card_set::{CardId, CardSet, CardSetIter};
 
+use rand::distr::uniform::{UniformInt, UniformSampler};
+use rand::rngs::Xoshiro256PlusPlus;
+
+/// Shuffles the first `n` cards of `order` (Fisher-Yates from the last card down, each card's
+/// partner drawn as `rng.random_range(0..=i)`): every family's deal and every search's deal of
+/// the hidden cards. These draws decide every seeded game and the later deals of every replayed
+/// record: they must stay exactly as they are. Inlined into each caller: out of line, the
+/// generator's state went through memory at the call (a random hand cost 66 instructions more).
+#[inline(always)]
+pub fn shuffle(order: &mut [CardId; CardSet::CAPACITY], n: usize, rng: &mut Xoshiro256PlusPlus) {
+    // Shuffled in an array of the largest deck, every index kept inside it by a mask that
+    // changes nothing (`j <= i < n <= 64`): the swaps need no bounds checks, 5 instructions of
+    // the 31 each draw cost.
+    const LAST: usize = CardSet::CAPACITY - 1;
+    // The generator is copied in and out: a local state stays in registers, where the
+    // generator inside the game was stored back after every draw (a write to the deck might
+    // have changed it, for all the compiler knew).
+    let mut local = rng.clone();
+    for i in (1..n.min(CardSet::CAPACITY)).rev() {
+        // `random_range(0..=i)`, called through the sampler it uses for a range within 32 bits
+        // (a deck has at most 64 cards) so that it inlines (`random_range` is not `#[inline]`):
+        // the same draws.
+        let j = UniformInt::<u32>::sample_single_inclusive(0, (i & LAST) as u32, &mut local)
+            .expect("0..=i is not empty");
+        order.swap(i & LAST, j as usize & LAST);
+    }
+    *rng = local;
+}
+
 /// One card (or tile) of a deck.
 #[derive(Clone, Debug)]
 pub struct Card {

@@ -10,7 +10,7 @@ use crate::core::{
     Action, Event, Game, HandResult, IllegalAction, PerSeat, Seat, StartError, StartOptions,
     same_family,
 };
-use crate::deck::{CardId, CardSet};
+use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{BankerFlow, DealCheck, Flow, Ruleset};
 use crate::script::ScriptError;
@@ -340,10 +340,7 @@ impl BankerGame {
             hidden[n] = card;
             n += 1;
         }
-        for i in (1..n).rev() {
-            let j = rng.random_range(0..=i);
-            hidden.swap(i, j);
-        }
+        shuffle(&mut hidden, n, rng);
         let mut next = 0;
         for s in 0..self.players() {
             if s != seat {

@@ -9,7 +9,7 @@ use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
     StartOptions, next_seat, same_family,
 };
-use crate::deck::{CardId, CardSet};
+use crate::deck::{CardId, CardSet, shuffle};
 use crate::ruleset::{
     ClaimRule, FirstDealer, Flow, FollowRule, GameLength, NextDealer, Ruleset, TricksFlow,
 };
@@ -908,10 +908,7 @@ impl TricksGame {
         for (slot, card) in pool.iter_mut().zip(hidden.iter()) {
             *slot = card;
         }
-        for i in (1..n).rev() {
-            let j = rng.random_range(0..=i);
-            pool.swap(i, j);
-        }
+        shuffle(&mut pool, n, rng);
         let need = (self.hands[other] - known_other).len() as usize;
         world.hands[other] = known_other | pool[..need].iter().copied().collect::<CardSet>();
         world.stock.clear();
