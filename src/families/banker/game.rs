@@ -454,12 +454,10 @@ impl BankerGame {
         match self.orders.next() {
             Some(o) if o.len() == n => order = o,
             _ => {
+                let mut deck = CardId::ALL;
+                shuffle(&mut deck, n, &mut self.rng);
                 order.clear();
-                order.extend((0..n as u8).map(CardId));
-                for i in (1..n).rev() {
-                    let j = self.rng.random_range(0..=i);
-                    order.swap(i, j);
-                }
+                order.extend_from_slice(&deck[..n]);
             }
         }
         self.dealt_orders.push(order.clone());

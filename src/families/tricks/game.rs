@@ -349,11 +349,9 @@ impl TricksGame {
     fn start_hand(&mut self) {
         self.round += 1;
         let n = self.ruleset.deck.cards.len();
-        let mut order: Vec<CardId> = (0..n as u8).map(CardId).collect();
-        for i in (1..n).rev() {
-            let j = self.rng.random_range(0..=i);
-            order.swap(i, j);
-        }
+        let mut deck = CardId::ALL;
+        shuffle(&mut deck, n, &mut self.rng);
+        let mut order = deck[..n].to_vec();
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
             order = given;
         }
