@@ -35,7 +35,11 @@ fn main() {
             simulation: true,
             ..StartOptions::default()
         };
-        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+        // One per seat of the ruleset's default table (Kol-ye-si seats three).
+        let (_, seats, _) = yaku::families::seat_range(&ruleset);
+        let mut agents: Vec<Box<dyn Agent>> = (0..seats)
+            .map(|_| Box::new(RandomAgent) as Box<dyn Agent>)
+            .collect();
         yaku::families::play_to_end(
             Arc::clone(&ruleset),
             options,
