@@ -1,7 +1,7 @@
 //! Batch bot runs of every family: many games on all cores, each from a seed derived from the
-//! run's seed and the game's index only, folded into running statistics in game order, so the
-//! report does not depend on the number of threads and memory does not grow with the number
-//! of games. Nothing here prints.
+//! run's seed and the game's index only, folded into exact running statistics on the worker
+//! that played it, so the report does not depend on the number of threads and memory does not
+//! grow with the number of games. Nothing here prints.
 //!
 //! Players rotate seats: in game `i` the player named `p`-th sits at seat `(p + i) % seats`.
 //! Results are kept per player, not per seat.
@@ -9,7 +9,7 @@
 pub mod stats;
 
 use crate::agent::{Agent, agent_by_name, agent_rng};
-use crate::core::{HandEnd, HandResult, PerSeat, StartOptions};
+use crate::core::{Game, HandResult, PerSeat, Seat, StartOptions};
 use crate::deck::CardId;
 use crate::ruleset::{GameLength, Ruleset};
 use rand::SeedableRng;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 pub use stats::{Comparison, Report, Stats};
 
-/// Games played in parallel before their results are folded into the statistics.
+/// Games of a comparison played in parallel before they are paired.
 const CHUNK: usize = 4096;
 
 /// What to run.
@@ -93,36 +93,16 @@ impl From<crate::agent::AgentError> for SimError {
     }
 }
 
-/// One hand of a simulated game, by player (not seat).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RoundResult {
-    /// The player who dealt (none when a house deals).
-    pub dealer: Option<usize>,
-    /// The player who won, if one did.
-    pub winner: Option<usize>,
-    /// How the hand ended.
-    pub end: HandEnd,
-    /// The yaku of the ruleset's table the winner scored (bit `i` for yaku `i`).
-    pub yaku_mask: u64,
-    /// An instant win's or special outcome's id, when the hand ended by one.
-    pub special: Option<String>,
-    /// Points for each player (inline: a simulation makes one of these every hand).
-    pub points: PerSeat<i64>,
-    /// Calls to play on by each player.
-    pub calls: PerSeat<u32>,
-    /// What the house won.
-    pub house: i64,
-}
-
-/// One simulated game, by player.
+/// One simulated game as the game recorded it, by seat, and where each player sat (for a
+/// comparison, whose paired measures are folded in game order).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The seat of each player.
-    pub seat_of: Vec<usize>,
-    /// Final scores of each player.
+    pub seat_of: Vec<Seat>,
+    /// Final scores, by seat.
     pub scores: Vec<i64>,
-    /// Every hand.
-    pub rounds: Vec<RoundResult>,
+    /// Every hand, by seat.
+    pub hands: Vec<HandResult>,
 }
 
 /// The seed of game `index` of a run seeded with `seed` (SplitMix64 of the pair).
@@ -173,25 +153,22 @@ fn shared_orders(ruleset: &Ruleset, rounds: Option<u32>, seed: u64) -> Vec<Vec<C
         .collect()
 }
 
-/// Seat values `a` by player, where player `p` sits at `seat_of[p]`.
-fn per_player<T: Copy + Default>(seat_of: &[usize], a: &[T]) -> PerSeat<T> {
-    let mut by = PerSeat::new(seat_of.len());
-    for (p, &s) in seat_of.iter().enumerate() {
-        by[p] = a[s];
-    }
-    by
-}
-
-/// Plays game `index` of a run.
-pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimError> {
+/// Plays game `index` of a run and returns what `finished` reads of the finished game, given
+/// the seat of each player.
+pub fn play_game<R>(
+    config: &SimConfig,
+    index: usize,
+    finished: impl FnOnce(&dyn Game, &[Seat]) -> R,
+) -> Result<R, SimError> {
     let seed = game_seed(config.seed, index);
     let n = config.players.len();
-    // Player p sits at seat (p + index) % n.
-    let seat_of: Vec<usize> = (0..n).map(|p| (p + index) % n).collect();
-    // Inline, not a zeroed vector: a small calloc costs about 400 instructions a game.
+    // Player p sits at seat (p + index) % n. Inline, not vectors: a small calloc costs about
+    // 400 instructions a game.
+    let mut seat_of: PerSeat<Seat> = PerSeat::new(n);
     let mut player_at: PerSeat<usize> = PerSeat::new(n);
-    for (p, &s) in seat_of.iter().enumerate() {
-        player_at[s] = p;
+    for p in 0..n {
+        seat_of[p] = (p + index) % n;
+        player_at[seat_of[p]] = p;
     }
     let mut agents: Vec<Box<dyn Agent>> = Vec::with_capacity(n);
     for &p in player_at.iter() {
@@ -205,34 +182,6 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
         )
     } else {
         (Vec::new(), None)
-    };
-    let summarize = |game: &dyn crate::core::Game| {
-        let rounds = game
-            .history()
-            .iter()
-            .map(|h: &HandResult| RoundResult {
-                dealer: h.dealer.map(|d| player_at[d]),
-                winner: h.winner.map(|w| player_at[w]),
-                end: h.end,
-                yaku_mask: h.yaku_mask,
-                // Simulations keep no explanation for ordinary stops, only the yaku mask;
-                // instant wins and house-rule exhaustion keep theirs.
-                special: h
-                    .outcome
-                    .as_ref()
-                    .filter(|_| h.yaku_mask == 0)
-                    .and_then(|o| o.yaku.first())
-                    .map(|y| y.id.clone()),
-                points: per_player(&seat_of, &h.points),
-                calls: per_player(&seat_of, &h.calls),
-                house: h.house,
-            })
-            .collect();
-        GameResult {
-            scores: per_player(&seat_of, game.scores()).to_vec(),
-            seat_of: seat_of.clone(),
-            rounds,
-        }
     };
     crate::families::play_to_end(
         Arc::clone(&config.ruleset),
@@ -248,7 +197,7 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
         },
         &mut agents,
         &mut agent_rng(seed),
-        summarize,
+        |game| finished(game, &seat_of),
     )
     .map_err(|e| match e {
         crate::core::StartError::Options { message } => SimError::Options { message },
@@ -259,80 +208,86 @@ pub fn play_game(config: &SimConfig, index: usize) -> Result<GameResult, SimErro
     })
 }
 
-/// Plays every game of a run on `threads` threads (0: one per core), calling `visit` with each
-/// game's result in game order and `tick` after each game. Games are played in chunks, so
-/// memory does not grow with the number of games.
-pub fn run(
-    config: &SimConfig,
-    threads: usize,
-    tick: &(dyn Fn() + Sync),
-    visit: impl FnMut(usize, &GameResult),
-) -> Result<(), SimError> {
-    run_in_chunks(config, threads, CHUNK, tick, visit)
+/// Game `index` of a run, as the game recorded it.
+pub fn game_result(config: &SimConfig, index: usize) -> Result<GameResult, SimError> {
+    play_game(config, index, |game, seat_of| GameResult {
+        seat_of: seat_of.to_vec(),
+        scores: game.scores().to_vec(),
+        hands: game.history().to_vec(),
+    })
 }
 
-/// [`run`], `chunk` games at a time. While the workers play a chunk, the calling thread folds
-/// the one before it, so visiting the results in order keeps no worker waiting.
-fn run_in_chunks(
-    config: &SimConfig,
-    threads: usize,
-    chunk: usize,
-    tick: &(dyn Fn() + Sync),
-    mut visit: impl FnMut(usize, &GameResult),
-) -> Result<(), SimError> {
-    check_players(&config.ruleset, &config.players)?;
-    let pool = rayon::ThreadPoolBuilder::new()
+/// A pool of `threads` threads (0: one per core).
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, SimError> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| SimError::Threads {
             message: e.to_string(),
-        })?;
-    let play = |games: std::ops::Range<usize>| -> Vec<Result<GameResult, SimError>> {
-        games
-            .into_par_iter()
-            .map(|i| {
-                let r = play_game(config, i);
-                tick();
-                r
-            })
-            .collect()
-    };
-    // The chunk played last, waiting to be folded, and where it starts.
-    let mut played: Option<(usize, Vec<Result<GameResult, SimError>>)> = None;
-    let mut start = 0;
-    while start < config.games || played.is_some() {
-        let end = (start + chunk).min(config.games);
-        let mut next = Vec::new();
-        let folded: Result<(), SimError> = pool.in_place_scope(|s| {
-            if start < end {
-                s.spawn(|_| next = play(start..end));
-            }
-            let Some((at, results)) = played.take() else {
-                return Ok(());
-            };
-            for (k, r) in results.into_iter().enumerate() {
-                visit(at + k, &r?);
-            }
-            Ok(())
-        });
-        folded?;
-        if start < end {
-            played = Some((start, next));
-        }
-        start = end;
-    }
-    Ok(())
+        })
 }
 
-/// Runs `config` and summarizes it.
+/// One worker's share of a run: the statistics of the games it played, and the first error
+/// among them. The statistics are boxed: the share is moved at every game it folds.
+struct Share {
+    stats: Box<Stats>,
+    error: Option<(usize, SimError)>,
+}
+
+impl Share {
+    /// Plays game `index` into the statistics, unless an earlier game of this share failed
+    /// (a later one cannot be the run's first error).
+    fn play(mut self, config: &SimConfig, index: usize) -> Share {
+        if self.error.is_some() {
+            return self;
+        }
+        if let Err(e) = play_game(config, index, |game, seat_of| {
+            self.stats.add_game(game, seat_of)
+        }) {
+            self.error = Some((index, e));
+        }
+        self
+    }
+
+    /// Both shares: the statistics merged, and the error of the lower game.
+    fn merge(mut self, other: Share) -> Share {
+        self.stats.merge(&other.stats);
+        self.error = match (self.error, other.error) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        self
+    }
+}
+
+/// Runs `config` on `threads` threads (0: one per core) and summarizes it, calling `tick` after
+/// each game. Each worker folds the games it plays into statistics of its own, merged at the
+/// end: the sums are exact, so the report does not depend on the number of threads, and
+/// nothing is kept per game. A failed game stops the run with the lowest failing game's error.
 pub fn simulate(
     config: &SimConfig,
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Report, SimError> {
-    let mut stats = Stats::new(&config.ruleset, &config.players);
-    run(config, threads, tick, |_, g| stats.add(g))?;
-    Ok(stats.report(config.seed))
+    check_players(&config.ruleset, &config.players)?;
+    let empty = || Share {
+        stats: Box::new(Stats::new(&config.ruleset, &config.players)),
+        error: None,
+    };
+    let share = thread_pool(threads)?.install(|| {
+        (0..config.games)
+            .into_par_iter()
+            .fold(empty, |share, i| {
+                let share = share.play(config, i);
+                tick();
+                share
+            })
+            .reduce(empty, Share::merge)
+    });
+    match share.error {
+        Some((_, e)) => Err(e),
+        None => Ok(share.stats.report(config.seed)),
+    }
 }
 
 /// Runs two rulesets on the same seeds (with shared deals) and compares them game by game.
@@ -342,6 +297,9 @@ pub fn compare(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Comparison, SimError> {
+    check_players(&a.ruleset, &a.players)?;
+    check_players(&b.ruleset, &b.players)?;
+    let pool = thread_pool(threads)?;
     let mut sa = Stats::new(&a.ruleset, &a.players);
     let mut sb = Stats::new(&b.ruleset, &b.players);
     let mut paired = stats::Paired::new(&a.players);
@@ -349,53 +307,36 @@ pub fn compare(
     let mut start = 0;
     while start < a.games {
         let end = (start + CHUNK).min(a.games);
-        let slice = |c: &SimConfig| SimConfig {
-            games: end,
-            ..c.clone()
-        };
-        let mut first = Vec::new();
-        run_range(&slice(a), start, threads, tick, |g| first.push(g))?;
-        let mut k = 0;
-        run_range(&slice(b), start, threads, tick, |g| {
-            sa.add(&first[k]);
-            sb.add(&g);
-            paired.add(&first[k], &g);
-            k += 1;
-        })?;
+        let first = results(a, start..end, &pool, tick)?;
+        let second = results(b, start..end, &pool, tick)?;
+        for (x, y) in first.iter().zip(&second) {
+            sa.add(x);
+            sb.add(y);
+            paired.add(x, y);
+        }
         start = end;
     }
     Ok(paired.finish(sa.report(a.seed), sb.report(b.seed)))
 }
 
-/// Games `start..config.games` of a run, in order.
-fn run_range(
+/// Games `games` of a run, in order; the first failing game's error.
+fn results(
     config: &SimConfig,
-    start: usize,
-    threads: usize,
+    games: std::ops::Range<usize>,
+    pool: &rayon::ThreadPool,
     tick: &(dyn Fn() + Sync),
-    mut visit: impl FnMut(GameResult),
-) -> Result<(), SimError> {
-    check_players(&config.ruleset, &config.players)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SimError::Threads {
-            message: e.to_string(),
-        })?;
-    let chunk: Vec<Result<GameResult, SimError>> = pool.install(|| {
-        (start..config.games)
+) -> Result<Vec<GameResult>, SimError> {
+    let played: Vec<Result<GameResult, SimError>> = pool.install(|| {
+        games
             .into_par_iter()
             .map(|i| {
-                let r = play_game(config, i);
+                let r = game_result(config, i);
                 tick();
                 r
             })
             .collect()
     });
-    for r in chunk {
-        visit(r?);
-    }
-    Ok(())
+    played.into_iter().collect()
 }
 
 #[cfg(test)]
@@ -415,24 +356,42 @@ mod tests {
         }
     }
 
-    fn results(c: &SimConfig, threads: usize) -> Vec<GameResult> {
-        let mut v = Vec::new();
-        run(c, threads, &|| {}, |_, g| v.push(g.clone())).unwrap();
-        v
+    fn played(c: &SimConfig, threads: usize) -> Vec<GameResult> {
+        let pool = thread_pool(threads).unwrap();
+        results(c, 0..c.games, &pool, &|| {}).unwrap()
     }
 
+    /// The statistics of games folded one by one, of shares of them merged in any order, and
+    /// of a simulation on any number of threads are the same.
     #[test]
-    fn results_come_in_game_order_whatever_the_chunks() {
-        let c = config("koikoi", &["random", "random"], 12);
-        let mut order = Vec::new();
-        let mut chunked = Vec::new();
-        run_in_chunks(&c, 2, 5, &|| {}, |i, g| {
-            order.push(i);
-            chunked.push(g.clone());
-        })
-        .unwrap();
-        assert_eq!(order, (0..12).collect::<Vec<_>>());
-        assert_eq!(chunked, results(&c, 1));
+    fn statistics_merged_are_the_statistics_folded_in_order() {
+        for (name, players) in [
+            ("koikoi", &["greedy", "random"][..]),
+            ("kolyesi", &["seed", "random", "best"][..]),
+            ("gostop", &["random", "greedy", "random"][..]),
+        ] {
+            let c = config(name, players, 12);
+            let games = played(&c, 1);
+            let fold = |games: &[GameResult]| {
+                let mut stats = Stats::new(&c.ruleset, &c.players);
+                for g in games {
+                    stats.add(g);
+                }
+                stats
+            };
+            let in_order = fold(&games).report(c.seed);
+            let (mut late, early) = (fold(&games[7..]), fold(&games[..7]));
+            late.merge(&early);
+            assert_eq!(late.report(c.seed), in_order, "{name}");
+            for threads in [1, 2, 3] {
+                assert_eq!(simulate(&c, threads, &|| {}).unwrap(), in_order, "{name}");
+            }
+            assert_eq!(in_order.games, 12);
+            assert_eq!(
+                in_order.rounds,
+                games.iter().map(|g| g.hands.len() as u64).sum::<u64>()
+            );
+        }
     }
 
     #[test]
@@ -442,15 +401,15 @@ mod tests {
             ("kolyesi", &["seed", "random", "best"][..]),
         ] {
             let c = config(name, players, 12);
-            let one = results(&c, 1);
-            let two = results(&c, 2);
+            let one = played(&c, 1);
+            let two = played(&c, 2);
             assert_eq!(one, two);
             assert_eq!(one.len(), 12);
             assert_eq!(one[1].seat_of[0], 1);
             for g in &one {
                 let mut sum = vec![0; players.len()];
-                for r in &g.rounds {
-                    for (s, p) in sum.iter_mut().zip(r.points.iter()) {
+                for h in &g.hands {
+                    for (s, p) in sum.iter_mut().zip(h.points.iter()) {
                         *s += p;
                     }
                 }
@@ -474,9 +433,9 @@ mod tests {
         let orders_a = shared_orders(&a.ruleset, a.rounds, 9);
         let orders_b = shared_orders(&b.ruleset, b.rounds, 9);
         assert_eq!(orders_a[0], orders_b[0]);
-        let ra = play_game(&a, 0).unwrap();
-        let rb = play_game(&b, 0).unwrap();
-        assert_eq!(ra.rounds[0].dealer, rb.rounds[0].dealer);
+        let ra = game_result(&a, 0).unwrap();
+        let rb = game_result(&b, 0).unwrap();
+        assert_eq!(ra.hands[0].dealer, rb.hands[0].dealer);
         let c = compare(&a, &b, 1, &|| {}).unwrap();
         assert_eq!(c.a.games, 1);
     }
@@ -489,9 +448,9 @@ mod tests {
         let report = simulate(&c, 1, &|| {}).unwrap();
         let known: Vec<&str> = c.ruleset.yaku.yaku.iter().map(|y| y.id.as_str()).collect();
         assert!(report.yaku.iter().any(|y| known.contains(&y.id.as_str())));
-        let stops = results(&c, 1)
+        let stops = played(&c, 1)
             .iter()
-            .flat_map(|g| g.rounds.clone())
+            .flat_map(|g| g.hands.clone())
             .filter(|r| r.end == crate::families::matching::ends::STOP)
             .collect::<Vec<_>>();
         assert!(!stops.is_empty());
@@ -502,12 +461,12 @@ mod tests {
     fn unknown_bots_and_seat_counts_are_refused() {
         let c = config("koikoi", &["greedy", "wizard"], 1);
         assert!(matches!(
-            run(&c, 1, &|| {}, |_, _| {}).unwrap_err(),
+            simulate(&c, 1, &|| {}).unwrap_err(),
             SimError::UnknownBot { .. }
         ));
         let c = config("koikoi", &["greedy"], 1);
         assert!(matches!(
-            run(&c, 1, &|| {}, |_, _| {}).unwrap_err(),
+            simulate(&c, 1, &|| {}).unwrap_err(),
             SimError::Options { .. }
         ));
     }

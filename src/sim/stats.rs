@@ -3,10 +3,16 @@
 //! how hands end, calls to play on, yaku, a house's result; and paired differences between two
 //! rulesets played on the same seeds.
 //!
+//! A run's statistics are exact integer sums, which add up to the same totals in any order: each
+//! worker folds the games it plays into statistics of its own, and the workers' statistics are
+//! merged at the end, so the report is the same on any number of threads. Only a comparison's
+//! paired per-game means are floating point, folded in game order.
+//!
 //! Per-round figures treat rounds as independent observations (within a game they are only
 //! loosely linked, through the dealer and the score).
 
-use super::{GameResult, RoundResult};
+use super::GameResult;
+use crate::core::{Game, HandResult, Seat};
 use crate::ruleset::Ruleset;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -86,6 +92,42 @@ impl MeanAcc {
     /// The mean so far.
     pub fn mean(&self) -> Mean {
         Mean::from_sums(self.n, self.sum, self.sq)
+    }
+}
+
+/// Exact running sums of integer observations for a [`Mean`]. The sums are the same whatever
+/// the order the observations are added or the sums merged in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sums {
+    n: u64,
+    /// Cannot overflow: fewer than 2^64 observations of at most 2^63 each.
+    sum: i128,
+    /// Saturates (squares of points beyond 2^62 are no game's).
+    sq: u128,
+}
+
+impl Sums {
+    /// Adds an observation.
+    #[inline]
+    pub fn add(&mut self, v: i64) {
+        self.n += 1;
+        self.sum = self.sum.wrapping_add(i128::from(v));
+        // |v| <= 2^63, so the square fits.
+        self.sq = self.sq.saturating_add(u128::from(v.unsigned_abs()).pow(2));
+    }
+
+    /// Adds the observations of `other`.
+    pub fn merge(&mut self, other: &Sums) {
+        self.n += other.n;
+        self.sum = self.sum.wrapping_add(other.sum);
+        self.sq = self.sq.saturating_add(other.sq);
+    }
+
+    /// The mean of the observations, each divided by `scale` (observations kept as integer
+    /// multiples of a fraction).
+    pub fn mean_over(&self, scale: i64) -> Mean {
+        let k = scale as f64;
+        Mean::from_sums(self.n, self.sum as f64 / k, self.sq as f64 / (k * k))
     }
 }
 
@@ -216,7 +258,31 @@ impl Report {
     }
 }
 
-/// The running statistics of a run, one game at a time.
+/// One player's running sums.
+#[derive(Clone, Copy, Debug, Default)]
+struct PlayerSums {
+    wins: u64,
+    losses: u64,
+    per_round: Sums,
+    per_game: Sums,
+    calls: u64,
+    call_hands: u64,
+    paid: u64,
+}
+
+impl PlayerSums {
+    fn merge(&mut self, other: &PlayerSums) {
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.per_round.merge(&other.per_round);
+        self.per_game.merge(&other.per_game);
+        self.calls += other.calls;
+        self.call_hands += other.call_hands;
+        self.paid += other.paid;
+    }
+}
+
+/// The running statistics of a run, one game at a time, by player (not seat).
 #[derive(Clone, Debug)]
 pub struct Stats {
     ruleset: String,
@@ -226,21 +292,19 @@ pub struct Stats {
     players: Vec<String>,
     games: u64,
     rounds: u64,
-    wins: Vec<u64>,
-    losses: Vec<u64>,
-    per_round: Vec<MeanAcc>,
-    per_game: Vec<MeanAcc>,
-    calls: Vec<u64>,
-    call_hands: Vec<u64>,
-    paid: Vec<u64>,
+    /// Each player's sums, in [`Stats::players`] order.
+    by_player: Vec<PlayerSums>,
     /// Rounds by how they ended, in order of first appearance (a handful of ends: a linear
     /// search, where the same `&'static str` is found by address, beats a map's string
     /// compares on every round); sorted by name in the report.
     ends: Vec<(&'static str, u64)>,
     dealt: u64,
-    dealer_adv: MeanAcc,
+    /// The dealer's advantage times [`Stats::dealer_scale`], an integer.
+    dealer_adv: Sums,
+    /// The other players' count, by which their average divides: at least 1.
+    dealer_scale: i64,
     dealer_wins: u64,
-    house: MeanAcc,
+    house: Sums,
     yaku: Vec<u64>,
     special: BTreeMap<String, u64>,
     staked: bool,
@@ -259,18 +323,13 @@ impl Stats {
             players: players.to_vec(),
             games: 0,
             rounds: 0,
-            wins: vec![0; n],
-            losses: vec![0; n],
-            per_round: vec![MeanAcc::default(); n],
-            per_game: vec![MeanAcc::default(); n],
-            calls: vec![0; n],
-            call_hands: vec![0; n],
-            paid: vec![0; n],
+            by_player: vec![PlayerSums::default(); n],
             ends: Vec::new(),
             dealt: 0,
-            dealer_adv: MeanAcc::default(),
+            dealer_adv: Sums::default(),
+            dealer_scale: n.max(2) as i64 - 1,
             dealer_wins: 0,
-            house: MeanAcc::default(),
+            house: Sums::default(),
             yaku: vec![0; ruleset.yaku.yaku.len()],
             special: BTreeMap::new(),
             staked: ruleset.matching().is_some_and(|f| f.stake.is_some()),
@@ -278,30 +337,41 @@ impl Stats {
         }
     }
 
-    /// Folds in one game.
+    /// Folds in a finished game, where player `p` sat at seat `seat_of[p]`.
+    pub fn add_game(&mut self, game: &dyn Game, seat_of: &[Seat]) {
+        self.add_hands(seat_of, game.scores(), game.history());
+    }
+
+    /// Folds in one game's result.
     pub fn add(&mut self, g: &GameResult) {
+        self.add_hands(&g.seat_of, &g.scores, &g.hands);
+    }
+
+    /// Folds in a game's final scores and hands, by seat.
+    fn add_hands(&mut self, seat_of: &[Seat], scores: &[i64], hands: &[HandResult]) {
         self.games += 1;
-        self.stake_outs += u64::from(self.staked && g.scores.iter().any(|&s| s <= 0));
-        let top = g.scores.iter().copied().max().unwrap_or(0);
-        let at_top = g.scores.iter().filter(|&&s| s == top).count();
-        for (p, &score) in g.scores.iter().enumerate() {
+        self.stake_outs += u64::from(self.staked && scores.iter().any(|&s| s <= 0));
+        let top = scores.iter().copied().max().unwrap_or(0);
+        let at_top = scores.iter().filter(|&&s| s == top).count();
+        for (sums, &seat) in self.by_player.iter_mut().zip(seat_of) {
+            let score = scores[seat];
             let (won, lost) = if self.against_house {
                 (score > 0, score < 0)
             } else {
                 (score == top && at_top == 1, score < top)
             };
-            self.wins[p] += u64::from(won);
-            self.losses[p] += u64::from(lost);
-            self.per_game[p].add(score as f64);
+            sums.wins += u64::from(won);
+            sums.losses += u64::from(lost);
+            sums.per_game.add(score);
         }
-        for r in &g.rounds {
-            self.add_round(r);
+        for h in hands {
+            self.add_hand(seat_of, h);
         }
     }
 
-    fn add_round(&mut self, r: &RoundResult) {
+    fn add_hand(&mut self, seat_of: &[Seat], h: &HandResult) {
         self.rounds += 1;
-        let end = r.end.0;
+        let end = h.end.0;
         match self
             .ends
             .iter_mut()
@@ -310,23 +380,25 @@ impl Stats {
             Some((_, n)) => *n += 1,
             None => self.ends.push((end, 1)),
         }
-        for (p, &points) in r.points.iter().enumerate() {
-            self.per_round[p].add(points as f64);
-            self.calls[p] += u64::from(r.calls[p]);
-            if r.calls[p] > 0 {
-                self.call_hands[p] += 1;
-                self.paid[p] += u64::from(r.winner == Some(p));
+        for (sums, &seat) in self.by_player.iter_mut().zip(seat_of) {
+            sums.per_round.add(h.points[seat]);
+            let calls = h.calls[seat];
+            if calls > 0 {
+                sums.calls += u64::from(calls);
+                sums.call_hands += 1;
+                sums.paid += u64::from(h.winner == Some(seat));
             }
         }
-        if let Some(d) = r.dealer {
+        if let Some(d) = h.dealer {
             self.dealt += 1;
-            self.dealer_adv.add(dealer_advantage(r, d));
-            self.dealer_wins += u64::from(r.winner == Some(d));
+            self.dealer_adv
+                .add(scaled_dealer_advantage(&h.points, d, self.dealer_scale));
+            self.dealer_wins += u64::from(h.winner == Some(d));
         }
         if self.against_house {
-            self.house.add(r.house as f64);
+            self.house.add(h.house);
         }
-        let mut rest = r.yaku_mask;
+        let mut rest = h.yaku_mask;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
@@ -334,28 +406,71 @@ impl Stats {
                 *c += 1;
             }
         }
-        if let Some(id) = &r.special {
-            *self.special.entry(id.clone()).or_default() += 1;
+        // Simulations keep no explanation for ordinary stops, only the yaku mask; instant wins
+        // and house-rule exhaustion keep theirs.
+        if let Some(id) = h
+            .outcome
+            .as_ref()
+            .filter(|_| h.yaku_mask == 0)
+            .and_then(|o| o.yaku.first())
+            .map(|y| y.id.as_str())
+        {
+            match self.special.get_mut(id) {
+                Some(n) => *n += 1,
+                None => {
+                    self.special.insert(id.to_string(), 1);
+                }
+            }
         }
+    }
+
+    /// Adds the games of `other`, statistics of the same run (the sums are exact, so the
+    /// order in which workers' statistics are merged does not matter).
+    pub fn merge(&mut self, other: &Stats) {
+        self.games += other.games;
+        self.rounds += other.rounds;
+        for (a, b) in self.by_player.iter_mut().zip(&other.by_player) {
+            a.merge(b);
+        }
+        for (a, b) in self.yaku.iter_mut().zip(&other.yaku) {
+            *a += b;
+        }
+        for &(end, n) in &other.ends {
+            match self.ends.iter_mut().find(|(e, _)| *e == end) {
+                Some((_, m)) => *m += n,
+                None => self.ends.push((end, n)),
+            }
+        }
+        self.dealt += other.dealt;
+        self.dealer_adv.merge(&other.dealer_adv);
+        self.dealer_wins += other.dealer_wins;
+        self.house.merge(&other.house);
+        for (id, n) in &other.special {
+            *self.special.entry(id.clone()).or_default() += n;
+        }
+        self.stake_outs += other.stake_outs;
     }
 
     /// The report so far.
     pub fn report(&self, seed: u64) -> Report {
-        let seats = (0..self.players.len())
-            .map(|p| {
-                let per_round = self.per_round[p].mean();
+        let seats = self
+            .players
+            .iter()
+            .zip(&self.by_player)
+            .map(|(player, p)| {
+                let per_round = p.per_round.mean_over(1);
                 PlayerStats {
-                    player: self.players[p].clone(),
-                    wins: self.wins[p],
-                    losses: self.losses[p],
-                    draws: self.games - self.wins[p] - self.losses[p],
-                    win_rate: Proportion::new(self.wins[p], self.games),
+                    player: player.clone(),
+                    wins: p.wins,
+                    losses: p.losses,
+                    draws: self.games - p.wins - p.losses,
+                    win_rate: Proportion::new(p.wins, self.games),
                     mean_points_per_round: per_round.mean,
                     ci95: per_round.ci95,
-                    score_per_game: self.per_game[p].mean(),
-                    calls: self.calls[p],
-                    call_hands: self.call_hands[p],
-                    calls_paid_off: Proportion::new(self.paid[p], self.call_hands[p]),
+                    score_per_game: p.per_game.mean_over(1),
+                    calls: p.calls,
+                    call_hands: p.call_hands,
+                    calls_paid_off: Proportion::new(p.paid, p.call_hands),
                 }
             })
             .collect();
@@ -391,9 +506,10 @@ impl Stats {
                     })
                     .collect()
             },
-            dealer_advantage: (self.dealt > 0).then(|| self.dealer_adv.mean()),
+            dealer_advantage: (self.dealt > 0)
+                .then(|| self.dealer_adv.mean_over(self.dealer_scale)),
             dealer_wins: (self.dealt > 0).then(|| Proportion::new(self.dealer_wins, self.dealt)),
-            house: self.against_house.then(|| self.house.mean()),
+            house: self.against_house.then(|| self.house.mean_over(1)),
             yaku,
             stake_outs: self
                 .staked
@@ -402,11 +518,20 @@ impl Stats {
     }
 }
 
+/// The dealer's points minus the other players' average in one round, times `scale`, the
+/// number of other players (at least 1), so that it is an integer. Beyond the range of `i64`
+/// it saturates (points that large are no game's).
+fn scaled_dealer_advantage(points: &[i64], dealer: Seat, scale: i64) -> i64 {
+    let others: i128 =
+        points.iter().map(|&p| i128::from(p)).sum::<i128>() - i128::from(points[dealer]);
+    let v = i128::from(scale) * i128::from(points[dealer]) - others;
+    v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
 /// The dealer's points minus the other players' average in one round.
-fn dealer_advantage(r: &RoundResult, dealer: usize) -> f64 {
-    let n = r.points.len();
-    let others: i64 = r.points.iter().sum::<i64>() - r.points[dealer];
-    r.points[dealer] as f64 - others as f64 / (n.max(2) - 1) as f64
+fn dealer_advantage(points: &[i64], dealer: Seat) -> f64 {
+    let others: i64 = points.iter().sum::<i64>() - points[dealer];
+    points[dealer] as f64 - others as f64 / (points.len().max(2) - 1) as f64
 }
 
 /// One measure compared between two rulesets on the same seeds.
@@ -455,29 +580,29 @@ fn measures(players: &[String]) -> Vec<String> {
 
 /// The values of [`measures`] for one game.
 fn measure(g: &GameResult) -> Vec<f64> {
-    let per_round = |f: &dyn Fn(&RoundResult) -> f64| {
-        if g.rounds.is_empty() {
+    let per_round = |f: &dyn Fn(&HandResult) -> f64| {
+        if g.hands.is_empty() {
             0.0
         } else {
-            g.rounds.iter().map(f).sum::<f64>() / g.rounds.len() as f64
+            g.hands.iter().map(f).sum::<f64>() / g.hands.len() as f64
         }
     };
     let top = g.scores.iter().copied().max().unwrap_or(0);
     let at_top = g.scores.iter().filter(|&&s| s == top).count();
     let mut v = Vec::new();
-    for p in 0..g.scores.len() {
-        v.push(f64::from(u8::from(g.scores[p] == top && at_top == 1)));
-        v.push(per_round(&|r| r.points[p] as f64));
+    for &seat in &g.seat_of {
+        v.push(f64::from(u8::from(g.scores[seat] == top && at_top == 1)));
+        v.push(per_round(&|h| h.points[seat] as f64));
     }
-    v.push(per_round(&|r| {
-        r.dealer.map_or(0.0, |d| dealer_advantage(r, d))
+    v.push(per_round(&|h| {
+        h.dealer.map_or(0.0, |d| dealer_advantage(&h.points, d))
     }));
-    v.push(per_round(&|r| r.points.iter().sum::<i64>() as f64));
-    v.push(g.rounds.len() as f64);
-    v.push(per_round(&|r| {
-        f64::from(u8::from(r.end.0.starts_with("exhausted")))
+    v.push(per_round(&|h| h.points.iter().sum::<i64>() as f64));
+    v.push(g.hands.len() as f64);
+    v.push(per_round(&|h| {
+        f64::from(u8::from(h.end.0.starts_with("exhausted")))
     }));
-    v.push(per_round(&|r| f64::from(r.calls.iter().sum::<u32>())));
+    v.push(per_round(&|h| f64::from(h.calls.iter().sum::<u32>())));
     v
 }
 

@@ -177,3 +177,46 @@ fn stakes_are_reported() {
     let koikoi = yaku(&["sim", "koikoi", "--games", "2", "--json"]).expect(0);
     assert!(!koikoi.stdout.contains("stake_outs"), "no stakes, no count");
 }
+
+#[test]
+fn a_failing_script_stops_the_run_at_its_first_failing_game_on_any_threads() {
+    // Workers fold the games they play on their own; the run still reports the lowest game
+    // whose settlement failed, whatever the thread count. This script fails on some hands
+    // deep into a game (the load's sample hands do not reach it): game 39 of this run.
+    let dir = TempDir::new("sim-fails");
+    std::fs::write(
+        dir.join("fails.toml"),
+        "[ruleset]\nid = \"fails\"\nextends = \"koikoi\"\n\n[scoring]\nscript = \"fails.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("fails.rhai"),
+        "fn score(hand) {\n    if hand.round == 7 && hand.base == 4 && !hand.dealer { throw \"round seven\"; }\n    hand.base\n}\n",
+    )
+    .unwrap();
+    let run = |games: &str, threads: &str| {
+        yaku(&[
+            "sim",
+            "fails.toml",
+            "--games",
+            games,
+            "--threads",
+            threads,
+            "--seed",
+            "3",
+            "--players",
+            "random,random",
+        ])
+        .current_dir(&dir)
+    };
+    for threads in ["1", "2", "3"] {
+        let out = run("200", threads).expect(1);
+        assert_eq!(
+            out.stderr.trim(),
+            "error: game 39: fails.rhai:2: scoring script failed: Runtime error: round seven",
+            "{threads} threads"
+        );
+    }
+    // The games before it play.
+    run("39", "2").expect(0);
+}
