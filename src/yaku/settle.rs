@@ -189,10 +189,19 @@ fn packed_yaku(found: &YakuScore) -> Option<(u64, u128)> {
     Some((found.mask, points))
 }
 
-/// The exact cache key of the facts [`facts`] builds from the same arguments.
-fn cache_key(found: &YakuScore, special: Option<&Special>, c: &Circumstances) -> FactsKey {
+/// The exact cache key of the facts [`facts`] builds from the same arguments, for a script that
+/// observes `hand.yaku` when `reads_yaku` (otherwise the yaku are left out, unpacked).
+fn cache_key(
+    found: &YakuScore,
+    special: Option<&Special>,
+    c: &Circumstances,
+    reads_yaku: bool,
+) -> FactsKey {
     let (yaku, base) = match special {
-        None => (packed_yaku(found), found.base()),
+        None => (
+            reads_yaku.then(|| packed_yaku(found)).flatten(),
+            found.base(),
+        ),
         Some(Special::Instant(y)) => (None, y.points),
         Some(Special::Exhausted(points)) => (None, *points),
     };
@@ -253,9 +262,8 @@ pub fn settle_points(
     let Some(script) = &ruleset.scoring else {
         return Ok([found.base(), 0]);
     };
-    let outcome = script.score_cached(cache_key(found, None, c), || {
-        facts(&found_yaku(ruleset, found, None), c, None)
-    })?;
+    let key = cache_key(found, None, c, script.reads().reads_yaku());
+    let outcome = script.score_cached(key, || facts(&found_yaku(ruleset, found, None), c, None))?;
     Ok([outcome.total, outcome.opponent])
 }
 
@@ -377,7 +385,8 @@ fn settle_with(
         }
         Some(script) if table.is_some() => script.score(&facts())?,
         Some(script) => {
-            let outcome = script.score_cached(cache_key(found, special, c), facts)?;
+            let key = cache_key(found, special, c, script.reads().reads_yaku());
+            let outcome = script.score_cached(key, facts)?;
             ScoreOutcome::clone(&outcome)
         }
         None => ScoreOutcome {
