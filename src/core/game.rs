@@ -72,7 +72,7 @@ pub struct HandResult {
     /// How the hand ended.
     pub end: HandEnd,
     /// The winner's settled outcome, explained (simulations keep only the numbers).
-    pub outcome: Option<HandOutcome>,
+    pub outcome: Option<Box<HandOutcome>>,
     /// The yaku the winner scored: bit `i` for yaku `i` of the ruleset's table.
     pub yaku_mask: u64,
     /// Points for each seat.

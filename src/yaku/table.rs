@@ -120,6 +120,23 @@ impl YakuScore {
     pub fn improves_on(&self, before: &YakuScore) -> bool {
         self.iter().any(|i| self.points[i] > before.points[i])
     }
+
+    /// Back to no yaku, as [`YakuScore::default`]. Points are 0 outside the mask (every writer
+    /// keeps that), so only the yaku that count are written: a fresh score is a 264-byte
+    /// `memset` at every deal, for each seat.
+    #[inline]
+    pub fn clear(&mut self) {
+        debug_assert!(
+            ones(!self.mask).all(|i| self.points[i] == 0),
+            "points outside the mask: {self:?}"
+        );
+        let mut rest = self.mask;
+        while rest != 0 {
+            self.points[rest.trailing_zeros() as usize % MAX_YAKU] = 0;
+            rest &= rest - 1;
+        }
+        self.mask = 0;
+    }
 }
 
 impl YakuTable {

@@ -778,7 +778,7 @@ mod tests {
             dealer: Some(0),
             winner: Some(0),
             end: ends::STOP,
-            outcome: Some(outcome),
+            outcome: Some(Box::new(outcome)),
             yaku_mask: 0,
             points: crate::core::PerSeat::from_slice(&[12, 0]),
             calls: crate::core::PerSeat::from_slice(&[0, 0]),

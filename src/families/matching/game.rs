@@ -169,8 +169,12 @@ impl Marks {
         self.last_base.fill(0);
         self.revealed.fill(0);
         self.stack_owner = [NO_STACK; 32];
-        self.declared.fill(0);
-        self.fired.fill(0);
+        // A handful of counters, often none: a `memset` call costs more than the test.
+        for v in [&mut self.declared, &mut self.fired] {
+            if v.iter().any(|&n| n != 0) {
+                v.fill(0);
+            }
+        }
         self.turn = TurnLog::default();
     }
 
@@ -786,7 +790,9 @@ impl MatchingGame {
         self.round += 1;
         self.captured.fill(CardSet::EMPTY);
         self.calls.fill(0);
-        self.yaku.fill(YakuScore::default());
+        for y in self.yaku.iter_mut() {
+            y.clear();
+        }
         self.marks.reset();
         // No pile is every card, so the first turn always evaluates.
         self.evaluated.fill(UNEVALUATED);
@@ -1482,7 +1488,7 @@ impl MatchingGame {
             dealer: Some(self.dealer),
             winner,
             end,
-            outcome: winner.and(outcome),
+            outcome: winner.and(outcome).map(Box::new),
             yaku_mask,
             points,
             calls: self.calls,

@@ -101,7 +101,7 @@ fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
             } else {
                 assert_eq!(record.points[seat], expected.payments.iter().sum::<i64>());
             }
-            assert_eq!(record.outcome.as_ref(), Some(&expected));
+            assert_eq!(record.outcome.as_deref(), Some(&expected));
         }
         // An illegal action is refused without changing anything.
         if game.to_act().is_some() && rng.random_range(0..8) == 0 {

@@ -654,14 +654,14 @@ impl TricksGame {
             dealer: Some(self.dealer),
             winner: Some(winner),
             end,
-            outcome: Some(HandOutcome {
+            outcome: Some(Box::new(HandOutcome {
                 payments: Vec::new(),
                 yaku: Vec::new(),
                 base: self.points(winner),
                 steps: outcome.steps,
                 total: outcome.total,
                 opponent: outcome.opponent,
-            }),
+            })),
             yaku_mask: 0,
             points,
             calls: PerSeat::new(seats),
