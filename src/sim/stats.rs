@@ -522,10 +522,13 @@ impl Stats {
 /// number of other players (at least 1), so that it is an integer. Beyond the range of `i64`
 /// it saturates (points that large are no game's).
 fn scaled_dealer_advantage(points: &[i64], dealer: Seat, scale: i64) -> i64 {
-    let others: i128 =
-        points.iter().map(|&p| i128::from(p)).sum::<i128>() - i128::from(points[dealer]);
-    let v = i128::from(scale) * i128::from(points[dealer]) - others;
-    v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+    let mut others = 0i64;
+    for (s, &p) in points.iter().enumerate() {
+        if s != dealer {
+            others = others.saturating_add(p);
+        }
+    }
+    scale.saturating_mul(points[dealer]).saturating_sub(others)
 }
 
 /// The dealer's points minus the other players' average in one round.
