@@ -11,7 +11,7 @@ mod seat;
 pub(crate) mod tests;
 
 pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
-pub use game::{Game, HandResult, StartError, StartOptions, same_family, uniform_index};
+pub use game::{Game, HandResult, StartError, StartOptions, same_family, share, uniform_index};
 pub use seat::{MAX_SEATS, PerSeat, Seat, next_seat};
 
 use crate::agent::Agent;

@@ -628,6 +628,10 @@ fn sandbox() -> Engine {
     engine.register_fn("timestamp", || -> Result<(), Box<rhai::EvalAltResult>> {
         Err(IMPURE_MESSAGE.into())
     });
+    // No string interner: it is one lock in the engine, which every worker of a simulation
+    // shares, and rhai waits 10 ms whenever it finds it taken (Matgo, whose script runs at every
+    // hand's end, ran no faster on two threads than on one).
+    engine.set_max_strings_interned(0);
     engine.set_max_call_levels(32);
     engine.set_max_expr_depths(64, 32);
     engine.set_max_string_size(4_096);
@@ -1404,6 +1408,14 @@ mod tests {
             extra,
             Some(["end", "tricks_opponent"].map(String::from).into())
         );
+    }
+
+    /// Regression: the engine's string interner is a lock that every worker of a simulation
+    /// shares, and rhai sleeps 10 ms when it finds it taken: `yaku sim matgo` ran no faster on
+    /// two threads than on one.
+    #[test]
+    fn the_engine_keeps_no_lock_the_workers_share() {
+        assert_eq!(sandbox().max_strings_interned(), 0);
     }
 
     #[test]

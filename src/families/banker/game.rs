@@ -285,8 +285,8 @@ impl BankerGame {
             results,
             dealt_orders,
         } = self;
-        ruleset.clone_from(&other.ruleset);
-        flow.clone_from(&other.flow);
+        crate::core::share(ruleset, &other.ruleset);
+        crate::core::share(flow, &other.flow);
         rng.clone_from(&other.rng);
         orders.clone_from(&other.orders);
         hands_total.clone_from(&other.hands_total);

@@ -521,8 +521,8 @@ impl TricksGame {
             events,
             error,
         } = self;
-        ruleset.clone_from(&other.ruleset);
-        flow.clone_from(&other.flow);
+        crate::core::share(ruleset, &other.ruleset);
+        crate::core::share(flow, &other.flow);
         rng.clone_from(&other.rng);
         orders.clone_from(&other.orders);
         rounds.clone_from(&other.rounds);
