@@ -189,17 +189,21 @@ fn packed_yaku(found: &YakuScore) -> Option<(u64, u128)> {
     Some((found.mask, points))
 }
 
-/// The exact cache key of the facts [`facts`] builds from the same arguments, for a script that
-/// observes `hand.yaku` when `reads_yaku` (otherwise the yaku are left out, unpacked).
+/// The exact cache key of the facts [`facts`] builds from the same arguments, for `script`:
+/// the yaku are left out, unpacked, when it never reads `hand.yaku`.
 fn cache_key(
+    script: &crate::script::ScoringScript,
     found: &YakuScore,
     special: Option<&Special>,
     c: &Circumstances,
-    reads_yaku: bool,
 ) -> FactsKey {
     let (yaku, base) = match special {
         None => (
-            reads_yaku.then(|| packed_yaku(found)).flatten(),
+            script
+                .reads()
+                .reads_yaku()
+                .then(|| packed_yaku(found))
+                .flatten(),
             found.base(),
         ),
         Some(Special::Instant(y)) => (None, y.points),
@@ -262,7 +266,7 @@ pub fn settle_points(
     let Some(script) = &ruleset.scoring else {
         return Ok([found.base(), 0]);
     };
-    let key = cache_key(found, None, c, script.reads().reads_yaku());
+    let key = cache_key(script, found, None, c);
     let outcome = script.score_cached(key, || facts(&found_yaku(ruleset, found, None), c, None))?;
     Ok([outcome.total, outcome.opponent])
 }
@@ -385,7 +389,7 @@ fn settle_with(
         }
         Some(script) if table.is_some() => script.score(&facts())?,
         Some(script) => {
-            let key = cache_key(found, special, c, script.reads().reads_yaku());
+            let key = cache_key(script, found, special, c);
             let outcome = script.score_cached(key, facts)?;
             ScoreOutcome::clone(&outcome)
         }

@@ -130,10 +130,8 @@ impl YakuScore {
             ones(!self.mask).all(|i| self.points[i] == 0),
             "points outside the mask: {self:?}"
         );
-        let mut rest = self.mask;
-        while rest != 0 {
-            self.points[rest.trailing_zeros() as usize % MAX_YAKU] = 0;
-            rest &= rest - 1;
+        for i in ones(self.mask) {
+            self.points[i % MAX_YAKU] = 0;
         }
         self.mask = 0;
     }
