@@ -208,7 +208,7 @@ fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
 /// A strategy table: parsed against the deck it names, every mistake located in the file.
 fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     let mut sources = SourceMap::new();
-    match crate::analysis::Strategy::check(spec) {
+    match crate::families::banker::analysis::Strategy::check(spec) {
         Ok((name, text, Ok(s))) => {
             let file = sources.add(name, text);
             let diagnostics = draws_against_rulesets(&s, &sources, file);
@@ -239,7 +239,7 @@ fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
 /// A strategy's draw counts checked against the bundled banker rulesets of its deck: a count no
 /// such ruleset allows is an error at the `draw` that gives it.
 fn draws_against_rulesets(
-    strategy: &crate::analysis::Strategy,
+    strategy: &crate::families::banker::analysis::Strategy,
     sources: &SourceMap,
     file: crate::diag::FileId,
 ) -> Vec<Diagnostic> {

@@ -1,8 +1,8 @@
 //! The one interface every game family implements, and what it reports of each hand.
 //!
 //! `play`, `replay`, records, save and resume, `sim`, `score` and the bots reach every family
-//! through [`Game`]; a family adds its module under `families/` and an arm in
-//! [`crate::families::start`], and no command has a code path of its own for it.
+//! through [`Game`]; a family adds its module under `families/` and its entry in the family
+//! registry there.
 
 use super::action::{Action, Event, HandEnd, IllegalAction};
 use super::seat::{PerSeat, Seat};
@@ -150,7 +150,7 @@ pub trait Game: Send + Sync + 'static {
         }
     }
     /// Applies the legal action at [`uniform_index`]`(legal_count, rng)`: the move of an agent
-    /// that plays uniformly at random ([`crate::agent::Agent::plays_uniformly`]), with the same
+    /// that plays uniformly at random ([`crate::core::Agent::plays_uniformly`]), with the same
     /// draw. A family may skip counting what the drawn index does not need.
     fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
         let index = uniform_index(self.legal_count(), rng);

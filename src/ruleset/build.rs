@@ -7,11 +7,10 @@ use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
 use super::toml_tree::{Item, Table, Value};
-use crate::core::MAX_SEATS;
 use crate::deck::{CardSet, Deck};
 use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};
-use crate::script::ScoringScript;
+use crate::script::{FactValue, ScoringScript};
 use std::collections::HashMap;
 
 /// Builds a ruleset from its merged tree.
@@ -195,7 +194,7 @@ pub(super) fn ruleset(
         && !crate::diag::has_errors(errors)
     {
         let extras = match &flow {
-            Some(Flow::Tricks(_)) => crate::families::tricks::sample_facts(),
+            Some(Flow::Tricks(_)) => tricks_sample_facts(),
             Some(Flow::Matching(m)) if script.reads().reads_extra() => {
                 table_samples(m, &tallies, &declarations, &yaku)
             }
@@ -1107,13 +1106,13 @@ fn family_declarations(
 }
 
 /// The indices of the declarations with one of `effects`, in ruleset order.
-fn declared(sections: &Sections, effects: &[&str]) -> Vec<crate::core::DeclId> {
+fn declared(sections: &Sections, effects: &[&str]) -> Vec<DeclId> {
     sections
         .declarations
         .iter()
         .enumerate()
         .filter(|(_, (d, ..))| effects.contains(&d.effect.as_str()))
-        .map(|(i, _)| crate::core::DeclId(i as u8))
+        .map(|(i, _)| DeclId(i as u8))
         .collect()
 }
 
@@ -2416,4 +2415,29 @@ fn relocate_inline(inline_at: Option<(FileId, Loc)>, errors: &mut [Diagnostic]) 
             }
         }
     }
+}
+
+/// Sample facts of finished hands, one per way a hand ends, so that `yaku validate` runs a
+/// trick-taking ruleset's scoring script on each.
+fn tricks_sample_facts() -> Vec<Vec<(&'static str, FactValue)>> {
+    let ends = ["claim", "false_claim", "failed_close", "last_trick"];
+    let mut out = Vec::new();
+    for end in ends {
+        for (points_self, points_opponent, tricks_self, tricks_opponent, closer) in [
+            (70, 40, 3, 2, "none"),
+            (66, 20, 4, 1, "self"),
+            (80, 0, 5, 0, "opponent"),
+            (30, 66, 0, 4, "none"),
+        ] {
+            out.push(vec![
+                ("end", FactValue::Text(end.into())),
+                ("points_self", FactValue::Int(points_self)),
+                ("points_opponent", FactValue::Int(points_opponent)),
+                ("tricks_self", FactValue::Int(tricks_self)),
+                ("tricks_opponent", FactValue::Int(tricks_opponent)),
+                ("closer", FactValue::Text(closer.into())),
+            ]);
+        }
+    }
+    out
 }

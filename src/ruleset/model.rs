@@ -298,6 +298,16 @@ pub enum GameLength {
     },
 }
 
+impl GameLength {
+    /// The most hands a game of this length plays.
+    pub fn most_hands(self) -> u32 {
+        match self {
+            GameLength::Rounds(n) => n,
+            GameLength::Target { max_rounds, .. } => max_rounds,
+        }
+    }
+}
+
 /// What happens when both hands run out with no one stopping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exhausted {
@@ -354,10 +364,10 @@ pub struct MatchingFlow {
     pub draw_dealer: NextDealer,
     /// Declarations offered after a turn that makes or improves a yaku (effects `continue` and
     /// `stop`), in ruleset order. Play goes on when none may be made.
-    pub after_yaku: Vec<crate::core::DeclId>,
+    pub after_yaku: Vec<DeclId>,
     /// Declarations offered to the seat after the dealer once the hands are dealt (effects
     /// `swap`: take the dealer's hand, `keep`: keep one's own).
-    pub after_deal: Vec<crate::core::DeclId>,
+    pub after_deal: Vec<DeclId>,
     /// Cards that match any card when played or drawn.
     pub wild: CardSet,
     /// What happens when both hands run out.
@@ -385,10 +395,10 @@ pub struct MatchingFlow {
     pub turn_events: Vec<TurnEvent>,
     /// Declarations the player to act may make before playing a card (effects `reveal`: show
     /// `count` cards of a suit; `play_suit`: play them at once onto the suit's table card).
-    pub before_play: Vec<crate::core::DeclId>,
+    pub before_play: Vec<DeclId>,
     /// Choices of how a captured card counts (effect `count_as`), offered when it is captured;
     /// the fact named after each is 1 for the seat that made it.
-    pub choices: Vec<crate::core::DeclId>,
+    pub choices: Vec<DeclId>,
     /// Each seat's starting stake, when scores are transfers: a hand's winner takes its points
     /// from each loser (a loser with less pays what it has), and the game ends when a stake
     /// runs out.
@@ -467,6 +477,18 @@ pub enum Flow {
     Tricks(std::sync::Arc<TricksFlow>),
 }
 
+impl Flow {
+    /// The name of the family that plays this flow: the key of its entry in the family
+    /// registry ([`crate::families`]), written in records and reports.
+    pub fn family(&self) -> &'static str {
+        match self {
+            Flow::Matching(_) => "matching",
+            Flow::Banker(_) => "banker",
+            Flow::Tricks(_) => "tricks",
+        }
+    }
+}
+
 /// What a player must play to a trick once the stock is gone or closed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FollowRule {
@@ -535,13 +557,13 @@ pub struct TricksFlow {
     /// Who deals after each hand.
     pub next_dealer: NextDealer,
     /// The declarations by effect: show a marriage and lead one of its cards.
-    pub marriage: Option<crate::core::DeclId>,
+    pub marriage: Option<DeclId>,
     /// Exchange the lowest trump for the turned-up trump.
-    pub exchange: Option<crate::core::DeclId>,
+    pub exchange: Option<DeclId>,
     /// Close the stock.
-    pub close: Option<crate::core::DeclId>,
+    pub close: Option<DeclId>,
     /// Claim the target.
-    pub claim_declaration: Option<crate::core::DeclId>,
+    pub claim_declaration: Option<DeclId>,
 }
 
 impl Ruleset {
@@ -569,3 +591,11 @@ impl Ruleset {
         }
     }
 }
+
+/// The index of a declaration in its ruleset's `[[declaration]]` list: moves name declarations
+/// by it, so no game's words are in the core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeclId(pub u8);
+
+/// The most seats a ruleset may have (the core keeps per-seat values inline up to this many).
+pub const MAX_SEATS: usize = 8;
