@@ -221,6 +221,11 @@ pub fn run(args: &ScoreArgs) -> i32 {
             "{} — the hands ran out: the dealer scores by the rules",
             ruleset.name
         ),
+        Some(Special::Settle) => writeln!(
+            out,
+            "{} — the hands ran out: every seat is settled by the rules",
+            ruleset.name
+        ),
     };
     if outcome.yaku.is_empty() {
         let _ = writeln!(out, "  no yaku");
@@ -265,6 +270,7 @@ fn end_name(special: Option<&Special>) -> &'static str {
         None => "stop",
         Some(Special::Instant(_)) => "instant",
         Some(Special::Exhausted(_)) => "exhausted_dealer",
+        Some(Special::Settle) => "settled",
     }
 }
 
@@ -338,6 +344,7 @@ fn matching_end(
             })))
         }
         "exhausted" => match flow.exhausted {
+            Exhausted::Settle => Ok(Some(Special::Settle)),
             Exhausted::DealerScores(points) => {
                 c.dealer = true;
                 Ok(Some(Special::Exhausted(points)))
@@ -550,12 +557,7 @@ fn score_tricks(
                 return super::EXIT_FAILURE;
             }
         },
-        None => crate::script::ScoreOutcome {
-            pays: Vec::new(),
-            total: 1,
-            opponent: 0,
-            steps: Vec::new(),
-        },
+        None => crate::script::ScoreOutcome::of_total(1),
     };
     if args.json {
         let doc = serde_json::json!({

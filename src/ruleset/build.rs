@@ -1330,16 +1330,32 @@ fn flow_options(
             }))
         })
         .unwrap_or(CardSet::EMPTY);
+    let exhausted_at = r.item("exhausted").map(|i| i.loc.clone());
     let exhausted = choice(
         &mut r,
         "exhausted",
-        &[("draw", false), ("dealer_scores", true)],
+        &[("draw", 0), ("dealer_scores", 1), ("settle", 2)],
         errors,
     );
     let exhausted_points = r.int("exhausted_points", errors);
     let exhausted = match (exhausted, exhausted_points) {
-        (Some(true), Some((p, _))) => Exhausted::DealerScores(p),
-        (Some(true), None) => {
+        (Some(2), None) => {
+            if sections.scoring.is_none() {
+                errors.push(
+                    Diagnostic::error(
+                        "`exhausted = \"settle\"` needs a scoring script to settle every seat",
+                        exhausted_at.clone().unwrap_or_else(|| loc.clone()),
+                    )
+                    .with_help(Some(
+                        "add a [scoring] script whose `score` returns `seats`, each seat's points"
+                            .into(),
+                    )),
+                );
+            }
+            Exhausted::Settle
+        }
+        (Some(1), Some((p, _))) => Exhausted::DealerScores(p),
+        (Some(1), None) => {
             r.missing("exhausted_points", errors);
             Exhausted::Draw
         }
@@ -2325,6 +2341,7 @@ fn scoring_script(
     let script = r.string("script", errors);
     let source = r.string("source", errors);
     let adjust = r.tables("adjust", errors);
+    let zero_sum = r.boolean("zero_sum", errors).is_some_and(|(z, _)| z);
     r.finish(errors);
     let (file, named_at, inline_at) =
         script_file(loader, script, source, loc, "`[scoring]`", errors)?;
@@ -2353,7 +2370,7 @@ fn scoring_script(
         compiled = compiled.and_then(|s| s.with_adjustment(&loader.sources, file, &at, errors));
         relocate_inline(inline_at, &mut errors[before..]);
     }
-    compiled.map(|s| (s, named_at, place))
+    compiled.map(|s| (s.zero_sum(zero_sum), named_at, place))
 }
 
 /// The script file a `script` (a path) or `source` (inline text) names, where it is named, and

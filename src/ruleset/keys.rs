@@ -469,8 +469,8 @@ pub static FLOW: TableDef = table(
         ),
         choice(
             "exhausted",
-            &["draw", "dealer_scores"],
-            "What happens when both hands run out.",
+            &["draw", "dealer_scores", "settle"],
+            "What happens when the hands run out with nobody stopping: a draw, the dealer scores `exhausted_points`, or the scoring script settles every seat (`settle`).",
         ),
         key(
             "exhausted_points",
@@ -646,6 +646,11 @@ pub static SCORING: TableDef = table(
             "A rhai script file, relative to this file.",
         ),
         key("source", String, "The script inline."),
+        key(
+            "zero_sum",
+            Bool,
+            "Every hand's points add up to zero across the seats (what one seat wins the others lose): checked on every hand the script settles, naming the seats when it does not.",
+        ),
         key(
             "adjust",
             Tables(&ADJUST),

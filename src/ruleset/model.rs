@@ -315,6 +315,9 @@ pub enum Exhausted {
     Draw,
     /// The dealer scores these points (oya-ken, the dealer's privilege).
     DealerScores(i64),
+    /// The scoring script settles every seat from its facts (`hand.exhausted` is true and
+    /// nobody stopped): games where each player scores their own captures.
+    Settle,
 }
 
 /// What happens when both players hold an instant win.

@@ -63,6 +63,8 @@ pub struct ScoringScript {
     options: Arc<Map>,
     /// House rules' adjustments, run in order after `score`.
     adjust: Arc<[Adjustment]>,
+    /// The ruleset says every hand's points sum to zero across the seats (`zero_sum`).
+    zero_sum: bool,
 }
 
 impl std::fmt::Debug for ScoringScript {
@@ -588,6 +590,27 @@ pub struct ScoreOutcome {
     /// What each seat pays the winner, by seat (the winner's own entry 0), when the script
     /// settles each loser separately; empty otherwise.
     pub pays: Vec<i64>,
+    /// Each seat's signed points for the hand, by seat, when the script settles every seat
+    /// itself (`seats`); empty otherwise. Taken as they are: negative points are allowed.
+    pub seats: Vec<i64>,
+    /// The hand's winner as the script says it (`winner`: a seat, or -1 for nobody), when it
+    /// says; otherwise the game's own (the seat that stopped, or the best-placed seat).
+    pub winner: Option<i64>,
+}
+
+impl ScoreOutcome {
+    /// An outcome of `total` points for the winner and nothing else: a script that returned a
+    /// number, or a ruleset without a script.
+    pub fn of_total(total: i64) -> ScoreOutcome {
+        ScoreOutcome {
+            total,
+            opponent: 0,
+            steps: Vec::new(),
+            pays: Vec::new(),
+            seats: Vec::new(),
+            winner: None,
+        }
+    }
 }
 
 /// A failure while running a script, located by file and line.
@@ -753,6 +776,7 @@ impl ScoringScript {
                     aliases: Arc::new(aliases),
                     steps: documented_steps(text).into(),
                     adjust: Arc::new([]),
+                    zero_sum: false,
                     options: Arc::new(
                         options
                             .iter()
@@ -776,6 +800,41 @@ impl ScoringScript {
                 None
             }
         }
+    }
+
+    /// This script with the ruleset's word on whether hands sum to zero (`[scoring] zero_sum`).
+    pub fn zero_sum(mut self, zero_sum: bool) -> ScoringScript {
+        self.zero_sum = zero_sum;
+        self
+    }
+
+    /// Whether every hand's points must sum to zero across the seats.
+    pub fn is_zero_sum(&self) -> bool {
+        self.zero_sum
+    }
+
+    /// Checks that `points`, one per seat, sum to zero when the ruleset says they must; `Err`
+    /// names every seat with its points and what the sum is off by.
+    pub fn check_zero_sum(&self, points: &[i64]) -> Result<(), ScriptError> {
+        if !self.zero_sum {
+            return Ok(());
+        }
+        let sum = points.iter().fold(0i64, |a, p| a.saturating_add(*p));
+        if sum == 0 {
+            return Ok(());
+        }
+        let seats: Vec<String> = points
+            .iter()
+            .enumerate()
+            .map(|(s, p)| format!("seat {s} {p:+}"))
+            .collect();
+        Err(self.error(
+            &format!(
+                "the ruleset is zero-sum (`zero_sum = true`) but this hand's points add up to {sum:+}: {}",
+                seats.join(", ")
+            ),
+            Position::NONE,
+        ))
     }
 
     /// The steps the script documents: the text of each `reason: "..."` it can return, in
@@ -955,12 +1014,7 @@ impl ScoringScript {
                     Position::NONE,
                 ));
             }
-            return Ok(ScoreOutcome {
-                total,
-                opponent: 0,
-                steps: Vec::new(),
-                pays: Vec::new(),
-            });
+            return Ok(ScoreOutcome::of_total(total));
         }
         let Some(map) = result.try_cast::<Map>() else {
             return Err(error_in(
@@ -981,13 +1035,42 @@ impl ScoringScript {
                 }),
             }
         };
-        let total = int("total")?.ok_or_else(|| {
-            error_in(
-                file,
-                "the map returned by `score` has no `total`",
-                Position::NONE,
-            )
-        })?;
+        let seats = match map.get("seats") {
+            None => Vec::new(),
+            Some(list) => {
+                let list = list.clone().try_cast::<rhai::Array>().ok_or_else(|| {
+                    error_in(
+                        file,
+                        "`seats` must be an array of numbers, each seat's points",
+                        Position::NONE,
+                    )
+                })?;
+                let mut seats = Vec::with_capacity(list.len());
+                for p in list {
+                    seats.push(p.as_int().map_err(|t| {
+                        error_in(
+                            file,
+                            &format!("each entry of `seats` must be a number, found {t}"),
+                            Position::NONE,
+                        )
+                    })?);
+                }
+                seats
+            }
+        };
+        let winner = int("winner")?;
+        // A script that settles every seat need not name a winner's total.
+        let total = match int("total")? {
+            Some(t) => t,
+            None if !seats.is_empty() => 0,
+            None => {
+                return Err(error_in(
+                    file,
+                    "the map returned by `score` has no `total` (nor `seats`)",
+                    Position::NONE,
+                ));
+            }
+        };
         let opponent = int("opponent")?.unwrap_or(0);
         if total < 0 || opponent < 0 {
             return Err(error_in(
@@ -1059,11 +1142,19 @@ impl ScoringScript {
             opponent,
             steps,
             pays,
+            seats,
+            winner,
         })
     }
 
     fn error(&self, message: &str, pos: Position) -> ScriptError {
         error_in(&self.file_name, message, pos)
+    }
+
+    /// A failure of what this script returned, named by its file (no line: the whole result
+    /// is at fault).
+    pub fn failure(&self, message: &str) -> ScriptError {
+        self.error(message, Position::NONE)
     }
 
     /// Adds a house rule's adjustment: a script defining `fn adjust(hand, result)`, run after
@@ -1160,6 +1251,13 @@ fn outcome_to_map(o: &ScoreOutcome) -> Map {
     m.insert("steps".into(), Dynamic::from_array(steps));
     let pays: rhai::Array = o.pays.iter().map(|p| Dynamic::from(*p)).collect();
     m.insert("pays".into(), Dynamic::from_array(pays));
+    if !o.seats.is_empty() {
+        let seats: rhai::Array = o.seats.iter().map(|p| Dynamic::from(*p)).collect();
+        m.insert("seats".into(), Dynamic::from_array(seats));
+    }
+    if let Some(w) = o.winner {
+        m.insert("winner".into(), w.into());
+    }
     m
 }
 

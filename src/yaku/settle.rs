@@ -154,6 +154,8 @@ pub enum Special {
     Instant(FoundYaku),
     /// Both hands ran out and a house rule gives the dealer points.
     Exhausted(i64),
+    /// The hands ran out and the scoring script settles every seat (`exhausted = "settle"`).
+    Settle,
 }
 
 /// A settled hand: what the winner scored, and why.
@@ -173,6 +175,13 @@ pub struct HandOutcome {
     /// separately (the winner receives the sum); empty otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub payments: Vec<i64>,
+    /// Each seat's signed points, by seat, when the script settles every seat; empty
+    /// otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<i64>,
+    /// The winner the script named (-1: nobody), when it named one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<i64>,
 }
 
 /// The packed identity of the yaku that count, for the cache key: `None` when more than 8 yaku
@@ -208,6 +217,7 @@ fn cache_key(
         ),
         Some(Special::Instant(y)) => (None, y.points),
         Some(Special::Exhausted(points)) => (None, *points),
+        Some(Special::Settle) => (None, 0),
     };
     FactsKey {
         yaku,
@@ -218,7 +228,7 @@ fn cache_key(
         dealer: c.dealer,
         special: (
             matches!(special, Some(Special::Instant(_))),
-            matches!(special, Some(Special::Exhausted(_))),
+            matches!(special, Some(Special::Exhausted(_) | Special::Settle)),
         ),
     }
 }
@@ -258,17 +268,22 @@ pub fn tallies(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> Vec<(Stri
 
 /// The winner's and the other player's points for an ordinary stop, without building the
 /// explanation (simulations need only the numbers).
+/// `None` when the script settled every seat itself (`seats`, `winner`): then the hand needs
+/// [`settle`]'s whole outcome.
 pub fn settle_points(
     ruleset: &Ruleset,
     found: &YakuScore,
     c: &Circumstances,
-) -> Result<[i64; 2], ScriptError> {
+) -> Result<Option<[i64; 2]>, ScriptError> {
     let Some(script) = &ruleset.scoring else {
-        return Ok([found.base(), 0]);
+        return Ok(Some([found.base(), 0]));
     };
     let key = cache_key(script, found, None, c);
     let outcome = script.score_cached(key, || facts(&found_yaku(ruleset, found, None), c, None))?;
-    Ok([outcome.total, outcome.opponent])
+    if !outcome.seats.is_empty() || outcome.winner.is_some() {
+        return Ok(None);
+    }
+    Ok(Some([outcome.total, outcome.opponent]))
 }
 
 fn found_yaku(ruleset: &Ruleset, found: &YakuScore, special: Option<&Special>) -> Vec<FoundYaku> {
@@ -279,6 +294,7 @@ fn found_yaku(ruleset: &Ruleset, found: &YakuScore, special: Option<&Special>) -
             name: "Dealer's privilege (hands exhausted)".into(),
             points: *points,
         }],
+        Some(Special::Settle) => Vec::new(),
         None => found
             .iter()
             .map(|i| {
@@ -311,7 +327,7 @@ fn facts(yaku: &[FoundYaku], c: &Circumstances, special: Option<&Special>) -> Ha
         rounds: i64::from(c.rounds),
         dealer: c.dealer,
         instant: matches!(special, Some(Special::Instant(_))),
-        exhausted: matches!(special, Some(Special::Exhausted(_))),
+        exhausted: matches!(special, Some(Special::Exhausted(_) | Special::Settle)),
         extra: Vec::new(),
     }
 }
@@ -383,6 +399,8 @@ fn settle_with(
         opponent,
         steps,
         pays,
+        seats,
+        winner,
     } = match &ruleset.scoring {
         Some(script) if table.is_some() && remember => {
             ScoreOutcome::clone(&*script.score_memo(&facts())?)
@@ -393,12 +411,7 @@ fn settle_with(
             let outcome = script.score_cached(key, facts)?;
             ScoreOutcome::clone(&outcome)
         }
-        None => ScoreOutcome {
-            total: base,
-            opponent: 0,
-            steps: Vec::new(),
-            pays: Vec::new(),
-        },
+        None => ScoreOutcome::of_total(base),
     };
     Ok(HandOutcome {
         yaku,
@@ -407,5 +420,7 @@ fn settle_with(
         total,
         opponent,
         payments: pays,
+        seats,
+        winner,
     })
 }

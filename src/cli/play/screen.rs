@@ -771,6 +771,8 @@ mod tests {
             total: 12,
             opponent: 0,
             payments: Vec::new(),
+            seats: Vec::new(),
+            winner: None,
         };
         let _ = &r;
         let h = HandResult {

@@ -39,6 +39,8 @@ pub mod ends {
     pub const EXHAUSTED: HandEnd = HandEnd("exhausted");
     /// The hands ran out and the dealer scored by house rule.
     pub const EXHAUSTED_DEALER: HandEnd = HandEnd("exhausted_dealer");
+    /// The hands ran out and the scoring script settled every seat (`exhausted = "settle"`).
+    pub const SETTLED: HandEnd = HandEnd("settled");
     /// A turn event that wins the hand at once (three stacks).
     pub const TURN_EVENT: HandEnd = HandEnd("turn_event");
 }
@@ -691,7 +693,11 @@ impl MatchingGame {
         } else {
             self.yaku[winner]
         };
-        let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(Some(winner)));
+        let won = match special {
+            Some(Special::Settle) => None,
+            _ => Some(winner),
+        };
+        let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(won));
         // A search's world ends with this hand, as do many of its playouts, often with the
         // same facts.
         let settle = if self.ends_with_hand {
@@ -1384,6 +1390,12 @@ impl MatchingGame {
                 let outcome = self.settle_for(d, Some(&Special::Exhausted(points)));
                 self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
             }
+            Exhausted::Settle => {
+                // Nobody stopped: the script reads every seat's facts (the dealer's are the
+                // hand's own) and says each seat's points and who, if anyone, won.
+                let outcome = self.settle_for(self.dealer, Some(&Special::Settle));
+                self.end_hand(None, ends::SETTLED, outcome.map(Settled::Full));
+            }
         }
     }
 
@@ -1402,9 +1414,68 @@ impl MatchingGame {
             self.points_if_stopped(winner).map(Settled::Full)
         } else {
             let c = self.circumstances(winner);
-            yaku::settle_points(&self.ruleset, &self.yaku[winner], &c).map(Settled::Points)
+            match yaku::settle_points(&self.ruleset, &self.yaku[winner], &c) {
+                Ok(Some(points)) => Ok(Settled::Points(points)),
+                // The script settled every seat: the whole outcome says how.
+                Ok(None) => self.points_if_stopped(winner).map(Settled::Full),
+                Err(e) => Err(e),
+            }
         };
         self.end_hand(Some(winner), ends::STOP, settled);
+    }
+
+    /// The hand's winner and, when the scoring script settled every seat (`seats`), each
+    /// seat's points: the winner the script names (-1: nobody), else the seat that ended the
+    /// hand, else the one seat with the most points when they are above zero.
+    #[allow(clippy::type_complexity)]
+    fn settle_seats(
+        &self,
+        winner: Option<Seat>,
+        settled: Settled,
+    ) -> Result<(Option<Seat>, Settled, Option<PerSeat<i64>>), ScriptError> {
+        let Settled::Full(o) = &settled else {
+            return Ok((winner, settled, None));
+        };
+        if o.seats.is_empty() && o.winner.is_none() {
+            return Ok((winner, settled, None));
+        }
+        let script = self.ruleset.scoring.as_ref();
+        let fail = |message: String| match script {
+            Some(s) => s.failure(&message),
+            None => ScriptError { message },
+        };
+        let by_seat = if o.seats.is_empty() {
+            None
+        } else if o.seats.len() != self.seats {
+            return Err(fail(format!(
+                "`score` returned `seats` with {} numbers for a table of {} seats",
+                o.seats.len(),
+                self.seats
+            )));
+        } else {
+            Some(PerSeat::from_slice(&o.seats))
+        };
+        let winner = match o.winner {
+            Some(w) if w < 0 => None,
+            Some(w) => match usize::try_from(w).ok().filter(|&w| w < self.seats) {
+                Some(w) => Some(w),
+                None => {
+                    return Err(fail(format!(
+                        "`score` returned `winner` {w}; a table of {} seats has seats 0 to {} (-1 for nobody)",
+                        self.seats,
+                        self.seats - 1
+                    )));
+                }
+            },
+            None => winner.or_else(|| {
+                let points = by_seat.as_ref()?;
+                let best = *points.iter().max()?;
+                (best > 0 && points.iter().filter(|&&p| p == best).count() == 1)
+                    .then(|| points.iter().position(|&p| p == best))
+                    .flatten()
+            }),
+        };
+        Ok((winner, settled, by_seat))
     }
 
     fn end_hand(
@@ -1413,7 +1484,8 @@ impl MatchingGame {
         end: HandEnd,
         settled: Result<Settled, ScriptError>,
     ) {
-        let settled = match settled {
+        let settled = settled.and_then(|s| self.settle_seats(winner, s));
+        let (winner, settled, by_seat) = match settled {
             Ok(s) => s,
             Err(e) => {
                 self.error = Some(e);
@@ -1427,7 +1499,10 @@ impl MatchingGame {
         };
         let mut points: PerSeat<i64> = PerSeat::new(self.seats);
         let payments = outcome.as_ref().map_or(&[][..], |o| &o.payments[..]);
-        if let Some(w) = winner {
+        if let Some(by_seat) = by_seat {
+            // The script settled every seat itself: its points are the hand's, as they are.
+            points = by_seat;
+        } else if let Some(w) = winner {
             if payments.is_empty() {
                 for (s, p) in points.iter_mut().enumerate() {
                     *p = if s == w {
@@ -1448,6 +1523,7 @@ impl MatchingGame {
             }
         }
         if self.flow.stake.is_some()
+            && by_seat.is_none()
             && let Some(w) = winner
         {
             // Stakes: each loser pays what it owes the winner, or what it has left.
@@ -1463,6 +1539,13 @@ impl MatchingGame {
                 won = won.saturating_add(paid);
             }
             points[w] = won;
+        }
+        if let Some(script) = &self.ruleset.scoring
+            && let Err(e) = script.check_zero_sum(&points)
+        {
+            self.error = Some(e);
+            self.phase = Phase::GameOver;
+            return;
         }
         self.draws_before = if winner.is_some() {
             0
@@ -1488,7 +1571,10 @@ impl MatchingGame {
             dealer: Some(self.dealer),
             winner,
             end,
-            outcome: winner.and(outcome).map(Box::new),
+            // A hand settled seat by seat keeps its explanation even with nobody winning.
+            outcome: outcome
+                .filter(|_| winner.is_some() || by_seat.is_some())
+                .map(Box::new),
             yaku_mask,
             points,
             calls: self.calls,

@@ -64,4 +64,6 @@ mod house_tests;
 #[cfg(test)]
 mod scoring_tests;
 #[cfg(test)]
+mod settle_tests;
+#[cfg(test)]
 mod tests;

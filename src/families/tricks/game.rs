@@ -611,12 +611,7 @@ impl TricksGame {
         // a search's playouts find it, and 62% of the hands of 200 greedy games.
         let scored = match &self.ruleset.scoring {
             Some(script) => script.score_memo(&facts).map(|o| o.as_ref().clone()),
-            None => Ok(crate::script::ScoreOutcome {
-                pays: Vec::new(),
-                total: 1,
-                opponent: 0,
-                steps: Vec::new(),
-            }),
+            None => Ok(crate::script::ScoreOutcome::of_total(1)),
         };
         let outcome = match scored {
             Ok(o) => o,
@@ -661,6 +656,8 @@ impl TricksGame {
                 steps: outcome.steps,
                 total: outcome.total,
                 opponent: outcome.opponent,
+                seats: Vec::new(),
+                winner: None,
             })),
             yaku_mask: 0,
             points,
