@@ -476,8 +476,41 @@ fn table_facts(
             }
         })
         .collect();
+    let seat_facts: Vec<scoring::SeatFacts> = seat_facts;
+    let teams = &flow.teams;
+    let team_facts = if teams.any() {
+        (0..teams.count(piles.len()))
+            .map(|t| {
+                let seats: Vec<usize> = teams.members(t, piles.len()).collect();
+                let pile = seats.iter().fold(CardSet::EMPTY, |u, &s| u | piles[s]);
+                scoring::TeamFacts {
+                    tallies: scoring::tallies(ruleset, pile, c),
+                    captured: ruleset
+                        .deck
+                        .ids(pile)
+                        .into_iter()
+                        .map(String::from)
+                        .collect(),
+                    seats,
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let seat_facts = seat_facts
+        .into_iter()
+        .enumerate()
+        .map(|(s, f)| scoring::SeatFacts {
+            team: teams.any().then(|| teams.team_of(s)),
+            ..f
+        })
+        .collect();
+    let carried = crate::core::Carried::new(&ruleset.carry, piles.len());
     Ok(scoring::TableFacts {
+        carry: (!carried.is_empty()).then(|| carried.fact(&ruleset.carry)),
         seats: seat_facts,
+        teams: team_facts,
         draws_before: args.drawn_before,
     })
 }

@@ -5,6 +5,7 @@
 //! registry there.
 
 use super::action::{Action, Event, HandEnd, IllegalAction};
+use super::carry::Carried;
 use super::seat::{PerSeat, Seat};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::Ruleset;
@@ -81,6 +82,10 @@ pub struct HandResult {
     pub calls: PerSeat<u32>,
     /// What the house (a banker who is not a seat) won; 0 where there is none.
     pub house: i64,
+    /// The values carried into the next hand, as this hand left them (none when the ruleset
+    /// carries nothing).
+    #[serde(skip_serializing_if = "Carried::is_empty")]
+    pub carried: Carried,
 }
 
 /// An index drawn uniformly below `count` (at least 1): `rng.random_range(0..count)`, called

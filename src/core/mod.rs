@@ -4,6 +4,7 @@
 //! The families themselves live in [`crate::families`]; nothing here knows any of them.
 
 mod action;
+mod carry;
 mod driver;
 mod game;
 pub mod record;
@@ -12,6 +13,7 @@ mod seat;
 pub(crate) mod tests;
 
 pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
+pub use carry::Carried;
 pub use driver::{Agent, agent_rng, play_out};
 pub use game::{Game, HandResult, StartError, StartOptions, same_family, share, uniform_index};
 pub use seat::{MAX_SEATS, PerSeat, Seat, next_seat};

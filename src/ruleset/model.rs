@@ -211,6 +211,8 @@ pub struct Ruleset {
     pub options: Vec<RuleOption>,
     /// Named sub-expressions (`[define]`), as written, in file order (for rule sheets).
     pub defines: Vec<(String, String)>,
+    /// Values carried from hand to hand (`[[carry]]`), in ruleset order.
+    pub carry: Vec<Carry>,
     /// A hash of every source text the ruleset was built from (for game records).
     pub content_hash: u64,
 }
@@ -406,6 +408,8 @@ pub struct MatchingFlow {
     /// from each loser (a loser with less pays what it has), and the game ends when a stake
     /// runs out.
     pub stake: Option<i64>,
+    /// Partnerships: a hand's points are pooled by team, so partners share one score.
+    pub teams: Teams,
 }
 
 impl MatchingFlow {
@@ -602,3 +606,94 @@ pub struct DeclId(pub u8);
 
 /// The most seats a ruleset may have (the core keeps per-seat values inline up to this many).
 pub const MAX_SEATS: usize = 8;
+
+/// Seats grouped into partnerships (`[flow] teams`): each seat's team, in seat order. Without
+/// partnerships every seat is a team of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Teams {
+    /// The team of each seat (0-based, numbered by their first seat); unused past the table.
+    of_seat: [u8; MAX_SEATS],
+    /// Teams at the table; 0 when there are no partnerships.
+    count: u8,
+}
+
+impl Teams {
+    /// Partnerships of these seats, every seat of the table in exactly one (checked by the
+    /// loader). Teams are numbered in the order given.
+    pub fn of(groups: &[Vec<usize>]) -> Teams {
+        let mut of_seat = [0u8; MAX_SEATS];
+        for (t, group) in groups.iter().enumerate() {
+            for &s in group {
+                if s < MAX_SEATS {
+                    of_seat[s] = t as u8;
+                }
+            }
+        }
+        Teams {
+            of_seat,
+            count: groups.len().min(MAX_SEATS) as u8,
+        }
+    }
+
+    /// True when the ruleset plays in partnerships.
+    pub fn any(&self) -> bool {
+        self.count > 0
+    }
+
+    /// The team of `seat` (its own seat number without partnerships).
+    pub fn team_of(&self, seat: usize) -> usize {
+        if self.count == 0 {
+            seat
+        } else {
+            self.of_seat[seat.min(MAX_SEATS - 1)] as usize
+        }
+    }
+
+    /// Teams at a table of `seats`.
+    pub fn count(&self, seats: usize) -> usize {
+        if self.count == 0 {
+            seats
+        } else {
+            self.count as usize
+        }
+    }
+
+    /// The seats of `team` at a table of `seats`, in seat order.
+    pub fn members(&self, team: usize, seats: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..seats).filter(move |&s| self.team_of(s) == team)
+    }
+
+    /// Each team's total of per-seat `values`, by team.
+    pub fn totals(&self, values: &[i64]) -> Vec<i64> {
+        let mut out = vec![0i64; self.count(values.len())];
+        for (s, v) in values.iter().enumerate() {
+            let t = self.team_of(s);
+            out[t] = out[t].saturating_add(*v);
+        }
+        out
+    }
+}
+
+/// The largest size of a carried value: every value a script writes is checked against it, so
+/// expressions that read one cannot overflow.
+pub const CARRY_LIMIT: i64 = 1_000_000_000;
+
+/// The most carried values a ruleset declares.
+pub const MAX_CARRIED: usize = 16;
+
+/// A value carried from one hand to the next (`[[carry]]`): written by the scoring script's
+/// `carry`, read by the next hand's deal (the table count and redeals, by id) and its script
+/// (`hand.carry`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Carry {
+    /// Its id: a name in deal-time expressions and in the script's `hand.carry`.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// What it means, for the rule sheet.
+    pub description: String,
+    /// One value per seat (a bankroll, who holds the bank) rather than one for the table.
+    pub per_seat: bool,
+    /// Its value before the first hand.
+    pub initial: i64,
+}

@@ -85,6 +85,10 @@ fn key(k: &KeyDef) -> Value {
         }
         KeyType::Strings => json!({ "type": "array", "items": { "type": "string" } }),
         KeyType::Ints => json!({ "type": "array", "items": { "type": "integer" } }),
+        KeyType::IntLists => json!({
+            "type": "array",
+            "items": { "type": "array", "items": { "type": "integer" } }
+        }),
         KeyType::Table(def) => table(def),
         KeyType::Tables(def) => json!({ "type": "array", "items": table(def) }),
         KeyType::MapOfStrings => json!({

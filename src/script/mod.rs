@@ -596,6 +596,19 @@ pub struct ScoreOutcome {
     /// The hand's winner as the script says it (`winner`: a seat, or -1 for nobody), when it
     /// says; otherwise the game's own (the seat that stopped, or the best-placed seat).
     pub winner: Option<i64>,
+    /// Values carried into the next hand (`carry`), by id, as the script wrote them.
+    pub carry: Vec<(String, CarriedValue)>,
+}
+
+/// A value the script carries into the next hand: one number for the table, or an array of
+/// one per seat.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum CarriedValue {
+    /// The table's value.
+    One(i64),
+    /// Each seat's value.
+    PerSeat(Vec<i64>),
 }
 
 impl ScoreOutcome {
@@ -609,6 +622,7 @@ impl ScoreOutcome {
             pays: Vec::new(),
             seats: Vec::new(),
             winner: None,
+            carry: Vec::new(),
         }
     }
 }
@@ -813,9 +827,9 @@ impl ScoringScript {
         self.zero_sum
     }
 
-    /// Checks that `points`, one per seat, sum to zero when the ruleset says they must; `Err`
-    /// names every seat with its points and what the sum is off by.
-    pub fn check_zero_sum(&self, points: &[i64]) -> Result<(), ScriptError> {
+    /// Checks that `points`, one per seat (or per team: `unit`), sum to zero when the ruleset
+    /// says they must; `Err` names every seat with its points and what the sum is off by.
+    pub fn check_zero_sum(&self, points: &[i64], unit: &str) -> Result<(), ScriptError> {
         if !self.zero_sum {
             return Ok(());
         }
@@ -826,7 +840,7 @@ impl ScoringScript {
         let seats: Vec<String> = points
             .iter()
             .enumerate()
-            .map(|(s, p)| format!("seat {s} {p:+}"))
+            .map(|(s, p)| format!("{unit} {s} {p:+}"))
             .collect();
         Err(self.error(
             &format!(
@@ -1059,6 +1073,43 @@ impl ScoringScript {
             }
         };
         let winner = int("winner")?;
+        let mut carry = Vec::new();
+        if let Some(written) = map.get("carry") {
+            let written = written.clone().try_cast::<Map>().ok_or_else(|| {
+                error_in(
+                    file,
+                    "`carry` must be a map from carried ids to numbers (or arrays of numbers, one per seat)",
+                    Position::NONE,
+                )
+            })?;
+            for (id, v) in written {
+                let value = if let Ok(n) = v.as_int() {
+                    CarriedValue::One(n)
+                } else if let Some(list) = v.clone().try_cast::<rhai::Array>() {
+                    let mut seats = Vec::with_capacity(list.len());
+                    for x in list {
+                        seats.push(x.as_int().map_err(|t| {
+                            error_in(
+                                file,
+                                &format!("`carry.{id}` holds {t}; carried values are numbers"),
+                                Position::NONE,
+                            )
+                        })?);
+                    }
+                    CarriedValue::PerSeat(seats)
+                } else {
+                    return Err(error_in(
+                        file,
+                        &format!(
+                            "`carry.{id}` must be a number or an array of numbers, found {}",
+                            v.type_name()
+                        ),
+                        Position::NONE,
+                    ));
+                };
+                carry.push((id.to_string(), value));
+            }
+        }
         // A script that settles every seat need not name a winner's total.
         let total = match int("total")? {
             Some(t) => t,
@@ -1144,6 +1195,7 @@ impl ScoringScript {
             pays,
             seats,
             winner,
+            carry,
         })
     }
 
@@ -1257,6 +1309,19 @@ fn outcome_to_map(o: &ScoreOutcome) -> Map {
     }
     if let Some(w) = o.winner {
         m.insert("winner".into(), w.into());
+    }
+    if !o.carry.is_empty() {
+        let mut carry = Map::new();
+        for (id, v) in &o.carry {
+            let value = match v {
+                CarriedValue::One(n) => Dynamic::from(*n),
+                CarriedValue::PerSeat(list) => {
+                    Dynamic::from_array(list.iter().map(|x| Dynamic::from(*x)).collect())
+                }
+            };
+            carry.insert(id.as_str().into(), value);
+        }
+        m.insert("carry".into(), Dynamic::from_map(carry));
     }
     m
 }

@@ -45,8 +45,23 @@ pub struct Circumstances {
 pub struct TableFacts {
     /// Each seat, in seat order.
     pub seats: Vec<SeatFacts>,
+    /// Each partnership, in team order, when the ruleset plays in partnerships (else empty).
+    pub teams: Vec<TeamFacts>,
+    /// The values carried from the last hand (`hand.carry`), when the ruleset carries any.
+    pub carry: Option<FactValue>,
     /// Hands in a row just before this one that ended with nobody winning.
     pub draws_before: u32,
+}
+
+/// One partnership at a hand's end: its seats and the pile they took together.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TeamFacts {
+    /// Its seats, in seat order.
+    pub seats: Vec<usize>,
+    /// The tallies of the partners' piles taken together, by id.
+    pub tallies: Vec<(String, i64)>,
+    /// The partners' captured cards, by id, in deck order.
+    pub captured: Vec<String>,
 }
 
 /// One seat at a hand's end.
@@ -68,6 +83,8 @@ pub struct SeatFacts {
     pub yaku: Vec<String>,
     /// Its captured cards, by id, in deck order.
     pub captured: Vec<String>,
+    /// Its partnership, when the ruleset plays in partnerships.
+    pub team: Option<usize>,
 }
 
 impl SeatFacts {
@@ -128,7 +145,7 @@ impl TableFacts {
             .seats
             .iter()
             .map(|s| {
-                FactValue::Map(vec![
+                let mut m = vec![
                     ("winner".into(), FactValue::Bool(s.winner)),
                     ("calls".into(), FactValue::Int(i64::from(s.calls))),
                     ("base".into(), FactValue::Int(s.base)),
@@ -137,13 +154,40 @@ impl TableFacts {
                     ("events".into(), pairs(&s.events)),
                     ("yaku".into(), texts(&s.yaku)),
                     ("captured".into(), texts(&s.captured)),
-                ])
+                ];
+                if let Some(t) = s.team {
+                    m.push(("team".into(), FactValue::Int(t as i64)));
+                }
+                FactValue::Map(m)
             })
             .collect();
-        vec![
+        let mut out = vec![
             ("seats", FactValue::List(seats)),
             ("draws_before", FactValue::Int(i64::from(self.draws_before))),
-        ]
+        ];
+        if let Some(carry) = &self.carry {
+            out.push(("carry", carry.clone()));
+        }
+        if !self.teams.is_empty() {
+            let teams = self
+                .teams
+                .iter()
+                .map(|t| {
+                    FactValue::Map(vec![
+                        (
+                            "seats".into(),
+                            FactValue::List(
+                                t.seats.iter().map(|&s| FactValue::Int(s as i64)).collect(),
+                            ),
+                        ),
+                        ("tallies".into(), pairs(&t.tallies)),
+                        ("captured".into(), texts(&t.captured)),
+                    ])
+                })
+                .collect();
+            out.push(("teams", FactValue::List(teams)));
+        }
+        out
     }
 }
 
@@ -182,6 +226,9 @@ pub struct HandOutcome {
     /// The winner the script named (-1: nobody), when it named one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<i64>,
+    /// Values the script carries into the next hand, by id.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub carry: Vec<(String, crate::script::CarriedValue)>,
 }
 
 /// The packed identity of the yaku that count, for the cache key: `None` when more than 8 yaku
@@ -280,7 +327,7 @@ pub fn settle_points(
     };
     let key = cache_key(script, found, None, c);
     let outcome = script.score_cached(key, || facts(&found_yaku(ruleset, found, None), c, None))?;
-    if !outcome.seats.is_empty() || outcome.winner.is_some() {
+    if !outcome.seats.is_empty() || outcome.winner.is_some() || !outcome.carry.is_empty() {
         return Ok(None);
     }
     Ok(Some([outcome.total, outcome.opponent]))
@@ -401,6 +448,7 @@ fn settle_with(
         pays,
         seats,
         winner,
+        carry,
     } = match &ruleset.scoring {
         Some(script) if table.is_some() && remember => {
             ScoreOutcome::clone(&*script.score_memo(&facts())?)
@@ -422,5 +470,6 @@ fn settle_with(
         payments: pays,
         seats,
         winner,
+        carry,
     })
 }

@@ -551,6 +551,7 @@ impl BankerGame {
             points,
             calls: PerSeat::new(self.players()),
             house: banker_result,
+            carried: crate::core::Carried::default(),
         });
         self.history.push(BankerHand {
             hand: self.hand,

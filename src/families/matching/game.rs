@@ -4,17 +4,19 @@
 
 use super::view::View;
 use crate::core::{
-    Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
-    StartOptions, next_seat, same_family, uniform_index,
+    Action, Carried, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat,
+    StartError, StartOptions, next_seat, same_family, uniform_index,
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
     BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
-    MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    MAX_CARRIED, MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
-use crate::yaku::{self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts};
+use crate::yaku::{
+    self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts, TeamFacts,
+};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
@@ -262,6 +264,8 @@ pub struct MatchingGame {
     marks: Marks,
     /// Hands in a row just ended with nobody winning.
     draws_before: u32,
+    /// Values carried from the last hand (`[[carry]]`).
+    carried: Carried,
     scores: PerSeat<i64>,
     history: Vec<HandResult>,
     events: Vec<Event>,
@@ -298,6 +302,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
     let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
     let deck_size = ruleset.deck.cards.len();
     let marks = Marks::new(seats, ruleset.declarations.len(), flow.turn_events.len());
+    let carried = Carried::new(&ruleset.carry, seats);
     let mut game = MatchingGame {
         ruleset,
         flow,
@@ -326,6 +331,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         table_count: 0,
         marks,
         draws_before: 0,
+        carried,
         scores: PerSeat::filled(seats, flow_stake),
         // Room for the hands of a usual game at once, rather than regrowing as they end (a game
         // played to a target may have far more rounds at most than it plays).
@@ -441,6 +447,7 @@ impl MatchingGame {
             table_count: view.table_count,
             marks,
             draws_before: view.draws_before,
+            carried: view.carried.clone(),
             scores: PerSeat::from_slice(view.scores),
             history,
             events,
@@ -518,6 +525,7 @@ impl MatchingGame {
             table_count,
             marks,
             draws_before,
+            carried,
             scores,
             history,
             events,
@@ -550,6 +558,7 @@ impl MatchingGame {
         table_count.clone_from(&other.table_count);
         marks.clone_from(&other.marks);
         draws_before.clone_from(&other.draws_before);
+        carried.clone_from(&other.carried);
         scores.clone_from(&other.scores);
         history.clone_from(&other.history);
         events.clone_from(&other.events);
@@ -637,6 +646,26 @@ impl MatchingGame {
         self.draws_before
     }
 
+    /// The values carried from the last hand.
+    pub fn carried(&self) -> &Carried {
+        &self.carried
+    }
+
+    /// The facts of the deal's expressions (table count, redeals): `round`, `rounds`, then the
+    /// table's carried values, written into `out`; how many.
+    fn deal_facts(&self, out: &mut [i64; 2 + MAX_CARRIED]) -> usize {
+        out[0] = i64::from(self.round);
+        out[1] = i64::from(self.facts_rounds());
+        let mut n = 2;
+        if !self.carried.is_empty() {
+            for v in self.carried.table_values(&self.ruleset.carry) {
+                out[n] = v;
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// The circumstances of the hand for `seat`, as scoring sees them.
     pub fn circumstances(&self, seat: Seat) -> Circumstances {
         let all: u32 = self.calls.iter().sum();
@@ -672,14 +701,40 @@ impl MatchingGame {
                         .enumerate()
                         .map(|(i, e)| (e.id.clone(), i64::from(self.marks.fired(s, i))))
                         .collect(),
+                    team: self.flow.teams.any().then(|| self.flow.teams.team_of(s)),
                     ..SeatFacts::of_pile(r, self.captured[s], &self.yaku[s], &c, winner == Some(s))
                 }
             })
             .collect();
         TableFacts {
             seats,
+            teams: self.team_facts(),
+            carry: (!self.carried.is_empty()).then(|| self.carried.fact(&r.carry)),
             draws_before: self.draws_before,
         }
+    }
+
+    /// Each partnership's seats and the pile they took together (none without partnerships).
+    fn team_facts(&self) -> Vec<TeamFacts> {
+        let teams = &self.flow.teams;
+        if !teams.any() {
+            return Vec::new();
+        }
+        let r = &self.ruleset;
+        (0..teams.count(self.seats))
+            .map(|t| {
+                let seats: Vec<Seat> = teams.members(t, self.seats).collect();
+                let pile = seats
+                    .iter()
+                    .fold(CardSet::EMPTY, |p, &s| p | self.captured[s]);
+                let c = self.circumstances(seats[0]);
+                TeamFacts {
+                    tallies: yaku::tallies(r, pile, &c),
+                    captured: r.deck.ids(pile).into_iter().map(String::from).collect(),
+                    seats,
+                }
+            })
+            .collect()
     }
 
     /// Settles a hand `winner` won: with every seat's facts when the script reads them.
@@ -805,7 +860,9 @@ impl MatchingGame {
         self.turn = self.dealer;
         let (round, dealer) = (self.round, self.dealer);
         self.emit(|_| Event::Deal { round, dealer });
-        let facts = [i64::from(self.round), i64::from(self.facts_rounds())];
+        let mut facts = [0; 2 + MAX_CARRIED];
+        let n = self.deal_facts(&mut facts);
+        let facts = &facts[..n];
         let mut redeals = 0;
         loop {
             self.deal();
@@ -813,7 +870,7 @@ impl MatchingGame {
                 .flow
                 .redeals
                 .iter()
-                .find(|r| self.calls_for_redeal(r, &facts))
+                .find(|r| self.calls_for_redeal(r, facts))
                 .map(|r| r.name.clone());
             match redeal {
                 Some(reason) if redeals < MAX_REDEALS => {
@@ -922,11 +979,12 @@ impl MatchingGame {
 
     /// The ruleset's count of the table at the deal (`[flow] table_count`).
     fn count_table(&mut self) {
-        let table_facts = [i64::from(self.round), i64::from(self.facts_rounds())];
+        let mut facts = [0; 2 + MAX_CARRIED];
+        let n = self.deal_facts(&mut facts);
         self.table_count = self.flow.table_count.as_ref().map_or(0, |p| {
             p.int(&Context {
                 pile: self.table,
-                facts: &table_facts,
+                facts: &facts[..n],
             })
         });
     }
@@ -1540,8 +1598,32 @@ impl MatchingGame {
             }
             points[w] = won;
         }
+        // Partners share one score: each seat scores its team's points, and the sum is the
+        // teams' (each counted once).
+        let teams = self.flow.teams;
+        let totals = teams.any().then(|| {
+            let totals = teams.totals(&points);
+            for (s, p) in points.iter_mut().enumerate() {
+                *p = totals[teams.team_of(s)];
+            }
+            totals
+        });
+        if let Some(o) = outcome.as_ref().filter(|o| !o.carry.is_empty())
+            && let Err(why) = self.carried.apply(&self.ruleset.carry, &o.carry)
+        {
+            self.error = Some(match &self.ruleset.scoring {
+                Some(script) => script.failure(&why),
+                None => ScriptError { message: why },
+            });
+            self.phase = Phase::GameOver;
+            return;
+        }
         if let Some(script) = &self.ruleset.scoring
-            && let Err(e) = script.check_zero_sum(&points)
+            && script.is_zero_sum()
+            && let Err(e) = match &totals {
+                Some(t) => script.check_zero_sum(t, "team"),
+                None => script.check_zero_sum(&points, "seat"),
+            }
         {
             self.error = Some(e);
             self.phase = Phase::GameOver;
@@ -1579,6 +1661,7 @@ impl MatchingGame {
             points,
             calls: self.calls,
             house: 0,
+            carried: self.carried.clone(),
         });
         let rule = if winner.is_some() {
             self.flow.next_dealer

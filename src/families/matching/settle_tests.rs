@@ -207,3 +207,238 @@ fn settling_every_seat_needs_a_script() {
         "{messages:?}"
     );
 }
+
+/// Four players in two partnerships (seats 0 and 2 against 1 and 3): each partnership scores
+/// its card points, taken together, against the other's.
+const PARTNERS: &str = r#"
+[ruleset]
+id = "four-partners"
+name = "Four in partnerships"
+deck = "hanafuda"
+
+[[tally]]
+id = "card_points"
+name = "Card points"
+count = "sum(points)"
+
+[flow]
+style = "matching"
+players = 4
+min_players = 4
+max_players = 4
+teams = [[0, 2], [1, 3]]
+hand_size = 5
+table_size = 8
+deal_packet = 1
+deal_order = ["table", "others", "dealer"]
+rounds = 2
+first_dealer = "first"
+next_dealer = "alternate"
+draw_dealer = "alternate"
+exhausted = "settle"
+both_instant = "play"
+
+[scoring]
+zero_sum = true
+source = '''
+fn score(hand) {
+    let seats = [];
+    for i in 0..hand.seats.len() {
+        let team = hand.seats[i].team;
+        let mine = hand.teams[team].tallies.card_points;
+        let theirs = hand.teams[1 - team].tallies.card_points;
+        seats.push(if hand.teams[team].seats[0] == i { mine - theirs } else { 0 });
+    }
+    #{ seats: seats }
+}
+'''
+"#;
+
+#[test]
+fn partners_share_one_score() {
+    let r = load(PARTNERS);
+    let mut decided = 0;
+    for seed in 0..12 {
+        let (record, game) = played(&r, &["greedy", "random", "greedy", "random"], seed);
+        assert!(game.error().is_none(), "seed {seed}: {:?}", game.error());
+        assert_eq!(game.history().len(), 2, "seed {seed}");
+        for h in game.history() {
+            let p = &h.points;
+            assert_eq!(
+                (p[0], p[1]),
+                (p[2], p[3]),
+                "seed {seed}: partners score alike"
+            );
+            assert_eq!(
+                p[0], -p[1],
+                "seed {seed}: the partnerships' points sum to zero"
+            );
+            decided += usize::from(p[0] != 0);
+        }
+        let s = game.scores();
+        assert_eq!(
+            (s[0], s[1]),
+            (s[2], s[3]),
+            "seed {seed}: one score per partnership"
+        );
+        let back = Record::from_json(&record.to_json()).unwrap();
+        let again = replay(&back, Arc::clone(&r)).unwrap();
+        assert_eq!(again.history(), game.history(), "seed {seed}");
+    }
+    assert!(decided > 0, "some hands are won");
+}
+
+#[test]
+fn the_team_pile_is_what_the_partners_took_together() {
+    let r = load(PARTNERS);
+    let mut game = super::start(
+        Arc::clone(&r),
+        StartOptions {
+            seed: 3,
+            rounds: Some(1),
+            ..StartOptions::default()
+        },
+    )
+    .unwrap();
+    let mut agents: Vec<Box<dyn Agent>> = (0..4)
+        .map(|_| agent_by_name("greedy", &r).unwrap())
+        .collect();
+    crate::core::play_out(&mut game, &mut agents, &mut agent_rng(3)).unwrap();
+    let value = r.deck.attributes.iter().find(|a| a.id == "points").unwrap();
+    let points = |s: usize| -> i64 {
+        game.captured(s)
+            .iter()
+            .map(|c| value.values[c.index()])
+            .sum()
+    };
+    let (a, b) = (points(0) + points(2), points(1) + points(3));
+    let h = &game.history()[0];
+    assert_eq!(&*h.points, &[a - b, b - a, a - b, b - a]);
+    insta::assert_snapshot!(format!(
+        "seats 0 and 2 took {} + {} = {a}, seats 1 and 3 took {} + {} = {b}; points {:?}",
+        points(0),
+        points(2),
+        points(1),
+        points(3),
+        &*h.points
+    ));
+}
+
+#[test]
+fn teams_must_seat_every_player_once_at_a_fixed_table() {
+    for (teams, players, said) in [
+        ("[[0, 2], [1, 2]]", "", "seat 2 is in two teams"),
+        ("[[0, 2], [1]]", "", "seat 3 is in no team"),
+        ("[[0, 4], [1, 3]]", "", "numbers from 0 to 3"),
+        ("[0, 1]", "", "a team is an array of seats"),
+        (
+            "[[0, 2], [1, 3]]",
+            "min_players = 2",
+            "partnerships need a fixed table",
+        ),
+    ] {
+        let mut text = PARTNERS.replace("teams = [[0, 2], [1, 3]]", &format!("teams = {teams}"));
+        if !players.is_empty() {
+            text = text.replace("min_players = 4", players);
+        }
+        let loaded = ruleset::load_str("partners.toml", &text);
+        assert!(loaded.value.is_none(), "{teams}");
+        let messages: Vec<String> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        assert!(
+            messages.iter().any(|m| m.contains(said)),
+            "{teams}: {messages:?}"
+        );
+    }
+}
+
+/// [`CAPTURES`] with two carried values: the field, doubled every hand and read by the next
+/// deal as its table count, and each seat's last result, read by the next hand's script.
+fn carrying() -> String {
+    CAPTURES
+        .replace(
+            "[flow]\n",
+            r#"[[carry]]
+id = "field"
+name = "Field"
+initial = 1
+
+[[carry]]
+id = "last"
+name = "Last hand's result"
+per_seat = true
+
+[flow]
+table_count = "field"
+"#,
+        )
+        .replace(
+            "#{ seats: seats }",
+            "#{ seats: seats, carry: #{ field: hand.table_count * 2, last: seats }, \
+             steps: [#{ reason: `field ${hand.table_count}, last ${hand.carry.last}`, total: 0 }] }",
+        )
+}
+
+#[test]
+fn a_carried_value_is_read_by_the_next_deal_and_the_next_script() {
+    let r = load(&carrying());
+    let (record, game) = played(&r, &["greedy", "random", "random"], 5);
+    assert!(game.error().is_none(), "{:?}", game.error());
+    let mut last = vec![0i64; 3];
+    for (k, h) in game.history().iter().enumerate() {
+        let field = 1i64 << k;
+        let o = h.outcome.as_ref().unwrap();
+        assert_eq!(
+            o.steps[0].reason,
+            format!("field {field}, last {last:?}"),
+            "hand {}: the deal counted the carried field, the script read the carried results",
+            k + 1
+        );
+        assert_eq!(h.carried.get("field"), Some(&[field * 2][..]));
+        assert_eq!(h.carried.get("last"), Some(&*h.points));
+        last = h.points.to_vec();
+    }
+    let json = serde_json::to_value(&game.history()[0]).unwrap();
+    assert_eq!(json["carried"]["field"], serde_json::json!([2]));
+    let again = replay(
+        &Record::from_json(&record.to_json()).unwrap(),
+        Arc::clone(&r),
+    )
+    .unwrap();
+    assert_eq!(again.history(), game.history());
+}
+
+#[test]
+fn a_script_that_carries_what_the_ruleset_does_not_is_stopped() {
+    for (write, said) in [
+        ("fiedl: 2", "does not carry"),
+        ("field: [1, 2, 3]", "for the table: one number"),
+        ("last: 4", "per seat: an array of 3 numbers"),
+        ("field: 2000000000", "stays between"),
+    ] {
+        let text = carrying().replace(
+            "carry: #{ field: hand.table_count * 2, last: seats }",
+            &format!("carry: #{{ {write} }}"),
+        );
+        let r = load(&text);
+        let (_, game) = played(&r, &["random", "random", "random"], 1);
+        let e = game.error().expect("the write is refused").to_string();
+        assert!(e.contains(said), "{write}: {e}");
+    }
+    let loaded = ruleset::load_str(
+        "carry.toml",
+        &carrying().replace("id = \"last\"", "id = \"field\""),
+    );
+    assert!(loaded.value.is_none());
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("`field` is already a name")),
+        "{:?}",
+        loaded.diagnostics
+    );
+}

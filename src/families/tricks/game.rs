@@ -658,11 +658,13 @@ impl TricksGame {
                 opponent: outcome.opponent,
                 seats: Vec::new(),
                 winner: None,
+                carry: Vec::new(),
             })),
             yaku_mask: 0,
             points,
             calls: PerSeat::new(seats),
             house: 0,
+            carried: crate::core::Carried::default(),
         });
         self.dealer = match self.flow.next_dealer {
             NextDealer::Winner => winner,
