@@ -59,6 +59,13 @@ impl<T: Copy> PerSeat<T> {
     }
 }
 
+/// No seats.
+impl<T: Copy + Default> Default for PerSeat<T> {
+    fn default() -> PerSeat<T> {
+        PerSeat::new(0)
+    }
+}
+
 impl<T: Copy> Deref for PerSeat<T> {
     type Target = [T];
     #[inline]

@@ -2183,6 +2183,12 @@ fn banker_flow(
             loc.clone(),
         ));
     }
+    if max_players as usize > MAX_SEATS {
+        errors.push(Diagnostic::error(
+            format!("`max_players` ({max_players}) is more than the {MAX_SEATS} seats a table has"),
+            loc.clone(),
+        ));
+    }
     if draw_options.is_empty() && t.get("draw_options").is_some() {
         errors.push(Diagnostic::error(
             "`draw_options` needs at least one choice",

@@ -4,14 +4,14 @@
 
 use super::view::View;
 use crate::core::{
-    Action, Carried, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat,
-    StartError, StartOptions, next_seat, same_family, uniform_index,
+    Action, Carried, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat,
+    Seat, StartError, StartOptions, next_seat, same_family, uniform_index,
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
     BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
-    MAX_CARRIED, MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    MAX_CARRIED, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{
@@ -230,12 +230,13 @@ pub enum Phase {
 /// A matching game in progress.
 #[derive(Clone, Debug)]
 pub struct MatchingGame {
+    /// Scores, hands, round, dealer, deals, events, error, carried values: the bookkeeping
+    /// every game keeps.
+    ledger: Ledger,
     ruleset: Arc<Ruleset>,
     flow: Arc<MatchingFlow>,
     rng: Xoshiro256PlusPlus,
     orders: std::vec::IntoIter<Vec<CardId>>,
-    rounds: u32,
-    log: bool,
     keep_deals: bool,
     /// The game ends with the hand in progress (a searching bot's playout reads that hand's
     /// result alone: the next deal would be dealt for nothing).
@@ -243,11 +244,6 @@ pub struct MatchingGame {
     seats: usize,
     /// The pile each seat's yaku were last evaluated on.
     evaluated: PerSeat<CardSet>,
-    /// Every deal's deck order, in order (records keep them).
-    dealt_orders: Vec<Vec<CardId>>,
-    first_dealer: Seat,
-    round: u32,
-    dealer: Seat,
     turn: Seat,
     phase: Phase,
     /// The declarations offered now: bit `i` for declaration `i` of the ruleset.
@@ -264,12 +260,6 @@ pub struct MatchingGame {
     marks: Marks,
     /// Hands in a row just ended with nobody winning.
     draws_before: u32,
-    /// Values carried from the last hand (`[[carry]]`).
-    carried: Carried,
-    scores: PerSeat<i64>,
-    history: Vec<HandResult>,
-    events: Vec<Event>,
-    error: Option<ScriptError>,
 }
 
 /// Starts a matching game; the first hand is dealt at once.
@@ -308,16 +298,14 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         flow,
         rng,
         orders: options.deck_orders.into_iter(),
-        rounds,
-        log: options.log_events,
+        ledger: Ledger {
+            carried,
+            ..Ledger::new(seats, flow_stake, rounds, dealer, options.log_events)
+        },
         keep_deals: !options.simulation,
         ends_with_hand: false,
         seats,
         evaluated: PerSeat::filled(seats, UNEVALUATED),
-        dealt_orders: Vec::new(),
-        first_dealer: dealer,
-        round: 0,
-        dealer,
         turn: dealer,
         phase: Phase::Play,
         offered: 0,
@@ -331,13 +319,6 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         table_count: 0,
         marks,
         draws_before: 0,
-        carried,
-        scores: PerSeat::filled(seats, flow_stake),
-        // Room for the hands of a usual game at once, rather than regrowing as they end (a game
-        // played to a target may have far more rounds at most than it plays).
-        history: Vec::with_capacity(rounds.min(32) as usize),
-        events: Vec::new(),
-        error: None,
     };
     game.start_hand().map_err(StartError::Script)?;
     Ok(game)
@@ -421,8 +402,20 @@ impl MatchingGame {
             flow,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             orders: Vec::new().into_iter(),
-            rounds: view.rounds,
-            log: false,
+            ledger: Ledger {
+                scores: PerSeat::from_slice(view.scores),
+                history,
+                round: view.round,
+                rounds: view.rounds,
+                first_dealer: view.dealer,
+                dealer: view.dealer,
+                house_deals: false,
+                dealt_orders: Vec::new(),
+                events,
+                log: false,
+                error: None,
+                carried: view.carried.clone(),
+            },
             keep_deals: false,
             ends_with_hand: false,
             seats,
@@ -430,10 +423,6 @@ impl MatchingGame {
             // for the cards it captures next, and a bot takes them as they are, instead of
             // evaluating every yaku afresh in each world a search deals.
             evaluated: PerSeat::from_slice(view.evaluated),
-            dealt_orders: Vec::new(),
-            first_dealer: view.dealer,
-            round: view.round,
-            dealer: view.dealer,
             turn,
             phase: view.phase,
             offered: view.offered,
@@ -447,11 +436,6 @@ impl MatchingGame {
             table_count: view.table_count,
             marks,
             draws_before: view.draws_before,
-            carried: view.carried.clone(),
-            scores: PerSeat::from_slice(view.scores),
-            history,
-            events,
-            error: None,
         }
     }
 
@@ -463,8 +447,8 @@ impl MatchingGame {
             stock,
             yaku: std::mem::take(&mut self.yaku),
             marks: std::mem::take(&mut self.marks),
-            history: std::mem::take(&mut self.history),
-            events: std::mem::take(&mut self.events),
+            history: std::mem::take(&mut self.ledger.history),
+            events: std::mem::take(&mut self.ledger.events),
         }
     }
 
@@ -478,19 +462,19 @@ impl MatchingGame {
     pub fn to_act(&self) -> Option<Seat> {
         match self.phase {
             Phase::GameOver => None,
-            Phase::AfterDeal => Some(next_seat(self.dealer, self.seats)),
+            Phase::AfterDeal => Some(next_seat(self.ledger.dealer, self.seats)),
             _ => Some(self.turn),
         }
     }
 
     /// Hands in the game.
     pub fn rounds(&self) -> u32 {
-        self.rounds
+        self.ledger.rounds
     }
 
     /// The dealer's seat.
     pub fn dealer(&self) -> Seat {
-        self.dealer
+        self.ledger.dealer
     }
 
     /// Makes this game a copy of `other`, keeping this one's storage where it can (a search
@@ -499,19 +483,14 @@ impl MatchingGame {
     pub fn copy_from(&mut self, other: &MatchingGame) {
         let MatchingGame {
             ruleset,
+            ledger,
             flow,
             rng,
             orders,
-            rounds,
-            log,
             keep_deals,
             ends_with_hand,
             seats,
             evaluated,
-            dealt_orders,
-            first_dealer,
-            round,
-            dealer,
             turn,
             phase,
             offered,
@@ -525,26 +504,16 @@ impl MatchingGame {
             table_count,
             marks,
             draws_before,
-            carried,
-            scores,
-            history,
-            events,
-            error,
         } = self;
+        ledger.clone_from(&other.ledger);
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
         rng.clone_from(&other.rng);
         orders.clone_from(&other.orders);
-        rounds.clone_from(&other.rounds);
-        log.clone_from(&other.log);
         keep_deals.clone_from(&other.keep_deals);
         ends_with_hand.clone_from(&other.ends_with_hand);
         seats.clone_from(&other.seats);
         evaluated.clone_from(&other.evaluated);
-        dealt_orders.clone_from(&other.dealt_orders);
-        first_dealer.clone_from(&other.first_dealer);
-        round.clone_from(&other.round);
-        dealer.clone_from(&other.dealer);
         turn.clone_from(&other.turn);
         phase.clone_from(&other.phase);
         offered.clone_from(&other.offered);
@@ -558,11 +527,6 @@ impl MatchingGame {
         table_count.clone_from(&other.table_count);
         marks.clone_from(&other.marks);
         draws_before.clone_from(&other.draws_before);
-        carried.clone_from(&other.carried);
-        scores.clone_from(&other.scores);
-        history.clone_from(&other.history);
-        events.clone_from(&other.events);
-        error.clone_from(&other.error);
     }
 
     /// A seat's hand.
@@ -648,17 +612,17 @@ impl MatchingGame {
 
     /// The values carried from the last hand.
     pub fn carried(&self) -> &Carried {
-        &self.carried
+        &self.ledger.carried
     }
 
     /// The facts of the deal's expressions (table count, redeals): `round`, `rounds`, then the
     /// table's carried values, written into `out`; how many.
     fn deal_facts(&self, out: &mut [i64; 2 + MAX_CARRIED]) -> usize {
-        out[0] = i64::from(self.round);
+        out[0] = i64::from(self.ledger.round);
         out[1] = i64::from(self.facts_rounds());
         let mut n = 2;
-        if !self.carried.is_empty() {
-            for v in self.carried.table_values(&self.ruleset.carry) {
+        if !self.ledger.carried.is_empty() {
+            for v in self.ledger.carried.table_values(&self.ruleset.carry) {
                 out[n] = v;
                 n += 1;
             }
@@ -673,9 +637,9 @@ impl MatchingGame {
             calls_self: self.calls[seat],
             calls_opponent: all - self.calls[seat],
             table_count: self.table_count,
-            round: self.round,
+            round: self.ledger.round,
             rounds: self.facts_rounds(),
-            dealer: seat == self.dealer,
+            dealer: seat == self.ledger.dealer,
             choices: self.marks.choices[seat],
         }
     }
@@ -709,7 +673,7 @@ impl MatchingGame {
         TableFacts {
             seats,
             teams: self.team_facts(),
-            carry: (!self.carried.is_empty()).then(|| self.carried.fact(&r.carry)),
+            carry: (!self.ledger.carried.is_empty()).then(|| self.ledger.carried.fact(&r.carry)),
             draws_before: self.draws_before,
         }
     }
@@ -776,13 +740,13 @@ impl MatchingGame {
 
     fn facts_rounds(&self) -> u32 {
         match self.flow.length {
-            GameLength::Rounds(_) => self.rounds,
+            GameLength::Rounds(_) => self.ledger.rounds,
             GameLength::Target { .. } => 0,
         }
     }
 
     fn emit(&mut self, event: impl FnOnce(&MatchingGame) -> Event) {
-        if self.log {
+        if self.ledger.log {
             let e = event(self);
             self.push_event(e);
         }
@@ -792,7 +756,7 @@ impl MatchingGame {
     #[cold]
     #[inline(never)]
     fn push_event(&mut self, event: Event) {
-        self.events.push(event);
+        self.ledger.events.push(event);
     }
 
     /// The declarations offered now, in ruleset order.
@@ -823,9 +787,9 @@ impl MatchingGame {
     /// The declarations of `list` that `seat` may make now.
     fn may_declare(&self, list: &[DeclId], seat: Seat) -> u64 {
         let facts = [
-            i64::from(self.round),
+            i64::from(self.ledger.round),
             i64::from(self.facts_rounds()),
-            i64::from(seat == self.dealer),
+            i64::from(seat == self.ledger.dealer),
             i64::from(self.hands[seat].len()),
             i64::from(self.calls[seat]),
             self.yaku[seat].base(),
@@ -848,7 +812,7 @@ impl MatchingGame {
     // ----- the hand's flow
 
     fn start_hand(&mut self) -> Result<(), ScriptError> {
-        self.round += 1;
+        self.ledger.round += 1;
         self.captured.fill(CardSet::EMPTY);
         self.calls.fill(0);
         for y in self.yaku.iter_mut() {
@@ -857,8 +821,8 @@ impl MatchingGame {
         self.marks.reset();
         // No pile is every card, so the first turn always evaluates.
         self.evaluated.fill(UNEVALUATED);
-        self.turn = self.dealer;
-        let (round, dealer) = (self.round, self.dealer);
+        self.turn = self.ledger.dealer;
+        let (round, dealer) = (self.ledger.round, self.ledger.dealer);
         self.emit(|_| Event::Deal { round, dealer });
         let mut facts = [0; 2 + MAX_CARRIED];
         let n = self.deal_facts(&mut facts);
@@ -886,7 +850,7 @@ impl MatchingGame {
             return Ok(());
         }
         self.after_deal();
-        match self.error.take() {
+        match self.ledger.error.take() {
             Some(e) => Err(e),
             None => Ok(()),
         }
@@ -931,10 +895,10 @@ impl MatchingGame {
                     }
                 };
                 match target {
-                    DealTarget::Dealer => give(&mut hands[self.dealer], hand_size),
+                    DealTarget::Dealer => give(&mut hands[self.ledger.dealer], hand_size),
                     DealTarget::Others => {
-                        let mut s = next_seat(self.dealer, self.seats);
-                        while s != self.dealer {
+                        let mut s = next_seat(self.ledger.dealer, self.seats);
+                        while s != self.ledger.dealer {
                             give(&mut hands[s], hand_size);
                             s = next_seat(s, self.seats);
                         }
@@ -962,14 +926,14 @@ impl MatchingGame {
         }
         debug_assert!(next <= n, "the deal fits the deck");
         self.captured.fill(CardSet::EMPTY);
-        self.captured[self.dealer] = dealer_pile;
+        self.captured[self.ledger.dealer] = dealer_pile;
         self.hands = hands;
         self.table = table;
         // The stock is the rest of the order, drawn from `stock_pos` on.
         self.stock.clear();
         self.stock.extend_from_slice(&deck[..n]);
         if self.keep_deals {
-            self.dealt_orders.push(self.stock.clone());
+            self.ledger.dealt_orders.push(self.stock.clone());
         }
         self.stock_pos = next;
         // Counted at the deal, before any declaration after it (the classic hand swap shows the
@@ -991,7 +955,7 @@ impl MatchingGame {
 
     /// Instant wins, once the hands are final.
     fn after_deal(&mut self) {
-        self.turn = self.dealer;
+        self.turn = self.ledger.dealer;
         self.phase = Phase::Play;
         self.offered = 0;
         self.begin_turn();
@@ -1004,9 +968,9 @@ impl MatchingGame {
         let mut holders = 0usize;
         for seat in 0..self.seats {
             let facts = [
-                i64::from(self.round),
+                i64::from(self.ledger.round),
                 i64::from(self.facts_rounds()),
-                i64::from(seat == self.dealer),
+                i64::from(seat == self.ledger.dealer),
             ];
             if let Some(i) = self.flow.instant_win(self.hands[seat], &facts) {
                 won[seat] = i as u8;
@@ -1029,7 +993,7 @@ impl MatchingGame {
             _ => match self.flow.both_instant {
                 BothInstant::Draw => None,
                 // The dealer's, or the first holder after the dealer in turn order.
-                BothInstant::Dealer => Some(first_holder(self.dealer)),
+                BothInstant::Dealer => Some(first_holder(self.ledger.dealer)),
                 // Neither counts: the hand is played as dealt.
                 BothInstant::Play => return,
             },
@@ -1162,7 +1126,7 @@ impl MatchingGame {
     /// Logs a card played or drawn and what it took, when events are logged.
     #[inline]
     fn log_move(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
-        if self.log {
+        if self.ledger.log {
             self.push_move(card, taken, from_hand);
         }
     }
@@ -1174,7 +1138,7 @@ impl MatchingGame {
     fn push_move(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
         let player = self.turn;
         let captured: Vec<CardId> = taken.iter().collect();
-        self.events.push(if from_hand {
+        self.ledger.events.push(if from_hand {
             Event::Played {
                 player,
                 card,
@@ -1256,9 +1220,9 @@ impl MatchingGame {
         }
         let p = self.turn;
         let facts = [
-            i64::from(self.round),
+            i64::from(self.ledger.round),
             i64::from(self.facts_rounds()),
-            i64::from(p == self.dealer),
+            i64::from(p == self.ledger.dealer),
             i64::from(self.hands[p].len()),
             i64::from(self.marks.stacks[p]),
             i64::from(self.marks.turns[p]),
@@ -1402,14 +1366,14 @@ impl MatchingGame {
             self.next_player();
             return;
         }
-        if self.log {
+        if self.ledger.log {
             let after = &self.yaku[p];
             let ids = after
                 .iter()
                 .map(|i| self.ruleset.yaku.yaku[i].id.clone())
                 .collect();
             let base = after.base();
-            self.events.push(Event::YakuFormed {
+            self.ledger.events.push(Event::YakuFormed {
                 player: p,
                 yaku: ids,
                 base,
@@ -1444,14 +1408,14 @@ impl MatchingGame {
         match self.flow.exhausted {
             Exhausted::Draw => self.end_hand(None, ends::EXHAUSTED, Ok(Settled::Points([0, 0]))),
             Exhausted::DealerScores(points) => {
-                let d = self.dealer;
+                let d = self.ledger.dealer;
                 let outcome = self.settle_for(d, Some(&Special::Exhausted(points)));
                 self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
             }
             Exhausted::Settle => {
                 // Nobody stopped: the script reads every seat's facts (the dealer's are the
                 // hand's own) and says each seat's points and who, if anyone, won.
-                let outcome = self.settle_for(self.dealer, Some(&Special::Settle));
+                let outcome = self.settle_for(self.ledger.dealer, Some(&Special::Settle));
                 self.end_hand(None, ends::SETTLED, outcome.map(Settled::Full));
             }
         }
@@ -1546,7 +1510,7 @@ impl MatchingGame {
         let (winner, settled, by_seat) = match settled {
             Ok(s) => s,
             Err(e) => {
-                self.error = Some(e);
+                self.ledger.error = Some(e);
                 self.phase = Phase::GameOver;
                 return;
             }
@@ -1592,7 +1556,7 @@ impl MatchingGame {
                 } else {
                     payments.get(s).copied().unwrap_or(0)
                 };
-                let paid = owed.clamp(0, self.scores[s].max(0));
+                let paid = owed.clamp(0, self.ledger.scores[s].max(0));
                 points[s] = -paid;
                 won = won.saturating_add(paid);
             }
@@ -1609,9 +1573,9 @@ impl MatchingGame {
             totals
         });
         if let Some(o) = outcome.as_ref().filter(|o| !o.carry.is_empty())
-            && let Err(why) = self.carried.apply(&self.ruleset.carry, &o.carry)
+            && let Err(why) = self.ledger.carried.apply(&self.ruleset.carry, &o.carry)
         {
-            self.error = Some(match &self.ruleset.scoring {
+            self.ledger.error = Some(match &self.ruleset.scoring {
                 Some(script) => script.failure(&why),
                 None => ScriptError { message: why },
             });
@@ -1625,7 +1589,7 @@ impl MatchingGame {
                 None => script.check_zero_sum(&points, "seat"),
             }
         {
-            self.error = Some(e);
+            self.ledger.error = Some(e);
             self.phase = Phase::GameOver;
             return;
         }
@@ -1638,19 +1602,9 @@ impl MatchingGame {
             Some(w) if end == ends::STOP => self.yaku[w].mask,
             _ => 0,
         };
-        for (score, p) in self.scores.iter_mut().zip(points.iter()) {
-            *score = score.saturating_add(*p);
-        }
-        let round = self.round;
-        self.emit(|_| Event::HandEnded {
-            round,
-            winner,
-            end,
-            points: points.to_vec(),
-        });
-        self.history.push(HandResult {
-            round,
-            dealer: Some(self.dealer),
+        self.ledger.close_hand(HandResult {
+            round: self.ledger.round,
+            dealer: Some(self.ledger.dealer),
             winner,
             end,
             // A hand settled seat by seat keeps its explanation even with nobody winning.
@@ -1661,30 +1615,25 @@ impl MatchingGame {
             points,
             calls: self.calls,
             house: 0,
-            carried: self.carried.clone(),
+            carried: self.ledger.carried.clone(),
         });
         let rule = if winner.is_some() {
             self.flow.next_dealer
         } else {
             self.flow.draw_dealer
         };
-        self.dealer = match (rule, winner) {
-            (NextDealer::Winner, Some(w)) => w,
-            (NextDealer::Alternate, _) => next_seat(self.dealer, self.seats),
-            _ => self.dealer,
+        self.ledger.pass_deal(rule, winner, self.seats);
+        let target = match self.flow.length {
+            GameLength::Target { score, .. } => Some(score),
+            GameLength::Rounds(_) => None,
         };
-        let target_reached = match self.flow.length {
-            GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
-            GameLength::Rounds(_) => false,
-        } || self.flow.stake.is_some() && self.scores.iter().any(|&s| s <= 0);
-        if self.round >= self.rounds || target_reached || self.ends_with_hand {
+        let stake_gone = self.flow.stake.is_some() && self.ledger.scores.iter().any(|&s| s <= 0);
+        if self.ledger.last_hand_played(target) || stake_gone || self.ends_with_hand {
             self.phase = Phase::GameOver;
             self.offered = 0;
-            self.emit(|g| Event::GameEnded {
-                scores: g.scores.to_vec(),
-            });
+            self.ledger.end_game();
         } else if let Err(e) = self.start_hand() {
-            self.error = Some(e);
+            self.ledger.fail(e);
             self.phase = Phase::GameOver;
         }
     }
@@ -1925,7 +1874,7 @@ impl MatchingGame {
         });
         match self.effect(decl) {
             "swap" => {
-                let dealer = self.dealer;
+                let dealer = self.ledger.dealer;
                 let (a, b) = (self.hands[dealer], self.hands[seat]);
                 self.hands[dealer] = b;
                 self.hands[seat] = a;
@@ -2217,6 +2166,12 @@ fn describe_action(a: Action) -> &'static str {
 }
 
 impl Game for MatchingGame {
+    fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+    fn ledger_mut(&mut self) -> &mut Ledger {
+        &mut self.ledger
+    }
     fn ruleset(&self) -> &Arc<Ruleset> {
         &self.ruleset
     }
@@ -2260,33 +2215,6 @@ impl Game for MatchingGame {
             self.apply_uniform(rng)?;
         }
         Ok(())
-    }
-    fn scores(&self) -> &[i64] {
-        &self.scores
-    }
-    fn history(&self) -> &[HandResult] {
-        &self.history
-    }
-    fn round(&self) -> u32 {
-        self.round
-    }
-    fn rounds(&self) -> u32 {
-        self.rounds
-    }
-    fn dealer(&self) -> Option<Seat> {
-        Some(self.dealer)
-    }
-    fn first_dealer(&self) -> Option<Seat> {
-        Some(self.first_dealer)
-    }
-    fn dealt_orders(&self) -> &[Vec<CardId>] {
-        &self.dealt_orders
-    }
-    fn drain_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
-    }
-    fn error(&self) -> Option<&ScriptError> {
-        self.error.as_ref()
     }
     fn zones(&self) -> Vec<(String, CardSet)> {
         let mut z = vec![
