@@ -1374,6 +1374,37 @@ fn flow_options(
     let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
     let hand_size = positive(&mut r, "hand_size", 8, errors);
     let table_size = positive(&mut r, "table_size", 8, errors);
+    let mut deal_sizes: Vec<DealSize> = Vec::new();
+    for (t, l) in r.tables("deal_size", errors) {
+        let mut d =
+            TableReader::new(t, l.clone(), "a `[[flow.deal_size]]`").defined_by(&keys::DEAL_SIZE);
+        let at = d
+            .item("players")
+            .map(|i| i.loc.clone())
+            .unwrap_or_else(|| l.clone());
+        let seats = positive(&mut d, "players", players, errors);
+        let size = DealSize {
+            players: seats,
+            hand_size: positive(&mut d, "hand_size", hand_size, errors),
+            table_size: positive(&mut d, "table_size", table_size, errors),
+        };
+        d.finish(errors);
+        if !(min_players..=max_players).contains(&seats) {
+            errors.push(Diagnostic::error(
+                format!(
+                    "a deal for {seats} players, but the table seats {min_players} to {max_players}"
+                ),
+                at,
+            ));
+        } else if deal_sizes.iter().any(|x| x.players == seats) {
+            errors.push(Diagnostic::error(
+                format!("a second deal for {seats} players"),
+                at,
+            ));
+        } else {
+            deal_sizes.push(size);
+        }
+    }
     let deal_packet = positive(&mut r, "deal_packet", 4, errors);
     let deal_order: Vec<DealTarget> = {
         let items = r.strings("deal_order", errors);
@@ -1671,13 +1702,19 @@ fn flow_options(
         None
     });
     r.finish(errors);
-    if !deck_holds(
-        deck,
-        max_players * hand_size + table_size,
-        "the deal",
-        loc,
-        errors,
-    ) {
+    let deals_fit = (min_players..=max_players).all(|n| {
+        let (hand, table) = deal_sizes
+            .iter()
+            .find(|d| d.players == n)
+            .map_or((hand_size, table_size), |d| (d.hand_size, d.table_size));
+        let what = if min_players == max_players {
+            "the deal".to_string()
+        } else {
+            format!("the deal for {n} players")
+        };
+        deck_holds(deck, n * hand + table, &what, loc, errors)
+    });
+    if !deals_fit {
         return None;
     }
     Some(Flow::Matching(std::sync::Arc::new(MatchingFlow {
@@ -1708,6 +1745,7 @@ fn flow_options(
         choices,
         stake,
         teams,
+        deal_sizes,
     })))
 }
 

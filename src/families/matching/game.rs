@@ -878,7 +878,7 @@ impl MatchingGame {
         // Borrowed, not cloned: a clone would touch the reference count every worker of a
         // simulation shares on every deal.
         let flow = &*self.flow;
-        let (hand_size, table_size) = (flow.hand_size, flow.table_size);
+        let (hand_size, table_size) = flow.sizes(self.seats);
         let mut next = 0;
         let mut hands: PerSeat<CardSet> = PerSeat::new(self.seats);
         let mut table = CardSet::EMPTY;
