@@ -1011,9 +1011,11 @@ impl ScoringScript {
                         Position::NONE,
                     )
                 })?;
+                // Shown by `score`, the play screen and replays: escaped for the terminal here,
+                // where the text leaves the script.
                 let reason = step
                     .get("reason")
-                    .map(|r| r.to_string())
+                    .map(|r| crate::diag::escape_control(&r.to_string()).into_owned())
                     .unwrap_or_default();
                 let total = step.get("total").and_then(|t| t.as_int().ok()).unwrap_or(0);
                 let seat = step

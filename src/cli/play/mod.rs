@@ -110,7 +110,7 @@ struct Session {
     record: Record,
     /// The record as JSON when a person was last asked (or a hand last ended), and where to
     /// save it: what an interrupt saves. Bots' moves after it replay the same from their seeds.
-    snapshot: Arc<std::sync::Mutex<(PathBuf, String)>>,
+    snapshot: Snapshot,
     bots: Vec<Option<Box<dyn Agent>>>,
     table: Box<dyn Table>,
     seed: u64,
@@ -124,14 +124,21 @@ struct Session {
     save_is_new: bool,
 }
 
+/// What an interrupt saves, and where: the record as JSON when a person was last asked.
+type Snapshot = Arc<std::sync::Mutex<(PathBuf, String)>>;
+
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::stdout().is_terminal();
+    // The handler is installed before anything is shown, so a signal at any moment from the
+    // banner on saves the game (before there is a game it only ends the program).
+    let snapshot: Snapshot = Arc::default();
+    save_on_signals(&snapshot);
     let session = match &args.resume {
-        Some(path) => resume(args, path, color),
-        None => start(args, color),
+        Some(path) => resume(args, path, color, snapshot),
+        None => start(args, color, snapshot),
     };
     match session {
         Ok(mut s) => {
@@ -234,7 +241,7 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
 }
 
-fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
+fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i32> {
     let spec = args.ruleset.as_deref().unwrap_or_default();
     let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;
     let watcher = args.banker.as_deref() == Some(HUMAN);
@@ -289,7 +296,7 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
     let mut session = Session {
         game,
         record,
-        snapshot: Arc::default(),
+        snapshot,
         bots,
         table,
         seed,
@@ -299,6 +306,8 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         save_is_new: true,
     };
     session.check_files()?;
+    // Saved before the banner: a signal from the first line shown on finds the game.
+    session.refresh_snapshot();
     println!("{}", header(&ruleset, &*session.game, seed, &players));
     if session.save != wanted_save {
         println!(
@@ -480,7 +489,7 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
     })
 }
 
-fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
+fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
     // The seats come from the record, not the command line: say so when they do not fit.
     let (min, _, max) = crate::families::seat_range(&ruleset);
@@ -519,7 +528,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let mut session = Session {
         game,
         record,
-        snapshot: Arc::default(),
+        snapshot,
         bots,
         table,
         seed,
@@ -531,6 +540,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     };
     session.save_is_new = !session.save.exists();
     session.check_files()?;
+    session.refresh_snapshot();
     let (game, record) = (&session.game, &session.record);
     if game.is_over() {
         println!(
@@ -547,6 +557,50 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         super::plural(record.actions.len(), "action")
     );
     Ok(session)
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: save the last snapshot where `quit` would, say how to resume,
+/// and end the process (exit code 128 + the signal's number). Before a game is set up there is
+/// nothing to save, and the process just ends.
+fn save_on_signals(snapshot: &Snapshot) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let snapshot = Arc::clone(snapshot);
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            tui::restore();
+            // Waits for a save in progress; the lock is never given back, as the process ends.
+            let guard = snapshot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (save, json) = (guard.0.clone(), guard.1.clone());
+            std::mem::forget(guard);
+            let code = 128 + signal;
+            if json.is_empty() {
+                std::process::exit(code);
+            }
+            // The same checks as any save: a path that became a device or another file is
+            // left alone.
+            let written = crate::fsio::check_replaceable_by_record(&save).and_then(|()| {
+                crate::fsio::write_atomic_before_exit(&save, json.as_bytes())
+                    .map_err(|e| e.to_string())
+            });
+            match written {
+                Ok(()) => println!(
+                    "\ninterrupted: game saved to {}; resume it with: yaku play --resume {}",
+                    save.display(),
+                    save.display()
+                ),
+                Err(e) => eprintln!(
+                    "\nerror: interrupted, and the game could not be saved to `{}`: {e}",
+                    save.display()
+                ),
+            }
+            std::process::exit(code);
+        }
+    });
 }
 
 /// Why `path` cannot be written, in words, from the error writing it.
@@ -595,6 +649,14 @@ impl Session {
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
+        // Never write a record that `replay` and `--resume` would refuse as too large.
+        if json.len() as u64 > crate::fsio::MAX_RECORD_SIZE {
+            return Err(format!(
+                "the record would be {} bytes, more than the {} that yaku reads back, so it is not written",
+                json.len(),
+                crate::fsio::MAX_RECORD_SIZE
+            ));
+        }
         crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))
     }
 
@@ -605,44 +667,16 @@ impl Session {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
         let person = self.bots.iter().any(Option::is_none);
+        // The snapshot is taken, and the file written, under the snapshot's lock, which the
+        // signal handler takes too: an interrupt never writes an older game over a newer one.
+        let mut snapshot = self
+            .snapshot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *snapshot = (self.save.clone(), json);
         if person && crate::fsio::check_replaceable_by_record(&self.save).is_ok() {
-            let _ = crate::fsio::write_atomic(&self.save, json.as_bytes());
+            let _ = crate::fsio::write_atomic(&self.save, snapshot.1.as_bytes());
         }
-        if let Ok(mut s) = self.snapshot.lock() {
-            *s = (self.save.clone(), json);
-        }
-    }
-
-    /// On SIGINT, SIGTERM or SIGHUP during play: save the last snapshot where `quit` would, say
-    /// how to resume, and end the process (exit code 128 + the signal's number).
-    fn save_on_signals(&self) {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-            return;
-        };
-        let snapshot = Arc::clone(&self.snapshot);
-        std::thread::spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                tui::restore();
-                let (save, json) = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
-                let code = 128 + signal;
-                if json.is_empty() {
-                    std::process::exit(code);
-                }
-                match crate::fsio::write_atomic(&save, json.as_bytes()) {
-                    Ok(()) => println!(
-                        "\ninterrupted: game saved to {}; resume it with: yaku play --resume {}",
-                        save.display(),
-                        save.display()
-                    ),
-                    Err(e) => eprintln!(
-                        "\nerror: interrupted, and the game could not be saved to `{}`: {e}",
-                        save.display()
-                    ),
-                }
-                std::process::exit(code);
-            }
-        });
     }
 
     fn write_record(&mut self, path: &Path) -> Result<(), i32> {
@@ -658,6 +692,7 @@ impl Session {
     fn check_files(&mut self) -> Result<(), i32> {
         if let Some(path) = self.record_path.clone()
             && let Err(why) = crate::fsio::check_replaceable_by_record(&path)
+                .and_then(|()| self.check_not_another_game(&path))
                 .and_then(|()| self.try_write_record(&path))
         {
             eprintln!(
@@ -676,6 +711,32 @@ impl Session {
             return Err(super::EXIT_FAILURE);
         }
         Ok(())
+    }
+
+    /// Refuses to write over a record of another game that is not over (a save to resume):
+    /// only a finished game, or this same game (its recorded moves the start of this one's, as
+    /// when a game is resumed with `--record` naming its own file), may be replaced.
+    fn check_not_another_game(&self, path: &Path) -> Result<(), String> {
+        let Ok(text) = crate::fsio::read_text_limited(path, crate::fsio::MAX_RECORD_SIZE) else {
+            return Ok(()); // nothing there, or empty: checked by `check_replaceable_by_record`
+        };
+        let Ok(there) = Record::from_json(&text) else {
+            return Ok(());
+        };
+        let ours = &self.record;
+        let same_game = there.seed == ours.seed
+            && there.ruleset.spec == ours.ruleset.spec
+            && there.players == ours.players
+            && there.actions.len() <= ours.actions.len()
+            && there.actions.iter().zip(&ours.actions).all(|(a, b)| a == b);
+        if there.finished || same_game {
+            return Ok(());
+        }
+        Err(format!(
+            "it holds another game that is not over ({} made), so it is left alone (resume it with `yaku play --resume {}`, or choose another file)",
+            super::plural(there.actions.len(), "move"),
+            path.display()
+        ))
     }
 
     /// Brings the record file up to date during play; a failure is reported once and the game
@@ -756,7 +817,6 @@ impl Session {
     /// Plays the game to its end (or until a player leaves) through `front`; the exit code.
     fn play(&mut self, front: &mut dyn Frontend) -> i32 {
         self.refresh_snapshot();
-        self.save_on_signals();
         let mut hands_seen = self.game.history().len();
         let mut fresh = true;
         loop {
