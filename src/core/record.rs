@@ -407,6 +407,20 @@ impl Record {
                 ),
             }));
         }
+        // Counted before anything is read into a list: a record with 100,000 players is
+        // refused at once, not checked seat by seat.
+        if let Some(players) = value.get("players").and_then(|p| p.as_array())
+            && players.len() > crate::core::MAX_SEATS
+        {
+            return Err(err(RecordErrorKind::BadField {
+                field: "players",
+                reason: format!(
+                    "{} players; no table seats more than {}",
+                    players.len(),
+                    crate::core::MAX_SEATS
+                ),
+            }));
+        }
         if version == Some(1) {
             upgrade_v1(&mut value);
         }

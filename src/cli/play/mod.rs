@@ -423,32 +423,53 @@ fn escape_record_text(record: &mut Record) {
     escape(&mut record.ruleset.spec);
 }
 
-/// A record's spec with each relative path that names a file next to the record made to point
-/// there: a record and its rule file moved together still load, from any directory. A path
-/// found nowhere beside the record is left as it is (relative to the working directory).
-fn beside_record(record: &Path, spec: &str) -> String {
-    let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) else {
-        return spec.to_string();
-    };
-    let beside = |part: &str| {
-        let p = Path::new(part);
-        if p.is_relative() && !part.contains('=') && dir.join(p).is_file() {
-            dir.join(p).display().to_string()
-        } else {
-            part.to_string()
+/// A record's spec with each rule file it names made to point beside the record: a record and
+/// its rule file moved together load from any directory. A record is a file anyone may have
+/// written, so it may name only bundled rulesets (and settings) and rule files in its own folder
+/// or below: an absolute path or a `..` would let it read files of the replayer's machine.
+/// `Err` says which part is refused, in words.
+fn beside_record(record: &Path, spec: &str) -> Result<String, String> {
+    // A record in the current folder names its files as they are.
+    let dir = record.parent().unwrap_or(Path::new(""));
+    let beside = |part: &str| -> Result<String, String> {
+        if part.contains('=') || crate::ruleset::bundled::ruleset_names().any(|n| n == part) {
+            return Ok(part.to_string());
         }
+        let p = Path::new(part);
+        let escapes = p.components().any(|c| {
+            !matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
+        if escapes {
+            return Err(format!(
+                "it names `{part}`, and a record may name only bundled rulesets and rule files in its own folder (no absolute path, no `..`)"
+            ));
+        }
+        Ok(dir.join(p).display().to_string())
     };
-    if dir.join(spec).is_file() {
+    if !spec.contains('=') && dir.join(spec).is_file() {
         return beside(spec);
     }
-    spec.split('+').map(beside).collect::<Vec<_>>().join("+")
+    spec.split('+')
+        .map(beside)
+        .collect::<Result<Vec<_>, _>>()
+        .map(|parts| parts.join("+"))
 }
 
 /// Loads the ruleset a record names. One that cannot be found is reported against the record (the
-/// spec is not something the user typed); one with errors gets its diagnostics, then a line
-/// naming the record. Errors are printed; the `Err` is the exit code.
+/// spec is not something the user typed); one with errors is reported without quoting the file
+/// (a record from someone else must not make yaku print the replayer's files), with the command
+/// that shows them. Errors are printed; the `Err` is the exit code.
 fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
-    let beside = beside_record(path, spec);
+    let beside = beside_record(path, spec).map_err(|why| {
+        eprintln!(
+            "error: `{}` was recorded with the ruleset `{spec}`, which is not loaded: {why}",
+            path.display()
+        );
+        super::EXIT_FAILURE
+    })?;
     let loaded = crate::ruleset::load_recorded(&beside);
     let errors: Vec<&crate::diag::Diagnostic> = loaded
         .diagnostics
@@ -464,26 +485,22 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
         eprintln!(
             "error: `{}` was recorded with the ruleset `{spec}`, which cannot be loaded: {}",
             path.display(),
-            errors[0].message
+            crate::diag::escape_control(&errors[0].message)
         );
         if let Some(help) = &errors[0].help {
-            eprintln!("  = help: {help}");
+            eprintln!("  = help: {}", crate::diag::escape_control(help));
         }
         eprintln!(
-            "  = note: a record names its ruleset in `ruleset.spec` as it was given to `yaku play`; a path is read from the current directory"
+            "  = note: a record names its ruleset in `ruleset.spec` as it was given to `yaku play`; a path is read from the record's folder"
         );
         return Err(super::EXIT_FAILURE);
     }
-    if !loaded.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            crate::diag::render_text(&loaded.sources, &loaded.diagnostics)
-        );
-    }
     loaded.value.map(Arc::new).ok_or_else(|| {
         eprintln!(
-            "error: the ruleset `{spec}` that `{}` was recorded with has errors (above)",
-            path.display()
+            "error: the ruleset `{spec}` that `{}` was recorded with has {} (not shown here; `yaku validate {}` shows them)",
+            path.display(),
+            super::plural(errors.len(), "error"),
+            crate::diag::escape_control(&beside)
         );
         super::EXIT_FAILURE
     })
