@@ -16,7 +16,8 @@ pub struct Names<'a> {
     /// Named expressions usable by name (a ruleset's options and tallies), compiled in the same
     /// scope.
     pub defs: &'a [(String, Program)],
-    /// Named sub-expressions (`[define]`), compiled where they are used, in the scope of the use.
+    /// Named sub-expressions (`[define]`), compiled where they are used, in the scope of the use;
+    /// sorted by name (looked up by binary search: a file may hold thousands).
     pub macros: &'a [(String, Expr)],
 }
 
@@ -226,7 +227,12 @@ impl Checker<'_> {
         if let Some((_, p)) = self.names.defs.iter().find(|(n, _)| n == name) {
             return Some((p.node().clone(), p.ty()));
         }
-        if let Some((_, body)) = self.names.macros.iter().find(|(n, _)| n == name) {
+        if let Ok(i) = self
+            .names
+            .macros
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+        {
+            let body = &self.names.macros[i].1;
             let mut inner = Vec::new();
             let compiled = self.expr(body, &mut inner);
             if let Some(first) = inner.into_iter().next() {

@@ -71,6 +71,8 @@ impl RefKind {
 pub(super) struct Loader {
     pub sources: SourceMap,
     origins: Vec<Origin>,
+    /// Each file read, by `disk:CANONICAL PATH` or `bundled:PATH`: a file named twice is read once.
+    opened: HashMap<String, FileId>,
     /// Bounds the did-you-mean work of this load, however many names are wrong.
     _suggestions: crate::diag::WorkBudget,
 }
@@ -194,6 +196,7 @@ impl Loader {
         Loader {
             sources: SourceMap::new(),
             origins: Vec::new(),
+            opened: HashMap::new(),
             _suggestions: crate::diag::WorkBudget::begin(),
         }
     }
@@ -206,6 +209,21 @@ impl Loader {
     pub(super) fn add(&mut self, name: &str, text: String, origin: Origin) -> FileId {
         self.origins.push(origin);
         self.sources.add(name, text)
+    }
+
+    /// A bundled file, added once however often it is named.
+    fn add_bundled(&mut self, path: String, text: &str) -> FileId {
+        let key = format!("bundled:{path}");
+        if let Some(&file) = self.opened.get(&key) {
+            return file;
+        }
+        let file = self.add(
+            &format!("<bundled>/{path}"),
+            text.to_string(),
+            Origin::Bundled(path),
+        );
+        self.opened.insert(key, file);
+        file
     }
 
     /// Opens the file named on the command line.
@@ -308,6 +326,12 @@ impl Loader {
             Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
             Ok(_) => {}
         }
+        // A file named again (a diamond of `extends`) is the file already read: each is read,
+        // parsed and checked once, and its errors reported once.
+        let key = std::fs::canonicalize(path).map(|c| format!("disk:{}", c.display()));
+        if let Some(&file) = key.as_ref().ok().and_then(|k| self.opened.get(k)) {
+            return Some(file);
+        }
         let bytes = match crate::fsio::read_limited(path, MAX_FILE_SIZE) {
             Ok(b) => b,
             Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
@@ -323,7 +347,13 @@ impl Loader {
         }
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         match String::from_utf8(bytes) {
-            Ok(text) => Some(self.add(&shown, text, Origin::Disk(dir))),
+            Ok(text) => {
+                let file = self.add(&shown, text, Origin::Disk(dir));
+                if let Ok(key) = key {
+                    self.opened.insert(key, file);
+                }
+                Some(file)
+            }
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
@@ -373,11 +403,7 @@ impl Loader {
                 let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
                 let joined = normalize(&format!("{dir}/{with_ext}"));
                 if let Some(text) = bundled::file(&joined) {
-                    return Some(self.add(
-                        &format!("<bundled>/{joined}"),
-                        text.to_string(),
-                        Origin::Bundled(joined),
-                    ));
+                    return Some(self.add_bundled(joined, text));
                 }
             }
             Origin::Inline => {
@@ -390,11 +416,7 @@ impl Loader {
             .as_deref()
             .and_then(|p| bundled::file(p).map(|t| (p, t)))
         {
-            return Some(self.add(
-                &format!("<bundled>/{}", b.0),
-                b.1.to_string(),
-                Origin::Bundled(b.0.to_string()),
-            ));
+            return Some(self.add_bundled(b.0.to_string(), b.1));
         }
         let (what, names): (&str, Vec<&str>) = match kind {
             RefKind::Ruleset => ("ruleset", bundled::ruleset_names().collect()),
@@ -566,6 +588,28 @@ impl Loader {
         if layers.included.contains(&identity) {
             return true;
         }
+        // A file that failed is not tried again from another path of a diamond: its errors
+        // were reported once (34 house rules in diamonds printed one error 2^16 times).
+        if layers.failed.contains(&identity) {
+            return false;
+        }
+        let ok = self.layer_once(file, identity.clone(), layers, chain, named_at, errors);
+        if !ok {
+            layers.failed.insert(identity);
+        }
+        ok
+    }
+
+    /// [`Loader::layer`] for a file not yet merged nor failed.
+    fn layer_once(
+        &mut self,
+        file: FileId,
+        identity: String,
+        layers: &mut Layers,
+        chain: &mut Vec<(String, String)>,
+        named_at: Option<&Loc>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> bool {
         if chain.iter().any(|(id, _)| *id == identity) {
             // Names as the user wrote them, not canonical paths: the same on every machine, and
             // the cycle reads from the file given back to itself.
@@ -681,6 +725,8 @@ struct Layers {
     tree: Option<Table>,
     /// The identities of the files merged, in order.
     included: Vec<String>,
+    /// The identities of the files that could not be merged (their errors already reported).
+    failed: HashSet<String>,
     /// For each file of `included`, the files it builds on (itself included): values those
     /// files set, it may change without a conflict.
     closure: Vec<Vec<String>>,
