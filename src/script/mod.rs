@@ -22,6 +22,9 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 
+/// The largest scoring script compiled, in bytes.
+pub const MAX_SCRIPT_SIZE: usize = 256 * 1024;
+
 /// The hook every scoring script defines.
 pub const SCORE_HOOK: &str = "score";
 
@@ -719,9 +722,25 @@ impl ScoringScript {
         options: &[crate::ruleset::RuleOption],
         errors: &mut Vec<Diagnostic>,
     ) -> Option<ScoringScript> {
+        let text = &sources.get(file).text;
+        // Far below the 16 MiB a rule file may be: rhai's syntax tree takes some 60 times a
+        // script's size (a 13.5 MB script took 820 MB to compile); the bundled ones are under
+        // 5 KB.
+        if text.len() > MAX_SCRIPT_SIZE {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "the scoring script is too large ({} bytes, at most {MAX_SCRIPT_SIZE})",
+                        text.len()
+                    ),
+                    named_at.clone(),
+                )
+                .with_help(Some(format!("the script is `{}`", sources.get(file).name))),
+            );
+            return None;
+        }
         let engine = sandbox();
         let aliases = call_aliases(calls);
-        let text = &sources.get(file).text;
         match engine.compile(text) {
             Ok(ast) => {
                 let has_hook = ast

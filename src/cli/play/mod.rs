@@ -979,7 +979,7 @@ trait Frontend {
 /// The line front end: the table as text, answers as typed lines (so whole games can be
 /// piped in; each answer read from a pipe is echoed after its prompt).
 struct LineFrontend {
-    lines: std::io::Lines<std::io::StdinLock<'static>>,
+    input: std::io::StdinLock<'static>,
     echo: bool,
     /// Every seat is a person (hot seat): each screen says whose turn it is.
     hot_seat: bool,
@@ -999,7 +999,7 @@ impl LineFrontend {
                 None
             },
             echo: !terminal,
-            lines: stdin.lock().lines(),
+            input: stdin.lock(),
         }
     }
 
@@ -1018,23 +1018,53 @@ impl LineFrontend {
         }
         print!("> ");
         let _ = std::io::stdout().flush();
-        match self.lines.next() {
-            Some(Ok(line)) => {
+        match read_line_bounded(&mut self.input, MAX_INPUT_LINE) {
+            Ok(Some(line)) => {
                 if self.echo {
-                    println!("{}", line.trim_end());
+                    println!("{}", crate::diag::escape_control(line.trim_end()));
                 }
                 Some(line)
             }
-            Some(Err(e)) => {
+            Err(e) => {
                 eprintln!("error: cannot read the input: {e}");
                 None
             }
-            None => {
+            Ok(None) => {
                 println!("\n(end of input)");
                 None
             }
         }
     }
+}
+
+/// The longest answer read from standard input, in bytes: no answer is longer than a few
+/// words, and a line with no end (`play < /dev/zero`) must not take all memory.
+const MAX_INPUT_LINE: usize = 4096;
+
+/// The next line of `input` without its newline, `None` at the end of input. A line longer than
+/// `max` bytes is an error (the input is not read further: what follows is no answer), as are
+/// bytes that are not UTF-8.
+fn read_line_bounded<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Option<String>> {
+    let mut line = Vec::new();
+    let mut limited = std::io::Read::take(&mut *input, max as u64 + 1);
+    let n = limited.read_until(b'\n', &mut line)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    } else if line.len() > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a line is longer than {max} bytes, so the input is read no further"),
+        ));
+    }
+    String::from_utf8(line).map(Some).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }
 
 impl Frontend for LineFrontend {
