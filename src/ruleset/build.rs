@@ -212,6 +212,7 @@ pub(super) fn ruleset(
         try_script(script, &yaku, &extras, at, errors);
         for d in &mut errors[before..] {
             locate_script_failure(d, place, &loader.sources);
+            blame_removed_declaration(d, &loader.removed);
         }
     }
     let scoring = scoring.map(|(s, _, _)| s);
@@ -1473,6 +1474,26 @@ fn flow_options(
         "redeal",
         errors,
     );
+    // A redeal that holds on any deal would redeal every hand until the game gives up.
+    for (check, loc) in redeals.iter().zip(&redeal_locs) {
+        let size = match check.on {
+            DealOn::Hands => hand_size as usize,
+            DealOn::Table | DealOn::Any => table_size as usize,
+        };
+        if super::reach::holds_on_random_piles(&check.when, deck, size, &[1, 12], 200) {
+            errors.push(
+                Diagnostic::warning(
+                    format!("redeal `{}` holds on every deal tried", check.id),
+                    loc.clone(),
+                )
+                .with_help(Some(
+                    "it held on 200 random deals: every hand would be dealt again and again, \
+                     and a hand redealt 100 times stops the game with an error"
+                        .into(),
+                )),
+            );
+        }
+    }
     let constant_set = |s: &Str, errors: &mut Vec<Diagnostic>| {
         let p = compile_expr(s, Type::Set, names, errors)?;
         Some(p.set(&expr::Context {
@@ -2175,6 +2196,36 @@ fn never_decides(
             .with_help(Some(format!("{why}{chosen}"))),
         );
     }
+}
+
+/// A script failure on a fact named after a declaration that a house rule removed (the base's
+/// script reads `hand.koikoi_opponent`, and `remove_declaration = ["koikoi"]` took it away) is
+/// the removal's fault: the error moves there, the script's line kept as the related place.
+fn blame_removed_declaration(d: &mut Diagnostic, removed: &[super::load::Removed]) {
+    let Some(rest) = d.message.split("Property not found: ").nth(1) else {
+        return;
+    };
+    let property: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let Some(gone) = removed.iter().find(|r| {
+        let id = r.id.replace('-', "_");
+        r.path == "declaration" && (property == id || property == format!("{id}_opponent"))
+    }) else {
+        return;
+    };
+    let script_at = std::mem::replace(&mut d.loc, gone.loc.clone());
+    d.message = format!(
+        "removing the declaration `{}` breaks the scoring script, which reads `hand.{property}`",
+        gone.id
+    );
+    d.help = Some(
+        "keep the declaration, or give a scoring script (`[scoring] script`) that does not read it"
+            .into(),
+    );
+    d.related
+        .push((script_at, "the script reads it here".into()));
 }
 
 /// Runs a compiled scoring script on sample hands (each yaku alone and all together, with and

@@ -71,6 +71,8 @@ impl RefKind {
 pub(super) struct Loader {
     pub sources: SourceMap,
     origins: Vec<Origin>,
+    /// The entries house rules removed, in order (see [`Removed`]).
+    pub removed: Vec<Removed>,
     /// Each file read, by `disk:CANONICAL PATH` or `bundled:PATH`: a file named twice is read once.
     opened: HashMap<String, FileId>,
     /// Bounds the did-you-mean work of this load, however many names are wrong.
@@ -196,6 +198,7 @@ impl Loader {
         Loader {
             sources: SourceMap::new(),
             origins: Vec::new(),
+            removed: Vec::new(),
             opened: HashMap::new(),
             _suggestions: crate::diag::WorkBudget::begin(),
         }
@@ -547,7 +550,7 @@ impl Loader {
             };
             let file = self.add("<--set>", text.clone(), Origin::Inline);
             match toml_tree::parse(file, &text) {
-                Ok(child) => merge_layer(&mut tree, child, &|_| true, errors),
+                Ok(child) => merge_layer(&mut tree, child, &|_| true, &mut self.removed, errors),
                 Err(e) => {
                     errors.extend(e);
                     return None;
@@ -698,7 +701,7 @@ impl Loader {
             .map(|i| self.identity(FileId(i)))
             .collect();
         let own = |f: FileId| ids.get(f.0).is_some_and(|id| closure.contains(id));
-        merge_layer(acc, tree, &own, errors);
+        merge_layer(acc, tree, &own, &mut self.removed, errors);
         layers.closure.push(closure);
         layers.included.push(identity);
         true
@@ -907,13 +910,14 @@ fn merge_layer(
     base: &mut Table,
     mut child: Table,
     own: &dyn Fn(FileId) -> bool,
+    removed: &mut Vec<Removed>,
     errors: &mut Vec<Diagnostic>,
 ) {
     // Two entries of one id in the child would merge into one and the first would be lost.
     duplicate_ids(&child, errors);
     for (key, path, noun) in REMOVALS {
         if let Some(removals) = child.remove(key) {
-            remove_entries(base, removals, key, path, noun, errors);
+            remove_entries(base, removals, key, path, noun, removed, errors);
         }
     }
     if let Some(Item {
@@ -929,13 +933,32 @@ fn merge_layer(
     {
         header.set("name".into(), id.loc.clone(), id);
     }
-    let mut merge = Merge { own, errors };
+    let mut merge = Merge {
+        own,
+        removed,
+        errors,
+    };
     merge.tables(base, child, "");
+}
+
+/// An entry a house rule removed (`remove_yaku = [...]`), for the messages of a later house rule
+/// that changes it, or of a script that reads it.
+#[derive(Clone, Debug)]
+pub(super) struct Removed {
+    /// Where its list is in the tree (`yaku`, `flow.redeal`).
+    pub path: String,
+    /// Its id.
+    pub id: String,
+    /// Where the removal names it.
+    pub loc: Loc,
+    /// The keys the removed entry had.
+    pub keys: Vec<String>,
 }
 
 /// The state of one merge: which files the child builds on, and where conflicts go.
 struct Merge<'a> {
     own: &'a dyn Fn(FileId) -> bool,
+    removed: &'a mut Vec<Removed>,
     errors: &'a mut Vec<Diagnostic>,
 }
 
@@ -1131,6 +1154,27 @@ impl Merge<'_> {
                 }
                 None => {
                     let mut entry = entry;
+                    // An entry an earlier house rule removed, changed here as if it were still
+                    // there (some keys only): say so, rather than "missing the key ...".
+                    if let (Some(id), Value::Table(t)) = (&id, &entry.value)
+                        && let Some(gone) =
+                            self.removed.iter().find(|r| r.path == path && r.id == *id)
+                        && let Some(lacking) = gone.keys.iter().find(|k| t.get(k).is_none())
+                    {
+                        self.errors.push(
+                            Diagnostic::error(
+                                format!(
+                                    "`{id}` was removed by an earlier house rule, so there is nothing here to change"
+                                ),
+                                entry.loc.clone(),
+                            )
+                            .with_related(gone.loc.clone(), "removed here")
+                            .with_help(Some(format!(
+                                "to add it back, give the whole entry (this one has no `{lacking}`); or keep it in the earlier house rule"
+                            ))),
+                        );
+                        continue;
+                    }
                     if let Value::Table(t) = &mut entry.value
                         && let Some(i) = t.entries.iter().position(|(k, _, _)| k == UNSET)
                     {
@@ -1234,6 +1278,7 @@ fn remove_entries(
     key: &str,
     path: &[&str],
     noun: &str,
+    removed_before: &mut Vec<Removed>,
     errors: &mut Vec<Diagnostic>,
 ) {
     let ids: Vec<(String, Loc)> = match removals.value {
@@ -1288,6 +1333,25 @@ fn remove_entries(
                     .filter(|(id, _)| !(listed.contains(id.as_str()) && removed.insert(id)))
                     .collect();
                 let removed: HashSet<String> = removed.into_iter().map(str::to_string).collect();
+                for entry in list
+                    .iter()
+                    .filter(|y| id_of(y).is_some_and(|i| removed.contains(i)))
+                {
+                    let id = id_of(entry).unwrap_or_default().to_string();
+                    let Some((_, loc)) = ids.iter().find(|(i, _)| *i == id) else {
+                        continue;
+                    };
+                    let keys = match &entry.value {
+                        Value::Table(t) => t.entries.iter().map(|(k, _, _)| k.clone()).collect(),
+                        _ => Vec::new(),
+                    };
+                    removed_before.push(Removed {
+                        path: path.join("."),
+                        id,
+                        loc: loc.clone(),
+                        keys,
+                    });
+                }
                 list.retain(|y| id_of(y).is_none_or(|i| !removed.contains(i)));
                 let known: Vec<&str> = list.iter().filter_map(id_of).collect();
                 for (id, loc) in unknown {

@@ -25,6 +25,14 @@ use std::sync::Arc;
 /// The largest scoring script compiled, in bytes.
 pub const MAX_SCRIPT_SIZE: usize = 256 * 1024;
 
+/// The most lines a scoring script may have: rhai's positions count lines in 16 bits.
+pub const MAX_SCRIPT_LINES: usize = u16::MAX as usize;
+
+/// The most points a script may return for a hand (a total, the opponent's, a seat's pay): far
+/// above any real score, and low enough that a game's sums never leave the 64-bit range (a
+/// script returning 2^63-1 made the totals saturate and the game read as a draw).
+pub const MAX_SCRIPT_POINTS: i64 = 1_000_000_000;
+
 /// The hook every scoring script defines.
 pub const SCORE_HOOK: &str = "score";
 
@@ -739,6 +747,20 @@ impl ScoringScript {
             );
             return None;
         }
+        // rhai counts lines in 16 bits: an error past line 65,535 would be reported there.
+        let lines = text.lines().count();
+        if lines > MAX_SCRIPT_LINES {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "the scoring script has {lines} lines, more than {MAX_SCRIPT_LINES} (its errors could not be located)"
+                    ),
+                    named_at.clone(),
+                )
+                .with_help(Some(format!("the script is `{}`", sources.get(file).name))),
+            );
+            return None;
+        }
         let engine = sandbox();
         let aliases = call_aliases(calls);
         match engine.compile(text) {
@@ -974,6 +996,7 @@ impl ScoringScript {
                     Position::NONE,
                 ));
             }
+            too_many_points(file, "total", total)?;
             return Ok(ScoreOutcome {
                 total,
                 opponent: 0,
@@ -1017,6 +1040,8 @@ impl ScoringScript {
                 Position::NONE,
             ));
         }
+        too_many_points(file, "total", total)?;
+        too_many_points(file, "opponent", opponent)?;
         let mut steps = Vec::new();
         if let Some(list) = map.get("steps") {
             let list = list.clone().try_cast::<rhai::Array>().ok_or_else(|| {
@@ -1072,6 +1097,7 @@ impl ScoringScript {
                         Position::NONE,
                     ));
                 }
+                too_many_points(file, "pays", p)?;
                 pays.push(p);
             }
         }
@@ -1185,6 +1211,20 @@ fn outcome_to_map(o: &ScoreOutcome) -> Map {
 }
 
 /// A script failure in `file` at `pos`.
+/// An error when a script's `what` is above [`MAX_SCRIPT_POINTS`].
+fn too_many_points(file: &str, what: &str, points: i64) -> Result<(), ScriptError> {
+    if points > MAX_SCRIPT_POINTS {
+        return Err(error_in(
+            file,
+            &format!(
+                "`score` returned {points} points in `{what}`; a hand is worth at most {MAX_SCRIPT_POINTS}"
+            ),
+            Position::NONE,
+        ));
+    }
+    Ok(())
+}
+
 fn error_in(file: &str, message: &str, pos: Position) -> ScriptError {
     let message = message.split(" (line ").next().unwrap_or(message);
     let location = match pos.line() {
