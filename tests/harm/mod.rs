@@ -221,6 +221,17 @@ fn recording_over_another_unfinished_game_is_refused() {
         out.stderr
     );
     assert_eq!(std::fs::read(dir.join("mine.json")).unwrap(), before);
+    // Nor is another game saved over it (it saves beside it).
+    let out = Yaku::new(["play", "koikoi", "--seed", "9", "--save", "mine.json"])
+        .current_dir(&dir)
+        .stdin("quit\n")
+        .expect(0);
+    assert!(
+        out.stdout.contains("saves to `mine-2.json`"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(std::fs::read(dir.join("mine.json")).unwrap(), before);
     // Resuming it with `--record` naming its own file is the same game.
     Yaku::new(["play", "--resume", "mine.json", "--record", "mine.json"])
         .current_dir(&dir)

@@ -719,7 +719,9 @@ impl Session {
             return Err(super::EXIT_FAILURE);
         }
         if self.bots.iter().any(Option::is_none)
-            && let Err(why) = probe_writable(&self.save)
+            && let Err(why) = self
+                .check_not_another_game(&self.save)
+                .and_then(|()| probe_writable(&self.save))
         {
             eprintln!(
                 "error: cannot save the game to `{}`: {why}\n  = help: `--save FILE` chooses where `quit` and the end of input save the game\n  = note: the game was not started",
@@ -796,6 +798,11 @@ impl Session {
                     let problem = format!("cannot save the game to `{}`: {why}", save.display());
                     match front.ask_path(&problem).map(|l| l.trim().to_string()) {
                         Some(path) if !path.is_empty() => {
+                            // Another game's save is not replaced by this one.
+                            if let Err(why) = self.check_not_another_game(Path::new(&path)) {
+                                front.say(&format!("cannot save the game to `{path}`: {why}"));
+                                continue;
+                            }
                             self.save = PathBuf::from(path);
                             self.save_is_new = !self.save.exists();
                             self.refresh_snapshot();
