@@ -1231,8 +1231,13 @@ fn error_in(file: &str, message: &str, pos: Position) -> ScriptError {
         Some(line) => format!("{file}:{line}"),
         None => file.to_string(),
     };
+    // A script's own text (a `throw "..."`, a string in an error) reaches the terminal through
+    // this message: escaped here, where every script error is made.
     ScriptError {
-        message: format!("{location}: scoring script failed: {message}"),
+        message: crate::diag::escape_control(&format!(
+            "{location}: scoring script failed: {message}"
+        ))
+        .into_owned(),
     }
 }
 

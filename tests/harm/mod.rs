@@ -560,6 +560,19 @@ fn numbers_from_files_and_flags_are_bounded_where_they_enter() {
         "{}",
         out.stderr
     );
+    // A card worth 2^63-1.
+    let deck = std::fs::read_to_string(crate::common::root().join("rulesets/decks/french-20.toml"))
+        .unwrap()
+        .replacen("points = 11", "points = 9223372036854775807", 1);
+    dir.write("rich.toml", deck);
+    let out = Yaku::new(["validate", "rich.toml"])
+        .current_dir(&dir)
+        .expect(1);
+    assert!(
+        out.stderr.contains("a card's value is at most 1000000"),
+        "{}",
+        out.stderr
+    );
     let out = Yaku::new(["score", "schnapsen", "--marriages", "9223372036854775807"])
         .current_dir(&dir)
         .expect(2);
