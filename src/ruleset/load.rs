@@ -941,6 +941,11 @@ fn merge_layer(
     merge.tables(base, child, "");
 }
 
+/// The keys every entry of a removable list must have (`when` and `points` of a yaku, `when` of
+/// an instant win or a redeal, `effect` of a declaration): an entry of a removed id without
+/// them only changes it, and there is nothing left to change. (One with them adds it back.)
+const REQUIRED: &[&str] = &["when", "points", "effect"];
+
 /// An entry a house rule removed (`remove_yaku = [...]`), for the messages of a later house rule
 /// that changes it, or of a script that reads it.
 #[derive(Clone, Debug)]
@@ -1159,7 +1164,11 @@ impl Merge<'_> {
                     if let (Some(id), Value::Table(t)) = (&id, &entry.value)
                         && let Some(gone) =
                             self.removed.iter().find(|r| r.path == path && r.id == *id)
-                        && let Some(lacking) = gone.keys.iter().find(|k| t.get(k).is_none())
+                        && let Some(lacking) = gone
+                            .keys
+                            .iter()
+                            .filter(|k| REQUIRED.contains(&k.as_str()))
+                            .find(|k| t.get(k).is_none())
                     {
                         self.errors.push(
                             Diagnostic::error(

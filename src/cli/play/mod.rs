@@ -432,7 +432,7 @@ fn beside_record(record: &Path, spec: &str) -> Result<String, String> {
     // A record in the current folder names its files as they are.
     let dir = record.parent().unwrap_or(Path::new(""));
     let beside = |part: &str| -> Result<String, String> {
-        if part.contains('=') || crate::ruleset::bundled::ruleset_names().any(|n| n == part) {
+        if part.contains('=') {
             return Ok(part.to_string());
         }
         let p = Path::new(part);
@@ -442,6 +442,14 @@ fn beside_record(record: &Path, spec: &str) -> Result<String, String> {
                 std::path::Component::Normal(_) | std::path::Component::CurDir
             )
         });
+        // A rule file beside the record first (it may share a bundled ruleset's name).
+        if !escapes && dir.join(p).is_file() {
+            return Ok(dir.join(p).display().to_string());
+        }
+        let bundled = part.strip_suffix(".toml").unwrap_or(part);
+        if crate::ruleset::bundled::ruleset_names().any(|n| n == bundled) {
+            return Ok(part.to_string());
+        }
         if escapes {
             return Err(format!(
                 "it names `{part}`, and a record may name only bundled rulesets and rule files in its own folder (no absolute path, no `..`)"
@@ -736,6 +744,11 @@ impl Session {
     /// only a finished game, or this same game (its recorded moves the start of this one's, as
     /// when a game is resumed with `--record` naming its own file), may be replaced.
     fn check_not_another_game(&self, path: &Path) -> Result<(), String> {
+        // Only a regular file is opened: opening a named pipe would wait for ever (what is not
+        // a regular file is refused by `check_replaceable_by_record`).
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Ok(());
+        }
         let Ok(text) = crate::fsio::read_text_limited(path, crate::fsio::MAX_RECORD_SIZE) else {
             return Ok(()); // nothing there, or empty: checked by `check_replaceable_by_record`
         };
