@@ -731,34 +731,8 @@ impl ScoringScript {
         errors: &mut Vec<Diagnostic>,
     ) -> Option<ScoringScript> {
         let text = &sources.get(file).text;
-        // Far below the 16 MiB a rule file may be: rhai's syntax tree takes some 60 times a
-        // script's size (a 13.5 MB script took 820 MB to compile); the bundled ones are under
-        // 5 KB.
-        if text.len() > MAX_SCRIPT_SIZE {
-            errors.push(
-                Diagnostic::error(
-                    format!(
-                        "the scoring script is too large ({} bytes, at most {MAX_SCRIPT_SIZE})",
-                        text.len()
-                    ),
-                    named_at.clone(),
-                )
-                .with_help(Some(format!("the script is `{}`", sources.get(file).name))),
-            );
-            return None;
-        }
-        // rhai counts lines in 16 bits: an error past line 65,535 would be reported there.
-        let lines = text.lines().count();
-        if lines > MAX_SCRIPT_LINES {
-            errors.push(
-                Diagnostic::error(
-                    format!(
-                        "the scoring script has {lines} lines, more than {MAX_SCRIPT_LINES} (its errors could not be located)"
-                    ),
-                    named_at.clone(),
-                )
-                .with_help(Some(format!("the script is `{}`", sources.get(file).name))),
-            );
+        if let Some(d) = too_large(sources, file, named_at) {
+            errors.push(d);
             return None;
         }
         let engine = sandbox();
@@ -1124,6 +1098,10 @@ impl ScoringScript {
         named_at: &Loc,
         errors: &mut Vec<Diagnostic>,
     ) -> Option<ScoringScript> {
+        if let Some(d) = too_large(sources, file, named_at) {
+            errors.push(d);
+            return None;
+        }
         let text = &sources.get(file).text;
         let ast = match self.engine.compile(text) {
             Ok(ast) => ast,
@@ -1211,6 +1189,33 @@ fn outcome_to_map(o: &ScoreOutcome) -> Map {
 }
 
 /// A script failure in `file` at `pos`.
+/// The error for a script too large to compile: more than [`MAX_SCRIPT_SIZE`] bytes (far below
+/// the 16 MiB a rule file may be: rhai's syntax tree takes some 60 times a script's size, and a
+/// 13.5 MB script took 820 MB to compile; the bundled ones are under 5 KB), or more than
+/// [`MAX_SCRIPT_LINES`] lines (rhai counts lines in 16 bits, so an error past line 65,535 would
+/// be reported there). Located where the script is named.
+fn too_large(sources: &SourceMap, file: FileId, named_at: &Loc) -> Option<Diagnostic> {
+    let text = &sources.get(file).text;
+    let problem = if text.len() > MAX_SCRIPT_SIZE {
+        format!(
+            "the scoring script is too large ({} bytes, at most {MAX_SCRIPT_SIZE})",
+            text.len()
+        )
+    } else {
+        let lines = text.lines().count();
+        if lines <= MAX_SCRIPT_LINES {
+            return None;
+        }
+        format!(
+            "the scoring script has {lines} lines, more than {MAX_SCRIPT_LINES} (its errors could not be located)"
+        )
+    };
+    Some(
+        Diagnostic::error(problem, named_at.clone())
+            .with_help(Some(format!("the script is `{}`", sources.get(file).name))),
+    )
+}
+
 /// An error when a script's `what` is above [`MAX_SCRIPT_POINTS`].
 fn too_many_points(file: &str, what: &str, points: i64) -> Result<(), ScriptError> {
     if points > MAX_SCRIPT_POINTS {
