@@ -126,16 +126,29 @@ fn expand(specs: &[String]) -> Vec<String> {
 /// Loads one ruleset or deck and returns its findings and a one-line summary.
 fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     if spec == "-" {
-        let mut text = String::new();
         let mut sources = SourceMap::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
-            let file = sources.add("<stdin>", "");
-            let d = Diagnostic::error(
-                format!("cannot read standard input: {e}"),
-                crate::diag::Loc::new(file, 0..0),
-            );
-            return (vec![d], sources, String::new());
-        }
+        // With the bound of any rule file: `validate - < /dev/zero` must not take all memory.
+        let read =
+            crate::fsio::read_limited_from(std::io::stdin(), crate::fsio::MAX_RULE_FILE_SIZE)
+                .and_then(|bytes| {
+                    String::from_utf8(bytes).map_err(|_| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            "the input is not UTF-8 text",
+                        )
+                    })
+                });
+        let text = match read {
+            Ok(text) => text,
+            Err(e) => {
+                let file = sources.add("<stdin>", "");
+                let d = Diagnostic::error(
+                    format!("cannot read standard input: {e}"),
+                    crate::diag::Loc::new(file, 0..0),
+                );
+                return (vec![d], sources, String::new());
+            }
+        };
         let loaded = ruleset::load_str("<stdin>", &text);
         return (
             loaded.diagnostics,
@@ -197,7 +210,19 @@ fn summary(ruleset: Option<&ruleset::Ruleset>) -> String {
 /// a sample hand needs its ruleset's yaku, so the help says to validate the rule file too.
 fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     let mut sources = SourceMap::new();
-    let text = match std::fs::read_to_string(spec) {
+    // Read only as a regular file of at most a rule file's size (a FIFO named `x.rhai` would
+    // wait, `/dev/zero` would never end).
+    let read = match crate::fsio::named_file_problem(std::path::Path::new(spec), "rhai") {
+        Some(problem) => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            problem,
+        )),
+        None => crate::fsio::read_text_limited(
+            std::path::Path::new(spec),
+            crate::fsio::MAX_RULE_FILE_SIZE,
+        ),
+    };
+    let text = match read {
         Ok(t) => t,
         Err(e) => {
             let file = sources.add("<command line>", spec);

@@ -501,6 +501,15 @@ fn hostile_files_and_input_take_bounded_work() {
     );
     assert!(code == 0 || code == 1, "{stderr}");
     assert!(stderr.contains("longer than 4096 bytes"), "{stderr}");
+    // Standard input with no end, for a rule file.
+    let (code, _, stderr, _) = run_bounded(
+        &dir,
+        &["validate", "-"],
+        &vec![b'#'; (16 << 20) + 2],
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("too large"), "{stderr}");
     // A script far larger than any real one.
     let big = format!(
         "fn score(hand) {{ hand.base }}\n{}",
