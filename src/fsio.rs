@@ -222,8 +222,9 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Checks that `path` may be replaced by a game record or save: it does not exist, is an empty
-/// regular file, or already holds a yaku record. Anything else (the ruleset being played, a document given
-/// by mistake) is refused rather than overwritten; `Err` says why, in words.
+/// regular file, or already holds a yaku record. Anything else (a device, the ruleset being
+/// played, a document given by mistake) is refused rather than overwritten; `Err` says why, in
+/// words.
 pub fn check_replaceable_by_record(path: &Path) -> Result<(), String> {
     if let Some(why) = write_target_problem(path) {
         return Err(why);
