@@ -184,6 +184,10 @@ fn a_file_size_limit_is_reported_and_the_game_kept() {
         String::from_utf8_lossy(&out.stderr),
     );
     assert_eq!(out.status.code(), Some(1), "killed? {stderr}");
+    assert!(
+        stderr.contains("cannot keep the save `s.json` current"),
+        "{stderr}"
+    );
     assert!(stderr.contains("cannot save the game"), "{stderr}");
     assert!(stderr.contains("too large"), "{stderr}");
     assert!(stdout.contains("the game is kept"), "{stdout}");

@@ -118,6 +118,9 @@ struct Session {
     record_path: Option<PathBuf>,
     /// A write of the record during play failed (reported once; the game goes on).
     record_failed: bool,
+    /// A write of the save during play failed (reported once; `quit` reports it again and asks
+    /// for another file).
+    save_failed: bool,
     /// The save file did not exist before this game: written at every decision of a person
     /// (so it is current whenever play stops) and removed when the game ends, since there is
     /// nothing left to resume.
@@ -303,6 +306,7 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
         save: free_save_path(wanted_save.clone()),
         record_path: args.record.clone(),
         record_failed: false,
+        save_failed: false,
         save_is_new: true,
     };
     session.check_files()?;
@@ -561,6 +565,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         save: args.save.clone().unwrap_or_else(|| path.to_path_buf()),
         record_path: args.record.clone(),
         record_failed: false,
+        save_failed: false,
         save_is_new: false,
     };
     session.save_is_new = !session.save.exists();
@@ -699,8 +704,18 @@ impl Session {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         *snapshot = (self.save.clone(), json);
-        if person && crate::fsio::check_replaceable_by_record(&self.save).is_ok() {
-            let _ = crate::fsio::write_atomic(&self.save, snapshot.1.as_bytes());
+        if person
+            && crate::fsio::check_replaceable_by_record(&self.save).is_ok()
+            && let Err(e) = crate::fsio::write_atomic(&self.save, snapshot.1.as_bytes())
+            && !self.save_failed
+        {
+            // A full disk or a file-size limit: said once, and the game goes on.
+            self.save_failed = true;
+            eprintln!(
+                "warning: cannot keep the save `{}` current: {}; the game goes on (`quit` asks for another file)",
+                self.save.display(),
+                write_problem(&self.save, &e)
+            );
         }
     }
 
@@ -818,6 +833,7 @@ impl Session {
                             }
                             self.save = PathBuf::from(path);
                             self.save_is_new = !self.save.exists();
+                            self.save_failed = false;
                             self.refresh_snapshot();
                         }
                         Some(_) => {
