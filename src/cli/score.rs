@@ -8,6 +8,16 @@ use crate::ruleset::{BankerFlow, Exhausted, Flow, GameLength, Ruleset};
 use crate::yaku::{self as scoring, Circumstances, Special};
 use std::fmt::Write as _;
 
+/// The most marriage points a flag may give: far above a hand's, so sums stay exact.
+const MAX_FLAG_POINTS: i64 = 10_000;
+
+/// The most calls to play on a flag may give: more than a hand has turns.
+const MAX_CALLS: i64 = 20;
+
+/// The most times `--made` may say a declaration was made in one hand (a hand has fewer
+/// turns): each may double the score, and more would overflow inside the ruleset's script.
+const MAX_MADE: i64 = 12;
+
 /// Arguments of `yaku score`.
 #[derive(clap::Args, Debug)]
 pub struct ScoreArgs {
@@ -28,10 +38,10 @@ pub struct ScoreArgs {
     hand: Vec<String>,
     /// Calls to play on by the scoring player. The ruleset's own name for the call works too:
     /// `--ID N` for a declaration `ID` that plays on (`yaku score koikoi --koikoi 1`).
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_CALLS))]
     calls: u32,
     /// Calls to play on by the other players; also `--opponent-ID M`.
-    #[arg(long, default_value_t = 0, value_name = "M")]
+    #[arg(long, default_value_t = 0, value_name = "M", value_parser = clap::value_parser!(u32).range(0..=MAX_CALLS))]
     opponent_calls: u32,
     /// Flags named after the ruleset's declarations, gathered before parsing (not typed).
     #[arg(skip)]
@@ -54,14 +64,14 @@ pub struct ScoreArgs {
     /// `last_trick`; `--captured` is then the winner's tricks.
     #[arg(long, value_name = "END")]
     end: Option<String>,
-    /// Trick-taking games: the winner's marriage points that count.
-    #[arg(long, default_value_t = 0, value_name = "P")]
+    /// Trick-taking games: the winner's marriage points that count (0 to 10000).
+    #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     marriages: i64,
     /// Trick-taking games: the other player's tricks, as card ids.
     #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
     opponent_captured: Vec<String>,
-    /// Trick-taking games: the other player's marriage points that count.
-    #[arg(long, default_value_t = 0, value_name = "P")]
+    /// Trick-taking games: the other player's marriage points that count (0 to 10000).
+    #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     opponent_marriages: i64,
     /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
     #[arg(long, default_value = "none", value_name = "WHO")]
@@ -71,7 +81,7 @@ pub struct ScoreArgs {
     #[arg(long = "loser", value_name = "ID,ID,...")]
     losers: Vec<String>,
     /// Games that settle each loser: each loser's calls to play on, in the order of `--loser`.
-    #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
+    #[arg(long, value_delimiter = ',', value_name = "N,N,...", value_parser = clap::value_parser!(u32).range(0..=MAX_CALLS))]
     loser_calls: Vec<u32>,
     /// Games that settle each loser: a declaration the winner made, and how often
     /// (`--made shake=1`).
@@ -135,8 +145,14 @@ pub fn run(args: &ScoreArgs) -> i32 {
             );
             return super::EXIT_USAGE;
         };
-        let Ok(n) = value.parse::<u32>() else {
-            eprintln!("error: `--{flag}` takes a number of calls, found `{value}`");
+        let Some(n) = value
+            .parse::<u32>()
+            .ok()
+            .filter(|n| i64::from(*n) <= MAX_CALLS)
+        else {
+            eprintln!(
+                "error: `--{flag}` takes a number of calls from 0 to {MAX_CALLS}, found `{value}`"
+            );
             return super::EXIT_USAGE;
         };
         if i % 2 == 0 {
@@ -433,7 +449,9 @@ fn table_facts(
         let n: i64 = n
             .trim()
             .parse()
-            .map_err(|_| format!("`--made {m}`: a count must follow `=`"))?;
+            .ok()
+            .filter(|n| (0..=MAX_MADE).contains(n))
+            .ok_or_else(|| format!("`--made {m}`: a count from 0 to {MAX_MADE} must follow `=`"))?;
         let entry = made
             .iter_mut()
             .find(|(d, _)| d == id.trim())
