@@ -4,6 +4,7 @@
 //! 1 a finding or failure the user must fix, 2 a usage error.
 
 mod analyze;
+mod fronts;
 mod list;
 mod play;
 mod replay;

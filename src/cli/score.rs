@@ -4,7 +4,7 @@ use super::load_ruleset;
 use crate::deck::CardSet;
 use crate::diag::did_you_mean;
 use crate::families::banker;
-use crate::ruleset::{BankerFlow, Exhausted, Flow, GameLength, Ruleset};
+use crate::ruleset::{BankerFlow, Exhausted, GameLength, Ruleset};
 use crate::yaku::{self as scoring, Circumstances, Special};
 use std::fmt::Write as _;
 
@@ -100,15 +100,23 @@ pub fn run(args: &ScoreArgs) -> i32 {
     let Some(ruleset) = load_ruleset(&args.ruleset) else {
         return super::EXIT_FAILURE;
     };
-    let deck = &ruleset.deck;
     let (Some(pile), Some(hand)) = (cards(&ruleset, &args.captured), cards(&ruleset, &args.hand))
     else {
         return super::EXIT_FAILURE;
     };
-    let flow = match &ruleset.flow {
-        Flow::Matching(flow) => flow,
-        Flow::Banker(flow) => return score_showdown(&ruleset, flow, pile, args.json),
-        Flow::Tricks(flow) => return score_tricks(&ruleset, flow, pile, args),
+    (super::fronts::of(&ruleset).score)(&ruleset, args, pile, hand)
+}
+
+/// What a matching hand ending with `pile` captured scores ([`super::fronts`]).
+pub(super) fn score_matching(
+    ruleset: &Ruleset,
+    args: &ScoreArgs,
+    pile: CardSet,
+    hand: CardSet,
+) -> i32 {
+    let deck = &ruleset.deck;
+    let Some(flow) = ruleset.matching() else {
+        unreachable!("the matching family's front scores matching rulesets")
     };
     let rounds = args.rounds.unwrap_or(match flow.length {
         GameLength::Rounds(n) => n,
@@ -170,17 +178,17 @@ pub fn run(args: &ScoreArgs) -> i32 {
         dealer: args.dealer,
         choices: 0,
     };
-    let special = match matching_end(&ruleset, flow, args, hand, &mut c) {
+    let special = match matching_end(ruleset, flow, args, hand, &mut c) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let found = match special {
-        None => scoring::evaluate(&ruleset, pile, &c),
+        None => scoring::evaluate(ruleset, pile, &c),
         // The instant win or the dealer's points replace the yaku, as in the game.
         Some(_) => crate::ruleset::YakuScore::default(),
     };
-    let table = if scoring::reads_table(&ruleset) {
-        match table_facts(&ruleset, flow, pile, &c, args) {
+    let table = if scoring::reads_table(ruleset) {
+        match table_facts(ruleset, flow, pile, &c, args) {
             Ok(t) => Some(t),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -191,7 +199,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
         None
     };
     let outcome =
-        match scoring::settle_at_table(&ruleset, &found, special.as_ref(), &c, table.as_ref()) {
+        match scoring::settle_at_table(ruleset, &found, special.as_ref(), &c, table.as_ref()) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -535,12 +543,15 @@ fn table_facts(
 
 /// The game points of a finished trick-taking hand: its end, both players' card points and
 /// tricks, through the ruleset's scoring script.
-fn score_tricks(
+pub(super) fn score_tricks(
     ruleset: &Ruleset,
-    flow: &crate::ruleset::TricksFlow,
-    pile: CardSet,
     args: &ScoreArgs,
+    pile: CardSet,
+    _hand: CardSet,
 ) -> i32 {
+    let Some(flow) = ruleset.tricks() else {
+        unreachable!("the trick-taking family's front scores trick-taking rulesets")
+    };
     use crate::script::{FactValue, HandFacts};
     let ends = ["claim", "false_claim", "failed_close", "last_trick"];
     let Some(end) = args.end.as_deref().filter(|e| ends.contains(e)) else {
@@ -644,7 +655,17 @@ fn score_tricks(
 
 /// A banker game's hand: its value at the showdown, and whether it wins every bet at once when
 /// it is the banker's first tiles.
-fn score_showdown(ruleset: &Ruleset, flow: &BankerFlow, pile: CardSet, json: bool) -> i32 {
+pub(super) fn score_showdown(
+    ruleset: &Ruleset,
+    args: &ScoreArgs,
+    pile: CardSet,
+    _hand: CardSet,
+) -> i32 {
+    let json = args.json;
+    let Some(flow) = ruleset.banker() else {
+        unreachable!("the banker family's front scores banker rulesets")
+    };
+    let flow: &BankerFlow = flow;
     let value = banker::hand_value(flow, pile);
     let instant = banker::banker_instant_win(flow, pile);
     let deck = &ruleset.deck;

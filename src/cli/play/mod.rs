@@ -12,7 +12,7 @@ mod board;
 mod editor;
 mod prompt;
 pub(crate) mod screen;
-mod table;
+pub(super) mod table;
 mod tricks;
 mod tui;
 
