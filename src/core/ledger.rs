@@ -215,3 +215,57 @@ impl Ledger {
         }
     }
 }
+
+/// What a scoring script said of every seat, in the one settlement shape of every family:
+/// each seat's points (`seats`, empty when it did not say) and the winner it named (`winner`,
+/// -1 for nobody).
+#[derive(Clone, Copy, Debug)]
+pub struct SeatSettlement<'a> {
+    /// Each seat's signed points, by seat; empty when the script did not settle every seat.
+    pub seats: &'a [i64],
+    /// The winner the script named, if it named one.
+    pub named: Option<i64>,
+}
+
+impl SeatSettlement<'_> {
+    /// The hand's winner and, when the script settled every seat, each seat's points at a table
+    /// of `table` seats: the winner the script named (-1: nobody), else `winner` (the seat that
+    /// ended the hand), else the one seat with the most points when they are above zero. `Err`
+    /// says what the script got wrong.
+    pub fn resolve(
+        &self,
+        table: usize,
+        winner: Option<Seat>,
+    ) -> Result<(Option<Seat>, Option<PerSeat<i64>>), String> {
+        let by_seat = if self.seats.is_empty() {
+            None
+        } else if self.seats.len() != table {
+            return Err(format!(
+                "`score` returned `seats` with {} numbers for a table of {table} seats",
+                self.seats.len()
+            ));
+        } else {
+            Some(PerSeat::from_slice(self.seats))
+        };
+        let winner = match self.named {
+            Some(w) if w < 0 => None,
+            Some(w) => match usize::try_from(w).ok().filter(|&w| w < table) {
+                Some(w) => Some(w),
+                None => {
+                    return Err(format!(
+                        "`score` returned `winner` {w}; a table of {table} seats has seats 0 to {} (-1 for nobody)",
+                        table - 1
+                    ));
+                }
+            },
+            None => winner.or_else(|| {
+                let points = by_seat.as_ref()?;
+                let best = *points.iter().max()?;
+                (best > 0 && points.iter().filter(|&&p| p == best).count() == 1)
+                    .then(|| points.iter().position(|&p| p == best))
+                    .flatten()
+            }),
+        };
+        Ok((winner, by_seat))
+    }
+}

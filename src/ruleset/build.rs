@@ -210,7 +210,15 @@ pub(super) fn ruleset(
         && !crate::diag::has_errors(errors)
     {
         let extras = match &flow {
-            Some(Flow::Tricks(_)) => tricks_sample_facts(),
+            Some(Flow::Tricks(t)) => {
+                let mut samples = tricks_sample_facts();
+                if !carry.is_empty() {
+                    for sample in &mut samples {
+                        sample.push(("carry", carry_sample(&carry, t.players as usize)));
+                    }
+                }
+                samples
+            }
             Some(Flow::Matching(m)) if script.reads().reads_extra() => {
                 table_samples(m, &tallies, &declarations, &yaku, &carry)
             }
@@ -2607,21 +2615,7 @@ fn table_samples(
                 } else {
                     Vec::new()
                 },
-                carry: (!carry.is_empty()).then(|| {
-                    FactValue::Map(
-                        carry
-                            .iter()
-                            .map(|c| {
-                                let v = if c.per_seat {
-                                    FactValue::List(vec![FactValue::Int(c.initial); seats as usize])
-                                } else {
-                                    FactValue::Int(c.initial)
-                                };
-                                (c.id.clone(), v)
-                            })
-                            .collect(),
-                    )
-                }),
+                carry: (!carry.is_empty()).then(|| carry_sample(carry, seats as usize)),
                 draws_before: draws,
             };
             out.push(t.extra());
@@ -2837,4 +2831,21 @@ fn tricks_sample_facts() -> Vec<Vec<(&'static str, FactValue)>> {
         }
     }
     out
+}
+
+/// The carried values at their initial values, as a sample hand's `hand.carry` holds them.
+fn carry_sample(carry: &[Carry], seats: usize) -> FactValue {
+    FactValue::Map(
+        carry
+            .iter()
+            .map(|c| {
+                let v = if c.per_seat {
+                    FactValue::List(vec![FactValue::Int(c.initial); seats])
+                } else {
+                    FactValue::Int(c.initial)
+                };
+                (c.id.clone(), v)
+            })
+            .collect(),
+    )
 }

@@ -5,7 +5,7 @@
 use super::view::View;
 use crate::core::{
     Action, Carried, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat,
-    Seat, StartError, StartOptions, next_seat, same_family, uniform_index,
+    Seat, SeatSettlement, StartError, StartOptions, next_seat, same_family, uniform_index,
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
@@ -1471,42 +1471,16 @@ impl MatchingGame {
         if o.seats.is_empty() && o.winner.is_none() {
             return Ok((winner, settled, None));
         }
-        let script = self.ruleset.scoring.as_ref();
-        let fail = |message: String| match script {
-            Some(s) => s.failure(&message),
-            None => ScriptError { message },
+        let said = SeatSettlement {
+            seats: &o.seats,
+            named: o.winner,
         };
-        let by_seat = if o.seats.is_empty() {
-            None
-        } else if o.seats.len() != self.seats {
-            return Err(fail(format!(
-                "`score` returned `seats` with {} numbers for a table of {} seats",
-                o.seats.len(),
-                self.seats
-            )));
-        } else {
-            Some(PerSeat::from_slice(&o.seats))
-        };
-        let winner = match o.winner {
-            Some(w) if w < 0 => None,
-            Some(w) => match usize::try_from(w).ok().filter(|&w| w < self.seats) {
-                Some(w) => Some(w),
-                None => {
-                    return Err(fail(format!(
-                        "`score` returned `winner` {w}; a table of {} seats has seats 0 to {} (-1 for nobody)",
-                        self.seats,
-                        self.seats - 1
-                    )));
-                }
-            },
-            None => winner.or_else(|| {
-                let points = by_seat.as_ref()?;
-                let best = *points.iter().max()?;
-                (best > 0 && points.iter().filter(|&&p| p == best).count() == 1)
-                    .then(|| points.iter().position(|&p| p == best))
-                    .flatten()
-            }),
-        };
+        let (winner, by_seat) = said.resolve(self.seats, winner).map_err(|message| {
+            match self.ruleset.scoring.as_ref() {
+                Some(s) => s.failure(&message),
+                None => ScriptError { message },
+            }
+        })?;
         Ok((winner, settled, by_seat))
     }
 

@@ -7,11 +7,11 @@
 use super::view::TricksView;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat, Seat,
-    StartError, StartOptions, next_seat, same_family,
+    SeatSettlement, StartError, StartOptions, next_seat, same_family,
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::ruleset::{ClaimRule, FirstDealer, Flow, FollowRule, GameLength, Ruleset, TricksFlow};
-use crate::script::{FactValue, HandFacts};
+use crate::script::{FactValue, HandFacts, ScriptError};
 use crate::yaku::HandOutcome;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
@@ -102,12 +102,16 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         FirstDealer::Random => rng.random_range(0..seats),
     };
     let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
+    let carried = crate::core::Carried::new(&ruleset.carry, seats);
     let mut game = TricksGame {
         ruleset,
         flow,
         rng,
         orders: options.deck_orders.into_iter(),
-        ledger: Ledger::new(seats, 0, rounds, dealer, options.log_events),
+        ledger: Ledger {
+            carried,
+            ..Ledger::new(seats, 0, rounds, dealer, options.log_events)
+        },
         ends_with_hand: false,
         phase: Phase::Lead,
         turn: 0,
@@ -538,7 +542,7 @@ impl TricksGame {
             Some(_) => "opponent",
             None => "none",
         };
-        HandFacts {
+        let mut facts = HandFacts {
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,
@@ -557,7 +561,12 @@ impl TricksGame {
                 ("closer", FactValue::Text(closer.to_string())),
             ],
             ..HandFacts::default()
+        };
+        if !self.ledger.carried.is_empty() {
+            let carry = self.ledger.carried.fact(&self.ruleset.carry);
+            facts.extra.push(("carry", carry));
         }
+        facts
     }
 
     fn end_hand(&mut self, winner: Seat, end: HandEnd) {
@@ -586,6 +595,41 @@ impl TricksGame {
                 outcome.opponent
             };
         }
+        // The one settlement shape of every family: a script may settle every seat itself,
+        // name the winner, carry values into the next hand, and be held to a zero sum.
+        let said = SeatSettlement {
+            seats: &outcome.seats,
+            named: outcome.winner,
+        };
+        let settled = said
+            .resolve(seats, Some(winner))
+            .and_then(|(w, by_seat)| {
+                if let Some(by_seat) = by_seat {
+                    points = by_seat;
+                }
+                if !outcome.carry.is_empty() {
+                    self.ledger
+                        .carried
+                        .apply(&self.ruleset.carry, &outcome.carry)?;
+                }
+                Ok(w)
+            })
+            .map_err(|message| match &self.ruleset.scoring {
+                Some(s) => s.failure(&message),
+                None => ScriptError { message },
+            })
+            .and_then(|w| match &self.ruleset.scoring {
+                Some(s) if s.is_zero_sum() => s.check_zero_sum(&points, "seat").map(|()| w),
+                _ => Ok(w),
+            });
+        let hand_winner = match settled {
+            Ok(w) => w,
+            Err(e) => {
+                self.ledger.fail(e);
+                self.phase = Phase::GameOver;
+                return;
+            }
+        };
         let count = Event::HandCount {
             points: (0..seats).map(|s| self.points(s)).collect(),
             tricks: self.tricks.to_vec(),
@@ -599,14 +643,14 @@ impl TricksGame {
                 steps: outcome.steps,
                 total: outcome.total,
                 opponent: outcome.opponent,
-                seats: Vec::new(),
-                winner: None,
-                carry: Vec::new(),
+                seats: outcome.seats,
+                winner: outcome.winner,
+                carry: outcome.carry,
             })),
-            ..self.ledger.result(Some(winner), end, points)
+            ..self.ledger.result(hand_winner, end, points)
         });
         self.ledger
-            .pass_deal(self.flow.next_dealer, Some(winner), seats);
+            .pass_deal(self.flow.next_dealer, hand_winner, seats);
         let target = match self.flow.length {
             GameLength::Target { score, .. } => Some(score),
             GameLength::Rounds(_) => None,

@@ -615,3 +615,51 @@ fn a_deal_made_in_place_is_the_fresh_deal() {
         }
     }
 }
+
+/// The trick-taking family settles in the one shape of every family: a script may settle each
+/// seat (`seats`), name the winner, and carry values into the next hand.
+#[test]
+fn a_trick_taking_script_settles_every_seat_and_carries_a_value() {
+    let text = r#"
+[ruleset]
+id = "schnapsen-streak"
+extends = "schnapsen"
+
+[[carry]]
+id = "hands"
+name = "Hands played"
+
+[scoring]
+zero_sum = true
+source = '''
+fn score(hand) {
+    #{ seats: [2, -2], winner: 0, carry: #{ hands: hand.carry.hands + 1 } }
+}
+'''
+"#;
+    let loaded = ruleset::load_str("streak.toml", text);
+    let r = Arc::new(
+        loaded
+            .value
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+    );
+    let mut g = start(
+        Arc::clone(&r),
+        StartOptions {
+            seed: 2,
+            rounds: Some(3),
+            ..StartOptions::default()
+        },
+    )
+    .unwrap();
+    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+    crate::core::play_out(&mut g, &mut agents, &mut agent_rng(2)).unwrap();
+    let hands = g.history();
+    assert_eq!(hands.len(), 3);
+    for (k, h) in hands.iter().enumerate() {
+        assert_eq!(&*h.points, &[2, -2]);
+        assert_eq!(h.winner, Some(0));
+        assert_eq!(h.carried.get("hands"), Some(&[k as i64 + 1][..]));
+    }
+    assert_eq!(g.scores(), &[6, -6]);
+}
