@@ -5,7 +5,7 @@
 
 mod card_set;
 
-pub use card_set::{CardId, CardSet, CardSetIter};
+pub use card_set::{CardBits, CardId, CardSet, CardSetIter};
 
 use rand::distr::uniform::{UniformInt, UniformSampler};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -18,7 +18,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 #[inline(always)]
 pub fn shuffle(order: &mut [CardId; CardSet::CAPACITY], n: usize, rng: &mut Xoshiro256PlusPlus) {
     // Shuffled in an array of the largest deck, every index kept inside it by a mask that
-    // changes nothing (`j <= i < n <= 64`): the swaps need no bounds checks, 5 instructions of
+    // changes nothing (`j <= i < n <= CAPACITY`): the swaps need no bounds checks, 5 instructions of
     // the 31 each draw cost.
     const LAST: usize = CardSet::CAPACITY - 1;
     // The generator is copied in and out: a local state stays in registers, where the
@@ -27,7 +27,7 @@ pub fn shuffle(order: &mut [CardId; CardSet::CAPACITY], n: usize, rng: &mut Xosh
     let mut local = rng.clone();
     for i in (1..n.min(CardSet::CAPACITY)).rev() {
         // `random_range(0..=i)`, called through the sampler it uses for a range within 32 bits
-        // (a deck has at most 64 cards) so that it inlines (`random_range` is not `#[inline]`):
+        // (a deck has at most CAPACITY cards) so that it inlines (`random_range` is not `#[inline]`):
         // the same draws.
         let j = UniformInt::<u32>::sample_single_inclusive(0, (i & LAST) as u32, &mut local)
             .expect("0..=i is not empty");
@@ -310,3 +310,6 @@ impl Deck {
         self.cards.iter().map(|c| c.id.as_str())
     }
 }
+
+#[cfg(test)]
+mod pack_tests;

@@ -4,11 +4,12 @@
 //! by zero gives 0.
 //!
 //! Arithmetic never wraps. Every number an expression computes has bounds known at load
-//! ([`Program::bounds`]: counts are 0 to 64, card attributes are the deck's, and each fact has a
-//! range the core keeps to, `crate::ruleset::scope::fact_range`), and an expression with a part
-//! that could leave the 64-bit range is refused when it is compiled, naming how far it could
-//! go. So evaluation cannot overflow; as a second line, for a fact given outside its range,
-//! operations saturate at the largest or smallest number rather than wrap to the other sign.
+//! ([`Program::bounds`]: counts are 0 to [`CardSet::CAPACITY`], card attributes are the deck's,
+//! and each fact has a range the core keeps to, `crate::ruleset::scope::fact_range`), and an
+//! expression with a part that could leave the 64-bit range is refused when it is compiled,
+//! naming how far it could go. So evaluation cannot overflow; as a second line, for a fact given
+//! outside its range, operations saturate at the largest or smallest number rather than wrap to
+//! the other sign.
 //!
 //! The game core evaluates yaku conditions at nearly every turn, so speed matters here: the
 //! commonest shapes also get a flat form (a card count in a range, and of those) evaluated
@@ -17,7 +18,7 @@
 
 use super::Type;
 use super::ast::BinaryOp;
-use crate::deck::CardSet;
+use crate::deck::{CardBits, CardSet};
 
 /// What an expression is evaluated against.
 #[derive(Clone, Copy, Debug)]
@@ -212,47 +213,47 @@ enum Flat {
 struct Lanes {
     width: u32,
     /// Every card of a suit.
-    cards: u64,
+    cards: CardBits,
     /// The top bit of each suit's lane.
-    tops: u64,
+    tops: CardBits,
     /// How many suits.
     suits: i64,
     /// The masks that add the pairs' counts into nibbles, then the nibbles' into bytes, as
     /// `(kept, shifted)`: all and none where the lanes are narrower, so that every width takes
     /// the same steps without a branch.
-    nibbles: (u64, u64),
-    bytes: (u64, u64),
+    nibbles: (CardBits, CardBits),
+    bytes: (CardBits, CardBits),
     /// Half a lane's range (`1 << (width - 1)`), and 1 in every lane's lowest bit.
-    half: u64,
-    ones: u64,
+    half: CardBits,
+    ones: CardBits,
 }
 
 impl Lanes {
     fn of(suits: &[CardSet]) -> Option<Lanes> {
         [2u32, 4, 8].into_iter().find_map(|width| {
-            let lane = (1u64 << width) - 1;
-            let (all, none) = (u64::MAX, 0);
+            let lane: CardBits = (1 << width) - 1;
+            let (all, none) = (CardBits::MAX, 0);
             let mut lanes = Lanes {
                 width,
                 cards: 0,
                 tops: 0,
                 suits: suits.len() as i64,
                 nibbles: if width >= 4 {
-                    (0x3333_3333_3333_3333, 0x3333_3333_3333_3333)
+                    (CardBits::MAX / 5, CardBits::MAX / 5)
                 } else {
                     (all, none)
                 },
                 bytes: if width >= 8 {
-                    (0x0f0f_0f0f_0f0f_0f0f, 0x0f0f_0f0f_0f0f_0f0f)
+                    (CardBits::MAX / 17, CardBits::MAX / 17)
                 } else {
                     (all, none)
                 },
                 half: 1 << (width - 1),
-                ones: u64::MAX / lane,
+                ones: CardBits::MAX / lane,
             };
             for suit in suits.iter().filter(|s| !s.is_empty()) {
                 let start = suit.0.trailing_zeros() / width * width;
-                let top = 1u64 << (start + width - 1);
+                let top: CardBits = 1 << (start + width - 1);
                 if suit.0 & !(lane << start) != 0 || lanes.tops & top != 0 {
                     return None;
                 }
@@ -274,22 +275,22 @@ impl Lanes {
         let x = pile.0 & self.cards;
         // Each lane's count, in the lane: pairs, then nibbles, then bytes (a step past the
         // lanes' width keeps the counts as they are).
-        let pairs = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        let pairs = x - ((x >> 1) & (CardBits::MAX / 3));
         let (kept, shifted) = self.nibbles;
         let nibbles = (pairs & kept) + ((pairs >> 2) & shifted);
         let (kept, shifted) = self.bytes;
         let counts = (nibbles & kept) + ((nibbles >> 4) & shifted);
         // A count of at most `width` plus `half - n` reaches the lane's top bit exactly when it is
         // `n` or more, and never carries into the next lane.
-        let raised = counts + (self.half - n as u64) * self.ones;
+        let raised = counts + (self.half - n as CardBits) * self.ones;
         i64::from((raised & self.tops).count_ones())
     }
 }
 
-/// One condition on the pile: `count(set)` lies in `lo ..= lo + span`. Counts are 0 to 64, so
-/// the bounds are clamped to that; a range no count reaches is `65 ..= 65`. One form for every
-/// shape (`all`, `any`, thresholds), tested without a branch: random piles make branches on the
-/// shape mispredict more often than counting costs.
+/// One condition on the pile: `count(set)` lies in `lo ..= lo + span`. Counts are 0 to the size
+/// of `set`, so the bounds are clamped to that; a range no count reaches is `CAPACITY + 1 ..=
+/// CAPACITY + 1`. One form for every shape (`all`, `any`, thresholds), tested without a branch:
+/// random piles make branches on the shape mispredict more often than counting costs.
 #[derive(Clone, Copy, Debug)]
 struct Atom {
     set: CardSet,
@@ -311,7 +312,7 @@ impl Atom {
         if lo > hi {
             return Atom {
                 set,
-                lo: 65,
+                lo: CardSet::CAPACITY as u32 + 1,
                 span: 0,
             };
         }
@@ -479,7 +480,7 @@ impl Node {
     /// See [`Program::cards_read`]. By induction: piles that agree on `reads()` give a node
     /// the same value.
     fn reads(&self) -> CardSet {
-        const EVERY: CardSet = CardSet(u64::MAX);
+        const EVERY: CardSet = CardSet(CardBits::MAX);
         let pair = |p: &[Node]| p.iter().fold(CardSet::EMPTY, |r, n| r | n.reads());
         match self {
             Node::Int(_) | Node::Bool(_) | Node::Set(_) | Node::Fact(_) => CardSet::EMPTY,
@@ -551,7 +552,7 @@ impl Node {
             Node::Intersection(p) => p[0].bound() & p[1].bound(),
             Node::Difference(p) => p[0].bound(),
             Node::If(p) => p[1].bound() | p[2].bound(),
-            _ => CardSet(u64::MAX),
+            _ => CardSet(CardBits::MAX),
         }
     }
 
@@ -602,14 +603,14 @@ impl Node {
                         a.checked_add(k)
                     } else {
                         a.checked_sub(k)
-                    } && k.checked_add(64).is_some() =>
+                    } && k.checked_add(CardSet::CAPACITY as i64).is_some() =>
                 {
                     Node::CountPlus(s, k)
                 }
                 [Node::Int(k), Node::CountPlus(s, a)]
                     if op == BinaryOp::Add
                         && let Some(k) = a.checked_add(k)
-                        && k.checked_add(64).is_some() =>
+                        && k.checked_add(CardSet::CAPACITY as i64).is_some() =>
                 {
                     Node::CountPlus(s, k)
                 }
@@ -710,7 +711,7 @@ impl Node {
                 values
                     .iter()
                     .enumerate()
-                    .filter(|(i, _)| *i < 64 && bound.0 & (1u64 << i) != 0)
+                    .filter(|(i, _)| *i < CardSet::CAPACITY && bound.0 >> i & 1 != 0)
                     .fold((0, 0), |(lo, hi), (_, &v)| {
                         let v = i128::from(v);
                         (lo + v.min(0), hi + v.max(0))
@@ -1007,8 +1008,8 @@ mod tests {
                 };
                 let reads = program.cards_read();
                 for _ in 0..16 {
-                    let a = CardSet(rng.random::<u64>()) & all;
-                    let b = (a & reads) | (CardSet(rng.random::<u64>()) & (all - reads));
+                    let a = CardSet::low(rng.random::<u64>()) & all;
+                    let b = (a & reads) | (CardSet::low(rng.random::<u64>()) & (all - reads));
                     let facts = [rng.random_range(0..14)];
                     let other = if program.reads_facts() { facts } else { [rng.random_range(0..14)] };
                     let (x, y) = (Context { pile: a, facts: &facts }, Context { pile: b, facts: &other });
@@ -1036,7 +1037,7 @@ mod tests {
                 let (lo, hi) = program.bounds(&[(lo_round, hi_round)]).unwrap();
                 for k in 0..16 {
                     let round = [lo_round, hi_round, rng.random_range(lo_round..=hi_round)][k % 3];
-                    let pile = CardSet(rng.random::<u64>() & rng.random::<u64>()) & deck.all();
+                    let pile = CardSet::low(rng.random::<u64>() & rng.random::<u64>()) & deck.all();
                     let v = program.int(&Context { pile, facts: &[round] });
                     proptest::prop_assert!(lo <= v && v <= hi, "{} = {} not in {}..={}", src, v, lo, hi);
                 }
@@ -1168,7 +1169,7 @@ mod tests {
                 // Piles of every size: random bits thinned by a random mask.
                 let keep = rng.random::<u64>() & rng.random::<u64>() | rng.random::<u64>() & 1;
                 let cx = Context {
-                    pile: CardSet(rng.random::<u64>() & keep) & deck.all(),
+                    pile: CardSet::low(rng.random::<u64>() & keep) & deck.all(),
                     facts: &[],
                 };
                 assert_eq!(program.truth(&cx), program.node.truth(&cx), "{src}");
@@ -1187,12 +1188,12 @@ mod tests {
         let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(11);
         for width in [2u32, 4, 8] {
             for _ in 0..50 {
-                let lanes = 64 / width;
+                let lanes = CardSet::CAPACITY as u32 / width;
                 let mut suits = vec![CardSet::EMPTY];
                 for k in 0..lanes {
                     if rng.random_range(0..4) > 0 {
-                        let lane = ((1u64 << width) - 1) << (k * width);
-                        suits.push(CardSet(lane & rng.random::<u64>()));
+                        let lane: CardBits = ((1 << width) - 1) << (k * width);
+                        suits.push(CardSet(lane & rng.random::<CardBits>()));
                     }
                 }
                 let Some(found) = Lanes::of(&suits) else {
@@ -1200,7 +1201,7 @@ mod tests {
                 };
                 assert!(found.width <= width);
                 for _ in 0..20 {
-                    let pile = CardSet(rng.random::<u64>());
+                    let pile = CardSet(rng.random::<CardBits>());
                     for n in -1..=9 {
                         let expected = suits
                             .iter()
@@ -1243,7 +1244,7 @@ mod tests {
         assert_eq!(reads("round == 12", Type::Bool), CardSet::EMPTY);
         // The round's month may be any month.
         assert_eq!(reads("count(month(round)) == 4", Type::Bool), deck.all());
-        assert_eq!(reads("count(pile) >= 1", Type::Bool).0, u64::MAX);
+        assert_eq!(reads("count(pile) >= 1", Type::Bool).0, CardBits::MAX);
     }
 
     /// The fused nodes give the same values as the plain tree, for every pile size.

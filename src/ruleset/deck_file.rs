@@ -60,7 +60,25 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
     let suit_word = h.string("suit_word", errors);
     let kind_names = h.strings("kinds", errors);
     let attr_names = h.strings("attributes", errors);
+    let packs = h.int("packs", errors);
     h.finish(errors);
+    // How many identical packs the deck is made of: each suit holds its listed cards, then their
+    // copies pack by pack (ids `<id>-p2`, `<id>-p3`, ...; same name, suit, kinds and attributes).
+    let copies = match packs {
+        None => 1,
+        Some((n, _)) if (1..=i64::from(MAX_PACKS)).contains(&n) => n as u32,
+        Some((n, loc)) => {
+            errors.push(Diagnostic::error(
+                format!("`packs` is {n}: a deck is 1 to {MAX_PACKS} packs"),
+                loc.clone(),
+            ));
+            1
+        }
+    };
+    // The cards the file asks for, and where the first that does not fit was asked for: one
+    // error for a deck that is too large, not one per card.
+    let mut wanted = 0usize;
+    let mut too_many: Option<Loc> = None;
 
     let mut names = NameRegistry::default();
     if let Some(w) = suit_word {
@@ -153,11 +171,9 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             if !names.claim(&cid, "card", errors) {
                 continue;
             }
+            wanted += 1;
             if cards.len() >= CardSet::CAPACITY {
-                errors.push(Diagnostic::error(
-                    format!("a deck holds at most {} cards", CardSet::CAPACITY),
-                    cid.loc.clone(),
-                ));
+                too_many.get_or_insert_with(|| cid.loc.clone());
                 continue;
             }
             let card = CardId(cards.len() as u8);
@@ -187,6 +203,36 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
                 suit: suit_index,
                 kinds: card_kinds,
             });
+        }
+        // The other packs' copies of this suit's cards, after its listed ones.
+        let listed = suit_cards.iter().collect::<Vec<_>>();
+        wanted += card_items.len() * (copies as usize - 1);
+        for pack in 2..=copies {
+            for &original in &listed {
+                if cards.len() >= CardSet::CAPACITY {
+                    if let Some((_, loc)) = packs {
+                        too_many.get_or_insert_with(|| loc.clone());
+                    }
+                    continue;
+                }
+                let card = CardId(cards.len() as u8);
+                let mut copy = cards[original.index()].clone();
+                copy.id = format!("{}-p{pack}", copy.id);
+                names.claim_copy(&copy.id, &sid, errors);
+                suit_cards.insert(card);
+                if optional_cards.contains(original) {
+                    optional_cards.insert(card);
+                }
+                for kind in kinds.iter_mut().filter(|k| k.cards.contains(original)) {
+                    kind.cards.insert(card);
+                }
+                for a in &mut attributes {
+                    let v = a.values.get(original.index()).copied().unwrap_or(0);
+                    a.values.resize(card.index(), 0);
+                    a.values.push(v);
+                }
+                cards.push(copy);
+            }
         }
         let expected = match (size, per_suit) {
             (Some((n, _)), _) => Some((n, "this suit's `size`")),
@@ -222,6 +268,21 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
     }
     for a in &mut attributes {
         a.values.resize(cards.len(), 0);
+    }
+    if let Some(loc) = too_many {
+        errors.push(
+            Diagnostic::error(
+                format!(
+                    "the deck has {wanted} cards, but a deck holds at most {}",
+                    CardSet::CAPACITY
+                ),
+                loc,
+            )
+            .with_label("the first card past the limit")
+            .with_help((CardSet::CAPACITY < 128 && wanted <= 128).then(|| {
+                "a build with `--features wide-decks` holds decks of up to 128 cards".to_string()
+            })),
+        );
     }
     if errors.len() > before {
         return None;
@@ -288,6 +349,9 @@ pub(super) fn check_ident(s: &Str, errors: &mut Vec<Diagnostic>) -> bool {
     true
 }
 
+/// The most packs a deck file may ask for (`packs`).
+const MAX_PACKS: u32 = 8;
+
 /// Every name in a deck means one thing: a kind, an attribute, a suit or a card.
 #[derive(Default)]
 struct NameRegistry {
@@ -316,5 +380,20 @@ impl NameRegistry {
         }
         self.seen.insert(s.text.to_string(), (what, s.loc.clone()));
         true
+    }
+
+    /// Claims the id of another pack's copy of a card, made from the file's own id (so always a
+    /// valid name); a clash with a name the file gives is an error at the copied card's suit.
+    fn claim_copy(&mut self, id: &str, suit: &Str, errors: &mut Vec<Diagnostic>) {
+        if let Some((other, _)) = self.seen.get(id) {
+            errors.push(Diagnostic::error(
+                format!(
+                    "`{id}`, the id of a card's copy in another pack, is already the name of a {other}"
+                ),
+                suit.loc.clone(),
+            ));
+            return;
+        }
+        self.seen.insert(id.to_string(), ("card", suit.loc.clone()));
     }
 }

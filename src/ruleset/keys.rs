@@ -773,6 +773,11 @@ pub static DECK: TableDef = table(
             Strings,
             "Numeric attributes every card has (`points`, `pips`).",
         ),
+        key(
+            "packs",
+            Int,
+            "Identical packs the deck is made of, 1 to 8 (default 1): the cards listed are one pack; each suit holds them, then their copies (ids `<id>-p2`, `<id>-p3`, ..., alike in everything else).",
+        ),
     ],
 );
 

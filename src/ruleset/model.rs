@@ -44,15 +44,17 @@ pub mod scope {
     pub const CONSTANT: &[&str] = &[];
 
     /// The values the core gives each fact: a game lasts at most 10,000 hands (`max_rounds`;
-    /// `--rounds` and a record's `rounds` allow fewer), a hand holds at most 64 cards and a
-    /// player calls at most once a turn, and `base` sums at most 64 yaku of 32-bit points.
+    /// `--rounds` and a record's `rounds` allow fewer), a hand holds at most a deck's
+    /// [`crate::deck::CardSet::CAPACITY`] cards and a player calls at most once a turn, and `base` sums at most 64 yaku of 32-bit points.
     /// Expressions are checked against these for overflow when they load.
     pub fn fact_range(fact: &str) -> (i64, i64) {
         const MOST_POINTS: i64 = 64 * i32::MAX as i64;
         match fact {
             "round" | "rounds" => (0, 10_000),
             "is_dealer" => (0, 1),
-            "hand_cards" | "calls" | "stacks" | "turn" => (0, 64),
+            "hand_cards" | "calls" | "stacks" | "turn" => {
+                (0, crate::deck::CardSet::CAPACITY as i64)
+            }
             "base" | "last_base" => (-MOST_POINTS, MOST_POINTS),
             // The other facts are a ruleset's card choices (`count_as`): made or not.
             _ => (0, 1),

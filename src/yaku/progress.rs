@@ -8,7 +8,7 @@
 //! (`has(a, b, c)`) this is exact; for other conditions it is an estimate. Bots use it to value
 //! captures; the play screen uses it to say how close a player is to the next yaku.
 
-use crate::deck::{CardId, CardSet};
+use crate::deck::{CardBits, CardId, CardSet};
 use crate::expr::Context;
 use crate::ruleset::{Ruleset, YakuScore};
 use crate::yaku::{MAX_YAKU, ones};
@@ -53,7 +53,7 @@ pub struct Progress {
     /// every relevant card).
     credit: Vec<i64>,
     /// For each card, the yaku whose relevant cards hold it.
-    by_card: [u64; 64],
+    by_card: [u64; CardSet::CAPACITY],
     /// The yaku the probe found a pile for (`need > 0`): the only ones that can earn credit.
     live: u64,
     /// The exclusivity groups' members.
@@ -63,7 +63,7 @@ pub struct Progress {
 /// One yaku as [`Progress::worth`] reads it.
 #[derive(Clone, Copy, Debug)]
 struct Term {
-    relevant: u64,
+    relevant: CardBits,
     need: u32,
     /// The yaku's group, or `NO_GROUP`.
     group: u32,
@@ -100,8 +100,8 @@ fn same_yaku(a: &YakuScore, b: &YakuScore, of: u64) -> bool {
 /// yaku held, as bits.
 #[derive(Clone, Copy)]
 struct Bits {
-    pile: u64,
-    open: u64,
+    pile: CardBits,
+    open: CardBits,
     held: u64,
 }
 
@@ -280,7 +280,7 @@ impl Progress {
     /// The probe's findings laid out for valuing piles.
     fn new(ruleset: &Ruleset, yaku: Vec<YakuReach>, facts: crate::ruleset::YakuFacts) -> Progress {
         let mut credit = Vec::new();
-        let mut by_card = [0u64; 64];
+        let mut by_card = [0u64; CardSet::CAPACITY];
         let mut live = 0u64;
         let mut members = vec![0u64; ruleset.yaku.groups.len()];
         let mut terms = Box::new([INERT; MAX_YAKU]);
@@ -415,10 +415,9 @@ impl Progress {
         } else {
             rescored
         };
-        let dirty = moved
-            .iter()
-            .fold(rescored, |d, c| d | self.by_card[c.index() % 64])
-            & self.live;
+        let dirty = moved.iter().fold(rescored, |d, c| {
+            d | self.by_card[c.index() % CardSet::CAPACITY]
+        }) & self.live;
         let mut change = if rescored == 0 {
             0
         } else {
@@ -502,7 +501,7 @@ impl Progress {
     #[inline]
     fn credits(&self, i: usize, before: Bits, after: Bits, scale: i64) -> (i64, i64) {
         let t = &self.terms[i % MAX_YAKU];
-        let in_reach = |open: u64| (open & t.relevant).count_ones() >= t.need;
+        let in_reach = |open: CardBits| (open & t.relevant).count_ones() >= t.need;
         let was_in_reach = in_reach(before.open);
         let is_in_reach = if after.open == before.open {
             was_in_reach
@@ -510,7 +509,8 @@ impl Progress {
             in_reach(after.open)
         };
         // The credits run on past `need` with zeros, up to every relevant card held.
-        let at = |pile: u64| self.credit[(t.credit + (pile & t.relevant).count_ones()) as usize];
+        let at =
+            |pile: CardBits| self.credit[(t.credit + (pile & t.relevant).count_ones()) as usize];
         (
             if was_in_reach {
                 at(before.pile) * scale
@@ -541,8 +541,11 @@ impl Progress {
             return self.worth(state) - self.worth(after);
         }
         let (before, after) = (Bits::of(state), Bits::of(after));
-        let touched =
-            gone.iter().fold(0, |d, c| d | self.by_card[c.index() % 64]) & self.live & !before.held;
+        let touched = gone
+            .iter()
+            .fold(0, |d, c| d | self.by_card[c.index() % CardSet::CAPACITY])
+            & self.live
+            & !before.held;
         // The yaku in reach before and not after.
         let mut out = 0u64;
         for i in ones(touched) {
@@ -619,7 +622,7 @@ impl Progress {
     /// (or never found: `need` 0). Within a group, only what it would add over the group's best
     /// held yaku (`best`).
     #[inline]
-    fn open_credit(&self, i: usize, pile: u64, open: u64, best: &[i64]) -> i64 {
+    fn open_credit(&self, i: usize, pile: CardBits, open: CardBits, best: &[i64]) -> i64 {
         let t = &self.terms[i % MAX_YAKU];
         if (open & t.relevant).count_ones() < t.need {
             return 0;

@@ -45,7 +45,7 @@ pub struct YakuTable {
 struct Plan {
     /// For each card, the yaku reading it ([`Program::cards_read`]), with every yaku of their
     /// groups.
-    by_card: [u64; 64],
+    by_card: [u64; CardSet::CAPACITY],
     /// The yaku that read a fact, with every yaku of their groups.
     by_facts: u64,
     /// Each yaku's group.
@@ -248,7 +248,7 @@ impl YakuTable {
                 members[g] |= 1 << i;
             }
         }
-        let mut by_card = [0u64; 64];
+        let mut by_card = [0u64; CardSet::CAPACITY];
         let mut by_facts = 0;
         let mut groups = Groups {
             rivals: [0; MAX_YAKU],
@@ -483,7 +483,7 @@ group = "odd"
                     let before = pile;
                     // Mostly a few cards gained, as in play; sometimes an unrelated pile.
                     if rng.random_range(0..8) == 0 {
-                        pile = CardSet(rng.random::<u64>()) & CardSet::first(48);
+                        pile = CardSet::low(rng.random::<u64>()) & CardSet::first(48);
                     } else {
                         for _ in 0..rng.random_range(0..4) {
                             pile.insert(crate::deck::CardId(rng.random_range(0..48)));

@@ -26,7 +26,7 @@ const MAX_REDEALS: u32 = 100;
 
 /// `MatchingGame::evaluated` when no pile has been evaluated under the hand's facts (no real
 /// pile holds every card of a 64-bit set).
-const UNEVALUATED: CardSet = CardSet(u64::MAX);
+const UNEVALUATED: CardSet = CardSet(!0);
 
 /// How the hands of a matching game end.
 pub mod ends {
@@ -883,7 +883,7 @@ impl MatchingGame {
             deck[..n].copy_from_slice(&given);
         }
         // Dealt from the array, each position kept inside it by a mask that changes nothing
-        // (the ruleset's check leaves `next < n <= 64`): no bounds checks per card.
+        // (the ruleset's check leaves `next < n <= CAPACITY`): no bounds checks per card.
         const LAST: usize = CardSet::CAPACITY - 1;
         // Borrowed, not cloned: a clone would touch the reference count every worker of a
         // simulation shares on every deal.
