@@ -2569,7 +2569,6 @@ fn table_samples(
     yaku: &YakuTable,
     carry: &[Carry],
 ) -> Vec<Vec<(&'static str, crate::script::FactValue)>> {
-    use crate::script::FactValue;
     use crate::yaku::{SeatFacts, TableFacts};
     let mut out = Vec::new();
     for seats in flow.min_players..=flow.max_players {
