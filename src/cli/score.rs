@@ -218,6 +218,9 @@ pub(super) fn score_matching(
             "total": outcome.total,
             "opponent": outcome.opponent,
             "payments": outcome.payments,
+            "seats": outcome.seats,
+            "winner": outcome.winner,
+            "carry": outcome.carry,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
@@ -267,15 +270,40 @@ pub(super) fn score_matching(
     }
     let _ = writeln!(out, "  {:<width$} {:>4}", "base", outcome.base);
     for s in &outcome.steps {
+        // Seat 0 is the pile of `--captured`, the others those of `--loser`, in order.
         let reason = match s.seat {
-            Some(seat) => format!("loser {seat}: {}", s.reason),
+            Some(seat) => format!("seat {seat}: {}", s.reason),
             None => s.reason.clone(),
         };
         let _ = writeln!(out, "  {reason:<width$} {:>4}", s.total);
     }
-    let _ = writeln!(out, "  {:<width$} {:>4}", "total", outcome.total);
+    // A script that settles every seat says each seat's points instead of one total.
+    if outcome.seats.is_empty() {
+        let _ = writeln!(out, "  {:<width$} {:>4}", "total", outcome.total);
+    }
     for (seat, pay) in outcome.payments.iter().enumerate().skip(1) {
-        let _ = writeln!(out, "  {:<width$} {:>4}", format!("loser {seat} pays"), pay);
+        let _ = writeln!(out, "  {:<width$} {:>4}", format!("seat {seat} pays"), pay);
+    }
+    // A script that settles every seat: each seat's points (seat 0 is `--captured`, then each
+    // `--loser` pile), the winner it names, and what it carries into the next hand.
+    for (seat, points) in outcome.seats.iter().enumerate() {
+        let _ = writeln!(out, "  {:<width$} {points:>+4}", format!("seat {seat}"));
+    }
+    match outcome.winner {
+        Some(w) if w >= 0 => {
+            let _ = writeln!(out, "  the script names seat {w} the winner");
+        }
+        Some(_) => {
+            let _ = writeln!(out, "  the script names no winner");
+        }
+        None => {}
+    }
+    for (id, value) in &outcome.carry {
+        let shown = match value {
+            crate::script::CarriedValue::One(n) => n.to_string(),
+            crate::script::CarriedValue::PerSeat(list) => format!("{list:?}"),
+        };
+        let _ = writeln!(out, "  carried into the next hand: {id} = {shown}");
     }
     if outcome.opponent != 0 {
         let _ = writeln!(

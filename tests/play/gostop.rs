@@ -90,7 +90,7 @@ fn score_explains_each_losers_payment() {
         "shake=1",
     ])
     .expect(0);
-    assert!(text.stdout.contains("loser 1 pays"), "{}", text.stdout);
+    assert!(text.stdout.contains("seat 1 pays"), "{}", text.stdout);
     let bad = yaku(&[
         "score",
         "gostop",

@@ -413,3 +413,71 @@ fn every_way_a_hand_ends() {
     }
     insta::assert_snapshot!(s);
 }
+
+/// A hand played out and settled seat by seat (`exhausted = "settle"`): `yaku score --end
+/// exhausted` shows each seat's points, seat 0 the `--captured` pile and the others each
+/// `--loser` pile in order.
+#[test]
+fn a_hand_settled_seat_by_seat_shows_every_seat() {
+    let dir = TempDir::new("score-settle");
+    dir.write(
+        "captures.toml",
+        r#"
+[ruleset]
+id = "three-captures"
+deck = "hanafuda"
+
+[[tally]]
+id = "card_points"
+name = "Card points"
+count = "sum(points)"
+
+[flow]
+style = "matching"
+players = 3
+min_players = 3
+max_players = 3
+hand_size = 7
+table_size = 6
+deal_packet = 1
+deal_order = ["table", "others", "dealer"]
+rounds = 3
+exhausted = "settle"
+
+[scoring]
+zero_sum = true
+source = '''
+fn score(hand) {
+    let total = 0;
+    for s in hand.seats { total += s.tallies.card_points; }
+    let seats = [];
+    for s in hand.seats { seats.push(hand.seats.len() * s.tallies.card_points - total); }
+    #{ seats: seats }
+}
+'''
+"#,
+    );
+    let args = [
+        "score",
+        "captures.toml",
+        "--end",
+        "exhausted",
+        "--captured",
+        "pine-crane,cherry-curtain",
+        "--loser",
+        "plum-warbler",
+        "--loser",
+        "pine-1",
+    ];
+    let out = Yaku::new(args).current_dir(&dir).run();
+    out.expect_code(0);
+    // 40, 10 and 1 card points, 51 in all: 3 x 40 - 51 = +69, 30 - 51 = -21, 3 - 51 = -48.
+    insta::assert_snapshot!(out.stdout);
+    let json = Yaku::new(args.iter().copied().chain(["--json"]))
+        .current_dir(&dir)
+        .run();
+    json.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["seats"], serde_json::json!([69, -21, -48]));
+    assert_eq!(v["end"], "settled");
+}
