@@ -2,6 +2,12 @@
 //!
 //! Each command lives in its own file; `run` maps every outcome to an exit code: 0 success,
 //! 1 a finding or failure the user must fix, 2 a usage error.
+//!
+//! ```
+//! // The command line's definition, as completions and man pages read it.
+//! let command = yaku::cli::command();
+//! assert!(command.get_subcommands().any(|c| c.get_name() == "rules"));
+//! ```
 
 mod analyze;
 mod list;
@@ -18,7 +24,7 @@ use clap::{Parser, Subcommand};
 
 /// yaku: a rules-as-data engine for card and tile games.
 #[derive(Parser, Debug)]
-#[command(name = "yaku", version, about, long_about = None, after_help = EXIT_CODES_HELP)]
+#[command(name = "yaku", version = env!("YAKU_VERSION"), about, long_about = None, after_help = EXIT_CODES_HELP)]
 pub struct Args {
     #[command(subcommand)]
     command: Command,

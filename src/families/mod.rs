@@ -1,6 +1,13 @@
 //! The game families: each a module that implements [`crate::core::Game`] for one kind of game,
 //! configured entirely by its rulesets. A new family adds its module here and an arm in
 //! [`start`] (and its bots in [`bot`], its screen in the command line's table).
+//!
+//! ```
+//! let ruleset = yaku::ruleset::load("kolyesi").value.unwrap();
+//! assert_eq!(yaku::families::family_name(&ruleset), "banker");
+//! let (fewest, seats, most) = yaku::families::seat_range(&ruleset);
+//! assert!(fewest <= seats && seats <= most);
+//! ```
 
 pub mod banker;
 pub mod matching;

@@ -86,7 +86,7 @@ pub fn load(spec: &str) -> Loaded {
 }
 
 /// Loads the ruleset a game record names in `ruleset.spec`: a bundled name, or a path read only
-/// when it is a `.toml` rule file (see [`Loader::read_disk`]), since a tampered record may name
+/// when it is a `.toml` rule file (see `Loader::read_disk`), since a tampered record may name
 /// any file. A spec that cannot be opened is reported against `<command line>`, the spec itself.
 pub fn load_recorded(spec: &str) -> Loaded {
     let mut loader = Loader::new();

@@ -1,6 +1,12 @@
 //! Rule sheets: the condensed sheet of rules players look up during play (source 004's memory
 //! aid), generated from a loaded ruleset so that every ruleset, house rules included, has one.
 //! `build` gathers the sheet; `render` prints it as text, Markdown or a self-contained HTML page.
+//!
+//! ```
+//! let ruleset = yaku::ruleset::load("koikoi").value.unwrap();
+//! let text = yaku::sheet::text_sheet(&ruleset);
+//! assert!(text.contains("Tsukimi-zake (moon viewing)"));
+//! ```
 
 mod flow;
 mod render;
