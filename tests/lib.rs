@@ -40,3 +40,7 @@ mod shell;
 /// Hostile and mistaken input: endless and huge files refused at a limit under `ulimit`, scripts
 /// that cannot wait, `--record`/`--save` refusing the rules file, messages printed once.
 mod limits;
+
+/// The guide under `docs/` and the README: every command in them runs, relative links resolve,
+/// the summary lists every chapter, the key reference matches the key table.
+mod docs;

@@ -33,4 +33,4 @@ mod toml_tree;
 mod house_tests;
 pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_recorded, load_str};
 pub use model::*;
-pub use schema::{FileKind, json_schema, kind_schema};
+pub use schema::{FileKind, json_schema, key_reference_markdown, kind_schema};
