@@ -44,3 +44,7 @@ mod limits;
 /// The guide under `docs/` and the README: every command in them runs, relative links resolve,
 /// the summary lists every chapter, the key reference matches the key table.
 mod docs;
+
+/// `yaku lsp` over its standard streams: diagnostics as `validate` gives them, completion, hover
+/// and go-to-definition across `extends`.
+mod lsp;

@@ -20,6 +20,8 @@ mod shell;
 mod sim;
 mod validate;
 
+pub use validate::check_buffer;
+
 use clap::{Parser, Subcommand};
 
 /// yaku: a rules-as-data engine for card and tile games.
@@ -48,11 +50,13 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Print the JSON Schema of ruleset, deck and strategy files (for Taplo / Even Better TOML).
     Schema(schema::SchemaArgs),
+    /// Run the language server for rule files on standard input and output (for editors).
+    Lsp,
     /// List the bundled rulesets, house rules, decks and strategies.
     List(list::ListArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(shell::CompletionsArgs),
-    /// Print the man page (roff), e.g. `yaku man > yaku.1`.
+    /// Print the man page (roff), e.g. `yaku man > yaku.1`; `--dir` writes every page.
     Man(shell::ManArgs),
 }
 
@@ -191,6 +195,7 @@ pub fn run() -> i32 {
         }
         Command::List(a) => list::run(&a),
         Command::Schema(a) => schema::run(&a),
+        Command::Lsp => crate::lsp::run_stdio(),
         Command::Completions(a) => shell::completions(&a),
         Command::Man(a) => shell::man(&a),
     };

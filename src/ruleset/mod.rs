@@ -31,6 +31,9 @@ mod toml_tree;
 
 #[cfg(test)]
 mod house_tests;
-pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_recorded, load_str};
+pub use load::{
+    Loaded, is_deck_file, is_strategy_file, load, load_buffer, load_deck, load_deck_buffer,
+    load_recorded, load_str,
+};
 pub use model::*;
 pub use schema::{FileKind, json_schema, key_reference_markdown, kind_schema};

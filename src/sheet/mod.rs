@@ -222,6 +222,41 @@ fn gather(ruleset: &Ruleset) -> Sheet {
     }
 }
 
+/// A yaku's line of the sheet, by the yaku's id: `Name: condition — points (description).` (an
+/// editor's hover).
+pub fn yaku_text(ruleset: &Ruleset, id: &str) -> Option<String> {
+    let y = ruleset.yaku.yaku.iter().find(|y| y.id == id)?;
+    let lex = lexicon(ruleset);
+    let section = yaku_section(ruleset, &lex);
+    let rule = section
+        .rules
+        .iter()
+        .find(|r| r.name.as_deref() == Some(y.name.as_str()))?;
+    Some(format!("{}: {}", y.name, rule.text))
+}
+
+/// A card of the ruleset's deck in words, by its id: `Moon (8 Pampas Grass): bright; 20` (an
+/// editor's hover).
+pub fn card_text(ruleset: &Ruleset, id: &str) -> Option<String> {
+    let deck = &ruleset.deck;
+    let card = deck.card_by_id(id)?;
+    let c = deck.card(card);
+    let suit = deck.suit_of(card);
+    let attrs: Vec<String> = deck
+        .attributes
+        .iter()
+        .map(|a| format!("{} {}", a.id, a.values[card.index()]))
+        .collect();
+    let mut text = format!("{} ({} {})", c.name, suit.number, suit.name);
+    if !c.kinds.is_empty() {
+        text += &format!(": {}", c.kinds.join(", "));
+    }
+    if !attrs.is_empty() {
+        text += &format!("; {}", attrs.join(", "));
+    }
+    Some(text)
+}
+
 /// The word for one card of the ruleset's deck.
 fn card_word(ruleset: &Ruleset) -> &'static str {
     if ruleset.deck.name.to_lowercase().contains("pai") || ruleset.deck.id.contains("tile") {
