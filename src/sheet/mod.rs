@@ -100,6 +100,23 @@ const SOURCES: &[(&str, &str)] = &[
     ("004", "the games blog"),
 ];
 
+/// Where a source's rules can be read, by its id, where the source itself says: its Source line
+/// links there (the others are named by their description alone).
+const SOURCE_LINKS: &[(&str, &str)] = &[(
+    "000",
+    "Stewart Culin's record, https://healthy.uwaterloo.ca/museum/Archives/Culin/Dice1893/kolyesi.html",
+)];
+
+/// A Source line: the source's description, and where to read it when known.
+fn source_line(source: &str) -> String {
+    let link = SOURCE_LINKS
+        .iter()
+        .find(|(id, _)| source.starts_with(id))
+        .map(|(_, link)| format!(" ({link})"))
+        .unwrap_or_default();
+    format!("{}{link}", cite(source))
+}
+
 /// `text` for players: every source file id replaced by the source's description.
 pub fn without_source_ids(text: &str) -> String {
     cite(text)
@@ -249,7 +266,7 @@ fn gather(ruleset: &Ruleset) -> Sheet {
     let mut about: Vec<Rule> = ruleset
         .sources
         .iter()
-        .map(|s| Rule::named("Source", cite(s)))
+        .map(|s| Rule::named("Source", source_line(s)))
         .collect();
     about.extend(ruleset.notes.iter().map(|n| Rule::named("Note", cite(n))));
     if !about.is_empty() {

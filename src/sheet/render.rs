@@ -119,7 +119,11 @@ fn markdown(sheet: &Sheet) -> String {
             } else {
                 String::new()
             };
-            let text = code_spans(&rule.text, md_escape, |c| format!("`{c}`"));
+            let text = code_spans(
+                &rule.text,
+                |t| links(t, md_escape, |url| format!("<{url}>")),
+                |c| format!("`{c}`"),
+            );
             match &rule.name {
                 Some(name) => {
                     let _ = writeln!(out, "- {mark}**{}**: {text}", md_escape(name));
@@ -151,6 +155,24 @@ fn code_spans(text: &str, plain: impl Fn(&str) -> String, code: impl Fn(&str) ->
         .enumerate()
         .map(|(i, part)| if i % 2 == 1 { code(part) } else { plain(part) })
         .collect()
+}
+
+/// Maps the web addresses in `text` (`https://...`, up to a space or a closing bracket) with
+/// `link` and the rest with `plain`, so a source's address is a link in Markdown and HTML.
+fn links(text: &str, plain: impl Fn(&str) -> String, link: impl Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("https://").or_else(|| rest.find("http://")) {
+        out += &plain(&rest[..at]);
+        let len = rest[at..]
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | '"'))
+            .unwrap_or(rest.len() - at);
+        let url = rest[at..at + len].trim_end_matches(['.', ',', ';']);
+        out += &link(url);
+        rest = &rest[at + url.len()..];
+    }
+    out += &plain(rest);
+    out
 }
 
 fn html_escape(text: &str) -> String {
@@ -209,9 +231,20 @@ fn html(sheet: &Sheet) -> String {
             html_escape(&section.heading)
         );
         for rule in &section.rules {
-            let text = code_spans(&rule.text, html_escape, |c| {
-                format!("<code>{}</code>", html_escape(c))
-            });
+            let text = code_spans(
+                &rule.text,
+                |t| {
+                    links(t, html_escape, |url| {
+                        let shown = url.split_once("://").map_or(url, |(_, rest)| rest);
+                        format!(
+                            "<a href=\"{}\">{}</a>",
+                            html_escape(url),
+                            html_escape(shown)
+                        )
+                    })
+                },
+                |c| format!("<code>{}</code>", html_escape(c)),
+            );
             let name = rule
                 .name
                 .as_ref()
