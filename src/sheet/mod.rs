@@ -584,6 +584,10 @@ mod tests {
                 "suits_with(4) >= 1",
                 "one or more months with four or more cards",
             ),
+            // One card of a suit, in the singular.
+            ("count(pine) == 1", "exactly one Pine (January) card"),
+            ("hand_cards > 0", "the player still holds cards"),
+            ("base >= 7", "the player's yaku score seven or more points"),
         ];
         for (source, expected) in cases {
             assert_eq!(in_words(source, &lex), expected, "{source}");
