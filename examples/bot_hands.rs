@@ -14,8 +14,9 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::sync::Arc;
-use yaku::agent::{agent_by_name, agent_rng};
+use yaku::agent::agent_rng;
 use yaku::core::StartOptions;
+use yaku::families::agent_by_name;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -36,7 +36,7 @@ fn main() {
             ..StartOptions::default()
         };
         // One per seat of the ruleset's default table (Kol-ye-si seats three).
-        let (_, seats, _) = yaku::families::seat_range(&ruleset);
+        let seats = yaku::families::seat_range(&ruleset).default;
         let mut agents: Vec<Box<dyn Agent>> = (0..seats)
             .map(|_| Box::new(RandomAgent) as Box<dyn Agent>)
             .collect();

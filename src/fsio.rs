@@ -136,6 +136,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     renamed
 }
 
+/// The `format` every game record and save names first: the mark of a file that
+/// [`check_replaceable_by_record`] lets a new record replace.
+pub const RECORD_FORMAT: &str = "yaku-record";
+
 /// Checks that `path` may be replaced by a game record or save: it does not exist, is empty,
 /// or already holds a yaku record. Anything else (the ruleset being played, a document given
 /// by mistake) is refused rather than overwritten; `Err` says why, in words.
@@ -151,9 +155,7 @@ pub fn check_replaceable_by_record(path: &Path) -> Result<(), String> {
     let head = read_prefix(path, 64 * 1024).unwrap_or_default();
     let head = String::from_utf8_lossy(&head);
     let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
-    if compact.starts_with('{')
-        && compact.contains(&format!("\"format\":\"{}\"", crate::core::record::FORMAT))
-    {
+    if compact.starts_with('{') && compact.contains(&format!("\"format\":\"{}\"", RECORD_FORMAT)) {
         return Ok(());
     }
     Err(

@@ -23,10 +23,9 @@
 //! | [`ruleset`] | rule files: load, `extends`, validate, the checked model |
 //! | [`yaku`] | the yaku table, distance to a yaku, and settlement of a won hand |
 //! | [`script`] | the sandboxed rhai scoring scripts |
-//! | [`core`] | the one game interface, seats, moves, the bot driver, records of every family |
-//! | [`families`] | the game families behind that interface: matching, banker |
+//! | [`core`] | the one game interface, seats, moves, the agent interface and driver, records of every family |
+//! | [`families`] | the game families behind that interface (matching, banker, tricks), their one registry, and the banker family's exact analysis |
 //! | [`agent`] | bots that choose from what their seat may see: `random`, `greedy`, `expert` |
-//! | [`analysis`] | exact expected values of banker-game strategies |
 //! | [`sim`] | batch bot runs of every family and their statistics |
 //! | [`diag`] | located diagnostics and their rendering |
 //! | [`sheet`] | rule sheets: a ruleset in words, as text, Markdown or HTML |
@@ -36,7 +35,6 @@
 #![deny(missing_docs)]
 
 pub mod agent;
-pub mod analysis;
 pub mod cli;
 pub mod core;
 pub mod deck;
@@ -50,3 +48,6 @@ pub mod script;
 pub mod sheet;
 pub mod sim;
 pub mod yaku;
+
+#[cfg(test)]
+mod layers;

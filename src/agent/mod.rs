@@ -6,7 +6,8 @@
 //! caller's RNG.
 //!
 //! ```
-//! use yaku::agent::{Agent, agent_by_name, agent_rng};
+//! use yaku::agent::{Agent, agent_rng};
+//! use yaku::families::agent_by_name;
 //! let ruleset = std::sync::Arc::new(yaku::ruleset::load("koikoi").value.unwrap());
 //! let mut bots: Vec<Box<dyn Agent>> = vec![
 //!     agent_by_name("greedy", &ruleset).unwrap(),
@@ -26,40 +27,8 @@ pub use expert::{DEFAULT_BUDGET, ExpertAgent, MAX_BUDGET};
 pub use random::RandomAgent;
 
 use crate::core::{Action, Game, Seat};
-use crate::ruleset::Ruleset;
-use rand::SeedableRng;
+pub use crate::core::{Agent, agent_rng};
 use rand::rngs::Xoshiro256PlusPlus;
-
-/// A player that is not a human.
-pub trait Agent: Send {
-    /// The agent's name (`random`, `greedy`, ...).
-    fn name(&self) -> &str;
-    /// Chooses one of `legal` (never empty) for `seat`, reading of `game` only what `seat` may
-    /// see (the methods of [`Game`] for bots, and the family's view).
-    fn choose(
-        &mut self,
-        game: &dyn Game,
-        seat: Seat,
-        legal: &[Action],
-        rng: &mut Xoshiro256PlusPlus,
-    ) -> Action;
-
-    /// True for an agent whose every choice is `legal[uniform_index(legal.len(), rng)]`
-    /// ([`crate::core::uniform_index`]: `random`). [`crate::core::play_out`] then lets the
-    /// game draw the move ([`Game::apply_uniform`]) without listing the actions or calling
-    /// `choose`.
-    fn plays_uniformly(&self) -> bool {
-        false
-    }
-
-    /// Whether the agent plays from the family's rule-reading policy or exact analysis
-    /// ([`Game::heuristic`], a strategy table's odds), whose cost
-    /// [`crate::families::check_bot_work`] bounds before play; `random` and strategy tables
-    /// that name every choice do not.
-    fn uses_family_analysis(&self) -> bool {
-        true
-    }
-}
 
 /// Why a bot cannot take a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,11 +67,6 @@ impl Agent for GreedyAgent {
     ) -> Action {
         game.heuristic(seat, legal, rng)
     }
-}
-
-/// The RNG agents draw from in a game played with `seed` (separate from the deal's stream).
-pub fn agent_rng(seed: u64) -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15)
 }
 
 /// The names of the bots every family has (`expert:N` also sets the expert's playouts,
@@ -155,24 +119,11 @@ pub fn generic_agent(name: &str) -> Result<Option<Box<dyn Agent>>, String> {
     }))
 }
 
-/// A bot by name for a game of `ruleset`: a generic bot, or one of the ruleset's family. A bot
-/// whose policy would first run for hours on this ruleset is refused, not started.
-pub fn agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AgentError> {
-    let agent = match generic_agent(name).map_err(AgentError::Unknown)? {
-        Some(a) => a,
-        None => crate::families::bot(name, ruleset).map_err(AgentError::Unknown)?,
-    };
-    if agent.uses_family_analysis() {
-        crate::families::check_bot_work(ruleset)
-            .map_err(|why| AgentError::TooMuchWork(format!("bot `{name}` cannot play: {why}")))?;
-    }
-    Ok(agent)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::{StartOptions, play_out, uniform_index};
+    use crate::families::agent_by_name;
     use std::sync::Arc;
 
     /// A game's uniform move is the random agent's choice, drawing the same; the game's count

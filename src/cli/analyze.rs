@@ -2,7 +2,7 @@
 //! strategy, and the best strategies for fixed and for limited bets.
 
 use super::load_ruleset;
-use crate::analysis::{self, Rational, Strategy};
+use crate::families::banker::analysis::{self, Rational, Strategy};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 

@@ -42,7 +42,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         super::EXIT_FAILURE
     };
     if args.json {
-        return match record.replay(ruleset) {
+        return match crate::families::replay(&record, ruleset) {
             Ok(game) => {
                 println!(
                     "{}",
@@ -55,7 +55,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
     }
     let players = record.players.clone();
     let style = Style::for_players(&players, !args.no_color && std::io::stdout().is_terminal());
-    let mut game = match record.start(ruleset, true) {
+    let mut game = match crate::families::start_record(&record, ruleset, true) {
         Ok(g) => g,
         Err(e) => return fail(e),
     };

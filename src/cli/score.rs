@@ -221,6 +221,11 @@ pub fn run(args: &ScoreArgs) -> i32 {
             "{} — the hands ran out: the dealer scores by the rules",
             ruleset.name
         ),
+        Some(Special::Settle) => writeln!(
+            out,
+            "{} — the hands ran out: every seat is settled by the rules",
+            ruleset.name
+        ),
     };
     if outcome.yaku.is_empty() {
         let _ = writeln!(out, "  no yaku");
@@ -265,6 +270,7 @@ fn end_name(special: Option<&Special>) -> &'static str {
         None => "stop",
         Some(Special::Instant(_)) => "instant",
         Some(Special::Exhausted(_)) => "exhausted_dealer",
+        Some(Special::Settle) => "settled",
     }
 }
 
@@ -338,6 +344,7 @@ fn matching_end(
             })))
         }
         "exhausted" => match flow.exhausted {
+            Exhausted::Settle => Ok(Some(Special::Settle)),
             Exhausted::DealerScores(points) => {
                 c.dealer = true;
                 Ok(Some(Special::Exhausted(points)))
@@ -469,8 +476,41 @@ fn table_facts(
             }
         })
         .collect();
+    let seat_facts: Vec<scoring::SeatFacts> = seat_facts;
+    let teams = &flow.teams;
+    let team_facts = if teams.any() {
+        (0..teams.count(piles.len()))
+            .map(|t| {
+                let seats: Vec<usize> = teams.members(t, piles.len()).collect();
+                let pile = seats.iter().fold(CardSet::EMPTY, |u, &s| u | piles[s]);
+                scoring::TeamFacts {
+                    tallies: scoring::tallies(ruleset, pile, c),
+                    captured: ruleset
+                        .deck
+                        .ids(pile)
+                        .into_iter()
+                        .map(String::from)
+                        .collect(),
+                    seats,
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let seat_facts = seat_facts
+        .into_iter()
+        .enumerate()
+        .map(|(s, f)| scoring::SeatFacts {
+            team: teams.any().then(|| teams.team_of(s)),
+            ..f
+        })
+        .collect();
+    let carried = crate::core::Carried::new(&ruleset.carry, piles.len());
     Ok(scoring::TableFacts {
+        carry: (!carried.is_empty()).then(|| carried.fact(&ruleset.carry)),
         seats: seat_facts,
+        teams: team_facts,
         draws_before: args.drawn_before,
     })
 }
@@ -550,12 +590,7 @@ fn score_tricks(
                 return super::EXIT_FAILURE;
             }
         },
-        None => crate::script::ScoreOutcome {
-            pays: Vec::new(),
-            total: 1,
-            opponent: 0,
-            steps: Vec::new(),
-        },
+        None => crate::script::ScoreOutcome::of_total(1),
     };
     if args.json {
         let doc = serde_json::json!({

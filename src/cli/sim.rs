@@ -58,11 +58,7 @@ pub fn run(args: &SimArgs) -> i32 {
     };
     let mut players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
     if players.is_empty() {
-        let seats = match &ruleset.flow {
-            crate::ruleset::Flow::Matching(f) => f.players as usize,
-            crate::ruleset::Flow::Tricks(f) => f.players as usize,
-            crate::ruleset::Flow::Banker(_) => 2,
-        };
+        let seats = crate::families::seat_range(&ruleset).default;
         players = std::iter::once("greedy".to_string())
             .chain(std::iter::repeat_n(
                 "random".to_string(),

@@ -172,7 +172,7 @@ pub fn check_buffer(path: &std::path::Path, text: &str) -> (Vec<Diagnostic>, Sou
     let (diagnostics, sources, _) = if path.extension().is_some_and(|e| e == "rhai") {
         script_findings(SourceMap::new(), &name, text.to_string())
     } else if header("[strategy]") {
-        strategy_findings(crate::analysis::Strategy::check_text(
+        strategy_findings(crate::families::banker::analysis::Strategy::check_text(
             name,
             text.to_string(),
         ))
@@ -250,7 +250,7 @@ fn script_findings(
 
 /// A strategy table: parsed against the deck it names, every mistake located in the file.
 fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
-    match crate::analysis::Strategy::check(spec) {
+    match crate::families::banker::analysis::Strategy::check(spec) {
         Ok(checked) => strategy_findings(checked),
         Err(message) => {
             let mut sources = SourceMap::new();
@@ -263,7 +263,7 @@ fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
 
 /// The findings of a strategy table already read and parsed.
 fn strategy_findings(
-    checked: crate::analysis::strategy::Checked,
+    checked: crate::families::banker::analysis::strategy::Checked,
 ) -> (Vec<Diagnostic>, SourceMap, String) {
     let mut sources = SourceMap::new();
     match checked {
@@ -292,7 +292,7 @@ fn strategy_findings(
 /// A strategy's draw counts checked against the bundled banker rulesets of its deck: a count no
 /// such ruleset allows is an error at the `draw` that gives it.
 fn draws_against_rulesets(
-    strategy: &crate::analysis::Strategy,
+    strategy: &crate::families::banker::analysis::Strategy,
     sources: &SourceMap,
     file: crate::diag::FileId,
 ) -> Vec<Diagnostic> {

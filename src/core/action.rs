@@ -7,11 +7,8 @@
 
 use super::seat::Seat;
 use crate::deck::CardId;
+pub use crate::ruleset::DeclId;
 use serde::Serialize;
-
-/// The index of a declaration in its ruleset's list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DeclId(pub u8);
 
 /// A player's move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,10 +1,12 @@
 //! The one interface every game family implements, and what it reports of each hand.
 //!
 //! `play`, `replay`, records, save and resume, `sim`, `score` and the bots reach every family
-//! through [`Game`]; a family adds its module under `families/` and an arm in
-//! [`crate::families::start`], and no command has a code path of its own for it.
+//! through [`Game`]; a family adds its module under `families/` and its entry in the family
+//! registry there.
 
 use super::action::{Action, Event, HandEnd, IllegalAction};
+use super::carry::Carried;
+use super::ledger::Ledger;
 use super::seat::{PerSeat, Seat};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::Ruleset;
@@ -81,6 +83,10 @@ pub struct HandResult {
     pub calls: PerSeat<u32>,
     /// What the house (a banker who is not a seat) won; 0 where there is none.
     pub house: i64,
+    /// The values carried into the next hand, as this hand left them (none when the ruleset
+    /// carries nothing).
+    #[serde(skip_serializing_if = "Carried::is_empty")]
+    pub carried: Carried,
 }
 
 /// An index drawn uniformly below `count` (at least 1): `rng.random_range(0..count)`, called
@@ -150,7 +156,7 @@ pub trait Game: Send + Sync + 'static {
         }
     }
     /// Applies the legal action at [`uniform_index`]`(legal_count, rng)`: the move of an agent
-    /// that plays uniformly at random ([`crate::agent::Agent::plays_uniformly`]), with the same
+    /// that plays uniformly at random ([`crate::core::Agent::plays_uniformly`]), with the same
     /// draw. A family may skip counting what the drawn index does not need.
     fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
         let index = uniform_index(self.legal_count(), rng);
@@ -176,24 +182,53 @@ pub trait Game: Send + Sync + 'static {
     fn is_over(&self) -> bool {
         self.to_act().is_none()
     }
+    /// The game's bookkeeping: scores, finished hands, round, dealer, deals, events, error,
+    /// carried values.
+    fn ledger(&self) -> &Ledger;
+    /// The game's bookkeeping, to take its events.
+    fn ledger_mut(&mut self) -> &mut Ledger;
     /// Each seat's score (points, or chips) so far.
-    fn scores(&self) -> &[i64];
+    fn scores(&self) -> &[i64] {
+        &self.ledger().scores
+    }
     /// Every finished hand.
-    fn history(&self) -> &[HandResult];
+    fn history(&self) -> &[HandResult] {
+        &self.ledger().history
+    }
     /// The round in progress (or the last), 1-based.
-    fn round(&self) -> u32;
+    fn round(&self) -> u32 {
+        self.ledger().round
+    }
     /// Hands in the game (the most, for games played to a target).
-    fn rounds(&self) -> u32;
+    fn rounds(&self) -> u32 {
+        self.ledger().rounds
+    }
     /// The dealer of the hand in progress (none when a house deals).
-    fn dealer(&self) -> Option<Seat>;
+    fn dealer(&self) -> Option<Seat> {
+        let l = self.ledger();
+        (!l.house_deals).then_some(l.dealer)
+    }
     /// The first hand's dealer, as records keep it.
-    fn first_dealer(&self) -> Option<Seat>;
+    fn first_dealer(&self) -> Option<Seat> {
+        let l = self.ledger();
+        (!l.house_deals).then_some(l.first_dealer)
+    }
     /// Every deal's deck order so far (records keep them).
-    fn dealt_orders(&self) -> &[Vec<CardId>];
+    fn dealt_orders(&self) -> &[Vec<CardId>] {
+        &self.ledger().dealt_orders
+    }
     /// Takes the events logged since the last call.
-    fn drain_events(&mut self) -> Vec<Event>;
+    fn drain_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.ledger_mut().events)
+    }
     /// A script error that ended the game early, if any.
-    fn error(&self) -> Option<&ScriptError>;
+    fn error(&self) -> Option<&ScriptError> {
+        self.ledger().error.as_ref()
+    }
+    /// The values carried from the last hand.
+    fn carried(&self) -> &Carried {
+        &self.ledger().carried
+    }
     /// Where every card of the deck is now, by zone (hands, table, stock, piles): each card in
     /// exactly one zone. Checked by the conservation tests of every family.
     fn zones(&self) -> Vec<(String, CardSet)>;

@@ -10,10 +10,9 @@ use super::{Action, DeclId, Game, Seat, StartOptions};
 use crate::deck::{CardId, Deck};
 use crate::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 /// The `format` field of every record.
-pub const FORMAT: &str = "yaku-record";
+pub const FORMAT: &str = crate::fsio::RECORD_FORMAT;
 /// The version this program writes.
 pub const VERSION: u32 = 2;
 /// The oldest version this program reads: version 1 records (two-player matching games, with
@@ -488,20 +487,22 @@ impl Record {
             .collect()
     }
 
-    /// The game as it stood before the first action: recorded deals, seed, seats, rounds,
-    /// dealer and table limits. Every field is checked against the ruleset.
-    pub fn start(
+    /// The options that start the game as it stood before the first action: recorded deals,
+    /// seed, seats, rounds, dealer and table limits, every field checked against the ruleset
+    /// and the seat counts its family allows (`crate::families::start_record` starts it).
+    pub fn start_options(
         &self,
-        ruleset: Arc<Ruleset>,
+        ruleset: &Ruleset,
+        seats_allowed: std::ops::RangeInclusive<usize>,
         log_events: bool,
-    ) -> Result<Box<dyn Game>, RecordError> {
+    ) -> Result<StartOptions, RecordError> {
         if self.ruleset.id != ruleset.id {
             return Err(err(RecordErrorKind::OtherRuleset {
                 recorded: self.ruleset.id.clone(),
                 loaded: ruleset.id.clone(),
             }));
         }
-        let (min, _, max) = crate::families::seat_range(&ruleset);
+        let (min, max) = (*seats_allowed.start(), *seats_allowed.end());
         let seats = self.players.len();
         if !(min..=max).contains(&seats) {
             return Err(err(RecordErrorKind::BadField {
@@ -522,27 +523,15 @@ impl Record {
             }));
         }
         let deck_orders = self.deck_orders(&ruleset.deck)?;
-        crate::families::start(
-            ruleset,
-            StartOptions {
-                seed: self.seed.unwrap_or(0),
-                seats: Some(seats),
-                rounds: self.rounds,
-                deck_orders,
-                log_events,
-                simulation: false,
-                first_dealer: self.first_dealer,
-                bet_limits: (self.min_bet, self.max_bet),
-            },
-        )
-        .map_err(|e| match e {
-            super::StartError::Options { message } => err(RecordErrorKind::BadField {
-                field: "players",
-                reason: message,
-            }),
-            super::StartError::Script(e) => err(RecordErrorKind::Script {
-                message: e.to_string(),
-            }),
+        Ok(StartOptions {
+            seed: self.seed.unwrap_or(0),
+            seats: Some(seats),
+            rounds: self.rounds,
+            deck_orders,
+            log_events,
+            simulation: false,
+            first_dealer: self.first_dealer,
+            bet_limits: (self.min_bet, self.max_bet),
         })
     }
 
@@ -578,166 +567,11 @@ impl Record {
         }
         Ok(action)
     }
-
-    /// Replays every action; the game as the record leaves it.
-    pub fn replay(&self, ruleset: Arc<Ruleset>) -> Result<Box<dyn Game>, RecordError> {
-        let mut game = self.start(ruleset, false)?;
-        for i in 0..self.actions.len() {
-            self.apply(&mut *game, i)?;
-        }
-        Ok(game)
-    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::agent::{Agent, agent_by_name, agent_rng};
-    use crate::ruleset;
-
-    fn played(name: &str, players: &[&str], seed: u64) -> (Arc<Ruleset>, Record, Box<dyn Game>) {
-        let r = Arc::new(ruleset::load(name).value.unwrap());
-        let players: Vec<String> = players.iter().map(|p| p.to_string()).collect();
-        let mut record = Record::new(&r, name, Some(seed), &players, None);
-        let options = StartOptions {
-            seed,
-            seats: Some(players.len()),
-            ..StartOptions::default()
-        };
-        let mut game = crate::families::start(Arc::clone(&r), options).unwrap();
-        let mut agents: Vec<Box<dyn Agent>> = players
-            .iter()
-            .map(|p| agent_by_name(p, &r).unwrap())
-            .collect();
-        let mut rng = agent_rng(seed);
-        let mut legal = Vec::new();
-        while let Some(seat) = game.to_act() {
-            game.legal_actions(&mut legal);
-            let a = agents[seat].choose(&*game, seat, &legal, &mut rng);
-            record.push(seat, a, &r);
-            game.apply(a).unwrap();
-        }
-        record.sync(&*game);
-        (r, record, game)
-    }
-
-    #[test]
-    fn a_record_replays_to_the_same_outcomes_through_json() {
-        let games: &[(&str, &[&str])] = &[
-            ("koikoi", &["greedy", "random"]),
-            ("koikoi-classic", &["greedy", "random"]),
-            ("koikoi-ktane", &["greedy", "random"]),
-            ("kolyesi", &["seed", "random", "best"]),
-        ];
-        for (name, players) in games {
-            let (r, record, game) = played(name, players, 11);
-            let back = Record::from_json(&record.to_json()).unwrap();
-            assert_eq!(back, record);
-            assert!(back.finished);
-            let replayed = back.replay(Arc::clone(&r)).unwrap();
-            assert_eq!(replayed.history(), game.history());
-            assert_eq!(replayed.scores(), game.scores());
-            // Without the seed, the recorded deals and first dealer are enough.
-            let mut seedless = back.clone();
-            seedless.seed = None;
-            let replayed = seedless.replay(r).unwrap();
-            assert_eq!(replayed.history(), game.history(), "{name}");
-        }
-    }
-
-    #[test]
-    fn a_version_1_record_is_read_as_version_2() {
-        let (r, record, game) = played("koikoi-classic", &["greedy", "greedy"], 4);
-        let mut v1: serde_json::Value = serde_json::from_str(&record.to_json()).unwrap();
-        v1["version"] = 1.into();
-        let mut calls = 0;
-        for step in v1["actions"].as_array_mut().unwrap() {
-            if step["action"] == "declare" {
-                let old = match step["id"].as_str().unwrap() {
-                    "koikoi" => serde_json::json!({"action": "koi_koi"}),
-                    "stop" => serde_json::json!({"action": "stop"}),
-                    "swap" => serde_json::json!({"action": "swap_hands", "swap": true}),
-                    "keep" => serde_json::json!({"action": "swap_hands", "swap": false}),
-                    other => panic!("unexpected declaration {other}"),
-                };
-                *step = old;
-                calls += 1;
-            }
-        }
-        assert!(calls > 0);
-        let back = Record::from_json(&v1.to_string()).unwrap();
-        assert_eq!(back.version, VERSION);
-        assert_eq!(back.replay(r).unwrap().history(), game.history());
-    }
-
-    #[test]
-    fn errors_name_the_action_and_the_reason() {
-        let (r, mut record, _) = played("koikoi", &["greedy", "random"], 3);
-        record.actions[5].action = StepAction::Play {
-            card: "no-such-card".into(),
-        };
-        let e = record.replay(Arc::clone(&r)).err().unwrap();
-        assert_eq!(e.to_string(), "action 5: unknown card `no-such-card`");
-        record.actions[5].action = StepAction::Declare {
-            id: "stop".into(),
-            card: None,
-        };
-        let e = record.replay(Arc::clone(&r)).err().unwrap();
-        assert!(
-            matches!(e.kind, RecordErrorKind::Illegal { index: 5, .. }),
-            "{e}"
-        );
-        record.actions[5].action = StepAction::Declare {
-            id: "no-such".into(),
-            card: None,
-        };
-        let e = record.replay(Arc::clone(&r)).err().unwrap();
-        assert!(matches!(
-            e.kind,
-            RecordErrorKind::UnknownDeclaration { index: 5, .. }
-        ));
-        let mut bad = record.clone();
-        bad.deals[0].pop();
-        let e = bad.replay(Arc::clone(&r)).err().unwrap();
-        assert!(matches!(e.kind, RecordErrorKind::BadDeal { deal: 0, .. }));
-        let mut bad = record.clone();
-        bad.first_dealer = Some(7);
-        let e = bad.replay(Arc::clone(&r)).err().unwrap();
-        assert!(
-            matches!(
-                e.kind,
-                RecordErrorKind::BadField {
-                    field: "first_dealer",
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        let mut bad = record.clone();
-        bad.rounds = Some(u32::MAX);
-        assert!(bad.replay(Arc::clone(&r)).is_err());
-        let mut bad = record.clone();
-        bad.ruleset.id = "other".into();
-        let e = bad.replay(r).err().unwrap();
-        assert!(
-            matches!(e.kind, RecordErrorKind::OtherRuleset { .. }),
-            "{e}"
-        );
-        assert!(matches!(
-            Record::from_json("{\"format\":\"other\"}")
-                .unwrap_err()
-                .kind,
-            RecordErrorKind::Format { .. }
-        ));
-    }
-
-    #[test]
-    fn hash_check() {
-        let (r, mut record, _) = played("koikoi", &["greedy", "random"], 1);
-        assert_eq!(record.check_hash(&r), HashCheck::Same);
-        record.ruleset.content_hash = Some("0000000000000000".into());
-        assert!(matches!(record.check_hash(&r), HashCheck::Differs { .. }));
-        record.ruleset.content_hash = None;
-        assert_eq!(record.check_hash(&r), HashCheck::Unrecorded);
+impl RecordError {
+    /// An error of this kind.
+    pub fn new(kind: RecordErrorKind) -> RecordError {
+        err(kind)
     }
 }

@@ -8,8 +8,7 @@ use std::ops::{Deref, DerefMut};
 /// A seat at the table: `0..seats`, in turn order.
 pub type Seat = usize;
 
-/// The most seats a game may have.
-pub const MAX_SEATS: usize = 8;
+pub use crate::ruleset::MAX_SEATS;
 
 /// The seat after `seat` in turn order, at a table of `seats`.
 pub fn next_seat(seat: Seat, seats: usize) -> Seat {
@@ -57,6 +56,13 @@ impl<T: Copy> PerSeat<T> {
     #[inline]
     pub fn fill(&mut self, value: T) {
         self.items = [value; MAX_SEATS];
+    }
+}
+
+/// No seats.
+impl<T: Copy + Default> Default for PerSeat<T> {
+    fn default() -> PerSeat<T> {
+        PerSeat::new(0)
     }
 }
 

@@ -92,7 +92,7 @@ fn rulesets() -> Vec<(Arc<Ruleset>, usize)> {
     let mut v: Vec<(Arc<Ruleset>, usize)> = ruleset::bundled::ruleset_names()
         .map(|n| {
             let r = ruleset::load(n).value.unwrap();
-            let (_, seats, _) = crate::families::seat_range(&r);
+            let seats = crate::families::seat_range(&r).default;
             (Arc::new(r), seats)
         })
         .collect();
@@ -197,7 +197,7 @@ fn a_recorded_game_of_every_family_replays_to_the_same_outcomes() {
         let back = Record::from_json(&record.to_json()).unwrap();
         let mut seedless = back.clone();
         seedless.seed = None;
-        let replayed = seedless.replay(Arc::clone(&r)).unwrap();
+        let replayed = crate::families::replay(&seedless, Arc::clone(&r)).unwrap();
         assert_eq!(replayed.history(), game.history(), "{}", r.id);
         assert_eq!(replayed.scores(), game.scores(), "{}", r.id);
     }

@@ -18,9 +18,21 @@ pub struct Names<'a> {
     pub defs: &'a [(String, Program)],
     /// Named sub-expressions (`[define]`), compiled where they are used, in the scope of the use.
     pub macros: &'a [(String, Expr)],
+    /// The facts among `facts` that are values carried from the last hand (`[[carry]]`),
+    /// each within [`crate::ruleset::CARRY_LIMIT`].
+    pub carried: &'a [String],
 }
 
 impl<'a> Names<'a> {
+    /// The values the core gives fact `f`, for the overflow check.
+    pub fn fact_range(&self, f: &str) -> (i64, i64) {
+        if self.carried.iter().any(|c| c == f) {
+            (-crate::ruleset::CARRY_LIMIT, crate::ruleset::CARRY_LIMIT)
+        } else {
+            crate::ruleset::scope::fact_range(f)
+        }
+    }
+
     /// The names of a deck and `facts` alone, without definitions or sub-expressions.
     pub fn of(deck: &'a Deck, facts: &'a [&'a str]) -> Names<'a> {
         Names {
@@ -28,6 +40,7 @@ impl<'a> Names<'a> {
             facts,
             defs: &[],
             macros: &[],
+            carried: &[],
         }
     }
 }
@@ -65,11 +78,7 @@ pub fn compile(expr: &Expr, want: Type, names: &Names) -> Result<Program, Vec<Ex
             errors.push(type_mismatch(expr, want, ty));
         } else if errors.is_empty() {
             let program = Program::new(node, ty);
-            let facts: Vec<(i64, i64)> = names
-                .facts
-                .iter()
-                .map(|f| crate::ruleset::scope::fact_range(f))
-                .collect();
+            let facts: Vec<(i64, i64)> = names.facts.iter().map(|f| names.fact_range(f)).collect();
             match program.bounds(&facts) {
                 Ok(_) => return Ok(program),
                 Err(reach) => {
@@ -104,7 +113,7 @@ fn overflow(expr: &Expr, reach: (i128, i128), names: &Names, reads_facts: bool) 
         .iter()
         .filter(|_| reads_facts)
         .filter_map(|f| {
-            let (lo, hi) = crate::ruleset::scope::fact_range(f);
+            let (lo, hi) = names.fact_range(f);
             (hi < i64::MAX).then(|| format!("`{f}` {lo} to {hi}"))
         })
         .collect();

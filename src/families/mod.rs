@@ -1,103 +1,193 @@
-//! The game families: each a module that implements [`crate::core::Game`] for one kind of game,
-//! configured entirely by its rulesets. A new family adds its module here and an arm in
-//! [`start`] (and its bots in [`bot`], its screen in the command line's table).
+//! The game families, and the one registry that knows them: each family is a module that
+//! implements [`crate::core::Game`] for one kind of game, configured entirely by its rulesets,
+//! and one [`Family`] entry in [`FAMILIES`]. Everything above (the command line, simulations,
+//! records) reaches a family through its entry, never by its name.
 //!
 //! ```
 //! let ruleset = yaku::ruleset::load("kolyesi").value.unwrap();
-//! assert_eq!(yaku::families::family_name(&ruleset), "banker");
-//! let (fewest, seats, most) = yaku::families::seat_range(&ruleset);
-//! assert!(fewest <= seats && seats <= most);
+//! assert_eq!(yaku::families::of(&ruleset).name(), "banker");
+//! let seats = yaku::families::seat_range(&ruleset);
+//! assert!(seats.allows(seats.default));
 //! ```
 
 pub mod banker;
 pub mod matching;
 pub mod tricks;
 
-use crate::agent::Agent;
-use crate::core::{Game, StartError, StartOptions};
-use crate::ruleset::{Flow, Ruleset};
+use crate::agent::{AgentError, generic_agent};
+use crate::core::record::{Record, RecordError, RecordErrorKind};
+use crate::core::{Agent, Game, StartError, StartOptions};
+use crate::ruleset::Ruleset;
+use rand::rngs::Xoshiro256PlusPlus;
 use std::sync::Arc;
+
+/// The seat counts a ruleset allows, and the one it seats when no count is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatRange {
+    /// The fewest seats.
+    pub min: usize,
+    /// The seats of a game started without a count.
+    pub default: usize,
+    /// The most seats.
+    pub max: usize,
+}
+
+impl SeatRange {
+    /// True when a table of `seats` may play.
+    pub fn allows(&self, seats: usize) -> bool {
+        self.as_range().contains(&seats)
+    }
+
+    /// `min..=max`.
+    pub fn as_range(&self) -> std::ops::RangeInclusive<usize> {
+        self.min..=self.max
+    }
+}
+
+/// What the rest of yaku needs of a game family: its one registration.
+pub trait Family: Sync {
+    /// The family's name, as [`crate::ruleset::Flow::family`] gives it for its rulesets.
+    fn name(&self) -> &'static str;
+    /// The seat counts `ruleset` allows.
+    fn seats(&self, ruleset: &Ruleset) -> SeatRange;
+    /// The most hands a game of `ruleset` plays (deals prepared ahead by simulations).
+    fn most_hands(&self, ruleset: &Ruleset) -> u32;
+    /// Starts a game of `ruleset`.
+    fn start(
+        &self,
+        ruleset: Arc<Ruleset>,
+        options: StartOptions,
+    ) -> Result<Box<dyn Game>, StartError>;
+    /// Starts a game and plays it to its end with `agents`, one per seat: the play loop of
+    /// [`crate::core::play_out`] compiled for the family's own type, so that simulations make
+    /// no virtual call per move. `finished` reads the finished game where it was played.
+    fn play_to_end(
+        &self,
+        ruleset: Arc<Ruleset>,
+        options: StartOptions,
+        agents: &mut [Box<dyn Agent>],
+        rng: &mut Xoshiro256PlusPlus,
+        finished: &mut dyn FnMut(&dyn Game),
+    ) -> Result<(), StartError>;
+    /// A bot of the family by name, beyond the generic ones (strategy tables of banker
+    /// games). `Err` says why the name is not a bot here.
+    fn bot(&self, name: &str, _ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
+        Err(format!("unknown bot `{name}`"))
+    }
+    /// The family's own bot names, for help texts.
+    fn bot_names(&self, _ruleset: &Ruleset) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// Whether bots that play from the family's analysis ([`Game::heuristic`], exact odds)
+    /// can play `ruleset` in bounded time; `Err` says why not.
+    fn check_bot_work(&self, _ruleset: &Ruleset) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Plays a game of family type `G` to its end: the body of each family's
+/// [`Family::play_to_end`].
+pub(crate) fn run_to_end<G: Game>(
+    mut game: G,
+    agents: &mut [Box<dyn Agent>],
+    rng: &mut Xoshiro256PlusPlus,
+    finished: &mut dyn FnMut(&dyn Game),
+) -> Result<(), StartError> {
+    crate::core::play_out(&mut game, agents, rng).map_err(StartError::Script)?;
+    finished(&game);
+    Ok(())
+}
+
+/// Every family yaku plays: a new family is a module above and one line here.
+pub static FAMILIES: [&dyn Family; 3] = [&matching::Matching, &banker::Banker, &tricks::Tricks];
+
+/// The family that plays `ruleset`.
+pub fn of(ruleset: &Ruleset) -> &'static dyn Family {
+    let name = ruleset.flow.family();
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.name() == name)
+        .unwrap_or_else(|| unreachable!("flow family `{name}` is registered"))
+}
 
 /// Starts a game of the family `ruleset` describes.
 pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<Box<dyn Game>, StartError> {
-    Ok(match &ruleset.flow {
-        Flow::Matching(_) => Box::new(matching::start(ruleset, options)?),
-        Flow::Banker(_) => Box::new(banker::start(ruleset, options)?),
-        Flow::Tricks(_) => Box::new(tricks::start(ruleset, options)?),
-    })
+    of(&ruleset).start(ruleset, options)
 }
 
-/// Starts a game of the family `ruleset` describes and plays it to its end with `agents`, one
-/// per seat: the play loop of [`crate::core::play_out`] compiled for each family's own type, so
-/// that simulations make no virtual call per move. `finished` reads what it needs of the
-/// finished game, which is then dropped where it was played (no copy to the heap).
+/// Starts a game of the family `ruleset` describes and plays it to its end with `agents`
+/// ([`Family::play_to_end`]); returns what `finished` reads of the finished game.
 pub fn play_to_end<R>(
     ruleset: Arc<Ruleset>,
     options: StartOptions,
     agents: &mut [Box<dyn Agent>],
-    rng: &mut rand::rngs::Xoshiro256PlusPlus,
+    rng: &mut Xoshiro256PlusPlus,
     finished: impl FnOnce(&dyn Game) -> R,
 ) -> Result<R, StartError> {
-    fn run<G: Game, R>(
-        mut game: G,
-        agents: &mut [Box<dyn Agent>],
-        rng: &mut rand::rngs::Xoshiro256PlusPlus,
-        finished: impl FnOnce(&dyn Game) -> R,
-    ) -> Result<R, StartError> {
-        crate::core::play_out(&mut game, agents, rng).map_err(StartError::Script)?;
-        Ok(finished(&game))
-    }
-    match &ruleset.flow {
-        Flow::Matching(_) => run(matching::start(ruleset, options)?, agents, rng, finished),
-        Flow::Banker(_) => run(banker::start(ruleset, options)?, agents, rng, finished),
-        Flow::Tricks(_) => run(tricks::start(ruleset, options)?, agents, rng, finished),
-    }
+    let mut finished = Some(finished);
+    let mut out = None;
+    of(&ruleset).play_to_end(ruleset, options, agents, rng, &mut |g| {
+        if let Some(f) = finished.take() {
+            out = Some(f(g));
+        }
+    })?;
+    Ok(out.expect("a game played to its end is read once"))
 }
 
-/// The family's name, for messages and records (`matching`, `banker`, `tricks`).
-pub fn family_name(ruleset: &Ruleset) -> &'static str {
-    match &ruleset.flow {
-        Flow::Matching(_) => "matching",
-        Flow::Banker(_) => "banker",
-        Flow::Tricks(_) => "tricks",
-    }
-}
-
-/// A bot of the family by name (strategy tables of banker games), when the generic bots do not
-/// know the name. `Err` says why the name is not a bot here.
-pub fn bot(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
-    match &ruleset.flow {
-        Flow::Banker(_) => banker::bot(name, ruleset),
-        Flow::Matching(_) | Flow::Tricks(_) => Err(format!("unknown bot `{name}`")),
-    }
-}
-
-/// Whether bots that play from the family's analysis ([`crate::core::Game::heuristic`], exact
-/// odds) can play `ruleset` in bounded time; `Err` says why not.
-pub fn check_bot_work(ruleset: &Ruleset) -> Result<(), String> {
-    match &ruleset.flow {
-        Flow::Banker(_) => banker::check_odds_work(ruleset),
-        Flow::Matching(_) | Flow::Tricks(_) => Ok(()),
-    }
+/// The seat counts `ruleset` allows.
+pub fn seat_range(ruleset: &Ruleset) -> SeatRange {
+    of(ruleset).seats(ruleset)
 }
 
 /// The family's own bot names, for help texts.
 pub fn bot_names(ruleset: &Ruleset) -> Vec<&'static str> {
-    match &ruleset.flow {
-        Flow::Banker(_) => crate::analysis::strategy::bundled_names().collect(),
-        Flow::Matching(_) | Flow::Tricks(_) => Vec::new(),
-    }
+    of(ruleset).bot_names(ruleset)
 }
 
-/// The seat counts the family allows for `ruleset`, and the default.
-pub fn seat_range(ruleset: &Ruleset) -> (usize, usize, usize) {
-    match &ruleset.flow {
-        Flow::Matching(f) => (
-            f.min_players as usize,
-            f.players as usize,
-            f.max_players as usize,
-        ),
-        Flow::Banker(f) => (1, f.players as usize, f.max_players as usize),
-        Flow::Tricks(f) => (f.players as usize, f.players as usize, f.players as usize),
+/// A bot by name for a game of `ruleset`: a generic bot, or one of the ruleset's family. A bot
+/// whose policy would first run for hours on this ruleset is refused, not started.
+pub fn agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AgentError> {
+    let family = of(ruleset);
+    let agent = match generic_agent(name).map_err(AgentError::Unknown)? {
+        Some(a) => a,
+        None => family.bot(name, ruleset).map_err(AgentError::Unknown)?,
+    };
+    if agent.uses_family_analysis() {
+        family
+            .check_bot_work(ruleset)
+            .map_err(|why| AgentError::TooMuchWork(format!("bot `{name}` cannot play: {why}")))?;
     }
+    Ok(agent)
 }
+
+/// The game a record starts from: its deals, seed, seats, rounds, dealer and table limits,
+/// every field checked against the ruleset ([`Record::start_options`]).
+pub fn start_record(
+    record: &Record,
+    ruleset: Arc<Ruleset>,
+    log_events: bool,
+) -> Result<Box<dyn Game>, RecordError> {
+    let options = record.start_options(&ruleset, seat_range(&ruleset).as_range(), log_events)?;
+    start(ruleset, options).map_err(|e| match e {
+        StartError::Options { message } => RecordError::new(RecordErrorKind::BadField {
+            field: "players",
+            reason: message,
+        }),
+        StartError::Script(e) => RecordError::new(RecordErrorKind::Script {
+            message: e.to_string(),
+        }),
+    })
+}
+
+/// The game after every recorded action: [`start_record`], then each action applied.
+pub fn replay(record: &Record, ruleset: Arc<Ruleset>) -> Result<Box<dyn Game>, RecordError> {
+    let mut game = start_record(record, ruleset, false)?;
+    for i in 0..record.actions.len() {
+        record.apply(game.as_mut(), i)?;
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests;

@@ -7,11 +7,10 @@ use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
 use super::toml_tree::{Item, Table, Value};
-use crate::core::MAX_SEATS;
 use crate::deck::{CardSet, Deck};
 use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};
-use crate::script::ScoringScript;
+use crate::script::{FactValue, ScoringScript};
 use std::collections::HashMap;
 
 /// Builds a ruleset from its merged tree.
@@ -34,6 +33,7 @@ pub(super) fn ruleset(
     let options = top.table("options", errors);
     let defines = top.table("define", errors);
     let scoring = top.table("scoring", errors);
+    let carry_tables = top.tables("carry", errors);
     // Merging onto a base consumes the `remove_*` lists; one left here has no base to remove
     // from.
     for (key, _, noun) in super::load::REMOVALS {
@@ -115,7 +115,14 @@ pub(super) fn ruleset(
             })
             .collect(),
         defines: Vec::new(),
+        carried: Vec::new(),
     };
+    let carry = carry_values(&carry_tables, &vocab, errors);
+    vocab.carried = carry
+        .iter()
+        .filter(|c| !c.per_seat)
+        .map(|c| c.id.clone())
+        .collect();
     let mut define_sources = Vec::new();
     if let Some((t, l)) = defines {
         vocab.defines = define_table(t, l, &vocab, errors);
@@ -166,6 +173,7 @@ pub(super) fn ruleset(
         facts: &yaku_facts,
         defs: &defs,
         macros: &vocab.defines,
+        carried: &[],
     };
     let yaku = yaku_table(&yaku_tables, &names, loader.entry_file(), errors);
     let flow = match flow {
@@ -195,9 +203,9 @@ pub(super) fn ruleset(
         && !crate::diag::has_errors(errors)
     {
         let extras = match &flow {
-            Some(Flow::Tricks(_)) => crate::families::tricks::sample_facts(),
+            Some(Flow::Tricks(_)) => tricks_sample_facts(),
             Some(Flow::Matching(m)) if script.reads().reads_extra() => {
-                table_samples(m, &tallies, &declarations, &yaku)
+                table_samples(m, &tallies, &declarations, &yaku, &carry)
             }
             _ => vec![Vec::new()],
         };
@@ -240,6 +248,7 @@ pub(super) fn ruleset(
         tallies,
         options,
         defines: define_sources,
+        carry,
     })
 }
 
@@ -799,6 +808,173 @@ fn declarations(
 
 /// An array of whole numbers in `range` (`deal_packets`, `draw_options`): `Ok(None)` when
 /// absent, `Err(())` when not an array; an entry out of range is reported and left out.
+/// `[[carry]]`: values carried from hand to hand, each with a unique id that no option,
+/// definition or fact of the core already names, and an initial value within
+/// [`CARRY_LIMIT`].
+fn carry_values(
+    tables: &[(&Table, &Loc)],
+    vocab: &Vocab,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Carry> {
+    let mut out: Vec<Carry> = Vec::new();
+    for (t, l) in tables {
+        let mut r = TableReader::new(t, (*l).clone(), "a `[[carry]]`").defined_by(&keys::CARRY);
+        let id = r.required_string("id", errors);
+        let name = r.string("name", errors);
+        let description = r.string("description", errors);
+        let per_seat = r.boolean("per_seat", errors).is_some_and(|(b, _)| b);
+        let initial = match r.int("initial", errors) {
+            Some((n, _)) if (-CARRY_LIMIT..=CARRY_LIMIT).contains(&n) => n,
+            Some((n, at)) => {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "`initial` must be between -{CARRY_LIMIT} and {CARRY_LIMIT}, found {n}"
+                    ),
+                    at.clone(),
+                ));
+                0
+            }
+            None => 0,
+        };
+        r.finish(errors);
+        let Some(id) = id else { continue };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        let taken = scope::ALL.iter().any(|(_, facts)| facts.contains(&id.text));
+        if out.iter().any(|c| c.id == id.text) || taken || vocab.knows(id.text) {
+            errors.push(
+                Diagnostic::error(
+                    format!("`{}` is already a name of this ruleset", id.text),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "a carried value needs an id no other carried value, option, definition or fact uses".into(),
+                )),
+            );
+            continue;
+        }
+        if out.len() == MAX_CARRIED {
+            errors.push(Diagnostic::error(
+                format!("a ruleset carries at most {MAX_CARRIED} values"),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        out.push(Carry {
+            id: id.text.to_string(),
+            name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+            description: description.map_or_else(String::new, |d| d.text.to_string()),
+            per_seat,
+            initial,
+        });
+    }
+    out
+}
+
+/// `teams = [[0, 2], [1, 3]]`: partnerships, every seat of a table of exactly `players` in
+/// one of them; the table must then seat that many (`min_players = max_players = players`).
+fn teams(
+    r: &mut TableReader,
+    seats: (u32, u32, u32),
+    loc: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) -> Teams {
+    let Some(item) = r.item("teams") else {
+        return Teams::default();
+    };
+    let (players, min_players, max_players) = seats;
+    let Value::Array(groups) = &item.value else {
+        errors.push(Diagnostic::error(
+            format!(
+                "`teams` must be an array of teams, each an array of seats (`[[0, 2], [1, 3]]`), found {}",
+                item.value.describe()
+            ),
+            item.loc.clone(),
+        ));
+        return Teams::default();
+    };
+    let mut found: Vec<Vec<usize>> = Vec::new();
+    let mut seen = vec![false; players as usize];
+    let mut bad = false;
+    for g in groups {
+        let Value::Array(members) = &g.value else {
+            errors.push(Diagnostic::error(
+                format!("a team is an array of seats, found {}", g.value.describe()),
+                g.loc.clone(),
+            ));
+            bad = true;
+            continue;
+        };
+        if members.is_empty() {
+            errors.push(Diagnostic::error(
+                "a team needs at least one seat",
+                g.loc.clone(),
+            ));
+            bad = true;
+        }
+        let mut team = Vec::new();
+        for m in members {
+            match m.value {
+                Value::Int(n) if (0..i64::from(players)).contains(&n) => {
+                    let s = n as usize;
+                    if seen[s] {
+                        errors.push(Diagnostic::error(
+                            format!("seat {s} is in two teams"),
+                            m.loc.clone(),
+                        ));
+                        bad = true;
+                    }
+                    seen[s] = true;
+                    team.push(s);
+                }
+                _ => {
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "a team's seats are numbers from 0 to {} (the table seats {players})",
+                                players.saturating_sub(1)
+                            ),
+                            m.loc.clone(),
+                        )
+                        .with_help(Some("seats are numbered from 0 in turn order".into())),
+                    );
+                    bad = true;
+                }
+            }
+        }
+        found.push(team);
+    }
+    if let Some(s) = seen.iter().position(|&x| !x)
+        && !bad
+    {
+        errors.push(Diagnostic::error(
+            format!("seat {s} is in no team: every seat of the table plays in one"),
+            item.loc.clone(),
+        ));
+        bad = true;
+    }
+    if min_players != players || max_players != players {
+        errors.push(
+            Diagnostic::error(
+                format!(
+                    "partnerships need a fixed table: `players` ({players}), `min_players` ({min_players}) and `max_players` ({max_players}) must be equal"
+                ),
+                loc.clone(),
+            )
+            .with_help(Some(format!(
+                "set `min_players = {players}` and `max_players = {players}`"
+            ))),
+        );
+        bad = true;
+    }
+    if bad {
+        Teams::default()
+    } else {
+        Teams::of(&found)
+    }
+}
+
 fn int_list(
     r: &mut TableReader,
     key: &str,
@@ -933,6 +1109,7 @@ fn define_table(
     let every_fact: Vec<&str> = scope::ALL
         .iter()
         .flat_map(|(_, facts)| facts.iter().copied())
+        .chain(vocab.carried.iter().map(String::as_str))
         .fold(Vec::new(), |mut all, f| {
             if !all.contains(&f) {
                 all.push(f);
@@ -974,6 +1151,7 @@ fn define_table(
             facts: &every_fact,
             defs: &vocab.options,
             macros: &out,
+            carried: &vocab.carried,
         };
         if let Err(list) = expr::check(&parsed, &names) {
             for e in list {
@@ -993,6 +1171,9 @@ pub(super) struct Vocab<'a> {
     pub deck: &'a Deck,
     pub options: Vec<(String, Program)>,
     pub defines: Vec<(String, expr::Expr)>,
+    /// The ids of the values carried for the table (`[[carry]]` without `per_seat`): facts
+    /// of the deal's expressions.
+    pub carried: Vec<String>,
 }
 
 impl Vocab<'_> {
@@ -1003,6 +1184,7 @@ impl Vocab<'_> {
             facts,
             defs: &self.options,
             macros: &self.defines,
+            carried: &self.carried,
         }
     }
 
@@ -1063,6 +1245,7 @@ fn tallies(
             facts,
             defs: &defs,
             macros: &vocab.defines,
+            carried: &[],
         };
         let Some(program) = compile_expr(&count, Type::Int, &names, errors) else {
             continue;
@@ -1107,13 +1290,13 @@ fn family_declarations(
 }
 
 /// The indices of the declarations with one of `effects`, in ruleset order.
-fn declared(sections: &Sections, effects: &[&str]) -> Vec<crate::core::DeclId> {
+fn declared(sections: &Sections, effects: &[&str]) -> Vec<DeclId> {
     sections
         .declarations
         .iter()
         .enumerate()
         .filter(|(_, (d, ..))| effects.contains(&d.effect.as_str()))
-        .map(|(i, _)| crate::core::DeclId(i as u8))
+        .map(|(i, _)| DeclId(i as u8))
         .collect()
 }
 
@@ -1188,6 +1371,7 @@ fn flow_options(
             loc.clone(),
         ));
     }
+    let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
     let hand_size = positive(&mut r, "hand_size", 8, errors);
     let table_size = positive(&mut r, "table_size", 8, errors);
     let deal_packet = positive(&mut r, "deal_packet", 4, errors);
@@ -1331,16 +1515,32 @@ fn flow_options(
             }))
         })
         .unwrap_or(CardSet::EMPTY);
+    let exhausted_at = r.item("exhausted").map(|i| i.loc.clone());
     let exhausted = choice(
         &mut r,
         "exhausted",
-        &[("draw", false), ("dealer_scores", true)],
+        &[("draw", 0), ("dealer_scores", 1), ("settle", 2)],
         errors,
     );
     let exhausted_points = r.int("exhausted_points", errors);
     let exhausted = match (exhausted, exhausted_points) {
-        (Some(true), Some((p, _))) => Exhausted::DealerScores(p),
-        (Some(true), None) => {
+        (Some(2), None) => {
+            if sections.scoring.is_none() {
+                errors.push(
+                    Diagnostic::error(
+                        "`exhausted = \"settle\"` needs a scoring script to settle every seat",
+                        exhausted_at.clone().unwrap_or_else(|| loc.clone()),
+                    )
+                    .with_help(Some(
+                        "add a [scoring] script whose `score` returns `seats`, each seat's points"
+                            .into(),
+                    )),
+                );
+            }
+            Exhausted::Settle
+        }
+        (Some(1), Some((p, _))) => Exhausted::DealerScores(p),
+        (Some(1), None) => {
             r.missing("exhausted_points", errors);
             Exhausted::Draw
         }
@@ -1370,7 +1570,12 @@ fn flow_options(
         errors,
     )
     .unwrap_or(BothInstant::Draw);
-    let table_scope = vocab.names(scope::TABLE);
+    let table_facts: Vec<&str> = scope::TABLE
+        .iter()
+        .copied()
+        .chain(vocab.carried.iter().map(String::as_str))
+        .collect();
+    let table_scope = vocab.names(&table_facts);
     let table_count_source = r.string("table_count", errors);
     let table_count = table_count_source
         .as_ref()
@@ -1504,6 +1709,7 @@ fn flow_options(
         before_play,
         choices,
         stake,
+        teams,
     })))
 }
 
@@ -1979,6 +2185,12 @@ fn banker_flow(
             loc.clone(),
         ));
     }
+    if max_players as usize > MAX_SEATS {
+        errors.push(Diagnostic::error(
+            format!("`max_players` ({max_players}) is more than the {MAX_SEATS} seats a table has"),
+            loc.clone(),
+        ));
+    }
     if draw_options.is_empty() && t.get("draw_options").is_some() {
         errors.push(Diagnostic::error(
             "`draw_options` needs at least one choice",
@@ -2201,7 +2413,9 @@ fn table_samples(
     tallies: &[Tally],
     declarations: &[(Declaration, Loc, Option<Loc>)],
     yaku: &YakuTable,
+    carry: &[Carry],
 ) -> Vec<Vec<(&'static str, crate::script::FactValue)>> {
+    use crate::script::FactValue;
     use crate::yaku::{SeatFacts, TableFacts};
     let mut out = Vec::new();
     for seats in flow.min_players..=flow.max_players {
@@ -2226,9 +2440,42 @@ fn table_samples(
                     Vec::new()
                 },
                 captured: Vec::new(),
+                team: None,
             };
+            let teams = &flow.teams;
             let t = TableFacts {
-                seats: (0..seats).map(|s| seat(s == 0)).collect(),
+                seats: (0..seats as usize)
+                    .map(|s| SeatFacts {
+                        team: teams.any().then(|| teams.team_of(s)),
+                        ..seat(s == 0)
+                    })
+                    .collect(),
+                teams: if teams.any() {
+                    (0..teams.count(seats as usize))
+                        .map(|t| crate::yaku::TeamFacts {
+                            seats: teams.members(t, seats as usize).collect(),
+                            tallies: tallies.iter().map(|t| (t.id.clone(), value)).collect(),
+                            captured: Vec::new(),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+                carry: (!carry.is_empty()).then(|| {
+                    FactValue::Map(
+                        carry
+                            .iter()
+                            .map(|c| {
+                                let v = if c.per_seat {
+                                    FactValue::List(vec![FactValue::Int(c.initial); seats as usize])
+                                } else {
+                                    FactValue::Int(c.initial)
+                                };
+                                (c.id.clone(), v)
+                            })
+                            .collect(),
+                    )
+                }),
                 draws_before: draws,
             };
             out.push(t.extra());
@@ -2328,6 +2575,7 @@ fn scoring_script(
     let script = r.string("script", errors);
     let source = r.string("source", errors);
     let adjust = r.tables("adjust", errors);
+    let zero_sum = r.boolean("zero_sum", errors).is_some_and(|(z, _)| z);
     r.finish(errors);
     let (file, named_at, inline_at) =
         script_file(loader, script, source, loc, "`[scoring]`", errors)?;
@@ -2356,7 +2604,7 @@ fn scoring_script(
         compiled = compiled.and_then(|s| s.with_adjustment(&loader.sources, file, &at, errors));
         relocate_inline(inline_at, &mut errors[before..]);
     }
-    compiled.map(|s| (s, named_at, place))
+    compiled.map(|s| (s.zero_sum(zero_sum), named_at, place))
 }
 
 /// The script file a `script` (a path) or `source` (inline text) names, where it is named, and
@@ -2418,4 +2666,29 @@ fn relocate_inline(inline_at: Option<(FileId, Loc)>, errors: &mut [Diagnostic]) 
             }
         }
     }
+}
+
+/// Sample facts of finished hands, one per way a hand ends, so that `yaku validate` runs a
+/// trick-taking ruleset's scoring script on each.
+fn tricks_sample_facts() -> Vec<Vec<(&'static str, FactValue)>> {
+    let ends = ["claim", "false_claim", "failed_close", "last_trick"];
+    let mut out = Vec::new();
+    for end in ends {
+        for (points_self, points_opponent, tricks_self, tricks_opponent, closer) in [
+            (70, 40, 3, 2, "none"),
+            (66, 20, 4, 1, "self"),
+            (80, 0, 5, 0, "opponent"),
+            (30, 66, 0, 4, "none"),
+        ] {
+            out.push(vec![
+                ("end", FactValue::Text(end.into())),
+                ("points_self", FactValue::Int(points_self)),
+                ("points_opponent", FactValue::Int(points_opponent)),
+                ("tricks_self", FactValue::Int(tricks_self)),
+                ("tricks_opponent", FactValue::Int(tricks_opponent)),
+                ("closer", FactValue::Text(closer.into())),
+            ]);
+        }
+    }
+    out
 }

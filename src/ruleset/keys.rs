@@ -22,6 +22,8 @@ pub enum KeyType {
     Strings,
     /// A list of integers.
     Ints,
+    /// A list of lists of integers (`teams = [[0, 2], [1, 3]]`).
+    IntLists,
     /// A table with these keys.
     Table(&'static TableDef),
     /// A list of tables with these keys (`[[yaku]]`).
@@ -190,6 +192,36 @@ pub static RULESET_FILE: TableDef = table(
             "Numbers counted on every pile (the junk cards, counting doubles twice): usable by id in yaku, shown beside each pile, given to the scoring script.",
         ),
         key("scoring", Table(&SCORING), "The scoring script."),
+        key(
+            "carry",
+            Tables(&CARRY),
+            "Values carried from one hand to the next: written by the scoring script's `carry`, read by the next deal's table count and redeals by id and by the script as `hand.carry`.",
+        ),
+    ],
+);
+
+/// `[[carry]]`.
+pub static CARRY: TableDef = table(
+    "[[carry]]",
+    "A value carried from one hand to the next (a field multiplier, who holds the bank, a streak).",
+    &[
+        required(
+            "id",
+            String,
+            "Its id: a name in the table count and redeals, and a key of the script's `hand.carry` and `carry`.",
+        ),
+        key("name", String, "The display name."),
+        key("description", String, "What it means, for the rule sheet."),
+        key(
+            "per_seat",
+            Bool,
+            "One value per seat (an array in the script) rather than one for the table.",
+        ),
+        key(
+            "initial",
+            Int,
+            "Its value before the first hand (0 when not given).",
+        ),
     ],
 );
 
@@ -467,10 +499,15 @@ pub static FLOW: TableDef = table(
             Expr,
             "Cards that match any card: a card set (`willow-lightning`).",
         ),
+        key(
+            "teams",
+            IntLists,
+            "Partnerships: an array of teams, each an array of seats (`[[0, 2], [1, 3]]`). Every seat plays in one; a hand's points are pooled by team, so partners share one score, and the scoring script sees each seat's `team` and each team's pile (`hand.teams`).",
+        ),
         choice(
             "exhausted",
-            &["draw", "dealer_scores"],
-            "What happens when both hands run out.",
+            &["draw", "dealer_scores", "settle"],
+            "What happens when the hands run out with nobody stopping: a draw, the dealer scores `exhausted_points`, or the scoring script settles every seat (`settle`).",
         ),
         key(
             "exhausted_points",
@@ -646,6 +683,11 @@ pub static SCORING: TableDef = table(
             "A rhai script file, relative to this file.",
         ),
         key("source", String, "The script inline."),
+        key(
+            "zero_sum",
+            Bool,
+            "Every hand's points add up to zero across the seats (what one seat wins the others lose): checked on every hand the script settles, naming the seats when it does not.",
+        ),
         key(
             "adjust",
             Tables(&ADJUST),

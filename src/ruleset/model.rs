@@ -211,6 +211,8 @@ pub struct Ruleset {
     pub options: Vec<RuleOption>,
     /// Named sub-expressions (`[define]`), as written, in file order (for rule sheets).
     pub defines: Vec<(String, String)>,
+    /// Values carried from hand to hand (`[[carry]]`), in ruleset order.
+    pub carry: Vec<Carry>,
     /// A hash of every source text the ruleset was built from (for game records).
     pub content_hash: u64,
 }
@@ -298,6 +300,16 @@ pub enum GameLength {
     },
 }
 
+impl GameLength {
+    /// The most hands a game of this length plays.
+    pub fn most_hands(self) -> u32 {
+        match self {
+            GameLength::Rounds(n) => n,
+            GameLength::Target { max_rounds, .. } => max_rounds,
+        }
+    }
+}
+
 /// What happens when both hands run out with no one stopping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exhausted {
@@ -305,6 +317,9 @@ pub enum Exhausted {
     Draw,
     /// The dealer scores these points (oya-ken, the dealer's privilege).
     DealerScores(i64),
+    /// The scoring script settles every seat from its facts (`hand.exhausted` is true and
+    /// nobody stopped): games where each player scores their own captures.
+    Settle,
 }
 
 /// What happens when both players hold an instant win.
@@ -354,10 +369,10 @@ pub struct MatchingFlow {
     pub draw_dealer: NextDealer,
     /// Declarations offered after a turn that makes or improves a yaku (effects `continue` and
     /// `stop`), in ruleset order. Play goes on when none may be made.
-    pub after_yaku: Vec<crate::core::DeclId>,
+    pub after_yaku: Vec<DeclId>,
     /// Declarations offered to the seat after the dealer once the hands are dealt (effects
     /// `swap`: take the dealer's hand, `keep`: keep one's own).
-    pub after_deal: Vec<crate::core::DeclId>,
+    pub after_deal: Vec<DeclId>,
     /// Cards that match any card when played or drawn.
     pub wild: CardSet,
     /// What happens when both hands run out.
@@ -387,14 +402,16 @@ pub struct MatchingFlow {
     pub turn_events: Vec<TurnEvent>,
     /// Declarations the player to act may make before playing a card (effects `reveal`: show
     /// `count` cards of a suit; `play_suit`: play them at once onto the suit's table card).
-    pub before_play: Vec<crate::core::DeclId>,
+    pub before_play: Vec<DeclId>,
     /// Choices of how a captured card counts (effect `count_as`), offered when it is captured;
     /// the fact named after each is 1 for the seat that made it.
-    pub choices: Vec<crate::core::DeclId>,
+    pub choices: Vec<DeclId>,
     /// Each seat's starting stake, when scores are transfers: a hand's winner takes its points
     /// from each loser (a loser with less pays what it has), and the game ends when a stake
     /// runs out.
     pub stake: Option<i64>,
+    /// Partnerships: a hand's points are pooled by team, so partners share one score.
+    pub teams: Teams,
 }
 
 impl MatchingFlow {
@@ -469,6 +486,18 @@ pub enum Flow {
     Tricks(std::sync::Arc<TricksFlow>),
 }
 
+impl Flow {
+    /// The name of the family that plays this flow: the key of its entry in the family
+    /// registry ([`crate::families`]), written in records and reports.
+    pub fn family(&self) -> &'static str {
+        match self {
+            Flow::Matching(_) => "matching",
+            Flow::Banker(_) => "banker",
+            Flow::Tricks(_) => "tricks",
+        }
+    }
+}
+
 /// What a player must play to a trick once the stock is gone or closed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FollowRule {
@@ -537,13 +566,13 @@ pub struct TricksFlow {
     /// Who deals after each hand.
     pub next_dealer: NextDealer,
     /// The declarations by effect: show a marriage and lead one of its cards.
-    pub marriage: Option<crate::core::DeclId>,
+    pub marriage: Option<DeclId>,
     /// Exchange the lowest trump for the turned-up trump.
-    pub exchange: Option<crate::core::DeclId>,
+    pub exchange: Option<DeclId>,
     /// Close the stock.
-    pub close: Option<crate::core::DeclId>,
+    pub close: Option<DeclId>,
     /// Claim the target.
-    pub claim_declaration: Option<crate::core::DeclId>,
+    pub claim_declaration: Option<DeclId>,
 }
 
 impl Ruleset {
@@ -570,4 +599,103 @@ impl Ruleset {
             _ => None,
         }
     }
+}
+
+/// The index of a declaration in its ruleset's `[[declaration]]` list: moves name declarations
+/// by it, so no game's words are in the core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeclId(pub u8);
+
+/// The most seats a ruleset may have (the core keeps per-seat values inline up to this many).
+pub const MAX_SEATS: usize = 8;
+
+/// Seats grouped into partnerships (`[flow] teams`): each seat's team, in seat order. Without
+/// partnerships every seat is a team of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Teams {
+    /// The team of each seat (0-based, numbered by their first seat); unused past the table.
+    of_seat: [u8; MAX_SEATS],
+    /// Teams at the table; 0 when there are no partnerships.
+    count: u8,
+}
+
+impl Teams {
+    /// Partnerships of these seats, every seat of the table in exactly one (checked by the
+    /// loader). Teams are numbered in the order given.
+    pub fn of(groups: &[Vec<usize>]) -> Teams {
+        let mut of_seat = [0u8; MAX_SEATS];
+        for (t, group) in groups.iter().enumerate() {
+            for &s in group {
+                if s < MAX_SEATS {
+                    of_seat[s] = t as u8;
+                }
+            }
+        }
+        Teams {
+            of_seat,
+            count: groups.len().min(MAX_SEATS) as u8,
+        }
+    }
+
+    /// True when the ruleset plays in partnerships.
+    pub fn any(&self) -> bool {
+        self.count > 0
+    }
+
+    /// The team of `seat` (its own seat number without partnerships).
+    pub fn team_of(&self, seat: usize) -> usize {
+        if self.count == 0 {
+            seat
+        } else {
+            self.of_seat[seat.min(MAX_SEATS - 1)] as usize
+        }
+    }
+
+    /// Teams at a table of `seats`.
+    pub fn count(&self, seats: usize) -> usize {
+        if self.count == 0 {
+            seats
+        } else {
+            self.count as usize
+        }
+    }
+
+    /// The seats of `team` at a table of `seats`, in seat order.
+    pub fn members(&self, team: usize, seats: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..seats).filter(move |&s| self.team_of(s) == team)
+    }
+
+    /// Each team's total of per-seat `values`, by team.
+    pub fn totals(&self, values: &[i64]) -> Vec<i64> {
+        let mut out = vec![0i64; self.count(values.len())];
+        for (s, v) in values.iter().enumerate() {
+            let t = self.team_of(s);
+            out[t] = out[t].saturating_add(*v);
+        }
+        out
+    }
+}
+
+/// The largest size of a carried value: every value a script writes is checked against it, so
+/// expressions that read one cannot overflow.
+pub const CARRY_LIMIT: i64 = 1_000_000_000;
+
+/// The most carried values a ruleset declares.
+pub const MAX_CARRIED: usize = 16;
+
+/// A value carried from one hand to the next (`[[carry]]`): written by the scoring script's
+/// `carry`, read by the next hand's deal (the table count and redeals, by id) and its script
+/// (`hand.carry`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Carry {
+    /// Its id: a name in deal-time expressions and in the script's `hand.carry`.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// What it means, for the rule sheet.
+    pub description: String,
+    /// One value per seat (a bankroll, who holds the bank) rather than one for the table.
+    pub per_seat: bool,
+    /// Its value before the first hand.
+    pub initial: i64,
 }

@@ -156,6 +156,10 @@ fn key(k: &KeyDef) -> Value {
         }
         KeyType::Strings => json!({ "type": "array", "items": { "type": "string" } }),
         KeyType::Ints => json!({ "type": "array", "items": { "type": "integer" } }),
+        KeyType::IntLists => json!({
+            "type": "array",
+            "items": { "type": "array", "items": { "type": "integer" } }
+        }),
         KeyType::Table(def) => table(def),
         KeyType::Tables(def) => json!({ "type": "array", "items": table(def) }),
         KeyType::MapOfStrings => json!({
@@ -251,6 +255,7 @@ fn type_words(ty: KeyType) -> String {
         KeyType::IntOrBool => "integer or boolean".into(),
         KeyType::Strings => "list of strings".into(),
         KeyType::Ints => "list of integers".into(),
+        KeyType::IntLists => "list of lists of integers".into(),
         KeyType::Table(def) => format!("table `{}`", def.name),
         KeyType::Tables(def) => format!("tables `{}`", def.name),
         KeyType::MapOfStrings => "table of lists of strings".into(),

@@ -71,6 +71,8 @@ pub struct ScoringScript {
     options: Arc<Map>,
     /// House rules' adjustments, run in order after `score`.
     adjust: Arc<[Adjustment]>,
+    /// The ruleset says every hand's points sum to zero across the seats (`zero_sum`).
+    zero_sum: bool,
 }
 
 impl std::fmt::Debug for ScoringScript {
@@ -596,6 +598,41 @@ pub struct ScoreOutcome {
     /// What each seat pays the winner, by seat (the winner's own entry 0), when the script
     /// settles each loser separately; empty otherwise.
     pub pays: Vec<i64>,
+    /// Each seat's signed points for the hand, by seat, when the script settles every seat
+    /// itself (`seats`); empty otherwise. Taken as they are: negative points are allowed.
+    pub seats: Vec<i64>,
+    /// The hand's winner as the script says it (`winner`: a seat, or -1 for nobody), when it
+    /// says; otherwise the game's own (the seat that stopped, or the best-placed seat).
+    pub winner: Option<i64>,
+    /// Values carried into the next hand (`carry`), by id, as the script wrote them.
+    pub carry: Vec<(String, CarriedValue)>,
+}
+
+/// A value the script carries into the next hand: one number for the table, or an array of
+/// one per seat.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum CarriedValue {
+    /// The table's value.
+    One(i64),
+    /// Each seat's value.
+    PerSeat(Vec<i64>),
+}
+
+impl ScoreOutcome {
+    /// An outcome of `total` points for the winner and nothing else: a script that returned a
+    /// number, or a ruleset without a script.
+    pub fn of_total(total: i64) -> ScoreOutcome {
+        ScoreOutcome {
+            total,
+            opponent: 0,
+            steps: Vec::new(),
+            pays: Vec::new(),
+            seats: Vec::new(),
+            winner: None,
+            carry: Vec::new(),
+        }
+    }
 }
 
 /// A failure while running a script, located by file and line.
@@ -761,6 +798,7 @@ impl ScoringScript {
                     aliases: Arc::new(aliases),
                     steps: documented_steps(text).into(),
                     adjust: Arc::new([]),
+                    zero_sum: false,
                     options: Arc::new(
                         options
                             .iter()
@@ -784,6 +822,41 @@ impl ScoringScript {
                 None
             }
         }
+    }
+
+    /// This script with the ruleset's word on whether hands sum to zero (`[scoring] zero_sum`).
+    pub fn zero_sum(mut self, zero_sum: bool) -> ScoringScript {
+        self.zero_sum = zero_sum;
+        self
+    }
+
+    /// Whether every hand's points must sum to zero across the seats.
+    pub fn is_zero_sum(&self) -> bool {
+        self.zero_sum
+    }
+
+    /// Checks that `points`, one per seat (or per team: `unit`), sum to zero when the ruleset
+    /// says they must; `Err` names every seat with its points and what the sum is off by.
+    pub fn check_zero_sum(&self, points: &[i64], unit: &str) -> Result<(), ScriptError> {
+        if !self.zero_sum {
+            return Ok(());
+        }
+        let sum = points.iter().fold(0i64, |a, p| a.saturating_add(*p));
+        if sum == 0 {
+            return Ok(());
+        }
+        let seats: Vec<String> = points
+            .iter()
+            .enumerate()
+            .map(|(s, p)| format!("{unit} {s} {p:+}"))
+            .collect();
+        Err(self.error(
+            &format!(
+                "the ruleset is zero-sum (`zero_sum = true`) but this hand's points add up to {sum:+}: {}",
+                seats.join(", ")
+            ),
+            Position::NONE,
+        ))
     }
 
     /// The steps the script documents: the text of each `reason: "..."` it can return, in
@@ -963,12 +1036,7 @@ impl ScoringScript {
                     Position::NONE,
                 ));
             }
-            return Ok(ScoreOutcome {
-                total,
-                opponent: 0,
-                steps: Vec::new(),
-                pays: Vec::new(),
-            });
+            return Ok(ScoreOutcome::of_total(total));
         }
         let Some(map) = result.try_cast::<Map>() else {
             return Err(error_in(
@@ -989,13 +1057,79 @@ impl ScoringScript {
                 }),
             }
         };
-        let total = int("total")?.ok_or_else(|| {
-            error_in(
-                file,
-                "the map returned by `score` has no `total`",
-                Position::NONE,
-            )
-        })?;
+        let seats = match map.get("seats") {
+            None => Vec::new(),
+            Some(list) => {
+                let list = list.clone().try_cast::<rhai::Array>().ok_or_else(|| {
+                    error_in(
+                        file,
+                        "`seats` must be an array of numbers, each seat's points",
+                        Position::NONE,
+                    )
+                })?;
+                let mut seats = Vec::with_capacity(list.len());
+                for p in list {
+                    seats.push(p.as_int().map_err(|t| {
+                        error_in(
+                            file,
+                            &format!("each entry of `seats` must be a number, found {t}"),
+                            Position::NONE,
+                        )
+                    })?);
+                }
+                seats
+            }
+        };
+        let winner = int("winner")?;
+        let mut carry = Vec::new();
+        if let Some(written) = map.get("carry") {
+            let written = written.clone().try_cast::<Map>().ok_or_else(|| {
+                error_in(
+                    file,
+                    "`carry` must be a map from carried ids to numbers (or arrays of numbers, one per seat)",
+                    Position::NONE,
+                )
+            })?;
+            for (id, v) in written {
+                let value = if let Ok(n) = v.as_int() {
+                    CarriedValue::One(n)
+                } else if let Some(list) = v.clone().try_cast::<rhai::Array>() {
+                    let mut seats = Vec::with_capacity(list.len());
+                    for x in list {
+                        seats.push(x.as_int().map_err(|t| {
+                            error_in(
+                                file,
+                                &format!("`carry.{id}` holds {t}; carried values are numbers"),
+                                Position::NONE,
+                            )
+                        })?);
+                    }
+                    CarriedValue::PerSeat(seats)
+                } else {
+                    return Err(error_in(
+                        file,
+                        &format!(
+                            "`carry.{id}` must be a number or an array of numbers, found {}",
+                            v.type_name()
+                        ),
+                        Position::NONE,
+                    ));
+                };
+                carry.push((id.to_string(), value));
+            }
+        }
+        // A script that settles every seat need not name a winner's total.
+        let total = match int("total")? {
+            Some(t) => t,
+            None if !seats.is_empty() => 0,
+            None => {
+                return Err(error_in(
+                    file,
+                    "the map returned by `score` has no `total` (nor `seats`)",
+                    Position::NONE,
+                ));
+            }
+        };
         let opponent = int("opponent")?.unwrap_or(0);
         if total < 0 || opponent < 0 {
             return Err(error_in(
@@ -1067,11 +1201,20 @@ impl ScoringScript {
             opponent,
             steps,
             pays,
+            seats,
+            winner,
+            carry,
         })
     }
 
     fn error(&self, message: &str, pos: Position) -> ScriptError {
         error_in(&self.file_name, message, pos)
+    }
+
+    /// A failure of what this script returned, named by its file (no line: the whole result
+    /// is at fault).
+    pub fn failure(&self, message: &str) -> ScriptError {
+        self.error(message, Position::NONE)
     }
 
     /// Adds a house rule's adjustment: a script defining `fn adjust(hand, result)`, run after
@@ -1168,6 +1311,26 @@ fn outcome_to_map(o: &ScoreOutcome) -> Map {
     m.insert("steps".into(), Dynamic::from_array(steps));
     let pays: rhai::Array = o.pays.iter().map(|p| Dynamic::from(*p)).collect();
     m.insert("pays".into(), Dynamic::from_array(pays));
+    if !o.seats.is_empty() {
+        let seats: rhai::Array = o.seats.iter().map(|p| Dynamic::from(*p)).collect();
+        m.insert("seats".into(), Dynamic::from_array(seats));
+    }
+    if let Some(w) = o.winner {
+        m.insert("winner".into(), w.into());
+    }
+    if !o.carry.is_empty() {
+        let mut carry = Map::new();
+        for (id, v) in &o.carry {
+            let value = match v {
+                CarriedValue::One(n) => Dynamic::from(*n),
+                CarriedValue::PerSeat(list) => {
+                    Dynamic::from_array(list.iter().map(|x| Dynamic::from(*x)).collect())
+                }
+            };
+            carry.insert(id.as_str().into(), value);
+        }
+        m.insert("carry".into(), Dynamic::from_map(carry));
+    }
     m
 }
 

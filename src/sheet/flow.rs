@@ -264,6 +264,9 @@ pub(super) fn matching(
                 "When {every_hand_runs} out with no one stopping, the dealer scores {p} points."
             )
         }
+        Exhausted::Settle => "When the hands run out with no one stopping, every player is \
+                              scored on their own captures, as the scoring steps below say."
+            .to_string(),
     }));
     let length = match flow.length {
         GameLength::Rounds(n) => format!("A game is {}; the highest total wins.", hands(n)),

@@ -23,10 +23,11 @@
 
 pub mod stats;
 
-use crate::agent::{Agent, agent_by_name, agent_rng};
+use crate::agent::{Agent, agent_rng};
 use crate::core::{Game, HandResult, PerSeat, Seat, StartOptions};
 use crate::deck::CardId;
-use crate::ruleset::{GameLength, Ruleset};
+use crate::families::agent_by_name;
+use crate::ruleset::Ruleset;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt};
@@ -131,7 +132,7 @@ pub fn game_seed(seed: u64, index: usize) -> u64 {
 
 /// Checks that every player is a bot of the ruleset and the table seats them.
 pub fn check_players(ruleset: &Ruleset, players: &[String]) -> Result<(), SimError> {
-    let (min, _, max) = crate::families::seat_range(ruleset);
+    let crate::families::SeatRange { min, max, .. } = crate::families::seat_range(ruleset);
     if !(min..=max).contains(&players.len()) {
         return Err(SimError::Options {
             message: format!(
@@ -150,11 +151,7 @@ pub fn check_players(ruleset: &Ruleset, players: &[String]) -> Result<(), SimErr
 /// Deck orders for a game seeded with `seed`, enough for every hand of the longest game plus
 /// some redeals.
 fn shared_orders(ruleset: &Ruleset, rounds: Option<u32>, seed: u64) -> Vec<Vec<CardId>> {
-    let hands = rounds.unwrap_or(match ruleset.matching().map(|f| f.length) {
-        Some(GameLength::Rounds(n)) => n,
-        Some(GameLength::Target { max_rounds, .. }) => max_rounds,
-        None => ruleset.banker().map_or(0, |f| f.hands),
-    });
+    let hands = rounds.unwrap_or_else(|| crate::families::of(ruleset).most_hands(ruleset));
     let n = ruleset.deck.cards.len();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xdea1_5eed);
     (0..hands + 8)

@@ -317,7 +317,7 @@ impl Stats {
         let n = players.len();
         Stats {
             ruleset: ruleset.id.clone(),
-            family: crate::families::family_name(ruleset),
+            family: ruleset.flow.family(),
             against_house: ruleset.banker().is_some(),
             yaku_ids: ruleset.yaku.yaku.iter().map(|y| y.id.clone()).collect(),
             players: players.to_vec(),

@@ -45,8 +45,23 @@ pub struct Circumstances {
 pub struct TableFacts {
     /// Each seat, in seat order.
     pub seats: Vec<SeatFacts>,
+    /// Each partnership, in team order, when the ruleset plays in partnerships (else empty).
+    pub teams: Vec<TeamFacts>,
+    /// The values carried from the last hand (`hand.carry`), when the ruleset carries any.
+    pub carry: Option<FactValue>,
     /// Hands in a row just before this one that ended with nobody winning.
     pub draws_before: u32,
+}
+
+/// One partnership at a hand's end: its seats and the pile they took together.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TeamFacts {
+    /// Its seats, in seat order.
+    pub seats: Vec<usize>,
+    /// The tallies of the partners' piles taken together, by id.
+    pub tallies: Vec<(String, i64)>,
+    /// The partners' captured cards, by id, in deck order.
+    pub captured: Vec<String>,
 }
 
 /// One seat at a hand's end.
@@ -68,6 +83,8 @@ pub struct SeatFacts {
     pub yaku: Vec<String>,
     /// Its captured cards, by id, in deck order.
     pub captured: Vec<String>,
+    /// Its partnership, when the ruleset plays in partnerships.
+    pub team: Option<usize>,
 }
 
 impl SeatFacts {
@@ -128,7 +145,7 @@ impl TableFacts {
             .seats
             .iter()
             .map(|s| {
-                FactValue::Map(vec![
+                let mut m = vec![
                     ("winner".into(), FactValue::Bool(s.winner)),
                     ("calls".into(), FactValue::Int(i64::from(s.calls))),
                     ("base".into(), FactValue::Int(s.base)),
@@ -137,13 +154,40 @@ impl TableFacts {
                     ("events".into(), pairs(&s.events)),
                     ("yaku".into(), texts(&s.yaku)),
                     ("captured".into(), texts(&s.captured)),
-                ])
+                ];
+                if let Some(t) = s.team {
+                    m.push(("team".into(), FactValue::Int(t as i64)));
+                }
+                FactValue::Map(m)
             })
             .collect();
-        vec![
+        let mut out = vec![
             ("seats", FactValue::List(seats)),
             ("draws_before", FactValue::Int(i64::from(self.draws_before))),
-        ]
+        ];
+        if let Some(carry) = &self.carry {
+            out.push(("carry", carry.clone()));
+        }
+        if !self.teams.is_empty() {
+            let teams = self
+                .teams
+                .iter()
+                .map(|t| {
+                    FactValue::Map(vec![
+                        (
+                            "seats".into(),
+                            FactValue::List(
+                                t.seats.iter().map(|&s| FactValue::Int(s as i64)).collect(),
+                            ),
+                        ),
+                        ("tallies".into(), pairs(&t.tallies)),
+                        ("captured".into(), texts(&t.captured)),
+                    ])
+                })
+                .collect();
+            out.push(("teams", FactValue::List(teams)));
+        }
+        out
     }
 }
 
@@ -154,6 +198,8 @@ pub enum Special {
     Instant(FoundYaku),
     /// Both hands ran out and a house rule gives the dealer points.
     Exhausted(i64),
+    /// The hands ran out and the scoring script settles every seat (`exhausted = "settle"`).
+    Settle,
 }
 
 /// A settled hand: what the winner scored, and why.
@@ -173,6 +219,16 @@ pub struct HandOutcome {
     /// separately (the winner receives the sum); empty otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub payments: Vec<i64>,
+    /// Each seat's signed points, by seat, when the script settles every seat; empty
+    /// otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<i64>,
+    /// The winner the script named (-1: nobody), when it named one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<i64>,
+    /// Values the script carries into the next hand, by id.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub carry: Vec<(String, crate::script::CarriedValue)>,
 }
 
 /// The packed identity of the yaku that count, for the cache key: `None` when more than 8 yaku
@@ -208,6 +264,7 @@ fn cache_key(
         ),
         Some(Special::Instant(y)) => (None, y.points),
         Some(Special::Exhausted(points)) => (None, *points),
+        Some(Special::Settle) => (None, 0),
     };
     FactsKey {
         yaku,
@@ -218,7 +275,7 @@ fn cache_key(
         dealer: c.dealer,
         special: (
             matches!(special, Some(Special::Instant(_))),
-            matches!(special, Some(Special::Exhausted(_))),
+            matches!(special, Some(Special::Exhausted(_) | Special::Settle)),
         ),
     }
 }
@@ -258,17 +315,22 @@ pub fn tallies(ruleset: &Ruleset, pile: CardSet, c: &Circumstances) -> Vec<(Stri
 
 /// The winner's and the other player's points for an ordinary stop, without building the
 /// explanation (simulations need only the numbers).
+/// `None` when the script settled every seat itself (`seats`, `winner`): then the hand needs
+/// [`settle`]'s whole outcome.
 pub fn settle_points(
     ruleset: &Ruleset,
     found: &YakuScore,
     c: &Circumstances,
-) -> Result<[i64; 2], ScriptError> {
+) -> Result<Option<[i64; 2]>, ScriptError> {
     let Some(script) = &ruleset.scoring else {
-        return Ok([found.base(), 0]);
+        return Ok(Some([found.base(), 0]));
     };
     let key = cache_key(script, found, None, c);
     let outcome = script.score_cached(key, || facts(&found_yaku(ruleset, found, None), c, None))?;
-    Ok([outcome.total, outcome.opponent])
+    if !outcome.seats.is_empty() || outcome.winner.is_some() || !outcome.carry.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some([outcome.total, outcome.opponent]))
 }
 
 fn found_yaku(ruleset: &Ruleset, found: &YakuScore, special: Option<&Special>) -> Vec<FoundYaku> {
@@ -279,6 +341,7 @@ fn found_yaku(ruleset: &Ruleset, found: &YakuScore, special: Option<&Special>) -
             name: "Dealer's privilege (hands exhausted)".into(),
             points: *points,
         }],
+        Some(Special::Settle) => Vec::new(),
         None => found
             .iter()
             .map(|i| {
@@ -311,7 +374,7 @@ fn facts(yaku: &[FoundYaku], c: &Circumstances, special: Option<&Special>) -> Ha
         rounds: i64::from(c.rounds),
         dealer: c.dealer,
         instant: matches!(special, Some(Special::Instant(_))),
-        exhausted: matches!(special, Some(Special::Exhausted(_))),
+        exhausted: matches!(special, Some(Special::Exhausted(_) | Special::Settle)),
         extra: Vec::new(),
     }
 }
@@ -383,6 +446,9 @@ fn settle_with(
         opponent,
         steps,
         pays,
+        seats,
+        winner,
+        carry,
     } = match &ruleset.scoring {
         Some(script) if table.is_some() && remember => {
             ScoreOutcome::clone(&*script.score_memo(&facts())?)
@@ -393,12 +459,7 @@ fn settle_with(
             let outcome = script.score_cached(key, facts)?;
             ScoreOutcome::clone(&outcome)
         }
-        None => ScoreOutcome {
-            total: base,
-            opponent: 0,
-            steps: Vec::new(),
-            pays: Vec::new(),
-        },
+        None => ScoreOutcome::of_total(base),
     };
     Ok(HandOutcome {
         yaku,
@@ -407,5 +468,8 @@ fn settle_with(
         total,
         opponent,
         payments: pays,
+        seats,
+        winner,
+        carry,
     })
 }

@@ -17,9 +17,10 @@ mod tricks;
 mod tui;
 
 use super::load_ruleset;
-use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_by_name, agent_rng};
+use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_rng};
 use crate::core::record::{HashCheck, Record};
 use crate::core::{Action, Game, Seat, StartOptions};
+use crate::families::agent_by_name;
 use crate::ruleset::Ruleset;
 use prompt::Input;
 use std::io::{BufRead, IsTerminal, Write};
@@ -158,7 +159,7 @@ pub fn run(args: &PlayArgs) -> i32 {
 
 /// The players when `--players` is not given: a person against the family's usual bots.
 fn default_players(ruleset: &Ruleset, watcher: bool) -> Vec<String> {
-    let (_, seats, _) = crate::families::seat_range(ruleset);
+    let seats = crate::families::seat_range(ruleset).default;
     let bot = if ruleset.banker().is_some() {
         "seed"
     } else {
@@ -181,7 +182,7 @@ fn bots(
     players: &[String],
     ruleset: &Ruleset,
 ) -> Result<(Vec<Option<Box<dyn Agent>>>, Vec<String>), i32> {
-    let (min, _, max) = crate::families::seat_range(ruleset);
+    let crate::families::SeatRange { min, max, .. } = crate::families::seat_range(ruleset);
     if !(min..=max).contains(&players.len()) {
         if min == 2 && max == 2 {
             eprintln!(
@@ -244,7 +245,7 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
         eprintln!(
             "error: `--banker`, `--min-bet` and `--max-bet` are for banker games; `{}` is a {} game",
             ruleset.id,
-            crate::families::family_name(&ruleset)
+            ruleset.flow.family()
         );
         return Err(super::EXIT_USAGE);
     }
@@ -483,7 +484,7 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
 fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
     // The seats come from the record, not the command line: say so when they do not fit.
-    let (min, _, max) = crate::families::seat_range(&ruleset);
+    let crate::families::SeatRange { min, max, .. } = crate::families::seat_range(&ruleset);
     if !(min..=max).contains(&record.players.len()) {
         eprintln!(
             "error: `{}` names {} in `players`; `{}` seats {min} to {max}",
@@ -494,14 +495,15 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         return Err(super::EXIT_FAILURE);
     }
     let (bots, labels) = bots(&record.players, &ruleset)?;
-    let mut game = record.start(Arc::clone(&ruleset), true).map_err(|e| {
-        eprintln!(
-            "error: `{}`: {}",
-            path.display(),
-            super::replay::record_error(&record, &e)
-        );
-        super::EXIT_FAILURE
-    })?;
+    let mut game =
+        crate::families::start_record(&record, Arc::clone(&ruleset), true).map_err(|e| {
+            eprintln!(
+                "error: `{}`: {}",
+                path.display(),
+                super::replay::record_error(&record, &e)
+            );
+            super::EXIT_FAILURE
+        })?;
     for i in 0..record.actions.len() {
         record.apply(&mut *game, i).map_err(|e| {
             eprintln!(

@@ -771,6 +771,9 @@ mod tests {
             total: 12,
             opponent: 0,
             payments: Vec::new(),
+            seats: Vec::new(),
+            winner: None,
+            carry: Vec::new(),
         };
         let _ = &r;
         let h = HandResult {
@@ -783,6 +786,7 @@ mod tests {
             points: crate::core::PerSeat::from_slice(&[12, 0]),
             calls: crate::core::PerSeat::from_slice(&[0, 0]),
             house: 0,
+            carried: crate::core::Carried::default(),
         };
         let text = hand_result(&style, &h);
         let ends: Vec<usize> = text.lines().skip(1).map(str::len).collect();

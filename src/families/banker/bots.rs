@@ -2,12 +2,12 @@
 //! family's rule-reading choice (the exact best bet and draw) that `greedy` and `expert` use.
 //!
 //! Strategies are data (`rulesets/strategies/*.toml`, or a user's file); `best` entries use the
-//! exact odds from [`crate::analysis`], computed once per ruleset and shared.
+//! exact odds from [`crate::families::banker::analysis`], computed once per ruleset and shared.
 
 use super::game::{BankerGame, BankerPhase, BankerView};
 use crate::agent::Agent;
-use crate::analysis::{self, BetChoice, FirstHandOdds, Strategy};
 use crate::core::{Action, Game, Seat};
+use crate::families::banker::analysis::{self, BetChoice, FirstHandOdds, Strategy};
 use crate::ruleset::Ruleset;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::cell::RefCell;

@@ -7,13 +7,12 @@
 //! banker's: higher wins the bet, lower loses it, equal keeps it.
 
 use crate::core::{
-    Action, Event, Game, HandResult, IllegalAction, PerSeat, Seat, StartError, StartOptions,
+    Action, Game, HandResult, IllegalAction, Ledger, PerSeat, Seat, StartError, StartOptions,
     same_family,
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{BankerFlow, DealCheck, Flow, Ruleset};
-use crate::script::ScriptError;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
@@ -93,16 +92,16 @@ pub struct BankerHand {
 /// A banker game in progress.
 #[derive(Clone, Debug)]
 pub struct BankerGame {
+    /// Bankrolls (the scores), hands, their results and deals: the bookkeeping every game
+    /// keeps; a house deals.
+    ledger: Ledger,
     ruleset: Arc<Ruleset>,
     flow: Arc<BankerFlow>,
     rng: Xoshiro256PlusPlus,
     orders: std::vec::IntoIter<Vec<CardId>>,
-    hands_total: u32,
     min_bet: i64,
     max_bet: i64,
-    hand: u32,
     phase: BankerPhase,
-    bankrolls: Vec<i64>,
     banker_bankroll: Option<i64>,
     /// Seats playing the current hand.
     in_hand: Vec<bool>,
@@ -112,9 +111,6 @@ pub struct BankerGame {
     stock: Vec<CardId>,
     stock_pos: usize,
     history: Vec<BankerHand>,
-    results: Vec<HandResult>,
-    /// Every hand's deck order, for records.
-    dealt_orders: Vec<Vec<CardId>>,
 }
 
 /// Starts a banker session; the first hand is dealt at once.
@@ -152,12 +148,19 @@ impl BankerGame {
         let mut game = BankerGame {
             rng: Xoshiro256PlusPlus::seed_from_u64(options.seed),
             orders: options.deck_orders.into_iter(),
-            hands_total: options.rounds.unwrap_or(flow.hands),
+            ledger: Ledger {
+                house_deals: true,
+                ..Ledger::new(
+                    players,
+                    flow.bankroll,
+                    options.rounds.unwrap_or(flow.hands),
+                    0,
+                    false,
+                )
+            },
             min_bet,
             max_bet,
-            hand: 0,
             phase: BankerPhase::GameOver,
-            bankrolls: vec![flow.bankroll; players],
             banker_bankroll: flow.banker_bankroll,
             in_hand: vec![false; players],
             tiles: vec![CardSet::EMPTY; players],
@@ -166,8 +169,6 @@ impl BankerGame {
             stock: Vec::new(),
             stock_pos: 0,
             history: Vec::new(),
-            results: Vec::new(),
-            dealt_orders: Vec::new(),
             flow,
             ruleset,
         };
@@ -177,7 +178,7 @@ impl BankerGame {
 
     /// Every hand's deck order so far.
     pub fn dealt_orders(&self) -> &[Vec<CardId>] {
-        &self.dealt_orders
+        &self.ledger.dealt_orders
     }
 
     /// The banker's tiles in the current hand (hidden until the banker draws).
@@ -192,7 +193,7 @@ impl BankerGame {
 
     /// The largest bet `seat` may place now.
     fn top_bet(&self, seat: Seat) -> i64 {
-        self.max_bet.min(self.bankrolls[seat])
+        self.max_bet.min(self.ledger.scores[seat])
     }
 
     /// The ruleset being played.
@@ -225,12 +226,12 @@ impl BankerGame {
 
     /// Players at the table.
     pub fn players(&self) -> usize {
-        self.bankrolls.len()
+        self.ledger.scores.len()
     }
 
     /// Each player's chips.
     pub fn bankrolls(&self) -> &[i64] {
-        &self.bankrolls
+        &self.ledger.scores
     }
 
     /// The banker's chips (`None`: unlimited).
@@ -240,12 +241,12 @@ impl BankerGame {
 
     /// The hand in progress (or the last), 1-based.
     pub fn hand(&self) -> u32 {
-        self.hand
+        self.ledger.round
     }
 
     /// Hands in the session.
     pub fn hands_total(&self) -> u32 {
-        self.hands_total
+        self.ledger.rounds
     }
 
     /// The table limits in force.
@@ -265,15 +266,13 @@ impl BankerGame {
     fn copy_state(&mut self, other: &BankerGame, record: bool) {
         let BankerGame {
             ruleset,
+            ledger,
             flow,
             rng,
             orders,
-            hands_total,
             min_bet,
             max_bet,
-            hand,
             phase,
-            bankrolls,
             banker_bankroll,
             in_hand,
             tiles,
@@ -282,19 +281,14 @@ impl BankerGame {
             stock,
             stock_pos,
             history,
-            results,
-            dealt_orders,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
         rng.clone_from(&other.rng);
         orders.clone_from(&other.orders);
-        hands_total.clone_from(&other.hands_total);
         min_bet.clone_from(&other.min_bet);
         max_bet.clone_from(&other.max_bet);
-        hand.clone_from(&other.hand);
         phase.clone_from(&other.phase);
-        bankrolls.clone_from(&other.bankrolls);
         banker_bankroll.clone_from(&other.banker_bankroll);
         in_hand.clone_from(&other.in_hand);
         tiles.clone_from(&other.tiles);
@@ -302,14 +296,11 @@ impl BankerGame {
         banker.clone_from(&other.banker);
         stock.clone_from(&other.stock);
         stock_pos.clone_from(&other.stock_pos);
+        ledger.copy_from(&other.ledger, record);
         if record {
             history.clone_from(&other.history);
-            results.clone_from(&other.results);
-            dealt_orders.clone_from(&other.dealt_orders);
         } else {
             history.clear();
-            results.clear();
-            dealt_orders.clear();
         }
     }
 
@@ -356,8 +347,7 @@ impl BankerGame {
         // A playout reads only the hand in progress (its result is the history's next entry):
         // the finished hands are not copied for every action tried.
         world.history.clear();
-        world.results.clear();
-        world.dealt_orders.clear();
+        world.ledger.copy_from(&self.ledger, false);
     }
 
     /// Finished hands, with every tile and value.
@@ -442,13 +432,16 @@ impl BankerGame {
     fn start_hand(&mut self) {
         let banker_broke = self.banker_bankroll.is_some_and(|b| b <= 0);
         for s in 0..self.players() {
-            self.in_hand[s] = self.bankrolls[s] >= self.min_bet;
+            self.in_hand[s] = self.ledger.scores[s] >= self.min_bet;
         }
-        if self.hand >= self.hands_total || banker_broke || !self.in_hand.iter().any(|&b| b) {
+        if self.ledger.round >= self.ledger.rounds
+            || banker_broke
+            || !self.in_hand.iter().any(|&b| b)
+        {
             self.phase = BankerPhase::GameOver;
             return;
         }
-        self.hand += 1;
+        self.ledger.round += 1;
         let n = self.ruleset.deck.cards.len();
         let mut order = std::mem::take(&mut self.stock);
         match self.orders.next() {
@@ -460,7 +453,7 @@ impl BankerGame {
                 order.extend_from_slice(&deck[..n]);
             }
         }
-        self.dealt_orders.push(order.clone());
+        self.ledger.dealt_orders.push(order.clone());
         self.stock = order;
         self.stock_pos = 0;
         self.banker = CardSet::EMPTY;
@@ -520,7 +513,7 @@ impl BankerGame {
                 (Some(v), Some(b)) => bet * (v - b).signum(),
                 _ => -bet,
             };
-            self.bankrolls[s] += result;
+            self.ledger.scores[s] += result;
             banker_result -= result;
             players.push(PlayerResult {
                 seat: s,
@@ -537,8 +530,8 @@ impl BankerGame {
         for p in &players {
             points[p.seat] = p.result;
         }
-        self.results.push(HandResult {
-            round: self.hand,
+        self.ledger.history.push(HandResult {
+            round: self.ledger.round,
             dealer: None,
             winner: None,
             end: if banker_win.is_some() {
@@ -551,9 +544,10 @@ impl BankerGame {
             points,
             calls: PerSeat::new(self.players()),
             house: banker_result,
+            carried: crate::core::Carried::default(),
         });
         self.history.push(BankerHand {
-            hand: self.hand,
+            hand: self.ledger.round,
             banker_tiles: self.banker.iter().collect(),
             banker_value,
             banker_win,
@@ -570,12 +564,12 @@ impl BankerGame {
             seat,
             phase: self.phase,
             tiles: self.tiles[seat],
-            bankroll: self.bankrolls[seat],
+            bankroll: self.ledger.scores[seat],
             bets: &self.bets,
             limits: (self.min_bet, self.top_bet(seat)),
             draw_options: &self.flow.draw_options,
-            hand: self.hand,
-            hands_total: self.hands_total,
+            hand: self.ledger.round,
+            hands_total: self.ledger.rounds,
         }
     }
 }
@@ -606,6 +600,12 @@ pub struct BankerView<'g> {
 }
 
 impl Game for BankerGame {
+    fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+    fn ledger_mut(&mut self) -> &mut Ledger {
+        &mut self.ledger
+    }
     fn ruleset(&self) -> &Arc<Ruleset> {
         &self.ruleset
     }
@@ -653,33 +653,6 @@ impl Game for BankerGame {
     }
     fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
         BankerGame::apply(self, action)
-    }
-    fn scores(&self) -> &[i64] {
-        &self.bankrolls
-    }
-    fn history(&self) -> &[HandResult] {
-        &self.results
-    }
-    fn round(&self) -> u32 {
-        self.hand
-    }
-    fn rounds(&self) -> u32 {
-        self.hands_total
-    }
-    fn dealer(&self) -> Option<Seat> {
-        None
-    }
-    fn first_dealer(&self) -> Option<Seat> {
-        None
-    }
-    fn dealt_orders(&self) -> &[Vec<CardId>] {
-        &self.dealt_orders
-    }
-    fn drain_events(&mut self) -> Vec<Event> {
-        Vec::new()
-    }
-    fn error(&self) -> Option<&ScriptError> {
-        None
     }
     fn zones(&self) -> Vec<(String, CardSet)> {
         let mut z = vec![

@@ -1,6 +1,7 @@
 //! The banker family (Kol-ye-si and its relatives): players bet against a banker who is not a
 //! seat, take more tiles, and compare hand values at a showdown; bankrolls carry over.
 
+pub mod analysis;
 mod bots;
 mod game;
 
@@ -9,6 +10,65 @@ pub use game::{
     BankerGame, BankerHand, BankerPhase, BankerView, PlayerResult, banker_instant_win, ends,
     hand_value, start,
 };
+
+use crate::core::{Agent, Game, StartError, StartOptions};
+use crate::families::SeatRange;
+use crate::ruleset::Ruleset;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::sync::Arc;
+
+/// The banker family's registration.
+pub struct Banker;
+
+impl crate::families::Family for Banker {
+    fn name(&self) -> &'static str {
+        "banker"
+    }
+
+    fn seats(&self, ruleset: &Ruleset) -> SeatRange {
+        let f = ruleset.banker().expect("a banker ruleset");
+        SeatRange {
+            min: 1,
+            default: f.players as usize,
+            max: f.max_players as usize,
+        }
+    }
+
+    fn most_hands(&self, ruleset: &Ruleset) -> u32 {
+        ruleset.banker().map_or(0, |f| f.hands)
+    }
+
+    fn bot(&self, name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
+        bots::bot(name, ruleset)
+    }
+
+    fn bot_names(&self, _ruleset: &Ruleset) -> Vec<&'static str> {
+        analysis::strategy::bundled_names().collect()
+    }
+
+    fn check_bot_work(&self, ruleset: &Ruleset) -> Result<(), String> {
+        bots::check_odds_work(ruleset)
+    }
+
+    fn start(
+        &self,
+        ruleset: Arc<Ruleset>,
+        options: StartOptions,
+    ) -> Result<Box<dyn Game>, StartError> {
+        Ok(Box::new(start(ruleset, options)?))
+    }
+
+    fn play_to_end(
+        &self,
+        ruleset: Arc<Ruleset>,
+        options: StartOptions,
+        agents: &mut [Box<dyn Agent>],
+        rng: &mut Xoshiro256PlusPlus,
+        finished: &mut dyn FnMut(&dyn Game),
+    ) -> Result<(), StartError> {
+        crate::families::run_to_end(start(ruleset, options)?, agents, rng, finished)
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -233,8 +233,8 @@ fn a_player_out_of_chips_leaves_and_bankrolls_carry_over() {
     )
     .unwrap();
     let mut agents: Vec<Box<dyn crate::agent::Agent>> = vec![
-        crate::agent::agent_by_name("random", &r).unwrap(),
-        crate::agent::agent_by_name("always-two", &r).unwrap(),
+        crate::families::agent_by_name("random", &r).unwrap(),
+        crate::families::agent_by_name("always-two", &r).unwrap(),
     ];
     crate::core::play_out(&mut g, &mut agents, &mut crate::agent::agent_rng(3)).unwrap();
     let start = r.banker().unwrap().bankroll;

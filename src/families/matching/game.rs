@@ -4,17 +4,19 @@
 
 use super::view::View;
 use crate::core::{
-    Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
-    StartOptions, next_seat, same_family, uniform_index,
+    Action, Carried, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat,
+    Seat, StartError, StartOptions, next_seat, same_family, uniform_index,
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
     BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
-    MatchingFlow, NextDealer, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    MAX_CARRIED, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
-use crate::yaku::{self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts};
+use crate::yaku::{
+    self, Circumstances, FoundYaku, HandOutcome, SeatFacts, Special, TableFacts, TeamFacts,
+};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
@@ -39,6 +41,8 @@ pub mod ends {
     pub const EXHAUSTED: HandEnd = HandEnd("exhausted");
     /// The hands ran out and the dealer scored by house rule.
     pub const EXHAUSTED_DEALER: HandEnd = HandEnd("exhausted_dealer");
+    /// The hands ran out and the scoring script settled every seat (`exhausted = "settle"`).
+    pub const SETTLED: HandEnd = HandEnd("settled");
     /// A turn event that wins the hand at once (three stacks).
     pub const TURN_EVENT: HandEnd = HandEnd("turn_event");
 }
@@ -226,12 +230,13 @@ pub enum Phase {
 /// A matching game in progress.
 #[derive(Clone, Debug)]
 pub struct MatchingGame {
+    /// Scores, hands, round, dealer, deals, events, error, carried values: the bookkeeping
+    /// every game keeps.
+    ledger: Ledger,
     ruleset: Arc<Ruleset>,
     flow: Arc<MatchingFlow>,
     rng: Xoshiro256PlusPlus,
     orders: std::vec::IntoIter<Vec<CardId>>,
-    rounds: u32,
-    log: bool,
     keep_deals: bool,
     /// The game ends with the hand in progress (a searching bot's playout reads that hand's
     /// result alone: the next deal would be dealt for nothing).
@@ -239,11 +244,6 @@ pub struct MatchingGame {
     seats: usize,
     /// The pile each seat's yaku were last evaluated on.
     evaluated: PerSeat<CardSet>,
-    /// Every deal's deck order, in order (records keep them).
-    dealt_orders: Vec<Vec<CardId>>,
-    first_dealer: Seat,
-    round: u32,
-    dealer: Seat,
     turn: Seat,
     phase: Phase,
     /// The declarations offered now: bit `i` for declaration `i` of the ruleset.
@@ -260,10 +260,6 @@ pub struct MatchingGame {
     marks: Marks,
     /// Hands in a row just ended with nobody winning.
     draws_before: u32,
-    scores: PerSeat<i64>,
-    history: Vec<HandResult>,
-    events: Vec<Event>,
-    error: Option<ScriptError>,
 }
 
 /// Starts a matching game; the first hand is dealt at once.
@@ -296,21 +292,20 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
     let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
     let deck_size = ruleset.deck.cards.len();
     let marks = Marks::new(seats, ruleset.declarations.len(), flow.turn_events.len());
+    let carried = Carried::new(&ruleset.carry, seats);
     let mut game = MatchingGame {
         ruleset,
         flow,
         rng,
         orders: options.deck_orders.into_iter(),
-        rounds,
-        log: options.log_events,
+        ledger: Ledger {
+            carried,
+            ..Ledger::new(seats, flow_stake, rounds, dealer, options.log_events)
+        },
         keep_deals: !options.simulation,
         ends_with_hand: false,
         seats,
         evaluated: PerSeat::filled(seats, UNEVALUATED),
-        dealt_orders: Vec::new(),
-        first_dealer: dealer,
-        round: 0,
-        dealer,
         turn: dealer,
         phase: Phase::Play,
         offered: 0,
@@ -324,12 +319,6 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         table_count: 0,
         marks,
         draws_before: 0,
-        scores: PerSeat::filled(seats, flow_stake),
-        // Room for the hands of a usual game at once, rather than regrowing as they end (a game
-        // played to a target may have far more rounds at most than it plays).
-        history: Vec::with_capacity(rounds.min(32) as usize),
-        events: Vec::new(),
-        error: None,
     };
     game.start_hand().map_err(StartError::Script)?;
     Ok(game)
@@ -413,8 +402,20 @@ impl MatchingGame {
             flow,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             orders: Vec::new().into_iter(),
-            rounds: view.rounds,
-            log: false,
+            ledger: Ledger {
+                scores: PerSeat::from_slice(view.scores),
+                history,
+                round: view.round,
+                rounds: view.rounds,
+                first_dealer: view.dealer,
+                dealer: view.dealer,
+                house_deals: false,
+                dealt_orders: Vec::new(),
+                events,
+                log: false,
+                error: None,
+                carried: view.carried.clone(),
+            },
             keep_deals: false,
             ends_with_hand: false,
             seats,
@@ -422,10 +423,6 @@ impl MatchingGame {
             // for the cards it captures next, and a bot takes them as they are, instead of
             // evaluating every yaku afresh in each world a search deals.
             evaluated: PerSeat::from_slice(view.evaluated),
-            dealt_orders: Vec::new(),
-            first_dealer: view.dealer,
-            round: view.round,
-            dealer: view.dealer,
             turn,
             phase: view.phase,
             offered: view.offered,
@@ -439,10 +436,6 @@ impl MatchingGame {
             table_count: view.table_count,
             marks,
             draws_before: view.draws_before,
-            scores: PerSeat::from_slice(view.scores),
-            history,
-            events,
-            error: None,
         }
     }
 
@@ -454,8 +447,8 @@ impl MatchingGame {
             stock,
             yaku: std::mem::take(&mut self.yaku),
             marks: std::mem::take(&mut self.marks),
-            history: std::mem::take(&mut self.history),
-            events: std::mem::take(&mut self.events),
+            history: std::mem::take(&mut self.ledger.history),
+            events: std::mem::take(&mut self.ledger.events),
         }
     }
 
@@ -469,19 +462,19 @@ impl MatchingGame {
     pub fn to_act(&self) -> Option<Seat> {
         match self.phase {
             Phase::GameOver => None,
-            Phase::AfterDeal => Some(next_seat(self.dealer, self.seats)),
+            Phase::AfterDeal => Some(next_seat(self.ledger.dealer, self.seats)),
             _ => Some(self.turn),
         }
     }
 
     /// Hands in the game.
     pub fn rounds(&self) -> u32 {
-        self.rounds
+        self.ledger.rounds
     }
 
     /// The dealer's seat.
     pub fn dealer(&self) -> Seat {
-        self.dealer
+        self.ledger.dealer
     }
 
     /// Makes this game a copy of `other`, keeping this one's storage where it can (a search
@@ -490,19 +483,14 @@ impl MatchingGame {
     pub fn copy_from(&mut self, other: &MatchingGame) {
         let MatchingGame {
             ruleset,
+            ledger,
             flow,
             rng,
             orders,
-            rounds,
-            log,
             keep_deals,
             ends_with_hand,
             seats,
             evaluated,
-            dealt_orders,
-            first_dealer,
-            round,
-            dealer,
             turn,
             phase,
             offered,
@@ -516,25 +504,16 @@ impl MatchingGame {
             table_count,
             marks,
             draws_before,
-            scores,
-            history,
-            events,
-            error,
         } = self;
+        ledger.clone_from(&other.ledger);
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
         rng.clone_from(&other.rng);
         orders.clone_from(&other.orders);
-        rounds.clone_from(&other.rounds);
-        log.clone_from(&other.log);
         keep_deals.clone_from(&other.keep_deals);
         ends_with_hand.clone_from(&other.ends_with_hand);
         seats.clone_from(&other.seats);
         evaluated.clone_from(&other.evaluated);
-        dealt_orders.clone_from(&other.dealt_orders);
-        first_dealer.clone_from(&other.first_dealer);
-        round.clone_from(&other.round);
-        dealer.clone_from(&other.dealer);
         turn.clone_from(&other.turn);
         phase.clone_from(&other.phase);
         offered.clone_from(&other.offered);
@@ -548,10 +527,6 @@ impl MatchingGame {
         table_count.clone_from(&other.table_count);
         marks.clone_from(&other.marks);
         draws_before.clone_from(&other.draws_before);
-        scores.clone_from(&other.scores);
-        history.clone_from(&other.history);
-        events.clone_from(&other.events);
-        error.clone_from(&other.error);
     }
 
     /// A seat's hand.
@@ -635,6 +610,26 @@ impl MatchingGame {
         self.draws_before
     }
 
+    /// The values carried from the last hand.
+    pub fn carried(&self) -> &Carried {
+        &self.ledger.carried
+    }
+
+    /// The facts of the deal's expressions (table count, redeals): `round`, `rounds`, then the
+    /// table's carried values, written into `out`; how many.
+    fn deal_facts(&self, out: &mut [i64; 2 + MAX_CARRIED]) -> usize {
+        out[0] = i64::from(self.ledger.round);
+        out[1] = i64::from(self.facts_rounds());
+        let mut n = 2;
+        if !self.ledger.carried.is_empty() {
+            for v in self.ledger.carried.table_values(&self.ruleset.carry) {
+                out[n] = v;
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// The circumstances of the hand for `seat`, as scoring sees them.
     pub fn circumstances(&self, seat: Seat) -> Circumstances {
         let all: u32 = self.calls.iter().sum();
@@ -642,9 +637,9 @@ impl MatchingGame {
             calls_self: self.calls[seat],
             calls_opponent: all - self.calls[seat],
             table_count: self.table_count,
-            round: self.round,
+            round: self.ledger.round,
             rounds: self.facts_rounds(),
-            dealer: seat == self.dealer,
+            dealer: seat == self.ledger.dealer,
             choices: self.marks.choices[seat],
         }
     }
@@ -670,14 +665,40 @@ impl MatchingGame {
                         .enumerate()
                         .map(|(i, e)| (e.id.clone(), i64::from(self.marks.fired(s, i))))
                         .collect(),
+                    team: self.flow.teams.any().then(|| self.flow.teams.team_of(s)),
                     ..SeatFacts::of_pile(r, self.captured[s], &self.yaku[s], &c, winner == Some(s))
                 }
             })
             .collect();
         TableFacts {
             seats,
+            teams: self.team_facts(),
+            carry: (!self.ledger.carried.is_empty()).then(|| self.ledger.carried.fact(&r.carry)),
             draws_before: self.draws_before,
         }
+    }
+
+    /// Each partnership's seats and the pile they took together (none without partnerships).
+    fn team_facts(&self) -> Vec<TeamFacts> {
+        let teams = &self.flow.teams;
+        if !teams.any() {
+            return Vec::new();
+        }
+        let r = &self.ruleset;
+        (0..teams.count(self.seats))
+            .map(|t| {
+                let seats: Vec<Seat> = teams.members(t, self.seats).collect();
+                let pile = seats
+                    .iter()
+                    .fold(CardSet::EMPTY, |p, &s| p | self.captured[s]);
+                let c = self.circumstances(seats[0]);
+                TeamFacts {
+                    tallies: yaku::tallies(r, pile, &c),
+                    captured: r.deck.ids(pile).into_iter().map(String::from).collect(),
+                    seats,
+                }
+            })
+            .collect()
     }
 
     /// Settles a hand `winner` won: with every seat's facts when the script reads them.
@@ -691,7 +712,11 @@ impl MatchingGame {
         } else {
             self.yaku[winner]
         };
-        let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(Some(winner)));
+        let won = match special {
+            Some(Special::Settle) => None,
+            _ => Some(winner),
+        };
+        let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(won));
         // A search's world ends with this hand, as do many of its playouts, often with the
         // same facts.
         let settle = if self.ends_with_hand {
@@ -715,13 +740,13 @@ impl MatchingGame {
 
     fn facts_rounds(&self) -> u32 {
         match self.flow.length {
-            GameLength::Rounds(_) => self.rounds,
+            GameLength::Rounds(_) => self.ledger.rounds,
             GameLength::Target { .. } => 0,
         }
     }
 
     fn emit(&mut self, event: impl FnOnce(&MatchingGame) -> Event) {
-        if self.log {
+        if self.ledger.log {
             let e = event(self);
             self.push_event(e);
         }
@@ -731,7 +756,7 @@ impl MatchingGame {
     #[cold]
     #[inline(never)]
     fn push_event(&mut self, event: Event) {
-        self.events.push(event);
+        self.ledger.events.push(event);
     }
 
     /// The declarations offered now, in ruleset order.
@@ -762,9 +787,9 @@ impl MatchingGame {
     /// The declarations of `list` that `seat` may make now.
     fn may_declare(&self, list: &[DeclId], seat: Seat) -> u64 {
         let facts = [
-            i64::from(self.round),
+            i64::from(self.ledger.round),
             i64::from(self.facts_rounds()),
-            i64::from(seat == self.dealer),
+            i64::from(seat == self.ledger.dealer),
             i64::from(self.hands[seat].len()),
             i64::from(self.calls[seat]),
             self.yaku[seat].base(),
@@ -787,7 +812,7 @@ impl MatchingGame {
     // ----- the hand's flow
 
     fn start_hand(&mut self) -> Result<(), ScriptError> {
-        self.round += 1;
+        self.ledger.round += 1;
         self.captured.fill(CardSet::EMPTY);
         self.calls.fill(0);
         for y in self.yaku.iter_mut() {
@@ -796,10 +821,12 @@ impl MatchingGame {
         self.marks.reset();
         // No pile is every card, so the first turn always evaluates.
         self.evaluated.fill(UNEVALUATED);
-        self.turn = self.dealer;
-        let (round, dealer) = (self.round, self.dealer);
+        self.turn = self.ledger.dealer;
+        let (round, dealer) = (self.ledger.round, self.ledger.dealer);
         self.emit(|_| Event::Deal { round, dealer });
-        let facts = [i64::from(self.round), i64::from(self.facts_rounds())];
+        let mut facts = [0; 2 + MAX_CARRIED];
+        let n = self.deal_facts(&mut facts);
+        let facts = &facts[..n];
         let mut redeals = 0;
         loop {
             self.deal();
@@ -807,7 +834,7 @@ impl MatchingGame {
                 .flow
                 .redeals
                 .iter()
-                .find(|r| self.calls_for_redeal(r, &facts))
+                .find(|r| self.calls_for_redeal(r, facts))
                 .map(|r| r.name.clone());
             match redeal {
                 Some(reason) if redeals < MAX_REDEALS => {
@@ -823,7 +850,7 @@ impl MatchingGame {
             return Ok(());
         }
         self.after_deal();
-        match self.error.take() {
+        match self.ledger.error.take() {
             Some(e) => Err(e),
             None => Ok(()),
         }
@@ -868,10 +895,10 @@ impl MatchingGame {
                     }
                 };
                 match target {
-                    DealTarget::Dealer => give(&mut hands[self.dealer], hand_size),
+                    DealTarget::Dealer => give(&mut hands[self.ledger.dealer], hand_size),
                     DealTarget::Others => {
-                        let mut s = next_seat(self.dealer, self.seats);
-                        while s != self.dealer {
+                        let mut s = next_seat(self.ledger.dealer, self.seats);
+                        while s != self.ledger.dealer {
                             give(&mut hands[s], hand_size);
                             s = next_seat(s, self.seats);
                         }
@@ -899,14 +926,14 @@ impl MatchingGame {
         }
         debug_assert!(next <= n, "the deal fits the deck");
         self.captured.fill(CardSet::EMPTY);
-        self.captured[self.dealer] = dealer_pile;
+        self.captured[self.ledger.dealer] = dealer_pile;
         self.hands = hands;
         self.table = table;
         // The stock is the rest of the order, drawn from `stock_pos` on.
         self.stock.clear();
         self.stock.extend_from_slice(&deck[..n]);
         if self.keep_deals {
-            self.dealt_orders.push(self.stock.clone());
+            self.ledger.dealt_orders.push(self.stock.clone());
         }
         self.stock_pos = next;
         // Counted at the deal, before any declaration after it (the classic hand swap shows the
@@ -916,18 +943,19 @@ impl MatchingGame {
 
     /// The ruleset's count of the table at the deal (`[flow] table_count`).
     fn count_table(&mut self) {
-        let table_facts = [i64::from(self.round), i64::from(self.facts_rounds())];
+        let mut facts = [0; 2 + MAX_CARRIED];
+        let n = self.deal_facts(&mut facts);
         self.table_count = self.flow.table_count.as_ref().map_or(0, |p| {
             p.int(&Context {
                 pile: self.table,
-                facts: &table_facts,
+                facts: &facts[..n],
             })
         });
     }
 
     /// Instant wins, once the hands are final.
     fn after_deal(&mut self) {
-        self.turn = self.dealer;
+        self.turn = self.ledger.dealer;
         self.phase = Phase::Play;
         self.offered = 0;
         self.begin_turn();
@@ -940,9 +968,9 @@ impl MatchingGame {
         let mut holders = 0usize;
         for seat in 0..self.seats {
             let facts = [
-                i64::from(self.round),
+                i64::from(self.ledger.round),
                 i64::from(self.facts_rounds()),
-                i64::from(seat == self.dealer),
+                i64::from(seat == self.ledger.dealer),
             ];
             if let Some(i) = self.flow.instant_win(self.hands[seat], &facts) {
                 won[seat] = i as u8;
@@ -965,7 +993,7 @@ impl MatchingGame {
             _ => match self.flow.both_instant {
                 BothInstant::Draw => None,
                 // The dealer's, or the first holder after the dealer in turn order.
-                BothInstant::Dealer => Some(first_holder(self.dealer)),
+                BothInstant::Dealer => Some(first_holder(self.ledger.dealer)),
                 // Neither counts: the hand is played as dealt.
                 BothInstant::Play => return,
             },
@@ -1098,7 +1126,7 @@ impl MatchingGame {
     /// Logs a card played or drawn and what it took, when events are logged.
     #[inline]
     fn log_move(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
-        if self.log {
+        if self.ledger.log {
             self.push_move(card, taken, from_hand);
         }
     }
@@ -1110,7 +1138,7 @@ impl MatchingGame {
     fn push_move(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
         let player = self.turn;
         let captured: Vec<CardId> = taken.iter().collect();
-        self.events.push(if from_hand {
+        self.ledger.events.push(if from_hand {
             Event::Played {
                 player,
                 card,
@@ -1192,9 +1220,9 @@ impl MatchingGame {
         }
         let p = self.turn;
         let facts = [
-            i64::from(self.round),
+            i64::from(self.ledger.round),
             i64::from(self.facts_rounds()),
-            i64::from(p == self.dealer),
+            i64::from(p == self.ledger.dealer),
             i64::from(self.hands[p].len()),
             i64::from(self.marks.stacks[p]),
             i64::from(self.marks.turns[p]),
@@ -1338,14 +1366,14 @@ impl MatchingGame {
             self.next_player();
             return;
         }
-        if self.log {
+        if self.ledger.log {
             let after = &self.yaku[p];
             let ids = after
                 .iter()
                 .map(|i| self.ruleset.yaku.yaku[i].id.clone())
                 .collect();
             let base = after.base();
-            self.events.push(Event::YakuFormed {
+            self.ledger.events.push(Event::YakuFormed {
                 player: p,
                 yaku: ids,
                 base,
@@ -1380,9 +1408,15 @@ impl MatchingGame {
         match self.flow.exhausted {
             Exhausted::Draw => self.end_hand(None, ends::EXHAUSTED, Ok(Settled::Points([0, 0]))),
             Exhausted::DealerScores(points) => {
-                let d = self.dealer;
+                let d = self.ledger.dealer;
                 let outcome = self.settle_for(d, Some(&Special::Exhausted(points)));
                 self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
+            }
+            Exhausted::Settle => {
+                // Nobody stopped: the script reads every seat's facts (the dealer's are the
+                // hand's own) and says each seat's points and who, if anyone, won.
+                let outcome = self.settle_for(self.ledger.dealer, Some(&Special::Settle));
+                self.end_hand(None, ends::SETTLED, outcome.map(Settled::Full));
             }
         }
     }
@@ -1402,9 +1436,68 @@ impl MatchingGame {
             self.points_if_stopped(winner).map(Settled::Full)
         } else {
             let c = self.circumstances(winner);
-            yaku::settle_points(&self.ruleset, &self.yaku[winner], &c).map(Settled::Points)
+            match yaku::settle_points(&self.ruleset, &self.yaku[winner], &c) {
+                Ok(Some(points)) => Ok(Settled::Points(points)),
+                // The script settled every seat: the whole outcome says how.
+                Ok(None) => self.points_if_stopped(winner).map(Settled::Full),
+                Err(e) => Err(e),
+            }
         };
         self.end_hand(Some(winner), ends::STOP, settled);
+    }
+
+    /// The hand's winner and, when the scoring script settled every seat (`seats`), each
+    /// seat's points: the winner the script names (-1: nobody), else the seat that ended the
+    /// hand, else the one seat with the most points when they are above zero.
+    #[allow(clippy::type_complexity)]
+    fn settle_seats(
+        &self,
+        winner: Option<Seat>,
+        settled: Settled,
+    ) -> Result<(Option<Seat>, Settled, Option<PerSeat<i64>>), ScriptError> {
+        let Settled::Full(o) = &settled else {
+            return Ok((winner, settled, None));
+        };
+        if o.seats.is_empty() && o.winner.is_none() {
+            return Ok((winner, settled, None));
+        }
+        let script = self.ruleset.scoring.as_ref();
+        let fail = |message: String| match script {
+            Some(s) => s.failure(&message),
+            None => ScriptError { message },
+        };
+        let by_seat = if o.seats.is_empty() {
+            None
+        } else if o.seats.len() != self.seats {
+            return Err(fail(format!(
+                "`score` returned `seats` with {} numbers for a table of {} seats",
+                o.seats.len(),
+                self.seats
+            )));
+        } else {
+            Some(PerSeat::from_slice(&o.seats))
+        };
+        let winner = match o.winner {
+            Some(w) if w < 0 => None,
+            Some(w) => match usize::try_from(w).ok().filter(|&w| w < self.seats) {
+                Some(w) => Some(w),
+                None => {
+                    return Err(fail(format!(
+                        "`score` returned `winner` {w}; a table of {} seats has seats 0 to {} (-1 for nobody)",
+                        self.seats,
+                        self.seats - 1
+                    )));
+                }
+            },
+            None => winner.or_else(|| {
+                let points = by_seat.as_ref()?;
+                let best = *points.iter().max()?;
+                (best > 0 && points.iter().filter(|&&p| p == best).count() == 1)
+                    .then(|| points.iter().position(|&p| p == best))
+                    .flatten()
+            }),
+        };
+        Ok((winner, settled, by_seat))
     }
 
     fn end_hand(
@@ -1413,10 +1506,11 @@ impl MatchingGame {
         end: HandEnd,
         settled: Result<Settled, ScriptError>,
     ) {
-        let settled = match settled {
+        let settled = settled.and_then(|s| self.settle_seats(winner, s));
+        let (winner, settled, by_seat) = match settled {
             Ok(s) => s,
             Err(e) => {
-                self.error = Some(e);
+                self.ledger.error = Some(e);
                 self.phase = Phase::GameOver;
                 return;
             }
@@ -1427,7 +1521,10 @@ impl MatchingGame {
         };
         let mut points: PerSeat<i64> = PerSeat::new(self.seats);
         let payments = outcome.as_ref().map_or(&[][..], |o| &o.payments[..]);
-        if let Some(w) = winner {
+        if let Some(by_seat) = by_seat {
+            // The script settled every seat itself: its points are the hand's, as they are.
+            points = by_seat;
+        } else if let Some(w) = winner {
             if payments.is_empty() {
                 for (s, p) in points.iter_mut().enumerate() {
                     *p = if s == w {
@@ -1448,6 +1545,7 @@ impl MatchingGame {
             }
         }
         if self.flow.stake.is_some()
+            && by_seat.is_none()
             && let Some(w) = winner
         {
             // Stakes: each loser pays what it owes the winner, or what it has left.
@@ -1458,11 +1556,42 @@ impl MatchingGame {
                 } else {
                     payments.get(s).copied().unwrap_or(0)
                 };
-                let paid = owed.clamp(0, self.scores[s].max(0));
+                let paid = owed.clamp(0, self.ledger.scores[s].max(0));
                 points[s] = -paid;
                 won = won.saturating_add(paid);
             }
             points[w] = won;
+        }
+        // Partners share one score: each seat scores its team's points, and the sum is the
+        // teams' (each counted once).
+        let teams = self.flow.teams;
+        let totals = teams.any().then(|| {
+            let totals = teams.totals(&points);
+            for (s, p) in points.iter_mut().enumerate() {
+                *p = totals[teams.team_of(s)];
+            }
+            totals
+        });
+        if let Some(o) = outcome.as_ref().filter(|o| !o.carry.is_empty())
+            && let Err(why) = self.ledger.carried.apply(&self.ruleset.carry, &o.carry)
+        {
+            self.ledger.error = Some(match &self.ruleset.scoring {
+                Some(script) => script.failure(&why),
+                None => ScriptError { message: why },
+            });
+            self.phase = Phase::GameOver;
+            return;
+        }
+        if let Some(script) = &self.ruleset.scoring
+            && script.is_zero_sum()
+            && let Err(e) = match &totals {
+                Some(t) => script.check_zero_sum(t, "team"),
+                None => script.check_zero_sum(&points, "seat"),
+            }
+        {
+            self.ledger.error = Some(e);
+            self.phase = Phase::GameOver;
+            return;
         }
         self.draws_before = if winner.is_some() {
             0
@@ -1473,49 +1602,38 @@ impl MatchingGame {
             Some(w) if end == ends::STOP => self.yaku[w].mask,
             _ => 0,
         };
-        for (score, p) in self.scores.iter_mut().zip(points.iter()) {
-            *score = score.saturating_add(*p);
-        }
-        let round = self.round;
-        self.emit(|_| Event::HandEnded {
-            round,
+        self.ledger.close_hand(HandResult {
+            round: self.ledger.round,
+            dealer: Some(self.ledger.dealer),
             winner,
             end,
-            points: points.to_vec(),
-        });
-        self.history.push(HandResult {
-            round,
-            dealer: Some(self.dealer),
-            winner,
-            end,
-            outcome: winner.and(outcome).map(Box::new),
+            // A hand settled seat by seat keeps its explanation even with nobody winning.
+            outcome: outcome
+                .filter(|_| winner.is_some() || by_seat.is_some())
+                .map(Box::new),
             yaku_mask,
             points,
             calls: self.calls,
             house: 0,
+            carried: self.ledger.carried.clone(),
         });
         let rule = if winner.is_some() {
             self.flow.next_dealer
         } else {
             self.flow.draw_dealer
         };
-        self.dealer = match (rule, winner) {
-            (NextDealer::Winner, Some(w)) => w,
-            (NextDealer::Alternate, _) => next_seat(self.dealer, self.seats),
-            _ => self.dealer,
+        self.ledger.pass_deal(rule, winner, self.seats);
+        let target = match self.flow.length {
+            GameLength::Target { score, .. } => Some(score),
+            GameLength::Rounds(_) => None,
         };
-        let target_reached = match self.flow.length {
-            GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
-            GameLength::Rounds(_) => false,
-        } || self.flow.stake.is_some() && self.scores.iter().any(|&s| s <= 0);
-        if self.round >= self.rounds || target_reached || self.ends_with_hand {
+        let stake_gone = self.flow.stake.is_some() && self.ledger.scores.iter().any(|&s| s <= 0);
+        if self.ledger.last_hand_played(target) || stake_gone || self.ends_with_hand {
             self.phase = Phase::GameOver;
             self.offered = 0;
-            self.emit(|g| Event::GameEnded {
-                scores: g.scores.to_vec(),
-            });
+            self.ledger.end_game();
         } else if let Err(e) = self.start_hand() {
-            self.error = Some(e);
+            self.ledger.fail(e);
             self.phase = Phase::GameOver;
         }
     }
@@ -1756,7 +1874,7 @@ impl MatchingGame {
         });
         match self.effect(decl) {
             "swap" => {
-                let dealer = self.dealer;
+                let dealer = self.ledger.dealer;
                 let (a, b) = (self.hands[dealer], self.hands[seat]);
                 self.hands[dealer] = b;
                 self.hands[seat] = a;
@@ -2048,6 +2166,12 @@ fn describe_action(a: Action) -> &'static str {
 }
 
 impl Game for MatchingGame {
+    fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+    fn ledger_mut(&mut self) -> &mut Ledger {
+        &mut self.ledger
+    }
     fn ruleset(&self) -> &Arc<Ruleset> {
         &self.ruleset
     }
@@ -2091,33 +2215,6 @@ impl Game for MatchingGame {
             self.apply_uniform(rng)?;
         }
         Ok(())
-    }
-    fn scores(&self) -> &[i64] {
-        &self.scores
-    }
-    fn history(&self) -> &[HandResult] {
-        &self.history
-    }
-    fn round(&self) -> u32 {
-        self.round
-    }
-    fn rounds(&self) -> u32 {
-        self.rounds
-    }
-    fn dealer(&self) -> Option<Seat> {
-        Some(self.dealer)
-    }
-    fn first_dealer(&self) -> Option<Seat> {
-        Some(self.first_dealer)
-    }
-    fn dealt_orders(&self) -> &[Vec<CardId>] {
-        &self.dealt_orders
-    }
-    fn drain_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
-    }
-    fn error(&self) -> Option<&ScriptError> {
-        self.error.as_ref()
     }
     fn zones(&self) -> Vec<(String, CardSet)> {
         let mut z = vec![

@@ -264,6 +264,8 @@ fn settle(
     let found = scoring::evaluate(r, pile(r, winner_pile), &c);
     let table = TableFacts {
         seats,
+        teams: Vec::new(),
+        carry: None,
         draws_before,
     };
     let o = scoring::settle_at_table(r, &found, None, &c, Some(&table)).expect("the script runs");

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::agent::{Agent, RandomAgent, agent_rng};
-use crate::core::{Action, Game as _, PerSeat, StartOptions};
+use crate::core::{Action, PerSeat, StartOptions};
 use crate::deck::CardSet;
 use crate::ruleset::{self, Ruleset, bundled};
 use crate::yaku as scoring;

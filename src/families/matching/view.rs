@@ -55,6 +55,8 @@ pub struct View<'g> {
     pub marks: &'g super::game::Marks,
     /// Hands in a row just ended with nobody winning.
     pub draws_before: u32,
+    /// The values carried from the last hand.
+    pub carried: &'g crate::core::Carried,
 }
 
 /// Every seat's hand, of which a view shows only the size: borrowed from the game, where a count
@@ -148,6 +150,7 @@ impl MatchingGame {
             table_count: self.table_count(),
             marks: self.marks(),
             draws_before: self.draws_before(),
+            carried: self.carried(),
             ruleset,
         }
     }

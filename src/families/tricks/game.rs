@@ -6,14 +6,12 @@
 
 use super::view::TricksView;
 use crate::core::{
-    Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, PerSeat, Seat, StartError,
-    StartOptions, next_seat, same_family,
+    Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat, Seat,
+    StartError, StartOptions, next_seat, same_family,
 };
 use crate::deck::{CardId, CardSet, shuffle};
-use crate::ruleset::{
-    ClaimRule, FirstDealer, Flow, FollowRule, GameLength, NextDealer, Ruleset, TricksFlow,
-};
-use crate::script::{FactValue, HandFacts, ScriptError};
+use crate::ruleset::{ClaimRule, FirstDealer, Flow, FollowRule, GameLength, Ruleset, TricksFlow};
+use crate::script::{FactValue, HandFacts};
 use crate::yaku::HandOutcome;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
@@ -47,19 +45,15 @@ pub enum Phase {
 /// A trick-taking game in progress.
 #[derive(Clone, Debug)]
 pub struct TricksGame {
+    /// Scores, hands, round, dealer, deals, events, error: the bookkeeping every game keeps.
+    ledger: Ledger,
     ruleset: Arc<Ruleset>,
     flow: Arc<TricksFlow>,
     rng: Xoshiro256PlusPlus,
     orders: std::vec::IntoIter<Vec<CardId>>,
-    rounds: u32,
-    log: bool,
     /// The game ends with the hand in progress (a searching bot's playout reads that hand's
     /// result alone: the next deal would be dealt for nothing).
     ends_with_hand: bool,
-    dealt_orders: Vec<Vec<CardId>>,
-    first_dealer: Seat,
-    round: u32,
-    dealer: Seat,
     phase: Phase,
     turn: Seat,
     leader: Seat,
@@ -79,10 +73,6 @@ pub struct TricksGame {
     /// Marriage cards shown and not yet played (public).
     shown: CardSet,
     last_trick: Option<Seat>,
-    scores: PerSeat<i64>,
-    history: Vec<HandResult>,
-    events: Vec<Event>,
-    error: Option<ScriptError>,
 }
 
 /// Starts a trick-taking game; the first hand is dealt at once.
@@ -117,13 +107,8 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         flow,
         rng,
         orders: options.deck_orders.into_iter(),
-        rounds,
-        log: options.log_events,
+        ledger: Ledger::new(seats, 0, rounds, dealer, options.log_events),
         ends_with_hand: false,
-        dealt_orders: Vec::new(),
-        first_dealer: dealer,
-        round: 0,
-        dealer,
         phase: Phase::Lead,
         turn: 0,
         leader: 0,
@@ -139,10 +124,6 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         marriages: PerSeat::new(seats),
         shown: CardSet::EMPTY,
         last_trick: None,
-        scores: PerSeat::new(seats),
-        history: Vec::new(),
-        events: Vec::new(),
-        error: None,
     };
     game.start_hand();
     Ok(game)
@@ -171,7 +152,7 @@ impl TricksGame {
 
     /// The dealer of the hand in progress.
     pub fn dealer(&self) -> Seat {
-        self.dealer
+        self.ledger.dealer
     }
 
     /// The seat leading the trick in progress.
@@ -339,15 +320,15 @@ impl TricksGame {
     }
 
     fn emit(&mut self, event: Event) {
-        if self.log {
-            self.events.push(event);
+        if self.ledger.log {
+            self.ledger.events.push(event);
         }
     }
 
     // ----- the hand's flow
 
     fn start_hand(&mut self) {
-        self.round += 1;
+        self.ledger.round += 1;
         let n = self.ruleset.deck.cards.len();
         let mut deck = CardId::ALL;
         shuffle(&mut deck, n, &mut self.rng);
@@ -355,7 +336,7 @@ impl TricksGame {
         if let Some(given) = self.orders.next().filter(|o| o.len() == n) {
             order = given;
         }
-        self.dealt_orders.push(order.clone());
+        self.ledger.dealt_orders.push(order.clone());
         let seats = self.hands.len();
         self.hands.fill(CardSet::EMPTY);
         self.won.fill(CardSet::EMPTY);
@@ -365,13 +346,13 @@ impl TricksGame {
         self.last_trick = None;
         self.closed_by = None;
         self.led = None;
-        let (round, dealer) = (self.round, self.dealer);
+        let (round, dealer) = (self.ledger.round, self.ledger.dealer);
         self.emit(Event::Deal { round, dealer });
         // 004 "How to play": five cards each (in the ruleset's packets, the seat after the dealer
         // first), then the next card is turned up for trumps and the stock laid across it.
         let mut next = 0;
         for &k in &self.flow.deal_packets.clone() {
-            let mut s = next_seat(self.dealer, seats);
+            let mut s = next_seat(self.ledger.dealer, seats);
             for _ in 0..seats {
                 for _ in 0..k {
                     self.hands[s].insert(order[next]);
@@ -388,7 +369,7 @@ impl TricksGame {
         self.stock = stock;
         self.stock_pos = 0;
         // 004: "The non-dealer leads to the first trick."
-        self.leader = next_seat(self.dealer, seats);
+        self.leader = next_seat(self.ledger.dealer, seats);
         self.turn = self.leader;
         self.phase = Phase::Lead;
     }
@@ -491,16 +472,11 @@ impl TricksGame {
     fn copy_state(&mut self, other: &TricksGame, record: bool) {
         let TricksGame {
             ruleset,
+            ledger,
             flow,
             rng,
             orders,
-            rounds,
-            log,
             ends_with_hand,
-            dealt_orders,
-            first_dealer,
-            round,
-            dealer,
             phase,
             turn,
             leader,
@@ -516,21 +492,12 @@ impl TricksGame {
             marriages,
             shown,
             last_trick,
-            scores,
-            history,
-            events,
-            error,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
         rng.clone_from(&other.rng);
         orders.clone_from(&other.orders);
-        rounds.clone_from(&other.rounds);
-        log.clone_from(&other.log);
         ends_with_hand.clone_from(&other.ends_with_hand);
-        first_dealer.clone_from(&other.first_dealer);
-        round.clone_from(&other.round);
-        dealer.clone_from(&other.dealer);
         phase.clone_from(&other.phase);
         turn.clone_from(&other.turn);
         leader.clone_from(&other.leader);
@@ -546,17 +513,7 @@ impl TricksGame {
         marriages.clone_from(&other.marriages);
         shown.clone_from(&other.shown);
         last_trick.clone_from(&other.last_trick);
-        scores.clone_from(&other.scores);
-        error.clone_from(&other.error);
-        if record {
-            dealt_orders.clone_from(&other.dealt_orders);
-            history.clone_from(&other.history);
-            events.clone_from(&other.events);
-        } else {
-            dealt_orders.clear();
-            history.clear();
-            events.clear();
-        }
+        ledger.copy_from(&other.ledger, record);
     }
 
     /// `seat` claims the target (or reached it where that ends the hand).
@@ -582,9 +539,9 @@ impl TricksGame {
             None => "none",
         };
         HandFacts {
-            round: i64::from(self.round),
-            rounds: i64::from(self.rounds),
-            dealer: winner == self.dealer,
+            round: i64::from(self.ledger.round),
+            rounds: i64::from(self.ledger.rounds),
+            dealer: winner == self.ledger.dealer,
             extra: vec![
                 ("end", FactValue::Text(end.0.to_string())),
                 ("points_self", FactValue::Int(self.points(winner))),
@@ -611,17 +568,12 @@ impl TricksGame {
         // a search's playouts find it, and 62% of the hands of 200 greedy games.
         let scored = match &self.ruleset.scoring {
             Some(script) => script.score_memo(&facts).map(|o| o.as_ref().clone()),
-            None => Ok(crate::script::ScoreOutcome {
-                pays: Vec::new(),
-                total: 1,
-                opponent: 0,
-                steps: Vec::new(),
-            }),
+            None => Ok(crate::script::ScoreOutcome::of_total(1)),
         };
         let outcome = match scored {
             Ok(o) => o,
             Err(e) => {
-                self.error = Some(e);
+                self.ledger.error = Some(e);
                 self.phase = Phase::GameOver;
                 return;
             }
@@ -634,26 +586,12 @@ impl TricksGame {
                 outcome.opponent
             };
         }
-        for (score, p) in self.scores.iter_mut().zip(points.iter()) {
-            *score = score.saturating_add(*p);
-        }
         let count = Event::HandCount {
             points: (0..seats).map(|s| self.points(s)).collect(),
             tricks: self.tricks.to_vec(),
         };
         self.emit(count);
-        let round = self.round;
-        self.emit(Event::HandEnded {
-            round,
-            winner: Some(winner),
-            end,
-            points: points.to_vec(),
-        });
-        self.history.push(HandResult {
-            round,
-            dealer: Some(self.dealer),
-            winner: Some(winner),
-            end,
+        self.ledger.close_hand(HandResult {
             outcome: Some(Box::new(HandOutcome {
                 payments: Vec::new(),
                 yaku: Vec::new(),
@@ -661,25 +599,21 @@ impl TricksGame {
                 steps: outcome.steps,
                 total: outcome.total,
                 opponent: outcome.opponent,
+                seats: Vec::new(),
+                winner: None,
+                carry: Vec::new(),
             })),
-            yaku_mask: 0,
-            points,
-            calls: PerSeat::new(seats),
-            house: 0,
+            ..self.ledger.result(Some(winner), end, points)
         });
-        self.dealer = match self.flow.next_dealer {
-            NextDealer::Winner => winner,
-            NextDealer::Same => self.dealer,
-            NextDealer::Alternate => next_seat(self.dealer, seats),
+        self.ledger
+            .pass_deal(self.flow.next_dealer, Some(winner), seats);
+        let target = match self.flow.length {
+            GameLength::Target { score, .. } => Some(score),
+            GameLength::Rounds(_) => None,
         };
-        let target_reached = match self.flow.length {
-            GameLength::Target { score, .. } => self.scores.iter().any(|&s| s >= score),
-            GameLength::Rounds(_) => false,
-        };
-        if self.round >= self.rounds || target_reached || self.ends_with_hand {
+        if self.ledger.last_hand_played(target) || self.ends_with_hand {
             self.phase = Phase::GameOver;
-            let scores = self.scores.to_vec();
-            self.emit(Event::GameEnded { scores });
+            self.ledger.end_game();
         } else {
             self.start_hand();
         }
@@ -917,13 +851,13 @@ impl TricksGame {
         }
         world.orders = Vec::new().into_iter();
         world.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
-        world.log = false;
+        world.ledger.log = false;
         world.ends_with_hand = true;
         // A playout reads only the hand in progress (its result is the history's next entry):
         // the finished hands' results and deal orders are not copied for every action tried.
-        world.events.clear();
-        world.history.clear();
-        world.dealt_orders.clear();
+        world.ledger.events.clear();
+        world.ledger.history.clear();
+        world.ledger.dealt_orders.clear();
     }
 
     /// What `seat` may see.
@@ -933,6 +867,12 @@ impl TricksGame {
 }
 
 impl Game for TricksGame {
+    fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+    fn ledger_mut(&mut self) -> &mut Ledger {
+        &mut self.ledger
+    }
     fn ruleset(&self) -> &Arc<Ruleset> {
         &self.ruleset
     }
@@ -947,33 +887,6 @@ impl Game for TricksGame {
     }
     fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
         TricksGame::apply(self, action)
-    }
-    fn scores(&self) -> &[i64] {
-        &self.scores
-    }
-    fn history(&self) -> &[HandResult] {
-        &self.history
-    }
-    fn round(&self) -> u32 {
-        self.round
-    }
-    fn rounds(&self) -> u32 {
-        self.rounds
-    }
-    fn dealer(&self) -> Option<Seat> {
-        Some(self.dealer)
-    }
-    fn first_dealer(&self) -> Option<Seat> {
-        Some(self.first_dealer)
-    }
-    fn dealt_orders(&self) -> &[Vec<CardId>] {
-        &self.dealt_orders
-    }
-    fn drain_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
-    }
-    fn error(&self) -> Option<&ScriptError> {
-        self.error.as_ref()
     }
     fn zones(&self) -> Vec<(String, CardSet)> {
         let mut z = vec![(

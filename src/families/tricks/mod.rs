@@ -9,31 +9,51 @@ mod view;
 pub use game::{Phase, TricksGame, ends, start};
 pub use view::TricksView;
 
-use crate::script::FactValue;
+use crate::core::{Agent, Game, StartError, StartOptions};
+use crate::families::SeatRange;
+use crate::ruleset::Ruleset;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::sync::Arc;
 
-/// Sample facts of finished hands, one per way a hand ends, so that `yaku validate` runs a
-/// trick-taking ruleset's scoring script on each.
-pub fn sample_facts() -> Vec<Vec<(&'static str, FactValue)>> {
-    let ends = ["claim", "false_claim", "failed_close", "last_trick"];
-    let mut out = Vec::new();
-    for end in ends {
-        for (points_self, points_opponent, tricks_self, tricks_opponent, closer) in [
-            (70, 40, 3, 2, "none"),
-            (66, 20, 4, 1, "self"),
-            (80, 0, 5, 0, "opponent"),
-            (30, 66, 0, 4, "none"),
-        ] {
-            out.push(vec![
-                ("end", FactValue::Text(end.into())),
-                ("points_self", FactValue::Int(points_self)),
-                ("points_opponent", FactValue::Int(points_opponent)),
-                ("tricks_self", FactValue::Int(tricks_self)),
-                ("tricks_opponent", FactValue::Int(tricks_opponent)),
-                ("closer", FactValue::Text(closer.into())),
-            ]);
+/// The trick-taking family's registration.
+pub struct Tricks;
+
+impl crate::families::Family for Tricks {
+    fn name(&self) -> &'static str {
+        "tricks"
+    }
+
+    fn seats(&self, ruleset: &Ruleset) -> SeatRange {
+        let players = ruleset.tricks().map_or(2, |f| f.players as usize);
+        SeatRange {
+            min: players,
+            default: players,
+            max: players,
         }
     }
-    out
+
+    fn most_hands(&self, ruleset: &Ruleset) -> u32 {
+        ruleset.tricks().map_or(0, |f| f.length.most_hands())
+    }
+
+    fn start(
+        &self,
+        ruleset: Arc<Ruleset>,
+        options: StartOptions,
+    ) -> Result<Box<dyn Game>, StartError> {
+        Ok(Box::new(start(ruleset, options)?))
+    }
+
+    fn play_to_end(
+        &self,
+        ruleset: Arc<Ruleset>,
+        options: StartOptions,
+        agents: &mut [Box<dyn Agent>],
+        rng: &mut Xoshiro256PlusPlus,
+        finished: &mut dyn FnMut(&dyn Game),
+    ) -> Result<(), StartError> {
+        crate::families::run_to_end(start(ruleset, options)?, agents, rng, finished)
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::agent::{Agent, RandomAgent, agent_rng};
-use crate::core::{Action, DeclId, Event, Game as _, StartOptions};
+use crate::core::{Action, DeclId, Event, StartOptions};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{self, Ruleset};
 use insta::assert_snapshot;

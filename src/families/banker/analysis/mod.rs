@@ -6,7 +6,7 @@
 //! covers (first tiles, banker tiles, extra tiles) alone, for any number of players.
 //!
 //! ```
-//! use yaku::analysis::combinations;
+//! use yaku::families::banker::analysis::combinations;
 //! use yaku::deck::CardSet;
 //! // Every way to take two of four cards.
 //! let mut seen = 0;

@@ -1,0 +1,80 @@
+//! The seat's chooser and the loop that drives a game with one per seat: what a bot is to the
+//! core, so that families and the command line seat bots and people alike without the core
+//! knowing any of them.
+
+use super::action::Action;
+use super::game::Game;
+use super::seat::Seat;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+/// A player that is not a human.
+pub trait Agent: Send {
+    /// The agent's name (`random`, `greedy`, ...).
+    fn name(&self) -> &str;
+    /// Chooses one of `legal` (never empty) for `seat`, reading of `game` only what `seat` may
+    /// see (the methods of [`Game`] for bots, and the family's view).
+    fn choose(
+        &mut self,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Action;
+
+    /// True for an agent whose every choice is `legal[uniform_index(legal.len(), rng)]`
+    /// ([`crate::core::uniform_index`]: `random`). [`crate::core::play_out`] then lets the
+    /// game draw the move ([`Game::apply_uniform`]) without listing the actions or calling
+    /// `choose`.
+    fn plays_uniformly(&self) -> bool {
+        false
+    }
+
+    /// Whether the agent plays from the family's rule-reading policy or exact analysis
+    /// ([`Game::heuristic`], a strategy table's odds), whose cost the family's registration
+    /// bounds before play; `random` and strategy tables that name every choice do not.
+    fn uses_family_analysis(&self) -> bool {
+        true
+    }
+}
+
+/// The RNG agents draw from in a game played with `seed` (separate from the deal's stream).
+pub fn agent_rng(seed: u64) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15)
+}
+
+/// Plays a game to its end with one agent per seat. Returns the script error that stopped it
+/// early, if any. Generic so that a simulation of one family calls the family's methods
+/// directly.
+pub fn play_out<G: Game + ?Sized>(
+    game: &mut G,
+    agents: &mut [Box<dyn Agent>],
+    rng: &mut Xoshiro256PlusPlus,
+) -> Result<(), crate::script::ScriptError> {
+    // Asked once: an agent that plays uniformly lets the game draw its move, without the
+    // actions listed.
+    let uniform = agents
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (s, a)| m | u64::from(a.plays_uniformly()) << s);
+    // Allocated at the first agent that reads the actions: a random agent never does.
+    let mut legal = Vec::new();
+    while let Some(seat) = game.to_act() {
+        let applied = if uniform >> seat & 1 != 0 {
+            game.play_uniform(uniform, rng)
+        } else {
+            game.legal_actions(&mut legal);
+            let action = agents[seat].choose(game.as_dyn(), seat, &legal, rng);
+            game.apply(action)
+        };
+        // An agent that chose outside the legal actions is a bug in the agent: the game stops
+        // rather than loop.
+        if applied.is_err() {
+            break;
+        }
+    }
+    match game.error() {
+        Some(e) => Err(e.clone()),
+        None => Ok(()),
+    }
+}
