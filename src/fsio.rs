@@ -13,7 +13,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The largest game record read: a 1,000-hand game is about 1.5 MB.
 pub const MAX_RECORD_SIZE: u64 = 16 * 1024 * 1024;
@@ -119,36 +119,134 @@ fn too_large(limit: u64) -> io::Error {
     )
 }
 
-/// Replaces the file at `path` with `bytes` atomically: they are written to a temporary file in
-/// the same folder, flushed to the disk, and renamed over `path`. A failure at any point leaves
-/// the previous file (or none) and removes the temporary one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let temp = temp_path(path);
-    let written = (|| {
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })();
-    let renamed = written.and_then(|()| std::fs::rename(&temp, path));
-    if renamed.is_err() {
-        let _ = std::fs::remove_file(&temp);
+/// Why `path` must not be written, in words; `None` when it may: it names nothing yet, or a
+/// regular file (directly or through a symbolic link). A device (`/dev/null`, `/dev/full`,
+/// `/dev/stdout`), a named pipe, a socket or a directory is refused before anything is written:
+/// the atomic rename would otherwise replace the node itself with a regular file, which run as
+/// root destroys a system device.
+pub fn write_target_problem(path: &Path) -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Some("it is a loop of symbolic links".into());
+        }
+        // Nothing there (or a link to nothing): a new file is made; a folder that does not
+        // exist is found by the write itself.
+        Err(_) => return None,
+    };
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return None;
     }
-    renamed
+    Some(
+        if kind.is_dir() {
+            "it is a directory, not a file"
+        } else if kind.is_fifo() {
+            "it is a named pipe (FIFO), not a regular file; yaku writes only regular files"
+        } else if kind.is_char_device() || kind.is_block_device() {
+            "it is a device, not a regular file; yaku writes only regular files"
+        } else if kind.is_socket() {
+            "it is a socket, not a regular file; yaku writes only regular files"
+        } else {
+            "it is not a regular file; yaku writes only regular files"
+        }
+        .into(),
+    )
+}
+
+/// Replaces the file at `path` with `bytes` atomically: they are written to a temporary file in
+/// the same folder, flushed to the disk, and renamed over `path`. A failure at any point
+/// (a full disk, a file-size limit) leaves the previous file (or none) and removes the temporary
+/// one. A `path` that is not a regular file is refused (see [`write_target_problem`]).
+///
+/// The temporary file comes from the `tempfile` crate, because a home-made name is not safe:
+/// it is created with `O_CREAT | O_EXCL` under a random name, so a symbolic link planted where
+/// the file is to be made is never followed (the old `.NAME.PID.tmp` was predictable and opened
+/// through such a link, which let anyone who could write the folder aim a save at any file the
+/// user could write). It is made in the target's own folder so the final rename stays on one
+/// file system and is atomic. Its mode is 0o666 less the umask, as a file made by `File::create`
+/// would be, or the replaced file's mode when there was one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let _writing = writes();
+    write_atomic_unlocked(path, bytes)
+}
+
+/// [`write_atomic`] for a program about to exit (the last save of a signal handler): it waits
+/// for a write in progress on another thread to finish, writes, and then holds every other
+/// write back for good, so no thread starts a temporary file that the exit would leave behind,
+/// and no later write replaces this one.
+pub fn write_atomic_before_exit(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let writing = writes();
+    let result = write_atomic_unlocked(path, bytes);
+    std::mem::forget(writing);
+    result
+}
+
+/// Every write of the process, one at a time (see [`write_atomic_before_exit`]).
+fn writes() -> std::sync::MutexGuard<'static, ()> {
+    static WRITES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    WRITES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write_atomic_unlocked(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(why) = write_target_problem(path) {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    // Dropping `temp` on any error below removes the temporary file.
+    // Through the `File`, so an error reads as the OS gives it, without the random name.
+    temp.as_file_mut().write_all(bytes)?;
+    if let Ok(old) = std::fs::metadata(path) {
+        temp.as_file().set_permissions(old.permissions())?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The same file: `a` and `b` name one file (the same device and inode), whatever the spelling
+/// or links. False when either does not exist.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// The `format` every game record and save names first: the mark of a file that
 /// [`check_replaceable_by_record`] lets a new record replace.
 pub const RECORD_FORMAT: &str = "yaku-record";
 
-/// Checks that `path` may be replaced by a game record or save: it does not exist, is empty,
-/// or already holds a yaku record. Anything else (the ruleset being played, a document given
-/// by mistake) is refused rather than overwritten; `Err` says why, in words.
+/// Checks that `path` may be replaced by a game record or save: it does not exist, is an empty
+/// regular file, or already holds a yaku record. Anything else (a device, the ruleset being
+/// played, a document given by mistake) is refused rather than overwritten; `Err` says why, in
+/// words.
 pub fn check_replaceable_by_record(path: &Path) -> Result<(), String> {
+    if let Some(why) = write_target_problem(path) {
+        return Err(why);
+    }
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(()); // nothing there, or nothing readable: the write itself will tell
     };
-    if !meta.is_file() || meta.len() == 0 {
-        return Ok(()); // a directory, a device: the write says what is wrong
+    if meta.len() == 0 {
+        return Ok(());
     }
     // A JSON object naming the record format among its first keys (yaku writes it first; a
     // record rewritten by another tool may sort its keys).
@@ -165,18 +263,10 @@ pub fn check_replaceable_by_record(path: &Path) -> Result<(), String> {
     )
 }
 
-/// `.NAME.PID.tmp` next to `path`: the same file system, so the rename is atomic.
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn temp_dir(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("yaku-fsio-{tag}-{}", std::process::id()));
@@ -247,14 +337,67 @@ mod tests {
         write_atomic(&path, b"first").unwrap();
         write_atomic(&path, b"second").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"second");
-        // A write that cannot finish: the target's name is taken by a directory for the temp
-        // file, so creating it fails; the previous save must be intact and nothing left over.
-        std::fs::create_dir_all(temp_path(&path)).unwrap();
-        assert!(write_atomic(&path, b"third").is_err());
-        assert_eq!(std::fs::read(&path).unwrap(), b"second");
-        std::fs::remove_dir(temp_path(&path)).unwrap();
+        // A write that cannot finish (the folder is read-only, so no temporary file can be
+        // made): the previous save is intact and nothing is left over.
+        use std::os::unix::fs::PermissionsExt;
+        let ro = std::fs::Permissions::from_mode(0o555);
+        std::fs::set_permissions(&dir, ro).unwrap();
+        let refused = write_atomic(&path, b"third");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // Root writes anyway; the rest of the test still holds.
+        if refused.is_err() {
+            assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        }
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn only_regular_files_are_written() {
+        let dir = temp_dir("regular");
+        let fifo = dir.join("pipe.json");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a plain libc call on a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = write_atomic(&fifo, b"x").unwrap_err();
+        assert!(err.to_string().contains("named pipe"), "{err}");
+        assert!(
+            check_replaceable_by_record(&fifo)
+                .unwrap_err()
+                .contains("named pipe")
+        );
+        let link = dir.join("null.json");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        let why = write_target_problem(&link).unwrap();
+        assert!(why.contains("device"), "{why}");
+        assert!(write_atomic(&link, b"x").is_err());
+        assert!(link.is_symlink(), "the link is left alone");
+        let err = write_atomic(&dir, b"x").unwrap_err();
+        assert!(err.to_string().contains("directory"), "{err}");
+        assert_eq!(write_target_problem(&dir.join("new.json")), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_planted_link_is_not_followed_and_modes_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = temp_dir("planted");
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "keep").unwrap();
+        // The old predictable name, planted as a link to another file.
+        let path = dir.join("save.json");
+        let planted = dir.join(format!(".save.json.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        write_atomic(&path, b"saved").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(std::fs::read(&path).unwrap(), b"saved");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&path, b"again").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        assert!(same_file(&path, &dir.join(".").join("save.json")));
+        assert!(!same_file(&path, &victim));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -41,6 +41,16 @@ mod shell;
 /// that cannot wait, `--record`/`--save` refusing the rules file, messages printed once.
 mod limits;
 
+/// Mutation fuzzing for a fixed time on the stable toolchain: the rule-file loader, the
+/// expression parser and the record reader, from a seed corpus of the bundled files and short
+/// games' records (`YAKU_FUZZ_SECS` for a longer run).
+mod fuzz;
+
+/// Issue 34, through the binary: writes only to regular files, atomically and never over an
+/// input or another game; signals and file-size limits during play; terminal escapes and
+/// leaks from records; bounded work on hostile files and input.
+mod harm;
+
 /// The guide under `docs/` and the README: every command in them runs, relative links resolve,
 /// the summary lists every chapter, the key reference matches the key table.
 mod docs;

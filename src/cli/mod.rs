@@ -10,6 +10,7 @@
 //! ```
 
 mod analyze;
+mod fronts;
 mod list;
 mod play;
 mod replay;
@@ -134,15 +135,41 @@ pub(crate) fn print_diagnostics(
 
 /// Writes a command's output to `path`, or to standard output without one.
 pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> i32 {
+    write_output_from(path, text, &[])
+}
+
+/// Writes a command's output to `path` (atomically, and only to a regular file or a new name:
+/// a full disk or a file-size limit leaves the previous file whole), or to standard output
+/// without one. An output that is one of `inputs` (the files the command read, under any
+/// spelling or link) is refused, so `yaku rules mine.toml -o mine.toml` cannot replace the rule
+/// file with its sheet.
+pub(crate) fn write_output_from(
+    path: Option<&std::path::Path>,
+    text: &str,
+    inputs: &[std::path::PathBuf],
+) -> i32 {
     use std::io::Write;
     match path {
-        Some(path) => match std::fs::write(path, text) {
-            Ok(()) => EXIT_OK,
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                EXIT_FAILURE
+        Some(path) => {
+            if let Some(input) = inputs.iter().find(|i| crate::fsio::same_file(path, i)) {
+                eprintln!(
+                    "error: cannot write {}: it is `{}`, one of this command's inputs, so it is left alone (choose another file)",
+                    crate::diag::escape_control(&path.display().to_string()),
+                    crate::diag::escape_control(&input.display().to_string())
+                );
+                return EXIT_FAILURE;
             }
-        },
+            match crate::fsio::write_atomic(path, text.as_bytes()) {
+                Ok(()) => EXIT_OK,
+                Err(e) => {
+                    eprintln!(
+                        "error: cannot write {}: {e}",
+                        crate::diag::escape_control(&path.display().to_string())
+                    );
+                    EXIT_FAILURE
+                }
+            }
+        }
         None => {
             let _ = anstream::stdout().write_all(text.as_bytes());
             EXIT_OK
@@ -153,6 +180,7 @@ pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> i32 {
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
     restore_sigpipe();
+    ignore_sigxfsz();
     report_output_failures();
     let (argv, declared) = declaration_flags(std::env::args().collect());
     let args = match Args::try_parse_from(argv) {
@@ -302,6 +330,17 @@ fn restore_sigpipe() {
     // output exists, has no other effect on the program.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Makes a write past the file-size limit (`ulimit -f`) fail with an error (`EFBIG`) that the
+/// write reports, instead of killing the process by SIGXFSZ with no message, a lost game and a
+/// truncated temporary file: a save that fails is reported and the game goes on.
+fn ignore_sigxfsz() {
+    #[cfg(unix)]
+    // SAFETY: ignoring SIGXFSZ at start-up, before any thread exists; writes then return EFBIG.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 

@@ -4,9 +4,19 @@ use super::load_ruleset;
 use crate::deck::CardSet;
 use crate::diag::did_you_mean;
 use crate::families::banker;
-use crate::ruleset::{BankerFlow, Exhausted, Flow, GameLength, Ruleset};
+use crate::ruleset::{BankerFlow, Exhausted, GameLength, Ruleset};
 use crate::yaku::{self as scoring, Circumstances, Special};
 use std::fmt::Write as _;
+
+/// The most marriage points a flag may give: far above a hand's, so sums stay exact.
+const MAX_FLAG_POINTS: i64 = 10_000;
+
+/// The most calls to play on a flag may give: more than a hand has turns.
+const MAX_CALLS: i64 = 20;
+
+/// The most times `--made` may say a declaration was made in one hand (a hand has fewer
+/// turns): each may double the score, and more would overflow inside the ruleset's script.
+const MAX_MADE: i64 = 12;
 
 /// Arguments of `yaku score`.
 #[derive(clap::Args, Debug)]
@@ -28,10 +38,10 @@ pub struct ScoreArgs {
     hand: Vec<String>,
     /// Calls to play on by the scoring player. The ruleset's own name for the call works too:
     /// `--ID N` for a declaration `ID` that plays on (`yaku score koikoi --koikoi 1`).
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_CALLS))]
     calls: u32,
     /// Calls to play on by the other players; also `--opponent-ID M`.
-    #[arg(long, default_value_t = 0, value_name = "M")]
+    #[arg(long, default_value_t = 0, value_name = "M", value_parser = clap::value_parser!(u32).range(0..=MAX_CALLS))]
     opponent_calls: u32,
     /// Flags named after the ruleset's declarations, gathered before parsing (not typed).
     #[arg(skip)]
@@ -54,14 +64,14 @@ pub struct ScoreArgs {
     /// `last_trick`; `--captured` is then the winner's tricks.
     #[arg(long, value_name = "END")]
     end: Option<String>,
-    /// Trick-taking games: the winner's marriage points that count.
-    #[arg(long, default_value_t = 0, value_name = "P")]
+    /// Trick-taking games: the winner's marriage points that count (0 to 10000).
+    #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     marriages: i64,
     /// Trick-taking games: the other player's tricks, as card ids.
     #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
     opponent_captured: Vec<String>,
-    /// Trick-taking games: the other player's marriage points that count.
-    #[arg(long, default_value_t = 0, value_name = "P")]
+    /// Trick-taking games: the other player's marriage points that count (0 to 10000).
+    #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     opponent_marriages: i64,
     /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
     #[arg(long, default_value = "none", value_name = "WHO")]
@@ -71,7 +81,7 @@ pub struct ScoreArgs {
     #[arg(long = "loser", value_name = "ID,ID,...")]
     losers: Vec<String>,
     /// Games that settle each loser: each loser's calls to play on, in the order of `--loser`.
-    #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
+    #[arg(long, value_delimiter = ',', value_name = "N,N,...", value_parser = clap::value_parser!(u32).range(0..=MAX_CALLS))]
     loser_calls: Vec<u32>,
     /// Games that settle each loser: a declaration the winner made, and how often
     /// (`--made shake=1`).
@@ -90,15 +100,23 @@ pub fn run(args: &ScoreArgs) -> i32 {
     let Some(ruleset) = load_ruleset(&args.ruleset) else {
         return super::EXIT_FAILURE;
     };
-    let deck = &ruleset.deck;
     let (Some(pile), Some(hand)) = (cards(&ruleset, &args.captured), cards(&ruleset, &args.hand))
     else {
         return super::EXIT_FAILURE;
     };
-    let flow = match &ruleset.flow {
-        Flow::Matching(flow) => flow,
-        Flow::Banker(flow) => return score_showdown(&ruleset, flow, pile, args.json),
-        Flow::Tricks(flow) => return score_tricks(&ruleset, flow, pile, args),
+    (super::fronts::of(&ruleset).score)(&ruleset, args, pile, hand)
+}
+
+/// What a matching hand ending with `pile` captured scores ([`super::fronts`]).
+pub(super) fn score_matching(
+    ruleset: &Ruleset,
+    args: &ScoreArgs,
+    pile: CardSet,
+    hand: CardSet,
+) -> i32 {
+    let deck = &ruleset.deck;
+    let Some(flow) = ruleset.matching() else {
+        unreachable!("the matching family's front scores matching rulesets")
     };
     let rounds = args.rounds.unwrap_or(match flow.length {
         GameLength::Rounds(n) => n,
@@ -135,8 +153,14 @@ pub fn run(args: &ScoreArgs) -> i32 {
             );
             return super::EXIT_USAGE;
         };
-        let Ok(n) = value.parse::<u32>() else {
-            eprintln!("error: `--{flag}` takes a number of calls, found `{value}`");
+        let Some(n) = value
+            .parse::<u32>()
+            .ok()
+            .filter(|n| i64::from(*n) <= MAX_CALLS)
+        else {
+            eprintln!(
+                "error: `--{flag}` takes a number of calls from 0 to {MAX_CALLS}, found `{value}`"
+            );
             return super::EXIT_USAGE;
         };
         if i % 2 == 0 {
@@ -154,17 +178,17 @@ pub fn run(args: &ScoreArgs) -> i32 {
         dealer: args.dealer,
         choices: 0,
     };
-    let special = match matching_end(&ruleset, flow, args, hand, &mut c) {
+    let special = match matching_end(ruleset, flow, args, hand, &mut c) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let found = match special {
-        None => scoring::evaluate(&ruleset, pile, &c),
+        None => scoring::evaluate(ruleset, pile, &c),
         // The instant win or the dealer's points replace the yaku, as in the game.
         Some(_) => crate::ruleset::YakuScore::default(),
     };
-    let table = if scoring::reads_table(&ruleset) {
-        match table_facts(&ruleset, flow, pile, &c, args) {
+    let table = if scoring::reads_table(ruleset) {
+        match table_facts(ruleset, flow, pile, &c, args) {
             Ok(t) => Some(t),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -175,7 +199,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
         None
     };
     let outcome =
-        match scoring::settle_at_table(&ruleset, &found, special.as_ref(), &c, table.as_ref()) {
+        match scoring::settle_at_table(ruleset, &found, special.as_ref(), &c, table.as_ref()) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -433,7 +457,9 @@ fn table_facts(
         let n: i64 = n
             .trim()
             .parse()
-            .map_err(|_| format!("`--made {m}`: a count must follow `=`"))?;
+            .ok()
+            .filter(|n| (0..=MAX_MADE).contains(n))
+            .ok_or_else(|| format!("`--made {m}`: a count from 0 to {MAX_MADE} must follow `=`"))?;
         let entry = made
             .iter_mut()
             .find(|(d, _)| d == id.trim())
@@ -517,12 +543,15 @@ fn table_facts(
 
 /// The game points of a finished trick-taking hand: its end, both players' card points and
 /// tricks, through the ruleset's scoring script.
-fn score_tricks(
+pub(super) fn score_tricks(
     ruleset: &Ruleset,
-    flow: &crate::ruleset::TricksFlow,
-    pile: CardSet,
     args: &ScoreArgs,
+    pile: CardSet,
+    _hand: CardSet,
 ) -> i32 {
+    let Some(flow) = ruleset.tricks() else {
+        unreachable!("the trick-taking family's front scores trick-taking rulesets")
+    };
     use crate::script::{FactValue, HandFacts};
     let ends = ["claim", "false_claim", "failed_close", "last_trick"];
     let Some(end) = args.end.as_deref().filter(|e| ends.contains(e)) else {
@@ -626,7 +655,17 @@ fn score_tricks(
 
 /// A banker game's hand: its value at the showdown, and whether it wins every bet at once when
 /// it is the banker's first tiles.
-fn score_showdown(ruleset: &Ruleset, flow: &BankerFlow, pile: CardSet, json: bool) -> i32 {
+pub(super) fn score_showdown(
+    ruleset: &Ruleset,
+    args: &ScoreArgs,
+    pile: CardSet,
+    _hand: CardSet,
+) -> i32 {
+    let json = args.json;
+    let Some(flow) = ruleset.banker() else {
+        unreachable!("the banker family's front scores banker rulesets")
+    };
+    let flow: &BankerFlow = flow;
     let value = banker::hand_value(flow, pile);
     let instant = banker::banker_instant_win(flow, pile);
     let deck = &ruleset.deck;

@@ -78,13 +78,16 @@ fn report(args: &ValidateArgs, out: &mut impl Write) -> std::io::Result<bool> {
 }
 
 /// The files to check: each argument, with a directory replaced by the `.toml` files under it
-/// (sorted, subdirectories included).
+/// (sorted, subdirectories included). Only regular files are taken (a named pipe in the folder
+/// would wait for ever), links to folders are not followed (a link to the parent validated one
+/// file 41 times; two never ended), and a file reached twice (through a link) is checked once.
 fn expand(specs: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for spec in specs {
         let path = std::path::Path::new(spec);
         if spec != "-" && path.is_dir() {
             let mut found = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             let mut dirs = vec![path.to_path_buf()];
             while let Some(dir) = dirs.pop() {
                 let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -92,9 +95,21 @@ fn expand(specs: &[String]) -> Vec<String> {
                 };
                 for entry in entries.flatten() {
                     let p = entry.path();
-                    if p.is_dir() {
+                    // The entry's own type: a symbolic link is not followed here.
+                    let Ok(kind) = entry.file_type() else {
+                        continue;
+                    };
+                    if kind.is_dir() {
                         dirs.push(p);
-                    } else if p.extension().is_some_and(|e| e == "toml") {
+                        continue;
+                    }
+                    let regular = kind.is_file()
+                        || kind.is_symlink() && std::fs::metadata(&p).is_ok_and(|m| m.is_file());
+                    if !regular || p.extension().is_none_or(|e| e != "toml") {
+                        continue;
+                    }
+                    let identity = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+                    if seen.insert(identity) {
                         found.push(p.display().to_string());
                     }
                 }
@@ -111,16 +126,29 @@ fn expand(specs: &[String]) -> Vec<String> {
 /// Loads one ruleset or deck and returns its findings and a one-line summary.
 fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     if spec == "-" {
-        let mut text = String::new();
         let mut sources = SourceMap::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
-            let file = sources.add("<stdin>", "");
-            let d = Diagnostic::error(
-                format!("cannot read standard input: {e}"),
-                crate::diag::Loc::new(file, 0..0),
-            );
-            return (vec![d], sources, String::new());
-        }
+        // With the bound of any rule file: `validate - < /dev/zero` must not take all memory.
+        let read =
+            crate::fsio::read_limited_from(std::io::stdin(), crate::fsio::MAX_RULE_FILE_SIZE)
+                .and_then(|bytes| {
+                    String::from_utf8(bytes).map_err(|_| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            "the input is not UTF-8 text",
+                        )
+                    })
+                });
+        let text = match read {
+            Ok(text) => text,
+            Err(e) => {
+                let file = sources.add("<stdin>", "");
+                let d = Diagnostic::error(
+                    format!("cannot read standard input: {e}"),
+                    crate::diag::Loc::new(file, 0..0),
+                );
+                return (vec![d], sources, String::new());
+            }
+        };
         let loaded = ruleset::load_str("<stdin>", &text);
         return (
             loaded.diagnostics,
@@ -216,7 +244,19 @@ fn summary(ruleset: Option<&ruleset::Ruleset>) -> String {
 /// a sample hand needs its ruleset's yaku, so the help says to validate the rule file too.
 fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     let mut sources = SourceMap::new();
-    let text = match std::fs::read_to_string(spec) {
+    // Read only as a regular file of at most a rule file's size (a FIFO named `x.rhai` would
+    // wait, `/dev/zero` would never end).
+    let read = match crate::fsio::named_file_problem(std::path::Path::new(spec), "rhai") {
+        Some(problem) => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            problem,
+        )),
+        None => crate::fsio::read_text_limited(
+            std::path::Path::new(spec),
+            crate::fsio::MAX_RULE_FILE_SIZE,
+        ),
+    };
+    let text = match read {
         Ok(t) => t,
         Err(e) => {
             let file = sources.add("<command line>", spec);

@@ -406,6 +406,20 @@ impl Record {
                 ),
             }));
         }
+        // Counted before anything is read into a list: a record with 100,000 players is
+        // refused at once, not checked seat by seat.
+        if let Some(players) = value.get("players").and_then(|p| p.as_array())
+            && players.len() > crate::core::MAX_SEATS
+        {
+            return Err(err(RecordErrorKind::BadField {
+                field: "players",
+                reason: format!(
+                    "{} players; no table seats more than {}",
+                    players.len(),
+                    crate::core::MAX_SEATS
+                ),
+            }));
+        }
         if version == Some(1) {
             upgrade_v1(&mut value);
         }
@@ -418,9 +432,15 @@ impl Record {
         Ok(record)
     }
 
-    /// The record as pretty-printed JSON.
+    /// The record as JSON: pretty-printed at the top, with each deal and each action on one
+    /// line (as docs/records.md shows). One card id a line made a long game's record several
+    /// times larger, past what yaku reads back ([`crate::fsio::MAX_RECORD_SIZE`]).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a record always serializes")
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, LineFormatter::default());
+        self.serialize(&mut ser)
+            .expect("a record always serializes");
+        String::from_utf8(out).expect("JSON is UTF-8")
     }
 
     /// Compares the record's ruleset hash with a loaded ruleset's.
@@ -573,5 +593,98 @@ impl RecordError {
     /// An error of this kind.
     pub fn new(kind: RecordErrorKind) -> RecordError {
         err(kind)
+    }
+}
+
+/// A JSON formatter that indents the first two levels (the record's fields and the items of its
+/// lists) and writes anything deeper on one line: `["pine-crane", "maple-deer"]`,
+/// `{"seat": 1, "action": "play", "card": "maple-1"}`.
+#[derive(Default)]
+struct LineFormatter {
+    depth: usize,
+    /// The current container holds a value (a newline and indent close it at the top levels).
+    has_value: bool,
+}
+
+impl LineFormatter {
+    /// Containers this deep or deeper are written on one line.
+    const FLAT: usize = 3;
+
+    fn indent<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        for _ in 0..self.depth {
+            w.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for LineFormatter {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.depth + 1 < Self::FLAT && self.has_value {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+        }
+        self.has_value = true;
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if self.depth < Self::FLAT {
+            w.write_all(if first { b"\n" } else { b",\n" })?;
+            self.indent(w)
+        } else if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.depth + 1 < Self::FLAT && self.has_value {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+        }
+        self.has_value = true;
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.begin_array_value(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }

@@ -82,14 +82,19 @@ fn mask_control(text: &str) -> String {
         .collect()
 }
 
-/// True for characters a terminal may act on: C0 and C1 controls and DEL, except newline and tab.
+/// True for characters a terminal may act on or that reorder what is shown: C0 and C1 controls
+/// and DEL, except newline and tab, and the bidirectional formatting characters (the embeddings
+/// and overrides U+202A to U+202E, the isolates U+2066 to U+2069, the marks U+200E, U+200F and
+/// U+061C), with which a name can make a line read as something else ("Trojan Source").
 fn is_unsafe_control(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
-/// `text` with every control character other than newline and tab written as an escape
-/// (`\u{1b}`), so text from a file printed to a terminal or a pipe cannot clear the screen, set
-/// the clipboard or move the cursor. Use it wherever text from a file is printed.
+/// `text` with every control character other than newline and tab, and every bidirectional
+/// formatting character, written as an escape (`\u{1b}`, `\u{202e}`), so text from a file
+/// printed to a terminal or a pipe cannot clear the screen, set the clipboard, move the cursor
+/// or reverse a line. Use it wherever text from a file is printed.
 pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(is_unsafe_control) {
         return std::borrow::Cow::Borrowed(text);

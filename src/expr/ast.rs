@@ -12,6 +12,28 @@ pub struct Expr {
     pub span: Range<usize>,
 }
 
+impl Expr {
+    /// How many nodes the tree has, and the names it uses (each once per use), for the bound on
+    /// what a `[define]` expands to.
+    pub fn size_and_names(&self) -> (usize, Vec<&str>) {
+        let mut names = Vec::new();
+        let mut size = 0;
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            size += 1;
+            match &e.kind {
+                ExprKind::Number(_) | ExprKind::Bool(_) => {}
+                ExprKind::Name(n) => names.push(n.as_str()),
+                ExprKind::Call { args, .. } => stack.extend(args),
+                ExprKind::Unary(_, a) => stack.push(a),
+                ExprKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
+                ExprKind::If(c, a, b) => stack.extend([&**c, &**a, &**b]),
+            }
+        }
+        (size, names)
+    }
+}
+
 /// The kinds of expression node.
 #[derive(Clone, Debug)]
 pub enum ExprKind {

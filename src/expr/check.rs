@@ -16,7 +16,8 @@ pub struct Names<'a> {
     /// Named expressions usable by name (a ruleset's options and tallies), compiled in the same
     /// scope.
     pub defs: &'a [(String, Program)],
-    /// Named sub-expressions (`[define]`), compiled where they are used, in the scope of the use.
+    /// Named sub-expressions (`[define]`), compiled where they are used, in the scope of the use;
+    /// sorted by name (looked up by binary search: a file may hold thousands).
     pub macros: &'a [(String, Expr)],
     /// The facts among `facts` that are values carried from the last hand (`[[carry]]`),
     /// each within [`crate::ruleset::CARRY_LIMIT`].
@@ -71,7 +72,10 @@ pub const PILE: &str = "pile";
 /// Checks `expr` against `names` and compiles it; `want` is the type the context needs.
 pub fn compile(expr: &Expr, want: Type, names: &Names) -> Result<Program, Vec<ExprError>> {
     let mut errors = Vec::new();
-    let checker = Checker { names };
+    let checker = Checker {
+        names,
+        expanded: Default::default(),
+    };
     let compiled = checker.expr(expr, &mut errors);
     if let Some((node, ty)) = compiled {
         if ty != want {
@@ -93,7 +97,10 @@ pub fn compile(expr: &Expr, want: Type, names: &Names) -> Result<Program, Vec<Ex
 /// Checks `expr` against `names` and returns its type (a definition, checked before any use).
 pub fn check(expr: &Expr, names: &Names) -> Result<Type, Vec<ExprError>> {
     let mut errors = Vec::new();
-    let checker = Checker { names };
+    let checker = Checker {
+        names,
+        expanded: Default::default(),
+    };
     match checker.expr(expr, &mut errors) {
         Some((_, ty)) if errors.is_empty() => Ok(ty),
         _ => Err(errors),
@@ -150,6 +157,9 @@ fn type_mismatch(expr: &Expr, want: Type, got: Type) -> ExprError {
 
 struct Checker<'a> {
     names: &'a Names<'a>,
+    /// Each definition (`[define]`, by index) compiled once per expression, with its first
+    /// error: a definition used many times is checked once and its tree copied.
+    expanded: std::cell::RefCell<std::collections::HashMap<usize, Result<Typed, ExprError>>>,
 }
 
 type Typed = Option<(Node, Type)>;
@@ -235,23 +245,42 @@ impl Checker<'_> {
         if let Some((_, p)) = self.names.defs.iter().find(|(n, _)| n == name) {
             return Some((p.node().clone(), p.ty()));
         }
-        if let Some((_, body)) = self.names.macros.iter().find(|(n, _)| n == name) {
-            let mut inner = Vec::new();
-            let compiled = self.expr(body, &mut inner);
-            if let Some(first) = inner.into_iter().next() {
-                errors.push(
-                    ExprError::new(
-                        format!(
-                            "`{name}` (from `[define]`) cannot be used here: {}",
-                            first.message
-                        ),
-                        e.span.clone(),
-                    )
-                    .with_help(first.help),
-                );
-                return None;
-            }
-            return compiled;
+        if let Ok(i) = self
+            .names
+            .macros
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+        {
+            let cached = self.expanded.borrow().get(&i).cloned();
+            let outcome = match cached {
+                Some(outcome) => outcome,
+                None => {
+                    let body = &self.names.macros[i].1;
+                    let mut inner = Vec::new();
+                    let compiled = self.expr(body, &mut inner);
+                    let outcome = match inner.into_iter().next() {
+                        None => Ok(compiled),
+                        Some(first) => Err(first),
+                    };
+                    self.expanded.borrow_mut().insert(i, outcome.clone());
+                    outcome
+                }
+            };
+            return match outcome {
+                Ok(typed) => typed,
+                Err(first) => {
+                    errors.push(
+                        ExprError::new(
+                            format!(
+                                "`{name}` (from `[define]`) cannot be used here: {}",
+                                first.message
+                            ),
+                            e.span.clone(),
+                        )
+                        .with_help(first.help),
+                    );
+                    None
+                }
+            };
         }
         if let Some(k) = deck.kind(name) {
             return Some((Node::Set(k.cards), Type::Set));

@@ -151,3 +151,25 @@ fn hash_check() {
     record.ruleset.content_hash = None;
     assert_eq!(record.check_hash(&r), HashCheck::Unrecorded);
 }
+
+#[test]
+fn deals_and_actions_are_written_one_to_a_line_and_read_back() {
+    let (_, mut record, _) = played("koikoi", &["greedy", "random"], 4);
+    let json = record.to_json();
+    let deals = record.deals.len();
+    let actions = record.actions.len();
+    // One line a deal and a step, plus the record's own fields: far fewer lines than one
+    // card id a line.
+    assert!(json.lines().count() < deals + actions + 40, "{json}");
+    assert!(json.contains("\n  \"deals\": [\n    [\""), "{json}");
+    assert!(json.contains("\n    {\"seat\": "), "{json}");
+    assert_eq!(Record::from_json(&json).unwrap(), record);
+    // An empty list stays on its line.
+    record.actions.clear();
+    assert!(record.to_json().contains("\"actions\": []"));
+    // More players than any table: refused before they are read.
+    let mut crowd: serde_json::Value = serde_json::from_str(&json).unwrap();
+    crowd["players"] = serde_json::json!(vec!["greedy"; 100_000]);
+    let err = Record::from_json(&crowd.to_string()).unwrap_err();
+    assert!(err.to_string().contains("100000 players"), "{err}");
+}

@@ -126,11 +126,18 @@ pub(super) fn ruleset(
     let mut define_sources = Vec::new();
     if let Some((t, l)) = defines {
         vocab.defines = define_table(t, l, &vocab, errors);
-        define_sources = vocab
-            .defines
+        // In file order (the definitions themselves are sorted by name).
+        define_sources = t
+            .entries
             .iter()
-            .filter_map(|(name, _)| match t.get(name).map(|i| &i.value) {
-                Some(Value::Str(source, _)) => Some((name.clone(), source.clone())),
+            .filter(|(name, _, _)| {
+                vocab
+                    .defines
+                    .binary_search_by(|(n, _)| n.as_str().cmp(name))
+                    .is_ok()
+            })
+            .filter_map(|(name, _, item)| match &item.value {
+                Value::Str(source, _) => Some((name.clone(), source.clone())),
                 _ => None,
             })
             .collect();
@@ -213,6 +220,7 @@ pub(super) fn ruleset(
         try_script(script, &yaku, &extras, at, errors);
         for d in &mut errors[before..] {
             locate_script_failure(d, place, &loader.sources);
+            blame_removed_declaration(d, &loader.removed);
         }
     }
     let scoring = scoring.map(|(s, _, _)| s);
@@ -1097,8 +1105,20 @@ fn deck_names(deck: &Deck, name: &str) -> bool {
         || deck.attributes.iter().any(|a| a.id == name)
 }
 
+/// The most nodes a definition may stand for once the definitions it uses are written out: each
+/// use compiles the whole of it, so 40 definitions that each use the one before twice would
+/// stand for 2^40 nodes and never finish loading.
+pub const MAX_DEFINE_SIZE: usize = 2000;
+
+/// The deepest a definition may nest other definitions (`a` uses `b`, which uses `c`, ...): each
+/// level is a level of recursion when it is compiled.
+pub const MAX_DEFINE_DEPTH: usize = 32;
+
 /// `[define]`: named sub-expressions, each parsed and checked where it is written (it may use
 /// the definitions before it and the facts of any place; a fact is checked where it is used).
+/// Each is bounded in what it expands to ([`MAX_DEFINE_SIZE`], [`MAX_DEFINE_DEPTH`]), measured
+/// once from the sizes of the definitions it uses, so checking stays linear in the file. The
+/// result is sorted by name.
 fn define_table(
     t: &Table,
     loc: &Loc,
@@ -1117,6 +1137,10 @@ fn define_table(
             all
         });
     let mut out: Vec<(String, expr::Expr)> = Vec::new();
+    // Each definition's expanded size and depth; the names refused for their size.
+    let mut measured: std::collections::HashMap<String, (usize, usize)> =
+        std::collections::HashMap::new();
+    let mut too_large: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (key, key_loc, _) in &t.entries {
         let Some(text) = r.string(key, errors) else {
             continue;
@@ -1145,6 +1169,40 @@ fn define_table(
                 continue;
             }
         };
+        let (own, used) = parsed.size_and_names();
+        if let Some(big) = used.iter().find(|n| too_large.contains(**n)) {
+            errors.push(Diagnostic::error(
+                format!("`{key}` uses `{big}`, which is too large to define (above)"),
+                (*text.loc).clone(),
+            ));
+            too_large.insert(key.clone());
+            continue;
+        }
+        let (size, depth) = used
+            .iter()
+            .filter_map(|n| measured.get(*n))
+            .fold((own, 1), |(size, depth), (s, d)| {
+                (size.saturating_add(*s), depth.max(d + 1))
+            });
+        if size > MAX_DEFINE_SIZE || depth > MAX_DEFINE_DEPTH {
+            let why = if depth > MAX_DEFINE_DEPTH {
+                format!("it nests definitions {depth} deep; at most {MAX_DEFINE_DEPTH} are allowed")
+            } else {
+                format!(
+                    "with the definitions it uses written out it has more than {MAX_DEFINE_SIZE} parts"
+                )
+            };
+            errors.push(
+                Diagnostic::error(format!("`{key}` is too large: {why}"), (*text.loc).clone())
+                    .with_help(Some(
+                        "each use of a definition compiles all of it: use a `[[tally]]` or an \
+                         option for a value needed many times"
+                            .into(),
+                    )),
+            );
+            too_large.insert(key.clone());
+            continue;
+        }
         // Checked now with every fact allowed, so that a misspelt name shows at the definition.
         let names = Names {
             deck: vocab.deck,
@@ -1159,7 +1217,9 @@ fn define_table(
             }
             continue;
         }
-        out.push((key.clone(), parsed));
+        measured.insert(key.clone(), (size, depth));
+        let at = out.partition_point(|(n, _)| n < key);
+        out.insert(at, (key.clone(), parsed));
     }
     r.finish(errors);
     out
@@ -1374,6 +1434,37 @@ fn flow_options(
     let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
     let hand_size = positive(&mut r, "hand_size", 8, errors);
     let table_size = positive(&mut r, "table_size", 8, errors);
+    let mut deal_sizes: Vec<DealSize> = Vec::new();
+    for (t, l) in r.tables("deal_size", errors) {
+        let mut d =
+            TableReader::new(t, l.clone(), "a `[[flow.deal_size]]`").defined_by(&keys::DEAL_SIZE);
+        let at = d
+            .item("players")
+            .map(|i| i.loc.clone())
+            .unwrap_or_else(|| l.clone());
+        let seats = positive(&mut d, "players", players, errors);
+        let size = DealSize {
+            players: seats,
+            hand_size: positive(&mut d, "hand_size", hand_size, errors),
+            table_size: positive(&mut d, "table_size", table_size, errors),
+        };
+        d.finish(errors);
+        if !(min_players..=max_players).contains(&seats) {
+            errors.push(Diagnostic::error(
+                format!(
+                    "a deal for {seats} players, but the table seats {min_players} to {max_players}"
+                ),
+                at,
+            ));
+        } else if deal_sizes.iter().any(|x| x.players == seats) {
+            errors.push(Diagnostic::error(
+                format!("a second deal for {seats} players"),
+                at,
+            ));
+        } else {
+            deal_sizes.push(size);
+        }
+    }
     let deal_packet = positive(&mut r, "deal_packet", 4, errors);
     let deal_order: Vec<DealTarget> = {
         let items = r.strings("deal_order", errors);
@@ -1620,6 +1711,26 @@ fn flow_options(
         "redeal",
         errors,
     );
+    // A redeal that holds on any deal would redeal every hand until the game gives up.
+    for (check, loc) in redeals.iter().zip(&redeal_locs) {
+        let size = match check.on {
+            DealOn::Hands => hand_size as usize,
+            DealOn::Table | DealOn::Any => table_size as usize,
+        };
+        if super::reach::holds_on_random_piles(&check.when, deck, size, &[1, 12], 200) {
+            errors.push(
+                Diagnostic::warning(
+                    format!("redeal `{}` holds on every deal tried", check.id),
+                    loc.clone(),
+                )
+                .with_help(Some(
+                    "it held on 200 random deals: every hand would be dealt again and again, \
+                     and a hand redealt 100 times stops the game with an error"
+                        .into(),
+                )),
+            );
+        }
+    }
     let constant_set = |s: &Str, errors: &mut Vec<Diagnostic>| {
         let p = compile_expr(s, Type::Set, names, errors)?;
         Some(p.set(&expr::Context {
@@ -1672,13 +1783,19 @@ fn flow_options(
         None
     });
     r.finish(errors);
-    if !deck_holds(
-        deck,
-        max_players * hand_size + table_size,
-        "the deal",
-        loc,
-        errors,
-    ) {
+    let deals_fit = (min_players..=max_players).all(|n| {
+        let (hand, table) = deal_sizes
+            .iter()
+            .find(|d| d.players == n)
+            .map_or((hand_size, table_size), |d| (d.hand_size, d.table_size));
+        let what = if min_players == max_players {
+            "the deal".to_string()
+        } else {
+            format!("the deal for {n} players")
+        };
+        deck_holds(deck, n * hand + table, &what, loc, errors)
+    });
+    if !deals_fit {
         return None;
     }
     Some(Flow::Matching(std::sync::Arc::new(MatchingFlow {
@@ -1710,6 +1827,7 @@ fn flow_options(
         choices,
         stake,
         teams,
+        deal_sizes,
     })))
 }
 
@@ -2330,6 +2448,36 @@ fn never_decides(
             .with_help(Some(format!("{why}{chosen}"))),
         );
     }
+}
+
+/// A script failure on a fact named after a declaration that a house rule removed (the base's
+/// script reads `hand.koikoi_opponent`, and `remove_declaration = ["koikoi"]` took it away) is
+/// the removal's fault: the error moves there, the script's line kept as the related place.
+fn blame_removed_declaration(d: &mut Diagnostic, removed: &[super::load::Removed]) {
+    let Some(rest) = d.message.split("Property not found: ").nth(1) else {
+        return;
+    };
+    let property: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let Some(gone) = removed.iter().find(|r| {
+        let id = r.id.replace('-', "_");
+        r.path == "declaration" && (property == id || property == format!("{id}_opponent"))
+    }) else {
+        return;
+    };
+    let script_at = std::mem::replace(&mut d.loc, gone.loc.clone());
+    d.message = format!(
+        "removing the declaration `{}` breaks the scoring script, which reads `hand.{property}`",
+        gone.id
+    );
+    d.help = Some(
+        "keep the declaration, or give a scoring script (`[scoring] script`) that does not read it"
+            .into(),
+    );
+    d.related
+        .push((script_at, "the script reads it here".into()));
 }
 
 /// Runs a compiled scoring script on sample hands (each yaku alone and all together, with and

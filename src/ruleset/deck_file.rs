@@ -8,6 +8,10 @@ use crate::diag::{Diagnostic, Loc, did_you_mean};
 use crate::expr::FUNCTIONS;
 use std::collections::HashMap;
 
+/// The largest value a card attribute may have, either way: 64 cards of it sum far inside
+/// 64 bits, however a game adds them.
+pub const MAX_CARD_VALUE: i64 = 1_000_000;
+
 /// Words that cannot be names of cards, suits or kinds, because expressions use them.
 const RESERVED: &[&str] = &[
     "and", "or", "not", "if", "then", "else", "true", "false", "pile",
@@ -129,6 +133,16 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             for (i, a) in attributes.iter().enumerate() {
                 let key = a.id.as_str();
                 match c.int(key, errors) {
+                    // Sums of values over a pile must stay far inside 64 bits (a card worth
+                    // 2^63-1 made a trick worth a negative number of points).
+                    Some((v, at)) if v.unsigned_abs() > MAX_CARD_VALUE.unsigned_abs() => errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "`{key}` is {v}; a card's value is at most {MAX_CARD_VALUE} either way"
+                            ),
+                            at.clone(),
+                        ),
+                    ),
                     Some((v, _)) => values.push((i, v)),
                     None if card_table.get(key).is_none() => c.missing(key, errors),
                     None => {}

@@ -527,3 +527,82 @@ fn a_house_rule_adds_a_card_kind() {
     );
     assert_eq!(errors(&undeclared)[0], "unknown kind `double-junk`");
 }
+
+#[test]
+fn definitions_are_bounded_in_what_they_expand_to() {
+    // Each uses the one before twice: 2^40 nodes written out. Refused where it grows too large,
+    // at once, and each later one for using it.
+    let mut text = String::from(
+        "[ruleset]\nid = \"d\"\nextends = \"koikoi\"\n[define]\nd0 = \"count(pile)\"\n",
+    );
+    for i in 1..40 {
+        text.push_str(&format!("d{i} = \"max(d{0}, d{0})\"\n", i - 1));
+    }
+    let started = std::time::Instant::now();
+    let messages = errors(&load_str("bomb.toml", &text));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert!(
+        messages[0].starts_with("`d9` is too large: with the definitions it uses written out"),
+        "{messages:?}"
+    );
+    assert_eq!(
+        messages[1],
+        "`d10` uses `d9`, which is too large to define (above)"
+    );
+    // Nested deeper than 32: refused at the 33rd.
+    let mut text = String::from(
+        "[ruleset]\nid = \"d\"\nextends = \"koikoi\"\n[define]\nd0 = \"count(pile)\"\n",
+    );
+    for i in 1..40 {
+        text.push_str(&format!("d{i} = \"d{} + 1\"\n", i - 1));
+    }
+    let messages = errors(&load_str("chain.toml", &text));
+    assert!(
+        messages[0].starts_with("`d32` is too large: it nests definitions 33 deep"),
+        "{messages:?}"
+    );
+    // Used many times in one expression, a definition is still one ruleset.
+    let loaded = load_str(
+        "many.toml",
+        &format!(
+            "[ruleset]\nid = \"d\"\nextends = \"koikoi\"\n[define]\nshiny = \"count(bright)\"\n\n[[yaku]]\nid = \"many\"\nname = \"Many\"\nwhen = \"{} > 4\"\npoints = \"1\"\n",
+            vec!["shiny"; 40].join(" + ")
+        ),
+    );
+    ok(loaded);
+}
+
+#[test]
+fn changing_an_entry_an_earlier_house_rule_removed_says_so() {
+    let dir = std::env::temp_dir().join(format!("yaku-removed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("h1.toml"),
+        "remove_yaku = [\"inoshikacho\"]\n[ruleset]\nid = \"h1\"\nextends = \"koikoi\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("h2.toml"),
+        "[ruleset]\nid = \"h2\"\nextends = \"h1\"\n[[yaku]]\nid = \"inoshikacho\"\npoints = \"9\"\n",
+    )
+    .unwrap();
+    let loaded = load(&dir.join("h2.toml").display().to_string());
+    assert_eq!(
+        errors(&loaded),
+        ["`inoshikacho` was removed by an earlier house rule, so there is nothing here to change"]
+    );
+    let removal = load_str(
+        "h3.toml",
+        "remove_declaration = [\"koikoi\"]\n[ruleset]\nid = \"h3\"\nextends = \"koikoi\"\n",
+    );
+    let messages = errors(&removal);
+    assert!(
+        messages[0].starts_with("removing the declaration `koikoi` breaks the scoring script"),
+        "{messages:?}"
+    );
+    assert_eq!(
+        removal.sources.get(removal.diagnostics[0].loc.file).name,
+        "h3.toml"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

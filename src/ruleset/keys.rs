@@ -200,6 +200,17 @@ pub static RULESET_FILE: TableDef = table(
     ],
 );
 
+/// `[[flow.deal_size]]`.
+pub static DEAL_SIZE: TableDef = table(
+    "[[flow.deal_size]]",
+    "The deal at a table of one size.",
+    &[
+        required("players", Int, "The seat count it applies to."),
+        required("hand_size", Int, "Cards in each hand."),
+        required("table_size", Int, "Cards face up on the table."),
+    ],
+);
+
 /// `[[carry]]`.
 pub static CARRY: TableDef = table(
     "[[carry]]",
@@ -498,6 +509,11 @@ pub static FLOW: TableDef = table(
             "wild",
             Expr,
             "Cards that match any card: a card set (`willow-lightning`).",
+        ),
+        key(
+            "deal_size",
+            Tables(&DEAL_SIZE),
+            "Deal sizes for particular seat counts, instead of `hand_size` and `table_size` (Go-Stop: ten each and eight on the table with two players).",
         ),
         key(
             "teams",

@@ -71,6 +71,10 @@ impl RefKind {
 pub(super) struct Loader {
     pub sources: SourceMap,
     origins: Vec<Origin>,
+    /// The entries house rules removed, in order (see [`Removed`]).
+    pub removed: Vec<Removed>,
+    /// Each file read, by `disk:CANONICAL PATH` or `bundled:PATH`: a file named twice is read once.
+    opened: HashMap<String, FileId>,
     /// Bounds the did-you-mean work of this load, however many names are wrong.
     _suggestions: crate::diag::WorkBudget,
 }
@@ -228,6 +232,8 @@ impl Loader {
         Loader {
             sources: SourceMap::new(),
             origins: Vec::new(),
+            removed: Vec::new(),
+            opened: HashMap::new(),
             _suggestions: crate::diag::WorkBudget::begin(),
         }
     }
@@ -240,6 +246,21 @@ impl Loader {
     pub(super) fn add(&mut self, name: &str, text: String, origin: Origin) -> FileId {
         self.origins.push(origin);
         self.sources.add(name, text)
+    }
+
+    /// A bundled file, added once however often it is named.
+    fn add_bundled(&mut self, path: String, text: &str) -> FileId {
+        let key = format!("bundled:{path}");
+        if let Some(&file) = self.opened.get(&key) {
+            return file;
+        }
+        let file = self.add(
+            &format!("<bundled>/{path}"),
+            text.to_string(),
+            Origin::Bundled(path),
+        );
+        self.opened.insert(key, file);
+        file
     }
 
     /// Opens the file named on the command line.
@@ -342,6 +363,12 @@ impl Loader {
             Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
             Ok(_) => {}
         }
+        // A file named again (a diamond of `extends`) is the file already read: each is read,
+        // parsed and checked once, and its errors reported once.
+        let key = std::fs::canonicalize(path).map(|c| format!("disk:{}", c.display()));
+        if let Some(&file) = key.as_ref().ok().and_then(|k| self.opened.get(k)) {
+            return Some(file);
+        }
         let bytes = match crate::fsio::read_limited(path, MAX_FILE_SIZE) {
             Ok(b) => b,
             Err(e) => return fail(self, errors, format!("cannot read `{shown}`: {e}")),
@@ -357,7 +384,13 @@ impl Loader {
         }
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         match String::from_utf8(bytes) {
-            Ok(text) => Some(self.add(&shown, text, Origin::Disk(dir))),
+            Ok(text) => {
+                let file = self.add(&shown, text, Origin::Disk(dir));
+                if let Ok(key) = key {
+                    self.opened.insert(key, file);
+                }
+                Some(file)
+            }
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
@@ -407,11 +440,7 @@ impl Loader {
                 let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
                 let joined = normalize(&format!("{dir}/{with_ext}"));
                 if let Some(text) = bundled::file(&joined) {
-                    return Some(self.add(
-                        &format!("<bundled>/{joined}"),
-                        text.to_string(),
-                        Origin::Bundled(joined),
-                    ));
+                    return Some(self.add_bundled(joined, text));
                 }
             }
             Origin::Inline => {
@@ -424,11 +453,7 @@ impl Loader {
             .as_deref()
             .and_then(|p| bundled::file(p).map(|t| (p, t)))
         {
-            return Some(self.add(
-                &format!("<bundled>/{}", b.0),
-                b.1.to_string(),
-                Origin::Bundled(b.0.to_string()),
-            ));
+            return Some(self.add_bundled(b.0.to_string(), b.1));
         }
         let (what, names): (&str, Vec<&str>) = match kind {
             RefKind::Ruleset => ("ruleset", bundled::ruleset_names().collect()),
@@ -559,7 +584,7 @@ impl Loader {
             };
             let file = self.add("<--set>", text.clone(), Origin::Inline);
             match toml_tree::parse(file, &text) {
-                Ok(child) => merge_layer(&mut tree, child, &|_| true, errors),
+                Ok(child) => merge_layer(&mut tree, child, &|_| true, &mut self.removed, errors),
                 Err(e) => {
                     errors.extend(e);
                     return None;
@@ -600,6 +625,28 @@ impl Loader {
         if layers.included.contains(&identity) {
             return true;
         }
+        // A file that failed is not tried again from another path of a diamond: its errors
+        // were reported once (34 house rules in diamonds printed one error 2^16 times).
+        if layers.failed.contains(&identity) {
+            return false;
+        }
+        let ok = self.layer_once(file, identity.clone(), layers, chain, named_at, errors);
+        if !ok {
+            layers.failed.insert(identity);
+        }
+        ok
+    }
+
+    /// [`Loader::layer`] for a file not yet merged nor failed.
+    fn layer_once(
+        &mut self,
+        file: FileId,
+        identity: String,
+        layers: &mut Layers,
+        chain: &mut Vec<(String, String)>,
+        named_at: Option<&Loc>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> bool {
         if chain.iter().any(|(id, _)| *id == identity) {
             // Names as the user wrote them, not canonical paths: the same on every machine, and
             // the cycle reads from the file given back to itself.
@@ -688,7 +735,7 @@ impl Loader {
             .map(|i| self.identity(FileId(i)))
             .collect();
         let own = |f: FileId| ids.get(f.0).is_some_and(|id| closure.contains(id));
-        merge_layer(acc, tree, &own, errors);
+        merge_layer(acc, tree, &own, &mut self.removed, errors);
         layers.closure.push(closure);
         layers.included.push(identity);
         true
@@ -715,6 +762,8 @@ struct Layers {
     tree: Option<Table>,
     /// The identities of the files merged, in order.
     included: Vec<String>,
+    /// The identities of the files that could not be merged (their errors already reported).
+    failed: HashSet<String>,
     /// For each file of `included`, the files it builds on (itself included): values those
     /// files set, it may change without a conflict.
     closure: Vec<Vec<String>>,
@@ -895,13 +944,14 @@ fn merge_layer(
     base: &mut Table,
     mut child: Table,
     own: &dyn Fn(FileId) -> bool,
+    removed: &mut Vec<Removed>,
     errors: &mut Vec<Diagnostic>,
 ) {
     // Two entries of one id in the child would merge into one and the first would be lost.
     duplicate_ids(&child, errors);
     for (key, path, noun) in REMOVALS {
         if let Some(removals) = child.remove(key) {
-            remove_entries(base, removals, key, path, noun, errors);
+            remove_entries(base, removals, key, path, noun, removed, errors);
         }
     }
     if let Some(Item {
@@ -917,13 +967,37 @@ fn merge_layer(
     {
         header.set("name".into(), id.loc.clone(), id);
     }
-    let mut merge = Merge { own, errors };
+    let mut merge = Merge {
+        own,
+        removed,
+        errors,
+    };
     merge.tables(base, child, "");
+}
+
+/// The keys every entry of a removable list must have (`when` and `points` of a yaku, `when` of
+/// an instant win or a redeal, `effect` of a declaration): an entry of a removed id without
+/// them only changes it, and there is nothing left to change. (One with them adds it back.)
+const REQUIRED: &[&str] = &["when", "points", "effect"];
+
+/// An entry a house rule removed (`remove_yaku = [...]`), for the messages of a later house rule
+/// that changes it, or of a script that reads it.
+#[derive(Clone, Debug)]
+pub(super) struct Removed {
+    /// Where its list is in the tree (`yaku`, `flow.redeal`).
+    pub path: String,
+    /// Its id.
+    pub id: String,
+    /// Where the removal names it.
+    pub loc: Loc,
+    /// The keys the removed entry had.
+    pub keys: Vec<String>,
 }
 
 /// The state of one merge: which files the child builds on, and where conflicts go.
 struct Merge<'a> {
     own: &'a dyn Fn(FileId) -> bool,
+    removed: &'a mut Vec<Removed>,
     errors: &'a mut Vec<Diagnostic>,
 }
 
@@ -1119,6 +1193,31 @@ impl Merge<'_> {
                 }
                 None => {
                     let mut entry = entry;
+                    // An entry an earlier house rule removed, changed here as if it were still
+                    // there (some keys only): say so, rather than "missing the key ...".
+                    if let (Some(id), Value::Table(t)) = (&id, &entry.value)
+                        && let Some(gone) =
+                            self.removed.iter().find(|r| r.path == path && r.id == *id)
+                        && let Some(lacking) = gone
+                            .keys
+                            .iter()
+                            .filter(|k| REQUIRED.contains(&k.as_str()))
+                            .find(|k| t.get(k).is_none())
+                    {
+                        self.errors.push(
+                            Diagnostic::error(
+                                format!(
+                                    "`{id}` was removed by an earlier house rule, so there is nothing here to change"
+                                ),
+                                entry.loc.clone(),
+                            )
+                            .with_related(gone.loc.clone(), "removed here")
+                            .with_help(Some(format!(
+                                "to add it back, give the whole entry (this one has no `{lacking}`); or keep it in the earlier house rule"
+                            ))),
+                        );
+                        continue;
+                    }
                     if let Value::Table(t) = &mut entry.value
                         && let Some(i) = t.entries.iter().position(|(k, _, _)| k == UNSET)
                     {
@@ -1222,6 +1321,7 @@ fn remove_entries(
     key: &str,
     path: &[&str],
     noun: &str,
+    removed_before: &mut Vec<Removed>,
     errors: &mut Vec<Diagnostic>,
 ) {
     let ids: Vec<(String, Loc)> = match removals.value {
@@ -1276,6 +1376,25 @@ fn remove_entries(
                     .filter(|(id, _)| !(listed.contains(id.as_str()) && removed.insert(id)))
                     .collect();
                 let removed: HashSet<String> = removed.into_iter().map(str::to_string).collect();
+                for entry in list
+                    .iter()
+                    .filter(|y| id_of(y).is_some_and(|i| removed.contains(i)))
+                {
+                    let id = id_of(entry).unwrap_or_default().to_string();
+                    let Some((_, loc)) = ids.iter().find(|(i, _)| *i == id) else {
+                        continue;
+                    };
+                    let keys = match &entry.value {
+                        Value::Table(t) => t.entries.iter().map(|(k, _, _)| k.clone()).collect(),
+                        _ => Vec::new(),
+                    };
+                    removed_before.push(Removed {
+                        path: path.join("."),
+                        id,
+                        loc: loc.clone(),
+                        keys,
+                    });
+                }
                 list.retain(|y| id_of(y).is_none_or(|i| !removed.contains(i)));
                 let known: Vec<&str> = list.iter().filter_map(id_of).collect();
                 for (id, loc) in unknown {

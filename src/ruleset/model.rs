@@ -412,9 +412,33 @@ pub struct MatchingFlow {
     pub stake: Option<i64>,
     /// Partnerships: a hand's points are pooled by team, so partners share one score.
     pub teams: Teams,
+    /// Deal sizes for particular seat counts (`[[flow.deal_size]]`), instead of `hand_size` and
+    /// `table_size`.
+    pub deal_sizes: Vec<DealSize>,
+}
+
+/// The deal at a table of a given size (`[[flow.deal_size]]`): Go-Stop deals ten cards each
+/// and eight to the table with two players, seven and six with three.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DealSize {
+    /// The seat count it applies to.
+    pub players: u32,
+    /// Cards in each hand.
+    pub hand_size: u32,
+    /// Cards face up on the table.
+    pub table_size: u32,
 }
 
 impl MatchingFlow {
+    /// The cards in each hand and on the table at a table of `seats`.
+    #[inline]
+    pub fn sizes(&self, seats: usize) -> (u32, u32) {
+        match self.deal_sizes.iter().find(|d| d.players as usize == seats) {
+            Some(d) => (d.hand_size, d.table_size),
+            None => (self.hand_size, self.table_size),
+        }
+    }
+
     /// The instant win a dealt `hand` holds (its index), with its holder's facts (scope
     /// [`scope::INSTANT_WIN`]): the first in ruleset order whose condition holds. The game and
     /// `yaku score --end instant` choose by this one rule.

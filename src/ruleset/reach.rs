@@ -73,6 +73,27 @@ fn shuffle(cards: &mut [CardId], rng: &mut Xoshiro256PlusPlus) {
     }
 }
 
+/// True when `when` holds on each of `count` random piles of `size` cards of `deck` (from a
+/// fixed seed): a deal check that holds however the cards fall.
+pub(super) fn holds_on_random_piles(
+    when: &Program,
+    deck: &Deck,
+    size: usize,
+    facts: &[i64],
+    count: usize,
+) -> bool {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x0a11_dea1);
+    let mut cards: Vec<CardId> = deck.all().iter().collect();
+    (0..count).all(|_| {
+        shuffle(&mut cards, &mut rng);
+        let pile = cards.iter().take(size).fold(CardSet::EMPTY, |mut p, &c| {
+            p.insert(c);
+            p
+        });
+        when.truth(&Context { pile, facts })
+    })
+}
+
 /// Piles of `size` cards of `deck` (dealt hands or tables) on which `when` holds, from a fixed
 /// seed: piles that satisfy it shrunk to a minimal one, then filled up with other cards while
 /// it still holds. Finds rare deals (four of a month in eight cards) that random deals miss.

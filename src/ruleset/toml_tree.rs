@@ -161,7 +161,11 @@ impl Convert<'_> {
             .iter()
             .map(|(k, v)| {
                 let key_loc = Loc::new(self.file, k.span());
-                (k.get_ref().to_string(), key_loc, self.item(v))
+                (
+                    crate::diag::escape_control(k.get_ref()).into_owned(),
+                    key_loc,
+                    self.item(v),
+                )
             })
             .collect();
         Table { entries }
@@ -171,13 +175,17 @@ impl Convert<'_> {
         let loc = Loc::new(self.file, v.span());
         let value = match v.get_ref() {
             // Text from a rule file reaches the play screen, replays, rule sheets and reports:
-            // control characters (only written in TOML as escapes such as `\u001b`, so never
-            // verbatim, and `raw_offset` is `None` for them) are kept as the visible escape
-            // `\u{1b}`, so no name can clear a screen or set a clipboard wherever it is printed.
-            DeValue::String(s) => Value::Str(
-                crate::diag::escape_control(s).into_owned(),
-                self.raw_offset(&loc, s),
-            ),
+            // control characters (only written in TOML as escapes such as `\u001b`) and the
+            // bidirectional overrides (which may be verbatim) are kept as the visible escape
+            // `\u{1b}`, so no name can clear a screen, set a clipboard or reverse a line
+            // wherever it is printed. Keys are escaped alike.
+            DeValue::String(s) => match crate::diag::escape_control(s) {
+                std::borrow::Cow::Borrowed(s) => {
+                    Value::Str(s.to_string(), self.raw_offset(&loc, s))
+                }
+                // Escaped text no longer matches the file, so nothing points inside it.
+                std::borrow::Cow::Owned(e) => Value::Str(e, None),
+            },
             DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
                 Ok(n) => Value::Int(n),
                 Err(_) => {

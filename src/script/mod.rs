@@ -30,6 +30,17 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 
+/// The largest scoring script compiled, in bytes.
+pub const MAX_SCRIPT_SIZE: usize = 256 * 1024;
+
+/// The most lines a scoring script may have: rhai's positions count lines in 16 bits.
+pub const MAX_SCRIPT_LINES: usize = u16::MAX as usize;
+
+/// The most points a script may return for a hand (a total, the opponent's, a seat's pay): far
+/// above any real score, and low enough that a game's sums never leave the 64-bit range (a
+/// script returning 2^63-1 made the totals saturate and the game read as a draw).
+pub const MAX_SCRIPT_POINTS: i64 = 1_000_000_000;
+
 /// The hook every scoring script defines.
 pub const SCORE_HOOK: &str = "score";
 
@@ -764,9 +775,13 @@ impl ScoringScript {
         options: &[crate::ruleset::RuleOption],
         errors: &mut Vec<Diagnostic>,
     ) -> Option<ScoringScript> {
+        let text = &sources.get(file).text;
+        if let Some(d) = too_large(sources, file, named_at) {
+            errors.push(d);
+            return None;
+        }
         let engine = sandbox();
         let aliases = call_aliases(calls);
-        let text = &sources.get(file).text;
         match engine.compile(text) {
             Ok(ast) => {
                 let has_hook = ast
@@ -1036,6 +1051,7 @@ impl ScoringScript {
                     Position::NONE,
                 ));
             }
+            too_many_points(file, "total", total)?;
             return Ok(ScoreOutcome::of_total(total));
         }
         let Some(map) = result.try_cast::<Map>() else {
@@ -1069,13 +1085,16 @@ impl ScoringScript {
                 })?;
                 let mut seats = Vec::with_capacity(list.len());
                 for p in list {
-                    seats.push(p.as_int().map_err(|t| {
+                    let p = p.as_int().map_err(|t| {
                         error_in(
                             file,
                             &format!("each entry of `seats` must be a number, found {t}"),
                             Position::NONE,
                         )
-                    })?);
+                    })?;
+                    // Signed: a seat may lose as much as one may win.
+                    too_many_points(file, "seats", p.saturating_abs())?;
+                    seats.push(p);
                 }
                 seats
             }
@@ -1140,6 +1159,8 @@ impl ScoringScript {
                 Position::NONE,
             ));
         }
+        too_many_points(file, "total", total)?;
+        too_many_points(file, "opponent", opponent)?;
         let mut steps = Vec::new();
         if let Some(list) = map.get("steps") {
             let list = list.clone().try_cast::<rhai::Array>().ok_or_else(|| {
@@ -1153,9 +1174,11 @@ impl ScoringScript {
                         Position::NONE,
                     )
                 })?;
+                // Shown by `score`, the play screen and replays: escaped for the terminal here,
+                // where the text leaves the script.
                 let reason = step
                     .get("reason")
-                    .map(|r| r.to_string())
+                    .map(|r| crate::diag::escape_control(&r.to_string()).into_owned())
                     .unwrap_or_default();
                 let total = step.get("total").and_then(|t| t.as_int().ok()).unwrap_or(0);
                 let seat = step
@@ -1193,6 +1216,7 @@ impl ScoringScript {
                         Position::NONE,
                     ));
                 }
+                too_many_points(file, "pays", p)?;
                 pays.push(p);
             }
         }
@@ -1228,6 +1252,10 @@ impl ScoringScript {
         named_at: &Loc,
         errors: &mut Vec<Diagnostic>,
     ) -> Option<ScoringScript> {
+        if let Some(d) = too_large(sources, file, named_at) {
+            errors.push(d);
+            return None;
+        }
         let text = &sources.get(file).text;
         let ast = match self.engine.compile(text) {
             Ok(ast) => ast,
@@ -1335,14 +1363,60 @@ fn outcome_to_map(o: &ScoreOutcome) -> Map {
 }
 
 /// A script failure in `file` at `pos`.
+/// The error for a script too large to compile: more than [`MAX_SCRIPT_SIZE`] bytes (far below
+/// the 16 MiB a rule file may be: rhai's syntax tree takes some 60 times a script's size, and a
+/// 13.5 MB script took 820 MB to compile; the bundled ones are under 5 KB), or more than
+/// [`MAX_SCRIPT_LINES`] lines (rhai counts lines in 16 bits, so an error past line 65,535 would
+/// be reported there). Located where the script is named.
+fn too_large(sources: &SourceMap, file: FileId, named_at: &Loc) -> Option<Diagnostic> {
+    let text = &sources.get(file).text;
+    let problem = if text.len() > MAX_SCRIPT_SIZE {
+        format!(
+            "the scoring script is too large ({} bytes, at most {MAX_SCRIPT_SIZE})",
+            text.len()
+        )
+    } else {
+        let lines = text.lines().count();
+        if lines <= MAX_SCRIPT_LINES {
+            return None;
+        }
+        format!(
+            "the scoring script has {lines} lines, more than {MAX_SCRIPT_LINES} (its errors could not be located)"
+        )
+    };
+    Some(
+        Diagnostic::error(problem, named_at.clone())
+            .with_help(Some(format!("the script is `{}`", sources.get(file).name))),
+    )
+}
+
+/// An error when a script's `what` is above [`MAX_SCRIPT_POINTS`].
+fn too_many_points(file: &str, what: &str, points: i64) -> Result<(), ScriptError> {
+    if points > MAX_SCRIPT_POINTS {
+        return Err(error_in(
+            file,
+            &format!(
+                "`score` returned {points} points in `{what}`; a hand is worth at most {MAX_SCRIPT_POINTS}"
+            ),
+            Position::NONE,
+        ));
+    }
+    Ok(())
+}
+
 fn error_in(file: &str, message: &str, pos: Position) -> ScriptError {
     let message = message.split(" (line ").next().unwrap_or(message);
     let location = match pos.line() {
         Some(line) => format!("{file}:{line}"),
         None => file.to_string(),
     };
+    // A script's own text (a `throw "..."`, a string in an error) reaches the terminal through
+    // this message: escaped here, where every script error is made.
     ScriptError {
-        message: format!("{location}: scoring script failed: {message}"),
+        message: crate::diag::escape_control(&format!(
+            "{location}: scoring script failed: {message}"
+        ))
+        .into_owned(),
     }
 }
 

@@ -75,6 +75,14 @@ pub(super) fn matching(
             String::new()
         }
     ))];
+    for d in &flow.deal_sizes {
+        deal.push(Rule::plain(format!(
+            "With {} players: {} {card}s to each hand and {} on the table.",
+            number_word(d.players.into()),
+            number_word(d.hand_size.into()),
+            number_word(d.table_size.into()),
+        )));
+    }
     deal.push(Rule::plain(match flow.first_dealer {
         FirstDealer::First => "The first player deals first.",
         FirstDealer::Random => "The first dealer is drawn at random.",
@@ -228,6 +236,23 @@ pub(super) fn matching(
                 give_words(flow, deck)
             ),
         ));
+    }
+    if flow.teams.any() {
+        let seats = flow.players as usize;
+        let teams: Vec<String> = (0..flow.teams.count(seats))
+            .map(|t| {
+                let list: Vec<String> = flow
+                    .teams
+                    .members(t, seats)
+                    .map(|s| format!("seat {}", s + 1))
+                    .collect();
+                list.join(" and ")
+            })
+            .collect();
+        turn.push(Rule::plain(format!(
+            "Partners: {}. Partners score together and share one score.",
+            teams.join(" against ")
+        )));
     }
     if !flow.wild.is_empty() {
         let names: Vec<String> = flow

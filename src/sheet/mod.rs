@@ -235,8 +235,37 @@ fn gather(ruleset: &Ruleset) -> Sheet {
                 "A scoring script decides the hand's points from its yaku.",
             )];
         }
+        if script.is_zero_sum() {
+            rules.push(Rule::plain(
+                "Every hand is zero-sum: what one player wins, the others lose.",
+            ));
+        }
         sections.push(Section {
             heading: "Scoring".to_string(),
+            rules,
+        });
+    }
+    if !ruleset.carry.is_empty() {
+        let rules = ruleset
+            .carry
+            .iter()
+            .map(|c| {
+                let whose = if c.per_seat {
+                    "each player's"
+                } else {
+                    "the table's"
+                };
+                let text = format!(
+                    "{whose}, {} at the start{}{}",
+                    c.initial,
+                    if c.description.is_empty() { "" } else { ". " },
+                    c.description
+                );
+                Rule::named(c.name.clone(), text)
+            })
+            .collect();
+        sections.push(Section {
+            heading: "Carried from one hand to the next".to_string(),
             rules,
         });
     }

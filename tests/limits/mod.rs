@@ -441,11 +441,13 @@ fn a_file_named_by_another_is_read_only_as_a_rule_file() {
     assert_eq!(code, 0, "{stderr}");
     let record = std::fs::read_to_string(dir.join("game.json")).unwrap();
     for (spec, expected) in [
-        ("/etc/passwd", "`/etc/passwd` is not a `.toml` file"),
+        // Issue 34: an absolute path (or `..`) is refused before anything is looked at.
+        ("/etc/passwd", "a record may name only bundled rulesets"),
         (
             "/proc/self/environ",
-            "`/proc/self/environ` is not a `.toml` file",
+            "a record may name only bundled rulesets",
         ),
+        ("../passwd.toml", "no absolute path, no `..`"),
         ("passwd.toml", "leads to `/etc/passwd`"),
         ("pipe.toml", "is a named pipe (FIFO)"),
         ("folder.toml", "is a directory"),

@@ -116,22 +116,35 @@ fn the_record_is_written_at_the_start_and_kept_current() {
     stdout.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("(end of input)"), "{rest}");
     assert!(child.wait().unwrap().success());
-    // The record of a finished game is replayable, as before.
-    yaku(&[
-        "play",
-        "koikoi",
-        "--players",
-        "greedy,random",
-        "--seed",
-        "5",
-        "--rounds",
-        "2",
-        "--record",
-        "r.json",
-    ])
-    .current_dir(&dir)
-    .expect(0);
-    let out = yaku(&["replay", "r.json", "--json"])
+    // Another game is not recorded over this unfinished one (it can still be resumed).
+    let unfinished = std::fs::read(dir.join("r.json")).unwrap();
+    let game = |record: &str| {
+        yaku(&[
+            "play",
+            "koikoi",
+            "--players",
+            "greedy,random",
+            "--seed",
+            "5",
+            "--rounds",
+            "2",
+            "--record",
+            record,
+        ])
+        .current_dir(&dir)
+    };
+    let out = game("r.json").expect(1);
+    assert!(
+        out.stderr.contains("holds another game that is not over"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read(dir.join("r.json")).unwrap(), unfinished);
+    // The record of a finished game is replayable, as before, and a finished game's record
+    // may be replaced.
+    game("r2.json").expect(0);
+    game("r2.json").expect(0);
+    let out = yaku(&["replay", "r2.json", "--json"])
         .current_dir(&dir)
         .expect(0);
     let outcome: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();

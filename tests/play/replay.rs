@@ -232,16 +232,28 @@ fn a_record_whose_ruleset_is_missing_says_so() {
         assert!(!out.stderr.contains("| nonexistent"), "{}", out.stderr);
         assert!(out.stdout.is_empty());
     }
-    // A ruleset file with errors: its diagnostics, then the record it was needed for.
-    std::fs::write(dir.join("broken.toml"), "[ruleset]\nid = \"broken\"\n").unwrap();
+    // A ruleset file with errors: the record it was needed for and how to see them, without
+    // quoting the file (issue 34: a record from someone else must not print the replayer's
+    // files).
+    std::fs::write(
+        dir.join("broken.toml"),
+        "[ruleset]\nid = \"broken\"\nsecret = \"do not print me\"\n",
+    )
+    .unwrap();
     rec["ruleset"]["spec"] = "broken.toml".into();
     std::fs::write(dir.join("broken.json"), rec.to_string()).unwrap();
     let out = yaku(&["replay", "broken.json"]).current_dir(&dir).expect(1);
-    assert!(out.stderr.contains("--> broken.toml:1:1"), "{}", out.stderr);
+    assert!(!out.stderr.contains("do not print me"), "{}", out.stderr);
+    assert!(!out.stderr.contains("-->"), "{}", out.stderr);
     assert!(
-        out.stderr.contains(
-            "error: the ruleset `broken.toml` that `broken.json` was recorded with has errors"
-        ),
+        out.stderr
+            .contains("error: the ruleset `broken.toml` that `broken.json` was recorded with has"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("`yaku validate broken.toml` shows them"),
         "{}",
         out.stderr
     );

@@ -12,7 +12,7 @@ mod board;
 mod editor;
 mod prompt;
 pub(crate) mod screen;
-mod table;
+pub(super) mod table;
 mod tricks;
 mod tui;
 
@@ -111,7 +111,7 @@ struct Session {
     record: Record,
     /// The record as JSON when a person was last asked (or a hand last ended), and where to
     /// save it: what an interrupt saves. Bots' moves after it replay the same from their seeds.
-    snapshot: Arc<std::sync::Mutex<(PathBuf, String)>>,
+    snapshot: Snapshot,
     bots: Vec<Option<Box<dyn Agent>>>,
     table: Box<dyn Table>,
     seed: u64,
@@ -119,20 +119,30 @@ struct Session {
     record_path: Option<PathBuf>,
     /// A write of the record during play failed (reported once; the game goes on).
     record_failed: bool,
+    /// A write of the save during play failed (reported once; `quit` reports it again and asks
+    /// for another file).
+    save_failed: bool,
     /// The save file did not exist before this game: written at every decision of a person
     /// (so it is current whenever play stops) and removed when the game ends, since there is
     /// nothing left to resume.
     save_is_new: bool,
 }
 
+/// What an interrupt saves, and where: the record as JSON when a person was last asked.
+type Snapshot = Arc<std::sync::Mutex<(PathBuf, String)>>;
+
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::stdout().is_terminal();
+    // The handler is installed before anything is shown, so a signal at any moment from the
+    // banner on saves the game (before there is a game it only ends the program).
+    let snapshot: Snapshot = Arc::default();
+    save_on_signals(&snapshot);
     let session = match &args.resume {
-        Some(path) => resume(args, path, color),
-        None => start(args, color),
+        Some(path) => resume(args, path, color, snapshot),
+        None => start(args, color, snapshot),
     };
     match session {
         Ok(mut s) => {
@@ -235,7 +245,7 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
 }
 
-fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
+fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i32> {
     let spec = args.ruleset.as_deref().unwrap_or_default();
     let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;
     let watcher = args.banker.as_deref() == Some(HUMAN);
@@ -290,16 +300,19 @@ fn start(args: &PlayArgs, color: bool) -> Result<Session, i32> {
     let mut session = Session {
         game,
         record,
-        snapshot: Arc::default(),
+        snapshot,
         bots,
         table,
         seed,
         save: free_save_path(wanted_save.clone()),
         record_path: args.record.clone(),
         record_failed: false,
+        save_failed: false,
         save_is_new: true,
     };
     session.check_files()?;
+    // Saved before the banner: a signal from the first line shown on finds the game.
+    session.refresh_snapshot();
     println!("{}", header(&ruleset, &*session.game, seed, &players));
     if session.save != wanted_save {
         println!(
@@ -415,32 +428,61 @@ fn escape_record_text(record: &mut Record) {
     escape(&mut record.ruleset.spec);
 }
 
-/// A record's spec with each relative path that names a file next to the record made to point
-/// there: a record and its rule file moved together still load, from any directory. A path
-/// found nowhere beside the record is left as it is (relative to the working directory).
-fn beside_record(record: &Path, spec: &str) -> String {
-    let Some(dir) = record.parent().filter(|d| !d.as_os_str().is_empty()) else {
-        return spec.to_string();
-    };
-    let beside = |part: &str| {
-        let p = Path::new(part);
-        if p.is_relative() && !part.contains('=') && dir.join(p).is_file() {
-            dir.join(p).display().to_string()
-        } else {
-            part.to_string()
+/// A record's spec with each rule file it names made to point beside the record: a record and
+/// its rule file moved together load from any directory. A record is a file anyone may have
+/// written, so it may name only bundled rulesets (and settings) and rule files in its own folder
+/// or below: an absolute path or a `..` would let it read files of the replayer's machine.
+/// `Err` says which part is refused, in words.
+fn beside_record(record: &Path, spec: &str) -> Result<String, String> {
+    // A record in the current folder names its files as they are.
+    let dir = record.parent().unwrap_or(Path::new(""));
+    let beside = |part: &str| -> Result<String, String> {
+        if part.contains('=') {
+            return Ok(part.to_string());
         }
+        let p = Path::new(part);
+        let escapes = p.components().any(|c| {
+            !matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
+        // A rule file beside the record first (it may share a bundled ruleset's name).
+        if !escapes && dir.join(p).is_file() {
+            return Ok(dir.join(p).display().to_string());
+        }
+        let bundled = part.strip_suffix(".toml").unwrap_or(part);
+        if crate::ruleset::bundled::ruleset_names().any(|n| n == bundled) {
+            return Ok(part.to_string());
+        }
+        if escapes {
+            return Err(format!(
+                "it names `{part}`, and a record may name only bundled rulesets and rule files in its own folder (no absolute path, no `..`)"
+            ));
+        }
+        Ok(dir.join(p).display().to_string())
     };
-    if dir.join(spec).is_file() {
+    if !spec.contains('=') && dir.join(spec).is_file() {
         return beside(spec);
     }
-    spec.split('+').map(beside).collect::<Vec<_>>().join("+")
+    spec.split('+')
+        .map(beside)
+        .collect::<Result<Vec<_>, _>>()
+        .map(|parts| parts.join("+"))
 }
 
 /// Loads the ruleset a record names. One that cannot be found is reported against the record (the
-/// spec is not something the user typed); one with errors gets its diagnostics, then a line
-/// naming the record. Errors are printed; the `Err` is the exit code.
+/// spec is not something the user typed); one with errors is reported without quoting the file
+/// (a record from someone else must not make yaku print the replayer's files), with the command
+/// that shows them. Errors are printed; the `Err` is the exit code.
 fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
-    let beside = beside_record(path, spec);
+    let beside = beside_record(path, spec).map_err(|why| {
+        eprintln!(
+            "error: `{}` was recorded with the ruleset `{spec}`, which is not loaded: {why}",
+            path.display()
+        );
+        super::EXIT_FAILURE
+    })?;
     let loaded = crate::ruleset::load_recorded(&beside);
     let errors: Vec<&crate::diag::Diagnostic> = loaded
         .diagnostics
@@ -456,32 +498,28 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
         eprintln!(
             "error: `{}` was recorded with the ruleset `{spec}`, which cannot be loaded: {}",
             path.display(),
-            errors[0].message
+            crate::diag::escape_control(&errors[0].message)
         );
         if let Some(help) = &errors[0].help {
-            eprintln!("  = help: {help}");
+            eprintln!("  = help: {}", crate::diag::escape_control(help));
         }
         eprintln!(
-            "  = note: a record names its ruleset in `ruleset.spec` as it was given to `yaku play`; a path is read from the current directory"
+            "  = note: a record names its ruleset in `ruleset.spec` as it was given to `yaku play`; a path is read from the record's folder"
         );
         return Err(super::EXIT_FAILURE);
     }
-    if !loaded.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            crate::diag::render_text(&loaded.sources, &loaded.diagnostics)
-        );
-    }
     loaded.value.map(Arc::new).ok_or_else(|| {
         eprintln!(
-            "error: the ruleset `{spec}` that `{}` was recorded with has errors (above)",
-            path.display()
+            "error: the ruleset `{spec}` that `{}` was recorded with has {} (not shown here; `yaku validate {}` shows them)",
+            path.display(),
+            super::plural(errors.len(), "error"),
+            crate::diag::escape_control(&beside)
         );
         super::EXIT_FAILURE
     })
 }
 
-fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
+fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Result<Session, i32> {
     let (record, ruleset) = read_record(path, args.force)?;
     // The seats come from the record, not the command line: say so when they do not fit.
     let crate::families::SeatRange { min, max, .. } = crate::families::seat_range(&ruleset);
@@ -521,7 +559,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
     let mut session = Session {
         game,
         record,
-        snapshot: Arc::default(),
+        snapshot,
         bots,
         table,
         seed,
@@ -529,10 +567,12 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         save: args.save.clone().unwrap_or_else(|| path.to_path_buf()),
         record_path: args.record.clone(),
         record_failed: false,
+        save_failed: false,
         save_is_new: false,
     };
     session.save_is_new = !session.save.exists();
     session.check_files()?;
+    session.refresh_snapshot();
     let (game, record) = (&session.game, &session.record);
     if game.is_over() {
         println!(
@@ -549,6 +589,50 @@ fn resume(args: &PlayArgs, path: &Path, color: bool) -> Result<Session, i32> {
         super::plural(record.actions.len(), "action")
     );
     Ok(session)
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: save the last snapshot where `quit` would, say how to resume,
+/// and end the process (exit code 128 + the signal's number). Before a game is set up there is
+/// nothing to save, and the process just ends.
+fn save_on_signals(snapshot: &Snapshot) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let snapshot = Arc::clone(snapshot);
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            tui::restore();
+            // Waits for a save in progress; the lock is never given back, as the process ends.
+            let guard = snapshot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (save, json) = (guard.0.clone(), guard.1.clone());
+            std::mem::forget(guard);
+            let code = 128 + signal;
+            if json.is_empty() {
+                std::process::exit(code);
+            }
+            // The same checks as any save: a path that became a device or another file is
+            // left alone.
+            let written = crate::fsio::check_replaceable_by_record(&save).and_then(|()| {
+                crate::fsio::write_atomic_before_exit(&save, json.as_bytes())
+                    .map_err(|e| e.to_string())
+            });
+            match written {
+                Ok(()) => println!(
+                    "\ninterrupted: game saved to {}; resume it with: yaku play --resume {}",
+                    save.display(),
+                    save.display()
+                ),
+                Err(e) => eprintln!(
+                    "\nerror: interrupted, and the game could not be saved to `{}`: {e}",
+                    save.display()
+                ),
+            }
+            std::process::exit(code);
+        }
+    });
 }
 
 /// Why `path` cannot be written, in words, from the error writing it.
@@ -597,6 +681,14 @@ impl Session {
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
+        // Never write a record that `replay` and `--resume` would refuse as too large.
+        if json.len() as u64 > crate::fsio::MAX_RECORD_SIZE {
+            return Err(format!(
+                "the record would be {} bytes, more than the {} that yaku reads back, so it is not written",
+                json.len(),
+                crate::fsio::MAX_RECORD_SIZE
+            ));
+        }
         crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))
     }
 
@@ -607,44 +699,26 @@ impl Session {
         self.record.sync(&*self.game);
         let json = self.record.to_json() + "\n";
         let person = self.bots.iter().any(Option::is_none);
-        if person && crate::fsio::check_replaceable_by_record(&self.save).is_ok() {
-            let _ = crate::fsio::write_atomic(&self.save, json.as_bytes());
+        // The snapshot is taken, and the file written, under the snapshot's lock, which the
+        // signal handler takes too: an interrupt never writes an older game over a newer one.
+        let mut snapshot = self
+            .snapshot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *snapshot = (self.save.clone(), json);
+        if person
+            && crate::fsio::check_replaceable_by_record(&self.save).is_ok()
+            && let Err(e) = crate::fsio::write_atomic(&self.save, snapshot.1.as_bytes())
+            && !self.save_failed
+        {
+            // A full disk or a file-size limit: said once, and the game goes on.
+            self.save_failed = true;
+            eprintln!(
+                "warning: cannot keep the save `{}` current: {}; the game goes on (`quit` asks for another file)",
+                self.save.display(),
+                write_problem(&self.save, &e)
+            );
         }
-        if let Ok(mut s) = self.snapshot.lock() {
-            *s = (self.save.clone(), json);
-        }
-    }
-
-    /// On SIGINT, SIGTERM or SIGHUP during play: save the last snapshot where `quit` would, say
-    /// how to resume, and end the process (exit code 128 + the signal's number).
-    fn save_on_signals(&self) {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-            return;
-        };
-        let snapshot = Arc::clone(&self.snapshot);
-        std::thread::spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                tui::restore();
-                let (save, json) = snapshot.lock().map(|s| s.clone()).unwrap_or_default();
-                let code = 128 + signal;
-                if json.is_empty() {
-                    std::process::exit(code);
-                }
-                match crate::fsio::write_atomic(&save, json.as_bytes()) {
-                    Ok(()) => println!(
-                        "\ninterrupted: game saved to {}; resume it with: yaku play --resume {}",
-                        save.display(),
-                        save.display()
-                    ),
-                    Err(e) => eprintln!(
-                        "\nerror: interrupted, and the game could not be saved to `{}`: {e}",
-                        save.display()
-                    ),
-                }
-                std::process::exit(code);
-            }
-        });
     }
 
     fn write_record(&mut self, path: &Path) -> Result<(), i32> {
@@ -660,6 +734,7 @@ impl Session {
     fn check_files(&mut self) -> Result<(), i32> {
         if let Some(path) = self.record_path.clone()
             && let Err(why) = crate::fsio::check_replaceable_by_record(&path)
+                .and_then(|()| self.check_not_another_game(&path))
                 .and_then(|()| self.try_write_record(&path))
         {
             eprintln!(
@@ -669,7 +744,9 @@ impl Session {
             return Err(super::EXIT_FAILURE);
         }
         if self.bots.iter().any(Option::is_none)
-            && let Err(why) = probe_writable(&self.save)
+            && let Err(why) = self
+                .check_not_another_game(&self.save)
+                .and_then(|()| probe_writable(&self.save))
         {
             eprintln!(
                 "error: cannot save the game to `{}`: {why}\n  = help: `--save FILE` chooses where `quit` and the end of input save the game\n  = note: the game was not started",
@@ -678,6 +755,37 @@ impl Session {
             return Err(super::EXIT_FAILURE);
         }
         Ok(())
+    }
+
+    /// Refuses to write over a record of another game that is not over (a save to resume):
+    /// only a finished game, or this same game (its recorded moves the start of this one's, as
+    /// when a game is resumed with `--record` naming its own file), may be replaced.
+    fn check_not_another_game(&self, path: &Path) -> Result<(), String> {
+        // Only a regular file is opened: opening a named pipe would wait for ever (what is not
+        // a regular file is refused by `check_replaceable_by_record`).
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Ok(());
+        }
+        let Ok(text) = crate::fsio::read_text_limited(path, crate::fsio::MAX_RECORD_SIZE) else {
+            return Ok(()); // nothing there, or empty: checked by `check_replaceable_by_record`
+        };
+        let Ok(there) = Record::from_json(&text) else {
+            return Ok(());
+        };
+        let ours = &self.record;
+        let same_game = there.seed == ours.seed
+            && there.ruleset.spec == ours.ruleset.spec
+            && there.players == ours.players
+            && there.actions.len() <= ours.actions.len()
+            && there.actions.iter().zip(&ours.actions).all(|(a, b)| a == b);
+        if there.finished || same_game {
+            return Ok(());
+        }
+        Err(format!(
+            "it holds another game that is not over ({} made), so it is left alone (resume it with `yaku play --resume {}`, or choose another file)",
+            super::plural(there.actions.len(), "move"),
+            path.display()
+        ))
     }
 
     /// Brings the record file up to date during play; a failure is reported once and the game
@@ -720,8 +828,14 @@ impl Session {
                     let problem = format!("cannot save the game to `{}`: {why}", save.display());
                     match front.ask_path(&problem).map(|l| l.trim().to_string()) {
                         Some(path) if !path.is_empty() => {
+                            // Another game's save is not replaced by this one.
+                            if let Err(why) = self.check_not_another_game(Path::new(&path)) {
+                                front.say(&format!("cannot save the game to `{path}`: {why}"));
+                                continue;
+                            }
                             self.save = PathBuf::from(path);
                             self.save_is_new = !self.save.exists();
+                            self.save_failed = false;
                             self.refresh_snapshot();
                         }
                         Some(_) => {
@@ -758,7 +872,6 @@ impl Session {
     /// Plays the game to its end (or until a player leaves) through `front`; the exit code.
     fn play(&mut self, front: &mut dyn Frontend) -> i32 {
         self.refresh_snapshot();
-        self.save_on_signals();
         let mut hands_seen = self.game.history().len();
         let mut fresh = true;
         loop {
@@ -904,7 +1017,7 @@ trait Frontend {
 /// The line front end: the table as text, answers as typed lines (so whole games can be
 /// piped in; each answer read from a pipe is echoed after its prompt).
 struct LineFrontend {
-    lines: std::io::Lines<std::io::StdinLock<'static>>,
+    input: std::io::StdinLock<'static>,
     echo: bool,
     /// Every seat is a person (hot seat): each screen says whose turn it is.
     hot_seat: bool,
@@ -924,7 +1037,7 @@ impl LineFrontend {
                 None
             },
             echo: !terminal,
-            lines: stdin.lock().lines(),
+            input: stdin.lock(),
         }
     }
 
@@ -943,23 +1056,53 @@ impl LineFrontend {
         }
         print!("> ");
         let _ = std::io::stdout().flush();
-        match self.lines.next() {
-            Some(Ok(line)) => {
+        match read_line_bounded(&mut self.input, MAX_INPUT_LINE) {
+            Ok(Some(line)) => {
                 if self.echo {
-                    println!("{}", line.trim_end());
+                    println!("{}", crate::diag::escape_control(line.trim_end()));
                 }
                 Some(line)
             }
-            Some(Err(e)) => {
+            Err(e) => {
                 eprintln!("error: cannot read the input: {e}");
                 None
             }
-            None => {
+            Ok(None) => {
                 println!("\n(end of input)");
                 None
             }
         }
     }
+}
+
+/// The longest answer read from standard input, in bytes: no answer is longer than a few
+/// words, and a line with no end (`play < /dev/zero`) must not take all memory.
+const MAX_INPUT_LINE: usize = 4096;
+
+/// The next line of `input` without its newline, `None` at the end of input. A line longer than
+/// `max` bytes is an error (the input is not read further: what follows is no answer), as are
+/// bytes that are not UTF-8.
+fn read_line_bounded<R: BufRead>(input: &mut R, max: usize) -> std::io::Result<Option<String>> {
+    let mut line = Vec::new();
+    let mut limited = std::io::Read::take(&mut *input, max as u64 + 1);
+    let n = limited.read_until(b'\n', &mut line)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    } else if line.len() > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a line is longer than {max} bytes, so the input is read no further"),
+        ));
+    }
+    String::from_utf8(line).map(Some).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }
 
 impl Frontend for LineFrontend {

@@ -329,6 +329,24 @@ fn notes(style: &Style, game: &MatchingGame, view: &View) -> Vec<String> {
             out.push(format!("{}: {}", style.who(s), parts.join(" · ")));
         }
     }
+    // Values carried from the last hand, by their names: one for the table, or each seat's.
+    for (def, (_, values)) in r.carry.iter().zip(view.carried.iter()) {
+        let shown = if def.per_seat {
+            style.each(values)
+        } else {
+            values[0].to_string()
+        };
+        out.push(format!("{} (carried): {shown}", def.name));
+    }
+    if let Some(f) = r.matching().filter(|f| f.teams.any()) {
+        let teams: Vec<String> = (0..f.teams.count(seats))
+            .map(|t| {
+                let names: Vec<&str> = f.teams.members(t, seats).map(|s| style.who(s)).collect();
+                names.join(" and ")
+            })
+            .collect();
+        out.push(format!("partners: {}", teams.join(" against ")));
+    }
     if view.draws_before > 0 {
         out.push(format!(
             "{} in a row without a winner before this one",

@@ -9,7 +9,7 @@ use super::screen::{self, Style};
 use crate::core::{Action, Event, Game, Seat};
 use crate::deck::CardSet;
 use crate::families::matching::MatchingGame;
-use crate::ruleset::{Flow, Ruleset};
+use crate::ruleset::Ruleset;
 
 /// What one family shows at the table and how it reads a player's answers.
 pub trait Table {
@@ -77,13 +77,39 @@ pub fn for_ruleset(
     color: bool,
     watcher: bool,
 ) -> Box<dyn Table> {
-    match &ruleset.flow {
-        Flow::Matching(_) => Box::new(MatchingTable {
-            style: Style::for_players(players, color),
-        }),
-        Flow::Banker(_) => Box::new(BankerTable::new(players, labels, color, watcher)),
-        Flow::Tricks(_) => Box::new(super::tricks::TricksTable::new(players, color)),
-    }
+    (crate::cli::fronts::of(ruleset).table)(players, labels, color, watcher)
+}
+
+/// The matching family's table ([`crate::cli::fronts`]).
+pub(in crate::cli) fn matching_table(
+    players: &[String],
+    _labels: Vec<String>,
+    color: bool,
+    _watcher: bool,
+) -> Box<dyn Table> {
+    Box::new(MatchingTable {
+        style: Style::for_players(players, color),
+    })
+}
+
+/// The banker family's table ([`crate::cli::fronts`]).
+pub(in crate::cli) fn banker_table(
+    players: &[String],
+    labels: Vec<String>,
+    color: bool,
+    watcher: bool,
+) -> Box<dyn Table> {
+    Box::new(BankerTable::new(players, labels, color, watcher))
+}
+
+/// The trick-taking family's table ([`crate::cli::fronts`]).
+pub(in crate::cli) fn tricks_table(
+    players: &[String],
+    _labels: Vec<String>,
+    color: bool,
+    _watcher: bool,
+) -> Box<dyn Table> {
+    Box::new(super::tricks::TricksTable::new(players, color))
 }
 
 /// Koi-Koi and the other matching games: cards by name, the table, piles, yaku and near yaku.

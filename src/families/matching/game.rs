@@ -841,7 +841,17 @@ impl MatchingGame {
                     redeals += 1;
                     self.emit(|_| Event::Redeal { reason });
                 }
-                _ => break,
+                // A condition that holds deal after deal is a mistake in the rules, not a deal
+                // to play as if it had not held.
+                Some(reason) => {
+                    return Err(ScriptError {
+                        message: format!(
+                            "the redeal `{reason}` held on {} deals in a row; the hand cannot be dealt (check its `when`)",
+                            MAX_REDEALS + 1
+                        ),
+                    });
+                }
+                None => break,
             }
         }
         if !self.flow.after_deal.is_empty() {
@@ -878,7 +888,7 @@ impl MatchingGame {
         // Borrowed, not cloned: a clone would touch the reference count every worker of a
         // simulation shares on every deal.
         let flow = &*self.flow;
-        let (hand_size, table_size) = (flow.hand_size, flow.table_size);
+        let (hand_size, table_size) = flow.sizes(self.seats);
         let mut next = 0;
         let mut hands: PerSeat<CardSet> = PerSeat::new(self.seats);
         let mut table = CardSet::EMPTY;

@@ -1,5 +1,7 @@
-//! Per-seat settlement: a scoring script that settles every seat itself (`seats`, `winner`),
-//! hands that run out settled by the script (`exhausted = "settle"`), and the zero-sum check.
+//! What the core gives every matching ruleset beyond one winner a hand: per-seat settlement (a
+//! scoring script that settles every seat itself, `seats` and `winner`; hands that run out
+//! settled by the script, `exhausted = "settle"`; the zero-sum check), partnerships, values
+//! carried between hands, and deal sizes by seat count.
 
 use crate::core::record::Record;
 use crate::core::{Agent, Game as _, StartOptions, agent_rng};
@@ -441,4 +443,86 @@ fn a_script_that_carries_what_the_ruleset_does_not_is_stopped() {
         "{:?}",
         loaded.diagnostics
     );
+}
+
+#[test]
+fn the_rule_sheet_says_who_partners_whom_what_is_carried_and_who_scores_a_played_out_hand() {
+    let words = |r: &Ruleset| {
+        let text = crate::sheet::text_sheet(r);
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let text = words(&load(PARTNERS));
+    for said in [
+        "Partners: seat 1 and seat 3 against seat 2 and seat 4.",
+        "every player is scored on their own captures",
+        "Every hand is zero-sum",
+    ] {
+        assert!(text.contains(said), "`{said}` in:\n{text}");
+    }
+    let text = words(&load(&carrying()));
+    for said in [
+        "Carried from one hand to the next",
+        "Field: the table's, 1 at the start",
+        "Last hand's result: each player's, 0 at the start",
+    ] {
+        assert!(text.contains(said), "`{said}` in:\n{text}");
+    }
+}
+
+#[test]
+fn the_deal_follows_the_seat_count() {
+    // Go-Stop's deal (pagat "Deal"): seven each and six on the table with three players, ten
+    // and eight with two.
+    let text = r#"
+[ruleset]
+id = "two-or-three"
+extends = "gostop"
+
+[flow]
+min_players = 2
+max_players = 3
+
+[[flow.deal_size]]
+players = 2
+hand_size = 10
+table_size = 8
+"#;
+    let r = load(text);
+    for (seats, hand, table) in [(2, 10, 8), (3, 7, 6)] {
+        let game = super::start(
+            Arc::clone(&r),
+            StartOptions {
+                seed: 4,
+                seats: Some(seats),
+                ..StartOptions::default()
+            },
+        )
+        .unwrap();
+        let dealt: Vec<u32> = (0..seats).map(|s| game.hand(s).len()).collect();
+        assert_eq!(dealt, vec![hand; seats], "{seats} players");
+        // Bonus cards dealt to the table go to the dealer and the table is filled again.
+        assert_eq!(game.table().len(), table, "{seats} players");
+    }
+    let words = crate::sheet::text_sheet(&r);
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("With two players: ten cards to each hand and eight on the table."),
+        "{words}"
+    );
+    for (extra, said) in [
+        (
+            "players = 4",
+            "a deal for 4 players, but the table seats 2 to 3",
+        ),
+        ("players = 2", "a second deal for 2 players"),
+    ] {
+        let twice = format!("{text}\n[[flow.deal_size]]\n{extra}\nhand_size = 5\ntable_size = 4\n");
+        let loaded = ruleset::load_str("two-or-three.toml", &twice);
+        assert!(loaded.value.is_none(), "{extra}");
+        assert!(
+            loaded.diagnostics.iter().any(|d| d.message.contains(said)),
+            "{extra}: {:?}",
+            loaded.diagnostics
+        );
+    }
 }

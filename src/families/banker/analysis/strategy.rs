@@ -295,8 +295,9 @@ impl Strategy {
             return Err(errors);
         }
         Ok(Strategy {
-            name: h.name,
-            description: h.description,
+            // Printed by `analyze`, `play` and errors: escaped for the terminal where they enter.
+            name: crate::diag::escape_control(&h.name).into_owned(),
+            description: crate::diag::escape_control(&h.description).into_owned(),
             default,
             by_suit,
         })
@@ -348,7 +349,14 @@ fn bet(v: &toml::Value) -> Result<BetChoice, String> {
         toml::Value::String(s) if s == "min" => Ok(BetChoice::Min),
         toml::Value::String(s) if s == "max" => Ok(BetChoice::Max),
         toml::Value::String(s) if s == "best" => Ok(BetChoice::Best),
-        toml::Value::Integer(n) if *n >= 1 => Ok(BetChoice::Chips(*n)),
+        toml::Value::Integer(n) if (1..=crate::ruleset::MAX_BET).contains(n) => {
+            Ok(BetChoice::Chips(*n))
+        }
+        // A bet no table allows would be cut to the table's maximum without a word.
+        toml::Value::Integer(n) if *n >= 1 => Err(format!(
+            "`bet` is {n} chips; no table takes more than {} (use \"max\" for the table's largest bet)",
+            crate::ruleset::MAX_BET
+        )),
         other => Err(format!(
             "`bet` must be \"min\", \"max\", \"best\" or a number of chips, not {other}"
         )),

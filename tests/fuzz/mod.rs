@@ -1,0 +1,282 @@
+//! Mutation fuzzing on the stable toolchain, for a fixed time: the rule-file loader, the
+//! expression parser and compiler, and the record reader, each fed its seed corpus (the bundled
+//! rulesets, decks and scripts; every `when` of them; records of short games) and mutations of
+//! it (bytes changed, ranges cut, copied or spliced from another seed, hostile tokens put in).
+//!
+//! Each input must end without a panic and within [`SLOW`]; a failing input is written to
+//! `target/fuzz-failures/` and named in the failure, to be replayed by hand.
+//!
+//! In CI each target runs for two seconds (`cargo test --test lib fuzz`). A longer run, on as
+//! many cores as there are targets:
+//!
+//! ```text
+//! YAKU_FUZZ_SECS=600 YAKU_FUZZ_SEED=$RANDOM cargo test --release --test lib fuzz -- --nocapture
+//! ```
+//!
+//! `YAKU_FUZZ_SECS` is each target's time, `YAKU_FUZZ_SEED` the first seed (the default is
+//! fixed, so CI runs are repeatable). cargo-fuzz needs a nightly toolchain; this needs none.
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use std::panic::AssertUnwindSafe;
+use std::time::{Duration, Instant};
+
+/// The longest one input may take (a debug build on a busy two-core machine): more is a
+/// blow-up to fix, as the `[define]` bomb was.
+const SLOW: Duration = Duration::from_secs(10);
+
+/// Tokens that have broken parsers before: numeric limits, escapes, bidi overrides, table
+/// headers, references and the syntax of each language.
+const TOKENS: &[&str] = &[
+    "9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551616",
+    "0",
+    "-1",
+    "\u{1b}[2J",
+    "\u{202e}",
+    "\u{0}",
+    "\"",
+    "'''",
+    "[define]\n",
+    "[[yaku]]\n",
+    "[flow]\n",
+    "extends = \"koikoi\"\n",
+    "extends = [\"koikoi\", \"koikoi\"]\n",
+    "remove_yaku = [\"goko\"]\n",
+    "when = \"",
+    "count(pile)",
+    "if true then 1 else 2",
+    " and ",
+    " + ",
+    "((((((((",
+    "))))",
+    "\"players\": [",
+    "\"actions\": [",
+    "\"deals\": [[",
+    "{\"seat\": 0, \"action\": \"play\", \"card\": \"pine-1\"}",
+    "null",
+    "1e999",
+    "fn score(hand) { loop {} }",
+];
+
+/// The first seed of a run.
+fn first_seed() -> u64 {
+    std::env::var("YAKU_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5eed_0034)
+}
+
+/// Each target's time.
+fn budget() -> Duration {
+    let secs = std::env::var("YAKU_FUZZ_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2.0_f64);
+    Duration::from_secs_f64(secs)
+}
+
+/// A mutation of one of `corpus`: one to four edits.
+fn mutate(corpus: &[String], rng: &mut Xoshiro256PlusPlus) -> String {
+    let mut bytes = corpus[rng.random_range(0..corpus.len())]
+        .as_bytes()
+        .to_vec();
+    for _ in 0..rng.random_range(1..=4) {
+        let len = bytes.len();
+        let at = if len == 0 {
+            0
+        } else {
+            rng.random_range(0..=len)
+        };
+        match rng.random_range(0..6) {
+            0 if len > 0 => {
+                let i = rng.random_range(0..len);
+                bytes[i] = b"\"[]=\n+(),{}:-9a_. #'\\"[rng.random_range(0..21)];
+            }
+            1 if len > 0 => {
+                let end = (at + rng.random_range(1..64)).min(len);
+                bytes.drain(at.min(end)..end);
+            }
+            2 => {
+                let token = TOKENS[rng.random_range(0..TOKENS.len())];
+                bytes.splice(at..at, token.bytes());
+            }
+            3 if len > 0 => {
+                // A range copied in place, up to 32 times (repeated structures).
+                let start = rng.random_range(0..len);
+                let end = (start + rng.random_range(1..128)).min(len);
+                let piece = bytes[start..end].repeat(rng.random_range(1..=32));
+                bytes.splice(at..at, piece);
+            }
+            4 => {
+                // A piece of another seed.
+                let other = corpus[rng.random_range(0..corpus.len())].as_bytes();
+                if !other.is_empty() {
+                    let start = rng.random_range(0..other.len());
+                    let end = (start + rng.random_range(1..256)).min(other.len());
+                    bytes.splice(at..at, other[start..end].iter().copied());
+                }
+            }
+            _ => bytes.truncate(at),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Runs `target` on the seeds, then on mutations until the budget is spent. A panic or a slow
+/// input is saved and fails the test.
+fn fuzz(name: &str, corpus: &[String], target: impl Fn(&str)) {
+    assert!(!corpus.is_empty(), "{name}: no seeds");
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(first_seed() ^ name.len() as u64);
+    let deadline = Instant::now() + budget();
+    let mut runs = 0usize;
+    let mut next = 0usize;
+    while next < corpus.len() || Instant::now() < deadline {
+        let input = if next < corpus.len() {
+            next += 1;
+            corpus[next - 1].clone()
+        } else {
+            mutate(corpus, &mut rng)
+        };
+        let started = Instant::now();
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| target(&input)));
+        let took = started.elapsed();
+        runs += 1;
+        let problem = match outcome {
+            Err(_) => Some("panicked".to_string()),
+            Ok(()) if took > SLOW => Some(format!("took {took:?}")),
+            Ok(()) => None,
+        };
+        if let Some(problem) = problem {
+            let dir = crate::common::root().join("target").join("fuzz-failures");
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join(format!("{name}-{runs}.txt"));
+            std::fs::write(&file, &input).unwrap();
+            panic!(
+                "fuzz target `{name}` {problem} on input {runs}, saved to {}",
+                file.display()
+            );
+        }
+    }
+    eprintln!("fuzz {name}: {runs} inputs");
+}
+
+/// The bundled files whose path ends with `ext`.
+fn bundled(ext: &str) -> Vec<String> {
+    yaku::ruleset::bundled::FILES
+        .iter()
+        .filter(|(p, _)| p.ends_with(ext))
+        .map(|(_, text)| text.to_string())
+        .collect()
+}
+
+#[test]
+fn rule_file_loader() {
+    let mut corpus = bundled(".toml");
+    corpus.extend(bundled(".rhai").into_iter().map(|script| {
+        format!(
+            "[ruleset]\nid = \"s\"\nextends = \"koikoi\"\n[scoring]\nsource = '''\n{script}\n'''\n"
+        )
+    }));
+    fuzz("loader", &corpus, |text| {
+        let loaded = yaku::ruleset::load_str("fuzz.toml", text);
+        // Rendering is part of reading a file: it must not panic either.
+        let _ = yaku::diag::render_text(&loaded.sources, &loaded.diagnostics);
+    });
+}
+
+#[test]
+fn expression_parser() {
+    // Every `when`, `count` and `value` text of the bundled rulesets.
+    let mut corpus: Vec<String> = bundled(".toml")
+        .iter()
+        .flat_map(|text| {
+            text.lines()
+                .filter_map(|l| {
+                    let (key, value) = l.split_once(" = \"")?;
+                    let key = key.trim();
+                    (key == "when" || key == "count" || key == "value" || key == "points")
+                        .then(|| value.trim_end().trim_end_matches('"').to_string())
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    corpus.push("count(brights) >= 3 and not has(rain-man)".into());
+    let ruleset = yaku::ruleset::load("koikoi").value.expect("koikoi loads");
+    let facts = ["round", "rounds"];
+    fuzz("expr", &corpus, |text| {
+        if let Ok(tree) = yaku::expr::parse(text) {
+            // Printing what parsed must not panic (parsing it back is `language::expr`'s).
+            let _ = yaku::expr::parse(&tree.to_string());
+            for want in [
+                yaku::expr::Type::Bool,
+                yaku::expr::Type::Int,
+                yaku::expr::Type::Set,
+            ] {
+                let names = yaku::expr::Names::of(&ruleset.deck, &facts);
+                if let Ok(program) = yaku::expr::compile(&tree, want, &names) {
+                    let cx = yaku::expr::Context {
+                        pile: ruleset.deck.all(),
+                        facts: &[1, 12],
+                    };
+                    match want {
+                        yaku::expr::Type::Bool => {
+                            program.truth(&cx);
+                        }
+                        yaku::expr::Type::Int => {
+                            program.int(&cx);
+                        }
+                        yaku::expr::Type::Set => {
+                            program.set(&cx);
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn record_reader() {
+    // Records of short games of each family, written by the binary.
+    let dir = crate::common::TempDir::new("fuzz-records");
+    let mut corpus = Vec::new();
+    for (ruleset, players) in [
+        ("koikoi", "greedy,random"),
+        ("schnapsen", "greedy,random"),
+        ("kolyesi", "seed,seed"),
+        ("gostop", "greedy,random,random"),
+    ] {
+        let file = format!("{ruleset}.json");
+        crate::common::Yaku::new([
+            "play",
+            ruleset,
+            "--players",
+            players,
+            "--rounds",
+            "1",
+            "--seed",
+            "7",
+            "--record",
+            &file,
+        ])
+        .current_dir(&dir)
+        .expect(0);
+        corpus.push(std::fs::read_to_string(dir.join(&file)).unwrap());
+    }
+    let rulesets: Vec<std::sync::Arc<yaku::ruleset::Ruleset>> =
+        ["koikoi", "schnapsen", "kolyesi", "gostop"]
+            .iter()
+            .map(|r| std::sync::Arc::new(yaku::ruleset::load(r).value.expect("bundled loads")))
+            .collect();
+    fuzz("record", &corpus, |text| {
+        let Ok(record) = yaku::core::record::Record::from_json(text) else {
+            return;
+        };
+        if let Some(ruleset) = rulesets.iter().find(|r| r.id == record.ruleset.id) {
+            let _ = yaku::families::replay(&record, std::sync::Arc::clone(ruleset));
+        }
+        let _ = record.to_json();
+    });
+}
