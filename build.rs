@@ -1,8 +1,9 @@
 //! Bundles every file under `rulesets/` into the binary: writes the list `src/ruleset/bundled.rs`
 //! includes, so that adding a ruleset, deck, script or strategy file needs no change to the
-//! program (and the program names no game).
+//! program (and the program names no game). Also names the commit built, for `yaku --version`.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn collect(dir: &Path, root: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -19,6 +20,38 @@ fn collect(dir: &Path, root: &Path, out: &mut Vec<PathBuf>) {
             out.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }
     }
+}
+
+/// The commit the sources are at (`b1da41b`), or
+/// `None` outside a git work tree of this crate's own (a packaged crate, a tarball): the
+/// version then names no commit rather than a parent folder's repository.
+fn commit(manifest: &Path) -> Option<String> {
+    let git_dir = manifest.join(".git");
+    // Watched also when absent: a packaged copy of the crate that shares this target folder
+    // (`cargo publish --dry-run`) must not leave its commit-less version to the work tree.
+    println!("cargo:rerun-if-changed={}", git_dir.join("HEAD").display());
+    if !git_dir.exists() {
+        return None;
+    }
+    // Rebuild when HEAD moves: a new commit, a checkout, a fetch that rewrites packed refs.
+    // (Uncommitted changes are not named: build scripts do not rerun on every edited source.)
+    for watched in ["packed-refs", "refs/heads"] {
+        let path = git_dir.join(watched);
+        if path.exists() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(manifest)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    git(&["rev-parse", "--short=7", "HEAD"]).filter(|h| !h.is_empty())
 }
 
 fn main() {
@@ -41,4 +74,10 @@ fn main() {
     let out =
         PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("bundled_files.rs");
     std::fs::write(out, code).expect("OUT_DIR is writable");
+
+    let version = match commit(&manifest) {
+        Some(commit) => format!("{} ({commit})", env!("CARGO_PKG_VERSION")),
+        None => env!("CARGO_PKG_VERSION").to_string(),
+    };
+    println!("cargo:rustc-env=YAKU_VERSION={version}");
 }

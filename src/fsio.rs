@@ -1,6 +1,15 @@
 //! Files read with a size bound and written atomically: a read from a pipe, `/dev/zero` or a
 //! huge file stops at its limit instead of taking all memory, and a save interrupted by a kill
 //! or a full disk leaves the previous complete file, never a truncated one.
+//!
+//! ```
+//! use yaku::fsio::{read_text_limited, write_atomic};
+//! let path = std::env::temp_dir().join(format!("yaku-fsio-doc-{}.txt", std::process::id()));
+//! write_atomic(&path, b"saved").unwrap();
+//! assert_eq!(read_text_limited(&path, 1024).unwrap(), "saved");
+//! assert!(read_text_limited(&path, 2).is_err()); // longer than the limit
+//! # std::fs::remove_file(&path).unwrap();
+//! ```
 
 use std::fs::File;
 use std::io::{self, Read, Write};

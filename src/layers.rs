@@ -17,8 +17,9 @@ const LAYERS: &[&[&str]] = &[
     &["families"],
     // What reads games of every family: rule sheets, simulations.
     &["sheet", "sim"],
-    // The command line: the only place that prints.
-    &["cli"],
+    // The front ends: the command line, the only place that prints, and the language server,
+    // which runs the command line's validator on an editor's buffer.
+    &["cli", "lsp"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

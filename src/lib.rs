@@ -29,6 +29,7 @@
 //! | [`sim`] | batch bot runs of every family and their statistics |
 //! | [`diag`] | located diagnostics and their rendering |
 //! | [`sheet`] | rule sheets: a ruleset in words, as text, Markdown or HTML |
+//! | [`lsp`] | the language server for rule files (`yaku lsp`) |
 //! | [`cli`] | the `yaku` command line: the only place that prints |
 
 #![deny(missing_docs)]
@@ -41,6 +42,7 @@ pub mod diag;
 pub mod expr;
 pub mod families;
 pub mod fsio;
+pub mod lsp;
 pub mod ruleset;
 pub mod script;
 pub mod sheet;

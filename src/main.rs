@@ -3,7 +3,7 @@
 // mimalloc rather than the system's: the scoring scripts (rhai values, maps and strings) and a
 // simulation's per-game records allocate all the time, and glibc's malloc spends hundreds of
 // instructions on a medium block or one freed by another thread. Matgo and Schnapsen hands cost
-// about 10% fewer instructions with it, every game the same (see README.md, "Bot cost").
+// about 10% fewer instructions with it, every game the same (see the guide's performance notes, docs/src/project/performance.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

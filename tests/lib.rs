@@ -50,3 +50,11 @@ mod fuzz;
 /// input or another game; signals and file-size limits during play; terminal escapes and
 /// leaks from records; bounded work on hostile files and input.
 mod harm;
+
+/// The guide under `docs/` and the README: every command in them runs, relative links resolve,
+/// the summary lists every chapter, the key reference matches the key table.
+mod docs;
+
+/// `yaku lsp` over its standard streams: diagnostics as `validate` gives them, completion, hover
+/// and go-to-definition across `extends`.
+mod lsp;

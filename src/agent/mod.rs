@@ -4,6 +4,21 @@
 //! rule-reading policy ([`crate::core::Game::heuristic`]); families add bots of their own
 //! (strategy tables of banker games). Randomness comes from the game's seed through the
 //! caller's RNG.
+//!
+//! ```
+//! use yaku::agent::{Agent, agent_rng};
+//! use yaku::families::agent_by_name;
+//! let ruleset = std::sync::Arc::new(yaku::ruleset::load("koikoi").value.unwrap());
+//! let mut bots: Vec<Box<dyn Agent>> = vec![
+//!     agent_by_name("greedy", &ruleset).unwrap(),
+//!     agent_by_name("random", &ruleset).unwrap(),
+//! ];
+//! let options = yaku::core::StartOptions { seed: 7, rounds: Some(1), ..Default::default() };
+//! yaku::families::play_to_end(ruleset, options, &mut bots, &mut agent_rng(7), |game| {
+//!     assert_eq!(game.history().len(), 1);
+//! })
+//! .unwrap();
+//! ```
 
 mod expert;
 mod random;

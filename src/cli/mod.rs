@@ -2,6 +2,12 @@
 //!
 //! Each command lives in its own file; `run` maps every outcome to an exit code: 0 success,
 //! 1 a finding or failure the user must fix, 2 a usage error.
+//!
+//! ```
+//! // The command line's definition, as completions and man pages read it.
+//! let command = yaku::cli::command();
+//! assert!(command.get_subcommands().any(|c| c.get_name() == "rules"));
+//! ```
 
 mod analyze;
 mod fronts;
@@ -15,11 +21,13 @@ mod shell;
 mod sim;
 mod validate;
 
+pub use validate::check_buffer;
+
 use clap::{Parser, Subcommand};
 
 /// yaku: a rules-as-data engine for card and tile games.
 #[derive(Parser, Debug)]
-#[command(name = "yaku", version, about, long_about = None, after_help = EXIT_CODES_HELP)]
+#[command(name = "yaku", version = env!("YAKU_VERSION"), about, long_about = None, after_help = EXIT_CODES_HELP)]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
@@ -43,11 +51,13 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Print the JSON Schema of ruleset, deck and strategy files (for Taplo / Even Better TOML).
     Schema(schema::SchemaArgs),
+    /// Run the language server for rule files on standard input and output (for editors).
+    Lsp,
     /// List the bundled rulesets, house rules, decks and strategies.
     List(list::ListArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(shell::CompletionsArgs),
-    /// Print the man page (roff), e.g. `yaku man > yaku.1`.
+    /// Print the man page (roff), e.g. `yaku man > yaku.1`; `--dir` writes every page.
     Man(shell::ManArgs),
 }
 
@@ -213,6 +223,7 @@ pub fn run() -> i32 {
         }
         Command::List(a) => list::run(&a),
         Command::Schema(a) => schema::run(&a),
+        Command::Lsp => crate::lsp::run_stdio(),
         Command::Completions(a) => shell::completions(&a),
         Command::Man(a) => shell::man(&a),
     };

@@ -1,5 +1,6 @@
-//! `yaku completions SHELL` and `yaku man`: shell completion scripts and the man page, generated
+//! `yaku completions SHELL` and `yaku man`: shell completion scripts and the man pages, generated
 //! from the command-line definition itself (clap_complete, clap_mangen), so they cannot drift.
+//! `yaku man --dir DIR` writes the page of every subcommand that `yaku(1)` lists.
 
 use clap_complete::Shell;
 
@@ -14,9 +15,12 @@ pub struct CompletionsArgs {
 /// Arguments of `yaku man`.
 #[derive(clap::Args, Debug)]
 pub struct ManArgs {
-    /// Write the page to this file instead of standard output.
-    #[arg(long, short, value_name = "FILE")]
+    /// Write the page of `yaku` to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE", conflicts_with = "dir")]
     output: Option<std::path::PathBuf>,
+    /// Write every page into this folder: `yaku.1` and one per subcommand (`yaku-play.1`, ...)
+    #[arg(long, value_name = "DIR")]
+    dir: Option<std::path::PathBuf>,
 }
 
 /// Prints the completion script for a shell.
@@ -27,12 +31,58 @@ pub fn completions(args: &CompletionsArgs) -> i32 {
     super::write_output(None, &String::from_utf8_lossy(&out))
 }
 
-/// Prints the man page, in roff.
+/// Prints the man page of `yaku`, in roff, or writes every page into a folder.
 pub fn man(args: &ManArgs) -> i32 {
-    let mut out = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(super::command()).render(&mut out) {
-        eprintln!("error: cannot render the man page: {e}");
+    let Some(dir) = &args.dir else {
+        return match render(super::command()) {
+            Ok(page) => super::write_output(args.output.as_deref(), &page),
+            Err(e) => render_failed(&e),
+        };
+    };
+    let mut command = super::command().disable_help_subcommand(true);
+    command.build();
+    let mut pages = Vec::new();
+    man_pages(command, &mut pages);
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot create {}: {e}", dir.display());
         return super::EXIT_FAILURE;
     }
-    super::write_output(args.output.as_deref(), &String::from_utf8_lossy(&out))
+    for (name, page) in pages {
+        let page = match page {
+            Ok(page) => page,
+            Err(e) => return render_failed(&e),
+        };
+        let path = dir.join(name);
+        if let Err(e) = crate::fsio::write_atomic(&path, page.as_bytes()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return super::EXIT_FAILURE;
+        }
+    }
+    super::EXIT_OK
+}
+
+/// Every page under `command` (its own first), by file name (`yaku-play.1`).
+fn man_pages(command: clap::Command, pages: &mut Vec<(String, std::io::Result<String>)>) {
+    let name = clap_mangen::Man::new(command.clone()).get_filename();
+    let subcommands: Vec<clap::Command> = command
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .cloned()
+        .collect();
+    pages.push((name, render(command)));
+    for sub in subcommands {
+        man_pages(sub, pages);
+    }
+}
+
+/// One command's page, in roff.
+fn render(command: clap::Command) -> std::io::Result<String> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(command).render(&mut out)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+fn render_failed(e: &std::io::Error) -> i32 {
+    eprintln!("error: cannot render the man page: {e}");
+    super::EXIT_FAILURE
 }

@@ -180,6 +180,40 @@ fn check(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
     }
 }
 
+/// What `yaku validate` finds in an editor's buffer: `text` checked as the file at `path` would
+/// be (a ruleset, house rule, deck, strategy or script, told apart as on disk), with references
+/// resolved next to it. The language server's diagnostics; the buffer is the first source.
+pub fn check_buffer(path: &std::path::Path, text: &str) -> (Vec<Diagnostic>, SourceMap) {
+    let name = path.display().to_string();
+    let header = |wanted: &str| {
+        text.lines().any(|l| {
+            let line: String = l
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            line == wanted
+        })
+    };
+    let (diagnostics, sources, _) = if path.extension().is_some_and(|e| e == "rhai") {
+        script_findings(SourceMap::new(), &name, text.to_string())
+    } else if header("[strategy]") {
+        strategy_findings(crate::families::banker::analysis::Strategy::check_text(
+            name,
+            text.to_string(),
+        ))
+    } else if header("[deck]") {
+        let loaded = ruleset::load_deck_buffer(path, text);
+        (loaded.diagnostics, loaded.sources, String::new())
+    } else {
+        let loaded = ruleset::load_buffer(path, text);
+        (loaded.diagnostics, loaded.sources, String::new())
+    };
+    (diagnostics, sources)
+}
+
 /// A valid ruleset's id and content hash (16 hex digits, as records keep it); `None` for decks,
 /// strategies, scripts and standard input.
 fn identity(spec: &str) -> Option<(String, String)> {
@@ -233,7 +267,16 @@ fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
             return (vec![d], sources, String::new());
         }
     };
-    let file = sources.add(spec, text);
+    script_findings(sources, spec, text)
+}
+
+/// The findings of a scoring script already read.
+fn script_findings(
+    mut sources: SourceMap,
+    name: &str,
+    text: String,
+) -> (Vec<Diagnostic>, SourceMap, String) {
+    let file = sources.add(name, text);
     let mut errors = Vec::new();
     let at = crate::diag::Loc::new(file, 0..0);
     let script = crate::script::ScoringScript::compile(&sources, file, &at, &[], &[], &mut errors);
@@ -247,14 +290,29 @@ fn check_script(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
 
 /// A strategy table: parsed against the deck it names, every mistake located in the file.
 fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
-    let mut sources = SourceMap::new();
     match crate::families::banker::analysis::Strategy::check(spec) {
-        Ok((name, text, Ok(s))) => {
+        Ok(checked) => strategy_findings(checked),
+        Err(message) => {
+            let mut sources = SourceMap::new();
+            let file = sources.add("<command line>", spec);
+            let d = Diagnostic::error(message, crate::diag::Loc::new(file, 0..spec.len()));
+            (vec![d], sources, String::new())
+        }
+    }
+}
+
+/// The findings of a strategy table already read and parsed.
+fn strategy_findings(
+    checked: crate::families::banker::analysis::strategy::Checked,
+) -> (Vec<Diagnostic>, SourceMap, String) {
+    let mut sources = SourceMap::new();
+    match checked {
+        (name, text, Ok(s)) => {
             let file = sources.add(name, text);
             let diagnostics = draws_against_rulesets(&s, &sources, file);
             (diagnostics, sources, format!("strategy `{}`", s.name))
         }
-        Ok((name, text, Err(errors))) => {
+        (name, text, Err(errors)) => {
             let file = sources.add(name, text);
             let diagnostics = errors
                 .into_iter()
@@ -267,11 +325,6 @@ fn check_strategy(spec: &str) -> (Vec<Diagnostic>, SourceMap, String) {
                 })
                 .collect();
             (diagnostics, sources, String::new())
-        }
-        Err(message) => {
-            let file = sources.add("<command line>", spec);
-            let d = Diagnostic::error(message, crate::diag::Loc::new(file, 0..spec.len()));
-            (vec![d], sources, String::new())
         }
     }
 }

@@ -2,6 +2,15 @@
 //! vocabulary, the driver that lets bots play any family, and records for every family.
 //!
 //! The families themselves live in [`crate::families`]; nothing here knows any of them.
+//!
+//! ```
+//! use yaku::core::{Game, StartOptions};
+//! let ruleset = std::sync::Arc::new(yaku::ruleset::load("koikoi").value.unwrap());
+//! let options = StartOptions { seed: 1, ..Default::default() };
+//! let game = yaku::families::start(ruleset, options).unwrap();
+//! assert_eq!(game.seats(), 2);
+//! assert!(game.legal_count() > 0); // the first player chooses a card
+//! ```
 
 mod action;
 mod carry;

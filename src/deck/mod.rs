@@ -2,6 +2,14 @@
 //!
 //! A `Deck` is immutable once a ruleset is loaded; every name in it maps to a [`CardSet`], which is
 //! what the expression language and the game core work on.
+//!
+//! ```
+//! let ruleset = yaku::ruleset::load("koikoi").value.unwrap();
+//! let deck = &ruleset.deck;
+//! let moon = deck.card_by_id("pampas-moon").unwrap();
+//! assert_eq!(deck.id_of(moon), "pampas-moon");
+//! assert_eq!(deck.all().len(), 48);
+//! ```
 
 mod card_set;
 

@@ -2,6 +2,15 @@
 //!
 //! Phases collect `Diagnostic`s into a `Vec` (never stopping at the first); `render` turns them into
 //! rustc-style text with a caret excerpt, or JSON for editors and CI. Only the CLI prints them.
+//!
+//! ```
+//! use yaku::diag::{Diagnostic, Loc, SourceMap, render_text};
+//! let mut sources = SourceMap::new();
+//! let file = sources.add("mine.toml", "[flow]\nroundz = 6\n");
+//! let found = Diagnostic::error("unknown key `roundz`", Loc::new(file, 7..13));
+//! let text = render_text(&sources, &[found]);
+//! assert!(text.contains("mine.toml:2:1"));
+//! ```
 
 mod render;
 mod suggest;

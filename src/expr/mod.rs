@@ -3,6 +3,15 @@
 //!
 //! Pipeline: `parser` (text → [`Expr`]), `check` (names and types → [`Program`]), `eval` (run);
 //! `words` describes a tree in words for rule sheets.
+//!
+//! ```
+//! use yaku::expr::{Context, Names, Type, compile_str};
+//! let ruleset = yaku::ruleset::load("koikoi").value.unwrap();
+//! let deck = &ruleset.deck;
+//! let program = compile_str("count(bright) >= 3", Type::Bool, &Names::of(deck, &[])).unwrap();
+//! let pile = deck.kind("bright").unwrap().cards;
+//! assert!(program.truth(&Context { pile, facts: &[] }));
+//! ```
 
 mod ast;
 mod check;

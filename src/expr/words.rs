@@ -199,6 +199,45 @@ impl Describer<'_> {
             );
             return quantified(op, *k, &noun, None);
         }
+        // The points of the player's yaku, against a number or the last call's.
+        if let ExprKind::Name(n) = &a.kind
+            && n == "base"
+        {
+            match &b.kind {
+                ExprKind::Number(k) => {
+                    let points = if *k == 1 { "point" } else { "points" };
+                    let (op, k) = match op {
+                        BinaryOp::Gt => (BinaryOp::Ge, *k + 1),
+                        _ => (op, *k),
+                    };
+                    let amount = quantified(op, k, points, None)?;
+                    return Some(format!("the player's yaku score {amount}"));
+                }
+                ExprKind::Name(m) if m == "last_base" && op == BinaryOp::Gt => {
+                    return Some("more than at the last call".to_string());
+                }
+                _ => {}
+            }
+        }
+        // A count the game keeps of the player (`hand_cards > 0`): what the player has.
+        if let (ExprKind::Name(n), ExprKind::Number(k)) = (&a.kind, &b.kind) {
+            let noun = match n.as_str() {
+                "hand_cards" => Some("cards in hand"),
+                "stacks" => Some("stacks made this hand"),
+                _ => None,
+            };
+            if n == "hand_cards" && op == BinaryOp::Gt && *k == 0 {
+                return Some("the player still holds cards".to_string());
+            }
+            if let Some(noun) = noun {
+                // `> k` reads as `k + 1 or more`.
+                let (op, k) = match op {
+                    BinaryOp::Gt => (BinaryOp::Ge, *k + 1),
+                    _ => (op, *k),
+                };
+                return Some(format!("the player has {}", quantified(op, k, noun, None)?));
+            }
+        }
         // `count(S) op k`: how many of S the pile holds.
         if let (Some(set), ExprKind::Number(k)) = (count_arg(a), &b.kind) {
             let k = *k;
@@ -286,6 +325,11 @@ impl Describer<'_> {
                 "rounds" => "the number of rounds".to_string(),
                 "is_dealer" => "1 for the dealer (0 otherwise)".to_string(),
                 "calls" => "the player's calls to play on this hand".to_string(),
+                "hand_cards" => "the cards left in the player's hand".to_string(),
+                "base" => "the points of the player's yaku".to_string(),
+                "last_base" => "the points at the player's last call".to_string(),
+                "stacks" => "the stacks the player has made this hand".to_string(),
+                "turn" => "the player's turn number this hand".to_string(),
                 _ => return None,
             }),
             ExprKind::Call { name, args, .. } => self.number_call(name, args),
@@ -428,14 +472,20 @@ fn quantified(op: BinaryOp, k: i64, noun: &str, size: Option<usize>) -> Option<S
     })
 }
 
-/// `months with ...` -> `month with ...`: the first word without its plural `s`.
+/// `months with ...` -> `month with ...`, `Nine cards` -> `Nine card`: the plural word (the first
+/// when it is one, otherwise the last) without its `s`.
 fn singular_noun(noun: &str) -> String {
     let (first, rest) = noun.split_once(' ').unwrap_or((noun, ""));
-    let first = first.strip_suffix('s').unwrap_or(first);
-    if rest.is_empty() {
-        first.to_string()
-    } else {
-        format!("{first} {rest}")
+    if let Some(first) = first.strip_suffix('s') {
+        return if rest.is_empty() {
+            first.to_string()
+        } else {
+            format!("{first} {rest}")
+        };
+    }
+    match noun.rsplit_once(' ') {
+        Some((head, last)) => format!("{head} {}", last.strip_suffix('s').unwrap_or(last)),
+        None => noun.to_string(),
     }
 }
 

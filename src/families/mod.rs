@@ -2,6 +2,13 @@
 //! implements [`crate::core::Game`] for one kind of game, configured entirely by its rulesets,
 //! and one [`Family`] entry in [`FAMILIES`]. Everything above (the command line, simulations,
 //! records) reaches a family through its entry, never by its name.
+//!
+//! ```
+//! let ruleset = yaku::ruleset::load("kolyesi").value.unwrap();
+//! assert_eq!(yaku::families::of(&ruleset).name(), "banker");
+//! let seats = yaku::families::seat_range(&ruleset);
+//! assert!(seats.allows(seats.default));
+//! ```
 
 pub mod banker;
 pub mod matching;

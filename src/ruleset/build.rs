@@ -1675,9 +1675,10 @@ fn flow_options(
         .chain(vocab.carried.iter().map(String::as_str))
         .collect();
     let table_scope = vocab.names(&table_facts);
-    let table_count = r
-        .string("table_count", errors)
-        .and_then(|s| compile_expr(&s, Type::Int, &table_scope, errors));
+    let table_count_source = r.string("table_count", errors);
+    let table_count = table_count_source
+        .as_ref()
+        .and_then(|s| compile_expr(s, Type::Int, &table_scope, errors));
     let (mut instant_wins, mut win_locs) = deal_checks(
         r.tables("instant_win", errors),
         "an `[[flow.instant_win]]`",
@@ -1825,6 +1826,7 @@ fn flow_options(
         both_instant,
         redeals,
         table_count,
+        table_count_source: table_count_source.map(|s| s.text.to_string()),
         bonus,
         stacks,
         give,

@@ -90,7 +90,7 @@ pub fn load(spec: &str) -> Loaded {
 }
 
 /// Loads the ruleset a game record names in `ruleset.spec`: a bundled name, or a path read only
-/// when it is a `.toml` rule file (see [`Loader::read_disk`]), since a tampered record may name
+/// when it is a `.toml` rule file (see `Loader::read_disk`), since a tampered record may name
 /// any file. A spec that cannot be opened is reported against `<command line>`, the spec itself.
 pub fn load_recorded(spec: &str) -> Loaded {
     let mut loader = Loader::new();
@@ -112,6 +112,40 @@ pub fn load_str(name: &str, text: &str) -> Loaded {
         .then_some(layers.tree)
         .flatten()
         .and_then(|tree| build::ruleset(&mut loader, &tree, &mut errors));
+    finish(loader, value, errors)
+}
+
+/// Loads a ruleset from an editor's buffer: `text` as if it were the file at `path`, so that
+/// `extends`, `deck` and `script` resolve next to that file (the language server's diagnostics).
+pub fn load_buffer(path: &Path, text: &str) -> Loaded {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let file = loader.add(
+        &path.display().to_string(),
+        text.to_string(),
+        Origin::Disk(dir),
+    );
+    let mut layers = Layers::default();
+    let value = loader
+        .layer(file, &mut layers, &mut Vec::new(), None, &mut errors)
+        .then_some(layers.tree)
+        .flatten()
+        .and_then(|tree| build::ruleset(&mut loader, &tree, &mut errors));
+    finish(loader, value, errors)
+}
+
+/// Loads a deck from an editor's buffer, as if it were the file at `path`.
+pub fn load_deck_buffer(path: &Path, text: &str) -> Loaded<Deck> {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let file = loader.add(
+        &path.display().to_string(),
+        text.to_string(),
+        Origin::Disk(dir),
+    );
+    let value = loader.deck_in(file, &mut errors);
     finish(loader, value, errors)
 }
 

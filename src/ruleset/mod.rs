@@ -4,6 +4,18 @@
 //! Pipeline: `toml_tree` (text → located tree), `load` (files, `extends` merging), `deck_file`
 //! and `build` (tree → checked model), `model` (what the rest of yaku uses); `keys` defines every
 //! key of the formats, which the readers are held to and `schema` prints as JSON Schema.
+//!
+//! ```
+//! // A house rule on top of a bundled ruleset, as `yaku play koikoi --with mine.toml` reads it.
+//! let text = "[ruleset]\nid = \"mine\"\nextends = \"koikoi\"\n[flow]\nrounds = 6\n";
+//! let loaded = yaku::ruleset::load_str("mine.toml", text);
+//! assert!(loaded.diagnostics.is_empty());
+//! assert_eq!(loaded.value.unwrap().id, "mine");
+//!
+//! // A mistake is located in its file.
+//! let loaded = yaku::ruleset::load_str("bad.toml", "[ruleset]\nid = \"bad\"\nextends = \"koikoi\"\n[flow]\nroundz = 6\n");
+//! assert!(loaded.value.is_none());
+//! ```
 
 mod build;
 pub mod bundled;
@@ -19,6 +31,9 @@ mod toml_tree;
 
 #[cfg(test)]
 mod house_tests;
-pub use load::{Loaded, is_deck_file, is_strategy_file, load, load_deck, load_recorded, load_str};
+pub use load::{
+    Loaded, is_deck_file, is_strategy_file, load, load_buffer, load_deck, load_deck_buffer,
+    load_recorded, load_str,
+};
 pub use model::*;
-pub use schema::json_schema;
+pub use schema::{FileKind, json_schema, key_reference_markdown, kind_schema};

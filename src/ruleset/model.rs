@@ -387,6 +387,8 @@ pub struct MatchingFlow {
     pub redeals: Vec<DealCheck>,
     /// Counted on the table at the deal and given to the scoring script as `table_count`.
     pub table_count: Option<Program>,
+    /// `table_count` as written, for rule sheets.
+    pub table_count_source: Option<String>,
     /// Bonus cards: never matched; played or drawn, they go straight to the player's pile and
     /// the player takes another card (from the stock into the hand after a hand card, or the
     /// next draw); dealt to the table, they go to the dealer and the table is filled again.

@@ -15,6 +15,14 @@
 //! `calls`) and also under the names of the ruleset's `continue` declarations (`go_self` for a
 //! declaration `go`), so a script reads in its game's own words.
 //! Finding those names needs rhai's syntax tree, hence its `internals` feature.
+//!
+//! ```
+//! let ruleset = yaku::ruleset::load("koikoi").value.unwrap();
+//! let script = ruleset.scoring.as_ref().expect("Koi-Koi scores with a script");
+//! let facts = yaku::script::HandFacts { base: 8, ..Default::default() };
+//! let outcome = script.score(&facts).unwrap();
+//! assert_eq!(outcome.total, 16); // seven points or more count double
+//! ```
 
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
 use rhai::{AST, ASTNode, Dynamic, Engine, Expr, Map, Position, Scope, Stmt};
@@ -909,7 +917,7 @@ impl ScoringScript {
     }
 
     /// Runs `score(hand)` on `facts`, or returns the result remembered on this thread for facts
-    /// that agree in everything the script can observe ([`ScoringScript::narrow_facts`]): for a
+    /// that agree in everything the script can observe (`ScoringScript::narrow_facts`): for a
     /// family whose facts hold more than a [`FactsKey`] can (a trick-taking hand's points and
     /// tricks) but repeat from hand to hand, as in a search's playouts. A script is a pure
     /// function of its facts (see [`ScoringScript::score_cached`]); a miss costs a hash and a

@@ -2,11 +2,12 @@
 //! a change to a family's flow model changes only its function here.
 
 use super::{Rule, Section, in_words};
-use crate::deck::Deck;
+use crate::deck::{CardSet, Deck};
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
     BankerFlow, BothInstant, ClaimRule, DealCheck, DealOn, DealTarget, Declaration, Exhausted,
-    FirstDealer, FollowRule, GameLength, MatchingFlow, NextDealer, TricksFlow,
+    FirstDealer, FollowRule, GameLength, MatchingFlow, NextDealer, TricksFlow, TurnEvent,
+    TurnPattern,
 };
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -31,22 +32,48 @@ pub(super) fn matching(
     lex: &Lexicon,
 ) -> Vec<Section> {
     let card = &lex.card_word;
+    // Two players always, or a table of any size: the wording follows.
+    let two = flow.max_players == 2;
+    let every_hand_runs = if two {
+        "both hands run"
+    } else {
+        "every hand runs"
+    };
+    // Cards left after the deal at the usual table, drawn one a turn.
+    let dealt = flow.hand_size * flow.players + flow.table_size;
+    let stock = deck.cards.len() as u32 > dealt;
     let order: Vec<&str> = flow
         .deal_order
         .iter()
         .map(|t| match t {
             DealTarget::Dealer => "the dealer",
-            DealTarget::Others if flow.players == 2 => "the opponent",
+            DealTarget::Others if two => "the opponent",
             DealTarget::Others => "each other player",
             DealTarget::Table => "the table",
         })
         .collect();
+    let players = if flow.min_players == flow.max_players {
+        format!("{} players", number_word(flow.players.into()))
+    } else {
+        format!(
+            "{} to {} players ({} usually)",
+            number_word(flow.min_players.into()),
+            number_word(flow.max_players.into()),
+            number_word(flow.players.into())
+        )
+    };
     let mut deal = vec![Rule::plain(format!(
-        "{} {card}s to each hand and {} face up on the table, dealt {} at a time to {}.",
+        "For {players}. {} {card}s to each hand and {} face up on the table, dealt {} at a time \
+         to {}{}.",
         capitalized(&number_word(flow.hand_size.into())),
         number_word(flow.table_size.into()),
         number_word(flow.deal_packet.into()),
-        order.join(", ")
+        order.join(", "),
+        if stock {
+            "; the rest are the stock, face down".to_string()
+        } else {
+            String::new()
+        }
     ))];
     for d in &flow.deal_sizes {
         deal.push(Rule::plain(format!(
@@ -87,13 +114,45 @@ pub(super) fn matching(
         }));
     }
     if !flow.instant_wins.is_empty() {
+        let more = if two {
+            "When both hands hold an instant win"
+        } else {
+            "When more than one hand holds an instant win"
+        };
         deal.push(Rule::plain(match flow.both_instant {
-            BothInstant::Draw => "When both hands hold an instant win, the hand is a draw.",
-            BothInstant::Dealer => "When both hands hold an instant win, the dealer's counts.",
-            BothInstant::Play => {
-                "When both hands hold an instant win, neither counts and the hand is played."
-            }
+            BothInstant::Draw => format!("{more}, the hand is a draw."),
+            BothInstant::Dealer => format!("{more}, the dealer's counts."),
+            BothInstant::Play => format!(
+                "{more}, {} counts and the hand is played.",
+                if two { "neither" } else { "none" }
+            ),
         }));
+    }
+    if let Some(source) = &flow.table_count_source {
+        deal.push(Rule::named(
+            "Table count",
+            format!(
+                "the scoring counts {} face up on the table at the deal.",
+                in_words(source, lex).replace(&lex.pile_words, &format!("{card}s"))
+            ),
+        ));
+    }
+    if !flow.bonus.is_empty() {
+        let names: Vec<String> = flow
+            .bonus
+            .iter()
+            .map(|c| format!("the {}", deck.card(c).name))
+            .collect();
+        deal.push(Rule::named(
+            "Bonus cards",
+            format!(
+                "{} match nothing: played or drawn, a bonus {card} goes straight to the player's \
+                 pile and the player takes another {card} (from the stock into the hand after a \
+                 hand {card}, or the next draw); dealt to the table, it goes to the dealer and the \
+                 table is filled again.",
+                capitalized(&join_and(&names))
+            ),
+        ));
     }
     for check in &flow.redeals {
         let place = match check.on {
@@ -105,11 +164,79 @@ pub(super) fn matching(
             format!("redeal when {place} dealt {when}.")
         }));
     }
-    let mut turn = vec![Rule::plain(format!(
-        "Play a {card} from your hand onto a table {card} of the same {suit} to capture both (or \
-         leave it on the table), then turn the top {card} of the stock and do the same.",
-        suit = lex.suit_word
-    ))];
+    let suit = &lex.suit_word;
+    let mut turn = vec![Rule::plain(if stock {
+        format!(
+            "Play a {card} from your hand onto a table {card} of the same {suit} to capture both \
+             (or leave it on the table), then turn the top {card} of the stock and do the same."
+        )
+    } else {
+        format!(
+            "Play a {card} from your hand onto a table {card} of the same {suit} to capture both \
+             (or leave it on the table)."
+        )
+    })];
+    if !flow.before_play.is_empty() {
+        turn.push(Rule::plain(format!(
+            "Before playing a {card}, the player to act may declare:"
+        )));
+        for d in &flow.before_play {
+            let decl = &declarations[d.0 as usize];
+            let n = number_word(decl.count.into());
+            let what = match decl.effect.as_str() {
+                "reveal" => format!("show {n} {card}s of one {suit} from the hand"),
+                "play_suit" => format!(
+                    "play {n} {card}s of one {suit} at once onto that {suit}'s table {card}"
+                ),
+                _ => String::new(),
+            };
+            turn.push(declaration_rule(decl, lex, &what));
+        }
+    }
+    if !flow.choices.is_empty() {
+        turn.push(Rule::plain(format!(
+            "A {card} that counts two ways: its player chooses when capturing it:"
+        )));
+    }
+    for d in &flow.choices {
+        let decl = &declarations[d.0 as usize];
+        let the_card = decl.card.map_or_else(
+            || format!("a {card}"),
+            |c| format!("the {}", deck.card(c).name),
+        );
+        turn.push(declaration_rule(
+            decl,
+            lex,
+            &format!("when capturing {the_card}, count it another way"),
+        ));
+    }
+    if flow.stacks {
+        turn.push(Rule::named(
+            "Stacks",
+            format!(
+                "when the {card} drawn is of the {suit} of the pair the hand {card} has just \
+                 taken, the three {card}s stay on the table as a stack until the {suit}'s fourth \
+                 {card} takes them (never on a player's last hand {card})."
+            ),
+        ));
+    }
+    for event in &flow.turn_events {
+        turn.push(turn_event_rule(event, lex, two));
+    }
+    if flow
+        .turn_events
+        .iter()
+        .any(|e| e.take > 0 && e.wins.is_none())
+        && !flow.give.is_empty()
+    {
+        turn.push(Rule::named(
+            "Giving cards",
+            format!(
+                "a player who gives a {card} gives {}.",
+                give_words(flow, deck)
+            ),
+        ));
+    }
     if flow.teams.any() {
         let seats = flow.players as usize;
         let teams: Vec<String> = (0..flow.teams.count(seats))
@@ -155,17 +282,19 @@ pub(super) fn matching(
     }
     turn.push(Rule::plain(match flow.exhausted {
         Exhausted::Draw => {
-            "When both hands run out with no one stopping, the hand is a draw.".to_string()
+            format!("When {every_hand_runs} out with no one stopping, the hand is a draw.")
         }
         Exhausted::DealerScores(p) => {
-            format!("When both hands run out with no one stopping, the dealer scores {p} points.")
+            format!(
+                "When {every_hand_runs} out with no one stopping, the dealer scores {p} points."
+            )
         }
         Exhausted::Settle => "When the hands run out with no one stopping, every player is \
                               scored on their own captures, as the scoring steps below say."
             .to_string(),
     }));
     let length = match flow.length {
-        GameLength::Rounds(n) => format!("A game is {} hands; the higher total wins.", n),
+        GameLength::Rounds(n) => format!("A game is {}; the highest total wins.", hands(n)),
         GameLength::Target { score, max_rounds } => format!(
             "A game ends when a player reaches {score} points (or after {max_rounds} hands)."
         ),
@@ -203,11 +332,21 @@ pub(super) fn tricks(
         .iter()
         .map(|n| number_word((*n).into()))
         .collect();
+    // `one at a time`, or the packets in order: `three, then two at a time`.
+    let packets = if packets.windows(2).all(|w| w[0] == w[1]) {
+        packets
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "one".to_string())
+    } else {
+        packets.join(", then ")
+    };
+    let closing = declarations.iter().any(|d| d.effect == "close");
+    let gone = if closing { "gone or closed" } else { "gone" };
     let mut deal = vec![Rule::plain(format!(
-        "{} {card}s to each player, dealt {} at a time, the player after the dealer first; the \
-         next {card} is turned up for trumps and the stock laid across it.",
+        "{} {card}s to each player, dealt {packets} at a time, the player after the dealer first; \
+         the next {card} is turned up for trumps and the stock laid across it.",
         capitalized(&number_word(flow.hand_size.into())),
-        packets.join(" then ")
     ))];
     deal.push(Rule::plain(match flow.next_dealer {
         NextDealer::Alternate => "The deal alternates.",
@@ -220,13 +359,15 @@ pub(super) fn tricks(
         .filter(|&i| deck.cards[i].suit == 0)
         .collect();
     order.sort_by_key(|&i| -rank.values[i]);
-    let ranks: Vec<String> = order
-        .iter()
-        .map(|&i| {
-            let name = deck.cards[i].kinds.first().cloned().unwrap_or_default();
-            format!("{name} {}", points.values[i])
-        })
-        .collect();
+    // Each rank once, however many copies of it a double pack has.
+    let mut ranks: Vec<String> = Vec::new();
+    for &i in &order {
+        let name = deck.cards[i].kinds.first().cloned().unwrap_or_default();
+        let rank = format!("{name} {}", points.values[i]);
+        if !ranks.contains(&rank) {
+            ranks.push(rank);
+        }
+    }
     let mut play = vec![
         Rule::plain(format!(
             "The player after the dealer leads first. A trick goes to the higher {card} of the \
@@ -236,8 +377,12 @@ pub(super) fn tricks(
         )),
         Rule::plain(match flow.follow {
             FollowRule::Free => "No one ever has to follow suit.".to_string(),
-            FollowRule::FollowTrump => "While the stock lasts no one has to follow suit; once it is gone or closed, follow suit, and trump when void.".to_string(),
-            FollowRule::Head => "While the stock lasts no one has to follow suit; once it is gone or closed, follow suit and win the trick when able, and trump when void.".to_string(),
+            FollowRule::FollowTrump => format!(
+                "While the stock lasts no one has to follow suit; once it is {gone}, follow suit, and trump when void."
+            ),
+            FollowRule::Head => format!(
+                "While the stock lasts no one has to follow suit; once it is {gone}, follow suit and win the trick when able, and trump when void."
+            ),
         }),
     ];
     for decl in declarations {
@@ -280,7 +425,7 @@ pub(super) fn tricks(
         )));
     }
     play.push(Rule::plain(match flow.length {
-        GameLength::Rounds(n) => format!("A game is {n} hands; the higher total wins."),
+        GameLength::Rounds(n) => format!("A game is {}; the higher total wins.", hands(n)),
         GameLength::Target { score, max_rounds } => format!(
             "A game ends when a player reaches {score} game points (or after {max_rounds} hands)."
         ),
@@ -342,11 +487,122 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             in_words(&flow.value_source, lex)
         ),
     ));
-    rules.push(Rule::plain(format!("A session is {} hands.", flow.hands)));
+    rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
     vec![Section {
         heading: "Play".to_string(),
         rules,
     }]
+}
+
+/// `one hand`, `12 hands`.
+fn hands(n: u32) -> String {
+    if n == 1 {
+        "one hand".to_string()
+    } else {
+        format!("{n} hands")
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// A turn event as a rule: the pattern that fires it, when, and what it earns.
+fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Rule {
+    let card = &lex.card_word;
+    let suit = &lex.suit_word;
+    let pattern = match event.on {
+        TurnPattern::Kiss => {
+            format!("the hand {card} matched nothing and the {card} drawn takes it back")
+        }
+        TurnPattern::Stack => format!("the {card} drawn makes a stack"),
+        TurnPattern::StackTaken => "a player takes a stack another player made".to_string(),
+        TurnPattern::OwnStackTaken => "a player takes back a stack of their own".to_string(),
+        TurnPattern::FourTaken => format!(
+            "the hand {card} takes one of two table {card}s of its {suit} and the {card} drawn \
+             the other, all four"
+        ),
+        TurnPattern::Sweep => "a turn leaves the table empty".to_string(),
+        TurnPattern::SuitPlayed => format!("a player plays a whole {suit} from the hand at once"),
+    };
+    let when = event
+        .when_source
+        .as_deref()
+        .map_or_else(String::new, |w| format!(", if {}", in_words(w, lex)));
+    let others = if two {
+        "the opponent gives"
+    } else {
+        "each other player gives"
+    };
+    let earns = match event.wins {
+        Some(points) => format!("the player wins the hand at once with {points} points"),
+        None if event.take > 0 => format!(
+            "{others} the player {} {} from their pile",
+            number_word(event.take.into()),
+            if event.take == 1 {
+                card.to_string()
+            } else {
+                format!("{card}s")
+            },
+        ),
+        None => "it is counted for the scoring".to_string(),
+    };
+    Rule::named(&event.name, format!("when {pattern}{when}, {earns}."))
+}
+
+/// Which cards a player gives when a turn event takes from them: `the lowest of their ...,
+/// else of their ...`.
+fn give_words(flow: &MatchingFlow, deck: &Deck) -> String {
+    let sets: Vec<String> = flow.give.iter().map(|&set| set_words(set, deck)).collect();
+    format!("the lowest of their {}", sets.join(", else of their "))
+}
+
+/// A set of cards in words: a kind's (`pi cards`), a kind's but some (`pi cards other than
+/// ssangpi and bonus cards`), one card's name, or how many cards.
+fn set_words(set: CardSet, deck: &Deck) -> String {
+    if let Some(only) = set.first_card().filter(|_| set.len() == 1) {
+        return deck.card(only).name.clone();
+    }
+    let smallest_kind = deck
+        .kinds
+        .iter()
+        .filter(|k| k.cards.contains_all(set))
+        .min_by_key(|k| k.cards.len());
+    let Some(kind) = smallest_kind else {
+        return format!("{} {}s", set.len(), "card");
+    };
+    if kind.cards == set {
+        return format!("{} cards", kind.id);
+    }
+    let rest = kind.cards.difference(set);
+    let others: Vec<&str> = deck
+        .kinds
+        .iter()
+        .filter(|k| k.id != kind.id)
+        .filter(|k| {
+            let inside = k.cards.intersection(kind.cards);
+            !inside.is_empty() && rest.contains_all(inside)
+        })
+        .map(|k| k.id.as_str())
+        .collect();
+    let covered = deck
+        .kinds
+        .iter()
+        .filter(|k| others.contains(&k.id.as_str()))
+        .fold(CardSet::EMPTY, |acc, k| {
+            acc.union(k.cards.intersection(kind.cards))
+        });
+    if covered == rest {
+        let others: Vec<String> = others.iter().map(|o| o.to_string()).collect();
+        format!("{} cards other than {} cards", kind.id, join_and(&others))
+    } else {
+        format!("{} of the {} cards", set.len(), kind.id)
+    }
 }
 
 /// A deal check as a rule named after it: `sentence` given its condition in words.

@@ -1,6 +1,12 @@
 //! Rule sheets: the condensed sheet of rules players look up during play (source 004's memory
 //! aid), generated from a loaded ruleset so that every ruleset, house rules included, has one.
 //! `build` gathers the sheet; `render` prints it as text, Markdown or a self-contained HTML page.
+//!
+//! ```
+//! let ruleset = yaku::ruleset::load("koikoi").value.unwrap();
+//! let text = yaku::sheet::text_sheet(&ruleset);
+//! assert!(text.contains("Tsukimi-zake (moon viewing)"));
+//! ```
 
 mod flow;
 mod render;
@@ -22,6 +28,25 @@ pub struct Sheet {
     pub base: Option<String>,
     /// The sections, in reading order.
     pub sections: Vec<Section>,
+    /// The deck by suit (month), each card as the HTML sheet draws it: a crib sheet.
+    pub deck_tiles: Vec<(String, Vec<Tile>)>,
+    /// Each yaku's cards, by the yaku's name: the cards its condition reads, and how many of
+    /// them it needs at least (0 when no bound is known).
+    pub yaku_tiles: Vec<(String, Vec<Tile>, u32)>,
+}
+
+/// A card as the HTML sheet draws it, from the deck's data: its suit's short name over its
+/// face, coloured by its first kind, as the play screen's tiles show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tile {
+    /// The suit's short name (`Jan`).
+    pub suit: String,
+    /// The card's face (`Light`).
+    pub face: String,
+    /// The card's name, for a tooltip (`Crane and Sun`).
+    pub name: String,
+    /// Its first kind (`bright`), which colours it; empty for none.
+    pub kind: String,
 }
 
 /// One section of a sheet: a heading and its rules.
@@ -75,6 +100,23 @@ const SOURCES: &[(&str, &str)] = &[
     ("004", "the games blog"),
 ];
 
+/// Where a source's rules can be read, by its id, where the source itself says: its Source line
+/// links there (the others are named by their description alone).
+const SOURCE_LINKS: &[(&str, &str)] = &[(
+    "000",
+    "Stewart Culin's record, https://healthy.uwaterloo.ca/museum/Archives/Culin/Dice1893/kolyesi.html",
+)];
+
+/// A Source line: the source's description, and where to read it when known.
+fn source_line(source: &str) -> String {
+    let link = SOURCE_LINKS
+        .iter()
+        .find(|(id, _)| source.starts_with(id))
+        .map(|(_, link)| format!(" ({link})"))
+        .unwrap_or_default();
+    format!("{}{link}", cite(source))
+}
+
 /// `text` for players: every source file id replaced by the source's description.
 pub fn without_source_ids(text: &str) -> String {
     cite(text)
@@ -127,7 +169,16 @@ pub fn build(ruleset: &Ruleset, base: Option<&Ruleset>) -> Sheet {
                     Some(name) => r.name.as_ref() == Some(name),
                     None => r.name.is_none() && r.text == rule.text,
                 });
-                if !kept {
+                // An unnamed rule whose words changed in place (`A game is 6 hands`) is shown
+                // once, as changed, not also as gone.
+                fn opening(text: &str) -> Vec<&str> {
+                    text.split(' ').take(3).collect()
+                }
+                let replaced = rule.name.is_none()
+                    && section.rules.iter().any(|r| {
+                        r.name.is_none() && r.changed && opening(&r.text) == opening(&rule.text)
+                    });
+                if !kept && !replaced {
                     removed.push(Rule {
                         changed: true,
                         ..rule.clone()
@@ -155,6 +206,22 @@ fn gather(ruleset: &Ruleset) -> Sheet {
     });
     if !ruleset.yaku.yaku.is_empty() {
         sections.push(yaku_section(ruleset, &lex));
+    }
+    if !ruleset.tallies.is_empty() {
+        let mut rules = vec![Rule::plain(
+            "Counted on every pile and shown beside it during play; yaku and the scoring use them \
+             by name:",
+        )];
+        rules.extend(
+            ruleset
+                .tallies
+                .iter()
+                .map(|t| Rule::named(&t.name, format!("{}.", in_words(&t.source, &lex)))),
+        );
+        sections.push(Section {
+            heading: "Tallies".to_string(),
+            rules,
+        });
     }
     if let Some(script) = &ruleset.scoring {
         let mut rules = vec![Rule::plain(if ruleset.yaku.yaku.is_empty() {
@@ -228,7 +295,7 @@ fn gather(ruleset: &Ruleset) -> Sheet {
     let mut about: Vec<Rule> = ruleset
         .sources
         .iter()
-        .map(|s| Rule::named("Source", cite(s)))
+        .map(|s| Rule::named("Source", source_line(s)))
         .collect();
     about.extend(ruleset.notes.iter().map(|n| Rule::named("Note", cite(n))));
     if !about.is_empty() {
@@ -237,12 +304,90 @@ fn gather(ruleset: &Ruleset) -> Sheet {
             rules: about,
         });
     }
+    let tile = |card: crate::deck::CardId| {
+        let c = ruleset.deck.card(card);
+        Tile {
+            suit: ruleset.deck.suit_of(card).short.clone(),
+            face: c.face.clone(),
+            name: c.name.clone(),
+            kind: c.kinds.first().cloned().unwrap_or_default(),
+        }
+    };
+    let deck_tiles = ruleset
+        .deck
+        .suits
+        .iter()
+        .map(|s| {
+            (
+                format!("{} {}", s.number, s.name),
+                s.cards.iter().map(tile).collect(),
+            )
+        })
+        .collect();
+    let all = ruleset.deck.all();
+    let yaku_tiles = ruleset
+        .yaku
+        .yaku
+        .iter()
+        .filter_map(|y| {
+            // The cards the condition reads: a whole deck (`count(pile)`) or a large kind says
+            // nothing a player looks up.
+            let read = y.when.cards_read().intersection(all);
+            if read.is_empty() || read.len() > 12 {
+                return None;
+            }
+            let (needs_set, n) = y.when.needs();
+            let n = if needs_set == read && n < read.len() {
+                n
+            } else {
+                0
+            };
+            Some((y.name.clone(), read.iter().map(tile).collect(), n))
+        })
+        .collect();
     Sheet {
         title: ruleset.name.clone(),
         summary: ruleset.description.clone(),
         base: None,
         sections,
+        deck_tiles,
+        yaku_tiles,
     }
+}
+
+/// A yaku's line of the sheet, by the yaku's id: `Name: condition — points (description).` (an
+/// editor's hover).
+pub fn yaku_text(ruleset: &Ruleset, id: &str) -> Option<String> {
+    let y = ruleset.yaku.yaku.iter().find(|y| y.id == id)?;
+    let lex = lexicon(ruleset);
+    let section = yaku_section(ruleset, &lex);
+    let rule = section
+        .rules
+        .iter()
+        .find(|r| r.name.as_deref() == Some(y.name.as_str()))?;
+    Some(format!("{}: {}", y.name, rule.text))
+}
+
+/// A card of the ruleset's deck in words, by its id: `Moon (8 Pampas Grass): bright; 20` (an
+/// editor's hover).
+pub fn card_text(ruleset: &Ruleset, id: &str) -> Option<String> {
+    let deck = &ruleset.deck;
+    let card = deck.card_by_id(id)?;
+    let c = deck.card(card);
+    let suit = deck.suit_of(card);
+    let attrs: Vec<String> = deck
+        .attributes
+        .iter()
+        .map(|a| format!("{} {}", a.id, a.values[card.index()]))
+        .collect();
+    let mut text = format!("{} ({} {})", c.name, suit.number, suit.name);
+    if !c.kinds.is_empty() {
+        text += &format!(": {}", c.kinds.join(", "));
+    }
+    if !attrs.is_empty() {
+        text += &format!("; {}", attrs.join(", "));
+    }
+    Some(text)
 }
 
 /// The word for one card of the ruleset's deck.
@@ -316,7 +461,10 @@ fn in_words(source: &str, lex: &Lexicon) -> String {
     crate::expr::parse(source)
         .ok()
         .and_then(|e| words(&e, lex))
-        .unwrap_or_else(|| format!("`{}`", source.trim()))
+        .unwrap_or_else(|| {
+            let one_line: Vec<&str> = source.split_whitespace().collect();
+            format!("`{}`", one_line.join(" "))
+        })
 }
 
 fn deck_section(ruleset: &Ruleset) -> Section {
@@ -357,6 +505,18 @@ fn deck_section(ruleset: &Ruleset) -> Section {
                 }
             })
             .collect();
+        // Identical copies (a double pack, the paired tiles of Gu Pai) once, with their number.
+        let mut counted: Vec<(String, usize)> = Vec::new();
+        for c in cards {
+            match counted.iter_mut().find(|(seen, _)| *seen == c) {
+                Some((_, n)) => *n += 1,
+                None => counted.push((c, 1)),
+            }
+        }
+        let cards: Vec<String> = counted
+            .into_iter()
+            .map(|(c, n)| if n == 1 { c } else { format!("{n} × {c}") })
+            .collect();
         rules.push(Rule::named(
             format!("{} {}", suit.number, suit.name),
             cards.join(", "),
@@ -390,7 +550,7 @@ fn yaku_section(ruleset: &Ruleset, lex: &Lexicon) -> Section {
             let when = in_words(&y.when_source, lex);
             // The author's description, unless it only says what the condition says.
             let said = |d: &str| d.trim_end_matches('.').eq_ignore_ascii_case(&when);
-            let description = if said(&y.description) {
+            let description = if y.description.trim().is_empty() || said(&y.description) {
                 String::new()
             } else {
                 format!(" ({})", y.description.trim_end_matches('.'))
@@ -453,6 +613,10 @@ mod tests {
                 "suits_with(4) >= 1",
                 "one or more months with four or more cards",
             ),
+            // One card of a suit, in the singular.
+            ("count(pine) == 1", "exactly one Pine (January) card"),
+            ("hand_cards > 0", "the player still holds cards"),
+            ("base >= 7", "the player's yaku score seven or more points"),
         ];
         for (source, expected) in cases {
             assert_eq!(in_words(source, &lex), expected, "{source}");

@@ -1,6 +1,6 @@
 //! A rule sheet printed as plain text, Markdown or one self-contained, printable HTML page.
 
-use super::{Rule, Sheet};
+use super::{Rule, Sheet, Tile};
 use std::fmt::Write;
 
 /// The output formats of a rule sheet.
@@ -119,7 +119,11 @@ fn markdown(sheet: &Sheet) -> String {
             } else {
                 String::new()
             };
-            let text = code_spans(&rule.text, md_escape, |c| format!("`{c}`"));
+            let text = code_spans(
+                &rule.text,
+                |t| links(t, md_escape, |url| format!("<{url}>")),
+                |c| format!("`{c}`"),
+            );
             match &rule.name {
                 Some(name) => {
                     let _ = writeln!(out, "- {mark}**{}**: {text}", md_escape(name));
@@ -153,6 +157,24 @@ fn code_spans(text: &str, plain: impl Fn(&str) -> String, code: impl Fn(&str) ->
         .collect()
 }
 
+/// Maps the web addresses in `text` (`https://...`, up to a space or a closing bracket) with
+/// `link` and the rest with `plain`, so a source's address is a link in Markdown and HTML.
+fn links(text: &str, plain: impl Fn(&str) -> String, link: impl Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("https://").or_else(|| rest.find("http://")) {
+        out += &plain(&rest[..at]);
+        let len = rest[at..]
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | '"'))
+            .unwrap_or(rest.len() - at);
+        let url = rest[at..at + len].trim_end_matches(['.', ',', ';']);
+        out += &link(url);
+        rest = &rest[at + url.len()..];
+    }
+    out += &plain(rest);
+    out
+}
+
 fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -171,7 +193,14 @@ li { margin: 0 0 1pt; break-inside: avoid; }
 section.long ul { columns: 2; column-gap: 8mm; }
 code { font: 8pt 'DejaVu Sans Mono', monospace; }
 .changed { background: #fff1b8; }
-.mark { font-weight: bold; color: #8a5a00; }";
+.mark { font-weight: bold; color: #8a5a00; }
+.crib { columns: 3; column-gap: 6mm; margin: 2pt 0; }
+.crib div { break-inside: avoid; margin: 0 0 1pt; }
+.crib .suit { display: inline-block; width: 22mm; font-size: 7.5pt; vertical-align: middle; }
+.tile { display: inline-block; min-width: 7mm; border: 0.6pt solid #555; border-radius: 1mm; padding: 0.3mm 0.4mm; margin: 0 0.5mm 0.5mm 0; font: 5.5pt/1.15 'DejaVu Sans', sans-serif; text-align: center; vertical-align: middle; }
+.tile b { display: block; font-weight: bold; }
+.tiles { display: inline; margin-left: 2pt; }
+.need { font-size: 7pt; color: #444; }";
 
 fn html(sheet: &Sheet) -> String {
     let mut out = String::new();
@@ -187,6 +216,10 @@ fn html(sheet: &Sheet) -> String {
         let _ = writeln!(out, "<p class=\"changed\">{}</p>", html_escape(&line));
     }
     for section in &sheet.sections {
+        if section.heading == "Deck" && !sheet.deck_tiles.is_empty() {
+            html_deck(&mut out, sheet, section);
+            continue;
+        }
         let class = if section.rules.len() > 10 {
             " class=\"long\""
         } else {
@@ -198,14 +231,41 @@ fn html(sheet: &Sheet) -> String {
             html_escape(&section.heading)
         );
         for rule in &section.rules {
-            let text = code_spans(&rule.text, html_escape, |c| {
-                format!("<code>{}</code>", html_escape(c))
-            });
+            let text = code_spans(
+                &rule.text,
+                |t| {
+                    links(t, html_escape, |url| {
+                        let shown = url.split_once("://").map_or(url, |(_, rest)| rest);
+                        format!(
+                            "<a href=\"{}\">{}</a>",
+                            html_escape(url),
+                            html_escape(shown)
+                        )
+                    })
+                },
+                |c| format!("<code>{}</code>", html_escape(c)),
+            );
             let name = rule
                 .name
                 .as_ref()
                 .map(|n| format!("<b>{}</b>: ", html_escape(n)))
                 .unwrap_or_default();
+            // A yaku drawn as its cards.
+            let text =
+                match sheet.yaku_tiles.iter().find(|(yaku, _, _)| {
+                    section.heading == "Yaku" && rule.name.as_ref() == Some(yaku)
+                }) {
+                    Some((_, tiles, need)) => {
+                        let need = if *need > 0 {
+                            format!("<span class=\"need\">{need} of</span> ")
+                        } else {
+                            String::new()
+                        };
+                        let drawn: String = tiles.iter().map(tile_html).collect();
+                        format!("{text} <span class=\"tiles\">{need}{drawn}</span>")
+                    }
+                    None => text,
+                };
             if rule.changed {
                 let _ = writeln!(
                     out,
@@ -220,4 +280,46 @@ fn html(sheet: &Sheet) -> String {
     }
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// The deck section as a crib sheet: each suit (month) as a row of its cards, drawn from the
+/// deck's data; the section's other lines (the deck's size, what the numbers mean) as text.
+fn html_deck(out: &mut String, sheet: &Sheet, section: &super::Section) {
+    let _ = writeln!(out, "<section>\n<h2>{}</h2>", html_escape(&section.heading));
+    for rule in section.rules.iter().filter(|r| r.name.is_none()) {
+        let _ = writeln!(out, "<p>{}</p>", html_escape(&rule.text));
+    }
+    out.push_str("<div class=\"crib\">\n");
+    for (suit, tiles) in &sheet.deck_tiles {
+        let drawn: String = tiles.iter().map(tile_html).collect();
+        let _ = writeln!(
+            out,
+            "<div><span class=\"suit\">{}</span>{drawn}</div>",
+            html_escape(suit)
+        );
+    }
+    out.push_str("</div>\n</section>\n");
+}
+
+/// One card: its suit's short name over its face, in its kind's colour, named on hover.
+fn tile_html(tile: &Tile) -> String {
+    format!(
+        "<span class=\"tile\" style=\"background: {}\" title=\"{}\"><b>{}</b>{}</span>",
+        kind_colour(&tile.kind),
+        html_escape(&format!("{} ({})", tile.name, tile.kind)),
+        html_escape(&tile.suit),
+        html_escape(&tile.face)
+    )
+}
+
+/// A light colour for a kind, the same for the same kind on every sheet: a hue from the
+/// kind's name; white for a card of no kind.
+fn kind_colour(kind: &str) -> String {
+    if kind.is_empty() {
+        return "white".to_string();
+    }
+    let hash = kind.bytes().fold(2_166_136_261_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(16_777_619)
+    });
+    format!("hsl({}, 70%, 86%)", hash % 360)
 }

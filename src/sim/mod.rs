@@ -5,6 +5,21 @@
 //!
 //! Players rotate seats: in game `i` the player named `p`-th sits at seat `(p + i) % seats`.
 //! Results are kept per player, not per seat.
+//!
+//! ```
+//! use yaku::sim::{SimConfig, simulate};
+//! let config = SimConfig {
+//!     ruleset: std::sync::Arc::new(yaku::ruleset::load("koikoi").value.unwrap()),
+//!     players: vec!["random".into(), "greedy".into()],
+//!     games: 4,
+//!     seed: 1,
+//!     rounds: Some(1),
+//!     bet_limits: (None, None),
+//!     shared_deals: false,
+//! };
+//! let report = simulate(&config, 1, &|| {}).unwrap();
+//! assert_eq!(report.games, 4);
+//! ```
 
 pub mod stats;
 

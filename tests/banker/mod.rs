@@ -246,13 +246,15 @@ fn sim_is_the_same_on_any_number_of_threads() {
     assert_eq!(run("1"), run("2"));
 }
 
-/// The strategy example in README.md is a valid strategy table.
+/// The strategy example of the guide is a valid strategy table.
 #[test]
-fn the_readme_strategy_example_validates() {
-    let readme = std::fs::read_to_string(crate::common::root().join("README.md")).unwrap();
+fn the_guide_strategy_example_validates() {
+    let readme =
+        std::fs::read_to_string(crate::common::root().join("docs/src/analysts/kolyesi.md"))
+            .unwrap();
     let start = readme
         .find("```toml\n[strategy]")
-        .expect("README shows a strategy table")
+        .expect("the guide shows a strategy table")
         + "```toml\n".len();
     let text = &readme[start..start + readme[start..].find("```").unwrap()];
     let dir = TempDir::new("readme-strategy");

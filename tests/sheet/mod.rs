@@ -63,8 +63,14 @@ fn a_house_rule_marks_what_it_changes_and_what_it_drops() {
         .stdout
         .split("that no longer apply")
         .nth(1)
-        .expect("a section of dropped rules");
-    assert!(dropped.contains("A game is 12 hands"), "{}", out.stdout);
+        .unwrap_or_default();
+    // A rule whose words changed in place is shown once, as changed, not also as dropped.
+    assert!(
+        out.stdout.contains("[changed] A game is 3 hands"),
+        "{}",
+        out.stdout
+    );
+    assert!(!dropped.contains("A game is 12 hands"), "{}", out.stdout);
     // An option the house rule switches off is marked where the options are listed.
     let out = Yaku::new(["rules", "house/no-seven-doubling"]).expect(0);
     assert!(
@@ -92,4 +98,104 @@ fn output_goes_to_a_file_and_an_unknown_ruleset_is_an_error() {
     assert!(out.stderr.contains("error"), "{}", out.stderr);
     assert!(out.stdout.is_empty());
     Yaku::new(["rules", "koikoi", "--format", "pdf"]).expect(2);
+}
+
+/// The words the text sheet must hold for each mechanism a ruleset uses: every yaku, tally,
+/// declaration, turn event, instant win, redeal and option by its name, and stacks, bonus
+/// cards, wild cards and the table count by their headings.
+fn mechanism_names(r: &yaku::ruleset::Ruleset) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    names.extend(r.yaku.yaku.iter().map(|y| y.name.clone()));
+    names.extend(r.tallies.iter().map(|t| t.name.clone()));
+    names.extend(r.declarations.iter().map(|d| d.name.clone()));
+    names.extend(r.options.iter().map(|o| format!("`{}`", o.id)));
+    if let Some(flow) = r.matching() {
+        names.extend(flow.turn_events.iter().map(|e| e.name.clone()));
+        names.extend(flow.instant_wins.iter().map(|c| c.name.clone()));
+        names.extend(flow.redeals.iter().map(|c| c.name.clone()));
+        if flow.stacks {
+            names.push("Stacks:".into());
+        }
+        if !flow.bonus.is_empty() {
+            names.push("Bonus cards:".into());
+        }
+        if !flow.wild.is_empty() {
+            names.push("Wild:".into());
+        }
+        if flow.table_count.is_some() {
+            names.push("Table count:".into());
+        }
+        if !flow.give.is_empty() && flow.turn_events.iter().any(|e| e.take > 0) {
+            names.push("Giving cards:".into());
+        }
+    }
+    if let Some(flow) = r.banker() {
+        names.extend(flow.banker_wins.iter().map(|c| c.name.clone()));
+    }
+    names
+}
+
+#[test]
+fn every_sheet_describes_every_mechanism_its_ruleset_uses() {
+    let mut missing = Vec::new();
+    for name in bundled() {
+        let r = yaku::ruleset::load(name).value.unwrap();
+        // Unwrapped, so that a name split over two lines is found.
+        let sheet = yaku::sheet::text_sheet(&r)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for mechanism in mechanism_names(&r) {
+            let wanted = mechanism.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !sheet.contains(&wanted) {
+                missing.push(format!("{name}: {mechanism}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "sheets leave out:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn wording_fits_any_table_and_any_rule() {
+    let sheet = |spec: &str| Yaku::new(["rules", spec]).expect(0).stdout;
+    // Three players: no "both hands".
+    let gostop = sheet("gostop");
+    assert!(!gostop.contains("both hands"), "{gostop}");
+    assert!(gostop.contains("every hand runs out"), "{gostop}");
+    for word in ["Jjok", "Ppeok", "Sseul", "Tallies", "Junk (pi)"] {
+        assert!(gostop.contains(word), "{word}: {gostop}");
+    }
+    // One hand, not "1 hands".
+    let one = sheet("koikoi+flow.rounds=1");
+    assert!(one.contains("A game is one hand;"), "{one}");
+    // Schnapsen without closing: the stock is only ever gone.
+    let dir = crate::common::TempDir::new("sheet-wording");
+    dir.write(
+        "no-close.toml",
+        "remove_declaration = [\"close\"]\n[ruleset]\nid = \"no-close\"\nextends = \"schnapsen\"\n",
+    );
+    let no_close = Yaku::new(["rules", "no-close.toml"])
+        .current_dir(&dir)
+        .expect(0)
+        .stdout;
+    assert!(!no_close.contains("gone or closed"), "{no_close}");
+    assert!(no_close.contains("once it is gone,"), "{no_close}");
+    // A yaku without a description has no empty brackets.
+    dir.write(
+        "bare.toml",
+        "[ruleset]\nid = \"bare\"\nextends = \"koikoi\"\n[[yaku]]\nid = \"moon\"\nname = \"Moon alone\"\nwhen = \"has(pampas-moon)\"\npoints = \"50\"\n",
+    );
+    let bare = Yaku::new(["rules", "bare.toml"])
+        .current_dir(&dir)
+        .expect(0)
+        .stdout;
+    assert!(bare.contains("Moon alone: the Moon — 50 points."), "{bare}");
+    assert!(!bare.contains("()"), "{bare}");
+    // Packets of one are dealt "one at a time".
+    let schnapsen = sheet("schnapsen");
+    assert!(!schnapsen.contains("then one then"), "{schnapsen}");
 }

@@ -40,6 +40,30 @@ fn the_man_page_generates() {
 }
 
 #[test]
+fn man_writes_the_page_of_every_subcommand_with_its_options() {
+    let dir = TempDir::new("man");
+    Yaku::new(["man", "--dir"])
+        .arg(dir.to_str().unwrap())
+        .expect(0);
+    let main = std::fs::read_to_string(dir.join("yaku.1")).unwrap();
+    for sub in yaku::cli::command().get_subcommands() {
+        let name = sub.get_name();
+        assert!(
+            main.contains(&format!("yaku\\-{name}(1)")),
+            "yaku(1) does not list yaku-{name}(1)"
+        );
+        let page = std::fs::read_to_string(dir.join(format!("yaku-{name}.1")))
+            .unwrap_or_else(|e| panic!("no page for yaku-{name}: {e}"));
+        for arg in sub.get_arguments().filter_map(|a| a.get_long()) {
+            assert!(
+                page.contains(&format!("\\-\\-{}", arg.replace('-', "\\-"))),
+                "yaku-{name}(1) lacks --{arg}"
+            );
+        }
+    }
+}
+
+#[test]
 fn list_names_every_bundled_file() {
     let out = Yaku::new(["list"]).expect(0);
     insta::with_settings!({ omit_expression => true, prepend_module_to_snapshot => false }, {
@@ -97,4 +121,30 @@ fn colour_follows_the_conventions() {
     );
     let off = run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
     assert!(!off.stderr.contains('\u{1b}'), "NO_COLOR wins");
+}
+
+#[test]
+fn version_names_the_commit() {
+    let out = Yaku::new(["--version"]).expect(0);
+    assert!(
+        out.stdout
+            .starts_with(&format!("yaku {}", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        out.stdout
+    );
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=7", "HEAD"])
+        .current_dir(crate::common::root())
+        .output();
+    match head {
+        Ok(head) if head.status.success() && crate::common::root().join(".git").exists() => {
+            let hash = String::from_utf8_lossy(&head.stdout).trim().to_string();
+            assert!(
+                out.stdout.contains(&format!("({hash})")),
+                "--version does not name {hash}: {}",
+                out.stdout
+            );
+        }
+        _ => eprintln!("SKIPPED version_names_the_commit: not a git work tree"),
+    }
 }

@@ -11,47 +11,16 @@ use std::sync::Arc;
 
 /// Three players with hanafuda, no yaku and no stop: the hands run out, and each player scores
 /// their card points against each other player's (what they took over the other's, summed),
-/// so the points of a hand add up to zero.
-const CAPTURES: &str = r#"
-[ruleset]
-id = "three-captures"
-name = "Three-handed captures"
-deck = "hanafuda"
-
-[[tally]]
-id = "card_points"
-name = "Card points"
-count = "sum(points)"
-
-[flow]
-style = "matching"
-players = 3
-min_players = 3
-max_players = 3
-hand_size = 7
-table_size = 6
-deal_packet = 1
-deal_order = ["table", "others", "dealer"]
-rounds = 3
-first_dealer = "first"
-next_dealer = "winner"
-draw_dealer = "alternate"
-exhausted = "settle"
-both_instant = "play"
-
-[scoring]
-zero_sum = true
-source = '''
-fn score(hand) {
-    let total = 0;
-    for s in hand.seats { total += s.tallies.card_points; }
-    let n = hand.seats.len();
-    let seats = [];
-    for s in hand.seats { seats.push(n * s.tallies.card_points - total); }
-    #{ seats: seats }
+/// so the points of a hand add up to zero. The guide's example, read from the guide so that
+/// what it shows is what is tested.
+fn captures() -> String {
+    let guide = include_str!("../../../docs/src/authors/settlement.md");
+    let start = guide
+        .find("```toml\n[ruleset]\nid = \"three-captures\"")
+        .expect("the guide shows the three-player rule file");
+    let text = &guide[start + "```toml\n".len()..];
+    text[..text.find("```").expect("the block ends")].to_string()
 }
-'''
-"#;
 
 fn load(text: &str) -> Arc<Ruleset> {
     let loaded = ruleset::load_str("settle.toml", text);
@@ -90,7 +59,7 @@ fn played(r: &Arc<Ruleset>, players: &[&str], seed: u64) -> (Record, Box<dyn cra
 
 #[test]
 fn every_seat_scores_its_own_captures_when_the_hands_run_out() {
-    let r = load(CAPTURES);
+    let r = load(&captures());
     let mut won = 0;
     for seed in 0..20 {
         let (record, game) = played(&r, &["greedy", "random", "random"], seed);
@@ -126,7 +95,7 @@ fn a_settled_hand_pins_each_seat() {
     // One hand of seed 7, played by three greedy bots to the end of the stock: each seat's
     // card points (brights 20, animals 10, ribbons 5, plains 1), and its points, three times
     // its own less everything taken.
-    let r = load(CAPTURES);
+    let r = load(&captures());
     let mut game = super::start(
         Arc::clone(&r),
         StartOptions {
@@ -160,7 +129,7 @@ fn a_settled_hand_pins_each_seat() {
 
 #[test]
 fn a_zero_sum_ruleset_whose_script_breaks_the_sum_is_stopped_naming_the_seats() {
-    let broken = CAPTURES.replace(
+    let broken = captures().replace(
         "seats.push(n * s.tallies.card_points - total);",
         "seats.push(s.tallies.card_points);",
     );
@@ -176,14 +145,14 @@ fn a_zero_sum_ruleset_whose_script_breaks_the_sum_is_stopped_naming_the_seats() 
 
 #[test]
 fn a_script_that_names_a_seat_that_is_not_there_is_an_error() {
-    let r = load(&CAPTURES.replace("#{ seats: seats }", "#{ seats: seats, winner: 3 }"));
+    let r = load(&captures().replace("#{ seats: seats }", "#{ seats: seats, winner: 3 }"));
     let (_, game) = played(&r, &["random", "random", "random"], 1);
     let e = game.error().expect("no seat 3").to_string();
     assert!(
         e.contains("`winner` 3") && e.contains("seats 0 to 2"),
         "{e}"
     );
-    let r = load(&CAPTURES.replace("#{ seats: seats }", "#{ seats: [1, -1] }"));
+    let r = load(&captures().replace("#{ seats: seats }", "#{ seats: [1, -1] }"));
     let (_, game) = played(&r, &["random", "random", "random"], 1);
     let e = game
         .error()
@@ -194,7 +163,8 @@ fn a_script_that_names_a_seat_that_is_not_there_is_an_error() {
 
 #[test]
 fn settling_every_seat_needs_a_script() {
-    let text = CAPTURES.split("[scoring]").next().unwrap();
+    let whole = captures();
+    let text = whole.split("[scoring]").next().unwrap();
     let loaded = ruleset::load_str("settle.toml", text);
     assert!(loaded.value.is_none());
     let messages: Vec<String> = loaded
@@ -357,10 +327,10 @@ fn teams_must_seat_every_player_once_at_a_fixed_table() {
     }
 }
 
-/// [`CAPTURES`] with two carried values: the field, doubled every hand and read by the next
+/// [`captures`] with two carried values: the field, doubled every hand and read by the next
 /// deal as its table count, and each seat's last result, read by the next hand's script.
 fn carrying() -> String {
-    CAPTURES
+    captures()
         .replace(
             "[flow]\n",
             r#"[[carry]]

@@ -4,6 +4,15 @@
 //! A player's result depends only on their own tiles and the banker's; the other players' tiles
 //! are a uniformly random subset of the rest, so they do not change the odds and the enumeration
 //! covers (first tiles, banker tiles, extra tiles) alone, for any number of players.
+//!
+//! ```
+//! use yaku::families::banker::analysis::combinations;
+//! use yaku::deck::CardSet;
+//! // Every way to take two of four cards.
+//! let mut seen = 0;
+//! combinations(CardSet::first(4), 2, |_| seen += 1);
+//! assert_eq!(seen, 6);
+//! ```
 
 mod rational;
 pub mod strategy;

@@ -174,6 +174,11 @@ impl Strategy {
     /// Returns the file's name and text with the result, so errors can be shown in place.
     pub fn check(spec: &str) -> Result<Checked, String> {
         let (name, text) = read(spec)?;
+        Ok(Strategy::check_text(name, text))
+    }
+
+    /// [`Strategy::check`] on text already read (an editor's buffer), named `name`.
+    pub fn check_text(name: String, text: String) -> Checked {
         #[derive(Deserialize)]
         struct DeckOnly {
             strategy: DeckName,
@@ -199,7 +204,7 @@ impl Strategy {
                 }
             },
         };
-        Ok((name, text, result))
+        (name, text, result)
     }
 
     /// Parses a strategy file: the strategy, or every mistake in it.
