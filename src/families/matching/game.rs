@@ -11,7 +11,7 @@ use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
     BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
-    MAX_CARRIED, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{
@@ -616,18 +616,14 @@ impl MatchingGame {
     }
 
     /// The facts of the deal's expressions (table count, redeals): `round`, `rounds`, then the
-    /// table's carried values, written into `out`; how many.
-    fn deal_facts(&self, out: &mut [i64; 2 + MAX_CARRIED]) -> usize {
-        out[0] = i64::from(self.ledger.round);
-        out[1] = i64::from(self.facts_rounds());
-        let mut n = 2;
-        if !self.ledger.carried.is_empty() {
-            for v in self.ledger.carried.table_values(&self.ruleset.carry) {
-                out[n] = v;
-                n += 1;
-            }
+    /// table's carried values. On the stack when nothing is carried (every deal makes them).
+    fn deal_facts(&self) -> DealFacts {
+        let base = [i64::from(self.ledger.round), i64::from(self.facts_rounds())];
+        if self.ledger.carried.is_empty() {
+            return DealFacts::Two(base);
         }
-        n
+        let carried = self.ledger.carried.table_values(&self.ruleset.carry);
+        DealFacts::More(base.into_iter().chain(carried).collect())
     }
 
     /// The circumstances of the hand for `seat`, as scoring sees them.
@@ -824,9 +820,8 @@ impl MatchingGame {
         self.turn = self.ledger.dealer;
         let (round, dealer) = (self.ledger.round, self.ledger.dealer);
         self.emit(|_| Event::Deal { round, dealer });
-        let mut facts = [0; 2 + MAX_CARRIED];
-        let n = self.deal_facts(&mut facts);
-        let facts = &facts[..n];
+        let facts = self.deal_facts();
+        let facts = facts.as_slice();
         let mut redeals = 0;
         loop {
             self.deal();
@@ -953,12 +948,10 @@ impl MatchingGame {
 
     /// The ruleset's count of the table at the deal (`[flow] table_count`).
     fn count_table(&mut self) {
-        let mut facts = [0; 2 + MAX_CARRIED];
-        let n = self.deal_facts(&mut facts);
         self.table_count = self.flow.table_count.as_ref().map_or(0, |p| {
             p.int(&Context {
                 pile: self.table,
-                facts: &facts[..n],
+                facts: self.deal_facts().as_slice(),
             })
         });
     }
@@ -2119,6 +2112,23 @@ fn place_hidden(
     }
     storage.stock.extend_from_slice(&hidden[next..n]);
     (others, storage, rng.next_u64())
+}
+
+/// The facts of a deal's expressions ([`MatchingGame::deal_facts`]).
+enum DealFacts {
+    /// `round` and `rounds`: nothing is carried.
+    Two([i64; 2]),
+    /// Those, then the table's carried values.
+    More(Vec<i64>),
+}
+
+impl DealFacts {
+    fn as_slice(&self) -> &[i64] {
+        match self {
+            DealFacts::Two(f) => f,
+            DealFacts::More(f) => f,
+        }
+    }
 }
 
 /// The vectors a game made from a view fills ([`MatchingGame::build`]).
