@@ -17,6 +17,8 @@
 //! Finding those names needs rhai's syntax tree, hence its `internals` feature.
 
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
+
+mod fast;
 use rhai::{AST, ASTNode, Dynamic, Engine, Expr, Map, Position, Scope, Stmt};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
@@ -44,6 +46,10 @@ const TIME_LIMIT_MESSAGE: &str = "the call took too long (over 0.5 s)";
 pub struct ScoringScript {
     engine: Arc<Engine>,
     ast: Arc<AST>,
+    /// `score(hand)` compiled to run on the facts where they lie ([`fast`]), when the script
+    /// uses only what that covers; rhai runs it otherwise, and whenever the compiled run gives
+    /// up.
+    compiled: Option<Arc<fast::Program>>,
     /// A process-unique id, keying this script's entries in the per-thread result cache.
     id: u64,
     /// The facts of `hand` the script can observe.
@@ -766,6 +772,7 @@ impl ScoringScript {
                 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 let (reads, extra_reads) = FactReads::of(&ast, &aliases);
                 Some(ScoringScript {
+                    compiled: fast::Program::compile(&ast).map(Arc::new),
                     id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                     reads,
                     key_mask: reads.key_mask(),
@@ -940,23 +947,14 @@ impl ScoringScript {
             hand.insert("options".into(), Dynamic::from_map((*self.options).clone()));
             hand
         };
-        let mut scope = Scope::new();
-        // The map is handed over, not copied: a failure, the rare case, builds it again.
-        let result: Dynamic = self
-            .engine
-            .call_fn(&mut scope, &self.ast, SCORE_HOOK, (hand(),))
-            .map_err(|e| {
-                let (inner, mut pos) = innermost(&e);
-                if pos.is_none() {
-                    pos = self.locate_failure(hand());
-                }
-                match inner {
-                    rhai::EvalAltResult::ErrorTerminated(why, _) => {
-                        self.error(&why.to_string(), pos)
-                    }
-                    _ => self.error(&inner.to_string(), pos),
-                }
-            })?;
+        let compiled = self
+            .compiled
+            .as_ref()
+            .and_then(|p| p.run(facts, &self.aliases, &self.options));
+        let result = match compiled {
+            Some(result) => result,
+            None => self.run_score(hand)?,
+        };
         let mut outcome = Self::outcome(result, &self.file_name)?;
         for a in self.adjust.iter() {
             let result: Dynamic = self
@@ -979,6 +977,26 @@ impl ScoringScript {
             outcome = Self::outcome(result, &a.file_name)?;
         }
         Ok(outcome)
+    }
+
+    /// `score(hand)` run on rhai, with the map `hand` builds.
+    fn run_score(&self, hand: impl Fn() -> Map) -> Result<Dynamic, ScriptError> {
+        let mut scope = Scope::new();
+        // The map is handed over, not copied: a failure, the rare case, builds it again.
+        self.engine
+            .call_fn(&mut scope, &self.ast, SCORE_HOOK, (hand(),))
+            .map_err(|e| {
+                let (inner, mut pos) = innermost(&e);
+                if pos.is_none() {
+                    pos = self.locate_failure(hand());
+                }
+                match inner {
+                    rhai::EvalAltResult::ErrorTerminated(why, _) => {
+                        self.error(&why.to_string(), pos)
+                    }
+                    _ => self.error(&inner.to_string(), pos),
+                }
+            })
     }
 
     /// Where a failing call fails, for errors rhai reports without a position (running out of
