@@ -13,7 +13,7 @@
 //! not model, the run gives up and the caller runs the script on rhai, which gives the result or
 //! the error. Scripts are pure, so giving up half-way changes nothing.
 
-use super::{Aliases, FactValue, HandFacts, fact};
+use super::{Aliases, FactValue, HandFacts, ScoreOutcome, ScoreStep, fact};
 use rhai::{AST, ASTFlags, ASTNode, Dynamic, Expr, Map, Stmt, StmtBlock};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +35,8 @@ const MAX_VARIABLES: usize = 128;
 pub(super) struct Program {
     fns: Vec<Func>,
     entry: usize,
+    /// Every property name the program reads: a fact of another name cannot change a run.
+    props: std::collections::BTreeSet<String>,
     /// A run met a value or an operation the translation does not model: the script runs on
     /// rhai from then on.
     disabled: AtomicBool,
@@ -141,6 +143,8 @@ struct Ctx<'f> {
     /// Calls that name a builtin this module implements may not reach a script function of
     /// that name.
     script_names: &'f std::collections::HashSet<String>,
+    /// Every property name read (`x.name`).
+    props: std::collections::BTreeSet<String>,
 }
 
 impl Ctx<'_> {
@@ -386,7 +390,10 @@ impl Ctx<'_> {
             return Ok(Step::Index(self.expr(e)?));
         }
         match e {
-            Expr::Property(p, _) => Ok(Step::Prop(p.2.as_str().into())),
+            Expr::Property(p, _) => {
+                self.props.insert(p.2.to_string());
+                Ok(Step::Prop(p.2.as_str().into()))
+            }
             Expr::MethodCall(m, _) => {
                 let name = m.name.as_str();
                 if self.script_names.contains(name) {
@@ -484,6 +491,7 @@ impl Program {
                 names,
                 fns: &table,
                 script_names: &script_names,
+                props: std::collections::BTreeSet::new(),
             })
             .collect();
         let mut bodies: Vec<Vec<S>> = (0..fns.len()).map(|_| Vec::new()).collect();
@@ -523,11 +531,19 @@ impl Program {
         for (f, body) in fns.iter_mut().zip(bodies) {
             f.body = body;
         }
+        let props = ctxs.into_iter().flat_map(|c| c.props).collect();
         Some(Program {
             fns,
             entry,
+            props,
             disabled: AtomicBool::new(false),
         })
+    }
+
+    /// True when no run reads a property named `name` (a run that gives up is run again by
+    /// rhai, on the whole facts).
+    pub(super) fn never_reads(&self, name: &str) -> bool {
+        !self.disabled.load(Ordering::Relaxed) && !self.props.contains(name)
     }
 
     /// `score(hand)` on `facts`, as rhai would return it; `None` when the run gave up (rhai
@@ -537,7 +553,7 @@ impl Program {
         facts: &HandFacts,
         aliases: &Aliases,
         options: &Map,
-    ) -> Option<Dynamic> {
+    ) -> Option<Result<ScoreOutcome, Dynamic>> {
         if self.disabled.load(Ordering::Relaxed) {
             return None;
         }
@@ -547,12 +563,17 @@ impl Program {
             options,
             fns: &self.fns,
             vars: Vec::with_capacity(32),
+            base: 0,
             steps: 0,
             depth: 0,
+            made: std::cell::Cell::new((0, 0, 0)),
         };
-        let result = run.call(self.entry, vec![V::Hand]);
+        let result = run.call(self.entry, [V::Hand]);
         match result {
-            Ok(v) => v.to_dynamic(),
+            Ok(v) => match outcome(&v) {
+                Some(o) => Some(Ok(o)),
+                None => v.to_dynamic().map(Err),
+            },
             Err(Stop::Unsupported) => {
                 self.disabled.store(true, Ordering::Relaxed);
                 None
@@ -560,6 +581,97 @@ impl Program {
             Err(_) => None,
         }
     }
+}
+
+/// The outcome `ScoringScript::outcome` reads from `v`, read from `v` directly; `None` when `v`
+/// is not a plain outcome (an error, a value of another type): `outcome` then reads it, and
+/// says what is wrong.
+fn outcome(v: &V) -> Option<ScoreOutcome> {
+    let entries = match v {
+        V::Int(n) if *n >= 0 => return Some(ScoreOutcome::of_total(*n)),
+        V::Map(entries) => entries,
+        _ => return None,
+    };
+    let get = |k: &str| {
+        entries
+            .iter()
+            .rev()
+            .find(|(n, _)| n.as_ref() == k)
+            .map(|(_, v)| v)
+    };
+    let int = |k: &str| match get(k) {
+        None => Some(None),
+        Some(V::Int(n)) => Some(Some(*n)),
+        Some(_) => None,
+    };
+    let ints = |k: &str| match get(k) {
+        None => Some(Vec::new()),
+        Some(V::Arr(items)) => items
+            .iter()
+            .map(|i| match i {
+                V::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect::<Option<Vec<i64>>>(),
+        Some(_) => None,
+    };
+    let seats = ints("seats")?;
+    let winner = int("winner")?;
+    let total = match int("total")? {
+        Some(t) => t,
+        None if !seats.is_empty() => 0,
+        None => return None,
+    };
+    let opponent = int("opponent")?.unwrap_or(0);
+    if total < 0 || opponent < 0 {
+        return None;
+    }
+    let steps = match get("steps") {
+        None => Vec::new(),
+        Some(V::Arr(items)) => items
+            .iter()
+            .map(|step| {
+                let V::Map(m) = step else {
+                    return None;
+                };
+                let get = |k: &str| {
+                    m.iter()
+                        .rev()
+                        .find(|(n, _)| n.as_ref() == k)
+                        .map(|(_, v)| v)
+                };
+                Some(ScoreStep {
+                    reason: match get("reason") {
+                        None => String::new(),
+                        Some(r) => r.str()?.to_string(),
+                    },
+                    total: match get("total") {
+                        Some(V::Int(n)) => *n,
+                        None | Some(V::Unit | V::Bool(_) | V::Str(_) | V::Text(_)) => 0,
+                        Some(_) => return None,
+                    },
+                    seat: match get("seat") {
+                        Some(V::Int(n)) => usize::try_from(*n).ok(),
+                        None | Some(V::Unit | V::Bool(_) | V::Str(_) | V::Text(_)) => None,
+                        Some(_) => return None,
+                    },
+                })
+            })
+            .collect::<Option<Vec<_>>>()?,
+        Some(_) => return None,
+    };
+    let pays = ints("pays")?;
+    if pays.iter().any(|p| *p < 0) {
+        return None;
+    }
+    Some(ScoreOutcome {
+        total,
+        opponent,
+        steps,
+        pays,
+        seats,
+        winner,
+    })
 }
 
 /// A value while a script runs. Facts are read where they lie.
@@ -668,19 +780,54 @@ struct Run<'a, 'p> {
     options: &'a Map,
     fns: &'p [Func],
     vars: Vec<V<'a>>,
+    /// Where the running function's variables start in `vars`.
+    base: usize,
     steps: u32,
     depth: u32,
+    /// Array items, map entries and string bytes made or copied so far ([`Run::grow`]).
+    made: std::cell::Cell<(usize, usize, usize)>,
 }
 
-fn check<'a>(v: &V<'a>) -> R<'a, ()> {
-    let (a, m, s) = v.sizes();
-    if a > MAX_ARRAY || m > MAX_MAP || s > MAX_STRING {
-        return Err(Stop::Fallback);
+/// Nested sizes of a fact as rhai counts them (see [`V::sizes`]).
+fn fact_sizes(f: &FactValue) -> (usize, usize, usize) {
+    let add =
+        |a: (usize, usize, usize), b: (usize, usize, usize)| (a.0 + b.0, a.1 + b.1, a.2 + b.2);
+    match f {
+        FactValue::Int(_) | FactValue::Bool(_) => (0, 0, 0),
+        FactValue::Text(t) => (0, 0, t.len()),
+        FactValue::List(items) => items
+            .iter()
+            .fold((items.len(), 0, 0), |a, i| add(a, fact_sizes(i))),
+        FactValue::Map(entries) => entries
+            .iter()
+            .fold((0, entries.len(), 0), |a, (_, v)| add(a, fact_sizes(v))),
     }
-    Ok(())
 }
 
 impl<'a, 'p> Run<'a, 'p> {
+    /// Counts data made or copied: every value of the run is at most what was made, so while
+    /// the counts stay under [`MAX_ARRAY`], [`MAX_MAP`] and [`MAX_STRING`], no value rhai
+    /// would hold reaches the sandbox's limits.
+    #[inline]
+    fn grow(&self, (a, m, s): (usize, usize, usize)) -> R<'a, ()> {
+        let made = self.made.get();
+        let made = (made.0 + a, made.1 + m, made.2 + s);
+        self.made.set(made);
+        if made.0 > MAX_ARRAY || made.1 > MAX_MAP || made.2 > MAX_STRING {
+            return Err(Stop::Fallback);
+        }
+        Ok(())
+    }
+
+    /// Counts a fact's data when `v`, a fact, is copied into a variable or a value.
+    #[inline]
+    fn embed(&self, v: &V<'a>) -> R<'a, ()> {
+        if let V::Fact(f) = v {
+            self.grow(fact_sizes(f))?;
+        }
+        Ok(())
+    }
+
     #[inline]
     fn tick(&mut self) -> R<'a, ()> {
         self.steps += 1;
@@ -690,15 +837,21 @@ impl<'a, 'p> Run<'a, 'p> {
         Ok(())
     }
 
-    fn call(&mut self, f: usize, args: Vec<V<'a>>) -> R<'a, V<'a>> {
+    fn call(&mut self, f: usize, args: impl IntoIterator<Item = V<'a>>) -> R<'a, V<'a>> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(Stop::Fallback);
         }
-        // Each function sees only its own frame: the caller's variables are moved aside.
-        let saved = std::mem::replace(&mut self.vars, args);
+        // Each function sees only its own frame: the variables from `base` on.
+        let (caller, base) = (self.base, self.vars.len());
+        self.vars.extend(args);
+        if self.vars.len() >= MAX_VARIABLES {
+            return Err(Stop::Fallback);
+        }
+        self.base = base;
         let result = self.block(&self.fns[f].body);
-        self.vars = saved;
+        self.vars.truncate(base);
+        self.base = caller;
         self.depth -= 1;
         match result {
             Ok(v) | Err(Stop::Return(v)) => Ok(v),
@@ -732,6 +885,7 @@ impl<'a, 'p> Run<'a, 'p> {
             S::Noop => Ok(V::Unit),
             S::Let(e) => {
                 let v = self.expr(e)?;
+                self.embed(&v)?;
                 if self.vars.len() >= MAX_VARIABLES {
                     return Err(Stop::Fallback);
                 }
@@ -742,19 +896,20 @@ impl<'a, 'p> Run<'a, 'p> {
                 let v = self.expr(e)?;
                 let v = match op {
                     None => v,
-                    Some(op) => binary(*op, &self.vars[*var], &v)?,
+                    Some(op) => binary(*op, &self.vars[self.base + *var], &v)?,
                 };
-                check(&v)?;
-                self.vars[*var] = v;
+                self.embed(&v)?;
+                self.vars[self.base + *var] = v;
                 Ok(V::Unit)
             }
             S::AssignIndex(var, idx, op, e) => {
                 let v = self.expr(e)?;
+                self.embed(&v)?;
                 let idx = self.expr(idx)?;
                 let V::Int(i) = idx else {
                     return Err(Stop::Unsupported);
                 };
-                let V::Arr(items) = &mut self.vars[*var] else {
+                let V::Arr(items) = &mut self.vars[self.base + *var] else {
                     return Err(Stop::Unsupported);
                 };
                 let slot = usize::try_from(i)
@@ -766,7 +921,6 @@ impl<'a, 'p> Run<'a, 'p> {
                     Some(op) => binary(*op, slot, &v)?,
                 };
                 *slot = v;
-                check(&self.vars[*var])?;
                 Ok(V::Unit)
             }
             S::If(cond, then, otherwise) => match self.expr(cond)? {
@@ -862,26 +1016,38 @@ impl<'a, 'p> Run<'a, 'p> {
     fn expr(&mut self, e: &'p E) -> R<'a, V<'a>> {
         self.tick()?;
         match e {
-            E::Const(c) => Ok(V::of_const(c)),
-            E::Var(i) => Ok(self.vars[*i].clone()),
-            E::ArrLit(items) => {
-                let v = V::Arr(
-                    items
-                        .iter()
-                        .map(|i| self.expr(i))
-                        .collect::<R<'a, Vec<_>>>()?,
-                );
-                check(&v)?;
+            E::Const(c @ C::Arr(_)) => {
+                let v = V::of_const(c);
+                self.grow(v.sizes())?;
                 Ok(v)
+            }
+            E::Const(c) => Ok(V::of_const(c)),
+            E::Var(i) => {
+                let v = &self.vars[self.base + *i];
+                if matches!(v, V::Arr(_) | V::Map(_)) {
+                    self.grow(v.sizes())?;
+                }
+                Ok(v.clone())
+            }
+            E::ArrLit(items) => {
+                let mut a = Vec::with_capacity(items.len());
+                for i in items {
+                    let v = self.expr(i)?;
+                    self.embed(&v)?;
+                    a.push(v);
+                }
+                self.grow((a.len(), 0, 0))?;
+                Ok(V::Arr(a))
             }
             E::MapLit(entries) => {
                 let mut m = Vec::with_capacity(entries.len());
                 for (k, e) in entries {
-                    m.push((Arc::clone(k), self.expr(e)?));
+                    let v = self.expr(e)?;
+                    self.embed(&v)?;
+                    m.push((Arc::clone(k), v));
                 }
-                let v = V::Map(m);
-                check(&v)?;
-                Ok(v)
+                self.grow((0, m.len(), 0))?;
+                Ok(V::Map(m))
             }
             E::Interp(parts) => {
                 let mut s = String::new();
@@ -896,50 +1062,62 @@ impl<'a, 'p> Run<'a, 'p> {
                         V::Bool(b) => s.push_str(if b { "true" } else { "false" }),
                         _ => return Err(Stop::Unsupported),
                     }
-                    if s.len() > MAX_STRING {
-                        return Err(Stop::Fallback);
-                    }
                 }
+                self.grow((0, 0, s.len()))?;
                 Ok(V::Str(s.into()))
             }
             E::Chain(root, steps) => {
                 if let E::Var(i) = **root {
-                    // Read in place: a variable's array is not copied to read one item.
+                    // Read in place: a variable's array is not copied to read one item. Indexes
+                    // other than a variable or a constant are computed first.
+                    let eager = eager(steps);
                     let mut idx = Vec::new();
                     for s in steps {
-                        if let Step::Index(e) | Step::Contains(e) = s {
+                        if let Step::Index(e) | Step::Contains(e) = s
+                            && (eager || self.simple(e).is_none())
+                        {
                             idx.push(self.expr(e)?);
                         }
                     }
                     let mut idx = idx.into_iter();
-                    let mut cur = std::borrow::Cow::Borrowed(&self.vars[i]);
+                    let mut cur = std::borrow::Cow::Borrowed(&self.vars[self.base + i]);
                     for s in steps {
-                        cur = self.apply(cur, s, &mut idx)?;
+                        cur = self.apply(cur, s, eager, &mut idx)?;
+                    }
+                    if let std::borrow::Cow::Borrowed(v @ (V::Arr(_) | V::Map(_))) = cur {
+                        // A copy of part of a variable's value.
+                        let (v, sizes) = (v.clone(), v.sizes());
+                        self.grow(sizes)?;
+                        return Ok(v);
                     }
                     Ok(cur.into_owned())
                 } else {
                     let base = self.expr(root)?;
+                    let eager = eager(steps);
                     let mut idx = Vec::new();
                     for s in steps {
-                        if let Step::Index(e) | Step::Contains(e) = s {
+                        if let Step::Index(e) | Step::Contains(e) = s
+                            && (eager || self.simple(e).is_none())
+                        {
                             idx.push(self.expr(e)?);
                         }
                     }
                     let mut idx = idx.into_iter();
                     let mut cur = std::borrow::Cow::Owned(base);
                     for s in steps {
-                        cur = self.apply(cur, s, &mut idx)?;
+                        cur = self.apply(cur, s, eager, &mut idx)?;
                     }
                     Ok(cur.into_owned())
                 }
             }
             E::Push(var, e) => {
                 let v = self.expr(e)?;
-                let V::Arr(items) = &mut self.vars[*var] else {
+                self.embed(&v)?;
+                self.grow((1, 0, 0))?;
+                let V::Arr(items) = &mut self.vars[self.base + *var] else {
                     return Err(Stop::Unsupported);
                 };
                 items.push(v);
-                check(&self.vars[*var])?;
                 Ok(V::Unit)
             }
             E::Call(f, args) => {
@@ -989,11 +1167,42 @@ impl<'a, 'p> Run<'a, 'p> {
         }
     }
 
+    /// The value of a variable or a scalar constant, read without a step of its own (an index
+    /// or an argument in a chain); `None` for other expressions.
+    #[inline]
+    fn simple(&self, e: &E) -> Option<V<'a>> {
+        match e {
+            E::Var(i) => match &self.vars[self.base + *i] {
+                v @ (V::Int(_) | V::Bool(_) | V::Text(_) | V::Str(_) | V::Unit) => Some(v.clone()),
+                _ => None,
+            },
+            E::Const(c @ (C::Int(_) | C::Bool(_) | C::Str(_) | C::Unit)) => Some(V::of_const(c)),
+            _ => None,
+        }
+    }
+
+    /// An index or argument of a chain: computed before the chain was walked when `eager`
+    /// or when it is not [`Run::simple`].
+    #[inline]
+    fn index_value(
+        &self,
+        e: &E,
+        eager: bool,
+        idx: &mut impl Iterator<Item = V<'a>>,
+    ) -> Option<V<'a>> {
+        if eager {
+            idx.next()
+        } else {
+            self.simple(e).or_else(|| idx.next())
+        }
+    }
+
     /// One step of a chain on `cur`; index and argument values come from `idx`, in order.
     fn apply<'c>(
         &self,
         cur: std::borrow::Cow<'c, V<'a>>,
         step: &Step,
+        eager: bool,
         idx: &mut impl Iterator<Item = V<'a>>,
     ) -> R<'a, std::borrow::Cow<'c, V<'a>>> {
         use std::borrow::Cow;
@@ -1034,8 +1243,8 @@ impl<'a, 'p> Run<'a, 'p> {
                     _ => Err(Stop::Unsupported),
                 },
             },
-            Step::Index(_) => {
-                let Some(V::Int(i)) = idx.next() else {
+            Step::Index(e) => {
+                let Some(V::Int(i)) = self.index_value(e, eager, idx) else {
                     return Err(Stop::Unsupported);
                 };
                 let i = usize::try_from(i).map_err(|_| Stop::Fallback)?;
@@ -1064,8 +1273,8 @@ impl<'a, 'p> Run<'a, 'p> {
                 V::Fact(FactValue::List(items)) => Ok(Cow::Owned(V::Int(items.len() as i64))),
                 _ => Err(Stop::Unsupported),
             },
-            Step::Contains(_) => {
-                let x = idx.next().ok_or(Stop::Unsupported)?;
+            Step::Contains(e) => {
+                let x = self.index_value(e, eager, idx).ok_or(Stop::Unsupported)?;
                 let found = match &*cur {
                     V::Arr(items) => {
                         let mut found = false;
@@ -1123,23 +1332,36 @@ impl<'a, 'p> Run<'a, 'p> {
                     "calls_opponent" => V::Int(calls[1]),
                     "calls" => V::Int(calls[2]),
                     "base" => V::Int(f.base),
-                    "yaku" => V::Arr(
-                        f.yaku
-                            .iter()
-                            .map(|y| {
-                                V::Map(vec![
-                                    ("id".into(), V::Str(y.id.as_str().into())),
-                                    ("name".into(), V::Str(y.name.as_str().into())),
-                                    ("points".into(), V::Int(y.points)),
-                                ])
-                            })
-                            .collect(),
-                    ),
+                    "yaku" => {
+                        let v = V::Arr(
+                            f.yaku
+                                .iter()
+                                .map(|y| {
+                                    V::Map(vec![
+                                        ("id".into(), V::Str(y.id.as_str().into())),
+                                        ("name".into(), V::Str(y.name.as_str().into())),
+                                        ("points".into(), V::Int(y.points)),
+                                    ])
+                                })
+                                .collect(),
+                        );
+                        self.grow(v.sizes())?;
+                        v
+                    }
                     _ => return Err(Stop::Fallback),
                 }
             }
         })
     }
+}
+
+/// True when an index or argument of `steps` is more than a variable or a constant: all are
+/// then computed, in order, before the chain is walked (one may change a variable another
+/// reads).
+fn eager(steps: &[Step]) -> bool {
+    steps.iter().any(|s| {
+        matches!(s, Step::Index(e) | Step::Contains(e) if !matches!(e, E::Var(_) | E::Const(_)))
+    })
 }
 
 /// `a == b` for the values rhai compares built in.

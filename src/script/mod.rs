@@ -940,6 +940,33 @@ impl ScoringScript {
         }
     }
 
+    /// True when `score(hand)` runs compiled, without adjustments, and never reads a property
+    /// named `name`: facts of that name may be left out of those given to
+    /// [`ScoringScript::score_slim`].
+    pub fn never_reads(&self, name: &str) -> bool {
+        self.adjust.is_empty() && self.compiled.as_ref().is_some_and(|p| p.never_reads(name))
+    }
+
+    /// [`ScoringScript::score`] on `slim`, facts with some left out that the script never reads
+    /// ([`ScoringScript::never_reads`]); on `full()`, the whole facts, when the compiled run
+    /// gives up (rhai sees everything).
+    pub fn score_slim(
+        &self,
+        slim: &HandFacts,
+        full: impl FnOnce() -> HandFacts,
+    ) -> Result<ScoreOutcome, ScriptError> {
+        if self.adjust.is_empty()
+            && let Some(p) = &self.compiled
+            && let Some(result) = p.run(slim, &self.aliases, &self.options)
+        {
+            return match result {
+                Ok(outcome) => Ok(outcome),
+                Err(result) => Self::outcome(result, &self.file_name),
+            };
+        }
+        self.score(&full())
+    }
+
     /// Runs `score(hand)` on the facts of a finished hand, then each adjustment.
     pub fn score(&self, facts: &HandFacts) -> Result<ScoreOutcome, ScriptError> {
         let hand = || {
@@ -951,11 +978,11 @@ impl ScoringScript {
             .compiled
             .as_ref()
             .and_then(|p| p.run(facts, &self.aliases, &self.options));
-        let result = match compiled {
-            Some(result) => result,
-            None => self.run_score(hand)?,
+        let mut outcome = match compiled {
+            Some(Ok(outcome)) => outcome,
+            Some(Err(result)) => Self::outcome(result, &self.file_name)?,
+            None => Self::outcome(self.run_score(hand)?, &self.file_name)?,
         };
-        let mut outcome = Self::outcome(result, &self.file_name)?;
         for a in self.adjust.iter() {
             let result: Dynamic = self
                 .engine
