@@ -1590,6 +1590,136 @@ mod tests {
         }
     }
 
+    /// What the compiled form returns, when it runs to the end, and what rhai returns.
+    fn both_ways(
+        s: &ScoringScript,
+        facts: &HandFacts,
+    ) -> (
+        Option<Result<ScoreOutcome, ScriptError>>,
+        Result<ScoreOutcome, ScriptError>,
+    ) {
+        let compiled = s
+            .compiled
+            .as_ref()
+            .and_then(|p| p.run(facts, &s.aliases, &s.options))
+            .map(|r| match r {
+                Ok(o) => Ok(o),
+                Err(d) => ScoringScript::outcome(d, &s.file_name),
+            });
+        let hand = || {
+            let mut hand = facts_to_map(facts, &s.aliases);
+            hand.insert("options".into(), Dynamic::from_map((*s.options).clone()));
+            hand
+        };
+        let rhai = s
+            .run_score(hand)
+            .and_then(|d| ScoringScript::outcome(d, &s.file_name));
+        (compiled, rhai)
+    }
+
+    #[test]
+    fn compiled_scripts_return_what_rhai_returns() {
+        use crate::yaku::{SeatFacts, TableFacts};
+        let gostop = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/scripts/gostop.rhai"),
+        )
+        .unwrap();
+        let scripts = [
+            gostop.as_str(),
+            "fn score(hand) { hand.base * (hand.koikoi + 1) + hand.table_count }",
+            "fn score(hand) { if hand.dealer { hand.koikoi_self } else { hand.round * 10 } }",
+            "fn score(hand) { let t = hand.base; while t < 1000 { t *= 3; if t % 2 == 0 { break; } } \
+             let s = []; for i in 0..=hand.round { if i == 2 { continue; } s.push(#{ reason: `r${i} ${i > 1}`, total: i }); } \
+             #{ total: t, steps: s, opponent: hand.calls_opponent } }",
+            "fn score(hand) { f(hand, hand.round) } fn f(h, n) { if n <= 0 { return h.base; } 2 * f(h, n - 1) }",
+            "fn score(hand) { let a = [1, 2, 3]; a[hand.round] = -a[0] * hand.base; #{ total: a[1] * a[1], pays: a } }",
+            "fn score(hand) { #{ total: hand.base * 4611686018427387904 } }",
+            "fn score(hand) { #{ total: 2 ** (hand.base - 2), seats: [hand.base, -hand.base], winner: hand.round - 2 } }",
+            "fn score(hand) { let p = hand.seats[hand.round].tallies; #{ total: p.junk / hand.calls, pays: [p.brights, 0] } }",
+            "fn score(hand) { let y = hand.seats[0].yaku; #{ total: y.len() + len(hand.seats), steps: [#{ reason: y[0] }] } }",
+            "fn score(hand) { if hand.seats[0].yaku.contains(\"pi\") || !hand.instant && hand.draws_before > 1 { 1 } else { hand.no_such } }",
+            "fn score(hand) { let s = \"\"; for i in 0..hand.base { s = `${s}${s}x`; } s.len() }",
+        ];
+        let seat = |winner, calls, junk, brights, yaku: &[&str]| SeatFacts {
+            winner,
+            calls,
+            base: 3,
+            tallies: vec![
+                ("junk".into(), junk),
+                ("animals".into(), 7 - junk.min(7)),
+                ("brights".into(), brights),
+            ],
+            declared: vec![("shake".into(), i64::from(calls % 2)), ("bomb".into(), 0)],
+            events: vec![("ppeok".into(), 1)],
+            yaku: yaku.iter().map(|y| y.to_string()).collect(),
+            captured: vec!["jan-crane".into()],
+        };
+        let mut compared = 0;
+        for src in scripts {
+            let mut sources = SourceMap::new();
+            let file = sources.add("test.rhai", src);
+            let mut errors = Vec::new();
+            let options = [
+                crate::ruleset::RuleOption {
+                    id: "pi_bak_below".into(),
+                    value: crate::ruleset::OptionValue::Int(8),
+                    description: String::new(),
+                },
+                crate::ruleset::RuleOption {
+                    id: "meong_bak_from".into(),
+                    value: crate::ruleset::OptionValue::Int(7),
+                    description: String::new(),
+                },
+            ];
+            let s = ScoringScript::compile(
+                &sources,
+                file,
+                &Loc::new(file, 0..0),
+                &["koikoi".to_string()],
+                &options,
+                &mut errors,
+            )
+            .unwrap();
+            assert!(s.compiled.is_some(), "{src} is not compiled");
+            for (base, round, calls, instant, draws) in [
+                (0, 0, 0, false, 0),
+                (7, 1, 1, false, 0),
+                (9, 2, 3, false, 2),
+                (12, 3, 5, true, 1),
+                (66, 1, 0, false, 0),
+            ] {
+                let table = TableFacts {
+                    seats: vec![
+                        seat(
+                            round != 1,
+                            calls,
+                            4 + base % 9,
+                            base % 4,
+                            &["pi", "samgwang"],
+                        ),
+                        seat(round == 1, calls / 2, 9, 0, &["godori"]),
+                    ],
+                    draws_before: draws,
+                };
+                let facts = HandFacts {
+                    base,
+                    round,
+                    calls_self: i64::from(calls),
+                    calls_opponent: 1,
+                    instant,
+                    extra: table.extra(),
+                    ..HandFacts::default()
+                };
+                let (compiled, rhai) = both_ways(&s, &facts);
+                if let Some(compiled) = compiled {
+                    assert_eq!(compiled, rhai, "{src} on {facts:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 40, "only {compared} runs compared");
+    }
+
     #[test]
     fn reads_are_the_properties_named_on_hand() {
         let cases: &[(&str, Option<&[&str]>)] = &[
