@@ -564,7 +564,7 @@ impl Program {
             fns: &self.fns,
             vars: Vec::with_capacity(32),
             base: 0,
-            steps: 0,
+            steps: std::cell::Cell::new(0),
             depth: 0,
             made: std::cell::Cell::new((0, 0, 0)),
         };
@@ -782,7 +782,7 @@ struct Run<'a, 'p> {
     vars: Vec<V<'a>>,
     /// Where the running function's variables start in `vars`.
     base: usize,
-    steps: u32,
+    steps: std::cell::Cell<u32>,
     depth: u32,
     /// Array items, map entries and string bytes made or copied so far ([`Run::grow`]).
     made: std::cell::Cell<(usize, usize, usize)>,
@@ -829,9 +829,19 @@ impl<'a, 'p> Run<'a, 'p> {
     }
 
     #[inline]
-    fn tick(&mut self) -> R<'a, ()> {
-        self.steps += 1;
-        if self.steps > MAX_STEPS {
+    fn tick(&self) -> R<'a, ()> {
+        self.ticks(1)
+    }
+
+    /// Counts `n` operations (rhai counts one for each item a `contains` compares).
+    #[inline]
+    fn ticks(&self, n: usize) -> R<'a, ()> {
+        let steps = self
+            .steps
+            .get()
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        self.steps.set(steps);
+        if steps > MAX_STEPS {
             return Err(Stop::Fallback);
         }
         Ok(())
@@ -1277,6 +1287,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 let x = self.index_value(e, eager, idx).ok_or(Stop::Unsupported)?;
                 let found = match &*cur {
                     V::Arr(items) => {
+                        self.ticks(items.len())?;
                         let mut found = false;
                         for v in items {
                             if equal(v, &x)? {
@@ -1287,6 +1298,7 @@ impl<'a, 'p> Run<'a, 'p> {
                         found
                     }
                     V::Fact(FactValue::List(items)) => {
+                        self.ticks(items.len())?;
                         let mut found = false;
                         for f in items {
                             if equal(&V::of_fact(f), &x)? {
