@@ -548,11 +548,16 @@ impl Program {
 
     /// `score(hand)` on `facts`, as rhai would return it; `None` when the run gave up (rhai
     /// must run it).
+    ///
+    /// With `slim`, `facts` may lack entries whose names no run reads ([`Program::never_reads`]):
+    /// the run then gives up on what could tell (a fact copied into a value, a result that is
+    /// not a plain outcome), and returns only `Ok`.
     pub(super) fn run(
         &self,
         facts: &HandFacts,
         aliases: &Aliases,
         options: &Map,
+        slim: bool,
     ) -> Option<Result<ScoreOutcome, Dynamic>> {
         if self.disabled.load(Ordering::Relaxed) {
             return None;
@@ -567,11 +572,13 @@ impl Program {
             steps: std::cell::Cell::new(0),
             depth: 0,
             made: std::cell::Cell::new((0, 0, 0)),
+            slim,
         };
         let result = run.call(self.entry, [V::Hand]);
         match result {
             Ok(v) => match outcome(&v) {
                 Some(o) => Some(Ok(o)),
+                None if slim => None,
                 None => v.to_dynamic().map(Err),
             },
             Err(Stop::Unsupported) => {
@@ -786,6 +793,8 @@ struct Run<'a, 'p> {
     depth: u32,
     /// Array items, map entries and string bytes made or copied so far ([`Run::grow`]).
     made: std::cell::Cell<(usize, usize, usize)>,
+    /// The facts may lack entries no run reads (see [`Program::run`]).
+    slim: bool,
 }
 
 /// Nested sizes of a fact as rhai counts them (see [`V::sizes`]).
@@ -823,6 +832,11 @@ impl<'a, 'p> Run<'a, 'p> {
     #[inline]
     fn embed(&self, v: &V<'a>) -> R<'a, ()> {
         if let V::Fact(f) = v {
+            if self.slim {
+                // Facts with entries left out are smaller than rhai's: their size says
+                // nothing of the whole facts'.
+                return Err(Stop::Fallback);
+            }
             self.grow(fact_sizes(f))?;
         }
         Ok(())

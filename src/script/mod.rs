@@ -941,8 +941,8 @@ impl ScoringScript {
     }
 
     /// True when `score(hand)` runs compiled, without adjustments, and never reads a property
-    /// named `name`: facts of that name may be left out of those given to
-    /// [`ScoringScript::score_slim`].
+    /// named `name`: facts of that name, and entries of that name in a fact's map (a seat's
+    /// `declared.shake`), may be left out of those given to [`ScoringScript::score_slim`].
     pub fn never_reads(&self, name: &str) -> bool {
         self.adjust.is_empty() && self.compiled.as_ref().is_some_and(|p| p.never_reads(name))
     }
@@ -957,12 +957,9 @@ impl ScoringScript {
     ) -> Result<ScoreOutcome, ScriptError> {
         if self.adjust.is_empty()
             && let Some(p) = &self.compiled
-            && let Some(result) = p.run(slim, &self.aliases, &self.options)
+            && let Some(Ok(outcome)) = p.run(slim, &self.aliases, &self.options, true)
         {
-            return match result {
-                Ok(outcome) => Ok(outcome),
-                Err(result) => Self::outcome(result, &self.file_name),
-            };
+            return Ok(outcome);
         }
         self.score(&full())
     }
@@ -977,7 +974,7 @@ impl ScoringScript {
         let compiled = self
             .compiled
             .as_ref()
-            .and_then(|p| p.run(facts, &self.aliases, &self.options));
+            .and_then(|p| p.run(facts, &self.aliases, &self.options, false));
         let mut outcome = match compiled {
             Some(Ok(outcome)) => outcome,
             Some(Err(result)) => Self::outcome(result, &self.file_name)?,
@@ -1601,7 +1598,7 @@ mod tests {
         let compiled = s
             .compiled
             .as_ref()
-            .and_then(|p| p.run(facts, &s.aliases, &s.options))
+            .and_then(|p| p.run(facts, &s.aliases, &s.options, false))
             .map(|r| match r {
                 Ok(o) => Ok(o),
                 Err(d) => ScoringScript::outcome(d, &s.file_name),
