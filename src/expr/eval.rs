@@ -36,8 +36,8 @@ pub struct Program {
     ty: Type,
     /// See [`Program::cards_read`].
     reads: CardSet,
-    /// See [`Program::reads_facts`].
-    reads_facts: bool,
+    /// See [`Program::facts_read`].
+    facts_read: u64,
     /// The same expression in a flat form, when it has one.
     flat: Flat,
 }
@@ -47,7 +47,7 @@ impl Program {
         Program {
             ty,
             reads: node.reads(),
-            reads_facts: node.reads_facts(),
+            facts_read: node.facts_read(),
             flat: Flat::of(&node),
             node,
         }
@@ -66,7 +66,13 @@ impl Program {
     /// True when the value may depend on a fact (`round`, ...); otherwise the pile alone
     /// decides it.
     pub fn reads_facts(&self) -> bool {
-        self.reads_facts
+        self.facts_read != 0
+    }
+
+    /// The facts the value may depend on: bit `i` for fact `i` (every bit for a fact beyond
+    /// the 64th). Two sets of facts that agree on these give the same value.
+    pub fn facts_read(&self) -> u64 {
+        self.facts_read
     }
 
     /// The cards whose presence in the pile can change the value: for the same facts, two piles
@@ -507,10 +513,13 @@ impl Node {
         }
     }
 
-    /// True when a `Fact` node occurs in the tree.
-    fn reads_facts(&self) -> bool {
+    /// The facts read in the tree: bit `i` for each `Fact(i)` node (every bit for `i` >= 64).
+    fn facts_read(&self) -> u64 {
         match self {
-            Node::Fact(_) => true,
+            Node::Fact(i) => u32::try_from(*i)
+                .ok()
+                .and_then(|i| 1u64.checked_shl(i))
+                .unwrap_or(u64::MAX),
             Node::Int(_)
             | Node::Bool(_)
             | Node::Set(_)
@@ -518,7 +527,7 @@ impl Node {
             | Node::CountPlus(..)
             | Node::CountCmp(..)
             | Node::AllOf(_)
-            | Node::AnyOf(_) => false,
+            | Node::AnyOf(_) => 0,
             Node::Count(a)
             | Node::Size(a)
             | Node::All(a)
@@ -527,7 +536,7 @@ impl Node {
             | Node::SuitsWith(_, a)
             | Node::Sum(_, a)
             | Node::Not(a)
-            | Node::Neg(a) => a.reads_facts(),
+            | Node::Neg(a) => a.facts_read(),
             Node::Min(p)
             | Node::Max(p)
             | Node::Or(p)
@@ -538,8 +547,8 @@ impl Node {
             | Node::Union(p)
             | Node::Difference(p)
             | Node::Intersection(p)
-            | Node::Arith(_, p) => p.iter().any(Node::reads_facts),
-            Node::If(p) => p.iter().any(Node::reads_facts),
+            | Node::Arith(_, p) => p.iter().fold(0, |m, n| m | n.facts_read()),
+            Node::If(p) => p.iter().fold(0, |m, n| m | n.facts_read()),
         }
     }
 

@@ -25,6 +25,8 @@
 //! ```
 
 use crate::diag::{Diagnostic, FileId, Loc, SourceMap};
+
+mod fast;
 use rhai::{AST, ASTNode, Dynamic, Engine, Expr, Map, Position, Scope, Stmt};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
@@ -63,6 +65,10 @@ const TIME_LIMIT_MESSAGE: &str = "the call took too long (over 0.5 s)";
 pub struct ScoringScript {
     engine: Arc<Engine>,
     ast: Arc<AST>,
+    /// `score(hand)` compiled to run on the facts where they lie ([`fast`]), when the script
+    /// uses only what that covers; rhai runs it otherwise, and whenever the compiled run gives
+    /// up.
+    compiled: Option<Arc<fast::Program>>,
     /// A process-unique id, keying this script's entries in the per-thread result cache.
     id: u64,
     /// The facts of `hand` the script can observe.
@@ -803,6 +809,7 @@ impl ScoringScript {
                 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 let (reads, extra_reads) = FactReads::of(&ast, &aliases);
                 Some(ScoringScript {
+                    compiled: fast::Program::compile(&ast).map(Arc::new),
                     id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                     reads,
                     key_mask: reads.key_mask(),
@@ -970,6 +977,30 @@ impl ScoringScript {
         }
     }
 
+    /// True when `score(hand)` runs compiled, without adjustments, and never reads a property
+    /// named `name`: facts of that name, and entries of that name in a fact's map (a seat's
+    /// `declared.shake`), may be left out of those given to [`ScoringScript::score_slim`].
+    pub fn never_reads(&self, name: &str) -> bool {
+        self.adjust.is_empty() && self.compiled.as_ref().is_some_and(|p| p.never_reads(name))
+    }
+
+    /// [`ScoringScript::score`] on `slim`, facts with some left out that the script never reads
+    /// ([`ScoringScript::never_reads`]); on `full()`, the whole facts, when the compiled run
+    /// gives up (rhai sees everything).
+    pub fn score_slim(
+        &self,
+        slim: &HandFacts,
+        full: impl FnOnce() -> HandFacts,
+    ) -> Result<ScoreOutcome, ScriptError> {
+        if self.adjust.is_empty()
+            && let Some(p) = &self.compiled
+            && let Some(Ok(outcome)) = p.run(slim, &self.aliases, &self.options, true)
+        {
+            return Ok(outcome);
+        }
+        self.score(&full())
+    }
+
     /// Runs `score(hand)` on the facts of a finished hand, then each adjustment.
     pub fn score(&self, facts: &HandFacts) -> Result<ScoreOutcome, ScriptError> {
         let hand = || {
@@ -977,24 +1008,15 @@ impl ScoringScript {
             hand.insert("options".into(), Dynamic::from_map((*self.options).clone()));
             hand
         };
-        let mut scope = Scope::new();
-        // The map is handed over, not copied: a failure, the rare case, builds it again.
-        let result: Dynamic = self
-            .engine
-            .call_fn(&mut scope, &self.ast, SCORE_HOOK, (hand(),))
-            .map_err(|e| {
-                let (inner, mut pos) = innermost(&e);
-                if pos.is_none() {
-                    pos = self.locate_failure(hand());
-                }
-                match inner {
-                    rhai::EvalAltResult::ErrorTerminated(why, _) => {
-                        self.error(&why.to_string(), pos)
-                    }
-                    _ => self.error(&inner.to_string(), pos),
-                }
-            })?;
-        let mut outcome = Self::outcome(result, &self.file_name)?;
+        let compiled = self
+            .compiled
+            .as_ref()
+            .and_then(|p| p.run(facts, &self.aliases, &self.options, false));
+        let mut outcome = match compiled {
+            Some(Ok(outcome)) => outcome,
+            Some(Err(result)) => Self::outcome(result, &self.file_name)?,
+            None => Self::outcome(self.run_score(hand)?, &self.file_name)?,
+        };
         for a in self.adjust.iter() {
             let result: Dynamic = self
                 .engine
@@ -1016,6 +1038,26 @@ impl ScoringScript {
             outcome = Self::outcome(result, &a.file_name)?;
         }
         Ok(outcome)
+    }
+
+    /// `score(hand)` run on rhai, with the map `hand` builds.
+    fn run_score(&self, hand: impl Fn() -> Map) -> Result<Dynamic, ScriptError> {
+        let mut scope = Scope::new();
+        // The map is handed over, not copied: a failure, the rare case, builds it again.
+        self.engine
+            .call_fn(&mut scope, &self.ast, SCORE_HOOK, (hand(),))
+            .map_err(|e| {
+                let (inner, mut pos) = innermost(&e);
+                if pos.is_none() {
+                    pos = self.locate_failure(hand());
+                }
+                match inner {
+                    rhai::EvalAltResult::ErrorTerminated(why, _) => {
+                        self.error(&why.to_string(), pos)
+                    }
+                    _ => self.error(&inner.to_string(), pos),
+                }
+            })
     }
 
     /// Where a failing call fails, for errors rhai reports without a position (running out of
@@ -1690,6 +1732,139 @@ mod tests {
                 assert_eq!(other.score_memo(&facts).unwrap().total, round * 1000);
             }
         }
+    }
+
+    /// What the compiled form returns, when it runs to the end, and what rhai returns.
+    fn both_ways(
+        s: &ScoringScript,
+        facts: &HandFacts,
+    ) -> (
+        Option<Result<ScoreOutcome, ScriptError>>,
+        Result<ScoreOutcome, ScriptError>,
+    ) {
+        let compiled = s
+            .compiled
+            .as_ref()
+            .and_then(|p| p.run(facts, &s.aliases, &s.options, false))
+            .map(|r| match r {
+                Ok(o) => Ok(o),
+                Err(d) => ScoringScript::outcome(d, &s.file_name),
+            });
+        let hand = || {
+            let mut hand = facts_to_map(facts, &s.aliases);
+            hand.insert("options".into(), Dynamic::from_map((*s.options).clone()));
+            hand
+        };
+        let rhai = s
+            .run_score(hand)
+            .and_then(|d| ScoringScript::outcome(d, &s.file_name));
+        (compiled, rhai)
+    }
+
+    #[test]
+    fn compiled_scripts_return_what_rhai_returns() {
+        use crate::yaku::{SeatFacts, TableFacts};
+        let gostop = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/scripts/gostop.rhai"),
+        )
+        .unwrap();
+        let scripts = [
+            gostop.as_str(),
+            "fn score(hand) { hand.base * (hand.koikoi + 1) + hand.table_count }",
+            "fn score(hand) { if hand.dealer { hand.koikoi_self } else { hand.round * 10 } }",
+            "fn score(hand) { let t = hand.base; while t < 1000 { t *= 3; if t % 2 == 0 { break; } } \
+             let s = []; for i in 0..=hand.round { if i == 2 { continue; } s.push(#{ reason: `r${i} ${i > 1}`, total: i }); } \
+             #{ total: t, steps: s, opponent: hand.calls_opponent } }",
+            "fn score(hand) { f(hand, hand.round) } fn f(h, n) { if n <= 0 { return h.base; } 2 * f(h, n - 1) }",
+            "fn score(hand) { let a = [1, 2, 3]; a[hand.round] = -a[0] * hand.base; #{ total: a[1] * a[1], pays: a } }",
+            "fn score(hand) { #{ total: hand.base * 4611686018427387904 } }",
+            "fn score(hand) { #{ total: 2 ** (hand.base - 2), seats: [hand.base, -hand.base], winner: hand.round - 2 } }",
+            "fn score(hand) { let p = hand.seats[hand.round].tallies; #{ total: p.junk / hand.calls, pays: [p.brights, 0] } }",
+            "fn score(hand) { let y = hand.seats[0].yaku; #{ total: y.len() + len(hand.seats), steps: [#{ reason: y[0] }] } }",
+            "fn score(hand) { if hand.seats[0].yaku.contains(\"pi\") || !hand.instant && hand.draws_before > 1 { 1 } else { hand.no_such } }",
+            "fn score(hand) { let s = \"\"; for i in 0..hand.base { s = `${s}${s}x`; } s.len() }",
+        ];
+        let seat = |winner, calls, junk, brights, yaku: &[&str]| SeatFacts {
+            winner,
+            calls,
+            base: 3,
+            tallies: vec![
+                ("junk".into(), junk),
+                ("animals".into(), 7 - junk.min(7)),
+                ("brights".into(), brights),
+            ],
+            declared: vec![("shake".into(), i64::from(calls % 2)), ("bomb".into(), 0)],
+            events: vec![("ppeok".into(), 1)],
+            yaku: yaku.iter().map(|y| y.to_string()).collect(),
+            captured: vec!["jan-crane".into()],
+            team: None,
+        };
+        let mut compared = 0;
+        for src in scripts {
+            let mut sources = SourceMap::new();
+            let file = sources.add("test.rhai", src);
+            let mut errors = Vec::new();
+            let options = [
+                crate::ruleset::RuleOption {
+                    id: "pi_bak_below".into(),
+                    value: crate::ruleset::OptionValue::Int(8),
+                    description: String::new(),
+                },
+                crate::ruleset::RuleOption {
+                    id: "meong_bak_from".into(),
+                    value: crate::ruleset::OptionValue::Int(7),
+                    description: String::new(),
+                },
+            ];
+            let s = ScoringScript::compile(
+                &sources,
+                file,
+                &Loc::new(file, 0..0),
+                &["koikoi".to_string()],
+                &options,
+                &mut errors,
+            )
+            .unwrap();
+            assert!(s.compiled.is_some(), "{src} is not compiled");
+            for (base, round, calls, instant, draws) in [
+                (0, 0, 0, false, 0),
+                (7, 1, 1, false, 0),
+                (9, 2, 3, false, 2),
+                (12, 3, 5, true, 1),
+                (66, 1, 0, false, 0),
+            ] {
+                let table = TableFacts {
+                    teams: Vec::new(),
+                    carry: None,
+                    seats: vec![
+                        seat(
+                            round != 1,
+                            calls,
+                            4 + base % 9,
+                            base % 4,
+                            &["pi", "samgwang"],
+                        ),
+                        seat(round == 1, calls / 2, 9, 0, &["godori"]),
+                    ],
+                    draws_before: draws,
+                };
+                let facts = HandFacts {
+                    base,
+                    round,
+                    calls_self: i64::from(calls),
+                    calls_opponent: 1,
+                    instant,
+                    extra: table.extra(),
+                    ..HandFacts::default()
+                };
+                let (compiled, rhai) = both_ways(&s, &facts);
+                if let Some(compiled) = compiled {
+                    assert_eq!(compiled, rhai, "{src} on {facts:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 40, "only {compared} runs compared");
     }
 
     #[test]

@@ -201,8 +201,10 @@ impl Progress {
                 return p;
             }
         }
+        // Facts no yaku reads are left out: probes under facts that differ only there are the
+        // same (Matgo's yaku read the sake cup's choice, not the round or the dealer).
         let facts = if reads_facts {
-            facts
+            ruleset.yaku.narrow_facts(facts)
         } else {
             crate::ruleset::YakuFacts::default()
         };

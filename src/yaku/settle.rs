@@ -409,6 +409,50 @@ pub fn settle_at_table(
     settle_with(ruleset, found, special, c, table, false)
 }
 
+/// [`settle_at_table`] with every seat's facts from `table`: `table(false)` may leave out
+/// what the script never reads ([`ScoringScript::never_reads`]), `table(true)` holds
+/// everything and is built only when the script must see it all (run on rhai).
+///
+/// [`ScoringScript::never_reads`]: crate::script::ScoringScript::never_reads
+pub fn settle_at_table_lazy(
+    ruleset: &Ruleset,
+    found: &YakuScore,
+    special: Option<&Special>,
+    c: &Circumstances,
+    table: impl Fn(bool) -> TableFacts,
+) -> Result<HandOutcome, ScriptError> {
+    let Some(script) = &ruleset.scoring else {
+        return settle_at_table(ruleset, found, special, c, Some(&table(true)));
+    };
+    let yaku = found_yaku(ruleset, found, special);
+    let base = yaku.iter().map(|y| y.points).sum();
+    let facts_of = |t: TableFacts| {
+        let mut f = facts(&yaku, c, special);
+        f.extra = t.extra();
+        f
+    };
+    let ScoreOutcome {
+        total,
+        opponent,
+        steps,
+        pays,
+        seats,
+        winner,
+        carry,
+    } = script.score_slim(&facts_of(table(false)), || facts_of(table(true)))?;
+    Ok(HandOutcome {
+        yaku,
+        base,
+        steps,
+        total,
+        opponent,
+        payments: pays,
+        seats,
+        winner,
+        carry,
+    })
+}
+
 /// [`settle_at_table`] in a search's world, where many playouts end with the same facts: the
 /// script's result for every seat's facts is remembered ([`ScoringScript::score_memo`]). In
 /// ordinary play they seldom repeat, and the memo would cost more than it saves.

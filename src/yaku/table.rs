@@ -48,6 +48,8 @@ struct Plan {
     by_card: [u64; CardSet::CAPACITY],
     /// The yaku that read a fact, with every yaku of their groups.
     by_facts: u64,
+    /// The facts some yaku reads: bit `i` for fact `i`.
+    facts_read: u64,
     /// Each yaku's group.
     groups: Groups,
     /// The other yaku evaluated on the empty pile: they need no facts.
@@ -232,6 +234,19 @@ impl YakuTable {
         self.plan().by_facts != 0
     }
 
+    /// `facts` with those no yaku reads set to 0: every yaku scores every pile the same under
+    /// both, so they may share what is computed from the table under facts (a bot's probes).
+    pub fn narrow_facts(&self, facts: crate::ruleset::YakuFacts) -> crate::ruleset::YakuFacts {
+        let read = self.plan().facts_read;
+        let mut narrowed = facts;
+        for (i, f) in narrowed.iter_mut().enumerate() {
+            if i < 64 && read >> i & 1 == 0 {
+                *f = 0;
+            }
+        }
+        narrowed
+    }
+
     fn plan(&self) -> &Plan {
         let plan = self.plan.get_or_init(|| Box::new(self.make_plan()));
         debug_assert!(
@@ -250,6 +265,7 @@ impl YakuTable {
         }
         let mut by_card = [0u64; CardSet::CAPACITY];
         let mut by_facts = 0;
+        let mut facts_read = 0;
         let mut groups = Groups {
             rivals: [0; MAX_YAKU],
             gates: [(CardSet::EMPTY, 0); MAX_YAKU],
@@ -271,6 +287,7 @@ impl YakuTable {
             if y.when.reads_facts() || y.points.reads_facts() {
                 by_facts |= closed;
             }
+            facts_read |= y.when.facts_read() | y.points.facts_read();
         }
         let mut empty = YakuScore::default();
         let dirty = self.all() & !by_facts;
@@ -278,6 +295,7 @@ impl YakuTable {
         Plan {
             by_card,
             by_facts,
+            facts_read,
             groups,
             empty,
         }

@@ -640,30 +640,47 @@ impl MatchingGame {
         }
     }
 
-    /// Every seat's facts at the hand's end, for a script that settles each loser separately.
-    fn table_facts(&self, winner: Option<Seat>) -> TableFacts {
+    /// Every seat's facts at the hand's end, for a script that settles each loser separately;
+    /// unless `whole`, without the lists the script never reads (left empty).
+    fn table_facts(&self, winner: Option<Seat>, whole: bool) -> TableFacts {
         let r = &self.ruleset;
+        let skip = |name: &str| !whole && r.scoring.as_ref().is_some_and(|s| s.never_reads(name));
+        let (declared, events, captured) = (skip("declared"), skip("events"), skip("captured"));
         let seats = (0..self.seats)
             .map(|s| {
                 let c = self.circumstances(s);
-                SeatFacts {
-                    calls: self.calls[s],
-                    declared: r
+                let mut seat = if captured {
+                    let found = &self.yaku[s];
+                    SeatFacts {
+                        winner: winner == Some(s),
+                        base: found.base(),
+                        tallies: yaku::tallies(r, self.captured[s], &c),
+                        yaku: found.iter().map(|i| r.yaku.yaku[i].id.clone()).collect(),
+                        ..SeatFacts::default()
+                    }
+                } else {
+                    SeatFacts::of_pile(r, self.captured[s], &self.yaku[s], &c, winner == Some(s))
+                };
+                seat.calls = self.calls[s];
+                if !declared {
+                    seat.declared = r
                         .declarations
                         .iter()
                         .enumerate()
                         .map(|(i, d)| (d.id.clone(), i64::from(self.marks.declared(s, i))))
-                        .collect(),
-                    events: self
+                        .collect();
+                }
+                if !events {
+                    seat.events = self
                         .flow
                         .turn_events
                         .iter()
                         .enumerate()
                         .map(|(i, e)| (e.id.clone(), i64::from(self.marks.fired(s, i))))
-                        .collect(),
-                    team: self.flow.teams.any().then(|| self.flow.teams.team_of(s)),
-                    ..SeatFacts::of_pile(r, self.captured[s], &self.yaku[s], &c, winner == Some(s))
+                        .collect();
                 }
+                seat.team = self.flow.teams.any().then(|| self.flow.teams.team_of(s));
+                seat
             })
             .collect();
         TableFacts {
@@ -712,7 +729,16 @@ impl MatchingGame {
             Some(Special::Settle) => None,
             _ => Some(winner),
         };
-        let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(won));
+        if yaku::reads_table(&self.ruleset) && !self.ends_with_hand {
+            return yaku::settle_at_table_lazy(
+                &self.ruleset,
+                &found,
+                special,
+                &self.circumstances(winner),
+                |whole| self.table_facts(won, whole),
+            );
+        }
+        let table = yaku::reads_table(&self.ruleset).then(|| self.table_facts(won, true));
         // A search's world ends with this hand, as do many of its playouts, often with the
         // same facts.
         let settle = if self.ends_with_hand {

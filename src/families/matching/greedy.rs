@@ -125,7 +125,8 @@ impl<'v> Piles<'v> {
         // One probe serves both sides when the yaku read no fact or the facts are the same.
         let (mine_progress, their_progress) = if r.yaku.reads_facts() {
             let mine = Progress::of(r, view.yaku_facts(me));
-            let their_facts = view.yaku_facts(them);
+            // Compared as the probe holds them: without the facts no yaku reads.
+            let their_facts = r.yaku.narrow_facts(view.yaku_facts(them));
             let theirs = if &their_facts == mine.facts() {
                 Rc::clone(&mine)
             } else {
