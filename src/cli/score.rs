@@ -207,7 +207,7 @@ pub(super) fn score_matching(
             }
         };
     if args.json {
-        let doc = serde_json::json!({
+        let mut doc = serde_json::json!({
             "ruleset": ruleset.id,
             "end": end_name(special.as_ref()),
             "captured": deck.ids(pile),
@@ -218,10 +218,19 @@ pub(super) fn score_matching(
             "total": outcome.total,
             "opponent": outcome.opponent,
             "payments": outcome.payments,
-            "seats": outcome.seats,
-            "winner": outcome.winner,
-            "carry": outcome.carry,
         });
+        // What a script that settles every seat adds, only when it says it.
+        if let Some(map) = doc.as_object_mut() {
+            if !outcome.seats.is_empty() {
+                map.insert("seats".into(), serde_json::json!(outcome.seats));
+            }
+            if let Some(w) = outcome.winner {
+                map.insert("winner".into(), serde_json::json!(w));
+            }
+            if !outcome.carry.is_empty() {
+                map.insert("carry".into(), serde_json::json!(outcome.carry));
+            }
+        }
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
