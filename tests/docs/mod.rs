@@ -3,9 +3,8 @@
 //! the key reference is the one `yaku schema --format markdown` generates, and `.ci/run` runs the
 //! README's test command.
 //!
-//! mdBook itself is not installed in CI (no Debian package, and building it from crates.io would
-//! add minutes to every run), so the book's structure is checked here instead; `mdbook build
-//! docs` renders it where mdBook is installed.
+//! `.ci/run` also builds the book with mdBook (`mdbook build docs`), which it installs from
+//! crates.io where it is missing.
 
 use crate::common::{TempDir, Yaku, root};
 use std::path::{Path, PathBuf};
