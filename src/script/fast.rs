@@ -595,7 +595,9 @@ impl Program {
 /// says what is wrong.
 fn outcome(v: &V) -> Option<ScoreOutcome> {
     let entries = match v {
-        V::Int(n) if *n >= 0 => return Some(ScoreOutcome::of_total(*n)),
+        V::Int(n) if (0..=super::MAX_SCRIPT_POINTS).contains(n) => {
+            return Some(ScoreOutcome::of_total(*n));
+        }
         V::Map(entries) => entries,
         _ => return None,
     };
@@ -648,9 +650,11 @@ fn outcome(v: &V) -> Option<ScoreOutcome> {
                         .map(|(_, v)| v)
                 };
                 Some(ScoreStep {
+                    // Escaped for the terminal, as the checked path does: `score`, the play
+                    // screen and replays show it.
                     reason: match get("reason") {
                         None => String::new(),
-                        Some(r) => r.str()?.to_string(),
+                        Some(r) => crate::diag::escape_control(r.str()?).into_owned(),
                     },
                     total: match get("total") {
                         Some(V::Int(n)) => *n,
