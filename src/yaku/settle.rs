@@ -130,30 +130,37 @@ impl Circumstances {
 }
 
 impl TableFacts {
-    /// The facts as the script's `hand` holds them (`seats`, `draws_before`).
+    /// The facts as the script's `hand` holds them (`seats`, `draws_before`, `carry`, `teams`).
     pub fn extra(&self) -> Vec<(&'static str, FactValue)> {
-        let pairs = |list: &[(String, i64)]| {
+        self.clone().into_extra()
+    }
+
+    /// [`TableFacts::extra`], moving the texts rather than copying them: a hand's facts are
+    /// built for one settlement, and every seat's ids copied again cost a Matgo hand several
+    /// thousand instructions.
+    pub fn into_extra(self) -> Vec<(&'static str, FactValue)> {
+        let pairs = |list: Vec<(String, i64)>| {
             FactValue::Map(
-                list.iter()
-                    .map(|(k, v)| (k.clone(), FactValue::Int(*v)))
+                list.into_iter()
+                    .map(|(k, v)| (k, FactValue::Int(v)))
                     .collect(),
             )
         };
         let texts =
-            |list: &[String]| FactValue::List(list.iter().cloned().map(FactValue::Text).collect());
+            |list: Vec<String>| FactValue::List(list.into_iter().map(FactValue::Text).collect());
         let seats = self
             .seats
-            .iter()
+            .into_iter()
             .map(|s| {
                 let mut m = vec![
                     ("winner".into(), FactValue::Bool(s.winner)),
                     ("calls".into(), FactValue::Int(i64::from(s.calls))),
                     ("base".into(), FactValue::Int(s.base)),
-                    ("tallies".into(), pairs(&s.tallies)),
-                    ("declared".into(), pairs(&s.declared)),
-                    ("events".into(), pairs(&s.events)),
-                    ("yaku".into(), texts(&s.yaku)),
-                    ("captured".into(), texts(&s.captured)),
+                    ("tallies".into(), pairs(s.tallies)),
+                    ("declared".into(), pairs(s.declared)),
+                    ("events".into(), pairs(s.events)),
+                    ("yaku".into(), texts(s.yaku)),
+                    ("captured".into(), texts(s.captured)),
                 ];
                 if let Some(t) = s.team {
                     m.push(("team".into(), FactValue::Int(t as i64)));
@@ -165,13 +172,13 @@ impl TableFacts {
             ("seats", FactValue::List(seats)),
             ("draws_before", FactValue::Int(i64::from(self.draws_before))),
         ];
-        if let Some(carry) = &self.carry {
-            out.push(("carry", carry.clone()));
+        if let Some(carry) = self.carry {
+            out.push(("carry", carry));
         }
         if !self.teams.is_empty() {
             let teams = self
                 .teams
-                .iter()
+                .into_iter()
                 .map(|t| {
                     FactValue::Map(vec![
                         (
@@ -180,8 +187,8 @@ impl TableFacts {
                                 t.seats.iter().map(|&s| FactValue::Int(s as i64)).collect(),
                             ),
                         ),
-                        ("tallies".into(), pairs(&t.tallies)),
-                        ("captured".into(), texts(&t.captured)),
+                        ("tallies".into(), pairs(t.tallies)),
+                        ("captured".into(), texts(t.captured)),
                     ])
                 })
                 .collect();
@@ -428,7 +435,7 @@ pub fn settle_at_table_lazy(
     let base = yaku.iter().map(|y| y.points).sum();
     let facts_of = |t: TableFacts| {
         let mut f = facts(&yaku, c, special);
-        f.extra = t.extra();
+        f.extra = t.into_extra();
         f
     };
     let ScoreOutcome {
