@@ -1,7 +1,7 @@
 //! The game core: one interface every family implements ([`Game`]), seats as numbers, one move
 //! vocabulary, the driver that lets bots play any family, and records for every family.
 //!
-//! The families themselves live in [`crate::families`]; nothing here knows any of them.
+//! The families stand on it, in the layer above (`families`); nothing here knows any of them.
 //!
 //! ```
 //! use yaku::core::{Game, StartOptions};
@@ -19,8 +19,6 @@ mod game;
 mod ledger;
 pub mod record;
 mod seat;
-#[cfg(test)]
-pub(crate) mod tests;
 
 pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
 pub use carry::Carried;

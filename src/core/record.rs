@@ -509,7 +509,7 @@ impl Record {
 
     /// The options that start the game as it stood before the first action: recorded deals,
     /// seed, seats, rounds, dealer and table limits, every field checked against the ruleset
-    /// and the seat counts its family allows (`crate::families::start_record` starts it).
+    /// and the seat counts its family allows (the family registry starts the game from them).
     pub fn start_options(
         &self,
         ruleset: &Ruleset,

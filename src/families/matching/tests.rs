@@ -179,7 +179,7 @@ fn same_seed_same_game() {
 /// A logged game of `seed` after up to `moves` random moves (seeded from `seed` too).
 fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> MatchingGame {
     let mut g = logged(r, seed);
-    crate::core::tests::random_moves(&mut g, seed, moves);
+    crate::families::every_family_tests::random_moves(&mut g, seed, moves);
     g
 }
 
@@ -190,7 +190,7 @@ fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> MatchingGame {
 #[test]
 fn copy_from_is_a_clone() {
     for r in bundled_rulesets() {
-        crate::core::tests::assert_copy_is_clone(&begun(&r, 3, 17), begun(&r, 9, 40), &r.id);
+        crate::families::every_family_tests::assert_copy_is_clone(&begun(&r, 3, 17), begun(&r, 9, 40), &r.id);
     }
 }
 
@@ -201,7 +201,7 @@ fn copy_from_is_a_clone() {
 fn a_deal_made_in_place_is_the_fresh_deal() {
     for r in bundled_rulesets() {
         let (source, target) = (begun(&r, 3, 17), begun(&r, 9, 60));
-        crate::core::tests::assert_deal_in_place_is_fresh(&source, target, &r.id);
+        crate::families::every_family_tests::assert_deal_in_place_is_fresh(&source, target, &r.id);
     }
 }
 
@@ -310,7 +310,7 @@ fn first_dealer_option_overrides_the_rule_without_changing_the_deal() {
 /// turn passes round the table, and the game plays to its end with every card accounted for.
 #[test]
 fn three_seats_play_in_turn_to_the_end() {
-    let three = crate::core::tests::THREE_SEATS;
+    let three = crate::families::every_family_tests::THREE_SEATS;
     let loaded = crate::ruleset::load_str("three.toml", three);
     let messages: Vec<_> = loaded.diagnostics.iter().map(|d| &d.message).collect();
     let r = Arc::new(loaded.value.unwrap_or_else(|| panic!("{messages:?}")));

@@ -3,9 +3,9 @@
 //! after every action, the same seed gives the same game, and a recorded game replays to the
 //! same outcomes.
 
-use super::record::Record;
-use super::{Game, StartOptions, play_out};
-use crate::agent::{Agent, RandomAgent, agent_rng};
+use crate::agent::RandomAgent;
+use crate::core::record::Record;
+use crate::core::{Agent, Game, StartOptions, agent_rng, play_out};
 use crate::deck::CardSet;
 use crate::ruleset::{self, Ruleset};
 use std::sync::Arc;
@@ -92,7 +92,7 @@ fn rulesets() -> Vec<(Arc<Ruleset>, usize)> {
     let mut v: Vec<(Arc<Ruleset>, usize)> = ruleset::bundled::ruleset_names()
         .map(|n| {
             let r = ruleset::load(n).value.unwrap();
-            let seats = crate::families::seat_range(&r).default;
+            let seats = super::seat_range(&r).default;
             (Arc::new(r), seats)
         })
         .collect();
@@ -102,7 +102,7 @@ fn rulesets() -> Vec<(Arc<Ruleset>, usize)> {
 }
 
 fn start(r: &Arc<Ruleset>, seats: usize, seed: u64, log: bool) -> Box<dyn Game> {
-    crate::families::start(
+    super::start(
         Arc::clone(r),
         StartOptions {
             seed,
@@ -197,7 +197,7 @@ fn a_recorded_game_of_every_family_replays_to_the_same_outcomes() {
         let back = Record::from_json(&record.to_json()).unwrap();
         let mut seedless = back.clone();
         seedless.seed = None;
-        let replayed = crate::families::replay(&seedless, Arc::clone(&r)).unwrap();
+        let replayed = super::replay(&seedless, Arc::clone(&r)).unwrap();
         assert_eq!(replayed.history(), game.history(), "{}", r.id);
         assert_eq!(replayed.scores(), game.scores(), "{}", r.id);
     }
