@@ -541,26 +541,7 @@ fn table_facts(
         .collect();
     let seat_facts: Vec<scoring::SeatFacts> = seat_facts;
     let teams = &flow.teams;
-    let team_facts = if teams.any() {
-        (0..teams.count(piles.len()))
-            .map(|t| {
-                let seats: Vec<usize> = teams.members(t, piles.len()).collect();
-                let pile = seats.iter().fold(CardSet::EMPTY, |u, &s| u | piles[s]);
-                scoring::TeamFacts {
-                    tallies: scoring::tallies(ruleset, pile, c),
-                    captured: ruleset
-                        .deck
-                        .ids(pile)
-                        .into_iter()
-                        .map(String::from)
-                        .collect(),
-                    seats,
-                }
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let team_facts = scoring::TeamFacts::of_table(ruleset, teams, &piles, |_| *c);
     let seat_facts = seat_facts
         .into_iter()
         .enumerate()

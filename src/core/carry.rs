@@ -68,14 +68,7 @@ impl Carried {
         FactValue::Map(
             defs.iter()
                 .zip(&self.values)
-                .map(|(d, (id, v))| {
-                    let value = if d.per_seat {
-                        FactValue::List(v.iter().map(|&x| FactValue::Int(x)).collect())
-                    } else {
-                        FactValue::Int(v[0])
-                    };
-                    (id.clone(), value)
-                })
+                .map(|(d, (id, v))| (id.clone(), d.fact(v)))
                 .collect(),
         )
     }

@@ -47,47 +47,17 @@ impl Clone for Ledger {
         l
     }
 
-    /// Field by field, keeping this ledger's vectors (a search copies a game for every action
-    /// it tries). A field added here must be added to the pattern, or this does not compile.
     fn clone_from(&mut self, other: &Ledger) {
-        let Ledger {
-            scores,
-            history,
-            round,
-            rounds,
-            first_dealer,
-            dealer,
-            house_deals,
-            dealt_orders,
-            events,
-            log,
-            error,
-            carried,
-        } = self;
-        scores.clone_from(&other.scores);
-        history.clone_from(&other.history);
-        round.clone_from(&other.round);
-        rounds.clone_from(&other.rounds);
-        first_dealer.clone_from(&other.first_dealer);
-        dealer.clone_from(&other.dealer);
-        house_deals.clone_from(&other.house_deals);
-        dealt_orders.clone_from(&other.dealt_orders);
-        events.clone_from(&other.events);
-        log.clone_from(&other.log);
-        error.clone_from(&other.error);
-        carried.clone_from(&other.carried);
+        self.copy_from(other, true);
     }
 }
 
 impl Ledger {
-    /// Makes this ledger a copy of `other`, keeping its vectors; without `record`, the
-    /// finished hands, deals and events are left empty (a search's playout reads only the hand
-    /// in progress).
+    /// Makes this ledger a copy of `other` field by field, keeping its vectors (a search copies
+    /// a game for every action it tries); without `record`, the finished hands, deals and
+    /// events are left empty (a search's playout reads only the hand in progress). A field
+    /// added here must be added to the pattern, or this does not compile.
     pub fn copy_from(&mut self, other: &Ledger, record: bool) {
-        if record {
-            self.clone_from(other);
-            return;
-        }
         let Ledger {
             scores,
             history,
@@ -103,17 +73,23 @@ impl Ledger {
             carried,
         } = self;
         scores.clone_from(&other.scores);
-        history.clear();
         round.clone_from(&other.round);
         rounds.clone_from(&other.rounds);
         first_dealer.clone_from(&other.first_dealer);
         dealer.clone_from(&other.dealer);
         house_deals.clone_from(&other.house_deals);
-        dealt_orders.clear();
-        events.clear();
         log.clone_from(&other.log);
         error.clone_from(&other.error);
         carried.clone_from(&other.carried);
+        if record {
+            history.clone_from(&other.history);
+            dealt_orders.clone_from(&other.dealt_orders);
+            events.clone_from(&other.events);
+        } else {
+            history.clear();
+            dealt_orders.clear();
+            events.clear();
+        }
     }
 
     /// The ledger of a new game: every seat's score at `stake`, `rounds` hands at most, the

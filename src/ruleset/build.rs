@@ -2839,14 +2839,7 @@ fn carry_sample(carry: &[Carry], seats: usize) -> FactValue {
     FactValue::Map(
         carry
             .iter()
-            .map(|c| {
-                let v = if c.per_seat {
-                    FactValue::List(vec![FactValue::Int(c.initial); seats])
-                } else {
-                    FactValue::Int(c.initial)
-                };
-                (c.id.clone(), v)
-            })
+            .map(|c| (c.id.clone(), c.fact(&vec![c.initial; seats])))
             .collect(),
     )
 }

@@ -600,8 +600,17 @@ pub struct TricksFlow {
     /// Claim the target.
     pub claim_declaration: Option<DeclId>,
 }
-
 impl Ruleset {
+    /// A failure of what the scoring script returned (its file named), or of the ruleset's own
+    /// scoring where it has no script: a `seats` list of the wrong length, a carried value it
+    /// does not declare.
+    pub fn script_failure(&self, message: String) -> crate::script::ScriptError {
+        match &self.scoring {
+            Some(s) => s.failure(&message),
+            None => crate::script::ScriptError { message },
+        }
+    }
+
     /// The matching-game flow, when this is a matching game.
     pub fn matching(&self) -> Option<&std::sync::Arc<MatchingFlow>> {
         match &self.flow {
@@ -724,4 +733,17 @@ pub struct Carry {
     pub per_seat: bool,
     /// Its value before the first hand.
     pub initial: i64,
+}
+
+impl Carry {
+    /// Its `values` (one, or one per seat) as the scoring script's `hand.carry` holds them: a
+    /// number for the table, an array for the seats.
+    pub fn fact(&self, values: &[i64]) -> crate::script::FactValue {
+        use crate::script::FactValue;
+        if self.per_seat {
+            FactValue::List(values.iter().map(|&v| FactValue::Int(v)).collect())
+        } else {
+            FactValue::Int(values.first().copied().unwrap_or(self.initial))
+        }
+    }
 }

@@ -64,6 +64,38 @@ pub struct TeamFacts {
     pub captured: Vec<String>,
 }
 
+impl TeamFacts {
+    /// Every partnership of `teams` at a table whose seats captured `piles`: its seats and
+    /// their piles taken together, tallied with the facts `circumstances` gives a team by its
+    /// first seat. None without partnerships.
+    pub fn of_table(
+        ruleset: &Ruleset,
+        teams: &crate::ruleset::Teams,
+        piles: &[CardSet],
+        circumstances: impl Fn(usize) -> Circumstances,
+    ) -> Vec<TeamFacts> {
+        if !teams.any() {
+            return Vec::new();
+        }
+        (0..teams.count(piles.len()))
+            .map(|t| {
+                let seats: Vec<usize> = teams.members(t, piles.len()).collect();
+                let pile = seats.iter().fold(CardSet::EMPTY, |u, &s| u | piles[s]);
+                TeamFacts {
+                    tallies: tallies(ruleset, pile, &circumstances(seats[0])),
+                    captured: ruleset
+                        .deck
+                        .ids(pile)
+                        .into_iter()
+                        .map(String::from)
+                        .collect(),
+                    seats,
+                }
+            })
+            .collect()
+    }
+}
+
 /// One seat at a hand's end.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatFacts {
@@ -236,6 +268,33 @@ pub struct HandOutcome {
     /// Values the script carries into the next hand, by id.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub carry: Vec<(String, crate::script::CarriedValue)>,
+}
+
+impl HandOutcome {
+    /// The outcome of the yaku that count (`base` their points) and the scoring script's
+    /// answer for them.
+    pub fn of(yaku: Vec<FoundYaku>, base: i64, script: ScoreOutcome) -> HandOutcome {
+        let ScoreOutcome {
+            total,
+            opponent,
+            steps,
+            pays,
+            seats,
+            winner,
+            carry,
+        } = script;
+        HandOutcome {
+            yaku,
+            base,
+            steps,
+            total,
+            opponent,
+            payments: pays,
+            seats,
+            winner,
+            carry,
+        }
+    }
 }
 
 /// The packed identity of the yaku that count, for the cache key: `None` when more than 8 yaku
@@ -438,26 +497,8 @@ pub fn settle_at_table_lazy(
         f.extra = t.into_extra();
         f
     };
-    let ScoreOutcome {
-        total,
-        opponent,
-        steps,
-        pays,
-        seats,
-        winner,
-        carry,
-    } = script.score_slim(&facts_of(table(false)), || facts_of(table(true)))?;
-    Ok(HandOutcome {
-        yaku,
-        base,
-        steps,
-        total,
-        opponent,
-        payments: pays,
-        seats,
-        winner,
-        carry,
-    })
+    let scored = script.score_slim(&facts_of(table(false)), || facts_of(table(true)))?;
+    Ok(HandOutcome::of(yaku, base, scored))
 }
 
 /// [`settle_at_table`] in a search's world, where many playouts end with the same facts: the
@@ -492,15 +533,7 @@ fn settle_with(
         }
         f
     };
-    let ScoreOutcome {
-        total,
-        opponent,
-        steps,
-        pays,
-        seats,
-        winner,
-        carry,
-    } = match &ruleset.scoring {
+    let scored = match &ruleset.scoring {
         Some(script) if table.is_some() && remember => {
             ScoreOutcome::clone(&*script.score_memo(&facts())?)
         }
@@ -512,15 +545,5 @@ fn settle_with(
         }
         None => ScoreOutcome::of_total(base),
     };
-    Ok(HandOutcome {
-        yaku,
-        base,
-        steps,
-        total,
-        opponent,
-        payments: pays,
-        seats,
-        winner,
-        carry,
-    })
+    Ok(HandOutcome::of(yaku, base, scored))
 }

@@ -280,7 +280,11 @@ fn a_player_out_of_chips_leaves_and_bankrolls_carry_over() {
 fn copy_from_is_a_clone() {
     for name in ["kolyesi", "house/kolyesi-wild-supreme"] {
         let r = rules(name);
-        crate::families::every_family_tests::assert_copy_is_clone(&begun(&r, 3, 7), begun(&r, 9, 30), name);
+        crate::families::every_family_tests::assert_copy_is_clone(
+            &begun(&r, 3, 7),
+            begun(&r, 9, 30),
+            name,
+        );
     }
 }
 
@@ -304,7 +308,11 @@ fn a_deal_made_in_place_is_the_fresh_deal() {
         let r = rules(name);
         for (seed, moves) in [(3, 7), (4, 2), (5, 12), (6, 5)] {
             let source = begun(&r, seed, moves);
-            crate::families::every_family_tests::assert_deal_in_place_is_fresh(&source, begun(&r, 9, 30), name);
+            crate::families::every_family_tests::assert_deal_in_place_is_fresh(
+                &source,
+                begun(&r, 9, 30),
+                name,
+            );
         }
     }
 }

@@ -685,33 +685,12 @@ impl MatchingGame {
             .collect();
         TableFacts {
             seats,
-            teams: self.team_facts(),
+            teams: TeamFacts::of_table(r, &self.flow.teams, &self.captured, |s| {
+                self.circumstances(s)
+            }),
             carry: (!self.ledger.carried.is_empty()).then(|| self.ledger.carried.fact(&r.carry)),
             draws_before: self.draws_before,
         }
-    }
-
-    /// Each partnership's seats and the pile they took together (none without partnerships).
-    fn team_facts(&self) -> Vec<TeamFacts> {
-        let teams = &self.flow.teams;
-        if !teams.any() {
-            return Vec::new();
-        }
-        let r = &self.ruleset;
-        (0..teams.count(self.seats))
-            .map(|t| {
-                let seats: Vec<Seat> = teams.members(t, self.seats).collect();
-                let pile = seats
-                    .iter()
-                    .fold(CardSet::EMPTY, |p, &s| p | self.captured[s]);
-                let c = self.circumstances(seats[0]);
-                TeamFacts {
-                    tallies: yaku::tallies(r, pile, &c),
-                    captured: r.deck.ids(pile).into_iter().map(String::from).collect(),
-                    seats,
-                }
-            })
-            .collect()
     }
 
     /// Settles a hand `winner` won: with every seat's facts when the script reads them.
@@ -1494,12 +1473,9 @@ impl MatchingGame {
             seats: &o.seats,
             named: o.winner,
         };
-        let (winner, by_seat) = said.resolve(self.seats, winner).map_err(|message| {
-            match self.ruleset.scoring.as_ref() {
-                Some(s) => s.failure(&message),
-                None => ScriptError { message },
-            }
-        })?;
+        let (winner, by_seat) = said
+            .resolve(self.seats, winner)
+            .map_err(|message| self.ruleset.script_failure(message))?;
         Ok((winner, settled, by_seat))
     }
 
@@ -1578,10 +1554,7 @@ impl MatchingGame {
         if let Some(o) = outcome.as_ref().filter(|o| !o.carry.is_empty())
             && let Err(why) = self.ledger.carried.apply(&self.ruleset.carry, &o.carry)
         {
-            self.ledger.error = Some(match &self.ruleset.scoring {
-                Some(script) => script.failure(&why),
-                None => ScriptError { message: why },
-            });
+            self.ledger.fail(self.ruleset.script_failure(why));
             self.phase = Phase::GameOver;
             return;
         }

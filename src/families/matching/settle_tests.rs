@@ -57,6 +57,24 @@ fn played(r: &Arc<Ruleset>, players: &[&str], seed: u64) -> (Record, Box<dyn cra
     (record, game)
 }
 
+/// One hand of `r` played by greedy bots at every seat, seeded with `seed`.
+fn one_hand(r: &Arc<Ruleset>, seats: usize, seed: u64) -> super::MatchingGame {
+    let mut game = super::start(
+        Arc::clone(r),
+        StartOptions {
+            seed,
+            rounds: Some(1),
+            ..StartOptions::default()
+        },
+    )
+    .unwrap();
+    let mut agents: Vec<Box<dyn Agent>> = (0..seats)
+        .map(|_| agent_by_name("greedy", r).unwrap())
+        .collect();
+    crate::core::play_out(&mut game, &mut agents, &mut agent_rng(seed)).unwrap();
+    game
+}
+
 #[test]
 fn every_seat_scores_its_own_captures_when_the_hands_run_out() {
     let r = load(&captures());
@@ -96,19 +114,7 @@ fn a_settled_hand_pins_each_seat() {
     // card points (brights 20, animals 10, ribbons 5, plains 1), and its points, three times
     // its own less everything taken.
     let r = load(&captures());
-    let mut game = super::start(
-        Arc::clone(&r),
-        StartOptions {
-            seed: 7,
-            rounds: Some(1),
-            ..StartOptions::default()
-        },
-    )
-    .unwrap();
-    let mut agents: Vec<Box<dyn Agent>> = (0..3)
-        .map(|_| agent_by_name("greedy", &r).unwrap())
-        .collect();
-    crate::core::play_out(&mut game, &mut agents, &mut agent_rng(7)).unwrap();
+    let game = one_hand(&r, 3, 7);
     let h = &game.history()[0];
     let mut out = String::new();
     let mut total = 0;
@@ -263,19 +269,7 @@ fn partners_share_one_score() {
 #[test]
 fn the_team_pile_is_what_the_partners_took_together() {
     let r = load(PARTNERS);
-    let mut game = super::start(
-        Arc::clone(&r),
-        StartOptions {
-            seed: 3,
-            rounds: Some(1),
-            ..StartOptions::default()
-        },
-    )
-    .unwrap();
-    let mut agents: Vec<Box<dyn Agent>> = (0..4)
-        .map(|_| agent_by_name("greedy", &r).unwrap())
-        .collect();
-    crate::core::play_out(&mut game, &mut agents, &mut agent_rng(3)).unwrap();
+    let game = one_hand(&r, 4, 3);
     let value = r.deck.attributes.iter().find(|a| a.id == "points").unwrap();
     let points = |s: usize| -> i64 {
         game.captured(s)

@@ -190,7 +190,11 @@ fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> MatchingGame {
 #[test]
 fn copy_from_is_a_clone() {
     for r in bundled_rulesets() {
-        crate::families::every_family_tests::assert_copy_is_clone(&begun(&r, 3, 17), begun(&r, 9, 40), &r.id);
+        crate::families::every_family_tests::assert_copy_is_clone(
+            &begun(&r, 3, 17),
+            begun(&r, 9, 40),
+            &r.id,
+        );
     }
 }
 

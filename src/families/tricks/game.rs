@@ -11,7 +11,7 @@ use crate::core::{
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::ruleset::{ClaimRule, FirstDealer, Flow, FollowRule, GameLength, Ruleset, TricksFlow};
-use crate::script::{FactValue, HandFacts, ScriptError};
+use crate::script::{FactValue, HandFacts};
 use crate::yaku::HandOutcome;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
@@ -614,10 +614,7 @@ impl TricksGame {
                 }
                 Ok(w)
             })
-            .map_err(|message| match &self.ruleset.scoring {
-                Some(s) => s.failure(&message),
-                None => ScriptError { message },
-            })
+            .map_err(|message| self.ruleset.script_failure(message))
             .and_then(|w| match &self.ruleset.scoring {
                 Some(s) if s.is_zero_sum() => s.check_zero_sum(&points, "seat").map(|()| w),
                 _ => Ok(w),
@@ -636,16 +633,10 @@ impl TricksGame {
         };
         self.emit(count);
         self.ledger.close_hand(HandResult {
+            // A trick-taking hand settles no payments between seats.
             outcome: Some(Box::new(HandOutcome {
                 payments: Vec::new(),
-                yaku: Vec::new(),
-                base: self.points(winner),
-                steps: outcome.steps,
-                total: outcome.total,
-                opponent: outcome.opponent,
-                seats: outcome.seats,
-                winner: outcome.winner,
-                carry: outcome.carry,
+                ..HandOutcome::of(Vec::new(), self.points(winner), outcome)
             })),
             ..self.ledger.result(hand_winner, end, points)
         });

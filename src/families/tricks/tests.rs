@@ -598,7 +598,11 @@ fn begun(r: &Arc<Ruleset>, seed: u64, moves: usize) -> TricksGame {
 fn copy_from_is_a_clone() {
     for name in ["schnapsen", "house/sechsundsechzig"] {
         let r = load(name);
-        crate::families::every_family_tests::assert_copy_is_clone(&begun(&r, 3, 17), begun(&r, 9, 40), name);
+        crate::families::every_family_tests::assert_copy_is_clone(
+            &begun(&r, 3, 17),
+            begun(&r, 9, 40),
+            name,
+        );
     }
 }
 
@@ -611,7 +615,11 @@ fn a_deal_made_in_place_is_the_fresh_deal() {
         let r = load(name);
         for (seed, moves) in [(3, 17), (4, 3), (5, 25), (6, 11)] {
             let source = begun(&r, seed, moves);
-            crate::families::every_family_tests::assert_deal_in_place_is_fresh(&source, begun(&r, 9, 40), name);
+            crate::families::every_family_tests::assert_deal_in_place_is_fresh(
+                &source,
+                begun(&r, 9, 40),
+                name,
+            );
         }
     }
 }
