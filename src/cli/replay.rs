@@ -129,6 +129,7 @@ fn record_error_text(record: &Record, e: &RecordError) -> String {
     let what = match &step.action {
         StepAction::Play { card } => format!("play {card}"),
         StepAction::Capture { card } => format!("capture {card}"),
+        StepAction::CaptureSet { cards } => format!("capture {}", cards.join(" + ")),
         StepAction::Declare { id, card: None } => format!("declare {id}"),
         StepAction::Declare { id, card: Some(c) } => format!("declare {id} with {c}"),
         StepAction::Bet { amount } => format!("bet {amount}"),

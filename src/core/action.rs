@@ -6,7 +6,7 @@
 //! in the ruleset's `[[declaration]]` list, so no game's words are in the core.
 
 use super::seat::Seat;
-use crate::deck::CardId;
+use crate::deck::{CardId, CardSet};
 pub use crate::ruleset::DeclId;
 use serde::Serialize;
 
@@ -22,6 +22,12 @@ pub enum Action {
     Take {
         /// The table card.
         card: CardId,
+    },
+    /// Take these table cards together with the card being resolved (a choice between
+    /// captures of several cards: a sum capture in Scopa).
+    TakeSet {
+        /// The table cards.
+        cards: CardSet,
     },
     /// Make a declaration of the ruleset, with the card it shows when it shows one.
     Declare {
@@ -53,6 +59,7 @@ impl Action {
         match self {
             Action::Play { card } | Action::Take { card } => Some(card),
             Action::Declare { card, .. } => card,
+            Action::TakeSet { cards } => cards.iter().next(),
             Action::Bet { .. } | Action::Draw { .. } => None,
         }
     }
@@ -146,6 +153,14 @@ pub enum Event {
         id: String,
         /// Its display name.
         name: String,
+    },
+    /// The table's last cards, taken by the seat that captured last when the hands are
+    /// played out.
+    TableTaken {
+        /// Who took them.
+        player: Seat,
+        /// The cards.
+        cards: Vec<CardId>,
     },
     /// Cards handed from one pile to another.
     Given {

@@ -7,7 +7,7 @@
 //! written by another program needs no seed. Nothing here prints.
 
 use super::{Action, DeclId, Game, Seat, StartOptions};
-use crate::deck::{CardId, Deck};
+use crate::deck::{CardId, CardSet, Deck};
 use crate::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
 
@@ -90,6 +90,11 @@ pub enum StepAction {
     Capture {
         /// The table card's id.
         card: String,
+    },
+    /// Take these table cards together with the card being resolved (a capture of several).
+    CaptureSet {
+        /// The table cards' ids, in deck order.
+        cards: Vec<String>,
     },
     /// Make a declaration of the ruleset.
     Declare {
@@ -266,6 +271,9 @@ impl StepAction {
         match action {
             Action::Play { card } => StepAction::Play { card: id(card) },
             Action::Take { card } => StepAction::Capture { card: id(card) },
+            Action::TakeSet { cards } => StepAction::CaptureSet {
+                cards: cards.iter().map(id).collect(),
+            },
             Action::Declare { decl, card } => StepAction::Declare {
                 id: ruleset
                     .declarations
@@ -288,6 +296,12 @@ impl StepAction {
         Ok(match self {
             StepAction::Play { card: id } => Action::Play { card: card(id)? },
             StepAction::Capture { card: id } => Action::Take { card: card(id)? },
+            StepAction::CaptureSet { cards } => Action::TakeSet {
+                cards: cards
+                    .iter()
+                    .map(|id| card(id))
+                    .collect::<Result<CardSet, Unknown>>()?,
+            },
             StepAction::Declare { id, card: shown } => Action::Declare {
                 decl: declaration(ruleset, id).ok_or_else(|| Unknown::Declaration(id.clone()))?,
                 card: shown.as_deref().map(card).transpose()?,

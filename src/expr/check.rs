@@ -59,6 +59,10 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
         "sum(ATTRIBUTE) or sum(ATTRIBUTE, SET): total of a card attribute over the pile",
     ),
     (
+        "best",
+        "best(ATTRIBUTE, SET): the highest value of a card attribute among the pile's cards of SET (0 when it holds none)",
+    ),
+    (
         "suits_with",
         "suits_with(N): how many suits the pile holds N or more cards of",
     ),
@@ -479,8 +483,8 @@ impl Checker<'_> {
             return None;
         };
         // `sum`'s first argument is an attribute name, not a value.
-        if canonical == "sum" {
-            return self.sum(args, e, signature, errors);
+        if canonical == "sum" || canonical == "best" {
+            return self.sum(canonical, args, e, signature, errors);
         }
         let (min, max) = match canonical {
             "has" => (1, usize::MAX),
@@ -537,10 +541,20 @@ impl Checker<'_> {
         Some((node.fold(), ty))
     }
 
-    fn sum(&self, args: &[Expr], e: &Expr, signature: &str, errors: &mut Vec<ExprError>) -> Typed {
+    /// `sum(ATTRIBUTE[, SET])` and `best(ATTRIBUTE, SET)`, whose first argument is an attribute
+    /// name, not a value.
+    fn sum(
+        &self,
+        function: &str,
+        args: &[Expr],
+        e: &Expr,
+        signature: &str,
+        errors: &mut Vec<ExprError>,
+    ) -> Typed {
         let deck = self.names.deck;
-        if args.is_empty() || args.len() > 2 {
-            errors.push(arity_error("sum", signature, args.len(), e));
+        let least = if function == "best" { 2 } else { 1 };
+        if args.len() < least || args.len() > 2 {
+            errors.push(arity_error(function, signature, args.len(), e));
             return None;
         }
         let attribute = match &args[0].kind {
@@ -565,7 +579,7 @@ impl Checker<'_> {
             },
             _ => {
                 errors.push(ExprError::new(
-                    "the first argument of `sum` must be an attribute name",
+                    format!("the first argument of `{function}` must be an attribute name"),
                     args[0].span.clone(),
                 ));
                 None
@@ -576,13 +590,17 @@ impl Checker<'_> {
             Some(a) => match self.expr(a, errors) {
                 Some((node, Type::Set)) => Some(node),
                 Some((_, ty)) => {
-                    errors.push(self.argument_mismatch("sum", a, Type::Set, ty));
+                    errors.push(self.argument_mismatch(function, a, Type::Set, ty));
                     None
                 }
                 None => None,
             },
         };
-        Some((Node::Sum(attribute?, Box::new(set?)).fold(), Type::Int))
+        let node = match function {
+            "best" => Node::Best(attribute?, Box::new(set?)),
+            _ => Node::Sum(attribute?, Box::new(set?)),
+        };
+        Some((node.fold(), Type::Int))
     }
 }
 

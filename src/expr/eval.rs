@@ -427,6 +427,8 @@ pub(super) enum Node {
     Suit(Box<[CardSet]>, Box<Node>),
     SuitsWith(Box<[CardSet]>, Box<Node>),
     Sum(Box<[i64]>, Box<Node>),
+    /// The highest attribute value among the pile's cards of the set (0 when it holds none).
+    Best(Box<[i64]>, Box<Node>),
     Min(Box<[Node; 2]>),
     Max(Box<[Node; 2]>),
     Not(Box<Node>),
@@ -464,9 +466,12 @@ impl Node {
             | Node::AllOf(_)
             | Node::AnyOf(_) => false,
             // Functions of the pile: constant only in what they are applied to.
-            Node::Count(_) | Node::All(_) | Node::Any(_) | Node::Sum(..) | Node::SuitsWith(..) => {
-                false
-            }
+            Node::Count(_)
+            | Node::All(_)
+            | Node::Any(_)
+            | Node::Sum(..)
+            | Node::Best(..)
+            | Node::SuitsWith(..) => false,
             Node::Size(a) | Node::Not(a) | Node::Neg(a) | Node::Suit(_, a) => a.is_const(),
             Node::Min(p)
             | Node::Max(p)
@@ -493,7 +498,9 @@ impl Node {
             Node::Pile => EVERY,
             Node::CountPlus(s, _) | Node::CountCmp(_, s, _) | Node::AllOf(s) | Node::AnyOf(s) => *s,
             // Functions of `S & pile`, for S one of the values `s` may take.
-            Node::Count(s) | Node::All(s) | Node::Any(s) | Node::Sum(_, s) => s.reads() | s.bound(),
+            Node::Count(s) | Node::All(s) | Node::Any(s) | Node::Sum(_, s) | Node::Best(_, s) => {
+                s.reads() | s.bound()
+            }
             Node::SuitsWith(suits, n) => {
                 suits.iter().fold(CardSet::EMPTY, |r, s| r | *s) | n.reads()
             }
@@ -535,6 +542,7 @@ impl Node {
             | Node::Suit(_, a)
             | Node::SuitsWith(_, a)
             | Node::Sum(_, a)
+            | Node::Best(_, a)
             | Node::Not(a)
             | Node::Neg(a) => a.facts_read(),
             Node::Min(p)
@@ -660,6 +668,7 @@ impl Node {
             | Node::Size(_)
             | Node::SuitsWith(..)
             | Node::Sum(..)
+            | Node::Best(..)
             | Node::Min(_)
             | Node::Max(_)
             | Node::Neg(_)
@@ -724,6 +733,18 @@ impl Node {
                     .fold((0, 0), |(lo, hi), (_, &v)| {
                         let v = i128::from(v);
                         (lo + v.min(0), hi + v.max(0))
+                    })
+            }
+            Node::Best(values, s) => {
+                s.bounds(facts)?;
+                let bound = s.bound();
+                values
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i < CardSet::CAPACITY && bound.0 >> i & 1 != 0)
+                    .fold((0, 0), |(lo, hi), (_, &v)| {
+                        let v = i128::from(v);
+                        (lo.min(v), hi.max(v))
                     })
             }
             Node::Min(p) => {
@@ -813,6 +834,11 @@ impl Node {
                 .iter()
                 .map(|c| values.get(c.index()).copied().unwrap_or(0))
                 .fold(0i64, i64::saturating_add),
+            Node::Best(values, s) => (s.set(cx) & cx.pile)
+                .iter()
+                .map(|c| values.get(c.index()).copied().unwrap_or(0))
+                .max()
+                .unwrap_or(0),
             Node::Min(p) => p[0].int(cx).min(p[1].int(cx)),
             Node::Max(p) => p[0].int(cx).max(p[1].int(cx)),
             Node::Neg(a) => a.int(cx).saturating_neg(),

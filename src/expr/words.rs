@@ -298,6 +298,11 @@ impl Describer<'_> {
                 name_of(attr)?,
                 self.set(s)?
             )),
+            ("best", [attr, s]) => Some(format!(
+                "the highest {} among the {}",
+                name_of(attr)?,
+                self.set(s)?
+            )),
             ("suits_with", [n]) => Some(format!(
                 "the number of {}s with {} or more {card}s",
                 self.lex.suit_word,

@@ -711,6 +711,21 @@ fn choice<T: Copy>(
     }
 }
 
+/// `table_size`: 0 to 64 cards face up after the deal (Scopone scientifico deals none).
+fn table_cards(r: &mut TableReader, default: u32, errors: &mut Vec<Diagnostic>) -> u32 {
+    match r.int("table_size", errors) {
+        Some((n, _)) if (0..=64).contains(&n) => n as u32,
+        Some((n, loc)) => {
+            errors.push(Diagnostic::error(
+                format!("`table_size` must be between 0 and 64, found {n}"),
+                loc.clone(),
+            ));
+            default
+        }
+        None => default,
+    }
+}
+
 fn positive(r: &mut TableReader, key: &str, default: u32, errors: &mut Vec<Diagnostic>) -> u32 {
     match r.int(key, errors) {
         Some((n, _)) if (1..=64).contains(&n) => n as u32,
@@ -1276,7 +1291,23 @@ fn tallies(
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let count = r.required_string("count", errors);
+        let most = r.int("most", errors);
+        let par = r.int("par", errors);
         r.finish(errors);
+        let award = match (most, par) {
+            (Some((_, l)), Some(_)) => {
+                errors.push(
+                    Diagnostic::error("a tally has `most` or `par`, not both", l.clone())
+                        .with_help(Some(
+                            "`most`: points for the one seat with the highest count; `par`: every seat scores its count minus the par".into(),
+                        )),
+                );
+                None
+            }
+            (Some((n, l)), None) => bounded(n, l, "most", errors).map(TallyAward::Most),
+            (None, Some((n, l))) => bounded(n, l, "par", errors).map(TallyAward::Par),
+            (None, None) => None,
+        };
         let (Some(id), Some(count)) = (id, count) else {
             continue;
         };
@@ -1323,6 +1354,7 @@ fn tallies(
             name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
             count: program,
             source: count.text.to_string(),
+            award,
         });
     }
     out
@@ -1441,7 +1473,7 @@ fn flow_options(
     }
     let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
     let hand_size = positive(&mut r, "hand_size", 8, errors);
-    let table_size = positive(&mut r, "table_size", 8, errors);
+    let table_size = table_cards(&mut r, 8, errors);
     let mut deal_sizes: Vec<DealSize> = Vec::new();
     for (t, l) in r.tables("deal_size", errors) {
         let mut d =
@@ -1454,7 +1486,7 @@ fn flow_options(
         let size = DealSize {
             players: seats,
             hand_size: positive(&mut d, "hand_size", hand_size, errors),
-            table_size: positive(&mut d, "table_size", table_size, errors),
+            table_size: table_cards(&mut d, table_size, errors),
         };
         d.finish(errors);
         if !(min_players..=max_players).contains(&seats) {
@@ -1614,7 +1646,6 @@ fn flow_options(
             }))
         })
         .unwrap_or(CardSet::EMPTY);
-    let exhausted_at = r.item("exhausted").map(|i| i.loc.clone());
     let exhausted = choice(
         &mut r,
         "exhausted",
@@ -1623,21 +1654,8 @@ fn flow_options(
     );
     let exhausted_points = r.int("exhausted_points", errors);
     let exhausted = match (exhausted, exhausted_points) {
-        (Some(2), None) => {
-            if sections.scoring.is_none() {
-                errors.push(
-                    Diagnostic::error(
-                        "`exhausted = \"settle\"` needs a scoring script to settle every seat",
-                        exhausted_at.clone().unwrap_or_else(|| loc.clone()),
-                    )
-                    .with_help(Some(
-                        "add a [scoring] script whose `score` returns `seats`, each seat's points"
-                            .into(),
-                    )),
-                );
-            }
-            Exhausted::Settle
-        }
+        // Without a script, each seat scores its own yaku, turn events and tally awards.
+        (Some(2), None) => Exhausted::Settle,
         (Some(1), Some((p, _))) => Exhausted::DealerScores(p),
         (Some(1), None) => {
             r.missing("exhausted_points", errors);
@@ -1790,6 +1808,46 @@ fn flow_options(
         );
         None
     });
+    let captures = capture_rules(r.tables("capture", errors), deck, errors);
+    let capture_choice = choice(
+        &mut r,
+        "capture_choice",
+        &[
+            ("player", CaptureChoice::Player),
+            ("most_cards", CaptureChoice::MostCards),
+        ],
+        errors,
+    )
+    .unwrap_or(CaptureChoice::Player);
+    let draws = r.boolean("draw", errors).is_none_or(|(b, _)| b);
+    let refill = r.boolean("refill", errors).is_some_and(|(b, _)| b);
+    let first_player = choice(
+        &mut r,
+        "first_player",
+        &[
+            ("dealer", FirstPlayer::Dealer),
+            ("after_dealer", FirstPlayer::AfterDealer),
+        ],
+        errors,
+    )
+    .unwrap_or(FirstPlayer::Dealer);
+    let leftover = choice(
+        &mut r,
+        "leftover",
+        &[
+            ("stay", Leftover::Stay),
+            ("last_capturer", Leftover::LastCapturer),
+        ],
+        errors,
+    )
+    .unwrap_or(Leftover::Stay);
+    let target_ties_play_on = choice(
+        &mut r,
+        "target_tie",
+        &[("end", false), ("play_on", true)],
+        errors,
+    )
+    .unwrap_or(false);
     r.finish(errors);
     let deals_fit = (min_players..=max_players).all(|n| {
         let (hand, table) = deal_sizes
@@ -1836,8 +1894,133 @@ fn flow_options(
         stake,
         teams,
         deal_sizes,
+        captures,
+        capture_choice,
+        draws,
+        refill,
+        first_player,
+        leftover,
+        target_ties_play_on,
     })))
 }
+
+/// A number read from a rule file for points or a par, kept within the bound of card values.
+fn bounded(n: i64, at: &Loc, key: &str, errors: &mut Vec<Diagnostic>) -> Option<i64> {
+    let most = crate::ruleset::deck_file::MAX_CARD_VALUE;
+    if (-most..=most).contains(&n) {
+        return Some(n);
+    }
+    errors.push(Diagnostic::error(
+        format!("`{key}` must be between -{most} and {most}, found {n}"),
+        at.clone(),
+    ));
+    None
+}
+
+/// `[[flow.capture]]`: how a card captures, in precedence order: `kind` (`equal`: one table card
+/// equal in `by`; `sum`: a set whose `by` values add up to `total`, an expression of the played
+/// card's value `played`), `by` (`suit` or a deck attribute), `min_cards`, `fallback`.
+fn capture_rules(
+    tables: Vec<(&Table, &Loc)>,
+    deck: &Deck,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<CaptureRule> {
+    let mut out = Vec::new();
+    for (t, loc) in tables {
+        let mut r =
+            TableReader::new(t, loc.clone(), "a `[[flow.capture]]`").defined_by(&keys::CAPTURE);
+        let kind = choice(
+            &mut r,
+            "kind",
+            &[("equal", CaptureKind::Equal), ("sum", CaptureKind::Sum)],
+            errors,
+        );
+        if t.get("kind").is_none() {
+            r.missing("kind", errors);
+        }
+        let by = r.string("by", errors);
+        let total = r.string("total", errors);
+        let min_cards = r.int("min_cards", errors);
+        let fallback = r.boolean("fallback", errors).is_some_and(|(b, _)| b);
+        r.finish(errors);
+        let Some(kind) = kind else { continue };
+        let by_name = by.as_ref().map_or("suit", |b| b.text);
+        let values: Box<[i64]> = if by_name == "suit" {
+            deck.cards.iter().map(|c| c.suit as i64).collect()
+        } else if let Some(a) = deck.attributes.iter().find(|a| a.id == by_name) {
+            a.values.clone().into_boxed_slice()
+        } else {
+            let names: Vec<&str> = std::iter::once("suit")
+                .chain(deck.attributes.iter().map(|a| a.id.as_str()))
+                .collect();
+            let at = by.as_ref().map_or_else(|| loc.clone(), |b| b.loc.clone());
+            errors.push(
+                Diagnostic::error(format!("unknown card attribute `{by_name}` for `by`"), at)
+                    .with_help(
+                        did_you_mean(by_name, names.iter().copied())
+                            .or_else(|| Some(format!("`by` takes {}", names.join(", ")))),
+                    ),
+            );
+            continue;
+        };
+        let (total_program, total_source) = match (&total, kind) {
+            (Some(t), CaptureKind::Sum) => {
+                let names = Names {
+                    deck,
+                    facts: CAPTURE_FACTS,
+                    defs: &[],
+                    macros: &[],
+                    carried: &[],
+                };
+                match compile_expr(t, Type::Int, &names, errors) {
+                    Some(p) => (Some(p), Some(t.text.to_string())),
+                    None => continue,
+                }
+            }
+            (Some(t), CaptureKind::Equal) => {
+                errors.push(
+                    Diagnostic::error("`total` is for a `sum` capture", t.loc.clone()).with_help(
+                        Some("an `equal` capture takes one table card equal to the played card; remove `total`".into()),
+                    ),
+                );
+                continue;
+            }
+            (None, _) => (None, None),
+        };
+        let min_cards = match (min_cards, kind) {
+            (Some((n, _)), CaptureKind::Sum) if (1..=16).contains(&n) => n as u32,
+            (Some((n, l)), CaptureKind::Sum) => {
+                errors.push(Diagnostic::error(
+                    format!("`min_cards` must be between 1 and 16, found {n}"),
+                    l.clone(),
+                ));
+                continue;
+            }
+            (Some((_, l)), CaptureKind::Equal) => {
+                errors.push(Diagnostic::error(
+                    "`min_cards` is for a `sum` capture (an `equal` capture takes one card)",
+                    l.clone(),
+                ));
+                continue;
+            }
+            (None, CaptureKind::Sum) => 2,
+            (None, CaptureKind::Equal) => 1,
+        };
+        out.push(CaptureRule {
+            kind,
+            by: by_name.to_string(),
+            values,
+            total: total_program,
+            total_source,
+            min_cards,
+            fallback,
+        });
+    }
+    out
+}
+
+/// The facts of a sum capture's `total`: the played card's value.
+pub const CAPTURE_FACTS: &[&str] = &["played"];
 
 /// `[[flow.turn_event]]`: id, name, the pattern `on`, cards to `take` from each other player,
 /// an optional `when` (scope [`scope::TURN_EVENT`]) and points that `wins` the hand at once.
@@ -1879,6 +2062,10 @@ fn turn_events(
                 None
             }
         });
+        let points = r
+            .int("points", errors)
+            .and_then(|(n, l)| bounded(n, l, "points", errors))
+            .unwrap_or(0);
         let when = r.string("when", errors);
         r.finish(errors);
         let when_source = when.as_ref().map(|w| w.text.to_string());
@@ -1900,6 +2087,7 @@ fn turn_events(
             when: compiled,
             when_source,
             wins,
+            points,
         });
     }
     out

@@ -400,6 +400,49 @@ pub static TALLY: TableDef = table(
             Expr,
             "The count (`sum(pi_value)`), with the yaku's facts and the tallies before it.",
         ),
+        key(
+            "most",
+            Int,
+            "Points for the one seat (or partnership) with the highest count at the end of a hand settled seat by seat; nobody scores them on a tie (Scopa's most cards).",
+        ),
+        key(
+            "par",
+            Int,
+            "Every seat scores its count minus this par at the end of a hand settled seat by seat (Hachi-Hachi's 88).",
+        ),
+    ],
+);
+
+/// `[[flow.capture]]`.
+pub static CAPTURE: TableDef = table(
+    "[[flow.capture]]",
+    "One way a played or drawn card captures in a matching game; the list is in precedence order.",
+    &[
+        choice(
+            "kind",
+            &["equal", "sum"],
+            "`equal`: one table card equal to the played card in `by`; `sum`: a set of table cards whose `by` values add up to `total`.",
+        ),
+        key(
+            "by",
+            String,
+            "What is compared or added: `suit` (the default) or a deck attribute (`value`).",
+        ),
+        key(
+            "total",
+            Expr,
+            "A sum capture's total, from the played card's value `played` (default `played`; `15 - played` for Escoba).",
+        ),
+        key(
+            "min_cards",
+            Int,
+            "The fewest table cards a sum capture takes (default 2).",
+        ),
+        key(
+            "fallback",
+            Bool,
+            "Offered only when the captures listed before it take nothing (Scopa: an equal card must be taken before a sum).",
+        ),
     ],
 );
 
@@ -431,12 +474,17 @@ pub static TURN_EVENT: TableDef = table(
         key(
             "when",
             Expr,
-            "When it fires (facts: round, rounds, is_dealer, hand_cards, stacks, turn).",
+            "When it fires (facts: round, rounds, is_dealer, hand_cards, stacks, turn, cards_left).",
         ),
         key(
             "wins",
             Int,
             "Points that end the hand at once, won by the player.",
+        ),
+        key(
+            "points",
+            Int,
+            "Points each firing is worth to the player at the end of a hand settled seat by seat (a sweep in Scopa).",
         ),
     ],
 );
@@ -574,6 +622,41 @@ pub static FLOW: TableDef = table(
             "turn_event",
             Tables(&TURN_EVENT),
             "Matching games: what turn patterns (kiss, stack, sweep, ...) earn.",
+        ),
+        key(
+            "capture",
+            Tables(&CAPTURE),
+            "Matching games: how a card captures, in precedence order (without it, a card takes a table card of its suit, the fourth of a suit all three).",
+        ),
+        choice(
+            "capture_choice",
+            &["player", "most_cards"],
+            "Matching games: which captures the player chooses among: every one the rules allow, or those taking the most cards.",
+        ),
+        key(
+            "draw",
+            Bool,
+            "Matching games: a card is drawn from the stock after the hand card (default true; false in Scopa).",
+        ),
+        key(
+            "refill",
+            Bool,
+            "Matching games: when every hand is empty, the hands are dealt again from the stock while it lasts.",
+        ),
+        choice(
+            "first_player",
+            &["dealer", "after_dealer"],
+            "Matching games: who plays first in a hand.",
+        ),
+        choice(
+            "leftover",
+            &["stay", "last_capturer"],
+            "Matching games: where the table's cards go when the hands are played out.",
+        ),
+        choice(
+            "target_tie",
+            &["end", "play_on"],
+            "Games to a target: when the leaders are tied at the end, the game ends, or goes on until one leads alone.",
         ),
         key(
             "players",

@@ -37,6 +37,7 @@ pub mod scope {
         "hand_cards",
         "stacks",
         "turn",
+        "cards_left",
     ];
     /// Values and wins of tiles in a banker game: the pile is one hand's tiles, nothing else.
     pub const TILES: &[&str] = &[];
@@ -52,7 +53,7 @@ pub mod scope {
         match fact {
             "round" | "rounds" => (0, 10_000),
             "is_dealer" => (0, 1),
-            "hand_cards" | "calls" | "stacks" | "turn" => {
+            "hand_cards" | "calls" | "stacks" | "turn" | "cards_left" => {
                 (0, crate::deck::CardSet::CAPACITY as i64)
             }
             "base" | "last_base" => (-MOST_POINTS, MOST_POINTS),
@@ -94,6 +95,22 @@ pub struct Tally {
     pub count: Program,
     /// `count` as written.
     pub source: String,
+    /// What the count is worth at the end of a hand settled seat by seat, against the other
+    /// seats' counts (`most`, `par`).
+    pub award: Option<TallyAward>,
+}
+
+/// What a tally is worth at the end of a hand settled seat by seat (`[flow] exhausted =
+/// "settle"`): each seat's count (each partnership's, on the partners' piles together) is
+/// compared with the others'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TallyAward {
+    /// The one seat with the highest count scores these points; on a tie for the highest,
+    /// nobody does (Scopa's most cards, most coins, primiera).
+    Most(i64),
+    /// Every seat scores its count minus the par (Hachi-Hachi's 88): the hand sums to zero when
+    /// the counts add up to the par times the seats.
+    Par(i64),
 }
 
 /// Something a turn can do that a ruleset rewards (fishing games' kiss, stack, sweep).
@@ -158,6 +175,9 @@ pub struct TurnEvent {
     pub when_source: Option<String>,
     /// Points that end the hand at once, won by the player (an instant win during play).
     pub wins: Option<i64>,
+    /// Points each firing is worth to the player at the end of a hand settled seat by seat (a
+    /// sweep in Scopa).
+    pub points: i64,
 }
 
 /// A declaration a player can make: a call to play on or to stop, a swap, ... Its id, name and
@@ -417,6 +437,76 @@ pub struct MatchingFlow {
     /// Deal sizes for particular seat counts (`[[flow.deal_size]]`), instead of `hand_size` and
     /// `table_size`.
     pub deal_sizes: Vec<DealSize>,
+    /// How a played or drawn card captures (`[[flow.capture]]`), in precedence order; empty: a
+    /// card takes a table card of its suit, the fourth of a suit the three (Koi-Koi).
+    pub captures: Vec<CaptureRule>,
+    /// Who settles a choice between captures.
+    pub capture_choice: CaptureChoice,
+    /// A card is drawn from the stock after the hand card (false in Scopa).
+    pub draws: bool,
+    /// When every hand is empty and the stock holds cards, the hands are dealt again from it.
+    pub refill: bool,
+    /// Who plays first in a hand.
+    pub first_player: FirstPlayer,
+    /// Where the table's cards go when the hands are played out.
+    pub leftover: Leftover,
+    /// A game to a target whose leaders are tied goes on until one leads alone.
+    pub target_ties_play_on: bool,
+}
+
+/// One way a card captures (`[[flow.capture]]`).
+#[derive(Clone, Debug)]
+pub struct CaptureRule {
+    /// Take one table card, or a set.
+    pub kind: CaptureKind,
+    /// What is compared or added: `suit`, or a deck attribute's id.
+    pub by: String,
+    /// Each card's value of `by`, by card index (its suit's index for `suit`).
+    pub values: Box<[i64]>,
+    /// A sum capture's total the set must make, from the played card's value (`played`).
+    pub total: Option<Program>,
+    /// `total` as written.
+    pub total_source: Option<String>,
+    /// The fewest table cards a sum capture takes.
+    pub min_cards: u32,
+    /// Offered only when the rules listed before it capture nothing.
+    pub fallback: bool,
+}
+
+/// What a capture rule takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureKind {
+    /// One table card equal to the played card in `by`.
+    Equal,
+    /// A set of table cards whose `by` values add up to the rule's total.
+    Sum,
+}
+
+/// Who settles a choice between captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureChoice {
+    /// The player, among every capture the rules allow.
+    Player,
+    /// The player, among the captures that take the most cards.
+    MostCards,
+}
+
+/// Who plays first in a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstPlayer {
+    /// The dealer (Koi-Koi's oya).
+    Dealer,
+    /// The seat after the dealer (Scopa: the player at the dealer's right).
+    AfterDealer,
+}
+
+/// Where the table's cards go when the hands are played out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leftover {
+    /// They stay on the table, nobody's.
+    Stay,
+    /// The last seat that captured takes them (Scopa).
+    LastCapturer,
 }
 
 /// The deal at a table of a given size (`[[flow.deal_size]]`): Go-Stop deals ten cards each

@@ -4,7 +4,7 @@
 //! the same capture pile scored on the command line always agree.
 
 use crate::deck::CardSet;
-use crate::ruleset::{MAX_CHOICES, Ruleset, YakuFacts, YakuScore};
+use crate::ruleset::{MAX_CHOICES, Ruleset, TallyAward, YakuFacts, YakuScore};
 use crate::script::{
     FactValue, FactsKey, HandFacts, ScoreOutcome, ScoreStep, ScriptError, ScriptYaku,
 };
@@ -546,4 +546,122 @@ fn settle_with(
         None => ScoreOutcome::of_total(base),
     };
     Ok(HandOutcome::of(yaku, base, scored))
+}
+
+/// One side of a hand settled seat by seat without a script: a seat, or the partners of a
+/// team taken together.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnSide {
+    /// Its seats, the first of which is credited with its points.
+    pub seats: Vec<usize>,
+    /// The cards its seats took.
+    pub pile: CardSet,
+    /// How many times each turn event fired for its seats, in ruleset order.
+    pub fired: Vec<u32>,
+}
+
+/// A hand played out and settled seat by seat without a scoring script (`[flow] exhausted =
+/// "settle"`): each side scores the yaku its pile holds, its turn events' `points`, and the
+/// tallies' awards against the other sides (`most`: the one side with the highest count; `par`:
+/// the count minus the par). The points go to each side's first seat (partners then pool them),
+/// and every step names its seat.
+pub fn settle_own(
+    ruleset: &Ruleset,
+    seats: usize,
+    sides: &[OwnSide],
+    circumstances: impl Fn(usize) -> Circumstances,
+) -> HandOutcome {
+    let mut points = vec![0i64; seats];
+    let mut steps = Vec::new();
+    let mut credit = |seat: usize, amount: i64, reason: String, points: &mut Vec<i64>| {
+        if let Some(p) = points.get_mut(seat) {
+            *p = p.saturating_add(amount);
+            steps.push(ScoreStep {
+                reason,
+                total: *p,
+                seat: Some(seat),
+            });
+        }
+    };
+    let firsts: Vec<usize> = sides
+        .iter()
+        .map(|s| s.seats.first().copied().unwrap_or(0))
+        .collect();
+    let facts: Vec<YakuFacts> = firsts
+        .iter()
+        .map(|&s| circumstances(s).yaku_facts())
+        .collect();
+    for (i, side) in sides.iter().enumerate() {
+        let found = ruleset.yaku.evaluate(side.pile, &facts[i]);
+        for y in found.iter() {
+            let p = i64::from(found.points[y]);
+            let name = &ruleset.yaku.yaku[y].name;
+            credit(firsts[i], p, format!("{name} {p:+}"), &mut points);
+        }
+        let events = ruleset.matching().map_or(&[][..], |f| &f.turn_events[..]);
+        for (e, times) in events.iter().zip(&side.fired) {
+            if e.points != 0 && *times > 0 {
+                let p = e.points.saturating_mul(i64::from(*times));
+                let reason = if *times == 1 {
+                    format!("{} {p:+}", e.name)
+                } else {
+                    format!("{} x{times} {p:+}", e.name)
+                };
+                credit(firsts[i], p, reason, &mut points);
+            }
+        }
+    }
+    for tally in &ruleset.tallies {
+        let Some(award) = tally.award else { continue };
+        let counts: Vec<i64> = sides
+            .iter()
+            .zip(&facts)
+            .map(|(side, f)| {
+                tally.count.int(&crate::expr::Context {
+                    pile: side.pile,
+                    facts: f,
+                })
+            })
+            .collect();
+        match award {
+            TallyAward::Most(p) => {
+                let Some(&high) = counts.iter().max() else {
+                    continue;
+                };
+                let mut leaders = counts.iter().enumerate().filter(|(_, c)| **c == high);
+                if let (Some((i, _)), None) = (leaders.next(), leaders.next()) {
+                    let others: Vec<String> = counts
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, c)| c.to_string())
+                        .collect();
+                    let reason = format!(
+                        "most {} ({high} to {}) {p:+}",
+                        tally.name.to_lowercase(),
+                        others.join(", ")
+                    );
+                    credit(firsts[i], p, reason, &mut points);
+                }
+            }
+            TallyAward::Par(par) => {
+                for (i, &count) in counts.iter().enumerate() {
+                    let p = count.saturating_sub(par);
+                    let reason = format!("{} {count} against {par} {p:+}", tally.name);
+                    credit(firsts[i], p, reason, &mut points);
+                }
+            }
+        }
+    }
+    HandOutcome {
+        yaku: Vec::new(),
+        base: 0,
+        steps,
+        total: 0,
+        opponent: 0,
+        payments: Vec::new(),
+        seats: points,
+        winner: None,
+        carry: Vec::new(),
+    }
 }

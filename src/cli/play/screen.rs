@@ -616,6 +616,15 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             Event::TurnEvent { player, name, .. } => {
                 let _ = writeln!(out, "{}: {name}", style.who(*player));
             }
+            Event::TableTaken { player, cards } => {
+                let set: CardSet = cards.iter().copied().collect();
+                let _ = writeln!(
+                    out,
+                    "{} the table's last cards: {}",
+                    style.says(*player, "take"),
+                    style.names(deck, set)
+                );
+            }
             Event::Given { from, to, cards } => {
                 let set: CardSet = cards.iter().copied().collect();
                 let _ = writeln!(

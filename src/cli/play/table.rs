@@ -140,6 +140,7 @@ impl Table for MatchingTable {
                 crate::families::matching::matches(game.ruleset(), g.table(), card)
             }
             Action::Take { card } => CardSet::single(card),
+            Action::TakeSet { cards } => cards,
             _ => CardSet::EMPTY,
         }
     }
@@ -155,6 +156,7 @@ impl Table for MatchingTable {
         match action {
             Action::Play { card } => format!("play {}", self.style.card(deck, card)),
             Action::Take { card } => format!("capture {}", self.style.card(deck, card)),
+            Action::TakeSet { cards } => format!("capture {}", self.style.names(deck, cards)),
             Action::Declare { decl, .. } => r
                 .declarations
                 .get(decl.0 as usize)

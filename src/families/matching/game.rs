@@ -2,6 +2,7 @@
 //! hand ends and the game's end, for two or more seats, driven only by the ruleset's flow
 //! options, declarations and yaku table. No game is named here.
 
+use super::capture;
 use super::view::View;
 use crate::core::{
     Action, Carried, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat,
@@ -10,8 +11,8 @@ use crate::core::{
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
-    BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, Flow, GameLength,
-    MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, FirstPlayer, Flow,
+    GameLength, Leftover, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{
@@ -76,6 +77,8 @@ pub struct Marks {
     pub fired: Vec<u16>,
     /// The turn in progress.
     pub turn: TurnLog,
+    /// The seat that captured last this hand, or [`NO_STACK`] before a capture.
+    pub last_capturer: u8,
 }
 
 /// What the turn in progress has done, for the turn events.
@@ -115,6 +118,7 @@ impl Clone for Marks {
             declared,
             fired,
             turn,
+            last_capturer,
         } = self;
         *free_draws = other.free_draws;
         *choices = other.choices;
@@ -127,6 +131,7 @@ impl Clone for Marks {
         declared.clone_from(&other.declared);
         fired.clone_from(&other.fired);
         *turn = other.turn;
+        *last_capturer = other.last_capturer;
     }
 }
 
@@ -157,6 +162,7 @@ impl Marks {
             declared: zeroed(seats * decls),
             fired: zeroed(seats * events),
             turn: TurnLog::default(),
+            last_capturer: NO_STACK,
         }
     }
 
@@ -180,6 +186,7 @@ impl Marks {
             }
         }
         self.turn = TurnLog::default();
+        self.last_capturer = NO_STACK;
     }
 
     /// How many times `seat` made declaration `d` this hand.
@@ -781,6 +788,42 @@ impl MatchingGame {
         }
     }
 
+    /// The seat that plays first in a hand.
+    fn first_to_play(&self) -> Seat {
+        match self.flow.first_player {
+            FirstPlayer::Dealer => self.ledger.dealer,
+            FirstPlayer::AfterDealer => next_seat(self.ledger.dealer, self.seats),
+        }
+    }
+
+    /// True when the ruleset says how cards capture (`[[flow.capture]]`): a choice is then
+    /// between sets of table cards, not single cards of the suit.
+    #[inline]
+    fn ruled_captures(&self) -> bool {
+        !self.flow.captures.is_empty()
+    }
+
+    /// The captures `card` may make from the table under the ruleset's capture rules.
+    fn capture_options(&self, card: CardId) -> Vec<CardSet> {
+        let mut out = Vec::new();
+        capture::options(&self.flow, self.table, card, &mut out);
+        out
+    }
+
+    /// The move that takes `set` in a choice between captures.
+    fn take_action(set: CardSet) -> Action {
+        match set.iter().next() {
+            Some(card) if set.len() == 1 => Action::Take { card },
+            _ => Action::TakeSet { cards: set },
+        }
+    }
+
+    /// Cards left to play this hand: every hand's and the stock's.
+    fn cards_left(&self) -> u32 {
+        let held: u32 = self.hands.iter().map(|h| h.len()).sum();
+        held + (self.stock.len().saturating_sub(self.stock_pos)) as u32
+    }
+
     fn effect(&self, decl: DeclId) -> &str {
         &self.ruleset.declarations[decl.0 as usize].effect
     }
@@ -822,7 +865,7 @@ impl MatchingGame {
         self.marks.reset();
         // No pile is every card, so the first turn always evaluates.
         self.evaluated.fill(UNEVALUATED);
-        self.turn = self.ledger.dealer;
+        self.turn = self.first_to_play();
         let (round, dealer) = (self.ledger.round, self.ledger.dealer);
         self.emit(|_| Event::Deal { round, dealer });
         let facts = self.deal_facts();
@@ -963,7 +1006,7 @@ impl MatchingGame {
 
     /// Instant wins, once the hands are final.
     fn after_deal(&mut self) {
-        self.turn = self.ledger.dealer;
+        self.turn = self.first_to_play();
         self.phase = Phase::Play;
         self.offered = 0;
         self.begin_turn();
@@ -1051,6 +1094,9 @@ impl MatchingGame {
         if !from_hand && self.flow.stacks && self.makes_stack(card) {
             return true;
         }
+        if self.ruled_captures() {
+            return self.place_by_rules(card, from_hand);
+        }
         let matches = self.candidates(card);
         let wild = self.flow.wild.contains(card);
         // How many matches: none, one, two or more (without counting every card).
@@ -1074,6 +1120,32 @@ impl MatchingGame {
             // cards ... are collected when the player plays the fourth card"; 002 step 1; 001).
             self.take(card, matches, from_hand);
             true
+        }
+    }
+
+    /// [`MatchingGame::place`] under the ruleset's capture rules: no capture puts the card on
+    /// the table, one is made at once, several wait for the player's choice.
+    fn place_by_rules(&mut self, card: CardId, from_hand: bool) -> bool {
+        let options = self.capture_options(card);
+        match options[..] {
+            [] => {
+                self.table.insert(card);
+                if from_hand {
+                    self.marks.turn.played = Some((card, CardSet::EMPTY));
+                } else {
+                    self.marks.turn.drawn = Some((card, CardSet::EMPTY));
+                }
+                self.log_move(card, CardSet::EMPTY, from_hand);
+                true
+            }
+            [only] => {
+                self.take(card, only, from_hand);
+                true
+            }
+            _ => {
+                self.phase = Phase::CaptureChoice { card, from_hand };
+                false
+            }
         }
     }
 
@@ -1109,6 +1181,7 @@ impl MatchingGame {
 
     #[inline]
     fn take(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
+        self.marks.last_capturer = self.turn as u8;
         self.table = self.table - taken;
         self.captured[self.turn] |= taken;
         self.captured[self.turn].insert(card);
@@ -1173,7 +1246,7 @@ impl MatchingGame {
     /// way; `None` after the drawn card, or when the stock runs out.
     #[inline]
     fn draw_after(&mut self, from_hand: bool) -> Option<CardId> {
-        if !from_hand {
+        if !from_hand || !self.flow.draws {
             return None;
         }
         loop {
@@ -1234,6 +1307,7 @@ impl MatchingGame {
             i64::from(self.hands[p].len()),
             i64::from(self.marks.stacks[p]),
             i64::from(self.marks.turns[p]),
+            i64::from(self.cards_left()),
         ];
         let flow = Arc::clone(&self.flow);
         let per = flow.turn_events.len();
@@ -1401,10 +1475,95 @@ impl MatchingGame {
         self.turn = next_seat(self.turn, self.seats);
         self.phase = Phase::Play;
         self.offered = 0;
+        if self.flow.refill {
+            self.refill_hands();
+        }
         self.begin_turn();
         if self.hands[self.turn].is_empty() && self.marks.free_draws[self.turn] == 0 {
             self.hands_ran_out();
         }
+    }
+
+    /// `[flow] refill`: when every hand is empty and the stock holds cards, each seat from the
+    /// one after the dealer is dealt packets from it until its hand is full again or the stock
+    /// runs out (Scopa: "When all 3 cards have been played, another distribution occurs the same
+    /// way, until the deck is over", viniciocoletti.it).
+    fn refill_hands(&mut self) {
+        if self.stock_pos >= self.stock.len() || self.hands.iter().any(|h| !h.is_empty()) {
+            return;
+        }
+        let (hand_size, _) = self.flow.sizes(self.seats);
+        let packet = self.flow.deal_packet.max(1);
+        loop {
+            let before = self.stock_pos;
+            let mut s = next_seat(self.ledger.dealer, self.seats);
+            for _ in 0..self.seats {
+                let want = hand_size.saturating_sub(self.hands[s].len()).min(packet);
+                for _ in 0..want {
+                    if let Some(&card) = self.stock.get(self.stock_pos) {
+                        self.hands[s].insert(card);
+                        self.stock_pos += 1;
+                    }
+                }
+                s = next_seat(s, self.seats);
+            }
+            if self.stock_pos == before {
+                break;
+            }
+        }
+    }
+
+    /// `[flow] leftover = "last_capturer"`: the table's cards go to the seat that captured last
+    /// (Scopa: "the cards still on the table, if any, are assigned to the player that made the
+    /// last valid capture", viniciocoletti.it); its yaku are brought up to date.
+    fn leftover_to_last_capturer(&mut self) {
+        let p = usize::from(self.marks.last_capturer);
+        if self.flow.leftover != Leftover::LastCapturer || p >= self.seats || self.table.is_empty()
+        {
+            return;
+        }
+        let cards = self.table;
+        self.table = CardSet::EMPTY;
+        self.captured[p] |= cards;
+        self.emit(|_| Event::TableTaken {
+            player: p,
+            cards: cards.iter().collect(),
+        });
+        let pile = self.captured[p];
+        let facts = self.circumstances(p).yaku_facts();
+        self.yaku[p] = self.ruleset.yaku.evaluate(pile, &facts);
+        self.evaluated[p] = pile;
+    }
+
+    /// A hand played out and settled without a script: each seat (each partnership, on the
+    /// partners' piles together) scores its yaku, turn events and tally awards.
+    fn settle_own(&self) -> HandOutcome {
+        let teams = self.flow.teams;
+        let per = self.flow.turn_events.len();
+        let sides: Vec<yaku::OwnSide> = if teams.any() {
+            (0..teams.count(self.seats))
+                .map(|t| teams.members(t, self.seats).collect::<Vec<Seat>>())
+                .collect::<Vec<_>>()
+        } else {
+            (0..self.seats).map(|s| vec![s]).collect()
+        }
+        .into_iter()
+        .map(|seats| yaku::OwnSide {
+            pile: seats
+                .iter()
+                .fold(CardSet::EMPTY, |u, &s| u | self.captured[s]),
+            fired: (0..per)
+                .map(|e| {
+                    seats
+                        .iter()
+                        .map(|&s| u32::from(self.marks.fired(s, e)))
+                        .sum()
+                })
+                .collect(),
+            seats,
+        })
+        .collect();
+        yaku::settle_own(&self.ruleset, self.seats, &sides, |s| self.circumstances(s))
     }
 
     /// 002 "Koi-Koi rules", 003 "Play", 004: the hands ran out with no stop. Out of line, once
@@ -1413,12 +1572,17 @@ impl MatchingGame {
     #[cold]
     #[inline(never)]
     fn hands_ran_out(&mut self) {
+        self.leftover_to_last_capturer();
         match self.flow.exhausted {
             Exhausted::Draw => self.end_hand(None, ends::EXHAUSTED, Ok(Settled::Points([0, 0]))),
             Exhausted::DealerScores(points) => {
                 let d = self.ledger.dealer;
                 let outcome = self.settle_for(d, Some(&Special::Exhausted(points)));
                 self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
+            }
+            Exhausted::Settle if self.ruleset.scoring.is_none() => {
+                let outcome = self.settle_own();
+                self.end_hand(None, ends::SETTLED, Ok(Settled::Full(outcome)));
             }
             Exhausted::Settle => {
                 // Nobody stopped: the script reads every seat's facts (the dealer's are the
@@ -1604,7 +1768,15 @@ impl MatchingGame {
             GameLength::Rounds(_) => None,
         };
         let stake_gone = self.flow.stake.is_some() && self.ledger.scores.iter().any(|&s| s <= 0);
-        if self.ledger.last_hand_played(target) || stake_gone || self.ends_with_hand {
+        // A game to a target whose leaders are tied plays on (within `max_rounds`) when the
+        // rules say so (Scopa: "If both are equal, play further hands until one side has more
+        // points at the end of a hand").
+        let play_off = self.flow.target_ties_play_on
+            && target.is_some()
+            && self.ledger.round < self.ledger.rounds
+            && self.leaders_tied();
+        if (self.ledger.last_hand_played(target) && !play_off) || stake_gone || self.ends_with_hand
+        {
             self.phase = Phase::GameOver;
             self.offered = 0;
             self.ledger.end_game();
@@ -1612,6 +1784,18 @@ impl MatchingGame {
             self.ledger.fail(e);
             self.phase = Phase::GameOver;
         }
+    }
+
+    /// True when two seats of different partnerships share the highest score.
+    fn leaders_tied(&self) -> bool {
+        let scores = &self.ledger.scores;
+        let Some(&high) = scores.iter().max() else {
+            return false;
+        };
+        let teams = self.flow.teams;
+        let mut leaders = (0..self.seats).filter(|&s| scores[s] == high);
+        let first = leaders.next().map(|s| teams.team_of(s));
+        leaders.any(|s| Some(teams.team_of(s)) != first)
     }
 
     /// The legal actions now, appended to `out` (cleared first).
@@ -1632,6 +1816,11 @@ impl MatchingGame {
                     out.extend(self.before_play_actions());
                 }
             }
+            Phase::CaptureChoice { card, .. } if self.ruled_captures() => out.extend(
+                self.capture_options(card)
+                    .into_iter()
+                    .map(MatchingGame::take_action),
+            ),
             Phase::CaptureChoice { card, .. } => {
                 out.extend(
                     self.candidates(card)
@@ -1663,6 +1852,9 @@ impl MatchingGame {
                     hand
                 }
             }
+            Phase::CaptureChoice { card, .. } if self.ruled_captures() => {
+                self.capture_options(card).len()
+            }
             Phase::CaptureChoice { card, .. } => self.candidates(card).len() as usize,
         }
     }
@@ -1684,6 +1876,10 @@ impl MatchingGame {
                         .copied(),
                 }
             }
+            Phase::CaptureChoice { card, .. } if self.ruled_captures() => self
+                .capture_options(card)
+                .get(index)
+                .map(|&set| MatchingGame::take_action(set)),
             Phase::CaptureChoice { card, .. } => self
                 .candidates(card)
                 .nth(index)
@@ -1747,6 +1943,28 @@ impl MatchingGame {
                 }
                 self.play(card);
             }
+            (
+                Phase::CaptureChoice { card, from_hand },
+                Action::Take { .. } | Action::TakeSet { .. },
+            ) if self.ruled_captures() => {
+                let set = match action {
+                    Action::TakeSet { cards } => cards,
+                    _ => CardSet::single(target_of(action)),
+                };
+                let options = self.capture_options(card);
+                if !options.contains(&set) {
+                    let deck = &self.ruleset.deck;
+                    let listed: Vec<String> =
+                        options.iter().map(|s| deck.ids(*s).join(" + ")).collect();
+                    return illegal(format!(
+                        "`{}` cannot capture {}; choose one of: {}",
+                        deck.id_of(card),
+                        deck.ids(set).join(" + "),
+                        listed.join(", ")
+                    ));
+                }
+                self.take_set(card, set, from_hand);
+            }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
                 if !self.candidates(card).contains(target) {
                     let deck = &self.ruleset.deck;
@@ -1781,6 +1999,12 @@ impl MatchingGame {
                 // The moves before a play are found and checked as any other action.
                 None => return self.apply_listed(index),
             },
+            Phase::CaptureChoice { card, from_hand } if self.ruled_captures() => {
+                match self.capture_options(card).get(index) {
+                    Some(&set) => self.take_set(card, set, from_hand),
+                    None => return self.apply_listed(index),
+                }
+            }
             Phase::CaptureChoice { card, from_hand } => match self.candidates(card).nth(index) {
                 Some(target) => self.capture(card, target, from_hand),
                 None => return self.apply_listed(index),
@@ -1836,7 +2060,12 @@ impl MatchingGame {
 
     /// `card`, waiting for a choice between its matches, captures `target` (one of them).
     fn capture(&mut self, card: CardId, target: CardId, from_hand: bool) {
-        self.take(card, CardSet::single(target), from_hand);
+        self.take_set(card, CardSet::single(target), from_hand);
+    }
+
+    /// `card`, waiting for a choice between its captures, takes `set` (one of them).
+    fn take_set(&mut self, card: CardId, set: CardSet, from_hand: bool) {
+        self.take(card, set, from_hand);
         self.continue_turn(from_hand);
     }
 
@@ -2151,6 +2380,7 @@ fn describe_action(a: Action) -> &'static str {
     match a {
         Action::Play { .. } => "playing a card",
         Action::Take { .. } => "choosing a table card",
+        Action::TakeSet { .. } => "choosing table cards",
         Action::Declare { card: Some(_), .. } => "a declaration with a card",
         Action::Declare { .. } => "a declaration",
         Action::Bet { .. } => "betting",
@@ -2254,5 +2484,13 @@ impl Game for MatchingGame {
     }
     fn as_dyn(&self) -> &dyn Game {
         self
+    }
+}
+
+/// The table card a single-card capture names.
+fn target_of(action: Action) -> CardId {
+    match action {
+        Action::Take { card } => card,
+        _ => CardId(0),
     }
 }

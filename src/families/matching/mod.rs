@@ -2,6 +2,7 @@
 //! and stock with the table by suit, capture piles form yaku, and declarations after a yaku or
 //! after the deal (play on, stop, swap) are the ruleset's.
 
+pub mod capture;
 mod game;
 mod greedy;
 mod view;

@@ -1422,6 +1422,9 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
             Event::Given { from, to, cards } => {
                 writeln!(out, "seat {from} gives [{}] to seat {to}", list(cards))
             }
+            Event::TableTaken { player, cards } => {
+                writeln!(out, "seat {player} takes the table [{}]", list(cards))
+            }
             Event::Played {
                 player,
                 card,

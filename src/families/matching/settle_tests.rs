@@ -168,22 +168,39 @@ fn a_script_that_names_a_seat_that_is_not_there_is_an_error() {
 }
 
 #[test]
-fn settling_every_seat_needs_a_script() {
+fn without_a_script_every_seat_scores_its_count_against_a_par() {
+    // The guide's game without its script: the card points tally has `par = 88` (Hachi-Hachi's
+    // par: 264 card points in the deck, 88 for each of three players), and the table's last
+    // cards go to the last player to capture, so every card is counted and each hand sums to 0.
     let whole = captures();
-    let text = whole.split("[scoring]").next().unwrap();
-    let loaded = ruleset::load_str("settle.toml", text);
-    assert!(loaded.value.is_none());
-    let messages: Vec<String> = loaded
-        .diagnostics
-        .iter()
-        .map(|d| d.message.clone())
-        .collect();
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("needs a scoring script")),
-        "{messages:?}"
-    );
+    let text = whole.split("[scoring]").next().unwrap().replace(
+        "count = \"sum(points)\"          # brights 20, animals 10, ribbons 5, plains 1: 264 in all",
+        "count = \"sum(points)\"\npar = 88",
+    ).replace("exhausted = \"settle\"", "exhausted = \"settle\"\nleftover = \"last_capturer\"");
+    assert!(text.contains("par = 88"), "{text}");
+    let r = load(&text);
+    let (record, game) = played(&r, &["greedy", "random", "random"], 5);
+    assert!(game.error().is_none(), "{:?}", game.error());
+    let history = game.history();
+    assert_eq!(history.len(), 3);
+    for hand in history {
+        assert_eq!(hand.points.iter().sum::<i64>(), 0, "{:?}", hand.points);
+        let steps = &hand
+            .outcome
+            .as_ref()
+            .expect("a settled hand explains itself")
+            .steps;
+        assert_eq!(steps.len(), 3, "{steps:?}");
+        for (seat, step) in steps.iter().enumerate() {
+            assert_eq!(step.seat, Some(seat));
+            assert_eq!(step.total, hand.points[seat], "{steps:?}");
+            assert!(step.reason.starts_with("Card points "), "{}", step.reason);
+            assert!(step.reason.contains(" against 88 "), "{}", step.reason);
+        }
+    }
+    // The record replays to the same scores.
+    let again = replay(&record, Arc::clone(&r)).unwrap();
+    assert_eq!(again.scores(), game.scores());
 }
 
 /// Four players in two partnerships (seats 0 and 2 against 1 and 3): each partnership scores

@@ -1,0 +1,232 @@
+//! What a played or drawn card may capture under a ruleset's `[[flow.capture]]` rules: one
+//! table card equal to it, or a set of table cards whose values add up to a total. The game, the
+//! bots and the play screen all ask here, so they always agree on the choices.
+
+use crate::deck::{CardId, CardSet};
+use crate::expr::Context;
+use crate::ruleset::{CaptureChoice, CaptureKind, CaptureRule, MatchingFlow};
+
+/// The most captures offered for one card: a table of many cards worth nothing would otherwise
+/// offer every subset of it.
+pub const MAX_OPTIONS: usize = 256;
+
+/// Nodes a sum search visits at most for one rule (a table of 64 cards of value 0 has 2^64
+/// subsets that add up to 0).
+const MAX_VISITS: u32 = 1 << 16;
+
+/// The captures `card` may make from `table` under `flow`'s capture rules, into `out` (cleared
+/// first), each a set of table cards, in rule order and then by card order; empty when it
+/// captures nothing. Wild cards take any one table card.
+pub fn options(flow: &MatchingFlow, table: CardSet, card: CardId, out: &mut Vec<CardSet>) {
+    out.clear();
+    if table.is_empty() {
+        return;
+    }
+    if flow.wild.contains(card) {
+        out.extend(table.iter().map(CardSet::single));
+        return;
+    }
+    for rule in &flow.captures {
+        if rule.fallback && !out.is_empty() {
+            continue;
+        }
+        match rule.kind {
+            CaptureKind::Equal => {
+                let want = value(rule, card);
+                for t in table.iter().filter(|&t| value(rule, t) == want) {
+                    push(out, CardSet::single(t));
+                }
+            }
+            CaptureKind::Sum => sums(rule, table, card, out),
+        }
+    }
+    if flow.capture_choice == CaptureChoice::MostCards
+        && let Some(most) = out.iter().map(|s| s.len()).max()
+    {
+        out.retain(|s| s.len() == most);
+    }
+}
+
+/// True when `card` captures something from `table`.
+pub fn captures_any(flow: &MatchingFlow, table: CardSet, card: CardId) -> bool {
+    let mut out = Vec::new();
+    options(flow, table, card, &mut out);
+    !out.is_empty()
+}
+
+fn value(rule: &CaptureRule, card: CardId) -> i64 {
+    rule.values.get(card.index()).copied().unwrap_or(0)
+}
+
+/// Adds `set` unless it is there already (an equal card may also be a sum of one) or the list
+/// is full.
+fn push(out: &mut Vec<CardSet>, set: CardSet) {
+    if out.len() < MAX_OPTIONS && !out.contains(&set) {
+        out.push(set);
+    }
+}
+
+/// The sets of `rule.min_cards` or more table cards whose values add up to the rule's total.
+fn sums(rule: &CaptureRule, table: CardSet, card: CardId, out: &mut Vec<CardSet>) {
+    let played = value(rule, card);
+    let target = match &rule.total {
+        Some(total) => total.int(&Context {
+            pile: CardSet::EMPTY,
+            facts: &[played],
+        }),
+        None => played,
+    };
+    let cards: Vec<(CardId, i64)> = table.iter().map(|c| (c, value(rule, c))).collect();
+    // With no value below zero, a partial sum above the total can be dropped at once.
+    let prune = cards.iter().all(|&(_, v)| v >= 0);
+    let mut search = SumSearch {
+        cards: &cards,
+        target,
+        min_cards: rule.min_cards,
+        prune,
+        visits: 0,
+        found: Vec::new(),
+    };
+    search.walk(0, 0, CardSet::EMPTY);
+    // Smaller captures first, each size in card order: the order the prompt lists them in.
+    search.found.sort_by_key(|s| (s.len(), s.0));
+    for set in search.found {
+        push(out, set);
+    }
+}
+
+struct SumSearch<'a> {
+    cards: &'a [(CardId, i64)],
+    target: i64,
+    min_cards: u32,
+    prune: bool,
+    visits: u32,
+    found: Vec<CardSet>,
+}
+
+impl SumSearch<'_> {
+    fn walk(&mut self, next: usize, sum: i64, set: CardSet) {
+        self.visits += 1;
+        if self.visits > MAX_VISITS || self.found.len() >= MAX_OPTIONS {
+            return;
+        }
+        if self.prune && sum > self.target {
+            return;
+        }
+        if next == self.cards.len() {
+            if sum == self.target && set.len() >= self.min_cards {
+                self.found.push(set);
+            }
+            return;
+        }
+        let (card, v) = self.cards[next];
+        let mut with = set;
+        with.insert(card);
+        self.walk(next + 1, sum.saturating_add(v), with);
+        self.walk(next + 1, sum, set);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::{self, Ruleset};
+
+    /// A matching ruleset with the Italian pack, `flow_keys` in its `[flow]` and `captures` after.
+    fn flow(flow_keys: &str, captures: &str) -> (Ruleset, std::sync::Arc<MatchingFlow>) {
+        let text = format!(
+            r#"
+[ruleset]
+id = "captures"
+deck = "italian-40"
+
+[flow]
+style = "matching"
+hand_size = 3
+table_size = 4
+deal_packet = 1
+deal_order = ["table", "others", "dealer"]
+rounds = 1
+draw = false
+refill = true
+exhausted = "settle"
+{flow_keys}
+{captures}
+"#
+        );
+        let loaded = ruleset::load_str("captures.toml", &text);
+        let r = loaded
+            .value
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+        let f = std::sync::Arc::clone(r.matching().expect("a matching ruleset"));
+        (r, f)
+    }
+
+    fn set(r: &Ruleset, ids: &[&str]) -> CardSet {
+        ids.iter()
+            .map(|id| r.deck.card_by_id(id).expect("a card"))
+            .collect()
+    }
+
+    const SCOPA_CAPTURES: &str = r#"
+[[flow.capture]]
+kind = "equal"
+by = "value"
+
+[[flow.capture]]
+kind = "sum"
+by = "value"
+fallback = true
+"#;
+
+    #[test]
+    fn an_equal_card_is_taken_before_any_sum() {
+        // viniciocoletti.it "Scopa": "If with the played card one can do both a single or a
+        // multiple capture, the single capture is mandatory."
+        let (r, f) = flow("", SCOPA_CAPTURES);
+        let table = set(&r, &["cups-5", "swords-2", "batons-3"]);
+        let five = r.deck.card_by_id("coins-5").unwrap();
+        let mut out = Vec::new();
+        options(&f, table, five, &mut out);
+        assert_eq!(out, vec![set(&r, &["cups-5"])]);
+    }
+
+    #[test]
+    fn without_an_equal_card_every_set_adding_up_is_offered() {
+        // siciliansintheworld.com "Scopa (Scupa)": with the ace of coins, the 5 of cups and the
+        // 6 of swords on the table, the 7 of clubs takes the 6 and the ace.
+        let (r, f) = flow("", SCOPA_CAPTURES);
+        let table = set(&r, &["coins-ace", "cups-5", "swords-6", "batons-2"]);
+        let seven = r.deck.card_by_id("batons-7").unwrap();
+        let mut out = Vec::new();
+        options(&f, table, seven, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                set(&r, &["coins-ace", "swords-6"]),
+                set(&r, &["cups-5", "batons-2"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_total_other_than_the_played_card_and_the_most_cards_rule() {
+        // Escoba: the played card and the cards taken make 15.
+        let (r, f) = flow(
+            r#"capture_choice = "most_cards""#,
+            r#"
+[[flow.capture]]
+kind = "sum"
+by = "value"
+total = "15 - played"
+min_cards = 1
+"#,
+        );
+        let table = set(&r, &["coins-ace", "cups-4", "swords-5", "batons-king"]);
+        let king = r.deck.card_by_id("coins-king").unwrap();
+        let mut out = Vec::new();
+        options(&f, table, king, &mut out);
+        // 5 = 5 or 1 + 4: the two-card capture is the one offered.
+        assert_eq!(out, vec![set(&r, &["coins-ace", "cups-4"])]);
+    }
+}
