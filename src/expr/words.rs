@@ -229,6 +229,9 @@ impl Describer<'_> {
             if n == "hand_cards" && op == BinaryOp::Gt && *k == 0 {
                 return Some("the player still holds cards".to_string());
             }
+            if n == "cards_left" && op == BinaryOp::Gt && *k == 0 {
+                return Some("it is not the hand's last play".to_string());
+            }
             if let Some(noun) = noun {
                 // `> k` reads as `k + 1 or more`.
                 let (op, k) = match op {
@@ -335,6 +338,7 @@ impl Describer<'_> {
                 "last_base" => "the points at the player's last call".to_string(),
                 "stacks" => "the stacks the player has made this hand".to_string(),
                 "turn" => "the player's turn number this hand".to_string(),
+                "cards_left" => "the cards left to play in every hand and the stock".to_string(),
                 _ => return None,
             }),
             ExprKind::Call { name, args, .. } => self.number_call(name, args),

@@ -5,9 +5,9 @@ use super::{Rule, Section, in_words};
 use crate::deck::{CardSet, Deck};
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
-    BankerFlow, BothInstant, ClaimRule, DealCheck, DealOn, DealTarget, Declaration, Exhausted,
-    FirstDealer, FollowRule, GameLength, MatchingFlow, NextDealer, TricksFlow, TurnEvent,
-    TurnPattern,
+    BankerFlow, BothInstant, CaptureChoice, CaptureKind, ClaimRule, DealCheck, DealOn, DealTarget,
+    Declaration, Exhausted, FirstDealer, FirstPlayer, FollowRule, GameLength, Leftover,
+    MatchingFlow, NextDealer, Tally, TallyAward, TricksFlow, TurnEvent, TurnPattern,
 };
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -28,6 +28,7 @@ fn declaration_rule(d: &Declaration, lex: &Lexicon, what: &str) -> Rule {
 pub(super) fn matching(
     flow: &MatchingFlow,
     declarations: &[Declaration],
+    (tallies, scripted): (&[Tally], bool),
     deck: &Deck,
     lex: &Lexicon,
 ) -> Vec<Section> {
@@ -63,10 +64,16 @@ pub(super) fn matching(
         )
     };
     let mut deal = vec![Rule::plain(format!(
-        "For {players}. {} {card}s to each hand and {} face up on the table, dealt {} at a time \
-         to {}{}.",
+        "For {players}. {} {card}s to each hand and {}, dealt {} at a time to {}{}.",
         capitalized(&number_word(flow.hand_size.into())),
-        number_word(flow.table_size.into()),
+        if flow.table_size == 0 {
+            "none to the table".to_string()
+        } else {
+            format!(
+                "{} face up on the table",
+                number_word(flow.table_size.into())
+            )
+        },
         number_word(flow.deal_packet.into()),
         order.join(", "),
         if stock {
@@ -165,7 +172,10 @@ pub(super) fn matching(
         }));
     }
     let suit = &lex.suit_word;
-    let mut turn = vec![Rule::plain(if stock {
+    let draws = stock && flow.draws;
+    let mut turn = vec![Rule::plain(if !flow.captures.is_empty() {
+        capture_words(flow, lex, draws)
+    } else if draws {
         format!(
             "Play a {card} from your hand onto a table {card} of the same {suit} to capture both \
              (or leave it on the table), then turn the top {card} of the stock and do the same."
@@ -176,6 +186,25 @@ pub(super) fn matching(
              (or leave it on the table)."
         )
     })];
+    match flow.first_player {
+        FirstPlayer::Dealer => {}
+        FirstPlayer::AfterDealer => turn.push(Rule::plain(
+            "The player after the dealer plays first, and play goes round in seat order.",
+        )),
+    }
+    if flow.refill && stock {
+        turn.push(Rule::plain(format!(
+            "When every hand is empty, each player is dealt {} {card}s again from the stock, \
+             until it runs out.",
+            number_word(flow.hand_size.into())
+        )));
+    }
+    if flow.leftover == Leftover::LastCapturer {
+        turn.push(Rule::plain(format!(
+            "When the hands are played out, the {card}s left on the table go to the last player \
+             who captured."
+        )));
+    }
     if !flow.before_play.is_empty() {
         turn.push(Rule::plain(format!(
             "Before playing a {card}, the player to act may declare:"
@@ -289,12 +318,54 @@ pub(super) fn matching(
                 "When {every_hand_runs} out with no one stopping, the dealer scores {p} points."
             )
         }
+        Exhausted::Settle if !scripted => format!(
+            "When the hands run out with no one stopping, every {} scores its own yaku, the \
+             points of its turn events and the points for the hand's end below.",
+            if flow.teams.any() {
+                "partnership (the partners' captures together)"
+            } else {
+                "player"
+            }
+        ),
         Exhausted::Settle => "When the hands run out with no one stopping, every player is \
                               scored on their own captures, as the scoring steps below say."
             .to_string(),
     }));
+    if !scripted {
+        for tally in tallies {
+            match tally.award {
+                Some(TallyAward::Most(p)) => turn.push(Rule::named(
+                    &format!("Most {}", tally.name.to_lowercase()),
+                    format!(
+                        "at the end of the hand, {} to the one {} ahead on {} ({}); nobody \
+                         scores it on a tie.",
+                        points_words(p),
+                        if flow.teams.any() {
+                            "partnership"
+                        } else {
+                            "player"
+                        },
+                        tally.name.to_lowercase(),
+                        in_words(&tally.source, lex)
+                    ),
+                )),
+                Some(TallyAward::Par(par)) => turn.push(Rule::named(
+                    &tally.name,
+                    format!(
+                        "at the end of the hand, every player scores their {} less {par}.",
+                        tally.name.to_lowercase()
+                    ),
+                )),
+                None => {}
+            }
+        }
+    }
     let length = match flow.length {
         GameLength::Rounds(n) => format!("A game is {}; the highest total wins.", hands(n)),
+        GameLength::Target { score, max_rounds } if flow.target_ties_play_on => format!(
+            "A game ends when a player reaches {score} points and leads alone (hands go on while \
+             the leaders are tied; after {max_rounds} hands it ends anyway)."
+        ),
         GameLength::Target { score, max_rounds } => format!(
             "A game ends when a player reaches {score} points (or after {max_rounds} hands)."
         ),
@@ -550,6 +621,10 @@ fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Rule {
                 format!("{card}s")
             },
         ),
+        None if event.points != 0 => format!(
+            "it is worth {} at the end of the hand",
+            points_words(event.points)
+        ),
         None => "it is counted for the scoring".to_string(),
     };
     Rule::named(&event.name, format!("when {pattern}{when}, {earns}."))
@@ -616,4 +691,70 @@ fn capitalized(word: &str) -> String {
     chars
         .next()
         .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// `1 point`, `2 points`.
+fn points_words(p: i64) -> String {
+    if p == 1 {
+        "1 point".to_string()
+    } else {
+        format!("{p} points")
+    }
+}
+
+/// How a played card captures under `[[flow.capture]]`, in words: each way in precedence order.
+fn capture_words(flow: &MatchingFlow, lex: &Lexicon, draws: bool) -> String {
+    let card = &lex.card_word;
+    let by = |b: &str| {
+        if b == "suit" {
+            lex.suit_word.clone()
+        } else {
+            b.to_string()
+        }
+    };
+    let ways: Vec<String> = flow
+        .captures
+        .iter()
+        .enumerate()
+        .map(|(i, rule)| {
+            let what = match rule.kind {
+                CaptureKind::Equal => format!("one table {card} of the same {}", by(&rule.by)),
+                CaptureKind::Sum => {
+                    let total = rule.total_source.as_deref().map_or_else(
+                        || "the played card's".to_string(),
+                        |t| format!("`{}` (`played` being the played card's)", t.trim()),
+                    );
+                    format!(
+                        "{} or more table {card}s whose {}s add up to {total} {}",
+                        number_word(rule.min_cards.into()),
+                        by(&rule.by),
+                        by(&rule.by)
+                    )
+                }
+            };
+            if i > 0 && rule.fallback {
+                format!("only when that takes nothing, {what}")
+            } else if i > 0 {
+                format!("or {what}")
+            } else {
+                what
+            }
+        })
+        .collect();
+    let choice = match flow.capture_choice {
+        CaptureChoice::Player => "when it can capture in more than one way, the player chooses",
+        CaptureChoice::MostCards => {
+            "when it can capture in more than one way, the player chooses among those taking the most cards"
+        }
+    };
+    let then = if draws {
+        format!("; then turn the top {card} of the stock and do the same")
+    } else {
+        String::new()
+    };
+    format!(
+        "Play a {card} from your hand: it captures {}; {choice}; a {card} that captures nothing \
+         stays on the table{then}.",
+        ways.join("; ")
+    )
 }

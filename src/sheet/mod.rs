@@ -200,7 +200,13 @@ fn gather(ruleset: &Ruleset) -> Sheet {
     let lex = lexicon(ruleset);
     let mut sections = vec![deck_section(ruleset)];
     sections.extend(match &ruleset.flow {
-        Flow::Matching(f) => flow::matching(f, &ruleset.declarations, &ruleset.deck, &lex),
+        Flow::Matching(f) => flow::matching(
+            f,
+            &ruleset.declarations,
+            (&ruleset.tallies, ruleset.scoring.is_some()),
+            &ruleset.deck,
+            &lex,
+        ),
         Flow::Banker(f) => flow::banker(f, &lex),
         Flow::Tricks(f) => flow::tricks(f, &ruleset.declarations, &ruleset.deck, &lex),
     });

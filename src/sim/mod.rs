@@ -119,6 +119,8 @@ pub struct GameResult {
     pub scores: Vec<i64>,
     /// Every hand, by seat.
     pub hands: Vec<HandResult>,
+    /// The partnerships at the table (each seat its own without them).
+    pub teams: crate::ruleset::Teams,
 }
 
 /// The seed of game `index` of a run seeded with `seed` (SplitMix64 of the pair).
@@ -226,6 +228,11 @@ pub fn game_result(config: &SimConfig, index: usize) -> Result<GameResult, SimEr
         seat_of: seat_of.to_vec(),
         scores: game.scores().to_vec(),
         hands: game.history().to_vec(),
+        teams: game
+            .ruleset()
+            .matching()
+            .map(|f| f.teams)
+            .unwrap_or_default(),
     })
 }
 

@@ -288,6 +288,8 @@ pub struct Stats {
     ruleset: String,
     family: &'static str,
     against_house: bool,
+    /// The partnerships: a seat wins a game when it and its partners alone hold the top score.
+    teams: crate::ruleset::Teams,
     yaku_ids: Vec<String>,
     players: Vec<String>,
     games: u64,
@@ -319,6 +321,7 @@ impl Stats {
             ruleset: ruleset.id.clone(),
             family: ruleset.flow.family(),
             against_house: ruleset.banker().is_some(),
+            teams: ruleset.matching().map(|f| f.teams).unwrap_or_default(),
             yaku_ids: ruleset.yaku.yaku.iter().map(|y| y.id.clone()).collect(),
             players: players.to_vec(),
             games: 0,
@@ -352,13 +355,12 @@ impl Stats {
         self.games += 1;
         self.stake_outs += u64::from(self.staked && scores.iter().any(|&s| s <= 0));
         let top = scores.iter().copied().max().unwrap_or(0);
-        let at_top = scores.iter().filter(|&&s| s == top).count();
         for (sums, &seat) in self.by_player.iter_mut().zip(seat_of) {
             let score = scores[seat];
             let (won, lost) = if self.against_house {
                 (score > 0, score < 0)
             } else {
-                (score == top && at_top == 1, score < top)
+                (leads_alone(scores, seat, &self.teams), score < top)
             };
             sums.wins += u64::from(won);
             sums.losses += u64::from(lost);
@@ -590,11 +592,9 @@ fn measure(g: &GameResult) -> Vec<f64> {
             g.hands.iter().map(f).sum::<f64>() / g.hands.len() as f64
         }
     };
-    let top = g.scores.iter().copied().max().unwrap_or(0);
-    let at_top = g.scores.iter().filter(|&&s| s == top).count();
     let mut v = Vec::new();
     for &seat in &g.seat_of {
-        v.push(f64::from(u8::from(g.scores[seat] == top && at_top == 1)));
+        v.push(f64::from(u8::from(leads_alone(&g.scores, seat, &g.teams))));
         v.push(per_round(&|h| h.points[seat] as f64));
     }
     v.push(per_round(&|h| {
@@ -676,4 +676,14 @@ mod tests {
         assert!((m.ci95 - Z95 * 0.645_497).abs() < 1e-5);
         assert_eq!(Mean::of([]).n, 0);
     }
+}
+
+/// True when `seat` won the game: its score is the highest, and every seat that shares it is
+/// its partner.
+fn leads_alone(scores: &[i64], seat: Seat, teams: &crate::ruleset::Teams) -> bool {
+    let top = scores.iter().copied().max().unwrap_or(0);
+    scores[seat] == top
+        && (0..scores.len())
+            .filter(|&s| scores[s] == top)
+            .all(|s| teams.team_of(s) == teams.team_of(seat))
 }

@@ -5,7 +5,7 @@
 
 use super::screen::Style;
 use crate::core::{Action, DeclId, Game};
-use crate::deck::CardId;
+use crate::deck::{CardId, CardSet};
 use crate::diag::did_you_mean;
 use crate::families::matching::{MatchingGame, Phase};
 use crate::ruleset::Ruleset;
@@ -147,18 +147,22 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
         }
         Phase::Choose => declarations("how does the card you captured count?", ""),
         Phase::CaptureChoice { card, .. } => {
-            let options: Vec<String> = legal
+            let sets = capture_sets(legal);
+            let options: Vec<String> = sets
                 .iter()
                 .enumerate()
-                .filter_map(|(i, a)| match a {
-                    Action::Take { card } => {
-                        Some(format!("{}) {}", i + 1, style.card(deck, *card)))
-                    }
-                    _ => None,
+                .map(|(i, set)| {
+                    let cards: Vec<String> = set.iter().map(|c| style.card(deck, c)).collect();
+                    format!("{}) {}", i + 1, cards.join(" + "))
                 })
                 .collect();
+            let what = if sets.iter().any(|s| s.len() > 1) {
+                "can capture in more than one way"
+            } else {
+                "matches more than one table card"
+            };
             format!(
-                "{} matches more than one table card; capture which?\n  {}",
+                "{} {what}; capture which? (number, or the cards' ids)\n  {}",
                 style.name(deck, card),
                 options.join("\n  ")
             )
@@ -274,22 +278,27 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
             }
         }
         Phase::CaptureChoice { card: played, .. } => {
-            let options: Vec<CardId> = legal
-                .iter()
-                .filter_map(|a| match a {
-                    Action::Take { card } => Some(*card),
-                    _ => None,
-                })
-                .collect();
+            let options = capture_sets(legal);
             let names = options
                 .iter()
-                .map(|c| deck.card(*c).name.as_str())
+                .map(|s| {
+                    s.iter()
+                        .map(|c| deck.card(c).name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                })
                 .collect::<Vec<_>>()
                 .join(", ");
+            let act = |set: CardSet| {
+                Input::Act(match set.iter().next() {
+                    Some(card) if set.len() == 1 => Action::Take { card },
+                    _ => Action::TakeSet { cards: set },
+                })
+            };
             if let Some(n) = number {
                 return options
                     .get(n.wrapping_sub(1))
-                    .map(|&card| Input::Act(Action::Take { card }))
+                    .map(|&set| act(set))
                     .ok_or_else(|| {
                         format!("there is no option {n}: choose 1 to {}", options.len())
                     });
@@ -297,15 +306,26 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
             if declaration_word {
                 return Err(not_now(text, r));
             }
-            let target = card(text, r)?;
-            if options.contains(&target) {
-                Ok(Input::Act(Action::Take { card: target }))
-            } else {
-                Err(format!(
-                    "`{}` is not a table card that {} can capture; choose one of: {names}",
-                    deck.card(target).name,
-                    deck.card(played).name
-                ))
+            let named = named_cards(text, r)?;
+            // The set named, or the one capture that holds every card named.
+            let mut holding = options.iter().filter(|s| (named - **s).is_empty());
+            let chosen = options.iter().find(|s| **s == named).or_else(|| {
+                match (holding.next(), holding.next()) {
+                    (Some(only), None) => Some(only),
+                    _ => None,
+                }
+            });
+            match chosen {
+                Some(&set) => Ok(act(set)),
+                None => Err(format!(
+                    "{} cannot capture {} that way; choose one of: {names}",
+                    deck.card(played).name,
+                    named
+                        .iter()
+                        .map(|c| deck.card(c).name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                )),
             }
         }
         Phase::Declare | Phase::AfterDeal | Phase::Choose => {
@@ -461,4 +481,36 @@ mod tests {
         assert_eq!(parse(" Quit ", &g, &legal), Ok(Input::Quit));
         assert_eq!(parse("rules", &g, &legal), Ok(Input::Rules));
     }
+}
+
+/// The captures a choice offers, in the order of the legal moves: each a set of table cards.
+fn capture_sets(legal: &[Action]) -> Vec<CardSet> {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Take { card } => Some(CardSet::single(*card)),
+            Action::TakeSet { cards } => Some(*cards),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cards a line names: one card, or several joined by `+`, `,` or spaces (ids).
+fn named_cards(text: &str, r: &Ruleset) -> Result<CardSet, String> {
+    if let Ok(one) = card(text, r) {
+        return Ok(CardSet::single(one));
+    }
+    let parts: Vec<&str> = if text.contains(['+', ',']) {
+        text.split(['+', ','])
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect()
+    } else {
+        text.split_whitespace().collect()
+    };
+    let mut set = CardSet::EMPTY;
+    for p in parts {
+        set.insert(card(p, r)?);
+    }
+    Ok(set)
 }

@@ -8,11 +8,12 @@
 //! in hand captures. A call to play on is made only with a
 //! long hand, a yaku one card away, and no other player with a yaku or within one card of one.
 
+use super::capture;
 use super::game::Phase;
 use super::view::View;
 use crate::core::{Action, DeclId};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{Ruleset, YakuScore};
+use crate::ruleset::{MatchingFlow, Ruleset, TallyAward, TurnPattern, YakuScore};
 use crate::yaku::{PileState, Progress, UNITS_PER_POINT, ones};
 use std::rc::Rc;
 
@@ -22,6 +23,8 @@ const DENIAL: f64 = 0.5;
 const EXPOSURE: f64 = 0.3;
 /// A small bonus per card captured, so that a capture beats an idle discard.
 const PER_CARD: f64 = 0.05;
+/// Weight of a sweep the next player could make of the table a move leaves.
+const SWEEP_EXPOSURE: f64 = 0.6;
 
 /// The policy (a unit type, so its helpers read as `Greedy::worth`).
 struct Greedy;
@@ -187,6 +190,8 @@ struct Taker<'r> {
     table: CardSet,
     wild: CardSet,
     deck: &'r crate::deck::Deck,
+    /// The flow, when it says how cards capture (`[[flow.capture]]`).
+    ruled: Option<&'r MatchingFlow>,
 }
 
 impl<'r> Taker<'r> {
@@ -196,11 +201,25 @@ impl<'r> Taker<'r> {
             table: flow.map_or(CardSet::EMPTY, |_| table),
             wild: flow.map_or(CardSet::EMPTY, |f| f.wild),
             deck: &ruleset.deck,
+            ruled: flow.filter(|f| !f.captures.is_empty()).map(|f| &**f),
         }
     }
 
+    /// The captures `card` may make under the ruleset's capture rules.
+    fn options(self, card: CardId) -> Vec<CardSet> {
+        let mut out = Vec::new();
+        if let Some(flow) = self.ruled {
+            capture::options(flow, self.table, card, &mut out);
+        }
+        out
+    }
+
     fn takes(self, card: CardId) -> CardSet {
-        if self.wild.contains(card) {
+        if self.ruled.is_some() {
+            self.options(card)
+                .iter()
+                .fold(CardSet::EMPTY, |all, set| all | *set)
+        } else if self.wild.contains(card) {
             self.table
         } else {
             self.table & self.deck.same_suit(card)
@@ -239,6 +258,62 @@ impl Greedy {
         points(gain) + DENIAL * points(denial) + PER_CARD * f64::from(won.len())
     }
 
+    /// What a move is worth besides yaku in a game whose hands are settled seat by seat: the
+    /// turn events' points for a sweep it makes, less part of a sweep it leaves the next player,
+    /// and its share of the tallies' awards (`most`: the count it adds against a fair share of
+    /// the deck's; `par`: the count it adds). Nothing in other games.
+    fn settled_worth(view: &View, card: CardId, taken: CardSet) -> f64 {
+        let r = view.ruleset;
+        let Some(flow) = r.matching() else {
+            return 0.0;
+        };
+        let sweep: i64 = flow
+            .turn_events
+            .iter()
+            .filter(|e| e.on == TurnPattern::Sweep)
+            .map(|e| e.points)
+            .sum();
+        let mut worth = 0.0;
+        if sweep != 0 {
+            let left = if taken.is_empty() {
+                view.table | CardSet::single(card)
+            } else {
+                view.table - taken
+            };
+            if left.is_empty() {
+                worth += sweep as f64;
+            } else if could_sweep(flow, view.unseen, left) {
+                worth -= SWEEP_EXPOSURE * sweep as f64;
+            }
+        }
+        if taken.is_empty() {
+            return worth;
+        }
+        let pile = view.captured[view.seat];
+        let won = pile | taken | CardSet::single(card);
+        let facts = view.yaku_facts(view.seat);
+        let seats = view.seats().max(1) as i64;
+        for tally in &r.tallies {
+            let Some(award) = tally.award else { continue };
+            let count = |pile: CardSet| {
+                tally.count.int(&crate::expr::Context {
+                    pile,
+                    facts: &facts,
+                })
+            };
+            let added = count(won) - count(pile);
+            worth += match award {
+                TallyAward::Most(p) => {
+                    let share = (count(r.deck.all()) / seats).max(1);
+                    (p as f64 * added as f64 / share as f64)
+                        .clamp(-(p.abs() as f64), p.abs() as f64)
+                }
+                TallyAward::Par(_) => added as f64,
+            };
+        }
+        worth
+    }
+
     fn best_play(view: &View, legal: &[Action]) -> Action {
         let taker = Taker::of(view.ruleset, view.table);
         // A discard is weighed only when no card in hand captures: a capture is worth at least
@@ -254,7 +329,7 @@ impl Greedy {
         let choosing = matches!(view.phase, Phase::CaptureChoice { .. });
         let weighed = |a: &&Action| match **a {
             Action::Play { card } => capturing.is_empty() || capturing.contains(card),
-            Action::Take { .. } => choosing,
+            Action::Take { .. } | Action::TakeSet { .. } => choosing,
             _ => false,
         };
         // A move alone in being weighed (the one capture in hand, say) is the choice, whatever
@@ -269,8 +344,40 @@ impl Greedy {
         let piles = Piles::of(view, &mut made);
         let mut scratch = Scratch::default();
         let mut best = (f64::NEG_INFINITY, legal[0]);
+        let settled = settles_seats(view.ruleset);
+        let value = |scratch: &mut Scratch, card: CardId, taken: CardSet| {
+            let v = Self::worth(view, &piles, scratch, card, taken);
+            if settled {
+                v + Self::settled_worth(view, card, taken)
+            } else {
+                v
+            }
+        };
         for &a in legal.iter().filter(weighed) {
             let v = match a {
+                Action::Play { card } if taker.ruled.is_some() => {
+                    let options = taker.options(card);
+                    if options.is_empty() {
+                        value(&mut scratch, card, CardSet::EMPTY)
+                    } else {
+                        options
+                            .iter()
+                            .map(|&set| value(&mut scratch, card, set))
+                            .fold(f64::NEG_INFINITY, f64::max)
+                    }
+                }
+                Action::TakeSet { cards } => {
+                    let Phase::CaptureChoice { card, .. } = view.phase else {
+                        continue;
+                    };
+                    value(&mut scratch, card, cards)
+                }
+                Action::Take { card: target } if taker.ruled.is_some() => {
+                    let Phase::CaptureChoice { card, .. } = view.phase else {
+                        continue;
+                    };
+                    value(&mut scratch, card, CardSet::single(target))
+                }
                 Action::Play { card } => {
                     let m = taker.takes(card);
                     if taker.chooses(card, m) {
@@ -495,4 +602,21 @@ mod tests {
             Game::apply(&mut game, a).unwrap();
         }
     }
+}
+
+/// True when hands are settled seat by seat without a script, so that turn events' points and
+/// tally awards count.
+fn settles_seats(r: &Ruleset) -> bool {
+    r.scoring.is_none()
+        && r.matching()
+            .is_some_and(|f| f.exhausted == crate::ruleset::Exhausted::Settle)
+}
+
+/// True when one of the `unseen` cards could take every card of `left` at once.
+fn could_sweep(flow: &MatchingFlow, unseen: CardSet, left: CardSet) -> bool {
+    let mut options = Vec::new();
+    unseen.iter().any(|c| {
+        capture::options(flow, left, c, &mut options);
+        options.contains(&left)
+    })
 }
