@@ -335,7 +335,7 @@ pub(super) fn matching(
         for tally in tallies {
             match tally.award {
                 Some(TallyAward::Most(p)) => turn.push(Rule::named(
-                    &format!("Most {}", tally.name.to_lowercase()),
+                    format!("Most {}", tally.name.to_lowercase()),
                     format!(
                         "at the end of the hand, {} to the one {} ahead on {} ({}); nobody \
                          scores it on a tie.",

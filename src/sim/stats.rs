@@ -654,6 +654,16 @@ impl Paired {
     }
 }
 
+/// True when `seat` won the game: its score is the highest, and every seat that shares it is
+/// its partner.
+fn leads_alone(scores: &[i64], seat: Seat, teams: &crate::ruleset::Teams) -> bool {
+    let top = scores.iter().copied().max().unwrap_or(0);
+    scores[seat] == top
+        && (0..scores.len())
+            .filter(|&s| scores[s] == top)
+            .all(|s| teams.team_of(s) == teams.team_of(seat))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -676,14 +686,4 @@ mod tests {
         assert!((m.ci95 - Z95 * 0.645_497).abs() < 1e-5);
         assert_eq!(Mean::of([]).n, 0);
     }
-}
-
-/// True when `seat` won the game: its score is the highest, and every seat that shares it is
-/// its partner.
-fn leads_alone(scores: &[i64], seat: Seat, teams: &crate::ruleset::Teams) -> bool {
-    let top = scores.iter().copied().max().unwrap_or(0);
-    scores[seat] == top
-        && (0..scores.len())
-            .filter(|&s| scores[s] == top)
-            .all(|s| teams.team_of(s) == teams.team_of(seat))
 }

@@ -410,6 +410,38 @@ pub fn card(text: &str, ruleset: &Ruleset) -> Result<CardId, String> {
     })
 }
 
+/// The captures a choice offers, in the order of the legal moves: each a set of table cards.
+fn capture_sets(legal: &[Action]) -> Vec<CardSet> {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Take { card } => Some(CardSet::single(*card)),
+            Action::TakeSet { cards } => Some(*cards),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cards a line names: one card, or several joined by `+`, `,` or spaces (ids).
+fn named_cards(text: &str, r: &Ruleset) -> Result<CardSet, String> {
+    if let Ok(one) = card(text, r) {
+        return Ok(CardSet::single(one));
+    }
+    let parts: Vec<&str> = if text.contains(['+', ',']) {
+        text.split(['+', ','])
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect()
+    } else {
+        text.split_whitespace().collect()
+    };
+    let mut set = CardSet::EMPTY;
+    for p in parts {
+        set.insert(card(p, r)?);
+    }
+    Ok(set)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,36 +513,4 @@ mod tests {
         assert_eq!(parse(" Quit ", &g, &legal), Ok(Input::Quit));
         assert_eq!(parse("rules", &g, &legal), Ok(Input::Rules));
     }
-}
-
-/// The captures a choice offers, in the order of the legal moves: each a set of table cards.
-fn capture_sets(legal: &[Action]) -> Vec<CardSet> {
-    legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Take { card } => Some(CardSet::single(*card)),
-            Action::TakeSet { cards } => Some(*cards),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The cards a line names: one card, or several joined by `+`, `,` or spaces (ids).
-fn named_cards(text: &str, r: &Ruleset) -> Result<CardSet, String> {
-    if let Ok(one) = card(text, r) {
-        return Ok(CardSet::single(one));
-    }
-    let parts: Vec<&str> = if text.contains(['+', ',']) {
-        text.split(['+', ','])
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect()
-    } else {
-        text.split_whitespace().collect()
-    };
-    let mut set = CardSet::EMPTY;
-    for p in parts {
-        set.insert(card(p, r)?);
-    }
-    Ok(set)
 }

@@ -539,6 +539,23 @@ fn count_as(view: &View, legal: &[Action]) -> Action {
     best
 }
 
+/// True when hands are settled seat by seat without a script, so that turn events' points and
+/// tally awards count.
+fn settles_seats(r: &Ruleset) -> bool {
+    r.scoring.is_none()
+        && r.matching()
+            .is_some_and(|f| f.exhausted == crate::ruleset::Exhausted::Settle)
+}
+
+/// True when one of the `unseen` cards could take every card of `left` at once.
+fn could_sweep(flow: &MatchingFlow, unseen: CardSet, left: CardSet) -> bool {
+    let mut options = Vec::new();
+    unseen.iter().any(|c| {
+        capture::options(flow, left, c, &mut options);
+        options.contains(&left)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -602,21 +619,4 @@ mod tests {
             Game::apply(&mut game, a).unwrap();
         }
     }
-}
-
-/// True when hands are settled seat by seat without a script, so that turn events' points and
-/// tally awards count.
-fn settles_seats(r: &Ruleset) -> bool {
-    r.scoring.is_none()
-        && r.matching()
-            .is_some_and(|f| f.exhausted == crate::ruleset::Exhausted::Settle)
-}
-
-/// True when one of the `unseen` cards could take every card of `left` at once.
-fn could_sweep(flow: &MatchingFlow, unseen: CardSet, left: CardSet) -> bool {
-    let mut options = Vec::new();
-    unseen.iter().any(|c| {
-        capture::options(flow, left, c, &mut options);
-        options.contains(&left)
-    })
 }
