@@ -58,3 +58,7 @@ mod docs;
 /// `yaku lsp` over its standard streams: diagnostics as `validate` gives them, completion, hover
 /// and go-to-definition across `extends`.
 mod lsp;
+
+/// Scoring compared with implementations no one here wrote, run from vendored copies: Scopa's
+/// end-of-hand points against goblindegook/scopa (Node).
+mod peers;

@@ -76,10 +76,14 @@ pub struct ScoreArgs {
     /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
     #[arg(long, default_value = "none", value_name = "WHO")]
     closer: String,
-    /// Games that settle each loser (Go-Stop): one losing seat's capture pile; give it once
-    /// per loser, in seat order after the winner.
+    /// Games that settle each loser (Go-Stop) or every seat (Scopa): another seat's capture
+    /// pile; give it once per seat, in seat order after the seat of `--captured`.
     #[arg(long = "loser", value_name = "ID,ID,...")]
     losers: Vec<String>,
+    /// Hands settled seat by seat: how often a seat earned a turn event (`--fired 1:scopa=2`:
+    /// seat 1 swept twice; seat 0 is `--captured`, then each `--loser`).
+    #[arg(long, value_name = "SEAT:ID=N")]
+    fired: Vec<String>,
     /// Games that settle each loser: each loser's calls to play on, in the order of `--loser`.
     #[arg(long, value_delimiter = ',', value_name = "N,N,...", value_parser = clap::value_parser!(u32).range(0..=MAX_CALLS))]
     loser_calls: Vec<u32>,
@@ -114,7 +118,6 @@ pub(super) fn score_matching(
     pile: CardSet,
     hand: CardSet,
 ) -> i32 {
-    let deck = &ruleset.deck;
     let Some(flow) = ruleset.matching() else {
         unreachable!("the matching family's front scores matching rulesets")
     };
@@ -187,6 +190,15 @@ pub(super) fn score_matching(
         // The instant win or the dealer's points replace the yaku, as in the game.
         Some(_) => crate::ruleset::YakuScore::default(),
     };
+    if special == Some(Special::Settle) && ruleset.scoring.is_none() {
+        return match own_settlement(ruleset, flow, pile, &c, args) {
+            Ok(outcome) => print_matching(ruleset, args, special.as_ref(), pile, hand, &outcome),
+            Err(e) => {
+                eprintln!("error: {e}");
+                super::EXIT_USAGE
+            }
+        };
+    }
     let table = if scoring::reads_table(ruleset) {
         match table_facts(ruleset, flow, pile, &c, args) {
             Ok(t) => Some(t),
@@ -206,10 +218,23 @@ pub(super) fn score_matching(
                 return super::EXIT_FAILURE;
             }
         };
+    print_matching(ruleset, args, special.as_ref(), pile, hand, &outcome)
+}
+
+/// Prints a matching hand's outcome, in words or as JSON.
+fn print_matching(
+    ruleset: &Ruleset,
+    args: &ScoreArgs,
+    special: Option<&Special>,
+    pile: CardSet,
+    hand: CardSet,
+    outcome: &scoring::HandOutcome,
+) -> i32 {
+    let deck = &ruleset.deck;
     if args.json {
         let mut doc = serde_json::json!({
             "ruleset": ruleset.id,
-            "end": end_name(special.as_ref()),
+            "end": end_name(special),
             "captured": deck.ids(pile),
             "hand": deck.ids(hand),
             "yaku": outcome.yaku,
@@ -236,7 +261,7 @@ pub(super) fn score_matching(
     }
     let mut out = String::new();
     let plural = |n: u32| if n == 1 { "" } else { "s" };
-    let _ = match &special {
+    let _ = match special {
         None => writeln!(
             out,
             "{} — {} card{} captured",
@@ -263,21 +288,27 @@ pub(super) fn score_matching(
             ruleset.name
         ),
     };
-    if outcome.yaku.is_empty() {
+    // A hand settled seat by seat says each seat's steps: no winner's yaku or base.
+    let by_seat = !outcome.seats.is_empty() && outcome.yaku.is_empty() && outcome.base == 0;
+    if outcome.yaku.is_empty() && !by_seat {
         let _ = writeln!(out, "  no yaku");
     }
     let width = outcome
         .yaku
         .iter()
         .map(|y| y.name.chars().count())
-        .chain(outcome.steps.iter().map(|s| s.reason.chars().count()))
+        .chain(outcome.steps.iter().map(|s| {
+            s.reason.chars().count() + s.seat.map_or(0, |seat| format!("seat {seat}: ").len())
+        }))
         .max()
         .unwrap_or(0)
         .max(28);
     for y in &outcome.yaku {
         let _ = writeln!(out, "  {:<width$} {:>4}", y.name, y.points);
     }
-    let _ = writeln!(out, "  {:<width$} {:>4}", "base", outcome.base);
+    if !by_seat {
+        let _ = writeln!(out, "  {:<width$} {:>4}", "base", outcome.base);
+    }
     for s in &outcome.steps {
         // Seat 0 is the pile of `--captured`, the others those of `--loser`, in order.
         let reason = match s.seat {
@@ -442,16 +473,15 @@ fn matching_end(
     }
 }
 
-/// Every seat for a script that settles each loser: the winner (seat 0) with `--captured`,
-/// its calls and `--made` declarations, then one seat per `--loser` pile (empty piles for the
-/// ruleset's other seats when none is given).
-fn table_facts(
+/// Each seat's pile: `--captured` (seat 0), then one per `--loser` (empty piles for the
+/// ruleset's other seats when none is given); a card in two piles and a table the ruleset does
+/// not seat are errors.
+fn seat_piles(
     ruleset: &Ruleset,
     flow: &crate::ruleset::MatchingFlow,
     pile: CardSet,
-    c: &scoring::Circumstances,
     args: &ScoreArgs,
-) -> Result<scoring::TableFacts, String> {
+) -> Result<Vec<CardSet>, String> {
     let deck = &ruleset.deck;
     let mut piles = vec![pile];
     for list in &args.losers {
@@ -484,6 +514,92 @@ fn table_facts(
             seats - 1
         ));
     }
+    Ok(piles)
+}
+
+/// A hand played out and settled seat by seat without a script: each seat's pile and the turn
+/// events `--fired` says it earned, partners pooled, as the game settles it.
+fn own_settlement(
+    ruleset: &Ruleset,
+    flow: &crate::ruleset::MatchingFlow,
+    pile: CardSet,
+    c: &Circumstances,
+    args: &ScoreArgs,
+) -> Result<scoring::HandOutcome, String> {
+    let piles = seat_piles(ruleset, flow, pile, args)?;
+    let events = &flow.turn_events;
+    let mut fired = vec![vec![0u32; events.len()]; piles.len()];
+    for f in &args.fired {
+        let usage = || format!("`--fired {f}`: write SEAT:ID=N (`--fired 1:scopa=2`)");
+        let (seat, rest) = f.split_once(':').ok_or_else(usage)?;
+        let (id, n) = rest.split_once('=').unwrap_or((rest, "1"));
+        let seat: usize = seat.trim().parse().map_err(|_| usage())?;
+        if seat >= piles.len() {
+            return Err(format!(
+                "`--fired {f}`: there is no seat {seat} (seats 0 to {})",
+                piles.len() - 1
+            ));
+        }
+        let e = events
+            .iter()
+            .position(|e| e.id == id.trim())
+            .ok_or_else(|| {
+                let help =
+                    did_you_mean(id, events.iter().map(|e| e.id.as_str())).unwrap_or_default();
+                format!(
+                    "`--fired {f}`: no turn event `{id}` in `{}` {help}",
+                    ruleset.id
+                )
+            })?;
+        let n: u32 = n
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n| *n <= 64)
+            .ok_or_else(|| format!("`--fired {f}`: a count from 0 to 64 must follow `=`"))?;
+        fired[seat][e] = n;
+    }
+    let teams = &flow.teams;
+    let seats = piles.len();
+    let groups: Vec<Vec<usize>> = if teams.any() {
+        (0..teams.count(seats))
+            .map(|t| teams.members(t, seats).collect())
+            .collect()
+    } else {
+        (0..seats).map(|s| vec![s]).collect()
+    };
+    let sides: Vec<scoring::OwnSide> = groups
+        .into_iter()
+        .map(|members| scoring::OwnSide {
+            pile: members.iter().fold(CardSet::EMPTY, |u, &s| u | piles[s]),
+            fired: (0..events.len())
+                .map(|e| members.iter().map(|&s| fired[s][e]).sum())
+                .collect(),
+            seats: members,
+        })
+        .collect();
+    let mut outcome = scoring::settle_own(ruleset, seats, &sides, |_| *c);
+    // Partners share one score, as in the game.
+    if teams.any() {
+        let totals = teams.totals(&outcome.seats);
+        for (s, p) in outcome.seats.iter_mut().enumerate() {
+            *p = totals[teams.team_of(s)];
+        }
+    }
+    Ok(outcome)
+}
+
+/// Every seat for a script that settles each loser: the winner (seat 0) with `--captured`,
+/// its calls and `--made` declarations, then one seat per `--loser` pile (empty piles for the
+/// ruleset's other seats when none is given).
+fn table_facts(
+    ruleset: &Ruleset,
+    flow: &crate::ruleset::MatchingFlow,
+    pile: CardSet,
+    c: &scoring::Circumstances,
+    args: &ScoreArgs,
+) -> Result<scoring::TableFacts, String> {
+    let piles = seat_piles(ruleset, flow, pile, args)?;
     let mut made: Vec<(String, i64)> = ruleset
         .declarations
         .iter()
