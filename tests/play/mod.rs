@@ -7,6 +7,7 @@ mod replay;
 mod run;
 mod save;
 mod schnapsen;
+mod scopa;
 mod scripted;
 mod sim;
 mod terminal;

@@ -4,7 +4,7 @@
 
 use super::board::{Board, Group, Row, SeatPanel, Tile};
 use crate::cli::plural;
-use crate::core::{Event, Game, HandResult};
+use crate::core::{Action, Event, Game, HandResult};
 use crate::deck::{CardId, CardSet, Deck};
 use crate::families::matching::{MatchingGame, View, ends};
 use crate::ruleset::{GameLength, Ruleset};
@@ -492,7 +492,36 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
     );
     let _ = writeln!(out, "table ({}):", view.table.len());
     let hand = game.hand(me);
+    // While the player chooses what a card captures: the choices, by number, each as its cards.
+    let choices: Vec<CardSet> = match view.phase {
+        crate::families::matching::Phase::CaptureChoice { .. } if game.to_act() == Some(me) => game
+            .legal()
+            .iter()
+            .filter_map(|a| match a {
+                Action::Take { card } => Some(CardSet::single(*card)),
+                Action::TakeSet { cards } => Some(*cards),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     for c in view.table.iter() {
+        let card = style.card(deck, c);
+        if !choices.is_empty() {
+            // Which choices take it, by their number in the question below.
+            let taking: Vec<String> = choices
+                .iter()
+                .enumerate()
+                .filter(|(_, set)| set.contains(c))
+                .map(|(i, _)| (i + 1).to_string())
+                .collect();
+            if taking.is_empty() {
+                let _ = writeln!(out, "    {card}");
+            } else {
+                let _ = writeln!(out, "    {card}  <- choice {}", taking.join(", "));
+            }
+            continue;
+        }
         // Which hand cards would take it, by their number in the hand below.
         let takers: Vec<String> = hand
             .iter()
@@ -500,7 +529,6 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
             .filter(|&(_, h)| crate::families::matching::matches(r, view.table, h).contains(c))
             .map(|(i, _)| (i + 1).to_string())
             .collect();
-        let card = style.card(deck, c);
         if takers.is_empty() || seat.is_none() {
             let _ = writeln!(out, "    {card}");
         } else {
@@ -720,7 +748,11 @@ pub fn hand_result(style: &Style, h: &HandResult) -> String {
         // Label and points per row, the points aligned after the longest label.
         let mut rows: Vec<(String, i64)> =
             o.yaku.iter().map(|y| (y.name.clone(), y.points)).collect();
-        rows.push(("base".to_string(), o.base));
+        // A hand settled seat by seat has each seat's steps, not one winner's base.
+        let by_seat = !o.seats.is_empty() && o.yaku.is_empty() && o.base == 0;
+        if !by_seat {
+            rows.push(("base".to_string(), o.base));
+        }
         for s in &o.steps {
             let reason = match s.seat {
                 Some(seat) => format!("{}: {}", style.who(seat), s.reason),
@@ -730,6 +762,11 @@ pub fn hand_result(style: &Style, h: &HandResult) -> String {
         }
         if o.opponent != 0 {
             rows.push(("each other player".to_string(), o.opponent));
+        }
+        if by_seat {
+            for (seat, points) in h.points.iter().enumerate() {
+                rows.push((format!("{} this hand", style.who(seat)), *points));
+            }
         }
         // Each loser's payment, when the rules settle each separately.
         for (seat, pay) in o.payments.iter().enumerate() {
