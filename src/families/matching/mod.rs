@@ -63,6 +63,8 @@ mod gostop_tests;
 #[cfg(test)]
 mod house_tests;
 #[cfg(test)]
+mod scopa_tests;
+#[cfg(test)]
 mod scoring_tests;
 #[cfg(test)]
 mod settle_tests;
