@@ -271,3 +271,20 @@ fn a_game_ends_with_one_side_ahead_at_eleven_or_more() {
         }
     }
 }
+
+#[test]
+fn napola_scores_the_run_of_coins_from_the_ace() {
+    // spazioinwind: "Chi prende un Asso, il Tre e il Due di ori, segna 3 punti a suo favore; se
+    // prende anche il 4, ne segna 4 e così via": Ace to Five of Coins is 5, the Seven (after a
+    // gap) adds nothing to the run but is settebello.
+    let r = Arc::new(ruleset::load("house/scopa-napola").value.expect("loads"));
+    let zero = "coins-ace coins-2 coins-3 coins-4 coins-5 coins-7";
+    let one = "cups-ace";
+    insta::assert_snapshot!(settled(&r, [zero, one], [0, 0]), @r"
+    seat 0: Settebello +1                          1
+    seat 0: Napola +5                              6
+    seat 0: most cards (6 to 1) +1                 7
+    seat 0: most coins (6 to 0) +1                 8
+    points: [8, 0]
+    ");
+}
