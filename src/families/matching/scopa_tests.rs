@@ -288,3 +288,51 @@ fn napola_scores_the_run_of_coins_from_the_ace() {
     points: [8, 0]
     ");
 }
+
+/// The guide's Escoba rule file, read from the guide so that what it shows is what is tested.
+fn escoba() -> Arc<Ruleset> {
+    let guide = include_str!("../../../docs/src/authors/captures.md");
+    let start = guide
+        .find("```toml\n[ruleset]\nid = \"escoba\"")
+        .expect("the guide shows the Escoba rule file");
+    let text = &guide[start + "```toml\n".len()..];
+    let text = &text[..text.find("```").expect("the block ends")];
+    let loaded = ruleset::load_str("escoba.toml", text);
+    Arc::new(
+        loaded
+            .value
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+    )
+}
+
+#[test]
+fn the_guides_escoba_captures_cards_that_make_fifteen() {
+    let r = escoba();
+    let value = |c: CardId| r.deck.attributes[0].values[c.index()];
+    for seed in 0..20 {
+        let options = StartOptions {
+            seed,
+            rounds: Some(1),
+            log_events: true,
+            ..StartOptions::default()
+        };
+        let mut game = start(Arc::clone(&r), options).unwrap();
+        let mut rng = agent_rng(seed);
+        let mut legal = Vec::new();
+        while game.to_act().is_some() {
+            game.legal_actions(&mut legal);
+            game.apply(legal[uniform_index(legal.len(), &mut rng)])
+                .unwrap();
+            for e in game.drain_events() {
+                if let Event::Played { card, captured, .. } = e
+                    && !captured.is_empty()
+                {
+                    let total: i64 = value(card) + captured.iter().map(|&c| value(c)).sum::<i64>();
+                    assert_eq!(total, 15, "seed {seed}");
+                }
+            }
+        }
+        let piles = game.captured(0) | game.captured(1);
+        assert_eq!(piles, r.deck.all(), "seed {seed}");
+    }
+}
