@@ -1894,13 +1894,14 @@ fn flow_options(
         stake,
         teams,
         deal_sizes,
-        captures,
         capture_choice,
         draws,
         refill,
         first_player,
         leftover,
         target_ties_play_on,
+        classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
+        captures,
     })))
 }
 

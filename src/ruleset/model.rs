@@ -452,6 +452,10 @@ pub struct MatchingFlow {
     pub leftover: Leftover,
     /// A game to a target whose leaders are tied goes on until one leads alone.
     pub target_ties_play_on: bool,
+    /// The Koi-Koi turn: capture by suit, draw after the hand card, no deal again, the table's
+    /// last cards left on it. The core's turn is compiled for it apart (none of the other
+    /// options' checks on its commonest path).
+    pub classic_turn: bool,
 }
 
 /// One way a card captures (`[[flow.capture]]`).

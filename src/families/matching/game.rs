@@ -1076,12 +1076,30 @@ impl MatchingGame {
     /// Plays or draws `card`, then goes on with the turn until a choice waits or it ends: after
     /// the hand card the draw, after the drawn card the turn's end. A loop rather than calls
     /// back and forth: a turn is the engine's commonest path.
-    fn resolve(&mut self, mut card: CardId, mut from_hand: bool) {
+    #[inline]
+    fn resolve(&mut self, card: CardId, from_hand: bool) {
+        if self.flow.classic_turn {
+            self.resolve_in::<true>(card, from_hand)
+        } else {
+            self.resolve_ruled(card, from_hand)
+        }
+    }
+
+    /// [`MatchingGame::resolve`] for a turn with other options than Koi-Koi's, out of line so
+    /// that the classic turn keeps its registers to itself.
+    #[inline(never)]
+    fn resolve_ruled(&mut self, card: CardId, from_hand: bool) {
+        self.resolve_in::<false>(card, from_hand)
+    }
+
+    /// [`MatchingGame::resolve`], compiled once for the Koi-Koi turn (`CLASSIC`: none of the
+    /// other turn options is checked) and once for every other.
+    fn resolve_in<const CLASSIC: bool>(&mut self, mut card: CardId, mut from_hand: bool) {
         loop {
-            if !self.place(card, from_hand) {
+            if !self.place::<CLASSIC>(card, from_hand) {
                 return;
             }
-            match self.draw_after(from_hand) {
+            match self.draw_after::<CLASSIC>(from_hand) {
                 Some(drawn) => (card, from_hand) = (drawn, false),
                 None => return self.finish_turn(),
             }
@@ -1090,11 +1108,11 @@ impl MatchingGame {
 
     /// Puts `card`, played or drawn, where it goes: a stack, a capture, or the table. False when
     /// the player must first choose which of its matches it takes.
-    fn place(&mut self, card: CardId, from_hand: bool) -> bool {
+    fn place<const CLASSIC: bool>(&mut self, card: CardId, from_hand: bool) -> bool {
         if !from_hand && self.flow.stacks && self.makes_stack(card) {
             return true;
         }
-        if self.ruled_captures() {
+        if !CLASSIC && self.ruled_captures() {
             return self.place_by_rules(card, from_hand);
         }
         let matches = self.candidates(card);
@@ -1118,13 +1136,15 @@ impl MatchingGame {
         } else {
             // One match: take the pair. Three of a suit: the fourth card takes all (004 "three
             // cards ... are collected when the player plays the fourth card"; 002 step 1; 001).
-            self.take(card, matches, from_hand);
+            self.take::<CLASSIC>(card, matches, from_hand);
             true
         }
     }
 
     /// [`MatchingGame::place`] under the ruleset's capture rules: no capture puts the card on
     /// the table, one is made at once, several wait for the player's choice.
+    // Out of line: Koi-Koi's turns never come here, and inlined it made `resolve` heavier.
+    #[inline(never)]
     fn place_by_rules(&mut self, card: CardId, from_hand: bool) -> bool {
         let options = self.capture_options(card);
         match options[..] {
@@ -1139,7 +1159,7 @@ impl MatchingGame {
                 true
             }
             [only] => {
-                self.take(card, only, from_hand);
+                self.take::<false>(card, only, from_hand);
                 true
             }
             _ => {
@@ -1180,8 +1200,12 @@ impl MatchingGame {
     }
 
     #[inline]
-    fn take(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
-        self.marks.last_capturer = self.turn as u8;
+    /// `card` takes `taken` from the table into the player's pile (`CLASSIC`: the Koi-Koi turn,
+    /// where nobody asks who captured last).
+    fn take<const CLASSIC: bool>(&mut self, card: CardId, taken: CardSet, from_hand: bool) {
+        if !CLASSIC {
+            self.marks.last_capturer = self.turn as u8;
+        }
         self.table = self.table - taken;
         self.captured[self.turn] |= taken;
         self.captured[self.turn].insert(card);
@@ -1236,7 +1260,7 @@ impl MatchingGame {
 
     /// After the hand card: draw. After the drawn card: the turn ends.
     fn continue_turn(&mut self, from_hand: bool) {
-        match self.draw_after(from_hand) {
+        match self.draw_after::<false>(from_hand) {
             Some(card) => self.resolve(card, false),
             None => self.finish_turn(),
         }
@@ -1245,8 +1269,8 @@ impl MatchingGame {
     /// The card drawn after the hand card (`from_hand`), bonus cards going to the pile on the
     /// way; `None` after the drawn card, or when the stock runs out.
     #[inline]
-    fn draw_after(&mut self, from_hand: bool) -> Option<CardId> {
-        if !from_hand || !self.flow.draws {
+    fn draw_after<const CLASSIC: bool>(&mut self, from_hand: bool) -> Option<CardId> {
+        if !from_hand || (!CLASSIC && !self.flow.draws) {
             return None;
         }
         loop {
@@ -1471,16 +1495,18 @@ impl MatchingGame {
         }
     }
 
+    // Inline: every turn ends here.
+    #[inline(always)]
     fn next_player(&mut self) {
         self.turn = next_seat(self.turn, self.seats);
         self.phase = Phase::Play;
         self.offered = 0;
-        if self.flow.refill {
-            self.refill_hands();
-        }
         self.begin_turn();
         if self.hands[self.turn].is_empty() && self.marks.free_draws[self.turn] == 0 {
-            self.hands_ran_out();
+            // The hands are dealt again while the stock lasts (`refill`), else the hand is over.
+            if !self.flow.refill || !self.refill_hands() {
+                self.hands_ran_out();
+            }
         }
     }
 
@@ -1488,9 +1514,11 @@ impl MatchingGame {
     /// one after the dealer is dealt packets from it until its hand is full again or the stock
     /// runs out (Scopa: "When all 3 cards have been played, another distribution occurs the same
     /// way, until the deck is over", viniciocoletti.it).
-    fn refill_hands(&mut self) {
+    /// True when it dealt.
+    #[inline(never)]
+    fn refill_hands(&mut self) -> bool {
         if self.stock_pos >= self.stock.len() || self.hands.iter().any(|h| !h.is_empty()) {
-            return;
+            return false;
         }
         let (hand_size, _) = self.flow.sizes(self.seats);
         let packet = self.flow.deal_packet.max(1);
@@ -1511,6 +1539,7 @@ impl MatchingGame {
                 break;
             }
         }
+        true
     }
 
     /// `[flow] leftover = "last_capturer"`: the table's cards go to the seat that captured last
@@ -2065,7 +2094,7 @@ impl MatchingGame {
 
     /// `card`, waiting for a choice between its captures, takes `set` (one of them).
     fn take_set(&mut self, card: CardId, set: CardSet, from_hand: bool) {
-        self.take(card, set, from_hand);
+        self.take::<false>(card, set, from_hand);
         self.continue_turn(from_hand);
     }
 
@@ -2230,7 +2259,7 @@ impl MatchingGame {
         self.marks.pattern(TurnPattern::SuitPlayed);
         let others = played - CardSet::single(card);
         self.captured[p] |= others;
-        self.take(card, taken, true);
+        self.take::<false>(card, taken, true);
         // Every card of the suit played counts as the play: none is left for a stack or a kiss.
         self.marks.turn.played = Some((card, taken | others));
         self.continue_turn(true);
