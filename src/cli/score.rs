@@ -578,7 +578,7 @@ fn own_settlement(
             seats: members,
         })
         .collect();
-    let mut outcome = scoring::settle_own(ruleset, seats, &sides, |_| *c);
+    let mut outcome = scoring::settle_own(ruleset, seats, &sides, |_| *c, true);
     // Partners share one score, as in the game.
     if teams.any() {
         let totals = teams.totals(&outcome.seats);

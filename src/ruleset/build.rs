@@ -2007,10 +2007,22 @@ fn capture_rules(
             (None, CaptureKind::Sum) => 2,
             (None, CaptureKind::Equal) => 1,
         };
+        let equals = values
+            .iter()
+            .map(|v| {
+                values
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| *w == v)
+                    .map(|(i, _)| crate::deck::CardId(i as u8))
+                    .collect()
+            })
+            .collect();
         out.push(CaptureRule {
             kind,
             by: by_name.to_string(),
             values,
+            equals,
             total: total_program,
             total_source,
             min_cards,

@@ -467,6 +467,8 @@ pub struct CaptureRule {
     pub by: String,
     /// Each card's value of `by`, by card index (its suit's index for `suit`).
     pub values: Box<[i64]>,
+    /// For each card, by index, the cards of equal value (an equal capture's candidates).
+    pub equals: Box<[CardSet]>,
     /// A sum capture's total the set must make, from the played card's value (`played`).
     pub total: Option<Program>,
     /// `total` as written.

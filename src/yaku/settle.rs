@@ -564,65 +564,69 @@ pub struct OwnSide {
 /// "settle"`): each side scores the yaku its pile holds, its turn events' `points`, and the
 /// tallies' awards against the other sides (`most`: the one side with the highest count; `par`:
 /// the count minus the par). The points go to each side's first seat (partners then pool them),
-/// and every step names its seat.
+/// and, when `explain`, every step is kept with its seat (simulations need the points alone).
 pub fn settle_own(
     ruleset: &Ruleset,
     seats: usize,
     sides: &[OwnSide],
     circumstances: impl Fn(usize) -> Circumstances,
+    explain: bool,
 ) -> HandOutcome {
     let mut points = vec![0i64; seats];
     let mut steps = Vec::new();
-    let mut credit = |seat: usize, amount: i64, reason: String, points: &mut Vec<i64>| {
-        if let Some(p) = points.get_mut(seat) {
-            *p = p.saturating_add(amount);
-            steps.push(ScoreStep {
-                reason,
-                total: *p,
-                seat: Some(seat),
-            });
-        }
-    };
-    let firsts: Vec<usize> = sides
-        .iter()
-        .map(|s| s.seats.first().copied().unwrap_or(0))
-        .collect();
-    let facts: Vec<YakuFacts> = firsts
-        .iter()
-        .map(|&s| circumstances(s).yaku_facts())
-        .collect();
+    let mut credit =
+        |seat: usize, amount: i64, reason: &dyn Fn() -> String, points: &mut Vec<i64>| {
+            if let Some(p) = points.get_mut(seat) {
+                *p = p.saturating_add(amount);
+                if explain {
+                    steps.push(ScoreStep {
+                        reason: reason(),
+                        total: *p,
+                        seat: Some(seat),
+                    });
+                }
+            }
+        };
+    // Each side's first seat and yaku facts, on the stack (a side per seat at most).
+    let mut firsts = [0usize; crate::ruleset::MAX_SEATS];
+    let mut facts = [YakuFacts::default(); crate::ruleset::MAX_SEATS];
+    let sides = &sides[..sides.len().min(crate::ruleset::MAX_SEATS)];
+    for (i, side) in sides.iter().enumerate() {
+        firsts[i] = side.seats.first().copied().unwrap_or(0);
+        facts[i] = circumstances(firsts[i]).yaku_facts();
+    }
     for (i, side) in sides.iter().enumerate() {
         let found = ruleset.yaku.evaluate(side.pile, &facts[i]);
         for y in found.iter() {
             let p = i64::from(found.points[y]);
             let name = &ruleset.yaku.yaku[y].name;
-            credit(firsts[i], p, format!("{name} {p:+}"), &mut points);
+            credit(firsts[i], p, &|| format!("{name} {p:+}"), &mut points);
         }
         let events = ruleset.matching().map_or(&[][..], |f| &f.turn_events[..]);
         for (e, times) in events.iter().zip(&side.fired) {
             if e.points != 0 && *times > 0 {
                 let p = e.points.saturating_mul(i64::from(*times));
-                let reason = if *times == 1 {
-                    format!("{} {p:+}", e.name)
-                } else {
-                    format!("{} x{times} {p:+}", e.name)
+                let reason = || {
+                    if *times == 1 {
+                        format!("{} {p:+}", e.name)
+                    } else {
+                        format!("{} x{times} {p:+}", e.name)
+                    }
                 };
-                credit(firsts[i], p, reason, &mut points);
+                credit(firsts[i], p, &reason, &mut points);
             }
         }
     }
     for tally in &ruleset.tallies {
         let Some(award) = tally.award else { continue };
-        let counts: Vec<i64> = sides
-            .iter()
-            .zip(&facts)
-            .map(|(side, f)| {
-                tally.count.int(&crate::expr::Context {
-                    pile: side.pile,
-                    facts: f,
-                })
-            })
-            .collect();
+        let mut all = [0i64; crate::ruleset::MAX_SEATS];
+        for (i, side) in sides.iter().enumerate() {
+            all[i] = tally.count.int(&crate::expr::Context {
+                pile: side.pile,
+                facts: &facts[i],
+            });
+        }
+        let counts = &all[..sides.len()];
         match award {
             TallyAward::Most(p) => {
                 let Some(&high) = counts.iter().max() else {
@@ -630,25 +634,27 @@ pub fn settle_own(
                 };
                 let mut leaders = counts.iter().enumerate().filter(|(_, c)| **c == high);
                 if let (Some((i, _)), None) = (leaders.next(), leaders.next()) {
-                    let others: Vec<String> = counts
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .map(|(_, c)| c.to_string())
-                        .collect();
-                    let reason = format!(
-                        "most {} ({high} to {}) {p:+}",
-                        tally.name.to_lowercase(),
-                        others.join(", ")
-                    );
-                    credit(firsts[i], p, reason, &mut points);
+                    let reason = || {
+                        let others: Vec<String> = counts
+                            .iter()
+                            .enumerate()
+                            .filter(|(j, _)| *j != i)
+                            .map(|(_, c)| c.to_string())
+                            .collect();
+                        format!(
+                            "most {} ({high} to {}) {p:+}",
+                            tally.name.to_lowercase(),
+                            others.join(", ")
+                        )
+                    };
+                    credit(firsts[i], p, &reason, &mut points);
                 }
             }
             TallyAward::Par(par) => {
                 for (i, &count) in counts.iter().enumerate() {
                     let p = count.saturating_sub(par);
-                    let reason = format!("{} {count} against {par} {p:+}", tally.name);
-                    credit(firsts[i], p, reason, &mut points);
+                    let reason = || format!("{} {count} against {par} {p:+}", tally.name);
+                    credit(firsts[i], p, &reason, &mut points);
                 }
             }
         }

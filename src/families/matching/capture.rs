@@ -32,8 +32,8 @@ pub fn options(flow: &MatchingFlow, table: CardSet, card: CardId, out: &mut Vec<
         }
         match rule.kind {
             CaptureKind::Equal => {
-                let want = value(rule, card);
-                for t in table.iter().filter(|&t| value(rule, t) == want) {
+                let equal = rule.equals.get(card.index()).copied().unwrap_or_default();
+                for t in (table & equal).iter() {
                     push(out, CardSet::single(t));
                 }
             }
@@ -66,7 +66,9 @@ fn push(out: &mut Vec<CardSet>, set: CardSet) {
     }
 }
 
-/// The sets of `rule.min_cards` or more table cards whose values add up to the rule's total.
+/// The sets of `rule.min_cards` or more table cards whose values add up to the rule's total,
+/// appended to `out`, smaller captures first and each size in card order (the order the prompt
+/// lists them in).
 fn sums(rule: &CaptureRule, table: CardSet, card: CardId, out: &mut Vec<CardSet>) {
     let played = value(rule, card);
     let target = match &rule.total {
@@ -76,53 +78,131 @@ fn sums(rule: &CaptureRule, table: CardSet, card: CardId, out: &mut Vec<CardSet>
         }),
         None => played,
     };
-    let cards: Vec<(CardId, i64)> = table.iter().map(|c| (c, value(rule, c))).collect();
-    // With no value below zero, a partial sum above the total can be dropped at once.
-    let prune = cards.iter().all(|&(_, v)| v >= 0);
+    // With every value above zero (the usual case), only cards worth at most the total can be
+    // in a set, and nothing adds up when they all fall short together.
+    let mut total = 0i64;
+    let mut fits = CardSet::EMPTY;
+    let mut positive = true;
+    for c in table.iter() {
+        let v = value(rule, c);
+        positive &= v > 0;
+        if v <= target {
+            fits.insert(c);
+            total = total.saturating_add(v);
+        }
+    }
+    if positive && (total < target || fits.len() < rule.min_cards) {
+        return;
+    }
+    let pool = if positive { fits } else { table };
+    let n = pool.len() as usize;
+    // On the stack for the tables games deal (a few cards), on the heap past them.
+    const SMALL: usize = 16;
+    let (mut small_cards, mut small_rest) = ([(CardId(0), 0i64); SMALL], [0i64; SMALL + 1]);
+    let (mut big_cards, mut big_rest) = (Vec::new(), Vec::new());
+    let (cards, rest): (&mut [(CardId, i64)], &mut [i64]) = if n <= SMALL {
+        (&mut small_cards[..n], &mut small_rest[..=n])
+    } else {
+        big_cards.resize(n, (CardId(0), 0));
+        big_rest.resize(n + 1, 0);
+        (&mut big_cards[..], &mut big_rest[..])
+    };
+    for (slot, c) in cards.iter_mut().zip(pool.iter()) {
+        *slot = (c, value(rule, c));
+    }
+    for i in (0..n).rev() {
+        rest[i] = rest[i + 1].saturating_add(cards[i].1);
+    }
+    let first = out.len();
     let mut search = SumSearch {
-        cards: &cards,
+        cards,
+        rest,
         target,
         min_cards: rule.min_cards,
-        prune,
+        positive,
         visits: 0,
-        found: Vec::new(),
+        found: out,
     };
-    search.walk(0, 0, CardSet::EMPTY);
-    // Smaller captures first, each size in card order: the order the prompt lists them in.
-    search.found.sort_by_key(|s| (s.len(), s.0));
-    for set in search.found {
-        push(out, set);
+    if positive {
+        search.choose(0, 0, CardSet::EMPTY);
+    } else {
+        search.walk(0, 0, CardSet::EMPTY);
     }
+    let found = &mut out[first..];
+    if found.len() > 1 {
+        found.sort_unstable_by_key(|s| (s.len(), s.0));
+    }
+    // A set found twice (the walk over values that may be zero) or already offered stays once.
+    let mut i = first;
+    while i < out.len() {
+        if out[..i].contains(&out[i]) {
+            out.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    out.truncate(MAX_OPTIONS);
 }
 
 struct SumSearch<'a> {
     cards: &'a [(CardId, i64)],
+    /// `rest[i]`: the values of `cards[i..]` added up.
+    rest: &'a [i64],
     target: i64,
     min_cards: u32,
-    prune: bool,
+    positive: bool,
     visits: u32,
-    found: Vec<CardSet>,
+    /// Where the sets found go.
+    found: &'a mut Vec<CardSet>,
 }
 
 impl SumSearch<'_> {
+    /// With every value above zero: each set whose total is at most the target is visited once,
+    /// by the card added last, and only cards that still fit are added.
+    fn choose(&mut self, from: usize, sum: i64, set: CardSet) {
+        for i in from..self.cards.len() {
+            let (card, v) = self.cards[i];
+            let with_sum = sum.saturating_add(v);
+            if with_sum > self.target || self.visits > MAX_VISITS {
+                continue;
+            }
+            self.visits += 1;
+            let mut with = set;
+            with.insert(card);
+            if with_sum == self.target {
+                if with.len() >= self.min_cards && self.found.len() < MAX_OPTIONS {
+                    self.found.push(with);
+                }
+            } else if with_sum.saturating_add(self.rest[i + 1]) >= self.target {
+                self.choose(i + 1, with_sum, with);
+            }
+        }
+    }
+
+    /// Any values: every subset, include or leave out each card in turn (bounded).
     fn walk(&mut self, next: usize, sum: i64, set: CardSet) {
         self.visits += 1;
         if self.visits > MAX_VISITS || self.found.len() >= MAX_OPTIONS {
             return;
         }
-        if self.prune && sum > self.target {
-            return;
-        }
-        if next == self.cards.len() {
-            if sum == self.target && set.len() >= self.min_cards {
-                self.found.push(set);
+        if sum == self.target && set.len() >= self.min_cards {
+            self.found.push(set);
+            if self.positive {
+                return;
             }
+        }
+        if next == self.cards.len()
+            || self.positive
+                && (sum > self.target || sum.saturating_add(self.rest[next]) < self.target)
+        {
             return;
         }
         let (card, v) = self.cards[next];
-        let mut with = set;
-        with.insert(card);
-        self.walk(next + 1, sum.saturating_add(v), with);
+        if !self.positive || sum.saturating_add(v) <= self.target {
+            let mut with = set;
+            with.insert(card);
+            self.walk(next + 1, sum.saturating_add(v), with);
+        }
         self.walk(next + 1, sum, set);
     }
 }

@@ -267,6 +267,9 @@ pub struct MatchingGame {
     marks: Marks,
     /// Hands in a row just ended with nobody winning.
     draws_before: u32,
+    /// Under `[[flow.capture]]`: the captures offered while the player chooses one (phase
+    /// `CaptureChoice`), empty otherwise; its storage serves every move.
+    choices: Vec<CardSet>,
 }
 
 /// Starts a matching game; the first hand is dealt at once.
@@ -326,6 +329,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         table_count: 0,
         marks,
         draws_before: 0,
+        choices: Vec::new(),
     };
     game.start_hand().map_err(StartError::Script)?;
     Ok(game)
@@ -404,7 +408,7 @@ impl MatchingGame {
             Phase::AfterDeal => view.dealer,
             _ => view.to_act.unwrap_or(view.seat),
         };
-        MatchingGame {
+        let mut game = MatchingGame {
             ruleset,
             flow,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
@@ -443,7 +447,15 @@ impl MatchingGame {
             table_count: view.table_count,
             marks,
             draws_before: view.draws_before,
+            choices: Vec::new(),
+        };
+        // A choice between captures waits on the captures the played card may make.
+        if let Phase::CaptureChoice { card, .. } = game.phase
+            && game.ruled_captures()
+        {
+            capture::options(&game.flow, game.table, card, &mut game.choices);
         }
+        game
     }
 
     /// The vectors of this game, emptied, for [`MatchingGame::build`] to fill again.
@@ -511,6 +523,7 @@ impl MatchingGame {
             table_count,
             marks,
             draws_before,
+            choices,
         } = self;
         ledger.clone_from(&other.ledger);
         crate::core::share(ruleset, &other.ruleset);
@@ -534,6 +547,7 @@ impl MatchingGame {
         table_count.clone_from(&other.table_count);
         marks.clone_from(&other.marks);
         draws_before.clone_from(&other.draws_before);
+        choices.clone_from(&other.choices);
     }
 
     /// A seat's hand.
@@ -803,11 +817,10 @@ impl MatchingGame {
         !self.flow.captures.is_empty()
     }
 
-    /// The captures `card` may make from the table under the ruleset's capture rules.
-    fn capture_options(&self, card: CardId) -> Vec<CardSet> {
-        let mut out = Vec::new();
-        capture::options(&self.flow, self.table, card, &mut out);
-        out
+    /// The captures offered in a choice under the ruleset's capture rules (phase
+    /// `CaptureChoice`): found once, when the card was played or drawn.
+    fn capture_options(&self) -> &[CardSet] {
+        &self.choices
     }
 
     /// The move that takes `set` in a choice between captures.
@@ -1146,8 +1159,20 @@ impl MatchingGame {
     // Out of line: Koi-Koi's turns never come here, and inlined it made `resolve` heavier.
     #[inline(never)]
     fn place_by_rules(&mut self, card: CardId, from_hand: bool) -> bool {
-        let options = self.capture_options(card);
-        match options[..] {
+        let mut options = std::mem::take(&mut self.choices);
+        capture::options(&self.flow, self.table, card, &mut options);
+        let placed = self.place_among(card, from_hand, &options);
+        if placed {
+            options.clear();
+        }
+        // Kept while the player chooses among them.
+        self.choices = options;
+        placed
+    }
+
+    /// [`MatchingGame::place_by_rules`] once the captures are known.
+    fn place_among(&mut self, card: CardId, from_hand: bool, options: &[CardSet]) -> bool {
+        match *options {
             [] => {
                 self.table.insert(card);
                 if from_hand {
@@ -1558,10 +1583,14 @@ impl MatchingGame {
             player: p,
             cards: cards.iter().collect(),
         });
-        let pile = self.captured[p];
-        let facts = self.circumstances(p).yaku_facts();
-        self.yaku[p] = self.ruleset.yaku.evaluate(pile, &facts);
-        self.evaluated[p] = pile;
+        // Scored again for a script that reads the seats' yaku, or a screen that shows them (a
+        // hand settled without a script evaluates every pile itself).
+        if self.ruleset.scoring.is_some() || self.ledger.log {
+            let pile = self.captured[p];
+            let facts = self.circumstances(p).yaku_facts();
+            self.yaku[p] = self.ruleset.yaku.evaluate(pile, &facts);
+            self.evaluated[p] = pile;
+        }
     }
 
     /// A hand played out and settled without a script: each seat (each partnership, on the
@@ -1569,30 +1598,44 @@ impl MatchingGame {
     fn settle_own(&self) -> HandOutcome {
         let teams = self.flow.teams;
         let per = self.flow.turn_events.len();
-        let sides: Vec<yaku::OwnSide> = if teams.any() {
-            (0..teams.count(self.seats))
-                .map(|t| teams.members(t, self.seats).collect::<Vec<Seat>>())
-                .collect::<Vec<_>>()
+        let count = if teams.any() {
+            teams.count(self.seats)
         } else {
-            (0..self.seats).map(|s| vec![s]).collect()
-        }
-        .into_iter()
-        .map(|seats| yaku::OwnSide {
-            pile: seats
-                .iter()
-                .fold(CardSet::EMPTY, |u, &s| u | self.captured[s]),
-            fired: (0..per)
-                .map(|e| {
-                    seats
-                        .iter()
-                        .map(|&s| u32::from(self.marks.fired(s, e)))
-                        .sum()
-                })
-                .collect(),
-            seats,
-        })
-        .collect();
-        yaku::settle_own(&self.ruleset, self.seats, &sides, |s| self.circumstances(s))
+            self.seats
+        };
+        let members = |side: usize| -> Vec<Seat> {
+            if teams.any() {
+                teams.members(side, self.seats).collect()
+            } else {
+                vec![side]
+            }
+        };
+        let sides: Vec<yaku::OwnSide> = (0..count)
+            .map(members)
+            .map(|seats| yaku::OwnSide {
+                pile: seats
+                    .iter()
+                    .fold(CardSet::EMPTY, |u, &s| u | self.captured[s]),
+                fired: (0..per)
+                    .map(|e| {
+                        seats
+                            .iter()
+                            .map(|&s| u32::from(self.marks.fired(s, e)))
+                            .sum()
+                    })
+                    .collect(),
+                seats,
+            })
+            .collect();
+        // A simulation keeps the points alone, as it does for a stop.
+        let explain = self.keep_deals || self.ledger.log;
+        yaku::settle_own(
+            &self.ruleset,
+            self.seats,
+            &sides,
+            |s| self.circumstances(s),
+            explain,
+        )
     }
 
     /// 002 "Koi-Koi rules", 003 "Play", 004: the hands ran out with no stop. Out of line, once
@@ -1845,10 +1888,10 @@ impl MatchingGame {
                     out.extend(self.before_play_actions());
                 }
             }
-            Phase::CaptureChoice { card, .. } if self.ruled_captures() => out.extend(
-                self.capture_options(card)
-                    .into_iter()
-                    .map(MatchingGame::take_action),
+            Phase::CaptureChoice { .. } if self.ruled_captures() => out.extend(
+                self.capture_options()
+                    .iter()
+                    .map(|&set| MatchingGame::take_action(set)),
             ),
             Phase::CaptureChoice { card, .. } => {
                 out.extend(
@@ -1881,9 +1924,7 @@ impl MatchingGame {
                     hand
                 }
             }
-            Phase::CaptureChoice { card, .. } if self.ruled_captures() => {
-                self.capture_options(card).len()
-            }
+            Phase::CaptureChoice { .. } if self.ruled_captures() => self.capture_options().len(),
             Phase::CaptureChoice { card, .. } => self.candidates(card).len() as usize,
         }
     }
@@ -1905,8 +1946,8 @@ impl MatchingGame {
                         .copied(),
                 }
             }
-            Phase::CaptureChoice { card, .. } if self.ruled_captures() => self
-                .capture_options(card)
+            Phase::CaptureChoice { .. } if self.ruled_captures() => self
+                .capture_options()
                 .get(index)
                 .map(|&set| MatchingGame::take_action(set)),
             Phase::CaptureChoice { card, .. } => self
@@ -1980,7 +2021,7 @@ impl MatchingGame {
                     Action::TakeSet { cards } => cards,
                     _ => CardSet::single(target_of(action)),
                 };
-                let options = self.capture_options(card);
+                let options = self.capture_options();
                 if !options.contains(&set) {
                     let deck = &self.ruleset.deck;
                     let listed: Vec<String> =
@@ -1992,6 +2033,7 @@ impl MatchingGame {
                         listed.join(", ")
                     ));
                 }
+                self.choices.clear();
                 self.take_set(card, set, from_hand);
             }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
@@ -2029,8 +2071,11 @@ impl MatchingGame {
                 None => return self.apply_listed(index),
             },
             Phase::CaptureChoice { card, from_hand } if self.ruled_captures() => {
-                match self.capture_options(card).get(index) {
-                    Some(&set) => self.take_set(card, set, from_hand),
+                match self.capture_options().get(index) {
+                    Some(&set) => {
+                        self.choices.clear();
+                        self.take_set(card, set, from_hand)
+                    }
                     None => return self.apply_listed(index),
                 }
             }

@@ -344,40 +344,11 @@ impl Greedy {
         let piles = Piles::of(view, &mut made);
         let mut scratch = Scratch::default();
         let mut best = (f64::NEG_INFINITY, legal[0]);
-        let settled = settles_seats(view.ruleset);
-        let value = |scratch: &mut Scratch, card: CardId, taken: CardSet| {
-            let v = Self::worth(view, &piles, scratch, card, taken);
-            if settled {
-                v + Self::settled_worth(view, card, taken)
-            } else {
-                v
-            }
-        };
+        if taker.ruled.is_some() || settles_seats(view.ruleset) {
+            return Self::best_ruled_play(view, legal, weighed, taker, &piles, &mut scratch);
+        }
         for &a in legal.iter().filter(weighed) {
             let v = match a {
-                Action::Play { card } if taker.ruled.is_some() => {
-                    let options = taker.options(card);
-                    if options.is_empty() {
-                        value(&mut scratch, card, CardSet::EMPTY)
-                    } else {
-                        options
-                            .iter()
-                            .map(|&set| value(&mut scratch, card, set))
-                            .fold(f64::NEG_INFINITY, f64::max)
-                    }
-                }
-                Action::TakeSet { cards } => {
-                    let Phase::CaptureChoice { card, .. } = view.phase else {
-                        continue;
-                    };
-                    value(&mut scratch, card, cards)
-                }
-                Action::Take { card: target } if taker.ruled.is_some() => {
-                    let Phase::CaptureChoice { card, .. } = view.phase else {
-                        continue;
-                    };
-                    value(&mut scratch, card, CardSet::single(target))
-                }
                 Action::Play { card } => {
                     let m = taker.takes(card);
                     if taker.chooses(card, m) {
@@ -396,6 +367,70 @@ impl Greedy {
                         continue;
                     };
                     Self::worth(view, &piles, &mut scratch, card, CardSet::single(target))
+                }
+                _ => continue,
+            };
+            if v > best.0 {
+                best = (v, a);
+            }
+        }
+        best.1
+    }
+
+    /// [`Greedy::best_play`] where the rules say how cards capture or settle each seat: each
+    /// capture the rules allow is weighed, with what the hand's end makes of it.
+    #[inline(never)]
+    fn best_ruled_play(
+        view: &View,
+        legal: &[Action],
+        weighed: impl Fn(&&Action) -> bool,
+        taker: Taker,
+        piles: &Piles,
+        scratch: &mut Scratch,
+    ) -> Action {
+        let settled = settles_seats(view.ruleset);
+        let value = |scratch: &mut Scratch, card: CardId, taken: CardSet| {
+            let v = Self::worth(view, piles, scratch, card, taken);
+            if settled {
+                v + Self::settled_worth(view, card, taken)
+            } else {
+                v
+            }
+        };
+        let mut best = (f64::NEG_INFINITY, legal[0]);
+        for &a in legal.iter().filter(weighed) {
+            let v = match a {
+                Action::Play { card } => {
+                    let options = taker.options(card);
+                    if taker.ruled.is_none() {
+                        let m = taker.takes(card);
+                        if taker.chooses(card, m) {
+                            m.iter()
+                                .map(|t| value(scratch, card, CardSet::single(t)))
+                                .fold(f64::NEG_INFINITY, f64::max)
+                        } else {
+                            value(scratch, card, m)
+                        }
+                    } else if options.is_empty() {
+                        value(scratch, card, CardSet::EMPTY)
+                    } else {
+                        options
+                            .iter()
+                            .map(|&set| value(scratch, card, set))
+                            .fold(f64::NEG_INFINITY, f64::max)
+                    }
+                }
+                Action::TakeSet { cards } => {
+                    let Phase::CaptureChoice { card, .. } = view.phase else {
+                        continue;
+                    };
+                    value(scratch, card, cards)
+                }
+                Action::Take { card: target } => {
+                    let Phase::CaptureChoice { card, .. } = view.phase else {
+                        continue;
+                    };
+                    value(scratch, card, CardSet::single(target))
                 }
                 _ => continue,
             };

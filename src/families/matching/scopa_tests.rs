@@ -34,7 +34,7 @@ fn settled(r: &Ruleset, piles: [&str; 2], sweeps: [u32; 2]) -> String {
             fired: vec![sweeps[s]],
         })
         .collect();
-    let o = settle_own(r, 2, &sides, |_| Circumstances::default());
+    let o = settle_own(r, 2, &sides, |_| Circumstances::default(), true);
     let mut out = String::new();
     for step in &o.steps {
         let _ = writeln!(
