@@ -29,6 +29,8 @@ m20=$(count m20 bot_hands matgo greedy,greedy 20)
 s0=$(count s0 bot_hands schnapsen greedy,greedy 0)
 s200=$(count s200 bot_hands schnapsen greedy,greedy 200)
 sx2=$(count sx2 bot_hands schnapsen expert,greedy 2)
+c0=$(count c0 core_hands scopa 0)
+c500=$(count c500 core_hands scopa 500)
 # From 2,000 to 4,000 games leaves out the scoring script's first runs (one per distinct hand
 # end, then answered by the per-thread cache), as greedy's 100 to 400.
 echo "random vs random (core_hands koikoi 2000): $(per_hand "$r2000" "$r0" 24000) a hand;" \
@@ -44,5 +46,7 @@ echo "Matgo greedy vs greedy (bot_hands matgo greedy,greedy 20): $(per_hand "$m2
 # the checksums are cddbb6e85ae9ce2b and 3d38313a47db158d).
 echo "Schnapsen greedy vs greedy (bot_hands schnapsen greedy,greedy 200): $(per_hand "$s200" "$s0" 1645)" \
     "a hand; expert vs greedy (bot_hands schnapsen expert,greedy 2): $(per_hand "$sx2" "$s0" 14) a hand"
+# Scopa: 2,293 hands in 500 random games (checksum 79410c2ab5d22918).
+echo "Scopa random vs random (core_hands scopa 500): $(per_hand "$c500" "$c0" 2293) a hand"
 cat "$out"/g100.txt "$out"/x4.txt "$out"/x8.txt "$out"/r2000.txt "$out"/m20.txt "$out"/s200.txt \
-    "$out"/sx2.txt
+    "$out"/sx2.txt "$out"/c500.txt
