@@ -2298,6 +2298,11 @@ impl MatchingGame {
         }
         let played = self.hands[p] & suit;
         let taken = self.table & suit;
+        // Every card played at once is named in the move log, not only the one that captures.
+        self.emit(|_| Event::Shown {
+            player: p,
+            cards: played.iter().collect(),
+        });
         self.hands[p] = self.hands[p] - played;
         self.marks.free_draws[p] =
             self.marks.free_draws[p].saturating_add(played.len().saturating_sub(1) as u8);
