@@ -172,9 +172,20 @@ fn a_sum_capture_that_empties_the_table_is_a_scopa() {
 /// Plays random moves to the game's end, checking after each move that a scopa is counted
 /// exactly when a capture empties the table with cards still to play.
 fn random_game(r: &Arc<Ruleset>, seed: u64, rounds: Option<u32>) -> MatchingGame {
+    random_game_at(r, seed, rounds, None)
+}
+
+/// [`random_game`] at a table of `seats` (the ruleset's default when `None`).
+fn random_game_at(
+    r: &Arc<Ruleset>,
+    seed: u64,
+    rounds: Option<u32>,
+    seats: Option<usize>,
+) -> MatchingGame {
     let options = StartOptions {
         seed,
         rounds,
+        seats,
         log_events: true,
         ..StartOptions::default()
     };
@@ -334,5 +345,18 @@ fn the_guides_escoba_captures_cards_that_make_fifteen() {
         }
         let piles = game.captured(0) | game.captured(1);
         assert_eq!(piles, r.deck.all(), "seed {seed}");
+    }
+}
+
+#[test]
+fn three_players_are_dealt_the_pack_in_four_rounds_of_three() {
+    // spazioinwind: "I GIOCATORI. Due o Tre, ognuno per sè": three hands of three and four on the
+    // table, then three more each until the 40 cards are used (36 = 4 x 9).
+    let r = scopa();
+    for seed in 0..20 {
+        let game = random_game_at(&r, seed, Some(1), Some(3));
+        let piles = (0..3).fold(CardSet::EMPTY, |u, s| u | game.captured(s));
+        assert_eq!(piles, r.deck.all(), "seed {seed}");
+        assert_eq!(game.history()[0].points.len(), 3);
     }
 }
