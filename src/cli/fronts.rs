@@ -2,8 +2,10 @@
 //! registry gives it ([`crate::families::Family::name`]): its play table, and how `yaku score`
 //! explains a hand. Nothing else in the command line tells the families apart.
 
+use super::play::screen::Style;
 use super::play::table::{Table, banker_table, matching_table, tricks_table};
 use super::score::{ScoreArgs, score_matching, score_showdown, score_tricks};
+use crate::core::Game;
 use crate::deck::CardSet;
 use crate::ruleset::Ruleset;
 
@@ -20,6 +22,14 @@ pub struct Front {
     /// `yaku score`: explains what a hand ending with the pile (and the dealt hand) scores;
     /// the exit code.
     pub score: fn(&Ruleset, &ScoreArgs, CardSet, CardSet) -> i32,
+    /// `yaku replay --step`: the table as a spectator sees it between moves (empty for a family
+    /// narrated by its moves alone).
+    pub watch: fn(&Style, &dyn Game) -> String,
+}
+
+/// Nothing to show between moves: the narration says it all.
+fn narrated_only(_style: &Style, _game: &dyn Game) -> String {
+    String::new()
 }
 
 /// Every family's front.
@@ -28,16 +38,19 @@ pub static FRONTS: [Front; 3] = [
         family: "matching",
         table: matching_table,
         score: score_matching,
+        watch: super::play::table::matching_watch,
     },
     Front {
         family: "banker",
         table: banker_table,
         score: score_showdown,
+        watch: narrated_only,
     },
     Front {
         family: "tricks",
         table: tricks_table,
         score: score_tricks,
+        watch: narrated_only,
     },
 ];
 

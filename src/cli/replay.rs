@@ -5,7 +5,6 @@ use super::play::read_record;
 use super::play::screen::{self, Style};
 use crate::core::Game;
 use crate::core::record::{Record, RecordError, RecordErrorKind, StepAction};
-use crate::families::matching::MatchingGame;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -55,6 +54,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
     }
     let players = record.players.clone();
     let style = Style::for_players(&players, !args.no_color && std::io::stdout().is_terminal());
+    let watch = super::fronts::of(&ruleset).watch;
     let mut game = match crate::families::start_record(&record, ruleset, true) {
         Ok(g) => g,
         Err(e) => return fail(e),
@@ -84,9 +84,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
     for i in 0..record.actions.len() {
         narrate(&mut *game);
         if step {
-            if let Some(m) = game.as_any().downcast_ref::<MatchingGame>() {
-                print!("{}", screen::screen(&style, m, None));
-            }
+            print!("{}", (watch)(&style, &*game));
             print!(
                 "[action {}/{}] Enter for the next, `q` to stop: ",
                 i + 1,

@@ -117,6 +117,11 @@ pub struct MatchingTable {
     style: Style,
 }
 
+/// The matching table as a spectator sees it: every seat's hand hidden ([`super::super::fronts`]).
+pub fn matching_watch(style: &screen::Style, game: &dyn Game) -> String {
+    screen::screen(style, matching(game), None)
+}
+
 fn matching(game: &dyn Game) -> &MatchingGame {
     game.as_any()
         .downcast_ref::<MatchingGame>()
