@@ -317,6 +317,14 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
             });
             match chosen {
                 Some(&set) => Ok(act(set)),
+                None if named.len() == 1 => Err(format!(
+                    "`{}` is not a table card that {} can capture; choose one of: {names}",
+                    named
+                        .iter()
+                        .next()
+                        .map_or("", |c| deck.card(c).name.as_str()),
+                    deck.card(played).name
+                )),
                 None => Err(format!(
                     "{} cannot capture {} that way; choose one of: {names}",
                     deck.card(played).name,
