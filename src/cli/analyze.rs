@@ -29,9 +29,105 @@ pub struct AnalyzeArgs {
     /// tiles is refused with an estimate of how long it would take, unless this allows it.
     #[arg(long, value_name = "N")]
     max_deals: Option<u64>,
+    /// Packs in the shoe of a table-hand game (Baccarat; defaults to the ruleset's `shoe_packs`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    packs: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// A percentage with four decimals: `-1.0579%`.
+fn percent(r: Rational) -> String {
+    format!("{:+.4}%", r.to_f64() * 100.0)
+}
+
+/// `yaku analyze` on a table-hand game: the chance of each outcome and each bet's expected
+/// result per chip staked, from a full shoe.
+fn run_table(
+    args: &AnalyzeArgs,
+    ruleset: &crate::ruleset::Ruleset,
+    flow: &crate::ruleset::BankerFlow,
+) -> i32 {
+    let packs = args
+        .packs
+        .unwrap_or_else(|| flow.shoe.map_or(1, |s| s.packs));
+    let odds = match analysis::table::table_odds(flow, &ruleset.deck, packs) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: no exact analysis of `{}`: {e}", ruleset.id);
+            return super::EXIT_FAILURE;
+        }
+    };
+    if args.json {
+        let bets: Vec<serde_json::Value> = odds
+            .bets
+            .iter()
+            .map(|b| {
+                serde_json::json!({
+                    "id": b.id,
+                    "name": b.name,
+                    "win": b.win.to_f64(),
+                    "push": b.push.to_f64(),
+                    "lose": b.lose.to_f64(),
+                    "win_exact": b.win.to_string(),
+                    "push_exact": b.push.to_string(),
+                    "ev": b.ev.to_f64(),
+                    "ev_exact": b.ev.to_string(),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "packs": odds.packs,
+            "cards": odds.cards,
+            "player": fraction_of(odds.player),
+            "banker": fraction_of(odds.banker),
+            "tie": fraction_of(odds.tie),
+            "bets": bets,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — exact, over every deal of one hand from a full shoe of {} pack(s) ({} cards)",
+        ruleset.name, odds.packs, odds.cards
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{:<16} {:>12}   exact", "outcome", "probability");
+    for (name, r) in [
+        ("player higher", odds.player),
+        ("banker higher", odds.banker),
+        ("equal (tie)", odds.tie),
+    ] {
+        let _ = writeln!(out, "{name:<16} {:>11.4}%   {r}", r.to_f64() * 100.0);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:<10} {:>10} {:>10} {:>10}   {:>10}   per chip staked, exact",
+        "bet", "wins", "pushes", "loses", "edge"
+    );
+    for b in &odds.bets {
+        let _ = writeln!(
+            out,
+            "{:<10} {:>9.4}% {:>9.4}% {:>9.4}%   {:>10}   {}",
+            b.name,
+            b.win.to_f64() * 100.0,
+            b.push.to_f64() * 100.0,
+            b.lose.to_f64() * 100.0,
+            percent(b.ev),
+            b.ev
+        );
+    }
+    print!("{out}");
+    super::EXIT_OK
+}
+
+fn fraction_of(r: Rational) -> serde_json::Value {
+    serde_json::json!({ "probability": r.to_f64(), "exact": r.to_string() })
 }
 
 /// Enumerations this long show a progress bar on a terminal.
@@ -95,6 +191,16 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         );
         return super::EXIT_FAILURE;
     };
+    if flow.table_hand {
+        return run_table(args, &ruleset, flow);
+    }
+    if args.packs.is_some() {
+        eprintln!(
+            "error: `--packs` is for a game dealt from a shoe to one table hand; `{}` deals each player a hand",
+            ruleset.id
+        );
+        return super::EXIT_USAGE;
+    }
     let limits = (
         args.min_bet.unwrap_or(flow.min_bet),
         args.max_bet.unwrap_or(flow.max_bet),

@@ -115,6 +115,14 @@ impl Table for BankerTable {
         let g = banker(game);
         let view = g.view(seat);
         let mine = view.tiles;
+        if view.bet_kind.is_some() {
+            return format!(
+                "{}: you have {} chips, {} staked this hand\n",
+                self.names[seat],
+                view.bankroll,
+                g.bets().get(seat).copied().unwrap_or(0)
+            );
+        }
         format!(
             "{}: your tile{} {} = {}; you have {} chips\n",
             self.names[seat],
@@ -187,6 +195,25 @@ impl Table for BankerTable {
         let g = banker(game);
         let seat = g.to_act().unwrap_or(0);
         let view = g.view(seat);
+        if let Some(k) = view.bet_kind {
+            let name = &g.flow().bets[k].name;
+            let top = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Bet { amount } => Some(*amount),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            return if top == 0 {
+                format!("stake on {name}? (0: no chips left for another bet)")
+            } else {
+                format!(
+                    "stake how many chips on {name}? (0, or {} to {top}; Enter for 0)",
+                    view.limits.0
+                )
+            };
+        }
         match g.phase() {
             BankerPhase::Bet { .. } => format!(
                 "bet how many chips? ({} to {}, Enter for {})",
@@ -217,6 +244,7 @@ impl Table for BankerTable {
             return c;
         }
         let wanted = match line {
+            "" if view.bet_kind.is_some() => Some(Action::Bet { amount: 0 }),
             "" if betting => Some(Action::Bet {
                 amount: view.limits.0,
             }),
@@ -226,6 +254,10 @@ impl Table for BankerTable {
         };
         match wanted {
             Some(a) if legal.contains(&a) => Ok(Input::Act(a)),
+            Some(_) if view.bet_kind.is_some() => Err(format!(
+                "that is not allowed now: a stake is 0 or {} to {} chips, within your bankroll",
+                view.limits.0, view.limits.1
+            )),
             Some(_) if betting => Err(format!(
                 "that is not allowed now: a bet is {} to {} chips",
                 view.limits.0, view.limits.1
@@ -324,7 +356,63 @@ fn bankrolls(game: &BankerGame, names: &[String]) -> String {
     format!("bankrolls: {}", parts.join(", "))
 }
 
+/// Cards in the order dealt, a card held twice named twice: `Four of Hearts, Ten of Clubs`.
+fn card_list(ruleset: &Ruleset, cards: &[crate::deck::CardId]) -> String {
+    cards
+        .iter()
+        .map(|&t| ruleset.deck.card(t).name.clone())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A table hand's showdown: both hands, the drawing rules that applied, every bet.
+fn table_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
+    let mut out = String::new();
+    if let Some(p) = h.players.first() {
+        out.push_str(&format!(
+            "the player's hand: {} = {}\n",
+            card_list(ruleset, &p.tiles),
+            points(p.value.unwrap_or(0))
+        ));
+    }
+    out.push_str(&format!(
+        "the banker's hand: {} = {}\n",
+        card_list(ruleset, &h.banker_tiles),
+        points(h.banker_value.unwrap_or(0))
+    ));
+    if !h.rules.is_empty() {
+        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+    }
+    for p in &h.players {
+        let bets: Vec<String> = p
+            .bets
+            .iter()
+            .map(|b| {
+                let outcome = match b.result {
+                    r if r > 0 => format!("wins {r}"),
+                    r if r < 0 => format!("loses {}", -r),
+                    _ => "push, the stake comes back".into(),
+                };
+                format!("{} on {}: {outcome}", b.stake, b.bet)
+            })
+            .collect();
+        out.push_str(&format!(
+            "  {:<22} {}\n",
+            names[p.seat],
+            if bets.is_empty() {
+                "no bet".to_string()
+            } else {
+                bets.join("; ")
+            }
+        ));
+    }
+    out
+}
+
 fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
+    if !h.rules.is_empty() || h.players.iter().any(|p| !p.bets.is_empty()) {
+        return table_showdown(ruleset, h, names);
+    }
     let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
     let mut out = String::new();
     match &h.banker_win {

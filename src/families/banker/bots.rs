@@ -99,6 +99,11 @@ impl StrategyAgent {
 
     /// The strategy's action among `legal` in the state `view` shows.
     fn decide(&self, view: &BankerView, legal: &[Action]) -> Action {
+        // A strategy says how much to bet on a hand of one's own and how many tiles to take; on
+        // a table hand there is neither: it stakes as `greedy` does.
+        if let Some(kind) = view.bet_kind {
+            return table_choice(view, kind, legal);
+        }
         let deck = &view.ruleset.deck;
         let odds = self
             .odds
@@ -155,9 +160,53 @@ impl Agent for StrategyAgent {
     }
 }
 
+/// The bet of a table hand with the best expected result per chip from a full shoe (the first
+/// on ties), computed once per ruleset and shared; `None` when the analysis cannot be made.
+pub fn best_table_bet(ruleset: &Ruleset) -> Option<usize> {
+    static COMPUTED: OnceLock<Mutex<HashMap<u64, Option<usize>>>> = OnceLock::new();
+    let flow = ruleset.banker()?;
+    let computed = COMPUTED.get_or_init(|| Mutex::new(HashMap::new()));
+    *computed
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(ruleset.content_hash)
+        .or_insert_with(|| {
+            let packs = flow.shoe.map_or(1, |s| s.packs);
+            let odds = analysis::table::table_odds(flow, &ruleset.deck, packs).ok()?;
+            let mut best: Option<(usize, analysis::Rational)> = None;
+            for (i, b) in odds.bets.iter().enumerate() {
+                if best.is_none_or(|(_, ev)| b.ev > ev) {
+                    best = Some((i, b.ev));
+                }
+            }
+            best.map(|(i, _)| i)
+        })
+}
+
+/// On a table hand: the smallest stake on the bet with the best expected result, nothing on
+/// the others.
+fn table_choice(view: &BankerView, kind: usize, legal: &[Action]) -> Action {
+    let wanted = Action::Bet {
+        amount: if best_table_bet(view.ruleset) == Some(kind) {
+            view.limits.0
+        } else {
+            0
+        },
+    };
+    if legal.contains(&wanted) {
+        wanted
+    } else {
+        legal[0]
+    }
+}
+
 /// The exact best choice from what `view` shows: the largest bet when the first tiles are
-/// favourable (else the smallest), and the number of tiles with the best expected result.
+/// favourable (else the smallest), and the number of tiles with the best expected result; on a
+/// table hand, the smallest stake on the bet with the best expected result.
 pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
+    if let Some(kind) = view.bet_kind {
+        return table_choice(view, kind, legal);
+    }
     let best = with_odds(view.ruleset, |odds| {
         odds.iter()
             .find(|o| o.tiles == view.tiles)

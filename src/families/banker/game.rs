@@ -18,6 +18,10 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::sync::Arc;
 
+mod table;
+
+pub use table::{rule_for, showdown_facts};
+
 /// How the hands of a banker game end.
 pub mod ends {
     use crate::core::HandEnd;
@@ -29,7 +33,26 @@ pub mod ends {
 
 /// A hand's value at the showdown.
 pub fn hand_value(flow: &BankerFlow, pile: CardSet) -> i64 {
+    if flow.value.reads_facts() {
+        let points = pile.iter().map(|c| flow.card_points[c.index()]).sum();
+        let facts = [points, i64::from(pile.len())];
+        return flow.value.int(&Context {
+            pile,
+            facts: &facts,
+        });
+    }
     flow.value.int(&Context { pile, facts: &[] })
+}
+
+/// The value of a hand that may hold a card twice (from a shoe of several packs).
+pub fn cards_value(flow: &BankerFlow, cards: &[CardId]) -> i64 {
+    let pile: CardSet = cards.iter().copied().collect();
+    let points = cards.iter().map(|c| flow.card_points[c.index()]).sum();
+    let facts = [points, cards.len() as i64];
+    flow.value.int(&Context {
+        pile,
+        facts: &facts,
+    })
 }
 
 /// The banker-win condition the banker's tiles meet, if any.
@@ -70,6 +93,20 @@ pub struct PlayerResult {
     pub bet: i64,
     /// Chips won (positive) or lost (negative).
     pub result: i64,
+    /// On a table hand, each bet placed: its id, the stake and what it brought.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bets: Vec<BetResult>,
+}
+
+/// One bet on a table hand, settled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BetResult {
+    /// The bet's id (`banker`).
+    pub bet: String,
+    /// The stake.
+    pub stake: i64,
+    /// Chips won (positive), lost (negative) or 0 for a push.
+    pub result: i64,
 }
 
 /// A finished hand.
@@ -87,6 +124,9 @@ pub struct BankerHand {
     pub players: Vec<PlayerResult>,
     /// The banker's net chips.
     pub banker_result: i64,
+    /// On a table hand, the drawing rules that applied, in order (`Player draws on 0-5`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
 }
 
 /// A banker game in progress.
@@ -111,6 +151,16 @@ pub struct BankerGame {
     stock: Vec<CardId>,
     stock_pos: usize,
     history: Vec<BankerHand>,
+    /// A table hand: the player's cards, in the order dealt (a card may come twice from a shoe).
+    punto: Vec<CardId>,
+    /// A table hand: the banker's cards, in the order dealt.
+    banco: Vec<CardId>,
+    /// A table hand: each seat's stake on each bet, `seat * bets + bet`.
+    stakes: Vec<i64>,
+    /// A table hand: the bet the seat to act stakes on now.
+    bet_kind: usize,
+    /// A table hand: the drawing rules that applied this hand.
+    rules_applied: Vec<String>,
 }
 
 /// Starts a banker session; the first hand is dealt at once.
@@ -169,6 +219,11 @@ impl BankerGame {
             stock: Vec::new(),
             stock_pos: 0,
             history: Vec::new(),
+            punto: Vec::new(),
+            banco: Vec::new(),
+            stakes: vec![0; players * flow.bets.len()],
+            bet_kind: 0,
+            rules_applied: Vec::new(),
             flow,
             ruleset,
         };
@@ -281,6 +336,11 @@ impl BankerGame {
             stock,
             stock_pos,
             history,
+            punto,
+            banco,
+            stakes,
+            bet_kind,
+            rules_applied,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -296,6 +356,11 @@ impl BankerGame {
         banker.clone_from(&other.banker);
         stock.clone_from(&other.stock);
         stock_pos.clone_from(&other.stock_pos);
+        punto.clone_from(&other.punto);
+        banco.clone_from(&other.banco);
+        stakes.clone_from(&other.stakes);
+        bet_kind.clone_from(&other.bet_kind);
+        rules_applied.clone_from(&other.rules_applied);
         ledger.copy_from(&other.ledger, record);
         if record {
             history.clone_from(&other.history);
@@ -321,6 +386,10 @@ impl BankerGame {
 
     /// Deals what `seat` cannot see into `world`, a copy of this game.
     fn deal_hidden(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        if self.flow.table_hand {
+            self.table_deal_hidden(rng, world);
+            return;
+        }
         // The other players' tiles and the stock are hidden: shuffle them together and deal
         // them back in the same numbers.
         let mut hidden = [CardId(0); CardSet::CAPACITY];
@@ -379,6 +448,9 @@ impl BankerGame {
 
     /// Applies a player's action.
     pub fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        if self.flow.table_hand {
+            return self.table_apply(action);
+        }
         let illegal = |reason: String| Err(IllegalAction { reason });
         match (self.phase, action) {
             (BankerPhase::Bet { seat }, Action::Bet { amount }) => {
@@ -430,6 +502,10 @@ impl BankerGame {
     }
 
     fn start_hand(&mut self) {
+        if self.flow.table_hand {
+            self.table_start_hand();
+            return;
+        }
         let banker_broke = self.banker_bankroll.is_some_and(|b| b <= 0);
         for s in 0..self.players() {
             self.in_hand[s] = self.ledger.scores[s] >= self.min_bet;
@@ -521,6 +597,7 @@ impl BankerGame {
                 value,
                 bet,
                 result,
+                bets: Vec::new(),
             });
         }
         if let Some(b) = &mut self.banker_bankroll {
@@ -553,6 +630,7 @@ impl BankerGame {
             banker_win,
             players,
             banker_result,
+            rules: Vec::new(),
         });
         self.start_hand();
     }
@@ -570,6 +648,7 @@ impl BankerGame {
             draw_options: &self.flow.draw_options,
             hand: self.ledger.round,
             hands_total: self.ledger.rounds,
+            bet_kind: self.flow.table_hand.then_some(self.bet_kind),
         }
     }
 }
@@ -597,6 +676,8 @@ pub struct BankerView<'g> {
     pub hand: u32,
     /// Hands in the session.
     pub hands_total: u32,
+    /// On a table hand, the bet (index in the ruleset's `bets`) the viewer stakes on now.
+    pub bet_kind: Option<usize>,
 }
 
 impl Game for BankerGame {
@@ -620,6 +701,9 @@ impl Game for BankerGame {
         out.extend((0..self.legal_count()).filter_map(|i| self.legal_action(i)));
     }
     fn legal_count(&self) -> usize {
+        if self.flow.table_hand {
+            return self.table_legal_count();
+        }
         match self.phase {
             BankerPhase::Bet { seat } => (self.top_bet(seat) - self.min_bet + 1).max(0) as usize,
             BankerPhase::Draw { .. } => {
@@ -634,6 +718,9 @@ impl Game for BankerGame {
         }
     }
     fn legal_action(&self, index: usize) -> Option<Action> {
+        if self.flow.table_hand {
+            return self.table_legal_action(index);
+        }
         match self.phase {
             BankerPhase::Bet { seat } => {
                 let amount = self.min_bet.checked_add(i64::try_from(index).ok()?)?;
