@@ -175,6 +175,108 @@ fn duration_words(seconds: f64) -> String {
     format!("{value:.0} {unit}")
 }
 
+/// The heading and the expected results of a strategy's analysis.
+fn summary(
+    ruleset: &crate::ruleset::Ruleset,
+    strategy: &Strategy,
+    limits: (i64, i64),
+    ev: Rational,
+    ev_fixed: Rational,
+    ev_best: Rational,
+) -> String {
+    let mut out = String::new();
+    let description = if strategy.description.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", strategy.description)
+    };
+    let _ = writeln!(
+        out,
+        "{} — strategy `{}`{description}",
+        ruleset.name, strategy.name
+    );
+    let _ = writeln!(
+        out,
+        "table limits {} to {} chips; exact, over every deal of the player's and the banker's tiles",
+        limits.0, limits.1
+    );
+    let _ = writeln!(
+        out,
+        "(the other players' tiles do not change one player's odds)"
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "expected result per hand: {ev} chips ({:+.4}) — {}",
+        ev.to_f64(),
+        if ev > Rational::ZERO {
+            "profitable for the player"
+        } else if ev < Rational::ZERO {
+            "the banker wins in the long run"
+        } else {
+            "even"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "best with a fixed bet of {} chip(s): {ev_fixed} ({:+.4})",
+        limits.0,
+        ev_fixed.to_f64()
+    );
+    let _ = writeln!(
+        out,
+        "best with bets of {} to {}: {ev_best} ({:+.4})",
+        limits.0,
+        limits.1,
+        ev_best.to_f64()
+    );
+    let _ = writeln!(out);
+    out
+}
+
+/// `tile`, `2 tiles`.
+fn plural_tiles(n: u32) -> String {
+    if n == 1 {
+        "tile".into()
+    } else {
+        format!("{n} tiles")
+    }
+}
+
+/// A value of the first tiles, how many first hands have it, and the mean result per chip of
+/// each draw option over them.
+type ValueRow = (i64, usize, Vec<(u32, Rational)>);
+
+/// First hands of several tiles grouped by their value: the value, how many first hands have
+/// it, and the mean expected result per chip of each draw option over them (each first hand is
+/// as likely as any other).
+fn by_value(
+    flow: &crate::ruleset::BankerFlow,
+    odds: &[analysis::FirstHandOdds],
+) -> Vec<ValueRow> {
+    let mut groups: Vec<ValueRow> = Vec::new();
+    for o in odds {
+        let value = crate::families::banker::hand_value(flow, o.tiles);
+        match groups.iter_mut().find(|g| g.0 == value) {
+            Some(g) => {
+                g.1 += 1;
+                for (sum, (_, r)) in g.2.iter_mut().zip(&o.by_draw) {
+                    sum.1 = sum.1 + *r;
+                }
+            }
+            None => groups.push((value, 1, o.by_draw.clone())),
+        }
+    }
+    for g in &mut groups {
+        let n = g.1 as i128;
+        for d in &mut g.2 {
+            d.1 = d.1 / Rational::from(n);
+        }
+    }
+    groups.sort_by_key(|g| g.0);
+    groups
+}
+
 fn fraction(r: Rational) -> serde_json::Value {
     serde_json::json!({ "ev": r.to_f64(), "ev_exact": r.to_string() })
 }
@@ -272,6 +374,60 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     // name the Gu Pai tiles, so a ruleset with its own deck could not load them).
     let (ev_fixed, ev_best) = analysis::best_values(&odds, limits);
 
+    if flow.first_tiles > 1 {
+        let groups = by_value(flow, &odds);
+        if args.json {
+            let rows: Vec<serde_json::Value> = groups
+                .iter()
+                .map(|(value, hands, by_draw)| {
+                    let per: serde_json::Map<String, serde_json::Value> = by_draw
+                        .iter()
+                        .map(|(d, r)| (d.to_string(), fraction(*r)))
+                        .collect();
+                    serde_json::json!({ "value": value, "hands": hands, "per_chip_by_draw": per })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "ruleset": ruleset.id,
+                "strategy": strategy.name,
+                "limits": { "min_bet": limits.0, "max_bet": limits.1 },
+                "ev": ev.to_f64(),
+                "ev_exact": ev.to_string(),
+                "profitable": ev > Rational::ZERO,
+                "best_fixed_bet": fraction(ev_fixed),
+                "best_limited_bets": fraction(ev_best),
+                "first_hands_by_value": rows,
+            });
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            return super::EXIT_OK;
+        }
+        let mut out = summary(&ruleset, &strategy, limits, ev, ev_fixed, ev_best);
+        let draws: Vec<String> = flow
+            .draw_options
+            .iter()
+            .map(|d| format!("take {d}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:<24} {:>22}   {:>10}",
+            format!("first {} value", plural_tiles(flow.first_tiles)),
+            draws.join(" / ") + " (per chip)",
+            "hands"
+        );
+        for (value, hands, by_draw) in &groups {
+            let per: Vec<String> = by_draw
+                .iter()
+                .map(|(_, r)| format!("{:+.4}", r.to_f64()))
+                .collect();
+            let _ = writeln!(out, "{:<24} {:>22}   {hands:>10}", value, per.join(" / "));
+        }
+        let _ = writeln!(
+            out,
+            "(each row: the mean over the first hands of that value, each equally likely)"
+        );
+        print!("{out}");
+        return super::EXIT_OK;
+    }
     // One row per suit (identical tiles have identical odds).
     let mut rows = Vec::new();
     for suit in 0..deck.suits.len() {
@@ -316,53 +472,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
-    let mut out = String::new();
-    let description = if strategy.description.is_empty() {
-        String::new()
-    } else {
-        format!(": {}", strategy.description)
-    };
-    let _ = writeln!(
-        out,
-        "{} — strategy `{}`{description}",
-        ruleset.name, strategy.name
-    );
-    let _ = writeln!(
-        out,
-        "table limits {} to {} chips; exact, over every deal of the player's and the banker's tiles",
-        limits.0, limits.1
-    );
-    let _ = writeln!(
-        out,
-        "(the other players' tiles do not change one player's odds)"
-    );
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "expected result per hand: {ev} chips ({:+.4}) — {}",
-        ev.to_f64(),
-        if ev > Rational::ZERO {
-            "profitable for the player"
-        } else if ev < Rational::ZERO {
-            "the banker wins in the long run"
-        } else {
-            "even"
-        }
-    );
-    let _ = writeln!(
-        out,
-        "best with a fixed bet of {} chip(s): {ev_fixed} ({:+.4})",
-        limits.0,
-        ev_fixed.to_f64()
-    );
-    let _ = writeln!(
-        out,
-        "best with bets of {} to {}: {ev_best} ({:+.4})",
-        limits.0,
-        limits.1,
-        ev_best.to_f64()
-    );
-    let _ = writeln!(out);
+    let mut out = summary(&ruleset, &strategy, limits, ev, ev_fixed, ev_best);
     let draws: Vec<String> = flow
         .draw_options
         .iter()

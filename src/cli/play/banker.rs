@@ -107,7 +107,15 @@ impl Table for BankerTable {
         })
     }
 
-    fn announce(&self, _game: &dyn Game, seat: Seat, action: Action) -> Option<String> {
+    fn announce(&self, game: &dyn Game, seat: Seat, action: Action) -> Option<String> {
+        let g = banker(game);
+        if let (Some(k), Action::Bet { amount }) = (g.view(seat).bet_kind, action) {
+            let bet = &g.flow().bets[k].name;
+            return Some(match amount {
+                0 => format!("{} stakes nothing on {bet}", self.names[seat]),
+                n => format!("{} stakes {n} on {bet}", self.names[seat]),
+            });
+        }
         Some(format!("{} {}", self.names[seat], describe(action)))
     }
 

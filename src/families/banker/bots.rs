@@ -37,6 +37,10 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
         static SEEN: RefCell<HashMap<u64, Arc<Vec<FirstHandOdds>>>> = RefCell::default();
     }
     let flow = ruleset.banker()?;
+    // A table hand has no first hand of one's own: its bots read the bets' odds instead.
+    if flow.table_hand {
+        return None;
+    }
     let key = ruleset.content_hash;
     if !SEEN.with(|s| s.borrow().contains_key(&key)) {
         check_odds_work(ruleset).ok()?;
@@ -61,6 +65,9 @@ pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
     let Some(flow) = ruleset.banker() else {
         return Ok(());
     };
+    if flow.table_hand {
+        return Ok(());
+    }
     let cards = ruleset.deck.cards.len();
     let deals = analysis::deal_count(cards, flow);
     if deals <= u128::from(analysis::DEFAULT_MAX_DEALS) {

@@ -228,7 +228,10 @@ impl BankerGame {
                 let Some(rule) = rule_for(rules, &facts) else {
                     break;
                 };
-                self.rules_applied.push(rule.name.clone());
+                // Both hands' rules may name the same thing (a natural): said once.
+                if self.rules_applied.last() != Some(&rule.name) {
+                    self.rules_applied.push(rule.name.clone());
+                }
                 let hand = if banker { &self.banco } else { &self.punto };
                 if rule.action == DrawAction::Stand || hand.len() >= MOST_CARDS {
                     break;
