@@ -250,10 +250,7 @@ type ValueRow = (i64, usize, Vec<(u32, Rational)>);
 /// First hands of several tiles grouped by their value: the value, how many first hands have
 /// it, and the mean expected result per chip of each draw option over them (each first hand is
 /// as likely as any other).
-fn by_value(
-    flow: &crate::ruleset::BankerFlow,
-    odds: &[analysis::FirstHandOdds],
-) -> Vec<ValueRow> {
+fn by_value(flow: &crate::ruleset::BankerFlow, odds: &[analysis::FirstHandOdds]) -> Vec<ValueRow> {
     let mut groups: Vec<ValueRow> = Vec::new();
     for o in odds {
         let value = crate::families::banker::hand_value(flow, o.tiles);

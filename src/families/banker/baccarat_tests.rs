@@ -429,3 +429,69 @@ fn the_analysis_agrees_with_punto_banco_written_out() {
         assert_eq!(evs, punto_banco(u64::from(packs)), "{packs} packs");
     }
 }
+
+/// Random sessions keep every card and every chip: each hand's cards are the next cards of the
+/// shoe in the order dealt (player, banker, player, banker, then the draws), no shoe holds a
+/// card more than its packs, and the seats' bankrolls and the banker's results add up to the
+/// chips the seats started with, after every hand.
+#[test]
+fn random_sessions_conserve_every_card_and_every_chip() {
+    use crate::agent::RandomAgent;
+    use crate::core::{Agent, Game, agent_rng};
+    for (spec, seats) in [("baccarat", 3), ("baccarat+flow.shoe_packs=1", 2)] {
+        let r = rules(spec);
+        let flow = r.banker().unwrap();
+        let packs = flow.shoe.map_or(1, |s| s.packs) as usize;
+        let cut = flow.shoe.map_or(0, |s| s.cut) as usize;
+        for seed in 0..6 {
+            let mut g = start(
+                Arc::clone(&r),
+                StartOptions {
+                    seed,
+                    seats: Some(seats),
+                    rounds: Some(60),
+                    ..StartOptions::default()
+                },
+            )
+            .unwrap();
+            let mut rng = agent_rng(seed);
+            let mut legal = Vec::new();
+            while let Some(seat) = g.to_act() {
+                Game::legal_actions(&g, &mut legal);
+                let a = RandomAgent.choose(&g, seat, &legal, &mut rng);
+                g.apply(a).unwrap();
+                let paid: i64 = g.hands_played().iter().map(|h| h.banker_result).sum();
+                let chips: i64 = g.bankrolls().iter().sum::<i64>() + paid;
+                assert_eq!(chips, seats as i64 * flow.bankroll, "{spec} seed {seed}");
+            }
+            for order in g.dealt_orders() {
+                let mut count = vec![0; r.deck.cards.len()];
+                for c in order {
+                    count[c.index()] += 1;
+                }
+                assert!(count.iter().all(|&n| n == packs), "{spec} seed {seed}");
+            }
+            let (mut shoe, mut at) = (0, 0);
+            for h in g.hands_played() {
+                let shoe_len = g.dealt_orders()[shoe].len();
+                if shoe_len - at < cut.max(1) {
+                    (shoe, at) = (shoe + 1, 0);
+                }
+                let (p, b) = (&h.players[0].tiles, &h.banker_tiles);
+                let dealt: Vec<CardId> = [p[0], b[0], p[1], b[1]]
+                    .into_iter()
+                    .chain(p[2..].iter().copied())
+                    .chain(b[2..].iter().copied())
+                    .collect();
+                let order = &g.dealt_orders()[shoe];
+                assert_eq!(dealt[..], order[at..at + dealt.len()], "{spec} seed {seed}");
+                for p in &h.players {
+                    let staked: i64 = p.bets.iter().map(|b| b.stake).sum();
+                    assert_eq!(staked, p.bet);
+                    assert_eq!(p.bets.iter().map(|b| b.result).sum::<i64>(), p.result);
+                }
+                at += dealt.len();
+            }
+        }
+    }
+}

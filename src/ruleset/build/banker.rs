@@ -107,14 +107,27 @@ pub(super) fn table_rules(
     let bets = bet_kinds(r.tables("bet", errors), showdown, errors);
     if !table_hand {
         let used = [
-            (!player_draw.is_empty(), "`[[flow.player_draw]]`"),
-            (!banker_draw.is_empty(), "`[[flow.banker_draw]]`"),
-            (!bets.is_empty(), "`[[flow.bet]]`"),
-            (shoe.is_some_and(|s| s.packs > 1), "a shoe of several packs"),
+            (
+                !player_draw.is_empty(),
+                "`[[flow.player_draw]]`",
+                "player_draw",
+            ),
+            (
+                !banker_draw.is_empty(),
+                "`[[flow.banker_draw]]`",
+                "banker_draw",
+            ),
+            (!bets.is_empty(), "`[[flow.bet]]`", "bet"),
+            (
+                shoe.is_some_and(|s| s.packs > 1),
+                "a shoe of several packs",
+                "shoe_packs",
+            ),
         ];
-        for (_, what) in used.iter().filter(|(u, _)| *u) {
+        for (_, what, key) in used.iter().filter(|(u, _, _)| *u) {
+            let at = r.item(key).map_or_else(|| loc.clone(), |i| i.loc.clone());
             errors.push(
-                Diagnostic::error(format!("{what} needs `table_hand = true`"), loc.clone())
+                Diagnostic::error(format!("{what} needs `table_hand = true`"), at)
                     .with_help(Some(
                         "drawing rules, bets and shoes of several packs are read on one table hand (punto banco); with a hand per seat, players choose their draws from `draw_options`".into(),
                     )),
@@ -181,13 +194,14 @@ fn ratio(
     loc: &Loc,
     errors: &mut Vec<Diagnostic>,
 ) -> (i64, i64) {
+    let at = r.item(key).map_or_else(|| loc.clone(), |i| i.loc.clone());
     match int_list(r, key, 0..=1_000_000, errors) {
         Ok(Some(v)) if v.len() == 2 && v[1] > 0 => (i64::from(v[0]), i64::from(v[1])),
         Ok(Some(_)) => {
             errors.push(
                 Diagnostic::error(
                     format!("`{key}` must be [numerator, denominator] with a denominator above 0"),
-                    loc.clone(),
+                    at,
                 )
                 .with_help(Some("8 to 1 is `[8, 1]`, 5% is `[5, 100]`".into())),
             );
@@ -213,9 +227,12 @@ fn bet_kinds(
         let commission = ratio(&mut r, "commission", (0, 1), loc, errors);
         r.finish(errors);
         if commission.0 > commission.1 {
+            let at = t
+                .get("commission")
+                .map_or_else(|| loc.clone(), |i| i.loc.clone());
             errors.push(Diagnostic::error(
                 "`commission` must be at most the whole win",
-                loc.clone(),
+                at,
             ));
         }
         let wins_program = wins

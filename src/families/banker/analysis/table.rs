@@ -75,7 +75,9 @@ impl Walk<'_> {
     /// Deals one card of each class in turn to the player (`banker` false) or the banker and
     /// goes on with `next`.
     fn deal(&mut self, banker: bool, weight: u128, next: &mut dyn FnMut(&mut Self, u128)) {
-        if self.depth() >= MOST_CARDS {
+        // Once one deal is too deep the analysis is refused: the walk stops at once rather than
+        // go through every deal that deep (10^16 for a rule that always draws).
+        if self.too_deep || self.depth() >= MOST_CARDS {
             self.too_deep = true;
             return;
         }
