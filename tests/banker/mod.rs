@@ -518,4 +518,45 @@ fn baccarat_is_analysed_played_and_described() {
     );
     let bad = Yaku::new(["analyze", "kolyesi", "--packs", "6"]).run();
     bad.expect_code(2);
+    // The banker's 3 against the player's third card of 8 stands (wikipedia "Banker's rule").
+    let score = Yaku::new([
+        "score",
+        "baccarat",
+        "--captured",
+        "hearts-ace,hearts-two,clubs-eight",
+        "--opponent-captured",
+        "hearts-three,spades-king",
+    ])
+    .run();
+    score.expect_code(0);
+    assert!(
+        score.stdout.contains(
+            "banker: Three of Hearts, King of Spades = 3; by the rules it stands (Banker stands)"
+        ),
+        "{}",
+        score.stdout
+    );
+    assert!(
+        score
+            .stdout
+            .contains("player loses, banker wins, tie loses")
+    );
+    // A card twice is two packs' copies; more copies than the shoe holds is an error.
+    let twice = Yaku::new([
+        "score",
+        "baccarat",
+        "--set",
+        "flow.shoe_packs=1",
+        "--captured",
+        "hearts-four,hearts-four",
+        "--opponent-captured",
+        "spades-king,clubs-seven",
+    ])
+    .run();
+    twice.expect_code(1);
+    assert!(
+        twice
+            .stderr
+            .contains("listed more often than the shoe's 1 pack(s) hold it")
+    );
 }

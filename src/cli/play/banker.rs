@@ -153,7 +153,7 @@ impl Table for BankerTable {
                 _ => String::new(),
             };
             let mut summary = format!("{} chips{bet}", g.bankrolls()[s]);
-            if s != seat {
+            if s != seat && !g.flow().table_hand {
                 summary.push_str(&format!(" · {}", plural(g.tiles(s).len() as usize, "tile")));
             }
             SeatPanel {
@@ -172,6 +172,47 @@ impl Table for BankerTable {
             notes.extend(showdown(r, last, &self.names).lines().map(str::to_string));
         }
         let mine = view.tiles;
+        if g.flow().table_hand {
+            // A table hand: the seats hold no cards; the board shows the last hand's two hands,
+            // in the order dealt (a card may come twice from the shoe).
+            let last = g.hands_played().last();
+            let row = |title: String, cards: &[crate::deck::CardId]| Row {
+                title,
+                tiles: cards.iter().map(|&c| Tile::of(deck, c)).collect(),
+                hidden: 0,
+            };
+            let (player, banker) = match last {
+                Some(h) => (
+                    row(
+                        format!(
+                            "last hand, the player: {}",
+                            points(h.players.first().and_then(|p| p.value).unwrap_or(0))
+                        ),
+                        h.players.first().map_or(&[][..], |p| &p.tiles[..]),
+                    ),
+                    row(
+                        format!(
+                            "last hand, the banker: {}",
+                            points(h.banker_value.unwrap_or(0))
+                        ),
+                        &h.banker_tiles,
+                    ),
+                ),
+                None => (
+                    row("the player's hand: dealt after the bets".into(), &[]),
+                    row("the banker's hand: dealt after the bets".into(), &[]),
+                ),
+            };
+            return Board {
+                title: format!("{} · hand {} of {}", r.name, view.hand, view.hands_total),
+                scores: format!("stakes 0 or {} to {}", view.limits.0, view.limits.1),
+                others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
+                center: banker,
+                notes,
+                me: Some(panel(seat)),
+                hand: player,
+            };
+        }
         Board {
             title: format!("{} · hand {} of {}", r.name, view.hand, view.hands_total),
             scores: format!("bets {} to {}", view.limits.0, view.limits.1),
@@ -275,7 +316,16 @@ impl Table for BankerTable {
         }
     }
 
-    fn describe(&self, _game: &dyn Game, action: Action) -> String {
+    fn describe(&self, game: &dyn Game, action: Action) -> String {
+        let g = banker(game);
+        let kind = g.to_act().and_then(|seat| g.view(seat).bet_kind);
+        if let (Some(k), Action::Bet { amount }) = (kind, action) {
+            let bet = &g.flow().bets[k].name;
+            return match amount {
+                0 => format!("stakes nothing on {bet}"),
+                n => format!("stakes {n} on {bet}"),
+            };
+        }
         describe(action)
     }
 
