@@ -293,6 +293,13 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     if flow.table_hand {
         return run_table(args, &ruleset, flow);
     }
+    if crate::families::banker::has_seat_rules(flow) {
+        eprintln!(
+            "error: no exact analysis of `{}`: its hands draw by drawing rules per seat, and that enumeration is not written yet (the exact analysis covers hands whose draws the players choose, and table hands)",
+            ruleset.id
+        );
+        return super::EXIT_FAILURE;
+    }
     if args.packs.is_some() {
         eprintln!(
             "error: `--packs` is for a game dealt from a shoe to one table hand; `{}` deals each player a hand",

@@ -745,6 +745,7 @@ fn score_table(ruleset: &Ruleset, flow: &BankerFlow, args: &ScoreArgs) -> i32 {
                 "action": match r.action {
                     crate::ruleset::DrawAction::Draw => "draw",
                     crate::ruleset::DrawAction::Stand => "stand",
+                    crate::ruleset::DrawAction::Choose => "choose",
                 },
             })
         })

@@ -708,12 +708,12 @@ pub static FLOW: TableDef = table(
         key(
             "player_draw",
             Tables(&DRAW_RULE),
-            "Banker games with a table hand: when the player's hand draws or stands, the first rule that holds deciding.",
+            "Banker games: when a player's hand draws, stands or leaves the choice to the player, the first rule that holds deciding.",
         ),
         key(
             "banker_draw",
             Tables(&DRAW_RULE),
-            "Banker games with a table hand: when the banker's hand draws or stands.",
+            "Banker games: when the banker's hand draws or stands.",
         ),
         key(
             "bet",
@@ -737,8 +737,8 @@ pub static DRAW_RULE: TableDef = table(
         ),
         choice(
             "action",
-            &["draw", "stand"],
-            "What the hand does: take a card (then the rules are read again) or stand.",
+            &["draw", "stand", "choose"],
+            "What the hand does: take a card (then the rules are read again), stand, or (a player's hand per seat) let the player choose from `draw_options`.",
         ),
     ],
 );

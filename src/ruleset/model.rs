@@ -563,6 +563,8 @@ pub enum DrawAction {
     Draw,
     /// Take no more cards.
     Stand,
+    /// Hands per seat: the player chooses how many more cards to take, from `draw_options`.
+    Choose,
 }
 
 /// A drawing rule of a banker game: when `when` holds (over [`scope::SHOWDOWN`]), the hand

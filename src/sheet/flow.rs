@@ -442,6 +442,34 @@ pub(super) fn tricks(
     ]
 }
 
+/// The drawing rules of the player's hands and the banker's, in order.
+fn drawing_rules(flow: &BankerFlow, lex: &Lexicon) -> Section {
+    let mut drawing = Vec::new();
+    for (whose, rules) in [
+        ("The player's hand", &flow.player_draw),
+        ("The banker's hand", &flow.banker_draw),
+    ] {
+        for rule in rules.iter() {
+            let verb = match rule.action {
+                crate::ruleset::DrawAction::Draw => "takes a card",
+                crate::ruleset::DrawAction::Stand => "stands",
+                crate::ruleset::DrawAction::Choose => "leaves the choice to the player",
+            };
+            drawing.push(Rule::named(
+                &rule.name,
+                format!("{whose} {verb} when {}.", in_words(&rule.when_source, lex)),
+            ));
+        }
+    }
+    drawing.push(Rule::plain(
+        "The first rule that holds decides; a hand that takes a card reads its rules again, and stands when none holds.".to_string(),
+    ));
+    Section {
+        heading: "Drawing".to_string(),
+        rules: drawing,
+    }
+}
+
 /// A table hand (punto banco): the bets, the shoe, card and hand values, the drawing rules.
 fn table_hand(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
     let card = &lex.card_word;
@@ -490,25 +518,7 @@ fn table_hand(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         ),
     ));
     play.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
-    let mut drawing = Vec::new();
-    for (whose, rules) in [
-        ("The player's hand", &flow.player_draw),
-        ("The banker's hand", &flow.banker_draw),
-    ] {
-        for rule in rules.iter() {
-            let verb = match rule.action {
-                crate::ruleset::DrawAction::Draw => "takes a card",
-                crate::ruleset::DrawAction::Stand => "stands",
-            };
-            drawing.push(Rule::named(
-                &rule.name,
-                format!("{whose} {verb} when {}.", in_words(&rule.when_source, lex)),
-            ));
-        }
-    }
-    drawing.push(Rule::plain(
-        "The first rule that holds decides; a hand that takes a card reads its rules again, and stands when none holds.".to_string(),
-    ));
+    let drawing = drawing_rules(flow, lex);
     let bets = flow
         .bets
         .iter()
@@ -537,10 +547,7 @@ fn table_hand(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             heading: "Play".to_string(),
             rules: play,
         },
-        Section {
-            heading: "Drawing".to_string(),
-            rules: drawing,
-        },
+        drawing,
         Section {
             heading: "Bets".to_string(),
             rules: bets,
@@ -585,10 +592,18 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             format!("the banker wins every bet at once with {when}.")
         }));
     }
-    rules.push(Rule::plain(format!(
-        "Each player then takes {} more {card}s.",
-        draws.join(" or ")
-    )));
+    let ruled = !flow.player_draw.is_empty() || !flow.banker_draw.is_empty();
+    if ruled {
+        rules.push(Rule::plain(format!(
+            "Each player then draws by the drawing rules below; where they leave the choice, the player takes {} more {card}s.",
+            draws.join(" or ")
+        )));
+    } else {
+        rules.push(Rule::plain(format!(
+            "Each player then takes {} more {card}s.",
+            draws.join(" or ")
+        )));
+    }
     rules.push(Rule::named(
         "Showdown",
         format!(
@@ -597,10 +612,14 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         ),
     ));
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
-    vec![Section {
+    let mut sections = vec![Section {
         heading: "Play".to_string(),
         rules,
-    }]
+    }];
+    if ruled {
+        sections.push(drawing_rules(flow, lex));
+    }
+    sections
 }
 
 /// `one hand`, `12 hands`.

@@ -468,11 +468,14 @@ fn table_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String
 }
 
 fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
-    if !h.rules.is_empty() || h.players.iter().any(|p| !p.bets.is_empty()) {
+    if ruleset.banker().is_some_and(|f| f.table_hand) {
         return table_showdown(ruleset, h, names);
     }
     let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
     let mut out = String::new();
+    if !h.rules.is_empty() {
+        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+    }
     match &h.banker_win {
         Some(win) => out.push_str(&format!(
             "the banker shows {}: {win}, and wins every bet at once\n",

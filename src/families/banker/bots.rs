@@ -37,8 +37,9 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
         static SEEN: RefCell<HashMap<u64, Arc<Vec<FirstHandOdds>>>> = RefCell::default();
     }
     let flow = ruleset.banker()?;
-    // A table hand has no first hand of one's own: its bots read the bets' odds instead.
-    if flow.table_hand {
+    // A table hand has no first hand of one's own: its bots read the bets' odds instead; the
+    // odds of hands drawn by rules per seat are not enumerated yet.
+    if flow.table_hand || has_seat_rules(flow) {
         return None;
     }
     let key = ruleset.content_hash;
@@ -58,6 +59,12 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
     SEEN.with(|s| s.borrow().get(&key).map(f))
 }
 
+/// True when drawing rules play the hands per seat (`[[flow.player_draw]]` or
+/// `[[flow.banker_draw]]` without a table hand): the first-hand odds do not cover them.
+pub fn has_seat_rules(flow: &crate::ruleset::BankerFlow) -> bool {
+    !flow.table_hand && (!flow.player_draw.is_empty() || !flow.banker_draw.is_empty())
+}
+
 /// Whether bots may play from the exact odds of `ruleset`'s first hands: `Err` says why not when
 /// computing them goes through more deals than `yaku analyze` runs without `--max-deals` (with
 /// four first tiles and four for the banker, 220,884,300,000 deals: hours).
@@ -67,6 +74,12 @@ pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
     };
     if flow.table_hand {
         return Ok(());
+    }
+    if has_seat_rules(flow) {
+        return Err(format!(
+            "it plays from the exact odds of every first hand, and those of `{}`, whose hands draw by drawing rules, are not enumerated\n  = help: bots that need no odds: random, or a strategy file whose entries all name a bet and a draw",
+            ruleset.id
+        ));
     }
     let cards = ruleset.deck.cards.len();
     let deals = analysis::deal_count(cards, flow);

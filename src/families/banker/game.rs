@@ -12,7 +12,7 @@ use crate::core::{
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
-use crate::ruleset::{BankerFlow, DealCheck, Flow, Ruleset};
+use crate::ruleset::{BankerFlow, DealCheck, DrawAction, Flow, Ruleset};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
@@ -477,6 +477,10 @@ impl BankerGame {
                     let t = self.draw();
                     self.tiles[seat].insert(t);
                 }
+                if self.has_seat_rules() {
+                    self.seat_draws(seat + 1);
+                    return Ok(());
+                }
                 match self.next_in_hand(seat) {
                     Some(next) => self.phase = BankerPhase::Draw { seat: next },
                     None => self.showdown(),
@@ -563,10 +567,90 @@ impl BankerGame {
             self.settle(Some(name));
             return;
         }
+        if self.has_seat_rules() {
+            self.seat_draws(0);
+            return;
+        }
         let first = (0..self.players())
             .find(|&s| self.in_hand[s])
             .expect("someone plays the hand");
         self.phase = BankerPhase::Draw { seat: first };
+    }
+
+    /// True when drawing rules decide the draws of hands per seat (`[[flow.player_draw]]`,
+    /// `[[flow.banker_draw]]` without a table hand).
+    fn has_seat_rules(&self) -> bool {
+        !self.flow.player_draw.is_empty() || !self.flow.banker_draw.is_empty()
+    }
+
+    /// The drawing rules per seat, from seat `from` on: each player's rules take or refuse
+    /// tiles until one leaves the choice to the player (the game then waits for them), then
+    /// the banker's rules draw to the banker's hand, then the showdown.
+    fn seat_draws(&mut self, from: usize) {
+        let flow = Arc::clone(&self.flow);
+        let most = CardSet::CAPACITY as u32;
+        for seat in from..self.players() {
+            if !self.in_hand[seat] {
+                continue;
+            }
+            loop {
+                let facts = self.seat_facts(seat);
+                let Some(rule) = rule_for(&flow.player_draw, &facts) else {
+                    break;
+                };
+                if self.rules_applied.last() != Some(&rule.name) {
+                    self.rules_applied.push(rule.name.clone());
+                }
+                match rule.action {
+                    DrawAction::Stand => break,
+                    DrawAction::Choose => {
+                        self.phase = BankerPhase::Draw { seat };
+                        return;
+                    }
+                    DrawAction::Draw => {
+                        if self.stock_len() == 0 || self.tiles[seat].len() >= most {
+                            break;
+                        }
+                        let t = self.draw();
+                        self.tiles[seat].insert(t);
+                    }
+                }
+            }
+        }
+        loop {
+            let facts = self.seat_facts(usize::MAX);
+            let Some(rule) = rule_for(&flow.banker_draw, &facts) else {
+                break;
+            };
+            if self.rules_applied.last() != Some(&rule.name) {
+                self.rules_applied.push(rule.name.clone());
+            }
+            if rule.action != DrawAction::Draw || self.stock_len() == 0 || self.banker.len() >= most
+            {
+                break;
+            }
+            let t = self.draw();
+            self.banker.insert(t);
+        }
+        self.showdown();
+    }
+
+    /// The facts of the drawing rules for `seat`'s hand against the banker's (`usize::MAX`:
+    /// the banker's rules, which read no player's hand). Hands per seat are sets: which tile
+    /// came last is not kept, so `player_drew` and `banker_drew` are -1.
+    fn seat_facts(&self, seat: usize) -> [i64; 6] {
+        let (total, cards) = match self.tiles.get(seat) {
+            Some(&t) => (hand_value(&self.flow, t), i64::from(t.len())),
+            None => (0, 0),
+        };
+        [
+            total,
+            cards,
+            -1,
+            hand_value(&self.flow, self.banker),
+            i64::from(self.banker.len()),
+            -1,
+        ]
     }
 
     fn showdown(&mut self) {
@@ -630,7 +714,7 @@ impl BankerGame {
             banker_win,
             players,
             banker_result,
-            rules: Vec::new(),
+            rules: std::mem::take(&mut self.rules_applied),
         });
         self.start_hand();
     }

@@ -107,16 +107,6 @@ pub(super) fn table_rules(
     let bets = bet_kinds(r.tables("bet", errors), showdown, errors);
     if !table_hand {
         let used = [
-            (
-                !player_draw.is_empty(),
-                "`[[flow.player_draw]]`",
-                "player_draw",
-            ),
-            (
-                !banker_draw.is_empty(),
-                "`[[flow.banker_draw]]`",
-                "banker_draw",
-            ),
             (!bets.is_empty(), "`[[flow.bet]]`", "bet"),
             (
                 shoe.is_some_and(|s| s.packs > 1),
@@ -129,11 +119,31 @@ pub(super) fn table_rules(
             errors.push(
                 Diagnostic::error(format!("{what} needs `table_hand = true`"), at)
                     .with_help(Some(
-                        "drawing rules, bets and shoes of several packs are read on one table hand (punto banco); with a hand per seat, players choose their draws from `draw_options`".into(),
+                        "bets and shoes of several packs are for one table hand (punto banco); with a hand per seat, each player bets on their own hand".into(),
                     )),
             );
         }
-    } else if bets.is_empty() {
+    }
+    // A choice is made by a seat: not on the table's hand, nor on the banker's.
+    let chooses = |rules: &[DrawRule]| rules.iter().any(|r| r.action == DrawAction::Choose);
+    if chooses(&banker_draw) || (table_hand && chooses(&player_draw)) {
+        let key = if chooses(&banker_draw) {
+            "banker_draw"
+        } else {
+            "player_draw"
+        };
+        let at = r.item(key).map_or_else(|| loc.clone(), |i| i.loc.clone());
+        errors.push(
+            Diagnostic::error(
+                format!("`action = \"choose\"` in `[[flow.{key}]]`: nobody chooses there"),
+                at,
+            )
+            .with_help(Some(
+                "a choice is a seat's, on its own hand (a hand per seat); the banker's hand and a table hand draw or stand by the rules".into(),
+            )),
+        );
+    }
+    if table_hand && bets.is_empty() {
         errors.push(
             Diagnostic::error("a table hand needs at least one `[[flow.bet]]`", loc.clone())
                 .with_help(Some(
@@ -163,7 +173,11 @@ fn draw_rules(
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let when = r.required_string("when", errors);
-        let actions = [("draw", DrawAction::Draw), ("stand", DrawAction::Stand)];
+        let actions = [
+            ("draw", DrawAction::Draw),
+            ("stand", DrawAction::Stand),
+            ("choose", DrawAction::Choose),
+        ];
         let action = if t.get("action").is_some() {
             choice(&mut r, "action", &actions, errors)
         } else {
