@@ -560,3 +560,19 @@ fn baccarat_is_analysed_played_and_described() {
             .contains("listed more often than the shoe's 1 pack(s) hold it")
     );
 }
+
+/// Issue 29: `yaku sim` on a banker game seated two players whatever `[flow] players` said.
+/// Without `--players` it seats the ruleset's number: greedy, then random.
+#[test]
+fn sim_seats_the_rulesets_players() {
+    for (ruleset, seats) in [("kolyesi", 3), ("baccarat", 1)] {
+        let sim = Yaku::new(["sim", ruleset, "--games", "2", "--json"]).run();
+        sim.expect_code(0);
+        let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+        assert_eq!(
+            report["seats"].as_array().unwrap().len(),
+            seats,
+            "{ruleset}"
+        );
+    }
+}
