@@ -29,9 +29,105 @@ pub struct AnalyzeArgs {
     /// tiles is refused with an estimate of how long it would take, unless this allows it.
     #[arg(long, value_name = "N")]
     max_deals: Option<u64>,
+    /// Packs in the shoe of a table-hand game (Baccarat; defaults to the ruleset's `shoe_packs`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    packs: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// A percentage with four decimals: `-1.0579%`.
+fn percent(r: Rational) -> String {
+    format!("{:+.4}%", r.to_f64() * 100.0)
+}
+
+/// `yaku analyze` on a table-hand game: the chance of each outcome and each bet's expected
+/// result per chip staked, from a full shoe.
+fn run_table(
+    args: &AnalyzeArgs,
+    ruleset: &crate::ruleset::Ruleset,
+    flow: &crate::ruleset::BankerFlow,
+) -> i32 {
+    let packs = args
+        .packs
+        .unwrap_or_else(|| flow.shoe.map_or(1, |s| s.packs));
+    let odds = match analysis::table::table_odds(flow, &ruleset.deck, packs) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: no exact analysis of `{}`: {e}", ruleset.id);
+            return super::EXIT_FAILURE;
+        }
+    };
+    if args.json {
+        let bets: Vec<serde_json::Value> = odds
+            .bets
+            .iter()
+            .map(|b| {
+                serde_json::json!({
+                    "id": b.id,
+                    "name": b.name,
+                    "win": b.win.to_f64(),
+                    "push": b.push.to_f64(),
+                    "lose": b.lose.to_f64(),
+                    "win_exact": b.win.to_string(),
+                    "push_exact": b.push.to_string(),
+                    "ev": b.ev.to_f64(),
+                    "ev_exact": b.ev.to_string(),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "packs": odds.packs,
+            "cards": odds.cards,
+            "player": fraction_of(odds.player),
+            "banker": fraction_of(odds.banker),
+            "tie": fraction_of(odds.tie),
+            "bets": bets,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — exact, over every deal of one hand from a full shoe of {} pack(s) ({} cards)",
+        ruleset.name, odds.packs, odds.cards
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{:<16} {:>12}   exact", "outcome", "probability");
+    for (name, r) in [
+        ("player higher", odds.player),
+        ("banker higher", odds.banker),
+        ("equal (tie)", odds.tie),
+    ] {
+        let _ = writeln!(out, "{name:<16} {:>11.4}%   {r}", r.to_f64() * 100.0);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:<10} {:>10} {:>10} {:>10}   {:>10}   per chip staked, exact",
+        "bet", "wins", "pushes", "loses", "edge"
+    );
+    for b in &odds.bets {
+        let _ = writeln!(
+            out,
+            "{:<10} {:>9.4}% {:>9.4}% {:>9.4}%   {:>10}   {}",
+            b.name,
+            b.win.to_f64() * 100.0,
+            b.push.to_f64() * 100.0,
+            b.lose.to_f64() * 100.0,
+            percent(b.ev),
+            b.ev
+        );
+    }
+    print!("{out}");
+    super::EXIT_OK
+}
+
+fn fraction_of(r: Rational) -> serde_json::Value {
+    serde_json::json!({ "probability": r.to_f64(), "exact": r.to_string() })
 }
 
 /// Enumerations this long show a progress bar on a terminal.
@@ -79,6 +175,105 @@ fn duration_words(seconds: f64) -> String {
     format!("{value:.0} {unit}")
 }
 
+/// The heading and the expected results of a strategy's analysis.
+fn summary(
+    ruleset: &crate::ruleset::Ruleset,
+    strategy: &Strategy,
+    limits: (i64, i64),
+    ev: Rational,
+    ev_fixed: Rational,
+    ev_best: Rational,
+) -> String {
+    let mut out = String::new();
+    let description = if strategy.description.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", strategy.description)
+    };
+    let _ = writeln!(
+        out,
+        "{} — strategy `{}`{description}",
+        ruleset.name, strategy.name
+    );
+    let _ = writeln!(
+        out,
+        "table limits {} to {} chips; exact, over every deal of the player's and the banker's tiles",
+        limits.0, limits.1
+    );
+    let _ = writeln!(
+        out,
+        "(the other players' tiles do not change one player's odds)"
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "expected result per hand: {ev} chips ({:+.4}) — {}",
+        ev.to_f64(),
+        if ev > Rational::ZERO {
+            "profitable for the player"
+        } else if ev < Rational::ZERO {
+            "the banker wins in the long run"
+        } else {
+            "even"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "best with a fixed bet of {} chip(s): {ev_fixed} ({:+.4})",
+        limits.0,
+        ev_fixed.to_f64()
+    );
+    let _ = writeln!(
+        out,
+        "best with bets of {} to {}: {ev_best} ({:+.4})",
+        limits.0,
+        limits.1,
+        ev_best.to_f64()
+    );
+    let _ = writeln!(out);
+    out
+}
+
+/// `tile`, `2 tiles`.
+fn plural_tiles(n: u32) -> String {
+    if n == 1 {
+        "tile".into()
+    } else {
+        format!("{n} tiles")
+    }
+}
+
+/// A value of the first tiles, how many first hands have it, and the mean result per chip of
+/// each draw option over them.
+type ValueRow = (i64, usize, Vec<(u32, Rational)>);
+
+/// First hands of several tiles grouped by their value: the value, how many first hands have
+/// it, and the mean expected result per chip of each draw option over them (each first hand is
+/// as likely as any other).
+fn by_value(flow: &crate::ruleset::BankerFlow, odds: &[analysis::FirstHandOdds]) -> Vec<ValueRow> {
+    let mut groups: Vec<ValueRow> = Vec::new();
+    for o in odds {
+        let value = crate::families::banker::hand_value(flow, o.tiles);
+        match groups.iter_mut().find(|g| g.0 == value) {
+            Some(g) => {
+                g.1 += 1;
+                for (sum, (_, r)) in g.2.iter_mut().zip(&o.by_draw) {
+                    sum.1 = sum.1 + *r;
+                }
+            }
+            None => groups.push((value, 1, o.by_draw.clone())),
+        }
+    }
+    for g in &mut groups {
+        let n = g.1 as i128;
+        for d in &mut g.2 {
+            d.1 = d.1 / Rational::from(n);
+        }
+    }
+    groups.sort_by_key(|g| g.0);
+    groups
+}
+
 fn fraction(r: Rational) -> serde_json::Value {
     serde_json::json!({ "ev": r.to_f64(), "ev_exact": r.to_string() })
 }
@@ -95,6 +290,23 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         );
         return super::EXIT_FAILURE;
     };
+    if flow.table_hand {
+        return run_table(args, &ruleset, flow);
+    }
+    if crate::families::banker::has_seat_rules(flow) {
+        eprintln!(
+            "error: no exact analysis of `{}`: its hands draw by drawing rules per seat, and that enumeration is not written yet (the exact analysis covers hands whose draws the players choose, and table hands)",
+            ruleset.id
+        );
+        return super::EXIT_FAILURE;
+    }
+    if args.packs.is_some() {
+        eprintln!(
+            "error: `--packs` is for a game dealt from a shoe to one table hand; `{}` deals each player a hand",
+            ruleset.id
+        );
+        return super::EXIT_USAGE;
+    }
     let limits = (
         args.min_bet.unwrap_or(flow.min_bet),
         args.max_bet.unwrap_or(flow.max_bet),
@@ -166,6 +378,60 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     // name the Gu Pai tiles, so a ruleset with its own deck could not load them).
     let (ev_fixed, ev_best) = analysis::best_values(&odds, limits);
 
+    if flow.first_tiles > 1 {
+        let groups = by_value(flow, &odds);
+        if args.json {
+            let rows: Vec<serde_json::Value> = groups
+                .iter()
+                .map(|(value, hands, by_draw)| {
+                    let per: serde_json::Map<String, serde_json::Value> = by_draw
+                        .iter()
+                        .map(|(d, r)| (d.to_string(), fraction(*r)))
+                        .collect();
+                    serde_json::json!({ "value": value, "hands": hands, "per_chip_by_draw": per })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "ruleset": ruleset.id,
+                "strategy": strategy.name,
+                "limits": { "min_bet": limits.0, "max_bet": limits.1 },
+                "ev": ev.to_f64(),
+                "ev_exact": ev.to_string(),
+                "profitable": ev > Rational::ZERO,
+                "best_fixed_bet": fraction(ev_fixed),
+                "best_limited_bets": fraction(ev_best),
+                "first_hands_by_value": rows,
+            });
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            return super::EXIT_OK;
+        }
+        let mut out = summary(&ruleset, &strategy, limits, ev, ev_fixed, ev_best);
+        let draws: Vec<String> = flow
+            .draw_options
+            .iter()
+            .map(|d| format!("take {d}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:<24} {:>22}   {:>10}",
+            format!("first {} value", plural_tiles(flow.first_tiles)),
+            draws.join(" / ") + " (per chip)",
+            "hands"
+        );
+        for (value, hands, by_draw) in &groups {
+            let per: Vec<String> = by_draw
+                .iter()
+                .map(|(_, r)| format!("{:+.4}", r.to_f64()))
+                .collect();
+            let _ = writeln!(out, "{:<24} {:>22}   {hands:>10}", value, per.join(" / "));
+        }
+        let _ = writeln!(
+            out,
+            "(each row: the mean over the first hands of that value, each equally likely)"
+        );
+        print!("{out}");
+        return super::EXIT_OK;
+    }
     // One row per suit (identical tiles have identical odds).
     let mut rows = Vec::new();
     for suit in 0..deck.suits.len() {
@@ -210,53 +476,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
-    let mut out = String::new();
-    let description = if strategy.description.is_empty() {
-        String::new()
-    } else {
-        format!(": {}", strategy.description)
-    };
-    let _ = writeln!(
-        out,
-        "{} — strategy `{}`{description}",
-        ruleset.name, strategy.name
-    );
-    let _ = writeln!(
-        out,
-        "table limits {} to {} chips; exact, over every deal of the player's and the banker's tiles",
-        limits.0, limits.1
-    );
-    let _ = writeln!(
-        out,
-        "(the other players' tiles do not change one player's odds)"
-    );
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "expected result per hand: {ev} chips ({:+.4}) — {}",
-        ev.to_f64(),
-        if ev > Rational::ZERO {
-            "profitable for the player"
-        } else if ev < Rational::ZERO {
-            "the banker wins in the long run"
-        } else {
-            "even"
-        }
-    );
-    let _ = writeln!(
-        out,
-        "best with a fixed bet of {} chip(s): {ev_fixed} ({:+.4})",
-        limits.0,
-        ev_fixed.to_f64()
-    );
-    let _ = writeln!(
-        out,
-        "best with bets of {} to {}: {ev_best} ({:+.4})",
-        limits.0,
-        limits.1,
-        ev_best.to_f64()
-    );
-    let _ = writeln!(out);
+    let mut out = summary(&ruleset, &strategy, limits, ev, ev_fixed, ev_best);
     let draws: Vec<String> = flow
         .draw_options
         .iter()

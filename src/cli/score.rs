@@ -25,7 +25,8 @@ pub struct ScoreArgs {
     pub(crate) ruleset: String,
     #[command(flatten)]
     pub(crate) house: super::HouseArgs,
-    /// The capture pile: card ids separated by commas.
+    /// The capture pile: card ids separated by commas. Table-hand banker games (Baccarat): the
+    /// player's hand, in the order dealt.
     #[arg(
         long,
         value_delimiter = ',',
@@ -67,7 +68,8 @@ pub struct ScoreArgs {
     /// Trick-taking games: the winner's marriage points that count (0 to 10000).
     #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     marriages: i64,
-    /// Trick-taking games: the other player's tricks, as card ids.
+    /// Trick-taking games: the other player's tricks, as card ids. Table-hand banker games: the
+    /// banker's hand, in the order dealt.
     #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
     opponent_captured: Vec<String>,
     /// Trick-taking games: the other player's marriage points that count (0 to 10000).
@@ -104,6 +106,11 @@ pub fn run(args: &ScoreArgs) -> i32 {
     let Some(ruleset) = load_ruleset(&args.ruleset) else {
         return super::EXIT_FAILURE;
     };
+    if let Some(flow) = ruleset.banker()
+        && flow.table_hand
+    {
+        return score_table(&ruleset, flow, args);
+    }
     let (Some(pile), Some(hand)) = (cards(&ruleset, &args.captured), cards(&ruleset, &args.hand))
     else {
         return super::EXIT_FAILURE;
@@ -784,6 +791,120 @@ pub(super) fn score_tricks(
     }
     let _ = writeln!(out, "  game points: {}", outcome.total);
     print!("{out}");
+    super::EXIT_OK
+}
+
+/// Card ids in the order given, a card as many times as the shoe holds it.
+fn card_list(ruleset: &Ruleset, packs: usize, list: &[String]) -> Option<Vec<crate::deck::CardId>> {
+    let deck = &ruleset.deck;
+    let mut out = Vec::new();
+    let mut bad = false;
+    for raw in list.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
+        match deck.parse_card(raw) {
+            Some(card) if out.iter().filter(|&&c| c == card).count() >= packs => {
+                eprintln!(
+                    "error: card `{}` is listed more often than the shoe's {packs} pack(s) hold it",
+                    deck.id_of(card)
+                );
+                bad = true;
+            }
+            Some(card) => out.push(card),
+            None => {
+                let help = did_you_mean(raw, deck.card_ids())
+                    .map_or_else(String::new, |h| format!("\n  = help: {h}"));
+                eprintln!("error: unknown card `{raw}` in deck `{}`{help}", deck.id);
+                bad = true;
+            }
+        }
+    }
+    (!bad).then_some(out)
+}
+
+/// A table hand (Baccarat): the player's hand (`--captured`) and the banker's
+/// (`--opponent-captured`), each in the order dealt: their values, the drawing rule each hand's
+/// rules apply now, and what every bet would do if both stood.
+fn score_table(ruleset: &Ruleset, flow: &BankerFlow, args: &ScoreArgs) -> i32 {
+    let packs = flow.shoe.map_or(1, |s| s.packs) as usize;
+    let (Some(punto), Some(banco)) = (
+        card_list(ruleset, packs, &args.captured),
+        card_list(ruleset, packs, &args.opponent_captured),
+    ) else {
+        return super::EXIT_FAILURE;
+    };
+    let facts = banker::showdown_facts(flow, &punto, &banco);
+    let player_rule = banker::rule_for(&flow.player_draw, &facts);
+    let banker_rule = banker::rule_for(&flow.banker_draw, &facts);
+    let cx = crate::expr::Context {
+        pile: CardSet::EMPTY,
+        facts: &facts,
+    };
+    let bets: Vec<(&str, &str)> = flow
+        .bets
+        .iter()
+        .map(|b| {
+            let outcome = if b.wins.truth(&cx) {
+                "wins"
+            } else if b.pushes.as_ref().is_some_and(|p| p.truth(&cx)) {
+                "pushes"
+            } else {
+                "loses"
+            };
+            (b.id.as_str(), outcome)
+        })
+        .collect();
+    let deck = &ruleset.deck;
+    let rule_json = |r: Option<&crate::ruleset::DrawRule>| {
+        r.map(|r| {
+            serde_json::json!({
+                "id": r.id,
+                "name": r.name,
+                "action": match r.action {
+                    crate::ruleset::DrawAction::Draw => "draw",
+                    crate::ruleset::DrawAction::Stand => "stand",
+                    crate::ruleset::DrawAction::Choose => "choose",
+                },
+            })
+        })
+    };
+    if args.json {
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "player": { "cards": punto.iter().map(|&c| deck.id_of(c)).collect::<Vec<_>>(), "value": facts[0], "rule": rule_json(player_rule) },
+            "banker": { "cards": banco.iter().map(|&c| deck.id_of(c)).collect::<Vec<_>>(), "value": facts[3], "rule": rule_json(banker_rule) },
+            "bets": bets.iter().map(|(id, o)| serde_json::json!({ "bet": id, "outcome": o })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let names = |cards: &[crate::deck::CardId]| {
+        cards
+            .iter()
+            .map(|&c| deck.card(c).name.clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let rule_words = |r: Option<&crate::ruleset::DrawRule>| match r {
+        Some(r) if r.action == crate::ruleset::DrawAction::Draw => {
+            format!("takes a card ({})", r.name)
+        }
+        Some(r) => format!("stands ({})", r.name),
+        None => "stands (no drawing rule holds)".to_string(),
+    };
+    println!("{}", ruleset.name);
+    println!(
+        "  player: {} = {}; by the rules it {}",
+        names(&punto),
+        facts[0],
+        rule_words(player_rule)
+    );
+    println!(
+        "  banker: {} = {}; by the rules it {}",
+        names(&banco),
+        facts[3],
+        rule_words(banker_rule)
+    );
+    let outcomes: Vec<String> = bets.iter().map(|(id, o)| format!("{id} {o}")).collect();
+    println!("  if both stand: {}", outcomes.join(", "));
     super::EXIT_OK
 }
 

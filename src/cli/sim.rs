@@ -194,8 +194,16 @@ pub fn render_report(r: &Report) -> String {
         rate: None,
         mean: format!("{:+.3} ± {:.3}", h.mean, h.ci95),
     });
-    seat_table(
-        &mut out,
+    let headers = if r.house.is_some() {
+        [
+            "player",
+            "hands won",
+            "lost",
+            "pushed",
+            "hands won [95% CI]",
+            unit,
+        ]
+    } else {
         [
             "player",
             "wins",
@@ -203,9 +211,29 @@ pub fn render_report(r: &Report) -> String {
             "draws",
             "win rate [95% CI]",
             unit,
-        ],
-        rows.chain(house),
-    );
+        ]
+    };
+    seat_table(&mut out, headers, rows.chain(house));
+    if r.house.is_some() {
+        let banks: Vec<String> = r
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                format!(
+                    "player {} {:.1} ± {:.1}",
+                    i + 1,
+                    s.score_per_game.mean,
+                    s.score_per_game.ci95
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "\n  bankroll at the end of a game (mean, 95% CI): {}",
+            banks.join("; ")
+        );
+    }
     if let (Some(adv), Some(wins)) = (&r.dealer_advantage, &r.dealer_wins) {
         let _ = writeln!(
             out,

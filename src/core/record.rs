@@ -19,6 +19,9 @@ pub const VERSION: u32 = 2;
 /// their calls as actions of their own) are read as version 2.
 pub const OLDEST_VERSION: u32 = 1;
 
+/// The most packs a recorded deal may hold (a shoe of a banker game: `shoe_packs`).
+const MOST_PACKS: usize = 64;
+
 /// A game record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -497,23 +500,27 @@ impl Record {
             .enumerate()
             .map(|(i, deal)| {
                 let bad = |reason: String| err(RecordErrorKind::BadDeal { deal: i, reason });
-                if deal.len() != deck.cards.len() {
-                    return Err(bad(format!(
-                        "{} cards for a deck of {}",
-                        deal.len(),
-                        deck.cards.len()
-                    )));
+                // A deal is the deck in some order, or a shoe of `packs` copies of it (a banker
+                // game's shoe), every card as many times as there are packs.
+                let n = deck.cards.len();
+                let packs = deal.len() / n.max(1);
+                if n == 0 || deal.len() % n != 0 || !(1..=MOST_PACKS).contains(&packs) {
+                    return Err(bad(format!("{} cards for a deck of {n}", deal.len())));
                 }
-                let mut seen = crate::deck::CardSet::EMPTY;
+                let mut seen = vec![0usize; n];
                 deal.iter()
                     .map(|id| {
                         let c = deck
                             .card_by_id(id)
                             .ok_or_else(|| bad(format!("unknown card `{id}`")))?;
-                        if seen.contains(c) {
-                            return Err(bad(format!("`{id}` appears twice")));
+                        seen[c.index()] += 1;
+                        if seen[c.index()] > packs {
+                            return Err(bad(if packs == 1 {
+                                format!("`{id}` appears twice")
+                            } else {
+                                format!("`{id}` appears more than {packs} times in a shoe of {packs} packs")
+                            }));
                         }
-                        seen.insert(c);
                         Ok(c)
                     })
                     .collect()

@@ -13,6 +13,8 @@ use crate::expr::{self, Names, Program, Type};
 use crate::script::{FactValue, ScoringScript};
 use std::collections::HashMap;
 
+mod banker;
+
 /// Builds a ruleset from its merged tree.
 pub(super) fn ruleset(
     loader: &mut Loader,
@@ -2485,7 +2487,7 @@ fn banker_flow(
     let banker_bankroll = chips(&mut r, "banker_bankroll", MAX_BANKROLL, errors);
     let value_text = r.string("value", errors);
     let value = match value_text {
-        Some(s) => compile_expr(&s, Type::Int, names, errors),
+        Some(s) => compile_expr(&s, Type::Int, &vocab.names(scope::HAND), errors),
         None => {
             r.missing("value", errors);
             None
@@ -2497,6 +2499,14 @@ fn banker_flow(
         false,
         false,
         names,
+        errors,
+    );
+    let table = banker::table_rules(
+        &mut r,
+        names.deck,
+        names,
+        &vocab.names(scope::SHOWDOWN),
+        loc,
         errors,
     );
     r.finish(errors);
@@ -2525,8 +2535,12 @@ fn banker_flow(
         ));
     }
     let most_draw = draw_options.iter().copied().max().unwrap_or(0);
-    let needed = max_players * (first_tiles + most_draw) + banker_tiles;
-    if !deck_holds(names.deck, needed, "a full table", loc, errors) {
+    let needed = if table.table_hand {
+        first_tiles + banker_tiles
+    } else {
+        max_players * (first_tiles + most_draw) + banker_tiles
+    };
+    if table.shoe.is_none() && !deck_holds(names.deck, needed, "a full table", loc, errors) {
         return None;
     }
     Some(Flow::Banker(std::sync::Arc::new(BankerFlow {
@@ -2543,6 +2557,13 @@ fn banker_flow(
         banker_wins,
         value: value?,
         value_source: value_text.map_or_else(String::new, |s| s.text.trim().to_string()),
+        card_points: table.card_points,
+        card_value_source: table.card_value_source,
+        table_hand: table.table_hand,
+        shoe: table.shoe,
+        player_draw: table.player_draw,
+        banker_draw: table.banker_draw,
+        bets: table.bets,
     })))
 }
 

@@ -766,7 +766,92 @@ pub static FLOW: TableDef = table(
         key(
             "value",
             Expr,
-            "Banker games: a hand's value at the showdown (`sum(pips) % 10`).",
+            "Banker games: a hand's value at the showdown (`sum(pips) % 10`); facts `hand_points` and `hand_cards`.",
+        ),
+        key(
+            "card_value",
+            Expr,
+            "Banker games: what one card adds to `hand_points`, read on the card alone (`sum(pips)`).",
+        ),
+        key(
+            "table_hand",
+            Bool,
+            "Banker games: one player hand for the table (punto banco); the seats only bet, on `[[flow.bet]]`.",
+        ),
+        key(
+            "shoe_packs",
+            Int,
+            "Banker games: packs of the deck shuffled together into a shoe dealt across hands.",
+        ),
+        key(
+            "cut_card",
+            Int,
+            "Banker games with a shoe: a hand starting with fewer cards left starts a new shoe.",
+        ),
+        key(
+            "player_draw",
+            Tables(&DRAW_RULE),
+            "Banker games: when a player's hand draws, stands or leaves the choice to the player, the first rule that holds deciding.",
+        ),
+        key(
+            "banker_draw",
+            Tables(&DRAW_RULE),
+            "Banker games: when the banker's hand draws or stands.",
+        ),
+        key(
+            "bet",
+            Tables(&BET),
+            "Banker games with a table hand: the bets a seat may place, each with its own stake.",
+        ),
+    ],
+);
+
+/// A drawing rule: `[[flow.player_draw]]`, `[[flow.banker_draw]]`.
+pub static DRAW_RULE: TableDef = table(
+    "a drawing rule",
+    "When a banker game's hand takes another card.",
+    &[
+        required("id", String, "Its id."),
+        key("name", String, "Its display name."),
+        required(
+            "when",
+            Expr,
+            "When it applies: facts `player_total`, `player_cards`, `player_drew`, `banker_total`, `banker_cards`, `banker_drew`.",
+        ),
+        choice(
+            "action",
+            &["draw", "stand", "choose"],
+            "What the hand does: take a card (then the rules are read again), stand, or (a player's hand per seat) let the player choose from `draw_options`.",
+        ),
+    ],
+);
+
+/// A bet on a table hand: `[[flow.bet]]`.
+pub static BET: TableDef = table(
+    "a bet",
+    "A bet a seat may place on the outcome of a banker game's table hand.",
+    &[
+        required("id", String, "Its id."),
+        key("name", String, "Its display name."),
+        required(
+            "wins",
+            Expr,
+            "When it wins: facts as in a drawing rule (`banker_total > player_total`).",
+        ),
+        key(
+            "pushes",
+            Expr,
+            "When the stake comes back, neither won nor lost.",
+        ),
+        key(
+            "pays",
+            Ints,
+            "What a won stake pays, as [numerator, denominator]: [8, 1] is 8 to 1 (default [1, 1]).",
+        ),
+        key(
+            "commission",
+            Ints,
+            "The share of a win the house keeps, as [numerator, denominator]: [5, 100] is 5% (default none).",
         ),
     ],
 );

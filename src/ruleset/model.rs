@@ -41,6 +41,21 @@ pub mod scope {
     ];
     /// Values and wins of tiles in a banker game: the pile is one hand's tiles, nothing else.
     pub const TILES: &[&str] = &[];
+    /// A banker game's hand value: the pile is the hand's distinct cards; `hand_points` adds up
+    /// each card's `card_value` (a card held twice, from a shoe of several packs, counts twice),
+    /// `hand_cards` counts the cards.
+    pub const HAND: &[&str] = &["hand_points", "hand_cards"];
+    /// A banker game's drawing rules and bets: the pile is empty; the facts are both hands'
+    /// values and card counts, and the value of the card each drew after the first cards
+    /// (`-1` when none).
+    pub const SHOWDOWN: &[&str] = &[
+        "player_total",
+        "player_cards",
+        "player_drew",
+        "banker_total",
+        "banker_cards",
+        "banker_drew",
+    ];
     /// Sets named once at load (wild cards): no facts.
     pub const CONSTANT: &[&str] = &[];
 
@@ -50,6 +65,9 @@ pub mod scope {
     /// Expressions are checked against these for overflow when they load.
     pub fn fact_range(fact: &str) -> (i64, i64) {
         const MOST_POINTS: i64 = 64 * i32::MAX as i64;
+        // A banker card's value is at most a million either way, a hand at most 64 cards.
+        const MOST_CARD: i64 = crate::ruleset::MAX_CARD_VALUE;
+        const MOST_HAND: i64 = crate::deck::CardSet::CAPACITY as i64 * MOST_CARD;
         match fact {
             "round" | "rounds" => (0, 10_000),
             "is_dealer" => (0, 1),
@@ -57,6 +75,9 @@ pub mod scope {
                 (0, crate::deck::CardSet::CAPACITY as i64)
             }
             "base" | "last_base" => (-MOST_POINTS, MOST_POINTS),
+            "hand_points" | "player_total" | "banker_total" => (-MOST_HAND, MOST_HAND),
+            "player_drew" | "banker_drew" => (-MOST_CARD, MOST_CARD),
+            "player_cards" | "banker_cards" => (0, crate::deck::CardSet::CAPACITY as i64),
             // The other facts are a ruleset's card choices (`count_as`): made or not.
             _ => (0, 1),
         }
@@ -69,6 +90,8 @@ pub mod scope {
         ("redeals and the table count", TABLE),
         ("declarations", DECLARATION),
         ("turn events", TURN_EVENT),
+        ("banker hand values", HAND),
+        ("banker drawing rules and bets", SHOWDOWN),
     ];
 }
 
@@ -595,6 +618,97 @@ pub struct BankerFlow {
     pub value: Program,
     /// The value's formula as written, for rule listings.
     pub value_source: String,
+    /// What each card adds to a hand's `hand_points` (`card_value`, read on the card alone), by
+    /// card id; all zero without it.
+    pub card_points: Vec<i64>,
+    /// `card_value` as written, for rule sheets.
+    pub card_value_source: Option<String>,
+    /// One player hand for the whole table (`table_hand = true`, as in punto banco): the seats
+    /// only bet, on the ruleset's `bets`, and the drawing rules play both hands.
+    pub table_hand: bool,
+    /// A shoe of several packs dealt across hands (`shoe_packs`, `cut_card`); `None`: every hand
+    /// is dealt from a freshly shuffled pack.
+    pub shoe: Option<Shoe>,
+    /// When the player's hand takes a card (`[[flow.player_draw]]`), the first rule that holds
+    /// deciding; none holding: the hand stands.
+    pub player_draw: Vec<DrawRule>,
+    /// When the banker's hand takes a card (`[[flow.banker_draw]]`).
+    pub banker_draw: Vec<DrawRule>,
+    /// The bets a seat may place on a table hand (`[[flow.bet]]`), each with its own stake.
+    pub bets: Vec<BetKind>,
+}
+
+/// The largest value `card_value` may give one card, either way.
+pub const MAX_CARD_VALUE: i64 = 1_000_000;
+
+/// A shoe: `packs` copies of the deck's cards shuffled together and dealt across hands, so that a
+/// hand may hold two equal cards; a new shoe is shuffled before a hand when fewer than `cut`
+/// cards are left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shoe {
+    /// Packs in the shoe.
+    pub packs: u32,
+    /// Cards left behind the cut card: a hand starting with fewer left starts a new shoe.
+    pub cut: u32,
+}
+
+/// What a drawing rule makes a hand do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAction {
+    /// Take one more card (and read the rules again).
+    Draw,
+    /// Take no more cards.
+    Stand,
+    /// Hands per seat: the player chooses how many more cards to take, from `draw_options`.
+    Choose,
+}
+
+/// A drawing rule of a banker game: when `when` holds (over [`scope::SHOWDOWN`]), the hand
+/// draws or stands.
+#[derive(Clone, Debug)]
+pub struct DrawRule {
+    /// Its id.
+    pub id: String,
+    /// Its display name (`Player draws on 0-5`).
+    pub name: String,
+    /// When it applies.
+    pub when: Program,
+    /// The text of `when`, as written.
+    pub when_source: String,
+    /// What the hand does.
+    pub action: DrawAction,
+}
+
+/// A bet a seat may place on a table hand's outcome.
+#[derive(Clone, Debug)]
+pub struct BetKind {
+    /// Its id (`banker`).
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When it wins (over [`scope::SHOWDOWN`]).
+    pub wins: Program,
+    /// The text of `wins`.
+    pub wins_source: String,
+    /// When the stake comes back, neither won nor lost (`None`: never).
+    pub pushes: Option<Program>,
+    /// The text of `pushes`.
+    pub pushes_source: Option<String>,
+    /// What a won stake pays, `numerator` to `denominator` (8 to 1 is `(8, 1)`).
+    pub pays: (i64, i64),
+    /// The share of a win the house keeps, `numerator / denominator` (5% is `(5, 100)`).
+    pub commission: (i64, i64),
+}
+
+impl BetKind {
+    /// What a won `stake` brings in whole chips: the payout less the commission, rounded down.
+    pub fn won(&self, stake: i64) -> i64 {
+        let (pn, pd) = self.pays;
+        let (cn, cd) = self.commission;
+        let num = i128::from(stake) * i128::from(pn) * i128::from(cd - cn);
+        let den = i128::from(pd) * i128::from(cd);
+        i64::try_from(num.div_euclid(den)).unwrap_or(i64::MAX)
+    }
 }
 
 /// How a game flows: the family of game the core plays.

@@ -513,8 +513,124 @@ pub(super) fn tricks(
     ]
 }
 
+/// The drawing rules of the player's hands and the banker's, in order.
+fn drawing_rules(flow: &BankerFlow, lex: &Lexicon) -> Section {
+    let mut drawing = Vec::new();
+    for (whose, rules) in [
+        ("The player's hand", &flow.player_draw),
+        ("The banker's hand", &flow.banker_draw),
+    ] {
+        for rule in rules.iter() {
+            let verb = match rule.action {
+                crate::ruleset::DrawAction::Draw => "takes a card",
+                crate::ruleset::DrawAction::Stand => "stands",
+                crate::ruleset::DrawAction::Choose => "leaves the choice to the player",
+            };
+            drawing.push(Rule::named(
+                &rule.name,
+                format!("{whose} {verb} when {}.", in_words(&rule.when_source, lex)),
+            ));
+        }
+    }
+    drawing.push(Rule::plain(
+        "The first rule that holds decides; a hand that takes a card reads its rules again, and stands when none holds.".to_string(),
+    ));
+    Section {
+        heading: "Drawing".to_string(),
+        rules: drawing,
+    }
+}
+
+/// A table hand (punto banco): the bets, the shoe, card and hand values, the drawing rules.
+fn table_hand(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
+    let card = &lex.card_word;
+    let names: Vec<String> = flow.bets.iter().map(|b| b.name.clone()).collect();
+    let mut play = vec![
+        Rule::plain(format!(
+            "One to {} players bet on one hand for the table; each starts with {} chips{}.",
+            number_word(flow.max_players.into()),
+            flow.bankroll,
+            match flow.banker_bankroll {
+                Some(b) => format!(", the banker with {b}"),
+                None => ", the banker's purse is unlimited".to_string(),
+            }
+        )),
+        Rule::plain(format!(
+            "Each player stakes nothing or {} to {} chips on each bet: {}.",
+            flow.min_bet,
+            flow.max_bet,
+            join_and(&names)
+        )),
+        Rule::plain(match flow.shoe {
+            Some(shoe) => format!(
+                "The {card}s come from a shoe of {} packs, dealt across hands; a new shoe starts when fewer than {} {card}s are left.",
+                number_word(shoe.packs.into()),
+                shoe.cut
+            ),
+            None => "Each hand is dealt from a freshly shuffled pack.".to_string(),
+        }),
+        Rule::plain(format!(
+            "The player's hand is dealt {} {card}s and the banker's {}.",
+            number_word(flow.first_tiles.into()),
+            number_word(flow.banker_tiles.into())
+        )),
+    ];
+    if let Some(source) = &flow.card_value_source {
+        play.push(Rule::named(
+            "Card values",
+            format!("a {card} counts {}.", in_words(source, lex)),
+        ));
+    }
+    play.push(Rule::named(
+        "Hand value",
+        format!(
+            "{}; the higher value wins.",
+            in_words(&flow.value_source, lex)
+        ),
+    ));
+    play.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
+    let drawing = drawing_rules(flow, lex);
+    let bets = flow
+        .bets
+        .iter()
+        .map(|b| {
+            let commission = if b.commission.0 > 0 {
+                format!(" less {}/{} commission", b.commission.0, b.commission.1)
+            } else {
+                String::new()
+            };
+            let push = b.pushes_source.as_ref().map_or_else(String::new, |p| {
+                format!("; the stake comes back when {}", in_words(p, lex))
+            });
+            Rule::named(
+                &b.name,
+                format!(
+                    "wins when {}, paid {} to {}{commission}{push}; otherwise the stake is lost.",
+                    in_words(&b.wins_source, lex),
+                    b.pays.0,
+                    b.pays.1
+                ),
+            )
+        })
+        .collect();
+    vec![
+        Section {
+            heading: "Play".to_string(),
+            rules: play,
+        },
+        drawing,
+        Section {
+            heading: "Bets".to_string(),
+            rules: bets,
+        },
+    ]
+}
+
 /// Bets, draws, the banker's instant wins, hand values and session length of a banker game.
 pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
+    if flow.table_hand {
+        return table_hand(flow, lex);
+    }
     let card = &lex.card_word;
     let draws: Vec<String> = flow
         .draw_options
@@ -547,10 +663,18 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             format!("the banker wins every bet at once with {when}.")
         }));
     }
-    rules.push(Rule::plain(format!(
-        "Each player then takes {} more {card}s.",
-        draws.join(" or ")
-    )));
+    let ruled = !flow.player_draw.is_empty() || !flow.banker_draw.is_empty();
+    if ruled {
+        rules.push(Rule::plain(format!(
+            "Each player then draws by the drawing rules below; where they leave the choice, the player takes {} more {card}s.",
+            draws.join(" or ")
+        )));
+    } else {
+        rules.push(Rule::plain(format!(
+            "Each player then takes {} more {card}s.",
+            draws.join(" or ")
+        )));
+    }
     rules.push(Rule::named(
         "Showdown",
         format!(
@@ -559,10 +683,14 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         ),
     ));
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
-    vec![Section {
+    let mut sections = vec![Section {
         heading: "Play".to_string(),
         rules,
-    }]
+    }];
+    if ruled {
+        sections.push(drawing_rules(flow, lex));
+    }
+    sections
 }
 
 /// `one hand`, `12 hands`.

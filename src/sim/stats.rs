@@ -169,13 +169,15 @@ impl Mean {
 pub struct PlayerStats {
     /// The bot's name.
     pub player: String,
-    /// Games won: the highest final score alone (against a house: ahead at the end).
+    /// Games won: the highest final score alone. Against a house (a banker game): hands won,
+    /// and the bankroll at the end is `score_per_game`.
     pub wins: u64,
-    /// Games lost.
+    /// Games lost (against a house: hands lost).
     pub losses: u64,
-    /// Games drawn (the highest score shared; against a house: even).
+    /// Games drawn, the highest score shared (against a house: hands neither won nor lost,
+    /// pushes and hands sat out).
     pub draws: u64,
-    /// The share of games won, with its interval.
+    /// The share of games won (against a house: of hands), with its interval.
     pub win_rate: Proportion,
     /// Mean points per round (for games settled with a house: the net transfer per hand).
     pub mean_points_per_round: f64,
@@ -357,13 +359,12 @@ impl Stats {
         let top = scores.iter().copied().max().unwrap_or(0);
         for (sums, &seat) in self.by_player.iter_mut().zip(seat_of) {
             let score = scores[seat];
-            let (won, lost) = if self.against_house {
-                (score > 0, score < 0)
-            } else {
-                (leads_alone(scores, seat, &self.teams), score < top)
-            };
-            sums.wins += u64::from(won);
-            sums.losses += u64::from(lost);
+            // Against a house a win is a hand won (counted by hand below); the bankroll at the
+            // end is `per_game`.
+            if !self.against_house {
+                sums.wins += u64::from(leads_alone(scores, seat, &self.teams));
+                sums.losses += u64::from(score < top);
+            }
             sums.per_game.add(score);
         }
         for h in hands {
@@ -384,6 +385,10 @@ impl Stats {
         }
         for (sums, &seat) in self.by_player.iter_mut().zip(seat_of) {
             sums.per_round.add(h.points[seat]);
+            if self.against_house {
+                sums.wins += u64::from(h.points[seat] > 0);
+                sums.losses += u64::from(h.points[seat] < 0);
+            }
             let calls = h.calls[seat];
             if calls > 0 {
                 sums.calls += u64::from(calls);
@@ -453,6 +458,15 @@ impl Stats {
         self.stake_outs += other.stake_outs;
     }
 
+    /// What wins are counted in: games, or against a house hands.
+    fn counted(&self) -> u64 {
+        if self.against_house {
+            self.rounds
+        } else {
+            self.games
+        }
+    }
+
     /// The report so far.
     pub fn report(&self, seed: u64) -> Report {
         let seats = self
@@ -465,8 +479,8 @@ impl Stats {
                     player: player.clone(),
                     wins: p.wins,
                     losses: p.losses,
-                    draws: self.games - p.wins - p.losses,
-                    win_rate: Proportion::new(p.wins, self.games),
+                    draws: self.counted() - p.wins - p.losses,
+                    win_rate: Proportion::new(p.wins, self.counted()),
                     mean_points_per_round: per_round.mean,
                     ci95: per_round.ci95,
                     score_per_game: p.per_game.mean_over(1),

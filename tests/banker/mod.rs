@@ -424,3 +424,155 @@ fn analyze_a_ruleset_with_its_own_deck() {
     assert_eq!(v["best_fixed_bet"]["ev_exact"], "5591/1208256");
     assert_eq!(v["best_limited_bets"]["ev_exact"], "1065691/6041280");
 }
+
+/// Issue 29: a seat was counted a winner when its bankroll ended above zero. Wins, losses and
+/// pushes are hands, and add up to the hands played.
+#[test]
+fn sim_counts_hands_won_lost_and_pushed() {
+    let sim = Yaku::new([
+        "sim",
+        "kolyesi",
+        "--players",
+        "always-two",
+        "--games",
+        "50",
+        "--json",
+    ])
+    .run();
+    sim.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    let seat = &report["seats"][0];
+    let count = |k: &str| seat[k].as_u64().unwrap();
+    assert_eq!(count("wins") + count("losses") + count("draws"), 50 * 20);
+    assert!(count("losses") > 0 && count("draws") > 0);
+    // The bankroll is reported apart: the mean final score.
+    assert!(seat["score_per_game"]["mean"].as_f64().unwrap() > 0.0);
+    let text = Yaku::new(["sim", "kolyesi", "--players", "always-two", "--games", "5"]).run();
+    assert!(text.stdout.contains("hands won"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("bankroll at the end"),
+        "{}",
+        text.stdout
+    );
+}
+
+/// Issue 29: with two first tiles, the per-first-tile table had one row per suit, picked from
+/// any first hand of that suit. It is now one row per value of the first tiles.
+#[test]
+fn analyze_groups_two_first_tiles_by_their_value() {
+    let out = Yaku::new([
+        "analyze",
+        "kolyesi",
+        "--set",
+        "flow.first_tiles=2",
+        "--json",
+    ])
+    .run();
+    out.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let rows = v["first_hands_by_value"].as_array().unwrap();
+    let values: Vec<i64> = rows.iter().map(|r| r["value"].as_i64().unwrap()).collect();
+    assert_eq!(values, (0..10).collect::<Vec<_>>());
+    let hands: u64 = rows.iter().map(|r| r["hands"].as_u64().unwrap()).sum();
+    assert_eq!(hands, 32 * 31 / 2);
+}
+
+/// Baccarat through the binary: the published house edges as `analyze` prints them, another
+/// shoe by `--packs`, a session of bots, and the rule sheet's drawing rules.
+#[test]
+fn baccarat_is_analysed_played_and_described() {
+    let out = Yaku::new(["analyze", "baccarat"]).run();
+    out.expect_code(0);
+    for edge in ["-1.2351%", "-1.0579%", "-14.3596%"] {
+        assert!(out.stdout.contains(edge), "{edge}:\n{}", out.stdout);
+    }
+    let six = Yaku::new(["analyze", "baccarat", "--packs", "6", "--json"]).run();
+    six.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&six.stdout).unwrap();
+    assert_eq!(v["cards"], 312);
+    assert_eq!(v["bets"][1]["ev_exact"], "-460294100/43594702723");
+    let play = Yaku::new([
+        "play",
+        "baccarat",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "4",
+        "--rounds",
+        "5",
+    ])
+    .run();
+    play.expect_code(0);
+    assert!(
+        play.stdout.contains("stakes 20 on Banker"),
+        "{}",
+        play.stdout
+    );
+    assert!(play.stdout.contains("drawing: "), "{}", play.stdout);
+    let rules = Yaku::new(["rules", "baccarat"]).run();
+    rules.expect_code(0);
+    assert!(
+        rules
+            .stdout
+            .contains("Banker draws on 3 unless the player's third card is 8")
+    );
+    let bad = Yaku::new(["analyze", "kolyesi", "--packs", "6"]).run();
+    bad.expect_code(2);
+    // The banker's 3 against the player's third card of 8 stands (wikipedia "Banker's rule").
+    let score = Yaku::new([
+        "score",
+        "baccarat",
+        "--captured",
+        "hearts-ace,hearts-two,clubs-eight",
+        "--opponent-captured",
+        "hearts-three,spades-king",
+    ])
+    .run();
+    score.expect_code(0);
+    assert!(
+        score.stdout.contains(
+            "banker: Three of Hearts, King of Spades = 3; by the rules it stands (Banker stands)"
+        ),
+        "{}",
+        score.stdout
+    );
+    assert!(
+        score
+            .stdout
+            .contains("player loses, banker wins, tie loses")
+    );
+    // A card twice is two packs' copies; more copies than the shoe holds is an error.
+    let twice = Yaku::new([
+        "score",
+        "baccarat",
+        "--set",
+        "flow.shoe_packs=1",
+        "--captured",
+        "hearts-four,hearts-four",
+        "--opponent-captured",
+        "spades-king,clubs-seven",
+    ])
+    .run();
+    twice.expect_code(1);
+    assert!(
+        twice
+            .stderr
+            .contains("listed more often than the shoe's 1 pack(s) hold it")
+    );
+}
+
+/// Issue 29: `yaku sim` on a banker game seated two players whatever `[flow] players` said.
+/// Without `--players` it seats the ruleset's number: greedy, then random.
+#[test]
+fn sim_seats_the_rulesets_players() {
+    for (ruleset, seats) in [("kolyesi", 3), ("baccarat", 1)] {
+        let sim = Yaku::new(["sim", ruleset, "--games", "2", "--json"]).run();
+        sim.expect_code(0);
+        let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+        assert_eq!(
+            report["seats"].as_array().unwrap().len(),
+            seats,
+            "{ruleset}"
+        );
+    }
+}

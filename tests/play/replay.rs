@@ -331,3 +331,41 @@ fn a_record_reports_the_stakes() {
         .expect(0);
     assert!(!plain.stdout.contains("stake_out"));
 }
+
+#[test]
+fn a_rule_file_is_recorded_from_the_record_folder_and_replays_from_any_folder() {
+    // Issue 29: the record kept `games/mine.toml` as typed in the folder `play` ran in, and
+    // replay reads paths from the record's folder (`games/games/mine.toml`).
+    let dir = temp_dir("replay-rule-file");
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::write(
+        dir.join("games/mine.toml"),
+        "[ruleset]\nid = \"mine\"\nextends = \"baccarat\"\nname = \"Mine\"\n",
+    )
+    .unwrap();
+    yaku(&[
+        "play",
+        "games/mine.toml",
+        "--players",
+        "greedy",
+        "--seed",
+        "3",
+        "--rounds",
+        "3",
+        "--record",
+        "games/g.json",
+    ])
+    .current_dir(&dir)
+    .expect(0);
+    let rec = read(&dir.join("games/g.json"));
+    assert_eq!(rec["ruleset"]["spec"], "mine.toml");
+    for (folder, file) in [
+        (dir.join("."), "games/g.json"),
+        (dir.join("games"), "g.json"),
+    ] {
+        let out = yaku(&["replay", file, "--to-end"])
+            .current_dir(&folder)
+            .expect(0);
+        assert!(out.stdout.contains("round 3: showdown"), "{}", out.stdout);
+    }
+}

@@ -107,7 +107,15 @@ impl Table for BankerTable {
         })
     }
 
-    fn announce(&self, _game: &dyn Game, seat: Seat, action: Action) -> Option<String> {
+    fn announce(&self, game: &dyn Game, seat: Seat, action: Action) -> Option<String> {
+        let g = banker(game);
+        if let (Some(k), Action::Bet { amount }) = (g.view(seat).bet_kind, action) {
+            let bet = &g.flow().bets[k].name;
+            return Some(match amount {
+                0 => format!("{} stakes nothing on {bet}", self.names[seat]),
+                n => format!("{} stakes {n} on {bet}", self.names[seat]),
+            });
+        }
         Some(format!("{} {}", self.names[seat], describe(action)))
     }
 
@@ -115,6 +123,14 @@ impl Table for BankerTable {
         let g = banker(game);
         let view = g.view(seat);
         let mine = view.tiles;
+        if view.bet_kind.is_some() {
+            return format!(
+                "{}: you have {} chips, {} staked this hand\n",
+                self.names[seat],
+                view.bankroll,
+                g.bets().get(seat).copied().unwrap_or(0)
+            );
+        }
         format!(
             "{}: your tile{} {} = {}; you have {} chips\n",
             self.names[seat],
@@ -137,7 +153,7 @@ impl Table for BankerTable {
                 _ => String::new(),
             };
             let mut summary = format!("{} chips{bet}", g.bankrolls()[s]);
-            if s != seat {
+            if s != seat && !g.flow().table_hand {
                 summary.push_str(&format!(" · {}", plural(g.tiles(s).len() as usize, "tile")));
             }
             SeatPanel {
@@ -156,6 +172,47 @@ impl Table for BankerTable {
             notes.extend(showdown(r, last, &self.names).lines().map(str::to_string));
         }
         let mine = view.tiles;
+        if g.flow().table_hand {
+            // A table hand: the seats hold no cards; the board shows the last hand's two hands,
+            // in the order dealt (a card may come twice from the shoe).
+            let last = g.hands_played().last();
+            let row = |title: String, cards: &[crate::deck::CardId]| Row {
+                title,
+                tiles: cards.iter().map(|&c| Tile::of(deck, c)).collect(),
+                hidden: 0,
+            };
+            let (player, banker) = match last {
+                Some(h) => (
+                    row(
+                        format!(
+                            "last hand, the player: {}",
+                            points(h.players.first().and_then(|p| p.value).unwrap_or(0))
+                        ),
+                        h.players.first().map_or(&[][..], |p| &p.tiles[..]),
+                    ),
+                    row(
+                        format!(
+                            "last hand, the banker: {}",
+                            points(h.banker_value.unwrap_or(0))
+                        ),
+                        &h.banker_tiles,
+                    ),
+                ),
+                None => (
+                    row("the player's hand: dealt after the bets".into(), &[]),
+                    row("the banker's hand: dealt after the bets".into(), &[]),
+                ),
+            };
+            return Board {
+                title: format!("{} · hand {} of {}", r.name, view.hand, view.hands_total),
+                scores: format!("stakes 0 or {} to {}", view.limits.0, view.limits.1),
+                others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
+                center: banker,
+                notes,
+                me: Some(panel(seat)),
+                hand: player,
+            };
+        }
         Board {
             title: format!("{} · hand {} of {}", r.name, view.hand, view.hands_total),
             scores: format!("bets {} to {}", view.limits.0, view.limits.1),
@@ -187,6 +244,25 @@ impl Table for BankerTable {
         let g = banker(game);
         let seat = g.to_act().unwrap_or(0);
         let view = g.view(seat);
+        if let Some(k) = view.bet_kind {
+            let name = &g.flow().bets[k].name;
+            let top = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Bet { amount } => Some(*amount),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            return if top == 0 {
+                format!("stake on {name}? (0: no chips left for another bet)")
+            } else {
+                format!(
+                    "stake how many chips on {name}? (0, or {} to {top}; Enter for 0)",
+                    view.limits.0
+                )
+            };
+        }
         match g.phase() {
             BankerPhase::Bet { .. } => format!(
                 "bet how many chips? ({} to {}, Enter for {})",
@@ -217,6 +293,7 @@ impl Table for BankerTable {
             return c;
         }
         let wanted = match line {
+            "" if view.bet_kind.is_some() => Some(Action::Bet { amount: 0 }),
             "" if betting => Some(Action::Bet {
                 amount: view.limits.0,
             }),
@@ -226,6 +303,10 @@ impl Table for BankerTable {
         };
         match wanted {
             Some(a) if legal.contains(&a) => Ok(Input::Act(a)),
+            Some(_) if view.bet_kind.is_some() => Err(format!(
+                "that is not allowed now: a stake is 0 or {} to {} chips, within your bankroll",
+                view.limits.0, view.limits.1
+            )),
             Some(_) if betting => Err(format!(
                 "that is not allowed now: a bet is {} to {} chips",
                 view.limits.0, view.limits.1
@@ -235,7 +316,16 @@ impl Table for BankerTable {
         }
     }
 
-    fn describe(&self, _game: &dyn Game, action: Action) -> String {
+    fn describe(&self, game: &dyn Game, action: Action) -> String {
+        let g = banker(game);
+        let kind = g.to_act().and_then(|seat| g.view(seat).bet_kind);
+        if let (Some(k), Action::Bet { amount }) = (kind, action) {
+            let bet = &g.flow().bets[k].name;
+            return match amount {
+                0 => format!("stakes nothing on {bet}"),
+                n => format!("stakes {n} on {bet}"),
+            };
+        }
         describe(action)
     }
 
@@ -324,9 +414,68 @@ fn bankrolls(game: &BankerGame, names: &[String]) -> String {
     format!("bankrolls: {}", parts.join(", "))
 }
 
+/// Cards in the order dealt, a card held twice named twice: `Four of Hearts, Ten of Clubs`.
+fn card_list(ruleset: &Ruleset, cards: &[crate::deck::CardId]) -> String {
+    cards
+        .iter()
+        .map(|&t| ruleset.deck.card(t).name.clone())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A table hand's showdown: both hands, the drawing rules that applied, every bet.
+fn table_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
+    let mut out = String::new();
+    if let Some(p) = h.players.first() {
+        out.push_str(&format!(
+            "the player's hand: {} = {}\n",
+            card_list(ruleset, &p.tiles),
+            points(p.value.unwrap_or(0))
+        ));
+    }
+    out.push_str(&format!(
+        "the banker's hand: {} = {}\n",
+        card_list(ruleset, &h.banker_tiles),
+        points(h.banker_value.unwrap_or(0))
+    ));
+    if !h.rules.is_empty() {
+        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+    }
+    for p in &h.players {
+        let bets: Vec<String> = p
+            .bets
+            .iter()
+            .map(|b| {
+                let outcome = match b.result {
+                    r if r > 0 => format!("wins {r}"),
+                    r if r < 0 => format!("loses {}", -r),
+                    _ => "push, the stake comes back".into(),
+                };
+                format!("{} on {}: {outcome}", b.stake, b.bet)
+            })
+            .collect();
+        out.push_str(&format!(
+            "  {:<22} {}\n",
+            names[p.seat],
+            if bets.is_empty() {
+                "no bet".to_string()
+            } else {
+                bets.join("; ")
+            }
+        ));
+    }
+    out
+}
+
 fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
+    if ruleset.banker().is_some_and(|f| f.table_hand) {
+        return table_showdown(ruleset, h, names);
+    }
     let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
     let mut out = String::new();
+    if !h.rules.is_empty() {
+        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+    }
     match &h.banker_win {
         Some(win) => out.push_str(&format!(
             "the banker shows {}: {win}, and wins every bet at once\n",

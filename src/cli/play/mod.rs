@@ -428,6 +428,59 @@ fn escape_record_text(record: &mut Record) {
     escape(&mut record.ruleset.spec);
 }
 
+/// `record` as JSON to be written at `path`: the rule files its spec names (paths from the
+/// current folder, as typed) made relative to `path`'s folder, which is where `replay` and
+/// `--resume` read them from.
+fn json_at(record: &Record, path: &Path) -> String {
+    let spec = spec_at(&record.ruleset.spec, path).0;
+    if spec == record.ruleset.spec {
+        return record.to_json() + "\n";
+    }
+    let mut moved = record.clone();
+    moved.ruleset.spec = spec;
+    moved.to_json() + "\n"
+}
+
+/// `spec` (rule files as paths from the current folder) with each rule file made relative to the
+/// folder of a record written at `path`; and the rule files outside that folder, left as they are
+/// (a record may not name them: see [`beside_record`]).
+fn spec_at(spec: &str, path: &Path) -> (String, Vec<String>) {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(dir) = dir.canonicalize() else {
+        return (spec.to_string(), Vec::new());
+    };
+    let mut outside = Vec::new();
+    let mut relative = |part: &str| -> String {
+        let file = Path::new(part);
+        if part.contains('=') || !file.is_file() {
+            return part.to_string();
+        }
+        match file
+            .canonicalize()
+            .ok()
+            .and_then(|f| f.strip_prefix(&dir).ok().map(Path::to_path_buf))
+        {
+            Some(rel) => rel.display().to_string(),
+            None => {
+                outside.push(part.to_string());
+                part.to_string()
+            }
+        }
+    };
+    let spec = if !spec.contains('=') && Path::new(spec).is_file() {
+        relative(spec)
+    } else {
+        spec.split('+')
+            .map(&mut relative)
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    (spec, outside)
+}
+
 /// A record's spec with each rule file it names made to point beside the record: a record and
 /// its rule file moved together load from any directory. A record is a file anyone may have
 /// written, so it may name only bundled rulesets (and settings) and rule files in its own folder
@@ -680,7 +733,7 @@ impl Session {
     /// leaves the previous file whole); `Err` says why it cannot be.
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
-        let json = self.record.to_json() + "\n";
+        let json = json_at(&self.record, path);
         // Never write a record that `replay` and `--resume` would refuse as too large.
         if json.len() as u64 > crate::fsio::MAX_RECORD_SIZE {
             return Err(format!(
@@ -697,7 +750,7 @@ impl Session {
     /// another file).
     fn refresh_snapshot(&mut self) {
         self.record.sync(&*self.game);
-        let json = self.record.to_json() + "\n";
+        let json = json_at(&self.record, &self.save);
         let person = self.bots.iter().any(Option::is_none);
         // The snapshot is taken, and the file written, under the snapshot's lock, which the
         // signal handler takes too: an interrupt never writes an older game over a newer one.
@@ -732,6 +785,16 @@ impl Session {
     /// saved where `quit` would save it (when someone at the keyboard could quit). Errors are
     /// printed; the `Err` is the exit code.
     fn check_files(&mut self) -> Result<(), i32> {
+        let person = self.bots.iter().any(Option::is_none);
+        let save = person.then_some(&self.save);
+        for path in self.record_path.iter().chain(save) {
+            for outside in spec_at(&self.record.ruleset.spec, path).1 {
+                eprintln!(
+                    "warning: `{outside}` is not in the folder of `{}` or below it, so `yaku replay` and `--resume` will not read it from there (a record names only rule files beside it); keep the rule file beside the record",
+                    path.display()
+                );
+            }
+        }
         if let Some(path) = self.record_path.clone()
             && let Err(why) = crate::fsio::check_replaceable_by_record(&path)
                 .and_then(|()| self.check_not_another_game(&path))
@@ -774,7 +837,7 @@ impl Session {
         };
         let ours = &self.record;
         let same_game = there.seed == ours.seed
-            && there.ruleset.spec == ours.ruleset.spec
+            && there.ruleset.spec == spec_at(&ours.ruleset.spec, path).0
             && there.players == ours.players
             && there.actions.len() <= ours.actions.len()
             && there.actions.iter().zip(&ours.actions).all(|(a, b)| a == b);

@@ -37,6 +37,11 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
         static SEEN: RefCell<HashMap<u64, Arc<Vec<FirstHandOdds>>>> = RefCell::default();
     }
     let flow = ruleset.banker()?;
+    // A table hand has no first hand of one's own: its bots read the bets' odds instead; the
+    // odds of hands drawn by rules per seat are not enumerated yet.
+    if flow.table_hand || has_seat_rules(flow) {
+        return None;
+    }
     let key = ruleset.content_hash;
     if !SEEN.with(|s| s.borrow().contains_key(&key)) {
         check_odds_work(ruleset).ok()?;
@@ -54,6 +59,12 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
     SEEN.with(|s| s.borrow().get(&key).map(f))
 }
 
+/// True when drawing rules play the hands per seat (`[[flow.player_draw]]` or
+/// `[[flow.banker_draw]]` without a table hand): the first-hand odds do not cover them.
+pub fn has_seat_rules(flow: &crate::ruleset::BankerFlow) -> bool {
+    !flow.table_hand && (!flow.player_draw.is_empty() || !flow.banker_draw.is_empty())
+}
+
 /// Whether bots may play from the exact odds of `ruleset`'s first hands: `Err` says why not when
 /// computing them goes through more deals than `yaku analyze` runs without `--max-deals` (with
 /// four first tiles and four for the banker, 220,884,300,000 deals: hours).
@@ -61,6 +72,15 @@ pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
     let Some(flow) = ruleset.banker() else {
         return Ok(());
     };
+    if flow.table_hand {
+        return Ok(());
+    }
+    if has_seat_rules(flow) {
+        return Err(format!(
+            "it plays from the exact odds of every first hand, and those of `{}`, whose hands draw by drawing rules, are not enumerated\n  = help: bots that need no odds: random, or a strategy file whose entries all name a bet and a draw",
+            ruleset.id
+        ));
+    }
     let cards = ruleset.deck.cards.len();
     let deals = analysis::deal_count(cards, flow);
     if deals <= u128::from(analysis::DEFAULT_MAX_DEALS) {
@@ -99,6 +119,11 @@ impl StrategyAgent {
 
     /// The strategy's action among `legal` in the state `view` shows.
     fn decide(&self, view: &BankerView, legal: &[Action]) -> Action {
+        // A strategy says how much to bet on a hand of one's own and how many tiles to take; on
+        // a table hand there is neither: it stakes as `greedy` does.
+        if let Some(kind) = view.bet_kind {
+            return table_choice(view, kind, legal);
+        }
         let deck = &view.ruleset.deck;
         let odds = self
             .odds
@@ -155,9 +180,53 @@ impl Agent for StrategyAgent {
     }
 }
 
+/// The bet of a table hand with the best expected result per chip from a full shoe (the first
+/// on ties), computed once per ruleset and shared; `None` when the analysis cannot be made.
+pub fn best_table_bet(ruleset: &Ruleset) -> Option<usize> {
+    static COMPUTED: OnceLock<Mutex<HashMap<u64, Option<usize>>>> = OnceLock::new();
+    let flow = ruleset.banker()?;
+    let computed = COMPUTED.get_or_init(|| Mutex::new(HashMap::new()));
+    *computed
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(ruleset.content_hash)
+        .or_insert_with(|| {
+            let packs = flow.shoe.map_or(1, |s| s.packs);
+            let odds = analysis::table::table_odds(flow, &ruleset.deck, packs).ok()?;
+            let mut best: Option<(usize, analysis::Rational)> = None;
+            for (i, b) in odds.bets.iter().enumerate() {
+                if best.is_none_or(|(_, ev)| b.ev > ev) {
+                    best = Some((i, b.ev));
+                }
+            }
+            best.map(|(i, _)| i)
+        })
+}
+
+/// On a table hand: the smallest stake on the bet with the best expected result, nothing on
+/// the others.
+fn table_choice(view: &BankerView, kind: usize, legal: &[Action]) -> Action {
+    let wanted = Action::Bet {
+        amount: if best_table_bet(view.ruleset) == Some(kind) {
+            view.limits.0
+        } else {
+            0
+        },
+    };
+    if legal.contains(&wanted) {
+        wanted
+    } else {
+        legal[0]
+    }
+}
+
 /// The exact best choice from what `view` shows: the largest bet when the first tiles are
-/// favourable (else the smallest), and the number of tiles with the best expected result.
+/// favourable (else the smallest), and the number of tiles with the best expected result; on a
+/// table hand, the smallest stake on the bet with the best expected result.
 pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
+    if let Some(kind) = view.bet_kind {
+        return table_choice(view, kind, legal);
+    }
     let best = with_odds(view.ruleset, |odds| {
         odds.iter()
             .find(|o| o.tiles == view.tiles)

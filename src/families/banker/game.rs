@@ -12,11 +12,15 @@ use crate::core::{
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
-use crate::ruleset::{BankerFlow, DealCheck, Flow, Ruleset};
+use crate::ruleset::{BankerFlow, DealCheck, DrawAction, Flow, Ruleset};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::sync::Arc;
+
+mod table;
+
+pub use table::{rule_for, showdown_facts};
 
 /// How the hands of a banker game end.
 pub mod ends {
@@ -29,7 +33,26 @@ pub mod ends {
 
 /// A hand's value at the showdown.
 pub fn hand_value(flow: &BankerFlow, pile: CardSet) -> i64 {
+    if flow.value.reads_facts() {
+        let points = pile.iter().map(|c| flow.card_points[c.index()]).sum();
+        let facts = [points, i64::from(pile.len())];
+        return flow.value.int(&Context {
+            pile,
+            facts: &facts,
+        });
+    }
     flow.value.int(&Context { pile, facts: &[] })
+}
+
+/// The value of a hand that may hold a card twice (from a shoe of several packs).
+pub fn cards_value(flow: &BankerFlow, cards: &[CardId]) -> i64 {
+    let pile: CardSet = cards.iter().copied().collect();
+    let points = cards.iter().map(|c| flow.card_points[c.index()]).sum();
+    let facts = [points, cards.len() as i64];
+    flow.value.int(&Context {
+        pile,
+        facts: &facts,
+    })
 }
 
 /// The banker-win condition the banker's tiles meet, if any.
@@ -70,6 +93,20 @@ pub struct PlayerResult {
     pub bet: i64,
     /// Chips won (positive) or lost (negative).
     pub result: i64,
+    /// On a table hand, each bet placed: its id, the stake and what it brought.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bets: Vec<BetResult>,
+}
+
+/// One bet on a table hand, settled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BetResult {
+    /// The bet's id (`banker`).
+    pub bet: String,
+    /// The stake.
+    pub stake: i64,
+    /// Chips won (positive), lost (negative) or 0 for a push.
+    pub result: i64,
 }
 
 /// A finished hand.
@@ -87,6 +124,9 @@ pub struct BankerHand {
     pub players: Vec<PlayerResult>,
     /// The banker's net chips.
     pub banker_result: i64,
+    /// On a table hand, the drawing rules that applied, in order (`Player draws on 0-5`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
 }
 
 /// A banker game in progress.
@@ -111,6 +151,16 @@ pub struct BankerGame {
     stock: Vec<CardId>,
     stock_pos: usize,
     history: Vec<BankerHand>,
+    /// A table hand: the player's cards, in the order dealt (a card may come twice from a shoe).
+    punto: Vec<CardId>,
+    /// A table hand: the banker's cards, in the order dealt.
+    banco: Vec<CardId>,
+    /// A table hand: each seat's stake on each bet, `seat * bets + bet`.
+    stakes: Vec<i64>,
+    /// A table hand: the bet the seat to act stakes on now.
+    bet_kind: usize,
+    /// A table hand: the drawing rules that applied this hand.
+    rules_applied: Vec<String>,
 }
 
 /// Starts a banker session; the first hand is dealt at once.
@@ -169,6 +219,11 @@ impl BankerGame {
             stock: Vec::new(),
             stock_pos: 0,
             history: Vec::new(),
+            punto: Vec::new(),
+            banco: Vec::new(),
+            stakes: vec![0; players * flow.bets.len()],
+            bet_kind: 0,
+            rules_applied: Vec::new(),
             flow,
             ruleset,
         };
@@ -281,6 +336,11 @@ impl BankerGame {
             stock,
             stock_pos,
             history,
+            punto,
+            banco,
+            stakes,
+            bet_kind,
+            rules_applied,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -296,6 +356,11 @@ impl BankerGame {
         banker.clone_from(&other.banker);
         stock.clone_from(&other.stock);
         stock_pos.clone_from(&other.stock_pos);
+        punto.clone_from(&other.punto);
+        banco.clone_from(&other.banco);
+        stakes.clone_from(&other.stakes);
+        bet_kind.clone_from(&other.bet_kind);
+        rules_applied.clone_from(&other.rules_applied);
         ledger.copy_from(&other.ledger, record);
         if record {
             history.clone_from(&other.history);
@@ -321,6 +386,10 @@ impl BankerGame {
 
     /// Deals what `seat` cannot see into `world`, a copy of this game.
     fn deal_hidden(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        if self.flow.table_hand {
+            self.table_deal_hidden(rng, world);
+            return;
+        }
         // The other players' tiles and the stock are hidden: shuffle them together and deal
         // them back in the same numbers.
         let mut hidden = [CardId(0); CardSet::CAPACITY];
@@ -379,6 +448,9 @@ impl BankerGame {
 
     /// Applies a player's action.
     pub fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        if self.flow.table_hand {
+            return self.table_apply(action);
+        }
         let illegal = |reason: String| Err(IllegalAction { reason });
         match (self.phase, action) {
             (BankerPhase::Bet { seat }, Action::Bet { amount }) => {
@@ -405,6 +477,10 @@ impl BankerGame {
                     let t = self.draw();
                     self.tiles[seat].insert(t);
                 }
+                if self.has_seat_rules() {
+                    self.seat_draws(seat + 1);
+                    return Ok(());
+                }
                 match self.next_in_hand(seat) {
                     Some(next) => self.phase = BankerPhase::Draw { seat: next },
                     None => self.showdown(),
@@ -430,6 +506,10 @@ impl BankerGame {
     }
 
     fn start_hand(&mut self) {
+        if self.flow.table_hand {
+            self.table_start_hand();
+            return;
+        }
         let banker_broke = self.banker_bankroll.is_some_and(|b| b <= 0);
         for s in 0..self.players() {
             self.in_hand[s] = self.ledger.scores[s] >= self.min_bet;
@@ -487,10 +567,90 @@ impl BankerGame {
             self.settle(Some(name));
             return;
         }
+        if self.has_seat_rules() {
+            self.seat_draws(0);
+            return;
+        }
         let first = (0..self.players())
             .find(|&s| self.in_hand[s])
             .expect("someone plays the hand");
         self.phase = BankerPhase::Draw { seat: first };
+    }
+
+    /// True when drawing rules decide the draws of hands per seat (`[[flow.player_draw]]`,
+    /// `[[flow.banker_draw]]` without a table hand).
+    fn has_seat_rules(&self) -> bool {
+        !self.flow.player_draw.is_empty() || !self.flow.banker_draw.is_empty()
+    }
+
+    /// The drawing rules per seat, from seat `from` on: each player's rules take or refuse
+    /// tiles until one leaves the choice to the player (the game then waits for them), then
+    /// the banker's rules draw to the banker's hand, then the showdown.
+    fn seat_draws(&mut self, from: usize) {
+        let flow = Arc::clone(&self.flow);
+        let most = CardSet::CAPACITY as u32;
+        for seat in from..self.players() {
+            if !self.in_hand[seat] {
+                continue;
+            }
+            loop {
+                let facts = self.seat_facts(seat);
+                let Some(rule) = rule_for(&flow.player_draw, &facts) else {
+                    break;
+                };
+                if self.rules_applied.last() != Some(&rule.name) {
+                    self.rules_applied.push(rule.name.clone());
+                }
+                match rule.action {
+                    DrawAction::Stand => break,
+                    DrawAction::Choose => {
+                        self.phase = BankerPhase::Draw { seat };
+                        return;
+                    }
+                    DrawAction::Draw => {
+                        if self.stock_len() == 0 || self.tiles[seat].len() >= most {
+                            break;
+                        }
+                        let t = self.draw();
+                        self.tiles[seat].insert(t);
+                    }
+                }
+            }
+        }
+        loop {
+            let facts = self.seat_facts(usize::MAX);
+            let Some(rule) = rule_for(&flow.banker_draw, &facts) else {
+                break;
+            };
+            if self.rules_applied.last() != Some(&rule.name) {
+                self.rules_applied.push(rule.name.clone());
+            }
+            if rule.action != DrawAction::Draw || self.stock_len() == 0 || self.banker.len() >= most
+            {
+                break;
+            }
+            let t = self.draw();
+            self.banker.insert(t);
+        }
+        self.showdown();
+    }
+
+    /// The facts of the drawing rules for `seat`'s hand against the banker's (`usize::MAX`:
+    /// the banker's rules, which read no player's hand). Hands per seat are sets: which tile
+    /// came last is not kept, so `player_drew` and `banker_drew` are -1.
+    fn seat_facts(&self, seat: usize) -> [i64; 6] {
+        let (total, cards) = match self.tiles.get(seat) {
+            Some(&t) => (hand_value(&self.flow, t), i64::from(t.len())),
+            None => (0, 0),
+        };
+        [
+            total,
+            cards,
+            -1,
+            hand_value(&self.flow, self.banker),
+            i64::from(self.banker.len()),
+            -1,
+        ]
     }
 
     fn showdown(&mut self) {
@@ -521,6 +681,7 @@ impl BankerGame {
                 value,
                 bet,
                 result,
+                bets: Vec::new(),
             });
         }
         if let Some(b) = &mut self.banker_bankroll {
@@ -553,6 +714,7 @@ impl BankerGame {
             banker_win,
             players,
             banker_result,
+            rules: std::mem::take(&mut self.rules_applied),
         });
         self.start_hand();
     }
@@ -570,6 +732,7 @@ impl BankerGame {
             draw_options: &self.flow.draw_options,
             hand: self.ledger.round,
             hands_total: self.ledger.rounds,
+            bet_kind: self.flow.table_hand.then_some(self.bet_kind),
         }
     }
 }
@@ -597,6 +760,8 @@ pub struct BankerView<'g> {
     pub hand: u32,
     /// Hands in the session.
     pub hands_total: u32,
+    /// On a table hand, the bet (index in the ruleset's `bets`) the viewer stakes on now.
+    pub bet_kind: Option<usize>,
 }
 
 impl Game for BankerGame {
@@ -620,6 +785,9 @@ impl Game for BankerGame {
         out.extend((0..self.legal_count()).filter_map(|i| self.legal_action(i)));
     }
     fn legal_count(&self) -> usize {
+        if self.flow.table_hand {
+            return self.table_legal_count();
+        }
         match self.phase {
             BankerPhase::Bet { seat } => (self.top_bet(seat) - self.min_bet + 1).max(0) as usize,
             BankerPhase::Draw { .. } => {
@@ -634,6 +802,9 @@ impl Game for BankerGame {
         }
     }
     fn legal_action(&self, index: usize) -> Option<Action> {
+        if self.flow.table_hand {
+            return self.table_legal_action(index);
+        }
         match self.phase {
             BankerPhase::Bet { seat } => {
                 let amount = self.min_bet.checked_add(i64::try_from(index).ok()?)?;

@@ -5,10 +5,10 @@ pub mod analysis;
 mod bots;
 mod game;
 
-pub use bots::{StrategyAgent, best_choice, bot, check_odds_work, shared_odds};
+pub use bots::{StrategyAgent, best_choice, bot, check_odds_work, has_seat_rules, shared_odds};
 pub use game::{
-    BankerGame, BankerHand, BankerPhase, BankerView, PlayerResult, banker_instant_win, ends,
-    hand_value, start,
+    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, PlayerResult, banker_instant_win,
+    cards_value, ends, hand_value, rule_for, showdown_facts, start,
 };
 
 use crate::core::{Agent, Game, StartError, StartOptions};
@@ -70,5 +70,9 @@ impl crate::families::Family for Banker {
     }
 }
 
+#[cfg(test)]
+mod baccarat_tests;
+#[cfg(test)]
+mod seat_rules_tests;
 #[cfg(test)]
 mod tests;

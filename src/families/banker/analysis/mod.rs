@@ -16,6 +16,7 @@
 
 mod rational;
 pub mod strategy;
+pub mod table;
 
 pub use rational::Rational;
 pub use strategy::{BetChoice, Strategy, StrategyEntry};

@@ -41,7 +41,8 @@ pub struct StrategyEntry {
     pub draw: Option<u32>,
 }
 
-/// A strategy: a default entry and exceptions by suit (identical tiles share a suit).
+/// A strategy: a default entry and exceptions, each for the cards it names: a tile or card
+/// (with the tiles identical to it) or a whole suit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Strategy {
     /// Its name.
@@ -50,8 +51,9 @@ pub struct Strategy {
     pub description: String,
     /// The entry for tiles without an exception.
     pub default: StrategyEntry,
-    /// `(suit index, entry)` exceptions.
-    pub by_suit: Vec<(usize, StrategyEntry)>,
+    /// `(cards, entry)` exceptions: the entry of a first hand whose first tile is among
+    /// `cards`; the first that matches counts.
+    pub by_suit: Vec<(crate::deck::CardSet, StrategyEntry)>,
 }
 
 #[derive(Deserialize)]
@@ -218,7 +220,8 @@ impl Strategy {
         })?;
         let h = file.strategy;
         let mut errors = Vec::new();
-        if !deck.id.is_empty() && h.deck.get_ref() != &deck.id {
+        // A strategy that names no tile plays on any deck.
+        if !deck.id.is_empty() && !h.tile.is_empty() && h.deck.get_ref() != &deck.id {
             errors.push(StrategyError::at(
                 format!(
                     "strategy `{}` is for the deck `{}`, not `{}`",
@@ -255,10 +258,10 @@ impl Strategy {
             bet: default_bet.unwrap_or(BetChoice::Min),
             draw: default_draw.unwrap_or(None),
         };
-        let mut by_suit: Vec<(usize, StrategyEntry)> = Vec::new();
-        let mut first_at: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+        let mut by_suit: Vec<(crate::deck::CardSet, StrategyEntry)> = Vec::new();
+        let mut first_at: Vec<(crate::deck::CardSet, std::ops::Range<usize>)> = Vec::new();
         for (i, t) in h.tile.iter().enumerate() {
-            let suit = match suit_of(deck, t.tile.get_ref()) {
+            let cards = match cards_of(deck, t.tile.get_ref()) {
                 Ok(s) => s,
                 Err((message, help)) => {
                     if !deck.id.is_empty() {
@@ -271,7 +274,14 @@ impl Strategy {
                     continue;
                 }
             };
-            if let Some((_, earlier)) = first_at.iter().find(|(s, _)| *s == suit) {
+            // An entry whose tiles all have earlier entries would never be used.
+            let covered = first_at
+                .iter()
+                .fold(crate::deck::CardSet::EMPTY, |acc, (c, _)| acc | *c);
+            if let Some((_, earlier)) = first_at
+                .iter()
+                .find(|(c, _)| (cards - covered).is_empty() && !(*c & cards).is_empty())
+            {
                 let (line, _) = line_col(text, earlier.start);
                 errors.push(StrategyError {
                     message: format!(
@@ -279,16 +289,19 @@ impl Strategy {
                         t.tile.get_ref()
                     ),
                     span: Some(t.tile.span()),
-                    help: Some("identical tiles share an entry; keep one".into()),
+                    help: Some(
+                        "identical tiles share an entry, and a suit's entry covers its tiles; keep one"
+                            .into(),
+                    ),
                 });
                 continue;
             }
-            first_at.push((suit, t.tile.span()));
+            first_at.push((cards, t.tile.span()));
             let entry = StrategyEntry {
                 bet: tile_bets[i].unwrap_or(default.bet),
                 draw: tile_draws[i].unwrap_or(default.draw),
             };
-            by_suit.push((suit, entry));
+            by_suit.push((cards, entry));
         }
         if !errors.is_empty() {
             errors.sort_by_key(|e| e.span.as_ref().map_or(0, |s| s.start));
@@ -303,12 +316,18 @@ impl Strategy {
         })
     }
 
-    /// The entry for a first hand (by the suit of its first tile).
-    pub fn entry(&self, deck: &Deck, tiles: crate::deck::CardSet) -> StrategyEntry {
-        let suit = tiles.first_card().map(|c| deck.card(c).suit);
+    /// The entry for a first hand (by its first tile).
+    pub fn entry(&self, _deck: &Deck, tiles: crate::deck::CardSet) -> StrategyEntry {
+        self.entry_for_tiles(tiles)
+    }
+
+    fn entry_for_tiles(&self, tiles: crate::deck::CardSet) -> StrategyEntry {
+        let Some(first) = tiles.first_card() else {
+            return self.default;
+        };
         self.by_suit
             .iter()
-            .find(|(s, _)| Some(*s) == suit)
+            .find(|(cards, _)| cards.contains(first))
             .map_or(self.default, |(_, e)| *e)
     }
 
@@ -330,11 +349,7 @@ impl Strategy {
     }
 
     fn entry_for_odds(&self, odds: &FirstHandOdds) -> StrategyEntry {
-        // Odds carry no deck; exceptions are matched by suit index, set when the odds are built.
-        self.by_suit
-            .iter()
-            .find(|(s, _)| Some(*s) == odds.suit)
-            .map_or(self.default, |(_, e)| *e)
+        self.entry_for_tiles(odds.tiles)
     }
 
     /// True when some entry needs the exact odds (`best` bets or draws).
@@ -373,27 +388,23 @@ fn draw(v: &toml::Value) -> Result<Option<u32>, String> {
     }
 }
 
-/// The suit a strategy names: a suit id, a card id, or a tile's display name (`[6:5]`).
-fn suit_of(deck: &Deck, name: &str) -> Result<usize, (String, Option<String>)> {
+/// The cards a strategy entry names: a suit id (its cards), a card id (the card and the tiles
+/// identical to it), or a tile's display name (`[6:5]`: every tile so named).
+fn cards_of(deck: &Deck, name: &str) -> Result<crate::deck::CardSet, (String, Option<String>)> {
+    use crate::deck::{CardId, CardSet};
+    let all = (0..deck.cards.len()).map(|i| CardId(i as u8));
     if let Some(i) = deck.suits.iter().position(|s| s.id == name) {
-        return Ok(i);
+        return Ok(all.filter(|&c| deck.card(c).suit == i).collect());
     }
     if let Some(c) = deck.card_by_id(name) {
-        return Ok(deck.card(c).suit);
+        return Ok(all.filter(|&o| o == c || deck.alike(o, c)).collect());
     }
-    let suits: Vec<usize> = deck
-        .cards
-        .iter()
-        .filter(|c| c.name.eq_ignore_ascii_case(name))
-        .map(|c| c.suit)
+    let named: CardSet = all
+        .filter(|&c| deck.card(c).name.eq_ignore_ascii_case(name))
         .collect();
-    match suits.first() {
-        Some(&s) if suits.iter().all(|&x| x == s) => Ok(s),
-        Some(_) => Err((
-            format!("`{name}` names tiles of several suits"),
-            Some("use a suit id".into()),
-        )),
-        None => {
+    match named.is_empty() {
+        false => Ok(named),
+        true => {
             let candidates = deck
                 .suits
                 .iter()
@@ -419,4 +430,93 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
     (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deck::CardSet;
+
+    fn french() -> Deck {
+        crate::ruleset::load_deck("french-52")
+            .value
+            .expect("bundled deck")
+    }
+
+    fn hand(deck: &Deck, id: &str) -> CardSet {
+        CardSet::single(deck.card_by_id(id).expect("card id"))
+    }
+
+    #[test]
+    fn two_different_cards_of_one_suit_have_entries_of_their_own() {
+        // Issue 29: entries were keyed by suit, so `hearts-two` was refused after `hearts-ace`.
+        let deck = french();
+        let s = Strategy::parse(
+            r#"
+[strategy]
+deck = "french-52"
+name = "by-card"
+bet = "min"
+draw = 1
+[[strategy.tile]]
+tile = "hearts-ace"
+bet = "max"
+[[strategy.tile]]
+tile = "hearts-two"
+bet = 5
+[[strategy.tile]]
+tile = "spades"
+draw = 0
+"#,
+            &deck,
+        )
+        .expect("parses");
+        assert_eq!(
+            s.entry(&deck, hand(&deck, "hearts-ace")).bet,
+            BetChoice::Max
+        );
+        assert_eq!(
+            s.entry(&deck, hand(&deck, "hearts-two")).bet,
+            BetChoice::Chips(5)
+        );
+        assert_eq!(
+            s.entry(&deck, hand(&deck, "hearts-three")).bet,
+            BetChoice::Min
+        );
+        assert_eq!(s.entry(&deck, hand(&deck, "spades-king")).draw, Some(0));
+    }
+
+    #[test]
+    fn an_entry_whose_cards_all_have_entries_is_refused() {
+        let deck = french();
+        let errors = Strategy::parse(
+            r#"
+[strategy]
+deck = "french-52"
+name = "twice"
+bet = "min"
+draw = 1
+[[strategy.tile]]
+tile = "hearts"
+[[strategy.tile]]
+tile = "hearts-ace"
+"#,
+            &deck,
+        )
+        .expect_err("the second entry is never used");
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].message.contains("already has an entry (line 8)"));
+    }
+
+    #[test]
+    fn a_strategy_naming_no_tile_plays_on_any_deck() {
+        let deck = french();
+        for name in ["best", "always-one", "best-fixed"] {
+            let (_, text) = read(name).expect("bundled");
+            let parsed = Strategy::parse(&text, &deck);
+            assert!(parsed.is_ok(), "{name}: {:?}", parsed.err());
+        }
+        let (_, text) = read("seed").expect("bundled");
+        assert!(Strategy::parse(&text, &deck).is_err(), "seed names [6:5]");
+    }
 }
