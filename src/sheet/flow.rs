@@ -477,7 +477,15 @@ pub(super) fn tricks(
             }
             _ => format!("on one's lead, claim {} and count", flow.target),
         };
-        play.push(Rule::named(&decl.name, format!("{}.", capitalized(&what))));
+        // A `when` limits it in play, and the sheet says so.
+        let when = decl
+            .when_source
+            .as_deref()
+            .map_or_else(String::new, |w| format!(" Only when {}.", in_words(w, lex)));
+        play.push(Rule::named(
+            &decl.name,
+            format!("{}.{when}", capitalized(&what)),
+        ));
     }
     play.push(Rule::plain(match flow.claim {
         ClaimRule::Declare => format!(

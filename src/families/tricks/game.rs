@@ -319,6 +319,34 @@ impl TricksGame {
                 .is_some_and(|l| self.hands[seat].contains(l) && Some(l) != self.trump_card)
     }
 
+    /// True when declaration `decl`'s `when` holds for `seat` now (scope
+    /// [`crate::ruleset::scope::DECLARATION`]: the pile is the tricks it has won, `hand_cards`
+    /// the cards in its hand, `base` its points now; no calls to play on in this family).
+    fn when_holds(&self, decl: DeclId, seat: Seat) -> bool {
+        let Some(when) = self
+            .ruleset
+            .declarations
+            .get(decl.0 as usize)
+            .and_then(|d| d.when.as_ref())
+        else {
+            return true;
+        };
+        let points = self.points(seat);
+        let facts = [
+            i64::from(self.ledger.round),
+            i64::from(self.ledger.rounds),
+            i64::from(seat == self.ledger.dealer),
+            i64::from(self.hands[seat].len()),
+            0,
+            points,
+            0,
+        ];
+        when.truth(&crate::expr::Context {
+            pile: self.won[seat],
+            facts: &facts,
+        })
+    }
+
     fn may_close(&self) -> bool {
         self.flow.close.is_some() && self.closed_by.is_none() && self.stock_len() >= 2
     }
@@ -664,19 +692,25 @@ impl TricksGame {
             Phase::GameOver => {}
             Phase::Lead => {
                 out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
-                if let Some(m) = self.flow.marriage {
+                let allowed = |d: &DeclId| self.when_holds(*d, seat);
+                if let Some(m) = self.flow.marriage.filter(allowed) {
                     out.extend(self.marriage_leads(seat).iter().map(|c| Action::Declare {
                         decl: m,
                         card: Some(c),
                     }));
                 }
-                if let Some(x) = self.flow.exchange.filter(|_| self.may_exchange(seat)) {
+                if let Some(x) = self
+                    .flow
+                    .exchange
+                    .filter(|_| self.may_exchange(seat))
+                    .filter(allowed)
+                {
                     out.push(Action::declare(x));
                 }
-                if let Some(c) = self.flow.close.filter(|_| self.may_close()) {
+                if let Some(c) = self.flow.close.filter(|_| self.may_close()).filter(allowed) {
                     out.push(Action::declare(c));
                 }
-                if let Some(c) = self.flow.claim_declaration {
+                if let Some(c) = self.flow.claim_declaration.filter(allowed) {
                     out.push(Action::declare(c));
                 }
             }
@@ -765,6 +799,18 @@ impl TricksGame {
             }
             (Phase::Lead, Action::Declare { decl, card }) => {
                 let name = self.declaration_name(decl);
+                if !self.when_holds(decl, seat) {
+                    let when = self
+                        .ruleset
+                        .declarations
+                        .get(decl.0 as usize)
+                        .and_then(|d| d.when_source.as_deref())
+                        .unwrap_or("")
+                        .trim();
+                    return Err(IllegalAction::new(format!(
+                        "{name} is not possible now: it needs `{when}`"
+                    )));
+                }
                 if Some(decl) == self.flow.marriage {
                     let Some(card) = card.filter(|&c| self.marriage_leads(seat).contains(c)) else {
                         return Err(IllegalAction::new(format!(

@@ -671,3 +671,55 @@ fn score(hand) {
     }
     assert_eq!(g.scores(), &[6, -6]);
 }
+
+/// Schnapsen with the marriage's `when` changed by a house rule: `false` offers it never and
+/// refuses it with the reason; `count(pile) > 0` (only after winning a trick) offers it once the
+/// player holds a trick.
+fn marriage_when(when: &str) -> Arc<Ruleset> {
+    let text = format!(
+        "[ruleset]\nid = \"marriage-when\"\nextends = \"schnapsen\"\n\n[[declaration]]\nid = \"marriage\"\nwhen = \"{when}\"\n"
+    );
+    let loaded = ruleset::load_str("marriage-when.toml", &text);
+    Arc::new(
+        loaded
+            .value
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+    )
+}
+
+#[test]
+fn a_declarations_when_is_honoured_in_play() {
+    let never = marriage_when("false");
+    let mut g = deal(&never, &TRUMP_MARRIAGE);
+    let m = declaration(&never, "marriage");
+    let offered = |g: &TricksGame| {
+        g.legal()
+            .iter()
+            .any(|a| matches!(a, Action::Declare { decl, .. } if *decl == m))
+    };
+    assert!(
+        !offered(&g),
+        "a marriage whose `when` is false is never offered"
+    );
+    let refused = g
+        .apply(action(&never, "marriage hearts-king"))
+        .expect_err("refused");
+    assert_eq!(
+        refused.reason,
+        "Marriage is not possible now: it needs `false`"
+    );
+    // The same deal under the bundled rules offers it at once.
+    let bundled = load("schnapsen");
+    assert!(offered(&deal(&bundled, &TRUMP_MARRIAGE)));
+    // Only after a trick: not on the first lead, then again once a trick is won.
+    let after = marriage_when("count(pile) > 0");
+    let mut g = deal(&after, &TRUMP_MARRIAGE);
+    assert!(!offered(&g));
+    play(&mut g, &["play hearts-ace", "play diamonds-jack"]);
+    assert_eq!(
+        g.to_act(),
+        Some(1),
+        "the Ace took the trick: seat 1 leads again"
+    );
+    assert!(offered(&g), "a trick won: the marriage may be declared");
+}
