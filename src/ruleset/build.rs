@@ -1966,6 +1966,36 @@ fn capture_rules(
             );
             continue;
         };
+        let min_cards = match (min_cards, kind) {
+            (Some((n, _)), CaptureKind::Sum) if (1..=16).contains(&n) => n as u32,
+            (Some((n, l)), CaptureKind::Sum) => {
+                errors.push(Diagnostic::error(
+                    format!("`min_cards` must be between 1 and 16, found {n}"),
+                    l.clone(),
+                ));
+                0
+            }
+            (Some((_, l)), CaptureKind::Equal) => {
+                errors.push(Diagnostic::error(
+                    "`min_cards` is for a `sum` capture (an `equal` capture takes one card)",
+                    l.clone(),
+                ));
+                0
+            }
+            (None, CaptureKind::Sum) => 2,
+            (None, CaptureKind::Equal) => 1,
+        };
+        let equals = values
+            .iter()
+            .map(|v| {
+                values
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| *w == v)
+                    .map(|(i, _)| crate::deck::CardId(i as u8))
+                    .collect()
+            })
+            .collect();
         let (total_program, total_source) = match (&total, kind) {
             (Some(t), CaptureKind::Sum) => {
                 let names = Names {
@@ -1990,36 +2020,9 @@ fn capture_rules(
             }
             (None, _) => (None, None),
         };
-        let min_cards = match (min_cards, kind) {
-            (Some((n, _)), CaptureKind::Sum) if (1..=16).contains(&n) => n as u32,
-            (Some((n, l)), CaptureKind::Sum) => {
-                errors.push(Diagnostic::error(
-                    format!("`min_cards` must be between 1 and 16, found {n}"),
-                    l.clone(),
-                ));
-                continue;
-            }
-            (Some((_, l)), CaptureKind::Equal) => {
-                errors.push(Diagnostic::error(
-                    "`min_cards` is for a `sum` capture (an `equal` capture takes one card)",
-                    l.clone(),
-                ));
-                continue;
-            }
-            (None, CaptureKind::Sum) => 2,
-            (None, CaptureKind::Equal) => 1,
-        };
-        let equals = values
-            .iter()
-            .map(|v| {
-                values
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, w)| *w == v)
-                    .map(|(i, _)| crate::deck::CardId(i as u8))
-                    .collect()
-            })
-            .collect();
+        if min_cards == 0 {
+            continue;
+        }
         out.push(CaptureRule {
             kind,
             by: by_name.to_string(),
