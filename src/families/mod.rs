@@ -151,7 +151,16 @@ pub fn agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, Ag
     let family = of(ruleset);
     let agent = match generic_agent(name).map_err(AgentError::Unknown)? {
         Some(a) => a,
-        None => family.bot(name, ruleset).map_err(AgentError::Unknown)?,
+        None => family.bot(name, ruleset).map_err(|why| {
+            // A misspelt bot name: the nearest of the names this game knows.
+            let names = ["human", "random", "greedy", "expert"]
+                .into_iter()
+                .chain(family.bot_names(ruleset));
+            match crate::diag::did_you_mean(name, names) {
+                Some(hint) => AgentError::Unknown(format!("{why} ({hint})")),
+                None => AgentError::Unknown(why),
+            }
+        })?,
     };
     if agent.uses_family_analysis() {
         family

@@ -134,6 +134,14 @@ fn bad_arguments() {
         "{}",
         out.stderr
     );
+    // A misspelt bot gets the nearest name.
+    let out = yaku(&["sim", "koikoi", "--players", "greedy,grredy"]).expect(2);
+    assert!(
+        out.stderr
+            .contains("unknown bot `grredy` (did you mean `greedy`?)"),
+        "{}",
+        out.stderr
+    );
     let out = yaku(&["sim", "koikoi", "--games", "0"]).expect(2);
     assert!(out.stderr.contains("at least 1"));
 }
