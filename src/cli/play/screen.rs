@@ -373,7 +373,7 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
     let deck = &r.deck;
     let seats = view.seats();
     let panel = |s: usize| {
-        let mut summary = format!("{} points", Game::scores(game)[s]);
+        let mut summary = plural(Game::scores(game)[s], "point");
         if s != seat {
             summary.push_str(&format!(" · {} in hand", plural(view.hand_size(s), "card")));
         }
