@@ -536,6 +536,7 @@ fn own_settlement(
     let piles = seat_piles(ruleset, flow, pile, args)?;
     let events = &flow.turn_events;
     let mut fired = vec![vec![0u32; events.len()]; piles.len()];
+    let mut dealt: Vec<Vec<usize>> = vec![Vec::new(); piles.len()];
     for f in &args.fired {
         let usage = || format!("`--fired {f}`: write SEAT:ID=N (`--fired 1:scopa=2`)");
         let (seat, rest) = f.split_once(':').ok_or_else(usage)?;
@@ -547,14 +548,22 @@ fn own_settlement(
                 piles.len() - 1
             ));
         }
+        // A combination of the dealt hand scored at the hand's end (a teyaku) is named alike.
+        if let Some(d) = flow.dealt_yaku.iter().position(|d| d.id == id.trim()) {
+            dealt[seat].push(d);
+            continue;
+        }
         let e = events
             .iter()
             .position(|e| e.id == id.trim())
             .ok_or_else(|| {
-                let help =
-                    did_you_mean(id, events.iter().map(|e| e.id.as_str())).unwrap_or_default();
+                let names = events
+                    .iter()
+                    .map(|e| e.id.as_str())
+                    .chain(flow.dealt_yaku.iter().map(|d| d.id.as_str()));
+                let help = did_you_mean(id, names).unwrap_or_default();
                 format!(
-                    "`--fired {f}`: no turn event `{id}` in `{}` {help}",
+                    "`--fired {f}`: no turn event or dealt combination `{id}` in `{}` {help}",
                     ruleset.id
                 )
             })?;
@@ -582,6 +591,7 @@ fn own_settlement(
             fired: (0..events.len())
                 .map(|e| members.iter().map(|&s| fired[s][e]).sum())
                 .collect(),
+            dealt: members.iter().flat_map(|&s| dealt[s].clone()).collect(),
             seats: members,
         })
         .collect();

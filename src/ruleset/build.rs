@@ -1722,6 +1722,9 @@ fn flow_options(
         "instant win",
         errors,
     );
+    // Those played on (`ends = false`) are scored at the hand's end: a list of their own.
+    let dealt_yaku: Vec<DealCheck> = instant_wins.iter().filter(|w| !w.ends).cloned().collect();
+    instant_wins.retain(|w| w.ends);
     let (redeals, redeal_locs) = deal_checks(
         r.tables("redeal", errors),
         "a `[[flow.redeal]]`",
@@ -1903,6 +1906,7 @@ fn flow_options(
         leftover,
         target_ties_play_on,
         classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
+        dealt_yaku,
         captures,
     })))
 }
@@ -2614,6 +2618,17 @@ fn deal_checks(
             }
             DealOn::Table
         };
+        let ends = if with_points {
+            r.boolean("ends", errors).is_none_or(|(b, _)| b)
+        } else {
+            if let Some((_, l)) = r.boolean("ends", errors) {
+                errors.push(Diagnostic::error(
+                    format!("{what} takes no `ends`: only an instant win may be played on"),
+                    l.clone(),
+                ));
+            }
+            true
+        };
         r.finish(errors);
         let when_source = when.as_ref().map(|w| w.text.to_string());
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
@@ -2628,6 +2643,7 @@ fn deal_checks(
                 when_source,
                 points,
                 on,
+                ends,
             });
         }
     }
@@ -2821,6 +2837,12 @@ fn table_samples(
                 },
                 captured: Vec::new(),
                 team: None,
+                // The first dealt combination, so that a script reading `dealt` is tried with one.
+                dealt: flow
+                    .dealt_yaku
+                    .first()
+                    .map(|d| vec![d.id.clone()])
+                    .unwrap_or_default(),
             };
             let teams = &flow.teams;
             let t = TableFacts {

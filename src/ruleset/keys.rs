@@ -511,6 +511,11 @@ pub static DEAL_CHECK: TableDef = table(
             &["table", "hands", "any"],
             "Redeals only: the dealt piles `when` is read on: the table (the default), each hand, or both.",
         ),
+        key(
+            "ends",
+            Bool,
+            "Instant wins only: `false` scores the combination at the hand's end and plays the hand on (a teyaku); a hand holds the one with the most points.",
+        ),
     ],
 );
 

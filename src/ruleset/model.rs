@@ -307,6 +307,9 @@ pub struct DealCheck {
     pub points: i64,
     /// What a redeal reads: the table, each hand, or both.
     pub on: DealOn,
+    /// Instant wins: the hand ends at once (true), or the combination is scored at the hand's
+    /// end and the hand is played (a teyaku).
+    pub ends: bool,
 }
 
 /// The dealt piles a redeal's condition is read on.
@@ -460,6 +463,10 @@ pub struct MatchingFlow {
     /// Deal sizes for particular seat counts (`[[flow.deal_size]]`), instead of `hand_size` and
     /// `table_size`.
     pub deal_sizes: Vec<DealSize>,
+    /// Combinations of a dealt hand scored at the hand's end while the hand is played on
+    /// (`[[flow.instant_win]]` with `ends = false`), the most points first: a seat holds the
+    /// first that its dealt hand satisfies.
+    pub dealt_yaku: Vec<DealCheck>,
     /// How a played or drawn card captures (`[[flow.capture]]`), in precedence order; empty: a
     /// card takes a table card of its suit, the fourth of a suit the three (Koi-Koi).
     pub captures: Vec<CaptureRule>,
@@ -566,6 +573,13 @@ impl MatchingFlow {
     pub fn instant_win(&self, hand: CardSet, facts: &[i64]) -> Option<usize> {
         let cx = crate::expr::Context { pile: hand, facts };
         self.instant_wins.iter().position(|w| w.when.truth(&cx))
+    }
+
+    /// The combination of [`MatchingFlow::dealt_yaku`] a dealt hand holds (the first, by
+    /// points), if any.
+    pub fn dealt_combination(&self, hand: CardSet, facts: &[i64]) -> Option<usize> {
+        let cx = crate::expr::Context { pile: hand, facts };
+        self.dealt_yaku.iter().position(|w| w.when.truth(&cx))
     }
 }
 

@@ -1798,6 +1798,7 @@ mod tests {
             yaku: yaku.iter().map(|y| y.to_string()).collect(),
             captured: vec!["jan-crane".into()],
             team: None,
+            dealt: Vec::new(),
         };
         let mut compared = 0;
         for src in scripts {

@@ -120,6 +120,15 @@ pub(super) fn matching(
             )
         }));
     }
+    for check in &flow.dealt_yaku {
+        deal.push(check_rule(check, lex, |when| {
+            format!(
+                "{} points at the hand's end for a hand dealt {when}; the hand is played on \
+                 (a hand holds the one worth most).",
+                check.points
+            )
+        }));
+    }
     if !flow.instant_wins.is_empty() {
         let more = if two {
             "When both hands hold an instant win"

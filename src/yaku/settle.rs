@@ -117,6 +117,8 @@ pub struct SeatFacts {
     pub captured: Vec<String>,
     /// Its partnership, when the ruleset plays in partnerships.
     pub team: Option<usize>,
+    /// The combination its dealt hand held that is scored at the hand's end (a teyaku), by id.
+    pub dealt: Vec<String>,
 }
 
 impl SeatFacts {
@@ -193,6 +195,7 @@ impl TableFacts {
                     ("events".into(), pairs(s.events)),
                     ("yaku".into(), texts(s.yaku)),
                     ("captured".into(), texts(s.captured)),
+                    ("dealt".into(), texts(s.dealt)),
                 ];
                 if let Some(t) = s.team {
                     m.push(("team".into(), FactValue::Int(t as i64)));
@@ -558,6 +561,8 @@ pub struct OwnSide {
     pub pile: CardSet,
     /// How many times each turn event fired for its seats, in ruleset order.
     pub fired: Vec<u32>,
+    /// The combinations its seats' dealt hands held (`[flow]` `dealt_yaku`, by index).
+    pub dealt: Vec<usize>,
 }
 
 /// A hand played out and settled seat by seat without a scoring script (`[flow] exhausted =
@@ -601,6 +606,16 @@ pub fn settle_own(
             let p = i64::from(found.points[y]);
             let name = &ruleset.yaku.yaku[y].name;
             credit(firsts[i], p, &|| format!("{name} {p:+}"), &mut points);
+        }
+        let dealt = ruleset.matching().map_or(&[][..], |f| &f.dealt_yaku[..]);
+        for check in side.dealt.iter().filter_map(|&d| dealt.get(d)) {
+            let p = check.points;
+            credit(
+                firsts[i],
+                p,
+                &|| format!("{} (dealt) {p:+}", check.name),
+                &mut points,
+            );
         }
         let events = ruleset.matching().map_or(&[][..], |f| &f.turn_events[..]);
         for (e, times) in events.iter().zip(&side.fired) {

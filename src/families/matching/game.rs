@@ -79,6 +79,9 @@ pub struct Marks {
     pub turn: TurnLog,
     /// The seat that captured last this hand, or [`NO_STACK`] before a capture.
     pub last_capturer: u8,
+    /// The combination each seat's dealt hand holds (`[flow]`'s `dealt_yaku`, by index), or
+    /// [`NO_STACK`].
+    pub dealt: PerSeat<u8>,
 }
 
 /// What the turn in progress has done, for the turn events.
@@ -119,6 +122,7 @@ impl Clone for Marks {
             fired,
             turn,
             last_capturer,
+            dealt,
         } = self;
         *free_draws = other.free_draws;
         *choices = other.choices;
@@ -132,6 +136,7 @@ impl Clone for Marks {
         fired.clone_from(&other.fired);
         *turn = other.turn;
         *last_capturer = other.last_capturer;
+        *dealt = other.dealt;
     }
 }
 
@@ -163,6 +168,7 @@ impl Marks {
             fired: zeroed(seats * events),
             turn: TurnLog::default(),
             last_capturer: NO_STACK,
+            dealt: PerSeat::filled(seats, NO_STACK),
         }
     }
 
@@ -187,6 +193,7 @@ impl Marks {
         }
         self.turn = TurnLog::default();
         self.last_capturer = NO_STACK;
+        self.dealt.fill(NO_STACK);
     }
 
     /// How many times `seat` made declaration `d` this hand.
@@ -701,6 +708,9 @@ impl MatchingGame {
                         .collect();
                 }
                 seat.team = self.flow.teams.any().then(|| self.flow.teams.team_of(s));
+                if let Some(check) = self.flow.dealt_yaku.get(usize::from(self.marks.dealt[s])) {
+                    seat.dealt = vec![check.id.clone()];
+                }
                 seat
             })
             .collect();
@@ -1023,6 +1033,9 @@ impl MatchingGame {
         self.phase = Phase::Play;
         self.offered = 0;
         self.begin_turn();
+        if !self.flow.dealt_yaku.is_empty() {
+            self.find_dealt_combinations();
+        }
         if self.flow.instant_wins.is_empty() {
             return;
         }
@@ -1083,6 +1096,30 @@ impl MatchingGame {
                 self.end_hand(Some(w), ends::INSTANT, outcome.map(Settled::Full));
             }
             None => self.end_hand(None, ends::BOTH_INSTANT, Ok(Settled::Points([0, 0]))),
+        }
+    }
+
+    /// The combination each dealt hand holds among those scored at the hand's end (a teyaku),
+    /// announced to the table.
+    #[cold]
+    fn find_dealt_combinations(&mut self) {
+        for seat in 0..self.seats {
+            let facts = [
+                i64::from(self.ledger.round),
+                i64::from(self.facts_rounds()),
+                i64::from(seat == self.ledger.dealer),
+            ];
+            let found = self.flow.dealt_combination(self.hands[seat], &facts);
+            self.marks.dealt[seat] = found.map_or(NO_STACK, |i| i.min(254) as u8);
+            if let Some(i) = found {
+                let check = &self.flow.dealt_yaku[i];
+                let (id, name) = (check.id.clone(), check.name.clone());
+                self.emit(|_| Event::TurnEvent {
+                    player: seat,
+                    id,
+                    name,
+                });
+            }
         }
     }
 
@@ -1623,6 +1660,11 @@ impl MatchingGame {
                             .map(|&s| u32::from(self.marks.fired(s, e)))
                             .sum()
                     })
+                    .collect(),
+                dealt: seats
+                    .iter()
+                    .filter(|&&s| self.marks.dealt[s] != NO_STACK)
+                    .map(|&s| usize::from(self.marks.dealt[s]))
                     .collect(),
                 seats,
             })

@@ -32,6 +32,7 @@ fn settled(r: &Ruleset, piles: [&str; 2], sweeps: [u32; 2]) -> String {
             seats: vec![s],
             pile: set(r, piles[s]),
             fired: vec![sweeps[s]],
+            dealt: Vec::new(),
         })
         .collect();
     let o = settle_own(r, 2, &sides, |_| Circumstances::default(), true);

@@ -507,3 +507,44 @@ table_size = 8
         );
     }
 }
+
+#[test]
+fn a_combination_in_the_dealt_hand_is_scored_at_the_end_and_the_hand_played() {
+    // The guide's game without its script, its card points against a par, and a dealt
+    // combination played on (`ends = false`, a teyaku): here every dealt hand holds it.
+    let whole = captures();
+    let text = whole
+        .split("[scoring]")
+        .next()
+        .unwrap()
+        .replace(
+            "count = \"sum(points)\"          # brights 20, animals 10, ribbons 5, plains 1: 264 in all",
+            "count = \"sum(points)\"\npar = 88",
+        )
+        .replace(
+            "exhausted = \"settle\"",
+            "exhausted = \"settle\"\nleftover = \"last_capturer\"",
+        )
+        + "\n[[flow.instant_win]]\nid = \"dealt\"\nname = \"Any hand\"\nwhen = \"count(pile) == 7\"\npoints = 5\nends = false\n";
+    let r = load(&text);
+    assert!(r.matching().unwrap().instant_wins.is_empty());
+    assert_eq!(r.matching().unwrap().dealt_yaku.len(), 1);
+    let (_, game) = played(&r, &["random", "random", "random"], 3);
+    assert!(game.error().is_none(), "{:?}", game.error());
+    for hand in game.history() {
+        // Played to the end, every seat credited with its dealt combination and its par.
+        assert_eq!(hand.end, super::ends::SETTLED);
+        assert_eq!(hand.points.iter().sum::<i64>(), 15, "{:?}", hand.points);
+        let steps = &hand.outcome.as_ref().unwrap().steps;
+        let dealt: Vec<_> = steps
+            .iter()
+            .filter(|s| s.reason == "Any hand (dealt) +5")
+            .collect();
+        assert_eq!(dealt.len(), 3, "{steps:?}");
+    }
+    let sheet = crate::sheet::text_sheet(&r);
+    assert!(
+        sheet.contains("5 points at the hand's end for a hand dealt"),
+        "{sheet}"
+    );
+}
