@@ -595,7 +595,7 @@ fn own_settlement(
             seats: members,
         })
         .collect();
-    let mut outcome = scoring::settle_own(ruleset, seats, &sides, |_| *c, true);
+    let mut outcome = scoring::settle_own(ruleset, seats, &sides[..], |_| *c, true);
     // Partners share one score, as in the game.
     if teams.any() {
         let totals = teams.totals(&outcome.seats);

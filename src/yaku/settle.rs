@@ -565,6 +565,41 @@ pub struct OwnSide {
     pub dealt: Vec<usize>,
 }
 
+/// The sides of a hand settled seat by seat, as [`settle_own`] reads them: a list of
+/// [`OwnSide`]s, or a game's seats read where they lie (no list built per hand).
+pub trait OwnSides {
+    /// How many sides.
+    fn count(&self) -> usize;
+    /// The seat credited with side `i`'s points.
+    fn first_seat(&self, i: usize) -> usize;
+    /// The cards side `i` took.
+    fn pile(&self, i: usize) -> CardSet;
+    /// How many times turn event `e` fired for side `i`'s seats.
+    fn fired(&self, i: usize, e: usize) -> u32;
+    /// Calls `each` with every dealt combination (by index) side `i`'s seats held.
+    fn dealt(&self, i: usize, each: &mut dyn FnMut(usize));
+}
+
+impl OwnSides for [OwnSide] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn first_seat(&self, i: usize) -> usize {
+        self[i].seats.first().copied().unwrap_or(0)
+    }
+    fn pile(&self, i: usize) -> CardSet {
+        self[i].pile
+    }
+    fn fired(&self, i: usize, e: usize) -> u32 {
+        self[i].fired.get(e).copied().unwrap_or(0)
+    }
+    fn dealt(&self, i: usize, each: &mut dyn FnMut(usize)) {
+        for &d in &self[i].dealt {
+            each(d);
+        }
+    }
+}
+
 /// A hand played out and settled seat by seat without a scoring script (`[flow] exhausted =
 /// "settle"`): each side scores the yaku its pile holds, its turn events' `points`, and the
 /// tallies' awards against the other sides (`most`: the one side with the highest count; `par`:
@@ -573,7 +608,7 @@ pub struct OwnSide {
 pub fn settle_own(
     ruleset: &Ruleset,
     seats: usize,
-    sides: &[OwnSide],
+    sides: &(impl OwnSides + ?Sized),
     circumstances: impl Fn(usize) -> Circumstances,
     explain: bool,
 ) -> HandOutcome {
@@ -595,34 +630,37 @@ pub fn settle_own(
     // Each side's first seat and yaku facts, on the stack (a side per seat at most).
     let mut firsts = [0usize; crate::ruleset::MAX_SEATS];
     let mut facts = [YakuFacts::default(); crate::ruleset::MAX_SEATS];
-    let sides = &sides[..sides.len().min(crate::ruleset::MAX_SEATS)];
-    for (i, side) in sides.iter().enumerate() {
-        firsts[i] = side.seats.first().copied().unwrap_or(0);
+    let count = sides.count().min(crate::ruleset::MAX_SEATS);
+    for i in 0..count {
+        firsts[i] = sides.first_seat(i);
         facts[i] = circumstances(firsts[i]).yaku_facts();
     }
-    for (i, side) in sides.iter().enumerate() {
-        let found = ruleset.yaku.evaluate(side.pile, &facts[i]);
+    let dealt = ruleset.matching().map_or(&[][..], |f| &f.dealt_yaku[..]);
+    let events = ruleset.matching().map_or(&[][..], |f| &f.turn_events[..]);
+    for i in 0..count {
+        let found = ruleset.yaku.evaluate(sides.pile(i), &facts[i]);
         for y in found.iter() {
             let p = i64::from(found.points[y]);
             let name = &ruleset.yaku.yaku[y].name;
             credit(firsts[i], p, &|| format!("{name} {p:+}"), &mut points);
         }
-        let dealt = ruleset.matching().map_or(&[][..], |f| &f.dealt_yaku[..]);
-        for check in side.dealt.iter().filter_map(|&d| dealt.get(d)) {
-            let p = check.points;
-            credit(
-                firsts[i],
-                p,
-                &|| format!("{} (dealt) {p:+}", check.name),
-                &mut points,
-            );
-        }
-        let events = ruleset.matching().map_or(&[][..], |f| &f.turn_events[..]);
-        for (e, times) in events.iter().zip(&side.fired) {
-            if e.points != 0 && *times > 0 {
-                let p = e.points.saturating_mul(i64::from(*times));
+        sides.dealt(i, &mut |d| {
+            if let Some(check) = dealt.get(d) {
+                let p = check.points;
+                credit(
+                    firsts[i],
+                    p,
+                    &|| format!("{} (dealt) {p:+}", check.name),
+                    &mut points,
+                );
+            }
+        });
+        for (index, e) in events.iter().enumerate() {
+            let times = sides.fired(i, index);
+            if e.points != 0 && times > 0 {
+                let p = e.points.saturating_mul(i64::from(times));
                 let reason = || {
-                    if *times == 1 {
+                    if times == 1 {
                         format!("{} {p:+}", e.name)
                     } else {
                         format!("{} x{times} {p:+}", e.name)
@@ -635,13 +673,13 @@ pub fn settle_own(
     for tally in &ruleset.tallies {
         let Some(award) = tally.award else { continue };
         let mut all = [0i64; crate::ruleset::MAX_SEATS];
-        for (i, side) in sides.iter().enumerate() {
+        for i in 0..count {
             all[i] = tally.count.int(&crate::expr::Context {
-                pile: side.pile,
+                pile: sides.pile(i),
                 facts: &facts[i],
             });
         }
-        let counts = &all[..sides.len()];
+        let counts = &all[..count];
         match award {
             TallyAward::Most(p) => {
                 let Some(&high) = counts.iter().max() else {

@@ -94,45 +94,46 @@ fn sums(rule: &CaptureRule, table: CardSet, card: CardId, out: &mut Vec<CardSet>
     if positive && (total < target || fits.len() < rule.min_cards) {
         return;
     }
-    let pool = if positive { fits } else { table };
-    let n = pool.len() as usize;
-    // On the stack for the tables games deal (a few cards), on the heap past them.
-    const SMALL: usize = 16;
-    let (mut small_cards, mut small_rest) = ([(CardId(0), 0i64); SMALL], [0i64; SMALL + 1]);
-    let (mut big_cards, mut big_rest) = (Vec::new(), Vec::new());
-    let (cards, rest): (&mut [(CardId, i64)], &mut [i64]) = if n <= SMALL {
-        (&mut small_cards[..n], &mut small_rest[..=n])
-    } else {
-        big_cards.resize(n, (CardId(0), 0));
-        big_rest.resize(n + 1, 0);
-        (&mut big_cards[..], &mut big_rest[..])
-    };
-    for (slot, c) in cards.iter_mut().zip(pool.iter()) {
-        *slot = (c, value(rule, c));
-    }
-    for i in (0..n).rev() {
-        rest[i] = rest[i + 1].saturating_add(cards[i].1);
-    }
     let first = out.len();
-    let mut search = SumSearch {
-        cards,
-        rest,
-        target,
-        min_cards: rule.min_cards,
-        positive,
-        visits: 0,
-        found: out,
-    };
     if positive {
-        search.choose(0, 0, CardSet::EMPTY);
+        // Each set of the cards that fit, by the card added last: no set is visited twice.
+        let mut search = FitSearch {
+            rule,
+            target,
+            min_cards: rule.min_cards,
+            visits: 0,
+            found: out,
+        };
+        search.choose(fits, 0, CardSet::EMPTY);
     } else {
+        let n = table.len() as usize;
+        let mut cards: Vec<(CardId, i64)> = table.iter().map(|c| (c, value(rule, c))).collect();
+        cards.truncate(n);
+        let mut rest = vec![0i64; n + 1];
+        for i in (0..n).rev() {
+            rest[i] = rest[i + 1].saturating_add(cards[i].1);
+        }
+        let mut search = SumSearch {
+            cards: &cards,
+            rest: &rest,
+            target,
+            min_cards: rule.min_cards,
+            positive,
+            visits: 0,
+            found: out,
+        };
         search.walk(0, 0, CardSet::EMPTY);
     }
     let found = &mut out[first..];
     if found.len() > 1 {
         found.sort_unstable_by_key(|s| (s.len(), s.0));
     }
-    // A set found twice (the walk over values that may be zero) or already offered stays once.
+    // A set found twice (the walk over values that may be zero) or already offered stays once;
+    // the search over values above zero finds each set once.
+    if positive && first == 0 {
+        out.truncate(MAX_OPTIONS);
+        return;
+    }
     let mut i = first;
     while i < out.len() {
         if out[..i].contains(&out[i]) {
@@ -142,6 +143,40 @@ fn sums(rule: &CaptureRule, table: CardSet, card: CardId, out: &mut Vec<CardSet>
         }
     }
     out.truncate(MAX_OPTIONS);
+}
+
+/// The sum search where every value is above zero, over a set of cards that each fit the total.
+struct FitSearch<'a> {
+    rule: &'a CaptureRule,
+    target: i64,
+    min_cards: u32,
+    visits: u32,
+    found: &'a mut Vec<CardSet>,
+}
+
+impl FitSearch<'_> {
+    /// Adds each card of `rest` in turn (the lowest first) to `set`, going on with the cards
+    /// above it while the sum stays under the total.
+    fn choose(&mut self, rest: CardSet, sum: i64, set: CardSet) {
+        let mut left = rest;
+        while let Some(card) = left.first_card() {
+            left.remove(card);
+            let with_sum = sum.saturating_add(value(self.rule, card));
+            if with_sum > self.target || self.visits > MAX_VISITS {
+                continue;
+            }
+            self.visits += 1;
+            let mut with = set;
+            with.insert(card);
+            if with_sum == self.target {
+                if with.len() >= self.min_cards && self.found.len() < MAX_OPTIONS {
+                    self.found.push(with);
+                }
+            } else if !left.is_empty() {
+                self.choose(left, with_sum, with);
+            }
+        }
+    }
 }
 
 struct SumSearch<'a> {
@@ -157,28 +192,6 @@ struct SumSearch<'a> {
 }
 
 impl SumSearch<'_> {
-    /// With every value above zero: each set whose total is at most the target is visited once,
-    /// by the card added last, and only cards that still fit are added.
-    fn choose(&mut self, from: usize, sum: i64, set: CardSet) {
-        for i in from..self.cards.len() {
-            let (card, v) = self.cards[i];
-            let with_sum = sum.saturating_add(v);
-            if with_sum > self.target || self.visits > MAX_VISITS {
-                continue;
-            }
-            self.visits += 1;
-            let mut with = set;
-            with.insert(card);
-            if with_sum == self.target {
-                if with.len() >= self.min_cards && self.found.len() < MAX_OPTIONS {
-                    self.found.push(with);
-                }
-            } else if with_sum.saturating_add(self.rest[i + 1]) >= self.target {
-                self.choose(i + 1, with_sum, with);
-            }
-        }
-    }
-
     /// Any values: every subset, include or leave out each card in turn (bounded).
     fn walk(&mut self, next: usize, sum: i64, set: CardSet) {
         self.visits += 1;

@@ -1582,14 +1582,15 @@ impl MatchingGame {
         if self.stock_pos >= self.stock.len() || self.hands.iter().any(|h| !h.is_empty()) {
             return false;
         }
+        // Every hand is empty: each gets packets in turn until it holds `hand_size`.
         let (hand_size, _) = self.flow.sizes(self.seats);
         let packet = self.flow.deal_packet.max(1);
-        loop {
-            let before = self.stock_pos;
+        let mut dealt = 0;
+        while dealt < hand_size && self.stock_pos < self.stock.len() {
+            let k = packet.min(hand_size - dealt);
             let mut s = next_seat(self.ledger.dealer, self.seats);
             for _ in 0..self.seats {
-                let want = hand_size.saturating_sub(self.hands[s].len()).min(packet);
-                for _ in 0..want {
+                for _ in 0..k {
                     if let Some(&card) = self.stock.get(self.stock_pos) {
                         self.hands[s].insert(card);
                         self.stock_pos += 1;
@@ -1597,9 +1598,7 @@ impl MatchingGame {
                 }
                 s = next_seat(s, self.seats);
             }
-            if self.stock_pos == before {
-                break;
-            }
+            dealt += k;
         }
         true
     }
@@ -1633,48 +1632,12 @@ impl MatchingGame {
     /// A hand played out and settled without a script: each seat (each partnership, on the
     /// partners' piles together) scores its yaku, turn events and tally awards.
     fn settle_own(&self) -> HandOutcome {
-        let teams = self.flow.teams;
-        let per = self.flow.turn_events.len();
-        let count = if teams.any() {
-            teams.count(self.seats)
-        } else {
-            self.seats
-        };
-        let members = |side: usize| -> Vec<Seat> {
-            if teams.any() {
-                teams.members(side, self.seats).collect()
-            } else {
-                vec![side]
-            }
-        };
-        let sides: Vec<yaku::OwnSide> = (0..count)
-            .map(members)
-            .map(|seats| yaku::OwnSide {
-                pile: seats
-                    .iter()
-                    .fold(CardSet::EMPTY, |u, &s| u | self.captured[s]),
-                fired: (0..per)
-                    .map(|e| {
-                        seats
-                            .iter()
-                            .map(|&s| u32::from(self.marks.fired(s, e)))
-                            .sum()
-                    })
-                    .collect(),
-                dealt: seats
-                    .iter()
-                    .filter(|&&s| self.marks.dealt[s] != NO_STACK)
-                    .map(|&s| usize::from(self.marks.dealt[s]))
-                    .collect(),
-                seats,
-            })
-            .collect();
         // A simulation keeps the points alone, as it does for a stop.
         let explain = self.keep_deals || self.ledger.log;
         yaku::settle_own(
             &self.ruleset,
             self.seats,
-            &sides,
+            &SeatSides { game: self },
             |s| self.circumstances(s),
             explain,
         )
@@ -2605,6 +2568,58 @@ impl Game for MatchingGame {
     }
     fn as_dyn(&self) -> &dyn Game {
         self
+    }
+}
+
+/// A game's seats as the sides of a hand settled seat by seat (each partnership one side), read
+/// where they lie.
+struct SeatSides<'g> {
+    game: &'g MatchingGame,
+}
+
+impl SeatSides<'_> {
+    fn side_of(&self, seat: Seat) -> usize {
+        let teams = &self.game.flow.teams;
+        if teams.any() {
+            teams.team_of(seat)
+        } else {
+            seat
+        }
+    }
+
+    fn members(&self, side: usize) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.game.seats).filter(move |&s| self.side_of(s) == side)
+    }
+}
+
+impl yaku::OwnSides for SeatSides<'_> {
+    fn count(&self) -> usize {
+        let teams = &self.game.flow.teams;
+        if teams.any() {
+            teams.count(self.game.seats)
+        } else {
+            self.game.seats
+        }
+    }
+    fn first_seat(&self, i: usize) -> usize {
+        self.members(i).next().unwrap_or(0)
+    }
+    fn pile(&self, i: usize) -> CardSet {
+        self.members(i)
+            .fold(CardSet::EMPTY, |u, s| u | self.game.captured[s])
+    }
+    fn fired(&self, i: usize, e: usize) -> u32 {
+        self.members(i)
+            .map(|s| u32::from(self.game.marks.fired(s, e)))
+            .sum()
+    }
+    fn dealt(&self, i: usize, each: &mut dyn FnMut(usize)) {
+        for s in self.members(i) {
+            let d = self.game.marks.dealt[s];
+            if d != NO_STACK {
+                each(usize::from(d));
+            }
+        }
     }
 }
 

@@ -35,7 +35,7 @@ fn settled(r: &Ruleset, piles: [&str; 2], sweeps: [u32; 2]) -> String {
             dealt: Vec::new(),
         })
         .collect();
-    let o = settle_own(r, 2, &sides, |_| Circumstances::default(), true);
+    let o = settle_own(r, 2, &sides[..], |_| Circumstances::default(), true);
     let mut out = String::new();
     for step in &o.steps {
         let _ = writeln!(
