@@ -590,10 +590,23 @@ fn settles_seats(r: &Ruleset) -> bool {
             .is_some_and(|f| f.exhausted == crate::ruleset::Exhausted::Settle)
 }
 
-/// True when one of the `unseen` cards could take every card of `left` at once.
+/// True when one of the `unseen` cards could take every card of `left` at once. Cards alike
+/// under every capture rule (equal values, neither wild) capture alike: each kind is tried once.
 fn could_sweep(flow: &MatchingFlow, unseen: CardSet, left: CardSet) -> bool {
     let mut options = Vec::new();
+    let mut tried: Vec<(bool, [i64; 4])> = Vec::new();
+    let alike = flow.captures.len() <= 4;
     unseen.iter().any(|c| {
+        if alike {
+            let mut key = (flow.wild.contains(c), [0i64; 4]);
+            for (slot, rule) in key.1.iter_mut().zip(&flow.captures) {
+                *slot = rule.values.get(c.index()).copied().unwrap_or(0);
+            }
+            if tried.contains(&key) {
+                return false;
+            }
+            tried.push(key);
+        }
         capture::options(flow, left, c, &mut options);
         options.contains(&left)
     })
