@@ -757,6 +757,11 @@ pub static FLOW: TableDef = table(
             Int,
             "Banker games: chips the banker starts with (unlimited without it).",
         ),
+        key(
+            "table_limit",
+            Int,
+            "Banker games, hands per seat: the most all the players' bets of one hand may add up to; a player left less than the smallest bet bets nothing that hand.",
+        ),
         key("hands", Int, "Banker games: hands in a session."),
         key(
             "banker_win",

@@ -610,6 +610,9 @@ pub struct BankerFlow {
     pub bankroll: i64,
     /// Chips the banker starts with (`None`: the banker's purse is unlimited).
     pub banker_bankroll: Option<i64>,
+    /// The most all the players' bets of one hand may add up to (`table_limit`, Oicho-Kabu's
+    /// domae), hands per seat; `None`: no limit but each player's.
+    pub table_limit: Option<i64>,
     /// Hands in a session.
     pub hands: u32,
     /// Conditions on the banker's first tiles that win every bet at once.

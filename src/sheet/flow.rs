@@ -656,10 +656,17 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             }
         )),
         Rule::plain(format!(
-            "Each player receives {} {card} and bets {} to {} chips on it.",
+            "Each player receives {} {card} and bets {} to {} chips on it{}.",
             number_word(flow.first_tiles.into()),
             flow.min_bet,
-            flow.max_bet
+            flow.max_bet,
+            match flow.table_limit {
+                Some(t) => format!(
+                    "; the players' bets of a hand add up to at most {t} chips, in seat order, and a player left less than {} bets nothing that hand",
+                    flow.min_bet
+                ),
+                None => String::new(),
+            }
         )),
         Rule::plain(format!(
             "The banker takes {} {card}s.",

@@ -277,3 +277,39 @@ fn random_sessions_conserve_every_card_and_every_chip() {
         }
     }
 }
+
+#[test]
+fn the_domae_limits_the_bets_of_a_hand_together() {
+    // wikipedia "Gameplay": the domae is "the maximum limit for the total bets of all the
+    // players ... then player D is not allowed to bet". Choice: 25 chips. Three players bet in
+    // seat order: 10, then 10 of the 15 left, then the third may bet 1 to 5, and a fourth
+    // nothing.
+    let r = rules();
+    let mut g = start(
+        Arc::clone(&r),
+        StartOptions {
+            seats: Some(4),
+            rounds: Some(1),
+            ..StartOptions::default()
+        },
+    )
+    .unwrap();
+    let mut s = String::new();
+    for amount in [10, 10, 5, 0] {
+        let seat = g.to_act().unwrap();
+        let _ = writeln!(
+            s,
+            "seat {seat} may bet {:?}, bets {amount}",
+            g.view(seat).limits
+        );
+        g.apply(Action::Bet { amount }).unwrap();
+    }
+    while let Some(seat) = g.to_act() {
+        g.apply(Action::Draw { count: 0 })
+            .unwrap_or_else(|e| panic!("{seat}: {e:?}"));
+    }
+    for p in &g.hands_played()[0].players {
+        let _ = writeln!(s, "seat {} bet {} result {:+}", p.seat, p.bet, p.result);
+    }
+    insta::assert_snapshot!(s);
+}
