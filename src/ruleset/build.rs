@@ -2566,6 +2566,7 @@ fn banker_flow(
         player_draw: table.player_draw,
         banker_draw: table.banker_draw,
         bets: table.bets,
+        hand_names: table.hand_names,
     })))
 }
 

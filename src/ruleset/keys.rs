@@ -804,10 +804,25 @@ pub static FLOW: TableDef = table(
             "Banker games: when the banker's hand draws or stands.",
         ),
         key(
+            "hand_name",
+            Tables(&HAND_NAME),
+            "Banker games: a name for a hand's value, shown instead of its points (`value = 9`, `name = \"Kabu\"`).",
+        ),
+        key(
             "bet",
             Tables(&BET),
             "Banker games with a table hand: the bets a seat may place, each with its own stake.",
         ),
+    ],
+);
+
+/// A hand's name by its value: `[[flow.hand_name]]`.
+pub static HAND_NAME: TableDef = table(
+    "a hand's name",
+    "What a banker game calls a hand of one value.",
+    &[
+        required("value", Int, "The hand's value (what `value` gives)."),
+        required("name", String, "Its name (`Kabu`)."),
     ],
 );
 

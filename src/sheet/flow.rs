@@ -697,6 +697,17 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             in_words(&flow.value_source, lex)
         ),
     ));
+    if !flow.hand_names.is_empty() {
+        let names: Vec<String> = flow
+            .hand_names
+            .iter()
+            .map(|(v, n)| format!("{v} is {n}"))
+            .collect();
+        rules.push(Rule::named(
+            "Names of the hands",
+            format!("{}.", join_and(&names)),
+        ));
+    }
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
     let mut sections = vec![Section {
         heading: "Play".to_string(),

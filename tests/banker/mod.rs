@@ -619,6 +619,9 @@ fn oicho_kabu_is_analysed_played_and_described() {
     let rules = Yaku::new(["rules", "oicho-kabu"]).run();
     rules.expect_code(0);
     assert!(rules.stdout.contains("Shippin (4-1)"));
+    assert!(rules.stdout.contains("9 is Kabu"), "{}", rules.stdout);
+    // The showdown names each hand by `[[flow.hand_name]]`: `Kabu (9)`, not `9 points`.
+    assert!(!play.stdout.contains(" points"), "{}", play.stdout);
 }
 
 /// Issue 29: `yaku sim` on a banker game seated two players whatever `[flow] players` said.
