@@ -126,6 +126,145 @@ fn run_table(
     super::EXIT_OK
 }
 
+/// `yaku analyze` on hands per seat drawn by rules (Oicho-Kabu): the best choice at each total
+/// where the rules leave it to the player, and the banker's edge, exactly.
+fn run_seats(
+    args: &AnalyzeArgs,
+    ruleset: &crate::ruleset::Ruleset,
+    flow: &crate::ruleset::BankerFlow,
+    limits: (i64, i64),
+) -> i32 {
+    let odds = match analysis::seats::seat_odds(ruleset, flow) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: no exact analysis of `{}`: {e}", ruleset.id);
+            return super::EXIT_FAILURE;
+        }
+    };
+    let (_, limited) = analysis::best_values(&odds.first, limits);
+    let option_words = |d: u32| match d {
+        0 => "stand".to_string(),
+        1 => "take 1".to_string(),
+        n => format!("take {n}"),
+    };
+    if args.json {
+        let totals: Vec<serde_json::Value> = odds
+            .by_total
+            .iter()
+            .map(|t| {
+                let by_draw: Vec<serde_json::Value> = t
+                    .by_draw
+                    .iter()
+                    .map(|&(d, ev)| serde_json::json!({ "draw": d, "ev": ev.to_f64(), "ev_exact": ev.to_string() }))
+                    .collect();
+                serde_json::json!({
+                    "total": t.total,
+                    "chance": fraction_of(t.chance),
+                    "by_draw": by_draw,
+                    "best": t.best().0,
+                    "exceptions": t.exceptions,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "player": fraction(odds.player),
+            "banker_edge": fraction(Rational::ZERO - odds.player),
+            "banker_wins_at_once": fraction_of(odds.banker_wins),
+            "best_with_limits": fraction(limited),
+            "limits": [limits.0, limits.1],
+            "choices": totals,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — exact, over every deal of one player's hand, its draws and the banker's",
+        ruleset.name
+    );
+    let _ = writeln!(
+        out,
+        "(the other players' cards do not change one player's odds; draws by the drawing rules)"
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "the banker's first cards win every bet at once: {:.4}%   {}",
+        odds.banker_wins.to_f64() * 100.0,
+        odds.banker_wins
+    );
+    let _ = writeln!(
+        out,
+        "player, one chip a hand, best choices: {}   {}",
+        percent(odds.player),
+        odds.player
+    );
+    let _ = writeln!(
+        out,
+        "the banker's edge: {}   {}",
+        percent(Rational::ZERO - odds.player),
+        Rational::ZERO - odds.player
+    );
+    let _ = writeln!(
+        out,
+        "player with bets of {} to {} (the largest on a favourable first hand): {:+.4} chips a hand   {}",
+        limits.0,
+        limits.1,
+        limited.to_f64(),
+        limited
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "where the rules leave the choice to the player, per chip:"
+    );
+    let header: Vec<String> = flow.draw_options.iter().map(|&d| option_words(d)).collect();
+    let _ = writeln!(
+        out,
+        "{:<7} {:>8}   {:<24}  best",
+        "total",
+        "chance",
+        header.join(" / ")
+    );
+    for t in &odds.by_total {
+        let evs: Vec<String> = t
+            .by_draw
+            .iter()
+            .map(|&(_, ev)| format!("{:+.4}", ev.to_f64()))
+            .collect();
+        let (best, _) = t.best();
+        let exceptions = if t.exceptions > 0 {
+            format!(
+                " ({} hand(s) of this total do better otherwise)",
+                t.exceptions
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "{:<7} {:>7.4}%   {:<24}  {}{exceptions}",
+            t.total,
+            t.chance.to_f64() * 100.0,
+            evs.join(" / "),
+            option_words(best)
+        );
+    }
+    let _ = writeln!(out);
+    for t in &odds.by_total {
+        let exact: Vec<String> = t
+            .by_draw
+            .iter()
+            .map(|&(d, ev)| format!("{} {ev}", option_words(d)))
+            .collect();
+        let _ = writeln!(out, "total {}: {}", t.total, exact.join(", "));
+    }
+    print!("{out}");
+    super::EXIT_OK
+}
+
 fn fraction_of(r: Rational) -> serde_json::Value {
     serde_json::json!({ "probability": r.to_f64(), "exact": r.to_string() })
 }
@@ -293,13 +432,6 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     if flow.table_hand {
         return run_table(args, &ruleset, flow);
     }
-    if crate::families::banker::has_seat_rules(flow) {
-        eprintln!(
-            "error: no exact analysis of `{}`: its hands draw by drawing rules per seat, and that enumeration is not written yet (the exact analysis covers hands whose draws the players choose, and table hands)",
-            ruleset.id
-        );
-        return super::EXIT_FAILURE;
-    }
     if args.packs.is_some() {
         eprintln!(
             "error: `--packs` is for a game dealt from a shoe to one table hand; `{}` deals each player a hand",
@@ -326,6 +458,9 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
             flow.max_players
         );
         return super::EXIT_USAGE;
+    }
+    if crate::families::banker::has_seat_rules(flow) {
+        return run_seats(args, &ruleset, flow, limits);
     }
     let deck = &ruleset.deck;
     let strategy = match Strategy::load(&args.strategy, &ruleset) {

@@ -2492,6 +2492,7 @@ fn banker_flow(
     let max_bet = chips(&mut r, "max_bet", MAX_BET, errors).unwrap_or(10);
     let bankroll = chips(&mut r, "bankroll", MAX_BANKROLL, errors).unwrap_or(100);
     let banker_bankroll = chips(&mut r, "banker_bankroll", MAX_BANKROLL, errors);
+    let table_limit = chips(&mut r, "table_limit", MAX_BANKROLL, errors);
     let value_text = r.string("value", errors);
     let value = match value_text {
         Some(s) => compile_expr(&s, Type::Int, &vocab.names(scope::HAND), errors),
@@ -2560,6 +2561,7 @@ fn banker_flow(
         max_bet,
         bankroll,
         banker_bankroll,
+        table_limit,
         hands,
         banker_wins,
         value: value?,
@@ -2571,6 +2573,7 @@ fn banker_flow(
         player_draw: table.player_draw,
         banker_draw: table.banker_draw,
         bets: table.bets,
+        hand_names: table.hand_names,
     })))
 }
 

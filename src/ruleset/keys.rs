@@ -762,6 +762,11 @@ pub static FLOW: TableDef = table(
             Int,
             "Banker games: chips the banker starts with (unlimited without it).",
         ),
+        key(
+            "table_limit",
+            Int,
+            "Banker games, hands per seat: the most all the players' bets of one hand may add up to; a player left less than the smallest bet bets nothing that hand.",
+        ),
         key("hands", Int, "Banker games: hands in a session."),
         key(
             "banker_win",
@@ -804,10 +809,25 @@ pub static FLOW: TableDef = table(
             "Banker games: when the banker's hand draws or stands.",
         ),
         key(
+            "hand_name",
+            Tables(&HAND_NAME),
+            "Banker games: a name for a hand's value, shown instead of its points (`value = 9`, `name = \"Kabu\"`).",
+        ),
+        key(
             "bet",
             Tables(&BET),
             "Banker games with a table hand: the bets a seat may place, each with its own stake.",
         ),
+    ],
+);
+
+/// A hand's name by its value: `[[flow.hand_name]]`.
+pub static HAND_NAME: TableDef = table(
+    "a hand's name",
+    "What a banker game calls a hand of one value.",
+    &[
+        required("value", Int, "The hand's value (what `value` gives)."),
+        required("name", String, "Its name (`Kabu`)."),
     ],
 );
 

@@ -624,6 +624,9 @@ pub struct BankerFlow {
     pub bankroll: i64,
     /// Chips the banker starts with (`None`: the banker's purse is unlimited).
     pub banker_bankroll: Option<i64>,
+    /// The most all the players' bets of one hand may add up to (`table_limit`, Oicho-Kabu's
+    /// domae), hands per seat; `None`: no limit but each player's.
+    pub table_limit: Option<i64>,
     /// Hands in a session.
     pub hands: u32,
     /// Conditions on the banker's first tiles that win every bet at once.
@@ -650,6 +653,20 @@ pub struct BankerFlow {
     pub banker_draw: Vec<DrawRule>,
     /// The bets a seat may place on a table hand (`[[flow.bet]]`), each with its own stake.
     pub bets: Vec<BetKind>,
+    /// Names of hand values (`[[flow.hand_name]]`: 9 is `Kabu`), in file order.
+    pub hand_names: Vec<(i64, String)>,
+}
+
+impl BankerFlow {
+    /// A hand's value in words: its name and value (`Kabu (9)`) when `[[flow.hand_name]]` names
+    /// it, else its points (`1 point`, `7 points`).
+    pub fn value_words(&self, value: i64) -> String {
+        match self.hand_names.iter().find(|(v, _)| *v == value) {
+            Some((_, name)) => format!("{name} ({value})"),
+            None if value == 1 => "1 point".to_string(),
+            None => format!("{value} points"),
+        }
+    }
 }
 
 /// The largest value `card_value` may give one card, either way.

@@ -665,10 +665,17 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             }
         )),
         Rule::plain(format!(
-            "Each player receives {} {card} and bets {} to {} chips on it.",
+            "Each player receives {} {card} and bets {} to {} chips on it{}.",
             number_word(flow.first_tiles.into()),
             flow.min_bet,
-            flow.max_bet
+            flow.max_bet,
+            match flow.table_limit {
+                Some(t) => format!(
+                    "; the players' bets of a hand add up to at most {t} chips, in seat order, and a player left less than {} bets nothing that hand",
+                    flow.min_bet
+                ),
+                None => String::new(),
+            }
         )),
         Rule::plain(format!(
             "The banker takes {} {card}s.",
@@ -699,6 +706,17 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             in_words(&flow.value_source, lex)
         ),
     ));
+    if !flow.hand_names.is_empty() {
+        let names: Vec<String> = flow
+            .hand_names
+            .iter()
+            .map(|(v, n)| format!("{v} is {n}"))
+            .collect();
+        rules.push(Rule::named(
+            "Names of the hands",
+            format!("{}.", join_and(&names)),
+        ));
+    }
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
     let mut sections = vec![Section {
         heading: "Play".to_string(),

@@ -561,11 +561,74 @@ fn baccarat_is_analysed_played_and_described() {
     );
 }
 
+/// Oicho-Kabu through the binary: the exact analysis of its drawing rules (the best choice at
+/// each total left to the player, the banker's edge), a session of the bots that play from it,
+/// a record replayed, the special hands scored and the rule sheet.
+#[test]
+fn oicho_kabu_is_analysed_played_and_described() {
+    let out = Yaku::new(["analyze", "oicho-kabu"]).run();
+    out.expect_code(0);
+    for line in [
+        "the banker's first cards win every bet at once: 2.0513%   4/195",
+        "the banker's edge: +2.6515%   20087/757575",
+        "total 4: stand -6670/13357, take 1 -1162264/4207455",
+        "total 5: stand -9839/25308, take 1 -64114/221445",
+        "total 6: stand -21631/120213, take 1 -236609/841491",
+    ] {
+        assert!(out.stdout.contains(line), "{line}:\n{}", out.stdout);
+    }
+    let json = Yaku::new(["analyze", "oicho-kabu", "--json"]).run();
+    json.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let best: Vec<(i64, u64)> = v["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["total"].as_i64().unwrap(), t["best"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(best, [(4, 1), (5, 1), (6, 0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("oicho.json");
+    let play = Yaku::new([
+        "play",
+        "oicho-kabu",
+        "--players",
+        "greedy,random,best",
+        "--seed",
+        "3",
+        "--rounds",
+        "2",
+        "--record",
+        record.to_str().unwrap(),
+    ])
+    .run();
+    play.expect_code(0);
+    assert!(
+        play.stdout.contains("drawing: The second card"),
+        "{}",
+        play.stdout
+    );
+    let replay = Yaku::new(["replay", record.to_str().unwrap()]).run();
+    replay.expect_code(0);
+    let kuppin = Yaku::new(["score", "oicho-kabu", "--captured", "nine-a,one-a"]).run();
+    kuppin.expect_code(0);
+    assert!(kuppin.stdout.contains("value 10"), "{}", kuppin.stdout);
+    let arashi = Yaku::new(["score", "oicho-kabu", "--captured", "two-a,two-b,two-c"]).run();
+    arashi.expect_code(0);
+    assert!(arashi.stdout.contains("value 20"), "{}", arashi.stdout);
+    let rules = Yaku::new(["rules", "oicho-kabu"]).run();
+    rules.expect_code(0);
+    assert!(rules.stdout.contains("Shippin (4-1)"));
+    assert!(rules.stdout.contains("9 is Kabu"), "{}", rules.stdout);
+    // The showdown names each hand by `[[flow.hand_name]]`: `Kabu (9)`, not `9 points`.
+    assert!(!play.stdout.contains(" points"), "{}", play.stdout);
+}
+
 /// Issue 29: `yaku sim` on a banker game seated two players whatever `[flow] players` said.
 /// Without `--players` it seats the ruleset's number: greedy, then random.
 #[test]
 fn sim_seats_the_rulesets_players() {
-    for (ruleset, seats) in [("kolyesi", 3), ("baccarat", 1)] {
+    for (ruleset, seats) in [("kolyesi", 3), ("baccarat", 1), ("oicho-kabu", 3)] {
         let sim = Yaku::new(["sim", ruleset, "--games", "2", "--json"]).run();
         sim.expect_code(0);
         let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();

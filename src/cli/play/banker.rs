@@ -136,7 +136,7 @@ impl Table for BankerTable {
             self.names[seat],
             if mine.len() == 1 { "" } else { "s" },
             tiles(game.ruleset(), mine),
-            points(hand_value(g.flow(), mine)),
+            points(g.ruleset(), hand_value(g.flow(), mine)),
             view.bankroll
         )
     }
@@ -186,14 +186,17 @@ impl Table for BankerTable {
                     row(
                         format!(
                             "last hand, the player: {}",
-                            points(h.players.first().and_then(|p| p.value).unwrap_or(0))
+                            points(
+                                g.ruleset(),
+                                h.players.first().and_then(|p| p.value).unwrap_or(0)
+                            )
                         ),
                         h.players.first().map_or(&[][..], |p| &p.tiles[..]),
                     ),
                     row(
                         format!(
                             "last hand, the banker: {}",
-                            points(h.banker_value.unwrap_or(0))
+                            points(g.ruleset(), h.banker_value.unwrap_or(0))
                         ),
                         &h.banker_tiles,
                     ),
@@ -232,7 +235,7 @@ impl Table for BankerTable {
                 title: format!(
                     "{}: {}",
                     self.names[seat],
-                    points(hand_value(g.flow(), mine))
+                    points(g.ruleset(), hand_value(g.flow(), mine))
                 ),
                 tiles: Tile::all(deck, mine),
                 hidden: 0,
@@ -377,9 +380,11 @@ impl Table for BankerTable {
     }
 }
 
-/// `1 point`, `7 points`.
-fn points(n: i64) -> String {
-    plural(n, "point")
+/// `1 point`, `7 points`, or the hand's name by its value (`Kabu (9)`, `[[flow.hand_name]]`).
+fn points(ruleset: &crate::ruleset::Ruleset, n: i64) -> String {
+    ruleset
+        .banker()
+        .map_or_else(|| plural(n, "point"), |f| f.value_words(n))
 }
 
 fn describe(a: Action) -> String {
@@ -430,13 +435,13 @@ fn table_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String
         out.push_str(&format!(
             "the player's hand: {} = {}\n",
             card_list(ruleset, &p.tiles),
-            points(p.value.unwrap_or(0))
+            points(ruleset, p.value.unwrap_or(0))
         ));
     }
     out.push_str(&format!(
         "the banker's hand: {} = {}\n",
         card_list(ruleset, &h.banker_tiles),
-        points(h.banker_value.unwrap_or(0))
+        points(ruleset, h.banker_value.unwrap_or(0))
     ));
     if !h.rules.is_empty() {
         out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
@@ -484,7 +489,7 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         None => out.push_str(&format!(
             "showdown: the banker has {} = {}\n",
             tiles(ruleset, set(&h.banker_tiles)),
-            points(h.banker_value.unwrap_or(0))
+            points(ruleset, h.banker_value.unwrap_or(0))
         )),
     }
     for p in &h.players {
@@ -495,7 +500,7 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         };
         let value = p
             .value
-            .map_or_else(String::new, |v| format!(" = {}", points(v)));
+            .map_or_else(String::new, |v| format!(" = {}", points(ruleset, v)));
         out.push_str(&format!(
             "  {:<22} {}{value}, bet {}: {outcome}\n",
             names[p.seat],

@@ -37,9 +37,8 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
         static SEEN: RefCell<HashMap<u64, Arc<Vec<FirstHandOdds>>>> = RefCell::default();
     }
     let flow = ruleset.banker()?;
-    // A table hand has no first hand of one's own: its bots read the bets' odds instead; the
-    // odds of hands drawn by rules per seat are not enumerated yet.
-    if flow.table_hand || has_seat_rules(flow) {
+    // A table hand has no first hand of one's own: its bots read the bets' odds instead.
+    if flow.table_hand {
         return None;
     }
     let key = ruleset.content_hash;
@@ -52,7 +51,17 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .entry(key)
-                .or_insert_with(|| Arc::new(analysis::first_hand_odds(ruleset, flow))),
+                .or_insert_with(|| {
+                    // Hands drawn by rules per seat: every first hand and every hand at a
+                    // choice, looked up by the cards held.
+                    Arc::new(if has_seat_rules(flow) {
+                        analysis::seats::seat_odds(ruleset, flow)
+                            .map(|o| o.all_hands())
+                            .unwrap_or_default()
+                    } else {
+                        analysis::first_hand_odds(ruleset, flow)
+                    })
+                }),
         );
         SEEN.with(|s| s.borrow_mut().insert(key, odds));
     }
@@ -76,10 +85,12 @@ pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
         return Ok(());
     }
     if has_seat_rules(flow) {
-        return Err(format!(
-            "it plays from the exact odds of every first hand, and those of `{}`, whose hands draw by drawing rules, are not enumerated\n  = help: bots that need no odds: random, or a strategy file whose entries all name a bet and a draw",
-            ruleset.id
-        ));
+        return analysis::seats::check(ruleset, flow).map_err(|why| {
+            format!(
+                "it plays from the exact odds of every hand, and those of `{}` cannot be enumerated: {why}\n  = help: bots that need no odds: random, or a strategy file whose entries all name a bet and a draw",
+                ruleset.id
+            )
+        });
     }
     let cards = ruleset.deck.cards.len();
     let deals = analysis::deal_count(cards, flow);

@@ -246,9 +246,31 @@ impl BankerGame {
         self.stock.len() - self.stock_pos
     }
 
-    /// The largest bet `seat` may place now.
+    /// The largest bet `seat` may place now: the table's limit, the seat's chips, and what the
+    /// other players' bets of this hand leave of `table_limit`.
     fn top_bet(&self, seat: Seat) -> i64 {
-        self.max_bet.min(self.ledger.scores[seat])
+        let top = self.max_bet.min(self.ledger.scores[seat]);
+        match self.flow.table_limit {
+            Some(limit) if !self.flow.table_hand => {
+                let others: i64 = (0..self.players())
+                    .filter(|&s| s != seat)
+                    .map(|s| self.bets[s])
+                    .sum();
+                top.min(limit - others)
+            }
+            _ => top,
+        }
+    }
+
+    /// The bets `seat` may place now, smallest and largest: `(0, 0)` when `table_limit` leaves
+    /// it less than the smallest bet (the seat bets nothing this hand).
+    fn bet_range(&self, seat: Seat) -> (i64, i64) {
+        let top = self.top_bet(seat);
+        if top < self.min_bet {
+            (0, 0)
+        } else {
+            (self.min_bet, top)
+        }
     }
 
     /// The ruleset being played.
@@ -454,12 +476,9 @@ impl BankerGame {
         let illegal = |reason: String| Err(IllegalAction { reason });
         match (self.phase, action) {
             (BankerPhase::Bet { seat }, Action::Bet { amount }) => {
-                let top = self.top_bet(seat);
-                if amount < self.min_bet || amount > top {
-                    return illegal(format!(
-                        "a bet must be between {} and {top} chips",
-                        self.min_bet
-                    ));
+                let (low, top) = self.bet_range(seat);
+                if amount < low || amount > top {
+                    return illegal(format!("a bet must be between {low} and {top} chips"));
                 }
                 self.bets[seat] = amount;
                 match self.next_in_hand(seat) {
@@ -728,7 +747,7 @@ impl BankerGame {
             tiles: self.tiles[seat],
             bankroll: self.ledger.scores[seat],
             bets: &self.bets,
-            limits: (self.min_bet, self.top_bet(seat)),
+            limits: self.bet_range(seat),
             draw_options: &self.flow.draw_options,
             hand: self.ledger.round,
             hands_total: self.ledger.rounds,
@@ -789,7 +808,10 @@ impl Game for BankerGame {
             return self.table_legal_count();
         }
         match self.phase {
-            BankerPhase::Bet { seat } => (self.top_bet(seat) - self.min_bet + 1).max(0) as usize,
+            BankerPhase::Bet { seat } => {
+                let (low, top) = self.bet_range(seat);
+                (top - low + 1).max(0) as usize
+            }
             BankerPhase::Draw { .. } => {
                 let left = self.stock_len() as u32;
                 self.flow
@@ -807,8 +829,9 @@ impl Game for BankerGame {
         }
         match self.phase {
             BankerPhase::Bet { seat } => {
-                let amount = self.min_bet.checked_add(i64::try_from(index).ok()?)?;
-                (amount <= self.top_bet(seat)).then_some(Action::Bet { amount })
+                let (low, top) = self.bet_range(seat);
+                let amount = low.checked_add(i64::try_from(index).ok()?)?;
+                (amount <= top).then_some(Action::Bet { amount })
             }
             BankerPhase::Draw { .. } => {
                 let left = self.stock_len() as u32;

@@ -73,6 +73,8 @@ impl crate::families::Family for Banker {
 #[cfg(test)]
 mod baccarat_tests;
 #[cfg(test)]
+mod oicho_tests;
+#[cfg(test)]
 mod seat_rules_tests;
 #[cfg(test)]
 mod tests;

@@ -144,7 +144,15 @@ fn a_middle_first_tile_leaves_the_choice_to_the_player() {
 }
 
 #[test]
-fn drawing_rules_per_seat_have_no_exact_analysis_yet() {
+fn drawing_rules_per_seat_are_analysed_exactly() {
     let r = rules();
-    assert!(check_odds_work(&r).is_err());
+    assert!(check_odds_work(&r).is_ok());
+    let odds =
+        crate::families::banker::analysis::seats::seat_odds(&r, r.banker().unwrap()).unwrap();
+    // The choice is left on a first tile of 4 to 6: the hands at a choice are first hands.
+    assert!(odds.choices.is_empty());
+    assert_eq!(
+        odds.by_total.iter().map(|t| t.total).collect::<Vec<_>>(),
+        [4, 5, 6]
+    );
 }

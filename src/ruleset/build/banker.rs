@@ -19,6 +19,7 @@ pub(super) struct TableRules {
     pub player_draw: Vec<DrawRule>,
     pub banker_draw: Vec<DrawRule>,
     pub bets: Vec<BetKind>,
+    pub hand_names: Vec<(i64, String)>,
 }
 
 /// The most packs a shoe holds: 8 is the casinos' largest; 64 leaves room for house rules.
@@ -105,6 +106,19 @@ pub(super) fn table_rules(
     let player_draw = draw_rules(r.tables("player_draw", errors), showdown, errors);
     let banker_draw = draw_rules(r.tables("banker_draw", errors), showdown, errors);
     let bets = bet_kinds(r.tables("bet", errors), showdown, errors);
+    let mut hand_names = Vec::new();
+    for (t, at) in r.tables("hand_name", errors) {
+        let mut n = TableReader::new(t, at.clone(), "a hand's name").defined_by(&keys::HAND_NAME);
+        let value = n.int("value", errors);
+        let name = n.required_string("name", errors);
+        if value.is_none() {
+            n.missing("value", errors);
+        }
+        n.finish(errors);
+        if let (Some((v, _)), Some(name)) = (value, name) {
+            hand_names.push((v, name.text.to_string()));
+        }
+    }
     if !table_hand {
         let used = [
             (!bets.is_empty(), "`[[flow.bet]]`", "bet"),
@@ -159,6 +173,7 @@ pub(super) fn table_rules(
         player_draw,
         banker_draw,
         bets,
+        hand_names,
     }
 }
 

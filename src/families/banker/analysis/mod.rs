@@ -15,6 +15,7 @@
 //! ```
 
 mod rational;
+pub mod seats;
 pub mod strategy;
 pub mod table;
 
