@@ -949,7 +949,12 @@ pub(super) fn score_showdown(
         return super::EXIT_OK;
     }
     println!("{} — {}", ruleset.name, tiles.join(", "));
-    println!("  value {value}");
+    // Named as the screen names it when the rules name the value (`Kabu (9)`).
+    if flow.hand_names.is_empty() {
+        println!("  value {value}");
+    } else {
+        println!("  value {}", flow.value_words(value));
+    }
     if let Some(c) = instant {
         println!(
             "  as the banker's first tiles: {} (wins every bet at once)",

@@ -612,10 +612,15 @@ fn oicho_kabu_is_analysed_played_and_described() {
     replay.expect_code(0);
     let kuppin = Yaku::new(["score", "oicho-kabu", "--captured", "nine-a,one-a"]).run();
     kuppin.expect_code(0);
-    assert!(kuppin.stdout.contains("value 10"), "{}", kuppin.stdout);
+    // Named as the screen names it.
+    assert!(
+        kuppin.stdout.contains("value Kuppin (10)"),
+        "{}",
+        kuppin.stdout
+    );
     let arashi = Yaku::new(["score", "oicho-kabu", "--captured", "two-a,two-b,two-c"]).run();
     arashi.expect_code(0);
-    assert!(arashi.stdout.contains("value 20"), "{}", arashi.stdout);
+    assert!(arashi.stdout.contains("value Arashi (20)"), "{}", arashi.stdout);
     let rules = Yaku::new(["rules", "oicho-kabu"]).run();
     rules.expect_code(0);
     assert!(rules.stdout.contains("Shippin (4-1)"));
