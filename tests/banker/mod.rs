@@ -620,7 +620,11 @@ fn oicho_kabu_is_analysed_played_and_described() {
     );
     let arashi = Yaku::new(["score", "oicho-kabu", "--captured", "two-a,two-b,two-c"]).run();
     arashi.expect_code(0);
-    assert!(arashi.stdout.contains("value Arashi (20)"), "{}", arashi.stdout);
+    assert!(
+        arashi.stdout.contains("value Arashi (20)"),
+        "{}",
+        arashi.stdout
+    );
     let rules = Yaku::new(["rules", "oicho-kabu"]).run();
     rules.expect_code(0);
     assert!(rules.stdout.contains("Shippin (4-1)"));
