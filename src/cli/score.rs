@@ -597,12 +597,7 @@ fn own_settlement(
         .collect();
     let mut outcome = scoring::settle_own(ruleset, seats, &sides[..], |_| *c, true);
     // Partners share one score, as in the game.
-    if teams.any() {
-        let totals = teams.totals(&outcome.seats);
-        for (s, p) in outcome.seats.iter_mut().enumerate() {
-            *p = totals[teams.team_of(s)];
-        }
-    }
+    teams.pool(&mut outcome.seats);
     Ok(outcome)
 }
 

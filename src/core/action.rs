@@ -54,6 +54,15 @@ impl Action {
         Action::Declare { decl, card: None }
     }
 
+    /// The table cards a capture move takes: the one of `Take`, the set of `TakeSet`.
+    pub fn taken(self) -> Option<CardSet> {
+        match self {
+            Action::Take { card } => Some(CardSet::single(card)),
+            Action::TakeSet { cards } => Some(cards),
+            _ => None,
+        }
+    }
+
     /// The card the action names (played, taken, or declared with), if any.
     pub fn card(self) -> Option<CardId> {
         match self {

@@ -950,6 +950,19 @@ impl Teams {
         }
         out
     }
+
+    /// Partners share one score: each seat's value becomes its team's total. The teams' totals,
+    /// or `None` without partnerships (the values are left as they are).
+    pub fn pool(&self, values: &mut [i64]) -> Option<Vec<i64>> {
+        if !self.any() {
+            return None;
+        }
+        let totals = self.totals(values);
+        for (s, v) in values.iter_mut().enumerate() {
+            *v = totals[self.team_of(s)];
+        }
+        Some(totals)
+    }
 }
 
 /// The largest size of a carried value: every value a script writes is checked against it, so

@@ -420,14 +420,7 @@ pub fn card(text: &str, ruleset: &Ruleset) -> Result<CardId, String> {
 
 /// The captures a choice offers, in the order of the legal moves: each a set of table cards.
 fn capture_sets(legal: &[Action]) -> Vec<CardSet> {
-    legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Take { card } => Some(CardSet::single(*card)),
-            Action::TakeSet { cards } => Some(*cards),
-            _ => None,
-        })
-        .collect()
+    legal.iter().filter_map(|a| a.taken()).collect()
 }
 
 /// The cards a line names: one card, or several joined by `+`, `,` or spaces (ids).

@@ -4,7 +4,7 @@
 
 use super::board::{Board, Group, Row, SeatPanel, Tile};
 use crate::cli::plural;
-use crate::core::{Action, Event, Game, HandResult};
+use crate::core::{Event, Game, HandResult};
 use crate::deck::{CardId, CardSet, Deck};
 use crate::families::matching::{MatchingGame, View, ends};
 use crate::ruleset::{GameLength, Ruleset};
@@ -494,15 +494,9 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
     let hand = game.hand(me);
     // While the player chooses what a card captures: the choices, by number, each as its cards.
     let choices: Vec<CardSet> = match view.phase {
-        crate::families::matching::Phase::CaptureChoice { .. } if game.to_act() == Some(me) => game
-            .legal()
-            .iter()
-            .filter_map(|a| match a {
-                Action::Take { card } => Some(CardSet::single(*card)),
-                Action::TakeSet { cards } => Some(*cards),
-                _ => None,
-            })
-            .collect(),
+        crate::families::matching::Phase::CaptureChoice { .. } if game.to_act() == Some(me) => {
+            game.legal().iter().filter_map(|a| a.taken()).collect()
+        }
         _ => Vec::new(),
     };
     for c in view.table.iter() {

@@ -144,9 +144,7 @@ impl Table for MatchingTable {
             Action::Play { card } => {
                 crate::families::matching::matches(game.ruleset(), g.table(), card)
             }
-            Action::Take { card } => CardSet::single(card),
-            Action::TakeSet { cards } => cards,
-            _ => CardSet::EMPTY,
+            _ => action.taken().unwrap_or_default(),
         }
     }
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {

@@ -47,13 +47,6 @@ pub fn options(flow: &MatchingFlow, table: CardSet, card: CardId, out: &mut Vec<
     }
 }
 
-/// True when `card` captures something from `table`.
-pub fn captures_any(flow: &MatchingFlow, table: CardSet, card: CardId) -> bool {
-    let mut out = Vec::new();
-    options(flow, table, card, &mut out);
-    !out.is_empty()
-}
-
 fn value(rule: &CaptureRule, card: CardId) -> i64 {
     rule.values.get(card.index()).copied().unwrap_or(0)
 }
@@ -106,19 +99,11 @@ fn sums(rule: &CaptureRule, table: CardSet, card: CardId, out: &mut Vec<CardSet>
         };
         search.choose(fits, 0, CardSet::EMPTY);
     } else {
-        let n = table.len() as usize;
-        let mut cards: Vec<(CardId, i64)> = table.iter().map(|c| (c, value(rule, c))).collect();
-        cards.truncate(n);
-        let mut rest = vec![0i64; n + 1];
-        for i in (0..n).rev() {
-            rest[i] = rest[i + 1].saturating_add(cards[i].1);
-        }
+        let cards: Vec<(CardId, i64)> = table.iter().map(|c| (c, value(rule, c))).collect();
         let mut search = SumSearch {
             cards: &cards,
-            rest: &rest,
             target,
             min_cards: rule.min_cards,
-            positive,
             visits: 0,
             found: out,
         };
@@ -128,9 +113,8 @@ fn sums(rule: &CaptureRule, table: CardSet, card: CardId, out: &mut Vec<CardSet>
     if found.len() > 1 {
         found.sort_unstable_by_key(|s| (s.len(), s.0));
     }
-    // A set found twice (the walk over values that may be zero) or already offered stays once;
-    // the search over values above zero finds each set once.
-    if positive && first == 0 {
+    // Each search finds a set once; one an earlier rule already offers stays once.
+    if first == 0 {
         out.truncate(MAX_OPTIONS);
         return;
     }
@@ -179,43 +163,32 @@ impl FitSearch<'_> {
     }
 }
 
+/// The sum search where values may be zero or below: no partial sum says anything of the rest.
 struct SumSearch<'a> {
     cards: &'a [(CardId, i64)],
-    /// `rest[i]`: the values of `cards[i..]` added up.
-    rest: &'a [i64],
     target: i64,
     min_cards: u32,
-    positive: bool,
     visits: u32,
     /// Where the sets found go.
     found: &'a mut Vec<CardSet>,
 }
 
 impl SumSearch<'_> {
-    /// Any values: every subset, include or leave out each card in turn (bounded).
+    /// Every subset, each card taken or left in turn (bounded), each set found at its leaf.
     fn walk(&mut self, next: usize, sum: i64, set: CardSet) {
         self.visits += 1;
         if self.visits > MAX_VISITS || self.found.len() >= MAX_OPTIONS {
             return;
         }
-        if sum == self.target && set.len() >= self.min_cards {
-            self.found.push(set);
-            if self.positive {
-                return;
+        let Some(&(card, v)) = self.cards.get(next) else {
+            if sum == self.target && set.len() >= self.min_cards {
+                self.found.push(set);
             }
-        }
-        if next == self.cards.len()
-            || self.positive
-                && (sum > self.target || sum.saturating_add(self.rest[next]) < self.target)
-        {
             return;
-        }
-        let (card, v) = self.cards[next];
-        if !self.positive || sum.saturating_add(v) <= self.target {
-            let mut with = set;
-            with.insert(card);
-            self.walk(next + 1, sum.saturating_add(v), with);
-        }
+        };
+        let mut with = set;
+        with.insert(card);
+        self.walk(next + 1, sum.saturating_add(v), with);
         self.walk(next + 1, sum, set);
     }
 }

@@ -1171,13 +1171,7 @@ impl MatchingGame {
         let after_one = matches.0 & matches.0.wrapping_sub(1);
         let after_two = after_one & after_one.wrapping_sub(1);
         if matches.is_empty() {
-            self.table.insert(card);
-            if from_hand {
-                self.marks.turn.played = Some((card, CardSet::EMPTY));
-            } else {
-                self.marks.turn.drawn = Some((card, CardSet::EMPTY));
-            }
-            self.log_move(card, CardSet::EMPTY, from_hand);
+            self.leave_on_table(card, from_hand);
             true
         } else if after_one != 0 && (after_two == 0 || wild) {
             // Two matches, or a wild card matching several: the player chooses one.
@@ -1207,17 +1201,23 @@ impl MatchingGame {
         placed
     }
 
+    /// `card`, played or drawn, captures nothing and stays on the table.
+    #[inline(always)]
+    fn leave_on_table(&mut self, card: CardId, from_hand: bool) {
+        self.table.insert(card);
+        if from_hand {
+            self.marks.turn.played = Some((card, CardSet::EMPTY));
+        } else {
+            self.marks.turn.drawn = Some((card, CardSet::EMPTY));
+        }
+        self.log_move(card, CardSet::EMPTY, from_hand);
+    }
+
     /// [`MatchingGame::place_by_rules`] once the captures are known.
     fn place_among(&mut self, card: CardId, from_hand: bool, options: &[CardSet]) -> bool {
         match *options {
             [] => {
-                self.table.insert(card);
-                if from_hand {
-                    self.marks.turn.played = Some((card, CardSet::EMPTY));
-                } else {
-                    self.marks.turn.drawn = Some((card, CardSet::EMPTY));
-                }
-                self.log_move(card, CardSet::EMPTY, from_hand);
+                self.leave_on_table(card, from_hand);
                 true
             }
             [only] => {
@@ -1784,14 +1784,7 @@ impl MatchingGame {
         }
         // Partners share one score: each seat scores its team's points, and the sum is the
         // teams' (each counted once).
-        let teams = self.flow.teams;
-        let totals = teams.any().then(|| {
-            let totals = teams.totals(&points);
-            for (s, p) in points.iter_mut().enumerate() {
-                *p = totals[teams.team_of(s)];
-            }
-            totals
-        });
+        let totals = self.flow.teams.pool(&mut points);
         if let Some(o) = outcome.as_ref().filter(|o| !o.carry.is_empty())
             && let Err(why) = self.ledger.carried.apply(&self.ruleset.carry, &o.carry)
         {
@@ -2022,10 +2015,8 @@ impl MatchingGame {
                 Phase::CaptureChoice { card, from_hand },
                 Action::Take { .. } | Action::TakeSet { .. },
             ) if self.ruled_captures() => {
-                let set = match action {
-                    Action::TakeSet { cards } => cards,
-                    _ => CardSet::single(target_of(action)),
-                };
+                // The arm holds captures only: an empty set is never an option.
+                let set = action.taken().unwrap_or_default();
                 let options = self.capture_options();
                 if !options.contains(&set) {
                     let deck = &self.ruleset.deck;
@@ -2620,13 +2611,5 @@ impl yaku::OwnSides for SeatSides<'_> {
                 each(usize::from(d));
             }
         }
-    }
-}
-
-/// The table card a single-card capture names.
-fn target_of(action: Action) -> CardId {
-    match action {
-        Action::Take { card } => card,
-        _ => CardId(0),
     }
 }
