@@ -26,6 +26,10 @@ mod score;
 /// simulation determinism and JSON shape.
 mod play;
 
+/// The seat protocol through the binary: the guide's Python bot in `sim` and `play`, and a
+/// program that fails losing its seat.
+mod protocol;
+
 /// Kol-ye-si through the binary: a human session from piped input, bot sessions, `sim` against
 /// `analyze`, command-line table limits.
 mod banker;

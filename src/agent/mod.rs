@@ -21,9 +21,11 @@
 //! ```
 
 mod expert;
+mod program;
 mod random;
 
 pub use expert::{DEFAULT_BUDGET, ExpertAgent, MAX_BUDGET};
+pub use program::{ANSWER_TIME, ProgramAgent};
 pub use random::RandomAgent;
 
 use crate::core::{Action, Game, Seat};
@@ -81,6 +83,7 @@ pub fn generic_agent(name: &str) -> Result<Option<Box<dyn Agent>>, String> {
         "random" => Box::new(RandomAgent),
         "greedy" => Box::new(GreedyAgent),
         "expert" => Box::new(ExpertAgent::new(DEFAULT_BUDGET)),
+        _ if name.starts_with("cmd:") => Box::new(ProgramAgent::new(&name["cmd:".len()..])?),
         _ if name.starts_with("expert@") => {
             let spec = &name["expert@".len()..];
             let time = match spec.strip_suffix("ms") {

@@ -113,7 +113,9 @@ pub fn run(args: &SimArgs) -> i32 {
     let fail = |e: sim::SimError| {
         eprintln!("error: {e}");
         match e {
-            sim::SimError::Script { .. } | sim::SimError::Threads { .. } => super::EXIT_FAILURE,
+            sim::SimError::Script { .. }
+            | sim::SimError::Program { .. }
+            | sim::SimError::Threads { .. } => super::EXIT_FAILURE,
             _ => super::EXIT_USAGE,
         }
     };

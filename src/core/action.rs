@@ -180,7 +180,8 @@ pub enum Event {
         /// The cards.
         cards: Vec<CardId>,
     },
-    /// A hand shown to every seat: the hand that holds an instant win at the deal.
+    /// Cards shown to every seat: the hand that holds an instant win at the deal, the partner
+    /// of a marriage.
     Shown {
         /// Whose hand.
         player: Seat,

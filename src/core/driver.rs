@@ -36,6 +36,12 @@ pub trait Agent: Send {
     fn uses_family_analysis(&self) -> bool {
         true
     }
+
+    /// What the front should tell the player about this agent since it last asked (a program
+    /// that lost its seat), once.
+    fn notice(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// The RNG agents draw from in a game played with `seed` (separate from the deal's stream).

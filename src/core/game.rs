@@ -232,6 +232,11 @@ pub trait Game: Send + Sync + 'static {
     /// Where every card of the deck is now, by zone (hands, table, stock, piles): each card in
     /// exactly one zone. Checked by the conservation tests of every family.
     fn zones(&self) -> Vec<(String, CardSet)>;
+    /// The cards `seat` cannot see now: the stock, the other seats' hidden hands, anything
+    /// dealt face down. Every card outside it is one the seat may know (its own hand, the
+    /// table, cards shown or played face up). The seat protocol shows a seat the zones'
+    /// cards outside this set and only the count of the rest.
+    fn unseen(&self, seat: Seat) -> CardSet;
 
     // ----- for bots
 

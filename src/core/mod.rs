@@ -17,6 +17,7 @@ mod carry;
 mod driver;
 mod game;
 mod ledger;
+pub mod protocol;
 pub mod record;
 mod seat;
 

@@ -202,3 +202,70 @@ fn a_recorded_game_of_every_family_replays_to_the_same_outcomes() {
         assert_eq!(replayed.scores(), game.scores(), "{}", r.id);
     }
 }
+
+/// The cards an event shows every seat: played, drawn, declared with a card, shown.
+fn shown_by(event: &crate::core::Event) -> CardSet {
+    use crate::core::Event;
+    match event {
+        Event::Declared { card, .. } => card.iter().copied().collect(),
+        Event::Played { card, .. } | Event::Drew { card, .. } => CardSet::single(*card),
+        Event::Shown { cards, .. } | Event::Stacked { cards, .. } => {
+            cards.iter().copied().collect()
+        }
+        _ => CardSet::EMPTY,
+    }
+}
+
+/// The seat protocol tells a seat nothing of another seat's hidden hand or of the stock: every
+/// message a seat receives in whole games of every bundled ruleset names no card that lies in
+/// the stock or in another seat's hand (`hand N`, `tiles N`, the banker's tiles) and that no
+/// event has shown to every seat. A table hand (cards dealt face up to bet on) is public.
+#[test]
+fn a_seat_is_told_nothing_of_hidden_cards() {
+    use crate::core::protocol;
+    for (r, seats) in rulesets() {
+        let table_hand = r.banker().is_some_and(|f| f.table_hand);
+        for seed in 0..4 {
+            let mut game = start(&r, seats, seed, true);
+            let mut rng = agent_rng(seed);
+            let mut legal = Vec::new();
+            let mut shown = CardSet::EMPTY;
+            let mut messages = 0;
+            while let Some(seat) = game.to_act() {
+                shown = game
+                    .drain_events()
+                    .iter()
+                    .fold(shown, |s, e| s | shown_by(e));
+                let private = |zone: &str| {
+                    let owner = zone
+                        .strip_prefix("hand ")
+                        .or_else(|| zone.strip_prefix("tiles "))
+                        .and_then(|n| n.parse::<usize>().ok());
+                    match owner {
+                        Some(owner) => owner != seat && !table_hand,
+                        None => zone == "stock" || (zone == "banker" && !table_hand),
+                    }
+                };
+                let hidden = game
+                    .zones()
+                    .into_iter()
+                    .filter(|(zone, _)| private(zone))
+                    .fold(CardSet::EMPTY, |h, (_, cards)| h | cards);
+                game.legal_actions(&mut legal);
+                let message = serde_json::to_string(&protocol::turn(&*game, seat, &legal)).unwrap();
+                let named = protocol::cards_named(&message, &r.deck);
+                let leaked = named & (hidden - shown);
+                assert!(
+                    leaked.is_empty(),
+                    "{} seed {seed}: seat {seat} is told {:?}: {message}",
+                    r.id,
+                    r.deck.ids(leaked)
+                );
+                messages += 1;
+                let a = RandomAgent.choose(&*game, seat, &legal, &mut rng);
+                game.apply(a).unwrap();
+            }
+            assert!(messages > 0, "{}", r.id);
+        }
+    }
+}

@@ -79,6 +79,14 @@ pub enum SimError {
         /// The script's error.
         message: String,
     },
+    /// A program playing a seat (`cmd:`) failed: in a simulation it stops the run, as a bot
+    /// taking its place would change what is measured.
+    Program {
+        /// The game's index.
+        game: usize,
+        /// Why.
+        message: String,
+    },
     /// The thread pool could not be built.
     Threads {
         /// Why.
@@ -92,7 +100,9 @@ impl std::fmt::Display for SimError {
             SimError::UnknownBot { message } | SimError::Options { message } => {
                 f.write_str(message)
             }
-            SimError::Script { game, message } => write!(f, "game {game}: {message}"),
+            SimError::Script { game, message } | SimError::Program { game, message } => {
+                write!(f, "game {game}: {message}")
+            }
             SimError::Threads { message } => write!(f, "cannot start threads: {message}"),
         }
     }
@@ -197,7 +207,7 @@ pub fn play_game<R>(
     } else {
         (Vec::new(), None)
     };
-    crate::families::play_to_end(
+    let result = crate::families::play_to_end(
         Arc::clone(&config.ruleset),
         StartOptions {
             seed,
@@ -219,7 +229,14 @@ pub fn play_game<R>(
             game: index,
             message: e.to_string(),
         },
-    })
+    });
+    if let Some(message) = agents.iter_mut().find_map(|a| a.notice()) {
+        return Err(SimError::Program {
+            game: index,
+            message: message.replace("; greedy plays it from here", ""),
+        });
+    }
+    result
 }
 
 /// Game `index` of a run, as the game recorded it.

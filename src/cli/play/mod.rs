@@ -976,6 +976,9 @@ impl Session {
                 let index = self.record.actions.len();
                 let mut rng = agent_rng(crate::sim::game_seed(self.seed, index));
                 let action = bot.choose(&*self.game, seat, &legal, &mut rng);
+                if let Some(notice) = bot.notice() {
+                    front.say(&notice);
+                }
                 let line = self.table.announce(&*self.game, seat, action);
                 front.bot_move(line.as_deref());
                 self.apply(seat, action);

@@ -406,24 +406,43 @@ impl BankerGame {
         self.deal_hidden(seat, rng, world);
     }
 
+    /// The cards a player at `seat` cannot see, in a fixed order: the banker's tiles, the
+    /// stock and the other players' tiles (on a table hand, the shoe only).
+    fn unseen_cards(&self, seat: Seat) -> impl Iterator<Item = CardId> + '_ {
+        let hands = !self.flow.table_hand;
+        let banker = self.banker.iter().filter(move |_| hands);
+        let others = (0..self.players()).filter(move |&s| hands && s != seat);
+        banker
+            .chain(self.stock[self.stock_pos..].iter().copied())
+            .chain(others.flat_map(|s| self.tiles[s].iter()))
+    }
+
     /// Deals what `seat` cannot see into `world`, a copy of this game.
     fn deal_hidden(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
         if self.flow.table_hand {
             self.table_deal_hidden(rng, world);
             return;
         }
-        // The other players' tiles and the stock are hidden: shuffle them together and deal
-        // them back in the same numbers.
+        // The other players' tiles, the banker's (shown only at the showdown) and the stock
+        // are hidden: shuffle them together and deal them back in the same numbers.
         let mut hidden = [CardId(0); CardSet::CAPACITY];
         let mut n = 0;
-        let others = (0..self.players()).filter(|&s| s != seat);
-        let tiles = others.flat_map(|s| self.tiles[s].iter());
-        for card in self.stock[self.stock_pos..].iter().copied().chain(tiles) {
+        for card in self.unseen_cards(seat) {
             hidden[n] = card;
             n += 1;
         }
-        shuffle(&mut hidden, n, rng);
-        let mut next = 0;
+        let banker = self.banker.len() as usize;
+        // The banker's tiles are no instant win, or the hand would have ended: deal again
+        // until they are not (a few tries; the real tiles are such a deal).
+        for _ in 0..64 {
+            shuffle(&mut hidden, n, rng);
+            let tiles: CardSet = hidden[..banker].iter().copied().collect();
+            if banker == 0 || banker_instant_win(&self.flow, tiles).is_none() {
+                break;
+            }
+        }
+        world.banker = hidden[..banker].iter().copied().collect();
+        let mut next = banker;
         for s in 0..self.players() {
             if s != seat {
                 let k = self.tiles[s].len() as usize;
@@ -860,6 +879,9 @@ impl Game for BankerGame {
             z.push((format!("tiles {s}"), self.tiles[s]));
         }
         z
+    }
+    fn unseen(&self, seat: Seat) -> CardSet {
+        self.unseen_cards(seat).collect()
     }
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
         super::bots::best_choice(&self.view(seat), legal)

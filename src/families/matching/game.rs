@@ -2528,6 +2528,9 @@ impl Game for MatchingGame {
         }
         z
     }
+    fn unseen(&self, seat: Seat) -> CardSet {
+        self.view(seat).unseen
+    }
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
         // A forced move (the last card in hand) needs no view: the policy would take it.
         match legal {

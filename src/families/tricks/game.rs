@@ -825,12 +825,18 @@ impl TricksGame {
                     };
                     self.marriages[seat] += points;
                     let suit = deck.suits[self.suit(card)].cards;
-                    self.shown |= (self.hands[seat] & self.flow.marriage_cards & suit)
+                    let partner = (self.hands[seat] & self.flow.marriage_cards & suit)
                         - CardSet::single(card);
+                    self.shown |= partner;
                     self.emit(Event::Declared {
                         player: seat,
                         decl,
                         card: Some(card),
+                    });
+                    // 004: the player "shows the remaining card".
+                    self.emit(Event::Shown {
+                        player: seat,
+                        cards: partner.iter().collect(),
                     });
                     self.lead(card);
                 } else if Some(decl) == self.flow.exchange && card.is_none() {
@@ -970,10 +976,13 @@ impl Game for TricksGame {
         TricksGame::apply(self, action)
     }
     fn zones(&self) -> Vec<(String, CardSet)> {
-        let mut z = vec![(
-            "stock".to_string(),
-            self.stock[self.stock_pos..].iter().copied().collect(),
-        )];
+        // The turned-up trump lies face up under the stock: a zone of its own.
+        let trump: CardSet = self.trump_card.into_iter().collect();
+        let stock: CardSet = self.stock[self.stock_pos..].iter().copied().collect();
+        let mut z = vec![("stock".to_string(), stock - trump)];
+        if !(stock & trump).is_empty() {
+            z.push(("trump".to_string(), stock & trump));
+        }
         if let Some(l) = self.led {
             z.push(("trick".to_string(), CardSet::single(l)));
         }
@@ -982,6 +991,22 @@ impl Game for TricksGame {
             z.push((format!("won {s}"), self.won[s]));
         }
         z
+    }
+    fn unseen(&self, seat: Seat) -> CardSet {
+        // As a search deals them: the other hands less the cards shown from them, and the
+        // stock less the turned-up trump.
+        let mut unseen = CardSet::EMPTY;
+        for (s, hand) in self.hands.iter().enumerate() {
+            if s != seat {
+                unseen |= *hand - self.shown;
+            }
+        }
+        for &c in &self.stock[self.stock_pos..] {
+            if Some(c) != self.trump_card {
+                unseen.insert(c);
+            }
+        }
+        unseen
     }
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
         super::greedy::choose(&self.view(seat), legal)
