@@ -180,6 +180,7 @@ impl Table for BankerTable {
                 title,
                 tiles: cards.iter().map(|&c| Tile::of(deck, c)).collect(),
                 hidden: 0,
+                aside: None,
             };
             let (player, banker) = match last {
                 Some(h) => (
@@ -228,6 +229,7 @@ impl Table for BankerTable {
                 },
                 tiles: Vec::new(),
                 hidden: g.banker_tiles().len() as usize,
+                aside: None,
             },
             notes,
             me: Some(panel(seat)),
@@ -239,6 +241,7 @@ impl Table for BankerTable {
                 ),
                 tiles: Tile::all(deck, mine),
                 hidden: 0,
+                aside: None,
             },
         }
     }

@@ -153,6 +153,7 @@ pub fn run(args: &PlayArgs) -> i32 {
                 match tui::FullScreen::new(humans, color, delay) {
                     Ok(mut front) => {
                         s.table.style_mut().color = false;
+                        s.table.style_mut().brief = true;
                         return s.play(&mut front);
                     }
                     Err(e) => eprintln!(
@@ -170,10 +171,14 @@ pub fn run(args: &PlayArgs) -> i32 {
 /// The players when `--players` is not given: a person against the family's usual bots.
 fn default_players(ruleset: &Ruleset, watcher: bool) -> Vec<String> {
     let seats = crate::families::seat_range(ruleset).default;
-    let bot = if ruleset.banker().is_some() {
+    // A banker game's usual bot is the `seed` strategy where its deck fits (Kol-ye-si's tiles),
+    // else `best`, which plays any banker game from its exact odds.
+    let bot = if ruleset.banker().is_none() {
+        "greedy"
+    } else if agent_by_name("seed", ruleset).is_ok() {
         "seed"
     } else {
-        "greedy"
+        "best"
     };
     let mut players = vec![bot.to_string(); seats.max(1)];
     if ruleset.banker().is_some() && !watcher {

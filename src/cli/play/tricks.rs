@@ -349,13 +349,10 @@ impl Table for TricksTable {
             );
             center.tiles.push(Tile::of(deck, l));
         }
+        // The turned-up trump is drawn apart from the trick, under its own label: beside the
+        // led card it read as a second card of the trick.
         if let Some(t) = view.trump_card {
-            center.title = format!(
-                "{} · then the trump turned up, {}",
-                center.title,
-                deck.card(t).name
-            );
-            center.tiles.push(Tile::of(deck, t));
+            center.aside = Some(("turned up".to_string(), vec![Tile::of(deck, t)]));
         }
         // The hand by suit, highest rank first.
         let mut hand: Vec<CardId> = view.hand.iter().collect();
@@ -376,6 +373,7 @@ impl Table for TricksTable {
                 title: format!("{} hand", self.style.whose(seat)),
                 tiles: hand.into_iter().map(|c| Tile::of(deck, c)).collect(),
                 hidden: 0,
+                aside: None,
             },
         }
     }
