@@ -623,3 +623,94 @@ fn after_a_bots_play_and_draw_your_own_move_and_its_capture_are_on_screen() {
     t.send("q");
     t.wait_for("resume it with");
 }
+
+#[test]
+fn undo_and_hint_on_the_table_and_in_lines() {
+    let dir = temp_dir("tty-undo");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--seed",
+            "12",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    t.wait_for("play a card from your hand");
+    // The hint names the move and why, in the game's words.
+    t.send("h");
+    let s = t.wait_for("hint: the greedy bot would");
+    assert!(s.contains("play Plum Chaff 2"), "{s}");
+    assert!(s.contains("matches"), "{s}");
+    // A move, then undo: the hand is whole again and the record keeps the move taken back.
+    t.send("\r");
+    t.wait_for("you play Pine Poetry Ribbon");
+    t.wait_for("play a card from your hand");
+    t.send("u");
+    let s = t.wait_for("taken back");
+    assert!(
+        s.contains(">Jan"),
+        "the Pine card is back in the hand:\n{s}"
+    );
+    t.send("q");
+    t.wait_for("resume it with");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("s.json")).unwrap()).unwrap();
+    // The bot's first move stays; yours and its answer were taken back.
+    assert_eq!(record["actions"].as_array().unwrap().len(), 1, "{record}");
+    assert_eq!(record["undone"][0]["at"], 1, "{record}");
+    assert_eq!(record["undone"][0]["actions"][0]["card"], "pine-poetry");
+    // The record replays, and resumes.
+    yaku(&["replay", "s.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+
+    // Piped: `hint` and `undo` as commands; hot seat refuses undo.
+    let out = yaku(&["play", "koikoi", "--seed", "12", "--save", "p.json"])
+        .current_dir(&dir)
+        .stdin("hint\n1\nundo\nundo\nquit\n")
+        .expect(0);
+    assert!(
+        out.stdout
+            .contains("hint: the greedy bot would play Plum Chaff 2"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("your last move is taken back"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("there is no move of yours to take back yet"),
+        "{}",
+        out.stdout
+    );
+    let out = yaku(&[
+        "play",
+        "koikoi",
+        "--seed",
+        "12",
+        "--players",
+        "human,human",
+        "--save",
+        "h.json",
+    ])
+    .current_dir(&dir)
+    .stdin("1\nundo\nquit\n")
+    .expect(0);
+    assert!(
+        out.stdout
+            .contains("undo is for a game of one person against bots"),
+        "{}",
+        out.stdout
+    );
+}

@@ -17,6 +17,8 @@ at any prompt:
   a number   your bet in chips (Enter: the minimum), or how many more tiles to take
   rules      the rules of this game: limits, tiles to take, how hands are valued
   score      the bankrolls and every finished hand
+  hint       the choice the greedy bot would make here, and why
+  undo       take back your last choice (against bots only); again for more
   help       this text
   quit       stop the session and save it (so does end of input, Ctrl-D)";
 

@@ -23,6 +23,10 @@ pub enum Input {
     Score,
     /// Save and leave.
     Quit,
+    /// Take back moves to the player's last decision (against bots).
+    Undo,
+    /// The move a bot would make here, and why.
+    Hint,
 }
 
 /// The help text.
@@ -33,6 +37,8 @@ at any prompt:
   a declaration   when offered, by its id or name, or their start (stop, s)
   rules           the rules: yaku with their conditions and points, declarations
   score           the scores and every finished hand
+  hint            the move the greedy bot would make here, and why
+  undo            take back your last move (against bots only); again for more
   help            this text
   quit            save the game to a file and leave (so does end of input, Ctrl-D)";
 
@@ -75,6 +81,8 @@ pub fn command(lower: &str) -> Option<Result<Input, String>> {
         "rules" => Ok(Input::Rules),
         "score" | "scores" => Ok(Input::Score),
         "quit" | "q" | "exit" => Ok(Input::Quit),
+        "undo" => Ok(Input::Undo),
+        "hint" => Ok(Input::Hint),
         "" => Err("type a choice, or `help`".into()),
         _ => return None,
     })

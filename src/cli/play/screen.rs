@@ -262,6 +262,46 @@ fn yaku_lines(style: &Style, view: &View, seat: usize) -> Vec<String> {
     out
 }
 
+/// What taking `cards` does for `seat`'s yaku, as `seat` sees the game: the yaku it makes
+/// (`makes Tsukimi-zake (moon viewing)`) and those it brings nearer (`Sankō (three brights):
+/// 1 card away after this`), from the ruleset's yaku.
+pub fn advances(game: &MatchingGame, seat: usize, cards: CardSet) -> Vec<String> {
+    let view = game.view(seat);
+    let r = view.ruleset;
+    let mine = view.captured[seat];
+    let others = (0..view.seats())
+        .filter(|&s| s != seat)
+        .fold(CardSet::EMPTY, |a, s| a | view.captured[s]);
+    let reach = r.deck.all() - others;
+    let facts = view.yaku_facts(seat);
+    let held = r.yaku.evaluate(mine, &facts).mask;
+    let after = r.yaku.evaluate(mine | cards, &facts).mask;
+    let progress = Progress::of(r, facts);
+    let mut out = Vec::new();
+    for (i, y) in r.yaku.yaku.iter().enumerate() {
+        if held >> i & 1 == 1 {
+            continue;
+        }
+        if after >> i & 1 == 1 {
+            out.push(format!("it makes {}", y.name));
+            continue;
+        }
+        let before = progress.distance(i, mine, reach);
+        let now = progress.distance(i, mine | cards, reach);
+        if let (Some(b), Some(n)) = (before, now)
+            && n < b
+            && n <= 3
+        {
+            out.push(format!(
+                "{} is then {} away",
+                y.name,
+                plural(n as usize, "card")
+            ));
+        }
+    }
+    out
+}
+
 /// Cards' names grouped by where `view`'s seat sees them: `Moon (table), Curtain (your hand),
 /// Crane (unseen)`.
 fn where_cards(style: &Style, view: &View, cards: CardSet) -> String {

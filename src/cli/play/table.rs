@@ -47,6 +47,11 @@ pub trait Table {
             _ => None,
         }
     }
+    /// Why `action` helps `seat`, in the game's words, beyond what it visibly takes (the yaku a
+    /// capture makes or brings nearer); empty when the family has nothing to add.
+    fn why(&self, _game: &dyn Game, _seat: Seat, _action: Action) -> Vec<String> {
+        Vec::new()
+    }
     /// The help text.
     fn help(&self) -> &'static str;
     /// The rules, for the `rules` command.
@@ -167,6 +172,29 @@ impl Table for MatchingTable {
             Action::Bet { amount } => format!("bet {amount}"),
             Action::Draw { count } => format!("take {count} more"),
         }
+    }
+    fn why(&self, game: &dyn Game, seat: Seat, action: Action) -> Vec<String> {
+        let g = matching(game);
+        let taken = match action {
+            Action::Play { card } => {
+                let table = crate::families::matching::matches(game.ruleset(), g.table(), card);
+                if table.is_empty() {
+                    return Vec::new();
+                }
+                // A played card that matches takes (one of) its matches.
+                let mut why = vec![format!(
+                    "it matches {} on the table",
+                    self.style.names(&game.ruleset().deck, table)
+                )];
+                why.extend(screen::advances(g, seat, CardSet::single(card) | table));
+                return why;
+            }
+            _ => action.taken().unwrap_or_default(),
+        };
+        if taken.is_empty() {
+            return Vec::new();
+        }
+        screen::advances(g, seat, taken)
     }
     fn forced(&self, game: &dyn Game, legal: &[Action]) -> Option<Action> {
         if let [only] = legal {

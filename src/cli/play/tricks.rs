@@ -22,6 +22,8 @@ at any prompt:
                   marriage CARD (the King or Queen to lead, e.g. `marriage hearts-king`)
   rules           the rules of this game
   score           the game points and every finished hand
+  hint            the move the greedy bot would make here, and why
+  undo            take back your last move (against bots only); again for more
   help            this text
   quit            save the game to a file and leave (so does end of input, Ctrl-D)";
 

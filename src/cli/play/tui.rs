@@ -53,7 +53,9 @@ keys:
   Enter           take the chosen one (or what you typed)
   1-9             type an option's number, then Enter
   a name          type a card's id or name (Tab completes, Esc clears); start with / when
-                  it begins with r, s or q
+                  it begins with h, q, r, s or u
+  h               a hint: the move the greedy bot would make here, and why
+  u               undo: take back your last move (against bots only); again for more
   ?               this help
   r               the rule sheet (Up/Down/PgUp/PgDn scroll, Esc closes)
   s               the scores and every finished hand
@@ -151,6 +153,7 @@ impl FullScreen {
             }
         };
         let viewer = humans.iter().position(|h| *h).unwrap_or(0);
+        let undo = humans.iter().filter(|h| **h).count() == 1 && humans.len() > 1;
         Ok(FullScreen {
             terminal,
             color,
@@ -163,7 +166,7 @@ impl FullScreen {
             typed: String::new(),
             message: String::new(),
             last_text: String::new(),
-            undo: false,
+            undo,
         })
     }
 
@@ -412,6 +415,8 @@ fn common_prefix(words: &[&String]) -> String {
 fn shortcut(key: char) -> Option<Input> {
     match key {
         '?' => Some(Input::Help),
+        'h' => Some(Input::Hint),
+        'u' => Some(Input::Undo),
         'r' => Some(Input::Rules),
         's' => Some(Input::Score),
         'q' => Some(Input::Quit),
@@ -457,13 +462,13 @@ impl Frontend for FullScreen {
                 KeyCode::Enter => return Reply::Go,
                 KeyCode::Char(c) => match shortcut(c) {
                     Some(Input::Quit) => return Reply::Quit,
+                    Some(Input::Undo | Input::Hint) | None => {
+                        self.message = "press Enter to go on (q saves and leaves, ? helps)".into()
+                    }
                     Some(what) => {
                         if self.show(table, game, what).is_err() {
                             return Reply::Quit;
                         }
-                    }
-                    None => {
-                        self.message = "press Enter to go on (q saves and leaves, ? helps)".into()
                     }
                 },
                 _ => self.message = "press Enter to go on (q saves and leaves, ? helps)".into(),
@@ -557,6 +562,15 @@ impl Frontend for FullScreen {
                             }
                         }
                         Ok(Input::Quit) => return Reply::Quit,
+                        Ok(Input::Undo) if self.undo => return Reply::Undo,
+                        Ok(Input::Undo) => {
+                            self.message = "undo is for a game of one person against bots".into()
+                        }
+                        Ok(Input::Hint) => {
+                            let text = super::hint(table, game, seat, legal);
+                            self.push_log(&text);
+                            self.message = text;
+                        }
                         Err(reason) => self.message = reason,
                     }
                 }
@@ -564,6 +578,15 @@ impl Frontend for FullScreen {
                     self.message.clear();
                     match shortcut(c) {
                         Some(Input::Quit) | None => return Reply::Quit,
+                        Some(Input::Undo) if self.undo => return Reply::Undo,
+                        Some(Input::Undo) => {
+                            self.message = "undo is for a game of one person against bots".into()
+                        }
+                        Some(Input::Hint) => {
+                            let text = super::hint(table, game, seat, legal);
+                            self.push_log(&text);
+                            self.message = text;
+                        }
                         Some(what) => {
                             if self.show(table, game, what).is_err() {
                                 return Reply::Quit;
