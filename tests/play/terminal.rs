@@ -714,3 +714,59 @@ fn undo_and_hint_on_the_table_and_in_lines() {
         out.stdout
     );
 }
+
+#[test]
+fn the_call_to_play_on_says_what_stopping_scores_and_what_the_opponent_needs_and_stop_is_chosen() {
+    let dir = temp_dir("tty-decide");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--seed",
+            "7",
+            "--rounds",
+            "1",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    // Enter takes the first card at every play until the yaku is made.
+    let start = Instant::now();
+    let mut answered = String::new();
+    let s = loop {
+        let s = t.text();
+        if s.contains("you made a yaku") {
+            std::thread::sleep(Duration::from_millis(200));
+            break t.text();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no yaku was made:\n{s}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        if s.contains("(Enter)") && s != answered && t.text() == s {
+            t.send("\r");
+            answered = s;
+        }
+    };
+    // The question wraps: read it as words.
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("greedy needs 2 more cards for Tsukimi-zake"),
+        "{s}"
+    );
+    assert!(flat.contains("Stop (stop and score): take 6 points"), "{s}");
+    assert!(
+        s.contains("> Stop   (Enter)"),
+        "stop is the option chosen first:\n{s}"
+    );
+    assert_nothing_cut(&t, "the call to play on");
+    t.send("q");
+    t.wait_for("resume it with");
+}

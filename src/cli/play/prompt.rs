@@ -181,11 +181,34 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
                 |e| format!("(scoring failed: {e})"),
                 |o| crate::cli::plural(o.total, "point"),
             );
-            declarations("you made a yaku", &now)
+            // What the opponents need, so the risk of playing on is in the question.
+            let risk = super::screen::opponents_nearest(style, game, seat);
+            let lead = if risk.is_empty() {
+                "you made a yaku".to_string()
+            } else {
+                format!("you made a yaku ({})", risk.join("; "))
+            };
+            declarations(&lead, &now)
         }
         Phase::AfterDeal => declarations("after the deal, choose", ""),
         Phase::GameOver => "the game is over".to_string(),
     }
+}
+
+/// The option chosen at first: the safe one where there is one (stop after a yaku rather than
+/// play on), else the first.
+pub fn default_choice(game: &MatchingGame, legal: &[Action]) -> usize {
+    let r = Game::ruleset(game);
+    if !matches!(game.phase(), Phase::Declare) {
+        return 0;
+    }
+    legal
+        .iter()
+        .position(|a| {
+            matches!(a, Action::Declare { decl, .. }
+                if r.declarations[decl.0 as usize].effect == "stop")
+        })
+        .unwrap_or(0)
 }
 
 /// The declaration among `legal` that `text` names (id or name, case and separators aside, or

@@ -262,6 +262,38 @@ fn yaku_lines(style: &Style, view: &View, seat: usize) -> Vec<String> {
     out
 }
 
+/// For each seat but `viewer`, as `viewer` sees the game: the nearest yaku it does not hold
+/// yet and how many cards it lacks (`greedy: Tsukimi-zake (moon viewing), 1 card away`).
+pub fn opponents_nearest(style: &Style, game: &MatchingGame, viewer: usize) -> Vec<String> {
+    let view = game.view(viewer);
+    let r = view.ruleset;
+    let mut out = Vec::new();
+    for seat in (0..view.seats()).filter(|&s| s != viewer) {
+        let mine = view.captured[seat];
+        let others = (0..view.seats())
+            .filter(|&s| s != seat)
+            .fold(CardSet::EMPTY, |a, s| a | view.captured[s]);
+        let reach = r.deck.all() - others - view.hand;
+        let facts = view.yaku_facts(seat);
+        let held = r.yaku.evaluate(mine, &facts).mask;
+        let progress = Progress::of(r, facts);
+        let nearest = (0..r.yaku.yaku.len())
+            .filter(|&i| held >> i & 1 == 0)
+            .filter_map(|i| progress.distance(i, mine, reach).map(|d| (d, i)))
+            .filter(|&(d, _)| d >= 1)
+            .min();
+        if let Some((d, i)) = nearest {
+            out.push(format!(
+                "{} needs {} for {}",
+                style.who(seat),
+                plural(d as usize, "more card"),
+                r.yaku.yaku[i].name
+            ));
+        }
+    }
+    out
+}
+
 /// What taking `cards` does for `seat`'s yaku, as `seat` sees the game: the yaku it makes
 /// (`makes Tsukimi-zake (moon viewing)`) and those it brings nearer (`Sankō (three brights):
 /// 1 card away after this`), from the ruleset's yaku.

@@ -35,6 +35,11 @@ pub trait Table {
     }
     /// The question, with the options.
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String;
+    /// The option chosen at first on the full-screen table: the safe one (stop rather than
+    /// play on), else the first.
+    fn default_choice(&self, _game: &dyn Game, _legal: &[Action]) -> usize {
+        0
+    }
     /// What a typed line means, or why it cannot be taken.
     fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String>;
     /// An action in words, for "only one move" notes.
@@ -157,6 +162,9 @@ impl Table for MatchingTable {
     }
     fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String> {
         super::prompt::parse(line, matching(game), legal)
+    }
+    fn default_choice(&self, game: &dyn Game, legal: &[Action]) -> usize {
+        super::prompt::default_choice(matching(game), legal)
     }
     fn describe(&self, game: &dyn Game, action: Action) -> String {
         let r = game.ruleset();

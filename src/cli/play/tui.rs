@@ -505,7 +505,9 @@ impl Frontend for FullScreen {
             return Reply::Quit;
         }
         let question = table.question(game, legal);
-        let mut cursor = 0usize;
+        let mut cursor = table
+            .default_choice(game, legal)
+            .min(legal.len().saturating_sub(1));
         loop {
             let reaches = legal
                 .get(cursor)
