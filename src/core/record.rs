@@ -55,6 +55,20 @@ pub struct Record {
     /// True when the game was played to its end.
     #[serde(default)]
     pub finished: bool,
+    /// Moves a player took back (undo against bots), each where it was taken back: kept for
+    /// the record, never replayed (`actions` is the game as played on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undone: Vec<Undone>,
+}
+
+/// Moves taken back during play: `actions` had been made after the first `at` actions of the
+/// record, and were taken back there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undone {
+    /// How many of the record's actions stood when the moves were taken back.
+    pub at: usize,
+    /// The moves taken back, in the order they were made.
+    pub actions: Vec<Step>,
 }
 
 /// How a record names its ruleset.
@@ -401,6 +415,7 @@ impl Record {
             deals: Vec::new(),
             actions: Vec::new(),
             finished: false,
+            undone: Vec::new(),
         }
     }
 
@@ -479,6 +494,14 @@ impl Record {
             seat: Some(seat),
             action: StepAction::from_action(action, ruleset),
         });
+    }
+
+    /// Takes back every action after the first `at`, keeping them in [`Record::undone`].
+    pub fn undo_to(&mut self, at: usize) {
+        if at < self.actions.len() {
+            let actions = self.actions.split_off(at);
+            self.undone.push(Undone { at, actions });
+        }
     }
 
     /// Copies the deals and the first dealer from a game played (or replayed) so far.

@@ -41,7 +41,7 @@ fn a_whole_hand_of_gostop_against_two_bots_from_piped_input() {
     }
     let end = game_over(s);
     // Each loser pays the winner: the scores sum to zero.
-    assert!(end.contains("you -30, greedy 2 0, greedy 3 30"), "{end}");
+    assert!(end.contains("you -30, greedy 1 0, greedy 2 30"), "{end}");
     let replay = yaku(&["replay", "g.json", "--json"])
         .current_dir(&dir)
         .expect(0);

@@ -35,8 +35,8 @@ fn a_hand_of_scopa_with_a_sum_capture_from_piped_input() {
     for expected in [
         "Scopa · seed 4",
         "Knight of Coins can capture in more than one way; capture which?",
-        "1) Four of Coins (Coins (Denari), number) + Five of Cups (Cups (Coppe), number)",
-        "Seven of Swords (Swords (Spade), number)  <- choice 2",
+        "1) Four of Coins (Coins, Denari; number) + Five of Cups (Cups, Coppe; number)",
+        "Seven of Swords (Swords, Spade; number)  <- choice 2",
         "there is no option 9: choose 1 to 2",
         "cannot capture Four of Coins + Seven of Swords that way",
         "capturing Seven of Swords, Two of Batons",

@@ -163,7 +163,7 @@ fn koikoi_prompt_errors_and_the_points_for_stopping() {
         .expect(0);
     let s = &out.stdout;
     for expected in [
-        "you made a yaku: 1) Koi-koi (call koi-koi and play on for more)  2) Stop (stop and score): take 1 point\n",
+        "you made a yaku (greedy needs 1 more card for Tane (animals)): 1) Koi-koi (call koi-koi and play on for more)  2) Stop (stop and score): take 1 point\n",
         "error: `maybe`: answer `koikoi` or `stop` (or `help`)",
         "error: there is no option 5: choose 1 to 2",
         "won by you (stopped): 1 point\n",

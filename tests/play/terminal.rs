@@ -138,6 +138,71 @@ impl Term {
     }
 }
 
+impl Term {
+    /// The rows whose last column holds a character, as text: on the table only a tile's edge
+    /// may reach it (text is wrapped a column short), so anything else there was cut.
+    fn full_rows(&self) -> Vec<String> {
+        let p = self.screen.lock().unwrap();
+        let screen = p.screen();
+        let (rows, cols) = screen.size();
+        (0..rows.get())
+            .filter(|&r| {
+                screen
+                    .cell(r, cols.get() - 1)
+                    .is_some_and(|c| !c.contents().trim().is_empty())
+            })
+            .map(|r| {
+                (0..cols.get())
+                    .filter_map(|c| screen.cell(r, c))
+                    .map(|c| c.contents().to_string())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Checks that an overlay's box is whole: corners at the second row and column and at the
+    /// second-last ones, sides on every row between, nothing outside it.
+    fn assert_box_intact(&self) {
+        let p = self.screen.lock().unwrap();
+        let screen = p.screen();
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let at = |r: u16, c: u16| {
+            screen
+                .cell(r, c)
+                .map_or(String::new(), |c| c.contents().to_string())
+        };
+        let text = screen.contents();
+        assert_eq!(at(1, 1), "┌", "{text}");
+        assert_eq!(at(1, cols - 2), "┐", "{text}");
+        assert_eq!(at(rows - 2, 1), "└", "{text}");
+        assert_eq!(at(rows - 2, cols - 2), "┘", "{text}");
+        for r in 2..rows - 2 {
+            assert_eq!(at(r, 1), "│", "left border, row {r}:\n{text}");
+            assert_eq!(at(r, cols - 2), "│", "right border, row {r}:\n{text}");
+        }
+        for r in 0..rows {
+            for c in [0, cols - 1] {
+                assert!(
+                    at(r, c).trim().is_empty(),
+                    "nothing beside the box, row {r}:\n{text}"
+                );
+            }
+        }
+    }
+}
+
+/// Asserts that no row of the screen ends in a cut word: only tiles reach the last column.
+fn assert_nothing_cut(t: &Term, what: &str) {
+    for row in t.full_rows() {
+        let row = row.trim_end();
+        assert!(
+            row.ends_with(']') || row.ends_with('<') || row.ends_with('*') || row.ends_with('│'),
+            "{what}: a line reaches the edge and is cut:\n{row}\nthe screen:\n{}",
+            t.text()
+        );
+    }
+}
+
 fn nz(n: u16) -> std::num::NonZero<u16> {
     std::num::NonZero::new(n).expect("a terminal has rows and columns")
 }
@@ -397,6 +462,10 @@ fn line_mode_on_a_terminal_and_replay_stepping() {
 fn every_family_plays_on_the_same_table() {
     let dir = temp_dir("tty-families");
     for (ruleset, players, asks) in [
+        ("koikoi", "human,greedy", "play a card from your hand"),
+        ("scopa", "human,greedy", "play a card from your hand"),
+        ("baccarat", "human,best", "stake how many chips"),
+        ("oicho-kabu", "human,best,best", "bet how many chips"),
         ("kolyesi", "human,seed,seed", "bet how many chips"),
         (
             "schnapsen",
@@ -429,7 +498,18 @@ fn every_family_plays_on_the_same_table() {
         );
         let s = t.wait_for(asks);
         assert_eq!(s.lines().count(), 24, "{ruleset} fits 24 rows:\n{s}");
+        assert_nothing_cut(&t, ruleset);
         insta::assert_snapshot!(format!("tty_80x24_{ruleset}"), trimmed(&s));
+        // The pop-ups wrap inside their box, with its borders whole and nothing of the table
+        // showing.
+        for key in ["?", "r", "s"] {
+            t.send(key);
+            t.wait_for("any other key closes");
+            std::thread::sleep(Duration::from_millis(200));
+            t.assert_box_intact();
+            t.send("\x1b");
+            t.wait_for(asks);
+        }
         t.send("q");
         t.wait_for("resume it with");
         assert_eq!(t.exit_code(), 0, "{ruleset}");
@@ -467,4 +547,226 @@ fn a_hangup_or_term_signal_gives_the_terminal_back_and_saves() {
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn every_schnapsen_declaration_has_a_number_and_the_trump_lies_apart() {
+    let dir = temp_dir("tty-schnapsen-lead");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "schnapsen",
+            "--seed",
+            "6",
+            "--no-color",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    let s = t.wait_for("your lead");
+    for option in [
+        "5) play",
+        "6) Exchange",
+        "7) Close the stock",
+        "8) Claim 66",
+    ] {
+        assert!(s.contains(option), "`{option}` on the screen:\n{s}");
+    }
+    assert!(
+        s.contains("│ turned up"),
+        "the trump apart from the trick:\n{s}"
+    );
+    assert_nothing_cut(&t, "schnapsen lead");
+    t.send("q");
+    t.wait_for("resume it with");
+}
+
+#[test]
+fn after_a_bots_play_and_draw_your_own_move_and_its_capture_are_on_screen() {
+    let dir = temp_dir("tty-log");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "matgo",
+            "--seed",
+            "7",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    t.wait_for("play a card from your hand");
+    t.send("\r");
+    // Any capture choice takes its first option.
+    let s = t.wait_for("play a card from your hand|capture which?");
+    if s.contains("capture which?") {
+        t.send("\r");
+    }
+    let s = t.wait_for("greedy draws");
+    let s = if s.contains("play a card from your hand") {
+        s
+    } else {
+        t.wait_for("play a card from your hand")
+    };
+    assert!(s.contains("you play "), "your own move:\n{s}");
+    assert!(s.contains("greedy plays "), "the bot's play:\n{s}");
+    assert!(s.contains("greedy draws "), "the bot's draw:\n{s}");
+    assert_nothing_cut(&t, "matgo after a turn");
+    t.send("q");
+    t.wait_for("resume it with");
+}
+
+#[test]
+fn undo_and_hint_on_the_table_and_in_lines() {
+    let dir = temp_dir("tty-undo");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--seed",
+            "12",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    t.wait_for("play a card from your hand");
+    // The hint names the move and why, in the game's words.
+    t.send("h");
+    let s = t.wait_for("hint: the greedy bot would");
+    assert!(s.contains("play Plum Chaff 2"), "{s}");
+    assert!(s.contains("matches"), "{s}");
+    // A move, then undo: the hand is whole again and the record keeps the move taken back.
+    t.send("\r");
+    t.wait_for("you play Pine Poetry Ribbon");
+    t.wait_for("play a card from your hand");
+    t.send("u");
+    let s = t.wait_for("taken back");
+    assert!(
+        s.contains(">Jan"),
+        "the Pine card is back in the hand:\n{s}"
+    );
+    t.send("q");
+    t.wait_for("resume it with");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("s.json")).unwrap()).unwrap();
+    // The bot's first move stays; yours and its answer were taken back.
+    assert_eq!(record["actions"].as_array().unwrap().len(), 1, "{record}");
+    assert_eq!(record["undone"][0]["at"], 1, "{record}");
+    assert_eq!(record["undone"][0]["actions"][0]["card"], "pine-poetry");
+    // The record replays, and resumes.
+    yaku(&["replay", "s.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+
+    // Piped: `hint` and `undo` as commands; hot seat refuses undo.
+    let out = yaku(&["play", "koikoi", "--seed", "12", "--save", "p.json"])
+        .current_dir(&dir)
+        .stdin("hint\n1\nundo\nundo\nquit\n")
+        .expect(0);
+    assert!(
+        out.stdout
+            .contains("hint: the greedy bot would play Plum Chaff 2"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("your last move is taken back"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("there is no move of yours to take back yet"),
+        "{}",
+        out.stdout
+    );
+    let out = yaku(&[
+        "play",
+        "koikoi",
+        "--seed",
+        "12",
+        "--players",
+        "human,human",
+        "--save",
+        "h.json",
+    ])
+    .current_dir(&dir)
+    .stdin("1\nundo\nquit\n")
+    .expect(0);
+    assert!(
+        out.stdout
+            .contains("undo is for a game of one person against bots"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn the_call_to_play_on_says_what_stopping_scores_and_what_the_opponent_needs_and_stop_is_chosen() {
+    let dir = temp_dir("tty-decide");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--seed",
+            "7",
+            "--rounds",
+            "1",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    // Enter takes the first card at every play until the yaku is made.
+    let start = Instant::now();
+    let mut answered = String::new();
+    let s = loop {
+        let s = t.text();
+        if s.contains("you made a yaku") {
+            std::thread::sleep(Duration::from_millis(200));
+            break t.text();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no yaku was made:\n{s}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        if s.contains("(Enter)") && s != answered && t.text() == s {
+            t.send("\r");
+            answered = s;
+        }
+    };
+    // The question wraps: read it as words.
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("greedy needs 2 more cards for Tsukimi-zake"),
+        "{s}"
+    );
+    assert!(flat.contains("Stop (stop and score): take 6 points"), "{s}");
+    assert!(
+        s.contains("> Stop   (Enter)"),
+        "stop is the option chosen first:\n{s}"
+    );
+    assert_nothing_cut(&t, "the call to play on");
+    t.send("q");
+    t.wait_for("resume it with");
 }

@@ -17,6 +17,8 @@ at any prompt:
   a number   your bet in chips (Enter: the minimum), or how many more tiles to take
   rules      the rules of this game: limits, tiles to take, how hands are valued
   score      the bankrolls and every finished hand
+  hint       the choice the greedy bot would make here, and why
+  undo       take back your last choice (against bots only); again for more
   help       this text
   quit       stop the session and save it (so does end of input, Ctrl-D)";
 
@@ -180,6 +182,7 @@ impl Table for BankerTable {
                 title,
                 tiles: cards.iter().map(|&c| Tile::of(deck, c)).collect(),
                 hidden: 0,
+                aside: None,
             };
             let (player, banker) = match last {
                 Some(h) => (
@@ -228,6 +231,7 @@ impl Table for BankerTable {
                 },
                 tiles: Vec::new(),
                 hidden: g.banker_tiles().len() as usize,
+                aside: None,
             },
             notes,
             me: Some(panel(seat)),
@@ -239,6 +243,7 @@ impl Table for BankerTable {
                 ),
                 tiles: Tile::all(deck, mine),
                 hidden: 0,
+                aside: None,
             },
         }
     }

@@ -54,6 +54,9 @@ pub struct Row {
     pub tiles: Vec<Tile>,
     /// Face-down cards drawn after them (an opponent's hand, the banker's tiles).
     pub hidden: usize,
+    /// Cards drawn apart to the right, under a label of their own (the trump turned up beside
+    /// the trick), so they do not read as part of the row.
+    pub aside: Option<(String, Vec<Tile>)>,
 }
 
 /// A group of a seat's cards (its captures of one kind, tricks won), shown compactly.

@@ -126,6 +126,9 @@ struct Session {
     /// (so it is current whenever play stops) and removed when the game ends, since there is
     /// nothing left to resume.
     save_is_new: bool,
+    /// The game as it stood at each decision of the one person against bots, newest last, with
+    /// the record's length then and the hands seen: what `undo` goes back to.
+    undo: Vec<(Box<dyn Game>, usize, usize)>,
 }
 
 /// What an interrupt saves, and where: the record as JSON when a person was last asked.
@@ -153,6 +156,7 @@ pub fn run(args: &PlayArgs) -> i32 {
                 match tui::FullScreen::new(humans, color, delay) {
                     Ok(mut front) => {
                         s.table.style_mut().color = false;
+                        s.table.style_mut().brief = true;
                         return s.play(&mut front);
                     }
                     Err(e) => eprintln!(
@@ -170,10 +174,14 @@ pub fn run(args: &PlayArgs) -> i32 {
 /// The players when `--players` is not given: a person against the family's usual bots.
 fn default_players(ruleset: &Ruleset, watcher: bool) -> Vec<String> {
     let seats = crate::families::seat_range(ruleset).default;
-    let bot = if ruleset.banker().is_some() {
+    // A banker game's usual bot is the `seed` strategy where its deck fits (Kol-ye-si's tiles),
+    // else `best`, which plays any banker game from its exact odds.
+    let bot = if ruleset.banker().is_none() {
+        "greedy"
+    } else if agent_by_name("seed", ruleset).is_ok() {
         "seed"
     } else {
-        "greedy"
+        "best"
     };
     let mut players = vec![bot.to_string(); seats.max(1)];
     if ruleset.banker().is_some() && !watcher {
@@ -309,6 +317,7 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
         record_failed: false,
         save_failed: false,
         save_is_new: true,
+        undo: Vec::new(),
     };
     session.check_files()?;
     // Saved before the banner: a signal from the first line shown on finds the game.
@@ -622,6 +631,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         record_failed: false,
         save_failed: false,
         save_is_new: false,
+        undo: Vec::new(),
     };
     session.save_is_new = !session.save.exists();
     session.check_files()?;
@@ -722,6 +732,33 @@ fn probe_writable(path: &Path) -> Result<(), String> {
 }
 
 impl Session {
+    /// Undo is for one person against bots: with other people at the table, a move taken back
+    /// would be one they saw.
+    fn undo_allowed(&self) -> bool {
+        let people = self.bots.iter().filter(|b| b.is_none()).count();
+        people == 1 && self.bots.len() > 1
+    }
+
+    /// Goes back to the person's decision before this one: the game as it stood then, the
+    /// moves since kept in the record as taken back. `Ok` with the hands seen then; `Err` says
+    /// why nothing was taken back.
+    fn take_back(&mut self) -> Result<usize, String> {
+        if !self.undo_allowed() {
+            return Err("undo is for a game of one person against bots".to_string());
+        }
+        // The newest point is the decision being asked now; the one before it is where to go.
+        if self.undo.len() < 2 {
+            return Err("there is no move of yours to take back yet".to_string());
+        }
+        self.undo.pop();
+        let (game, len, seen) = self.undo.pop().expect("two points were there");
+        self.game = game;
+        self.record.undo_to(len);
+        self.refresh_snapshot();
+        self.update_record();
+        Ok(seen)
+    }
+
     fn apply(&mut self, seat: usize, action: Action) {
         self.game
             .apply(action)
@@ -957,7 +994,7 @@ impl Session {
             if let Some(question) = self.table.pause(&*self.game) {
                 loop {
                     match front.pause(&*self.table, &*self.game, &question) {
-                        Reply::Go | Reply::Act(_) => break,
+                        Reply::Go | Reply::Act(_) | Reply::Undo => break,
                         Reply::Quit => {
                             if let Some(code) = self.save_and_leave(Some(&mut *front)) {
                                 return code;
@@ -1001,7 +1038,27 @@ impl Session {
                 fresh = true;
                 continue;
             }
+            if fresh && self.undo_allowed() {
+                let len = self.record.actions.len();
+                if self.undo.last().is_none_or(|(_, l, _)| *l != len) {
+                    self.undo.push((self.game.box_clone(), len, hands_seen));
+                }
+            }
             match front.decide(&*self.table, &*self.game, seat, &legal, fresh) {
+                Reply::Undo => {
+                    match self.take_back() {
+                        Ok(seen) => {
+                            hands_seen = seen;
+                            front.say("your last move is taken back");
+                            fresh = true;
+                        }
+                        Err(why) => {
+                            front.say(&why);
+                            fresh = false;
+                        }
+                    }
+                    continue;
+                }
                 Reply::Act(action) => {
                     self.apply(seat, action);
                     fresh = true;
@@ -1034,6 +1091,68 @@ impl Session {
     }
 }
 
+/// The move the greedy bot would make for `seat` now, and why, in the game's words: what it
+/// takes, the yaku it makes or brings nearer, the trick it wins. Only what the player can see
+/// is used: the game is tried on a copy up to the first card drawn from the stock.
+fn hint(table: &dyn Table, game: &dyn Game, seat: Seat, legal: &[Action]) -> String {
+    let Ok(mut bot) = agent_by_name("greedy", game.ruleset()) else {
+        return "no hint: the greedy bot does not play this game".to_string();
+    };
+    let mut rng = agent_rng(crate::sim::game_seed(0, 0));
+    let action = bot.choose(game, seat, legal, &mut rng);
+    let number = legal
+        .iter()
+        .position(|a| *a == action)
+        .map_or_else(String::new, |i| format!(" (option {})", i + 1));
+    let mut reasons: Vec<String> = Vec::new();
+    let mut trial = game.box_clone();
+    trial.drain_events();
+    if trial.apply(action).is_ok() {
+        let r = game.ruleset();
+        for e in trial.drain_events() {
+            match e {
+                crate::core::Event::Drew { .. } | crate::core::Event::Deal { .. } => break,
+                crate::core::Event::Played {
+                    player, captured, ..
+                } if player == seat && !captured.is_empty() => {
+                    let names: Vec<&str> = captured
+                        .iter()
+                        .map(|&c| r.deck.card(c).name.as_str())
+                        .collect();
+                    reasons.push(format!("it captures {}", names.join(", ")));
+                }
+                crate::core::Event::TrickWon { player, .. } if player == seat => {
+                    reasons.push("it wins the trick".to_string());
+                }
+                crate::core::Event::YakuFormed { player, yaku, .. } if player == seat => {
+                    let names: Vec<&str> = yaku
+                        .iter()
+                        .filter_map(|id| r.yaku.yaku.iter().find(|y| &y.id == id))
+                        .map(|y| y.name.as_str())
+                        .collect();
+                    if !names.is_empty() {
+                        reasons.push(format!("it makes {}", names.join(", ")));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    for why in table.why(game, seat, action) {
+        if !reasons.contains(&why) {
+            reasons.push(why);
+        }
+    }
+    let mut out = format!(
+        "hint: the greedy bot would {}{number}",
+        table.describe(game, action)
+    );
+    if !reasons.is_empty() {
+        out.push_str(&format!(": {}", reasons.join("; ")));
+    }
+    out
+}
+
 /// What a front end answers when asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Reply {
@@ -1045,6 +1164,8 @@ enum Reply {
     Quit,
     /// The input ended: nobody can answer any more.
     Ended,
+    /// Take back the moves since the person's last decision.
+    Undo,
 }
 
 /// Where a game is shown and answered: lines on standard input and output (pipes, scripts,
@@ -1226,6 +1347,8 @@ impl Frontend for LineFrontend {
                 Ok(Input::Rules) => print!("{}", table.rules(game)),
                 Ok(Input::Score) => print!("{}", table.score(game)),
                 Ok(Input::Quit) => return Reply::Quit,
+                Ok(Input::Undo) => return Reply::Undo,
+                Ok(Input::Hint) => println!("{}", hint(table, game, seat, legal)),
                 Err(reason) => println!("{}", table.refusal(&reason)),
             }
         }

@@ -23,6 +23,10 @@ pub enum Input {
     Score,
     /// Save and leave.
     Quit,
+    /// Take back moves to the player's last decision (against bots).
+    Undo,
+    /// The move a bot would make here, and why.
+    Hint,
 }
 
 /// The help text.
@@ -33,6 +37,8 @@ at any prompt:
   a declaration   when offered, by its id or name, or their start (stop, s)
   rules           the rules: yaku with their conditions and points, declarations
   score           the scores and every finished hand
+  hint            the move the greedy bot would make here, and why
+  undo            take back your last move (against bots only); again for more
   help            this text
   quit            save the game to a file and leave (so does end of input, Ctrl-D)";
 
@@ -75,6 +81,8 @@ pub fn command(lower: &str) -> Option<Result<Input, String>> {
         "rules" => Ok(Input::Rules),
         "score" | "scores" => Ok(Input::Score),
         "quit" | "q" | "exit" => Ok(Input::Quit),
+        "undo" => Ok(Input::Undo),
+        "hint" => Ok(Input::Hint),
         "" => Err("type a choice, or `help`".into()),
         _ => return None,
     })
@@ -173,11 +181,34 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
                 |e| format!("(scoring failed: {e})"),
                 |o| crate::cli::plural(o.total, "point"),
             );
-            declarations("you made a yaku", &now)
+            // What the opponents need, so the risk of playing on is in the question.
+            let risk = super::screen::opponents_nearest(style, game, seat);
+            let lead = if risk.is_empty() {
+                "you made a yaku".to_string()
+            } else {
+                format!("you made a yaku ({})", risk.join("; "))
+            };
+            declarations(&lead, &now)
         }
         Phase::AfterDeal => declarations("after the deal, choose", ""),
         Phase::GameOver => "the game is over".to_string(),
     }
+}
+
+/// The option chosen at first: the safe one where there is one (stop after a yaku rather than
+/// play on), else the first.
+pub fn default_choice(game: &MatchingGame, legal: &[Action]) -> usize {
+    let r = Game::ruleset(game);
+    if !matches!(game.phase(), Phase::Declare) {
+        return 0;
+    }
+    legal
+        .iter()
+        .position(|a| {
+            matches!(a, Action::Declare { decl, .. }
+                if r.declarations[decl.0 as usize].effect == "stop")
+        })
+        .unwrap_or(0)
 }
 
 /// The declaration among `legal` that `text` names (id or name, case and separators aside, or

@@ -22,6 +22,9 @@ pub struct Style {
     pub color: bool,
     /// The players' labels by seat (`you`, `greedy`, `player 1`).
     pub labels: Vec<String>,
+    /// Cards by name only, without suit and kinds (the full-screen table, whose tiles show
+    /// them): a move then fits one line of the log.
+    pub brief: bool,
 }
 
 impl Style {
@@ -48,7 +51,8 @@ impl Style {
         }
     }
 
-    /// Labels for the players: `you` for a lone human, else the name with its seat.
+    /// Labels for the players: `you` for a lone human; a name that sits more than once
+    /// numbered among its own (`greedy 1`, `greedy 2`), as are people in hot seat.
     pub fn for_players(players: &[String], color: bool) -> Style {
         let humans = players.iter().filter(|p| *p == "human").count();
         let labels = (0..players.len())
@@ -56,14 +60,19 @@ impl Style {
                 let twice = players.iter().filter(|p| **p == players[s]).count() > 1;
                 if humans == 1 && players[s] == "human" {
                     "you".to_string()
-                } else if twice || players[s] == "human" {
-                    format!("{} {}", players[s], s + 1)
+                } else if twice {
+                    let nth = players[..=s].iter().filter(|p| **p == players[s]).count();
+                    format!("{} {nth}", players[s])
                 } else {
                     players[s].clone()
                 }
             })
             .collect();
-        Style { color, labels }
+        Style {
+            color,
+            labels,
+            brief: false,
+        }
     }
 
     /// Every seat's label with a value: `you 3, greedy 5`.
@@ -89,15 +98,19 @@ impl Style {
         self.paint(deck, card, &deck.card(card).name)
     }
 
-    /// A card's long form: name, suit and kinds.
+    /// A card's long form: name, suit and kinds (`Pine Poetry Ribbon (Pine, January;
+    /// ribbon/poetry/red)`: a suit's own brackets are opened, so none nest). Brief: the name.
     pub fn card(&self, deck: &Deck, card: CardId) -> String {
+        if self.brief {
+            return self.name(deck, card);
+        }
         let c = deck.card(card);
-        format!(
-            "{} ({}, {})",
-            self.name(deck, card),
-            deck.suit_of(card).name,
-            c.kinds.join("/")
-        )
+        let suit = &deck.suit_of(card).name;
+        let suit = match suit.strip_suffix(')').and_then(|s| s.split_once(" (")) {
+            Some((a, b)) => format!("{a}, {b}"),
+            None => suit.clone(),
+        };
+        format!("{} ({suit}; {})", self.name(deck, card), c.kinds.join("/"))
     }
 
     /// Cards' short forms joined with commas.
@@ -249,6 +262,78 @@ fn yaku_lines(style: &Style, view: &View, seat: usize) -> Vec<String> {
     out
 }
 
+/// For each seat but `viewer`, as `viewer` sees the game: the nearest yaku it does not hold
+/// yet and how many cards it lacks (`greedy: Tsukimi-zake (moon viewing), 1 card away`).
+pub fn opponents_nearest(style: &Style, game: &MatchingGame, viewer: usize) -> Vec<String> {
+    let view = game.view(viewer);
+    let r = view.ruleset;
+    let mut out = Vec::new();
+    for seat in (0..view.seats()).filter(|&s| s != viewer) {
+        let mine = view.captured[seat];
+        let others = (0..view.seats())
+            .filter(|&s| s != seat)
+            .fold(CardSet::EMPTY, |a, s| a | view.captured[s]);
+        let reach = r.deck.all() - others - view.hand;
+        let facts = view.yaku_facts(seat);
+        let held = r.yaku.evaluate(mine, &facts).mask;
+        let progress = Progress::of(r, facts);
+        let nearest = (0..r.yaku.yaku.len())
+            .filter(|&i| held >> i & 1 == 0)
+            .filter_map(|i| progress.distance(i, mine, reach).map(|d| (d, i)))
+            .filter(|&(d, _)| d >= 1)
+            .min();
+        if let Some((d, i)) = nearest {
+            out.push(format!(
+                "{} needs {} for {}",
+                style.who(seat),
+                plural(d as usize, "more card"),
+                r.yaku.yaku[i].name
+            ));
+        }
+    }
+    out
+}
+
+/// What taking `cards` does for `seat`'s yaku, as `seat` sees the game: the yaku it makes
+/// (`makes Tsukimi-zake (moon viewing)`) and those it brings nearer (`Sankō (three brights):
+/// 1 card away after this`), from the ruleset's yaku.
+pub fn advances(game: &MatchingGame, seat: usize, cards: CardSet) -> Vec<String> {
+    let view = game.view(seat);
+    let r = view.ruleset;
+    let mine = view.captured[seat];
+    let others = (0..view.seats())
+        .filter(|&s| s != seat)
+        .fold(CardSet::EMPTY, |a, s| a | view.captured[s]);
+    let reach = r.deck.all() - others;
+    let facts = view.yaku_facts(seat);
+    let held = r.yaku.evaluate(mine, &facts).mask;
+    let after = r.yaku.evaluate(mine | cards, &facts).mask;
+    let progress = Progress::of(r, facts);
+    let mut out = Vec::new();
+    for (i, y) in r.yaku.yaku.iter().enumerate() {
+        if held >> i & 1 == 1 {
+            continue;
+        }
+        if after >> i & 1 == 1 {
+            out.push(format!("it makes {}", y.name));
+            continue;
+        }
+        let before = progress.distance(i, mine, reach);
+        let now = progress.distance(i, mine | cards, reach);
+        if let (Some(b), Some(n)) = (before, now)
+            && n < b
+            && n <= 3
+        {
+            out.push(format!(
+                "{} is then {} away",
+                y.name,
+                plural(n as usize, "card")
+            ));
+        }
+    }
+    out
+}
+
 /// Cards' names grouped by where `view`'s seat sees them: `Moon (table), Curtain (your hand),
 /// Crane (unseen)`.
 fn where_cards(style: &Style, view: &View, cards: CardSet) -> String {
@@ -281,13 +366,56 @@ fn call_name(ruleset: &Ruleset) -> Option<&str> {
         .map(|d| d.name.as_str())
 }
 
+/// What `seat` counts and has declared or earned this hand: the ruleset's tallies (junk
+/// counting doubles twice, ...), declarations (shakes, bombs), turn events (kisses, stacks),
+/// free draws. `short`: tallies by id (`junk 4`) rather than name (`Junk (pi) 4`).
+fn seat_marks(game: &MatchingGame, view: &View, s: usize, short: bool) -> Vec<String> {
+    let r = Game::ruleset(game);
+    let c = game.circumstances(s);
+    let mut parts: Vec<String> = crate::yaku::tallies(r, view.captured[s], &c)
+        .into_iter()
+        .zip(&r.tallies)
+        .map(|((_, n), t)| {
+            if short {
+                format!("{} {n}", t.id.replace('_', " "))
+            } else {
+                format!("{} {n}", t.name)
+            }
+        })
+        .collect();
+    for (i, d) in r.declarations.iter().enumerate() {
+        let n = view.marks.declared(s, i);
+        if n > 0 && d.effect != "continue" {
+            parts.push(format!("{} x{n}", d.name));
+        }
+    }
+    if let Some(f) = r.matching() {
+        for (i, e) in f.turn_events.iter().enumerate() {
+            let n = view.marks.fired(s, i);
+            if n > 0 {
+                parts.push(format!("{} x{n}", e.name));
+            }
+        }
+    }
+    if view.marks.free_draws[s] > 0 {
+        parts.push(format!(
+            "{} to draw without playing",
+            plural(usize::from(view.marks.free_draws[s]), "turn")
+        ));
+    }
+    parts
+}
+
 /// Lines about the whole table: calls, the table count, each seat's tallies and marks, hands
-/// without a winner before this one, the multipliers in force.
-fn notes(style: &Style, game: &MatchingGame, view: &View) -> Vec<String> {
+/// without a winner before this one, the multipliers in force. On the full-screen table
+/// (`board`) each seat's tallies are in its panel, and calls only once there are some.
+fn notes(style: &Style, game: &MatchingGame, view: &View, board: bool) -> Vec<String> {
     let r = Game::ruleset(game);
     let seats = view.seats();
     let mut out = Vec::new();
-    if let Some(name) = call_name(r) {
+    if let Some(name) = call_name(r)
+        && (!board || view.calls.iter().any(|c| *c > 0))
+    {
         out.push(format!(
             "{name} calls this hand: {}",
             style.each(view.calls)
@@ -296,35 +424,8 @@ fn notes(style: &Style, game: &MatchingGame, view: &View) -> Vec<String> {
     if has_table_count(r) {
         out.push(format!("table count at the deal: {}", view.table_count));
     }
-    // The ruleset's tallies (junk counting doubles twice, ...) and what each seat declared
-    // or earned this hand (shakes, bombs, kisses, stacks), for every seat.
-    for s in 0..seats {
-        let c = game.circumstances(s);
-        let mut parts: Vec<String> = crate::yaku::tallies(r, view.captured[s], &c)
-            .into_iter()
-            .zip(&r.tallies)
-            .map(|((_, n), t)| format!("{} {n}", t.name))
-            .collect();
-        for (i, d) in r.declarations.iter().enumerate() {
-            let n = view.marks.declared(s, i);
-            if n > 0 && d.effect != "continue" {
-                parts.push(format!("{} x{n}", d.name));
-            }
-        }
-        if let Some(f) = r.matching() {
-            for (i, e) in f.turn_events.iter().enumerate() {
-                let n = view.marks.fired(s, i);
-                if n > 0 {
-                    parts.push(format!("{} x{n}", e.name));
-                }
-            }
-        }
-        if view.marks.free_draws[s] > 0 {
-            parts.push(format!(
-                "{} to draw without playing",
-                plural(usize::from(view.marks.free_draws[s]), "turn")
-            ));
-        }
+    for s in (0..seats).filter(|_| !board) {
+        let parts = seat_marks(game, view, s, false);
         if !parts.is_empty() {
             out.push(format!("{}: {}", style.who(s), parts.join(" · ")));
         }
@@ -366,6 +467,11 @@ fn notes(style: &Style, game: &MatchingGame, view: &View) -> Vec<String> {
     out
 }
 
+/// Whether a yaku line says no yaku is held.
+fn now_empty(held: &str) -> bool {
+    held == "no yaku yet"
+}
+
 /// The full-screen table for `seat`: the same facts as [`screen`], as a [`Board`].
 pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
     let view = game.view(seat);
@@ -391,7 +497,21 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
                     tiles: cards.iter().map(|&c| Tile::of(deck, c)).collect(),
                 })
                 .collect(),
-            lines: yaku_lines(style, &view, s),
+            lines: {
+                // The yaku held, without the seat's name (its panel's), with what it counts.
+                let mut lines = yaku_lines(style, &view, s);
+                let who = format!("{}: ", style.who(s));
+                if let Some(first) = lines.first_mut() {
+                    let held = first.strip_prefix(&who).unwrap_or(first).to_string();
+                    let marks = seat_marks(game, &view, s, true);
+                    *first = match (now_empty(&held), marks.is_empty()) {
+                        (true, false) => marks.join(" · "),
+                        (_, true) => held,
+                        (false, false) => format!("{held} · {}", marks.join(" · ")),
+                    };
+                }
+                lines
+            },
         }
     };
     let others = (1..seats).map(|k| panel((seat + k) % seats)).collect();
@@ -399,27 +519,25 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
         title: format!("table ({}) · stock {}", view.table.len(), view.stock_size),
         tiles: Tile::all(deck, view.table),
         hidden: 0,
+        aside: None,
     };
     // The card being resolved (played or drawn, choosing what to capture) is shown face up.
     if let crate::families::matching::Phase::CaptureChoice { card, .. } = view.phase {
         center.title = format!("{} · {} chooses", center.title, deck.card(card).name);
     }
     Board {
-        title: format!(
-            "{} · {} · dealer: {}",
-            r.name,
-            round_text(r, view.round, view.rounds),
-            style.who(view.dealer)
-        ),
+        // The dealer is said in its panel.
+        title: format!("{} · {}", r.name, round_text(r, view.round, view.rounds)),
         scores: style.each(Game::scores(game)),
         others,
         center,
-        notes: notes(style, game, &view),
+        notes: notes(style, game, &view, true),
         me: Some(panel(seat)),
         hand: Row {
             title: format!("{} hand", style.whose(seat)),
             tiles: Tile::all(deck, game.hand(seat)),
             hidden: 0,
+            aside: None,
         },
     }
 }
@@ -471,7 +589,7 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
         style.who(view.dealer),
         style.each(Game::scores(game))
     );
-    for line in notes(style, game, &view) {
+    for line in notes(style, game, &view, false) {
         let _ = writeln!(out, "{line}");
     }
     let held: Vec<String> = others
@@ -816,6 +934,7 @@ mod tests {
         let style = Style {
             color: false,
             labels: vec!["you".into(), "greedy".into()],
+            brief: false,
         };
         let long = "x2: a reason much longer than forty characters, as scripts may write";
         let outcome = crate::yaku::HandOutcome {
@@ -865,6 +984,7 @@ mod tests {
         let style = Style {
             color: false,
             labels: vec!["you".into(), "greedy".into()],
+            brief: false,
         };
         let text = pile(&style, deck, cards);
         let lines: Vec<&str> = text.lines().map(str::trim).collect();

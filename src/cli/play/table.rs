@@ -35,6 +35,11 @@ pub trait Table {
     }
     /// The question, with the options.
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String;
+    /// The option chosen at first on the full-screen table: the safe one (stop rather than
+    /// play on), else the first.
+    fn default_choice(&self, _game: &dyn Game, _legal: &[Action]) -> usize {
+        0
+    }
     /// What a typed line means, or why it cannot be taken.
     fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String>;
     /// An action in words, for "only one move" notes.
@@ -46,6 +51,11 @@ pub trait Table {
             [only] => Some(*only),
             _ => None,
         }
+    }
+    /// Why `action` helps `seat`, in the game's words, beyond what it visibly takes (the yaku a
+    /// capture makes or brings nearer); empty when the family has nothing to add.
+    fn why(&self, _game: &dyn Game, _seat: Seat, _action: Action) -> Vec<String> {
+        Vec::new()
     }
     /// The help text.
     fn help(&self) -> &'static str;
@@ -153,6 +163,9 @@ impl Table for MatchingTable {
     fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String> {
         super::prompt::parse(line, matching(game), legal)
     }
+    fn default_choice(&self, game: &dyn Game, legal: &[Action]) -> usize {
+        super::prompt::default_choice(matching(game), legal)
+    }
     fn describe(&self, game: &dyn Game, action: Action) -> String {
         let r = game.ruleset();
         let deck = &r.deck;
@@ -167,6 +180,29 @@ impl Table for MatchingTable {
             Action::Bet { amount } => format!("bet {amount}"),
             Action::Draw { count } => format!("take {count} more"),
         }
+    }
+    fn why(&self, game: &dyn Game, seat: Seat, action: Action) -> Vec<String> {
+        let g = matching(game);
+        let taken = match action {
+            Action::Play { card } => {
+                let table = crate::families::matching::matches(game.ruleset(), g.table(), card);
+                if table.is_empty() {
+                    return Vec::new();
+                }
+                // A played card that matches takes (one of) its matches.
+                let mut why = vec![format!(
+                    "it matches {} on the table",
+                    self.style.names(&game.ruleset().deck, table)
+                )];
+                why.extend(screen::advances(g, seat, CardSet::single(card) | table));
+                return why;
+            }
+            _ => action.taken().unwrap_or_default(),
+        };
+        if taken.is_empty() {
+            return Vec::new();
+        }
+        screen::advances(g, seat, taken)
     }
     fn forced(&self, game: &dyn Game, legal: &[Action]) -> Option<Action> {
         if let [only] = legal {

@@ -22,6 +22,8 @@ at any prompt:
                   marriage CARD (the King or Queen to lead, e.g. `marriage hearts-king`)
   rules           the rules of this game
   score           the game points and every finished hand
+  hint            the move the greedy bot would make here, and why
+  undo            take back your last move (against bots only); again for more
   help            this text
   quit            save the game to a file and leave (so does end of input, Ctrl-D)";
 
@@ -349,13 +351,10 @@ impl Table for TricksTable {
             );
             center.tiles.push(Tile::of(deck, l));
         }
+        // The turned-up trump is drawn apart from the trick, under its own label: beside the
+        // led card it read as a second card of the trick.
         if let Some(t) = view.trump_card {
-            center.title = format!(
-                "{} · then the trump turned up, {}",
-                center.title,
-                deck.card(t).name
-            );
-            center.tiles.push(Tile::of(deck, t));
+            center.aside = Some(("turned up".to_string(), vec![Tile::of(deck, t)]));
         }
         // The hand by suit, highest rank first.
         let mut hand: Vec<CardId> = view.hand.iter().collect();
@@ -376,6 +375,7 @@ impl Table for TricksTable {
                 title: format!("{} hand", self.style.whose(seat)),
                 tiles: hand.into_iter().map(|c| Tile::of(deck, c)).collect(),
                 hidden: 0,
+                aside: None,
             },
         }
     }

@@ -53,7 +53,9 @@ keys:
   Enter           take the chosen one (or what you typed)
   1-9             type an option's number, then Enter
   a name          type a card's id or name (Tab completes, Esc clears); start with / when
-                  it begins with r, s or q
+                  it begins with h, q, r, s or u
+  h               a hint: the move the greedy bot would make here, and why
+  u               undo: take back your last move (against bots only); again for more
   ?               this help
   r               the rule sheet (Up/Down/PgUp/PgDn scroll, Esc closes)
   s               the scores and every finished hand
@@ -108,6 +110,8 @@ pub struct FullScreen {
     /// The last narration: printed on the normal screen when the game ends, so the result
     /// stays in the terminal.
     last_text: String,
+    /// Undo is offered (one person against bots).
+    undo: bool,
 }
 
 /// What the frame shows besides the board.
@@ -149,6 +153,7 @@ impl FullScreen {
             }
         };
         let viewer = humans.iter().position(|h| *h).unwrap_or(0);
+        let undo = humans.iter().filter(|h| **h).count() == 1 && humans.len() > 1;
         Ok(FullScreen {
             terminal,
             color,
@@ -161,6 +166,7 @@ impl FullScreen {
             typed: String::new(),
             message: String::new(),
             last_text: String::new(),
+            undo,
         })
     }
 
@@ -193,6 +199,10 @@ impl FullScreen {
         let typed = &self.typed;
         let message = &self.message;
         let selected_text = selected.map(|a| table.describe(game, a));
+        let numbered = prompt.legal.iter().any(|a| {
+            matches!(a, Action::Play { card } if board.hand.tiles.iter().any(|t| t.card == *card))
+        });
+        let undo = self.undo && !prompt.legal.is_empty();
         let _ = self.terminal.draw(|f| {
             let look = Looks { color };
             draw_frame(
@@ -206,6 +216,8 @@ impl FullScreen {
                 log,
                 &PromptText {
                     question: prompt.question,
+                    numbered,
+                    undo,
                     selected: selected_text.as_deref(),
                     typed,
                     message,
@@ -403,6 +415,8 @@ fn common_prefix(words: &[&String]) -> String {
 fn shortcut(key: char) -> Option<Input> {
     match key {
         '?' => Some(Input::Help),
+        'h' => Some(Input::Hint),
+        'u' => Some(Input::Undo),
         'r' => Some(Input::Rules),
         's' => Some(Input::Score),
         'q' => Some(Input::Quit),
@@ -448,13 +462,13 @@ impl Frontend for FullScreen {
                 KeyCode::Enter => return Reply::Go,
                 KeyCode::Char(c) => match shortcut(c) {
                     Some(Input::Quit) => return Reply::Quit,
+                    Some(Input::Undo | Input::Hint) | None => {
+                        self.message = "press Enter to go on (q saves and leaves, ? helps)".into()
+                    }
                     Some(what) => {
                         if self.show(table, game, what).is_err() {
                             return Reply::Quit;
                         }
-                    }
-                    None => {
-                        self.message = "press Enter to go on (q saves and leaves, ? helps)".into()
                     }
                 },
                 _ => self.message = "press Enter to go on (q saves and leaves, ? helps)".into(),
@@ -491,7 +505,9 @@ impl Frontend for FullScreen {
             return Reply::Quit;
         }
         let question = table.question(game, legal);
-        let mut cursor = 0usize;
+        let mut cursor = table
+            .default_choice(game, legal)
+            .min(legal.len().saturating_sub(1));
         loop {
             let reaches = legal
                 .get(cursor)
@@ -548,6 +564,15 @@ impl Frontend for FullScreen {
                             }
                         }
                         Ok(Input::Quit) => return Reply::Quit,
+                        Ok(Input::Undo) if self.undo => return Reply::Undo,
+                        Ok(Input::Undo) => {
+                            self.message = "undo is for a game of one person against bots".into()
+                        }
+                        Ok(Input::Hint) => {
+                            let text = super::hint(table, game, seat, legal);
+                            self.push_log(&text);
+                            self.message = text;
+                        }
                         Err(reason) => self.message = reason,
                     }
                 }
@@ -555,6 +580,15 @@ impl Frontend for FullScreen {
                     self.message.clear();
                     match shortcut(c) {
                         Some(Input::Quit) | None => return Reply::Quit,
+                        Some(Input::Undo) if self.undo => return Reply::Undo,
+                        Some(Input::Undo) => {
+                            self.message = "undo is for a game of one person against bots".into()
+                        }
+                        Some(Input::Hint) => {
+                            let text = super::hint(table, game, seat, legal);
+                            self.push_log(&text);
+                            self.message = text;
+                        }
                         Some(what) => {
                             if self.show(table, game, what).is_err() {
                                 return Reply::Quit;
@@ -644,6 +678,10 @@ struct Marks {
 /// The prompt's texts.
 struct PromptText<'a> {
     question: &'a str,
+    /// The hand's tiles can be chosen: numbers under them.
+    numbered: bool,
+    /// Undo is offered (`u` in the keys line).
+    undo: bool,
     selected: Option<&'a str>,
     typed: &'a str,
     message: &'a str,
@@ -691,40 +729,133 @@ impl Looks {
         }
     }
 
-    /// A row of tiles wrapped to `width`, with numbers under the hand's tiles.
-    fn row(&self, row: &Row, marks: &Marks, width: u16, numbered: bool) -> Vec<Line<'static>> {
-        let per_line = (usize::from(width) / TILE).max(1);
-        let mut out = vec![Line::from(Span::styled(
-            row.title.clone(),
-            Look::default().add_modifier(Modifier::BOLD),
-        ))];
+    /// Tiles as three lines (top, face, the marks or numbers under them), each `TILE` wide.
+    /// The third line is `None` when it would be blank.
+    fn tiles(
+        &self,
+        tiles: &[&Tile],
+        marks: &Marks,
+        numbered: Option<usize>,
+    ) -> (
+        Vec<Span<'static>>,
+        Vec<Span<'static>>,
+        Vec<Span<'static>>,
+        bool,
+    ) {
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let mut any_mark = false;
+        for (i, t) in tiles.iter().enumerate() {
+            let (top, face, mark) = self.tile(t, marks);
+            a.push(top);
+            b.push(face);
+            if self.color {
+                a.push(Span::raw(" "));
+                b.push(Span::raw(" "));
+            }
+            if !mark.content.trim().is_empty() {
+                any_mark = true;
+                c.push(mark);
+            } else if let Some(first) = numbered {
+                any_mark = true;
+                c.push(Span::raw(format!(" {:<w$}", first + i + 1, w = TILE - 1)));
+            } else {
+                c.push(mark);
+            }
+        }
+        (a, b, c, any_mark)
+    }
+
+    /// A row of tiles wrapped to `width`, with numbers under the hand's tiles when they can be
+    /// chosen (`numbered`), and the row's cards set aside drawn apart under their own label;
+    /// `keep_marks` keeps the line under the tiles where marks may come.
+    fn row(
+        &self,
+        row: &Row,
+        marks: &Marks,
+        width: u16,
+        numbered: bool,
+        keep_marks: bool,
+    ) -> Vec<Line<'static>> {
+        let width = usize::from(width);
+        let aside_tiles = row.aside.as_ref().map_or(0, |(_, t)| t.len());
+        let aside_width = if aside_tiles > 0 {
+            aside_tiles * TILE + 3
+        } else {
+            0
+        };
+        let per_line = (width.saturating_sub(aside_width) / TILE).max(1);
+        let title_look = Look::default().add_modifier(Modifier::BOLD);
+        let mut out = Vec::new();
         let mut tiles: Vec<&Tile> = row.tiles.iter().collect();
+        // The aside goes right of the first line of tiles, its label above it.
+        let first_width = tiles.len().min(per_line) * TILE;
+        let title_width = ratatui::text::Line::from(row.title.as_str()).width();
+        let aside_at = match &row.aside {
+            Some((label, _))
+                if first_width.max(title_width + 3) + aside_width.max(label.len() + 3) <= width =>
+            {
+                Some(first_width.max(title_width + 3))
+            }
+            _ => None,
+        };
+        match (&row.aside, aside_at) {
+            (Some((label, _)), Some(at)) => {
+                out.push(Line::from(vec![
+                    Span::styled(format!("{:<at$}", row.title), title_look),
+                    Span::styled(format!("│ {label}"), Look::default()),
+                ]));
+            }
+            _ => {
+                for l in wrap(&row.title, width.saturating_sub(1)) {
+                    out.push(Line::from(Span::styled(l, title_look)));
+                }
+            }
+        }
         if tiles.is_empty() && row.hidden == 0 && row.title.is_empty() {
             out.push(Line::from("  (none)"));
         }
         let mut index = 0;
-        while !tiles.is_empty() {
+        let mut first = true;
+        let aside: Vec<&Tile> = row
+            .aside
+            .as_ref()
+            .map_or_else(Vec::new, |(_, t)| t.iter().collect());
+        while !tiles.is_empty() || (first && aside_at.is_some()) {
             let rest = tiles.split_off(tiles.len().min(per_line));
-            let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
-            for t in &tiles {
-                index += 1;
-                let (top, face, mark) = self.tile(t, marks);
-                a.push(top);
-                b.push(face);
-                if self.color {
-                    a.push(Span::raw(" "));
-                    b.push(Span::raw(" "));
-                }
-                if numbered && mark.content.trim().is_empty() {
-                    c.push(Span::raw(format!(" {:<w$}", index, w = TILE - 1)));
-                } else {
-                    c.push(mark);
-                }
+            let (mut a, mut b, mut c, mut marked) =
+                self.tiles(&tiles, marks, numbered.then_some(index));
+            index += tiles.len();
+            if first && let Some(at) = aside_at {
+                let pad = at - tiles.len() * TILE;
+                let gap = format!("{:pad$}", "");
+                let (x, y, z, m) = self.tiles(&aside, marks, None);
+                a.push(Span::raw(format!("{gap}│ ")));
+                b.push(Span::raw(format!("{gap}│ ")));
+                c.push(Span::raw(format!("{gap}  ")));
+                a.extend(x);
+                b.extend(y);
+                c.extend(z);
+                marked |= m;
             }
             out.push(Line::from(a));
             out.push(Line::from(b));
-            out.push(Line::from(c));
+            // The line under the tiles: marks or numbers; blank only where marks may come
+            // (the table), so the frame does not jump as the choice moves.
+            if marked || numbered || keep_marks {
+                out.push(Line::from(c));
+            }
+            first = false;
             tiles = rest;
+        }
+        if let (Some((label, _)), None) = (&row.aside, aside_at) {
+            // No room beside: below, under its label.
+            out.push(Line::from(Span::styled(label.clone(), title_look)));
+            let (a, b, c, m) = self.tiles(&aside, marks, None);
+            out.push(Line::from(a));
+            out.push(Line::from(b));
+            if m || keep_marks {
+                out.push(Line::from(c));
+            }
         }
         if row.hidden > 0 {
             out.push(Line::from(format!(
@@ -740,50 +871,127 @@ impl Looks {
         out
     }
 
-    /// A seat's panel: name and summary, captures by group, its lines (at most `room`).
-    fn panel(&self, p: &SeatPanel, room: usize) -> Vec<Line<'static>> {
+    /// A seat's panel wrapped to `width`: its head (name and summary, captures by group), and
+    /// its lines, each as the rows it takes, so that a line is shown whole or not at all.
+    fn panel(&self, p: &SeatPanel, width: usize) -> PanelLines {
         let back = if self.color { "▒" } else { "#" };
-        let mut out = vec![Line::from(vec![
-            Span::styled(p.name.clone(), Look::default().add_modifier(Modifier::BOLD)),
-            Span::raw(format!(": {}", p.summary)),
-            Span::raw(if p.hidden > 0 {
-                format!("  {}", back.repeat(p.hidden.min(12)))
-            } else {
-                String::new()
-            }),
-        ])];
-        if !p.groups.is_empty() {
-            let mut spans = vec![Span::raw("  ")];
-            for g in &p.groups {
-                spans.push(Span::raw(format!("{} ", g.label)));
-                if g.tiles.len() <= 5 {
-                    for t in &g.tiles {
-                        let label =
-                            format!("{}·{}", t.top, t.face.chars().take(3).collect::<String>());
-                        if self.color {
-                            spans.push(Span::styled(
-                                label,
-                                Look::default().fg(TONES[t.tone % TONES.len()]),
-                            ));
-                        } else {
-                            spans.push(Span::raw(label));
-                        }
-                        spans.push(Span::raw(" "));
-                    }
-                }
-                spans.push(Span::raw("│ "));
-            }
-            spans.pop();
-            out.push(Line::from(spans));
+        let bold = Look::default().add_modifier(Modifier::BOLD);
+        let mut name: Vec<Vec<Span<'static>>> =
+            vec![vec![Span::styled(p.name.clone(), bold), Span::raw(":")]];
+        name.extend(p.summary.split(' ').map(|w| vec![Span::raw(w.to_string())]));
+        if p.hidden > 0 {
+            name.push(vec![Span::raw(format!(
+                " {}",
+                back.repeat(p.hidden.min(12))
+            ))]);
         }
-        out.extend(
-            p.lines
-                .iter()
-                .take(room)
-                .map(|l| Line::from(format!("  {l}"))),
-        );
+        // The name and summary, then the captures by group, packed into as few rows as fit.
+        let mut tokens = name;
+        for g in &p.groups {
+            tokens.push(vec![Span::raw(format!("│ {}", g.label))]);
+            // A long group is counted, not listed (its count is in the label).
+            if g.tiles.len() <= 4 {
+                for t in &g.tiles {
+                    let label = format!("{}·{}", t.top, t.face.chars().take(3).collect::<String>());
+                    tokens.push(vec![if self.color {
+                        Span::styled(label, Look::default().fg(TONES[t.tone % TONES.len()]))
+                    } else {
+                        Span::raw(label)
+                    }]);
+                }
+            }
+        }
+        let head = pack(tokens, width, "    ");
+        let entries = p
+            .lines
+            .iter()
+            .map(|l| {
+                wrap(&format!("  {l}"), width)
+                    .into_iter()
+                    .map(Line::from)
+                    .collect()
+            })
+            .collect();
+        PanelLines { head, entries }
+    }
+}
+
+/// A seat's panel as rows: the head always shown, the lines (yaku held first, then near ones)
+/// as room allows.
+struct PanelLines {
+    head: Vec<Line<'static>>,
+    entries: Vec<Vec<Line<'static>>>,
+}
+
+impl PanelLines {
+    /// The head and the first `n` entries.
+    fn take(self, n: usize) -> Vec<Line<'static>> {
+        let mut out = self.head;
+        out.extend(self.entries.into_iter().take(n).flatten());
         out
     }
+
+    /// Rows of the head and the first entry (yaku held).
+    fn base(&self) -> usize {
+        self.head.len() + self.entries.first().map_or(0, Vec::len)
+    }
+}
+
+/// `text` wrapped at spaces to `width` columns (so no word is cut), each line of it on its
+/// own; a continued line is indented two columns more than the line it continues. Wrapping is
+/// textwrap's: it measures display width (wide hangul, ·), which a char count gets wrong.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let line = line.replace('\t', "    ");
+        let body = line.trim_start();
+        let lead = &line[..line.len() - body.len()];
+        if body.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let more = format!("{lead}  ");
+        let options = textwrap::Options::new(width)
+            .initial_indent(lead)
+            .subsequent_indent(&more)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        out.extend(
+            textwrap::wrap(body.trim_end(), options)
+                .into_iter()
+                .map(std::borrow::Cow::into_owned),
+        );
+    }
+    out
+}
+
+/// Tokens (each a few styled spans that stay together) packed into lines of `width`
+/// columns, a space between tokens; lines after the first start with `indent`.
+fn pack(tokens: Vec<Vec<Span<'static>>>, width: usize, indent: &str) -> Vec<Line<'static>> {
+    let width = width.max(10);
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0usize;
+    // At the start of a line: no space before the next token.
+    let mut fresh = true;
+    for token in tokens {
+        let w: usize = token.iter().map(Span::width).sum();
+        if !fresh && used + 1 + w > width {
+            out.push(Line::from(std::mem::take(&mut line)));
+            line.push(Span::raw(indent.to_string()));
+            used = indent.len();
+        } else if !fresh {
+            line.push(Span::raw(" "));
+            used += 1;
+        }
+        fresh = false;
+        used += w;
+        line.extend(token);
+    }
+    if !line.is_empty() {
+        out.push(Line::from(line));
+    }
+    out
 }
 
 /// A `w` by `h` rectangle in the middle of `area`.
@@ -798,28 +1006,72 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     }
 }
 
-fn draw_overlay(f: &mut Frame, o: &Overlay) {
-    let area = f.area();
-    let rect = Rect {
+/// The rectangle of an overlay: the frame less a margin of one cell.
+fn overlay_rect(area: Rect) -> Rect {
+    Rect {
         x: area.x + 1,
         y: area.y + 1,
         width: area.width.saturating_sub(2),
         height: area.height.saturating_sub(2),
-    };
-    f.render_widget(Clear, rect);
+    }
+}
+
+/// An overlay's text as the rows drawn in its box (wrapped to the box's inside).
+fn overlay_lines(text: &str, area: Rect) -> Vec<String> {
+    let inner = usize::from(overlay_rect(area).width.saturating_sub(3));
+    wrap(text, inner)
+}
+
+fn draw_overlay(f: &mut Frame, o: &Overlay) {
+    let area = f.area();
+    let rect = overlay_rect(area);
+    // The whole screen is cleared, so nothing of the table shows through or beside the box.
+    f.render_widget(Clear, area);
+    let lines: Vec<Line> = overlay_lines(&o.text, area)
+        .into_iter()
+        .skip(usize::from(o.scroll))
+        .map(Line::from)
+        .collect();
     f.render_widget(
-        Paragraph::new(o.text.clone())
-            .wrap(Wrap { trim: false })
-            .scroll((o.scroll, 0))
-            .block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .title(format!(" {} ", o.title))
-                    .title_bottom(" Up/Down PgUp/PgDn scroll · any other key closes "),
-            ),
+        Paragraph::new(Text::from(lines)).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(format!(" {} ", o.title))
+                .title_bottom(" Up/Down PgUp/PgDn scroll · any other key closes "),
+        ),
         rect,
     );
 }
+
+/// The keys line under the prompt, as much of it as fits `width` (whole items only).
+fn keys_line(width: usize, undo: bool) -> String {
+    let mut items = vec![
+        "←/→ choose",
+        "Enter take",
+        "? help",
+        "r rules",
+        "s scores",
+        "h hint",
+    ];
+    if undo {
+        items.push("u undo");
+    }
+    items.push("q save & leave");
+    let mut out = String::new();
+    for item in items {
+        let sep = if out.is_empty() { "" } else { " · " };
+        if out.chars().count() + sep.len() + item.chars().count() >= width {
+            break;
+        }
+        out.push_str(sep);
+        out.push_str(item);
+    }
+    out
+}
+
+/// The rows under the table kept for the last moves on a narrow terminal: the player's own
+/// play and draw, and the bot's play and draw after them, stay on screen.
+const LOG_ROWS: usize = 5;
 
 fn draw_frame(
     f: &mut Frame,
@@ -848,20 +1100,25 @@ fn draw_frame(
         f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
         return;
     }
-    // A wide terminal keeps the log beside the table; a narrow one below it.
+    // A wide terminal keeps the log beside the table, a third of the width; a narrow one below.
     let (main, side) = if area.width >= 110 {
-        let [m, s] = Layout::horizontal([Constraint::Min(70), Constraint::Length(40)]).areas(area);
+        let log_width = (area.width / 3).clamp(36, 60);
+        let [m, s] =
+            Layout::horizontal([Constraint::Min(70), Constraint::Length(log_width)]).areas(area);
         (m, Some(s))
     } else {
         (area, None)
     };
     let width = main.width;
-    // The prompt: the question (wrapped), the selection or what is typed, a message.
-    let mut ask: Vec<Line> = prompt
-        .question
-        .lines()
-        .take(3)
-        .map(|l| Line::from(l.to_string()))
+    // Text is wrapped one column short of the edge: nothing reaches the last column but tiles.
+    let text_width = usize::from(width).saturating_sub(1);
+    let dim = Look::default().add_modifier(Modifier::DIM);
+    let bold = Look::default().add_modifier(Modifier::BOLD);
+    // The prompt: the question with its options packed side by side, the selection or what is
+    // typed, a message, the keys.
+    let mut ask: Vec<Line> = question_lines(prompt.question, text_width)
+        .into_iter()
+        .map(Line::from)
         .collect();
     if !prompt.question.is_empty() {
         let entry = if prompt.typed.is_empty() {
@@ -871,68 +1128,116 @@ fn draw_frame(
         } else {
             format!("> {}_", prompt.typed)
         };
-        ask.push(Line::from(Span::styled(
-            entry,
-            Look::default().add_modifier(Modifier::BOLD),
-        )));
+        ask.extend(
+            wrap(&entry, text_width)
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, bold))),
+        );
     }
     if !prompt.message.is_empty() {
-        ask.push(Line::from(Span::styled(
-            prompt.message.to_string(),
-            if look.color {
-                Look::default().fg(Color::Red)
-            } else {
-                Look::default()
-            },
-        )));
+        let red = if look.color {
+            Look::default().fg(Color::Red)
+        } else {
+            Look::default()
+        };
+        ask.extend(
+            wrap(prompt.message, text_width)
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, red))),
+        );
     }
-    ask.push(Line::from(Span::styled(
-        "←/→ choose · Enter take · type a number or name · ? help · r rules · s scores · q save & leave",
-        Look::default().add_modifier(Modifier::DIM),
-    )));
-    let center = look.row(&board.center, marks, width, false);
-    let hand = look.row(&board.hand, marks, width, true);
-    // Each panel shows its first line (yaku held); the rows left over, keeping a few for the
-    // log below a narrow table, go to the near yaku: yours first, then the others', then notes.
-    let first = |p: &SeatPanel| look.panel(p, 1).len();
-    let base = 1
-        + board.others.iter().map(first).sum::<usize>()
-        + board.me.as_ref().map_or(0, first)
-        + board.notes.len().min(1)
+    let keys = Line::from(Span::styled(keys_line(text_width, prompt.undo), dim));
+    let center = look.row(&board.center, marks, width, false, true);
+    let hand = look.row(&board.hand, marks, width, prompt.numbered, false);
+    let mut title: Vec<Line> = pack(
+        std::iter::once(vec![Span::styled(board.title.clone(), bold)])
+            .chain(std::iter::once(vec![Span::raw("·")]))
+            .chain(board.scores.split(", ").enumerate().map(|(i, s)| {
+                let comma = if i + 1 < board.scores.split(", ").count() {
+                    ","
+                } else {
+                    ""
+                };
+                vec![Span::raw(format!("{s}{comma}"))]
+            }))
+            .collect(),
+        text_width,
+        "  ",
+    );
+    // A title longer than a line is broken at its own separators.
+    if title.first().is_some_and(|l| l.width() > text_width) {
+        title = wrap(&format!("{} · {}", board.title, board.scores), text_width)
+            .into_iter()
+            .map(Line::from)
+            .collect();
+    }
+    let others: Vec<PanelLines> = board
+        .others
+        .iter()
+        .map(|p| look.panel(p, text_width))
+        .collect();
+    let me = board.me.as_ref().map(|p| look.panel(p, text_width));
+    let notes: Vec<Vec<Line>> = board
+        .notes
+        .iter()
+        .map(|n| {
+            wrap(n, text_width)
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, dim)))
+                .collect()
+        })
+        .collect();
+    // What is always shown: the title, each panel's head and yaku held, the first note, the
+    // table, the hand and the prompt, and room for the last moves below a narrow table. The
+    // rows left over go, whole lines at a time, to the near yaku (yours first, then the
+    // others') and the other notes; what is still left to the log.
+    let base = title.len()
+        + others.iter().map(PanelLines::base).sum::<usize>()
+        + me.as_ref().map_or(0, PanelLines::base)
+        + notes.first().map_or(0, Vec::len)
         + center.len()
         + hand.len()
         + ask.len();
-    let keep_for_log = if side.is_some() { 0 } else { 3 };
-    let mut spare = usize::from(main.height).saturating_sub(base + keep_for_log);
-    let mut take = |wanted: usize| {
-        let n = wanted.min(spare);
-        spare -= n;
+    // Room for the log below a narrow table: `LOG_ROWS`, or fewer while it holds less.
+    let log_rows = if side.is_some() {
+        0
+    } else {
+        let width = text_width.max(10);
+        let mut rows = 0;
+        for entry in log.iter().rev() {
+            if rows >= LOG_ROWS {
+                break;
+            }
+            rows += wrap(entry, width).len();
+        }
+        rows.min(LOG_ROWS)
+    };
+    let mut spare = usize::from(main.height).saturating_sub(base + log_rows);
+    // The keys line next, when there is a row for it.
+    if spare > 0 {
+        spare -= 1;
+        ask.push(keys);
+    }
+    let mut room = |entries: &[Vec<Line>], most: usize| {
+        let mut n = 1;
+        for e in entries.iter().skip(1).take(most) {
+            if e.len() > spare {
+                break;
+            }
+            spare -= e.len();
+            n += 1;
+        }
         n
     };
-    let extra = |p: &SeatPanel| p.lines.len().saturating_sub(1).min(3);
-    let me_room = 1 + board.me.as_ref().map_or(0, |p| take(extra(p)));
-    let other_rooms: Vec<usize> = board.others.iter().map(|p| 1 + take(extra(p))).collect();
-    let note_lines = board.notes.len().min(1) + take(board.notes.len().saturating_sub(1).min(5));
-    let mut top: Vec<Line> = vec![Line::from(vec![
-        Span::styled(
-            board.title.clone(),
-            Look::default().add_modifier(Modifier::BOLD),
-        ),
-        Span::raw(format!(" · {}", board.scores)),
-    ])];
-    for (p, room) in board.others.iter().zip(other_rooms) {
-        top.extend(look.panel(p, room));
+    let me_room = me.as_ref().map_or(0, |p| room(&p.entries, 3));
+    let other_rooms: Vec<usize> = others.iter().map(|p| room(&p.entries, 3)).collect();
+    let note_count = room(&notes, 5);
+    let mut top: Vec<Line> = title;
+    for (p, n) in others.into_iter().zip(other_rooms) {
+        top.extend(p.take(n));
     }
-    top.extend(board.notes.iter().take(note_lines).map(|n| {
-        Line::from(Span::styled(
-            n.clone(),
-            Look::default().add_modifier(Modifier::DIM),
-        ))
-    }));
-    let mine: Vec<Line> = board
-        .me
-        .as_ref()
-        .map_or_else(Vec::new, |p| look.panel(p, me_room));
+    top.extend(notes.into_iter().take(note_count).flatten());
+    let mine: Vec<Line> = me.map_or_else(Vec::new, |p| p.take(me_room));
     let heights = [
         top.len() as u16,
         center.len() as u16,
@@ -957,29 +1262,74 @@ fn draw_frame(
     f.render_widget(Paragraph::new(Text::from(hand)), d);
     let log_area = side.unwrap_or(e);
     if log_area.height > 0 {
-        let inner = if side.is_some() {
-            log_area.height.saturating_sub(2)
+        let (rows, log_width) = if side.is_some() {
+            (
+                log_area.height.saturating_sub(2),
+                log_area.width.saturating_sub(2),
+            )
         } else {
-            log_area.height
+            (log_area.height, log_area.width.saturating_sub(1))
         };
-        let lines: Vec<Line> = log
-            .iter()
-            .skip(log.len().saturating_sub(usize::from(inner)))
-            .map(|l| Line::from(l.clone()))
-            .collect();
+        // The newest moves, wrapped, as many rows as fit: the last row is the last move.
+        let mut lines: Vec<Line> = Vec::new();
+        for entry in log.iter().rev() {
+            if lines.len() >= usize::from(rows) {
+                break;
+            }
+            for l in wrap(entry, usize::from(log_width)).into_iter().rev() {
+                lines.push(Line::from(l));
+            }
+        }
+        lines.truncate(usize::from(rows));
+        lines.reverse();
         let para = Paragraph::new(Text::from(lines));
         if side.is_some() {
             f.render_widget(
-                para.wrap(Wrap { trim: false })
-                    .block(Block::default().borders(Borders::LEFT).title(" moves ")),
+                para.block(Block::default().borders(Borders::LEFT).title(" moves ")),
                 log_area,
             );
         } else {
             f.render_widget(para, log_area);
         }
     }
-    f.render_widget(
-        Paragraph::new(Text::from(ask)).wrap(Wrap { trim: false }),
-        g,
-    );
+    f.render_widget(Paragraph::new(Text::from(ask)), g);
+}
+
+/// The question as rows of `width`: its first line wrapped, and its numbered options (lines
+/// starting `N)`) packed side by side, each whole, so every option has a visible number.
+fn question_lines(question: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut options: Vec<String> = Vec::new();
+    let flush = |options: &mut Vec<String>, out: &mut Vec<String>| {
+        let mut line = String::new();
+        for o in options.drain(..) {
+            let wide = line.chars().count() + 3 + o.chars().count() > width;
+            if !line.is_empty() && wide {
+                out.extend(wrap(&std::mem::take(&mut line), width));
+            }
+            if line.is_empty() {
+                line = format!("  {o}");
+            } else {
+                line = format!("{line}   {o}");
+            }
+        }
+        if !line.is_empty() {
+            // An option longer than a line is wrapped like any text.
+            out.extend(wrap(&line, width));
+        }
+    };
+    for l in question.lines() {
+        let t = l.trim_start();
+        let numbered = t
+            .split_once(") ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if numbered && l.starts_with(' ') {
+            options.push(t.to_string());
+        } else {
+            flush(&mut options, &mut out);
+            out.extend(wrap(l, width));
+        }
+    }
+    flush(&mut options, &mut out);
+    out
 }
