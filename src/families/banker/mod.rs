@@ -81,4 +81,6 @@ mod oicho_tests;
 #[cfg(test)]
 mod seat_rules_tests;
 #[cfg(test)]
+mod seotda_tests;
+#[cfg(test)]
 mod tests;

@@ -317,7 +317,7 @@ impl BankerGame {
     fn pot_settle(&mut self, winners: &[usize], end: crate::core::HandEnd) {
         let flow = std::sync::Arc::clone(&self.flow);
         let n = self.players();
-        let pot = self.pot_state.pot;
+        let pot = std::mem::take(&mut self.pot_state.pot);
         let share = pot / winners.len() as i64;
         let mut won = vec![0; n];
         for (i, &w) in winners.iter().enumerate() {
