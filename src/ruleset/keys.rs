@@ -923,7 +923,11 @@ pub static POT: TableDef = table(
     "[flow.pot]",
     "A pot game: each seat antes, cards are dealt before each betting round, and the best hand still in at the showdown takes the pot.",
     &[
-        key("ante", Int, "Chips each seat puts in the pot before the deal (default 1)."),
+        key(
+            "ante",
+            Int,
+            "Chips each seat puts in the pot before the deal (default 1).",
+        ),
         required(
             "rounds",
             Ints,

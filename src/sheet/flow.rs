@@ -809,7 +809,11 @@ fn rank_rules(flow: &BankerFlow, lex: &Lexicon) -> Vec<Rule> {
         }
         out.push(Rule::named(
             sp.name.clone(),
-            format!("{}: it {}.", in_words(&sp.when_source, lex), says.join("; it ")),
+            format!(
+                "{}: it {}.",
+                in_words(&sp.when_source, lex),
+                says.join("; it ")
+            ),
         ));
     }
     out
@@ -822,7 +826,13 @@ fn pot_game(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
     let rounds: Vec<String> = pot
         .rounds
         .iter()
-        .map(|n| format!("{} {card}{}", number_word((*n).into()), if *n == 1 { "" } else { "s" }))
+        .map(|n| {
+            format!(
+                "{} {card}{}",
+                number_word((*n).into()),
+                if *n == 1 { "" } else { "s" }
+            )
+        })
         .collect();
     let mut rules = vec![
         Rule::plain(format!(

@@ -42,7 +42,9 @@ fn the_bank_passes_to_a_player_who_beats_it_with_kabu() {
     let r = rules();
     let deal = order(
         &r,
-        &["five-a", "two-a", "three-a", "two-b", "four-a", "one-a", "one-b", "six-a"],
+        &[
+            "five-a", "two-a", "three-a", "two-b", "four-a", "one-a", "one-b", "six-a",
+        ],
     );
     let mut g = start(
         Arc::clone(&r),
@@ -84,7 +86,11 @@ fn the_bank_passes_to_a_player_who_beats_it_with_kabu() {
     let _ = writeln!(s, "next banker: seat {:?}", g.banker_seat());
     let _ = writeln!(s, "next to bet: seat {:?}", g.to_act());
     let record = &g.ledger().history[0];
-    let _ = writeln!(s, "recorded dealer {:?}, points {:?}", record.dealer, record.points);
+    let _ = writeln!(
+        s,
+        "recorded dealer {:?}, points {:?}",
+        record.dealer, record.points
+    );
     insta::assert_snapshot!(s);
 }
 
@@ -143,7 +149,10 @@ fn the_first_banker_is_shown_the_card_nearest_nine() {
         seen[b] = true;
         assert_eq!(crate::core::Game::first_dealer(&g), Some(b));
     }
-    assert!(seen.iter().all(|&s| s), "every seat banks first on some seed");
+    assert!(
+        seen.iter().all(|&s| s),
+        "every seat banks first on some seed"
+    );
 }
 
 #[test]
@@ -152,9 +161,15 @@ fn a_bank_with_its_own_purse_is_refused() {
         .unwrap()
         .replace("hands = 20", "hands = 20\nbanker_bankroll = 50");
     let loaded = ruleset::load_str("oicho-kabu-purse", &text);
-    let errors: Vec<String> = loaded.diagnostics.iter().map(|e| e.message.clone()).collect();
+    let errors: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .map(|e| e.message.clone())
+        .collect();
     assert!(
-        errors.iter().any(|e| e.contains("remove `banker_bankroll`")),
+        errors
+            .iter()
+            .any(|e| e.contains("remove `banker_bankroll`")),
         "{errors:?}"
     );
 }

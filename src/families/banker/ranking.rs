@@ -89,7 +89,11 @@ pub fn winners(flow: &BankerFlow, hands: &[(usize, Ranked)]) -> Vec<usize> {
     };
     let all: Vec<&(usize, Ranked)> = hands.iter().collect();
     let best = best_of(&all);
-    let Some(top) = hands.iter().find(|(s, _)| Some(s) == best.first()).map(|(_, h)| *h) else {
+    let Some(top) = hands
+        .iter()
+        .find(|(s, _)| Some(s) == best.first())
+        .map(|(_, h)| *h)
+    else {
         return best;
     };
     let catchers: Vec<&(usize, Ranked)> = hands

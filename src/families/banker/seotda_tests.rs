@@ -107,7 +107,10 @@ fn the_special_hands_beat_only_the_ranks_they_name() {
     let flow = r.banker().unwrap();
     let three = [
         (0, ranked(&r, jabi)),
-        (1, ranked(&r, &["chrysanthemum-sake", "chrysanthemum-ribbon"])),
+        (
+            1,
+            ranked(&r, &["chrysanthemum-sake", "chrysanthemum-ribbon"]),
+        ),
         (2, ranked(&r, &["pine-ribbon", "plum-bird"])),
     ];
     let _ = writeln!(
@@ -146,7 +149,11 @@ fn the_four_nine_hands_call_for_a_redeal_unless_a_pair_is_out() {
             name(ranking::redeal(flow, &[(0, meong), (1, other)]))
         );
     }
-    let _ = writeln!(s, "gusa plays as {}", words(&r, &["wisteria-ribbon", "chrysanthemum-ribbon"]));
+    let _ = writeln!(
+        s,
+        "gusa plays as {}",
+        words(&r, &["wisteria-ribbon", "chrysanthemum-ribbon"])
+    );
     insta::assert_snapshot!(s);
 }
 
@@ -168,7 +175,12 @@ fn describe(g: &BankerGame) -> String {
     let r = g.ruleset();
     let mut s = String::new();
     for h in g.hands_played() {
-        let _ = writeln!(s, "hand {} dealt by seat {:?}", h.hand, h.banker_seat.map(|d| d + 1));
+        let _ = writeln!(
+            s,
+            "hand {} dealt by seat {:?}",
+            h.hand,
+            h.banker_seat.map(|d| d + 1)
+        );
         for b in &h.betting {
             let _ = writeln!(s, "  {b}");
         }
@@ -176,7 +188,11 @@ fn describe(g: &BankerGame) -> String {
             let _ = writeln!(s, "  {note}");
         }
         for p in &h.players {
-            let cards: Vec<&str> = p.tiles.iter().map(|&t| r.deck.card(t).id.as_str()).collect();
+            let cards: Vec<&str> = p
+                .tiles
+                .iter()
+                .map(|&t| r.deck.card(t).id.as_str())
+                .collect();
             let _ = writeln!(
                 s,
                 "  seat {} {} {}put in {} result {:+}",
@@ -211,8 +227,12 @@ fn a_betting_round_with_a_fold_and_the_winner_deals_next() {
     let deal = order(
         &r,
         &[
-            "plum-bird", "cherry-curtain", "iris-bridge", // first cards: seats 1, 2, 3
-            "peony-ribbon", "pampas-moon", "iris-ribbon", // second cards
+            "plum-bird",
+            "cherry-curtain",
+            "iris-bridge", // first cards: seats 1, 2, 3
+            "peony-ribbon",
+            "pampas-moon",
+            "iris-ribbon", // second cards
         ],
     );
     let mut g = start(
@@ -252,7 +272,12 @@ fn a_redeal_keeps_the_pot_for_the_seats_still_in() {
     let r = rules();
     let first = order(
         &r,
-        &["wisteria-ribbon", "pine-ribbon", "chrysanthemum-ribbon", "plum-bird"],
+        &[
+            "wisteria-ribbon",
+            "pine-ribbon",
+            "chrysanthemum-ribbon",
+            "plum-bird",
+        ],
     );
     let again = order(
         &r,
@@ -360,4 +385,35 @@ fn random_games_conserve_every_card_and_every_chip() {
             assert_eq!(put, h.pot);
         }
     }
+}
+
+#[test]
+fn analyze_counts_each_rank_as_the_independent_reading_does() {
+    use std::collections::HashMap;
+    let r = rules();
+    let flow = r.banker().unwrap();
+    let odds = crate::families::banker::analysis::ranks::rank_odds(&r, flow);
+    let mut counted: HashMap<String, u64> = HashMap::new();
+    let card = |c: CardId| {
+        let id = &r.deck.card(c).id;
+        let gwang = ["pine-crane", "cherry-curtain", "pampas-moon"].contains(&id.as_str());
+        (
+            u32::from(c.0) / 2 + 1,
+            if gwang { "gwang" } else { "other" },
+        )
+    };
+    combinations(CardSet::first(20), 2, |hand| {
+        let cs: Vec<CardId> = hand.iter().collect();
+        *counted
+            .entry(independent_rank(card(cs[0]), card(cs[1])))
+            .or_default() += 1;
+    });
+    assert_eq!(odds.total, 190);
+    for row in odds.rows.iter().filter(|r| !r.special) {
+        assert_eq!(Some(&row.count), counted.get(&row.name), "{}", row.name);
+    }
+    assert_eq!(
+        odds.rows.iter().filter(|r| !r.special).count(),
+        counted.len()
+    );
 }

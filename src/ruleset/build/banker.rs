@@ -432,7 +432,10 @@ pub(super) fn seat_rules(
             Some((n, _)) if (0..=crate::ruleset::model::MAX_BET).contains(&n) => n,
             Some((n, l)) => {
                 errors.push(Diagnostic::error(
-                    format!("`ante` must be from 0 to {}, found {n}", crate::ruleset::model::MAX_BET),
+                    format!(
+                        "`ante` must be from 0 to {}, found {n}",
+                        crate::ruleset::model::MAX_BET
+                    ),
                     l.clone(),
                 ));
                 1

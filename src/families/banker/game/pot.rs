@@ -207,7 +207,9 @@ impl BankerGame {
         };
         let (low, top) = self.pot_raises(seat)?;
         let raise = low.checked_add(i64::try_from(index).ok()?)?;
-        (raise <= top).then_some(Action::Bet { amount: owe + raise })
+        (raise <= top).then_some(Action::Bet {
+            amount: owe + raise,
+        })
     }
 
     /// What putting `amount` chips in means for `seat` now: `check`, `fold`, `call` or `raise`.
@@ -321,7 +323,12 @@ impl BankerGame {
         let share = pot / winners.len() as i64;
         let mut won = vec![0; n];
         for (i, &w) in winners.iter().enumerate() {
-            won[w] = share + if i == 0 { pot - share * winners.len() as i64 } else { 0 };
+            won[w] = share
+                + if i == 0 {
+                    pot - share * winners.len() as i64
+                } else {
+                    0
+                };
             self.ledger.scores[w] += won[w];
         }
         let shown = end == ends::SHOWDOWN;
