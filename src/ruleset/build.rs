@@ -2548,7 +2548,7 @@ fn banker_flow(
         (
             !seat_rules.specials.is_empty() && seat_rules.ranks.is_empty(),
             "special",
-            "special hands beat ranks: name them with `[[flow.rank]]`",
+            "special hands beat ranks: name them with `[[flow.hand_rank]]`",
         ),
         (
             seat_rules.pot.is_some() && players < 2,

@@ -824,14 +824,14 @@ pub static FLOW: TableDef = table(
             "Banker games: the bank is one of the seats (not the house): how the first banker (or, in a pot game, the first dealer) is chosen and how the bank passes.",
         ),
         key(
-            "rank",
+            "hand_rank",
             Tables(&RANK),
             "Banker games: hands compared by named ranks, best first (the first whose `when` holds names a hand), instead of by `value` alone.",
         ),
         key(
             "special",
             Tables(&SPECIAL),
-            "Banker games with `[[flow.rank]]`: hands that beat only certain ranks above their own, or call for a redeal in a pot game.",
+            "Banker games with `[[flow.hand_rank]]`: hands that beat only certain ranks above their own, or call for a redeal in a pot game.",
         ),
         key(
             "pot",
@@ -869,7 +869,7 @@ pub static BANK: TableDef = table(
     ],
 );
 
-/// A named rank: `[[flow.rank]]`.
+/// A named rank: `[[flow.hand_rank]]`.
 pub static RANK: TableDef = table(
     "a hand rank",
     "A named rank of a banker game's hands; ranks are listed best first.",
@@ -908,12 +908,12 @@ pub static SPECIAL: TableDef = table(
         key(
             "beats",
             Strings,
-            "The ranks (ids of `[[flow.rank]]`) it beats, whatever their place; against every other hand it plays as its own rank.",
+            "The ranks (ids of `[[flow.hand_rank]]`) it beats, whatever their place; against every other hand it plays as its own rank.",
         ),
         key(
             "redeal_below",
             String,
-            "Pot games: at the showdown, when every other hand still in ranks below this rank (an id of `[[flow.rank]]`), the hand is dealt again among the seats still in, the pot kept.",
+            "Pot games: at the showdown, when every other hand still in ranks below this rank (an id of `[[flow.hand_rank]]`), the hand is dealt again among the seats still in, the pot kept.",
         ),
     ],
 );

@@ -657,7 +657,7 @@ pub struct BankerFlow {
     pub hand_names: Vec<(i64, String)>,
     /// The bank as a seat (`[flow.bank]`); `None`: the house banks.
     pub bank: Option<Bank>,
-    /// Named ranks, best first (`[[flow.rank]]`); empty: hands compare by `value`.
+    /// Named ranks, best first (`[[flow.hand_rank]]`); empty: hands compare by `value`.
     pub ranks: Vec<HandRank>,
     /// Hands that beat only certain ranks, or call for a redeal (`[[flow.special]]`).
     pub specials: Vec<SpecialHand>,
@@ -691,7 +691,7 @@ pub struct Bank {
     pub pass_to_winner: bool,
 }
 
-/// A named rank of hands (`[[flow.rank]]`).
+/// A named rank of hands (`[[flow.hand_rank]]`).
 #[derive(Clone, Debug)]
 pub struct HandRank {
     /// Its id.

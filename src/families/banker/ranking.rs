@@ -1,8 +1,8 @@
-//! Hands compared by a ranking the ruleset defines (`[[flow.rank]]`, `[[flow.special]]`):
+//! Hands compared by a ranking the ruleset defines (`[[flow.hand_rank]]`, `[[flow.special]]`):
 //! named ranks best first, an order within a rank, and special hands that beat only certain
 //! ranks above their own (or call for a redeal in a pot game).
 //!
-//! A hand's rank is the first `[[flow.rank]]` whose `when` holds; two hands compare by rank,
+//! A hand's rank is the first `[[flow.hand_rank]]` whose `when` holds; two hands compare by rank,
 //! then by `within` (higher better); a special hand also beats the ranks its `beats` names,
 //! whatever their place. Among several hands (a pot's showdown) the best by rank and `within`
 //! wins, unless a special hand beats the rank of that best hand: then the special hand wins.

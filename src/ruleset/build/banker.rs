@@ -297,7 +297,7 @@ pub(super) struct SeatRules {
     pub pot: Option<crate::ruleset::model::Pot>,
 }
 
-/// Reads `[flow.bank]`, `[[flow.rank]]`, `[[flow.special]]` and `[flow.pot]`; `hand` compiles
+/// Reads `[flow.bank]`, `[[flow.hand_rank]]`, `[[flow.special]]` and `[flow.pot]`; `hand` compiles
 /// the ranks' expressions (as `value`), `showdown` the bank's `pass_when`.
 pub(super) fn seat_rules(
     r: &mut TableReader,
@@ -344,7 +344,7 @@ pub(super) fn seat_rules(
         }
     });
     let mut ranks = Vec::new();
-    for (t, at) in r.tables("rank", errors) {
+    for (t, at) in r.tables("hand_rank", errors) {
         let mut k = TableReader::new(t, at.clone(), "a hand rank").defined_by(&keys::RANK);
         let id = k.required_string("id", errors);
         let name = k.required_string("name", errors);
@@ -386,7 +386,7 @@ pub(super) fn seat_rules(
             errors.push(
                 Diagnostic::error(format!("no rank `{}`", s.text), s.loc.clone()).with_help(Some(
                     if known.is_empty() {
-                        "name the ranks first, with `[[flow.rank]]`".to_string()
+                        "name the ranks first, with `[[flow.hand_rank]]`".to_string()
                     } else {
                         format!("the ranks are {}", known.join(", "))
                     },
