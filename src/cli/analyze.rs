@@ -432,6 +432,9 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     if flow.table_hand {
         return run_table(args, &ruleset, flow);
     }
+    if flow.pot.is_some() {
+        return run_ranks(args, &ruleset, flow);
+    }
     if args.packs.is_some() {
         eprintln!(
             "error: `--packs` is for a game dealt from a shoe to one table hand; `{}` deals each player a hand",
@@ -644,4 +647,69 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     }
     print!("{out}");
     super::EXIT_OK
+}
+
+/// A pot game: the exact probability of each hand rank (and special hand) of the cards one
+/// seat is dealt, over every hand of that many cards.
+fn run_ranks(
+    args: &AnalyzeArgs,
+    ruleset: &crate::ruleset::Ruleset,
+    flow: &crate::ruleset::BankerFlow,
+) -> i32 {
+    let odds = analysis::ranks::rank_odds(ruleset, flow);
+    if args.json {
+        let rows: Vec<serde_json::Value> = odds
+            .rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "hand": r.name,
+                    "special": r.special,
+                    "hands": r.count,
+                    "probability": r.probability.to_f64(),
+                    "probability_exact": r.probability.to_string(),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "ruleset": ruleset.id,
+            "cards": odds.cards,
+            "hands": odds.total,
+            "ranks": rows,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    println!(
+        "{} — exact, over every {} of {} cards a seat may be dealt ({} hands)",
+        ruleset.name,
+        plural_cards(odds.cards),
+        ruleset.deck.cards.len(),
+        odds.total
+    );
+    println!();
+    println!("  {:<36} {:>6} {:>9}   exact", "hand", "hands", "chance");
+    for r in &odds.rows {
+        let name = if r.special {
+            format!("  {} (special)", r.name)
+        } else {
+            r.name.clone()
+        };
+        println!(
+            "  {:<36} {:>6} {:>8.4}%   {}",
+            name,
+            r.count,
+            r.probability.to_f64() * 100.0,
+            r.probability
+        );
+    }
+    super::EXIT_OK
+}
+
+fn plural_cards(n: u32) -> String {
+    if n == 1 {
+        "hand of one".to_string()
+    } else {
+        format!("hand of {n}")
+    }
 }

@@ -940,6 +940,13 @@ pub(super) fn score_showdown(
             "value": value,
             "banker_wins_at_once": instant.map(|c| &c.id),
         });
+        let mut doc = doc;
+        if let Some(words) = crate::families::banker::ranking::words(
+            flow,
+            &crate::families::banker::ranking::rank_hand(flow, pile),
+        ) {
+            doc["hand"] = serde_json::json!(words);
+        }
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
@@ -949,6 +956,11 @@ pub(super) fn score_showdown(
         println!("  value {value}");
     } else {
         println!("  value {}", flow.value_words(value));
+    }
+    // With ranks, the hand's rank (and special hand) as the screen names it.
+    let ranked = crate::families::banker::ranking::rank_hand(flow, pile);
+    if let Some(words) = crate::families::banker::ranking::words(flow, &ranked) {
+        println!("  hand {words}");
     }
     if let Some(c) = instant {
         println!(

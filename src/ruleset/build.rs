@@ -2517,6 +2517,53 @@ fn banker_flow(
         loc,
         errors,
     );
+    let seat_rules = banker::seat_rules(
+        &mut r,
+        &vocab.names(scope::HAND),
+        &vocab.names(scope::SHOWDOWN),
+        errors,
+    );
+    let key_at = |key: &str| t.get(key).map_or_else(|| loc.clone(), |i| i.loc.clone());
+    let conflicts = [
+        (
+            seat_rules.bank.is_some() && banker_bankroll.is_some(),
+            "bank",
+            "`[flow.bank]` makes the banker a seat, with the seat's chips: remove `banker_bankroll`",
+        ),
+        (
+            seat_rules.bank.is_some() && table.table_hand,
+            "bank",
+            "a table hand is banked by the house: `[flow.bank]` needs a hand per seat",
+        ),
+        (
+            seat_rules.pot.is_some() && table.table_hand,
+            "pot",
+            "a pot game deals every seat a hand: remove `table_hand`",
+        ),
+        (
+            seat_rules.pot.is_some() && banker_bankroll.is_some(),
+            "pot",
+            "a pot game has no banker: remove `banker_bankroll`",
+        ),
+        (
+            !seat_rules.specials.is_empty() && seat_rules.ranks.is_empty(),
+            "special",
+            "special hands beat ranks: name them with `[[flow.hand_rank]]`",
+        ),
+        (
+            seat_rules.pot.is_some() && players < 2,
+            "pot",
+            "a pot game needs at least 2 `players`",
+        ),
+        (
+            seat_rules.bank.is_some() && players < 2,
+            "bank",
+            "a banker among the seats needs at least 2 `players`",
+        ),
+    ];
+    for (_, key, message) in conflicts.iter().filter(|(c, _, _)| *c) {
+        errors.push(Diagnostic::error(*message, key_at(key)));
+    }
     r.finish(errors);
     if min_bet > max_bet {
         errors.push(Diagnostic::error(
@@ -2545,6 +2592,8 @@ fn banker_flow(
     let most_draw = draw_options.iter().copied().max().unwrap_or(0);
     let needed = if table.table_hand {
         first_tiles + banker_tiles
+    } else if let Some(pot) = &seat_rules.pot {
+        max_players * pot.rounds.iter().sum::<u32>()
     } else {
         max_players * (first_tiles + most_draw) + banker_tiles
     };
@@ -2574,6 +2623,10 @@ fn banker_flow(
         banker_draw: table.banker_draw,
         bets: table.bets,
         hand_names: table.hand_names,
+        bank: seat_rules.bank,
+        ranks: seat_rules.ranks,
+        specials: seat_rules.specials,
+        pot: seat_rules.pot,
     })))
 }
 

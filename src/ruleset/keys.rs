@@ -818,6 +818,126 @@ pub static FLOW: TableDef = table(
             Tables(&BET),
             "Banker games with a table hand: the bets a seat may place, each with its own stake.",
         ),
+        key(
+            "bank",
+            Table(&BANK),
+            "Banker games: the bank is one of the seats (not the house): how the first banker (or, in a pot game, the first dealer) is chosen and how the bank passes.",
+        ),
+        key(
+            "hand_rank",
+            Tables(&RANK),
+            "Banker games: hands compared by named ranks, best first (the first whose `when` holds names a hand), instead of by `value` alone.",
+        ),
+        key(
+            "special",
+            Tables(&SPECIAL),
+            "Banker games with `[[flow.hand_rank]]`: hands that beat only certain ranks above their own, or call for a redeal in a pot game.",
+        ),
+        key(
+            "pot",
+            Table(&POT),
+            "Banker games: a pot game (a showdown among the seats, no banker's hand): antes, cards dealt before each betting round, and raises.",
+        ),
+    ],
+);
+
+/// The bank as a seat: `[flow.bank]`.
+pub static BANK: TableDef = table(
+    "[flow.bank]",
+    "The seat that banks (or deals, in a pot game): how the first is chosen and how the bank passes.",
+    &[
+        choice(
+            "first",
+            &["first-seat", "high-card", "low-card"],
+            "How the first banker is chosen: the first seat, or the seat shown the card of highest (lowest) `value` when each seat in turn is shown one card of a shuffled pack (ties to the earlier seat).",
+        ),
+        key(
+            "pass_when",
+            Expr,
+            "When the bank passes after a showdown, read for each player in turn after the banker (facts as in a drawing rule): the first player it holds for becomes the banker.",
+        ),
+        key(
+            "pass_every",
+            Int,
+            "The bank passes to the next seat in turn after this many hands with one banker (0, the default: only by `pass_when`).",
+        ),
+        key(
+            "pass_to_winner",
+            Bool,
+            "Pot games: the winner of a pot deals the next hand (on a split pot the dealer keeps the deal).",
+        ),
+    ],
+);
+
+/// A named rank: `[[flow.hand_rank]]`.
+pub static RANK: TableDef = table(
+    "a hand rank",
+    "A named rank of a banker game's hands; ranks are listed best first.",
+    &[
+        required("id", String, "Its id."),
+        required(
+            "name",
+            String,
+            "Its display name; `{}` in it is replaced by the hand's `within` value (`{}-ttaeng`).",
+        ),
+        required(
+            "when",
+            Expr,
+            "When a hand has this rank (facts `hand_points`, `hand_cards`, as in `value`).",
+        ),
+        key(
+            "within",
+            Expr,
+            "Orders the hands of this rank, higher better (default: none, every hand of the rank is equal).",
+        ),
+    ],
+);
+
+/// A special hand: `[[flow.special]]`.
+pub static SPECIAL: TableDef = table(
+    "a special hand",
+    "A hand that plays as its rank but also beats certain ranks above it, or calls for a redeal.",
+    &[
+        required("id", String, "Its id."),
+        key("name", String, "Its display name."),
+        required(
+            "when",
+            Expr,
+            "When a hand is this special hand (facts as in `value`).",
+        ),
+        key(
+            "beats",
+            Strings,
+            "The ranks (ids of `[[flow.hand_rank]]`) it beats, whatever their place; against every other hand it plays as its own rank.",
+        ),
+        key(
+            "redeal_below",
+            String,
+            "Pot games: at the showdown, when every other hand still in ranks below this rank (an id of `[[flow.hand_rank]]`), the hand is dealt again among the seats still in, the pot kept.",
+        ),
+    ],
+);
+
+/// A pot game: `[flow.pot]`.
+pub static POT: TableDef = table(
+    "[flow.pot]",
+    "A pot game: each seat antes, cards are dealt before each betting round, and the best hand still in at the showdown takes the pot.",
+    &[
+        key(
+            "ante",
+            Int,
+            "Chips each seat puts in the pot before the deal (default 1).",
+        ),
+        required(
+            "rounds",
+            Ints,
+            "Cards dealt to each seat before each betting round, in order (`[1, 1]`: one card, a round, a second card, a round).",
+        ),
+        key(
+            "raises",
+            Int,
+            "The most raises in one betting round (default 3); a raise is `min_bet` to `max_bet` more than the bet to call.",
+        ),
     ],
 );
 

@@ -655,6 +655,92 @@ pub struct BankerFlow {
     pub bets: Vec<BetKind>,
     /// Names of hand values (`[[flow.hand_name]]`: 9 is `Kabu`), in file order.
     pub hand_names: Vec<(i64, String)>,
+    /// The bank as a seat (`[flow.bank]`); `None`: the house banks.
+    pub bank: Option<Bank>,
+    /// Named ranks, best first (`[[flow.hand_rank]]`); empty: hands compare by `value`.
+    pub ranks: Vec<HandRank>,
+    /// Hands that beat only certain ranks, or call for a redeal (`[[flow.special]]`).
+    pub specials: Vec<SpecialHand>,
+    /// A pot game (`[flow.pot]`): no banker's hand, the seats bet into a pot.
+    pub pot: Option<Pot>,
+}
+
+/// How the first banker (or dealer) is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstBanker {
+    /// The first seat.
+    FirstSeat,
+    /// The seat shown the card of highest value.
+    HighCard,
+    /// The seat shown the card of lowest value.
+    LowCard,
+}
+
+/// The bank as one of the seats (`[flow.bank]`).
+#[derive(Clone, Debug)]
+pub struct Bank {
+    /// How the first banker is chosen.
+    pub first: FirstBanker,
+    /// When the bank passes to a player after a showdown (over [`scope::SHOWDOWN`]).
+    pub pass_when: Option<Program>,
+    /// `pass_when` as written.
+    pub pass_when_source: Option<String>,
+    /// Hands one banker keeps the bank before it passes in turn (0: never in turn).
+    pub pass_every: u32,
+    /// Pot games: the pot's winner deals next.
+    pub pass_to_winner: bool,
+}
+
+/// A named rank of hands (`[[flow.hand_rank]]`).
+#[derive(Clone, Debug)]
+pub struct HandRank {
+    /// Its id.
+    pub id: String,
+    /// Its name, `{}` standing for the `within` value.
+    pub name: String,
+    /// When a hand has it (over [`scope::HAND`]).
+    pub when: Program,
+    /// `when` as written.
+    pub when_source: String,
+    /// Orders the rank's hands, higher better.
+    pub within: Option<Program>,
+    /// `within` as written.
+    pub within_source: Option<String>,
+}
+
+impl HandRank {
+    /// The rank's name for a hand whose `within` value is `within`.
+    pub fn words(&self, within: i64) -> String {
+        self.name.replace("{}", &within.to_string())
+    }
+}
+
+/// A special hand (`[[flow.special]]`): it plays as its rank, and also beats the ranks `beats`.
+#[derive(Clone, Debug)]
+pub struct SpecialHand {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When a hand is this special hand (over [`scope::HAND`]).
+    pub when: Program,
+    /// `when` as written.
+    pub when_source: String,
+    /// The ranks it beats (indices into `ranks`).
+    pub beats: Vec<usize>,
+    /// Pot games: the hand is dealt again when every other hand still in ranks below this rank.
+    pub redeal_below: Option<usize>,
+}
+
+/// A pot game (`[flow.pot]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pot {
+    /// Chips each seat antes.
+    pub ante: i64,
+    /// Cards dealt to each seat before each betting round.
+    pub rounds: Vec<u32>,
+    /// The most raises in one betting round.
+    pub raises: u32,
 }
 
 impl BankerFlow {

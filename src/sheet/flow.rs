@@ -648,6 +648,9 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
     if flow.table_hand {
         return table_hand(flow, lex);
     }
+    if flow.pot.is_some() {
+        return pot_game(flow, lex);
+    }
     let card = &lex.card_word;
     let draws: Vec<String> = flow
         .draw_options
@@ -659,9 +662,10 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             "One to {} players bet against the banker; each starts with {} chips{}.",
             number_word(flow.max_players.into()),
             flow.bankroll,
-            match flow.banker_bankroll {
-                Some(b) => format!(", the banker with {b}"),
-                None => ", the banker's purse is unlimited".to_string(),
+            match (flow.banker_bankroll, &flow.bank) {
+                (_, Some(_)) => ", the banker too: the banker is one of the seats".to_string(),
+                (Some(b), None) => format!(", the banker with {b}"),
+                (None, None) => ", the banker's purse is unlimited".to_string(),
             }
         )),
         Rule::plain(format!(
@@ -717,6 +721,10 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             format!("{}.", join_and(&names)),
         ));
     }
+    if let Some(bank) = &flow.bank {
+        rules.push(Rule::named("The bank", bank_words(bank, lex)));
+    }
+    rules.extend(rank_rules(flow, lex));
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
     let mut sections = vec![Section {
         heading: "Play".to_string(),
@@ -726,6 +734,138 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         sections.push(drawing_rules(flow, lex));
     }
     sections
+}
+
+/// How the first banker is chosen and how the bank passes.
+fn bank_words(bank: &crate::ruleset::Bank, lex: &Lexicon) -> String {
+    use crate::ruleset::FirstBanker;
+    let first = match bank.first {
+        FirstBanker::FirstSeat => "the first seat banks first".to_string(),
+        FirstBanker::HighCard => format!(
+            "each seat is shown a {} and the highest value banks first",
+            lex.card_word
+        ),
+        FirstBanker::LowCard => format!(
+            "each seat is shown a {} and the lowest value banks first",
+            lex.card_word
+        ),
+    };
+    let mut passes = Vec::new();
+    if let Some(w) = &bank.pass_when_source {
+        passes.push(format!(
+            "to the first player in turn for whom {} at a showdown",
+            in_words(w, lex)
+        ));
+    }
+    if bank.pass_every > 0 {
+        passes.push(format!("in turn after {}", hands(bank.pass_every)));
+    }
+    if bank.pass_to_winner {
+        passes.push("to the winner of a pot".to_string());
+    }
+    if passes.is_empty() {
+        format!("{first}, and keeps the bank.")
+    } else {
+        format!("{first}; the bank passes {}.", passes.join(", or "))
+    }
+}
+
+/// The ranks and special hands, when the ruleset ranks hands.
+fn rank_rules(flow: &BankerFlow, lex: &Lexicon) -> Vec<Rule> {
+    let mut out = Vec::new();
+    if flow.ranks.is_empty() {
+        return out;
+    }
+    let names: Vec<String> = flow
+        .ranks
+        .iter()
+        .map(|r| match &r.within_source {
+            Some(w) => format!("{} (by {})", r.name.replace("{}", "N"), in_words(w, lex)),
+            None => r.name.clone(),
+        })
+        .collect();
+    out.push(Rule::named(
+        "Ranks, best first",
+        format!("{}.", names.join(", ")),
+    ));
+    for sp in &flow.specials {
+        let mut says = Vec::new();
+        if !sp.beats.is_empty() {
+            let beaten: Vec<String> = sp
+                .beats
+                .iter()
+                .map(|&i| flow.ranks[i].name.replace("{}", "N"))
+                .collect();
+            says.push(format!(
+                "beats {} though ranked below, and plays as its own rank against the rest",
+                join_and(&beaten)
+            ));
+        }
+        if let Some(b) = sp.redeal_below {
+            says.push(format!(
+                "calls for a redeal among the seats still in when every other hand ranks below {}",
+                flow.ranks[b].name.replace("{}", "N")
+            ));
+        }
+        out.push(Rule::named(
+            sp.name.clone(),
+            format!(
+                "{}: it {}.",
+                in_words(&sp.when_source, lex),
+                says.join("; it ")
+            ),
+        ));
+    }
+    out
+}
+
+/// A pot game: antes, the deal and betting rounds, the showdown by rank.
+fn pot_game(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
+    let card = &lex.card_word;
+    let pot = flow.pot.as_ref().expect("a pot game");
+    let rounds: Vec<String> = pot
+        .rounds
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {card}{}",
+                number_word((*n).into()),
+                if *n == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    let mut rules = vec![
+        Rule::plain(format!(
+            "Two to {} players each start with {} chips and put {} in the pot before each deal.",
+            number_word(flow.max_players.into()),
+            flow.bankroll,
+            pot.ante
+        )),
+        Rule::plain(format!(
+            "Each player is dealt {}, with a betting round after each deal.",
+            join_and(&rounds)
+        )),
+        Rule::named(
+            "Betting",
+            format!(
+                "in turn from the dealer, each player checks or bets, then calls, raises ({} to {} chips more, at most {} raises a round) or folds; a raise may not go beyond what a player still in can call.",
+                flow.min_bet, flow.max_bet, pot.raises
+            ),
+        ),
+        Rule::named(
+            "Showdown",
+            "the best hand still in takes the pot (shared on a tie, an odd chip to the first in turn); when all others fold, the last player in takes it.".to_string(),
+        ),
+    ];
+    if let Some(bank) = &flow.bank {
+        rules.push(Rule::named("The deal", bank_words(bank, lex)));
+    }
+    rules.extend(rank_rules(flow, lex));
+    rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
+    vec![Section {
+        heading: "Play".to_string(),
+        rules,
+    }]
 }
 
 /// `one hand`, `12 hands`.

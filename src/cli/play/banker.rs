@@ -118,6 +118,13 @@ impl Table for BankerTable {
                 n => format!("{} stakes {n} on {bet}", self.names[seat]),
             });
         }
+        if let (Some(_), Action::Bet { amount }) = (g.view(seat).to_call, action) {
+            let word = g.pot_action_word(seat, amount);
+            return Some(match amount {
+                0 => format!("{} {word}s", self.names[seat]),
+                n => format!("{} {word}s {n}", self.names[seat]),
+            });
+        }
         Some(format!("{} {}", self.names[seat], describe(action)))
     }
 
@@ -131,6 +138,37 @@ impl Table for BankerTable {
                 self.names[seat],
                 view.bankroll,
                 g.bets().get(seat).copied().unwrap_or(0)
+            );
+        }
+        if let Some(owe) = view.to_call {
+            let named = crate::families::banker::ranking::words(
+                g.flow(),
+                &crate::families::banker::ranking::rank_hand(g.flow(), mine),
+            )
+            .unwrap_or_else(|| points(g.ruleset(), hand_value(g.flow(), mine)));
+            let bets: Vec<String> = (0..g.players())
+                .filter(|&s| g.in_hand(s))
+                .map(|s| format!("{} {}", self.names[s], g.bets()[s]))
+                .collect();
+            return format!(
+                "{}: your card{} {} = {named}; you have {} chips\npot {}; put in this hand: {}; to call {owe}\n",
+                self.names[seat],
+                if mine.len() == 1 { "" } else { "s" },
+                tiles(game.ruleset(), mine),
+                view.bankroll,
+                view.pot,
+                bets.join(", ")
+            );
+        }
+        if let Some(b) = g.banker_seat() {
+            return format!(
+                "{}: your tile{} {} = {}; you have {} chips; {} banks\n",
+                self.names[seat],
+                if mine.len() == 1 { "" } else { "s" },
+                tiles(game.ruleset(), mine),
+                points(g.ruleset(), hand_value(g.flow(), mine)),
+                view.bankroll,
+                self.names[b]
             );
         }
         format!(
@@ -271,6 +309,24 @@ impl Table for BankerTable {
                 )
             };
         }
+        if let Some(owe) = view.to_call {
+            let raises: Vec<i64> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Bet { amount } if *amount > owe => Some(*amount),
+                    _ => None,
+                })
+                .collect();
+            let raise = match (raises.first(), raises.last()) {
+                (Some(lo), Some(hi)) => format!(", {lo} to {hi} to raise"),
+                _ => String::new(),
+            };
+            return if owe > 0 {
+                format!("put in how many chips? (0 to fold, {owe} to call{raise}; Enter to call)")
+            } else {
+                format!("put in how many chips? (0 to check{raise}; Enter to check)")
+            };
+        }
         match g.phase() {
             BankerPhase::Bet { .. } => format!(
                 "bet how many chips? ({} to {}, Enter for {})",
@@ -294,7 +350,7 @@ impl Table for BankerTable {
         let line = line.trim();
         let seat = g.to_act().unwrap_or(0);
         let view = g.view(seat);
-        let betting = matches!(g.phase(), BankerPhase::Bet { .. });
+        let betting = matches!(g.phase(), BankerPhase::Bet { .. } | BankerPhase::Pot { .. });
         if !line.is_empty()
             && let Some(c) = command(&line.to_ascii_lowercase())
         {
@@ -302,6 +358,9 @@ impl Table for BankerTable {
         }
         let wanted = match line {
             "" if view.bet_kind.is_some() => Some(Action::Bet { amount: 0 }),
+            "" if view.to_call.is_some() => Some(Action::Bet {
+                amount: view.to_call.unwrap_or(0),
+            }),
             "" if betting => Some(Action::Bet {
                 amount: view.limits.0,
             }),
@@ -315,6 +374,9 @@ impl Table for BankerTable {
                 "that is not allowed now: a stake is 0 or {} to {} chips, within your bankroll",
                 view.limits.0, view.limits.1
             )),
+            Some(_) if view.to_call.is_some() => {
+                Err("that is not allowed now: choose one of the amounts offered".into())
+            }
             Some(_) if betting => Err(format!(
                 "that is not allowed now: a bet is {} to {} chips",
                 view.limits.0, view.limits.1
@@ -326,6 +388,11 @@ impl Table for BankerTable {
 
     fn describe(&self, game: &dyn Game, action: Action) -> String {
         let g = banker(game);
+        if let (Some(seat), Action::Bet { amount }) = (g.to_act(), action)
+            && g.view(seat).to_call.is_some()
+        {
+            return format!("{} {amount}", g.pot_action_word(seat, amount));
+        }
         let kind = g.to_act().and_then(|seat| g.view(seat).bet_kind);
         if let (Some(k), Action::Bet { amount }) = (kind, action) {
             let bet = &g.flow().bets[k].name;
@@ -417,6 +484,9 @@ fn bankrolls(game: &BankerGame, names: &[String]) -> String {
         .zip(game.bankrolls())
         .map(|(n, b)| format!("{n} {b}"))
         .collect();
+    if game.flow().pot.is_some() || game.banker_seat().is_some() {
+        return format!("bankrolls: {}", parts.join(", "));
+    }
     match game.banker_bankroll() {
         Some(b) => parts.push(format!("banker {b}")),
         None => parts.push("banker (unlimited)".into()),
@@ -477,9 +547,45 @@ fn table_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String
     out
 }
 
+/// A pot game's end: the betting, each hand by its rank, the pot and who deals next.
+fn pot_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
+    let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
+    let mut out = String::new();
+    if !h.betting.is_empty() {
+        out.push_str(&format!("betting: {}\n", h.betting.join(", ")));
+    }
+    for note in &h.rules {
+        out.push_str(&format!("redeal: {note}\n"));
+    }
+    for p in &h.players {
+        let hand = match (&p.hand, p.folded) {
+            (_, true) => "folded".to_string(),
+            (Some(name), _) => format!("{} = {name}", tiles(ruleset, set(&p.tiles))),
+            (None, _) => "not shown".to_string(),
+        };
+        out.push_str(&format!(
+            "  {:<22} {hand}, put in {}: {:+}\n",
+            names[p.seat], p.bet, p.result
+        ));
+    }
+    let winners: Vec<&str> = h.winners.iter().map(|&w| names[w].as_str()).collect();
+    out.push_str(&format!(
+        "the pot of {} goes to {}\n",
+        h.pot,
+        winners.join(" and ")
+    ));
+    if let Some(d) = h.bank_to {
+        out.push_str(&format!("{} deals next\n", names[d]));
+    }
+    out
+}
+
 fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     if ruleset.banker().is_some_and(|f| f.table_hand) {
         return table_showdown(ruleset, h, names);
+    }
+    if ruleset.banker().is_some_and(|f| f.pot.is_some()) {
+        return pot_showdown(ruleset, h, names);
     }
     let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
     let mut out = String::new();
@@ -496,6 +602,15 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
             tiles(ruleset, set(&h.banker_tiles)),
             points(ruleset, h.banker_value.unwrap_or(0))
         )),
+    }
+    if let Some(b) = h.banker_seat {
+        out.push_str(&format!(
+            "  {:<22} banks: {:+}\n",
+            names[b], h.banker_result
+        ));
+    }
+    if let Some(to) = h.bank_to {
+        out.push_str(&format!("the bank passes to {}\n", names[to]));
     }
     for p in &h.players {
         let outcome = match p.result {

@@ -37,8 +37,9 @@ fn with_odds<R>(ruleset: &Ruleset, f: impl FnOnce(&Arc<Vec<FirstHandOdds>>) -> R
         static SEEN: RefCell<HashMap<u64, Arc<Vec<FirstHandOdds>>>> = RefCell::default();
     }
     let flow = ruleset.banker()?;
-    // A table hand has no first hand of one's own: its bots read the bets' odds instead.
-    if flow.table_hand {
+    // A table hand has no first hand of one's own: its bots read the bets' odds instead; a
+    // pot game's bots read the strength of their hand.
+    if flow.table_hand || flow.pot.is_some() {
         return None;
     }
     let key = ruleset.content_hash;
@@ -81,7 +82,7 @@ pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
     let Some(flow) = ruleset.banker() else {
         return Ok(());
     };
-    if flow.table_hand {
+    if flow.table_hand || flow.pot.is_some() {
         return Ok(());
     }
     if has_seat_rules(flow) {
@@ -134,6 +135,10 @@ impl StrategyAgent {
         // a table hand there is neither: it stakes as `greedy` does.
         if let Some(kind) = view.bet_kind {
             return table_choice(view, kind, legal);
+        }
+        // A strategy keys bets and draws; a pot game has neither: it bets as `greedy` does.
+        if view.to_call.is_some() {
+            return pot_choice(view, legal);
         }
         let deck = &view.ruleset.deck;
         let odds = self
@@ -238,6 +243,9 @@ pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
     if let Some(kind) = view.bet_kind {
         return table_choice(view, kind, legal);
     }
+    if view.to_call.is_some() {
+        return pot_choice(view, legal);
+    }
     let best = with_odds(view.ruleset, |odds| {
         odds.iter()
             .find(|o| o.tiles == view.tiles)
@@ -269,4 +277,82 @@ pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
 pub fn bot(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, String> {
     let strategy = Strategy::load(name, ruleset)?;
     Ok(Box::new(StrategyAgent::new(strategy, ruleset)))
+}
+
+/// The share of the other hands a seat's cards beat, by the ruleset's ranking (a tie counts
+/// half): for a full hand, against every hand of as many cards from the rest of the deck; for
+/// a hand still to be completed, averaged over the cards it may yet receive. Computed once per
+/// ruleset and hand on each thread.
+pub fn hand_strength(ruleset: &Ruleset, tiles: crate::deck::CardSet) -> f64 {
+    use crate::deck::CardSet;
+    use crate::families::banker::ranking::{compare, rank_hand};
+    thread_local! {
+        static SEEN: RefCell<HashMap<(u64, CardSet), f64>> = RefCell::default();
+    }
+    let key = (ruleset.content_hash, tiles);
+    if let Some(v) = SEEN.with(|s| s.borrow().get(&key).copied()) {
+        return v;
+    }
+    let Some(flow) = ruleset.banker() else {
+        return 0.5;
+    };
+    let size: u32 = flow.pot.as_ref().map_or(2, |p| p.rounds.iter().sum());
+    let deck = CardSet::first(ruleset.deck.cards.len());
+    let rest = CardSet(deck.0 & !tiles.0);
+    let v = if tiles.len() < size {
+        let mut sum = 0.0;
+        let mut n = 0.0;
+        for c in rest.iter() {
+            let mut more = tiles;
+            more.insert(c);
+            sum += hand_strength(ruleset, more);
+            n += 1.0;
+        }
+        if n > 0.0 { sum / n } else { 0.5 }
+    } else {
+        let mine = rank_hand(flow, tiles);
+        let (mut score, mut n) = (0.0, 0.0);
+        analysis::combinations(rest, size, |other| {
+            score += match compare(flow, &mine, &rank_hand(flow, other)) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+            n += 1.0;
+        });
+        if n > 0.0 { score / n } else { 0.5 }
+    };
+    SEEN.with(|s| s.borrow_mut().insert(key, v));
+    v
+}
+
+/// A pot game's bet by the strength of the hand: raise the most on a hand that beats nine in
+/// ten others, the least on one that beats three in four, call (or check) on one that beats
+/// half, else check or fold.
+fn pot_choice(view: &BankerView, legal: &[Action]) -> Action {
+    let strength = hand_strength(view.ruleset, view.tiles);
+    let owe = view.to_call.unwrap_or(0);
+    let bets: Vec<i64> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Bet { amount } => Some(*amount),
+            _ => None,
+        })
+        .collect();
+    let raises: Vec<i64> = bets.iter().copied().filter(|&b| b > owe).collect();
+    let wanted = if strength >= 0.9 && !raises.is_empty() {
+        raises[raises.len() - 1]
+    } else if strength >= 0.75 && !raises.is_empty() {
+        raises[0]
+    } else if strength >= 0.5 || owe == 0 {
+        owe
+    } else {
+        0
+    };
+    let action = Action::Bet { amount: wanted };
+    if legal.contains(&action) {
+        action
+    } else {
+        legal[0]
+    }
 }

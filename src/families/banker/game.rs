@@ -18,7 +18,10 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::sync::Arc;
 
+mod pot;
 mod table;
+
+pub use pot::PotState;
 
 pub use table::{rule_for, showdown_facts};
 
@@ -29,6 +32,8 @@ pub mod ends {
     pub const SHOWDOWN: HandEnd = HandEnd("showdown");
     /// The banker's first tiles won every bet at once.
     pub const BANKER_WIN: HandEnd = HandEnd("banker_win");
+    /// Every other seat folded: the last one in took the pot.
+    pub const FOLD: HandEnd = HandEnd("fold");
 }
 
 /// A hand's value at the showdown.
@@ -76,6 +81,12 @@ pub enum BankerPhase {
         /// The player.
         seat: usize,
     },
+    /// A pot game: `seat` puts chips in the pot (0 to check, or to fold when a bet is to call;
+    /// the call; or more, a raise).
+    Pot {
+        /// The player.
+        seat: usize,
+    },
     /// The session is over.
     GameOver,
 }
@@ -96,6 +107,12 @@ pub struct PlayerResult {
     /// On a table hand, each bet placed: its id, the stake and what it brought.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bets: Vec<BetResult>,
+    /// The hand's rank in words, when the ruleset ranks hands (`9-ttaeng`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<String>,
+    /// A pot game: the seat folded.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub folded: bool,
 }
 
 /// One bet on a table hand, settled.
@@ -127,6 +144,25 @@ pub struct BankerHand {
     /// On a table hand, the drawing rules that applied, in order (`Player draws on 0-5`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
+    /// The seat that banked (or dealt, in a pot game), when the bank is a seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub banker_seat: Option<usize>,
+    /// The seat the bank passed to after this hand, if it passed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bank_to: Option<usize>,
+    /// A pot game: the chips in the pot.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pot: i64,
+    /// A pot game: the seats that took the pot.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub winners: Vec<usize>,
+    /// A pot game: what each seat did, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub betting: Vec<String>,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 /// A banker game in progress.
@@ -161,6 +197,10 @@ pub struct BankerGame {
     bet_kind: usize,
     /// A table hand: the drawing rules that applied this hand.
     rules_applied: Vec<String>,
+    /// A pot game: the hand in progress.
+    pot_state: PotState,
+    /// A bank among the seats: hands the current banker has banked.
+    bank_hands: u32,
 }
 
 /// Starts a banker session; the first hand is dealt at once.
@@ -224,9 +264,25 @@ impl BankerGame {
             stakes: vec![0; players * flow.bets.len()],
             bet_kind: 0,
             rules_applied: Vec::new(),
+            pot_state: PotState::default(),
+            bank_hands: 0,
             flow,
             ruleset,
         };
+        if let Some(bank) = &game.flow.bank {
+            let first = match options.first_dealer {
+                Some(d) if d < players => d,
+                _ => game.choose_first_banker(bank.first),
+            };
+            game.ledger.house_deals = false;
+            game.ledger.first_dealer = first;
+            game.ledger.dealer = first;
+        } else if game.flow.pot.is_some() {
+            game.ledger.house_deals = false;
+            let first = options.first_dealer.filter(|&d| d < players).unwrap_or(0);
+            game.ledger.first_dealer = first;
+            game.ledger.dealer = first;
+        }
         game.start_hand();
         Ok(game)
     }
@@ -249,7 +305,16 @@ impl BankerGame {
     /// The largest bet `seat` may place now: the table's limit, the seat's chips, and what the
     /// other players' bets of this hand leave of `table_limit`.
     fn top_bet(&self, seat: Seat) -> i64 {
-        let top = self.max_bet.min(self.ledger.scores[seat]);
+        let mut top = self.max_bet.min(self.ledger.scores[seat]);
+        if let Some(banker) = self.banker_seat() {
+            // The banker seat pays every winning bet from its own chips: the bets of a hand
+            // together are at most what it holds.
+            let others: i64 = (0..self.players())
+                .filter(|&s| s != seat)
+                .map(|s| self.bets[s])
+                .sum();
+            top = top.min(self.ledger.scores[banker] - others);
+        }
         match self.flow.table_limit {
             Some(limit) if !self.flow.table_hand => {
                 let others: i64 = (0..self.players())
@@ -291,7 +356,9 @@ impl BankerGame {
     /// The seat that must act, or `None` when the session is over.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
-            BankerPhase::Bet { seat } | BankerPhase::Draw { seat } => Some(seat),
+            BankerPhase::Bet { seat } | BankerPhase::Draw { seat } | BankerPhase::Pot { seat } => {
+                Some(seat)
+            }
             BankerPhase::GameOver => None,
         }
     }
@@ -363,6 +430,8 @@ impl BankerGame {
             stakes,
             bet_kind,
             rules_applied,
+            pot_state,
+            bank_hands,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -383,6 +452,8 @@ impl BankerGame {
         stakes.clone_from(&other.stakes);
         bet_kind.clone_from(&other.bet_kind);
         rules_applied.clone_from(&other.rules_applied);
+        pot_state.clone_from(&other.pot_state);
+        bank_hands.clone_from(&other.bank_hands);
         ledger.copy_from(&other.ledger, record);
         if record {
             history.clone_from(&other.history);
@@ -492,6 +563,9 @@ impl BankerGame {
         if self.flow.table_hand {
             return self.table_apply(action);
         }
+        if self.flow.pot.is_some() {
+            return self.pot_apply(action);
+        }
         let illegal = |reason: String| Err(IllegalAction { reason });
         match (self.phase, action) {
             (BankerPhase::Bet { seat }, Action::Bet { amount }) => {
@@ -529,6 +603,7 @@ impl BankerGame {
             (BankerPhase::Draw { .. }, _) => {
                 return illegal("choose how many tiles to take now".into());
             }
+            (BankerPhase::Pot { .. }, _) => return illegal("a pot game's bet is expected".into()),
         }
         Ok(())
     }
@@ -548,9 +623,30 @@ impl BankerGame {
             self.table_start_hand();
             return;
         }
-        let banker_broke = self.banker_bankroll.is_some_and(|b| b <= 0);
+        if self.flow.pot.is_some() {
+            self.pot_start_hand();
+            return;
+        }
+        let mut banker_broke = self.banker_bankroll.is_some_and(|b| b <= 0);
+        if let Some(banker) = self.banker_seat() {
+            // A banker seat that cannot cover the smallest bet passes the bank in turn to the
+            // next seat that can; with none, the session is over.
+            let n = self.players();
+            match (0..n)
+                .map(|i| (banker + i) % n)
+                .find(|&s| self.ledger.scores[s] >= self.min_bet)
+            {
+                Some(s) if s != banker => {
+                    self.ledger.dealer = s;
+                    self.bank_hands = 0;
+                }
+                Some(_) => {}
+                None => banker_broke = true,
+            }
+        }
         for s in 0..self.players() {
-            self.in_hand[s] = self.ledger.scores[s] >= self.min_bet;
+            self.in_hand[s] =
+                self.ledger.scores[s] >= self.min_bet && Some(s) != self.banker_seat();
         }
         if self.ledger.round >= self.ledger.rounds
             || banker_broke
@@ -720,18 +816,28 @@ impl BankerGame {
                 bet,
                 result,
                 bets: Vec::new(),
+                hand: None,
+                folded: false,
             });
         }
         if let Some(b) = &mut self.banker_bankroll {
             *b += banker_result;
         }
+        let banker_seat = self.banker_seat();
+        if let Some(b) = banker_seat {
+            self.ledger.scores[b] += banker_result;
+        }
         let mut points: PerSeat<i64> = PerSeat::new(self.players());
         for p in &players {
             points[p.seat] = p.result;
         }
+        if let Some(b) = banker_seat {
+            points[b] = banker_result;
+        }
+        let bank_to = self.bank_passes(banker_win.is_none());
         self.ledger.history.push(HandResult {
             round: self.ledger.round,
-            dealer: None,
+            dealer: banker_seat,
             winner: None,
             end: if banker_win.is_some() {
                 ends::BANKER_WIN
@@ -742,7 +848,11 @@ impl BankerGame {
             yaku_mask: 0,
             points,
             calls: PerSeat::new(self.players()),
-            house: banker_result,
+            house: if banker_seat.is_some() {
+                0
+            } else {
+                banker_result
+            },
             carried: crate::core::Carried::default(),
         });
         self.history.push(BankerHand {
@@ -753,8 +863,87 @@ impl BankerGame {
             players,
             banker_result,
             rules: std::mem::take(&mut self.rules_applied),
+            banker_seat,
+            bank_to,
+            pot: 0,
+            winners: Vec::new(),
+            betting: Vec::new(),
         });
+        if let Some(to) = bank_to {
+            self.ledger.dealer = to;
+            self.bank_hands = 0;
+        }
         self.start_hand();
+    }
+
+    /// The seat that banks, when the bank is a seat (`[flow.bank]` without a pot).
+    pub fn banker_seat(&self) -> Option<usize> {
+        (self.flow.bank.is_some() && self.flow.pot.is_none()).then_some(self.ledger.dealer)
+    }
+
+    /// The seat that deals a pot game's hand.
+    pub fn dealer_seat(&self) -> Option<usize> {
+        self.flow.pot.is_some().then_some(self.ledger.dealer)
+    }
+
+    /// The first banker: the first seat, or the seat shown the highest (lowest) card's value
+    /// when each seat in turn is shown one card of a freshly shuffled pack (ties to the earlier
+    /// seat).
+    fn choose_first_banker(&mut self, first: crate::ruleset::FirstBanker) -> usize {
+        use crate::ruleset::FirstBanker;
+        if first == FirstBanker::FirstSeat {
+            return 0;
+        }
+        let n = self.ruleset.deck.cards.len();
+        let mut deck = CardId::ALL;
+        shuffle(&mut deck, n, &mut self.rng);
+        let values: Vec<i64> = (0..self.players())
+            .map(|s| hand_value(&self.flow, CardSet::single(deck[s % n])))
+            .collect();
+        let mut best = 0;
+        for (s, &v) in values.iter().enumerate() {
+            let better = match first {
+                FirstBanker::HighCard => v > values[best],
+                _ => v < values[best],
+            };
+            if better {
+                best = s;
+            }
+        }
+        best
+    }
+
+    /// Where the bank passes after a hand: to the first player in turn after the banker for
+    /// whom `pass_when` holds at a showdown, else in turn after `pass_every` hands.
+    fn bank_passes(&mut self, showdown: bool) -> Option<usize> {
+        let bank = self.flow.bank.as_ref()?;
+        let banker = self.banker_seat()?;
+        self.bank_hands += 1;
+        let n = self.players();
+        if showdown && let Some(when) = &bank.pass_when {
+            let banker_value = hand_value(&self.flow, self.banker);
+            for s in (1..n).map(|i| (banker + i) % n) {
+                if !self.in_hand[s] {
+                    continue;
+                }
+                let facts = [
+                    hand_value(&self.flow, self.tiles[s]),
+                    i64::from(self.tiles[s].len()),
+                    -1,
+                    banker_value,
+                    i64::from(self.banker.len()),
+                    -1,
+                ];
+                let cx = Context {
+                    pile: CardSet::EMPTY,
+                    facts: &facts,
+                };
+                if when.truth(&cx) {
+                    return Some(s);
+                }
+            }
+        }
+        (bank.pass_every > 0 && self.bank_hands >= bank.pass_every).then_some((banker + 1) % n)
     }
 
     /// What `seat` may see.
@@ -771,6 +960,11 @@ impl BankerGame {
             hand: self.ledger.round,
             hands_total: self.ledger.rounds,
             bet_kind: self.flow.table_hand.then_some(self.bet_kind),
+            to_call: match self.phase {
+                BankerPhase::Pot { seat: s } if s == seat => Some(self.to_call(seat)),
+                _ => None,
+            },
+            pot: self.pot_state.pot,
         }
     }
 }
@@ -800,6 +994,10 @@ pub struct BankerView<'g> {
     pub hands_total: u32,
     /// On a table hand, the bet (index in the ruleset's `bets`) the viewer stakes on now.
     pub bet_kind: Option<usize>,
+    /// A pot game, the viewer to act: the chips to call.
+    pub to_call: Option<i64>,
+    /// A pot game: the chips in the pot.
+    pub pot: i64,
 }
 
 impl Game for BankerGame {
@@ -826,6 +1024,9 @@ impl Game for BankerGame {
         if self.flow.table_hand {
             return self.table_legal_count();
         }
+        if self.flow.pot.is_some() {
+            return self.pot_legal_count();
+        }
         match self.phase {
             BankerPhase::Bet { seat } => {
                 let (low, top) = self.bet_range(seat);
@@ -839,12 +1040,15 @@ impl Game for BankerGame {
                     .filter(|&&n| n <= left)
                     .count()
             }
-            BankerPhase::GameOver => 0,
+            BankerPhase::GameOver | BankerPhase::Pot { .. } => 0,
         }
     }
     fn legal_action(&self, index: usize) -> Option<Action> {
         if self.flow.table_hand {
             return self.table_legal_action(index);
+        }
+        if self.flow.pot.is_some() {
+            return self.pot_legal_action(index);
         }
         match self.phase {
             BankerPhase::Bet { seat } => {
@@ -861,7 +1065,7 @@ impl Game for BankerGame {
                     .nth(index)
                     .map(|&count| Action::Draw { count })
             }
-            BankerPhase::GameOver => None,
+            BankerPhase::GameOver | BankerPhase::Pot { .. } => None,
         }
     }
     fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {

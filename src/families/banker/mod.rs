@@ -4,11 +4,12 @@
 pub mod analysis;
 mod bots;
 mod game;
+pub mod ranking;
 
 pub use bots::{StrategyAgent, best_choice, bot, check_odds_work, has_seat_rules, shared_odds};
 pub use game::{
-    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, PlayerResult, banker_instant_win,
-    cards_value, ends, hand_value, rule_for, showdown_facts, start,
+    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, PlayerResult, PotState,
+    banker_instant_win, cards_value, ends, hand_value, rule_for, showdown_facts, start,
 };
 
 use crate::core::{Agent, Game, StartError, StartOptions};
@@ -28,7 +29,11 @@ impl crate::families::Family for Banker {
     fn seats(&self, ruleset: &Ruleset) -> SeatRange {
         let f = ruleset.banker().expect("a banker ruleset");
         SeatRange {
-            min: 1,
+            min: if f.bank.is_some() || f.pot.is_some() {
+                2
+            } else {
+                1
+            },
             default: f.players as usize,
             max: f.max_players as usize,
         }
@@ -73,8 +78,12 @@ impl crate::families::Family for Banker {
 #[cfg(test)]
 mod baccarat_tests;
 #[cfg(test)]
+mod bank_tests;
+#[cfg(test)]
 mod oicho_tests;
 #[cfg(test)]
 mod seat_rules_tests;
+#[cfg(test)]
+mod seotda_tests;
 #[cfg(test)]
 mod tests;

@@ -41,7 +41,9 @@ fn hand(ids: &[&str], choices: &[u32]) -> String {
     let mut g = start(
         Arc::clone(&r),
         StartOptions {
-            seats: Some(1),
+            // The banker is the second seat: the one player is seat 0.
+            seats: Some(2),
+            first_dealer: Some(1),
             rounds: Some(1),
             deck_orders: vec![order(&r, ids)],
             ..StartOptions::default()
@@ -233,7 +235,7 @@ fn random_sessions_conserve_every_card_and_every_chip() {
     use crate::core::{Agent, Game, agent_rng};
     let r = rules();
     let flow = r.banker().unwrap();
-    for (seats, seed) in (1..=7).flat_map(|s| (0..3).map(move |seed| (s, seed))) {
+    for (seats, seed) in (2..=7).flat_map(|s| (0..3).map(move |seed| (s, seed))) {
         let mut g = start(
             Arc::clone(&r),
             StartOptions {
@@ -243,14 +245,15 @@ fn random_sessions_conserve_every_card_and_every_chip() {
             },
         )
         .unwrap();
-        let start_chips = seats as i64 * flow.bankroll + flow.banker_bankroll.unwrap();
+        // The banker is a seat: its chips are among the bankrolls.
+        let start_chips = seats as i64 * flow.bankroll;
         let mut rng = agent_rng(seed);
         let mut legal = Vec::new();
         while let Some(seat) = g.to_act() {
             Game::legal_actions(&g, &mut legal);
             let a = RandomAgent.choose(&g, seat, &legal, &mut rng);
             g.apply(a).unwrap();
-            let chips = g.bankrolls().iter().sum::<i64>() + g.banker_bankroll().unwrap();
+            let chips = g.bankrolls().iter().sum::<i64>();
             assert_eq!(chips, start_chips, "{seats} seats, seed {seed}");
         }
         for (h, deal) in g.hands_played().iter().zip(g.dealt_orders()) {
@@ -274,6 +277,8 @@ fn random_sessions_conserve_every_card_and_every_chip() {
             assert_eq!(seen, dealt, "the hand's cards are the first of its deal");
             let net: i64 = h.players.iter().map(|p| p.result).sum();
             assert_eq!(net, -h.banker_result);
+            let banker = h.banker_seat.expect("a seat banks");
+            assert!(h.players.iter().all(|p| p.seat != banker));
         }
     }
 }
@@ -288,7 +293,9 @@ fn the_domae_limits_the_bets_of_a_hand_together() {
     let mut g = start(
         Arc::clone(&r),
         StartOptions {
-            seats: Some(4),
+            // Four players and the banker, the last seat.
+            seats: Some(5),
+            first_dealer: Some(4),
             rounds: Some(1),
             ..StartOptions::default()
         },

@@ -288,3 +288,195 @@ fn bet_kinds(
     }
     out
 }
+
+/// What `[flow]` says about the bank as a seat, ranks, special hands and the pot.
+pub(super) struct SeatRules {
+    pub bank: Option<crate::ruleset::model::Bank>,
+    pub ranks: Vec<crate::ruleset::model::HandRank>,
+    pub specials: Vec<crate::ruleset::model::SpecialHand>,
+    pub pot: Option<crate::ruleset::model::Pot>,
+}
+
+/// Reads `[flow.bank]`, `[[flow.hand_rank]]`, `[[flow.special]]` and `[flow.pot]`; `hand` compiles
+/// the ranks' expressions (as `value`), `showdown` the bank's `pass_when`.
+pub(super) fn seat_rules(
+    r: &mut TableReader,
+    hand: &Names,
+    showdown: &Names,
+    errors: &mut Vec<Diagnostic>,
+) -> SeatRules {
+    use crate::ruleset::model::{Bank, FirstBanker, HandRank, Pot, SpecialHand};
+    let bank = r.table("bank", errors).map(|(t, at)| {
+        let mut b = TableReader::new(t, at.clone(), "`[flow.bank]`").defined_by(&keys::BANK);
+        let firsts = [
+            ("first-seat", FirstBanker::FirstSeat),
+            ("high-card", FirstBanker::HighCard),
+            ("low-card", FirstBanker::LowCard),
+        ];
+        let first = if t.get("first").is_some() {
+            choice(&mut b, "first", &firsts, errors).unwrap_or(FirstBanker::FirstSeat)
+        } else {
+            FirstBanker::FirstSeat
+        };
+        let pass_when = b.string("pass_when", errors);
+        let pass_every = match b.int("pass_every", errors) {
+            Some((n, _)) if (0..=10_000).contains(&n) => n as u32,
+            Some((n, l)) => {
+                errors.push(Diagnostic::error(
+                    format!("`pass_every` must be from 0 to 10000 hands, found {n}"),
+                    l.clone(),
+                ));
+                0
+            }
+            None => 0,
+        };
+        let pass_to_winner = b.boolean("pass_to_winner", errors).is_some_and(|(v, _)| v);
+        b.finish(errors);
+        let program = pass_when
+            .as_ref()
+            .and_then(|w| compile_expr(w, Type::Bool, showdown, errors));
+        Bank {
+            first,
+            pass_when: program,
+            pass_when_source: pass_when.map(|w| w.text.trim().to_string()),
+            pass_every,
+            pass_to_winner,
+        }
+    });
+    let mut ranks = Vec::new();
+    for (t, at) in r.tables("hand_rank", errors) {
+        let mut k = TableReader::new(t, at.clone(), "a hand rank").defined_by(&keys::RANK);
+        let id = k.required_string("id", errors);
+        let name = k.required_string("name", errors);
+        let when = k.required_string("when", errors);
+        let within = k.string("within", errors);
+        k.finish(errors);
+        if let Some(id) = &id
+            && ranks.iter().any(|r: &HandRank| r.id == id.text)
+        {
+            errors.push(Diagnostic::error(
+                format!("a second rank `{}`", id.text),
+                id.loc.clone(),
+            ));
+        }
+        let when_p = when
+            .as_ref()
+            .and_then(|w| compile_expr(w, Type::Bool, hand, errors));
+        let within_p = match &within {
+            Some(w) => compile_expr(w, Type::Int, hand, errors).map(Some),
+            None => Some(None),
+        };
+        if let (Some(id), Some(name), Some(when), Some(when_p), Some(within_p)) =
+            (id, name, when, when_p, within_p)
+        {
+            ranks.push(HandRank {
+                id: id.text.to_string(),
+                name: name.text.to_string(),
+                when: when_p,
+                when_source: when.text.trim().to_string(),
+                within: within_p,
+                within_source: within.map(|w| w.text.trim().to_string()),
+            });
+        }
+    }
+    let rank_of = |s: &crate::ruleset::reader::Str, errors: &mut Vec<Diagnostic>| {
+        let found = ranks.iter().position(|r| r.id == s.text);
+        if found.is_none() {
+            let known: Vec<String> = ranks.iter().map(|r| format!("`{}`", r.id)).collect();
+            errors.push(
+                Diagnostic::error(format!("no rank `{}`", s.text), s.loc.clone()).with_help(Some(
+                    if known.is_empty() {
+                        "name the ranks first, with `[[flow.hand_rank]]`".to_string()
+                    } else {
+                        format!("the ranks are {}", known.join(", "))
+                    },
+                )),
+            );
+        }
+        found
+    };
+    let mut specials = Vec::new();
+    for (t, at) in r.tables("special", errors) {
+        let mut k = TableReader::new(t, at.clone(), "a special hand").defined_by(&keys::SPECIAL);
+        let id = k.required_string("id", errors);
+        let name = k.string("name", errors);
+        let when = k.required_string("when", errors);
+        let beats: Vec<Option<usize>> = k
+            .strings("beats", errors)
+            .iter()
+            .map(|s| rank_of(s, errors))
+            .collect();
+        let below = k.string("redeal_below", errors);
+        let redeal_below = below.as_ref().map(|s| rank_of(s, errors));
+        k.finish(errors);
+        let when_p = when
+            .as_ref()
+            .and_then(|w| compile_expr(w, Type::Bool, hand, errors));
+        if let (Some(id), Some(when), Some(when_p)) = (id, when, when_p)
+            && beats.iter().all(Option::is_some)
+            && redeal_below.is_none_or(|b| b.is_some())
+        {
+            specials.push(SpecialHand {
+                id: id.text.to_string(),
+                name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+                when: when_p,
+                when_source: when.text.trim().to_string(),
+                beats: beats.into_iter().flatten().collect(),
+                redeal_below: redeal_below.flatten(),
+            });
+        }
+    }
+    let pot = r.table("pot", errors).and_then(|(t, at)| {
+        let mut p = TableReader::new(t, at.clone(), "`[flow.pot]`").defined_by(&keys::POT);
+        let ante = match p.int("ante", errors) {
+            Some((n, _)) if (0..=crate::ruleset::model::MAX_BET).contains(&n) => n,
+            Some((n, l)) => {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "`ante` must be from 0 to {}, found {n}",
+                        crate::ruleset::model::MAX_BET
+                    ),
+                    l.clone(),
+                ));
+                1
+            }
+            None => 1,
+        };
+        let rounds_at = t.get("rounds").map(|i| i.loc.clone());
+        let rounds = int_list(&mut p, "rounds", 1..=8, errors).ok().flatten();
+        if t.get("rounds").is_none() {
+            p.missing("rounds", errors);
+        }
+        let raises = match p.int("raises", errors) {
+            Some((n, _)) if (0..=100).contains(&n) => n as u32,
+            Some((n, l)) => {
+                errors.push(Diagnostic::error(
+                    format!("`raises` must be from 0 to 100, found {n}"),
+                    l.clone(),
+                ));
+                3
+            }
+            None => 3,
+        };
+        p.finish(errors);
+        let rounds = rounds?;
+        if rounds.is_empty() {
+            errors.push(Diagnostic::error(
+                "`rounds` needs at least one betting round",
+                rounds_at.unwrap_or_else(|| at.clone()),
+            ));
+            return None;
+        }
+        Some(Pot {
+            ante,
+            rounds,
+            raises,
+        })
+    });
+    SeatRules {
+        bank,
+        ranks,
+        specials,
+        pot,
+    }
+}

@@ -299,6 +299,8 @@ impl BankerGame {
                 bet: self.staked(s),
                 result,
                 bets,
+                hand: None,
+                folded: false,
             });
         }
         if let Some(b) = &mut self.banker_bankroll {
@@ -328,6 +330,11 @@ impl BankerGame {
             players,
             banker_result,
             rules: std::mem::take(&mut self.rules_applied),
+            banker_seat: None,
+            bank_to: None,
+            pot: 0,
+            winners: Vec::new(),
+            betting: Vec::new(),
         });
         self.start_hand();
     }
