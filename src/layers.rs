@@ -19,7 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["sheet", "sim"],
     // The front ends: the command line, the only place that prints, and the language server,
     // which runs the command line's validator on an editor's buffer.
-    &["cli", "lsp"],
+    &["cli", "lsp", "serve"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

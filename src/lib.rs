@@ -30,6 +30,7 @@
 //! | [`diag`] | located diagnostics and their rendering |
 //! | [`sheet`] | rule sheets: a ruleset in words, as text, Markdown or HTML |
 //! | [`lsp`] | the language server for rule files (`yaku lsp`) |
+//! | [`serve`] | the browser table and its rooms (`yaku serve`) |
 //! | [`cli`] | the `yaku` command line: the only place that prints |
 
 #![deny(missing_docs)]
@@ -45,6 +46,7 @@ pub mod fsio;
 pub mod lsp;
 pub mod ruleset;
 pub mod script;
+pub mod serve;
 pub mod sheet;
 pub mod sim;
 pub mod yaku;

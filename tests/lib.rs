@@ -30,6 +30,10 @@ mod play;
 /// program that fails losing its seat.
 mod protocol;
 
+/// `yaku serve` through the binary and headless Chromium: whole games in the browser table,
+/// one browser against bots and two in one room.
+mod serve;
+
 /// Kol-ye-si through the binary: a human session from piped input, bot sessions, `sim` against
 /// `analyze`, command-line table limits.
 mod banker;

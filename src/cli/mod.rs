@@ -17,6 +17,7 @@ mod replay;
 mod rules;
 mod schema;
 mod score;
+mod serve;
 mod shell;
 mod sim;
 mod validate;
@@ -53,6 +54,8 @@ enum Command {
     Schema(schema::SchemaArgs),
     /// Run the language server for rule files on standard input and output (for editors).
     Lsp,
+    /// Serve the table in a browser: play against bots or with friends over a network.
+    Serve(serve::ServeArgs),
     /// List the bundled rulesets, house rules, decks and strategies.
     List(list::ListArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -224,6 +227,7 @@ pub fn run() -> i32 {
         Command::List(a) => list::run(&a),
         Command::Schema(a) => schema::run(&a),
         Command::Lsp => crate::lsp::run_stdio(),
+        Command::Serve(a) => serve::run(&a),
         Command::Completions(a) => shell::completions(&a),
         Command::Man(a) => shell::man(&a),
     };

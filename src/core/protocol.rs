@@ -72,10 +72,10 @@ fn is_zero(n: &u32) -> bool {
 /// A decision asked of the seat.
 #[derive(Clone, Debug, Serialize)]
 pub struct Turn {
-    /// Always `"turn"`.
+    /// `"turn"` (a decision asked) or `"state"` (the game after a move).
     #[serde(rename = "type")]
     pub kind: &'static str,
-    /// The seat asked.
+    /// The seat told.
     pub seat: Seat,
     /// The hand, 1-based.
     pub hand: u32,
@@ -88,8 +88,15 @@ pub struct Turn {
     pub scores: Vec<i64>,
     /// Every zone, as this seat sees it.
     pub zones: Vec<Zone>,
-    /// The moves allowed, as records write them.
+    /// The moves allowed, as records write them (empty in a `state` for a seat that does not
+    /// act).
     pub legal: Vec<StepAction>,
+    /// The seat that acts now, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<Seat>,
+    /// True once the game is over (`scores` are the final scores).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub over: bool,
 }
 
 /// What a seat answers to a `turn`.
@@ -170,9 +177,23 @@ pub fn zones_seen(game: &dyn Game, seat: Seat) -> Vec<Zone> {
 
 /// The `turn` message asking `seat` to choose among `legal`.
 pub fn turn(game: &dyn Game, seat: Seat, legal: &[Action]) -> Turn {
+    message("turn", game, seat, legal)
+}
+
+/// The `state` message: the game as `seat` sees it after any move, with the seat's legal moves
+/// when it is the one to act (a table in a browser redraws from it).
+pub fn state(game: &dyn Game, seat: Seat) -> Turn {
+    let mut legal = Vec::new();
+    if game.to_act() == Some(seat) {
+        game.legal_actions(&mut legal);
+    }
+    message("state", game, seat, &legal)
+}
+
+fn message(kind: &'static str, game: &dyn Game, seat: Seat, legal: &[Action]) -> Turn {
     let ruleset = game.ruleset();
     Turn {
-        kind: "turn",
+        kind,
         seat,
         hand: game.round(),
         hands: game.rounds(),
@@ -183,6 +204,8 @@ pub fn turn(game: &dyn Game, seat: Seat, legal: &[Action]) -> Turn {
             .iter()
             .map(|&a| StepAction::from_action(a, ruleset))
             .collect(),
+        to_act: game.to_act(),
+        over: game.is_over(),
     }
 }
 

@@ -12,6 +12,19 @@ pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_yaku")
 }
 
+/// The Chromium binary, when one is installed.
+pub fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            std::env::var_os("PATH")?
+                .to_str()?
+                .split(':')
+                .map(|dir| Path::new(dir).join(name))
+                .find(|p| p.is_file())
+        })
+}
+
 /// The crate root (where `Cargo.toml` is), for finding test data.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -202,6 +202,7 @@ fn examples(doc: &Path) -> Vec<Example> {
 ///   of one hand (`--games 2 --rounds 1`): the debug build would take minutes for the figures
 ///   the guide quotes.
 /// - `yaku replay FILE` steps on each Enter: run with `--to-end`.
+/// - `yaku serve` runs until stopped: not run.
 fn adapt(example: &mut Example) -> Option<&'static str> {
     let words = &mut example.words;
     match words.first().map(String::as_str) {
@@ -222,6 +223,8 @@ fn adapt(example: &mut Example) -> Option<&'static str> {
             }
             words.extend(["--rounds".into(), "1".into()]);
         }
+        // A server runs until it is stopped (tests/serve drives it).
+        Some("serve") => return Some("a server"),
         Some("replay") if !words.iter().any(|w| w == "--json" || w == "--to-end") => {
             words.push("--to-end".into());
         }

@@ -5,25 +5,12 @@
 //! Without Chromium the test says it was skipped, unless `CI` is set: there it fails, and
 //! `.ci/run` installs the package.
 
-use crate::common::{TempDir, Yaku};
-use std::path::{Path, PathBuf};
+use crate::common::{TempDir, Yaku, chromium};
+use std::path::Path;
 use std::process::Command;
 
 /// A4 pages each bundled ruleset's sheet may take.
 const PAGE_BUDGET: u32 = 2;
-
-/// The Chromium binary, when one is installed.
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            std::env::var_os("PATH")?
-                .to_str()?
-                .split(':')
-                .map(|dir| Path::new(dir).join(name))
-                .find(|p| p.is_file())
-        })
-}
 
 /// Prints `html` to PDF with headless Chromium in a fresh profile; returns the PDF's bytes and
 /// what the browser logged.
