@@ -648,3 +648,35 @@ fn sim_seats_the_rulesets_players() {
         );
     }
 }
+
+/// The guide's strategy by total and by hand validates and plays Oicho-Kabu.
+#[test]
+fn the_guide_strategy_by_total_validates_and_plays() {
+    let page = std::fs::read_to_string(crate::common::root().join("docs/src/analysts/kolyesi.md"))
+        .unwrap();
+    let start = page
+        .find("```toml\n[strategy]\nname = \"stand-on-six\"")
+        .expect("the guide shows a strategy by total")
+        + "```toml\n".len();
+    let text = &page[start..start + page[start..].find("```").unwrap()];
+    let dir = TempDir::new("guide-strategy-total");
+    dir.write("stand-on-six.toml", text);
+    Yaku::new(["validate", "stand-on-six.toml"])
+        .current_dir(&dir)
+        .run()
+        .expect_code(0);
+    let sim = Yaku::new([
+        "sim",
+        "oicho-kabu",
+        "--players",
+        "stand-on-six.toml,best,always-one",
+        "--games",
+        "3",
+        "--json",
+    ])
+    .current_dir(&dir)
+    .run();
+    sim.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    assert_eq!(report["seats"].as_array().unwrap().len(), 3);
+}
