@@ -511,7 +511,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let ev = analysis::expected_value(&odds, &strategy, limits);
+    let ev = analysis::expected_value(flow, &odds, &strategy, limits);
     // The best strategies are computed from the odds, for any deck (the bundled strategy tables
     // name the Gu Pai tiles, so a ruleset with its own deck could not load them).
     let (ev_fixed, ev_best) = analysis::best_values(&odds, limits);
@@ -570,34 +570,51 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         print!("{out}");
         return super::EXIT_OK;
     }
-    // One row per suit (identical tiles have identical odds).
+    // One row per kind of tile (identical tiles have identical odds): a suit whose tiles are
+    // identical (Gu Pai's) is one row under the suit's name, any other tile a row of its own.
     let mut rows = Vec::new();
-    for suit in 0..deck.suits.len() {
-        let Some(o) = odds.iter().find(|o| o.suit == Some(suit)) else {
+    let mut seen: Vec<crate::deck::CardId> = Vec::new();
+    for o in &odds {
+        let Some(first) = o.tiles.first_card() else {
             continue;
         };
-        let (bet, draw) = strategy.decide(o, limits);
+        if seen.iter().any(|&s| deck.alike(s, first)) {
+            continue;
+        }
+        seen.push(first);
+        let suit = deck.card(first).suit;
+        let whole_suit = deck.same_suit(first).iter().all(|c| deck.alike(c, first));
+        let card = (!whole_suit).then_some(first);
+        let (bet, draw) = strategy.decide(flow, o, limits);
         let (best_draw, best_ev) = o.best();
-        rows.push((suit, o, bet, draw, best_draw, best_ev));
+        rows.push(((suit, card), o, bet, draw, best_draw, best_ev));
     }
+    let label = |(suit, card): (usize, Option<crate::deck::CardId>)| match card {
+        Some(c) => deck.card(c).name.clone(),
+        None => deck.suits[suit].name.clone(),
+    };
 
     if args.json {
         let tiles: Vec<serde_json::Value> = rows
             .iter()
-            .map(|(suit, o, bet, draw, best_draw, best_ev)| {
+            .map(|(key, o, bet, draw, best_draw, best_ev)| {
                 let by_draw: serde_json::Map<String, serde_json::Value> = o
                     .by_draw
                     .iter()
                     .map(|(d, r)| (d.to_string(), fraction(*r)))
                     .collect();
-                serde_json::json!({
-                    "suit": deck.suits[*suit].id,
-                    "name": deck.suits[*suit].name,
+                let mut row = serde_json::json!({
+                    "suit": deck.suits[key.0].id,
+                    "name": label(*key),
                     "per_chip_by_draw": by_draw,
                     "strategy": { "bet": bet, "draw": draw },
                     "best_draw": best_draw,
                     "best_per_chip": fraction(*best_ev),
-                })
+                });
+                if let Some(c) = key.1 {
+                    row["card"] = deck.card(c).id.clone().into();
+                }
+                row
             })
             .collect();
         let doc = serde_json::json!({
@@ -627,7 +644,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         draws.join(" / ") + " (per chip)",
         "strategy"
     );
-    for (suit, o, bet, draw, best_draw, _) in &rows {
+    for (key, o, bet, draw, best_draw, _) in &rows {
         let per: Vec<String> = o
             .by_draw
             .iter()
@@ -636,7 +653,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         let _ = writeln!(
             out,
             "{:<24} {:>22}   bet {bet:>2}, take {draw}{}",
-            deck.suits[*suit].name,
+            label(*key),
             per.join(" / "),
             if draw != best_draw {
                 format!(" (best: take {best_draw})")

@@ -171,7 +171,7 @@ fn pct(p: &Proportion) -> String {
 /// The text report of one run.
 pub fn render_report(r: &Report) -> String {
     let mut out = String::new();
-    let unit = if r.house.is_some() {
+    let unit = if r.by_hand {
         "chips per hand (95% CI)"
     } else {
         "points per round (95% CI)"
@@ -196,7 +196,7 @@ pub fn render_report(r: &Report) -> String {
         rate: None,
         mean: format!("{:+.3} ± {:.3}", h.mean, h.ci95),
     });
-    let headers = if r.house.is_some() {
+    let headers = if r.by_hand {
         [
             "player",
             "hands won",
@@ -216,7 +216,7 @@ pub fn render_report(r: &Report) -> String {
         ]
     };
     seat_table(&mut out, headers, rows.chain(house));
-    if r.house.is_some() {
+    if r.by_hand {
         let banks: Vec<String> = r
             .seats
             .iter()

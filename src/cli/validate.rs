@@ -354,9 +354,7 @@ fn draws_against_rulesets(
     if rulesets.is_empty() {
         return Vec::new();
     }
-    let draws = std::iter::once(strategy.default.draw)
-        .chain(strategy.by_suit.iter().map(|(_, e)| e.draw))
-        .flatten();
+    let draws = strategy.all_entries().filter_map(|e| e.draw);
     let mut out: Vec<Diagnostic> = Vec::new();
     for n in draws {
         if rulesets.iter().any(|(_, options)| options.contains(&n)) {

@@ -2564,6 +2564,29 @@ fn banker_flow(
     for (_, key, message) in conflicts.iter().filter(|(c, _, _)| *c) {
         errors.push(Diagnostic::error(*message, key_at(key)));
     }
+    // A pot game deals by `[flow.pot] rounds` and bets into the pot: the keys of the hands
+    // played against a banker would be silently ignored.
+    if seat_rules.pot.is_some() {
+        for (key, why) in [
+            ("first_tiles", "it deals by `[flow.pot] rounds`"),
+            ("banker_tiles", "it has no banker's hand"),
+            ("draw_options", "its hands take no more cards"),
+            ("table_limit", "its bets are raises into the pot"),
+            ("banker_win", "it has no banker's hand"),
+            ("player_draw", "its hands take no more cards"),
+            ("banker_draw", "it has no banker's hand"),
+        ] {
+            if t.get(key).is_some() {
+                errors.push(
+                    Diagnostic::error(
+                        format!("a pot game does not use `{key}`: {why}"),
+                        key_at(key),
+                    )
+                    .with_help(Some(format!("remove `{key}`"))),
+                );
+            }
+        }
+    }
     r.finish(errors);
     if min_bet > max_bet {
         errors.push(Diagnostic::error(

@@ -22,6 +22,8 @@ pub enum KeyType {
     Strings,
     /// A list of integers.
     Ints,
+    /// An integer, or a list of integers.
+    IntOrInts,
     /// A list of lists of integers (`teams = [[0, 2], [1, 3]]`).
     IntLists,
     /// A table with these keys.
@@ -1147,7 +1149,7 @@ pub static CARD: TableDef = TableDef {
 /// A strategy file: the top level.
 pub static STRATEGY_FILE: TableDef = table(
     "a strategy file",
-    "A banker-game strategy: bets and draws, with exceptions by tile.",
+    "A banker-game strategy: bets and draws, with exceptions by first tile, total or whole hand.",
     &[required("strategy", Table(&STRATEGY), "The strategy.")],
 );
 
@@ -1163,7 +1165,7 @@ pub static STRATEGY: TableDef = table(
         required(
             "deck",
             String,
-            "The deck its tile names come from (`gupai`).",
+            "The deck its tile names come from: a bundled deck (`gupai`) or a deck file next to the strategy (`my-deck`).",
         ),
         key("description", String, "What it does."),
         KeyDef {
@@ -1177,15 +1179,67 @@ pub static STRATEGY: TableDef = table(
         key(
             "tile",
             Tables(&STRATEGY_TILE),
-            "Exceptions by tile name, suit id or card id.",
+            "Exceptions by the first tile: a tile name, suit id or card id.",
         ),
+        key(
+            "total",
+            Tables(&STRATEGY_TOTAL),
+            "Exceptions by the hand's total (the ruleset's `value`).",
+        ),
+        key(
+            "hand",
+            Tables(&STRATEGY_HAND),
+            "Exceptions by the whole hand: its tiles.",
+        ),
+    ],
+);
+
+/// `[[strategy.total]]`.
+pub static STRATEGY_TOTAL: TableDef = table(
+    "[[strategy.total]]",
+    "An exception for the hands of some totals (the ruleset's `value` of the hand held when deciding); the first exception in the file that holds counts.",
+    &[
+        required(
+            "total",
+            IntOrInts,
+            "A total, or a list of totals (`[5, 6]`).",
+        ),
+        KeyDef {
+            values: BETS,
+            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
+        },
+        KeyDef {
+            values: &["best"],
+            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
+        },
+    ],
+);
+
+/// `[[strategy.hand]]`.
+pub static STRATEGY_HAND: TableDef = table(
+    "[[strategy.hand]]",
+    "An exception for one whole hand: exactly the tiles named, in any order; the first exception in the file that holds counts.",
+    &[
+        required(
+            "tiles",
+            Strings,
+            "The hand's tiles, each a tile name (`[6:5]`), suit id or card id.",
+        ),
+        KeyDef {
+            values: BETS,
+            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
+        },
+        KeyDef {
+            values: &["best"],
+            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
+        },
     ],
 );
 
 /// `[[strategy.tile]]`.
 pub static STRATEGY_TILE: TableDef = table(
     "[[strategy.tile]]",
-    "An exception for one first tile.",
+    "An exception for the hands whose first tile (in the deck's order) is the one named; the first exception in the file that holds counts.",
     &[
         required("tile", String, "A tile name (`[6:5]`), suit id or card id."),
         KeyDef {

@@ -174,6 +174,34 @@ pub fn load_deck(spec: &str) -> Loaded<Deck> {
     finish(loader, value, errors)
 }
 
+/// Loads the deck that another file (a strategy table) names as `reference`, found as a
+/// ruleset's `deck` is: next to that file (`name`, a path or `<bundled>/…`, with `text`), then
+/// among the bundled decks. A failure is located at `span` of that file.
+pub fn load_deck_named_in(
+    name: &str,
+    text: &str,
+    reference: &str,
+    span: std::ops::Range<usize>,
+) -> Loaded<Deck> {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let origin = match name.strip_prefix("<bundled>/") {
+        Some(path) => Origin::Bundled(path.to_string()),
+        None => Origin::Disk(
+            Path::new(name)
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+        ),
+    };
+    let from = loader.add(name, text.to_string(), origin);
+    let at = Loc::new(from, span);
+    let value = loader
+        .open_ref(from, reference, RefKind::Deck, &at, &mut errors)
+        .and_then(|file| loader.deck_in(file, &mut errors));
+    finish(loader, value, errors)
+}
+
 /// True when the file at `spec` (name or path) is a deck file rather than a ruleset.
 pub fn is_deck_file(spec: &str) -> bool {
     has_header(spec, "decks", "[deck]")

@@ -744,6 +744,12 @@ pub struct Pot {
 }
 
 impl BankerFlow {
+    /// True when a house banks, outside the seats: not when a seat banks (`[flow.bank]`) nor
+    /// in a pot game (`[flow.pot]`), where the chips only pass between seats.
+    pub fn has_house(&self) -> bool {
+        self.bank.is_none() && self.pot.is_none()
+    }
+
     /// A hand's value in words: its name and value (`Kabu (9)`) when `[[flow.hand_name]]` names
     /// it, else its points (`1 point`, `7 points`).
     pub fn value_words(&self, value: i64) -> String {

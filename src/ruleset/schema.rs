@@ -156,6 +156,9 @@ fn key(k: &KeyDef) -> Value {
         }
         KeyType::Strings => json!({ "type": "array", "items": { "type": "string" } }),
         KeyType::Ints => json!({ "type": "array", "items": { "type": "integer" } }),
+        KeyType::IntOrInts => json!({
+            "anyOf": [{ "type": "integer" }, { "type": "array", "items": { "type": "integer" }, "minItems": 1 }]
+        }),
         KeyType::IntLists => json!({
             "type": "array",
             "items": { "type": "array", "items": { "type": "integer" } }
@@ -255,6 +258,7 @@ fn type_words(ty: KeyType) -> String {
         KeyType::IntOrBool => "integer or boolean".into(),
         KeyType::Strings => "list of strings".into(),
         KeyType::Ints => "list of integers".into(),
+        KeyType::IntOrInts => "integer or list of integers".into(),
         KeyType::IntLists => "list of lists of integers".into(),
         KeyType::Table(def) => format!("table `{}`", def.name),
         KeyType::Tables(def) => format!("tables `{}`", def.name),

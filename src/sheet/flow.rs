@@ -658,16 +658,23 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         .map(|n| number_word((*n).into()))
         .collect();
     let mut rules = vec![
-        Rule::plain(format!(
-            "One to {} players bet against the banker; each starts with {} chips{}.",
-            number_word(flow.max_players.into()),
-            flow.bankroll,
-            match (flow.banker_bankroll, &flow.bank) {
-                (_, Some(_)) => ", the banker too: the banker is one of the seats".to_string(),
-                (Some(b), None) => format!(", the banker with {b}"),
-                (None, None) => ", the banker's purse is unlimited".to_string(),
-            }
-        )),
+        Rule::plain(match &flow.bank {
+            // The banker is one of the seats (so there are two at least).
+            Some(_) => format!(
+                "Two to {} players sit at the table, one of them the banker, and the others bet against the banker; each starts with {} chips, the banker too.",
+                number_word(flow.max_players.into()),
+                flow.bankroll,
+            ),
+            None => format!(
+                "One to {} players bet against the banker; each starts with {} chips{}.",
+                number_word(flow.max_players.into()),
+                flow.bankroll,
+                match flow.banker_bankroll {
+                    Some(b) => format!(", the banker with {b}"),
+                    None => ", the banker's purse is unlimited".to_string(),
+                }
+            ),
+        }),
         Rule::plain(format!(
             "Each player receives {} {card} and bets {} to {} chips on it{}.",
             number_word(flow.first_tiles.into()),
@@ -722,7 +729,10 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         ));
     }
     if let Some(bank) = &flow.bank {
-        rules.push(Rule::named("The bank", bank_words(bank, lex)));
+        rules.push(Rule::named(
+            "The bank",
+            bank_words(bank, lex, "banks", "the bank"),
+        ));
     }
     rules.extend(rank_rules(flow, lex));
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
@@ -736,17 +746,18 @@ pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
     sections
 }
 
-/// How the first banker is chosen and how the bank passes.
-fn bank_words(bank: &crate::ruleset::Bank, lex: &Lexicon) -> String {
+/// How the first banker (in a pot game, the first dealer) is chosen and how the bank passes:
+/// `verb` is what the seat does (`banks`, `deals`), `role` what passes (`the bank`, `the deal`).
+fn bank_words(bank: &crate::ruleset::Bank, lex: &Lexicon, verb: &str, role: &str) -> String {
     use crate::ruleset::FirstBanker;
     let first = match bank.first {
-        FirstBanker::FirstSeat => "the first seat banks first".to_string(),
+        FirstBanker::FirstSeat => format!("the first seat {verb} first"),
         FirstBanker::HighCard => format!(
-            "each seat is shown a {} and the highest value banks first",
+            "each seat is shown a {} and the highest value {verb} first",
             lex.card_word
         ),
         FirstBanker::LowCard => format!(
-            "each seat is shown a {} and the lowest value banks first",
+            "each seat is shown a {} and the lowest value {verb} first",
             lex.card_word
         ),
     };
@@ -764,9 +775,9 @@ fn bank_words(bank: &crate::ruleset::Bank, lex: &Lexicon) -> String {
         passes.push("to the winner of a pot".to_string());
     }
     if passes.is_empty() {
-        format!("{first}, and keeps the bank.")
+        format!("{first}, and keeps {role}.")
     } else {
-        format!("{first}; the bank passes {}.", passes.join(", or "))
+        format!("{first}; {role} passes {}.", passes.join(", or "))
     }
 }
 
@@ -858,7 +869,10 @@ fn pot_game(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         ),
     ];
     if let Some(bank) = &flow.bank {
-        rules.push(Rule::named("The deal", bank_words(bank, lex)));
+        rules.push(Rule::named(
+            "The deal",
+            bank_words(bank, lex, "deals", "the deal"),
+        ));
     }
     rules.extend(rank_rules(flow, lex));
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));

@@ -236,9 +236,13 @@ pub struct Report {
     /// Rounds won by the dealer (games with a dealer seat).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dealer_wins: Option<Proportion>,
-    /// The house's result per hand (games settled with a house).
+    /// The house's result per hand (games settled with a house outside the seats).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub house: Option<Mean>,
+    /// True when results are counted by hand, in chips (banker games): wins, losses and pushes
+    /// are hands, and the score at the end of a game a bankroll.
+    #[serde(skip)]
+    pub by_hand: bool,
     /// How often each yaku ended a round, most frequent first.
     pub yaku: Vec<YakuCount>,
     /// Games that ended early because a seat's stake ran out (rulesets with stakes, whose
@@ -290,6 +294,8 @@ pub struct Stats {
     ruleset: String,
     family: &'static str,
     against_house: bool,
+    /// A house banks outside the seats: its result is reported.
+    has_house: bool,
     /// The partnerships: a seat wins a game when it and its partners alone hold the top score.
     teams: crate::ruleset::Teams,
     yaku_ids: Vec<String>,
@@ -323,6 +329,7 @@ impl Stats {
             ruleset: ruleset.id.clone(),
             family: ruleset.flow.family(),
             against_house: ruleset.banker().is_some(),
+            has_house: ruleset.banker().is_some_and(|f| f.has_house()),
             teams: ruleset.matching().map(|f| f.teams).unwrap_or_default(),
             yaku_ids: ruleset.yaku.yaku.iter().map(|y| y.id.clone()).collect(),
             players: players.to_vec(),
@@ -525,7 +532,8 @@ impl Stats {
             dealer_advantage: (self.dealt > 0)
                 .then(|| self.dealer_adv.mean_over(self.dealer_scale)),
             dealer_wins: (self.dealt > 0).then(|| Proportion::new(self.dealer_wins, self.dealt)),
-            house: self.against_house.then(|| self.house.mean_over(1)),
+            house: (self.against_house && self.has_house).then(|| self.house.mean_over(1)),
+            by_hand: self.against_house,
             yaku,
             stake_outs: self
                 .staked

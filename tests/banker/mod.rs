@@ -648,3 +648,139 @@ fn sim_seats_the_rulesets_players() {
         );
     }
 }
+
+/// The guide's strategy by total and by hand validates and plays Oicho-Kabu.
+#[test]
+fn the_guide_strategy_by_total_validates_and_plays() {
+    let page = std::fs::read_to_string(crate::common::root().join("docs/src/analysts/kolyesi.md"))
+        .unwrap();
+    let start = page
+        .find("```toml\n[strategy]\nname = \"stand-on-six\"")
+        .expect("the guide shows a strategy by total")
+        + "```toml\n".len();
+    let text = &page[start..start + page[start..].find("```").unwrap()];
+    let dir = TempDir::new("guide-strategy-total");
+    dir.write("stand-on-six.toml", text);
+    Yaku::new(["validate", "stand-on-six.toml"])
+        .current_dir(&dir)
+        .run()
+        .expect_code(0);
+    let sim = Yaku::new([
+        "sim",
+        "oicho-kabu",
+        "--players",
+        "stand-on-six.toml,best,always-one",
+        "--games",
+        "3",
+        "--json",
+    ])
+    .current_dir(&dir)
+    .run();
+    sim.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    assert_eq!(report["seats"].as_array().unwrap().len(), 3);
+}
+
+/// Oicho-Kabu's bank passes among the seats, through the binary: to a player who beats the
+/// banker with kabu, and in turn after five hands with one banker (`[flow.bank]`); the header
+/// says who banks first, each showdown who banked, and a recorded session replays.
+#[test]
+fn oicho_kabu_passes_the_bank_in_play() {
+    let dir = TempDir::new("oicho-bank");
+    let out = Yaku::new([
+        "play",
+        "oicho-kabu",
+        "--players",
+        "greedy,random,random",
+        "--seed",
+        "4",
+        "--rounds",
+        "7",
+        "--record",
+        "bank.json",
+    ])
+    .current_dir(&dir)
+    .run();
+    out.expect_code(0);
+    let text = &out.stdout;
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("3 players, one of them banking (player 1 first; the bank passes)"),
+        "{text}"
+    );
+    // Who banked each hand, and where the bank went after it.
+    let mut bankers = Vec::new();
+    let mut passes = Vec::new();
+    for hand in text.split("── hand ").skip(1) {
+        let banker = hand
+            .lines()
+            .filter(|l| l.contains(" banks: "))
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("player ")?
+                    .split_once(' ')?
+                    .0
+                    .parse::<u32>()
+                    .ok()
+            })
+            .expect("each showdown names the banker");
+        bankers.push(banker);
+        passes.push(hand.lines().find_map(|l| {
+            l.strip_prefix("the bank passes to player ")?
+                .split_once(' ')?
+                .0
+                .parse::<u32>()
+                .ok()
+        }));
+        // A pass to a player for kabu: that player's hand is kabu, and the banker's is not.
+        if let Some(to) = passes.last().copied().flatten()
+            && banker != to
+            && bankers.iter().filter(|&&b| b == banker).count() < 5
+        {
+            let line = hand
+                .lines()
+                .find(|l| l.starts_with(&format!("  player {to} (")) && l.contains(", bet "))
+                .expect("the new banker's hand");
+            assert!(line.contains("= Kabu (9)"), "{line}");
+        }
+    }
+    // Player 3's kabu takes the bank from player 1, player 2's from player 3; player 2 then
+    // banks five hands and passes the bank in turn, to player 3.
+    assert_eq!(bankers, [1, 3, 2, 2, 2, 2, 2], "{text}");
+    assert_eq!(
+        passes,
+        [Some(3), Some(2), None, None, None, None, Some(3)],
+        "{text}"
+    );
+    Yaku::new(["replay", "bank.json", "--to-end"])
+        .current_dir(&dir)
+        .run()
+        .expect_code(0);
+}
+
+/// `yaku sim` reports the house's result only where a house banks: not in a pot game, nor
+/// where a seat banks (the house's row was always 0 there).
+#[test]
+fn sim_reports_a_house_only_where_one_banks() {
+    for (ruleset, house) in [
+        ("kolyesi", true),
+        ("baccarat", true),
+        ("oicho-kabu", false),
+        ("seotda", false),
+    ] {
+        let text = Yaku::new(["sim", ruleset, "--games", "2"]).run();
+        text.expect_code(0);
+        assert_eq!(
+            text.stdout.contains("house (banker)"),
+            house,
+            "{}",
+            text.stdout
+        );
+        assert!(text.stdout.contains("chips per hand"), "{}", text.stdout);
+        let json = Yaku::new(["sim", ruleset, "--games", "2", "--json"]).run();
+        let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+        assert_eq!(report.get("house").is_some(), house, "{ruleset}");
+    }
+}

@@ -192,7 +192,14 @@ impl Table for BankerTable {
                 Some(&b) if b > 0 => format!(" · bet {b}"),
                 _ => String::new(),
             };
-            let mut summary = format!("{} chips{bet}", g.bankrolls()[s]);
+            let role = if g.banker_seat() == Some(s) {
+                "the banker · "
+            } else if g.dealer_seat() == Some(s) {
+                "deals · "
+            } else {
+                ""
+            };
+            let mut summary = format!("{role}{} chips{bet}", g.bankrolls()[s]);
             if s != seat && !g.flow().table_hand {
                 summary.push_str(&format!(" · {}", plural(g.tiles(s).len() as usize, "tile")));
             }
@@ -262,10 +269,19 @@ impl Table for BankerTable {
             scores: format!("bets {} to {}", view.limits.0, view.limits.1),
             others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
             center: Row {
-                title: if g.banker_tiles().is_empty() {
-                    "the banker's tiles: dealt after the bets".to_string()
-                } else {
-                    "the banker's tiles (face down until the showdown)".to_string()
+                title: match (g.dealer_seat(), g.banker_seat()) {
+                    // A pot game: no banker, the pot in the middle.
+                    (Some(_), _) => format!("the pot: {}", plural(view.pot as usize, "chip")),
+                    (_, Some(b)) if g.banker_tiles().is_empty() => {
+                        format!("{} banks: dealt after the bets", self.names[b])
+                    }
+                    (_, Some(b)) => {
+                        format!("{} banks (face down until the showdown)", self.names[b])
+                    }
+                    _ if g.banker_tiles().is_empty() => {
+                        "the banker's tiles: dealt after the bets".to_string()
+                    }
+                    _ => "the banker's tiles (face down until the showdown)".to_string(),
                 },
                 tiles: Vec::new(),
                 hidden: g.banker_tiles().len() as usize,
@@ -478,6 +494,22 @@ fn tiles(ruleset: &Ruleset, set: CardSet) -> String {
         .join(" ")
 }
 
+/// Who plays whom, for a session's first line: `3 against the banker`, `3 players, one of them
+/// banking (player 2 first; the bank passes)`, `a pot among 4 players (player 1 deals first)`.
+pub fn table_words(game: &BankerGame) -> String {
+    let seats = game.players();
+    if let Some(d) = game.dealer_seat() {
+        return format!("a pot among {seats} players (player {} deals first)", d + 1);
+    }
+    if let Some(b) = game.banker_seat() {
+        return format!(
+            "{seats} players, one of them banking (player {} first; the bank passes)",
+            b + 1
+        );
+    }
+    format!("{seats} against the banker")
+}
+
 fn bankrolls(game: &BankerGame, names: &[String]) -> String {
     let mut parts: Vec<String> = names
         .iter()
@@ -609,9 +641,6 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
             names[b], h.banker_result
         ));
     }
-    if let Some(to) = h.bank_to {
-        out.push_str(&format!("the bank passes to {}\n", names[to]));
-    }
     for p in &h.players {
         let outcome = match p.result {
             r if r > 0 => format!("wins {r}"),
@@ -627,6 +656,10 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
             tiles(ruleset, set(&p.tiles)),
             p.bet
         ));
+    }
+    // After the hands, so the reason (a player's kabu) is read first.
+    if let Some(to) = h.bank_to {
+        out.push_str(&format!("the bank passes to {}\n", names[to]));
     }
     out
 }

@@ -343,9 +343,9 @@ fn header(ruleset: &Ruleset, game: &dyn Game, seed: u64, players: &[String]) -> 
                 .expect("a banker ruleset plays a banker game");
             let (min, max) = g.limits();
             format!(
-                "{} · seed {seed} (play this session again with --seed {seed}) · {} against the banker · bets {min} to {max} chips · {}",
+                "{} · seed {seed} (play this session again with --seed {seed}) · {} · bets {min} to {max} chips · {}",
                 ruleset.name,
-                players.len(),
+                banker::table_words(g),
                 super::plural(g.hands_total(), "hand")
             )
         }

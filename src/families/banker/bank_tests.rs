@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::core::{Action, StartOptions};
-use crate::deck::CardId;
+use crate::deck::{CardId, CardSet};
 use crate::ruleset::{self, Ruleset};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -172,4 +172,82 @@ fn a_bank_with_its_own_purse_is_refused() {
             .any(|e| e.contains("remove `banker_bankroll`")),
         "{errors:?}"
     );
+}
+
+/// After every action of a random game, Oicho-Kabu's (a seat banks) or Seotda's (a pot): every
+/// card is in one hand or the stock, the chips of the bankrolls and the pot add up to what the
+/// seats brought, no bankroll is negative, the bets of a hand stay within the limits; and after
+/// each hand its results add up to nothing (what the players win the banker loses; a pot goes
+/// whole to its winners).
+mod conservation {
+    use super::*;
+    use crate::agent::RandomAgent;
+    use crate::core::{Agent, Game, agent_rng};
+    use proptest::prelude::*;
+
+    fn play(ruleset: &str, seats: usize, seed: u64) -> Result<(), TestCaseError> {
+        let r = Arc::new(ruleset::load(ruleset).value.expect("bundled ruleset"));
+        let flow = r.banker().expect("banker");
+        let mut g = start(
+            Arc::clone(&r),
+            StartOptions {
+                seed,
+                seats: Some(seats),
+                rounds: Some(6),
+                ..StartOptions::default()
+            },
+        )
+        .unwrap();
+        let chips = seats as i64 * flow.bankroll;
+        let cards = r.deck.cards.len();
+        let mut rng = agent_rng(seed);
+        let mut legal = Vec::new();
+        while let Some(seat) = g.to_act() {
+            Game::legal_actions(&g, &mut legal);
+            let a = RandomAgent.choose(&g, seat, &legal, &mut rng);
+            g.apply(a).unwrap();
+            let held = g.bankrolls().iter().sum::<i64>() + g.pot_state().pot;
+            prop_assert_eq!(held, chips);
+            prop_assert!(g.bankrolls().iter().all(|&b| b >= 0));
+            let mut seen = g.banker_tiles();
+            for s in 0..seats {
+                prop_assert!((seen.0 & g.tiles(s).0) == 0, "a card in two hands");
+                seen = CardSet(seen.0 | g.tiles(s).0);
+            }
+            prop_assert_eq!(seen.len() as usize + g.stock_len(), cards);
+            if flow.pot.is_none() {
+                let bets: i64 = g.bets().iter().sum();
+                prop_assert!(
+                    g.bets()
+                        .iter()
+                        .all(|&b| b == 0 || (flow.min_bet..=flow.max_bet).contains(&b))
+                );
+                prop_assert!(flow.table_limit.is_none_or(|t| bets <= t));
+            }
+        }
+        for h in g.hands_played() {
+            let net: i64 = h.players.iter().map(|p| p.result).sum();
+            if flow.pot.is_some() {
+                prop_assert_eq!(net, 0);
+                prop_assert_eq!(h.players.iter().map(|p| p.bet).sum::<i64>(), h.pot);
+            } else {
+                prop_assert_eq!(net, -h.banker_result);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn a_seat_banking_keeps_every_card_and_chip(seats in 2usize..=7, seed in any::<u64>()) {
+            play("oicho-kabu", seats, seed)?;
+        }
+
+        #[test]
+        fn a_pot_game_keeps_every_card_and_chip(seats in 2usize..=8, seed in any::<u64>()) {
+            play("seotda", seats, seed)?;
+        }
+    }
 }

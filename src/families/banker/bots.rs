@@ -140,15 +140,17 @@ impl StrategyAgent {
         if view.to_call.is_some() {
             return pot_choice(view, legal);
         }
-        let deck = &view.ruleset.deck;
+        let Some(flow) = view.ruleset.banker() else {
+            return legal[0];
+        };
         let odds = self
             .odds
             .as_ref()
             .and_then(|all| all.iter().find(|o| o.tiles == view.tiles));
         let (bet, draw) = match odds {
-            Some(o) => self.strategy.decide(o, view.limits),
+            Some(o) => self.strategy.decide(flow, o, view.limits),
             None => {
-                let e = self.strategy.entry(deck, view.tiles);
+                let e = self.strategy.entry(flow, view.tiles);
                 let bet = match e.bet {
                     BetChoice::Min | BetChoice::Best => view.limits.0,
                     BetChoice::Max => view.limits.1,

@@ -320,3 +320,35 @@ fn the_domae_limits_the_bets_of_a_hand_together() {
     }
     insta::assert_snapshot!(s);
 }
+
+#[test]
+fn a_strategy_keyed_on_the_total_chooses_at_the_players_choice() {
+    // A strategy file's `[[strategy.total]]` entry reads the hand's value when the player may
+    // choose (4 to 6): it stands on 5 and 6, takes a card on 4 (its default).
+    use crate::agent::Agent;
+    use rand::SeedableRng;
+    let r = rules();
+    let text = "[strategy]\nname = \"t\"\ndeck = \"kabufuda\"\nbet = \"min\"\ndraw = 1\n\
+                [[strategy.total]]\ntotal = [5, 6]\ndraw = 0\n";
+    let strategy = analysis::Strategy::parse(text, &r.deck).expect("parses");
+    let mut agent = StrategyAgent::new(strategy, &r);
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(1);
+    for (second, wanted) in [("three-b", 0), ("four-b", 0), ("two-b", 1)] {
+        let mut g = start(
+            Arc::clone(&r),
+            StartOptions {
+                seats: Some(2),
+                first_dealer: Some(1),
+                rounds: Some(1),
+                deck_orders: vec![order(&r, &["two-a", "six-a", "ten-a", second])],
+                ..StartOptions::default()
+            },
+        )
+        .unwrap();
+        g.apply(Action::Bet { amount: 1 }).unwrap();
+        let legal = g.legal();
+        assert_eq!(legal.len(), 2, "the player chooses with {second}");
+        let chosen = agent.choose(&g, 0, &legal, &mut rng);
+        assert_eq!(chosen, Action::Draw { count: wanted }, "2 and {second}");
+    }
+}

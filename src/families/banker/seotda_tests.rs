@@ -267,6 +267,53 @@ fn a_betting_round_with_a_fold_and_the_winner_deals_next() {
 }
 
 #[test]
+fn an_ante_only_hand_where_everyone_checks() {
+    // fudawiki: each player antes before the deal; with no bet in either round (every seat
+    // checks), the pot is the antes alone and the best hand takes it: seat 3's 8 kkeut (the
+    // Red Clover ribbon 7 and the Pine ribbon 1) against 7 kkeut (2 + 5) and 4 kkeut (6 + 8).
+    let r = rules();
+    let deal = order(
+        &r,
+        &[
+            "plum-bird",
+            "peony-ribbon",
+            "clover-ribbon", // first cards: seats 1, 2, 3
+            "iris-ribbon",
+            "pampas-moon",
+            "pine-ribbon", // second cards
+        ],
+    );
+    let mut g = start(
+        Arc::clone(&r),
+        StartOptions {
+            seats: Some(3),
+            first_dealer: Some(0),
+            rounds: Some(1),
+            deck_orders: vec![deal],
+            ..StartOptions::default()
+        },
+    )
+    .unwrap();
+    let mut s = String::new();
+    while let Some(seat) = g.to_act() {
+        let _ = writeln!(
+            s,
+            "seat {} to call {}: {}",
+            seat + 1,
+            g.to_call(seat),
+            g.pot_action_word(seat, 0)
+        );
+        g.apply(Action::Bet { amount: 0 }).unwrap();
+    }
+    assert!(g.is_over());
+    s.push_str(&describe(&g));
+    let _ = writeln!(s, "bankrolls {:?}", g.bankrolls());
+    // The antes alone change hands: 3 chips in the pot, 2 won by the winner.
+    assert_eq!(g.bankrolls().iter().sum::<i64>(), 300);
+    insta::assert_snapshot!(s);
+}
+
+#[test]
 fn a_redeal_keeps_the_pot_for_the_seats_still_in() {
     // Choice (notes): gusa against ali: the seats still in are dealt again, the pot kept.
     let r = rules();
@@ -415,5 +462,46 @@ fn analyze_counts_each_rank_as_the_independent_reading_does() {
     assert_eq!(
         odds.rows.iter().filter(|r| !r.special).count(),
         counted.len()
+    );
+}
+
+#[test]
+fn a_pot_game_refuses_the_keys_of_hands_against_a_banker_where_they_stand() {
+    let text = ruleset::bundled::file("seotda.toml").unwrap().replace(
+        "hands = 20",
+        "hands = 20\nfirst_tiles = 2\nbanker_tiles = 2\ndraw_options = [0, 1]",
+    );
+    let loaded = ruleset::load_str("seotda-keys", &text);
+    assert!(loaded.value.is_none());
+    let found: Vec<(String, usize)> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let line = text[..d.loc.span.start].matches('\n').count() + 1;
+            (d.message.clone(), line)
+        })
+        .collect();
+    let line_of = |key: &str| {
+        text.lines()
+            .position(|l| l.starts_with(key))
+            .expect("the key is there")
+            + 1
+    };
+    assert_eq!(
+        found,
+        [
+            (
+                "a pot game does not use `first_tiles`: it deals by `[flow.pot] rounds`".into(),
+                line_of("first_tiles")
+            ),
+            (
+                "a pot game does not use `banker_tiles`: it has no banker's hand".into(),
+                line_of("banker_tiles")
+            ),
+            (
+                "a pot game does not use `draw_options`: its hands take no more cards".into(),
+                line_of("draw_options")
+            ),
+        ]
     );
 }

@@ -206,10 +206,15 @@ pub fn first_hand_odds_with_progress(
 }
 
 /// The exact expected result per hand, in chips, of `strategy` with the table limits given.
-pub fn expected_value(odds: &[FirstHandOdds], strategy: &Strategy, limits: (i64, i64)) -> Rational {
+pub fn expected_value(
+    flow: &BankerFlow,
+    odds: &[FirstHandOdds],
+    strategy: &Strategy,
+    limits: (i64, i64),
+) -> Rational {
     let mut sum = Rational::ZERO;
     for o in odds {
-        let (bet, draw) = strategy.decide(o, limits);
+        let (bet, draw) = strategy.decide(flow, o, limits);
         let per_chip = o.with_draw(draw).unwrap_or_else(|| o.best().1);
         sum = sum + per_chip * Rational::from(i128::from(bet));
     }

@@ -1,21 +1,31 @@
-//! Betting-and-drawing strategies for banker games, written as small TOML tables: for the first
-//! tile, how much to bet and how many more tiles to take.
+//! Betting-and-drawing strategies for banker games, written as small TOML tables: how much to
+//! bet and how many more tiles to take, by default and for the hands that entries name: by the
+//! first tile, by the hand's total, or by the whole hand.
 //!
 //! ```toml
 //! [strategy]
 //! name = "seed"
-//! deck = "gupai"     # the deck whose tiles it names
+//! deck = "gupai"     # the deck whose tiles it names (a bundled name, or a file next to this one)
 //! bet = "min"        # "min", "max", "best" (max when favourable, else min), or chips
 //! draw = 1           # a number of tiles, or "best"
-//! [[strategy.tile]]  # exceptions, by tile name (`[6:5]`), suit id or card id
+//! [[strategy.tile]]  # by the first tile: a tile name (`[6:5]`), suit id or card id
 //! tile = "[6:5]"
 //! bet = "max"
+//! [[strategy.total]] # by the hand's value (the ruleset's `value`): one total or a list
+//! total = [8, 9]
+//! draw = 1
+//! [[strategy.hand]]  # by the whole hand: its tiles, each named as `tile` names one
+//! tiles = ["[6:6]", "[1:1]"]
+//! draw = 2
 //! ```
+//!
+//! The first entry in the file that holds for the hand counts; the default otherwise.
 
 use super::FirstHandOdds;
-use crate::deck::Deck;
-use crate::ruleset::Ruleset;
+use crate::deck::{CardId, CardSet, Deck};
+use crate::families::banker::game::hand_value;
 use crate::ruleset::bundled;
+use crate::ruleset::{BankerFlow, Ruleset};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -32,7 +42,7 @@ pub enum BetChoice {
     Chips(i64),
 }
 
-/// What to do with one first tile.
+/// What to do with one hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StrategyEntry {
     /// The bet.
@@ -41,19 +51,53 @@ pub struct StrategyEntry {
     pub draw: Option<u32>,
 }
 
-/// A strategy: a default entry and exceptions, each for the cards it names: a tile or card
-/// (with the tiles identical to it) or a whole suit.
+/// The hands an entry of a strategy is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StrategyKey {
+    /// Hands whose first tile (the lowest card of the deck's order) is among these cards.
+    FirstTile(CardSet),
+    /// Hands whose value, by the ruleset's `value`, is one of these.
+    Total(Vec<i64>),
+    /// Hands of exactly these tiles: one among the cards of each element.
+    Hand(Vec<CardSet>),
+}
+
+impl StrategyKey {
+    /// True when the entry holds for `tiles`; `total` gives the hand's value when needed.
+    fn holds(&self, tiles: CardSet, total: &mut impl FnMut() -> i64) -> bool {
+        match self {
+            StrategyKey::FirstTile(cards) => tiles.first_card().is_some_and(|c| cards.contains(c)),
+            StrategyKey::Total(values) => values.contains(&total()),
+            StrategyKey::Hand(parts) => {
+                let held: Vec<CardId> = tiles.iter().collect();
+                held.len() == parts.len() && assign(&held, parts, 0)
+            }
+        }
+    }
+}
+
+/// True when each of `held` can be given a distinct element of `parts` that holds it (`used`:
+/// the elements given so far, by bit).
+fn assign(held: &[CardId], parts: &[CardSet], used: u64) -> bool {
+    let Some((&card, rest)) = held.split_first() else {
+        return true;
+    };
+    parts.iter().enumerate().any(|(i, p)| {
+        used & (1 << i) == 0 && p.contains(card) && assign(rest, parts, used | (1 << i))
+    })
+}
+
+/// A strategy: a default entry and exceptions, each for the hands its key names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Strategy {
     /// Its name.
     pub name: String,
     /// What it does, in words.
     pub description: String,
-    /// The entry for tiles without an exception.
+    /// The entry for hands without an exception.
     pub default: StrategyEntry,
-    /// `(cards, entry)` exceptions: the entry of a first hand whose first tile is among
-    /// `cards`; the first that matches counts.
-    pub by_suit: Vec<(crate::deck::CardSet, StrategyEntry)>,
+    /// `(key, entry)` exceptions in the file's order: the first whose key holds counts.
+    pub entries: Vec<(StrategyKey, StrategyEntry)>,
 }
 
 #[derive(Deserialize)]
@@ -73,6 +117,10 @@ struct Header {
     draw: Spanned<toml::Value>,
     #[serde(default)]
     tile: Vec<TileEntry>,
+    #[serde(default)]
+    total: Vec<TotalEntry>,
+    #[serde(default)]
+    hand: Vec<HandEntry>,
 }
 
 #[derive(Deserialize)]
@@ -82,6 +130,25 @@ struct TileEntry {
     bet: Option<Spanned<toml::Value>>,
     draw: Option<Spanned<toml::Value>>,
 }
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TotalEntry {
+    total: Spanned<toml::Value>,
+    bet: Option<Spanned<toml::Value>>,
+    draw: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandEntry {
+    tiles: Spanned<Vec<Spanned<String>>>,
+    bet: Option<Spanned<toml::Value>>,
+    draw: Option<Spanned<toml::Value>>,
+}
+
+/// The most tiles a `[[strategy.hand]]` entry names.
+const MAX_HAND_TILES: usize = 16;
 
 /// A strategy file read on its own: its name, its text, and the strategy or its mistakes.
 pub type Checked = (String, String, Result<Strategy, Vec<StrategyError>>);
@@ -132,6 +199,29 @@ pub fn read(spec: &str) -> Result<(String, String), String> {
         })
 }
 
+/// The `deck` a strategy file names, with its place, when the file says it.
+fn deck_reference(text: &str) -> Option<Spanned<String>> {
+    #[derive(Deserialize)]
+    struct DeckOnly {
+        strategy: DeckName,
+    }
+    #[derive(Deserialize)]
+    struct DeckName {
+        deck: Spanned<String>,
+    }
+    toml::from_str::<DeckOnly>(text)
+        .ok()
+        .map(|named| named.strategy.deck)
+}
+
+/// True when a strategy's `deck` reference names `deck`: its id, or a file of that name.
+fn names_deck(reference: &str, deck: &Deck) -> bool {
+    reference == deck.id
+        || std::path::Path::new(reference)
+            .file_stem()
+            .is_some_and(|stem| stem.to_str() == Some(deck.id.as_str()))
+}
+
 impl Strategy {
     /// A bundled strategy by name, or a strategy file by path, for a banker game of `ruleset`.
     pub fn load(spec: &str, ruleset: &Ruleset) -> Result<Strategy, String> {
@@ -150,11 +240,17 @@ impl Strategy {
                 .collect();
             lines.join("\n")
         };
-        let strategy = Strategy::parse(&text, &ruleset.deck).map_err(describe)?;
+        // A deck file next to the strategy whose id is the game's deck is the game's deck,
+        // whatever the file is called.
+        let resolved = deck_reference(&text).is_some_and(|r| {
+            !names_deck(r.get_ref(), &ruleset.deck)
+                && crate::ruleset::load_deck_named_in(&name, &text, r.get_ref(), r.span())
+                    .value
+                    .is_some_and(|d| d.id == ruleset.deck.id)
+        });
+        let strategy = Strategy::parse_with(&text, &ruleset.deck, resolved).map_err(describe)?;
         if let Some(flow) = ruleset.banker() {
-            let entries =
-                std::iter::once(&strategy.default).chain(strategy.by_suit.iter().map(|(_, e)| e));
-            for e in entries {
+            for e in strategy.all_entries() {
                 if let Some(d) = e.draw
                     && !flow.draw_options.contains(&d)
                 {
@@ -179,38 +275,38 @@ impl Strategy {
         Ok(Strategy::check_text(name, text))
     }
 
-    /// [`Strategy::check`] on text already read (an editor's buffer), named `name`.
+    /// [`Strategy::check`] on text already read (an editor's buffer), named `name`. The deck
+    /// is found as a ruleset's is: a file next to this one (`my-deck` or `my-deck.toml`), then
+    /// a bundled deck.
     pub fn check_text(name: String, text: String) -> Checked {
-        #[derive(Deserialize)]
-        struct DeckOnly {
-            strategy: DeckName,
-        }
-        #[derive(Deserialize)]
-        struct DeckName {
-            deck: Spanned<String>,
-        }
-        let result = match toml::from_str::<DeckOnly>(&text) {
+        let result = match deck_reference(&text) {
             // The full parse reports what is wrong with the file.
-            Err(_) => Strategy::parse(&text, &empty_deck()),
-            Ok(named) => match crate::ruleset::load_deck(named.strategy.deck.get_ref()).value {
-                Some(deck) => Strategy::parse(&text, &deck),
-                None => {
-                    let wanted = named.strategy.deck.get_ref();
-                    let decks: Vec<&str> = bundled::deck_names().collect();
-                    Err(vec![StrategyError {
-                        message: format!("no deck named `{wanted}`"),
-                        span: Some(named.strategy.deck.span()),
-                        help: crate::diag::did_you_mean(wanted, decks.iter().copied())
-                            .or_else(|| Some(format!("bundled decks: {}", decks.join(", ")))),
-                    }])
+            None => Strategy::parse(&text, &empty_deck()),
+            Some(named) => {
+                let loaded =
+                    crate::ruleset::load_deck_named_in(&name, &text, named.get_ref(), named.span());
+                match loaded.value {
+                    Some(deck) => Strategy::parse_with(&text, &deck, true),
+                    None => Err(vec![deck_error(&named, &loaded)]),
                 }
-            },
+            }
         };
         (name, text, result)
     }
 
-    /// Parses a strategy file: the strategy, or every mistake in it.
+    /// Parses a strategy file for `deck`: the strategy, or every mistake in it. A strategy
+    /// that names tiles must name `deck` (by its id or a file of that name).
     pub fn parse(text: &str, deck: &Deck) -> Result<Strategy, Vec<StrategyError>> {
+        Strategy::parse_with(text, deck, false)
+    }
+
+    /// [`Strategy::parse`]; `deck_resolved` when the caller found `deck` from the file's own
+    /// `deck`, so the names need not agree.
+    fn parse_with(
+        text: &str,
+        deck: &Deck,
+        deck_resolved: bool,
+    ) -> Result<Strategy, Vec<StrategyError>> {
         let file: File = toml::from_str(text).map_err(|e| {
             vec![StrategyError {
                 message: e.message().trim().to_string(),
@@ -221,7 +317,12 @@ impl Strategy {
         let h = file.strategy;
         let mut errors = Vec::new();
         // A strategy that names no tile plays on any deck.
-        if !deck.id.is_empty() && !h.tile.is_empty() && h.deck.get_ref() != &deck.id {
+        let names_tiles = !h.tile.is_empty() || !h.hand.is_empty();
+        if !deck.id.is_empty()
+            && names_tiles
+            && !deck_resolved
+            && !names_deck(h.deck.get_ref(), deck)
+        {
             errors.push(StrategyError::at(
                 format!(
                     "strategy `{}` is for the deck `{}`, not `{}`",
@@ -232,76 +333,126 @@ impl Strategy {
                 h.deck.span(),
             ));
         }
-        let mut read_bet = |v: &Spanned<toml::Value>| {
-            bet(v.get_ref())
-                .map_err(|m| errors.push(StrategyError::at(m, v.span())))
-                .ok()
-        };
-        let default_bet = read_bet(&h.bet);
-        let tile_bets: Vec<Option<BetChoice>> = h
-            .tile
-            .iter()
-            .map(|t| t.bet.as_ref().and_then(&mut read_bet))
-            .collect();
-        let mut read_draw = |v: &Spanned<toml::Value>| {
-            draw(v.get_ref())
-                .map_err(|m| errors.push(StrategyError::at(m, v.span())))
-                .ok()
-        };
-        let default_draw = read_draw(&h.draw);
-        let tile_draws: Vec<Option<Option<u32>>> = h
-            .tile
-            .iter()
-            .map(|t| t.draw.as_ref().and_then(&mut read_draw))
-            .collect();
         let default = StrategyEntry {
-            bet: default_bet.unwrap_or(BetChoice::Min),
-            draw: default_draw.unwrap_or(None),
+            bet: read_value(&h.bet, bet, &mut errors).unwrap_or(BetChoice::Min),
+            draw: read_value(&h.draw, draw, &mut errors).unwrap_or(None),
         };
-        let mut by_suit: Vec<(crate::deck::CardSet, StrategyEntry)> = Vec::new();
-        let mut first_at: Vec<(crate::deck::CardSet, std::ops::Range<usize>)> = Vec::new();
-        for (i, t) in h.tile.iter().enumerate() {
-            let cards = match cards_of(deck, t.tile.get_ref()) {
-                Ok(s) => s,
-                Err((message, help)) => {
-                    if !deck.id.is_empty() {
-                        errors.push(StrategyError {
-                            message,
-                            span: Some(t.tile.span()),
-                            help,
-                        });
-                    }
-                    continue;
+        // Every entry with its place, in the file's order.
+        struct Raw<'a> {
+            at: usize,
+            key: Option<StrategyKey>,
+            bet: Option<&'a Spanned<toml::Value>>,
+            draw: Option<&'a Spanned<toml::Value>>,
+            span: std::ops::Range<usize>,
+            what: String,
+        }
+        let mut raws: Vec<Raw> = Vec::new();
+        let unknown_deck = deck.id.is_empty();
+        let name_cards = |name: &Spanned<String>, errors: &mut Vec<StrategyError>| match cards_of(
+            deck,
+            name.get_ref(),
+        ) {
+            Ok(s) => Some(s),
+            Err((message, help)) => {
+                if !unknown_deck {
+                    errors.push(StrategyError {
+                        message,
+                        span: Some(name.span()),
+                        help,
+                    });
                 }
+                None
+            }
+        };
+        for t in &h.tile {
+            raws.push(Raw {
+                at: t.tile.span().start,
+                key: name_cards(&t.tile, &mut errors).map(StrategyKey::FirstTile),
+                bet: t.bet.as_ref(),
+                draw: t.draw.as_ref(),
+                span: t.tile.span(),
+                what: format!("`{}`", t.tile.get_ref()),
+            });
+        }
+        for t in &h.total {
+            let key = totals(t.total.get_ref())
+                .map_err(|m| errors.push(StrategyError::at(m, t.total.span())))
+                .ok()
+                .map(StrategyKey::Total);
+            raws.push(Raw {
+                at: t.total.span().start,
+                key,
+                bet: t.bet.as_ref(),
+                draw: t.draw.as_ref(),
+                span: t.total.span(),
+                what: "the total".into(),
+            });
+        }
+        for t in &h.hand {
+            let named = t.tiles.get_ref();
+            let key = if named.is_empty() || named.len() > MAX_HAND_TILES {
+                errors.push(StrategyError::at(
+                    format!(
+                        "`tiles` must name 1 to {MAX_HAND_TILES} tiles, not {}",
+                        named.len()
+                    ),
+                    t.tiles.span(),
+                ));
+                None
+            } else {
+                let parts: Vec<Option<CardSet>> =
+                    named.iter().map(|n| name_cards(n, &mut errors)).collect();
+                parts
+                    .into_iter()
+                    .collect::<Option<Vec<CardSet>>>()
+                    .map(StrategyKey::Hand)
             };
-            // An entry whose tiles all have earlier entries would never be used.
-            let covered = first_at
-                .iter()
-                .fold(crate::deck::CardSet::EMPTY, |acc, (c, _)| acc | *c);
-            if let Some((_, earlier)) = first_at
-                .iter()
-                .find(|(c, _)| (cards - covered).is_empty() && !(*c & cards).is_empty())
-            {
-                let (line, _) = line_col(text, earlier.start);
+            let names: Vec<&str> = named.iter().map(|n| n.get_ref().as_str()).collect();
+            raws.push(Raw {
+                at: t.tiles.span().start,
+                key,
+                bet: t.bet.as_ref(),
+                draw: t.draw.as_ref(),
+                span: t.tiles.span(),
+                what: format!("the hand {}", names.join(" ")),
+            });
+        }
+        raws.sort_by_key(|r| r.at);
+        let mut entries: Vec<(StrategyKey, StrategyEntry)> = Vec::new();
+        let mut places: Vec<std::ops::Range<usize>> = Vec::new();
+        for raw in &raws {
+            let bet = raw.bet.and_then(|v| read_value(v, bet, &mut errors));
+            let draw = raw.draw.and_then(|v| read_value(v, draw, &mut errors));
+            let Some(key) = &raw.key else {
+                continue;
+            };
+            if let Some(earlier) = never_used(key, &entries) {
+                let (line, _) = line_col(text, places[earlier].start);
                 errors.push(StrategyError {
                     message: format!(
-                        "`{}` already has an entry (line {line}); this one would never be used",
-                        t.tile.get_ref()
+                        "{} already has an entry (line {line}); this one would never be used",
+                        raw.what
                     ),
-                    span: Some(t.tile.span()),
+                    span: Some(raw.span.clone()),
                     help: Some(
-                        "identical tiles share an entry, and a suit's entry covers its tiles; keep one"
-                            .into(),
+                        match key {
+                            StrategyKey::FirstTile(_) => {
+                                "identical tiles share an entry, and a suit's entry covers its tiles; keep one"
+                            }
+                            StrategyKey::Total(_) => "each total counts once; keep one",
+                            StrategyKey::Hand(_) => "keep one",
+                        }
+                        .into(),
                     ),
                 });
                 continue;
             }
-            first_at.push((cards, t.tile.span()));
             let entry = StrategyEntry {
-                bet: tile_bets[i].unwrap_or(default.bet),
-                draw: tile_draws[i].unwrap_or(default.draw),
+                bet: bet.unwrap_or(default.bet),
+                draw: draw.unwrap_or(default.draw),
             };
-            by_suit.push((cards, entry));
+            entries.push((key.clone(), entry));
+            places.push(raw.span.clone());
         }
         if !errors.is_empty() {
             errors.sort_by_key(|e| e.span.as_ref().map_or(0, |s| s.start));
@@ -312,28 +463,34 @@ impl Strategy {
             name: crate::diag::escape_control(&h.name).into_owned(),
             description: crate::diag::escape_control(&h.description).into_owned(),
             default,
-            by_suit,
+            entries,
         })
     }
 
-    /// The entry for a first hand (by its first tile).
-    pub fn entry(&self, _deck: &Deck, tiles: crate::deck::CardSet) -> StrategyEntry {
-        self.entry_for_tiles(tiles)
+    /// The default entry and every exception's.
+    pub fn all_entries(&self) -> impl Iterator<Item = &StrategyEntry> {
+        std::iter::once(&self.default).chain(self.entries.iter().map(|(_, e)| e))
     }
 
-    fn entry_for_tiles(&self, tiles: crate::deck::CardSet) -> StrategyEntry {
-        let Some(first) = tiles.first_card() else {
-            return self.default;
-        };
-        self.by_suit
+    /// The entry for a hand of `tiles` in a game of `flow`: the first exception that holds,
+    /// else the default.
+    pub fn entry(&self, flow: &BankerFlow, tiles: CardSet) -> StrategyEntry {
+        let mut total = None;
+        let mut value = || *total.get_or_insert_with(|| hand_value(flow, tiles));
+        self.entries
             .iter()
-            .find(|(cards, _)| cards.contains(first))
+            .find(|(key, _)| key.holds(tiles, &mut value))
             .map_or(self.default, |(_, e)| *e)
     }
 
-    /// The bet and the tiles to take for a first hand with known odds.
-    pub fn decide(&self, odds: &FirstHandOdds, limits: (i64, i64)) -> (i64, u32) {
-        let entry = self.entry_for_odds(odds);
+    /// The bet and the tiles to take for a hand with known odds.
+    pub fn decide(
+        &self,
+        flow: &BankerFlow,
+        odds: &FirstHandOdds,
+        limits: (i64, i64),
+    ) -> (i64, u32) {
+        let entry = self.entry(flow, odds.tiles);
         let (draw, per_chip) = match entry.draw {
             Some(d) => (d, odds.with_draw(d).unwrap_or(super::Rational::ZERO)),
             None => odds.best(),
@@ -348,14 +505,108 @@ impl Strategy {
         (bet, draw)
     }
 
-    fn entry_for_odds(&self, odds: &FirstHandOdds) -> StrategyEntry {
-        self.entry_for_tiles(odds.tiles)
-    }
-
     /// True when some entry needs the exact odds (`best` bets or draws).
     pub fn needs_odds(&self) -> bool {
-        let needs = |e: &StrategyEntry| e.draw.is_none() || e.bet == BetChoice::Best;
-        needs(&self.default) || self.by_suit.iter().any(|(_, e)| needs(e))
+        self.all_entries()
+            .any(|e| e.draw.is_none() || e.bet == BetChoice::Best)
+    }
+}
+
+/// The index of an earlier entry that makes an entry for `key` never used: for first tiles,
+/// when earlier entries hold all its cards; for totals, all its totals; for a hand, the same
+/// hand.
+fn never_used(key: &StrategyKey, earlier: &[(StrategyKey, StrategyEntry)]) -> Option<usize> {
+    match key {
+        StrategyKey::FirstTile(cards) => {
+            let covered = earlier.iter().fold(CardSet::EMPTY, |acc, (k, _)| match k {
+                StrategyKey::FirstTile(c) => acc | *c,
+                _ => acc,
+            });
+            if !(*cards - covered).is_empty() {
+                return None;
+            }
+            earlier.iter().position(|(k, _)| match k {
+                StrategyKey::FirstTile(c) => !(*c & *cards).is_empty(),
+                _ => false,
+            })
+        }
+        StrategyKey::Total(values) => {
+            let covered = |v: &i64| {
+                earlier
+                    .iter()
+                    .any(|(k, _)| matches!(k, StrategyKey::Total(t) if t.contains(v)))
+            };
+            if !values.iter().all(covered) {
+                return None;
+            }
+            earlier
+                .iter()
+                .position(|(k, _)| matches!(k, StrategyKey::Total(t) if t.contains(&values[0])))
+        }
+        StrategyKey::Hand(parts) => {
+            let mut sorted = parts.clone();
+            sorted.sort_by_key(|c| c.0);
+            earlier.iter().position(|(k, _)| match k {
+                StrategyKey::Hand(p) => {
+                    let mut other = p.clone();
+                    other.sort_by_key(|c| c.0);
+                    other == sorted
+                }
+                _ => false,
+            })
+        }
+    }
+}
+
+/// A value read with `read`, or its mistake recorded at its place.
+fn read_value<T>(
+    v: &Spanned<toml::Value>,
+    read: fn(&toml::Value) -> Result<T, String>,
+    errors: &mut Vec<StrategyError>,
+) -> Option<T> {
+    read(v.get_ref())
+        .map_err(|m| errors.push(StrategyError::at(m, v.span())))
+        .ok()
+}
+
+/// The mistake of a strategy whose deck could not be loaded: where the strategy names it.
+fn deck_error(named: &Spanned<String>, loaded: &crate::ruleset::Loaded<Deck>) -> StrategyError {
+    let first = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == crate::diag::Severity::Error);
+    match first {
+        // Not found: the loader's words, with where it looked.
+        Some(d) if d.loc.file.0 == 0 => StrategyError {
+            message: d.message.clone(),
+            span: Some(named.span()),
+            help: d.help.clone(),
+        },
+        // Found, with mistakes of its own.
+        Some(d) => StrategyError {
+            message: format!(
+                "the deck `{}` has errors: {} ({})",
+                named.get_ref(),
+                d.message,
+                loaded.sources.get(d.loc.file).name
+            ),
+            span: Some(named.span()),
+            help: Some("`yaku validate` on the deck file shows them all".into()),
+        },
+        None => StrategyError::at(format!("no deck named `{}`", named.get_ref()), named.span()),
+    }
+}
+
+/// The totals a `[[strategy.total]]` entry names: one integer or a list of them.
+fn totals(v: &toml::Value) -> Result<Vec<i64>, String> {
+    let wrong = || format!("`total` must be a hand's total or a list of totals, not {v}");
+    match v {
+        toml::Value::Integer(n) => Ok(vec![*n]),
+        toml::Value::Array(items) if !items.is_empty() => items
+            .iter()
+            .map(|i| i.as_integer().ok_or_else(wrong))
+            .collect(),
+        _ => Err(wrong()),
     }
 }
 
@@ -390,8 +641,7 @@ fn draw(v: &toml::Value) -> Result<Option<u32>, String> {
 
 /// The cards a strategy entry names: a suit id (its cards), a card id (the card and the tiles
 /// identical to it), or a tile's display name (`[6:5]`: every tile so named).
-fn cards_of(deck: &Deck, name: &str) -> Result<crate::deck::CardSet, (String, Option<String>)> {
-    use crate::deck::{CardId, CardSet};
+fn cards_of(deck: &Deck, name: &str) -> Result<CardSet, (String, Option<String>)> {
     let all = (0..deck.cards.len()).map(|i| CardId(i as u8));
     if let Some(i) = deck.suits.iter().position(|s| s.id == name) {
         return Ok(all.filter(|&c| deck.card(c).suit == i).collect());
@@ -435,7 +685,6 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deck::CardSet;
 
     fn french() -> Deck {
         crate::ruleset::load_deck("french-52")
@@ -451,6 +700,10 @@ mod tests {
     fn two_different_cards_of_one_suit_have_entries_of_their_own() {
         // Issue 29: entries were keyed by suit, so `hearts-two` was refused after `hearts-ace`.
         let deck = french();
+        let game = crate::ruleset::load("baccarat")
+            .value
+            .expect("a game on that deck");
+        let flow = game.banker().expect("banker");
         let s = Strategy::parse(
             r#"
 [strategy]
@@ -471,19 +724,16 @@ draw = 0
             &deck,
         )
         .expect("parses");
+        assert_eq!(s.entry(flow, hand(&deck, "hearts-ace")).bet, BetChoice::Max);
         assert_eq!(
-            s.entry(&deck, hand(&deck, "hearts-ace")).bet,
-            BetChoice::Max
-        );
-        assert_eq!(
-            s.entry(&deck, hand(&deck, "hearts-two")).bet,
+            s.entry(flow, hand(&deck, "hearts-two")).bet,
             BetChoice::Chips(5)
         );
         assert_eq!(
-            s.entry(&deck, hand(&deck, "hearts-three")).bet,
+            s.entry(flow, hand(&deck, "hearts-three")).bet,
             BetChoice::Min
         );
-        assert_eq!(s.entry(&deck, hand(&deck, "spades-king")).draw, Some(0));
+        assert_eq!(s.entry(flow, hand(&deck, "spades-king")).draw, Some(0));
     }
 
     #[test]
@@ -518,5 +768,153 @@ tile = "hearts-ace"
         }
         let (_, text) = read("seed").expect("bundled");
         assert!(Strategy::parse(&text, &deck).is_err(), "seed names [6:5]");
+    }
+
+    fn oicho() -> Ruleset {
+        crate::ruleset::load("oicho-kabu")
+            .value
+            .expect("bundled ruleset")
+    }
+
+    fn held(r: &Ruleset, ids: &[&str]) -> CardSet {
+        ids.iter()
+            .map(|i| r.deck.card_by_id(i).expect("card id"))
+            .collect()
+    }
+
+    const BY_TOTAL: &str = r#"
+[strategy]
+deck = "kabufuda"
+name = "by-total"
+bet = "min"
+draw = 1
+[[strategy.hand]]
+tiles = ["nine", "four"]
+draw = 1
+[[strategy.total]]
+total = [5, 6]
+draw = 0
+[[strategy.tile]]
+tile = "three"
+bet = "max"
+draw = 0
+"#;
+
+    #[test]
+    fn entries_keyed_on_the_total_or_the_whole_hand_first_in_the_file_counts() {
+        let r = oicho();
+        let flow = r.banker().expect("banker");
+        let s = Strategy::parse(BY_TOTAL, &r.deck).expect("parses");
+        let draw = |ids: &[&str]| s.entry(flow, held(&r, ids)).draw;
+        // 2 + 3 = 5, 2 + 4 = 6: the total's entry, before the first tile's (a three).
+        assert_eq!(draw(&["two-a", "three-a"]), Some(0));
+        assert_eq!(draw(&["two-a", "four-b"]), Some(0));
+        // 9 + 4 = 13, a total of 3: the whole hand's entry, in either order of the deck.
+        assert_eq!(draw(&["four-a", "nine-c"]), Some(1));
+        // 9 + 6 = 15, also 5, but not the hand named: the total's entry.
+        assert_eq!(draw(&["nine-a", "six-a"]), Some(0));
+        // The first tile's entry: 3 + 1 = 4.
+        assert_eq!(
+            draw(&["one-a", "three-a"]),
+            Some(1),
+            "the first tile is the one"
+        );
+        assert_eq!(
+            s.entry(flow, held(&r, &["three-a", "ten-a"])).bet,
+            BetChoice::Max
+        );
+        // A hand of three holding the two named tiles is another hand: its total (3 + 4 + 9 =
+        // 16, 6) counts.
+        assert_eq!(draw(&["three-b", "four-a", "nine-c"]), Some(0));
+        // Nothing holds: the default.
+        assert_eq!(draw(&["seven-a", "ten-a"]), Some(1));
+    }
+
+    #[test]
+    fn a_total_or_a_hand_that_already_has_an_entry_is_refused() {
+        let r = oicho();
+        let text = format!(
+            "{BY_TOTAL}[[strategy.total]]\ntotal = 6\n[[strategy.hand]]\ntiles = [\"four\", \"nine\"]\n[[strategy.total]]\ntotal = \"five\"\n"
+        );
+        let errors = Strategy::parse(&text, &r.deck).expect_err("never used, and a wrong total");
+        let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert!(
+            messages[0].starts_with("the total already has an entry (line 11)"),
+            "{messages:?}"
+        );
+        assert!(messages[1].starts_with("the hand four nine already has an entry (line 8)"));
+        assert!(messages[2].contains("`total` must be a hand's total or a list of totals"));
+    }
+
+    #[test]
+    fn a_strategy_naming_totals_only_plays_on_any_deck() {
+        // Totals name no tile: the file's deck is not checked.
+        let text = BY_TOTAL
+            .replace(
+                "[[strategy.hand]]\ntiles = [\"nine\", \"four\"]\ndraw = 1\n",
+                "",
+            )
+            .replace(
+                "[[strategy.tile]]\ntile = \"three\"\nbet = \"max\"\ndraw = 0\n",
+                "",
+            );
+        assert!(Strategy::parse(&text, &french()).is_ok());
+        for name in ["best", "best-fixed", "always-one", "always-two"] {
+            for game in ["oicho-kabu", "baccarat", "seotda", "kolyesi"] {
+                let r = crate::ruleset::load(game).value.expect("bundled ruleset");
+                let (_, text) = read(name).expect("bundled");
+                assert!(Strategy::parse(&text, &r.deck).is_ok(), "{name} on {game}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_strategy_for_a_deck_of_ones_own_validates_on_its_own_and_plays() {
+        let dir = std::env::temp_dir().join(format!("yaku-strategy-deck-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary folder");
+        let deck = crate::ruleset::bundled::file("decks/french-20.toml")
+            .expect("bundled deck")
+            .replace("id = \"french-20\"", "id = \"my-deck\"");
+        std::fs::write(dir.join("custom.toml"), deck).expect("deck written");
+        let strategy = "[strategy]\nname = \"mine\"\ndeck = \"custom\"\nbet = \"min\"\ndraw = 1\n\
+                        [[strategy.tile]]\ntile = \"hearts-ace\"\nbet = \"max\"\n\
+                        [[strategy.hand]]\ntiles = [\"spades-king\"]\nbet = 3\n";
+        let path = dir.join("mine.toml");
+        std::fs::write(&path, strategy).expect("strategy written");
+        // Alone: the deck is found next to the strategy, whatever folder this runs in.
+        let (_, _, checked) = Strategy::check(path.to_str().expect("path")).expect("read");
+        let s = checked.expect("validates against its own deck");
+        assert_eq!(s.entries.len(), 2);
+        // A ruleset on that deck, in another folder, plays it.
+        let game = dir.join("game");
+        std::fs::create_dir_all(&game).expect("folder");
+        std::fs::write(
+            game.join("g.toml"),
+            "[ruleset]\nid = \"g\"\nname = \"G\"\ndescription = \"d\"\ndeck = \"../custom\"\n\
+             [flow]\nstyle = \"banker\"\nplayers = 1\nfirst_tiles = 1\nbanker_tiles = 2\n\
+             draw_options = [1, 2]\nmin_bet = 1\nmax_bet = 10\nbankroll = 100\nhands = 1\n\
+             value = \"sum(points) % 10\"\n",
+        )
+        .expect("ruleset written");
+        let r = crate::ruleset::load(game.join("g.toml").to_str().expect("path"));
+        let r = r.value.unwrap_or_else(|| panic!("{:?}", r.diagnostics));
+        let loaded = Strategy::load(path.to_str().expect("path"), &r).expect("loads for the game");
+        let flow = r.banker().expect("banker");
+        let ace = CardSet::single(r.deck.card_by_id("hearts-ace").expect("card"));
+        assert_eq!(loaded.entry(flow, ace).bet, BetChoice::Max);
+        // A deck it cannot find is an error at its `deck`, saying where it looked.
+        std::fs::write(&path, strategy.replace("\"custom\"", "\"missing\"")).expect("written");
+        let (_, _, checked) = Strategy::check(path.to_str().expect("path")).expect("read");
+        let errors = checked.expect_err("no such deck");
+        assert_eq!(errors[0].message, "no deck named `missing`");
+        assert_eq!(errors[0].span, Some(32..41));
+        assert!(
+            errors[0]
+                .help
+                .as_deref()
+                .is_some_and(|h| h.contains("next to the file"))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
