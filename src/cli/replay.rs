@@ -76,7 +76,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         print!("{}", screen::narrate(&style, game, &events));
         if events.is_empty() {
             for h in &game.history()[hands_shown..] {
-                print!("{}", screen::hand_result(&style, h));
+                print!("{}", screen::hand_result(&style, Some(game.ruleset()), h));
             }
         }
         hands_shown = game.history().len();

@@ -369,3 +369,33 @@ fn the_line_screen_marks_matches_places_missing_cards_and_shows_no_source_ids() 
         assert_eq!(id, None, "{ruleset} shows a source id");
     }
 }
+
+#[test]
+fn the_score_history_has_each_hands_yaku_points_and_running_totals() {
+    let dir = temp_dir("history");
+    let input = ones(23) + "score\nquit\n";
+    let out = yaku(&["play", "koikoi", "--seed", "3", "--save", "s.json"])
+        .current_dir(&dir)
+        .stdin(input)
+        .expect(0);
+    let s = &out.stdout;
+    let at = s.rfind("> score").expect("the score command was read");
+    let history = &s[at..];
+    for expected in [
+        "after 3 hands:",
+        "round 1: greedy wins (stopped)",
+        "yaku: Sankō (three brights) 5, Hanami-zake (flower viewing) 5, Kasu (plains) 1 = 11",
+        "then: x2 for 7 or more points (22)",
+        "calls: greedy called Koi-koi 1 time",
+        "this hand: you 0, greedy +22",
+        "total: you 0, greedy 22",
+        "total: you 0, greedy 24",
+    ] {
+        assert!(history.contains(expected), "missing `{expected}` in:\n{history}");
+    }
+    // The hand's end says what each yaku takes.
+    assert!(
+        s.contains("      Three 20-point cards other than the Rain Man."),
+        "{s}"
+    );
+}

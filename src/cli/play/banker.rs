@@ -418,7 +418,53 @@ impl Table for BankerTable {
     }
 
     fn score(&self, game: &dyn Game) -> String {
-        bankrolls(banker(game), &self.names) + "\n"
+        let g = banker(game);
+        let mut out = bankrolls(g, &self.names) + "\n";
+        let history = game.history();
+        if history.is_empty() {
+            return out;
+        }
+        // Each hand's wins and losses by seat, and the chips after it, counted back from the
+        // bankrolls now.
+        let mut after: Vec<i64> = g.bankrolls().to_vec();
+        let mut rows = Vec::new();
+        for h in history.iter().rev() {
+            let mut net: Vec<String> = self
+                .names
+                .iter()
+                .zip(h.points.iter())
+                .map(|(n, p)| match p {
+                    0 => format!("{n} 0"),
+                    p => format!("{n} {p:+}"),
+                })
+                .collect();
+            if g.flow().pot.is_none() && g.banker_seat().is_none() {
+                net.push(match h.house {
+                    0 => "banker 0".to_string(),
+                    p => format!("banker {p:+}"),
+                });
+            }
+            let chips: Vec<String> = self
+                .names
+                .iter()
+                .zip(&after)
+                .map(|(n, b)| format!("{n} {b}"))
+                .collect();
+            rows.push(format!(
+                "hand {}: {}\n  chips after it: {}\n",
+                h.round,
+                net.join(", "),
+                chips.join(", ")
+            ));
+            for (b, p) in after.iter_mut().zip(h.points.iter()) {
+                *b -= p;
+            }
+        }
+        out.push_str(&format!("\nafter {}:\n", plural(history.len(), "hand")));
+        for r in rows.into_iter().rev() {
+            out.push_str(&r);
+        }
+        out
     }
 
     fn finished(&self, game: &dyn Game) -> String {
