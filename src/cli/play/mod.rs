@@ -171,6 +171,56 @@ pub fn run(args: &PlayArgs) -> i32 {
     }
 }
 
+/// `yaku replay` on the full-screen table: the record read through first (an illegal action is
+/// reported before the terminal is taken), then stepped forward and back with every hand face
+/// up. `None` when the full-screen table cannot be used here (the caller replays in lines).
+pub(super) fn replay_on_table(
+    path: &Path,
+    record: &Record,
+    ruleset: Arc<Ruleset>,
+    color: bool,
+) -> Option<i32> {
+    if !tui::available() {
+        return None;
+    }
+    let fail = |e: crate::core::record::RecordError| {
+        eprintln!(
+            "error: `{}`: {}",
+            path.display(),
+            super::replay::record_error(record, &e)
+        );
+        super::EXIT_FAILURE
+    };
+    let mut table = table::for_ruleset(
+        &ruleset,
+        &record.players,
+        record.players.clone(),
+        false,
+        false,
+    );
+    table.style_mut().brief = true;
+    let game = match crate::families::start_record(record, ruleset, true) {
+        Ok(g) => g,
+        Err(e) => return Some(fail(e)),
+    };
+    let seats = game.seats();
+    let replay = match tui::Replay::read(&mut *table, game, record) {
+        Ok(r) => r,
+        Err(e) => return Some(fail(e)),
+    };
+    match tui::FullScreen::new(vec![false; seats], color, std::time::Duration::ZERO) {
+        Ok(mut front) => {
+            front.replay(&*table, &replay);
+            front.leave();
+            Some(super::EXIT_OK)
+        }
+        Err(e) => {
+            eprintln!("note: the full-screen table is not available ({e}); replaying in lines");
+            None
+        }
+    }
+}
+
 /// The players when `--players` is not given: a person against the family's usual bots.
 fn default_players(ruleset: &Ruleset, watcher: bool) -> Vec<String> {
     let seats = crate::families::seat_range(ruleset).default;
