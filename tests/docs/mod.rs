@@ -202,9 +202,11 @@ fn examples(doc: &Path) -> Vec<Example> {
 ///   of one hand (`--games 2 --rounds 1`): the debug build would take minutes for the figures
 ///   the guide quotes.
 /// - `yaku replay FILE` steps on each Enter: run with `--to-end`.
+/// - `yaku learn` seats a person: not run (tests/play/learn.rs plays it).
 fn adapt(example: &mut Example) -> Option<&'static str> {
     let words = &mut example.words;
     match words.first().map(String::as_str) {
+        Some("learn") => return Some("interactive"),
         Some("play") => {
             let players = words
                 .iter()

@@ -870,3 +870,26 @@ fn replay_on_the_table_in_every_family() {
         assert_eq!(t.exit_code(), 0, "{ruleset}");
     }
 }
+
+#[test]
+fn learn_on_the_table_shows_a_lesson_box_and_enter_takes_the_suggested_move() {
+    let dir = temp_dir("tty-learn");
+    let mut t = Term::start(&dir, &["learn", "koikoi"], 80, 24);
+    let s = t.wait_for(" lesson ");
+    assert!(s.contains("Koi-Koi (standard): Two players"), "{s}");
+    t.assert_box_intact();
+    // The lesson is long: it scrolls, and any other key closes it.
+    t.send("\x1b[6~");
+    let s = t.wait_for("Lesson 1:");
+    assert!(s.contains("Enter takes that move"), "{s}");
+    t.send("x");
+    let s = t.wait_for("play a card from your hand");
+    // The suggested card is chosen first.
+    assert!(s.contains("> play Cherry Poetry Ribbon   (Enter)"), "{s}");
+    assert_nothing_cut(&t, "learn");
+    t.send("\r");
+    t.wait_for("Lesson 2:| lesson ");
+    t.send("q");
+    t.send("q");
+    let _ = t.exit_code();
+}

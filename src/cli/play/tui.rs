@@ -116,6 +116,8 @@ pub struct FullScreen {
     open_hands: bool,
     /// The keys line, when it is not the play's (a replay's keys).
     keys: Option<String>,
+    /// The option chosen first at the next decision (`yaku learn`'s suggestion).
+    suggested: Option<Action>,
 }
 
 /// What the frame shows besides the board.
@@ -173,6 +175,7 @@ impl FullScreen {
             undo,
             open_hands: false,
             keys: None,
+            suggested: None,
         })
     }
 
@@ -529,8 +532,12 @@ impl Frontend for FullScreen {
             return Reply::Quit;
         }
         let question = table.question(game, legal);
-        let mut cursor = table
-            .default_choice(game, legal)
+        let suggested = self
+            .suggested
+            .take()
+            .and_then(|s| legal.iter().position(|a| *a == s));
+        let mut cursor = suggested
+            .unwrap_or_else(|| table.default_choice(game, legal))
             .min(legal.len().saturating_sub(1));
         loop {
             let reaches = legal
@@ -657,6 +664,17 @@ impl Frontend for FullScreen {
 
     fn say(&mut self, text: &str) {
         self.message = text.to_string();
+    }
+
+    fn teach(&mut self, table: &dyn Table, game: &dyn Game, text: &str, suggested: Option<Action>) {
+        let _ = self.modal(
+            table,
+            game,
+            "lesson",
+            format!("{text}\n\npress a key to decide"),
+            false,
+        );
+        self.suggested = suggested;
     }
 
     fn finished(&mut self, table: &dyn Table, game: &dyn Game) {
