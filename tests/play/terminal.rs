@@ -893,3 +893,44 @@ fn learn_on_the_table_shows_a_lesson_box_and_enter_takes_the_suggested_move() {
     t.send("q");
     let _ = t.exit_code();
 }
+
+#[test]
+fn after_two_bots_moved_in_go_stop_your_own_move_is_still_on_screen() {
+    let dir = temp_dir("tty-log-3");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "gostop",
+            "--seed",
+            "7",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    t.wait_for("play a card from your hand");
+    t.send("\r");
+    // Every choice on the way takes its first option, until the next card to play.
+    let s = loop {
+        let s = t.wait_for("play a card from your hand|capture which?|choose");
+        if s.contains("greedy 2 draws") && s.contains("play a card from your hand") {
+            break s;
+        }
+        if !s.contains("play a card from your hand") {
+            t.send("\r");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Your own turn (its draw at least: here a bot's shake takes a row of the log too).
+    assert!(s.contains("you draw "), "your own move:\n{s}");
+    assert!(s.contains("greedy 1 plays "), "the first bot's play:\n{s}");
+    assert!(s.contains("greedy 2 draws "), "the second bot's draw:\n{s}");
+    assert_nothing_cut(&t, "gostop after a turn");
+    t.send("q");
+    t.wait_for("resume it with");
+}

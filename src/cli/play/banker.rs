@@ -207,7 +207,9 @@ impl Table for BankerTable {
                 ..SeatPanel::default()
             }
         };
-        let mut notes = vec![bankrolls(g, &self.names)];
+        // The players' chips are in their panels: the note gives the banker's (80 columns hold
+        // it, where every seat's bankroll wrapped).
+        let mut notes: Vec<String> = bank_note(g).into_iter().collect();
         if let Some(last) = g.hands_played().last() {
             notes.extend(showdown(r, last, &self.names).lines().map(str::to_string));
         }
@@ -340,7 +342,24 @@ impl Table for BankerTable {
                         _ => None,
                     })
                     .collect();
-                format!("take how many more tiles? ({})", options.join(" or "))
+                let mut q = format!("take how many more tiles? ({})", options.join(" or "));
+                // The exact odds `yaku analyze` gives for this first hand, where they are known.
+                let odds = crate::families::banker::shared_odds(g.ruleset()).and_then(|all| {
+                    all.iter()
+                        .find(|o| o.tiles == view.tiles)
+                        .map(|o| o.by_draw.clone())
+                });
+                if let Some(by_draw) = odds.filter(|d| !d.is_empty()) {
+                    let parts: Vec<String> = by_draw
+                        .iter()
+                        .map(|(d, r)| format!("take {d}: {:+.3}", r.to_f64()))
+                        .collect();
+                    q.push_str(&format!(
+                        "\nexact result of a 1-chip bet: {}",
+                        parts.join(" · ")
+                    ));
+                }
+                q
             }
         }
     }
@@ -538,6 +557,18 @@ fn bankrolls(game: &BankerGame, names: &[String]) -> String {
         None => parts.push("banker (unlimited)".into()),
     }
     format!("bankrolls: {}", parts.join(", "))
+}
+
+/// The banker's chips, for the table's notes: `None` where the bank is a seat or there is a
+/// pot instead.
+fn bank_note(game: &BankerGame) -> Option<String> {
+    if game.flow().pot.is_some() || game.banker_seat().is_some() {
+        return None;
+    }
+    Some(match game.banker_bankroll() {
+        Some(b) => format!("the banker: {b} chips"),
+        None => "the banker: unlimited chips".to_string(),
+    })
 }
 
 /// Cards in the order dealt, a card held twice named twice: `Four of Hearts, Ten of Clubs`.

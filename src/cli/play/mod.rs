@@ -297,6 +297,12 @@ fn run_with(args: &PlayArgs, teach: bool) -> i32 {
                     Ok(mut front) => {
                         s.table.style_mut().color = false;
                         s.table.style_mut().brief = true;
+                        // The seed, printed before the table took the screen, is the log's
+                        // first line.
+                        front.note(&format!(
+                            "seed {} (play this game again with --seed {})",
+                            s.seed, s.seed
+                        ));
                         return s.play(&mut front);
                     }
                     Err(e) => eprintln!(
@@ -1488,7 +1494,7 @@ impl LineFrontend {
 
     /// One prompt, with a line read (Tab completing `words` on a terminal): `None` at the end
     /// of input (or a read error, reported). Ctrl-C while editing a line reads as `quit`.
-    fn read(&mut self, words: Vec<String>) -> Option<String> {
+    fn read(&mut self, words: Vec<Vec<String>>) -> Option<String> {
         if let Some(editor) = &mut self.editor {
             return match editor.read("> ", words) {
                 editor::Read::Line(line) => Some(line),

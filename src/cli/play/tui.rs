@@ -179,6 +179,11 @@ impl FullScreen {
         })
     }
 
+    /// A line for the move log (the seed at the start).
+    pub fn note(&mut self, text: &str) {
+        self.push_log(text);
+    }
+
     fn any_human(&self) -> bool {
         self.humans.iter().any(|h| *h)
     }
@@ -404,7 +409,7 @@ impl FullScreen {
         match fits.as_slice() {
             [] => self.message = format!("nothing offered now starts with `{}`", self.typed),
             [one] => {
-                self.typed = (*one).clone();
+                self.typed = one.clone();
                 self.message.clear();
             }
             many => {
@@ -423,7 +428,7 @@ impl FullScreen {
 }
 
 /// The longest common start of `words`, ignoring case (as the first word writes it).
-fn common_prefix(words: &[&String]) -> String {
+fn common_prefix(words: &[String]) -> String {
     let first: Vec<char> = words[0].chars().collect();
     let mut n = first.len();
     for w in &words[1..] {
@@ -1117,8 +1122,10 @@ fn keys_line(width: usize, undo: bool, keys: Option<&str>) -> String {
     out
 }
 
-/// The rows under the table kept for the last moves on a narrow terminal: the player's own
-/// play and draw, and the bot's play and draw after them, stay on screen.
+/// The rows under the table kept for the last moves on a narrow terminal, for two seats: the
+/// player's own play and draw, and the bot's play and draw after them, stay on screen. Each
+/// more seat keeps two rows more (its play and draw), so that after two bots moved in Go-Stop
+/// the player's own move is still there.
 const LOG_ROWS: usize = 5;
 
 fn draw_frame(
@@ -1256,19 +1263,21 @@ fn draw_frame(
         + center.len()
         + hand.len()
         + ask.len();
-    // Room for the log below a narrow table: `LOG_ROWS`, or fewer while it holds less.
+    // Room for the log below a narrow table: `LOG_ROWS` (two more for each seat beyond two),
+    // or fewer while it holds less.
+    let log_most = LOG_ROWS + 2 * board.others.len().saturating_sub(1);
     let log_rows = if side.is_some() {
         0
     } else {
         let width = text_width.max(10);
         let mut rows = 0;
         for entry in log.iter().rev() {
-            if rows >= LOG_ROWS {
+            if rows >= log_most {
                 break;
             }
             rows += wrap(entry, width).len();
         }
-        rows.min(LOG_ROWS)
+        rows.min(log_most)
     };
     let mut spare = usize::from(main.height).saturating_sub(base + log_rows);
     // The keys line next, when there is a row for it.
