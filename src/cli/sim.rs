@@ -184,9 +184,9 @@ fn progress_bar(len: u64) -> Option<ProgressBar> {
         return None;
     }
     let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{wide_bar} {pos}/{len} games · {per_sec} · ETA {eta}",
-    ) {
+    if let Ok(style) =
+        ProgressStyle::with_template("{wide_bar} {pos}/{len} games · {per_sec} · ETA {eta}")
+    {
         bar.set_style(style);
     }
     Some(bar)

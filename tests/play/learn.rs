@@ -35,7 +35,10 @@ fn every_bundled_ruleset_has_a_first_hand_with_lessons() {
             "Enter takes that move",
             &format!("that was one hand. A whole game: yaku play {ruleset}"),
         ] {
-            assert!(s.contains(expected), "{ruleset}: missing `{expected}` in:\n{s}");
+            assert!(
+                s.contains(expected),
+                "{ruleset}: missing `{expected}` in:\n{s}"
+            );
         }
     }
     // The hand was played to its end: nothing was saved.

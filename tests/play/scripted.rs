@@ -392,7 +392,10 @@ fn the_score_history_has_each_hands_yaku_points_and_running_totals() {
         "total: you 0, greedy 22",
         "total: you 0, greedy 24",
     ] {
-        assert!(history.contains(expected), "missing `{expected}` in:\n{history}");
+        assert!(
+            history.contains(expected),
+            "missing `{expected}` in:\n{history}"
+        );
     }
     // The hand's end says what each yaku takes.
     assert!(

@@ -247,7 +247,10 @@ fn a_failing_script_stops_the_run_at_its_first_failing_game_on_any_threads() {
 fn assert_mean(v: &Value) {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys.len(), 3, "{v}");
-    assert!(v["n"].is_u64() && v["mean"].is_number() && v["ci95"].as_f64().unwrap() >= 0.0, "{v}");
+    assert!(
+        v["n"].is_u64() && v["mean"].is_number() && v["ci95"].as_f64().unwrap() >= 0.0,
+        "{v}"
+    );
 }
 
 /// An interval as `sim --json` gives every one: `count`, `n`, `rate`, `low`, `high`.
@@ -268,7 +271,16 @@ fn out_writes_every_hand_as_a_json_line_the_same_on_any_threads() {
     let dir = temp_dir("sim-out");
     let run = |threads: &str, file: &str| {
         let out = yaku(&[
-            "sim", "gostop", "--games", "9", "--rounds", "2", "--threads", threads, "--out", file,
+            "sim",
+            "gostop",
+            "--games",
+            "9",
+            "--rounds",
+            "2",
+            "--threads",
+            threads,
+            "--out",
+            file,
             "--json",
         ])
         .current_dir(&dir)
@@ -279,7 +291,10 @@ fn out_writes_every_hand_as_a_json_line_the_same_on_any_threads() {
     let (report, one) = run("1", "a.jsonl");
     let (_, three) = run("3", "b.jsonl");
     assert_eq!(one, three);
-    let lines: Vec<Value> = one.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = one
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len() as u64, report["rounds"].as_u64().unwrap());
     let first = &lines[0];
     assert_eq!(first["game"], 0);
@@ -299,7 +314,14 @@ fn out_writes_every_hand_as_a_json_line_the_same_on_any_threads() {
     // The points of the lines add up to the report's.
     let total: i64 = lines
         .iter()
-        .map(|l| l["points"].as_array().unwrap().iter().map(|p| p.as_i64().unwrap()).sum::<i64>())
+        .map(|l| {
+            l["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_i64().unwrap())
+                .sum::<i64>()
+        })
         .sum();
     let mean_sum: f64 = report["seats"]
         .as_array()
@@ -308,13 +330,28 @@ fn out_writes_every_hand_as_a_json_line_the_same_on_any_threads() {
         .map(|s| s["points_per_round"]["mean"].as_f64().unwrap())
         .sum();
     let rounds = report["rounds"].as_f64().unwrap();
-    assert!((total as f64 - mean_sum * rounds).abs() < 1e-6, "{total} vs {mean_sum} x {rounds}");
+    assert!(
+        (total as f64 - mean_sum * rounds).abs() < 1e-6,
+        "{total} vs {mean_sum} x {rounds}"
+    );
     // A path that cannot be written is refused before any game, and nothing is left behind.
-    let out = yaku(&["sim", "koikoi", "--games", "2", "--out", "no-such-dir/x.jsonl"])
-        .current_dir(&dir)
-        .run();
+    let out = yaku(&[
+        "sim",
+        "koikoi",
+        "--games",
+        "2",
+        "--out",
+        "no-such-dir/x.jsonl",
+    ])
+    .current_dir(&dir)
+    .run();
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("the directory `no-such-dir` does not exist"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("the directory `no-such-dir` does not exist"),
+        "{}",
+        out.stderr
+    );
     let out = yaku(&["sim", "koikoi", "--games", "2", "--out", "/dev/null"]).run();
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);

@@ -851,7 +851,15 @@ fn replay_on_the_table_in_every_family() {
     ] {
         let file = format!("{ruleset}.json");
         yaku(&[
-            "play", ruleset, "--players", players, "--seed", "5", "--rounds", "2", "--record",
+            "play",
+            ruleset,
+            "--players",
+            players,
+            "--seed",
+            "5",
+            "--rounds",
+            "2",
+            "--record",
             &file,
         ])
         .current_dir(&dir)

@@ -224,8 +224,18 @@ impl Teacher {
             }
         }
         let question = table.question(game, legal);
-        let asked = question.lines().next().unwrap_or_default().trim_end_matches(':');
+        let asked = question
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(':');
         out.push_str(&format!("Lesson {}: {asked}.\n", self.lessons));
+        // What the question says besides its options (the exact odds of a draw).
+        for line in question.lines().skip(1) {
+            if !line.starts_with(char::is_whitespace) && !line.trim().is_empty() {
+                out.push_str(&format!("{line}\n"));
+            }
+        }
         for a in legal {
             if let Action::Declare { decl, .. } = a {
                 let i = decl.0 as usize;
@@ -239,7 +249,9 @@ impl Teacher {
             }
         }
         let (text, suggested) = hint_for(table, game, seat, legal);
-        let text = text.strip_prefix("hint: the").map_or(text.clone(), |t| format!("The{t}"));
+        let text = text
+            .strip_prefix("hint: the")
+            .map_or(text.clone(), |t| format!("The{t}"));
         out.push_str(&text);
         if suggested.is_some() {
             out.push_str("\nEnter takes that move; any other option is yours to choose.");

@@ -589,7 +589,10 @@ mod completion_tests {
 
     #[test]
     fn one_card_spelt_two_ways_is_one_completion() {
-        let one = words(&[["Cherry Curtain", "cherry-curtain"], ["Moon", "pampas-moon"]]);
+        let one = words(&[
+            ["Cherry Curtain", "cherry-curtain"],
+            ["Moon", "pampas-moon"],
+        ]);
         assert_eq!(completions(&one, "cher"), ["Cherry Curtain"]);
         assert_eq!(completions(&one, "cherry-"), ["cherry-curtain"]);
         assert_eq!(completions(&one, "pam"), ["pampas-moon"]);

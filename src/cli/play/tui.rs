@@ -1156,9 +1156,10 @@ fn draw_frame(
         f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
         return;
     }
-    // A wide terminal keeps the log beside the table, a third of the width; a narrow one below.
+    // A wide terminal keeps the log beside the table, a quarter of the width (the table takes
+    // the rest: 88 columns at 120); a narrow one below.
     let (main, side) = if area.width >= 110 {
-        let log_width = (area.width / 3).clamp(36, 60);
+        let log_width = (area.width / 4).clamp(32, 60);
         let [m, s] =
             Layout::horizontal([Constraint::Min(70), Constraint::Length(log_width)]).areas(area);
         (m, Some(s))
@@ -1419,7 +1420,8 @@ keys:
 Every hand is shown face up: a finished record is public.";
 
 /// The keys line of a replay.
-const REPLAY_KEYS_LINE: &str = "→ next · ← back · ]/[ hand · N Enter hand N · Tab seat · s scores · ? help · q leave";
+const REPLAY_KEYS_LINE: &str =
+    "→ next · ← back · ]/[ hand · N Enter hand N · Tab seat · s scores · ? help · q leave";
 
 /// A record read through once, for stepping on the table: the game at kept positions, what
 /// happened on the way to each position, and where each hand starts. A position is the number
@@ -1480,7 +1482,10 @@ impl<'r> Replay<'r> {
 
     /// The game at `pos`: the kept game before it, played on.
     fn at(&self, pos: usize) -> Box<dyn Game> {
-        let k = self.kept.partition_point(|(p, _)| *p <= pos).saturating_sub(1);
+        let k = self
+            .kept
+            .partition_point(|(p, _)| *p <= pos)
+            .saturating_sub(1);
         let (from, game) = &self.kept[k];
         let mut game = game.box_clone();
         for i in *from..pos {
