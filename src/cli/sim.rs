@@ -169,11 +169,11 @@ pub fn run(args: &SimArgs) -> i32 {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if let (Some(f), Some(path)) = (out, &args.out) {
-        if let Err(e) = f.finish() {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
-            return super::EXIT_FAILURE;
-        }
+    if let (Some(f), Some(path)) = (out, &args.out)
+        && let Err(e) = f.finish()
+    {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        return super::EXIT_FAILURE;
     }
     print!("{text}");
     super::EXIT_OK

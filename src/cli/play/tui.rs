@@ -1597,21 +1597,14 @@ impl FullScreen {
                         }
                     }
                 }
-                KeyCode::Char('?') => {
-                    if self
-                        .modal(table, &*game, "help", REPLAY_KEYS.to_string(), false)
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-                KeyCode::Char('s') => {
-                    if self.show(table, &*game, Input::Score).is_err() {
-                        return;
-                    }
-                }
-                KeyCode::Char('r') => {
-                    if self.show(table, &*game, Input::Rules).is_err() {
+                KeyCode::Char(c @ ('?' | 's' | 'r')) => {
+                    let shown = match c {
+                        '?' => self.modal(table, &*game, "help", REPLAY_KEYS.to_string(), false),
+                        's' => self.show(table, &*game, Input::Score),
+                        _ => self.show(table, &*game, Input::Rules),
+                    };
+                    // Ctrl-C in the box leaves.
+                    if shown.is_err() {
                         return;
                     }
                 }
