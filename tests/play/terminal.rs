@@ -868,7 +868,12 @@ fn replay_on_the_table_in_every_family() {
         t.wait_for("move 0 of");
         assert_nothing_cut(&t, ruleset);
         t.send("\x1b[C\x1b[C");
-        t.wait_for("move 2 of");
+        let s = t.wait_for("move 2 of");
+        if ruleset == "kolyesi" {
+            // After the bets the banker's tiles are dealt, and a replay shows them.
+            assert!(s.contains("the banker's tiles"), "{s}");
+            assert!(!s.contains("face down"), "{s}");
+        }
         t.send("\x1b[F");
         t.wait_for("the game is over");
         assert_nothing_cut(&t, ruleset);

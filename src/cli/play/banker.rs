@@ -288,6 +288,17 @@ impl Table for BankerTable {
         }
     }
 
+    fn board_open(&self, game: &dyn Game, seat: Seat) -> Board {
+        let mut board = self.board(game, seat);
+        let g = banker(game);
+        if board.center.hidden > 0 && !g.flow().table_hand {
+            board.center.tiles = Tile::all(&game.ruleset().deck, g.banker_tiles());
+            board.center.hidden = 0;
+            board.center.title = "the banker's tiles".to_string();
+        }
+        board
+    }
+
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
         let g = banker(game);
         let seat = g.to_act().unwrap_or(0);

@@ -204,7 +204,11 @@ impl FullScreen {
 
     /// Draws the table for `viewer` with `prompt`.
     fn draw(&mut self, table: &dyn Table, game: &dyn Game, prompt: &Prompt<'_>) {
-        let mut board = table.board(game, self.viewer);
+        let mut board = if self.open_hands {
+            table.board_open(game, self.viewer)
+        } else {
+            table.board(game, self.viewer)
+        };
         // In a replay the other seats' hands are shown face up, in the panels' order.
         let mut open: Vec<Row> = Vec::new();
         if self.open_hands {
