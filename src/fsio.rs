@@ -220,6 +220,70 @@ fn write_atomic_unlocked(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// A file written piece by piece and put in place whole, as [`write_atomic`] puts one: the
+/// pieces go to a temporary file in the same folder, and [`AtomicFile::finish`] flushes it to
+/// the disk and renames it over the path. Dropped unfinished (an error, an interrupted run), it
+/// removes the temporary file and leaves the previous file (or none). For outputs written as a
+/// run goes, in constant memory (`sim --out`).
+pub struct AtomicFile {
+    path: std::path::PathBuf,
+    temp: io::BufWriter<tempfile::NamedTempFile>,
+}
+
+impl AtomicFile {
+    /// Starts the file that will replace `path`; a `path` that is not a regular file is
+    /// refused (see [`write_target_problem`]).
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        use std::os::unix::fs::PermissionsExt;
+        if let Some(why) = write_target_problem(path) {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("the directory `{}` does not exist", dir.display()),
+            ));
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // The error without the temporary file's random name.
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .permissions(std::fs::Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(|e| io::Error::new(e.kind(), e.kind().to_string()))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            temp: io::BufWriter::new(temp),
+        })
+    }
+
+    /// Writes one line (`line` and a newline).
+    pub fn line(&mut self, line: &str) -> io::Result<()> {
+        self.temp.write_all(line.as_bytes())?;
+        self.temp.write_all(b"\n")
+    }
+
+    /// Puts the file in place.
+    pub fn finish(self) -> io::Result<()> {
+        let _writing = writes();
+        let temp = self.temp.into_inner().map_err(|e| e.into_error())?;
+        if let Ok(old) = std::fs::metadata(&self.path) {
+            temp.as_file().set_permissions(old.permissions())?;
+        }
+        temp.as_file().sync_all()?;
+        temp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
 /// The same file: `a` and `b` name one file (the same device and inode), whatever the spelling
 /// or links. False when either does not exist.
 pub fn same_file(a: &Path, b: &Path) -> bool {

@@ -46,6 +46,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Step through a game record, or print its outcomes as JSON.
     Replay(replay::ReplayArgs),
+    /// A first game: one hand against a bot, each decision explained from the rules.
+    Learn(play::LearnArgs),
     /// Bot-vs-bot games on all cores, with statistics.
     Sim(sim::SimArgs),
     /// Print a ruleset's rule sheet: deck, deal, play, every yaku in words, scoring, sources.
@@ -216,6 +218,7 @@ pub fn run() -> i32 {
             play::run(&a)
         }
         Command::Replay(a) => replay::run(&a),
+        Command::Learn(a) => play::learn(&a),
         Command::Sim(mut a) => {
             a.ruleset = a.house.spec(&a.ruleset);
             sim::run(&a)

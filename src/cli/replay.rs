@@ -7,6 +7,7 @@ use crate::core::Game;
 use crate::core::record::{Record, RecordError, RecordErrorKind, StepAction};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Arguments of `yaku replay`.
 #[derive(clap::Args, Debug)]
@@ -25,6 +26,10 @@ pub struct ReplayArgs {
     /// No colours, even on a terminal.
     #[arg(long)]
     no_color: bool,
+    /// Step in lines of text even on a terminal, instead of the full-screen table (pipes and
+    /// scripts always get lines).
+    #[arg(long)]
+    line: bool,
 }
 
 /// Runs the command.
@@ -52,6 +57,16 @@ pub fn run(args: &ReplayArgs) -> i32 {
             Err(e) => fail(e),
         };
     }
+    let color = !args.no_color
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::stdout().is_terminal();
+    if !args.to_end
+        && !args.line
+        && let Some(code) =
+            super::play::replay_on_table(&args.file, &record, Arc::clone(&ruleset), color)
+    {
+        return code;
+    }
     let players = record.players.clone();
     let style = Style::for_players(&players, !args.no_color && std::io::stdout().is_terminal());
     let watch = super::fronts::of(&ruleset).watch;
@@ -76,7 +91,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         print!("{}", screen::narrate(&style, game, &events));
         if events.is_empty() {
             for h in &game.history()[hands_shown..] {
-                print!("{}", screen::hand_result(&style, h));
+                print!("{}", screen::hand_result(&style, Some(game.ruleset()), h));
             }
         }
         hands_shown = game.history().len();

@@ -46,6 +46,12 @@ pub struct SimArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also write every hand as one JSON line to FILE (JSON Lines: the game, its seed, the
+    /// hand, the players by seat, each seat's points, how it ended, the winner, the dealer, the
+    /// winner's yaku), in game order, as the run goes; the file is put in place when the run
+    /// ends.
+    #[arg(long, value_name = "FILE", conflicts_with = "compare")]
+    out: Option<std::path::PathBuf>,
 }
 
 /// Threads for `games` games when `asked` were asked for (0: one per core): never more than
@@ -115,12 +121,33 @@ pub fn run(args: &SimArgs) -> i32 {
         match e {
             sim::SimError::Script { .. }
             | sim::SimError::Program { .. }
-            | sim::SimError::Threads { .. } => super::EXIT_FAILURE,
+            | sim::SimError::Threads { .. }
+            | sim::SimError::Output { .. } => super::EXIT_FAILURE,
             _ => super::EXIT_USAGE,
         }
     };
+    // The hands' file is started before any game, so a path that cannot be written is found
+    // at once.
+    let mut out = match &args.out {
+        Some(path) => match crate::fsio::AtomicFile::create(path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                return super::EXIT_FAILURE;
+            }
+        },
+        None => None,
+    };
+    let out_path = args.out.clone().unwrap_or_default();
+    let mut write_line = |line: &str| match &mut out {
+        Some(f) => f.line(line).map_err(|e| {
+            std::io::Error::other(format!("cannot write `{}`: {e}", out_path.display()))
+        }),
+        None => Ok(()),
+    };
+    let sink: Option<sim::HandSink<'_>> = args.out.as_ref().map(|_| &mut write_line as _);
     let text = match &other {
-        None => match sim::simulate(&config(&ruleset), threads, &tick) {
+        None => match sim::simulate_to(&config(&ruleset), threads, &tick, sink) {
             Ok(report) if args.json => {
                 serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
             }
@@ -142,6 +169,12 @@ pub fn run(args: &SimArgs) -> i32 {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    if let (Some(f), Some(path)) = (out, &args.out)
+        && let Err(e) = f.finish()
+    {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        return super::EXIT_FAILURE;
+    }
     print!("{text}");
     super::EXIT_OK
 }
@@ -151,9 +184,9 @@ fn progress_bar(len: u64) -> Option<ProgressBar> {
         return None;
     }
     let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  elapsed {elapsed}",
-    ) {
+    if let Ok(style) =
+        ProgressStyle::with_template("{wide_bar} {pos}/{len} games · {per_sec} · ETA {eta}")
+    {
         bar.set_style(style);
     }
     Some(bar)
@@ -163,8 +196,8 @@ fn pct(p: &Proportion) -> String {
     format!(
         "{:5.1}% [{:.1}%, {:.1}%]",
         100.0 * p.rate,
-        100.0 * p.lo,
-        100.0 * p.hi
+        100.0 * p.low,
+        100.0 * p.high
     )
 }
 
@@ -188,7 +221,10 @@ pub fn render_report(r: &Report) -> String {
         label: format!("{} {}", i + 1, s.player),
         counts: [s.wins, s.losses, s.draws],
         rate: Some(&s.win_rate),
-        mean: format!("{:+.3} ± {:.3}", s.mean_points_per_round, s.ci95),
+        mean: format!(
+            "{:+.3} ± {:.3}",
+            s.points_per_round.mean, s.points_per_round.ci95
+        ),
     });
     let house = r.house.map(|h| SeatRow {
         label: "house (banker)".into(),
@@ -278,8 +314,8 @@ pub fn render_report(r: &Report) -> String {
                 out,
                 "    {:<24} {:>7} {:6.2}%",
                 y.id,
-                y.rounds,
-                100.0 * y.share
+                y.share.count,
+                100.0 * y.share.rate
             );
         }
     }

@@ -92,6 +92,11 @@ pub enum SimError {
         /// Why.
         message: String,
     },
+    /// The hands could not be written (`--out`).
+    Output {
+        /// Why.
+        message: String,
+    },
 }
 
 impl std::fmt::Display for SimError {
@@ -104,6 +109,7 @@ impl std::fmt::Display for SimError {
                 write!(f, "game {game}: {message}")
             }
             SimError::Threads { message } => write!(f, "cannot start threads: {message}"),
+            SimError::Output { message } => f.write_str(message),
         }
     }
 }
@@ -263,22 +269,30 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, SimError> {
         })
 }
 
-/// One worker's share of a run: the statistics of the games it played, and the first error
-/// among them. The statistics are boxed: the share is moved at every game it folds.
+/// One worker's share of a run: the statistics of the games it played, the first error among
+/// them, and with `--out` each hand's line. The statistics are boxed: the share is moved at
+/// every game it folds.
 struct Share {
     stats: Box<Stats>,
     error: Option<(usize, SimError)>,
+    /// Each hand as a JSON line, with its game's index (kept only when asked for).
+    lines: Vec<(usize, String)>,
 }
 
 impl Share {
-    /// Plays game `index` into the statistics, unless an earlier game of this share failed
-    /// (a later one cannot be the run's first error).
-    fn play(mut self, config: &SimConfig, index: usize) -> Share {
+    /// Plays game `index` into the statistics (and its hands into `lines` when `keep`), unless
+    /// an earlier game of this share failed (a later one cannot be the run's first error).
+    fn play(mut self, config: &SimConfig, index: usize, keep: bool) -> Share {
         if self.error.is_some() {
             return self;
         }
+        let lines = &mut self.lines;
+        let stats = &mut self.stats;
         if let Err(e) = play_game(config, index, |game, seat_of| {
-            self.stats.add_game(game, seat_of)
+            stats.add_game(game, seat_of);
+            if keep {
+                hand_lines(config, index, game, seat_of, lines);
+            }
         }) {
             self.error = Some((index, e));
         }
@@ -288,12 +302,69 @@ impl Share {
     /// Both shares: the statistics merged, and the error of the lower game.
     fn merge(mut self, other: Share) -> Share {
         self.stats.merge(&other.stats);
+        self.lines.extend(other.lines);
         self.error = match (self.error, other.error) {
             (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
             (a, b) => a.or(b),
         };
         self
     }
+}
+
+/// Each hand of a finished game `index` as one JSON line (`sim --out`): the game and its seed,
+/// the hand, the players by seat, each seat's points, how the hand ended, the winner, the
+/// dealer, the winner's yaku, and against a house what the house won.
+fn hand_lines(
+    config: &SimConfig,
+    index: usize,
+    game: &dyn Game,
+    seat_of: &[Seat],
+    lines: &mut Vec<(usize, String)>,
+) {
+    let seed = game_seed(config.seed, index);
+    let mut seats = vec![String::new(); seat_of.len()];
+    for (p, &s) in seat_of.iter().enumerate() {
+        if let Some(slot) = seats.get_mut(s) {
+            slot.clone_from(&config.players[p]);
+        }
+    }
+    let yaku = &config.ruleset.yaku.yaku;
+    let house = config.ruleset.banker().is_some();
+    for (k, h) in game.history().iter().enumerate() {
+        let won: Vec<&str> = (0..yaku.len().min(64))
+            .filter(|i| h.yaku_mask >> i & 1 == 1)
+            .map(|i| yaku[i].id.as_str())
+            .collect();
+        let line = HandLine {
+            game: index,
+            seed,
+            hand: k + 1,
+            seats: &seats,
+            points: &h.points,
+            end: h.end.0,
+            winner: h.winner,
+            dealer: h.dealer,
+            yaku: won,
+            house: house.then_some(h.house),
+        };
+        lines.push((index, serde_json::to_string(&line).unwrap_or_default()));
+    }
+}
+
+/// One line of `sim --out`, its fields in this order.
+#[derive(serde::Serialize)]
+struct HandLine<'a> {
+    game: usize,
+    seed: u64,
+    hand: usize,
+    seats: &'a [String],
+    points: &'a [i64],
+    end: &'a str,
+    winner: Option<Seat>,
+    dealer: Option<Seat>,
+    yaku: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    house: Option<i64>,
 }
 
 /// Runs `config` on `threads` threads (0: one per core) and summarizes it, calling `tick` after
@@ -305,25 +376,61 @@ pub fn simulate(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Report, SimError> {
+    simulate_to(config, threads, tick, None)
+}
+
+/// Where [`simulate_to`] writes each hand's line, in game order.
+pub type HandSink<'a> = &'a mut dyn FnMut(&str) -> std::io::Result<()>;
+
+/// [`simulate`], writing every hand as one JSON line to `out` when given: the games are then
+/// played [`CHUNK`] at a time and each chunk's lines written in game order before the next is
+/// played, so memory does not grow with the games and the file is the same for any number of
+/// threads. The statistics are exact sums, the same as without `out`.
+pub fn simulate_to(
+    config: &SimConfig,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+    mut out: Option<HandSink<'_>>,
+) -> Result<Report, SimError> {
     check_players(&config.ruleset, &config.players)?;
+    let keep = out.is_some();
     let empty = || Share {
         stats: Box::new(Stats::new(&config.ruleset, &config.players)),
         error: None,
+        lines: Vec::new(),
     };
-    let share = thread_pool(threads)?.install(|| {
-        (0..config.games)
-            .into_par_iter()
-            .fold(empty, |share, i| {
-                let share = share.play(config, i);
-                tick();
-                share
-            })
-            .reduce(empty, Share::merge)
-    });
-    match share.error {
-        Some((_, e)) => Err(e),
-        None => Ok(share.stats.report(config.seed)),
+    let pool = thread_pool(threads)?;
+    let step = if keep { CHUNK } else { config.games.max(1) };
+    let mut total = empty();
+    let mut start = 0;
+    while start < config.games {
+        let end = (start + step).min(config.games);
+        let mut share = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .fold(empty, |share, i| {
+                    let share = share.play(config, i, keep);
+                    tick();
+                    share
+                })
+                .reduce(empty, Share::merge)
+        });
+        if let Some((_, e)) = share.error.take() {
+            return Err(e);
+        }
+        if let Some(out) = out.as_mut() {
+            // A game's hands are in order within its share; the sort is stable.
+            share.lines.sort_by_key(|(i, _)| *i);
+            for (_, line) in share.lines.drain(..) {
+                out(&line).map_err(|e| SimError::Output {
+                    message: e.to_string(),
+                })?;
+            }
+        }
+        total = total.merge(share);
+        start = end;
     }
+    Ok(total.stats.report(config.seed))
 }
 
 /// Runs two rulesets on the same seeds (with shared deals) and compares them game by game.

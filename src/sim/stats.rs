@@ -30,9 +30,9 @@ pub struct Proportion {
     /// `count / n` (0 when `n` is 0).
     pub rate: f64,
     /// Lower end of the interval.
-    pub lo: f64,
+    pub low: f64,
     /// Upper end.
-    pub hi: f64,
+    pub high: f64,
 }
 
 impl Proportion {
@@ -43,8 +43,8 @@ impl Proportion {
                 count,
                 n,
                 rate: 0.0,
-                lo: 0.0,
-                hi: 1.0,
+                low: 0.0,
+                high: 1.0,
             };
         }
         let nf = n as f64;
@@ -56,8 +56,8 @@ impl Proportion {
             count,
             n,
             rate: p,
-            lo: (centre - half).max(0.0),
-            hi: (centre + half).min(1.0),
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
         }
     }
 }
@@ -179,10 +179,9 @@ pub struct PlayerStats {
     pub draws: u64,
     /// The share of games won (against a house: of hands), with its interval.
     pub win_rate: Proportion,
-    /// Mean points per round (for games settled with a house: the net transfer per hand).
-    pub mean_points_per_round: f64,
-    /// Half-width of its 95% interval.
-    pub ci95: f64,
+    /// Points per round (for games settled with a house: the net transfer per hand), with
+    /// its interval.
+    pub points_per_round: Mean,
     /// Mean final score per game, with its interval.
     pub score_per_game: Mean,
     /// Calls to play on made.
@@ -198,10 +197,8 @@ pub struct PlayerStats {
 pub struct YakuCount {
     /// The yaku's id.
     pub id: String,
-    /// Rounds it ended.
-    pub rounds: u64,
-    /// The share of all rounds.
-    pub share: f64,
+    /// The rounds it ended (`count`) of all rounds (`n`), with the interval.
+    pub share: Proportion,
 }
 
 /// How often hands ended one way.
@@ -213,9 +210,15 @@ pub struct EndCount {
     pub share: Proportion,
 }
 
+/// The version of the JSON shape of a report and a comparison (`sim --json`): 2 since every
+/// interval is `count`, `n`, `rate`, `low`, `high` and every mean `n`, `mean`, `ci95`.
+pub const FORMAT: u32 = 2;
+
 /// The report of a run: the same shape for every family and seat count.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
+    /// The version of this shape, [`FORMAT`].
+    pub format: u32,
     /// The ruleset's id.
     pub ruleset: String,
     /// The family (`matching`, `banker`).
@@ -488,8 +491,7 @@ impl Stats {
                     losses: p.losses,
                     draws: self.counted() - p.wins - p.losses,
                     win_rate: Proportion::new(p.wins, self.counted()),
-                    mean_points_per_round: per_round.mean,
-                    ci95: per_round.ci95,
+                    points_per_round: per_round,
                     score_per_game: p.per_game.mean_over(1),
                     calls: p.calls,
                     call_hands: p.call_hands,
@@ -497,7 +499,6 @@ impl Stats {
                 }
             })
             .collect();
-        let share = |count: u64| count as f64 / self.rounds.max(1) as f64;
         let mut yaku: Vec<YakuCount> = self
             .yaku_ids
             .iter()
@@ -507,12 +508,17 @@ impl Stats {
             .filter(|(_, n)| *n > 0)
             .map(|(id, rounds)| YakuCount {
                 id,
-                rounds,
-                share: share(rounds),
+                share: Proportion::new(rounds, self.rounds),
             })
             .collect();
-        yaku.sort_by(|a, b| b.rounds.cmp(&a.rounds).then_with(|| a.id.cmp(&b.id)));
+        yaku.sort_by(|a, b| {
+            b.share
+                .count
+                .cmp(&a.share.count)
+                .then_with(|| a.id.cmp(&b.id))
+        });
         Report {
+            format: FORMAT,
             ruleset: self.ruleset.clone(),
             family: self.family.to_string(),
             games: self.games,
@@ -577,6 +583,8 @@ pub struct Difference {
 /// Two rulesets compared.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
+    /// The version of this shape, [`FORMAT`].
+    pub format: u32,
     /// The first ruleset's report.
     pub a: Report,
     /// The second's.
@@ -672,7 +680,12 @@ impl Paired {
                 diff: self.diff[k].mean(),
             })
             .collect();
-        Comparison { a, b, differences }
+        Comparison {
+            format: FORMAT,
+            a,
+            b,
+            differences,
+        }
     }
 }
 
@@ -694,10 +707,10 @@ mod tests {
     fn wilson_interval_matches_known_values() {
         // 50 of 100: 0.4038..0.5962 (standard tables).
         let p = Proportion::new(50, 100);
-        assert!((p.lo - 0.4038).abs() < 1e-3 && (p.hi - 0.5962).abs() < 1e-3);
+        assert!((p.low - 0.4038).abs() < 1e-3 && (p.high - 0.5962).abs() < 1e-3);
         let zero = Proportion::new(0, 10);
-        assert_eq!(zero.lo, 0.0);
-        assert!((zero.hi - 0.2775).abs() < 1e-3);
+        assert_eq!(zero.low, 0.0);
+        assert!((zero.high - 0.2775).abs() < 1e-3);
     }
 
     #[test]

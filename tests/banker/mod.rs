@@ -213,8 +213,8 @@ fn sim_agrees_with_analyze_within_the_confidence_interval() {
         exact.expect_code(0);
         let exact: serde_json::Value = serde_json::from_str(&exact.stdout).unwrap();
         let ev = exact["ev"].as_f64().unwrap();
-        let mean = seat["mean_points_per_round"].as_f64().unwrap();
-        let ci = seat["ci95"].as_f64().unwrap();
+        let mean = seat["points_per_round"]["mean"].as_f64().unwrap();
+        let ci = seat["points_per_round"]["ci95"].as_f64().unwrap();
         assert!(
             (mean - ev).abs() <= ci,
             "{name}: simulated {mean:.4} ± {ci:.4}, exact {ev:.4}"

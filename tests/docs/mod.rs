@@ -203,9 +203,11 @@ fn examples(doc: &Path) -> Vec<Example> {
 ///   the guide quotes.
 /// - `yaku replay FILE` steps on each Enter: run with `--to-end`.
 /// - `yaku serve` runs until stopped: not run.
+/// - `yaku learn` seats a person: not run (tests/play/learn.rs plays it).
 fn adapt(example: &mut Example) -> Option<&'static str> {
     let words = &mut example.words;
     match words.first().map(String::as_str) {
+        Some("learn") => return Some("interactive"),
         Some("play") => {
             let players = words
                 .iter()

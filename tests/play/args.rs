@@ -181,3 +181,26 @@ fn a_save_path_that_cannot_be_written_fails_before_play() {
     ])
     .expect(0);
 }
+
+#[test]
+fn a_misspelt_player_gets_a_did_you_mean_and_the_list_of_players() {
+    let out = yaku(&["play", "koikoi", "--players", "greedy,grredy", "--line"]).expect(2);
+    assert!(
+        out.stderr
+            .contains("unknown player `grredy`: unknown bot `grredy` (did you mean `greedy`?)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("= help: players: human, random, greedy, expert, expert:N"),
+        "{}",
+        out.stderr
+    );
+    let out = yaku(&["play", "koikoi", "--players", "humna,greedy", "--line"]).expect(2);
+    assert!(
+        out.stderr.contains("(did you mean `human`?)"),
+        "{}",
+        out.stderr
+    );
+}

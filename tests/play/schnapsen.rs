@@ -99,7 +99,7 @@ fn sim_ranks_expert_over_greedy_over_random() {
         ])
         .expect(0);
         let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-        v["seats"][0]["win_rate"]["lo"].as_f64().unwrap()
+        v["seats"][0]["win_rate"]["low"].as_f64().unwrap()
     };
     assert!(run("greedy,random", "200") > 0.5);
     assert!(run("expert:8,greedy", "40") > 0.5);

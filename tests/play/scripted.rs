@@ -155,7 +155,8 @@ fn koikoi_prompt_errors_and_the_points_for_stopping() {
                 .map(|(n, _)| (s, n))
         })
         .expect("some seed reaches a koi-koi choice worth 1 point");
-    let script = format!("{}maybe\n5\nstop\nquit\n", ones(lines));
+    // An empty answer stops.
+    let script = format!("{}maybe\n5\n\nquit\n", ones(lines));
     let dir = temp_dir("koikoi");
     let out = yaku(&["play", "koikoi", "--seed", &seed.to_string()])
         .current_dir(&dir)
@@ -163,7 +164,7 @@ fn koikoi_prompt_errors_and_the_points_for_stopping() {
         .expect(0);
     let s = &out.stdout;
     for expected in [
-        "you made a yaku (greedy needs 1 more card for Tane (animals)): 1) Koi-koi (call koi-koi and play on for more)  2) Stop (stop and score): take 1 point\n",
+        "you made a yaku (greedy needs 1 more card for Tane (animals)): 1) Koi-koi (call koi-koi and play on for more)  2) Stop (stop and score): take 1 point (Enter: stop)\n",
         "error: `maybe`: answer `koikoi` or `stop` (or `help`)",
         "error: there is no option 5: choose 1 to 2",
         "won by you (stopped): 1 point\n",
@@ -368,4 +369,55 @@ fn the_line_screen_marks_matches_places_missing_cards_and_shows_no_source_ids() 
         });
         assert_eq!(id, None, "{ruleset} shows a source id");
     }
+}
+
+#[test]
+fn the_score_history_has_each_hands_yaku_points_and_running_totals() {
+    let dir = temp_dir("history");
+    let input = ones(23) + "score\nquit\n";
+    let out = yaku(&["play", "koikoi", "--seed", "3", "--save", "s.json"])
+        .current_dir(&dir)
+        .stdin(input)
+        .expect(0);
+    let s = &out.stdout;
+    let at = s.rfind("> score").expect("the score command was read");
+    let history = &s[at..];
+    for expected in [
+        "after 3 hands:",
+        "round 1: greedy wins (stopped)",
+        "yaku: Sankō (three brights) 5, Hanami-zake (flower viewing) 5, Kasu (plains) 1 = 11",
+        "then: x2 for 7 or more points (22)",
+        "calls: greedy called Koi-koi 1 time",
+        "this hand: you 0, greedy +22",
+        "total: you 0, greedy 22",
+        "total: you 0, greedy 24",
+    ] {
+        assert!(
+            history.contains(expected),
+            "missing `{expected}` in:\n{history}"
+        );
+    }
+    // The hand's end says what each yaku takes.
+    assert!(
+        s.contains("      Three 20-point cards other than the Rain Man."),
+        "{s}"
+    );
+}
+
+#[test]
+fn the_kolyesi_draw_prompt_gives_the_exact_odds_of_each_choice() {
+    let dir = temp_dir("kolyesi-odds");
+    let out = yaku(&["play", "kolyesi", "--seed", "5", "--save", "k.json"])
+        .current_dir(&dir)
+        .stdin("1\nquit\n")
+        .expect(0);
+    let s = &out.stdout;
+    // The first tile is [2:2] (Bench): `yaku analyze kolyesi` gives -0.1683 and -0.0355.
+    assert!(s.contains("your tile [2:2]"), "{s}");
+    assert!(
+        s.contains(
+            "take how many more tiles? (1 or 2)\nexact result of a 1-chip bet: take 1: -0.168 · take 2: -0.035\n"
+        ),
+        "{s}"
+    );
 }

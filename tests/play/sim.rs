@@ -1,6 +1,6 @@
 //! `yaku sim`: the same output whatever the thread count, and the JSON report's shape.
 
-use super::run::yaku;
+use super::run::{temp_dir, yaku};
 use crate::common::TempDir;
 use serde_json::Value;
 
@@ -57,6 +57,7 @@ fn json_report_shape() {
     ])
     .expect(0);
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["format"], 2);
     assert_eq!(v["games"], 10);
     assert!(v["rounds"].as_u64().unwrap() >= 10);
     let seats = v["seats"].as_array().unwrap();
@@ -67,8 +68,21 @@ fn json_report_shape() {
         for key in ["wins", "losses", "draws"] {
             assert!(s[key].is_u64(), "{key}: {s}");
         }
-        assert!(s["mean_points_per_round"].is_f64());
-        assert!(s["ci95"].as_f64().unwrap() >= 0.0);
+        // One shape for every mean and every interval.
+        for key in ["points_per_round", "score_per_game"] {
+            assert_mean(&s[key]);
+        }
+        for key in ["win_rate", "calls_paid_off"] {
+            assert_interval(&s[key]);
+        }
+    }
+    assert_mean(&v["dealer_advantage"]);
+    assert_interval(&v["dealer_wins"]);
+    for e in v["ends"].as_array().unwrap() {
+        assert_interval(&e["share"]);
+    }
+    for y in v["yaku"].as_array().unwrap() {
+        assert_interval(&y["share"]);
     }
     let games: u64 = ["wins", "losses", "draws"]
         .iter()
@@ -227,4 +241,123 @@ fn a_failing_script_stops_the_run_at_its_first_failing_game_on_any_threads() {
     }
     // The games before it play.
     run("39", "2").expect(0);
+}
+
+/// A mean as `sim --json` gives every one: `n`, `mean`, `ci95`, nothing else.
+fn assert_mean(v: &Value) {
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 3, "{v}");
+    assert!(
+        v["n"].is_u64() && v["mean"].is_number() && v["ci95"].as_f64().unwrap() >= 0.0,
+        "{v}"
+    );
+}
+
+/// An interval as `sim --json` gives every one: `count`, `n`, `rate`, `low`, `high`.
+fn assert_interval(v: &Value) {
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 5, "{v}");
+    let (low, rate, high) = (
+        v["low"].as_f64().unwrap(),
+        v["rate"].as_f64().unwrap(),
+        v["high"].as_f64().unwrap(),
+    );
+    assert!(v["count"].is_u64() && v["n"].is_u64(), "{v}");
+    assert!(low <= rate && rate <= high, "{v}");
+}
+
+#[test]
+fn out_writes_every_hand_as_a_json_line_the_same_on_any_threads() {
+    let dir = temp_dir("sim-out");
+    let run = |threads: &str, file: &str| {
+        let out = yaku(&[
+            "sim",
+            "gostop",
+            "--games",
+            "9",
+            "--rounds",
+            "2",
+            "--threads",
+            threads,
+            "--out",
+            file,
+            "--json",
+        ])
+        .current_dir(&dir)
+        .expect(0);
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        (v, std::fs::read_to_string(dir.join(file)).unwrap())
+    };
+    let (report, one) = run("1", "a.jsonl");
+    let (_, three) = run("3", "b.jsonl");
+    assert_eq!(one, three);
+    let lines: Vec<Value> = one
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as u64, report["rounds"].as_u64().unwrap());
+    let first = &lines[0];
+    assert_eq!(first["game"], 0);
+    assert_eq!(first["hand"], 1);
+    assert!(first["seed"].is_u64());
+    assert_eq!(first["seats"].as_array().unwrap().len(), 3);
+    assert_eq!(first["points"].as_array().unwrap().len(), 3);
+    assert!(first["end"].is_string());
+    // Games in order, each game's hands in order.
+    let order: Vec<(u64, u64)> = lines
+        .iter()
+        .map(|l| (l["game"].as_u64().unwrap(), l["hand"].as_u64().unwrap()))
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert_eq!(order, sorted);
+    // The points of the lines add up to the report's.
+    let total: i64 = lines
+        .iter()
+        .map(|l| {
+            l["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_i64().unwrap())
+                .sum::<i64>()
+        })
+        .sum();
+    let mean_sum: f64 = report["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points_per_round"]["mean"].as_f64().unwrap())
+        .sum();
+    let rounds = report["rounds"].as_f64().unwrap();
+    assert!(
+        (total as f64 - mean_sum * rounds).abs() < 1e-6,
+        "{total} vs {mean_sum} x {rounds}"
+    );
+    // A path that cannot be written is refused before any game, and nothing is left behind.
+    let out = yaku(&[
+        "sim",
+        "koikoi",
+        "--games",
+        "2",
+        "--out",
+        "no-such-dir/x.jsonl",
+    ])
+    .current_dir(&dir)
+    .run();
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("the directory `no-such-dir` does not exist"),
+        "{}",
+        out.stderr
+    );
+    let out = yaku(&["sim", "koikoi", "--games", "2", "--out", "/dev/null"]).run();
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
 }

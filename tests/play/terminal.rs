@@ -449,7 +449,7 @@ fn line_mode_on_a_terminal_and_replay_stepping() {
     ])
     .current_dir(&dir)
     .expect(0);
-    let mut t = Term::start(&dir, &["replay", "g.json"], 200, 60);
+    let mut t = Term::start(&dir, &["replay", "g.json", "--line"], 200, 60);
     t.wait_for("[action 1/");
     t.send("\r");
     t.wait_for("[action 2/");
@@ -767,6 +767,183 @@ fn the_call_to_play_on_says_what_stopping_scores_and_what_the_opponent_needs_and
         "stop is the option chosen first:\n{s}"
     );
     assert_nothing_cut(&t, "the call to play on");
+    t.send("q");
+    t.wait_for("resume it with");
+}
+
+#[test]
+fn replay_on_the_table_steps_back_and_forth_jumps_to_a_hand_and_shows_every_hand() {
+    let dir = temp_dir("tty-replay");
+    yaku(&[
+        "play",
+        "koikoi",
+        "--players",
+        "greedy,greedy",
+        "--seed",
+        "3",
+        "--rounds",
+        "2",
+        "--record",
+        "g.json",
+    ])
+    .current_dir(&dir)
+    .expect(0);
+    let mut t = Term::start(&dir, &["replay", "g.json"], 80, 24);
+    let s = t.wait_for("move 0 of");
+    // Both hands face up: the viewer's and the other seat's.
+    assert!(s.contains("greedy 1's hand"), "{s}");
+    assert!(s.contains("greedy 2's hand"), "{s}");
+    assert!(!s.contains("in hand #"), "no hand face down:\n{s}");
+    assert!(s.contains("hand 1 of 2"), "{s}");
+    assert_nothing_cut(&t, "replay at the start");
+    // Forward and back.
+    t.send("\x1b[C");
+    let s = t.wait_for("move 1 of");
+    assert!(s.contains("greedy 1 plays"), "{s}");
+    t.send("\x1b[C");
+    t.wait_for("move 2 of");
+    t.send("\x1b[D");
+    t.wait_for("move 1 of");
+    // A jump to the second hand, and back to the first.
+    t.send("2\r");
+    let s = t.wait_for("hand 2 of 2");
+    assert!(s.contains("round 2 of 2 ·"), "{s}");
+    t.send("[");
+    t.wait_for("hand 1 of 2");
+    t.send("9\r");
+    t.wait_for("there is no hand 9: the record has 2 hands");
+    // Another seat's view, the scores, the end.
+    t.send("\t");
+    t.wait_for("seen from greedy 2");
+    t.send("\x1b[F");
+    let s = t.wait_for("the game is over");
+    assert!(s.contains("move "), "{s}");
+    t.send("s");
+    let s = t.wait_for("after 2 hands");
+    assert!(s.contains("total:"), "{s}");
+    t.assert_box_intact();
+    t.send("x");
+    t.wait_for("the game is over");
+    // Stepping onto a hand's end shows how it ended.
+    t.send("1\r");
+    t.wait_for("hand 1 of 2");
+    t.send("]");
+    t.wait_for("hand 2 of 2");
+    t.send("\x1b[D");
+    t.wait_for("hand 1 of 2");
+    t.send("\x1b[C");
+    let s = t.wait_for("the hand is over");
+    assert!(s.contains("won by"), "{s}");
+    t.send("x");
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
+}
+
+#[test]
+fn replay_on_the_table_in_every_family() {
+    let dir = temp_dir("tty-replay-all");
+    for (ruleset, players) in [
+        ("gostop", "greedy,greedy,greedy"),
+        ("schnapsen", "greedy,greedy"),
+        ("scopa", "greedy,greedy"),
+        ("kolyesi", "seed,seed"),
+        ("seotda", "greedy,greedy,greedy"),
+    ] {
+        let file = format!("{ruleset}.json");
+        yaku(&[
+            "play",
+            ruleset,
+            "--players",
+            players,
+            "--seed",
+            "5",
+            "--rounds",
+            "2",
+            "--record",
+            &file,
+        ])
+        .current_dir(&dir)
+        .expect(0);
+        let mut t = Term::start(&dir, &["replay", &file], 80, 24);
+        t.wait_for("move 0 of");
+        assert_nothing_cut(&t, ruleset);
+        t.send("\x1b[C\x1b[C");
+        let s = t.wait_for("move 2 of");
+        if ruleset == "kolyesi" {
+            // After the bets the banker's tiles are dealt, and a replay shows them.
+            assert!(s.contains("the banker's tiles"), "{s}");
+            assert!(!s.contains("face down"), "{s}");
+        }
+        t.send("\x1b[F");
+        t.wait_for("the game is over");
+        assert_nothing_cut(&t, ruleset);
+        t.send("\x1b[H");
+        t.wait_for("move 0 of");
+        t.send("q");
+        assert_eq!(t.exit_code(), 0, "{ruleset}");
+    }
+}
+
+#[test]
+fn learn_on_the_table_shows_a_lesson_box_and_enter_takes_the_suggested_move() {
+    let dir = temp_dir("tty-learn");
+    let mut t = Term::start(&dir, &["learn", "koikoi"], 80, 24);
+    let s = t.wait_for(" lesson ");
+    assert!(s.contains("Koi-Koi (standard): Two players"), "{s}");
+    t.assert_box_intact();
+    // The lesson is long: it scrolls, and any other key closes it.
+    t.send("\x1b[6~");
+    let s = t.wait_for("Lesson 1:");
+    assert!(s.contains("Enter takes that move"), "{s}");
+    t.send("x");
+    let s = t.wait_for("play a card from your hand");
+    // The suggested card is chosen first.
+    assert!(s.contains("> play Cherry Poetry Ribbon   (Enter)"), "{s}");
+    assert_nothing_cut(&t, "learn");
+    t.send("\r");
+    t.wait_for("Lesson 2:| lesson ");
+    t.send("q");
+    t.send("q");
+    let _ = t.exit_code();
+}
+
+#[test]
+fn after_two_bots_moved_in_go_stop_your_own_move_is_still_on_screen() {
+    let dir = temp_dir("tty-log-3");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "gostop",
+            "--seed",
+            "7",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    t.wait_for("play a card from your hand");
+    t.send("\r");
+    // Every choice on the way takes its first option, until the next card to play.
+    let s = loop {
+        let s = t.wait_for("play a card from your hand|capture which?|choose");
+        if s.contains("greedy 2 draws") && s.contains("play a card from your hand") {
+            break s;
+        }
+        if !s.contains("play a card from your hand") {
+            t.send("\r");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Your own turn (its draw at least: here a bot's shake takes a row of the log too).
+    assert!(s.contains("you draw "), "your own move:\n{s}");
+    assert!(s.contains("greedy 1 plays "), "the first bot's play:\n{s}");
+    assert!(s.contains("greedy 2 draws "), "the second bot's draw:\n{s}");
+    assert_nothing_cut(&t, "gostop after a turn");
     t.send("q");
     t.wait_for("resume it with");
 }

@@ -214,7 +214,9 @@ impl Table for BankerTable {
                 ..SeatPanel::default()
             }
         };
-        let mut notes = vec![bankrolls(g, &self.names)];
+        // The players' chips are in their panels: the note gives the banker's (80 columns hold
+        // it, where every seat's bankroll wrapped).
+        let mut notes: Vec<String> = bank_note(g).into_iter().collect();
         if let Some(last) = g.hands_played().last() {
             notes.extend(showdown(r, last, &self.names).lines().map(str::to_string));
         }
@@ -302,6 +304,17 @@ impl Table for BankerTable {
         }
     }
 
+    fn board_open(&self, game: &dyn Game, seat: Seat) -> Board {
+        let mut board = self.board(game, seat);
+        let g = banker(game);
+        if board.center.hidden > 0 && !g.flow().table_hand {
+            board.center.tiles = Tile::all(&game.ruleset().deck, g.banker_tiles());
+            board.center.hidden = 0;
+            board.center.title = "the banker's tiles".to_string();
+        }
+        board
+    }
+
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
         let g = banker(game);
         let seat = g.to_act().unwrap_or(0);
@@ -356,7 +369,24 @@ impl Table for BankerTable {
                         _ => None,
                     })
                     .collect();
-                format!("take how many more tiles? ({})", options.join(" or "))
+                let mut q = format!("take how many more tiles? ({})", options.join(" or "));
+                // The exact odds `yaku analyze` gives for this first hand, where they are known.
+                let odds = crate::families::banker::shared_odds(g.ruleset()).and_then(|all| {
+                    all.iter()
+                        .find(|o| o.tiles == view.tiles)
+                        .map(|o| o.by_draw.clone())
+                });
+                if let Some(by_draw) = odds.filter(|d| !d.is_empty()) {
+                    let parts: Vec<String> = by_draw
+                        .iter()
+                        .map(|(d, r)| format!("take {d}: {:+.3}", r.to_f64()))
+                        .collect();
+                    q.push_str(&format!(
+                        "\nexact result of a 1-chip bet: {}",
+                        parts.join(" · ")
+                    ));
+                }
+                q
             }
         }
     }
@@ -434,7 +464,53 @@ impl Table for BankerTable {
     }
 
     fn score(&self, game: &dyn Game) -> String {
-        bankrolls(banker(game), &self.names) + "\n"
+        let g = banker(game);
+        let mut out = bankrolls(g, &self.names) + "\n";
+        let history = game.history();
+        if history.is_empty() {
+            return out;
+        }
+        // Each hand's wins and losses by seat, and the chips after it, counted back from the
+        // bankrolls now.
+        let mut after: Vec<i64> = g.bankrolls().to_vec();
+        let mut rows = Vec::new();
+        for h in history.iter().rev() {
+            let mut net: Vec<String> = self
+                .names
+                .iter()
+                .zip(h.points.iter())
+                .map(|(n, p)| match p {
+                    0 => format!("{n} 0"),
+                    p => format!("{n} {p:+}"),
+                })
+                .collect();
+            if g.flow().pot.is_none() && g.banker_seat().is_none() {
+                net.push(match h.house {
+                    0 => "banker 0".to_string(),
+                    p => format!("banker {p:+}"),
+                });
+            }
+            let chips: Vec<String> = self
+                .names
+                .iter()
+                .zip(&after)
+                .map(|(n, b)| format!("{n} {b}"))
+                .collect();
+            rows.push(format!(
+                "hand {}: {}\n  chips after it: {}\n",
+                h.round,
+                net.join(", "),
+                chips.join(", ")
+            ));
+            for (b, p) in after.iter_mut().zip(h.points.iter()) {
+                *b -= p;
+            }
+        }
+        out.push_str(&format!("\nafter {}:\n", plural(history.len(), "hand")));
+        for r in rows.into_iter().rev() {
+            out.push_str(&r);
+        }
+        out
     }
 
     fn finished(&self, game: &dyn Game) -> String {
@@ -524,6 +600,18 @@ fn bankrolls(game: &BankerGame, names: &[String]) -> String {
         None => parts.push("banker (unlimited)".into()),
     }
     format!("bankrolls: {}", parts.join(", "))
+}
+
+/// The banker's chips, for the table's notes: `None` where the bank is a seat or there is a
+/// pot instead.
+fn bank_note(game: &BankerGame) -> Option<String> {
+    if game.flow().pot.is_some() || game.banker_seat().is_some() {
+        return None;
+    }
+    Some(match game.banker_bankroll() {
+        Some(b) => format!("the banker: {b} chips"),
+        None => "the banker: unlimited chips".to_string(),
+    })
 }
 
 /// Cards in the order dealt, a card held twice named twice: `Four of Hearts, Ten of Clubs`.

@@ -12,7 +12,7 @@ use rustyline::{Context, Editor, Helper};
 
 /// The words Tab completes: set before each prompt.
 #[derive(Default)]
-pub struct Words(pub Vec<String>);
+pub struct Words(pub Vec<Vec<String>>);
 
 impl Completer for Words {
     type Candidate = String;
@@ -24,7 +24,7 @@ impl Completer for Words {
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<String>)> {
         let fits = super::prompt::completions(&self.0, &line[..pos]);
-        Ok((0, fits.into_iter().cloned().collect()))
+        Ok((0, fits))
     }
 }
 
@@ -59,7 +59,7 @@ impl LineEditor {
     }
 
     /// Reads one line after `prompt`, completing from `words`.
-    pub fn read(&mut self, prompt: &str, words: Vec<String>) -> Read {
+    pub fn read(&mut self, prompt: &str, words: Vec<Vec<String>>) -> Read {
         if let Some(h) = self.editor.helper_mut() {
             h.0 = words;
         }

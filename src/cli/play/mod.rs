@@ -88,6 +88,55 @@ pub struct PlayArgs {
     speed: Option<u64>,
 }
 
+/// Arguments of `yaku learn`.
+#[derive(clap::Args, Debug)]
+pub struct LearnArgs {
+    /// The ruleset: a bundled name (`koikoi`) or a path.
+    ruleset: String,
+    #[command(flatten)]
+    house: crate::cli::HouseArgs,
+    /// The deal (default 1: the same lesson every time).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// No colours, even on a terminal (so does the `NO_COLOR` environment variable).
+    #[arg(long)]
+    no_color: bool,
+    /// The text screen and typed answers even on a terminal (pipes always get it).
+    #[arg(long)]
+    line: bool,
+}
+
+/// `yaku learn RULESET`: one hand against the usual bots, with a lesson before each of the
+/// person's decisions (what is asked, what the rule sheet says about it, the move a bot would
+/// make and why); Enter takes the suggested move.
+pub fn learn(args: &LearnArgs) -> i32 {
+    let play = PlayArgs {
+        ruleset: Some(args.house.spec(&args.ruleset)),
+        house: crate::cli::HouseArgs::default(),
+        players: None,
+        banker: None,
+        min_bet: None,
+        max_bet: None,
+        seed: Some(args.seed.unwrap_or(1)),
+        rounds: Some(1),
+        record: None,
+        save: None,
+        resume: None,
+        force: false,
+        no_color: args.no_color,
+        line: args.line,
+        speed: None,
+    };
+    let code = run_with(&play, true);
+    if code == super::EXIT_OK {
+        println!(
+            "\nthat was one hand. A whole game: yaku play {spec}; the rules: yaku rules {spec}",
+            spec = args.house.spec(&args.ruleset)
+        );
+    }
+    code
+}
+
 /// `--speed`: a word or milliseconds.
 fn parse_speed(text: &str) -> Result<u64, String> {
     match text {
@@ -129,6 +178,101 @@ struct Session {
     /// The game as it stood at each decision of the one person against bots, newest last, with
     /// the record's length then and the hands seen: what `undo` goes back to.
     undo: Vec<(Box<dyn Game>, usize, usize)>,
+    /// `yaku learn`: the lessons given so far.
+    teacher: Option<Teacher>,
+}
+
+/// What `yaku learn` has explained already, so each thing is explained once.
+#[derive(Default)]
+struct Teacher {
+    /// Lessons given.
+    lessons: usize,
+    /// Declarations explained, by index.
+    declarations: Vec<usize>,
+}
+
+impl Teacher {
+    /// The lesson before a decision of `seat` among `legal`, and the move it suggests: what is
+    /// asked; the first time, what the game is and how a turn goes (the rule sheet's play
+    /// section); each declaration offered for the first time, in the ruleset's words; the move
+    /// a bot would make and why.
+    fn lesson(
+        &mut self,
+        table: &dyn Table,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+    ) -> (String, Option<Action>) {
+        let r = game.ruleset();
+        self.lessons += 1;
+        let mut out = String::new();
+        if self.lessons == 1 {
+            out.push_str(&format!("{}: {}\n\n", r.name, r.description.trim()));
+            let sheet = crate::sheet::text_sheet(r);
+            if let Some(play) = sheet_section(&sheet, "Play") {
+                out.push_str(&format!("How a hand goes:\n{play}\n\n"));
+            }
+            if !r.yaku.yaku.is_empty() {
+                out.push_str("What scores (the yaku; `r` or `rules` shows the whole sheet):\n");
+                for y in r.yaku.yaku.iter().take(6) {
+                    out.push_str(&format!("- {}: {}\n", y.name, y.description.trim()));
+                }
+                if r.yaku.yaku.len() > 6 {
+                    out.push_str(&format!("- and {} more\n", r.yaku.yaku.len() - 6));
+                }
+                out.push('\n');
+            }
+        }
+        let question = table.question(game, legal);
+        let asked = question
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(':');
+        out.push_str(&format!("Lesson {}: {asked}.\n", self.lessons));
+        // What the question says besides its options (the exact odds of a draw).
+        for line in question.lines().skip(1) {
+            if !line.starts_with(char::is_whitespace) && !line.trim().is_empty() {
+                out.push_str(&format!("{line}\n"));
+            }
+        }
+        for a in legal {
+            if let Action::Declare { decl, .. } = a {
+                let i = decl.0 as usize;
+                if self.declarations.contains(&i) {
+                    continue;
+                }
+                self.declarations.push(i);
+                if let Some(d) = r.declarations.get(i) {
+                    out.push_str(&format!("- {}: {}\n", d.name, d.prompt.trim()));
+                }
+            }
+        }
+        let (text, suggested) = hint_for(table, game, seat, legal);
+        let text = text
+            .strip_prefix("hint: the")
+            .map_or(text.clone(), |t| format!("The{t}"));
+        out.push_str(&text);
+        if suggested.is_some() {
+            out.push_str("\nEnter takes that move; any other option is yours to choose.");
+        }
+        (out, suggested)
+    }
+}
+
+/// The bullets of the rule sheet's section `title` (text format), if it has one.
+fn sheet_section(sheet: &str, title: &str) -> Option<String> {
+    let lines: Vec<&str> = sheet.lines().collect();
+    let start = lines
+        .windows(2)
+        .position(|w| w[0] == title && w[1].starts_with("---"))?
+        + 2;
+    let body: Vec<&str> = lines[start..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .copied()
+        .collect();
+    (!body.is_empty()).then(|| body.join("\n"))
 }
 
 /// What an interrupt saves, and where: the record as JSON when a person was last asked.
@@ -136,6 +280,11 @@ type Snapshot = Arc<std::sync::Mutex<(PathBuf, String)>>;
 
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
+    run_with(args, false)
+}
+
+/// Plays, with a lesson before each of the person's decisions when `teach`.
+fn run_with(args: &PlayArgs, teach: bool) -> i32 {
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::stdout().is_terminal();
@@ -149,6 +298,9 @@ pub fn run(args: &PlayArgs) -> i32 {
     };
     match session {
         Ok(mut s) => {
+            if teach {
+                s.teacher = Some(Teacher::default());
+            }
             let humans: Vec<bool> = s.bots.iter().map(Option::is_none).collect();
             let someone = humans.iter().any(|h| *h);
             if !args.line && tui::available() && (someone || args.speed.is_some()) {
@@ -157,6 +309,12 @@ pub fn run(args: &PlayArgs) -> i32 {
                     Ok(mut front) => {
                         s.table.style_mut().color = false;
                         s.table.style_mut().brief = true;
+                        // The seed, printed before the table took the screen, is the log's
+                        // first line.
+                        front.note(&format!(
+                            "seed {} (play this game again with --seed {})",
+                            s.seed, s.seed
+                        ));
                         return s.play(&mut front);
                     }
                     Err(e) => eprintln!(
@@ -168,6 +326,56 @@ pub fn run(args: &PlayArgs) -> i32 {
             s.play(&mut LineFrontend::new(hot_seat))
         }
         Err(code) => code,
+    }
+}
+
+/// `yaku replay` on the full-screen table: the record read through first (an illegal action is
+/// reported before the terminal is taken), then stepped forward and back with every hand face
+/// up. `None` when the full-screen table cannot be used here (the caller replays in lines).
+pub(super) fn replay_on_table(
+    path: &Path,
+    record: &Record,
+    ruleset: Arc<Ruleset>,
+    color: bool,
+) -> Option<i32> {
+    if !tui::available() {
+        return None;
+    }
+    let fail = |e: crate::core::record::RecordError| {
+        eprintln!(
+            "error: `{}`: {}",
+            path.display(),
+            super::replay::record_error(record, &e)
+        );
+        super::EXIT_FAILURE
+    };
+    let mut table = table::for_ruleset(
+        &ruleset,
+        &record.players,
+        record.players.clone(),
+        false,
+        false,
+    );
+    table.style_mut().brief = true;
+    let game = match crate::families::start_record(record, ruleset, true) {
+        Ok(g) => g,
+        Err(e) => return Some(fail(e)),
+    };
+    let seats = game.seats();
+    let replay = match tui::Replay::read(&mut *table, game, record) {
+        Ok(r) => r,
+        Err(e) => return Some(fail(e)),
+    };
+    match tui::FullScreen::new(vec![false; seats], color, std::time::Duration::ZERO) {
+        Ok(mut front) => {
+            front.replay(&*table, &replay);
+            front.leave();
+            Some(super::EXIT_OK)
+        }
+        Err(e) => {
+            eprintln!("note: the full-screen table is not available ({e}); replaying in lines");
+            None
+        }
     }
 }
 
@@ -318,6 +526,7 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
         save_failed: false,
         save_is_new: true,
         undo: Vec::new(),
+        teacher: None,
     };
     session.check_files()?;
     // Saved before the banner: a signal from the first line shown on finds the game.
@@ -632,6 +841,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         save_failed: false,
         save_is_new: false,
         undo: Vec::new(),
+        teacher: None,
     };
     session.save_is_new = !session.save.exists();
     session.check_files()?;
@@ -1044,6 +1254,10 @@ impl Session {
                     self.undo.push((self.game.box_clone(), len, hands_seen));
                 }
             }
+            if fresh && let Some(teacher) = &mut self.teacher {
+                let (text, suggested) = teacher.lesson(&*self.table, &*self.game, seat, &legal);
+                front.teach(&*self.table, &*self.game, &text, suggested);
+            }
             match front.decide(&*self.table, &*self.game, seat, &legal, fresh) {
                 Reply::Undo => {
                     match self.take_back() {
@@ -1095,8 +1309,29 @@ impl Session {
 /// takes, the yaku it makes or brings nearer, the trick it wins. Only what the player can see
 /// is used: the game is tried on a copy up to the first card drawn from the stock.
 fn hint(table: &dyn Table, game: &dyn Game, seat: Seat, legal: &[Action]) -> String {
-    let Ok(mut bot) = agent_by_name("greedy", game.ruleset()) else {
-        return "no hint: the greedy bot does not play this game".to_string();
+    hint_for(table, game, seat, legal).0
+}
+
+/// The hint, and the move it names. A game the greedy bot does not play (a banker game) gets
+/// the move of its usual strategy bot.
+fn hint_for(
+    table: &dyn Table,
+    game: &dyn Game,
+    seat: Seat,
+    legal: &[Action],
+) -> (String, Option<Action>) {
+    let ruleset = game.ruleset();
+    // A banker game's usual strategy bot plays from its odds; the others' greedy is the bot.
+    let names = if ruleset.banker().is_some() {
+        ["seed", "best", "greedy"]
+    } else {
+        ["greedy", "seed", "best"]
+    };
+    let found = names
+        .into_iter()
+        .find_map(|name| agent_by_name(name, ruleset).ok().map(|b| (name, b)));
+    let Some((name, mut bot)) = found else {
+        return ("no hint: no bot plays this game".to_string(), None);
     };
     let mut rng = agent_rng(crate::sim::game_seed(0, 0));
     let action = bot.choose(game, seat, legal, &mut rng);
@@ -1138,19 +1373,51 @@ fn hint(table: &dyn Table, game: &dyn Game, seat: Seat, legal: &[Action]) -> Str
             }
         }
     }
+    let captures = reasons.iter().any(|r| r.starts_with("it captures"));
     for why in table.why(game, seat, action) {
+        // What the card matches is said by what it captures.
+        if captures && why.starts_with("it matches") {
+            continue;
+        }
         if !reasons.contains(&why) {
             reasons.push(why);
         }
     }
+    // A trick's cards are said by the trick won.
+    if reasons.iter().any(|r| r == "it wins the trick") {
+        reasons.retain(|r| !r.starts_with("it captures"));
+    }
     let mut out = format!(
-        "hint: the greedy bot would {}{number}",
-        table.describe(game, action)
+        "hint: the {name} bot would {}{number}",
+        as_infinitive(&table.describe(game, action))
     );
     if !reasons.is_empty() {
         out.push_str(&format!(": {}", reasons.join("; ")));
     }
-    out
+    (out, Some(action))
+}
+
+/// An action's description as it follows "would": `bets 10` is `bet 10`, and a declaration's
+/// name (`Marriage: ...`) is chosen.
+fn as_infinitive(description: &str) -> String {
+    const VERBS: [(&str, &str); 7] = [
+        ("bets ", "bet "),
+        ("takes ", "take "),
+        ("stakes ", "stake "),
+        ("calls", "call"),
+        ("raises", "raise"),
+        ("folds", "fold"),
+        ("checks", "check"),
+    ];
+    for (third, bare) in VERBS {
+        if let Some(rest) = description.strip_prefix(third) {
+            return format!("{bare}{rest}");
+        }
+    }
+    if description.starts_with(|c: char| c.is_uppercase()) {
+        return format!("choose {description}");
+    }
+    description.to_string()
 }
 
 /// What a front end answers when asked.
@@ -1195,6 +1462,9 @@ trait Frontend {
     fn ask_path(&mut self, problem: &str) -> Option<String>;
     /// A message to the player.
     fn say(&mut self, text: &str);
+    /// `yaku learn`: the lesson before a decision, and the move it suggests (taken by Enter at
+    /// the decision that follows).
+    fn teach(&mut self, table: &dyn Table, game: &dyn Game, text: &str, suggested: Option<Action>);
     /// The game is over: show its end before the program prints its summary.
     fn finished(&mut self, _table: &dyn Table, _game: &dyn Game) {}
     /// Gives the terminal back (before the program's last messages).
@@ -1210,6 +1480,10 @@ struct LineFrontend {
     hot_seat: bool,
     /// Line editing when standard input is a terminal.
     editor: Option<editor::LineEditor>,
+    /// The move an empty answer takes (`yaku learn`'s suggestion), at the next decision.
+    suggested: Option<Action>,
+    /// The lesson shown under the table at the next decision (`yaku learn`).
+    lesson: Option<String>,
 }
 
 impl LineFrontend {
@@ -1225,12 +1499,14 @@ impl LineFrontend {
             },
             echo: !terminal,
             input: stdin.lock(),
+            suggested: None,
+            lesson: None,
         }
     }
 
     /// One prompt, with a line read (Tab completing `words` on a terminal): `None` at the end
     /// of input (or a read error, reported). Ctrl-C while editing a line reads as `quit`.
-    fn read(&mut self, words: Vec<String>) -> Option<String> {
+    fn read(&mut self, words: Vec<Vec<String>>) -> Option<String> {
         if let Some(editor) = &mut self.editor {
             return match editor.read("> ", words) {
                 editor::Read::Line(line) => Some(line),
@@ -1335,12 +1611,20 @@ impl Frontend for LineFrontend {
         if fresh {
             self.show(table, game, seat);
         }
+        if let Some(lesson) = self.lesson.take() {
+            println!("\n{lesson}\n");
+        }
         loop {
             println!("{}", table.question(game, legal));
             let words = prompt::completion_words(game, legal);
             let Some(line) = self.read(words) else {
                 return Reply::Ended;
             };
+            if line.trim().is_empty()
+                && let Some(a) = self.suggested.take()
+            {
+                return Reply::Act(a);
+            }
             match table.parse(&line, game, legal) {
                 Ok(Input::Act(action)) => return Reply::Act(action),
                 Ok(Input::Help) => println!("{}", table.help()),
@@ -1364,6 +1648,12 @@ impl Frontend for LineFrontend {
 
     fn say(&mut self, text: &str) {
         println!("{text}");
+    }
+
+    fn teach(&mut self, table: &dyn Table, game: &dyn Game, text: &str, suggested: Option<Action>) {
+        let _ = (table, game);
+        self.lesson = Some(text.to_string());
+        self.suggested = suggested;
     }
 }
 

@@ -42,36 +42,48 @@ at any prompt:
   help            this text
   quit            save the game to a file and leave (so does end of input, Ctrl-D)";
 
-/// The words a player may type now, for completion: the ids and names of the cards and
-/// declarations among `legal`, sorted.
-pub fn completion_words(game: &dyn Game, legal: &[Action]) -> Vec<String> {
+/// The spellings Tab completes, one list per option offered now: a card's name and id, a
+/// declaration's name and id (name first).
+pub fn completion_words(game: &dyn Game, legal: &[Action]) -> Vec<Vec<String>> {
     let r = game.ruleset();
     let deck = &r.deck;
-    let mut words: Vec<String> = Vec::new();
+    let mut words: Vec<Vec<String>> = Vec::new();
     for a in legal {
+        let mut spellings = Vec::new();
         if let Some(c) = a.card() {
-            words.push(deck.id_of(c).to_string());
-            words.push(deck.card(c).name.clone());
+            spellings.push(deck.card(c).name.clone());
+            spellings.push(deck.id_of(c).to_string());
         }
         if let Action::Declare { decl, .. } = a
             && let Some(d) = r.declarations.get(decl.0 as usize)
         {
-            words.push(d.id.clone());
-            words.push(d.name.clone());
+            spellings.push(d.name.clone());
+            spellings.push(d.id.clone());
+        }
+        if !spellings.is_empty() && !words.contains(&spellings) {
+            words.push(spellings);
         }
     }
-    words.sort();
-    words.dedup();
     words
 }
 
-/// The words of [`completion_words`] that start with `typed`, case aside.
-pub fn completions<'w>(words: &'w [String], typed: &str) -> Vec<&'w String> {
+/// What `typed` completes to: for each option with a spelling that starts with it (case
+/// aside), the first such spelling, so that one card spelt two ways (`Cherry Curtain`,
+/// `cherry-curtain`) is one completion. Sorted, without repeats.
+pub fn completions(words: &[Vec<String>], typed: &str) -> Vec<String> {
     let typed = typed.to_lowercase();
-    words
+    let mut fits: Vec<String> = words
         .iter()
-        .filter(|w| w.to_lowercase().starts_with(&typed))
-        .collect()
+        .filter_map(|spellings| {
+            spellings
+                .iter()
+                .find(|w| w.to_lowercase().starts_with(&typed))
+                .cloned()
+        })
+        .collect();
+    fits.sort();
+    fits.dedup();
+    fits
 }
 
 /// A command every prompt understands, from a typed line.
@@ -188,11 +200,21 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
             } else {
                 format!("you made a yaku ({})", risk.join("; "))
             };
-            declarations(&lead, &now)
+            let mut q = declarations(&lead, &now);
+            if legal.iter().any(|a| is_stop(r, *a)) {
+                q.push_str(" (Enter: stop)");
+            }
+            q
         }
         Phase::AfterDeal => declarations("after the deal, choose", ""),
         Phase::GameOver => "the game is over".to_string(),
     }
+}
+
+/// True when `action` is a declaration that stops the hand.
+fn is_stop(r: &Ruleset, action: Action) -> bool {
+    matches!(action, Action::Declare { decl, .. }
+        if r.declarations.get(decl.0 as usize).is_some_and(|d| d.effect == "stop"))
 }
 
 /// The option chosen at first: the safe one where there is one (stop after a yaku rather than
@@ -250,6 +272,13 @@ fn named_declaration(ruleset: &Ruleset, legal: &[Action], lower: &str) -> Option
 pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input, String> {
     let text = line.trim();
     let lower = text.to_ascii_lowercase();
+    // An empty answer to the call to play on is the safe one: stop.
+    if text.is_empty()
+        && matches!(game.phase(), Phase::Declare)
+        && let Some(stop) = legal.iter().find(|a| is_stop(Game::ruleset(game), **a))
+    {
+        return Ok(Input::Act(*stop));
+    }
     if let Some(c) = command(&lower) {
         return c;
     }
@@ -544,5 +573,37 @@ mod tests {
         );
         assert_eq!(parse(" Quit ", &g, &legal), Ok(Input::Quit));
         assert_eq!(parse("rules", &g, &legal), Ok(Input::Rules));
+    }
+}
+
+#[cfg(test)]
+mod completion_tests {
+    use super::completions;
+
+    fn words(options: &[[&str; 2]]) -> Vec<Vec<String>> {
+        options
+            .iter()
+            .map(|o| o.iter().map(|w| w.to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn one_card_spelt_two_ways_is_one_completion() {
+        let one = words(&[
+            ["Cherry Curtain", "cherry-curtain"],
+            ["Moon", "pampas-moon"],
+        ]);
+        assert_eq!(completions(&one, "cher"), ["Cherry Curtain"]);
+        assert_eq!(completions(&one, "cherry-"), ["cherry-curtain"]);
+        assert_eq!(completions(&one, "pam"), ["pampas-moon"]);
+        let two = words(&[
+            ["Cherry Curtain", "cherry-curtain"],
+            ["Cherry Poetry Ribbon", "cherry-poetry"],
+        ]);
+        assert_eq!(
+            completions(&two, "CHER"),
+            ["Cherry Curtain", "Cherry Poetry Ribbon"]
+        );
+        assert!(completions(&two, "x").is_empty());
     }
 }

@@ -805,7 +805,7 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             }
             Event::HandEnded { round, .. } => {
                 if let Some(h) = game.history().iter().find(|h| h.round == *round) {
-                    out.push_str(&hand_result(style, h));
+                    out.push_str(&hand_result(style, Some(r), h));
                 }
             }
             Event::GameEnded { scores } => {
@@ -831,8 +831,9 @@ pub fn winner_text(style: &Style, scores: &[i64]) -> String {
     }
 }
 
-/// A finished hand: who won, how, the yaku, the multipliers and the points.
-pub fn hand_result(style: &Style, h: &HandResult) -> String {
+/// A finished hand: who won, how, the yaku, the multipliers and the points; with the ruleset,
+/// each yaku's description under it, so that every point says why it was scored.
+pub fn hand_result(style: &Style, ruleset: Option<&Ruleset>, h: &HandResult) -> String {
     let mut out = String::new();
     let how = match h.end {
         e if e == ends::STOP => "stopped",
@@ -860,10 +861,25 @@ pub fn hand_result(style: &Style, h: &HandResult) -> String {
         // Label and points per row, the points aligned after the longest label.
         let mut rows: Vec<(String, i64)> =
             o.yaku.iter().map(|y| (y.name.clone(), y.points)).collect();
+        // What each yaku takes, in the ruleset's words, printed under its row.
+        let why: Vec<String> = o
+            .yaku
+            .iter()
+            .map(|y| {
+                ruleset
+                    .and_then(|r| r.yaku.yaku.iter().find(|d| d.id == y.id))
+                    .map_or_else(String::new, |d| d.description.trim().to_string())
+            })
+            .collect();
         // A hand settled seat by seat has each seat's steps, not one winner's base.
         let by_seat = !o.seats.is_empty() && o.yaku.is_empty() && o.base == 0;
         if !by_seat {
-            rows.push(("base".to_string(), o.base));
+            let label = if o.yaku.len() > 1 {
+                "base (the yaku added up)"
+            } else {
+                "base"
+            };
+            rows.push((label.to_string(), o.base));
         }
         for s in &o.steps {
             let reason = match s.seat {
@@ -892,33 +908,108 @@ pub fn hand_result(style: &Style, h: &HandResult) -> String {
             .max()
             .unwrap_or(0)
             .max(40);
-        for (label, points) in rows {
+        for (i, (label, points)) in rows.into_iter().enumerate() {
             let _ = writeln!(out, "    {label:<width$} {points:>4}");
+            if let Some(why) = why.get(i).filter(|w| !w.is_empty()) {
+                let _ = writeln!(out, "      {why}");
+            }
         }
     }
     out
 }
 
-/// The scores and every finished hand, for the `score` command.
+/// The scores and every finished hand, for the `score` command: each hand's winner and how it
+/// ended, its yaku with their points, the multipliers and calls, what each seat scored in it
+/// and the running totals after it.
 pub fn score(style: &Style, game: &dyn Game) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "scores: {}", style.each(game.scores()));
-    for h in game.history() {
-        // Who won the round and with what, then every seat's points.
-        let how = match (h.winner, &h.outcome) {
-            (Some(w), Some(o)) if !o.yaku.is_empty() => {
-                let yaku: Vec<&str> = o.yaku.iter().map(|y| y.name.as_str()).collect();
-                format!("{} ({})", style.says(w, "win"), yaku.join(", "))
-            }
-            (Some(w), _) => style.says(w, "win"),
-            (None, _) => "no winner".to_string(),
+    let history = game.history();
+    let scores = game.scores();
+    let _ = writeln!(out, "scores: {}", style.each(scores));
+    if history.is_empty() {
+        let _ = writeln!(out, "no hand is finished yet");
+        return out;
+    }
+    let _ = writeln!(out, "after {}:", plural(history.len(), "hand"));
+    // The totals after each hand, counted back from the scores now.
+    let mut totals: Vec<Vec<i64>> = vec![scores.to_vec(); history.len()];
+    for k in (0..history.len().saturating_sub(1)).rev() {
+        let next = &history[k + 1].points;
+        totals[k] = totals[k + 1]
+            .iter()
+            .enumerate()
+            .map(|(s, t)| t - next.get(s).copied().unwrap_or(0))
+            .collect();
+    }
+    let call = call_name(game.ruleset());
+    for (h, total) in history.iter().zip(&totals) {
+        let how = match h.end {
+            e if e == ends::STOP => "stopped",
+            e if e == ends::INSTANT => "instant win",
+            e if e == ends::BOTH_INSTANT => "two instant wins",
+            e if e == ends::EXHAUSTED => "the hands ran out",
+            e if e == ends::EXHAUSTED_DEALER => "the hands ran out, the dealer scores",
+            e => e.0,
         };
-        let _ = writeln!(
-            out,
-            "  round {:>2}: {how} · {}",
-            h.round,
-            style.each(&h.points)
-        );
+        let who = match h.winner {
+            Some(w) => style.says(w, "win"),
+            None => "no winner".to_string(),
+        };
+        let _ = writeln!(out, "\nround {}: {who} ({how})", h.round);
+        if let Some(o) = &h.outcome {
+            if !o.yaku.is_empty() {
+                let yaku: Vec<String> = o
+                    .yaku
+                    .iter()
+                    .map(|y| format!("{} {}", y.name, y.points))
+                    .collect();
+                let sum = if yaku.len() > 1 {
+                    format!(" = {}", o.base)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(out, "  yaku: {}{sum}", yaku.join(", "));
+            }
+            if !o.steps.is_empty() {
+                let steps: Vec<String> = o
+                    .steps
+                    .iter()
+                    .map(|s| match s.seat {
+                        Some(seat) => format!("{}: {} ({})", style.who(seat), s.reason, s.total),
+                        None => format!("{} ({})", s.reason, s.total),
+                    })
+                    .collect();
+                let _ = writeln!(out, "  then: {}", steps.join("; "));
+            }
+        }
+        let calls: Vec<String> = h
+            .calls
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(s, n)| {
+                format!(
+                    "{} called {} {}",
+                    style.who(s),
+                    call.unwrap_or("to play on"),
+                    plural(n, "time")
+                )
+            })
+            .collect();
+        if !calls.is_empty() {
+            let _ = writeln!(out, "  calls: {}", calls.join(", "));
+        }
+        let points: Vec<String> = h
+            .points
+            .iter()
+            .enumerate()
+            .map(|(s, p)| match p {
+                0 => format!("{} 0", style.who(s)),
+                p => format!("{} {p:+}", style.who(s)),
+            })
+            .collect();
+        let _ = writeln!(out, "  this hand: {}", points.join(", "));
+        let _ = writeln!(out, "  total: {}", style.each(total));
     }
     out
 }
@@ -965,7 +1056,7 @@ mod tests {
             house: 0,
             carried: crate::core::Carried::default(),
         };
-        let text = hand_result(&style, &h);
+        let text = hand_result(&style, None, &h);
         let ends: Vec<usize> = text.lines().skip(1).map(str::len).collect();
         assert!(
             ends.windows(2).all(|w| w[0] == w[1]),

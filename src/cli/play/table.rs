@@ -28,6 +28,11 @@ pub trait Table {
     fn screen(&self, game: &dyn Game, seat: Seat) -> String;
     /// The full-screen table as `seat` sees it.
     fn board(&self, game: &dyn Game, seat: Seat) -> Board;
+    /// The same with what the family keeps face down in the middle turned up (a replay: a
+    /// finished record is public); the seats' hands are turned up by the replay itself.
+    fn board_open(&self, game: &dyn Game, seat: Seat) -> Board {
+        self.board(game, seat)
+    }
     /// The cards `action` would take or reach (a played card's matches on the table), marked on
     /// the full-screen table while the action is selected.
     fn reaches(&self, _game: &dyn Game, _action: Action) -> CardSet {

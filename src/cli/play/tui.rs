@@ -112,6 +112,12 @@ pub struct FullScreen {
     last_text: String,
     /// Undo is offered (one person against bots).
     undo: bool,
+    /// Every seat's hand is shown face up (a replay: a finished record is public).
+    open_hands: bool,
+    /// The keys line, when it is not the play's (a replay's keys).
+    keys: Option<String>,
+    /// The option chosen first at the next decision (`yaku learn`'s suggestion).
+    suggested: Option<Action>,
 }
 
 /// What the frame shows besides the board.
@@ -167,7 +173,15 @@ impl FullScreen {
             message: String::new(),
             last_text: String::new(),
             undo,
+            open_hands: false,
+            keys: None,
+            suggested: None,
         })
+    }
+
+    /// A line for the move log (the seed at the start).
+    pub fn note(&mut self, text: &str) {
+        self.push_log(text);
     }
 
     fn any_human(&self) -> bool {
@@ -190,7 +204,27 @@ impl FullScreen {
 
     /// Draws the table for `viewer` with `prompt`.
     fn draw(&mut self, table: &dyn Table, game: &dyn Game, prompt: &Prompt<'_>) {
-        let board = table.board(game, self.viewer);
+        let mut board = if self.open_hands {
+            table.board_open(game, self.viewer)
+        } else {
+            table.board(game, self.viewer)
+        };
+        // In a replay the other seats' hands are shown face up, in the panels' order.
+        let mut open: Vec<Row> = Vec::new();
+        if self.open_hands {
+            let seats = game.seats();
+            for k in 1..seats {
+                let s = (self.viewer + k) % seats;
+                let hand = table.board(game, s).hand;
+                if !hand.tiles.is_empty() {
+                    open.push(hand);
+                }
+            }
+            for p in &mut board.others {
+                p.hidden = 0;
+            }
+        }
+        let keys = self.keys.clone();
         let selected = prompt.legal.get(prompt.cursor).copied();
         let chosen = selected.and_then(Action::card);
         let color = self.color;
@@ -208,6 +242,7 @@ impl FullScreen {
             draw_frame(
                 f,
                 &board,
+                &open,
                 &look,
                 &Marks {
                     chosen,
@@ -218,6 +253,7 @@ impl FullScreen {
                     question: prompt.question,
                     numbered,
                     undo,
+                    keys: keys.as_deref(),
                     selected: selected_text.as_deref(),
                     typed,
                     message,
@@ -377,7 +413,7 @@ impl FullScreen {
         match fits.as_slice() {
             [] => self.message = format!("nothing offered now starts with `{}`", self.typed),
             [one] => {
-                self.typed = (*one).clone();
+                self.typed = one.clone();
                 self.message.clear();
             }
             many => {
@@ -396,7 +432,7 @@ impl FullScreen {
 }
 
 /// The longest common start of `words`, ignoring case (as the first word writes it).
-fn common_prefix(words: &[&String]) -> String {
+fn common_prefix(words: &[String]) -> String {
     let first: Vec<char> = words[0].chars().collect();
     let mut n = first.len();
     for w in &words[1..] {
@@ -505,8 +541,12 @@ impl Frontend for FullScreen {
             return Reply::Quit;
         }
         let question = table.question(game, legal);
-        let mut cursor = table
-            .default_choice(game, legal)
+        let suggested = self
+            .suggested
+            .take()
+            .and_then(|s| legal.iter().position(|a| *a == s));
+        let mut cursor = suggested
+            .unwrap_or_else(|| table.default_choice(game, legal))
             .min(legal.len().saturating_sub(1));
         loop {
             let reaches = legal
@@ -635,6 +675,17 @@ impl Frontend for FullScreen {
         self.message = text.to_string();
     }
 
+    fn teach(&mut self, table: &dyn Table, game: &dyn Game, text: &str, suggested: Option<Action>) {
+        let _ = self.modal(
+            table,
+            game,
+            "lesson",
+            format!("{text}\n\npress a key to decide"),
+            false,
+        );
+        self.suggested = suggested;
+    }
+
     fn finished(&mut self, table: &dyn Table, game: &dyn Game) {
         if self.any_human() {
             let history = table.score(game);
@@ -682,6 +733,8 @@ struct PromptText<'a> {
     numbered: bool,
     /// Undo is offered (`u` in the keys line).
     undo: bool,
+    /// The keys line's items (` · ` between them) instead of the play's.
+    keys: Option<&'a str>,
     selected: Option<&'a str>,
     typed: &'a str,
     message: &'a str,
@@ -1043,8 +1096,9 @@ fn draw_overlay(f: &mut Frame, o: &Overlay) {
     );
 }
 
-/// The keys line under the prompt, as much of it as fits `width` (whole items only).
-fn keys_line(width: usize, undo: bool) -> String {
+/// The keys line under the prompt, as much of it as fits `width` (whole items only): the
+/// play's, or `keys` (items separated by ` · `).
+fn keys_line(width: usize, undo: bool, keys: Option<&str>) -> String {
     let mut items = vec![
         "←/→ choose",
         "Enter take",
@@ -1057,6 +1111,9 @@ fn keys_line(width: usize, undo: bool) -> String {
         items.push("u undo");
     }
     items.push("q save & leave");
+    if let Some(keys) = keys {
+        items = keys.split(" · ").collect();
+    }
     let mut out = String::new();
     for item in items {
         let sep = if out.is_empty() { "" } else { " · " };
@@ -1069,13 +1126,16 @@ fn keys_line(width: usize, undo: bool) -> String {
     out
 }
 
-/// The rows under the table kept for the last moves on a narrow terminal: the player's own
-/// play and draw, and the bot's play and draw after them, stay on screen.
+/// The rows under the table kept for the last moves on a narrow terminal, for two seats: the
+/// player's own play and draw, and the bot's play and draw after them, stay on screen. Each
+/// more seat keeps two rows more (its play and draw), so that after two bots moved in Go-Stop
+/// the player's own move is still there.
 const LOG_ROWS: usize = 5;
 
 fn draw_frame(
     f: &mut Frame,
     board: &Board,
+    open: &[Row],
     look: &Looks,
     marks: &Marks,
     log: &VecDeque<String>,
@@ -1100,9 +1160,10 @@ fn draw_frame(
         f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
         return;
     }
-    // A wide terminal keeps the log beside the table, a third of the width; a narrow one below.
+    // A wide terminal keeps the log beside the table, a quarter of the width (the table takes
+    // the rest: 88 columns at 120); a narrow one below.
     let (main, side) = if area.width >= 110 {
-        let log_width = (area.width / 3).clamp(36, 60);
+        let log_width = (area.width / 4).clamp(32, 60);
         let [m, s] =
             Layout::horizontal([Constraint::Min(70), Constraint::Length(log_width)]).areas(area);
         (m, Some(s))
@@ -1146,7 +1207,10 @@ fn draw_frame(
                 .map(|l| Line::from(Span::styled(l, red))),
         );
     }
-    let keys = Line::from(Span::styled(keys_line(text_width, prompt.undo), dim));
+    let keys = Line::from(Span::styled(
+        keys_line(text_width, prompt.undo, prompt.keys),
+        dim,
+    ));
     let center = look.row(&board.center, marks, width, false, true);
     let hand = look.row(&board.hand, marks, width, prompt.numbered, false);
     let mut title: Vec<Line> = pack(
@@ -1177,6 +1241,11 @@ fn draw_frame(
         .map(|p| look.panel(p, text_width))
         .collect();
     let me = board.me.as_ref().map(|p| look.panel(p, text_width));
+    // Other seats' hands face up (a replay), under their panels.
+    let open: Vec<Line> = open
+        .iter()
+        .flat_map(|r| look.row(r, marks, width, false, false))
+        .collect();
     let notes: Vec<Vec<Line>> = board
         .notes
         .iter()
@@ -1192,25 +1261,28 @@ fn draw_frame(
     // rows left over go, whole lines at a time, to the near yaku (yours first, then the
     // others') and the other notes; what is still left to the log.
     let base = title.len()
+        + open.len()
         + others.iter().map(PanelLines::base).sum::<usize>()
         + me.as_ref().map_or(0, PanelLines::base)
         + notes.first().map_or(0, Vec::len)
         + center.len()
         + hand.len()
         + ask.len();
-    // Room for the log below a narrow table: `LOG_ROWS`, or fewer while it holds less.
+    // Room for the log below a narrow table: `LOG_ROWS` (two more for each seat beyond two),
+    // or fewer while it holds less.
+    let log_most = LOG_ROWS + 2 * board.others.len().saturating_sub(1);
     let log_rows = if side.is_some() {
         0
     } else {
         let width = text_width.max(10);
         let mut rows = 0;
         for entry in log.iter().rev() {
-            if rows >= LOG_ROWS {
+            if rows >= log_most {
                 break;
             }
             rows += wrap(entry, width).len();
         }
-        rows.min(LOG_ROWS)
+        rows.min(log_most)
     };
     let mut spare = usize::from(main.height).saturating_sub(base + log_rows);
     // The keys line next, when there is a row for it.
@@ -1236,6 +1308,7 @@ fn draw_frame(
     for (p, n) in others.into_iter().zip(other_rooms) {
         top.extend(p.take(n));
     }
+    top.extend(open);
     top.extend(notes.into_iter().take(note_count).flatten());
     let mine: Vec<Line> = me.map_or_else(Vec::new, |p| p.take(me_room));
     let heights = [
@@ -1332,4 +1405,240 @@ fn question_lines(question: &str, width: usize) -> Vec<String> {
     }
     flush(&mut options, &mut out);
     out
+}
+
+/// The keys of a replay on the table, for `?`.
+const REPLAY_KEYS: &str = "\
+keys:
+  Right, Space, Enter   the next move
+  Left, Backspace       the move before
+  ] or PgDn             the next hand;  [ or PgUp  the hand before
+  Home / End            the start / the end of the game
+  a number, then Enter  that hand (g alone: the first)
+  Tab                   see the table from the next seat
+  s                     the scores and every finished hand so far
+  r                     the rule sheet
+  ?                     this help
+  q, Esc or Ctrl-C      leave
+
+Every hand is shown face up: a finished record is public.";
+
+/// The keys line of a replay.
+const REPLAY_KEYS_LINE: &str =
+    "→ next · ← back · ]/[ hand · N Enter hand N · Tab seat · s scores · ? help · q leave";
+
+/// A record read through once, for stepping on the table: the game at kept positions, what
+/// happened on the way to each position, and where each hand starts. A position is the number
+/// of the record's actions applied.
+pub struct Replay<'r> {
+    record: &'r crate::core::record::Record,
+    /// Games at kept positions (each hand's start, and every [`Replay::EVERY`] actions), in
+    /// order.
+    kept: Vec<(usize, Box<dyn Game>)>,
+    /// What happened on the way to each position (position 0: the deal), narrated.
+    narration: Vec<String>,
+    /// The position each hand starts at.
+    hand_starts: Vec<usize>,
+}
+
+impl<'r> Replay<'r> {
+    /// Positions between two kept games at most, so that stepping back replays few actions.
+    const EVERY: usize = 32;
+
+    /// Reads `record` through from `game` (its start), narrated by `table`; the record's first
+    /// illegal action is an error.
+    pub fn read(
+        table: &mut dyn Table,
+        mut game: Box<dyn Game>,
+        record: &'r crate::core::record::Record,
+    ) -> Result<Replay<'r>, crate::core::record::RecordError> {
+        let events = game.drain_events();
+        let mut narration = vec![table.narrate(&*game, &events)];
+        let mut kept = vec![(0, game.box_clone())];
+        let mut hand_starts = vec![0];
+        let mut hands = game.history().len();
+        for i in 0..record.actions.len() {
+            record.apply(&mut *game, i)?;
+            let events = game.drain_events();
+            narration.push(table.narrate(&*game, &events));
+            let pos = i + 1;
+            let ended = game.history().len() > hands;
+            hands = game.history().len();
+            if ended && game.to_act().is_some() {
+                hand_starts.push(pos);
+            }
+            if ended || pos % Self::EVERY == 0 {
+                kept.push((pos, game.box_clone()));
+            }
+        }
+        Ok(Replay {
+            record,
+            kept,
+            narration,
+            hand_starts,
+        })
+    }
+
+    /// The last position.
+    fn end(&self) -> usize {
+        self.record.actions.len()
+    }
+
+    /// The game at `pos`: the kept game before it, played on.
+    fn at(&self, pos: usize) -> Box<dyn Game> {
+        let k = self
+            .kept
+            .partition_point(|(p, _)| *p <= pos)
+            .saturating_sub(1);
+        let (from, game) = &self.kept[k];
+        let mut game = game.box_clone();
+        for i in *from..pos {
+            // Every action was applied once already, in `read`.
+            let _ = self.record.apply(&mut *game, i);
+        }
+        game.drain_events();
+        game
+    }
+
+    /// The hand being played at `pos`, 1-based.
+    fn hand(&self, pos: usize) -> usize {
+        self.hand_starts.partition_point(|s| *s <= pos)
+    }
+
+    /// The move log at `pos`: the newest lines narrated up to it.
+    fn log(&self, pos: usize) -> VecDeque<String> {
+        let mut log = VecDeque::new();
+        for text in self.narration[..=pos].iter().rev() {
+            for line in text
+                .lines()
+                .rev()
+                .map(str::trim_end)
+                .filter(|l| !l.trim().is_empty())
+            {
+                log.push_front(line.trim_start_matches("--- ").to_string());
+            }
+            if log.len() >= LOG_LINES {
+                break;
+            }
+        }
+        log
+    }
+}
+
+impl FullScreen {
+    /// Steps through `replay` on the table (every hand face up) until the viewer leaves.
+    pub fn replay(&mut self, table: &dyn Table, replay: &Replay<'_>) {
+        self.open_hands = true;
+        self.keys = Some(REPLAY_KEYS_LINE.to_string());
+        let end = replay.end();
+        let hands = replay.hand_starts.len();
+        let mut pos = 0;
+        let mut game = replay.at(0);
+        loop {
+            self.log = replay.log(pos);
+            let seats = game.seats().max(1);
+            let finish = if pos < end {
+                String::new()
+            } else if game.is_over() {
+                " · the game is over".to_string()
+            } else {
+                " · the record ends here: the game was not finished".to_string()
+            };
+            let question = format!(
+                "replay · move {pos} of {end} · hand {} of {hands} · seen from {}{finish}",
+                replay.hand(pos),
+                table.style().who(self.viewer % seats)
+            );
+            let prompt = Prompt::only(&question);
+            self.draw(table, &*game, &prompt);
+            let Some(k) = self.key(None, &mut |me| me.draw(table, &*game, &prompt)) else {
+                return;
+            };
+            if ctrl_c(&k) {
+                return;
+            }
+            let typing = !self.typed.is_empty();
+            let mut to = pos;
+            match k.code {
+                KeyCode::Char('q') | KeyCode::Esc if !typing => return,
+                KeyCode::Esc => self.typed.clear(),
+                KeyCode::Right | KeyCode::Char(' ') | KeyCode::Down => to = (pos + 1).min(end),
+                KeyCode::Enter if !typing => to = (pos + 1).min(end),
+                KeyCode::Left | KeyCode::Up => to = pos.saturating_sub(1),
+                KeyCode::Backspace if !typing => to = pos.saturating_sub(1),
+                KeyCode::Backspace => {
+                    self.typed.pop();
+                }
+                KeyCode::Home | KeyCode::Char('g') => to = 0,
+                KeyCode::End | KeyCode::Char('G') => to = end,
+                KeyCode::Char(']') | KeyCode::PageDown => {
+                    let h = replay.hand(pos);
+                    to = replay.hand_starts.get(h).copied().unwrap_or(end);
+                }
+                KeyCode::Char('[') | KeyCode::PageUp => {
+                    let h = replay.hand(pos);
+                    let start = replay.hand_starts[h - 1];
+                    to = if pos > start || h < 2 {
+                        start
+                    } else {
+                        replay.hand_starts[h - 2]
+                    };
+                }
+                KeyCode::Tab => self.viewer = (self.viewer + 1) % seats,
+                KeyCode::Char(c) if c.is_ascii_digit() => {
+                    self.typed.push(c);
+                    self.message.clear();
+                }
+                KeyCode::Enter => {
+                    let typed = std::mem::take(&mut self.typed);
+                    match typed.parse::<usize>() {
+                        Ok(n) if (1..=hands).contains(&n) => to = replay.hand_starts[n - 1],
+                        _ => {
+                            self.message = format!(
+                                "there is no hand {typed}: the record has {}",
+                                crate::cli::plural(hands, "hand")
+                            )
+                        }
+                    }
+                }
+                KeyCode::Char(c @ ('?' | 's' | 'r')) => {
+                    let shown = match c {
+                        '?' => self.modal(table, &*game, "help", REPLAY_KEYS.to_string(), false),
+                        's' => self.show(table, &*game, Input::Score),
+                        _ => self.show(table, &*game, Input::Rules),
+                    };
+                    // Ctrl-C in the box leaves.
+                    if shown.is_err() {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            if to != pos {
+                self.message.clear();
+                let stepped = to == pos + 1;
+                pos = to;
+                game = replay.at(pos);
+                // A step onto a hand's end shows how it ended, as at the table.
+                let hand_end = replay.hand_starts.contains(&pos) || (pos == end && game.is_over());
+                if stepped && hand_end {
+                    self.log = replay.log(pos);
+                    let text = replay.narration[pos].trim().to_string();
+                    if !text.is_empty()
+                        && self
+                            .modal(
+                                table,
+                                &*game,
+                                "the hand is over",
+                                format!("{text}\n\npress a key to go on"),
+                                false,
+                            )
+                            .is_err()
+                    {
+                        return;
+                    }
+                }
+            }
+        }
+    }
 }

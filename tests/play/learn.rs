@@ -1,0 +1,107 @@
+//! `yaku learn`: a first hand with a lesson before each decision, on the real binary, for every
+//! bundled ruleset and for a rule file of one's own.
+
+use super::run::{temp_dir, yaku};
+
+/// Empty answers: each takes the move the lesson suggests.
+fn enters(n: usize) -> String {
+    "\n".repeat(n)
+}
+
+#[test]
+fn every_bundled_ruleset_has_a_first_hand_with_lessons() {
+    let dir = temp_dir("learn-all");
+    for ruleset in [
+        "koikoi",
+        "koikoi-classic",
+        "gostop",
+        "matgo",
+        "schnapsen",
+        "scopa",
+        "kolyesi",
+        "seotda",
+        "baccarat",
+        "oicho-kabu",
+    ] {
+        let out = yaku(&["learn", ruleset])
+            .current_dir(&dir)
+            .stdin(enters(400))
+            .expect(0);
+        let s = &out.stdout;
+        for expected in [
+            "How a hand goes:\n- ",
+            "Lesson 1: ",
+            "bot would ",
+            "Enter takes that move",
+            &format!("that was one hand. A whole game: yaku play {ruleset}"),
+        ] {
+            assert!(
+                s.contains(expected),
+                "{ruleset}: missing `{expected}` in:\n{s}"
+            );
+        }
+    }
+    // The hand was played to its end: nothing was saved.
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+}
+
+#[test]
+fn a_lesson_explains_the_game_its_yaku_and_each_declaration_once() {
+    let dir = temp_dir("learn-koikoi");
+    let out = yaku(&["learn", "schnapsen"])
+        .current_dir(&dir)
+        .stdin(enters(400))
+        .expect(0);
+    let s = &out.stdout;
+    assert!(s.contains("Schnapsen: Two players take tricks"), "{s}");
+    assert_eq!(s.matches("- Claim 66: stop the hand").count(), 1, "{s}");
+    assert!(s.contains("Lesson 2: "), "{s}");
+    let out = yaku(&["learn", "koikoi"])
+        .current_dir(&dir)
+        .stdin(enters(400))
+        .expect(0);
+    let s = &out.stdout;
+    assert!(
+        s.contains("- Sankō (three brights): Three 20-point cards other than the Rain Man."),
+        "{s}"
+    );
+    // The lesson comes after the table and before the question it explains.
+    let lesson = s.find("Lesson 1: play a card").unwrap();
+    assert!(s[..lesson].contains("your hand:"), "{s}");
+    assert!(
+        s[lesson..].contains("\nplay a card from your hand (number, id or name):\n> "),
+        "{s}"
+    );
+    // The suggested move is the one taken on Enter.
+    assert!(s.contains("The greedy bot would play "), "{s}");
+}
+
+#[test]
+fn a_rule_file_of_ones_own_gets_a_first_hand_too() {
+    let dir = temp_dir("learn-file");
+    std::fs::write(
+        dir.join("home.toml"),
+        r#"[ruleset]
+id = "home"
+extends = "koikoi"
+name = "Koi-Koi at home"
+description = "Koi-Koi as the family plays it, a hand at a time."
+"#,
+    )
+    .unwrap();
+    let out = yaku(&["learn", "home.toml"])
+        .current_dir(&dir)
+        .stdin(enters(400))
+        .expect(0);
+    let s = &out.stdout;
+    assert!(
+        s.contains("Koi-Koi at home: Koi-Koi as the family plays it, a hand at a time."),
+        "{s}"
+    );
+    assert!(s.contains("Lesson 1: "), "{s}");
+    assert!(s.contains("yaku play home.toml"), "{s}");
+    // A ruleset that cannot be loaded is an error, not a lesson.
+    let out = yaku(&["learn", "no-such-game"]).current_dir(&dir).run();
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("error"), "{}", out.stderr);
+}
