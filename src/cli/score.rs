@@ -595,7 +595,16 @@ fn own_settlement(
             seats: members,
         })
         .collect();
-    let mut outcome = scoring::settle_own(ruleset, seats, &sides[..], |_| *c, true);
+    let mut outcome = scoring::settle_own(
+        ruleset,
+        seats,
+        &sides[..],
+        |_| *c,
+        scoring::OwnSettlement {
+            explain: true,
+            tallies: true,
+        },
+    );
     // Partners share one score, as in the game.
     teams.pool(&mut outcome.seats);
     Ok(outcome)

@@ -1631,7 +1631,7 @@ impl MatchingGame {
 
     /// A hand played out and settled without a script: each seat (each partnership, on the
     /// partners' piles together) scores its yaku, turn events and tally awards.
-    fn settle_own(&self) -> HandOutcome {
+    fn settle_own(&self, tallies: bool) -> HandOutcome {
         // A simulation keeps the points alone, as it does for a stop.
         let explain = self.keep_deals || self.ledger.log;
         yaku::settle_own(
@@ -1639,7 +1639,7 @@ impl MatchingGame {
             self.seats,
             &SeatSides { game: self },
             |s| self.circumstances(s),
-            explain,
+            yaku::OwnSettlement { explain, tallies },
         )
     }
 
@@ -1658,7 +1658,7 @@ impl MatchingGame {
                 self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
             }
             Exhausted::Settle if self.ruleset.scoring.is_none() => {
-                let outcome = self.settle_own();
+                let outcome = self.settle_own(true);
                 self.end_hand(None, ends::SETTLED, Ok(Settled::Full(outcome)));
             }
             Exhausted::Settle => {
@@ -1681,6 +1681,14 @@ impl MatchingGame {
     }
 
     fn stop(&mut self, winner: Seat) {
+        if self.flow.exhausted == Exhausted::Settle && self.ruleset.scoring.is_none() {
+            // A hand settled seat by seat without a script is settled so when a seat stops
+            // too: every side's yaku, dealt combinations and turn events, without the tallies
+            // (they count when the hands run out).
+            let outcome = self.settle_own(false);
+            self.end_hand(Some(winner), ends::STOP, Ok(Settled::Full(outcome)));
+            return;
+        }
         let settled = if self.keep_deals || yaku::reads_table(&self.ruleset) {
             self.points_if_stopped(winner).map(Settled::Full)
         } else {
