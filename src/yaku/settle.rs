@@ -656,7 +656,9 @@ impl OwnBook<'_> {
             self.credit(payer, amount.saturating_neg(), &|p| {
                 format!("{} to seat {seat}", reason(p))
             });
-            self.credit(seat, amount, &|p| format!("{} from seat {payer}", reason(p)));
+            self.credit(seat, amount, &|p| {
+                format!("{} from seat {payer}", reason(p))
+            });
         }
     }
 }

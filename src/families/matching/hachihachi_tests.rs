@@ -256,7 +256,10 @@ fn a_teyaku_is_announced_the_hand_played_on_and_a_dekiyaku_stop_ends_it() {
         }
     }
     let hand = &game.history()[0];
-    let o = hand.outcome.as_ref().expect("a settled hand explains itself");
+    let o = hand
+        .outcome
+        .as_ref()
+        .expect("a settled hand explains itself");
     for step in &o.steps {
         log.push(format!(
             "seat {}: {} = {}",
@@ -317,7 +320,11 @@ fn random_game(r: &Arc<Ruleset>, seed: u64, rounds: Option<u32>) -> MatchingGame
                 count += (game.hand(s).len() + game.captured(s).len()) as usize;
             }
             assert_eq!(count, 48, "seed {seed}");
-            assert_eq!(seen.len() as usize + game.stock_len(), 48, "seed {seed}: a card twice");
+            assert_eq!(
+                seen.len() as usize + game.stock_len(),
+                48,
+                "seed {seed}: a card twice"
+            );
         }
     }
     assert!(game.error().is_none(), "{:?}", game.error());
