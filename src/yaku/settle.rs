@@ -648,11 +648,8 @@ impl OwnBook<'_> {
             self.credit(seat, amount, reason);
             return;
         }
-        for i in 0..self.payers.len() {
-            let payer = self.payers[i];
-            if payer == seat {
-                continue;
-            }
+        let payers = self.payers;
+        for &payer in payers.iter().filter(|&&p| p != seat) {
             self.credit(payer, amount.saturating_neg(), &|p| {
                 format!("{} to seat {seat}", reason(p))
             });
