@@ -767,7 +767,16 @@ impl MatchingGame {
 
     /// What `seat` would score by stopping now.
     pub fn points_if_stopped(&self, seat: Seat) -> Result<HandOutcome, ScriptError> {
+        if self.stops_seat_by_seat() {
+            return Ok(self.settle_own(false));
+        }
         self.settle_for(seat, None)
+    }
+
+    /// A stop is settled seat by seat, as a hand played out is, without the tallies: the hand
+    /// is settled so and no script says otherwise.
+    fn stops_seat_by_seat(&self) -> bool {
+        self.flow.exhausted == Exhausted::Settle && self.ruleset.scoring.is_none()
     }
 
     fn facts_rounds(&self) -> u32 {
@@ -1681,7 +1690,7 @@ impl MatchingGame {
     }
 
     fn stop(&mut self, winner: Seat) {
-        if self.flow.exhausted == Exhausted::Settle && self.ruleset.scoring.is_none() {
+        if self.stops_seat_by_seat() {
             // A hand settled seat by seat without a script is settled so when a seat stops
             // too: every side's yaku, dealt combinations and turn events, without the tallies
             // (they count when the hands run out).
