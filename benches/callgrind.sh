@@ -31,6 +31,8 @@ s200=$(count s200 bot_hands schnapsen greedy,greedy 200)
 sx2=$(count sx2 bot_hands schnapsen expert,greedy 2)
 c0=$(count c0 core_hands scopa 0)
 c500=$(count c500 core_hands scopa 500)
+h0=$(count h0 core_hands hachihachi 0)
+h500=$(count h500 core_hands hachihachi 500)
 # From 2,000 to 4,000 games leaves out the scoring script's first runs (one per distinct hand
 # end, then answered by the per-thread cache), as greedy's 100 to 400.
 echo "random vs random (core_hands koikoi 2000): $(per_hand "$r2000" "$r0" 24000) a hand;" \
@@ -48,5 +50,7 @@ echo "Schnapsen greedy vs greedy (bot_hands schnapsen greedy,greedy 200): $(per_
     "a hand; expert vs greedy (bot_hands schnapsen expert,greedy 2): $(per_hand "$sx2" "$s0" 14) a hand"
 # Scopa: 2,293 hands in 500 random games (checksum 79410c2ab5d22918).
 echo "Scopa random vs random (core_hands scopa 500): $(per_hand "$c500" "$c0" 2293) a hand"
+# Hachi-Hachi: 6,000 hands in 500 random games (twelve each).
+echo "Hachi-Hachi random (core_hands hachihachi 500): $(per_hand "$h500" "$h0" 6000) a hand"
 cat "$out"/g100.txt "$out"/x4.txt "$out"/x8.txt "$out"/r2000.txt "$out"/m20.txt "$out"/s200.txt \
-    "$out"/sx2.txt "$out"/c500.txt
+    "$out"/sx2.txt "$out"/c500.txt "$out"/h500.txt

@@ -197,8 +197,14 @@ pub(super) fn score_matching(
         // The instant win or the dealer's points replace the yaku, as in the game.
         Some(_) => crate::ruleset::YakuScore::default(),
     };
-    if special == Some(Special::Settle) && ruleset.scoring.is_none() {
-        return match own_settlement(ruleset, flow, pile, &c, args) {
+    // Settled seat by seat without a script: a hand played out, or a stop (without the
+    // tallies' awards, as in the game).
+    let own = ruleset.scoring.is_none()
+        && (special == Some(Special::Settle)
+            || (special.is_none() && flow.exhausted == Exhausted::Settle));
+    if own {
+        let tallies = special.is_some();
+        return match own_settlement(ruleset, flow, pile, &c, args, tallies) {
             Ok(outcome) => print_matching(ruleset, args, special.as_ref(), pile, hand, &outcome),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -524,14 +530,16 @@ fn seat_piles(
     Ok(piles)
 }
 
-/// A hand played out and settled seat by seat without a script: each seat's pile and the turn
-/// events `--fired` says it earned, partners pooled, as the game settles it.
+/// A hand settled seat by seat without a script: each seat's pile and the turn events
+/// `--fired` says it earned, partners pooled, as the game settles it; the tallies' awards only
+/// for a hand played out (`tallies`), not for a stop.
 fn own_settlement(
     ruleset: &Ruleset,
     flow: &crate::ruleset::MatchingFlow,
     pile: CardSet,
     c: &Circumstances,
     args: &ScoreArgs,
+    tallies: bool,
 ) -> Result<scoring::HandOutcome, String> {
     let piles = seat_piles(ruleset, flow, pile, args)?;
     let events = &flow.turn_events;
@@ -595,7 +603,16 @@ fn own_settlement(
             seats: members,
         })
         .collect();
-    let mut outcome = scoring::settle_own(ruleset, seats, &sides[..], |_| *c, true);
+    let mut outcome = scoring::settle_own(
+        ruleset,
+        seats,
+        &sides[..],
+        |_| *c,
+        scoring::OwnSettlement {
+            explain: true,
+            tallies,
+        },
+    );
     // Partners share one score, as in the game.
     teams.pool(&mut outcome.seats);
     Ok(outcome)

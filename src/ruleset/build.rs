@@ -1699,6 +1699,29 @@ fn flow_options(
     let table_count = table_count_source
         .as_ref()
         .and_then(|s| compile_expr(s, Type::Int, &table_scope, errors));
+    let table_multiplies = match r.boolean("table_multiplies", errors) {
+        Some((true, at)) if table_count.is_none() && table_count_source.is_none() => {
+            errors.push(
+                Diagnostic::error(
+                    "`table_multiplies` needs `table_count`, the count that multiplies",
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "add `table_count = \"...\"` to [flow], or remove `table_multiplies`".into(),
+                )),
+            );
+            false
+        }
+        Some((b, _)) => b,
+        None => false,
+    };
+    let yaku_paid_by_others = choice(
+        &mut r,
+        "yaku_paid_by",
+        &[("none", false), ("others", true)],
+        errors,
+    )
+    .unwrap_or(false);
     let (mut instant_wins, mut win_locs) = deal_checks(
         r.tables("instant_win", errors),
         "an `[[flow.instant_win]]`",
@@ -1890,6 +1913,8 @@ fn flow_options(
         redeals,
         table_count,
         table_count_source: table_count_source.map(|s| s.text.to_string()),
+        table_multiplies,
+        yaku_paid_by_others,
         bonus,
         stacks,
         give,

@@ -606,6 +606,16 @@ pub static FLOW: TableDef = table(
             "Counted on the table at the deal and given to the scoring script.",
         ),
         key(
+            "table_multiplies",
+            Bool,
+            "Every point of a hand settled without a script (seat by seat, or a stop) is multiplied by `table_count` (Hachi-Hachi's field: x1, x2, x4).",
+        ),
+        choice(
+            "yaku_paid_by",
+            &["none", "others"],
+            "In a hand settled seat by seat without a script: a side's yaku, dealt combinations and turn events are its own points (`none`), or every other side pays them to it (`others`), so the hand sums to zero.",
+        ),
+        key(
             "bonus",
             Expr,
             "Matching games: bonus cards (a set), taken at once when played, drawn or dealt to the table; the player takes another card.",

@@ -435,6 +435,13 @@ pub struct MatchingFlow {
     pub table_count: Option<Program>,
     /// `table_count` as written, for rule sheets.
     pub table_count_source: Option<String>,
+    /// `table_multiplies = true`: every point of a hand settled without a script (seat by
+    /// seat, a stop included) is multiplied by the table count (a field's x1, x2, x4).
+    pub table_multiplies: bool,
+    /// `yaku_paid_by = "others"`: in a hand settled seat by seat without a script, each side's
+    /// yaku, dealt combinations and turn events are paid to it by every other side (it gains
+    /// their points once per other side, each other side loses them), so the hand sums to zero.
+    pub yaku_paid_by_others: bool,
     /// Bonus cards: never matched; played or drawn, they go straight to the player's pile and
     /// the player takes another card (from the stock into the hand after a hand card, or the
     /// next draw); dealt to the table, they go to the dealer and the table is filled again.

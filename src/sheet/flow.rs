@@ -123,9 +123,14 @@ pub(super) fn matching(
     for check in &flow.dealt_yaku {
         deal.push(check_rule(check, lex, |when| {
             format!(
-                "{} points at the hand's end for a hand dealt {when}; the hand is played on \
+                "{} points at the hand's end{} for a hand dealt {when}; the hand is played on \
                  (a hand holds the one worth most).",
-                check.points
+                check.points,
+                if flow.yaku_paid_by_others {
+                    ", from each other player,"
+                } else {
+                    ""
+                }
             )
         }));
     }
@@ -148,8 +153,13 @@ pub(super) fn matching(
         deal.push(Rule::named(
             "Table count",
             format!(
-                "the scoring counts {} face up on the table at the deal.",
-                in_words(source, lex).replace(&lex.pile_words, &format!("{card}s"))
+                "the scoring counts {} face up on the table at the deal{}",
+                in_words(source, lex).replace(&lex.pile_words, &format!("{card}s")),
+                if flow.table_multiplies {
+                    "; every point of the hand is multiplied by it."
+                } else {
+                    "."
+                }
             ),
         ));
     }
@@ -329,11 +339,19 @@ pub(super) fn matching(
         }
         Exhausted::Settle if !scripted => format!(
             "When the hands run out with no one stopping, every {} scores its own yaku, the \
-             points of its turn events and the points for the hand's end below.",
+             points of its turn events and the points for the hand's end below.{}",
             if flow.teams.any() {
                 "partnership (the partners' captures together)"
             } else {
                 "player"
+            },
+            if flow.yaku_paid_by_others {
+                " Each other player pays a player its yaku, dealt combinations and turn events; \
+                 a player who stops is paid so too, without the points for the hand's end."
+            } else if flow.after_yaku.is_empty() {
+                ""
+            } else {
+                " A player who stops scores so too, without the points for the hand's end."
             }
         ),
         Exhausted::Settle => "When the hands run out with no one stopping, every player is \

@@ -600,6 +600,66 @@ impl OwnSides for [OwnSide] {
     }
 }
 
+/// How [`settle_own`] settles a hand.
+#[derive(Clone, Copy, Debug)]
+pub struct OwnSettlement {
+    /// Keep every step with its seat (simulations need the points alone).
+    pub explain: bool,
+    /// Award the tallies (`most`, `par`): a hand played out does, a stop does not (the card
+    /// points count only when the hands run out).
+    pub tallies: bool,
+}
+
+/// The points of a hand settled seat by seat as they are credited, with the explanation.
+struct OwnBook<'a> {
+    points: Vec<i64>,
+    steps: Vec<ScoreStep>,
+    explain: bool,
+    /// What every amount is multiplied by (`[flow] table_multiplies`).
+    times: i64,
+    /// The sides' first seats when every other side pays a side's own points.
+    payers: &'a [usize],
+}
+
+impl OwnBook<'_> {
+    /// `amount` (times the table's multiplier) to `seat`, explained by `reason` of the amount.
+    fn credit(&mut self, seat: usize, amount: i64, reason: &dyn Fn(i64) -> String) {
+        let amount = amount.saturating_mul(self.times);
+        if let Some(p) = self.points.get_mut(seat) {
+            *p = p.saturating_add(amount);
+            if self.explain {
+                let mut why = reason(amount);
+                if self.times != 1 {
+                    why.push_str(&format!(" (x{})", self.times));
+                }
+                self.steps.push(ScoreStep {
+                    reason: why,
+                    total: *p,
+                    seat: Some(seat),
+                });
+            }
+        }
+    }
+
+    /// A side's own points (yaku, dealt combination, turn event): its own, or paid to it by
+    /// every other side.
+    fn own(&mut self, seat: usize, amount: i64, reason: &dyn Fn(i64) -> String) {
+        if self.payers.is_empty() {
+            self.credit(seat, amount, reason);
+            return;
+        }
+        let payers = self.payers;
+        for &payer in payers.iter().filter(|&&p| p != seat) {
+            self.credit(payer, amount.saturating_neg(), &|p| {
+                format!("{} to seat {seat}", reason(p))
+            });
+            self.credit(seat, amount, &|p| {
+                format!("{} from seat {payer}", reason(p))
+            });
+        }
+    }
+}
+
 /// A hand played out and settled seat by seat without a scoring script (`[flow] exhausted =
 /// "settle"`): each side scores the yaku its pile holds, its turn events' `points`, and the
 /// tallies' awards against the other sides (`most`: the one side with the highest count; `par`:
@@ -610,23 +670,8 @@ pub fn settle_own(
     seats: usize,
     sides: &(impl OwnSides + ?Sized),
     circumstances: impl Fn(usize) -> Circumstances,
-    explain: bool,
+    how: OwnSettlement,
 ) -> HandOutcome {
-    let mut points = vec![0i64; seats];
-    let mut steps = Vec::new();
-    let mut credit =
-        |seat: usize, amount: i64, reason: &dyn Fn() -> String, points: &mut Vec<i64>| {
-            if let Some(p) = points.get_mut(seat) {
-                *p = p.saturating_add(amount);
-                if explain {
-                    steps.push(ScoreStep {
-                        reason: reason(),
-                        total: *p,
-                        seat: Some(seat),
-                    });
-                }
-            }
-        };
     // Each side's first seat and yaku facts, on the stack (a side per seat at most).
     let mut firsts = [0usize; crate::ruleset::MAX_SEATS];
     let mut facts = [YakuFacts::default(); crate::ruleset::MAX_SEATS];
@@ -635,42 +680,56 @@ pub fn settle_own(
         firsts[i] = sides.first_seat(i);
         facts[i] = circumstances(firsts[i]).yaku_facts();
     }
-    let dealt = ruleset.matching().map_or(&[][..], |f| &f.dealt_yaku[..]);
-    let events = ruleset.matching().map_or(&[][..], |f| &f.turn_events[..]);
+    let flow = ruleset.matching();
+    let mut book = OwnBook {
+        points: vec![0i64; seats],
+        steps: Vec::new(),
+        explain: how.explain,
+        // `[flow] table_multiplies`: every point times the table count (the same for every
+        // seat).
+        times: match flow {
+            Some(f) if f.table_multiplies && count > 0 => circumstances(firsts[0]).table_count,
+            _ => 1,
+        },
+        // `[flow] yaku_paid_by = "others"`: a side's own points are paid by every other side.
+        payers: if flow.is_some_and(|f| f.yaku_paid_by_others) {
+            &firsts[..count]
+        } else {
+            &[]
+        },
+    };
+    let dealt = flow.map_or(&[][..], |f| &f.dealt_yaku[..]);
+    let events = flow.map_or(&[][..], |f| &f.turn_events[..]);
     for i in 0..count {
         let found = ruleset.yaku.evaluate(sides.pile(i), &facts[i]);
         for y in found.iter() {
             let p = i64::from(found.points[y]);
             let name = &ruleset.yaku.yaku[y].name;
-            credit(firsts[i], p, &|| format!("{name} {p:+}"), &mut points);
+            book.own(firsts[i], p, &|p| format!("{name} {p:+}"));
         }
         sides.dealt(i, &mut |d| {
             if let Some(check) = dealt.get(d) {
-                let p = check.points;
-                credit(
-                    firsts[i],
-                    p,
-                    &|| format!("{} (dealt) {p:+}", check.name),
-                    &mut points,
-                );
+                book.own(firsts[i], check.points, &|p| {
+                    format!("{} (dealt) {p:+}", check.name)
+                });
             }
         });
         for (index, e) in events.iter().enumerate() {
             let times = sides.fired(i, index);
             if e.points != 0 && times > 0 {
                 let p = e.points.saturating_mul(i64::from(times));
-                let reason = || {
+                let reason = |p: i64| {
                     if times == 1 {
                         format!("{} {p:+}", e.name)
                     } else {
                         format!("{} x{times} {p:+}", e.name)
                     }
                 };
-                credit(firsts[i], p, &reason, &mut points);
+                book.own(firsts[i], p, &reason);
             }
         }
     }
-    for tally in &ruleset.tallies {
+    for tally in ruleset.tallies.iter().filter(|_| how.tallies) {
         let Some(award) = tally.award else { continue };
         let mut all = [0i64; crate::ruleset::MAX_SEATS];
         for i in 0..count {
@@ -687,7 +746,7 @@ pub fn settle_own(
                 };
                 let mut leaders = counts.iter().enumerate().filter(|(_, c)| **c == high);
                 if let (Some((i, _)), None) = (leaders.next(), leaders.next()) {
-                    let reason = || {
+                    let reason = |p: i64| {
                         let others: Vec<String> = counts
                             .iter()
                             .enumerate()
@@ -700,18 +759,19 @@ pub fn settle_own(
                             others.join(", ")
                         )
                     };
-                    credit(firsts[i], p, &reason, &mut points);
+                    book.credit(firsts[i], p, &reason);
                 }
             }
             TallyAward::Par(par) => {
                 for (i, &count) in counts.iter().enumerate() {
                     let p = count.saturating_sub(par);
-                    let reason = || format!("{} {count} against {par} {p:+}", tally.name);
-                    credit(firsts[i], p, &reason, &mut points);
+                    let reason = |p: i64| format!("{} {count} against {par} {p:+}", tally.name);
+                    book.credit(firsts[i], p, &reason);
                 }
             }
         }
     }
+    let OwnBook { points, steps, .. } = book;
     HandOutcome {
         yaku: Vec::new(),
         base: 0,

@@ -191,7 +191,8 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
             let seat = game.to_act().unwrap_or(0);
             let now = game.points_if_stopped(seat).map_or_else(
                 |e| format!("(scoring failed: {e})"),
-                |o| crate::cli::plural(o.total, "point"),
+                // A hand settled seat by seat: this seat's points.
+                |o| crate::cli::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
             );
             // What the opponents need, so the risk of playing on is in the question.
             let risk = super::screen::opponents_nearest(style, game, seat);

@@ -767,7 +767,16 @@ impl MatchingGame {
 
     /// What `seat` would score by stopping now.
     pub fn points_if_stopped(&self, seat: Seat) -> Result<HandOutcome, ScriptError> {
+        if self.stops_seat_by_seat() {
+            return Ok(self.settle_own(false));
+        }
         self.settle_for(seat, None)
+    }
+
+    /// A stop is settled seat by seat, as a hand played out is, without the tallies: the hand
+    /// is settled so and no script says otherwise.
+    fn stops_seat_by_seat(&self) -> bool {
+        self.flow.exhausted == Exhausted::Settle && self.ruleset.scoring.is_none()
     }
 
     fn facts_rounds(&self) -> u32 {
@@ -1631,7 +1640,7 @@ impl MatchingGame {
 
     /// A hand played out and settled without a script: each seat (each partnership, on the
     /// partners' piles together) scores its yaku, turn events and tally awards.
-    fn settle_own(&self) -> HandOutcome {
+    fn settle_own(&self, tallies: bool) -> HandOutcome {
         // A simulation keeps the points alone, as it does for a stop.
         let explain = self.keep_deals || self.ledger.log;
         yaku::settle_own(
@@ -1639,7 +1648,7 @@ impl MatchingGame {
             self.seats,
             &SeatSides { game: self },
             |s| self.circumstances(s),
-            explain,
+            yaku::OwnSettlement { explain, tallies },
         )
     }
 
@@ -1658,7 +1667,7 @@ impl MatchingGame {
                 self.end_hand(Some(d), ends::EXHAUSTED_DEALER, outcome.map(Settled::Full));
             }
             Exhausted::Settle if self.ruleset.scoring.is_none() => {
-                let outcome = self.settle_own();
+                let outcome = self.settle_own(true);
                 self.end_hand(None, ends::SETTLED, Ok(Settled::Full(outcome)));
             }
             Exhausted::Settle => {
@@ -1681,6 +1690,14 @@ impl MatchingGame {
     }
 
     fn stop(&mut self, winner: Seat) {
+        if self.stops_seat_by_seat() {
+            // A hand settled seat by seat without a script is settled so when a seat stops
+            // too: every side's yaku, dealt combinations and turn events, without the tallies
+            // (they count when the hands run out).
+            let outcome = self.settle_own(false);
+            self.end_hand(Some(winner), ends::STOP, Ok(Settled::Full(outcome)));
+            return;
+        }
         let settled = if self.keep_deals || yaku::reads_table(&self.ruleset) {
             self.points_if_stopped(winner).map(Settled::Full)
         } else {

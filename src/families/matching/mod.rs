@@ -61,6 +61,8 @@ impl crate::families::Family for Matching {
 #[cfg(test)]
 mod gostop_tests;
 #[cfg(test)]
+mod hachihachi_tests;
+#[cfg(test)]
 mod house_tests;
 #[cfg(test)]
 mod scopa_tests;

@@ -6,7 +6,7 @@ use super::{MatchingGame, start};
 use crate::core::{Event, Game as _, StartOptions, agent_rng, uniform_index};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{self, Ruleset};
-use crate::yaku::{Circumstances, OwnSide, settle_own};
+use crate::yaku::{Circumstances, OwnSettlement, OwnSide, settle_own};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -35,7 +35,16 @@ fn settled(r: &Ruleset, piles: [&str; 2], sweeps: [u32; 2]) -> String {
             dealt: Vec::new(),
         })
         .collect();
-    let o = settle_own(r, 2, &sides[..], |_| Circumstances::default(), true);
+    let o = settle_own(
+        r,
+        2,
+        &sides[..],
+        |_| Circumstances::default(),
+        OwnSettlement {
+            explain: true,
+            tallies: true,
+        },
+    );
     let mut out = String::new();
     for step in &o.steps {
         let _ = writeln!(

@@ -83,8 +83,12 @@ fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
         let action = agent.choose(&game, seat, &legal, &mut rng);
         let stop = matches!(action, Action::Declare { decl, .. }
             if ruleset.declarations[decl.0 as usize].effect == "stop");
+        let by_seat = ruleset.scoring.is_none()
+            && ruleset
+                .matching()
+                .is_some_and(|f| f.exhausted == crate::ruleset::Exhausted::Settle);
         let expected = stop.then(|| {
-            if scoring::reads_table(&ruleset) {
+            if scoring::reads_table(&ruleset) || by_seat {
                 // Each loser settled separately: the core's own settlement, seen before the stop.
                 return game.points_if_stopped(seat).unwrap();
             }
@@ -96,7 +100,10 @@ fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
         if let Some(expected) = expected {
             let record = &game.history()[hands_before];
             assert_eq!(record.winner, Some(seat));
-            if expected.payments.is_empty() {
+            if !expected.seats.is_empty() {
+                // Settled seat by seat: every seat's points as `yaku score` gives them.
+                assert_eq!(record.points.to_vec(), expected.seats);
+            } else if expected.payments.is_empty() {
                 assert_eq!(record.points[seat], expected.total);
             } else {
                 assert_eq!(record.points[seat], expected.payments.iter().sum::<i64>());
@@ -126,8 +133,10 @@ fn random_game(ruleset: Arc<Ruleset>, seed: u64) {
         }
     }
     assert_eq!(total, game.scores());
-    if scoring::reads_table(&ruleset) {
-        // Each loser pays the winner: every hand sums to zero across the seats (Go-Stop).
+    let paid_by_others = ruleset.matching().is_some_and(|f| f.yaku_paid_by_others);
+    if scoring::reads_table(&ruleset) || paid_by_others {
+        // Each loser pays the winner: every hand sums to zero across the seats (Go-Stop; and
+        // Hachi-Hachi, whose yaku every other seat pays and whose card points meet a par).
         for h in game.history() {
             assert_eq!(
                 h.points.iter().sum::<i64>(),

@@ -1,0 +1,363 @@
+//! Hachi-Hachi (`rulesets/hachihachi.toml`): worked examples of its settlement with their
+//! sources (the 88 par between three seats, a dekiyaku stop, the field multiplier, a teyaku
+//! paid and then played on), and random games that conserve every card, end, and settle every
+//! hand to zero.
+
+use super::{MatchingGame, start};
+use crate::core::{Action, Event, Game as _, StartOptions, agent_rng, uniform_index};
+use crate::deck::{CardId, CardSet};
+use crate::ruleset::{self, Ruleset};
+use crate::yaku::{Circumstances, OwnSettlement, OwnSide, settle_own};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+fn hachihachi() -> Arc<Ruleset> {
+    Arc::new(ruleset::load("hachihachi").value.expect("hachihachi loads"))
+}
+
+fn set(r: &Ruleset, ids: &str) -> CardSet {
+    ids.split_whitespace()
+        .map(|id| r.deck.card_by_id(id).unwrap_or_else(|| panic!("{id}")))
+        .collect()
+}
+
+/// Three seats' piles and teyaku (by id) settled as the game settles a hand on a field of
+/// `field` (the table count), played out (`tallies`) or stopped, shown step by step.
+fn settled(r: &Ruleset, piles: [&str; 3], dealt: [&str; 3], field: i64, tallies: bool) -> String {
+    let flow = r.matching().unwrap();
+    let sides: Vec<OwnSide> = (0..3)
+        .map(|s| OwnSide {
+            seats: vec![s],
+            pile: set(r, piles[s]),
+            fired: Vec::new(),
+            dealt: flow
+                .dealt_yaku
+                .iter()
+                .position(|d| d.id == dealt[s])
+                .into_iter()
+                .collect(),
+        })
+        .collect();
+    let c = Circumstances {
+        table_count: field,
+        ..Circumstances::default()
+    };
+    let o = settle_own(
+        r,
+        3,
+        &sides[..],
+        |_| c,
+        OwnSettlement {
+            explain: true,
+            tallies,
+        },
+    );
+    let mut out = String::new();
+    for step in &o.steps {
+        let _ = writeln!(
+            out,
+            "seat {}: {:<48} {:>5}",
+            step.seat.unwrap(),
+            step.reason,
+            step.total
+        );
+    }
+    let _ = writeln!(out, "points: {:?}", o.seats);
+    out
+}
+
+/// Seat 0 takes 96 card points, seat 1 88, seat 2 80 (no dekiyaku among them): 264 in all.
+const PILES: [&str; 3] = [
+    // Four brights (not Shikō: the Rain Man, not the Phoenix), three ribbons, one chaff.
+    "pine-crane cherry-curtain pampas-moon willow-rainman \
+     pine-poetry plum-poetry wisteria-ribbon plum-2",
+    // A bright, five animals, three ribbons, three chaff.
+    "paulownia-phoenix plum-warbler wisteria-cuckoo iris-bridge peony-butterflies clover-boar \
+     cherry-poetry iris-ribbon peony-blue pine-1 pine-2 plum-1",
+    // The rest: four animals, four ribbons, twenty chaff.
+    "pampas-geese chrysanthemum-sake maple-deer willow-swallow \
+     clover-ribbon chrysanthemum-blue maple-blue willow-ribbon \
+     cherry-1 cherry-2 wisteria-1 wisteria-2 iris-1 iris-2 peony-1 peony-2 clover-1 clover-2 \
+     pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-1 maple-2 willow-lightning \
+     paulownia-1 paulownia-2 paulownia-3",
+];
+
+#[test]
+fn the_piles_take_the_whole_pack_of_264_card_points() {
+    let r = hachihachi();
+    let all = PILES.iter().fold(CardSet::EMPTY, |u, p| u | set(&r, p));
+    assert_eq!(all, r.deck.all());
+    let points = |p: &str| -> i64 {
+        set(&r, p)
+            .iter()
+            .map(|c| r.deck.attributes[0].values[c.index()])
+            .sum()
+    };
+    assert_eq!(PILES.map(points), [96, 88, 80]);
+}
+
+#[test]
+fn a_hand_played_out_pays_the_card_points_against_88_between_the_three() {
+    // vingel8: the par is 88, "a third of 264, the number of card points available in a pack";
+    // pagat: "Each active player will pay or receive according to the difference of their
+    // score from 88". 96, 88 and 80 card points on a small field (no bright on the table:
+    // kirisame "Points are as normal") settle as +8, 0 and -8: zero in all.
+    let r = hachihachi();
+    insta::assert_snapshot!(settled(&r, PILES, ["", "", ""], 1, true), @r"
+    seat 0: Card points 96 against 88 +8                         8
+    seat 1: Card points 88 against 88 +0                         0
+    seat 2: Card points 80 against 88 -8                        -8
+    points: [8, 0, -8]
+    ");
+}
+
+#[test]
+fn the_field_multiplies_every_payment_and_a_teyaku_is_paid_by_each_other_seat() {
+    // The same piles on a great field (kirisame: "Grand Field 絶場: The Rain or Phoenix cards are
+    // in the field: Points are quadrupled"; "This change in scoring affects all point values"),
+    // and seat 2 was dealt Sanbon, three of a month (kirisame: "24 points"; "the points listed
+    // above are the amount they receive from each other player"): 24 x 4 = 96 from each of the
+    // two others, then the card points x 4: +32, 0 and -32.
+    let r = hachihachi();
+    insta::assert_snapshot!(settled(&r, PILES, ["", "", "sanbon"], 4, true), @r"
+    seat 0: Sanbon (three of a month) (dealt) -96 to seat 2 (x4)   -96
+    seat 2: Sanbon (three of a month) (dealt) +96 from seat 0 (x4)    96
+    seat 1: Sanbon (three of a month) (dealt) -96 to seat 2 (x4)   -96
+    seat 2: Sanbon (three of a month) (dealt) +96 from seat 1 (x4)   192
+    seat 0: Card points 96 against 88 +32 (x4)                 -64
+    seat 1: Card points 88 against 88 +0 (x4)                  -96
+    seat 2: Card points 80 against 88 -32 (x4)                 160
+    points: [-64, -96, 160]
+    ");
+}
+
+#[test]
+fn a_dekiyaku_stop_is_paid_by_each_other_seat_without_card_points() {
+    // shiragiku 四光: "四光を完成させた場合も、その時点で他の二人は十貫(120点)ずつ完成させた者
+    // に支払います(三人打ちで小場の場合)": the two others pay 120 each on a small field; a stop
+    // settles no card points (porges: "no payments are made for card points"). Seat 1 took the
+    // Crane, the Curtain, the Moon and the Phoenix.
+    let r = hachihachi();
+    let piles = [
+        "willow-rainman pine-1",
+        "pine-crane cherry-curtain pampas-moon paulownia-phoenix plum-1",
+        "maple-1",
+    ];
+    insta::assert_snapshot!(settled(&r, piles, ["", "", ""], 1, false), @r"
+    seat 0: Shikō (four brights) -120 to seat 1               -120
+    seat 1: Shikō (four brights) +120 from seat 0              120
+    seat 2: Shikō (four brights) -120 to seat 1               -120
+    seat 1: Shikō (four brights) +120 from seat 2              240
+    points: [-120, 240, -120]
+    ");
+    // shiragiku 五光: after Shikō, playing on (sage) and taking the Rain Man, "双方で両者から二十二
+    // 貫(264点)を受け取れる": Gokō (144) and Shikō (120) from each.
+    let piles = [
+        "pine-1",
+        "pine-crane cherry-curtain pampas-moon paulownia-phoenix willow-rainman",
+        "maple-1",
+    ];
+    let text = settled(&r, piles, ["", "", ""], 1, false);
+    assert!(text.ends_with("points: [-264, 528, -264]\n"), "{text}");
+}
+
+/// The deal of a hand with seat 0 dealing: seat 0's seven cards, seat 1's, seat 2's, the six
+/// on the table, then the stock's first cards, then the rest of the pack in deck order.
+fn deal_order(r: &Ruleset, parts: [&str; 5]) -> Vec<CardId> {
+    let mut order: Vec<CardId> = Vec::new();
+    for part in parts {
+        for id in part.split_whitespace() {
+            order.push(r.deck.card_by_id(id).unwrap_or_else(|| panic!("{id}")));
+        }
+    }
+    let dealt: CardSet = order.iter().copied().collect();
+    order.extend((r.deck.all() - dealt).iter());
+    order
+}
+
+#[test]
+fn a_teyaku_is_announced_the_hand_played_on_and_a_dekiyaku_stop_ends_it() {
+    // The dealer holds seven chaff (Karasu, jawiki "手札がすべてカス札", 4 kan = 48), seat 1 one
+    // animal and six chaff (Toichi, kirisame "One Ten", 36), seat 2 three Paulownia chaff
+    // (Tatesanbon, kirisame "the 3 dregs from December", 36). The Moon on the table makes a big
+    // field (kirisame: "Points are doubled"). The dealer plays first (vingel8), takes the Pine
+    // and the Plum poetry ribbons, and in its second turn the Cherry one: Akatan (porges: 7
+    // kan, 84), and stops (shōbu). Each other seat pays it 84 x 2; the teyaku are paid as well,
+    // x 2; no card points are settled.
+    let r = hachihachi();
+    let order = deal_order(
+        &r,
+        [
+            "pine-1 cherry-1 wisteria-1 wisteria-2 iris-1 iris-2 peony-1",
+            "clover-1 clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-deer",
+            "maple-2 maple-blue paulownia-1 paulownia-2 paulownia-3 willow-swallow willow-lightning",
+            "pine-poetry plum-poetry cherry-poetry peony-2 clover-boar pampas-moon",
+            "plum-1 iris-bridge willow-ribbon peony-butterflies",
+        ],
+    );
+    let options = StartOptions {
+        seed: 1,
+        deck_orders: vec![order],
+        first_dealer: Some(0),
+        log_events: true,
+        rounds: Some(1),
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(&r), options).unwrap();
+    let card = |id: &str| r.deck.card_by_id(id).unwrap();
+    let mut legal = Vec::new();
+    let mut log = Vec::new();
+    // The dealer's two plays are chosen; the others play their first legal move.
+    let mut plays = vec!["pine-1", "cherry-1"].into_iter();
+    while let Some(seat) = game.to_act() {
+        game.legal_actions(&mut legal);
+        let action = if seat == 0 {
+            let shobu = legal.iter().find(|a| {
+                matches!(a, Action::Declare { decl, .. } if r.declarations[usize::from(decl.0)].id == "shobu")
+            });
+            match shobu {
+                Some(a) => *a,
+                None => Action::Play {
+                    card: card(plays.next().expect("the dealer's plays")),
+                },
+            }
+        } else {
+            legal[0]
+        };
+        game.apply(action).unwrap();
+    }
+    let deck = &r.deck;
+    for e in game.drain_events() {
+        match e {
+            Event::TurnEvent { player, name, .. } => log.push(format!("seat {player}: {name}")),
+            Event::Played {
+                player,
+                card,
+                captured,
+            } => log.push(format!(
+                "seat {player} plays {} taking [{}]",
+                deck.id_of(card),
+                deck.ids(captured.iter().copied().collect()).join(" ")
+            )),
+            Event::Drew {
+                player,
+                card,
+                captured,
+            } => log.push(format!(
+                "seat {player} draws {} taking [{}]",
+                deck.id_of(card),
+                deck.ids(captured.iter().copied().collect()).join(" ")
+            )),
+            Event::Declared { player, decl, .. } => log.push(format!(
+                "seat {player} declares {}",
+                r.declarations[usize::from(decl.0)].name
+            )),
+            _ => {}
+        }
+    }
+    let hand = &game.history()[0];
+    let o = hand
+        .outcome
+        .as_ref()
+        .expect("a settled hand explains itself");
+    for step in &o.steps {
+        log.push(format!(
+            "seat {}: {} = {}",
+            step.seat.unwrap(),
+            step.reason,
+            step.total
+        ));
+    }
+    log.push(format!(
+        "winner {:?}, points {:?}",
+        hand.winner,
+        hand.points.to_vec()
+    ));
+    insta::assert_snapshot!(log.join("\n"));
+    assert_eq!(hand.points.iter().sum::<i64>(), 0);
+}
+
+/// True when the seat to act begins a turn (every legal move plays a hand card): no card is
+/// between the stock and the table.
+fn legal_plays_only(game: &MatchingGame, legal: &mut Vec<Action>) -> bool {
+    if game.to_act().is_none() {
+        return false;
+    }
+    game.legal_actions(legal);
+    legal.iter().all(|a| matches!(a, Action::Play { .. }))
+}
+
+/// Plays random moves to the game's end (`rounds` hands), checking after every hand that each
+/// card is in exactly one place and that the hand's points sum to zero.
+fn random_game(r: &Arc<Ruleset>, seed: u64, rounds: Option<u32>) -> MatchingGame {
+    let options = StartOptions {
+        seed,
+        rounds,
+        log_events: true,
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(r), options).unwrap();
+    let mut rng = agent_rng(seed);
+    let mut legal = Vec::new();
+    let mut moves = 0;
+    while game.to_act().is_some() {
+        game.legal_actions(&mut legal);
+        game.apply(legal[uniform_index(legal.len(), &mut rng)])
+            .unwrap();
+        moves += 1;
+        assert!(moves < 10_000, "seed {seed}: the game does not end");
+        for e in game.drain_events() {
+            if let Event::HandEnded { points, .. } = e {
+                assert_eq!(points.iter().sum::<i64>(), 0, "seed {seed}: {points:?}");
+            }
+        }
+        if legal_plays_only(&game, &mut legal) {
+            // At a turn's start every card is in one place: the hands, the table, the piles or the stock.
+            let mut seen = game.table();
+            let mut count = game.table().len() as usize + game.stock_len();
+            for s in 0..3 {
+                seen = seen | game.hand(s) | game.captured(s);
+                count += (game.hand(s).len() + game.captured(s).len()) as usize;
+            }
+            assert_eq!(count, 48, "seed {seed}");
+            assert_eq!(
+                seen.len() as usize + game.stock_len(),
+                48,
+                "seed {seed}: a card twice"
+            );
+        }
+    }
+    assert!(game.error().is_none(), "{:?}", game.error());
+    game
+}
+
+#[test]
+fn random_games_conserve_every_card_end_and_settle_to_zero() {
+    let r = hachihachi();
+    for seed in 0..30 {
+        let game = random_game(&r, seed, None);
+        assert_eq!(game.history().len(), 12, "seed {seed}: twelve hands");
+        assert_eq!(game.scores().iter().sum::<i64>(), 0, "seed {seed}");
+        for hand in game.history() {
+            assert_eq!(hand.points.iter().sum::<i64>(), 0, "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn a_hand_played_out_captures_the_whole_pack() {
+    // All 48 cards end in the piles when nobody stops: a month's fourth card always finds the
+    // others (japanplayingcardmuseum: "四十八枚の札はすべて必ず誰かが合せ取ることになる").
+    let r = hachihachi();
+    let mut played_out = 0;
+    for seed in 0..40 {
+        let game = random_game(&r, seed, Some(1));
+        let hand = &game.history()[0];
+        if hand.end == super::ends::SETTLED {
+            played_out += 1;
+            let piles = (0..3).fold(CardSet::EMPTY, |u, s| u | game.captured(s));
+            assert_eq!(piles, r.deck.all(), "seed {seed}");
+        }
+    }
+    assert!(played_out > 10);
+}
