@@ -323,7 +323,7 @@ impl Stats {
             ruleset: ruleset.id.clone(),
             family: ruleset.flow.family(),
             against_house: ruleset.banker().is_some(),
-            teams: ruleset.matching().map(|f| f.teams).unwrap_or_default(),
+            teams: ruleset.teams(),
             yaku_ids: ruleset.yaku.yaku.iter().map(|y| y.id.clone()).collect(),
             players: players.to_vec(),
             games: 0,
