@@ -66,4 +66,6 @@ impl crate::families::Family for Tricks {
 }
 
 #[cfg(test)]
+mod pinochle_tests;
+#[cfg(test)]
 mod tests;
