@@ -444,16 +444,16 @@ pub(super) fn tricks(
                 let members: Vec<String> = flow
                     .teams
                     .members(t, seats)
-                    .map(|s| format!("seat {}", s + 1))
+                    .map(|s| format!("{}", s + 1))
                     .collect();
-                join_and(&members)
+                format!("seats {}", join_and(&members))
             })
             .collect();
         deal.push(Rule::named(
             "Partnerships",
             format!(
                 "{}. Partners pool the tricks they win and share one score.",
-                capitalized(&teams.join("; "))
+                capitalized(&teams.join(" against "))
             ),
         ));
     }
@@ -495,6 +495,7 @@ pub(super) fn tricks(
         }
     }
     deal.push(Rule::plain(match flow.next_dealer {
+        NextDealer::Alternate if flow.players > 2 => "The deal passes to the next player.",
         NextDealer::Alternate => "The deal alternates.",
         NextDealer::Winner => "The winner of a hand deals the next.",
         NextDealer::Same => "The same player deals every hand.",

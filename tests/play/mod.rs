@@ -3,6 +3,7 @@
 mod args;
 mod bots;
 mod gostop;
+mod pinochle;
 mod replay;
 mod run;
 mod save;
