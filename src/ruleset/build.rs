@@ -2310,7 +2310,7 @@ fn tricks_flow(
         }
         let cards = deck.cards.len() as u32;
         for n in min_players..=max_players.min(MAX_SEATS as u32) {
-            if cards % n != 0 && !deck.cards.is_empty() {
+            if !cards.is_multiple_of(n) && !deck.cards.is_empty() {
                 errors.push(Diagnostic::error(
                     format!(
                         "`deal = \"all\"`: the deck's {cards} cards do not deal evenly to {n} players"
