@@ -443,8 +443,10 @@ pub static DECLARATION: TableDef = table(
                 "exchange",
                 "close",
                 "claim",
+                "pass",
+                "trump",
             ],
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts); trick-taking games `marriage`, `exchange`, `close`, `claim`.",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts); trick-taking games `marriage`, `exchange`, `close`, `claim`, and in an auction `pass` and `trump` (the declarer names trumps with a card of the suit).",
         ),
         key(
             "when",
