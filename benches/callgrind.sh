@@ -29,6 +29,10 @@ m20=$(count m20 bot_hands matgo greedy,greedy 20)
 s0=$(count s0 bot_hands schnapsen greedy,greedy 0)
 s200=$(count s200 bot_hands schnapsen greedy,greedy 200)
 sx2=$(count sx2 bot_hands schnapsen expert,greedy 2)
+p0=$(count p0 core_hands pinochle 0)
+p100=$(count p100 core_hands pinochle 100)
+pg0=$(count pg0 bot_hands pinochle greedy,greedy,greedy,greedy 0)
+pg20=$(count pg20 bot_hands pinochle greedy,greedy,greedy,greedy 20)
 c0=$(count c0 core_hands scopa 0)
 c500=$(count c500 core_hands scopa 500)
 h0=$(count h0 core_hands hachihachi 0)
@@ -52,5 +56,7 @@ echo "Schnapsen greedy vs greedy (bot_hands schnapsen greedy,greedy 200): $(per_
 echo "Scopa random vs random (core_hands scopa 500): $(per_hand "$c500" "$c0" 2293) a hand"
 # Hachi-Hachi: 6,000 hands in 500 random games (twelve each).
 echo "Hachi-Hachi random (core_hands hachihachi 500): $(per_hand "$h500" "$h0" 6000) a hand"
+echo "Pinochle random (core_hands pinochle 100): $(per_hand "$p100" "$p0" "$(grep -o '[0-9]* hands' "$out"/p100.txt | cut -d' ' -f1)") a hand;" \
+    "greedy (bot_hands pinochle greedy,greedy,greedy,greedy 20): $(per_hand "$pg20" "$pg0" "$(grep -o '[0-9]* hands' "$out"/pg20.txt | cut -d' ' -f1)") a hand"
 cat "$out"/g100.txt "$out"/x4.txt "$out"/x8.txt "$out"/r2000.txt "$out"/m20.txt "$out"/s200.txt \
-    "$out"/sx2.txt "$out"/c500.txt "$out"/h500.txt
+    "$out"/sx2.txt "$out"/c500.txt "$out"/h500.txt "$out"/p100.txt "$out"/pg20.txt

@@ -188,6 +188,24 @@ pub enum Event {
         /// Its cards.
         cards: Vec<CardId>,
     },
+    /// A player bid in an auction (a pass is a declaration).
+    Bid {
+        /// The player.
+        player: Seat,
+        /// The bid.
+        amount: i64,
+    },
+    /// A player showed melds (trick-taking games), scored from the ruleset's `[[meld]]`.
+    Melded {
+        /// The player.
+        player: Seat,
+        /// The melds' ids, each once per time it counts.
+        melds: Vec<String>,
+        /// The cards shown.
+        cards: Vec<CardId>,
+        /// Their points.
+        points: i64,
+    },
     /// A hand was counted before it ended: each seat's points in it and tricks won (families
     /// that count tricks).
     HandCount {

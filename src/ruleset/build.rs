@@ -36,6 +36,7 @@ pub(super) fn ruleset(
     let defines = top.table("define", errors);
     let scoring = top.table("scoring", errors);
     let carry_tables = top.tables("carry", errors);
+    let meld_tables = top.tables("meld", errors);
     // Merging onto a base consumes the `remove_*` lists; one left here has no base to remove
     // from.
     for (key, _, noun) in super::load::REMOVALS {
@@ -191,6 +192,7 @@ pub(super) fn ruleset(
                 yaku: yaku_tables.first().map(|(_, l)| (*l).clone()),
                 scoring: scoring.as_ref().map(|(_, l)| (*l).clone()),
                 declarations: &declarations,
+                melds: &meld_tables,
             };
             flow_options(t, l, &vocab, &used, errors)
         }
@@ -213,7 +215,7 @@ pub(super) fn ruleset(
     {
         let extras = match &flow {
             Some(Flow::Tricks(t)) => {
-                let mut samples = tricks_sample_facts();
+                let mut samples = tricks_sample_facts(t);
                 if !carry.is_empty() {
                     for sample in &mut samples {
                         sample.push(("carry", carry_sample(&carry, t.players as usize)));
@@ -751,6 +753,25 @@ struct Sections<'a> {
     scoring: Option<Loc>,
     /// The declarations, each with where its `effect` and its `when` are written.
     declarations: &'a [(Declaration, Loc, Option<Loc>)],
+    /// The `[[meld]]` tables (trick-taking games only).
+    melds: &'a [(&'a Table, &'a Loc)],
+}
+
+impl Sections<'_> {
+    /// Reports `[[meld]]` in a family that has no melds.
+    fn no_melds(&self, family: &str, errors: &mut Vec<Diagnostic>) {
+        if let Some((_, at)) = self.melds.first() {
+            errors.push(
+                Diagnostic::error(
+                    format!("a {family} game does not use `[[meld]]`"),
+                    (*at).clone(),
+                )
+                .with_help(Some(
+                    "melds are shown in trick-taking games; remove this section".into(),
+                )),
+            );
+        }
+    }
 }
 
 /// `[[declaration]]`: id, name, prompt, effect and an optional condition in the declaration
@@ -1429,6 +1450,7 @@ fn flow_options(
         Some(Style::Tricks) => return tricks_flow(r, t, loc, vocab, sections, errors),
         _ => {}
     }
+    sections.no_melds("matching", errors);
     family_declarations(
         sections,
         "matching",
@@ -2275,7 +2297,7 @@ fn tricks_flow(
     family_declarations(
         sections,
         "trick-taking",
-        &["marriage", "exchange", "close", "claim"],
+        &["marriage", "exchange", "close", "claim", "pass", "trump"],
         errors,
     );
     if let Some(at) = &sections.yaku {
@@ -2287,46 +2309,98 @@ fn tricks_flow(
         );
     }
     let players = positive(&mut r, "players", 2, errors);
-    if players != 2 {
+    let min_players = positive(&mut r, "min_players", players, errors);
+    let max_players = positive(&mut r, "max_players", players, errors);
+    if !(2 <= min_players && min_players <= players && players <= max_players)
+        || max_players as usize > MAX_SEATS
+    {
         errors.push(Diagnostic::error(
-            format!("a trick-taking game seats 2 players here, not {players}"),
+            format!(
+                "seats must satisfy 2 <= min_players ({min_players}) <= players ({players}) <= max_players ({max_players}) <= {MAX_SEATS}"
+            ),
             loc.clone(),
         ));
     }
-    let hand_size = positive(&mut r, "hand_size", 5, errors);
+    let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
+    let deal_all =
+        choice(&mut r, "deal", &[("stock", false), ("all", true)], errors).unwrap_or(false);
+    let hand_size = if deal_all {
+        if let Some((_, at)) = r.int("hand_size", errors) {
+            errors.push(
+                Diagnostic::error("`hand_size` with `deal = \"all\"`", at.clone())
+                    .with_help(Some(
+                        "the whole deck is dealt evenly: each hand holds the deck's cards divided by the seats; remove `hand_size`".into(),
+                    )),
+            );
+        }
+        let cards = deck.cards.len() as u32;
+        for n in min_players..=max_players.min(MAX_SEATS as u32) {
+            if !cards.is_multiple_of(n) && !deck.cards.is_empty() {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "`deal = \"all\"`: the deck's {cards} cards do not deal evenly to {n} players"
+                    ),
+                    loc.clone(),
+                ));
+            }
+        }
+        (cards / players.max(1)).max(1)
+    } else {
+        positive(&mut r, "hand_size", 5, errors)
+    };
     let deal_packets = int_list(&mut r, "deal_packets", 1..=64, errors)
         .ok()
         .flatten()
         .unwrap_or_else(|| vec![hand_size]);
-    if deal_packets.iter().sum::<u32>() != hand_size {
+    if deal_packets.iter().sum::<u32>() != hand_size && !deck.cards.is_empty() {
         errors.push(Diagnostic::error(
             format!(
-                "`deal_packets` add up to {} cards, but `hand_size` is {hand_size}",
+                "`deal_packets` add up to {} cards, but each hand holds {hand_size}",
                 deal_packets.iter().sum::<u32>()
             ),
             loc.clone(),
         ));
     }
-    let rank = attribute(&mut r, "rank", "rank", deck, loc, errors);
-    let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
-    let target = r.int("target", errors).map_or(66, |(n, _)| n);
-    let follow = choice(
+    let trump_at = r.item("trump").map(|i| i.loc.clone());
+    let trump = choice(
         &mut r,
-        "follow",
+        "trump",
         &[
-            ("free", FollowRule::Free),
-            ("follow-trump", FollowRule::FollowTrump),
-            ("head", FollowRule::Head),
+            ("turned-up", TrumpRule::TurnedUp),
+            ("declarer", TrumpRule::Declarer),
         ],
         errors,
     )
-    .unwrap_or(FollowRule::FollowTrump);
+    .unwrap_or(TrumpRule::TurnedUp);
+    if deal_all && trump == TrumpRule::TurnedUp {
+        errors.push(
+            Diagnostic::error(
+                "`deal = \"all\"` leaves no card to turn up for trumps",
+                trump_at.clone().unwrap_or_else(|| loc.clone()),
+            )
+            .with_help(Some(
+                "write `trump = \"declarer\"` with a `[flow.auction]`: the auction's winner names trumps".into(),
+            )),
+        );
+    }
+    let rank = attribute(&mut r, "rank", "rank", deck, loc, errors);
+    let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
+    let target = r.int("target", errors).map_or(66, |(n, _)| n);
+    let follow = follow_rules(&mut r, errors).unwrap_or(FollowRules::FOLLOW_TRUMP);
+    let later_equal_wins = choice(
+        &mut r,
+        "equal_cards",
+        &[("first", false), ("last", true)],
+        errors,
+    )
+    .unwrap_or(false);
     let claim = choice(
         &mut r,
         "claim",
         &[
             ("declare", ClaimRule::Declare),
             ("automatic", ClaimRule::Automatic),
+            ("none", ClaimRule::PlayOut),
         ],
         errors,
     )
@@ -2408,8 +2482,37 @@ fn tricks_flow(
         errors,
     )
     .unwrap_or(NextDealer::Alternate);
+    let auction = r
+        .table("auction", errors)
+        .and_then(|(t, l)| auction(t, l, sections, errors));
     r.finish(errors);
     let one = |effect: &str| declared(sections, &[effect]).first().copied();
+    if trump == TrumpRule::Declarer && auction.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`trump = \"declarer\"` needs a `[flow.auction]`: the declarer is its winner",
+                trump_at.unwrap_or_else(|| loc.clone()),
+            )
+            .with_help(Some(
+                "add `[flow.auction]` with `minimum` and `step`".into(),
+            )),
+        );
+    }
+    if trump == TrumpRule::Declarer
+        && let Some(a) = &auction
+        && a.name_trump.is_none()
+    {
+        errors.push(
+            Diagnostic::error(
+                "`trump = \"declarer\"` needs a `[[declaration]]` with `effect = \"trump\"`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add one: the declarer names trumps with it, showing a card of the suit".into(),
+            )),
+        );
+    }
+    let melds = melds(sections.melds, deck, errors);
     let claim_declaration = one("claim");
     if claim == ClaimRule::Declare && claim_declaration.is_none() {
         errors.push(
@@ -2422,7 +2525,8 @@ fn tricks_flow(
             )),
         );
     }
-    if !deck_holds(deck, players * hand_size + 1, "the deal", loc, errors) {
+    let dealt = players * hand_size + u32::from(!deal_all);
+    if !deck_holds(deck, dealt, "the deal", loc, errors) {
         return None;
     }
     let card_points = card_points?;
@@ -2436,13 +2540,21 @@ fn tricks_flow(
     }
     Some(Flow::Tricks(std::sync::Arc::new(TricksFlow {
         players,
+        min_players,
+        max_players,
+        teams,
         hand_size,
+        deal_all,
+        trump,
+        auction,
+        melds,
         deal_packets,
         rank: rank?,
         card_points,
         cards_by_points,
         target,
         follow,
+        later_equal_wins,
         claim,
         marriage_cards,
         marriage_points,
@@ -2461,6 +2573,294 @@ fn tricks_flow(
     })))
 }
 
+/// `follow` (a named rule set) and `follow_rules` (the flags, which win), or `None` when neither
+/// is given.
+fn follow_rules(r: &mut TableReader, errors: &mut Vec<Diagnostic>) -> Option<FollowRules> {
+    let named = choice(r, "follow", &FollowRules::NAMED, errors);
+    let flags = r.strings("follow_rules", errors);
+    if flags.is_empty() {
+        return named;
+    }
+    let mut rules = FollowRules::FREE;
+    for f in &flags {
+        match f.text {
+            "suit" => rules.suit = true,
+            "head" => rules.head = true,
+            "trump" => rules.trump = true,
+            "overtrump" => rules.overtrump = true,
+            other => errors.push(
+                Diagnostic::error(format!("unknown follow rule `{other}`"), f.loc.clone())
+                    .with_help(
+                        did_you_mean(other, FollowRules::FLAGS.iter().copied()).or_else(|| {
+                            Some(
+                                "the follow rules are `suit`, `head`, `trump` and `overtrump`"
+                                    .into(),
+                            )
+                        }),
+                    ),
+            ),
+        }
+    }
+    Some(rules)
+}
+
+/// `[flow.auction]` of a trick-taking game, with its `[[flow.auction.contract]]`s; it needs a
+/// `pass` declaration.
+fn auction(
+    t: &Table,
+    loc: &Loc,
+    sections: &Sections,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Auction> {
+    let mut r = TableReader::new(t, loc.clone(), "`[flow.auction]`").defined_by(&keys::AUCTION);
+    let minimum = r.int("minimum", errors);
+    let step = r.int("step", errors);
+    let maximum = r.int("maximum", errors);
+    let values = r.boolean("values", errors).is_none_or(|(b, _)| b);
+    let passed_out = choice(
+        &mut r,
+        "passed_out",
+        &[("dealer", PassedOut::Dealer), ("redeal", PassedOut::Redeal)],
+        errors,
+    )
+    .unwrap_or(PassedOut::Redeal);
+    let first_lead = choice(
+        &mut r,
+        "first_lead",
+        &[
+            ("after-dealer", FirstLead::AfterDealer),
+            ("declarer", FirstLead::Declarer),
+        ],
+        errors,
+    )
+    .unwrap_or(FirstLead::AfterDealer);
+    let mut contracts: Vec<Contract> = Vec::new();
+    for (ct, cl) in r.tables("contract", errors) {
+        let mut c = TableReader::new(ct, cl.clone(), "a `[[flow.auction.contract]]`")
+            .defined_by(&keys::CONTRACT);
+        let id = c.required_string("id", errors);
+        let name = c.string("name", errors);
+        let description = c.string("description", errors);
+        let bid = c.int("bid", errors);
+        let follow = follow_rules(&mut c, errors);
+        let trumps = c.boolean("trumps", errors).is_none_or(|(b, _)| b);
+        if bid.is_none() && c.item("bid").is_none() {
+            c.missing("bid", errors);
+        }
+        c.finish(errors);
+        let (Some(id), Some((bid, bid_at))) = (id, bid) else {
+            continue;
+        };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        if bid < 1 {
+            errors.push(Diagnostic::error(
+                format!("a contract's `bid` must be positive, found {bid}"),
+                bid_at.clone(),
+            ));
+            continue;
+        }
+        if let Some(other) = contracts.iter().find(|o| o.bid == bid || o.id == id.text) {
+            errors.push(Diagnostic::error(
+                format!(
+                    "contract `{}` has the id or the bid ({bid}) of contract `{}`",
+                    id.text, other.id
+                ),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        contracts.push(Contract {
+            id: id.text.to_string(),
+            name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+            description: description.map_or_else(String::new, |d| d.text.to_string()),
+            bid,
+            follow,
+            trumps,
+        });
+    }
+    r.finish(errors);
+    let minimum = match minimum {
+        Some((n, _)) if n >= 1 => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!("`minimum` must be positive, found {n}"),
+                at.clone(),
+            ));
+            1
+        }
+        None if values => {
+            errors.push(
+                Diagnostic::error("`[flow.auction]` needs `minimum`", loc.clone())
+                    .with_help(Some("the lowest bid, e.g. `minimum = 100`".into())),
+            );
+            1
+        }
+        None => contracts.iter().map(|c| c.bid).min().unwrap_or(1),
+    };
+    let step = match step {
+        Some((n, _)) if n >= 1 => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!("`step` must be positive, found {n}"),
+                at.clone(),
+            ));
+            1
+        }
+        None => 1,
+    };
+    // The bids offered at once: at most 60 steps above the lowest unless `maximum` says.
+    let maximum = match maximum {
+        Some((n, _)) if n >= minimum && (n - minimum) / step <= 200 => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!(
+                    "`maximum` must be from `minimum` ({minimum}) to 200 steps above it, found {n}"
+                ),
+                at.clone(),
+            ));
+            minimum
+        }
+        None => minimum + 60 * step,
+    };
+    if !values && contracts.is_empty() {
+        errors.push(Diagnostic::error(
+            "an auction without value bids (`values = false`) needs a `[[flow.auction.contract]]`",
+            loc.clone(),
+        ));
+    }
+    let pass = declared(sections, &["pass"]).first().copied();
+    if pass.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`[flow.auction]` needs a `[[declaration]]` with `effect = \"pass\"`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add `[[declaration]]` with `id = \"pass\"` and `effect = \"pass\"`: how a player passes".into(),
+            )),
+        );
+    }
+    Some(Auction {
+        minimum,
+        step,
+        maximum,
+        values,
+        contracts,
+        passed_out,
+        first_lead,
+        pass: pass?,
+        name_trump: declared(sections, &["trump"]).first().copied(),
+    })
+}
+
+/// `[[meld]]`: the melds of a trick-taking game.
+fn melds(tables: &[(&Table, &Loc)], deck: &Deck, errors: &mut Vec<Diagnostic>) -> Vec<Meld> {
+    let mut out: Vec<Meld> = Vec::new();
+    for (t, l) in tables {
+        let mut r = TableReader::new(t, (*l).clone(), "a `[[meld]]`").defined_by(&keys::MELD);
+        let id = r.required_string("id", errors);
+        let name = r.string("name", errors);
+        let class = r.string("class", errors);
+        let suit_at = r.item("suit").map(|i| i.loc.clone());
+        let suit = choice(
+            &mut r,
+            "suit",
+            &[
+                ("trump", MeldSuit::Trump),
+                ("plain", MeldSuit::Plain),
+                ("any", MeldSuit::Any),
+                ("each", MeldSuit::Each),
+            ],
+            errors,
+        );
+        let kinds = r.strings("kinds", errors);
+        let cards = r.strings("cards", errors);
+        let copies = match r.int("copies", errors) {
+            Some((n, _)) if (1..=8).contains(&n) => n as u32,
+            Some((n, at)) => {
+                errors.push(Diagnostic::error(
+                    format!("`copies` must be from 1 to 8, found {n}"),
+                    at.clone(),
+                ));
+                1
+            }
+            None => 1,
+        };
+        let points = r.int("points", errors);
+        if points.is_none() && r.item("points").is_none() {
+            r.missing("points", errors);
+        }
+        r.finish(errors);
+        let Some(id) = id else { continue };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        if out.iter().any(|m| m.id == id.text) {
+            errors.push(Diagnostic::error(
+                format!("duplicate meld id `{}`", id.text),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        let mut kind_ids = Vec::new();
+        for k in &kinds {
+            match deck.kinds.iter().position(|d| d.id == k.text) {
+                Some(i) => kind_ids.push(i),
+                None => errors.push(
+                    Diagnostic::error(
+                        format!("the deck `{}` has no kind `{}`", deck.id, k.text),
+                        k.loc.clone(),
+                    )
+                    .with_help(did_you_mean(
+                        k.text,
+                        deck.kinds.iter().map(|k| k.id.as_str()),
+                    )),
+                ),
+            }
+        }
+        let mut card_ids = Vec::new();
+        for c in &cards {
+            match deck.card_by_id(c.text) {
+                Some(card) => card_ids.push(card),
+                None => errors.push(
+                    Diagnostic::error(format!("unknown card `{}`", c.text), c.loc.clone())
+                        .with_help(did_you_mean(c.text, deck.card_ids())),
+                ),
+            }
+        }
+        let suit = match (suit, kinds.is_empty(), cards.is_empty()) {
+            (Some(s), false, true) => s,
+            (None, true, false) => MeldSuit::Cards,
+            _ => {
+                errors.push(
+                    Diagnostic::error(
+                        format!("meld `{}` needs `kinds` with `suit`, or `cards`", id.text),
+                        suit_at.unwrap_or_else(|| id.loc.clone()),
+                    )
+                    .with_help(Some(
+                        "`kinds = [\"king\", \"queen\"]` with `suit = \"trump\"` (or `plain`, `any`, `each`), or `cards = [\"spades-queen\", \"diamonds-jack\"]` for exactly those cards".into(),
+                    )),
+                );
+                continue;
+            }
+        };
+        let Some((points, _)) = points else { continue };
+        out.push(Meld {
+            id: id.text.to_string(),
+            name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+            class: class.map_or_else(|| id.text.to_string(), |c| c.text.to_string()),
+            suit,
+            kinds: kind_ids,
+            cards: card_ids,
+            copies,
+            points,
+        });
+    }
+    out
+}
+
 /// `[flow]` of a banker game (`style = "banker"`).
 fn banker_flow(
     mut r: TableReader,
@@ -2472,6 +2872,7 @@ fn banker_flow(
 ) -> Option<Flow> {
     let names = &vocab.names(scope::TILES);
     family_declarations(sections, "banker", &[], errors);
+    sections.no_melds("banker", errors);
     // A banker game compares hand values: yaku and a scoring script would never be used.
     for (loc, what) in [
         (&sections.yaku, "`[[yaku]]`"),
@@ -3161,25 +3562,53 @@ fn relocate_inline(inline_at: Option<(FileId, Loc)>, errors: &mut [Diagnostic]) 
 }
 
 /// Sample facts of finished hands, one per way a hand ends, so that `yaku validate` runs a
-/// trick-taking ruleset's scoring script on each.
-fn tricks_sample_facts() -> Vec<Vec<(&'static str, FactValue)>> {
-    let ends = ["claim", "false_claim", "failed_close", "last_trick"];
+/// trick-taking ruleset's scoring script on each (with the flow's seats, bids and contracts).
+fn tricks_sample_facts(flow: &TricksFlow) -> Vec<Vec<(&'static str, FactValue)>> {
+    let ends = [
+        "claim",
+        "false_claim",
+        "failed_close",
+        "last_trick",
+        "passed_out",
+    ];
+    let seats = flow.players as usize;
+    let side: Vec<FactValue> = (0..seats)
+        .map(|s| FactValue::Int(i64::from(flow.teams.team_of(s) == flow.teams.team_of(0))))
+        .collect();
+    let opponent_seat = (1..seats)
+        .find(|&s| flow.teams.team_of(s) != flow.teams.team_of(0))
+        .unwrap_or(1);
+    let mut bids: Vec<(i64, String)> = vec![(0, String::new())];
+    if let Some(a) = &flow.auction {
+        bids.push((a.minimum, String::new()));
+        bids.push((a.maximum, String::new()));
+        bids.extend(a.contracts.iter().map(|c| (c.bid, c.id.clone())));
+    }
     let mut out = Vec::new();
     for end in ends {
-        for (points_self, points_opponent, tricks_self, tricks_opponent, closer) in [
-            (70, 40, 3, 2, "none"),
-            (66, 20, 4, 1, "self"),
-            (80, 0, 5, 0, "opponent"),
-            (30, 66, 0, 4, "none"),
+        for (points_self, points_opponent, tricks_self, tricks_opponent, closer, melds) in [
+            (70, 40, 3, 2, "none", 0),
+            (66, 20, 4, 1, "self", 60),
+            (80, 0, 5, 0, "opponent", 150),
+            (30, 66, 0, 4, "none", 40),
         ] {
-            out.push(vec![
-                ("end", FactValue::Text(end.into())),
-                ("points_self", FactValue::Int(points_self)),
-                ("points_opponent", FactValue::Int(points_opponent)),
-                ("tricks_self", FactValue::Int(tricks_self)),
-                ("tricks_opponent", FactValue::Int(tricks_opponent)),
-                ("closer", FactValue::Text(closer.into())),
-            ]);
+            for (bid, contract) in &bids {
+                out.push(vec![
+                    ("end", FactValue::Text(end.into())),
+                    ("points_self", FactValue::Int(points_self)),
+                    ("points_opponent", FactValue::Int(points_opponent)),
+                    ("tricks_self", FactValue::Int(tricks_self)),
+                    ("tricks_opponent", FactValue::Int(tricks_opponent)),
+                    ("closer", FactValue::Text(closer.into())),
+                    ("melds_self", FactValue::Int(melds)),
+                    ("melds_opponent", FactValue::Int(melds / 2)),
+                    ("bid", FactValue::Int(*bid)),
+                    ("contract", FactValue::Text(contract.clone())),
+                    ("seat", FactValue::Int(0)),
+                    ("opponent_seat", FactValue::Int(opponent_seat as i64)),
+                    ("side", FactValue::List(side.clone())),
+                ]);
+            }
         }
     }
     out

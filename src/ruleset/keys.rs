@@ -177,6 +177,11 @@ pub static RULESET_FILE: TableDef = table(
             "Changes to card kinds: a card id and the kinds it belongs to in this ruleset.",
         ),
         key("yaku", Tables(&YAKU), "The yaku: scoring combinations."),
+        key(
+            "meld",
+            Tables(&MELD),
+            "Trick-taking games: melds, combinations shown before the first lead and scored from the table.",
+        ),
         key("flow", Table(&FLOW), "How a game flows."),
         key(
             "options",
@@ -199,6 +204,115 @@ pub static RULESET_FILE: TableDef = table(
             Tables(&CARRY),
             "Values carried from one hand to the next: written by the scoring script's `carry`, read by the next deal's table count and redeals by id and by the script as `hand.carry`.",
         ),
+    ],
+);
+
+/// `[flow.auction]`.
+pub static AUCTION: TableDef = table(
+    "[flow.auction]",
+    "An auction before a trick-taking hand: bids in turn from the seat after the dealer, each a pass (a `pass` declaration), a value or a named contract; a player who passed bids no more, and the auction ends when all but one have passed.",
+    &[
+        key("minimum", Int, "The lowest bid (required with value bids)."),
+        key(
+            "step",
+            Int,
+            "Bids rise by at least this, in steps of it (1).",
+        ),
+        key(
+            "maximum",
+            Int,
+            "The highest bid offered (60 steps above `minimum` unless given).",
+        ),
+        key(
+            "values",
+            Bool,
+            "Whether value bids are made (`false`: only named contracts).",
+        ),
+        choice(
+            "passed_out",
+            &["dealer", "redeal"],
+            "When everyone passes: the dealer takes the contract at `minimum` (a forced bid), or the hand ends unplayed (end `passed_out`) and the deal passes on.",
+        ),
+        choice(
+            "first_lead",
+            &["after-dealer", "declarer"],
+            "Who leads the first trick: the seat after the dealer, or the declarer.",
+        ),
+        key(
+            "contract",
+            Tables(&CONTRACT),
+            "Named contracts, each bid at its `bid` value.",
+        ),
+    ],
+);
+
+/// `[[flow.auction.contract]]`.
+pub static CONTRACT: TableDef = table(
+    "[[flow.auction.contract]]",
+    "A contract bid by name: it stands in the bidding at its `bid` value and may change the follow rules and trumps; the scoring script sees its id as `hand.contract`.",
+    &[
+        required("id", String, "Its id, as the scoring script sees it."),
+        key("name", String, "The display name."),
+        key("description", String, "What it means, for the rule sheet."),
+        required(
+            "bid",
+            Int,
+            "Its place in the bidding: it outranks every bid below this value.",
+        ),
+        choice(
+            "follow",
+            &["free", "follow-trump", "head", "win"],
+            "The follow rules while it is played, instead of `[flow] follow`.",
+        ),
+        KeyDef {
+            values: &["suit", "head", "trump", "overtrump"],
+            ..key(
+                "follow_rules",
+                Strings,
+                "The follow rules as flags while it is played.",
+            )
+        },
+        key(
+            "trumps",
+            Bool,
+            "Whether the declarer names trumps (`false`: played without trumps).",
+        ),
+    ],
+);
+
+/// `[[meld]]`.
+pub static MELD: TableDef = table(
+    "[[meld]]",
+    "A meld of a trick-taking game: a combination shown from the hand before the first lead (once trumps are known) and scored from the table; a card serves in melds of different classes but once within a class.",
+    &[
+        required("id", String, "Its id."),
+        key("name", String, "The display name."),
+        key(
+            "class",
+            String,
+            "Its class (its id unless given): melds of one class share no card, and the combinations worth most count.",
+        ),
+        choice(
+            "suit",
+            &["trump", "plain", "any", "each"],
+            "With `kinds`: all in trumps, all in one suit other than trumps, all in one suit (each suit a meld of its own), or one of each kind in every suit (an around).",
+        ),
+        key(
+            "kinds",
+            Strings,
+            "The kinds it needs, one card of each (with `suit`).",
+        ),
+        key(
+            "cards",
+            Strings,
+            "Exactly these cards, whatever the trumps (instead of `kinds` and `suit`).",
+        ),
+        key(
+            "copies",
+            Int,
+            "Copies of each card it needs in a double pack (2: a double meld).",
+        ),
+        required("points", Int, "Its points."),
     ],
 );
 
@@ -331,8 +445,10 @@ pub static DECLARATION: TableDef = table(
                 "exchange",
                 "close",
                 "claim",
+                "pass",
+                "trump",
             ],
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts); trick-taking games `marriage`, `exchange`, `close`, `claim`.",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts); trick-taking games `marriage`, `exchange`, `close`, `claim`, and in an auction `pass` and `trump` (the declarer names trumps with a card of the suit).",
         ),
         key(
             "when",
@@ -680,7 +796,11 @@ pub static FLOW: TableDef = table(
             Int,
             "Seats at the table when the command line does not say.",
         ),
-        key("min_players", Int, "Matching games: the fewest seats."),
+        key(
+            "min_players",
+            Int,
+            "Matching and trick-taking games: the fewest seats.",
+        ),
         key("max_players", Int, "The most seats a table has."),
         key(
             "deal_packets",
@@ -704,13 +824,41 @@ pub static FLOW: TableDef = table(
         ),
         choice(
             "follow",
-            &["free", "follow-trump", "head"],
-            "Trick-taking games: what must be played once the stock is gone or closed.",
+            &["free", "follow-trump", "head", "win"],
+            "Trick-taking games: what must be played once the stock is gone or closed (from the first trick without a stock): nothing, follow suit or trump, also head the trick, also overtrump (`win`).",
+        ),
+        KeyDef {
+            values: &["suit", "head", "trump", "overtrump"],
+            ..key(
+                "follow_rules",
+                Strings,
+                "Trick-taking games: the follow rules as flags, instead of `follow`: `suit` (follow the suit led), `head` (following suit, beat the trick's best card when able), `trump` (void, play a trump), `overtrump` (trumping, beat a trump already played when able).",
+            )
+        },
+        choice(
+            "equal_cards",
+            &["first", "last"],
+            "Trick-taking games with a double pack: which of two alike cards wins a trick they are the best of (`first` played, the default).",
+        ),
+        choice(
+            "deal",
+            &["stock", "all"],
+            "Trick-taking games: `hand_size` cards each with the rest a stock (the default), or the whole deck dealt evenly with no stock (`all`).",
+        ),
+        choice(
+            "trump",
+            &["turned-up", "declarer"],
+            "Trick-taking games: trumps from the card turned up under the stock, or named by the auction's winner (`declarer`, with `[flow.auction]`).",
+        ),
+        key(
+            "auction",
+            Table(&AUCTION),
+            "Trick-taking games: an auction before play; its winner is the declarer.",
         ),
         choice(
             "claim",
-            &["declare", "automatic"],
-            "Trick-taking games: whether the target is claimed, or ends the hand at once.",
+            &["declare", "automatic", "none"],
+            "Trick-taking games: whether the target is claimed, ends the hand at once, or there is none and every trick is played (`none`).",
         ),
         key(
             "marriage",

@@ -864,15 +864,61 @@ impl Flow {
     }
 }
 
-/// What a player must play to a trick once the stock is gone or closed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FollowRule {
-    /// No obligation.
-    Free,
-    /// Follow suit; when void, trump.
-    FollowTrump,
-    /// Follow suit and win the trick if possible; when void, trump.
-    Head,
+/// What a player must play to a trick once the follow rules apply (the stock gone or closed,
+/// or from the first trick where there is no stock): each obligation a flag, in the order a
+/// player meets them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct FollowRules {
+    /// Follow the suit led when able.
+    pub suit: bool,
+    /// Following suit, beat the best card of the trick so far when able (head the trick); not
+    /// owed once the trick has been trumped.
+    pub head: bool,
+    /// Void in the suit led, play a trump when able.
+    pub trump: bool,
+    /// Trumping a trick that already holds a trump, beat it when able.
+    pub overtrump: bool,
+}
+
+impl FollowRules {
+    /// No obligation (`follow = "free"`).
+    pub const FREE: FollowRules = FollowRules {
+        suit: false,
+        head: false,
+        trump: false,
+        overtrump: false,
+    };
+    /// Follow suit; when void, trump (`follow = "follow-trump"`).
+    pub const FOLLOW_TRUMP: FollowRules = FollowRules {
+        suit: true,
+        head: false,
+        trump: true,
+        overtrump: false,
+    };
+    /// Follow suit and win the trick if possible; when void, trump (`follow = "head"`).
+    pub const HEAD: FollowRules = FollowRules {
+        suit: true,
+        head: true,
+        trump: true,
+        overtrump: false,
+    };
+    /// Follow suit and head the trick; when void, trump and beat a trump already played
+    /// (`follow = "win"`).
+    pub const WIN: FollowRules = FollowRules {
+        suit: true,
+        head: true,
+        trump: true,
+        overtrump: true,
+    };
+    /// The named rule sets, by the names `follow` takes.
+    pub const NAMED: [(&'static str, FollowRules); 4] = [
+        ("free", FollowRules::FREE),
+        ("follow-trump", FollowRules::FOLLOW_TRUMP),
+        ("head", FollowRules::HEAD),
+        ("win", FollowRules::WIN),
+    ];
+    /// The flags' names, as `follow = [...]` lists them.
+    pub const FLAGS: [&'static str; 4] = ["suit", "head", "trump", "overtrump"];
 }
 
 /// How a hand of a trick-taking game reaches its target.
@@ -882,6 +928,129 @@ pub enum ClaimRule {
     Declare,
     /// The hand ends as soon as a player's points reach the target.
     Automatic,
+    /// No target within a hand: every trick is played and the scoring script settles the hand
+    /// (`claim = "none"`).
+    PlayOut,
+}
+
+/// Where a trick-taking hand's trump suit comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrumpRule {
+    /// The card after the deal is turned up under the stock (Schnapsen).
+    TurnedUp,
+    /// The winner of the auction names it.
+    Declarer,
+}
+
+/// What happens when every player passes in an auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassedOut {
+    /// The dealer must take the contract at the lowest bid.
+    Dealer,
+    /// The hand ends unplayed (end `passed_out`, settled by the scoring script) and the deal
+    /// passes on.
+    Redeal,
+}
+
+/// Who leads the first trick after an auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstLead {
+    /// The seat after the dealer.
+    AfterDealer,
+    /// The auction's winner.
+    Declarer,
+}
+
+/// A contract bid by name (`[[flow.auction.contract]]`): it stands in the bidding at its
+/// `bid` value and may change the follow rules and the trump suit; the scoring script sees its
+/// id as `hand.contract`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contract {
+    /// Its id, as the scoring script sees it.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// What it means, for the rule sheet.
+    pub description: String,
+    /// Its place in the bidding: it outranks every bid below this value (a bid is an
+    /// [`crate::core::Action::Bet`] of this amount).
+    pub bid: i64,
+    /// The follow rules while it is played, instead of `[flow] follow`.
+    pub follow: Option<FollowRules>,
+    /// The declarer names trumps (false: the hand is played without trumps).
+    pub trumps: bool,
+}
+
+/// The auction of a trick-taking hand (`[flow.auction]`): bids in turn order from the seat
+/// after the dealer, each a pass, a value (`minimum`, then at least `step` over the last bid,
+/// in steps of `step`) or a named contract; a player who passed bids no more, and the auction
+/// ends when all but one have passed (or all have).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Auction {
+    /// The lowest bid.
+    pub minimum: i64,
+    /// Bids rise in steps of this many.
+    pub step: i64,
+    /// The highest bid offered.
+    pub maximum: i64,
+    /// Value bids are offered (false: only named contracts).
+    pub values: bool,
+    /// Named contracts.
+    pub contracts: Vec<Contract>,
+    /// What happens when everyone passes.
+    pub passed_out: PassedOut,
+    /// Who leads the first trick.
+    pub first_lead: FirstLead,
+    /// The declaration that passes (`effect = "pass"`).
+    pub pass: DeclId,
+    /// The declaration that names trumps (`effect = "trump"`, with a card of the suit).
+    pub name_trump: Option<DeclId>,
+}
+
+impl Auction {
+    /// The named contract bid with `amount`, if any.
+    pub fn contract(&self, amount: i64) -> Option<&Contract> {
+        self.contracts.iter().find(|c| c.bid == amount)
+    }
+}
+
+/// Which suit a meld's cards come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldSuit {
+    /// The listed kinds all in trumps.
+    Trump,
+    /// The listed kinds all in one suit other than trumps (each such suit a meld of its own).
+    Plain,
+    /// The listed kinds all in one suit, any (each suit a meld of its own).
+    Any,
+    /// One card of each listed kind in every suit (an "around": an Ace of each suit).
+    Each,
+    /// Exactly the listed cards (`cards`), whatever the trumps.
+    Cards,
+}
+
+/// A meld (`[[meld]]`): a combination of cards shown from the hand at the meld moment and
+/// scored from the table. `copies` asks for that many of each card (a double pinochle). A card
+/// may serve in melds of different `class`es but only once within a class; within a class the
+/// combinations worth most are counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meld {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its class: melds of one class share no card.
+    pub class: String,
+    /// Where its cards come from.
+    pub suit: MeldSuit,
+    /// The kinds it needs (one card of each), unless `suit` is `Cards`.
+    pub kinds: Vec<usize>,
+    /// The cards it needs, for `suit = Cards` (one of each alike group).
+    pub cards: Vec<crate::deck::CardId>,
+    /// Copies of each card it needs (1; 2 for a double).
+    pub copies: u32,
+    /// Its points.
+    pub points: i64,
 }
 
 /// The flow of a trick-taking game (Schnapsen and its relatives): hands of cards, a trump suit
@@ -890,10 +1059,25 @@ pub enum ClaimRule {
 /// claiming the target), and game points from the scoring script.
 #[derive(Clone, Debug)]
 pub struct TricksFlow {
-    /// Seats at the table.
+    /// Seats at the table by default.
     pub players: u32,
-    /// Cards in each hand after the deal and after each draw.
+    /// The fewest seats the rules allow.
+    pub min_players: u32,
+    /// The most seats the rules allow.
+    pub max_players: u32,
+    /// Partnerships: partners' tricks and points are pooled and they share one score.
+    pub teams: Teams,
+    /// Cards in each hand after the deal and after each draw (with `deal_all`, at the default
+    /// table).
     pub hand_size: u32,
+    /// The whole deck is dealt, evenly, with no stock and no card turned up (`deal = "all"`).
+    pub deal_all: bool,
+    /// Where the trump suit comes from.
+    pub trump: TrumpRule,
+    /// The auction before play, if the rules hold one.
+    pub auction: Option<Auction>,
+    /// The melds shown before the first lead (once trumps are known), in ruleset order.
+    pub melds: Vec<Meld>,
     /// The packets each hand is dealt in, in order (each player gets each packet in turn,
     /// the seat after the dealer first).
     pub deal_packets: Vec<u32>,
@@ -906,8 +1090,12 @@ pub struct TricksFlow {
     pub cards_by_points: Vec<(i64, crate::deck::CardSet)>,
     /// The card points that win a hand.
     pub target: i64,
-    /// What must be played to a trick once the stock is gone or closed.
-    pub follow: FollowRule,
+    /// What must be played to a trick once the stock is gone or closed (from the first trick
+    /// where nothing is left in a stock).
+    pub follow: FollowRules,
+    /// When two alike cards (a double pack) are the best of a trick, the later one wins
+    /// (false: the first played, `equal_cards = "first"`).
+    pub later_equal_wins: bool,
     /// Whether the target must be claimed.
     pub claim: ClaimRule,
     /// The cards that pair into marriages: two of them in one suit (the King and Queen, from the
@@ -964,6 +1152,16 @@ impl Ruleset {
         match &self.flow {
             Flow::Tricks(f) => Some(f),
             _ => None,
+        }
+    }
+
+    /// The partnerships of the table (`[flow] teams`), whatever the family: every seat a team
+    /// of its own without them.
+    pub fn teams(&self) -> Teams {
+        match &self.flow {
+            Flow::Matching(f) => f.teams,
+            Flow::Tricks(f) => f.teams,
+            Flow::Banker(_) => Teams::default(),
         }
     }
 

@@ -6,7 +6,7 @@ use crate::deck::{CardSet, Deck};
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
     BankerFlow, BothInstant, CaptureChoice, CaptureKind, ClaimRule, DealCheck, DealOn, DealTarget,
-    Declaration, Exhausted, FirstDealer, FirstPlayer, FollowRule, GameLength, Leftover,
+    Declaration, Exhausted, FirstDealer, FirstPlayer, FollowRules, GameLength, Leftover,
     MatchingFlow, NextDealer, Tally, TallyAward, TricksFlow, TurnEvent, TurnPattern,
 };
 
@@ -441,12 +441,79 @@ pub(super) fn tricks(
     };
     let closing = declarations.iter().any(|d| d.effect == "close");
     let gone = if closing { "gone or closed" } else { "gone" };
-    let mut deal = vec![Rule::plain(format!(
-        "{} {card}s to each player, dealt {packets} at a time, the player after the dealer first; \
-         the next {card} is turned up for trumps and the stock laid across it.",
-        capitalized(&number_word(flow.hand_size.into())),
-    ))];
+    let mut deal = Vec::new();
+    if flow.min_players != flow.max_players {
+        deal.push(Rule::plain(format!(
+            "{} to {} players; {} by default.",
+            capitalized(&number_word(flow.min_players.into())),
+            number_word(flow.max_players.into()),
+            number_word(flow.players.into())
+        )));
+    } else if flow.players != 2 {
+        deal.push(Rule::plain(format!(
+            "{} players.",
+            capitalized(&number_word(flow.players.into()))
+        )));
+    }
+    if flow.teams.any() {
+        let seats = flow.players as usize;
+        let teams: Vec<String> = (0..flow.teams.count(seats))
+            .map(|t| {
+                let members: Vec<String> = flow
+                    .teams
+                    .members(t, seats)
+                    .map(|s| format!("{}", s + 1))
+                    .collect();
+                format!("seats {}", join_and(&members))
+            })
+            .collect();
+        deal.push(Rule::named(
+            "Partnerships",
+            format!(
+                "{}. Partners pool the tricks they win and share one score.",
+                capitalized(&teams.join(" against "))
+            ),
+        ));
+    }
+    if flow.deal_all {
+        deal.push(Rule::plain(format!(
+            "The whole deck is dealt, {packets} at a time, the player after the dealer first: {} {card}s each at a table of {}. There is no stock.",
+            number_word(flow.hand_size.into()),
+            number_word(flow.players.into())
+        )));
+    } else {
+        deal.push(Rule::plain(format!(
+            "{} {card}s to each player, dealt {packets} at a time, the player after the dealer first; \
+             the next {card} is turned up for trumps and the stock laid across it.",
+            capitalized(&number_word(flow.hand_size.into())),
+        )));
+    }
+    if let Some(a) = &flow.auction {
+        deal.push(auction_rule(flow, a, declarations));
+        for c in &a.contracts {
+            let mut what = format!("bid at {}", c.bid);
+            if let Some(f) = c.follow {
+                what.push_str(&format!("; {}", follow_words(f, false, "gone")));
+            }
+            if !c.trumps {
+                what.push_str("; played without trumps");
+            }
+            if !c.description.is_empty() {
+                what.push_str(&format!(". {}", c.description));
+            }
+            deal.push(Rule::named(&c.name, format!("{}.", capitalized(&what))));
+        }
+    }
+    if !flow.melds.is_empty() {
+        deal.push(Rule::plain(format!(
+            "Once trumps are known, before the first lead, every player shows their melds and scores them. A {card} may serve in melds of different classes, but only once within a class; within a class the combinations worth most count."
+        )));
+        for m in &flow.melds {
+            deal.push(Rule::named(&m.name, meld_words(m, deck)));
+        }
+    }
     deal.push(Rule::plain(match flow.next_dealer {
+        NextDealer::Alternate if flow.players > 2 => "The deal passes to the next player.",
         NextDealer::Alternate => "The deal alternates.",
         NextDealer::Winner => "The winner of a hand deals the next.",
         NextDealer::Same => "The same player deals every hand.",
@@ -466,23 +533,46 @@ pub(super) fn tricks(
             ranks.push(rank);
         }
     }
-    let mut play = vec![
-        Rule::plain(format!(
-            "The player after the dealer leads first. A trick goes to the higher {card} of the \
+    let lead = match &flow.auction {
+        Some(a) if a.first_lead == crate::ruleset::FirstLead::Declarer => {
+            "The declarer leads first."
+        }
+        _ => "The player after the dealer leads first.",
+    };
+    let mut play = if flow.players == 2 && !flow.deal_all {
+        vec![Rule::plain(format!(
+            "{lead} A trick goes to the higher {card} of the \
              suit led or the higher trump; its winner draws first from the stock, then the other \
              player, and leads the next. Ranks and {card} points: {}.",
             ranks.join(", ")
-        )),
-        Rule::plain(match flow.follow {
-            FollowRule::Free => "No one ever has to follow suit.".to_string(),
-            FollowRule::FollowTrump => format!(
-                "While the stock lasts no one has to follow suit; once it is {gone}, follow suit, and trump when void."
-            ),
-            FollowRule::Head => format!(
-                "While the stock lasts no one has to follow suit; once it is {gone}, follow suit and win the trick when able, and trump when void."
-            ),
-        }),
-    ];
+        ))]
+    } else {
+        let draw = if flow.deal_all {
+            ""
+        } else {
+            "; its winner draws first from the stock, then the others in turn"
+        };
+        vec![Rule::plain(format!(
+            "{lead} Each player in turn plays one {card} to a trick; it goes to the highest {card} of the \
+             suit led or the highest trump{draw}, and its winner leads the next. Ranks and {card} points: {}.",
+            ranks.join(", ")
+        ))]
+    };
+    if flow.later_equal_wins {
+        play.push(Rule::plain(format!(
+            "Of two alike {card}s that are the best of a trick, the later played wins."
+        )));
+    } else if deck.cards.len() > 1
+        && (0..deck.cards.len()).any(|i| {
+            (i + 1..deck.cards.len())
+                .any(|j| deck.alike(crate::deck::CardId(i as u8), crate::deck::CardId(j as u8)))
+        })
+    {
+        play.push(Rule::plain(format!(
+            "Of two alike {card}s that are the best of a trick, the first played wins."
+        )));
+    }
+    play.push(Rule::plain(follow_words(flow.follow, !flow.deal_all, gone)));
     for decl in declarations {
         let what = match decl.effect.as_str() {
             "marriage" => format!(
@@ -502,6 +592,8 @@ pub(super) fn tricks(
             "close" => {
                 "on one's lead, close the stock: no more drawing, follow rules at once".to_string()
             }
+            "pass" => "in the auction, bid no more".to_string(),
+            "trump" => "the auction's winner names the trump suit".to_string(),
             _ => format!("on one's lead, claim {} and count", flow.target),
         };
         // A `when` limits it in play, and the sheet says so.
@@ -523,6 +615,9 @@ pub(super) fn tricks(
             "A hand is won as soon as a player's tricks bring them to {} {card} points.",
             flow.target
         ),
+        ClaimRule::PlayOut => {
+            "Every trick is played; the scoring script gives the game points from the sides' card points, melds and the contract.".to_string()
+        }
     }));
     if flow.last_trick_points > 0 {
         play.push(Rule::plain(format!(
@@ -546,6 +641,106 @@ pub(super) fn tricks(
             rules: play,
         },
     ]
+}
+
+/// The follow rules in words; `stock` when they apply only once the stock is `gone`.
+fn follow_words(f: FollowRules, stock: bool, gone: &str) -> String {
+    if f == FollowRules::FREE {
+        return "No one ever has to follow suit.".to_string();
+    }
+    if stock && f == FollowRules::FOLLOW_TRUMP {
+        return format!(
+            "While the stock lasts no one has to follow suit; once it is {gone}, follow suit, and trump when void."
+        );
+    }
+    if stock && f == FollowRules::HEAD {
+        return format!(
+            "While the stock lasts no one has to follow suit; once it is {gone}, follow suit and win the trick when able, and trump when void."
+        );
+    }
+    let mut parts = Vec::new();
+    if f.suit {
+        parts.push(if f.head {
+            "follow suit, beating the trick's best card when able (unless it has been trumped)"
+        } else {
+            "follow suit"
+        });
+    }
+    if f.trump {
+        parts.push(if f.overtrump {
+            "when void, trump, beating a trump already played when able"
+        } else {
+            "when void, trump"
+        });
+    }
+    let rules = capitalized(&parts.join("; "));
+    if stock {
+        format!(
+            "While the stock lasts no one has to follow suit; once it is {gone}: {}.",
+            parts.join("; ")
+        )
+    } else {
+        format!("{rules}.")
+    }
+}
+
+/// The auction of a trick-taking game in words.
+fn auction_rule(
+    flow: &TricksFlow,
+    a: &crate::ruleset::Auction,
+    declarations: &[Declaration],
+) -> Rule {
+    let pass = declarations
+        .get(a.pass.0 as usize)
+        .map_or("pass", |d| d.name.as_str());
+    let mut text =
+        String::from("Starting with the player after the dealer, each in turn bids or passes");
+    if a.values {
+        text.push_str(&format!(
+            ": a bid is at least {}, then at least {} over the last bid, in steps of {}",
+            a.minimum, a.step, a.step
+        ));
+    }
+    text.push_str(&format!(
+        ". A player who passes ({pass}) bids no more; the auction ends when all but one have passed, and the last bidder is the declarer, whose side must make the bid."
+    ));
+    text.push_str(match a.passed_out {
+        crate::ruleset::PassedOut::Dealer => {
+            " If everyone passes, the dealer must take it at the lowest bid."
+        }
+        crate::ruleset::PassedOut::Redeal => {
+            " If everyone passes, the hand is not played and the deal passes on."
+        }
+    });
+    if flow.trump == crate::ruleset::TrumpRule::Declarer {
+        text.push_str(" The declarer names trumps.");
+    }
+    Rule::named("Auction", text)
+}
+
+/// A meld in words: its cards and points.
+fn meld_words(m: &crate::ruleset::Meld, deck: &Deck) -> String {
+    use crate::ruleset::MeldSuit;
+    let kinds: Vec<String> = m.kinds.iter().map(|&k| deck.kinds[k].id.clone()).collect();
+    let cards: Vec<String> = m.cards.iter().map(|&c| deck.card(c).name.clone()).collect();
+    let what = match m.suit {
+        MeldSuit::Trump => format!("{} of trumps", join_and(&kinds)),
+        MeldSuit::Plain => format!("{} of one suit other than trumps", join_and(&kinds)),
+        MeldSuit::Any => format!("{} of one suit", join_and(&kinds)),
+        MeldSuit::Each => format!("{} of every suit", join_and(&kinds)),
+        MeldSuit::Cards => join_and(&cards),
+    };
+    let copies = if m.copies > 1 {
+        format!(", {} of each", number_word(m.copies.into()))
+    } else {
+        String::new()
+    };
+    format!(
+        "{}{copies}: {} (class {}).",
+        capitalized(&what),
+        points_words(m.points),
+        m.class
+    )
 }
 
 /// The drawing rules of the player's hands and the banker's, in order.

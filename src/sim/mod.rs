@@ -251,11 +251,7 @@ pub fn game_result(config: &SimConfig, index: usize) -> Result<GameResult, SimEr
         seat_of: seat_of.to_vec(),
         scores: game.scores().to_vec(),
         hands: game.history().to_vec(),
-        teams: game
-            .ruleset()
-            .matching()
-            .map(|f| f.teams)
-            .unwrap_or_default(),
+        teams: game.ruleset().teams(),
     })
 }
 

@@ -333,7 +333,7 @@ impl Stats {
             family: ruleset.flow.family(),
             against_house: ruleset.banker().is_some(),
             has_house: ruleset.banker().is_some_and(|f| f.has_house()),
-            teams: ruleset.matching().map(|f| f.teams).unwrap_or_default(),
+            teams: ruleset.teams(),
             yaku_ids: ruleset.yaku.yaku.iter().map(|y| y.id.clone()).collect(),
             players: players.to_vec(),
             games: 0,

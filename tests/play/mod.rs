@@ -4,6 +4,7 @@ mod args;
 mod bots;
 mod gostop;
 mod learn;
+mod pinochle;
 mod replay;
 mod run;
 mod save;

@@ -790,6 +790,12 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             Event::HandCount { points, .. } => {
                 let _ = writeln!(out, "counted: {}", style.each(points));
             }
+            Event::Bid { player, amount } => {
+                let _ = writeln!(out, "{} {amount}", style.says(*player, "bid"));
+            }
+            Event::Melded { player, points, .. } => {
+                let _ = writeln!(out, "{} melds: {points}", style.who(*player));
+            }
             Event::YakuFormed { player, yaku, base } => {
                 let names: Vec<&str> = yaku
                     .iter()

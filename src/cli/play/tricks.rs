@@ -1,7 +1,8 @@
-//! The trick-taking family's table in `yaku play`: the trump suit and the turned-up card, the
-//! stock (or who closed it), the trick on the table, the hand grouped by suit in rank order, the
-//! tricks won, card points (where the rules let a player look at their tricks) and marriages,
-//! game points, and every declaration available at the prompt.
+//! The trick-taking family's table in `yaku play`: the auction (bids, passes, the contract and
+//! its declarer), the trump suit and the turned-up card, the stock (or who closed it), the melds
+//! shown, the trick on the table, the hand grouped by suit in rank order, the tricks won, card
+//! points (where the rules let a player look at their tricks) and marriages, game points (by
+//! partnership where there are partners), and every declaration available at the prompt.
 
 use super::board::{Board, Group, Row, SeatPanel, Tile};
 use super::prompt::{Input, command};
@@ -20,6 +21,8 @@ at any prompt:
   a card          by id (hearts-ace), name (Ace of Hearts) or suit:n (hearts:1)
   a declaration   on your lead, by its id or name: close, exchange, claim, or
                   marriage CARD (the King or Queen to lead, e.g. `marriage hearts-king`)
+  a bid           in an auction: the amount (`bid 250` or `250`), or pass
+  trumps          after winning an auction: the suit (`trump hearts` or `hearts`)
   rules           the rules of this game
   score           the game points and every finished hand
   hint            the move the greedy bot would make here, and why
@@ -53,9 +56,11 @@ fn action_text(style: &Style, g: &TricksGame, action: Action) -> String {
     let deck = &r.deck;
     match action {
         Action::Play { card } => format!("play {}", style.name(deck, card)),
+        Action::Bet { amount } => bid_text(g, amount),
         Action::Declare { decl, card } => {
             let d = &r.declarations[decl.0 as usize];
             match (d.effect.as_str(), card) {
+                ("trump", Some(c)) => format!("name {} trumps", deck.suits[deck.card(c).suit].name),
                 ("marriage", Some(c)) => {
                     let suit = deck.suits[deck.card(c).suit].cards;
                     let partner =
@@ -75,6 +80,111 @@ fn action_text(style: &Style, g: &TricksGame, action: Action) -> String {
         }
         _ => "a move".to_string(),
     }
+}
+
+/// A bid in words: its amount, or the contract bid with it.
+fn bid_text(g: &TricksGame, amount: i64) -> String {
+    match g.flow().auction.as_ref().and_then(|a| a.contract(amount)) {
+        Some(c) => format!("bid {} ({amount})", c.name),
+        None => format!("bid {amount}"),
+    }
+}
+
+/// Each side's game points: by partnership where there are partners.
+fn sides_text(style: &Style, g: &TricksGame, scores: &[i64]) -> String {
+    let teams = g.flow().teams;
+    let seats = scores.len();
+    if !teams.any() {
+        return style.each(scores);
+    }
+    (0..teams.count(seats))
+        .map(|t| {
+            let names: Vec<&str> = teams.members(t, seats).map(|s| style.who(s)).collect();
+            let score = teams.members(t, seats).next().map_or(0, |s| scores[s]);
+            format!("{} {score}", names.join(" & "))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// Who won the game: a seat, or a partnership (whose partners share one score).
+fn sides_winner(style: &Style, g: &TricksGame, scores: &[i64]) -> String {
+    let teams = g.flow().teams;
+    if !teams.any() {
+        return screen::winner_text(style, scores);
+    }
+    let seats = scores.len();
+    let totals: Vec<i64> = (0..teams.count(seats))
+        .map(|t| teams.members(t, seats).next().map_or(0, |s| scores[s]))
+        .collect();
+    let top = totals.iter().copied().max().unwrap_or(0);
+    let at_top: Vec<usize> = (0..totals.len()).filter(|&t| totals[t] == top).collect();
+    match at_top.as_slice() {
+        [t] => {
+            let names: Vec<&str> = teams.members(*t, seats).map(|s| style.who(s)).collect();
+            format!(" · {} win", names.join(" & "))
+        }
+        _ => " · a draw".to_string(),
+    }
+}
+
+/// The auction's state in a line, while it is on or once it is won.
+fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
+    g.flow().auction.as_ref()?;
+    let seats = Game::seats(g);
+    Some(match (g.declarer(), g.high_bid()) {
+        (Some(d), Some((_, bid))) => format!(
+            "contract: {} by {}",
+            bid_text(g, bid).trim_start_matches("bid "),
+            style.who(d)
+        ),
+        (_, high) => {
+            let passed: Vec<&str> = (0..seats)
+                .filter(|&s| g.has_passed(s))
+                .map(|s| style.who(s))
+                .collect();
+            format!(
+                "auction: {}{}",
+                high.map_or_else(
+                    || "no bid yet".to_string(),
+                    |(s, b)| format!("{} by {}", bid_text(g, b), style.who(s))
+                ),
+                if passed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · passed: {}", passed.join(", "))
+                }
+            )
+        }
+    })
+}
+
+/// The melds shown this hand, a line per seat.
+fn melds_text(style: &Style, g: &TricksGame) -> Vec<String> {
+    let r = Game::ruleset(g);
+    (0..Game::seats(g))
+        .filter(|&s| g.meld_points(s) > 0)
+        .map(|s| {
+            let names: Vec<String> = g
+                .melded()
+                .iter()
+                .filter(|(seat, _)| *seat == s)
+                .map(|(_, m)| g.flow().melds[m.meld as usize].name.clone())
+                .collect();
+            let cards: crate::deck::CardSet = g
+                .melded()
+                .iter()
+                .filter(|(seat, _)| *seat == s)
+                .fold(crate::deck::CardSet::EMPTY, |acc, (_, m)| acc | m.cards);
+            format!(
+                "{} melds {}: {} ({})",
+                style.who(s),
+                g.meld_points(s),
+                names.join(", "),
+                style.names(&r.deck, cards)
+            )
+        })
+        .collect()
 }
 
 impl Table for TricksTable {
@@ -109,9 +219,34 @@ impl Table for TricksTable {
                         plural(points, "card point")
                     );
                 }
+                Event::Bid { player, amount } => {
+                    let _ = writeln!(out, "{} {}", self.style.who(*player), bid_text(g, *amount));
+                }
+                Event::Melded {
+                    player,
+                    melds,
+                    points,
+                    ..
+                } => {
+                    let names: Vec<&str> = melds
+                        .iter()
+                        .filter_map(|id| g.flow().melds.iter().find(|m| &m.id == id))
+                        .map(|m| m.name.as_str())
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "{} {}: {}",
+                        self.style.says(*player, "meld"),
+                        plural(*points, "point"),
+                        names.join(", ")
+                    );
+                }
                 Event::Declared { player, decl, card } => {
                     let d = &r.declarations[decl.0 as usize];
                     let what = match (d.effect.as_str(), card) {
+                        ("trump", Some(c)) => {
+                            format!("{}: {}", d.name, deck.suits[deck.card(*c).suit].name)
+                        }
                         ("marriage", Some(c)) => {
                             let trump = deck.card(*c).suit == g.trump_suit();
                             format!(
@@ -147,7 +282,11 @@ impl Table for TricksTable {
                             "the other player claimed without the points"
                         }
                         e if e == ends::FAILED_CLOSE => "the player who closed did not make it",
+                        e if e == ends::LAST_TRICK && g.flow().auction.is_some() => {
+                            "every trick played"
+                        }
                         e if e == ends::LAST_TRICK => "took the last trick",
+                        e if e == ends::PASSED_OUT => "everyone passed",
                         e => e.0,
                     };
                     if let Some(w) = winner {
@@ -178,8 +317,8 @@ impl Table for TricksTable {
                     let _ = writeln!(
                         out,
                         "\n=== game over: {}{}",
-                        self.style.each(scores),
-                        screen::winner_text(&self.style, scores)
+                        sides_text(&self.style, g, scores),
+                        sides_winner(&self.style, g, scores)
                     );
                 }
                 _ => {}
@@ -204,9 +343,15 @@ impl Table for TricksTable {
             r.name,
             view.round,
             self.style.who(view.dealer),
-            self.style.each(&view.scores)
+            sides_text(&self.style, g, &view.scores)
         );
-        let trumps = &deck.suits[view.trump_suit].name;
+        if let Some(a) = auction_text(&self.style, g) {
+            let _ = writeln!(out, "{a}");
+        }
+        let trumps = deck
+            .suits
+            .get(view.trump_suit)
+            .map_or("not named yet", |s| s.name.as_str());
         let stock = match (view.closed_by, view.trump_card) {
             (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
             (None, Some(t)) => format!(
@@ -214,9 +359,13 @@ impl Table for TricksTable {
                 self.style.name(deck, t),
                 plural(view.stock_len, "card")
             ),
+            (None, None) if g.flow().deal_all => "no stock".to_string(),
             (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
         };
         let _ = writeln!(out, "trumps: {trumps} · {stock}");
+        for line in melds_text(&self.style, g) {
+            let _ = writeln!(out, "{line}");
+        }
         let _ = writeln!(out, "tricks won: {}", self.style.each(&view.tricks));
         if g.flow().look_at_own_tricks {
             let pending = view.pending_marriages();
@@ -237,20 +386,28 @@ impl Table for TricksTable {
                 view.marriages[seat]
             );
         }
-        if !view.shown.is_empty() {
+        if !view.shown.is_empty() && g.flow().melds.is_empty() {
             let _ = writeln!(
                 out,
                 "shown in marriages: {}",
                 self.style.names(deck, view.shown)
             );
         }
-        if let Some(l) = view.led {
-            let _ = writeln!(
-                out,
-                "trick: {} led {}",
-                self.style.who(view.leader),
-                self.style.card(deck, l)
-            );
+        if view.led.is_some() {
+            let seats = game.seats();
+            let played: Vec<String> = g
+                .trick()
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| {
+                    format!(
+                        "{} {}",
+                        self.style.who((view.leader + k) % seats),
+                        self.style.card(deck, c)
+                    )
+                })
+                .collect();
+            let _ = writeln!(out, "trick: {}", played.join(", "));
         }
         let _ = writeln!(out, "{} hand:", self.style.whose(seat));
         for (i, suit) in deck.suits.iter().enumerate() {
@@ -322,7 +479,10 @@ impl Table for TricksTable {
                 lines,
             }
         };
-        let trumps = &deck.suits[view.trump_suit].name;
+        let trumps = deck
+            .suits
+            .get(view.trump_suit)
+            .map_or("not named yet", |s| s.name.as_str());
         let stock = match (view.closed_by, view.trump_card) {
             (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
             (None, Some(t)) => format!(
@@ -330,10 +490,15 @@ impl Table for TricksTable {
                 deck.card(t).name,
                 plural(view.stock_len, "card")
             ),
+            (None, None) if g.flow().deal_all => "no stock".to_string(),
             (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
         };
         let mut notes = vec![format!("trumps: {trumps} · {stock}")];
-        if !view.shown.is_empty() {
+        if let Some(a) = auction_text(&self.style, g) {
+            notes.insert(0, a);
+        }
+        notes.extend(melds_text(&self.style, g));
+        if !view.shown.is_empty() && g.flow().melds.is_empty() {
             notes.push(format!(
                 "shown in marriages: {}",
                 self.style.names(deck, view.shown)
@@ -349,7 +514,9 @@ impl Table for TricksTable {
                 self.style.who(view.leader),
                 deck.card(l).name
             );
-            center.tiles.push(Tile::of(deck, l));
+            center
+                .tiles
+                .extend(g.trick().iter().map(|&c| Tile::of(deck, c)));
         }
         // The turned-up trump is drawn apart from the trick, under its own label: beside the
         // led card it read as a second card of the trick.
@@ -366,7 +533,7 @@ impl Table for TricksTable {
                 view.round,
                 self.style.who(view.dealer)
             ),
-            scores: self.style.each(&view.scores),
+            scores: sides_text(&self.style, g, &view.scores),
             others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
             center,
             notes,
@@ -383,6 +550,8 @@ impl Table for TricksTable {
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
         let g = tricks(game);
         let lead = match g.phase() {
+            Phase::Bid => "your bid",
+            Phase::NameTrump => "you won the auction: name trumps",
             Phase::Lead => "your lead",
             _ => "your card to the trick",
         };
@@ -401,6 +570,39 @@ impl Table for TricksTable {
         let lower = text.to_ascii_lowercase();
         if let Some(c) = command(&lower) {
             return c;
+        }
+        // In an auction a number is a bid when it is one (`bid 250`, or `250`).
+        let bid_text = lower.strip_prefix("bid ").unwrap_or(&lower).trim();
+        if g.phase() == Phase::Bid
+            && let Ok(amount) = bid_text.parse::<i64>()
+            && (lower.starts_with("bid ") || amount as usize > legal.len())
+        {
+            let action = Action::Bet { amount };
+            if legal.contains(&action) {
+                return Ok(Input::Act(action));
+            }
+            let mut trial = game.box_clone();
+            return Err(trial
+                .apply(action)
+                .err()
+                .map_or_else(|| "that bid is not possible now".to_string(), |e| e.reason));
+        }
+        // Trumps by the suit's name or id (`trump hearts`, `hearts`).
+        if g.phase() == Phase::NameTrump {
+            let word = lower
+                .strip_prefix("trump ")
+                .or_else(|| lower.strip_prefix("trumps "))
+                .unwrap_or(&lower)
+                .trim();
+            if let Some(suit) = r.deck.suits.iter().position(|s| {
+                s.id.eq_ignore_ascii_case(word)
+                    || s.name.eq_ignore_ascii_case(word)
+                    || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(word))
+            }) && let Some(a) = legal.iter().copied().find(|a| {
+                matches!(a, Action::Declare { card: Some(c), .. } if r.deck.card(*c).suit == suit)
+            }) {
+                return Ok(Input::Act(a));
+            }
         }
         if let Ok(n) = text.parse::<usize>() {
             return legal

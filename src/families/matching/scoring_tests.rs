@@ -1462,7 +1462,10 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
             Event::Shown { player, cards } => {
                 writeln!(out, "seat {player} shows [{}]", list(cards))
             }
-            Event::TrickWon { .. } | Event::HandCount { .. } => Ok(()),
+            Event::TrickWon { .. }
+            | Event::HandCount { .. }
+            | Event::Bid { .. }
+            | Event::Melded { .. } => Ok(()),
         };
     }
     out

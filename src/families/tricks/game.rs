@@ -1,16 +1,23 @@
-//! The trick-taking core: the deal with a trump card turned up under the stock, tricks won by
-//! the higher card of the suit led or the higher trump, drawing from the stock after each trick,
-//! the follow rules once the stock is gone or closed, and the declarations a leader may make
-//! (marriages, exchanging the lowest trump, closing the stock, claiming the target). Game points
-//! come from the ruleset's scoring script. No game is named here.
+//! The trick-taking core: the deal for any number of seats (a trump card turned up under the
+//! stock, or the whole deck dealt), an auction whose winner names trumps, melds shown before the
+//! first lead, tricks of one card a seat won by the best card of the suit led or the best trump
+//! (the first or the last of two alike cards, as the rules say), drawing from the stock after
+//! each trick, the follow rules once the stock is gone or closed, and the declarations a leader
+//! may make (marriages, exchanging the lowest trump, closing the stock, claiming the target).
+//! Partners pool their tricks. Game points come from the ruleset's scoring script. No game is
+//! named here.
 
+use super::melds::{self, Melded};
 use super::view::TricksView;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat, Seat,
     SeatSettlement, StartError, StartOptions, next_seat, same_family,
 };
 use crate::deck::{CardId, CardSet, shuffle};
-use crate::ruleset::{ClaimRule, FirstDealer, Flow, FollowRule, GameLength, Ruleset, TricksFlow};
+use crate::ruleset::{
+    ClaimRule, FirstDealer, FirstLead, Flow, FollowRules, GameLength, MAX_SEATS, PassedOut,
+    Ruleset, TricksFlow, TrumpRule,
+};
 use crate::script::{FactValue, HandFacts};
 use crate::yaku::HandOutcome;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -26,17 +33,24 @@ pub mod ends {
     pub const FALSE_CLAIM: HandEnd = HandEnd("false_claim");
     /// The player who closed the stock failed to reach the target first.
     pub const FAILED_CLOSE: HandEnd = HandEnd("failed_close");
-    /// Neither closed nor went out: the last trick decides.
+    /// Neither closed nor went out: the last trick decides (or every trick was played, in
+    /// rules without a target within the hand).
     pub const LAST_TRICK: HandEnd = HandEnd("last_trick");
+    /// Every player passed in the auction and the hand was not played.
+    pub const PASSED_OUT: HandEnd = HandEnd("passed_out");
 }
 
 /// What a trick-taking game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
+    /// A player bids or passes in the auction.
+    Bid,
+    /// The auction's winner names trumps.
+    NameTrump,
     /// The leader leads to a trick (or declares first).
     Lead,
-    /// The other player plays to the trick.
+    /// The other players play to the trick.
     Follow,
     /// The game is over.
     GameOver,
@@ -67,6 +81,24 @@ pub struct TricksGame {
     closed_by: Option<Seat>,
     /// The card led to the trick in progress.
     led: Option<CardId>,
+    /// The trick in progress, the lead first (`trick_len` cards).
+    trick: [CardId; MAX_SEATS],
+    trick_len: usize,
+    /// The seat whose card is the trick's best so far, and the card.
+    best: Seat,
+    best_card: CardId,
+    /// The follow rules of the hand (the contract's, or the flow's).
+    follow: FollowRules,
+    /// Seats that have passed in the auction (a bit each).
+    passed: u8,
+    /// The highest bid so far and its bidder.
+    high_bid: Option<(Seat, i64)>,
+    /// The auction's winner, once it is over.
+    declarer: Option<Seat>,
+    /// The melds each seat showed this hand, and their points.
+    melds: PerSeat<i64>,
+    /// Every meld shown this hand, by seat.
+    melded: Vec<(Seat, Melded)>,
     won: PerSeat<CardSet>,
     tricks: PerSeat<u32>,
     marriages: PerSeat<i64>,
@@ -84,12 +116,14 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
     };
     let flow = Arc::clone(flow);
     let seats = options.seats.unwrap_or(flow.players as usize);
-    if seats != flow.players as usize {
+    if !(flow.min_players as usize..=flow.max_players as usize).contains(&seats) {
+        let allowed = if flow.min_players == flow.max_players {
+            format!("{}", flow.players)
+        } else {
+            format!("{} to {}", flow.min_players, flow.max_players)
+        };
         return Err(StartError::Options {
-            message: format!(
-                "`{}` seats {} players, not {seats}",
-                ruleset.id, flow.players
-            ),
+            message: format!("`{}` seats {allowed} players, not {seats}", ruleset.id),
         });
     }
     let rounds = options.rounds.unwrap_or(match flow.length {
@@ -123,6 +157,16 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         trump_suit: 0,
         closed_by: None,
         led: None,
+        trick: [CardId(0); MAX_SEATS],
+        trick_len: 0,
+        best: 0,
+        best_card: CardId(0),
+        follow: FollowRules::FREE,
+        passed: 0,
+        high_bid: None,
+        declarer: None,
+        melds: PerSeat::new(seats),
+        melded: Vec::new(),
         won: PerSeat::new(seats),
         tricks: PerSeat::new(seats),
         marriages: PerSeat::new(seats),
@@ -214,6 +258,65 @@ impl TricksGame {
         self.shown
     }
 
+    /// The cards of the trick in progress, the lead first.
+    pub fn trick(&self) -> &[CardId] {
+        &self.trick[..self.trick_len]
+    }
+
+    /// The seat whose card is the best of the trick in progress so far, with the card.
+    pub fn best(&self) -> Option<(Seat, CardId)> {
+        (self.trick_len > 0).then_some((self.best, self.best_card))
+    }
+
+    /// The follow rules of the hand in progress (a contract's, or the flow's).
+    pub fn follow_rules(&self) -> FollowRules {
+        self.follow
+    }
+
+    /// True when the hand has trumps (they are named, or turned up).
+    pub fn has_trumps(&self) -> bool {
+        self.trump_suit < self.ruleset.deck.suits.len()
+    }
+
+    /// The highest bid of the auction so far, with its bidder.
+    pub fn high_bid(&self) -> Option<(Seat, i64)> {
+        self.high_bid
+    }
+
+    /// True when `seat` has passed in this hand's auction.
+    pub fn has_passed(&self, seat: Seat) -> bool {
+        self.passed & (1 << seat) != 0
+    }
+
+    /// The auction's winner, once the auction is over.
+    pub fn declarer(&self) -> Option<Seat> {
+        self.declarer
+    }
+
+    /// The meld points `seat` showed this hand.
+    pub fn meld_points(&self, seat: Seat) -> i64 {
+        self.melds[seat]
+    }
+
+    /// Every meld shown this hand, by seat.
+    pub fn melded(&self) -> &[(Seat, Melded)] {
+        &self.melded
+    }
+
+    /// The team of `seat` (its own seat without partnerships).
+    pub fn team_of(&self, seat: Seat) -> usize {
+        self.flow.teams.team_of(seat)
+    }
+
+    /// The card points of `seat`'s side: its own, or its partnership's pooled.
+    pub fn side_points(&self, seat: Seat) -> i64 {
+        let team = self.team_of(seat);
+        (0..self.hands.len())
+            .filter(|&s| self.team_of(s) == team)
+            .map(|s| self.points(s))
+            .sum()
+    }
+
     /// A card's points.
     pub fn card_points(&self, card: CardId) -> i64 {
         self.ruleset.deck.attributes[self.flow.card_points].values[card.index()]
@@ -259,7 +362,11 @@ impl TricksGame {
     }
 
     fn trumps(&self) -> CardSet {
-        self.ruleset.deck.suits[self.trump_suit].cards
+        self.ruleset
+            .deck
+            .suits
+            .get(self.trump_suit)
+            .map_or(CardSet::EMPTY, |s| s.cards)
     }
 
     /// The lowest trump of the deck: the card that may be exchanged for the turned-up trump.
@@ -267,34 +374,87 @@ impl TricksGame {
         self.trumps().iter().min_by_key(|&c| self.rank(c))
     }
 
-    /// True when `b`, played to a trick led with `a`, beats it.
+    /// True when `b`, played to a trick whose best card so far is `a`, beats it: a higher card
+    /// of its suit, or a trump over another suit; of two alike cards the first stays best
+    /// unless the rules say the last wins.
     pub fn beats(&self, b: CardId, a: CardId) -> bool {
         let (sa, sb) = (self.suit(a), self.suit(b));
         if sa == sb {
-            self.rank(b) > self.rank(a)
+            let (ra, rb) = (self.rank(a), self.rank(b));
+            rb > ra || (rb == ra && self.flow.later_equal_wins)
         } else {
             sb == self.trump_suit
         }
     }
 
-    /// The cards `seat` may play to the trick led with `led`.
-    pub fn playable(&self, seat: Seat, led: CardId) -> CardSet {
+    /// The cards `seat` may play to the trick in progress.
+    pub fn playable(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat];
+        let Some(led) = self.led else { return hand };
         if !self.strict() {
             return hand;
         }
-        let same = hand & self.ruleset.deck.suits[self.suit(led)].cards;
-        let trumps = hand & self.trumps();
-        match self.flow.follow {
-            FollowRule::Free => hand,
-            FollowRule::FollowTrump if !same.is_empty() => same,
-            FollowRule::Head if !same.is_empty() => {
-                let higher: CardSet = same.iter().filter(|&c| self.beats(c, led)).collect();
-                if higher.is_empty() { same } else { higher }
+        let rules = self.follow;
+        let led_suit = self.suit(led);
+        let same = hand & self.ruleset.deck.suits[led_suit].cards;
+        if rules.suit && !same.is_empty() {
+            if rules.head && self.suit(self.best_card) == led_suit {
+                let higher: CardSet = same
+                    .iter()
+                    .filter(|&c| self.beats(c, self.best_card))
+                    .collect();
+                if !higher.is_empty() {
+                    return higher;
+                }
             }
-            _ if !trumps.is_empty() => trumps,
-            _ => hand,
+            return same;
         }
+        let trumps = hand & self.trumps();
+        if rules.trump && !trumps.is_empty() {
+            if rules.overtrump && self.suit(self.best_card) == self.trump_suit {
+                let higher: CardSet = trumps
+                    .iter()
+                    .filter(|&c| self.beats(c, self.best_card))
+                    .collect();
+                if !higher.is_empty() {
+                    return higher;
+                }
+            }
+            return trumps;
+        }
+        hand
+    }
+
+    /// Why `card` may not be played to the trick in progress (it is not in `playable`).
+    fn follow_refusal(&self, seat: Seat) -> String {
+        let deck = &self.ruleset.deck;
+        let led = self.led.expect("a trick is led");
+        let suit = &deck.suits[self.suit(led)].name;
+        let when = if self.flow.deal_all {
+            String::new()
+        } else {
+            " now that the stock is gone or closed".to_string()
+        };
+        let same = self.hands[seat] & deck.suits[self.suit(led)].cards;
+        if self.follow.suit && !same.is_empty() {
+            if self.follow.head && same.iter().any(|c| self.beats(c, self.best_card)) {
+                return format!("you must follow {suit} with a card that wins the trick");
+            }
+            return format!("you must follow suit ({suit}){when}");
+        }
+        let trump = deck
+            .suits
+            .get(self.trump_suit)
+            .map_or("", |s| s.name.as_str());
+        if self.follow.overtrump
+            && self.suit(self.best_card) == self.trump_suit
+            && (self.hands[seat] & self.trumps())
+                .iter()
+                .any(|c| self.beats(c, self.best_card))
+        {
+            return format!("you have no {suit}, so you must beat the trump played ({trump})");
+        }
+        format!("you have no {suit}, so you must trump ({trump}){when}")
     }
 
     /// The marriage cards of `seat`'s hand whose partner is also in it.
@@ -382,8 +542,21 @@ impl TricksGame {
         self.emit(Event::Deal { round, dealer });
         // 004 "How to play": five cards each (in the ruleset's packets, the seat after the dealer
         // first), then the next card is turned up for trumps and the stock laid across it.
+        // With the whole deck dealt, each hand holds its share at this table; the packets
+        // repeat until it is full.
+        let per = if self.flow.deal_all {
+            (n / seats) as u32
+        } else {
+            self.flow.hand_size
+        };
         let mut next = 0;
-        for &k in &self.flow.deal_packets.clone() {
+        let mut dealt = 0;
+        let flow = Arc::clone(&self.flow);
+        for &k in flow.deal_packets.iter().cycle() {
+            if dealt >= per {
+                break;
+            }
+            let k = k.min(per - dealt);
             let mut s = next_seat(self.ledger.dealer, seats);
             for _ in 0..seats {
                 for _ in 0..k {
@@ -392,18 +565,160 @@ impl TricksGame {
                 }
                 s = next_seat(s, seats);
             }
+            dealt += k;
         }
-        let trump = order[next];
-        self.trump_suit = self.suit(trump);
-        self.trump_card = Some(trump);
-        let mut stock: Vec<CardId> = order[next + 1..].to_vec();
-        stock.push(trump);
-        self.stock = stock;
+        self.trick_len = 0;
+        self.passed = 0;
+        self.high_bid = None;
+        self.declarer = None;
+        self.melds.fill(0);
+        self.melded.clear();
+        self.follow = self.flow.follow;
+        self.stock.clear();
         self.stock_pos = 0;
-        // 004: "The non-dealer leads to the first trick."
-        self.leader = next_seat(self.ledger.dealer, seats);
+        if self.flow.deal_all {
+            // Every card is dealt; trumps come from the auction.
+            self.trump_card = None;
+            self.trump_suit = self.ruleset.deck.suits.len();
+        } else {
+            let trump = order[next];
+            self.trump_suit = self.suit(trump);
+            self.trump_card = Some(trump);
+            self.stock.extend_from_slice(&order[next + 1..]);
+            self.stock.push(trump);
+        }
+        if self.flow.auction.is_some() {
+            // The auction starts with the seat after the dealer.
+            self.turn = next_seat(self.ledger.dealer, seats);
+            self.phase = Phase::Bid;
+            return;
+        }
+        self.start_play();
+    }
+
+    /// Shows the melds (once trumps are known) and gives the first lead: to the seat after
+    /// the dealer (004: "The non-dealer leads to the first trick."), or to the declarer where
+    /// the auction says so.
+    fn start_play(&mut self) {
+        let seats = self.hands.len();
+        if !self.flow.melds.is_empty() {
+            let trump = self.has_trumps().then_some(self.trump_suit);
+            for s in 0..seats {
+                let (points, found) =
+                    melds::best(&self.ruleset.deck, &self.flow.melds, self.hands[s], trump);
+                self.melds[s] = points;
+                let mut cards = CardSet::EMPTY;
+                for m in &found {
+                    cards |= m.cards;
+                    self.melded.push((s, *m));
+                }
+                if !found.is_empty() {
+                    self.shown |= cards;
+                    self.emit(Event::Melded {
+                        player: s,
+                        melds: found
+                            .iter()
+                            .map(|m| self.flow.melds[m.meld as usize].id.clone())
+                            .collect(),
+                        cards: cards.iter().collect(),
+                        points,
+                    });
+                }
+            }
+        }
+        self.leader = match (&self.flow.auction, self.declarer) {
+            (Some(a), Some(d)) if a.first_lead == FirstLead::Declarer => d,
+            _ => next_seat(self.ledger.dealer, seats),
+        };
         self.turn = self.leader;
         self.phase = Phase::Lead;
+    }
+
+    /// The bids `seat` may make now, in order: the value bids from the lowest allowed, then
+    /// the named contracts that outrank the highest bid.
+    fn bids(&self, out: &mut Vec<Action>) {
+        let Some(a) = &self.flow.auction else { return };
+        let high = self.high_bid.map(|(_, b)| b);
+        if a.values {
+            let mut next = match high {
+                None => a.minimum,
+                Some(h) => {
+                    // The first value on the ladder at least a step above the highest bid.
+                    let above = h + a.step;
+                    let k = (above - a.minimum + a.step - 1).div_euclid(a.step).max(0);
+                    a.minimum + k * a.step
+                }
+            };
+            while next <= a.maximum {
+                if a.contract(next).is_none() {
+                    out.push(Action::Bet { amount: next });
+                }
+                next += a.step;
+            }
+        }
+        for c in &a.contracts {
+            if high.is_none_or(|h| c.bid > h) {
+                out.push(Action::Bet { amount: c.bid });
+            }
+        }
+    }
+
+    /// The auction moves on after `seat` bid or passed: to the next seat still bidding, or to
+    /// its end.
+    fn next_bidder(&mut self, seat: Seat) {
+        let seats = self.hands.len();
+        let active = (0..seats).filter(|&s| !self.has_passed(s)).count();
+        let a = self.flow.auction.as_ref().expect("an auction is held");
+        match (active, self.high_bid) {
+            (0, _) => match a.passed_out {
+                PassedOut::Dealer => {
+                    // Everyone passed: the dealer takes the contract at the lowest bid.
+                    let d = self.ledger.dealer;
+                    let minimum = a.minimum;
+                    self.high_bid = Some((d, minimum));
+                    self.emit(Event::Bid {
+                        player: d,
+                        amount: minimum,
+                    });
+                    self.auction_won(d);
+                }
+                PassedOut::Redeal => self.end_hand(self.ledger.dealer, ends::PASSED_OUT),
+            },
+            (1, Some((bidder, _))) if !self.has_passed(bidder) => self.auction_won(bidder),
+            _ => {
+                let mut s = next_seat(seat, seats);
+                while self.has_passed(s) {
+                    s = next_seat(s, seats);
+                }
+                self.turn = s;
+            }
+        }
+    }
+
+    /// `seat` won the auction: it names trumps (unless its contract is played without), then
+    /// the melds are shown and play begins.
+    fn auction_won(&mut self, seat: Seat) {
+        self.declarer = Some(seat);
+        let a = self.flow.auction.as_ref().expect("an auction is held");
+        let contract = self.high_bid.and_then(|(_, b)| a.contract(b));
+        if let Some(f) = contract.and_then(|c| c.follow) {
+            self.follow = f;
+        }
+        let trumps = contract.is_none_or(|c| c.trumps);
+        if self.flow.trump == TrumpRule::Declarer && trumps {
+            self.turn = seat;
+            self.phase = Phase::NameTrump;
+        } else {
+            if !trumps {
+                self.trump_suit = self.ruleset.deck.suits.len();
+            }
+            self.start_play();
+        }
+    }
+
+    /// The card that names `suit` as trumps: its first in the deck.
+    pub fn suit_card(&self, suit: usize) -> Option<CardId> {
+        self.ruleset.deck.suits.get(suit)?.cards.first_card()
     }
 
     fn draw(&mut self, seat: Seat) {
@@ -422,6 +737,10 @@ impl TricksGame {
         self.hands[seat].remove(card);
         self.shown.remove(card);
         self.led = Some(card);
+        self.trick[0] = card;
+        self.trick_len = 1;
+        self.best = seat;
+        self.best_card = card;
         self.emit(Event::Played {
             player: seat,
             card,
@@ -433,35 +752,48 @@ impl TricksGame {
 
     fn follow(&mut self, card: CardId) {
         let seat = self.turn;
-        let led = self
-            .led
-            .take()
-            .expect("a trick is led before it is followed");
+        let seats = self.hands.len();
         self.hands[seat].remove(card);
         self.shown.remove(card);
         // 004: "A trick is taken by the highest card of the suit led or the highest trump card
         // in the trick."
-        let winner = if self.beats(card, led) {
-            seat
-        } else {
-            self.leader
-        };
-        self.won[winner].insert(led);
-        self.won[winner].insert(card);
+        if self.beats(card, self.best_card) {
+            self.best = seat;
+            self.best_card = card;
+        }
+        self.trick[self.trick_len] = card;
+        self.trick_len += 1;
+        if self.trick_len < seats {
+            self.emit(Event::Played {
+                player: seat,
+                card,
+                captured: Vec::new(),
+            });
+            self.turn = next_seat(seat, seats);
+            return;
+        }
+        let winner = self.best;
+        let trick: CardSet = self.trick().iter().copied().collect();
+        self.won[winner] |= trick;
         self.tricks[winner] += 1;
-        self.emit(Event::Played {
-            player: seat,
-            card,
-            captured: if winner == seat {
-                vec![led, card]
-            } else {
-                Vec::new()
-            },
-        });
-        self.emit(Event::TrickWon {
-            player: winner,
-            cards: vec![led, card],
-        });
+        self.led = None;
+        self.trick_len = 0;
+        if self.ledger.log {
+            let cards = self.trick[..seats].to_vec();
+            self.emit(Event::Played {
+                player: seat,
+                card,
+                captured: if winner == seat {
+                    cards.clone()
+                } else {
+                    Vec::new()
+                },
+            });
+            self.emit(Event::TrickWon {
+                player: winner,
+                cards,
+            });
+        }
         let last = self.hands.iter().all(|h| h.is_empty());
         if last {
             self.last_trick = Some(winner);
@@ -472,20 +804,25 @@ impl TricksGame {
         }
         if last {
             // 004: a closer who did not reach the target loses; otherwise "the player who takes
-            // the last trick wins one game point".
-            match self.closed_by {
-                Some(closer) => {
-                    let other = next_seat(closer, self.hands.len());
+            // the last trick wins one game point". After an auction the declarer's side is
+            // scored.
+            match (self.closed_by, self.declarer) {
+                (Some(closer), _) => {
+                    let other = next_seat(closer, seats);
                     self.end_hand(other, ends::FAILED_CLOSE);
                 }
-                None => self.end_hand(winner, ends::LAST_TRICK),
+                (None, Some(d)) => self.end_hand(d, ends::LAST_TRICK),
+                (None, None) => self.end_hand(winner, ends::LAST_TRICK),
             }
             return;
         }
         // 004: "the winner ... takes the top card of the stock followed [by] the loser".
         if self.closed_by.is_none() {
-            self.draw(winner);
-            self.draw(next_seat(winner, self.hands.len()));
+            let mut s = winner;
+            for _ in 0..seats {
+                self.draw(s);
+                s = next_seat(s, seats);
+            }
         }
         self.leader = winner;
         self.turn = winner;
@@ -519,6 +856,16 @@ impl TricksGame {
             trump_suit,
             closed_by,
             led,
+            trick,
+            trick_len,
+            best,
+            best_card,
+            follow,
+            passed,
+            high_bid,
+            declarer,
+            melds,
+            melded,
             won,
             tricks,
             marriages,
@@ -540,6 +887,16 @@ impl TricksGame {
         trump_suit.clone_from(&other.trump_suit);
         closed_by.clone_from(&other.closed_by);
         led.clone_from(&other.led);
+        trick.clone_from(&other.trick);
+        trick_len.clone_from(&other.trick_len);
+        best.clone_from(&other.best);
+        best_card.clone_from(&other.best_card);
+        follow.clone_from(&other.follow);
+        passed.clone_from(&other.passed);
+        high_bid.clone_from(&other.high_bid);
+        declarer.clone_from(&other.declarer);
+        melds.clone_from(&other.melds);
+        melded.clone_from(&other.melded);
         won.clone_from(&other.won);
         tricks.clone_from(&other.tricks);
         marriages.clone_from(&other.marriages);
@@ -562,31 +919,56 @@ impl TricksGame {
         }
     }
 
-    /// The facts the scoring script sees for a hand `winner` won by `end`.
+    /// The facts the scoring script sees for a hand `winner` won by `end` (after an auction,
+    /// `winner` is the declarer): `self` is the winner's side (its partnership, or itself),
+    /// `opponent` every other seat.
     fn facts(&self, winner: Seat, end: HandEnd) -> HandFacts {
-        let other = next_seat(winner, self.hands.len());
+        let seats = self.hands.len();
+        let other = next_seat(winner, seats);
         let closer = match self.closed_by {
             Some(c) if c == winner => "self",
             Some(_) => "opponent",
             None => "none",
         };
+        let team = self.team_of(winner);
+        let (mut points, mut tricks, mut melds) = ([0i64; 2], [0i64; 2], [0i64; 2]);
+        let mut side = Vec::with_capacity(seats);
+        let mut opponent_seat = other;
+        for s in (0..seats).map(|k| (winner + k) % seats) {
+            let i = usize::from(self.team_of(s) != team);
+            if i == 1 && self.team_of(opponent_seat) == team {
+                opponent_seat = s;
+            }
+            points[i] += self.points(s);
+            tricks[i] += i64::from(self.tricks[s]);
+            melds[i] += self.melds[s];
+        }
+        for s in 0..seats {
+            side.push(FactValue::Int(i64::from(self.team_of(s) == team)));
+        }
+        let a = self.flow.auction.as_ref();
+        let bid = self.high_bid.filter(|_| self.declarer.is_some());
+        let contract = bid
+            .and_then(|(_, b)| a.and_then(|a| a.contract(b)))
+            .map_or_else(String::new, |c| c.id.clone());
         let mut facts = HandFacts {
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,
             extra: vec![
                 ("end", FactValue::Text(end.0.to_string())),
-                ("points_self", FactValue::Int(self.points(winner))),
-                ("points_opponent", FactValue::Int(self.points(other))),
-                (
-                    "tricks_self",
-                    FactValue::Int(i64::from(self.tricks[winner])),
-                ),
-                (
-                    "tricks_opponent",
-                    FactValue::Int(i64::from(self.tricks[other])),
-                ),
+                ("points_self", FactValue::Int(points[0])),
+                ("points_opponent", FactValue::Int(points[1])),
+                ("tricks_self", FactValue::Int(tricks[0])),
+                ("tricks_opponent", FactValue::Int(tricks[1])),
                 ("closer", FactValue::Text(closer.to_string())),
+                ("melds_self", FactValue::Int(melds[0])),
+                ("melds_opponent", FactValue::Int(melds[1])),
+                ("bid", FactValue::Int(bid.map_or(0, |(_, b)| b))),
+                ("contract", FactValue::Text(contract)),
+                ("seat", FactValue::Int(winner as i64)),
+                ("opponent_seat", FactValue::Int(opponent_seat as i64)),
+                ("side", FactValue::List(side)),
             ],
             ..HandFacts::default()
         };
@@ -615,9 +997,11 @@ impl TricksGame {
                 return;
             }
         };
+        // The winner's side scores the total, every other seat the opponent's points.
+        let team = self.team_of(winner);
         let mut points: PerSeat<i64> = PerSeat::new(seats);
         for (s, p) in points.iter_mut().enumerate() {
-            *p = if s == winner {
+            *p = if self.team_of(s) == team {
                 outcome.total
             } else {
                 outcome.opponent
@@ -690,6 +1074,24 @@ impl TricksGame {
         let seat = self.turn;
         match self.phase {
             Phase::GameOver => {}
+            Phase::Bid => {
+                if let Some(a) = &self.flow.auction {
+                    out.push(Action::declare(a.pass));
+                }
+                self.bids(out);
+            }
+            Phase::NameTrump => {
+                if let Some(t) = self.flow.auction.as_ref().and_then(|a| a.name_trump) {
+                    out.extend(
+                        (0..self.ruleset.deck.suits.len())
+                            .filter_map(|s| self.suit_card(s))
+                            .map(|c| Action::Declare {
+                                decl: t,
+                                card: Some(c),
+                            }),
+                    );
+                }
+            }
             Phase::Lead => {
                 out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
                 let allowed = |d: &DeclId| self.when_holds(*d, seat);
@@ -715,12 +1117,7 @@ impl TricksGame {
                 }
             }
             Phase::Follow => {
-                let led = self.led.expect("a trick is led");
-                out.extend(
-                    self.playable(seat, led)
-                        .iter()
-                        .map(|card| Action::Play { card }),
-                );
+                out.extend(self.playable(seat).iter().map(|card| Action::Play { card }));
             }
         }
     }
@@ -756,6 +1153,67 @@ impl TricksGame {
         }
         match (self.phase, action) {
             (Phase::GameOver, _) => return Err(IllegalAction::new("the game is over")),
+            (Phase::Bid, Action::Bet { amount }) => {
+                let mut bids = Vec::new();
+                self.bids(&mut bids);
+                if !bids.contains(&action) {
+                    let a = self.flow.auction.as_ref().expect("an auction is held");
+                    let lowest = bids.iter().find_map(|b| match b {
+                        Action::Bet { amount } => Some(*amount),
+                        _ => None,
+                    });
+                    return Err(IllegalAction::new(match lowest {
+                        Some(low) if a.values => format!(
+                            "a bid of {amount} is not possible: bid from {low} to {} in steps of {}, or pass",
+                            a.maximum, a.step
+                        ),
+                        Some(_) => format!(
+                            "a bid of {amount} is not possible: bid a contract above the highest bid, or pass"
+                        ),
+                        None => "no bid is possible now: pass".to_string(),
+                    }));
+                }
+                self.high_bid = Some((seat, amount));
+                self.emit(Event::Bid {
+                    player: seat,
+                    amount,
+                });
+                self.next_bidder(seat);
+            }
+            (Phase::Bid, Action::Declare { decl, card: None })
+                if self.flow.auction.as_ref().is_some_and(|a| a.pass == decl) =>
+            {
+                self.passed |= 1 << seat;
+                self.emit(Event::Declared {
+                    player: seat,
+                    decl,
+                    card: None,
+                });
+                self.next_bidder(seat);
+            }
+            (Phase::Bid, _) => {
+                return Err(IllegalAction::new("the auction is on: bid or pass"));
+            }
+            (
+                Phase::NameTrump,
+                Action::Declare {
+                    decl,
+                    card: Some(card),
+                },
+            ) if self.flow.auction.as_ref().and_then(|a| a.name_trump) == Some(decl) => {
+                self.trump_suit = self.suit(card);
+                self.emit(Event::Declared {
+                    player: seat,
+                    decl,
+                    card: Some(card),
+                });
+                self.start_play();
+            }
+            (Phase::NameTrump, _) => {
+                return Err(IllegalAction::new(
+                    "you won the auction: name trumps (a suit)",
+                ));
+            }
             (Phase::Lead, Action::Play { card }) => {
                 if !self.hands[seat].contains(card) {
                     return Err(IllegalAction::new(format!(
@@ -772,28 +1230,8 @@ impl TricksGame {
                         deck.id_of(card)
                     )));
                 }
-                let led = self.led.expect("a trick is led");
-                if !self.playable(seat, led).contains(card) {
-                    let suit = &deck.suits[self.suit(led)].name;
-                    let why = match self.flow.follow {
-                        FollowRule::Head
-                            if (self.hands[seat] & deck.suits[self.suit(led)].cards)
-                                .iter()
-                                .any(|c| self.beats(c, led)) =>
-                        {
-                            format!("you must follow {suit} with a card that wins the trick")
-                        }
-                        _ if !(self.hands[seat] & deck.suits[self.suit(led)].cards).is_empty() => {
-                            format!(
-                                "you must follow suit ({suit}) now that the stock is gone or closed"
-                            )
-                        }
-                        _ => format!(
-                            "you have no {suit}, so you must trump ({}) now that the stock is gone or closed",
-                            deck.suits[self.trump_suit].name
-                        ),
-                    };
-                    return Err(IllegalAction::new(why));
+                if !self.playable(seat).contains(card) {
+                    return Err(IllegalAction::new(self.follow_refusal(seat)));
                 }
                 self.follow(card);
             }
@@ -882,7 +1320,7 @@ impl TricksGame {
             }
             (Phase::Follow, Action::Declare { decl, .. }) => {
                 return Err(IllegalAction::new(format!(
-                    "{} is not possible now: declarations are made on one's lead",
+                    "{} is not possible now: declarations are made on one's lead (or in the auction)",
                     self.declaration_name(decl)
                 )));
             }
@@ -914,9 +1352,13 @@ impl TricksGame {
     /// Deals what `seat` cannot see into `world`, a copy of this game, and makes it a world
     /// that ends with the hand in progress.
     fn deal_hidden(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
-        let other = next_seat(seat, self.hands.len());
-        let known_other = self.shown & self.hands[other];
-        let mut hidden = self.hands[other] - known_other;
+        let seats = self.hands.len();
+        // Every other hand keeps the cards it showed (marriages, melds); the rest of them and
+        // the stock under the turned-up trump are dealt again.
+        let mut hidden = CardSet::EMPTY;
+        for s in (1..seats).map(|k| (seat + k) % seats) {
+            hidden |= self.hands[s] - (self.shown & self.hands[s]);
+        }
         for &c in &self.stock[self.stock_pos..] {
             if Some(c) != self.trump_card {
                 hidden.insert(c);
@@ -928,8 +1370,13 @@ impl TricksGame {
             *slot = card;
         }
         shuffle(&mut pool, n, rng);
-        let need = (self.hands[other] - known_other).len() as usize;
-        world.hands[other] = known_other | pool[..need].iter().copied().collect::<CardSet>();
+        let mut need = 0;
+        for s in (1..seats).map(|k| (seat + k) % seats) {
+            let known = self.shown & self.hands[s];
+            let k = (self.hands[s] - known).len() as usize;
+            world.hands[s] = known | pool[need..need + k].iter().copied().collect::<CardSet>();
+            need += k;
+        }
         world.stock.clear();
         world.stock.extend_from_slice(&self.stock[..self.stock_pos]);
         world.stock.extend_from_slice(&pool[need..n]);
@@ -983,8 +1430,8 @@ impl Game for TricksGame {
         if !(stock & trump).is_empty() {
             z.push(("trump".to_string(), stock & trump));
         }
-        if let Some(l) = self.led {
-            z.push(("trick".to_string(), CardSet::single(l)));
+        if self.trick_len > 0 {
+            z.push(("trick".to_string(), self.trick().iter().copied().collect()));
         }
         for s in 0..self.hands.len() {
             z.push((format!("hand {s}"), self.hands[s]));

@@ -1,9 +1,12 @@
-//! The trick-taking family (Schnapsen and its relatives): two players, a trump suit turned up
-//! under the stock, tricks, follow rules once the stock is gone or closed, and declarations on
-//! one's lead (marriage, exchange, close, claim); game points from the scoring script.
+//! The trick-taking family (Schnapsen, Pinochle and their relatives): any number of seats the
+//! rules allow, partnerships, a trump suit turned up under the stock or named by the winner of
+//! an auction, melds, tricks of one card a seat (double packs too), follow rules as data, and
+//! declarations on one's lead (marriage, exchange, close, claim); game points from the scoring
+//! script.
 
 mod game;
 mod greedy;
+pub mod melds;
 mod view;
 
 pub use game::{Phase, TricksGame, ends, start};
@@ -24,12 +27,18 @@ impl crate::families::Family for Tricks {
     }
 
     fn seats(&self, ruleset: &Ruleset) -> SeatRange {
-        let players = ruleset.tricks().map_or(2, |f| f.players as usize);
-        SeatRange {
-            min: players,
-            default: players,
-            max: players,
-        }
+        ruleset.tricks().map_or(
+            SeatRange {
+                min: 2,
+                default: 2,
+                max: 2,
+            },
+            |f| SeatRange {
+                min: f.min_players as usize,
+                default: f.players as usize,
+                max: f.max_players as usize,
+            },
+        )
     }
 
     fn most_hands(&self, ruleset: &Ruleset) -> u32 {
@@ -56,5 +65,7 @@ impl crate::families::Family for Tricks {
     }
 }
 
+#[cfg(test)]
+mod pinochle_tests;
 #[cfg(test)]
 mod tests;

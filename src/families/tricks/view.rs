@@ -5,7 +5,7 @@
 use super::game::{Phase, TricksGame};
 use crate::core::{Game, PerSeat, Seat, next_seat};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{Ruleset, TricksFlow};
+use crate::ruleset::{FollowRules, Ruleset, TricksFlow};
 use std::sync::Arc;
 
 /// One seat's view of a trick-taking game.
@@ -37,6 +37,20 @@ pub struct TricksView<'g> {
     pub strict: bool,
     /// The card led to the trick in progress.
     pub led: Option<CardId>,
+    /// The seat whose card is the best of the trick so far, with the card.
+    pub best: Option<(Seat, CardId)>,
+    /// Cards played to the trick so far (the lead included).
+    pub trick_len: usize,
+    /// Seats at the table.
+    pub seats: usize,
+    /// The follow rules of the hand.
+    pub follow: FollowRules,
+    /// The highest bid so far, with its bidder.
+    pub high_bid: Option<(Seat, i64)>,
+    /// The auction's winner.
+    pub declarer: Option<Seat>,
+    /// Meld points each seat showed.
+    pub melds: PerSeat<i64>,
     /// The seat leading it.
     pub leader: Seat,
     /// The cards each seat has won.
@@ -77,8 +91,8 @@ impl<'g> TricksView<'g> {
             points[s] = game.points(s);
             seen |= won[s];
         }
-        if let Some(l) = game.led() {
-            seen.insert(l);
+        for &c in game.trick() {
+            seen.insert(c);
         }
         if let Some(t) = game.trump_card() {
             seen.insert(t);
@@ -97,6 +111,19 @@ impl<'g> TricksView<'g> {
             closed_by: game.closed_by(),
             strict: game.strict(),
             led: game.led(),
+            best: game.best(),
+            trick_len: game.trick().len(),
+            seats,
+            follow: game.follow_rules(),
+            high_bid: game.high_bid(),
+            declarer: game.declarer(),
+            melds: {
+                let mut m = PerSeat::new(seats);
+                for s in 0..seats {
+                    m[s] = game.meld_points(s);
+                }
+                m
+            },
             leader: game.leader(),
             won,
             tricks,
@@ -130,13 +157,19 @@ impl<'g> TricksView<'g> {
         self.ruleset.deck.card(card).suit
     }
 
-    /// True when `b`, played to a trick led with `a`, beats it.
+    /// True when `b`, played to a trick whose best card is `a`, beats it.
     pub fn beats(&self, b: CardId, a: CardId) -> bool {
         if self.suit(a) == self.suit(b) {
-            self.rank(b) > self.rank(a)
+            let (ra, rb) = (self.rank(a), self.rank(b));
+            rb > ra || (rb == ra && self.flow.later_equal_wins)
         } else {
             self.suit(b) == self.trump_suit
         }
+    }
+
+    /// True when `a` and `b` play as partners (never without partnerships).
+    pub fn partners(&self, a: Seat, b: Seat) -> bool {
+        a != b && self.flow.teams.any() && self.flow.teams.team_of(a) == self.flow.teams.team_of(b)
     }
 
     /// The viewer's marriage points not yet counted (no trick won yet).
