@@ -203,13 +203,13 @@ fn a_recorded_game_of_every_family_replays_to_the_same_outcomes() {
     }
 }
 
-/// The cards an event shows every seat: played, drawn, declared with a card, shown.
+/// The cards an event shows every seat: played, drawn, declared with a card, shown, melded.
 fn shown_by(event: &crate::core::Event) -> CardSet {
     use crate::core::Event;
     match event {
         Event::Declared { card, .. } => card.iter().copied().collect(),
         Event::Played { card, .. } | Event::Drew { card, .. } => CardSet::single(*card),
-        Event::Shown { cards, .. } | Event::Stacked { cards, .. } => {
+        Event::Shown { cards, .. } | Event::Stacked { cards, .. } | Event::Melded { cards, .. } => {
             cards.iter().copied().collect()
         }
         _ => CardSet::EMPTY,
@@ -220,6 +220,7 @@ fn shown_by(event: &crate::core::Event) -> CardSet {
 /// message a seat receives in whole games of every bundled ruleset names no card that lies in
 /// the stock or in another seat's hand (`hand N`, `tiles N`, the banker's tiles) and that no
 /// event has shown to every seat. A table hand (cards dealt face up to bet on) is public.
+/// Checked are the zones and the cards the legal moves play or take.
 #[test]
 fn a_seat_is_told_nothing_of_hidden_cards() {
     use crate::core::protocol;
@@ -252,8 +253,18 @@ fn a_seat_is_told_nothing_of_hidden_cards() {
                     .filter(|(zone, _)| private(zone))
                     .fold(CardSet::EMPTY, |h, (_, cards)| h | cards);
                 game.legal_actions(&mut legal);
-                let message = serde_json::to_string(&protocol::turn(&*game, seat, &legal)).unwrap();
-                let named = protocol::cards_named(&message, &r.deck);
+                let turn = protocol::turn(&*game, seat, &legal);
+                let message = serde_json::to_string(&turn).unwrap();
+                // The zones, and the cards the legal moves move: a declaration may name a card
+                // only as a choice (a suit named for trumps by one of its cards), the same in
+                // every deal.
+                let moved: Vec<_> = turn
+                    .legal
+                    .iter()
+                    .filter(|m| !matches!(m, crate::core::record::StepAction::Declare { .. }))
+                    .collect();
+                let told = serde_json::to_string(&(&turn.zones, moved)).unwrap();
+                let named = protocol::cards_named(&told, &r.deck);
                 let leaked = named & (hidden - shown);
                 assert!(
                     leaked.is_empty(),

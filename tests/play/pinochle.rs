@@ -33,7 +33,7 @@ fn a_person_bids_and_plays_a_hand_of_pinochle_from_piped_input() {
         "auction: ",
         "melds",
         "every trick played",
-        "=== game over: you & random 3 ",
+        "=== game over: you & random 2 ",
         "record written to p.json",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
