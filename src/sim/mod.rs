@@ -379,7 +379,7 @@ pub fn simulate(
 pub type HandSink<'a> = &'a mut dyn FnMut(&str) -> std::io::Result<()>;
 
 /// [`simulate`], writing every hand as one JSON line to `out` when given: the games are then
-/// played [`CHUNK`] at a time and each chunk's lines written in game order before the next is
+/// played 4,096 at a time and each chunk's lines written in game order before the next is
 /// played, so memory does not grow with the games and the file is the same for any number of
 /// threads. The statistics are exact sums, the same as without `out`.
 pub fn simulate_to(
