@@ -13,9 +13,11 @@ pub struct AnalyzeArgs {
     pub(crate) ruleset: String,
     #[command(flatten)]
     pub(crate) house: super::HouseArgs,
-    /// The strategy: a bundled name (seed, always-one, always-two, best-fixed, best) or a TOML file.
-    #[arg(long, default_value = "seed", value_name = "NAME_OR_FILE")]
-    strategy: String,
+    /// The strategy: a bundled name (seed, always-one, always-two, best-fixed, best) or a TOML
+    /// file; `seed` when not given. Games whose draws the rules decide per seat are analysed
+    /// for the best choice at each total and take none.
+    #[arg(long, value_name = "NAME_OR_FILE")]
+    strategy: Option<String>,
     /// Players at the table (does not change one player's odds; checked against the table).
     #[arg(long, value_name = "N")]
     players: Option<u32>,
@@ -463,10 +465,19 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
         return super::EXIT_USAGE;
     }
     if crate::families::banker::has_seat_rules(flow) {
+        if let Some(strategy) = &args.strategy {
+            eprintln!(
+                "error: `{}` is analysed for the best choice at each total, not for a strategy: \
+                 leave out `--strategy {strategy}`, or measure the strategy with \
+                 `yaku sim {} --players {strategy},...`",
+                ruleset.id, args.ruleset
+            );
+            return super::EXIT_USAGE;
+        }
         return run_seats(args, &ruleset, flow, limits);
     }
     let deck = &ruleset.deck;
-    let strategy = match Strategy::load(&args.strategy, &ruleset) {
+    let strategy = match Strategy::load(args.strategy.as_deref().unwrap_or("seed"), &ruleset) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

@@ -587,6 +587,16 @@ fn oicho_kabu_is_analysed_played_and_described() {
         .map(|t| (t["total"].as_i64().unwrap(), t["best"].as_u64().unwrap()))
         .collect();
     assert_eq!(best, [(4, 1), (5, 1), (6, 0)]);
+    // The analysis gives the best choices: a strategy asked of it is refused, not ignored.
+    let refused = Yaku::new(["analyze", "oicho-kabu", "--strategy", "best"]).run();
+    refused.expect_code(2);
+    assert!(
+        refused
+            .stderr
+            .contains("is analysed for the best choice at each total, not for a strategy"),
+        "{}",
+        refused.stderr
+    );
     let dir = tempfile::tempdir().unwrap();
     let record = dir.path().join("oicho.json");
     let play = Yaku::new([
