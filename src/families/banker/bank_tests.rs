@@ -1,6 +1,7 @@
 //! The bank as a seat (`[flow.bank]`), on Oicho-Kabu (`rulesets/oicho-kabu.toml`): the banker
 //! banks with its own chips, and the bank passes to a player who beats it with kabu, or in turn.
 
+use super::tests::order;
 use super::*;
 use crate::core::{Action, StartOptions};
 use crate::deck::{CardId, CardSet};
@@ -10,20 +11,6 @@ use std::sync::Arc;
 
 fn rules() -> Arc<Ruleset> {
     Arc::new(ruleset::load("oicho-kabu").value.expect("it loads"))
-}
-
-/// A deck order starting with `ids`, then every other card in deck order.
-fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
-    let mut o: Vec<CardId> = ids
-        .iter()
-        .map(|i| r.deck.card_by_id(i).expect("card id"))
-        .collect();
-    let rest: Vec<CardId> = (0..r.deck.cards.len() as u8)
-        .map(CardId)
-        .filter(|c| !o.contains(c))
-        .collect();
-    o.extend(rest);
-    o
 }
 
 fn names(r: &Ruleset, ts: &[CardId]) -> String {

@@ -5,6 +5,7 @@
 //! A hand of one player is dealt in this order: the player's first card, the banker's two cards
 //! (after the bet), the player's second and third cards, the banker's third card.
 
+use super::tests::order;
 use super::*;
 use crate::core::{Action, StartOptions};
 use crate::deck::{CardId, CardSet};
@@ -19,20 +20,6 @@ fn rules() -> Arc<Ruleset> {
             .value
             .expect("the bundled ruleset loads"),
     )
-}
-
-/// A deck order starting with `ids`, then every other card in deck order.
-fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
-    let mut o: Vec<CardId> = ids
-        .iter()
-        .map(|i| r.deck.card_by_id(i).expect("card id"))
-        .collect();
-    let rest: Vec<CardId> = (0..r.deck.cards.len() as u8)
-        .map(CardId)
-        .filter(|c| !o.contains(c))
-        .collect();
-    o.extend(rest);
-    o
 }
 
 /// One player bets 5 and answers each choice with `choices`, in turn.

@@ -2,6 +2,7 @@
 //! players, the banker's own rule), on a Kol-ye-si table written for the test: a first tile of 0
 //! to 3 draws, 7 to 9 stands, 4 to 6 leaves the choice; the banker draws on 0 to 4.
 
+use super::tests::order;
 use super::*;
 use crate::core::{Action, StartOptions};
 use crate::deck::CardId;
@@ -48,20 +49,6 @@ fn rules() -> Arc<Ruleset> {
             .value
             .expect("the test table loads"),
     )
-}
-
-/// A deck order starting with `ids`, then every other tile in deck order.
-fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
-    let mut o: Vec<CardId> = ids
-        .iter()
-        .map(|i| r.deck.card_by_id(i).expect("tile id"))
-        .collect();
-    let rest: Vec<CardId> = (0..r.deck.cards.len() as u8)
-        .map(CardId)
-        .filter(|c| !o.contains(c))
-        .collect();
-    o.extend(rest);
-    o
 }
 
 /// One player bets 5 and answers each choice with `choices`, in turn.

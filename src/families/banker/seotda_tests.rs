@@ -4,6 +4,7 @@
 //! and random games that keep every card and every chip.
 
 use super::ranking::{self, Ranked};
+use super::tests::order;
 use super::*;
 use crate::core::{Action, Game, StartOptions};
 use crate::deck::{CardId, CardSet};
@@ -155,20 +156,6 @@ fn the_four_nine_hands_call_for_a_redeal_unless_a_pair_is_out() {
         words(&r, &["wisteria-ribbon", "chrysanthemum-ribbon"])
     );
     insta::assert_snapshot!(s);
-}
-
-/// A deck order starting with `ids`, then every other card in deck order.
-fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
-    let mut o: Vec<CardId> = ids
-        .iter()
-        .map(|i| r.deck.card_by_id(i).expect("card id"))
-        .collect();
-    let rest: Vec<CardId> = (0..r.deck.cards.len() as u8)
-        .map(CardId)
-        .filter(|c| !o.contains(c))
-        .collect();
-    o.extend(rest);
-    o
 }
 
 fn describe(g: &BankerGame) -> String {

@@ -12,11 +12,12 @@ fn rules(name: &str) -> Arc<Ruleset> {
     Arc::new(ruleset::load(name).value.expect("bundled ruleset loads"))
 }
 
-/// A deck order starting with `ids`, then every other tile in deck order.
-fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
+/// A deck order starting with `ids`, then every other tile in deck order: the deal every
+/// banker test file sets up.
+pub(super) fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
     let mut o: Vec<CardId> = ids
         .iter()
-        .map(|i| r.deck.card_by_id(i).expect("tile id"))
+        .map(|i| r.deck.card_by_id(i).expect("a card or tile id"))
         .collect();
     let rest: Vec<CardId> = (0..r.deck.cards.len() as u8)
         .map(CardId)
