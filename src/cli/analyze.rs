@@ -316,6 +316,47 @@ fn duration_words(seconds: f64) -> String {
     format!("{value:.0} {unit}")
 }
 
+/// A strategy analysis as JSON: the ruleset, strategy, limits and expected values (the
+/// strategy's, the best fixed bet's, the best limited bets'), and the per-hand table under its
+/// name.
+fn strategy_json(
+    ruleset: &crate::ruleset::Ruleset,
+    strategy: &Strategy,
+    limits: (i64, i64),
+    (ev, ev_fixed, ev_best): (Rational, Rational, Rational),
+    (table, rows): (&str, serde_json::Value),
+) -> serde_json::Value {
+    let mut doc = serde_json::json!({
+        "ruleset": ruleset.id,
+        "strategy": strategy.name,
+        "limits": { "min_bet": limits.0, "max_bet": limits.1 },
+        "ev": ev.to_f64(),
+        "ev_exact": ev.to_string(),
+        "profitable": ev > Rational::ZERO,
+        "best_fixed_bet": fraction(ev_fixed),
+        "best_limited_bets": fraction(ev_best),
+    });
+    doc[table] = rows;
+    doc
+}
+
+/// The heading of a strategy's per-hand table: `first` (what a row is keyed on), each draw
+/// option per chip, and `last`.
+fn draws_heading(out: &mut String, flow: &crate::ruleset::BankerFlow, first: &str, last: &str) {
+    let draws: Vec<String> = flow
+        .draw_options
+        .iter()
+        .map(|d| format!("take {d}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{:<24} {:>22}   {:>10}",
+        first,
+        draws.join(" / ") + " (per chip)",
+        last
+    );
+}
+
 /// The heading and the expected results of a strategy's analysis.
 fn summary(
     ruleset: &crate::ruleset::Ruleset,
@@ -540,32 +581,22 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                     serde_json::json!({ "value": value, "hands": hands, "per_chip_by_draw": per })
                 })
                 .collect();
-            let doc = serde_json::json!({
-                "ruleset": ruleset.id,
-                "strategy": strategy.name,
-                "limits": { "min_bet": limits.0, "max_bet": limits.1 },
-                "ev": ev.to_f64(),
-                "ev_exact": ev.to_string(),
-                "profitable": ev > Rational::ZERO,
-                "best_fixed_bet": fraction(ev_fixed),
-                "best_limited_bets": fraction(ev_best),
-                "first_hands_by_value": rows,
-            });
+            let doc = strategy_json(
+                &ruleset,
+                &strategy,
+                limits,
+                (ev, ev_fixed, ev_best),
+                ("first_hands_by_value", rows.into()),
+            );
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
             return super::EXIT_OK;
         }
         let mut out = summary(&ruleset, &strategy, limits, ev, ev_fixed, ev_best);
-        let draws: Vec<String> = flow
-            .draw_options
-            .iter()
-            .map(|d| format!("take {d}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "{:<24} {:>22}   {:>10}",
-            format!("first {} value", plural_tiles(flow.first_tiles)),
-            draws.join(" / ") + " (per chip)",
-            "hands"
+        draws_heading(
+            &mut out,
+            flow,
+            &format!("first {} value", plural_tiles(flow.first_tiles)),
+            "hands",
         );
         for (value, hands, by_draw) in &groups {
             let per: Vec<String> = by_draw
@@ -628,33 +659,18 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                 row
             })
             .collect();
-        let doc = serde_json::json!({
-            "ruleset": ruleset.id,
-            "strategy": strategy.name,
-            "limits": { "min_bet": limits.0, "max_bet": limits.1 },
-            "ev": ev.to_f64(),
-            "ev_exact": ev.to_string(),
-            "profitable": ev > Rational::ZERO,
-            "best_fixed_bet": fraction(ev_fixed),
-            "best_limited_bets": fraction(ev_best),
-            "tiles": tiles,
-        });
+        let doc = strategy_json(
+            &ruleset,
+            &strategy,
+            limits,
+            (ev, ev_fixed, ev_best),
+            ("tiles", tiles.into()),
+        );
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
     let mut out = summary(&ruleset, &strategy, limits, ev, ev_fixed, ev_best);
-    let draws: Vec<String> = flow
-        .draw_options
-        .iter()
-        .map(|d| format!("take {d}"))
-        .collect();
-    let _ = writeln!(
-        out,
-        "{:<24} {:>22}   {:>10}",
-        "first tile",
-        draws.join(" / ") + " (per chip)",
-        "strategy"
-    );
+    draws_heading(&mut out, flow, "first tile", "strategy");
     for (key, o, bet, draw, best_draw, _) in &rows {
         let per: Vec<String> = o
             .by_draw
