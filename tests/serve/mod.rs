@@ -43,36 +43,43 @@ impl Served {
     /// [`Served::request`] with more header lines (each ending in `\r\n`).
     fn request_with(&self, method: &str, path: &str, headers: &str, body: &str) -> (u16, String) {
         let host = self.url.trim_start_matches("http://").trim_end_matches('/');
-        let mut stream = std::net::TcpStream::connect(host).unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n{headers}\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        // The head, then as many bytes as it says the body has (the connection may stay open).
-        let mut reader = BufReader::new(stream);
-        let mut head = String::new();
-        while !head.ends_with("\r\n\r\n") {
-            if reader.read_line(&mut head).unwrap() == 0 {
-                break;
-            }
-        }
-        let status = head[9..12].parse().unwrap();
-        let length = head
-            .lines()
-            .find_map(|l| {
-                let (name, value) = l.split_once(':')?;
-                name.eq_ignore_ascii_case("content-length")
-                    .then(|| value.trim().parse::<usize>().ok())?
-            })
-            .unwrap_or(0);
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body).unwrap();
-        let body = String::from_utf8(body).unwrap();
-        (status, body)
+        http(host, method, path, headers, body).expect("the server answers")
     }
+}
+
+/// One HTTP/1.1 request to `host`: the status and the body, read by the length the head gives
+/// (a server may keep the connection open); `None` when the host does not answer.
+fn http(host: &str, method: &str, path: &str, headers: &str, body: &str) -> Option<(u16, String)> {
+    let mut stream = std::net::TcpStream::connect(host).ok()?;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .ok()?;
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n{headers}\r\n{body}",
+        body.len()
+    )
+    .ok()?;
+    let mut reader = BufReader::new(stream);
+    let mut head = String::new();
+    while !head.ends_with("\r\n\r\n") {
+        if reader.read_line(&mut head).ok()? == 0 {
+            break;
+        }
+    }
+    let status = head.get(9..12)?.parse().ok()?;
+    let length = head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse::<usize>().ok())?
+        })
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some((status, String::from_utf8(body).ok()?))
 }
 
 impl Drop for Served {
@@ -137,7 +144,9 @@ impl Browser {
         let port = port.expect("Chromium says where DevTools listen");
         let mut page_ws = None;
         for _ in 0..100 {
-            let list = get(&format!("127.0.0.1:{port}"), "/json/list");
+            let list = http(&format!("127.0.0.1:{port}"), "GET", "/json/list", "", "")
+                .map(|(_, body)| body)
+                .unwrap_or_default();
             let pages: serde_json::Value = serde_json::from_str(&list).unwrap_or_default();
             page_ws = pages.as_array().and_then(|pages| {
                 let page = pages.iter().find(|p| p["type"] == "page")?;
@@ -202,34 +211,6 @@ impl Drop for Browser {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A `GET` of `path` from `host`, its body (empty on any failure).
-fn get(host: &str, path: &str) -> String {
-    let Ok(mut stream) = std::net::TcpStream::connect(host) else {
-        return String::new();
-    };
-    let _ = write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    );
-    // DevTools may keep the connection open: read until the body is whole (a JSON list) or
-    // the stream is quiet.
-    let _ = stream.set_read_timeout(Some(std::time::Duration::from_millis(500)));
-    let mut response = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while let Ok(n) = stream.read(&mut chunk) {
-        if n == 0 {
-            break;
-        }
-        response.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&response);
-        if text.trim_end().ends_with(']') {
-            break;
-        }
-    }
-    let text = String::from_utf8_lossy(&response);
-    text.split("\r\n\r\n").nth(1).unwrap_or("").to_string()
 }
 
 #[test]
