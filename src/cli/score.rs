@@ -35,6 +35,7 @@ pub struct ScoreArgs {
     )]
     captured: Vec<String>,
     /// Matching games with `--end instant`: the scoring player's dealt hand, as card ids.
+    /// Trick-taking games with melds: a hand whose melds to show (with `--trump`).
     #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
     hand: Vec<String>,
     /// Calls to play on by the scoring player. The ruleset's own name for the call works too:
@@ -78,6 +79,23 @@ pub struct ScoreArgs {
     /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
     #[arg(long, default_value = "none", value_name = "WHO")]
     closer: String,
+    /// Trick-taking games with melds: the trump suit (a suit id), for `--hand`'s melds.
+    #[arg(long, value_name = "SUIT")]
+    trump: Option<String>,
+    /// Trick-taking games with melds: the meld points of the `--captured` side (0 to 10000).
+    #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
+    melds: i64,
+    /// Trick-taking games with melds: the other side's meld points (0 to 10000).
+    #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
+    opponent_melds: i64,
+    /// Trick-taking games with an auction: the winning bid (a value, or a named contract's id),
+    /// made by the `--captured` side.
+    #[arg(long, value_name = "BID")]
+    bid: Option<String>,
+    /// Trick-taking games: who took the last trick (`self`, the `--captured` side; `opponent`;
+    /// `none`); by default the winner's side when `--end last_trick`, else no one.
+    #[arg(long, value_name = "WHO")]
+    last_trick: Option<String>,
     /// Games that settle each loser (Go-Stop) or every seat (Scopa): another seat's capture
     /// pile; give it once per seat, in seat order after the seat of `--captured`.
     #[arg(long = "loser", value_name = "ID,ID,...")]
@@ -704,17 +722,32 @@ fn table_facts(
     })
 }
 
-/// The game points of a finished trick-taking hand: its end, both players' card points and
-/// tricks, through the ruleset's scoring script.
+/// The game points of a finished trick-taking hand: its end, both sides' card points, tricks
+/// and melds, and the bid, through the ruleset's scoring script; or, with `--hand`, the melds
+/// of one hand.
 pub(super) fn score_tricks(
     ruleset: &Ruleset,
     args: &ScoreArgs,
     pile: CardSet,
-    _hand: CardSet,
+    hand: CardSet,
 ) -> i32 {
     let Some(flow) = ruleset.tricks() else {
         unreachable!("the trick-taking family's front scores trick-taking rulesets")
     };
+    if !args.hand.is_empty() {
+        if flow.melds.is_empty() {
+            eprintln!("error: `--hand` shows a hand's melds, and this ruleset has no `[[meld]]`");
+            return super::EXIT_USAGE;
+        }
+        if args.end.is_some() {
+            eprintln!(
+                "error: `--hand` shows one hand's melds; a finished hand is scored with `--end` \
+                 and each side's meld points (`--melds`, `--opponent-melds`)"
+            );
+            return super::EXIT_USAGE;
+        }
+        return show_melds(ruleset, flow, args, hand);
+    }
     use crate::script::{FactValue, HandFacts};
     let ends = ["claim", "false_claim", "failed_close", "last_trick"];
     let Some(end) = args.end.as_deref().filter(|e| ends.contains(e)) else {
@@ -724,10 +757,27 @@ pub(super) fn score_tricks(
         );
         return super::EXIT_USAGE;
     };
-    if !["self", "opponent", "none"].contains(&args.closer.as_str()) {
+    let whos = ["self", "opponent", "none"];
+    if !whos.contains(&args.closer.as_str()) {
         eprintln!("error: `--closer` takes `self`, `opponent` or `none`");
         return super::EXIT_USAGE;
     }
+    let last_trick = match args.last_trick.as_deref() {
+        Some(w) if whos.contains(&w) => w,
+        Some(_) => {
+            eprintln!("error: `--last-trick` takes `self`, `opponent` or `none`");
+            return super::EXIT_USAGE;
+        }
+        None if end == "last_trick" => "self",
+        None => "none",
+    };
+    let (bid, contract) = match trick_bid(flow, args.bid.as_deref()) {
+        Ok(b) => b,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return super::EXIT_USAGE;
+        }
+    };
     let deck = &ruleset.deck;
     let mut theirs = CardSet::EMPTY;
     for id in args
@@ -750,27 +800,47 @@ pub(super) fn score_tricks(
             }
         }
     }
-    let points = |cards: CardSet| -> i64 {
+    let points = |cards: CardSet, who: &str| -> i64 {
+        let last = if last_trick == who {
+            flow.last_trick_points
+        } else {
+            0
+        };
         cards
             .iter()
             .map(|c| deck.attributes[flow.card_points].values[c.index()])
-            .sum()
+            .sum::<i64>()
+            + last
     };
     let (mine, other) = (
-        points(pile) + args.marriages,
-        points(theirs) + args.opponent_marriages,
+        points(pile, "self") + args.marriages,
+        points(theirs, "opponent") + args.opponent_marriages,
     );
+    // A trick holds one card from each seat; with partnerships a side's tricks are its seats'.
+    let seats = flow.players.max(2) as usize;
+    let (tricks, their_tricks) = (pile.len() as usize / seats, theirs.len() as usize / seats);
+    // The `--captured` side is seat 0's; the first seat of another side is the opponent's.
+    let teams = flow.teams;
+    let team = |s: usize| teams.team_of(s);
+    let opponent_seat = (1..seats).find(|&s| team(s) != team(0)).unwrap_or(1);
+    let side: Vec<FactValue> = (0..seats)
+        .map(|s| FactValue::Int(i64::from(team(s) == team(0))))
+        .collect();
     let facts = HandFacts {
         extra: vec![
             ("end", FactValue::Text(end.to_string())),
             ("points_self", FactValue::Int(mine)),
             ("points_opponent", FactValue::Int(other)),
-            ("tricks_self", FactValue::Int(i64::from(pile.len() / 2))),
-            (
-                "tricks_opponent",
-                FactValue::Int(i64::from(theirs.len() / 2)),
-            ),
+            ("tricks_self", FactValue::Int(tricks as i64)),
+            ("tricks_opponent", FactValue::Int(their_tricks as i64)),
             ("closer", FactValue::Text(args.closer.clone())),
+            ("melds_self", FactValue::Int(args.melds)),
+            ("melds_opponent", FactValue::Int(args.opponent_melds)),
+            ("bid", FactValue::Int(bid)),
+            ("contract", FactValue::Text(contract.clone())),
+            ("seat", FactValue::Int(0)),
+            ("opponent_seat", FactValue::Int(opponent_seat as i64)),
+            ("side", FactValue::List(side)),
         ],
         ..HandFacts::default()
     };
@@ -785,33 +855,209 @@ pub(super) fn score_tricks(
         None => crate::script::ScoreOutcome::of_total(1),
     };
     if args.json {
-        let doc = serde_json::json!({
+        let mut doc = serde_json::json!({
             "ruleset": ruleset.id,
             "end": end,
             "points": mine,
             "opponent_points": other,
-            "tricks": pile.len() / 2,
-            "opponent_tricks": theirs.len() / 2,
+            "tricks": tricks,
+            "opponent_tricks": their_tricks,
             "steps": outcome.steps,
-            "game_points": outcome.total,
+        });
+        if flow.auction.is_some() {
+            doc["bid"] = bid.into();
+            if !contract.is_empty() {
+                doc["contract"] = contract.into();
+            }
+        }
+        if !flow.melds.is_empty() {
+            doc["melds"] = args.melds.into();
+            doc["opponent_melds"] = args.opponent_melds.into();
+        }
+        // A hand settled seat by seat gives each seat's points; otherwise the winner's.
+        if outcome.seats.is_empty() {
+            doc["game_points"] = outcome.total.into();
+        } else {
+            doc["seats"] = serde_json::json!(outcome.seats);
+        }
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let (who, them) = if flow.auction.is_some() {
+        ("the declarer's side", "the other side")
+    } else {
+        ("the winner", "the other player")
+    };
+    let _ = writeln!(
+        out,
+        "{} — the hand ended by {end}: {who} has {} in {}, {them} {} in {}",
+        ruleset.name,
+        super::plural(mine, "card point"),
+        super::plural(tricks, "trick"),
+        super::plural(other, "card point"),
+        super::plural(their_tricks, "trick"),
+    );
+    if flow.auction.is_some() {
+        let named = if contract.is_empty() {
+            String::new()
+        } else {
+            format!(" ({contract})")
+        };
+        let _ = writeln!(out, "  bid: {bid}{named}");
+    }
+    if !flow.melds.is_empty() {
+        let _ = writeln!(
+            out,
+            "  melds: {} for {who}, {} for {them}",
+            args.melds, args.opponent_melds
+        );
+    }
+    for step in &outcome.steps {
+        let _ = writeln!(out, "  {}", step.reason);
+    }
+    if outcome.seats.is_empty() {
+        let _ = writeln!(out, "  game points: {}", outcome.total);
+    } else {
+        let list: Vec<String> = (outcome.seats.iter().enumerate())
+            .map(|(s, p)| format!("seat {} {p:+}", s + 1))
+            .collect();
+        let _ = writeln!(out, "  game points: {}", list.join(", "));
+    }
+    print!("{out}");
+    super::EXIT_OK
+}
+
+/// The bid of `--bid`: a value the auction offers or a named contract's id, with that
+/// contract's id (empty for a value bid); 0 where the ruleset has no auction.
+fn trick_bid(
+    flow: &crate::ruleset::TricksFlow,
+    bid: Option<&str>,
+) -> Result<(i64, String), String> {
+    let Some(a) = &flow.auction else {
+        return match bid {
+            Some(_) => Err("`--bid` is for games with an auction, and this one has none".into()),
+            None => Ok((0, String::new())),
+        };
+    };
+    let Some(raw) = bid.map(str::trim) else {
+        return Err(
+            "this game's hands are played for a bid: give the winning bid with `--bid`".into(),
+        );
+    };
+    if let Some(c) = a.contracts.iter().find(|c| c.id == raw) {
+        return Ok((c.bid, c.id.clone()));
+    }
+    let value = raw.parse::<i64>().ok();
+    if let Some(c) = value.and_then(|v| a.contract(v)) {
+        return Ok((c.bid, c.id.clone()));
+    }
+    match value {
+        Some(v)
+            if a.values
+                && v >= a.minimum
+                && v <= a.maximum
+                && (v - a.minimum) % a.step.max(1) == 0 =>
+        {
+            Ok((v, String::new()))
+        }
+        _ => {
+            let mut offered = Vec::new();
+            if a.values {
+                offered.push(format!(
+                    "a value from {} to {} in steps of {}",
+                    a.minimum, a.maximum, a.step
+                ));
+            }
+            if !a.contracts.is_empty() {
+                let ids: Vec<&str> = a.contracts.iter().map(|c| c.id.as_str()).collect();
+                offered.push(format!("a contract ({})", ids.join(", ")));
+            }
+            Err(format!(
+                "`{raw}` is not a bid of this game: bid {}",
+                offered.join(" or ")
+            ))
+        }
+    }
+}
+
+/// The melds `hand` shows with `--trump` as trumps, counted as the game counts them.
+fn show_melds(
+    ruleset: &Ruleset,
+    flow: &crate::ruleset::TricksFlow,
+    args: &ScoreArgs,
+    hand: CardSet,
+) -> i32 {
+    use crate::ruleset::MeldSuit;
+    let deck = &ruleset.deck;
+    let trump = match args.trump.as_deref().map(str::trim) {
+        Some(id) => match deck.suits.iter().position(|s| s.id == id) {
+            Some(t) => Some(t),
+            None => {
+                let help = did_you_mean(id, deck.suits.iter().map(|s| s.id.as_str()))
+                    .map_or_else(String::new, |h| format!("\n  = help: {h}"));
+                eprintln!("error: unknown suit `{id}` in deck `{}`{help}", deck.id);
+                return super::EXIT_USAGE;
+            }
+        },
+        None if flow.melds.iter().any(|m| m.suit == MeldSuit::Trump) => {
+            let ids: Vec<&str> = deck.suits.iter().map(|s| s.id.as_str()).collect();
+            eprintln!(
+                "error: this game's melds depend on trumps: name them with `--trump` ({})",
+                ids.join(", ")
+            );
+            return super::EXIT_USAGE;
+        }
+        None => None,
+    };
+    let (total, found) = crate::families::tricks::melds::best(deck, &flow.melds, hand, trump);
+    let ids = |cards: CardSet| -> Vec<&str> { cards.iter().map(|c| deck.id_of(c)).collect() };
+    if args.json {
+        let melds: Vec<serde_json::Value> = found
+            .iter()
+            .map(|m| {
+                let meld = &flow.melds[usize::from(m.meld)];
+                serde_json::json!({
+                    "id": meld.id,
+                    "name": meld.name,
+                    "points": meld.points,
+                    "cards": ids(m.cards),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "trump": trump.map(|t| deck.suits[t].id.as_str()),
+            "melds": melds,
+            "meld_points": total,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
     let mut out = String::new();
+    let trumps = trump.map_or_else(String::new, |t| {
+        format!(" with {} as trumps", deck.suits[t].name)
+    });
     let _ = writeln!(
         out,
-        "{} — the hand ended by {end}: the winner has {} in {}, the other player {} in {}",
+        "{} — the melds of {}{trumps}:",
         ruleset.name,
-        super::plural(mine, "card point"),
-        super::plural(pile.len() / 2, "trick"),
-        super::plural(other, "card point"),
-        super::plural(theirs.len() / 2, "trick"),
+        super::plural(hand.len(), "card")
     );
-    for step in &outcome.steps {
-        let _ = writeln!(out, "  {}", step.reason);
+    if found.is_empty() {
+        let _ = writeln!(out, "  no meld");
     }
-    let _ = writeln!(out, "  game points: {}", outcome.total);
+    for m in &found {
+        let meld = &flow.melds[usize::from(m.meld)];
+        let _ = writeln!(
+            out,
+            "  {} ({}): {}",
+            meld.name,
+            meld.points,
+            ids(m.cards).join(", ")
+        );
+    }
+    let _ = writeln!(out, "  meld points: {total}");
     print!("{out}");
     super::EXIT_OK
 }

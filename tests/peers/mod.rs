@@ -8,6 +8,8 @@
 //! primiera (and the hand's total) only where both players hold every suit; elsewhere every
 //! other point is compared, and yaku's primiera must go to a player holding all four suits.
 
+mod pinochle;
+
 use crate::common::{Yaku, root};
 use std::sync::Arc;
 use yaku::core::{Game as _, StartOptions, agent_rng};

@@ -481,3 +481,83 @@ fn score(hand) {
     assert_eq!(v["seats"], serde_json::json!([69, -21, -48]));
     assert_eq!(v["end"], "settled");
 }
+
+/// `yaku score pinochle`: a hand's melds once trumps are named (the ruleset's worked hands:
+/// webcasty's flush with a second royal marriage, bicycle-partner's double pinochle), and a
+/// finished hand from the declarer's side, its contract made and set; and the mistakes.
+#[test]
+fn pinochle_melds_and_contracts() {
+    let run = |args: &[&str]| {
+        let out = Yaku::new(["score", "pinochle"].iter().chain(args)).run();
+        format!(
+            "$ yaku score pinochle {}\n[exit {}]\n{}{}\n",
+            args.join(" "),
+            out.code,
+            out.stdout,
+            out.stderr
+        )
+    };
+    let flush = "hearts-ace,hearts-ten,hearts-king,hearts-queen,hearts-jack,hearts-king-p2,\
+                 hearts-queen-p2,spades-queen,diamonds-jack,clubs-ace,spades-ace,diamonds-ace";
+    let double = "spades-queen,spades-queen-p2,diamonds-jack,diamonds-jack-p2,clubs-nine";
+    let ours = "hearts-ace,hearts-ten,spades-ace,clubs-ace,hearts-king,hearts-queen,spades-nine,\
+                clubs-nine";
+    let theirs = "diamonds-ace,diamonds-ten,clubs-ten,spades-ten";
+    let mut s = String::new();
+    for args in [
+        &["--trump", "hearts", "--hand", flush][..],
+        &["--trump", "clubs", "--hand", double, "--json"],
+        &["--trump", "clubs", "--hand", "hearts-nine"],
+        &[
+            "--end",
+            "last_trick",
+            "--bid",
+            "230",
+            "--melds",
+            "190",
+            "--opponent-melds",
+            "40",
+            "--last-trick",
+            "opponent",
+            "--captured",
+            ours,
+            "--opponent-captured",
+            theirs,
+        ],
+        &[
+            "--end",
+            "last_trick",
+            "--bid",
+            "250",
+            "--melds",
+            "190",
+            "--opponent-melds",
+            "40",
+            "--last-trick",
+            "opponent",
+            "--captured",
+            ours,
+            "--opponent-captured",
+            theirs,
+            "--json",
+        ],
+        &["--hand", flush],
+        &["--trump", "heart", "--hand", flush],
+        &["--trump", "hearts", "--hand", flush, "--end", "last_trick"],
+        &["--end", "last_trick", "--captured", ours],
+        &["--end", "last_trick", "--captured", ours, "--bid", "255"],
+        &[
+            "--end",
+            "last_trick",
+            "--captured",
+            ours,
+            "--bid",
+            "200",
+            "--last-trick",
+            "me",
+        ],
+    ] {
+        s += &run(args);
+    }
+    insta::assert_snapshot!(s);
+}
