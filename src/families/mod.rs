@@ -48,6 +48,9 @@ impl SeatRange {
 pub trait Family: Sync {
     /// The family's name, as [`crate::ruleset::Flow::family`] gives it for its rulesets.
     fn name(&self) -> &'static str;
+    /// What rule text calls the cards a seat has at a hand's end, after the card word
+    /// (`cards captured`, `tiles in hand`, `cards won`).
+    fn pile_word(&self) -> &'static str;
     /// The seat counts `ruleset` allows.
     fn seats(&self, ruleset: &Ruleset) -> SeatRange;
     /// The most hands a game of `ruleset` plays (deals prepared ahead by simulations).

@@ -1,5 +1,6 @@
-//! The parts of a rule sheet that depend on the game's flow family: one function per family, so
-//! a change to a family's flow model changes only its function here.
+//! The parts of a rule sheet that depend on the game's flow family: one function per family,
+//! registered by the family's name, so a change to a family's flow model changes only its
+//! function here.
 
 use super::{Rule, Section, in_words};
 use crate::deck::{CardSet, Deck};
@@ -7,7 +8,7 @@ use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
     BankerFlow, BothInstant, CaptureChoice, CaptureKind, ClaimRule, DealCheck, DealOn, DealTarget,
     Declaration, Exhausted, FirstDealer, FirstPlayer, FollowRules, GameLength, Leftover,
-    MatchingFlow, NextDealer, Tally, TallyAward, TricksFlow, TurnEvent, TurnPattern,
+    MatchingFlow, NextDealer, Ruleset, Tally, TallyAward, TricksFlow, TurnEvent, TurnPattern,
 };
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -24,8 +25,40 @@ fn declaration_rule(d: &Declaration, lex: &Lexicon, what: &str) -> Rule {
     Rule::named(&d.name, format!("{}.{when}", capitalized(&prompt)))
 }
 
+/// Each family's rules in words, by the name the family registry gives it
+/// ([`crate::families::Family::name`]): the one place the rule sheet tells the families apart.
+static FAMILY_SECTIONS: [(&str, fn(&Ruleset, &Lexicon) -> Vec<Section>); 3] = [
+    ("matching", |r, lex| {
+        let flow: &MatchingFlow = r.matching().expect("a matching ruleset");
+        let scripted = r.scoring.is_some();
+        matching(flow, &r.declarations, (&r.tallies, scripted), &r.deck, lex)
+    }),
+    ("banker", |r, lex| {
+        banker(r.banker().expect("a banker ruleset"), lex)
+    }),
+    ("tricks", |r, lex| {
+        tricks(
+            r.tricks().expect("a trick-taking ruleset"),
+            &r.declarations,
+            &r.deck,
+            lex,
+        )
+    }),
+];
+
+/// The sections of `ruleset`'s family: the deal, the turn or the tricks, declarations and the
+/// game's length.
+pub(super) fn sections(ruleset: &Ruleset, lex: &Lexicon) -> Vec<Section> {
+    let name = crate::families::of(ruleset).name();
+    let (_, sections) = FAMILY_SECTIONS
+        .iter()
+        .find(|(family, _)| *family == name)
+        .unwrap_or_else(|| unreachable!("family `{name}` has a rule sheet"));
+    sections(ruleset, lex)
+}
+
 /// The deal, the turn, declarations, instant wins, redeals and game length of a matching game.
-pub(super) fn matching(
+fn matching(
     flow: &MatchingFlow,
     declarations: &[Declaration],
     (tallies, scripted): (&[Tally], bool),
@@ -418,7 +451,7 @@ pub(super) fn matching(
 }
 
 /// The deal, tricks, follow rules, declarations and game length of a trick-taking game.
-pub(super) fn tricks(
+fn tricks(
     flow: &TricksFlow,
     declarations: &[Declaration],
     deck: &Deck,
@@ -857,7 +890,7 @@ fn table_hand(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
 }
 
 /// Bets, draws, the banker's instant wins, hand values and session length of a banker game.
-pub(super) fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
+fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
     if flow.table_hand {
         return table_hand(flow, lex);
     }
@@ -1287,4 +1320,21 @@ fn capture_words(flow: &MatchingFlow, lex: &Lexicon, draws: bool) -> String {
          stays on the table{then}.",
         ways.join("; ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_family_has_one_rule_sheet() {
+        for family in crate::families::FAMILIES {
+            let sheets = (super::FAMILY_SECTIONS.iter())
+                .filter(|(name, _)| *name == family.name())
+                .count();
+            assert_eq!(sheets, 1, "family `{}`", family.name());
+        }
+        assert_eq!(
+            super::FAMILY_SECTIONS.len(),
+            crate::families::FAMILIES.len()
+        );
+    }
 }

@@ -15,7 +15,7 @@ pub use render::{Format, render};
 
 use crate::deck::CardSet;
 use crate::expr::{Lexicon, SetWords, words};
-use crate::ruleset::{Flow, Ruleset};
+use crate::ruleset::Ruleset;
 
 /// A rule sheet: a title, a summary, and sections of rules.
 #[derive(Clone, Debug)]
@@ -199,17 +199,7 @@ pub fn build(ruleset: &Ruleset, base: Option<&Ruleset>) -> Sheet {
 fn gather(ruleset: &Ruleset) -> Sheet {
     let lex = lexicon(ruleset);
     let mut sections = vec![deck_section(ruleset)];
-    sections.extend(match &ruleset.flow {
-        Flow::Matching(f) => flow::matching(
-            f,
-            &ruleset.declarations,
-            (&ruleset.tallies, ruleset.scoring.is_some()),
-            &ruleset.deck,
-            &lex,
-        ),
-        Flow::Banker(f) => flow::banker(f, &lex),
-        Flow::Tricks(f) => flow::tricks(f, &ruleset.declarations, &ruleset.deck, &lex),
-    });
+    sections.extend(flow::sections(ruleset, &lex));
     if !ruleset.yaku.yaku.is_empty() {
         sections.push(yaku_section(ruleset, &lex));
     }
@@ -451,11 +441,7 @@ pub fn lexicon(ruleset: &Ruleset) -> Lexicon {
             .collect();
     Lexicon {
         substitutions,
-        pile_words: match ruleset.flow {
-            Flow::Matching(_) => format!("{card}s captured"),
-            Flow::Banker(_) => format!("{card}s in hand"),
-            Flow::Tricks(_) => format!("{card}s won"),
-        },
+        pile_words: format!("{card}s {}", crate::families::of(ruleset).pile_word()),
         card_word: card.to_string(),
         suit_word: deck.suit_word.clone().unwrap_or_else(|| "suit".to_string()),
         sets,

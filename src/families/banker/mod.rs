@@ -26,6 +26,10 @@ impl crate::families::Family for Banker {
         "banker"
     }
 
+    fn pile_word(&self) -> &'static str {
+        "in hand"
+    }
+
     fn seats(&self, ruleset: &Ruleset) -> SeatRange {
         let f = ruleset.banker().expect("a banker ruleset");
         SeatRange {

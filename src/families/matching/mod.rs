@@ -25,6 +25,10 @@ impl crate::families::Family for Matching {
         "matching"
     }
 
+    fn pile_word(&self) -> &'static str {
+        "captured"
+    }
+
     fn seats(&self, ruleset: &Ruleset) -> SeatRange {
         let f = ruleset.matching().expect("a matching ruleset");
         SeatRange {

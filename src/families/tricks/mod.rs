@@ -26,6 +26,10 @@ impl crate::families::Family for Tricks {
         "tricks"
     }
 
+    fn pile_word(&self) -> &'static str {
+        "won"
+    }
+
     fn seats(&self, ruleset: &Ruleset) -> SeatRange {
         ruleset.tricks().map_or(
             SeatRange {
