@@ -25,9 +25,12 @@ fn declaration_rule(d: &Declaration, lex: &Lexicon, what: &str) -> Rule {
     Rule::named(&d.name, format!("{}.{when}", capitalized(&prompt)))
 }
 
+/// A family's sections of a ruleset's sheet.
+type FamilySections = fn(&Ruleset, &Lexicon) -> Vec<Section>;
+
 /// Each family's rules in words, by the name the family registry gives it
 /// ([`crate::families::Family::name`]): the one place the rule sheet tells the families apart.
-static FAMILY_SECTIONS: [(&str, fn(&Ruleset, &Lexicon) -> Vec<Section>); 3] = [
+static FAMILY_SECTIONS: [(&str, FamilySections); 3] = [
     ("matching", |r, lex| {
         let flow: &MatchingFlow = r.matching().expect("a matching ruleset");
         let scripted = r.scoring.is_some();
