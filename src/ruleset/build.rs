@@ -120,12 +120,13 @@ pub(super) fn ruleset(
         defines: Vec::new(),
         carried: Vec::new(),
     };
-    let carry = carry_values(&carry_tables, &vocab, errors);
+    let (mut carry, carry_deals) = carry_values(&carry_tables, &vocab, errors);
     vocab.carried = carry
         .iter()
         .filter(|c| !c.per_seat)
         .map(|c| c.id.clone())
         .collect();
+    carry_deal_values(&mut carry, carry_deals, &vocab, errors);
     let mut define_sources = Vec::new();
     if let Some((t, l)) = defines {
         vocab.defines = define_table(t, l, &vocab, errors);
@@ -204,6 +205,21 @@ pub(super) fn ruleset(
             None
         }
     };
+    // Only the matching family deals a table for `deal` to count.
+    if !matches!(flow, Some(Flow::Matching(_)) | None)
+        && let Some((t, l)) = carry_tables.iter().find(|(t, _)| t.get("deal").is_some())
+    {
+        let at = t
+            .get("deal")
+            .map_or_else(|| (*l).clone(), |i| i.loc.clone());
+        errors.push(
+            Diagnostic::error(
+                "`deal` sets a carried value from the table dealt, which only matching games deal",
+                at,
+            )
+            .with_help(Some("let the scoring script write it (`carry`)".into())),
+        );
+    }
     let calls: Vec<String> = declarations
         .iter()
         .filter(|(d, ..)| d.effect == "continue")
@@ -865,18 +881,31 @@ fn declarations(
 /// `[[carry]]`: values carried from hand to hand, each with a unique id that no option,
 /// definition or fact of the core already names, and an initial value within
 /// [`CARRY_LIMIT`].
-fn carry_values(
-    tables: &[(&Table, &Loc)],
+/// Also returns each `deal` expression as written, by the index of its value, for
+/// [`carry_deal_values`] to compile once every carried id is known.
+fn carry_values<'t>(
+    tables: &[(&'t Table, &'t Loc)],
     vocab: &Vocab,
     errors: &mut Vec<Diagnostic>,
-) -> Vec<Carry> {
+) -> (Vec<Carry>, Vec<(usize, Str<'t>)>) {
     let mut out: Vec<Carry> = Vec::new();
+    let mut deals = Vec::new();
     for (t, l) in tables {
         let mut r = TableReader::new(t, (*l).clone(), "a `[[carry]]`").defined_by(&keys::CARRY);
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let description = r.string("description", errors);
         let per_seat = r.boolean("per_seat", errors).is_some_and(|(b, _)| b);
+        let deal = r.string("deal", errors);
+        if let (Some(d), true) = (&deal, per_seat) {
+            errors.push(
+                Diagnostic::error(
+                    "a value carried per seat has no `deal`: the deal counts one value, on the table",
+                    d.loc.clone(),
+                )
+                .with_help(Some("remove `per_seat` or `deal`".into())),
+            );
+        }
         let initial = match r.int("initial", errors) {
             Some((n, _)) if (-CARRY_LIMIT..=CARRY_LIMIT).contains(&n) => n,
             Some((n, at)) => {
@@ -921,9 +950,34 @@ fn carry_values(
             description: description.map_or_else(String::new, |d| d.text.to_string()),
             per_seat,
             initial,
+            deal: None,
+            deal_source: None,
         });
+        if let Some(d) = deal.filter(|_| !per_seat) {
+            deals.push((out.len() - 1, d));
+        }
     }
-    out
+    (out, deals)
+}
+
+/// `[[carry]] deal`: each compiled as the table count is (the pile is the table just dealt;
+/// `round`, `rounds` and the table's carried values are its facts).
+fn carry_deal_values(
+    carry: &mut [Carry],
+    deals: Vec<(usize, Str)>,
+    vocab: &Vocab,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let facts: Vec<&str> = scope::TABLE
+        .iter()
+        .copied()
+        .chain(vocab.carried.iter().map(String::as_str))
+        .collect();
+    let names = vocab.names(&facts);
+    for (i, source) in deals {
+        carry[i].deal = compile_expr(&source, Type::Int, &names, errors);
+        carry[i].deal_source = Some(source.text.to_string());
+    }
 }
 
 /// `teams = [[0, 2], [1, 3]]`: partnerships, every seat of a table of exactly `players` in

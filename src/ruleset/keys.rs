@@ -202,7 +202,7 @@ pub static RULESET_FILE: TableDef = table(
         key(
             "carry",
             Tables(&CARRY),
-            "Values carried from one hand to the next: written by the scoring script's `carry`, read by the next deal's table count and redeals by id and by the script as `hand.carry`.",
+            "Values carried from one hand to the next: written by the scoring script's `carry` or at the deal (`deal`), read by the next deal's table count and redeals by id and by the script as `hand.carry`.",
         ),
     ],
 );
@@ -348,6 +348,11 @@ pub static CARRY: TableDef = table(
             "initial",
             Int,
             "Its value before the first hand (0 when not given).",
+        ),
+        key(
+            "deal",
+            String,
+            "Matching games: an expression that sets the value at each deal, counted on the table just dealt (after any redeal, before the table count) and reading the carried values by id, those above it already set by this deal; the hand and the next deal read the value it sets. Table values only.",
         ),
     ],
 );

@@ -1270,9 +1270,9 @@ pub const CARRY_LIMIT: i64 = 1_000_000_000;
 pub const MAX_CARRIED: usize = 16;
 
 /// A value carried from one hand to the next (`[[carry]]`): written by the scoring script's
-/// `carry`, read by the next hand's deal (the table count and redeals, by id) and its script
-/// (`hand.carry`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `carry` or, with `deal`, at each deal; read by the next hand's deal (the table count and
+/// redeals, by id) and its script (`hand.carry`).
+#[derive(Clone, Debug)]
 pub struct Carry {
     /// Its id: a name in deal-time expressions and in the script's `hand.carry`.
     pub id: String,
@@ -1284,6 +1284,13 @@ pub struct Carry {
     pub per_seat: bool,
     /// Its value before the first hand.
     pub initial: i64,
+    /// `deal`: the value it takes at each deal, counted on the table just dealt (after any
+    /// redeal, before the table count), reading the carried values as they stand (those
+    /// before it in ruleset order already set by this deal). The hand reads the new value, and
+    /// so does the next deal. `None`: only the scoring script writes it.
+    pub deal: Option<crate::expr::Program>,
+    /// `deal` as written, for the rule sheet.
+    pub deal_source: Option<String>,
 }
 
 impl Carry {

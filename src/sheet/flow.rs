@@ -149,7 +149,26 @@ pub(super) fn matching(
             ),
         }));
     }
-    if let Some(source) = &flow.table_count_source {
+    // A table count that is a carried value by its id (which the deal may set): named, not
+    // counted.
+    let carried_count = flow
+        .table_count_source
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    if let Some(id) = carried_count {
+        deal.push(Rule::named(
+            "Table count",
+            format!(
+                "the carried value `{id}` (below){}",
+                if flow.table_multiplies {
+                    "; every point of the hand is multiplied by it."
+                } else {
+                    "."
+                }
+            ),
+        ));
+    } else if let Some(source) = &flow.table_count_source {
         deal.push(Rule::named(
             "Table count",
             format!(

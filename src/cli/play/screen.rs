@@ -437,7 +437,10 @@ fn notes(style: &Style, game: &MatchingGame, view: &View, board: bool) -> Vec<St
         } else {
             values[0].to_string()
         };
-        out.push(format!("{} (carried): {shown}", def.name));
+        // A value the deal sets is this hand's (and the next deal's); the others came from the
+        // last hand.
+        let when = if def.deal.is_some() { "" } else { " (carried)" };
+        out.push(format!("{}{when}: {shown}", def.name));
     }
     if let Some(f) = r.matching().filter(|f| f.teams.any()) {
         let teams: Vec<String> = (0..f.teams.count(seats))

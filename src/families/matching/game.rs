@@ -929,6 +929,10 @@ impl MatchingGame {
                 None => break,
             }
         }
+        self.carry_at_deal();
+        // Counted at the deal, before any declaration after it (the classic hand swap shows the
+        // multipliers this table brings); nothing after the deal changes the table.
+        self.count_table();
         if !self.flow.after_deal.is_empty() {
             self.phase = Phase::AfterDeal;
             self.offered = self.flow.after_deal.iter().fold(0, |m, d| m | 1 << d.0);
@@ -1021,9 +1025,20 @@ impl MatchingGame {
             self.ledger.dealt_orders.push(self.stock.clone());
         }
         self.stock_pos = next;
-        // Counted at the deal, before any declaration after it (the classic hand swap shows the
-        // multipliers this table brings); nothing after the deal changes the table.
-        self.count_table();
+    }
+
+    /// The carried values the deal sets (`[[carry]] deal`), in ruleset order, each counted on
+    /// the table with the values as they stand (those before it already set).
+    fn carry_at_deal(&mut self) {
+        for i in 0..self.ruleset.carry.len() {
+            if let Some(p) = &self.ruleset.carry[i].deal {
+                let value = p.int(&Context {
+                    pile: self.table,
+                    facts: self.deal_facts().as_slice(),
+                });
+                self.ledger.carried.set_table(i, value);
+            }
+        }
     }
 
     /// The ruleset's count of the table at the deal (`[flow] table_count`).

@@ -361,3 +361,70 @@ fn a_hand_played_out_captures_the_whole_pack() {
     }
     assert!(played_out > 10);
 }
+
+#[test]
+fn a_second_bright_on_the_table_carries_its_field_into_the_next_month() {
+    // bga: "If more than one Bright card appears in the table, the second and subsequent big
+    // deal or great deal will be carried over to the next month. If both big deal and great
+    // deal are issued, great deal takes precedence for the month." Month 1's table holds the
+    // Phoenix (a great field, x4) and the Crane (a big field, x2): month 1 is great, and the
+    // big field carries into month 2, whose own table has no bright. Both values are carried
+    // (`[[carry]] deal`), shown with the hand and kept in its record.
+    let r = hachihachi();
+    let month_1 = deal_order(
+        &r,
+        [
+            "pine-1 pine-2 plum-2 cherry-2 wisteria-2 iris-2 peony-1",
+            "clover-1 clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-deer",
+            "maple-2 maple-blue paulownia-1 paulownia-2 paulownia-3 willow-swallow willow-lightning",
+            "pine-crane paulownia-phoenix plum-1 cherry-1 wisteria-1 iris-1",
+            "",
+        ],
+    );
+    let month_2 = deal_order(
+        &r,
+        [
+            "pine-1 pine-crane plum-1 cherry-1 wisteria-1 iris-1 peony-1",
+            "clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-deer maple-1",
+            "maple-2 maple-blue paulownia-1 paulownia-2 paulownia-phoenix willow-swallow willow-lightning",
+            "plum-2 cherry-2 wisteria-2 iris-2 peony-2 clover-1",
+            "",
+        ],
+    );
+    let options = StartOptions {
+        seed: 3,
+        deck_orders: vec![month_1, month_2],
+        first_dealer: Some(0),
+        rounds: Some(2),
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(&r), options).unwrap();
+    let mut log = Vec::new();
+    let month = |game: &MatchingGame, log: &mut Vec<String>| {
+        log.push(format!(
+            "month {}: table [{}], table count {}, carried {}",
+            game.round(),
+            r.deck.ids(game.table()).join(" "),
+            game.table_count(),
+            serde_json::to_string(game.carried()).unwrap()
+        ));
+    };
+    month(&game, &mut log);
+    let mut legal = Vec::new();
+    while game.to_act().is_some() {
+        let before = game.history().len();
+        game.legal_actions(&mut legal);
+        game.apply(legal[0]).unwrap();
+        if game.history().len() > before && game.to_act().is_some() {
+            month(&game, &mut log);
+        }
+    }
+    for (i, hand) in game.history().iter().enumerate() {
+        log.push(format!(
+            "record of month {}: carried {}",
+            i + 1,
+            serde_json::to_string(&hand.carried).unwrap()
+        ));
+    }
+    insta::assert_snapshot!(log.join("\n"));
+}
