@@ -980,6 +980,103 @@ fn carry_deal_values(
     }
 }
 
+/// `[flow.drop_out]`: `players` fewer than the largest table and at least the smallest, one
+/// `play` declaration (which takes no `when`: a seat may always play) and one `drop`.
+fn drop_out(
+    t: &Table,
+    loc: &Loc,
+    sections: &Sections,
+    (min_players, max_players): (u32, u32),
+    errors: &mut Vec<Diagnostic>,
+) -> Option<DropOut> {
+    let mut r = TableReader::new(t, loc.clone(), "`[flow.drop_out]`").defined_by(&keys::DROP_OUT);
+    let players = r.int("players", errors);
+    let after_dealer = choice(
+        &mut r,
+        "first",
+        &[("dealer", false), ("after_dealer", true)],
+        errors,
+    )
+    .unwrap_or(false);
+    let pays = match r.int("pays", errors) {
+        Some((n, _)) if n.abs() <= MAX_BANKROLL => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!("`pays` must be between -{MAX_BANKROLL} and {MAX_BANKROLL}, found {n}"),
+                at.clone(),
+            ));
+            0
+        }
+        None => 0,
+    };
+    r.finish(errors);
+    let players = match players {
+        Some((n, at)) if n < i64::from(min_players) || n >= i64::from(max_players) => {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "`players` must be at least `min_players` ({min_players}) and fewer than `max_players` ({max_players}), found {n}"
+                    ),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "the seats that play each hand: the others at a larger table drop out".into(),
+                )),
+            );
+            return None;
+        }
+        Some((n, _)) => n as u32,
+        None => {
+            errors.push(Diagnostic::error(
+                "`[flow.drop_out]` needs `players`, the seats that play each hand",
+                loc.clone(),
+            ));
+            return None;
+        }
+    };
+    let one = |effect: &str, errors: &mut Vec<Diagnostic>| {
+        let found = declared(sections, &[effect]);
+        match found[..] {
+            [d] => Some(d),
+            _ => {
+                errors.push(
+                    Diagnostic::error(
+                        format!(
+                            "`[flow.drop_out]` needs one `{effect}` declaration, found {}",
+                            found.len()
+                        ),
+                        loc.clone(),
+                    )
+                    .with_help(Some(format!(
+                        "add a [[declaration]] with `effect = \"{effect}\"`"
+                    ))),
+                );
+                None
+            }
+        }
+    };
+    let play = one("play", errors);
+    let drop = one("drop", errors);
+    for (d, _, when) in sections.declarations {
+        if d.effect == "play"
+            && let Some(at) = when
+        {
+            errors.push(
+                Diagnostic::error("a `play` declaration takes no `when`", at.clone()).with_help(
+                    Some("a seat may always play; say who may not drop in the `drop` declaration's `when`".into()),
+                ),
+            );
+        }
+    }
+    Some(DropOut {
+        players,
+        after_dealer,
+        pays,
+        play: play?,
+        drop: drop?,
+    })
+}
+
 /// `teams = [[0, 2], [1, 3]]`: partnerships, every seat of a table of exactly `players` in
 /// one of them; the table must then seat that many (`min_players = max_players = players`).
 fn teams(
@@ -1516,6 +1613,8 @@ fn flow_options(
             "reveal",
             "play_suit",
             "count_as",
+            "play",
+            "drop",
         ],
         errors,
     );
@@ -1912,6 +2011,31 @@ fn flow_options(
         );
         None
     });
+    let drop_out = r
+        .table("drop_out", errors)
+        .and_then(|(t, l)| drop_out(t, l, sections, (min_players, max_players), errors));
+    if drop_out.is_none() {
+        for (d, at, _) in sections.declarations {
+            if matches!(d.effect.as_str(), "play" | "drop") {
+                errors.push(
+                    Diagnostic::error(
+                        format!("a `{}` declaration needs `[flow.drop_out]`", d.effect),
+                        at.clone(),
+                    )
+                    .with_help(Some(
+                        "add `[flow.drop_out]` with `players`, the seats that play each hand"
+                            .into(),
+                    )),
+                );
+            }
+        }
+    }
+    if drop_out.is_some() && teams.any() {
+        errors.push(Diagnostic::error(
+            "`[flow.drop_out]` and `teams` do not go together: a partnership cannot sit out a hand",
+            loc.clone(),
+        ));
+    }
     let captures = capture_rules(r.tables("capture", errors), deck, errors);
     let capture_choice = choice(
         &mut r,
@@ -1982,6 +2106,7 @@ fn flow_options(
         draw_dealer,
         after_yaku,
         after_deal,
+        drop_out,
         wild,
         exhausted,
         instant_wins,

@@ -421,6 +421,8 @@ pub struct MatchingFlow {
     /// Declarations offered to the seat after the dealer once the hands are dealt (effects
     /// `swap`: take the dealer's hand, `keep`: keep one's own).
     pub after_deal: Vec<DeclId>,
+    /// `[flow.drop_out]`: seats that decide to play or drop out after the deal.
+    pub drop_out: Option<DropOut>,
     /// Cards that match any card when played or drawn.
     pub wild: CardSet,
     /// What happens when both hands run out.
@@ -588,6 +590,23 @@ impl MatchingFlow {
         let cx = crate::expr::Context { pile: hand, facts };
         self.dealt_yaku.iter().position(|w| w.when.truth(&cx))
     }
+}
+
+/// `[flow.drop_out]`: a table larger than the hand needs. After the deal, seats decide in turn
+/// to play (`play`) or drop out (`drop`) until `players` seats play; the rest sit the hand out,
+/// and each dropped hand goes under the stock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropOut {
+    /// The seats that play each hand.
+    pub players: u32,
+    /// True when the seat after the dealer decides first (else the dealer).
+    pub after_dealer: bool,
+    /// Points a seat that drops pays each seat that plays (negative: it is paid).
+    pub pays: i64,
+    /// The `play` declaration.
+    pub play: DeclId,
+    /// The `drop` declaration.
+    pub drop: DeclId,
 }
 
 /// Where a packet of the deal goes.
