@@ -2049,6 +2049,12 @@ fn flow_options(
     .unwrap_or(CaptureChoice::Player);
     let draws = r.boolean("draw", errors).is_none_or(|(b, _)| b);
     let refill = r.boolean("refill", errors).is_some_and(|(b, _)| b);
+    if refill && drop_out.is_some() {
+        errors.push(Diagnostic::error(
+            "`refill` and `[flow.drop_out]` do not go together: hands dealt again would reach the seats sitting out",
+            loc.clone(),
+        ));
+    }
     let first_player = choice(
         &mut r,
         "first_player",

@@ -542,3 +542,34 @@ fn at_five_seats_two_drop_out_and_pay_each_of_the_three_who_play() {
     assert_eq!(hand.points.iter().sum::<i64>(), 0);
     assert_eq!((hand.points[0], hand.points[2]), (-24, -24));
 }
+
+#[test]
+fn the_seat_protocol_offers_play_or_drop_out_and_takes_either_by_name() {
+    // A program in a seat is asked the decision as any other: the two declarations are its
+    // legal actions, and it may answer with either by id.
+    let r = hachihachi();
+    let options = StartOptions {
+        seed: 5,
+        seats: Some(4),
+        first_dealer: Some(0),
+        rounds: Some(1),
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(&r), options).unwrap();
+    assert_eq!(game.phase(), super::Phase::DropOut);
+    let legal = game.legal();
+    let turn = crate::core::protocol::turn(&game, 0, &legal);
+    let json = serde_json::to_value(&turn).unwrap();
+    assert_eq!(
+        json["legal"],
+        serde_json::json!([
+            {"action": "declare", "id": "play"},
+            {"action": "declare", "id": "drop"}
+        ]),
+        "{json}"
+    );
+    let answer = r#"{"action": {"action": "declare", "id": "drop"}}"#;
+    let action = crate::core::protocol::answered(answer, &legal, &r).unwrap();
+    game.apply(action).unwrap();
+    assert!(game.marks().sits_out(0));
+}
