@@ -7,7 +7,10 @@
 //! ```text
 //! cargo build --profile bench --example core_hands
 //! valgrind --tool=callgrind target/release/examples/core_hands koikoi 2000
+//! valgrind --tool=callgrind target/release/examples/core_hands hachihachi 100 5
 //! ```
+//!
+//! A third argument seats that many players instead of the ruleset's default table.
 //!
 //! Instructions per hand: the difference between runs of N and 0 games, over the hands played.
 
@@ -26,17 +29,20 @@ fn main() {
         .next()
         .map_or(2000, |n| n.parse().expect("a game count"));
     let ruleset = Arc::new(yaku::ruleset::load(&name).value.expect("bundled ruleset"));
+    // A table of this many seats, if asked; the ruleset's default table otherwise.
+    let asked: Option<usize> = args.next().map(|n| n.parse().expect("a seat count"));
+    // One agent per seat (Kol-ye-si seats three by default).
+    let seats = asked.unwrap_or(yaku::families::seat_range(&ruleset).default);
     let (mut hands, mut checksum) = (0usize, 0u64);
     let mut mix = |x: u64| checksum = (checksum ^ x).wrapping_mul(0x100_0000_01b3);
     for seed in 1..=games {
         let options = StartOptions {
             seed,
             rounds: Some(12),
+            seats: asked,
             simulation: true,
             ..StartOptions::default()
         };
-        // One per seat of the ruleset's default table (Kol-ye-si seats three).
-        let seats = yaku::families::seat_range(&ruleset).default;
         let mut agents: Vec<Box<dyn Agent>> = (0..seats)
             .map(|_| Box::new(RandomAgent) as Box<dyn Agent>)
             .collect();

@@ -1,6 +1,6 @@
 //! Values carried from one hand to the next (`[[carry]]`): a field multiplier, who holds the
-//! bank, a streak. The scoring script writes them at a hand's end (`carry`), the next deal and
-//! script read them; every family keeps them the same way, and records show them with each
+//! bank, a streak. The scoring script writes them at a hand's end (`carry`), or the deal counts
+//! them on the table (`deal`); the next deal and script read them; every family keeps them the same way, and records show them with each
 //! hand.
 
 use crate::ruleset::{CARRY_LIMIT, Carry};
@@ -71,6 +71,14 @@ impl Carried {
                 .map(|(d, (id, v))| (id.clone(), d.fact(v)))
                 .collect(),
         )
+    }
+
+    /// Sets the table value of the `index`th `[[carry]]` (one its `deal` counted), held within
+    /// [`CARRY_LIMIT`].
+    pub fn set_table(&mut self, index: usize, value: i64) {
+        if let Some((_, v)) = self.values.get_mut(index) {
+            v[0] = value.clamp(-CARRY_LIMIT, CARRY_LIMIT);
+        }
     }
 
     /// Applies what the scoring script wrote (`carry`): each id one the ruleset declares, a

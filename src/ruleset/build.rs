@@ -120,12 +120,13 @@ pub(super) fn ruleset(
         defines: Vec::new(),
         carried: Vec::new(),
     };
-    let carry = carry_values(&carry_tables, &vocab, errors);
+    let (mut carry, carry_deals) = carry_values(&carry_tables, &vocab, errors);
     vocab.carried = carry
         .iter()
         .filter(|c| !c.per_seat)
         .map(|c| c.id.clone())
         .collect();
+    carry_deal_values(&mut carry, carry_deals, &vocab, errors);
     let mut define_sources = Vec::new();
     if let Some((t, l)) = defines {
         vocab.defines = define_table(t, l, &vocab, errors);
@@ -204,6 +205,21 @@ pub(super) fn ruleset(
             None
         }
     };
+    // Only the matching family deals a table for `deal` to count.
+    if !matches!(flow, Some(Flow::Matching(_)) | None)
+        && let Some((t, l)) = carry_tables.iter().find(|(t, _)| t.get("deal").is_some())
+    {
+        let at = t
+            .get("deal")
+            .map_or_else(|| (*l).clone(), |i| i.loc.clone());
+        errors.push(
+            Diagnostic::error(
+                "`deal` sets a carried value from the table dealt, which only matching games deal",
+                at,
+            )
+            .with_help(Some("let the scoring script write it (`carry`)".into())),
+        );
+    }
     let calls: Vec<String> = declarations
         .iter()
         .filter(|(d, ..)| d.effect == "continue")
@@ -865,18 +881,31 @@ fn declarations(
 /// `[[carry]]`: values carried from hand to hand, each with a unique id that no option,
 /// definition or fact of the core already names, and an initial value within
 /// [`CARRY_LIMIT`].
-fn carry_values(
-    tables: &[(&Table, &Loc)],
+/// Also returns each `deal` expression as written, by the index of its value, for
+/// [`carry_deal_values`] to compile once every carried id is known.
+fn carry_values<'t>(
+    tables: &[(&'t Table, &'t Loc)],
     vocab: &Vocab,
     errors: &mut Vec<Diagnostic>,
-) -> Vec<Carry> {
+) -> (Vec<Carry>, Vec<(usize, Str<'t>)>) {
     let mut out: Vec<Carry> = Vec::new();
+    let mut deals = Vec::new();
     for (t, l) in tables {
         let mut r = TableReader::new(t, (*l).clone(), "a `[[carry]]`").defined_by(&keys::CARRY);
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let description = r.string("description", errors);
         let per_seat = r.boolean("per_seat", errors).is_some_and(|(b, _)| b);
+        let deal = r.string("deal", errors);
+        if let (Some(d), true) = (&deal, per_seat) {
+            errors.push(
+                Diagnostic::error(
+                    "a value carried per seat has no `deal`: the deal counts one value, on the table",
+                    d.loc.clone(),
+                )
+                .with_help(Some("remove `per_seat` or `deal`".into())),
+            );
+        }
         let initial = match r.int("initial", errors) {
             Some((n, _)) if (-CARRY_LIMIT..=CARRY_LIMIT).contains(&n) => n,
             Some((n, at)) => {
@@ -921,9 +950,131 @@ fn carry_values(
             description: description.map_or_else(String::new, |d| d.text.to_string()),
             per_seat,
             initial,
+            deal: None,
+            deal_source: None,
         });
+        if let Some(d) = deal.filter(|_| !per_seat) {
+            deals.push((out.len() - 1, d));
+        }
     }
-    out
+    (out, deals)
+}
+
+/// `[[carry]] deal`: each compiled as the table count is (the pile is the table just dealt;
+/// `round`, `rounds` and the table's carried values are its facts).
+fn carry_deal_values(
+    carry: &mut [Carry],
+    deals: Vec<(usize, Str)>,
+    vocab: &Vocab,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let facts: Vec<&str> = scope::TABLE
+        .iter()
+        .copied()
+        .chain(vocab.carried.iter().map(String::as_str))
+        .collect();
+    let names = vocab.names(&facts);
+    for (i, source) in deals {
+        carry[i].deal = compile_expr(&source, Type::Int, &names, errors);
+        carry[i].deal_source = Some(source.text.to_string());
+    }
+}
+
+/// `[flow.drop_out]`: `players` fewer than the largest table and at least the smallest, one
+/// `play` declaration (which takes no `when`: a seat may always play) and one `drop`.
+fn drop_out(
+    t: &Table,
+    loc: &Loc,
+    sections: &Sections,
+    (min_players, max_players): (u32, u32),
+    errors: &mut Vec<Diagnostic>,
+) -> Option<DropOut> {
+    let mut r = TableReader::new(t, loc.clone(), "`[flow.drop_out]`").defined_by(&keys::DROP_OUT);
+    let players = r.int("players", errors);
+    let after_dealer = choice(
+        &mut r,
+        "first",
+        &[("dealer", false), ("after_dealer", true)],
+        errors,
+    )
+    .unwrap_or(false);
+    let pays = match r.int("pays", errors) {
+        Some((n, _)) if n.abs() <= MAX_BANKROLL => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!("`pays` must be between -{MAX_BANKROLL} and {MAX_BANKROLL}, found {n}"),
+                at.clone(),
+            ));
+            0
+        }
+        None => 0,
+    };
+    r.finish(errors);
+    let players = match players {
+        Some((n, at)) if n < i64::from(min_players) || n >= i64::from(max_players) => {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "`players` must be at least `min_players` ({min_players}) and fewer than `max_players` ({max_players}), found {n}"
+                    ),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "the seats that play each hand: the others at a larger table drop out".into(),
+                )),
+            );
+            return None;
+        }
+        Some((n, _)) => n as u32,
+        None => {
+            errors.push(Diagnostic::error(
+                "`[flow.drop_out]` needs `players`, the seats that play each hand",
+                loc.clone(),
+            ));
+            return None;
+        }
+    };
+    let one = |effect: &str, errors: &mut Vec<Diagnostic>| {
+        let found = declared(sections, &[effect]);
+        match found[..] {
+            [d] => Some(d),
+            _ => {
+                errors.push(
+                    Diagnostic::error(
+                        format!(
+                            "`[flow.drop_out]` needs one `{effect}` declaration, found {}",
+                            found.len()
+                        ),
+                        loc.clone(),
+                    )
+                    .with_help(Some(format!(
+                        "add a [[declaration]] with `effect = \"{effect}\"`"
+                    ))),
+                );
+                None
+            }
+        }
+    };
+    let play = one("play", errors);
+    let drop = one("drop", errors);
+    for (d, _, when) in sections.declarations {
+        if d.effect == "play"
+            && let Some(at) = when
+        {
+            errors.push(
+                Diagnostic::error("a `play` declaration takes no `when`", at.clone()).with_help(
+                    Some("a seat may always play; say who may not drop in the `drop` declaration's `when`".into()),
+                ),
+            );
+        }
+    }
+    Some(DropOut {
+        players,
+        after_dealer,
+        pays,
+        play: play?,
+        drop: drop?,
+    })
 }
 
 /// `teams = [[0, 2], [1, 3]]`: partnerships, every seat of a table of exactly `players` in
@@ -1462,6 +1613,8 @@ fn flow_options(
             "reveal",
             "play_suit",
             "count_as",
+            "play",
+            "drop",
         ],
         errors,
     );
@@ -1858,6 +2011,31 @@ fn flow_options(
         );
         None
     });
+    let drop_out = r
+        .table("drop_out", errors)
+        .and_then(|(t, l)| drop_out(t, l, sections, (min_players, max_players), errors));
+    if drop_out.is_none() {
+        for (d, at, _) in sections.declarations {
+            if matches!(d.effect.as_str(), "play" | "drop") {
+                errors.push(
+                    Diagnostic::error(
+                        format!("a `{}` declaration needs `[flow.drop_out]`", d.effect),
+                        at.clone(),
+                    )
+                    .with_help(Some(
+                        "add `[flow.drop_out]` with `players`, the seats that play each hand"
+                            .into(),
+                    )),
+                );
+            }
+        }
+    }
+    if drop_out.is_some() && teams.any() {
+        errors.push(Diagnostic::error(
+            "`[flow.drop_out]` and `teams` do not go together: a partnership cannot sit out a hand",
+            loc.clone(),
+        ));
+    }
     let captures = capture_rules(r.tables("capture", errors), deck, errors);
     let capture_choice = choice(
         &mut r,
@@ -1871,6 +2049,12 @@ fn flow_options(
     .unwrap_or(CaptureChoice::Player);
     let draws = r.boolean("draw", errors).is_none_or(|(b, _)| b);
     let refill = r.boolean("refill", errors).is_some_and(|(b, _)| b);
+    if refill && drop_out.is_some() {
+        errors.push(Diagnostic::error(
+            "`refill` and `[flow.drop_out]` do not go together: hands dealt again would reach the seats sitting out",
+            loc.clone(),
+        ));
+    }
     let first_player = choice(
         &mut r,
         "first_player",
@@ -1928,6 +2112,7 @@ fn flow_options(
         draw_dealer,
         after_yaku,
         after_deal,
+        drop_out,
         wild,
         exhausted,
         instant_wins,

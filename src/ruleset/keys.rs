@@ -202,7 +202,7 @@ pub static RULESET_FILE: TableDef = table(
         key(
             "carry",
             Tables(&CARRY),
-            "Values carried from one hand to the next: written by the scoring script's `carry`, read by the next deal's table count and redeals by id and by the script as `hand.carry`.",
+            "Values carried from one hand to the next: written by the scoring script's `carry` or at the deal (`deal`), read by the next deal's table count and redeals by id and by the script as `hand.carry`.",
         ),
     ],
 );
@@ -327,6 +327,29 @@ pub static DEAL_SIZE: TableDef = table(
     ],
 );
 
+/// `[flow.drop_out]`.
+pub static DROP_OUT: TableDef = table(
+    "[flow.drop_out]",
+    "After the deal, each seat in turn order decides to play the hand (a `play` declaration) or drop out (a `drop` declaration, which may have a `when`) until `players` seats play; the seats still to decide play when no more may drop, and sit out once enough play. A dropped hand goes under the stock, in the order the seats dropped; a seat sitting out takes no turn and is not settled, except for what dropping pays.",
+    &[
+        required(
+            "players",
+            Int,
+            "The seats that play each hand (fewer than the table's seats; with exactly this many nobody decides).",
+        ),
+        choice(
+            "first",
+            &["dealer", "after_dealer"],
+            "Who decides first (`dealer` unless given); the others follow in turn order.",
+        ),
+        key(
+            "pays",
+            Int,
+            "Points a seat that drops pays each seat that plays (negative: each seat that plays pays it), times the table count under `table_multiplies` (0 unless given).",
+        ),
+    ],
+);
+
 /// `[[carry]]`.
 pub static CARRY: TableDef = table(
     "[[carry]]",
@@ -348,6 +371,11 @@ pub static CARRY: TableDef = table(
             "initial",
             Int,
             "Its value before the first hand (0 when not given).",
+        ),
+        key(
+            "deal",
+            String,
+            "Matching games: an expression that sets the value at each deal, counted on the table just dealt (after any redeal, before the table count) and reading the carried values by id, those above it already set by this deal; the hand and the next deal read the value it sets. Table values only.",
         ),
     ],
 );
@@ -441,6 +469,8 @@ pub static DECLARATION: TableDef = table(
                 "reveal",
                 "play_suit",
                 "count_as",
+                "play",
+                "drop",
                 "marriage",
                 "exchange",
                 "close",
@@ -448,7 +478,7 @@ pub static DECLARATION: TableDef = table(
                 "pass",
                 "trump",
             ],
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts); trick-taking games `marriage`, `exchange`, `close`, `claim`, and in an auction `pass` and `trump` (the declarer names trumps with a card of the suit).",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `marriage`, `exchange`, `close`, `claim`, and in an auction `pass` and `trump` (the declarer names trumps with a card of the suit).",
         ),
         key(
             "when",
@@ -760,6 +790,11 @@ pub static FLOW: TableDef = table(
             "capture",
             Tables(&CAPTURE),
             "Matching games: how a card captures, in precedence order (without it, a card takes a table card of its suit, the fourth of a suit all three).",
+        ),
+        key(
+            "drop_out",
+            Table(&DROP_OUT),
+            "Matching games: a table larger than the hand needs: after the deal, seats decide in turn to play or drop out (the `play` and `drop` declarations) until the hand's players are found; the others sit the hand out.",
         ),
         choice(
             "capture_choice",

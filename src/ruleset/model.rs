@@ -421,6 +421,8 @@ pub struct MatchingFlow {
     /// Declarations offered to the seat after the dealer once the hands are dealt (effects
     /// `swap`: take the dealer's hand, `keep`: keep one's own).
     pub after_deal: Vec<DeclId>,
+    /// `[flow.drop_out]`: seats that decide to play or drop out after the deal.
+    pub drop_out: Option<DropOut>,
     /// Cards that match any card when played or drawn.
     pub wild: CardSet,
     /// What happens when both hands run out.
@@ -588,6 +590,23 @@ impl MatchingFlow {
         let cx = crate::expr::Context { pile: hand, facts };
         self.dealt_yaku.iter().position(|w| w.when.truth(&cx))
     }
+}
+
+/// `[flow.drop_out]`: a table larger than the hand needs. After the deal, seats decide in turn
+/// to play (`play`) or drop out (`drop`) until `players` seats play; the rest sit the hand out,
+/// and each dropped hand goes under the stock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropOut {
+    /// The seats that play each hand.
+    pub players: u32,
+    /// True when the seat after the dealer decides first (else the dealer).
+    pub after_dealer: bool,
+    /// Points a seat that drops pays each seat that plays (negative: it is paid).
+    pub pays: i64,
+    /// The `play` declaration.
+    pub play: DeclId,
+    /// The `drop` declaration.
+    pub drop: DeclId,
 }
 
 /// Where a packet of the deal goes.
@@ -1270,9 +1289,9 @@ pub const CARRY_LIMIT: i64 = 1_000_000_000;
 pub const MAX_CARRIED: usize = 16;
 
 /// A value carried from one hand to the next (`[[carry]]`): written by the scoring script's
-/// `carry`, read by the next hand's deal (the table count and redeals, by id) and its script
-/// (`hand.carry`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `carry` or, with `deal`, at each deal; read by the next hand's deal (the table count and
+/// redeals, by id) and its script (`hand.carry`).
+#[derive(Clone, Debug)]
 pub struct Carry {
     /// Its id: a name in deal-time expressions and in the script's `hand.carry`.
     pub id: String,
@@ -1284,6 +1303,13 @@ pub struct Carry {
     pub per_seat: bool,
     /// Its value before the first hand.
     pub initial: i64,
+    /// `deal`: the value it takes at each deal, counted on the table just dealt (after any
+    /// redeal, before the table count), reading the carried values as they stand (those
+    /// before it in ruleset order already set by this deal). The hand reads the new value, and
+    /// so does the next deal. `None`: only the scoring script writes it.
+    pub deal: Option<crate::expr::Program>,
+    /// `deal` as written, for the rule sheet.
+    pub deal_source: Option<String>,
 }
 
 impl Carry {

@@ -140,6 +140,35 @@ fn matching(
         next(flow.next_dealer),
         next(flow.draw_dealer)
     )));
+    if let Some(d) = &flow.drop_out {
+        let pays = match d.pays {
+            0 => "pays nothing".to_string(),
+            n if n > 0 => format!("pays {n} points to each player"),
+            n => format!("is paid {} points by each player", -n),
+        };
+        deal.push(Rule::plain(format!(
+            "With more than {players} at the table, {players} play each hand: after the deal, \
+             starting with {first} and going round, each seat decides to play or to drop out \
+             until {players} play. A seat plays without being asked when the places left are as \
+             many as the seats still to decide (or when it may not drop); once {players} play, \
+             the others sit the hand out. A seat that drops out {pays}{times}; its hand goes \
+             under the stock. Seats sitting out take no turn and score nothing else that hand.",
+            players = d.players,
+            first = if d.after_dealer {
+                "the player after the dealer"
+            } else {
+                "the dealer"
+            },
+            times = if flow.table_multiplies {
+                ", times the table count"
+            } else {
+                ""
+            },
+        )));
+        for decl in [d.play, d.drop] {
+            deal.push(declaration_rule(&declarations[decl.0 as usize], lex, ""));
+        }
+    }
     if !flow.after_deal.is_empty() {
         deal.push(Rule::plain(
             "After the deal the player after the dealer chooses:",
@@ -185,7 +214,26 @@ fn matching(
             ),
         }));
     }
-    if let Some(source) = &flow.table_count_source {
+    // A table count that is a carried value by its id (which the deal may set): named, not
+    // counted.
+    let carried_count = flow
+        .table_count_source
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    if let Some(id) = carried_count {
+        deal.push(Rule::named(
+            "Table count",
+            format!(
+                "the carried value `{id}` (below){}",
+                if flow.table_multiplies {
+                    "; every point of the hand is multiplied by it."
+                } else {
+                    "."
+                }
+            ),
+        ));
+    } else if let Some(source) = &flow.table_count_source {
         deal.push(Rule::named(
             "Table count",
             format!(

@@ -251,8 +251,18 @@ fn gather(ruleset: &Ruleset) -> Sheet {
                 } else {
                     "the table's"
                 };
+                let set_at_deal = c
+                    .deal_source
+                    .as_ref()
+                    .map(|d| {
+                        format!(
+                            "; each deal sets it to {}, counted on the table just dealt, and the hand and the next deal read it",
+                            in_words(d, &lex)
+                        )
+                    })
+                    .unwrap_or_default();
                 let text = format!(
-                    "{whose}, {} at the start{}{}",
+                    "{whose}, {} at the start{set_at_deal}{}{}",
                     c.initial,
                     if c.description.is_empty() { "" } else { ". " },
                     c.description

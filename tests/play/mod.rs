@@ -3,6 +3,7 @@
 mod args;
 mod bots;
 mod gostop;
+mod hachihachi;
 mod learn;
 mod pinochle;
 mod replay;

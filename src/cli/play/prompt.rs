@@ -208,6 +208,33 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
             q
         }
         Phase::AfterDeal => declarations("after the deal, choose", ""),
+        Phase::DropOut => {
+            let cost = r
+                .matching()
+                .and_then(|f| f.drop_out.as_ref())
+                .filter(|d| d.pays != 0)
+                .map(|d| {
+                    let times = if r.matching().is_some_and(|f| f.table_multiplies) {
+                        game.table_count().max(1)
+                    } else {
+                        1
+                    };
+                    let each = d.pays.saturating_mul(times);
+                    if each > 0 {
+                        format!(
+                            " (dropping out pays {} to each player)",
+                            crate::cli::plural(each, "point")
+                        )
+                    } else {
+                        format!(
+                            " (dropping out is paid {} by each player)",
+                            crate::cli::plural(-each, "point")
+                        )
+                    }
+                })
+                .unwrap_or_default();
+            declarations(&format!("play this hand or drop out{cost}"), "")
+        }
         Phase::GameOver => "the game is over".to_string(),
     }
 }
@@ -397,7 +424,7 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
                 )),
             }
         }
-        Phase::Declare | Phase::AfterDeal | Phase::Choose => {
+        Phase::Declare | Phase::AfterDeal | Phase::DropOut | Phase::Choose => {
             if let Some(n) = number {
                 return legal
                     .get(n.wrapping_sub(1))

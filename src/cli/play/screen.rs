@@ -383,9 +383,15 @@ fn seat_marks(game: &MatchingGame, view: &View, s: usize, short: bool) -> Vec<St
             }
         })
         .collect();
+    // Playing or dropping out is said once, as where the seat stands this hand.
+    if view.marks.sits_out(s) {
+        parts.push("sits this hand out".to_string());
+    } else if view.marks.playing >> s & 1 == 1 {
+        parts.push("plays this hand".to_string());
+    }
     for (i, d) in r.declarations.iter().enumerate() {
         let n = view.marks.declared(s, i);
-        if n > 0 && d.effect != "continue" {
+        if n > 0 && !matches!(d.effect.as_str(), "continue" | "play" | "drop") {
             parts.push(format!("{} x{n}", d.name));
         }
     }
@@ -437,7 +443,10 @@ fn notes(style: &Style, game: &MatchingGame, view: &View, board: bool) -> Vec<St
         } else {
             values[0].to_string()
         };
-        out.push(format!("{} (carried): {shown}", def.name));
+        // A value the deal sets is this hand's (and the next deal's); the others came from the
+        // last hand.
+        let when = if def.deal.is_some() { "" } else { " (carried)" };
+        out.push(format!("{}{when}: {shown}", def.name));
     }
     if let Some(f) = r.matching().filter(|f| f.teams.any()) {
         let teams: Vec<String> = (0..f.teams.count(seats))

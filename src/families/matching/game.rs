@@ -82,6 +82,12 @@ pub struct Marks {
     /// The combination each seat's dealt hand holds (`[flow]`'s `dealt_yaku`, by index), or
     /// [`NO_STACK`].
     pub dealt: PerSeat<u8>,
+    /// `[flow.drop_out]`: the seats sitting this hand out (bit per seat).
+    pub out: u16,
+    /// The seats that chose to drop out (and pay what dropping costs), among `out`.
+    pub dropped: u16,
+    /// The seats that decided, or were made, to play this hand.
+    pub playing: u16,
 }
 
 /// What the turn in progress has done, for the turn events.
@@ -123,6 +129,9 @@ impl Clone for Marks {
             turn,
             last_capturer,
             dealt,
+            out,
+            dropped,
+            playing,
         } = self;
         *free_draws = other.free_draws;
         *choices = other.choices;
@@ -137,6 +146,9 @@ impl Clone for Marks {
         *turn = other.turn;
         *last_capturer = other.last_capturer;
         *dealt = other.dealt;
+        *out = other.out;
+        *dropped = other.dropped;
+        *playing = other.playing;
     }
 }
 
@@ -169,6 +181,9 @@ impl Marks {
             turn: TurnLog::default(),
             last_capturer: NO_STACK,
             dealt: PerSeat::filled(seats, NO_STACK),
+            out: 0,
+            dropped: 0,
+            playing: 0,
         }
     }
 
@@ -194,6 +209,15 @@ impl Marks {
         self.turn = TurnLog::default();
         self.last_capturer = NO_STACK;
         self.dealt.fill(NO_STACK);
+        self.out = 0;
+        self.dropped = 0;
+        self.playing = 0;
+    }
+
+    /// True when `seat` sits this hand out.
+    #[inline]
+    pub fn sits_out(&self, seat: Seat) -> bool {
+        self.out >> seat & 1 == 1
     }
 
     /// How many times `seat` made declaration `d` this hand.
@@ -223,6 +247,8 @@ impl Marks {
 pub enum Phase {
     /// The seat after the dealer makes one of the after-deal declarations (swap or keep).
     AfterDeal,
+    /// `[flow.drop_out]`: the seat to act decides to play the hand or drop out.
+    DropOut,
     /// The player to act plays a hand card.
     Play,
     /// The player chooses which table card `card` captures.
@@ -929,16 +955,115 @@ impl MatchingGame {
                 None => break,
             }
         }
-        if !self.flow.after_deal.is_empty() {
-            self.phase = Phase::AfterDeal;
-            self.offered = self.flow.after_deal.iter().fold(0, |m, d| m | 1 << d.0);
-            return Ok(());
+        self.carry_at_deal();
+        // Counted at the deal, before any declaration after it (the classic hand swap shows the
+        // multipliers this table brings); nothing after the deal changes the table.
+        self.count_table();
+        if let Some(d) = &self.flow.drop_out
+            && self.seats > d.players as usize
+        {
+            self.begin_drop_out(d.after_dealer);
+            return match self.ledger.error.take() {
+                Some(e) => Err(e),
+                None => Ok(()),
+            };
         }
-        self.after_deal();
+        self.after_decisions();
         match self.ledger.error.take() {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// The hand's players are known: the after-deal declarations, or the instant wins.
+    fn after_decisions(&mut self) {
+        if !self.flow.after_deal.is_empty() {
+            self.phase = Phase::AfterDeal;
+            self.offered = self.flow.after_deal.iter().fold(0, |m, d| m | 1 << d.0);
+            return;
+        }
+        self.after_deal();
+    }
+
+    /// `[flow.drop_out]`: the decisions begin with the dealer, or the seat after it.
+    #[cold]
+    fn begin_drop_out(&mut self, after_dealer: bool) {
+        self.phase = Phase::DropOut;
+        self.turn = if after_dealer {
+            next_seat(self.ledger.dealer, self.seats)
+        } else {
+            self.ledger.dealer
+        };
+        self.next_decision();
+    }
+
+    /// The decision of the seat in `turn`, or of none when the hand's players are found: a seat
+    /// that may not drop (the places left are as many as the seats still to decide, or its
+    /// `drop` declaration's `when` fails) plays without being asked, and once enough play the
+    /// rest sit out without paying.
+    fn next_decision(&mut self) {
+        let Some(d) = self.flow.drop_out.clone() else {
+            return;
+        };
+        loop {
+            let decided = self.marks.out | self.marks.playing;
+            let playing = self.marks.playing.count_ones();
+            if playing >= d.players {
+                let all = (1u16 << self.seats) - 1;
+                self.marks.out |= all & !decided;
+                return self.finish_drop_out(&d);
+            }
+            let seat = self.turn;
+            let undecided = self.seats as u32 - decided.count_ones();
+            let may_drop =
+                undecided > d.players - playing && self.may_declare(&[d.drop], seat) != 0;
+            if may_drop {
+                self.offered = 1 << d.play.0 | 1 << d.drop.0;
+                return;
+            }
+            self.emit(|_| Event::Declared {
+                player: seat,
+                decl: d.play,
+                card: None,
+            });
+            self.count_declared(seat, d.play);
+            self.marks.playing |= 1 << seat;
+            self.turn = next_seat(seat, self.seats);
+        }
+    }
+
+    /// The seat to act plays the hand (`play`) or drops out (`drop`).
+    fn decide(&mut self, seat: Seat, decl: DeclId) {
+        self.count_declared(seat, decl);
+        if self.effect(decl) == "drop" {
+            self.marks.out |= 1 << seat;
+            self.marks.dropped |= 1 << seat;
+        } else {
+            self.marks.playing |= 1 << seat;
+        }
+        self.offered = 0;
+        self.turn = next_seat(seat, self.seats);
+        self.next_decision();
+    }
+
+    /// The players are found: each hand that sits out goes under the stock, in the order the
+    /// seats decided, and the hand goes on as dealt to the seats that play.
+    fn finish_drop_out(&mut self, d: &crate::ruleset::DropOut) {
+        let first = if d.after_dealer {
+            next_seat(self.ledger.dealer, self.seats)
+        } else {
+            self.ledger.dealer
+        };
+        let mut s = first;
+        for _ in 0..self.seats {
+            if self.marks.sits_out(s) {
+                let hand = std::mem::take(&mut self.hands[s]);
+                self.stock.extend(hand.iter());
+            }
+            s = next_seat(s, self.seats);
+        }
+        self.offered = 0;
+        self.after_decisions();
     }
 
     /// True when redeal `r` holds on the piles it reads: the table, or any hand (`on`).
@@ -1021,9 +1146,20 @@ impl MatchingGame {
             self.ledger.dealt_orders.push(self.stock.clone());
         }
         self.stock_pos = next;
-        // Counted at the deal, before any declaration after it (the classic hand swap shows the
-        // multipliers this table brings); nothing after the deal changes the table.
-        self.count_table();
+    }
+
+    /// The carried values the deal sets (`[[carry]] deal`), in ruleset order, each counted on
+    /// the table with the values as they stand (those before it already set).
+    fn carry_at_deal(&mut self) {
+        for i in 0..self.ruleset.carry.len() {
+            if let Some(p) = &self.ruleset.carry[i].deal {
+                let value = p.int(&Context {
+                    pile: self.table,
+                    facts: self.deal_facts().as_slice(),
+                });
+                self.ledger.carried.set_table(i, value);
+            }
+        }
     }
 
     /// The ruleset's count of the table at the deal (`[flow] table_count`).
@@ -1039,6 +1175,9 @@ impl MatchingGame {
     /// Instant wins, once the hands are final.
     fn after_deal(&mut self) {
         self.turn = self.first_to_play();
+        while self.marks.out != 0 && self.marks.sits_out(self.turn) {
+            self.turn = next_seat(self.turn, self.seats);
+        }
         self.phase = Phase::Play;
         self.offered = 0;
         self.begin_turn();
@@ -1052,7 +1191,8 @@ impl MatchingGame {
         // hold none.
         let mut won: PerSeat<u8> = PerSeat::filled(self.seats, u8::MAX);
         let mut holders = 0usize;
-        for seat in 0..self.seats {
+        let out = self.marks.out;
+        for seat in (0..self.seats).filter(|&s| out >> s & 1 == 0) {
             let facts = [
                 i64::from(self.ledger.round),
                 i64::from(self.facts_rounds()),
@@ -1112,7 +1252,8 @@ impl MatchingGame {
     /// announced to the table.
     #[cold]
     fn find_dealt_combinations(&mut self) {
-        for seat in 0..self.seats {
+        let out = self.marks.out;
+        for seat in (0..self.seats).filter(|&s| out >> s & 1 == 0) {
             let facts = [
                 i64::from(self.ledger.round),
                 i64::from(self.facts_rounds()),
@@ -1574,11 +1715,27 @@ impl MatchingGame {
         self.offered = 0;
         self.begin_turn();
         if self.hands[self.turn].is_empty() && self.marks.free_draws[self.turn] == 0 {
+            // A seat sitting out holds nothing: the turn passes it (a test here, where the
+            // hands are empty, costs the usual turn nothing).
+            if self.marks.out != 0 && self.skip_seats_out() {
+                return;
+            }
             // The hands are dealt again while the stock lasts (`refill`), else the hand is over.
             if !self.flow.refill || !self.refill_hands() {
                 self.hands_ran_out();
             }
         }
+    }
+
+    /// The turn passes the seats sitting out: true when the seat it reaches has a turn to take.
+    #[cold]
+    #[inline(never)]
+    fn skip_seats_out(&mut self) -> bool {
+        while self.marks.sits_out(self.turn) {
+            self.turn = next_seat(self.turn, self.seats);
+        }
+        self.begin_turn();
+        !(self.hands[self.turn].is_empty() && self.marks.free_draws[self.turn] == 0)
     }
 
     /// `[flow] refill`: when every hand is empty and the stock holds cards, each seat from the
@@ -1799,6 +1956,10 @@ impl MatchingGame {
             }
             points[w] = won;
         }
+        let mut outcome = outcome;
+        if self.marks.dropped != 0 {
+            self.pay_for_dropping(&mut points, outcome.as_mut());
+        }
         // Partners share one score: each seat scores its team's points, and the sum is the
         // teams' (each counted once).
         let totals = self.flow.teams.pool(&mut points);
@@ -1873,6 +2034,48 @@ impl MatchingGame {
         }
     }
 
+    /// `[flow.drop_out] pays`: each seat that dropped out pays each seat that played (times the
+    /// table count under `table_multiplies`), explained in the outcome's steps.
+    #[cold]
+    fn pay_for_dropping(&self, points: &mut PerSeat<i64>, mut outcome: Option<&mut HandOutcome>) {
+        let Some(d) = &self.flow.drop_out else {
+            return;
+        };
+        let times = if self.flow.table_multiplies {
+            self.table_count
+        } else {
+            1
+        };
+        let each = d.pays.saturating_mul(times);
+        if each == 0 {
+            return;
+        }
+        let name = &self.ruleset.declarations[usize::from(d.drop.0)].name;
+        let suffix = if times == 1 {
+            String::new()
+        } else {
+            format!(" (x{times})")
+        };
+        for payer in (0..self.seats).filter(|&s| self.marks.dropped >> s & 1 == 1) {
+            for player in (0..self.seats).filter(|&s| !self.marks.sits_out(s)) {
+                points[payer] = points[payer].saturating_sub(each);
+                points[player] = points[player].saturating_add(each);
+                if let Some(o) = outcome.as_deref_mut() {
+                    o.steps.push(crate::script::ScoreStep {
+                        reason: format!("{name} {:+} to seat {player}{suffix}", -each),
+                        total: points[payer],
+                        seat: Some(payer),
+                    });
+                    o.steps.push(crate::script::ScoreStep {
+                        reason: format!("{name} {each:+} from seat {payer}{suffix}"),
+                        total: points[player],
+                        seat: Some(player),
+                    });
+                }
+            }
+        }
+    }
+
     /// True when two seats of different partnerships share the highest score.
     fn leaders_tied(&self) -> bool {
         let scores = &self.ledger.scores;
@@ -1890,7 +2093,7 @@ impl MatchingGame {
         out.clear();
         match self.phase {
             Phase::GameOver => {}
-            Phase::AfterDeal | Phase::Declare | Phase::Choose => {
+            Phase::AfterDeal | Phase::DropOut | Phase::Declare | Phase::Choose => {
                 out.extend(self.offered_decls().map(Action::declare))
             }
             Phase::Play => {
@@ -1930,7 +2133,9 @@ impl MatchingGame {
     pub fn legal_count(&self) -> usize {
         match self.phase {
             Phase::GameOver => 0,
-            Phase::AfterDeal | Phase::Declare | Phase::Choose => self.offered.count_ones() as usize,
+            Phase::AfterDeal | Phase::DropOut | Phase::Declare | Phase::Choose => {
+                self.offered.count_ones() as usize
+            }
             Phase::Play => {
                 let hand = self.hands[self.turn].len() as usize;
                 if self.may_act_before_play() {
@@ -1948,7 +2153,7 @@ impl MatchingGame {
     pub fn legal_action(&self, index: usize) -> Option<Action> {
         match self.phase {
             Phase::GameOver => None,
-            Phase::AfterDeal | Phase::Declare | Phase::Choose => {
+            Phase::AfterDeal | Phase::DropOut | Phase::Declare | Phase::Choose => {
                 self.offered_decls().nth(index).map(Action::declare)
             }
             Phase::Play => {
@@ -2013,7 +2218,7 @@ impl MatchingGame {
                 self.continue_turn(true);
             }
             (
-                Phase::AfterDeal | Phase::Declare | Phase::Choose,
+                Phase::AfterDeal | Phase::DropOut | Phase::Declare | Phase::Choose,
                 Action::Declare { decl, card: None },
             ) => {
                 if self.offered >> decl.0 & 1 == 0 {
@@ -2096,7 +2301,7 @@ impl MatchingGame {
                 Some(target) => self.capture(card, target, from_hand),
                 None => return self.apply_listed(index),
             },
-            Phase::AfterDeal | Phase::Declare | Phase::Choose => {
+            Phase::AfterDeal | Phase::DropOut | Phase::Declare | Phase::Choose => {
                 let offered = self.offered_decls().nth(index);
                 match offered {
                     Some(decl) => self.declare(decl),
@@ -2165,6 +2370,7 @@ impl MatchingGame {
             card: None,
         });
         match self.effect(decl) {
+            "play" | "drop" => self.decide(seat, decl),
             "swap" => {
                 let dealer = self.ledger.dealer;
                 let (a, b) = (self.hands[dealer], self.hands[seat]);
@@ -2350,6 +2556,12 @@ impl MatchingGame {
         };
         let here = match self.phase {
             Phase::AfterDeal => &self.flow.after_deal,
+            Phase::DropOut => &self
+                .flow
+                .drop_out
+                .as_ref()
+                .map(|d| vec![d.play, d.drop])
+                .unwrap_or_default(),
             Phase::Declare => &self.flow.after_yaku,
             Phase::Choose => &self.flow.choices,
             Phase::Play => &self.flow.before_play,
@@ -2378,6 +2590,7 @@ impl MatchingGame {
         };
         match p {
             Phase::AfterDeal => format!("the player after the dealer chooses: {}", names()),
+            Phase::DropOut => format!("the player decides: {}", names()),
             Phase::Play => "a card must be played from the hand".into(),
             Phase::CaptureChoice { .. } => "a table card to capture must be chosen".into(),
             Phase::Declare => format!("a declaration must be made: {}", names()),
@@ -2599,7 +2812,19 @@ impl SeatSides<'_> {
     }
 
     fn members(&self, side: usize) -> impl Iterator<Item = Seat> + '_ {
-        (0..self.game.seats).filter(move |&s| self.side_of(s) == side)
+        let out = self.game.marks.out;
+        // With seats sitting out (never with teams), side `i` is the `i`th seat that plays.
+        let playing = (0..self.game.seats).filter(move |&s| out >> s & 1 == 0);
+        playing
+            .enumerate()
+            .filter(move |&(i, s)| {
+                if out == 0 {
+                    self.side_of(s) == side
+                } else {
+                    i == side
+                }
+            })
+            .map(|(_, s)| s)
     }
 }
 
@@ -2609,7 +2834,7 @@ impl yaku::OwnSides for SeatSides<'_> {
         if teams.any() {
             teams.count(self.game.seats)
         } else {
-            self.game.seats
+            self.game.seats - self.game.marks.out.count_ones() as usize
         }
     }
     fn first_seat(&self, i: usize) -> usize {

@@ -527,6 +527,7 @@ pub fn choose(view: &View, legal: &[Action]) -> Action {
         Phase::CaptureChoice { .. } => Greedy::best_play(view, legal),
         Phase::Declare => Greedy::call(view, legal),
         Phase::AfterDeal => Greedy::swap(view, legal),
+        Phase::DropOut => play_or_drop(view, legal),
         Phase::Choose => count_as(view, legal),
         Phase::GameOver => legal[0],
     }
@@ -551,6 +552,50 @@ fn before_play(view: &View, legal: &[Action]) -> Option<Action> {
         .or_else(|| legal.iter().find(|a| effect(a) == "play_suit"))
         .or_else(|| legal.iter().find(|a| effect(a) == "reveal"))
         .copied()
+}
+
+/// `[flow.drop_out]`: play the hand when the dealt hand is worth playing as the rules score it:
+/// the dealt combination it holds (paid by each other player), each tally of the hand against a
+/// hand's share of the pack's (the card points against the par, in Hachi-Hachi), and what
+/// dropping would pay; drop when the sum is below zero.
+fn play_or_drop(view: &View, legal: &[Action]) -> Action {
+    let r = view.ruleset;
+    let (Some(flow), Some(play), Some(drop)) = (
+        r.matching(),
+        find(view, legal, "play"),
+        find(view, legal, "drop"),
+    ) else {
+        return legal[0];
+    };
+    let Some(d) = &flow.drop_out else {
+        return play;
+    };
+    let others = i64::from(d.players) - 1;
+    let facts = view.yaku_facts(view.seat);
+    let dealt = flow
+        .dealt_combination(view.hand, &facts[..3])
+        .map_or(0, |i| flow.dealt_yaku[i].points.saturating_mul(others));
+    let cards = r.deck.cards.len().max(1) as i64;
+    let held = i64::from(view.hand.len());
+    let on = |pile| crate::expr::Context {
+        pile,
+        facts: &facts,
+    };
+    let tallies: i64 = r
+        .tallies
+        .iter()
+        .map(|t| {
+            let whole = t.count.int(&on(r.deck.all()));
+            t.count.int(&on(view.hand)) - whole * held / cards
+        })
+        .sum();
+    // Dropping pays `pays` to each seat that plays.
+    let cost = d.pays.saturating_mul(i64::from(d.players));
+    if dealt + tallies + cost >= 0 {
+        play
+    } else {
+        drop
+    }
 }
 
 /// How a captured card counts: the choice that gives the most yaku points now.

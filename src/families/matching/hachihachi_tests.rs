@@ -287,12 +287,13 @@ fn legal_plays_only(game: &MatchingGame, legal: &mut Vec<Action>) -> bool {
     legal.iter().all(|a| matches!(a, Action::Play { .. }))
 }
 
-/// Plays random moves to the game's end (`rounds` hands), checking after every hand that each
-/// card is in exactly one place and that the hand's points sum to zero.
-fn random_game(r: &Arc<Ruleset>, seed: u64, rounds: Option<u32>) -> MatchingGame {
+/// Plays random moves to the game's end (`rounds` hands) at a table of `seats`, checking after
+/// every hand that each card is in exactly one place and that the hand's points sum to zero.
+fn random_game(r: &Arc<Ruleset>, seed: u64, rounds: Option<u32>, seats: usize) -> MatchingGame {
     let options = StartOptions {
         seed,
         rounds,
+        seats: Some(seats),
         log_events: true,
         ..StartOptions::default()
     };
@@ -315,7 +316,7 @@ fn random_game(r: &Arc<Ruleset>, seed: u64, rounds: Option<u32>) -> MatchingGame
             // At a turn's start every card is in one place: the hands, the table, the piles or the stock.
             let mut seen = game.table();
             let mut count = game.table().len() as usize + game.stock_len();
-            for s in 0..3 {
+            for s in 0..seats {
                 seen = seen | game.hand(s) | game.captured(s);
                 count += (game.hand(s).len() + game.captured(s).len()) as usize;
             }
@@ -333,14 +334,22 @@ fn random_game(r: &Arc<Ruleset>, seed: u64, rounds: Option<u32>) -> MatchingGame
 
 #[test]
 fn random_games_conserve_every_card_end_and_settle_to_zero() {
+    // Three to six at the table: with more than three, three play each hand and the others
+    // drop out or sit out (bga: "each playing phase is played with only three players").
     let r = hachihachi();
-    for seed in 0..30 {
-        let game = random_game(&r, seed, None);
-        assert_eq!(game.history().len(), 12, "seed {seed}: twelve hands");
-        assert_eq!(game.scores().iter().sum::<i64>(), 0, "seed {seed}");
-        for hand in game.history() {
-            assert_eq!(hand.points.iter().sum::<i64>(), 0, "seed {seed}");
+    for seats in 3..=6 {
+        let mut sat_out = 0;
+        for seed in 0..12 {
+            let game = random_game(&r, seed, None, seats);
+            assert_eq!(game.history().len(), 12, "seed {seed}: twelve hands");
+            assert_eq!(game.scores().iter().sum::<i64>(), 0, "seed {seed}");
+            for hand in game.history() {
+                assert_eq!(hand.points.iter().sum::<i64>(), 0, "seed {seed}");
+            }
+            sat_out += game.marks().out.count_ones();
         }
+        // The last hand of each game leaves seats - 3 seats out.
+        assert_eq!(sat_out as usize, 12 * (seats - 3), "{seats} seats");
     }
 }
 
@@ -351,7 +360,7 @@ fn a_hand_played_out_captures_the_whole_pack() {
     let r = hachihachi();
     let mut played_out = 0;
     for seed in 0..40 {
-        let game = random_game(&r, seed, Some(1));
+        let game = random_game(&r, seed, Some(1), 3);
         let hand = &game.history()[0];
         if hand.end == super::ends::SETTLED {
             played_out += 1;
@@ -360,4 +369,207 @@ fn a_hand_played_out_captures_the_whole_pack() {
         }
     }
     assert!(played_out > 10);
+}
+
+#[test]
+fn a_second_bright_on_the_table_carries_its_field_into_the_next_month() {
+    // bga: "If more than one Bright card appears in the table, the second and subsequent big
+    // deal or great deal will be carried over to the next month. If both big deal and great
+    // deal are issued, great deal takes precedence for the month." Month 1's table holds the
+    // Phoenix (a great field, x4) and the Crane (a big field, x2): month 1 is great, and the
+    // big field carries into month 2, whose own table has no bright. Both values are carried
+    // (`[[carry]] deal`), shown with the hand and kept in its record.
+    let r = hachihachi();
+    let month_1 = deal_order(
+        &r,
+        [
+            "pine-1 pine-2 plum-2 cherry-2 wisteria-2 iris-2 peony-1",
+            "clover-1 clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-deer",
+            "maple-2 maple-blue paulownia-1 paulownia-2 paulownia-3 willow-swallow willow-lightning",
+            "pine-crane paulownia-phoenix plum-1 cherry-1 wisteria-1 iris-1",
+            "",
+        ],
+    );
+    let month_2 = deal_order(
+        &r,
+        [
+            "pine-1 pine-crane plum-1 cherry-1 wisteria-1 iris-1 peony-1",
+            "clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-deer maple-1",
+            "maple-2 maple-blue paulownia-1 paulownia-2 paulownia-phoenix willow-swallow willow-lightning",
+            "plum-2 cherry-2 wisteria-2 iris-2 peony-2 clover-1",
+            "",
+        ],
+    );
+    let options = StartOptions {
+        seed: 3,
+        deck_orders: vec![month_1, month_2],
+        first_dealer: Some(0),
+        rounds: Some(2),
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(&r), options).unwrap();
+    let mut log = Vec::new();
+    let month = |game: &MatchingGame, log: &mut Vec<String>| {
+        log.push(format!(
+            "month {}: table [{}], table count {}, carried {}",
+            game.round(),
+            r.deck.ids(game.table()).join(" "),
+            game.table_count(),
+            serde_json::to_string(game.carried()).unwrap()
+        ));
+    };
+    month(&game, &mut log);
+    let mut legal = Vec::new();
+    while game.to_act().is_some() {
+        let before = game.history().len();
+        game.legal_actions(&mut legal);
+        game.apply(legal[0]).unwrap();
+        if game.history().len() > before && game.to_act().is_some() {
+            month(&game, &mut log);
+        }
+    }
+    for (i, hand) in game.history().iter().enumerate() {
+        log.push(format!(
+            "record of month {}: carried {}",
+            i + 1,
+            serde_json::to_string(&hand.carried).unwrap()
+        ));
+    }
+    insta::assert_snapshot!(log.join("\n"));
+}
+
+/// A five-seat deal with seat 0 dealing: five hands of seven, the table's six, then the rest of
+/// the pack in deck order.
+fn five_seat_deal(r: &Ruleset, hands: [&str; 5], table: &str) -> Vec<CardId> {
+    let mut order: Vec<CardId> = Vec::new();
+    for part in hands.iter().chain([&table]) {
+        for id in part.split_whitespace() {
+            order.push(r.deck.card_by_id(id).unwrap_or_else(|| panic!("{id}")));
+        }
+    }
+    let dealt: CardSet = order.iter().copied().collect();
+    order.extend((r.deck.all() - dealt).iter());
+    order
+}
+
+#[test]
+fn at_five_seats_two_drop_out_and_pay_each_of_the_three_who_play() {
+    // bga: "Hachi-hachi can be played with 3 to 6 players, but each playing phase is played with
+    // only three players. In the bidding phase, players will determine whether they will join
+    // the playing phase or sit out that round", from the dealer. Seat 0 deals and drops, seat 1
+    // plays, seat 2 drops; seats 3 and 4 must play (two places for two seats). The Moon on the
+    // table makes a large field, x2 (kirisame: the field "affects all point values (including
+    // the cost of folding)"). Choice: a seat that drops pays 4 points to each player, so seats 0
+    // and 2 pay 8 to each of seats 1, 3 and 4: -24 each, and nothing else (they sit the hand
+    // out). Their hands go under the stock: the three who play draw from 21 cards.
+    let r = hachihachi();
+    let order = five_seat_deal(
+        &r,
+        [
+            "pine-1 cherry-1 wisteria-1 wisteria-2 iris-1 iris-2 peony-1",
+            "clover-1 clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-deer",
+            "maple-2 maple-blue paulownia-1 paulownia-2 paulownia-3 willow-swallow willow-lightning",
+            "pine-crane plum-1 plum-2 cherry-2 wisteria-cuckoo iris-bridge peony-2",
+            "pine-2 plum-warbler cherry-curtain clover-boar chrysanthemum-sake maple-1 willow-rainman",
+        ],
+        "pine-poetry plum-poetry cherry-poetry peony-blue clover-ribbon pampas-moon",
+    );
+    let options = StartOptions {
+        seed: 1,
+        seats: Some(5),
+        deck_orders: vec![order],
+        first_dealer: Some(0),
+        log_events: true,
+        rounds: Some(1),
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(&r), options).unwrap();
+    let decl = |id: &str| {
+        let i = r.declarations.iter().position(|d| d.id == id).unwrap();
+        Action::declare(crate::ruleset::DeclId(i as u8))
+    };
+    let mut log = Vec::new();
+    // The decisions: seat 0 drops, seat 1 plays, seat 2 drops; nobody else is asked.
+    for (seat, choice) in [(0, "drop"), (1, "play"), (2, "drop")] {
+        assert_eq!(game.to_act(), Some(seat));
+        assert_eq!(game.phase(), super::Phase::DropOut);
+        assert_eq!(game.legal(), vec![decl("play"), decl("drop")]);
+        game.apply(decl(choice)).unwrap();
+    }
+    assert_eq!(game.phase(), super::Phase::Play);
+    log.push(format!(
+        "after the decisions: sitting out {:05b}, stock {} cards (under it: {}), seat {:?} to play, field {}",
+        game.marks().out,
+        game.stock_len(),
+        r.deck
+            .ids(game.stock()[game.stock_len() - 14..].iter().copied().collect())
+            .join(" "),
+        game.to_act(),
+        game.table_count()
+    ));
+    let mut legal = Vec::new();
+    while game.to_act().is_some() {
+        let seat = game.to_act().unwrap();
+        assert!(!game.marks().sits_out(seat), "seat {seat} sits out");
+        game.legal_actions(&mut legal);
+        game.apply(legal[0]).unwrap();
+    }
+    for e in game.drain_events() {
+        match e {
+            Event::Declared { player, decl, .. } => log.push(format!(
+                "seat {player}: {}",
+                r.declarations[usize::from(decl.0)].name
+            )),
+            Event::TurnEvent { player, name, .. } => log.push(format!("seat {player}: {name}")),
+            _ => {}
+        }
+    }
+    let hand = &game.history()[0];
+    let o = hand
+        .outcome
+        .as_ref()
+        .expect("a settled hand explains itself");
+    for step in &o.steps {
+        log.push(format!(
+            "seat {}: {} = {}",
+            step.seat.unwrap(),
+            step.reason,
+            step.total
+        ));
+    }
+    log.push(format!("points {:?}", hand.points.to_vec()));
+    insta::assert_snapshot!(log.join("\n"));
+    assert_eq!(hand.points.iter().sum::<i64>(), 0);
+    assert_eq!((hand.points[0], hand.points[2]), (-24, -24));
+}
+
+#[test]
+fn the_seat_protocol_offers_play_or_drop_out_and_takes_either_by_name() {
+    // A program in a seat is asked the decision as any other: the two declarations are its
+    // legal actions, and it may answer with either by id.
+    let r = hachihachi();
+    let options = StartOptions {
+        seed: 5,
+        seats: Some(4),
+        first_dealer: Some(0),
+        rounds: Some(1),
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(&r), options).unwrap();
+    assert_eq!(game.phase(), super::Phase::DropOut);
+    let legal = game.legal();
+    let turn = crate::core::protocol::turn(&game, 0, &legal);
+    let json = serde_json::to_value(&turn).unwrap();
+    assert_eq!(
+        json["legal"],
+        serde_json::json!([
+            {"action": "declare", "id": "play"},
+            {"action": "declare", "id": "drop"}
+        ]),
+        "{json}"
+    );
+    let answer = r#"{"action": {"action": "declare", "id": "drop"}}"#;
+    let action = crate::core::protocol::answered(answer, &legal, &r).unwrap();
+    game.apply(action).unwrap();
+    assert!(game.marks().sits_out(0));
 }

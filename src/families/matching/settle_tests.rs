@@ -548,3 +548,75 @@ fn a_combination_in_the_dealt_hand_is_scored_at_the_end_and_the_hand_played() {
         "{sheet}"
     );
 }
+
+/// A ruleset of the authors' guide, read from it so that what it shows is what is tested: the
+/// ```toml block that starts with `[ruleset]` and `id = "ID"` in `guide`.
+fn guide_example(guide: &str, id: &str) -> String {
+    let start = guide
+        .find(&format!("```toml\n[ruleset]\nid = \"{id}\""))
+        .unwrap_or_else(|| panic!("the guide shows `{id}`"));
+    let text = &guide[start + "```toml\n".len()..];
+    text[..text.find("```").expect("the block ends")].to_string()
+}
+
+#[test]
+fn the_guides_field_set_at_the_deal_is_read_by_the_hand_and_carried_into_the_next() {
+    let r = load(&guide_example(
+        include_str!("../../../docs/src/authors/settlement.md"),
+        "carried-field",
+    ));
+    for seed in 0..40 {
+        let (_, game) = played(&r, &["random", "random", "random"], seed);
+        assert!(game.error().is_none(), "{:?}", game.error());
+        let mut next_before = 1;
+        for hand in game.history() {
+            let field = hand.carried.get("field").unwrap()[0];
+            let next = hand.carried.get("next").unwrap()[0];
+            // The hand's field is at least what the last hand carried into it.
+            assert!(
+                field >= next_before,
+                "seed {seed}: {field} after {next_before}"
+            );
+            assert!((1..=2).contains(&field) && (1..=2).contains(&next));
+            next_before = next;
+        }
+    }
+    let sheet = crate::sheet::text_sheet(&r);
+    assert!(sheet.contains("each deal sets it to"), "{sheet}");
+}
+
+#[test]
+fn the_guides_four_at_the_table_drop_out_and_pay_and_the_dealer_always_plays() {
+    let r = load(&guide_example(
+        include_str!("../../../docs/src/authors/mechanisms.md"),
+        "four-at-the-table",
+    ));
+    for seats in [3, 4, 5] {
+        for seed in 0..10 {
+            let players = vec!["greedy"; seats];
+            let (record, game) = played(&r, &players, seed);
+            assert!(game.error().is_none(), "{:?}", game.error());
+            for hand in game.history() {
+                assert_eq!(hand.points.iter().sum::<i64>(), 0, "seed {seed}");
+            }
+            // The record replays to the same scores.
+            let again = replay(&record, Arc::clone(&r)).expect("the record replays");
+            assert_eq!(again.scores(), game.scores(), "seed {seed}");
+        }
+    }
+    // The dealer is never asked: its `drop` needs `is_dealer == 0`.
+    let options = StartOptions {
+        seed: 3,
+        seats: Some(4),
+        first_dealer: Some(1),
+        rounds: Some(1),
+        ..StartOptions::default()
+    };
+    let game = super::start(Arc::clone(&r), options).unwrap();
+    assert_eq!(
+        game.to_act(),
+        Some(2),
+        "the dealer played without being asked"
+    );
+    assert!(game.marks().playing >> 1 & 1 == 1);
+}
