@@ -1,0 +1,97 @@
+//! Rule files pasted or uploaded on the page: checked by the server with the findings and
+//! limits of `yaku validate` (the same loader, file size bound and script bounds), and, when
+//! valid, played in a room. A pasted file reaches only the bundled rulesets, decks and scripts
+//! ([`crate::ruleset::load_pasted`]), never the server's disk.
+
+use crate::diag::{Diagnostic, SourceMap, has_errors, render_json, render_text};
+use crate::ruleset::{Loaded, Ruleset, load_pasted};
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+
+/// The largest rule file the page may send: `yaku validate`'s bound on any rule file.
+pub const MAX_PASTED: usize = crate::fsio::MAX_RULE_FILE_SIZE as usize;
+
+/// The name a pasted file goes by in its findings.
+pub const PASTED_NAME: &str = "<pasted>";
+
+/// The most findings rendered with their quoted lines (all are listed).
+const MAX_RENDERED: usize = 100;
+
+/// Loads a pasted rule file, off the async threads (its scripts run on sample hands).
+async fn load(text: String) -> Option<Loaded> {
+    tokio::task::spawn_blocking(move || load_pasted(PASTED_NAME, &text))
+        .await
+        .ok()
+}
+
+/// What the page is told of a pasted file: `yaku validate --json`'s findings, each with its
+/// text as `yaku validate` prints it (the line quoted, the caret), and when the file is valid
+/// its summary and seats.
+pub fn report(
+    diagnostics: &[Diagnostic],
+    sources: &SourceMap,
+    ruleset: Option<&Ruleset>,
+) -> serde_json::Value {
+    let mut found = render_json(sources, diagnostics);
+    if let Some(items) = found.as_array_mut() {
+        for (item, d) in items.iter_mut().zip(diagnostics).take(MAX_RENDERED) {
+            item["text"] = render_text(sources, std::slice::from_ref(d)).into();
+        }
+    }
+    let mut out = serde_json::json!({
+        "valid": !has_errors(diagnostics) && ruleset.is_some(),
+        "diagnostics": found,
+        "text": render_text(sources, &diagnostics[..diagnostics.len().min(MAX_RENDERED)]),
+    });
+    if let Some(r) = ruleset {
+        let range = crate::families::seat_range(r);
+        out["summary"] = crate::cli::ruleset_summary(Some(r)).into();
+        out["ruleset"] = serde_json::json!({
+            "id": r.id,
+            "name": r.name,
+            "description": r.description,
+            "min": range.min,
+            "max": range.max,
+            "seats": range.default,
+        });
+    }
+    out
+}
+
+/// `POST /api/validate` with the rule file as the body: the findings ([`report`]).
+pub async fn validate(body: String) -> Response {
+    match load(body).await {
+        Some(loaded) => Json(report(
+            &loaded.diagnostics,
+            &loaded.sources,
+            loaded.value.as_ref(),
+        ))
+        .into_response(),
+        None => (StatusCode::INTERNAL_SERVER_ERROR, "the check failed").into_response(),
+    }
+}
+
+/// `POST /api/rules` with the rule file as the body: its rule sheet, when it is valid.
+pub async fn sheet(body: String) -> Response {
+    match ruleset(body).await {
+        Ok(r) => axum::response::Html(super::sheet_html(&r)).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The ruleset a pasted file makes, or a 400 with its findings as `yaku validate` prints them.
+pub async fn ruleset(text: String) -> Result<Arc<Ruleset>, (StatusCode, String)> {
+    let loaded = load(text).await.ok_or((
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the check failed".to_string(),
+    ))?;
+    match loaded.value {
+        Some(r) if !has_errors(&loaded.diagnostics) => Ok(Arc::new(r)),
+        _ => Err((
+            StatusCode::BAD_REQUEST,
+            render_text(&loaded.sources, &loaded.diagnostics),
+        )),
+    }
+}
