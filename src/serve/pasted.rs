@@ -95,3 +95,77 @@ pub async fn ruleset(text: String) -> Result<Arc<Ruleset>, (StatusCode, String)>
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pasted house rule extends a bundled ruleset; the findings of a wrong one are located
+    /// in the pasted text, as `yaku validate` locates them.
+    #[test]
+    fn a_pasted_house_rule_extends_a_bundled_ruleset() {
+        let good = "[ruleset]\nid = \"mine\"\nextends = \"koikoi\"\nname = \"Mine\"\n\n[flow]\nrounds = 3\n";
+        let loaded = load_pasted(PASTED_NAME, good);
+        let r = loaded.value.expect("valid");
+        assert_eq!((r.id.as_str(), r.name.as_str()), ("mine", "Mine"));
+        let shown = report(&loaded.diagnostics, &loaded.sources, Some(&r));
+        assert_eq!(shown["valid"], true);
+        assert_eq!(shown["ruleset"]["seats"], 2);
+        let wrong = good.replace("rounds", "roundz");
+        let loaded = load_pasted(PASTED_NAME, &wrong);
+        let report = report(&loaded.diagnostics, &loaded.sources, loaded.value.as_ref());
+        assert_eq!(report["valid"], false);
+        let d = &report["diagnostics"][0];
+        assert_eq!(
+            (d["file"].as_str(), d["line"].as_u64(), d["column"].as_u64()),
+            (Some("<pasted>"), Some(7), Some(1))
+        );
+        assert!(
+            d["text"]
+                .as_str()
+                .unwrap()
+                .contains("7 | roundz = 3\n  | ^^^^^^"),
+            "{d}"
+        );
+    }
+
+    /// What a pasted file names is looked for among the bundled files only: a path to a file on
+    /// the server's disk is no ruleset, deck or script, and nothing of that file is read.
+    #[test]
+    fn a_pasted_file_reaches_no_file_on_the_server() {
+        let dir = std::env::temp_dir().join(format!("yaku-pasted-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let secret = dir.join("secret.toml");
+        std::fs::write(
+            &secret,
+            "[ruleset]\nid = \"secret\"\nextends = \"koikoi\"\nname = \"SECRET\"\n",
+        )
+        .unwrap();
+        let stem = secret
+            .display()
+            .to_string()
+            .trim_end_matches(".toml")
+            .to_string();
+        for text in [
+            format!("[ruleset]\nid = \"x\"\nextends = \"{stem}\"\nname = \"X\"\n"),
+            format!(
+                "[ruleset]\nid = \"x\"\nextends = \"koikoi\"\nname = \"X\"\n\n[scoring]\nscript = \"{}\"\n",
+                secret.display()
+            ),
+        ] {
+            let loaded = load_pasted(PASTED_NAME, &text);
+            assert!(loaded.value.is_none(), "{text}");
+            let rendered = render_text(&loaded.sources, &loaded.diagnostics);
+            assert!(!rendered.contains("SECRET"), "{rendered}");
+            assert!(
+                loaded
+                    .sources
+                    .files()
+                    .iter()
+                    .all(|s| !s.text.contains("SECRET")),
+                "{rendered}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
