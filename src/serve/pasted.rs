@@ -111,6 +111,16 @@ mod tests {
         let shown = report(&loaded.diagnostics, &loaded.sources, Some(&r));
         assert_eq!(shown["valid"], true);
         assert_eq!(shown["ruleset"]["seats"], 2);
+        // What the guide says a pasted file may name: bundled house rules, decks and scripts.
+        for named in [
+            "extends = \"house/one-koikoi\"\n",
+            "extends = \"koikoi\"\n\n[scoring]\nscript = \"scripts/koikoi.rhai\"\n",
+        ] {
+            let text = format!("[ruleset]\nid = \"mine\"\nname = \"Mine\"\n{named}");
+            let loaded = load_pasted(PASTED_NAME, &text);
+            let findings = render_text(&loaded.sources, &loaded.diagnostics);
+            assert!(loaded.value.is_some(), "{text}\n{findings}");
+        }
         let wrong = good.replace("rounds", "roundz");
         let loaded = load_pasted(PASTED_NAME, &wrong);
         let report = report(&loaded.diagnostics, &loaded.sources, loaded.value.as_ref());
