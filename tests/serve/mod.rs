@@ -519,6 +519,12 @@ fn a_pasted_ruleset_shows_its_error_and_once_fixed_plays() {
     let marked =
         page.eval("[...document.querySelectorAll('#gutter .marked')].map((m) => m.textContent)");
     assert_eq!(marked, serde_json::json!(["7"]), "line 7 is marked");
+    let shots = std::env::temp_dir().join("yaku-serve-layout");
+    let _ = std::fs::create_dir_all(&shots);
+    for (width, height, mobile) in SCREENS {
+        page.screen(width, height, mobile);
+        page.screenshot(&shots.join(format!("pasted-{width}x{height}.png")));
+    }
     // The page shows what `yaku validate` says of the same file.
     let mut validate = std::process::Command::new(bin())
         .args(["validate", "-"])

@@ -167,7 +167,8 @@ function draw(state) {
   }
   const log = $("log");
   log.replaceChildren(...(state.log || []).map((l) => make("li", { textContent: l })));
-  log.lastChild?.scrollIntoView?.({ block: "nearest" });
+  // The latest move in view inside the log, without scrolling the table away.
+  log.scrollTop = log.scrollHeight;
   drawHistory(state);
   const moves = $("moves");
   moves.replaceChildren();
