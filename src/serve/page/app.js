@@ -308,6 +308,13 @@ async function check() {
   if (report.valid) {
     checked = { text, ruleset: report.ruleset };
     findings.prepend(make("p", { className: "ok", textContent: "Valid: " + report.summary + ". Choose the seats and Play." }));
+    // Its rule sheet, as the bundled games' rule sheets are shown.
+    fetch("/api/rules", { method: "POST", body: text }).then((r) => r.ok ? r.text() : null).then((html) => {
+      if (!html || checked?.text !== text) return;
+      const frame = make("iframe", { title: "Rule sheet", className: "sheet", srcdoc: html });
+      frame.setAttribute("sandbox", "allow-popups");
+      findings.append(make("details", {}, make("summary", { textContent: "Rule sheet" }), frame));
+    });
     select.append(new Option(report.ruleset.name + " (your rules)", "@pasted"));
     select.value = "@pasted";
     select.dispatchEvent(new Event("change"));
