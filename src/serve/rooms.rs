@@ -125,12 +125,22 @@ impl Room {
             };
             self.game.legal_actions(&mut legal);
             let action = bot.choose(&*self.game, seat, &legal, &mut self.rng);
+            self.announce(seat, action);
             if self.game.apply(action).is_err() {
                 break;
             }
             self.narrate();
         }
         self.changed.send_modify(|v| *v += 1);
+    }
+
+    /// Tells each other person's table of `seat`'s move before it is made.
+    fn announce(&mut self, seat: Seat, action: crate::core::Action) {
+        for (s, table) in self.tables.iter_mut().enumerate() {
+            if let Some(table) = table.as_mut().filter(|_| s != seat) {
+                table.announce(&*self.game, seat, action);
+            }
+        }
     }
 
     /// Tells each person's table what the last move did (the events are public).
@@ -180,6 +190,7 @@ impl Room {
         let mut legal = Vec::new();
         self.game.legal_actions(&mut legal);
         let action = protocol::answered(text, &legal, self.game.ruleset())?;
+        self.announce(seat, action);
         self.game.apply(action).map_err(|e| e.to_string())?;
         self.narrate();
         self.play_bots();

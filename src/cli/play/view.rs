@@ -41,6 +41,19 @@ impl SeatTable {
     /// keeps its narration as the move log.
     pub fn narrate(&mut self, game: &dyn Game, events: &[Event]) {
         let text = self.table.narrate(game, events);
+        self.push(&text);
+    }
+
+    /// Tells the table of another seat's move before it is made: families whose events do not
+    /// show a move (a bot's bet) say it in the log this way.
+    pub fn announce(&mut self, game: &dyn Game, seat: Seat, action: Action) {
+        if let Some(text) = self.table.announce(game, seat, action) {
+            self.push(&text);
+        }
+    }
+
+    /// Keeps the lines of `text` in the log, the oldest dropped past [`protocol::MAX_LOG`].
+    fn push(&mut self, text: &str) {
         for line in text
             .lines()
             .map(str::trim_end)
