@@ -398,6 +398,19 @@ impl Browser {
         std::fs::write(path, png).unwrap();
     }
 
+    /// Presses a key on the page (`text` is what it types).
+    fn press(&mut self, key: &str, code: u32, text: &str) {
+        for kind in ["keyDown", "keyUp"] {
+            let mut params = serde_json::json!({
+                "type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code,
+            });
+            if kind == "keyDown" && !text.is_empty() {
+                params["text"] = text.into();
+            }
+            self.call("Input.dispatchKeyEvent", params);
+        }
+    }
+
     /// The number of states the page has drawn.
     fn states(&mut self) -> u64 {
         let n = self.eval("document.body.dataset.states || '0'");
@@ -408,7 +421,8 @@ impl Browser {
 /// One browser plays a few moves each of Koi-Koi, Go-Stop and Schnapsen against bots; at
 /// each decision the page is laid out on a phone's screen and a laptop's, checked for
 /// overlapping boxes and a hand out of view, and saved as a screenshot (to a temporary folder
-/// only).
+/// only). Each move marks the cards it would take while it has the focus, and one move of each
+/// game is played with the keyboard (Tab, Enter).
 #[test]
 fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
     let Some(browser) = browser() else { return };
@@ -453,6 +467,14 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
                     shots.display()
                 );
             }
+            // When the turn comes, the first move has the focus.
+            if decision > 0 {
+                assert_eq!(
+                    page.eval("document.activeElement === document.querySelector('[data-move]')"),
+                    true,
+                    "{ruleset}: the first move has the focus"
+                );
+            }
             // Each move marks, while it has the focus, the table cards it would take.
             marked += page
                 .eval(
@@ -465,7 +487,24 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
             if page.eval("document.querySelector('[data-move=\"0\"]') !== null") != true {
                 break;
             }
-            page.eval("document.querySelector('[data-move=\"0\"]').click()");
+            if decision == 1 {
+                // With the keyboard: the first move has the focus when the turn comes; Tab
+                // goes to the next, Enter plays it.
+                page.eval("document.querySelector('[data-move]').focus()");
+                if page.eval("document.querySelectorAll('[data-move]').length > 1") == true {
+                    page.press("Tab", 9, "");
+                    assert_eq!(
+                        page.eval(
+                            "document.activeElement === document.querySelectorAll('[data-move]')[1]"
+                        ),
+                        true,
+                        "{ruleset}: Tab moves to the next move"
+                    );
+                }
+                page.press("Enter", 13, "\r");
+            } else {
+                page.eval("document.querySelector('[data-move=\"0\"]').click()");
+            }
             assert!(
                 page.wait_until(&format!("Number(document.body.dataset.states) > {before}")),
                 "{ruleset}: the move is answered"
