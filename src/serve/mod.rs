@@ -155,7 +155,7 @@ struct NewRoom {
 
 async fn create_room(State(rooms): State<Arc<Rooms>>, Json(mut new): Json<NewRoom>) -> Response {
     let ruleset = match new.rules.take() {
-        Some(text) => pasted::ruleset(text).await,
+        Some(text) => pasted::ruleset(text.into()).await,
         None => bundled(&new.ruleset),
     };
     let ruleset = match ruleset {

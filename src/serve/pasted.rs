@@ -3,9 +3,11 @@
 //! valid, played in a room. A pasted file reaches only the bundled rulesets, decks and scripts
 //! ([`crate::ruleset::load_pasted`]), never the server's disk.
 
+use crate::diag::Loc;
 use crate::diag::{Diagnostic, SourceMap, has_errors, render_json, render_text};
 use crate::ruleset::{Loaded, Ruleset, load_pasted};
 use axum::Json;
+use axum::body::Bytes;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
@@ -19,9 +21,32 @@ pub const PASTED_NAME: &str = "<pasted>";
 /// The most findings rendered with their quoted lines (all are listed).
 const MAX_RENDERED: usize = 100;
 
-/// Loads a pasted rule file, off the async threads (its scripts run on sample hands).
-async fn load(text: String) -> Option<Loaded> {
-    tokio::task::spawn_blocking(move || load_pasted(PASTED_NAME, &text))
+/// Checks a pasted rule file: [`load_pasted`] on its text; bytes that are not UTF-8 text are one
+/// finding at the first wrong byte, as `yaku validate` reports such a file.
+pub fn check(bytes: &[u8]) -> Loaded {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => load_pasted(PASTED_NAME, text),
+        Err(e) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let start = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).len();
+            let mut sources = SourceMap::new();
+            let file = sources.add(PASTED_NAME, text);
+            let at = Loc::new(file, start..start + 1);
+            let d = Diagnostic::error("the file is not UTF-8 text", at)
+                .with_label("this byte is not UTF-8")
+                .with_help(Some("save the file as UTF-8".into()));
+            Loaded {
+                value: None,
+                diagnostics: vec![d],
+                sources,
+            }
+        }
+    }
+}
+
+/// [`check`], off the async threads (a file's scripts run on sample hands).
+async fn load(bytes: Bytes) -> Option<Loaded> {
+    tokio::task::spawn_blocking(move || check(&bytes))
         .await
         .ok()
 }
@@ -61,7 +86,7 @@ pub fn report(
 }
 
 /// `POST /api/validate` with the rule file as the body: the findings ([`report`]).
-pub async fn validate(body: String) -> Response {
+pub async fn validate(body: Bytes) -> Response {
     match load(body).await {
         Some(loaded) => Json(report(
             &loaded.diagnostics,
@@ -74,7 +99,7 @@ pub async fn validate(body: String) -> Response {
 }
 
 /// `POST /api/rules` with the rule file as the body: its rule sheet, when it is valid.
-pub async fn sheet(body: String) -> Response {
+pub async fn sheet(body: Bytes) -> Response {
     match ruleset(body).await {
         Ok(r) => axum::response::Html(super::sheet_html(&r)).into_response(),
         Err(e) => e.into_response(),
@@ -82,7 +107,7 @@ pub async fn sheet(body: String) -> Response {
 }
 
 /// The ruleset a pasted file makes, or a 400 with its findings as `yaku validate` prints them.
-pub async fn ruleset(text: String) -> Result<Arc<Ruleset>, (StatusCode, String)> {
+pub async fn ruleset(text: Bytes) -> Result<Arc<Ruleset>, (StatusCode, String)> {
     let loaded = load(text).await.ok_or((
         StatusCode::INTERNAL_SERVER_ERROR,
         "the check failed".to_string(),
@@ -136,6 +161,20 @@ mod tests {
                 .unwrap()
                 .contains("7 | roundz = 3\n  | ^^^^^^"),
             "{d}"
+        );
+    }
+
+    /// Bytes that are not UTF-8 text are one finding, located at the first wrong byte.
+    #[test]
+    fn a_pasted_file_that_is_not_text_is_one_finding() {
+        let loaded = check(b"[ruleset]\nid = \"x\xff\"\n");
+        assert!(loaded.value.is_none());
+        let shown = report(&loaded.diagnostics, &loaded.sources, None);
+        let d = &shown["diagnostics"][0];
+        assert_eq!(d["message"], "the file is not UTF-8 text");
+        assert_eq!(
+            (d["line"].as_u64(), d["column"].as_u64()),
+            (Some(2), Some(8))
         );
     }
 
