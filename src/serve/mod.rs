@@ -66,6 +66,7 @@ fn router(rooms: Arc<Rooms>) -> Router {
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{code}/rules", get(room_rules))
         .route("/api/rooms/{code}/ws", get(connect))
+        .route("/api/house-rules", get(pasted::list_house_rules))
         .route("/api/validate", post(pasted::validate))
         .route("/api/rules", post(pasted::sheet))
         // A pasted rule file may be as large as `yaku validate` reads (JSON quoting aside).

@@ -85,6 +85,43 @@ pub fn report(
     out
 }
 
+/// A bundled house rule, offered on the page as a file to paste and change.
+#[derive(serde::Serialize)]
+pub struct HouseRule {
+    /// Its bundled name (`house/one-koikoi`).
+    pub id: &'static str,
+    /// Its display name.
+    pub name: String,
+    /// The ruleset it extends.
+    pub extends: String,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+/// The bundled house rules (rule files that extend another), by name.
+pub fn house_rules() -> Vec<HouseRule> {
+    crate::ruleset::bundled::ruleset_names()
+        .filter_map(|id| {
+            let text = crate::ruleset::bundled::file(&format!("{id}.toml"))?;
+            let table: toml::Table = text.parse().ok()?;
+            let header = table.get("ruleset")?;
+            let extends = header.get("extends")?.as_str()?.to_string();
+            let name = header.get("name")?.as_str()?.to_string();
+            Some(HouseRule {
+                id,
+                name,
+                extends,
+                text,
+            })
+        })
+        .collect()
+}
+
+/// `GET /api/house-rules`: [`house_rules`].
+pub async fn list_house_rules() -> Json<Vec<HouseRule>> {
+    Json(house_rules())
+}
+
 /// `POST /api/validate` with the rule file as the body: the findings ([`report`]).
 pub async fn validate(body: Bytes) -> Response {
     match load(body).await {
@@ -162,6 +199,19 @@ mod tests {
                 .contains("7 | roundz = 3\n  | ^^^^^^"),
             "{d}"
         );
+    }
+
+    /// Every bundled house rule, pasted as it is, is valid: the page offers them to start from.
+    #[test]
+    fn every_bundled_house_rule_pasted_is_valid() {
+        let offered = house_rules();
+        assert!(offered.len() >= 20, "{}", offered.len());
+        for h in offered {
+            let loaded = check(h.text.as_bytes());
+            let findings = render_text(&loaded.sources, &loaded.diagnostics);
+            assert!(loaded.value.is_some(), "{}: {findings}", h.id);
+            assert!(!h.extends.is_empty() && !h.name.is_empty(), "{}", h.id);
+        }
     }
 
     /// Bytes that are not UTF-8 text are one finding, located at the first wrong byte.

@@ -594,9 +594,23 @@ fn a_pasted_ruleset_shows_its_error_and_once_fixed_plays() {
         "yaku validate: {said}\nthe page: {shown}"
     );
 
+    // A bundled house rule to start from fills the text and is checked at once.
+    page.eval(
+        "const s = document.getElementById('examples'); s.selectedIndex = 1; \
+         s.dispatchEvent(new Event('change'))",
+    );
+    assert!(
+        page.wait_until(
+            "document.getElementById('pasted').value.includes('extends') && \
+             document.querySelector('#findings .ok')"
+        ),
+        "a bundled house rule is valid"
+    );
     paste(&mut page, &wrong.replace("roundz", "rounds"));
     assert!(
-        page.wait_until("document.querySelector('#findings .ok')"),
+        page.wait_until(
+            "document.querySelector('#findings .ok')?.textContent.includes('short-koikoi')"
+        ),
         "the fixed file is valid"
     );
     assert_eq!(

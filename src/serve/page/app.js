@@ -271,14 +271,19 @@ function gutter(marked = new Map()) {
   }
 }
 
+let checks = 0;
 async function check() {
   const text = $("pasted").value;
+  // Only the latest check is shown, whichever answer comes first.
+  const mine = ++checks;
   status("checking…");
   const response = await fetch("/api/validate", { method: "POST", body: text });
+  if (mine !== checks) return;
   const findings = $("findings");
   findings.replaceChildren();
   if (!response.ok) { status(await response.text()); return; }
   const report = await response.json();
+  if (mine !== checks) return;
   const marked = new Map();
   for (const d of report.diagnostics) {
     if (d.file !== "<pasted>") continue;
@@ -354,6 +359,19 @@ async function lobby() {
   $("upload").addEventListener("change", async () => {
     const file = $("upload").files[0];
     if (file) { area.value = await file.text(); gutter(); check(); }
+  });
+  // The bundled house rules, to start from: each is pasted as it is, to play or to change.
+  const examples = await (await fetch("/api/house-rules")).json();
+  const named = Object.fromEntries(list.map((r) => [r.id, r.name]));
+  for (const h of examples) {
+    $("examples").append(new Option(h.name + " (on " + (named[h.extends] || h.extends) + ")", h.id));
+  }
+  $("examples").addEventListener("change", () => {
+    const h = examples.find((x) => x.id === $("examples").value);
+    if (!h) return;
+    area.value = h.text;
+    gutter();
+    check();
   });
   gutter();
   $("lobby").hidden = false;
