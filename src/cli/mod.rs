@@ -22,7 +22,9 @@ mod shell;
 mod sim;
 mod validate;
 
+pub(crate) use play::view::SeatTable;
 pub use validate::check_buffer;
+pub(crate) use validate::summary as ruleset_summary;
 
 use clap::{Parser, Subcommand};
 

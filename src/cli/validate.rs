@@ -229,7 +229,7 @@ fn identity(spec: &str) -> Option<(String, String)> {
 }
 
 /// The one-line summary of a valid ruleset.
-fn summary(ruleset: Option<&ruleset::Ruleset>) -> String {
+pub(crate) fn summary(ruleset: Option<&ruleset::Ruleset>) -> String {
     ruleset.map_or_else(String::new, |r| {
         format!(
             "ruleset `{}`: {} yaku, deck `{}`",

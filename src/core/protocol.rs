@@ -29,6 +29,17 @@ pub struct CardInfo {
     pub kinds: Vec<String>,
     /// Its numeric attributes by name (`points`, `pips`, ...).
     pub values: serde_json::Map<String, serde_json::Value>,
+    /// Its suit's display name (`Pine`, `Hearts`).
+    pub suit_name: String,
+    /// Its suit's number, 1-based, in deck order (the month of a hanafuda card).
+    pub suit_number: u32,
+    /// What a tile shows of its suit: the deck file's `short` (`Jan`, `♥`).
+    pub short: String,
+    /// What a tile shows under the suit: the deck file's `face` (`Light`, `A`).
+    pub face: String,
+    /// Its colour: the position of its first kind among the deck's kinds, so that brights,
+    /// animals, ribbons and plains differ (the terminal tables colour tiles the same way).
+    pub tone: usize,
 }
 
 /// The first message: the game, the seat and the deck.
@@ -51,6 +62,8 @@ pub struct Hello {
     pub declarations: Vec<(String, String)>,
     /// Every card of the deck.
     pub cards: Vec<CardInfo>,
+    /// The deck's kinds by id, in deck order (what a card's `tone` counts).
+    pub kinds: Vec<String>,
 }
 
 /// A zone of the game as one seat sees it: the cards it may see, and how many it may not.
@@ -97,6 +110,105 @@ pub struct Turn {
     /// True once the game is over (`scores` are the final scores).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub over: bool,
+    /// Every hand played out so far, the first first (absent before the first hand ends).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<HandPoints>,
+    /// For each move of `legal`, the cards it would take or reach (a played card's matches on
+    /// the table), by id; sent by `yaku serve` only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reaches: Vec<Vec<String>>,
+    /// Each move of `legal` in the game's words (`play Crane`, `bid 21`); sent by `yaku serve`
+    /// only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub described: Vec<String>,
+    /// The table laid out as the seat's screen shows it (seats, piles by kind, yaku held and
+    /// near, notes); sent by `yaku serve` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableView>,
+    /// What happened, in words, the latest last (at most [`MAX_LOG`] lines); sent by
+    /// `yaku serve` only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<String>,
+}
+
+/// The most lines of `log` a `state` carries.
+pub const MAX_LOG: usize = 200;
+
+/// One hand played out, as every seat may know it once it is over.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HandPoints {
+    /// The hand, 1-based.
+    pub hand: u32,
+    /// The seat that won it, if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Seat>,
+    /// Each seat's points from it.
+    pub points: Vec<i64>,
+    /// The names of the yaku the winner scored.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub yaku: Vec<String>,
+}
+
+/// A row of cards on a seat's screen: the table, a hand, a trick.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RowView {
+    /// What the row is (`table (8) · stock 24`).
+    pub title: String,
+    /// The face-up cards, by id.
+    pub cards: Vec<String>,
+    /// How many face-down cards follow them.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub hidden: usize,
+    /// Cards set apart under a label of their own (the trump turned up beside the trick).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aside: Option<(String, Vec<String>)>,
+}
+
+fn is_zero_usize(n: &usize) -> bool {
+    *n == 0
+}
+
+/// A group of a seat's cards (its captures of one kind, its tricks).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupView {
+    /// The group's name with its count (`bright 2`).
+    pub label: String,
+    /// The cards, by id.
+    pub cards: Vec<String>,
+}
+
+/// One seat on a seat's screen.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PanelView {
+    /// The seat, 0-based.
+    pub seat: Seat,
+    /// Its label (`you`, `greedy`, `friend`).
+    pub name: String,
+    /// Score, cards in hand, chips.
+    pub summary: String,
+    /// How many of its cards lie face down.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub hidden: usize,
+    /// Its cards in groups.
+    pub groups: Vec<GroupView>,
+    /// Lines about it: yaku held and near, declarations, tallies.
+    pub lines: Vec<String>,
+}
+
+/// The table as one seat's screen lays it out, in no family's words: what the terminal table
+/// shows the same seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TableView {
+    /// The top line: ruleset, hand, dealer.
+    pub title: String,
+    /// The cards in the middle.
+    pub center: RowView,
+    /// Lines about the whole table (stock, calls, multipliers in force).
+    pub notes: Vec<String>,
+    /// Every seat, the viewer's own first, then the others in turn order.
+    pub panels: Vec<PanelView>,
+    /// The viewer's hand.
+    pub hand: RowView,
 }
 
 /// What a seat answers to a `turn`.
@@ -137,6 +249,15 @@ pub fn hello(ruleset: &Ruleset, seat: Seat, seats: usize) -> Hello {
                         (a.id.clone(), serde_json::Value::from(v))
                     })
                     .collect(),
+                suit_name: deck.suit_of(c).name.clone(),
+                suit_number: deck.suit_of(c).number,
+                short: deck.suit_of(c).short.clone(),
+                face: card.face.clone(),
+                tone: card
+                    .kinds
+                    .first()
+                    .and_then(|k| deck.kinds.iter().position(|d| &d.id == k))
+                    .unwrap_or(0),
             }
         })
         .collect();
@@ -153,6 +274,7 @@ pub fn hello(ruleset: &Ruleset, seat: Seat, seats: usize) -> Hello {
             .map(|d| (d.id.clone(), d.name.clone()))
             .collect(),
         cards,
+        kinds: deck.kinds.iter().map(|k| k.id.clone()).collect(),
     }
 }
 
@@ -206,7 +328,29 @@ fn message(kind: &'static str, game: &dyn Game, seat: Seat, legal: &[Action]) ->
             .collect(),
         to_act: game.to_act(),
         over: game.is_over(),
+        history: history(game),
+        reaches: Vec::new(),
+        described: Vec::new(),
+        table: None,
+        log: Vec::new(),
     }
+}
+
+/// The hands played out so far: each seat's points and the winner's yaku.
+pub fn history(game: &dyn Game) -> Vec<HandPoints> {
+    let yaku = &game.ruleset().yaku.yaku;
+    game.history()
+        .iter()
+        .map(|h| HandPoints {
+            hand: h.round,
+            winner: h.winner,
+            points: h.points.to_vec(),
+            yaku: (0..yaku.len().min(64))
+                .filter(|i| h.yaku_mask >> i & 1 == 1)
+                .map(|i| yaku[i].name.clone())
+                .collect(),
+        })
+        .collect()
 }
 
 /// The move an answer names among `legal`, or why it names none.

@@ -38,6 +38,9 @@ pub(super) enum Origin {
     Disk(PathBuf),
     /// Text given directly (tests, the command line).
     Inline,
+    /// Text a user sent to a server: its references reach only the bundled files, never the
+    /// server's disk.
+    Pasted,
 }
 
 /// What a reference names, which decides where to look for it.
@@ -106,6 +109,23 @@ pub fn load_str(name: &str, text: &str) -> Loaded {
     let mut loader = Loader::new();
     let mut errors = Vec::new();
     let file = loader.add(name, text.to_string(), Origin::Inline);
+    let mut layers = Layers::default();
+    let value = loader
+        .layer(file, &mut layers, &mut Vec::new(), None, &mut errors)
+        .then_some(layers.tree)
+        .flatten()
+        .and_then(|tree| build::ruleset(&mut loader, &tree, &mut errors));
+    finish(loader, value, errors)
+}
+
+/// Loads a ruleset sent to a server (pasted or uploaded on `yaku serve`'s page): `text` as if it
+/// were a bundled file called `name` at the top of `rulesets/`, so that `extends`, `deck` and
+/// `script` reach the bundled rulesets, decks and scripts and nothing on the server's disk. The
+/// findings are those `yaku validate` prints for the same file.
+pub fn load_pasted(name: &str, text: &str) -> Loaded {
+    let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let file = loader.add(name, text.to_string(), Origin::Pasted);
     let mut layers = Layers::default();
     let value = loader
         .layer(file, &mut layers, &mut Vec::new(), None, &mut errors)
@@ -476,6 +496,11 @@ impl Loader {
                     return self.read_disk(Path::new(&with_ext), Some(at), Some(kind), errors);
                 }
             }
+            Origin::Pasted => {
+                if let Some(text) = bundled::file(&normalize(&with_ext)) {
+                    return Some(self.add_bundled(normalize(&with_ext), text));
+                }
+            }
         }
         if let Some(b) = fallback
             .as_deref()
@@ -499,6 +524,10 @@ impl Loader {
                 format!("<bundled>/{}`", normalize(&format!("{dir}/{with_ext}")))
             }
             Origin::Inline => format!("{with_ext}` in the current directory"),
+            Origin::Pasted => format!(
+                "<bundled>/{}` (a pasted file reaches only the bundled files)",
+                normalize(&with_ext)
+            ),
         };
         let help = did_you_mean(reference, names.iter().copied()).or_else(|| {
             Some(if names.is_empty() {

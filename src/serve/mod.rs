@@ -3,10 +3,13 @@
 //! seat talks to its room over a WebSocket in the seat protocol ([`crate::core::protocol`]).
 //! Built on axum and tokio, the Rust ecosystem's well-kept web server and runtime.
 
+pub mod pasted;
 pub mod rooms;
+#[cfg(test)]
+mod seat_tests;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -61,7 +64,13 @@ fn router(rooms: Arc<Rooms>) -> Router {
         .route("/api/rulesets", get(rulesets))
         .route("/api/rules/{id}", get(rules))
         .route("/api/rooms", post(create_room))
+        .route("/api/rooms/{code}/rules", get(room_rules))
         .route("/api/rooms/{code}/ws", get(connect))
+        .route("/api/house-rules", get(pasted::list_house_rules))
+        .route("/api/validate", post(pasted::validate))
+        .route("/api/rules", post(pasted::sheet))
+        // A pasted rule file may be as large as `yaku validate` reads (JSON quoting aside).
+        .layer(DefaultBodyLimit::max(2 * pasted::MAX_PASTED))
         .with_state(rooms)
 }
 
@@ -108,26 +117,49 @@ fn bundled(id: &str) -> Result<Arc<crate::ruleset::Ruleset>, (StatusCode, String
         .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no bundled ruleset `{id}`")))
 }
 
+/// A ruleset's rule sheet, as `yaku rules --format html` writes it.
+fn sheet_html(ruleset: &crate::ruleset::Ruleset) -> String {
+    let sheet = crate::sheet::build(ruleset, None);
+    crate::sheet::render(&sheet, crate::sheet::Format::Html)
+}
+
 async fn rules(Path(id): Path<String>) -> Response {
     match bundled(&id) {
-        Ok(r) => {
-            let sheet = crate::sheet::build(&r, None);
-            Html(crate::sheet::render(&sheet, crate::sheet::Format::Html)).into_response()
-        }
+        Ok(r) => Html(sheet_html(&r)).into_response(),
         Err(e) => e.into_response(),
+    }
+}
+
+/// The rule sheet of the ruleset a room plays (a pasted one too).
+async fn room_rules(State(rooms): State<Arc<Rooms>>, Path(code): Path<String>) -> Response {
+    let ruleset = rooms
+        .get(&code)
+        .and_then(|room| room.lock().ok().map(|r| Arc::clone(r.ruleset())));
+    match ruleset {
+        Some(r) => Html(sheet_html(&r)).into_response(),
+        None => (StatusCode::NOT_FOUND, "no such room").into_response(),
     }
 }
 
 #[derive(serde::Deserialize)]
 struct NewRoom {
+    /// A bundled ruleset's id; ignored when `rules` is given.
+    #[serde(default)]
     ruleset: String,
+    /// A pasted rule file, checked as `yaku validate` checks it.
+    #[serde(default)]
+    rules: Option<String>,
     players: Vec<String>,
     #[serde(default)]
     hands: Option<u32>,
 }
 
-async fn create_room(State(rooms): State<Arc<Rooms>>, Json(new): Json<NewRoom>) -> Response {
-    let ruleset = match bundled(&new.ruleset) {
+async fn create_room(State(rooms): State<Arc<Rooms>>, Json(mut new): Json<NewRoom>) -> Response {
+    let ruleset = match new.rules.take() {
+        Some(text) => pasted::ruleset(text.into()).await,
+        None => bundled(&new.ruleset),
+    };
+    let ruleset = match ruleset {
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };

@@ -3,6 +3,7 @@
 //! what that seat may see ([`protocol::state`]).
 
 use crate::agent::Agent;
+use crate::cli::SeatTable;
 use crate::core::protocol;
 use crate::core::{Game, Seat, StartOptions, agent_rng};
 use crate::families::{agent_by_name, seat_range, start};
@@ -33,6 +34,8 @@ pub struct Room {
     rng: Xoshiro256PlusPlus,
     /// Bumped after every move; each connection waits on it to send its seat the new state.
     changed: watch::Sender<u64>,
+    /// Each person's table (none for a bot's seat): what the page draws, and the move log.
+    tables: Vec<Option<SeatTable>>,
 }
 
 /// What a new room answers: its code, and each person's seat and token.
@@ -94,6 +97,7 @@ impl Room {
                 seed,
                 seats: Some(players.len()),
                 rounds: hands,
+                log_events: true,
                 ..StartOptions::default()
             },
         )
@@ -103,7 +107,11 @@ impl Room {
             holders,
             rng: agent_rng(seed),
             changed: watch::channel(0).0,
+            tables: (0..players.len())
+                .map(|s| (players[s] == "human").then(|| SeatTable::new(&ruleset, players, s)))
+                .collect(),
         };
+        room.narrate();
         room.play_bots();
         Ok((room, people))
     }
@@ -117,11 +125,35 @@ impl Room {
             };
             self.game.legal_actions(&mut legal);
             let action = bot.choose(&*self.game, seat, &legal, &mut self.rng);
+            self.announce(seat, action);
             if self.game.apply(action).is_err() {
                 break;
             }
+            self.narrate();
         }
         self.changed.send_modify(|v| *v += 1);
+    }
+
+    /// Tells each other person's table of `seat`'s move before it is made.
+    fn announce(&mut self, seat: Seat, action: crate::core::Action) {
+        for (s, table) in self.tables.iter_mut().enumerate() {
+            if let Some(table) = table.as_mut().filter(|_| s != seat) {
+                table.announce(&*self.game, seat, action);
+            }
+        }
+    }
+
+    /// Tells each person's table what the last move did (the events are public).
+    fn narrate(&mut self) {
+        let events = self.game.drain_events();
+        for table in self.tables.iter_mut().flatten() {
+            table.narrate(&*self.game, &events);
+        }
+    }
+
+    /// The ruleset the room plays.
+    pub fn ruleset(&self) -> &Arc<Ruleset> {
+        self.game.ruleset()
     }
 
     /// The seat `token` holds.
@@ -139,7 +171,11 @@ impl Room {
 
     /// The game as `seat` sees it now.
     pub fn state(&self, seat: Seat) -> String {
-        serde_json::to_string(&protocol::state(&*self.game, seat)).unwrap_or_default()
+        let state = match self.tables.get(seat) {
+            Some(Some(table)) => table.state(&*self.game),
+            _ => protocol::state(&*self.game, seat),
+        };
+        serde_json::to_string(&state).unwrap_or_default()
     }
 
     /// A person's answer: the move is checked and made, and the bots move after it.
@@ -154,9 +190,17 @@ impl Room {
         let mut legal = Vec::new();
         self.game.legal_actions(&mut legal);
         let action = protocol::answered(text, &legal, self.game.ruleset())?;
+        self.announce(seat, action);
         self.game.apply(action).map_err(|e| e.to_string())?;
+        self.narrate();
         self.play_bots();
         Ok(())
+    }
+
+    /// The game, for tests that check what a seat is told against it.
+    #[cfg(test)]
+    pub(crate) fn game(&self) -> &dyn Game {
+        &*self.game
     }
 
     /// A receiver told of every move.

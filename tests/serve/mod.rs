@@ -173,22 +173,35 @@ impl Browser {
 
     /// The value of a JavaScript expression on the page.
     fn eval(&mut self, expression: &str) -> serde_json::Value {
+        let params = serde_json::json!({ "expression": expression, "returnByValue": true });
+        self.call("Runtime.evaluate", params)["result"]["value"].clone()
+    }
+
+    /// A DevTools command's result (the events that come before it are dropped).
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
         let id = self.next_id;
         self.next_id += 1;
-        let call = serde_json::json!({
-            "id": id,
-            "method": "Runtime.evaluate",
-            "params": { "expression": expression, "returnByValue": true },
-        });
+        let call = serde_json::json!({ "id": id, "method": method, "params": params });
         self.page.send(call.to_string().into()).unwrap();
         loop {
             let reply = self.page.read().unwrap();
             let Ok(text) = reply.to_text() else { continue };
             let v: serde_json::Value = serde_json::from_str(text).unwrap();
             if v["id"] == id {
-                return v["result"]["result"]["value"].clone();
+                return v["result"].clone();
             }
         }
+    }
+
+    /// Waits (at most a minute) until `condition`, a JavaScript expression, is true.
+    fn wait_until(&mut self, condition: &str) -> bool {
+        for _ in 0..600 {
+            if self.eval(&format!("Boolean({condition})")) == true {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        false
     }
 
     /// Waits (at most a minute) until the page says the game is over; the page's text then.
@@ -305,4 +318,310 @@ fn the_server_refuses_what_it_cannot_do() {
     let (status, body) = served.request("GET", "/api/rules/koikoi", "");
     assert_eq!(status, 200);
     assert!(body.contains("<html"), "{body}");
+}
+
+/// What overlaps or is out of view on the page, measured by the DOM's geometry: every pair of
+/// the page's boxes (panels, piles, cards, buttons, lines of text; a box and what it holds
+/// aside) that overlap where they are visible (inside the viewport and any scrolling box that
+/// clips them), each card of the hand not wholly visible (the hand sits in the dock, which
+/// never scrolls away), and a page wider than the screen (only the board scrolls, and only
+/// up and down).
+const LAYOUT_PROBLEMS: &str = r##"(() => {
+  const problems = [];
+  const vw = innerWidth, vh = innerHeight;
+  const seen = (el) => {
+    const r = el.getBoundingClientRect();
+    let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+        const q = a.getBoundingClientRect();
+        box = { l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
+                r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom) };
+      }
+    }
+    return { l: Math.max(box.l, 0), t: Math.max(box.t, 0), r: Math.min(box.r, vw), b: Math.min(box.b, vh) };
+  };
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
+    (e.className ? "." + String(e.className).split(" ").join(".") : "") +
+    (e.dataset.card ? "[" + e.dataset.card + "]" : "") + (e.textContent ? " '" + e.textContent.slice(0, 30) + "'" : "");
+  const selector = "header, main, #title, #scores, .panel, .panel h3, .pile, .pile h4, .lines li, #center, " +
+    "#center h3, #notes li, #log-box, #history-box, #rules-box, #invites, #dock, #prompt, #hand h3, " +
+    ".card, #moves button";
+  const boxes = [...document.querySelectorAll(selector)]
+    .map((e) => [e, seen(e)])
+    .filter(([, b]) => b.r - b.l > 0.5 && b.b - b.t > 0.5);
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i], [b, q] = boxes[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const w = Math.min(p.r, q.r) - Math.max(p.l, q.l), h = Math.min(p.b, q.b) - Math.max(p.t, q.t);
+      if (w > 1 && h > 1) problems.push("overlap: " + name(a) + " and " + name(b));
+    }
+  }
+  const hand = [...document.querySelectorAll("#hand .card")];
+  for (const c of hand) {
+    const r = c.getBoundingClientRect(), s = seen(c);
+    if (r.left < 0 || r.top < 0 || r.right > vw || r.bottom > vh ||
+        Math.abs(s.r - s.l - r.width) > 0.5 || Math.abs(s.b - s.t - r.height) > 0.5) {
+      problems.push("hand card not wholly visible: " + name(c));
+    }
+  }
+  if (document.documentElement.scrollWidth > vw) problems.push("the page is wider than the screen");
+  return problems;
+})()"##;
+
+/// The two screens the layout is checked on: a phone's (390x844) and a laptop's (1280x800).
+const SCREENS: [(u32, u32, bool); 2] = [(390, 844, true), (1280, 800, false)];
+
+impl Browser {
+    /// Lays the page out on a screen of `width` by `height` CSS pixels.
+    fn screen(&mut self, width: u32, height: u32, mobile: bool) {
+        let params = serde_json::json!({
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile,
+        });
+        self.call("Emulation.setDeviceMetricsOverride", params);
+    }
+
+    /// Saves the page as a PNG file.
+    fn screenshot(&mut self, path: &Path) {
+        use base64::Engine;
+        let shot = self.call(
+            "Page.captureScreenshot",
+            serde_json::json!({ "format": "png" }),
+        );
+        let data = shot["data"].as_str().expect("a screenshot");
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+
+    /// Presses a key on the page (`text` is what it types).
+    fn press(&mut self, key: &str, code: u32, text: &str) {
+        for kind in ["keyDown", "keyUp"] {
+            let mut params = serde_json::json!({
+                "type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code,
+            });
+            if kind == "keyDown" && !text.is_empty() {
+                params["text"] = text.into();
+            }
+            self.call("Input.dispatchKeyEvent", params);
+        }
+    }
+
+    /// The number of states the page has drawn.
+    fn states(&mut self) -> u64 {
+        let n = self.eval("document.body.dataset.states || '0'");
+        n.as_str().and_then(|n| n.parse().ok()).unwrap_or(0)
+    }
+}
+
+/// One browser plays a few moves each of Koi-Koi, Go-Stop, Schnapsen and Oicho-Kabu (a banker
+/// game) against bots; at
+/// each decision the page is laid out on a phone's screen and a laptop's, checked for
+/// overlapping boxes and a hand out of view, and saved as a screenshot (to a temporary folder
+/// only). Each move marks the cards it would take while it has the focus, and one move of each
+/// game is played with the keyboard (Tab, Enter).
+#[test]
+fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-layout");
+    let shots = std::env::temp_dir().join("yaku-serve-layout");
+    let _ = std::fs::create_dir_all(&shots);
+    let mut page = Browser::open(&browser, &dir.join("profile"), "about:blank");
+    // The page has the focus, as a window someone looks at does (moves are marked on focus).
+    page.call(
+        "Emulation.setFocusEmulationEnabled",
+        serde_json::json!({ "enabled": true }),
+    );
+    let mut marked = 0;
+    for (ruleset, players) in [
+        ("koikoi", "human,greedy"),
+        ("gostop", "human,greedy,greedy"),
+        ("schnapsen", "human,greedy"),
+        ("oicho-kabu", "human,greedy,greedy"),
+    ] {
+        let url = format!("{}?ruleset={ruleset}&players={players}&hands=1", served.url);
+        // The old page is marked, so that the new one is told from it.
+        page.eval(&format!(
+            "window.left = true; location.href = {}",
+            serde_json::json!(url)
+        ));
+        for decision in 0..3 {
+            assert!(
+                page.wait_until(
+                    "!window.left && (document.querySelector('[data-move]') || \
+                     document.title.includes('over'))"
+                ),
+                "{ruleset}: the page asks for a move"
+            );
+            for (width, height, mobile) in SCREENS {
+                page.screen(width, height, mobile);
+                let problems = page.eval(LAYOUT_PROBLEMS);
+                if ruleset != "oicho-kabu" {
+                    // (An Oicho-Kabu banker may hold no tile of its own when it has a move.)
+                    let held = page.eval("document.querySelectorAll('#hand .card').length");
+                    assert!(held.as_u64() > Some(0), "{ruleset}: cards in the hand");
+                }
+                page.screenshot(&shots.join(format!("{ruleset}-{decision}-{width}x{height}.png")));
+                assert_eq!(
+                    problems,
+                    serde_json::json!([]),
+                    "{ruleset}, decision {decision}, {width}x{height} (screenshots in {})",
+                    shots.display()
+                );
+            }
+            if page.eval("document.querySelector('[data-move]') !== null") != true {
+                break; // The game is over.
+            }
+            // When the turn comes, the first move has the focus.
+            if decision > 0 {
+                assert_eq!(
+                    page.eval("document.activeElement === document.querySelector('[data-move]')"),
+                    true,
+                    "{ruleset}: the first move has the focus"
+                );
+            }
+            // Each move marks, while it has the focus, the table cards it would take.
+            marked += page
+                .eval(
+                    "[...document.querySelectorAll('[data-move]')].filter((b) => { b.focus(); \
+                     return document.querySelector('#center .card.reached') !== null; }).length",
+                )
+                .as_u64()
+                .unwrap_or(0);
+            let before = page.states();
+            if decision == 1 {
+                // With the keyboard: the first move has the focus when the turn comes; Tab
+                // goes to the next, Enter plays it.
+                page.eval("document.querySelector('[data-move]').focus()");
+                if page.eval("document.querySelectorAll('[data-move]').length > 1") == true {
+                    page.press("Tab", 9, "");
+                    assert_eq!(
+                        page.eval(
+                            "document.activeElement === document.querySelectorAll('[data-move]')[1]"
+                        ),
+                        true,
+                        "{ruleset}: Tab moves to the next move"
+                    );
+                }
+                page.press("Enter", 13, "\r");
+            } else {
+                page.eval("document.querySelector('[data-move=\"0\"]').click()");
+            }
+            assert!(
+                page.wait_until(&format!("Number(document.body.dataset.states) > {before}")),
+                "{ruleset}: the move is answered"
+            );
+        }
+        let text = page.eval("document.getElementById('log').innerText");
+        assert!(
+            text.as_str().is_some_and(|t| !t.is_empty()),
+            "{ruleset}: a move log"
+        );
+    }
+    assert!(marked > 0, "some move marks what it would capture");
+}
+
+/// A rule file pasted on the page with a mistake shows the finding located (line and column,
+/// the line marked, the caret under the mistake); fixed, it makes a room that plays a hand.
+#[test]
+fn a_pasted_ruleset_shows_its_error_and_once_fixed_plays() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-paste");
+    let mut page = Browser::open(
+        &browser,
+        &dir.join("profile"),
+        &format!("{}?auto=first", served.url),
+    );
+    assert!(page.wait_until(
+        "document.getElementById('pasted') && !document.getElementById('lobby').hidden"
+    ));
+    let wrong = "[ruleset]\nid = \"short-koikoi\"\nextends = \"koikoi\"\nname = \"Short Koi-Koi\"\n\n[flow]\nroundz = 1\n";
+    let paste = |page: &mut Browser, text: &str| {
+        page.eval(&format!(
+            "document.getElementById('pasted').value = {}; document.getElementById('check').click()",
+            serde_json::json!(text)
+        ));
+    };
+    paste(&mut page, wrong);
+    assert!(
+        page.wait_until("document.querySelector('.finding')"),
+        "the finding is shown"
+    );
+    let finding = page.eval("document.querySelector('.finding').innerText");
+    let finding = finding.as_str().unwrap_or_default();
+    assert!(finding.starts_with("7:1 unknown key `roundz`"), "{finding}");
+    assert!(
+        finding.contains("7 | roundz = 1"),
+        "the line quoted: {finding}"
+    );
+    assert!(finding.contains("^^^^^^"), "the caret: {finding}");
+    assert!(finding.contains("did you mean `rounds`?"), "{finding}");
+    let marked =
+        page.eval("[...document.querySelectorAll('#gutter .marked')].map((m) => m.textContent)");
+    assert_eq!(marked, serde_json::json!(["7"]), "line 7 is marked");
+    let shots = std::env::temp_dir().join("yaku-serve-layout");
+    let _ = std::fs::create_dir_all(&shots);
+    for (width, height, mobile) in SCREENS {
+        page.screen(width, height, mobile);
+        page.screenshot(&shots.join(format!("pasted-{width}x{height}.png")));
+    }
+    // The page shows what `yaku validate` says of the same file.
+    let mut validate = std::process::Command::new(bin())
+        .args(["validate", "-"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    validate
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(wrong.as_bytes())
+        .unwrap();
+    let said = String::from_utf8(validate.wait_with_output().unwrap().stderr).unwrap();
+    let shown = page.eval("document.querySelector('.finding pre').textContent");
+    let shown = shown
+        .as_str()
+        .unwrap_or_default()
+        .replace("<pasted>", "<stdin>");
+    assert!(
+        said.contains(shown.trim_end()),
+        "yaku validate: {said}\nthe page: {shown}"
+    );
+
+    // A bundled house rule to start from fills the text and is checked at once.
+    page.eval(
+        "const s = document.getElementById('examples'); s.selectedIndex = 1; \
+         s.dispatchEvent(new Event('change'))",
+    );
+    assert!(
+        page.wait_until(
+            "document.getElementById('pasted').value.includes('extends') && \
+             document.querySelector('#findings .ok')"
+        ),
+        "a bundled house rule is valid"
+    );
+    paste(&mut page, &wrong.replace("roundz", "rounds"));
+    assert!(
+        page.wait_until(
+            "document.querySelector('#findings .ok')?.textContent.includes('short-koikoi')"
+        ),
+        "the fixed file is valid"
+    );
+    assert_eq!(
+        page.eval("document.getElementById('ruleset').value"),
+        "@pasted"
+    );
+    page.eval("document.querySelector('#new-game button[type=submit]').click()");
+    let text = page.wait_for_game_over();
+    assert!(text.contains("Game over"), "{text}");
+    assert!(
+        text.contains("Short Koi-Koi"),
+        "the room plays the pasted rules: {text}"
+    );
 }

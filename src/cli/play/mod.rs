@@ -15,6 +15,7 @@ pub(crate) mod screen;
 pub(super) mod table;
 mod tricks;
 mod tui;
+pub(crate) mod view;
 
 use super::load_ruleset;
 use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_rng};

@@ -12,7 +12,7 @@ use crate::families::matching::MatchingGame;
 use crate::ruleset::Ruleset;
 
 /// What one family shows at the table and how it reads a player's answers.
-pub trait Table {
+pub trait Table: Send {
     /// What happened since the last call: `events`, and for families without events the hands
     /// that ended.
     fn narrate(&mut self, game: &dyn Game, events: &[Event]) -> String;

@@ -1,78 +1,178 @@
-// The browser table: a lobby that opens a room, then one WebSocket to the room in the seat
-// protocol (hello, then a state after every move; answers {"choose": N}). Everything drawn
-// comes from the deck and the ruleset's data the server sends.
+// The browser table: a lobby that opens a room (a bundled ruleset, or a rule file pasted and
+// checked by the server), then one WebSocket to the room in the seat protocol (hello, then a
+// state after every move; answers {"choose": N}). Everything drawn comes from those messages:
+// the deck's data from hello, the table as the seat's screen lays it out from each state.
 const $ = (id) => document.getElementById(id);
+const make = (tag, props = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+};
 const params = new URLSearchParams(location.search);
 let cards = {};
-let declarations = {};
 let mySeat = 0;
 let socket = null;
 
 function status(text) { $("status").textContent = text; }
 
-function cardName(id) {
-  const c = cards[id];
-  return c ? c.name : id;
+// A card as its tile: the suit's short name over the card's face, coloured by its first kind;
+// the full name (and suit) as its title. `reached` marks what the chosen move would take.
+function cardTile(id, tag = "span") {
+  const c = cards[id] || { name: id, short: "?", face: id, suit_name: "", kinds: [], tone: 0 };
+  const tile = make(tag, { className: "card tone-" + (c.tone % 8) });
+  tile.dataset.card = id;
+  tile.title = c.name + (c.suit_name ? " · " + c.suit_name : "") +
+    (c.kinds.length ? " · " + c.kinds.join(", ") : "");
+  tile.append(make("b", { textContent: c.short }), make("span", { textContent: c.face }));
+  tile.setAttribute("aria-label", c.name + (c.suit_name ? ", " + c.suit_name : ""));
+  return tile;
 }
 
-function cardBox(id) {
-  const c = cards[id] || { name: id, suit: "", kinds: [] };
-  const box = document.createElement("span");
-  box.className = "card " + c.kinds.join(" ");
-  box.textContent = c.name;
-  const suit = document.createElement("small");
-  suit.textContent = c.suit;
-  box.append(suit);
-  return box;
+function faceDown(count) {
+  return make("span", { className: "card back", textContent: "×" + count,
+    title: count + " face down" });
 }
 
-function describe(move) {
-  switch (move.action) {
-    case "play": return "Play " + cardName(move.card);
-    case "capture": return "Take " + cardName(move.card);
-    case "capture_set": return "Take " + move.cards.map(cardName).join(" + ");
-    case "declare": {
-      const name = declarations[move.id] || move.id;
-      return move.card ? name + " (" + cardName(move.card) + ")" : name;
-    }
-    case "bet": return "Bet " + move.amount;
-    case "draw": return move.tiles === 1 ? "Take 1 more" : "Take " + move.tiles + " more";
-    default: return JSON.stringify(move);
-  }
+function rowOf(ids, hidden, tag) {
+  const row = make("div", { className: "cards" });
+  ids.forEach((id) => row.append(cardTile(id, tag)));
+  if (hidden) row.append(faceDown(hidden));
+  return row;
 }
 
 function seatName(n) { return n === mySeat ? "you" : "seat " + (n + 1); }
 
-function zoneTitle(name) {
-  return name.replace(/(\d+)$/, (m) => seatName(Number(m)));
+// A seat's name as its table labels it (`you`, `greedy`, `friend`).
+function nameOf(state, n) {
+  return state.table?.panels.find((p) => p.seat === n)?.name || seatName(n);
+}
+
+// A seat's panel: its name and summary, its face-down cards, its piles by kind with counts, and
+// the lines about it (yaku held and near, declarations, tallies).
+function panel(p) {
+  const box = make("section", { className: "panel" + (p.seat === mySeat ? " me" : "") });
+  box.setAttribute("aria-label", p.name);
+  box.append(make("h3", {}, make("span", { textContent: p.name }),
+    make("small", { textContent: " " + p.summary })));
+  const piles = make("div", { className: "piles" });
+  for (const g of p.groups) {
+    const pile = make("div", { className: "pile" });
+    pile.append(make("h4", { textContent: g.label }), rowOf(g.cards, 0));
+    piles.append(pile);
+  }
+  if (piles.childElementCount) box.append(piles);
+  if (p.lines.length) {
+    const lines = make("ul", { className: "lines" });
+    p.lines.forEach((l) => lines.append(make("li", {
+      textContent: l.trim(), className: l.startsWith(" ") ? "near" : "held" })));
+    box.append(lines);
+  }
+  return box;
+}
+
+// Marks the cards the move `i` would take or reach; none when `i` is null.
+let reaches = [];
+function mark(i) {
+  document.querySelectorAll(".card.reached").forEach((c) => c.classList.remove("reached"));
+  if (i === null || !reaches[i]) return;
+  for (const id of reaches[i]) {
+    document.querySelectorAll('#center .card[data-card="' + id + '"]')
+      .forEach((c) => c.classList.add("reached"));
+  }
+}
+
+function choose(i) { socket.send(JSON.stringify({ choose: i })); }
+
+function moveButton(node, i) {
+  node.dataset.move = i;
+  node.addEventListener("click", () => choose(i));
+  node.addEventListener("focus", () => mark(i));
+  node.addEventListener("mouseenter", () => mark(i));
+  node.addEventListener("blur", () => mark(null));
+  node.addEventListener("mouseleave", () => mark(null));
+  return node;
+}
+
+function drawHistory(state) {
+  const t = $("history");
+  t.replaceChildren();
+  if (!state.history || state.history.length === 0) {
+    $("history-box").hidden = true;
+    return;
+  }
+  $("history-box").hidden = false;
+  const head = make("tr", {}, make("th", { textContent: "Hand" }));
+  state.scores.forEach((_, s) => head.append(make("th", { textContent: nameOf(state, s) })));
+  t.append(head);
+  for (const h of state.history) {
+    const tr = make("tr", {}, make("td", { textContent: h.hand }));
+    h.points.forEach((p, s) => tr.append(make("td", {
+      textContent: (p > 0 ? "+" : "") + p + (h.winner === s && h.yaku ? " " + h.yaku.join(", ") : ""),
+    })));
+    t.append(tr);
+  }
+  const total = make("tr", { className: "total" }, make("td", { textContent: "Total" }));
+  state.scores.forEach((s) => total.append(make("td", { textContent: s })));
+  t.append(total);
 }
 
 function draw(state) {
+  // How many states were drawn: tests wait on it.
+  document.body.dataset.states = Number(document.body.dataset.states || 0) + 1;
+  const view = state.table;
   $("scores").textContent =
     (state.hands ? "Hand " + state.hand + " of " + state.hands + " · " : "") +
-    state.scores.map((s, i) => seatName(i) + " " + s).join(" · ");
-  const zones = $("zones");
-  zones.replaceChildren();
-  for (const zone of state.zones) {
-    if (zone.cards.length === 0 && !zone.hidden) continue;
-    const section = document.createElement("div");
-    section.className = "zone";
-    const title = document.createElement("h3");
-    title.textContent = zoneTitle(zone.name) + " (" + (zone.cards.length + (zone.hidden || 0)) + ")";
-    const row = document.createElement("div");
-    row.className = "cards";
-    zone.cards.forEach((id) => row.append(cardBox(id)));
-    if (zone.hidden) {
-      const more = document.createElement("span");
-      more.className = "hidden-count";
-      more.textContent = zone.hidden + " face down";
-      row.append(more);
+    state.scores.map((s, i) => nameOf(state, i) + " " + s).join(" · ");
+  const others = $("others");
+  others.replaceChildren();
+  const center = $("center");
+  center.replaceChildren();
+  $("mine").replaceChildren();
+  $("notes").replaceChildren();
+  const hand = $("hand");
+  hand.replaceChildren();
+  reaches = state.reaches || [];
+  const plays = {};
+  state.legal.forEach((m, i) => { if (m.action === "play" && !(m.card in plays)) plays[m.card] = i; });
+  if (view) {
+    $("title").textContent = view.title;
+    view.panels.slice(1).forEach((p) => others.append(panel(p)));
+    if (view.panels[0]) $("mine").append(panel(view.panels[0]));
+    center.append(make("h3", { textContent: view.center.title }), rowOf(view.center.cards, view.center.hidden));
+    if (view.center.aside) {
+      const [label, ids] = view.center.aside;
+      center.append(make("h3", { textContent: label }), rowOf(ids, 0));
     }
-    section.append(title, row);
-    zones.append(section);
+    view.notes.forEach((n) => $("notes").append(make("li", { textContent: n })));
+    hand.append(make("h3", { textContent: view.hand.title + " (" + view.hand.cards.length + ")" }));
+    const row = make("div", { className: "cards" });
+    for (const id of view.hand.cards) {
+      const playable = id in plays;
+      const tile = cardTile(id, playable ? "button" : "span");
+      if (playable) {
+        tile.type = "button";
+        moveButton(tile, plays[id]);
+      }
+      row.append(tile);
+    }
+    if (view.hand.hidden) row.append(faceDown(view.hand.hidden));
+    hand.append(row);
+  } else {
+    // A seat without a laid-out table: every zone as the protocol names it.
+    for (const zone of state.zones) {
+      if (zone.cards.length === 0 && !zone.hidden) continue;
+      center.append(make("h3", { textContent: zone.name + " (" + (zone.cards.length + (zone.hidden || 0)) + ")" }),
+        rowOf(zone.cards, zone.hidden));
+    }
   }
+  const log = $("log");
+  log.replaceChildren(...(state.log || []).map((l) => make("li", { textContent: l })));
+  // The latest move in view inside the log, without scrolling the table away.
+  log.scrollTop = log.scrollHeight;
+  drawHistory(state);
   const moves = $("moves");
   moves.replaceChildren();
+  mark(null);
   if (state.over) {
     $("prompt").textContent = "Game over";
     status("game over");
@@ -80,18 +180,31 @@ function draw(state) {
     return;
   }
   if (state.legal.length === 0) {
-    $("prompt").textContent = "Waiting for " + seatName(state.to_act) + "…";
+    $("prompt").textContent = "Waiting for " + nameOf(state, state.to_act) + "…";
     return;
   }
-  $("prompt").textContent = "Your move";
+  $("prompt").textContent = Object.keys(plays).length ? "Your move: play a card" : "Your move";
   state.legal.forEach((move, i) => {
-    const b = document.createElement("button");
-    b.textContent = describe(move);
-    b.addEventListener("click", () => socket.send(JSON.stringify({ choose: i })));
-    moves.append(b);
+    if (move.action === "play" && plays[move.card] === i && view) return;
+    const words = state.described?.[i] || describe(move);
+    moves.append(moveButton(make("button", { type: "button", textContent: words }), i));
   });
-  moves.firstChild.focus();
-  if (params.get("auto") === "first") moves.firstChild.click();
+  const first = document.querySelector("[data-move]");
+  first?.focus({ preventScroll: true });
+  if (params.get("auto") === "first") document.querySelector('[data-move="0"]')?.click();
+}
+
+function describe(move) {
+  const name = (id) => cards[id]?.name || id;
+  switch (move.action) {
+    case "play": return "Play " + name(move.card);
+    case "capture": return "Take " + name(move.card);
+    case "capture_set": return "Take " + move.cards.map(name).join(" + ");
+    case "declare": return move.id + (move.card ? " (" + name(move.card) + ")" : "");
+    case "bet": return "Bet " + move.amount;
+    case "draw": return "Take " + move.tiles + " more";
+    default: return JSON.stringify(move);
+  }
 }
 
 function join(room, token) {
@@ -101,7 +214,6 @@ function join(room, token) {
     const message = JSON.parse(event.data);
     if (message.type === "hello") {
       cards = Object.fromEntries(message.cards.map((c) => [c.id, c]));
-      declarations = Object.fromEntries(message.declarations);
       mySeat = message.seat;
       status(message.name + ", seat " + (message.seat + 1));
     } else if (message.type === "state") {
@@ -111,21 +223,23 @@ function join(room, token) {
     }
   };
   socket.onclose = () => status("disconnected: reload the page to come back to your seat");
+  $("sheet").src = "/api/rooms/" + room + "/rules";
   $("lobby").hidden = true;
   $("table").hidden = false;
 }
 
-async function create(ruleset, players, hands) {
+async function create(body) {
   const response = await fetch("/api/rooms", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ruleset, players, hands }),
+    body: JSON.stringify(body),
   });
   if (!response.ok) { status(await response.text()); return; }
   const created = await response.json();
   const [[, token], ...others] = created.people;
   // A reloaded page comes back to its seat.
-  history.replaceState(null, "", "?room=" + created.room + "&token=" + token);
+  history.replaceState(null, "", "?room=" + created.room + "&token=" + token +
+    (params.get("auto") ? "&auto=" + params.get("auto") : ""));
   if (others.length) {
     $("invites").textContent = "Invite: " + others.map(([seat, t]) =>
       "seat " + (seat + 1) + " " + location.origin + "/?room=" + created.room + "&token=" + t).join("  ");
@@ -135,16 +249,85 @@ async function create(ruleset, players, hands) {
 
 function seatChoices(ruleset) {
   const fieldset = $("seats");
-  fieldset.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Seats" }));
+  fieldset.replaceChildren(make("legend", { textContent: "Seats" }));
   for (let i = 0; i < ruleset.seats; i++) {
-    const label = document.createElement("label");
-    label.textContent = "Seat " + (i + 1) + " ";
-    const select = document.createElement("select");
+    const select = make("select");
     for (const who of i === 0 ? ["human"] : ["greedy", "random", "expert", "human"]) {
       select.append(new Option(who === "human" ? (i === 0 ? "you" : "a friend (invite)") : who, who));
     }
-    label.append(select);
-    fieldset.append(label);
+    fieldset.append(make("label", { textContent: "Seat " + (i + 1) + " " }, select));
+  }
+}
+
+// The pasted rule file: the gutter numbers its lines and marks those with findings.
+let checked = null;
+function gutter(marked = new Map()) {
+  const lines = $("pasted").value.split("\n").length;
+  const g = $("gutter");
+  g.replaceChildren();
+  for (let n = 1; n <= lines; n++) {
+    const severity = marked.get(n);
+    g.append(make("span", { textContent: n, className: severity ? "marked " + severity : "" }), "\n");
+  }
+}
+
+let checks = 0;
+async function check() {
+  const text = $("pasted").value;
+  // Only the latest check is shown, whichever answer comes first.
+  const mine = ++checks;
+  status("checking…");
+  const response = await fetch("/api/validate", { method: "POST", body: text });
+  if (mine !== checks) return;
+  const findings = $("findings");
+  findings.replaceChildren();
+  if (!response.ok) { status(await response.text()); return; }
+  const report = await response.json();
+  if (mine !== checks) return;
+  const marked = new Map();
+  for (const d of report.diagnostics) {
+    if (d.file !== "<pasted>") continue;
+    for (let n = d.line; n <= Math.max(d.line, d.end_line); n++) {
+      if (marked.get(n) !== "error") marked.set(n, d.severity);
+    }
+  }
+  gutter(marked);
+  for (const d of report.diagnostics) {
+    const item = make("button", { type: "button", className: "finding " + d.severity });
+    item.append(make("strong", { textContent: (d.file === "<pasted>" ? "" : d.file + ":") + d.line + ":" + d.column + " " }),
+      make("span", { textContent: d.message }));
+    if (d.text) item.append(make("pre", { textContent: d.text }));
+    // Selects the finding's span in the text.
+    item.addEventListener("click", () => {
+      if (d.file !== "<pasted>") return;
+      const lines = text.split("\n");
+      const at = (line, col) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
+      const area = $("pasted");
+      area.focus();
+      area.setSelectionRange(at(d.line, d.column), Math.max(at(d.end_line, d.end_column), at(d.line, d.column) + 1));
+    });
+    findings.append(item);
+  }
+  const select = $("ruleset");
+  select.querySelector('option[value="@pasted"]')?.remove();
+  if (report.valid) {
+    checked = { text, ruleset: report.ruleset };
+    findings.prepend(make("p", { className: "ok", textContent: "Valid: " + report.summary + ". Choose the seats and Play." }));
+    // Its rule sheet, as the bundled games' rule sheets are shown.
+    fetch("/api/rules", { method: "POST", body: text }).then((r) => r.ok ? r.text() : null).then((html) => {
+      if (!html || checked?.text !== text) return;
+      const frame = make("iframe", { title: "Rule sheet", className: "sheet", srcdoc: html });
+      frame.setAttribute("sandbox", "allow-popups");
+      findings.append(make("details", {}, make("summary", { textContent: "Rule sheet" }), frame));
+    });
+    select.append(new Option(report.ruleset.name + " (your rules)", "@pasted"));
+    select.value = "@pasted";
+    select.dispatchEvent(new Event("change"));
+    status("the rules are valid");
+  } else {
+    checked = null;
+    const errors = report.diagnostics.filter((d) => d.severity === "error").length;
+    status(errors + (errors === 1 ? " error" : " errors") + " in the rules");
   }
 }
 
@@ -153,8 +336,10 @@ async function lobby() {
   const select = $("ruleset");
   for (const r of list) select.append(new Option(r.name, r.id));
   const show = () => {
-    const r = list.find((x) => x.id === select.value);
+    const pasted = select.value === "@pasted";
+    const r = pasted ? checked.ruleset : list.find((x) => x.id === select.value);
     $("description").textContent = r.description;
+    $("rules-link").hidden = pasted;
     $("rules-link").href = "/api/rules/" + r.id;
     seatChoices(r);
   };
@@ -164,16 +349,39 @@ async function lobby() {
     event.preventDefault();
     const players = [...$("seats").querySelectorAll("select")].map((s) => s.value);
     const hands = Number($("hands").value) || undefined;
-    create(select.value, players, hands);
+    if (select.value === "@pasted") create({ rules: checked.text, players, hands });
+    else create({ ruleset: select.value, players, hands });
   });
+  const area = $("pasted");
+  area.addEventListener("input", () => gutter());
+  area.addEventListener("scroll", () => { $("gutter").scrollTop = area.scrollTop; });
+  $("check").addEventListener("click", check);
+  $("upload").addEventListener("change", async () => {
+    const file = $("upload").files[0];
+    if (file) { area.value = await file.text(); gutter(); check(); }
+  });
+  // The bundled house rules, to start from: each is pasted as it is, to play or to change.
+  const examples = await (await fetch("/api/house-rules")).json();
+  const named = Object.fromEntries(list.map((r) => [r.id, r.name]));
+  for (const h of examples) {
+    $("examples").append(new Option(h.name + " (on " + (named[h.extends] || h.extends) + ")", h.id));
+  }
+  $("examples").addEventListener("change", () => {
+    const h = examples.find((x) => x.id === $("examples").value);
+    if (!h) return;
+    area.value = h.text;
+    gutter();
+    check();
+  });
+  gutter();
   $("lobby").hidden = false;
 }
 
 if (params.get("room") && params.get("token")) {
   join(params.get("room"), params.get("token"));
 } else if (params.get("ruleset")) {
-  create(params.get("ruleset"), (params.get("players") || "human,greedy").split(","),
-    Number(params.get("hands")) || undefined);
+  create({ ruleset: params.get("ruleset"), players: (params.get("players") || "human,greedy").split(","),
+    hands: Number(params.get("hands")) || undefined });
 } else {
   lobby();
 }

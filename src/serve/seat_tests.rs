@@ -1,0 +1,106 @@
+//! What a person's seat is told in a room: the table laid out, the move log, the moves in
+//! words, for every bundled ruleset, and never a card the seat may not see.
+
+use super::rooms::Rooms;
+use crate::core::protocol::cards_named;
+use crate::deck::CardSet;
+use std::sync::Arc;
+
+/// Every bundled ruleset with its default seats.
+fn bundled() -> Vec<Arc<crate::ruleset::Ruleset>> {
+    crate::ruleset::bundled::ruleset_names()
+        .filter(|n| !n.contains('/'))
+        .map(|n| Arc::new(crate::ruleset::load(n).value.unwrap()))
+        .collect()
+}
+
+/// A room's whole game with a person in seat 0 (answering with the first legal move) and
+/// greedy bots: every `state` the person is sent, with the cards hidden from it then.
+fn states_of(r: &Arc<crate::ruleset::Ruleset>) -> Vec<(serde_json::Value, CardSet, String)> {
+    let seats = crate::families::seat_range(r).default;
+    let mut players = vec!["human".to_string()];
+    players.extend((1..seats).map(|_| "greedy".to_string()));
+    let rooms = Rooms::default();
+    let created = rooms.create(Arc::clone(r), &players, Some(1)).unwrap();
+    let room = rooms.get(&created.room).unwrap();
+    let mut room = room.lock().unwrap();
+    let mut out = Vec::new();
+    for _ in 0..2_000 {
+        let text = room.state(0);
+        let state: serde_json::Value = serde_json::from_str(&text).unwrap();
+        out.push((state.clone(), room.game().unseen(0), text));
+        if state["over"] == true || state["legal"].as_array().is_none_or(Vec::is_empty) {
+            break;
+        }
+        room.answer(0, r#"{"choose": 0}"#).unwrap();
+    }
+    out
+}
+
+#[test]
+fn a_person_is_shown_the_table_the_log_and_the_moves_in_words() {
+    for r in bundled() {
+        let states = states_of(&r);
+        let (last, _, _) = states.last().unwrap();
+        assert_eq!(last["over"], true, "{}: the game ends", r.id);
+        for (state, _, _) in &states {
+            let table = &state["table"];
+            assert!(
+                table["panels"].as_array().is_some_and(|p| !p.is_empty()),
+                "{}",
+                r.id
+            );
+            assert_eq!(
+                table["panels"][0]["seat"], 0,
+                "{}: the viewer's panel first",
+                r.id
+            );
+            let legal = state["legal"].as_array().unwrap().len();
+            assert_eq!(
+                state["described"].as_array().map_or(0, Vec::len),
+                legal,
+                "{}",
+                r.id
+            );
+            assert_eq!(
+                state["reaches"].as_array().map_or(0, Vec::len),
+                legal,
+                "{}",
+                r.id
+            );
+        }
+        assert!(
+            last["log"].as_array().is_some_and(|l| !l.is_empty()),
+            "{}: a move log",
+            r.id
+        );
+        assert!(
+            last["history"].as_array().is_some_and(|h| h.len() == 1),
+            "{}: the hand's points: {}",
+            r.id,
+            last["history"]
+        );
+    }
+}
+
+/// Cards are named by id in the table, the zones, the moves and what they reach: none of them
+/// is a card the seat may not see (the stock, another seat's hand), at any moment of a whole
+/// game of every bundled ruleset.
+#[test]
+fn a_person_is_told_no_hidden_card() {
+    for r in bundled() {
+        for (state, unseen, text) in states_of(&r) {
+            if state["over"] == true {
+                continue;
+            }
+            let named = cards_named(&text, &r.deck);
+            let leaked = named & unseen;
+            assert!(
+                leaked.is_empty(),
+                "{}: the seat is told {:?}, which it may not see",
+                r.id,
+                r.deck.ids(leaked)
+            );
+        }
+    }
+}
