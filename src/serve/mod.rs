@@ -3,7 +3,9 @@
 //! seat talks to its room over a WebSocket in the seat protocol ([`crate::core::protocol`]).
 //! Built on axum and tokio, the Rust ecosystem's well-kept web server and runtime.
 
+mod room_api;
 pub mod rooms;
+pub mod store;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -25,6 +27,7 @@ const STYLE: &str = include_str!("page/style.css");
 /// A bound server, ready to serve.
 pub struct Server {
     listener: std::net::TcpListener,
+    rooms: Rooms,
 }
 
 impl Server {
@@ -32,7 +35,15 @@ impl Server {
     pub fn bind(addr: SocketAddr) -> std::io::Result<Server> {
         let listener = std::net::TcpListener::bind(addr)?;
         listener.set_nonblocking(true)?;
-        Ok(Server { listener })
+        Ok(Server {
+            listener,
+            rooms: Rooms::default(),
+        })
+    }
+
+    /// Serves these rooms (kept in a store) instead of rooms in memory only.
+    pub fn with_rooms(self, rooms: Rooms) -> Server {
+        Server { rooms, ..self }
     }
 
     /// The address bound.
@@ -48,7 +59,7 @@ impl Server {
             .build()?;
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
-            axum::serve(listener, router(Arc::new(Rooms::default()))).await
+            axum::serve(listener, router(Arc::new(self.rooms))).await
         })
     }
 }
@@ -62,6 +73,7 @@ fn router(rooms: Arc<Rooms>) -> Router {
         .route("/api/rules/{id}", get(rules))
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{code}/ws", get(connect))
+        .merge(room_api::routes())
         .with_state(rooms)
 }
 
@@ -158,7 +170,7 @@ async fn connect(
     let Some(room) = rooms.get(&code) else {
         return (StatusCode::NOT_FOUND, "no such room").into_response();
     };
-    let seat = room.lock().ok().and_then(|r| r.seat_of(&token));
+    let seat = room.lock().ok().and_then(|r| r.viewer_of(&token));
     let Some(seat) = seat else {
         return (StatusCode::FORBIDDEN, "this token holds no seat here").into_response();
     };
@@ -172,8 +184,9 @@ async fn connect(
 async fn seat_session(
     mut socket: WebSocket,
     room: Arc<std::sync::Mutex<rooms::Room>>,
-    seat: crate::core::Seat,
+    seat: rooms::Viewer,
 ) {
+    let _present = rooms::Presence::new(&room, seat);
     let (hello, mut changed) = match room.lock() {
         Ok(r) => (r.hello(seat), r.subscribe()),
         Err(_) => return,

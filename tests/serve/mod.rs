@@ -18,7 +18,7 @@ struct Served {
 impl Served {
     fn start() -> Served {
         let mut child = Command::new(bin())
-            .args(["serve", "--no-open"])
+            .args(["serve", "--no-open", "--in-memory"])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
