@@ -138,13 +138,15 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
     };
     println!("yaku serves the table on {url} (Ctrl-C stops it)");
+    // On standard error: a script reads the address from the first line of standard output
+    // and may close it then.
     match kept {
-        Some(path) => println!(
+        Some(path) => eprintln!(
             "rooms are kept in {} ({} games in progress)",
             path.display(),
             rooms.len()
         ),
-        None => println!("rooms are kept in memory only: stopping the server ends their games"),
+        None => eprintln!("rooms are kept in memory only: stopping the server ends their games"),
     }
     let _ = std::io::Write::flush(&mut std::io::stdout());
     if !args.no_open && std::io::stdout().is_terminal() {

@@ -306,3 +306,5 @@ fn the_server_refuses_what_it_cannot_do() {
     assert_eq!(status, 200);
     assert!(body.contains("<html"), "{body}");
 }
+
+mod store;
