@@ -138,8 +138,8 @@ fn empty_record(ruleset: &Ruleset, seed: u64, names: &[String], rounds: Option<u
 }
 
 impl Room {
-    /// A room of `ruleset` with `names` at its seats (`human` or a bot), its game started
-    /// with `seed` and then moved by `moves`, as stored. People's seats take `tokens`.
+    /// The room `stored` describes: its game started from the seed and moved by every stored
+    /// move (as a record replays), each seat held by its person's token or its bot.
     fn build(
         stored: &StoredRoom,
         ruleset: Arc<Ruleset>,
@@ -503,7 +503,6 @@ impl Rooms {
     /// rebuilt (their ruleset changed) stay stored and are listed with why.
     pub fn open(store: Store) -> Result<(Rooms, Vec<StoreError>), StoreError> {
         let store = Arc::new(store);
-        store.delete_abandoned(super::store::now() - super::store::ABANDONED_SECS)?;
         let mut rooms = HashMap::new();
         let mut problems = Vec::new();
         for code in store.unfinished()? {

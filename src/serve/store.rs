@@ -204,6 +204,23 @@ impl Store {
                 path: path.to_path_buf(),
             });
         }
+        // Made readable by its owner only: it holds the seat tokens, and the seed of every game
+        // in progress (its deals). SQLite gives its WAL files the same mode.
+        if std::fs::symlink_metadata(path).is_err() {
+            use std::os::unix::fs::OpenOptionsExt;
+            let made = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path);
+            if let Err(e) = made
+                && e.kind() != std::io::ErrorKind::AlreadyExists
+            {
+                return Err(StoreError::Sqlite {
+                    message: format!("cannot make `{}`: {e}", path.display()),
+                });
+            }
+        }
         let db = Connection::open(path)?;
         Store::set_up(db, Some(path))
     }
