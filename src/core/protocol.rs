@@ -198,16 +198,12 @@ pub fn zones_public(game: &dyn Game) -> Vec<Zone> {
 
 /// The `state` message for a spectator: the public zones, and no legal moves.
 pub fn watched(game: &dyn Game) -> Turn {
-    Turn {
-        seat: None,
-        zones: zones_public(game),
-        ..message("state", game, 0, &[])
-    }
+    message("state", game, None, &[])
 }
 
 /// The `turn` message asking `seat` to choose among `legal`.
 pub fn turn(game: &dyn Game, seat: Seat, legal: &[Action]) -> Turn {
-    message("turn", game, seat, legal)
+    message("turn", game, Some(seat), legal)
 }
 
 /// The `state` message: the game as `seat` sees it after any move, with the seat's legal moves
@@ -217,19 +213,20 @@ pub fn state(game: &dyn Game, seat: Seat) -> Turn {
     if game.to_act() == Some(seat) {
         game.legal_actions(&mut legal);
     }
-    message("state", game, seat, &legal)
+    message("state", game, Some(seat), &legal)
 }
 
-fn message(kind: &'static str, game: &dyn Game, seat: Seat, legal: &[Action]) -> Turn {
+/// A message to `seat`, or to a spectator (`None`).
+fn message(kind: &'static str, game: &dyn Game, seat: Option<Seat>, legal: &[Action]) -> Turn {
     let ruleset = game.ruleset();
     Turn {
         kind,
-        seat: Some(seat),
+        seat,
         hand: game.round(),
         hands: game.rounds(),
         dealer: game.dealer(),
         scores: game.scores().to_vec(),
-        zones: zones_seen(game, seat),
+        zones: seat.map_or_else(|| zones_public(game), |seat| zones_seen(game, seat)),
         legal: legal
             .iter()
             .map(|&a| StepAction::from_action(a, ruleset))

@@ -178,10 +178,11 @@ pub fn now() -> i64 {
 /// Where rooms are kept when `--db` does not say: `$XDG_DATA_HOME/yaku/serve.sqlite`, or
 /// `~/.local/share/yaku/serve.sqlite`; `None` when neither variable is set.
 pub fn default_path() -> Option<PathBuf> {
+    // A relative (or empty) XDG_DATA_HOME is ignored, as the XDG base directory spec says.
     let set = |v: &str| {
         std::env::var_os(v)
-            .filter(|v| !v.is_empty())
             .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
     };
     let data = set("XDG_DATA_HOME").or_else(|| set("HOME").map(|h| h.join(".local/share")))?;
     Some(data.join("yaku").join("serve.sqlite"))

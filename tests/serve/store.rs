@@ -302,4 +302,10 @@ fn the_database_must_be_a_regular_file() {
         .arg("0123")
         .expect(1);
     assert!(out.stderr.contains("no room `0123`"), "{}", out.stderr);
+    // Without --db, the rooms are kept in the user's data folder.
+    let data = dir.join("data");
+    Yaku::new(["serve", "--rooms"])
+        .env("XDG_DATA_HOME", data.to_str().unwrap())
+        .expect(0);
+    assert!(data.join("yaku/serve.sqlite").is_file());
 }
