@@ -751,6 +751,25 @@ mod tests {
     }
 
     #[test]
+    fn a_move_that_cannot_be_stored_is_not_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("serve.sqlite")).unwrap();
+        let (rooms, _) = Rooms::open(store).unwrap();
+        let players = ["human".to_string(), "greedy".to_string()];
+        let created = rooms.create(koikoi(), &players, Some(1)).unwrap();
+        let (seat, _) = created.people[0];
+        // The room's row is gone: its moves break the database's foreign key.
+        rooms.store.as_ref().unwrap().delete(&created.room).unwrap();
+        let room = rooms.get(&created.room).unwrap();
+        let mut room = room.lock().unwrap();
+        let (state, moves) = (room.state(Viewer::Seat(seat)), room.moves.len());
+        let refused = room.answer(Viewer::Seat(seat), r#"{"choose": 0}"#);
+        assert!(refused.unwrap_err().contains("the move was not made"));
+        assert_eq!(room.state(Viewer::Seat(seat)), state);
+        assert_eq!(room.moves.len(), moves);
+    }
+
+    #[test]
     fn a_seat_handed_to_a_bot_plays_on() {
         let rooms = Rooms::default();
         let three = [
