@@ -50,6 +50,8 @@ pub struct Room {
     names: Vec<String>,
     seed: u64,
     rounds: Option<u32>,
+    /// The ruleset's content hash when the room was made, as records write it.
+    content_hash: String,
     /// Every move, as the record writes them.
     moves: Vec<Step>,
     /// The spectators' token.
@@ -177,6 +179,7 @@ impl Room {
             names: names.clone(),
             seed: stored.seed,
             rounds: stored.rounds,
+            content_hash: stored.content_hash.clone(),
             moves: record.actions,
             watch: stored.watch.clone(),
             creator: stored.creator.clone(),
@@ -415,6 +418,7 @@ impl Room {
     /// The game's record so far, in yaku's record format (`yaku replay` reads it).
     pub fn record(&self) -> Record {
         let mut record = empty_record(&self.ruleset, self.seed, &self.names, self.rounds);
+        record.ruleset.content_hash = Some(self.content_hash.clone());
         record.actions = self.moves.clone();
         record.sync(&*self.game);
         record
@@ -500,7 +504,8 @@ fn rebuild(stored: &StoredRoom, store: Option<Arc<Store>>) -> Result<Room, Store
 impl Rooms {
     /// The rooms kept in `store`: every unfinished game is rebuilt from its seed and moves and
     /// waits where it was (finished ones are read when asked for). Rooms that cannot be
-    /// rebuilt (their ruleset changed) stay stored and are listed with why.
+    /// rebuilt (their ruleset is gone, or changed so that a move is no longer legal) stay
+    /// stored and are listed with why, as are rooms whose rules changed but which play on.
     pub fn open(store: Store) -> Result<(Rooms, Vec<StoreError>), StoreError> {
         let store = Arc::new(store);
         let mut rooms = HashMap::new();
@@ -511,6 +516,13 @@ impl Rooms {
             };
             match rebuild(&stored, Some(Arc::clone(&store))) {
                 Ok(mut room) => {
+                    let now = crate::core::record::hash_hex(room.ruleset.content_hash);
+                    if now != stored.content_hash {
+                        problems.push(StoreError::RulesChanged {
+                            code: code.clone(),
+                            ruleset: stored.ruleset.clone(),
+                        });
+                    }
                     // A seat handed to a bot just before a stop: the bot plays on.
                     let from = room.moves.len();
                     room.play_bots();
@@ -593,14 +605,38 @@ impl Rooms {
     }
 }
 
-/// The record of the room `code` in `store`, rebuilt from its moves (the command line's
-/// export; a server's room is read with [`Room::record`]).
+/// The record of the room `code` in `store` (the command line's export; a server's room is
+/// read with [`Room::record`]): rebuilt from its moves, with its deals; a room that no longer
+/// rebuilds is written as stored (seed and moves, no deals), for `yaku replay` to show how far
+/// it goes.
 pub fn stored_record(store: &Store, code: &str) -> Result<Option<Record>, StoreError> {
     let Some(stored) = store.load(code)? else {
         return Ok(None);
     };
-    Ok(Some(rebuild(&stored, None)?.record()))
+    if let Ok(room) = rebuild(&stored, None) {
+        return Ok(Some(room.record()));
+    }
+    Ok(Some(Record {
+        format: crate::core::record::FORMAT.to_string(),
+        version: crate::core::record::VERSION,
+        ruleset: crate::core::record::RulesetRef {
+            id: stored.ruleset.clone(),
+            spec: stored.ruleset,
+            content_hash: Some(stored.content_hash),
+        },
+        seed: Some(stored.seed),
+        players: stored.holders,
+        rounds: stored.rounds,
+        first_dealer: None,
+        min_bet: None,
+        max_bet: None,
+        deals: Vec::new(),
+        actions: stored.moves,
+        finished: stored.finished,
+        undone: Vec::new(),
+    }))
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -748,6 +784,69 @@ mod tests {
         assert_eq!(exported, Some(whole.clone()));
         let replayed = crate::families::replay(&whole, koikoi()).unwrap();
         assert!(replayed.is_over());
+    }
+
+    #[test]
+    fn rooms_whose_rules_changed_are_told_of() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("serve.sqlite");
+        let store = Store::open(&path).unwrap();
+        let stored = |code: &str, hash: &str, card: &str| StoredRoom {
+            code: code.to_string(),
+            ruleset: "koikoi".to_string(),
+            content_hash: hash.to_string(),
+            seed: 7,
+            rounds: Some(1),
+            watch: secret(),
+            creator: None,
+            holders: vec!["greedy".to_string(), "human".to_string()],
+            tokens: vec![None, Some(secret())],
+            moves: vec![Step {
+                seat: Some(0),
+                action: crate::core::record::StepAction::Play {
+                    card: card.to_string(),
+                },
+            }],
+            finished: false,
+        };
+        // Seed 7's first move, as the game would make it, under other rules' hash; and a move
+        // no longer legal.
+        let game = start_record(
+            &empty_record(&koikoi(), 7, &["greedy".into(), "human".into()], Some(1)),
+            koikoi(),
+            false,
+        )
+        .unwrap();
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        let first = step(0, legal[0], &koikoi());
+        let crate::core::record::StepAction::Play { card } = &first.action else {
+            panic!("{first:?}")
+        };
+        store
+            .insert(&stored("changed", "0000000000000000", card))
+            .unwrap();
+        store
+            .insert(&stored("broken", "0000000000000000", "no-such-card"))
+            .unwrap();
+        let (rooms, problems) = Rooms::open(store).unwrap();
+        let told: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(told.len(), 2, "{told:?}");
+        assert!(
+            told.iter()
+                .any(|t| t.contains("room changed: the rules of `koikoi` changed"))
+        );
+        assert!(
+            told.iter()
+                .any(|t| t.contains("room broken cannot be rebuilt"))
+        );
+        assert_eq!(rooms.len(), 1);
+        let room = rooms.get("changed").unwrap();
+        let record = room.lock().unwrap().record();
+        assert_eq!(
+            record.ruleset.content_hash.as_deref(),
+            Some("0000000000000000")
+        );
     }
 
     #[test]

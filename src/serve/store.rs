@@ -74,6 +74,14 @@ pub enum StoreError {
         /// SQLite's message.
         message: String,
     },
+    /// The rules of a stored room changed since it was made: it plays on with the rules as
+    /// they are now (a warning).
+    RulesChanged {
+        /// The room's code.
+        code: String,
+        /// The ruleset's spec.
+        ruleset: String,
+    },
     /// A stored room does not fit this program (its ruleset changed or is gone).
     Room {
         /// The room's code.
@@ -102,6 +110,10 @@ impl std::fmt::Display for StoreError {
                 )
             }
             StoreError::Sqlite { message } => write!(f, "the rooms database failed: {message}"),
+            StoreError::RulesChanged { code, ruleset } => write!(
+                f,
+                "room {code}: the rules of `{ruleset}` changed since it was made; its game plays on with the rules as they are now"
+            ),
             StoreError::Room { code, reason } => {
                 write!(f, "room {code} cannot be rebuilt: {reason}")
             }
