@@ -1,8 +1,11 @@
 //! `yaku serve`: the browser table, served by yaku itself on this machine (or a network with
-//! `--listen`).
+//! `--listen`), its rooms kept in a database; and the stored rooms listed and exported.
 
+use crate::serve::rooms::{Rooms, stored_record};
+use crate::serve::store::{Store, StoreError, default_path};
 use std::io::IsTerminal;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 
 /// `yaku serve` options.
 #[derive(clap::Args, Debug)]
@@ -14,9 +17,112 @@ pub struct ServeArgs {
     /// Do not open the page in a browser.
     #[arg(long)]
     pub no_open: bool,
+    /// The database the rooms are kept in (made if it does not exist), a regular file;
+    /// default: `$XDG_DATA_HOME/yaku/serve.sqlite` (`~/.local/share/yaku/serve.sqlite`).
+    #[arg(long, value_name = "FILE", conflicts_with = "in_memory")]
+    pub db: Option<PathBuf>,
+    /// Keep rooms in memory only: stopping the server ends their games.
+    #[arg(long)]
+    pub in_memory: bool,
+    /// List the stored rooms (code, game, seats, moves, finished or not) instead of serving.
+    #[arg(long, conflicts_with_all = ["export", "in_memory"])]
+    pub rooms: bool,
+    /// Write the record of the stored room CODE (finished or not) instead of serving; `yaku
+    /// replay` reads it.
+    #[arg(long, value_name = "CODE", conflicts_with = "in_memory")]
+    pub export: Option<String>,
+    /// Where `--export` writes the record (default: standard output).
+    #[arg(short, long, value_name = "FILE", requires = "export")]
+    pub output: Option<PathBuf>,
+}
+
+/// The database `--db` names, or the default one (its folder made if need be).
+fn database(args: &ServeArgs) -> Result<(PathBuf, Store), StoreError> {
+    let path = match &args.db {
+        Some(p) => p.clone(),
+        None => {
+            let path = default_path().ok_or_else(|| StoreError::NoFolder {
+                path: PathBuf::from("$XDG_DATA_HOME/yaku/serve.sqlite (HOME is not set either)"),
+            })?;
+            if let Some(folder) = path.parent() {
+                let _ = std::fs::create_dir_all(folder);
+            }
+            path
+        }
+    };
+    let store = Store::open(&path)?;
+    Ok((path, store))
+}
+
+/// Prints a store's error, the one place they are rendered on the command line.
+fn store_failed(e: &StoreError) -> i32 {
+    eprintln!("error: {}", crate::diag::escape_control(&e.to_string()));
+    super::EXIT_FAILURE
+}
+
+fn list(store: &Store) -> i32 {
+    let listed = match store.list() {
+        Ok(l) => l,
+        Err(e) => return store_failed(&e),
+    };
+    for room in listed {
+        println!(
+            "{}  {:<16} {:<28} {:>4} moves  {}",
+            room.code,
+            crate::diag::escape_control(&room.ruleset),
+            crate::diag::escape_control(&room.holders.join(",")),
+            room.moves,
+            if room.finished {
+                "finished"
+            } else {
+                "in progress"
+            }
+        );
+    }
+    super::EXIT_OK
+}
+
+fn export(store: &Store, db: &Path, code: &str, output: Option<&Path>) -> i32 {
+    match stored_record(store, code) {
+        Ok(Some(record)) => {
+            super::write_output_from(output, &record.to_json(), &[db.to_path_buf()])
+        }
+        Ok(None) => {
+            eprintln!(
+                "error: no room `{}` in `{}` (`yaku serve --rooms` lists them)",
+                crate::diag::escape_control(code),
+                db.display()
+            );
+            super::EXIT_FAILURE
+        }
+        Err(e) => store_failed(&e),
+    }
 }
 
 pub fn run(args: &ServeArgs) -> i32 {
+    let (rooms, kept) = if args.in_memory {
+        (Rooms::default(), None)
+    } else {
+        let (path, store) = match database(args) {
+            Ok(opened) => opened,
+            Err(e) => return store_failed(&e),
+        };
+        if args.rooms {
+            return list(&store);
+        }
+        if let Some(code) = &args.export {
+            return export(&store, &path, code, args.output.as_deref());
+        }
+        match Rooms::open(store) {
+            Ok((rooms, problems)) => {
+                for e in &problems {
+                    eprintln!("warning: {}", crate::diag::escape_control(&e.to_string()));
+                }
+                (rooms, Some(path))
+            }
+            Err(e) => return store_failed(&e),
+        }
+    };
     let server = match crate::serve::Server::bind(args.listen) {
         Ok(s) => s,
         Err(e) => {
@@ -32,11 +138,21 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
     };
     println!("yaku serves the table on {url} (Ctrl-C stops it)");
+    // On standard error: a script reads the address from the first line of standard output
+    // and may close it then.
+    match kept {
+        Some(path) => eprintln!(
+            "rooms are kept in {} ({} games in progress)",
+            path.display(),
+            rooms.len()
+        ),
+        None => eprintln!("rooms are kept in memory only: stopping the server ends their games"),
+    }
     let _ = std::io::Write::flush(&mut std::io::stdout());
     if !args.no_open && std::io::stdout().is_terminal() {
         open_browser(&url);
     }
-    match server.run() {
+    match server.with_rooms(rooms).run() {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: the server stopped: {e}");

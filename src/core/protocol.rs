@@ -54,8 +54,9 @@ pub struct Hello {
     pub ruleset: String,
     /// The ruleset's display name.
     pub name: String,
-    /// The seat this program plays, 0-based.
-    pub seat: Seat,
+    /// The seat this program plays, 0-based; absent for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
     /// Seats at the table.
     pub seats: usize,
     /// The ruleset's declarations by id, with their names, as `declare` actions name them.
@@ -88,8 +89,9 @@ pub struct Turn {
     /// `"turn"` (a decision asked) or `"state"` (the game after a move).
     #[serde(rename = "type")]
     pub kind: &'static str,
-    /// The seat told.
-    pub seat: Seat,
+    /// The seat told; absent for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
     /// The hand, 1-based.
     pub hand: u32,
     /// Hands in the game (0 when it is played to a target).
@@ -225,6 +227,15 @@ pub struct Answer {
 
 /// The `hello` message for `seat` of a game of `ruleset` with `seats` seats.
 pub fn hello(ruleset: &Ruleset, seat: Seat, seats: usize) -> Hello {
+    hello_to(ruleset, Some(seat), seats)
+}
+
+/// The `hello` message for a spectator, who watches and holds no seat.
+pub fn hello_spectator(ruleset: &Ruleset, seats: usize) -> Hello {
+    hello_to(ruleset, None, seats)
+}
+
+fn hello_to(ruleset: &Ruleset, seat: Option<Seat>, seats: usize) -> Hello {
     let deck = &ruleset.deck;
     let cards = deck
         .all()
@@ -281,7 +292,10 @@ pub fn hello(ruleset: &Ruleset, seat: Seat, seats: usize) -> Hello {
 /// The zones of `game` as `seat` sees them: each zone's cards outside [`Game::unseen`], and the
 /// count of the rest.
 pub fn zones_seen(game: &dyn Game, seat: Seat) -> Vec<Zone> {
-    let unseen = game.unseen(seat);
+    zones_hiding(game, game.unseen(seat))
+}
+
+fn zones_hiding(game: &dyn Game, unseen: crate::deck::CardSet) -> Vec<Zone> {
     let deck = &game.ruleset().deck;
     game.zones()
         .into_iter()
@@ -297,9 +311,21 @@ pub fn zones_seen(game: &dyn Game, seat: Seat) -> Vec<Zone> {
         .collect()
 }
 
+/// The zones of `game` as a spectator sees them: only the cards every seat sees (a card
+/// any seat may not see, such as a hand's or the stock's, is counted, not named).
+pub fn zones_public(game: &dyn Game) -> Vec<Zone> {
+    let unseen = (0..game.seats()).fold(crate::deck::CardSet::EMPTY, |u, s| u | game.unseen(s));
+    zones_hiding(game, unseen)
+}
+
+/// The `state` message for a spectator: the public zones, and no legal moves.
+pub fn watched(game: &dyn Game) -> Turn {
+    message("state", game, None, &[])
+}
+
 /// The `turn` message asking `seat` to choose among `legal`.
 pub fn turn(game: &dyn Game, seat: Seat, legal: &[Action]) -> Turn {
-    message("turn", game, seat, legal)
+    message("turn", game, Some(seat), legal)
 }
 
 /// The `state` message: the game as `seat` sees it after any move, with the seat's legal moves
@@ -309,10 +335,11 @@ pub fn state(game: &dyn Game, seat: Seat) -> Turn {
     if game.to_act() == Some(seat) {
         game.legal_actions(&mut legal);
     }
-    message("state", game, seat, &legal)
+    message("state", game, Some(seat), &legal)
 }
 
-fn message(kind: &'static str, game: &dyn Game, seat: Seat, legal: &[Action]) -> Turn {
+/// A message to `seat`, or to a spectator (`None`).
+fn message(kind: &'static str, game: &dyn Game, seat: Option<Seat>, legal: &[Action]) -> Turn {
     let ruleset = game.ruleset();
     Turn {
         kind,
@@ -321,7 +348,7 @@ fn message(kind: &'static str, game: &dyn Game, seat: Seat, legal: &[Action]) ->
         hands: game.rounds(),
         dealer: game.dealer(),
         scores: game.scores().to_vec(),
-        zones: zones_seen(game, seat),
+        zones: seat.map_or_else(|| zones_public(game), |seat| zones_seen(game, seat)),
         legal: legal
             .iter()
             .map(|&a| StepAction::from_action(a, ruleset))

@@ -280,3 +280,51 @@ fn a_seat_is_told_nothing_of_hidden_cards() {
         }
     }
 }
+
+/// A spectator (a room's watcher, `yaku serve`) is told nothing that is not public: in whole
+/// games of every bundled ruleset, no state it is sent names a card of any hand (`hand N`,
+/// `tiles N`, the banker's tiles, unless dealt face up to bet on) or of the stock that no event
+/// has shown to every seat, and it is offered no move.
+#[test]
+fn a_spectator_is_told_nothing_of_hidden_cards() {
+    use crate::core::protocol;
+    for (r, seats) in rulesets() {
+        let table_hand = r.banker().is_some_and(|f| f.table_hand);
+        for seed in 0..4 {
+            let mut game = start(&r, seats, seed, true);
+            let mut rng = agent_rng(seed);
+            let mut legal = Vec::new();
+            let mut shown = CardSet::EMPTY;
+            loop {
+                shown = game
+                    .drain_events()
+                    .iter()
+                    .fold(shown, |s, e| s | shown_by(e));
+                let private = |zone: &str| {
+                    let held = zone.starts_with("hand ") || zone.starts_with("tiles ");
+                    (held && !table_hand) || zone == "stock" || (zone == "banker" && !table_hand)
+                };
+                let hidden = game
+                    .zones()
+                    .into_iter()
+                    .filter(|(zone, _)| private(zone))
+                    .fold(CardSet::EMPTY, |h, (_, cards)| h | cards);
+                let state = protocol::watched(&*game);
+                let message = serde_json::to_string(&state).unwrap();
+                assert!(state.legal.is_empty() && state.seat.is_none(), "{message}");
+                let named = protocol::cards_named(&message, &r.deck);
+                let leaked = named & (hidden - shown);
+                assert!(
+                    leaked.is_empty(),
+                    "{} seed {seed}: a spectator is told {:?}: {message}",
+                    r.id,
+                    r.deck.ids(leaked)
+                );
+                let Some(seat) = game.to_act() else { break };
+                game.legal_actions(&mut legal);
+                let a = RandomAgent.choose(&*game, seat, &legal, &mut rng);
+                game.apply(a).unwrap();
+            }
+        }
+    }
+}

@@ -4,9 +4,11 @@
 //! Built on axum and tokio, the Rust ecosystem's well-kept web server and runtime.
 
 pub mod pasted;
+mod room_api;
 pub mod rooms;
 #[cfg(test)]
 mod seat_tests;
+pub mod store;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -28,6 +30,7 @@ const STYLE: &str = include_str!("page/style.css");
 /// A bound server, ready to serve.
 pub struct Server {
     listener: std::net::TcpListener,
+    rooms: Rooms,
 }
 
 impl Server {
@@ -35,7 +38,15 @@ impl Server {
     pub fn bind(addr: SocketAddr) -> std::io::Result<Server> {
         let listener = std::net::TcpListener::bind(addr)?;
         listener.set_nonblocking(true)?;
-        Ok(Server { listener })
+        Ok(Server {
+            listener,
+            rooms: Rooms::default(),
+        })
+    }
+
+    /// Serves these rooms (kept in a store) instead of rooms in memory only.
+    pub fn with_rooms(self, rooms: Rooms) -> Server {
+        Server { rooms, ..self }
     }
 
     /// The address bound.
@@ -51,7 +62,7 @@ impl Server {
             .build()?;
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
-            axum::serve(listener, router(Arc::new(Rooms::default()))).await
+            axum::serve(listener, router(Arc::new(self.rooms))).await
         })
     }
 }
@@ -69,6 +80,7 @@ fn router(rooms: Arc<Rooms>) -> Router {
         .route("/api/house-rules", get(pasted::list_house_rules))
         .route("/api/validate", post(pasted::validate))
         .route("/api/rules", post(pasted::sheet))
+        .merge(room_api::routes())
         // A pasted rule file may be as large as `yaku validate` reads (JSON quoting aside).
         .layer(DefaultBodyLimit::max(2 * pasted::MAX_PASTED))
         .with_state(rooms)
@@ -155,8 +167,9 @@ struct NewRoom {
 }
 
 async fn create_room(State(rooms): State<Arc<Rooms>>, Json(mut new): Json<NewRoom>) -> Response {
-    let ruleset = match new.rules.take() {
-        Some(text) => pasted::ruleset(text.into()).await,
+    let pasted = new.rules.take();
+    let ruleset = match &pasted {
+        Some(text) => pasted::ruleset(text.clone().into()).await,
         None => bundled(&new.ruleset),
     };
     let ruleset = match ruleset {
@@ -167,8 +180,11 @@ async fn create_room(State(rooms): State<Arc<Rooms>>, Json(mut new): Json<NewRoo
         return (StatusCode::BAD_REQUEST, "too many seats".to_string()).into_response();
     }
     // Starting a game may run bots (an expert's first moves): off the async threads.
-    let made =
-        tokio::task::spawn_blocking(move || rooms.create(ruleset, &new.players, new.hands)).await;
+    let made = tokio::task::spawn_blocking(move || match pasted {
+        Some(text) => rooms.create_pasted(ruleset, text, &new.players, new.hands),
+        None => rooms.create(ruleset, &new.players, new.hands),
+    })
+    .await;
     match made {
         Ok(Ok(created)) => Json(created).into_response(),
         Ok(Err(why)) => (StatusCode::BAD_REQUEST, why).into_response(),
@@ -190,7 +206,7 @@ async fn connect(
     let Some(room) = rooms.get(&code) else {
         return (StatusCode::NOT_FOUND, "no such room").into_response();
     };
-    let seat = room.lock().ok().and_then(|r| r.seat_of(&token));
+    let seat = room.lock().ok().and_then(|r| r.viewer_of(&token));
     let Some(seat) = seat else {
         return (StatusCode::FORBIDDEN, "this token holds no seat here").into_response();
     };
@@ -204,8 +220,9 @@ async fn connect(
 async fn seat_session(
     mut socket: WebSocket,
     room: Arc<std::sync::Mutex<rooms::Room>>,
-    seat: crate::core::Seat,
+    seat: rooms::Viewer,
 ) {
+    let _present = rooms::Presence::new(&room, seat);
     let (hello, mut changed) = match room.lock() {
         Ok(r) => (r.hello(seat), r.subscribe()),
         Err(_) => return,

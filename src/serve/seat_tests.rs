@@ -1,7 +1,7 @@
 //! What a person's seat is told in a room: the table laid out, the move log, the moves in
 //! words, for every bundled ruleset, and never a card the seat may not see.
 
-use super::rooms::Rooms;
+use super::rooms::{Rooms, Viewer};
 use crate::core::protocol::cards_named;
 use crate::deck::CardSet;
 use std::sync::Arc;
@@ -26,13 +26,13 @@ fn states_of(r: &Arc<crate::ruleset::Ruleset>) -> Vec<(serde_json::Value, CardSe
     let mut room = room.lock().unwrap();
     let mut out = Vec::new();
     for _ in 0..2_000 {
-        let text = room.state(0);
+        let text = room.state(Viewer::Seat(0));
         let state: serde_json::Value = serde_json::from_str(&text).unwrap();
         out.push((state.clone(), room.game().unseen(0), text));
         if state["over"] == true || state["legal"].as_array().is_none_or(Vec::is_empty) {
             break;
         }
-        room.answer(0, r#"{"choose": 0}"#).unwrap();
+        room.answer(Viewer::Seat(0), r#"{"choose": 0}"#).unwrap();
     }
     out
 }

@@ -18,7 +18,7 @@ struct Served {
 impl Served {
     fn start() -> Served {
         let mut child = Command::new(bin())
-            .args(["serve", "--no-open"])
+            .args(["serve", "--no-open", "--in-memory"])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -625,3 +625,4 @@ fn a_pasted_ruleset_shows_its_error_and_once_fixed_plays() {
         "the room plays the pasted rules: {text}"
     );
 }
+mod store;

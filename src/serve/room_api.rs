@@ -1,0 +1,94 @@
+//! A room's HTTP endpoints beyond playing it: its record once the game is over, and handing a
+//! seat to a bot (by the seat itself, or by the creator when the seat has been away).
+
+use super::rooms::{HandOverError, Rooms};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use std::sync::Arc;
+
+/// The routes, for the server's router.
+pub(super) fn routes() -> Router<Arc<Rooms>> {
+    Router::new()
+        .route("/api/rooms/{code}/record", get(record))
+        .route("/api/rooms/{code}/bot", post(hand_over))
+}
+
+/// The record of a finished game (JSON, yaku's record format). A game in progress has none:
+/// its record holds the deals, which no seat may see yet.
+async fn record(State(rooms): State<Arc<Rooms>>, Path(code): Path<String>) -> Response {
+    let found = tokio::task::spawn_blocking(move || {
+        let room = rooms.get(&code)?;
+        let room = room.lock().ok()?;
+        Some(room.is_over().then(|| room.record().to_json()))
+    })
+    .await
+    .ok()
+    .flatten();
+    match found {
+        None => (StatusCode::NOT_FOUND, "no such room").into_response(),
+        Some(None) => (
+            StatusCode::CONFLICT,
+            "the game is in progress: its record is given when it is over",
+        )
+            .into_response(),
+        Some(Some(json)) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+    }
+}
+
+/// Who asks to hand which seat to which bot.
+#[derive(serde::Deserialize)]
+struct HandOver {
+    token: String,
+    seat: usize,
+    #[serde(default = "default_bot")]
+    bot: String,
+}
+
+fn default_bot() -> String {
+    "greedy".to_string()
+}
+
+async fn hand_over(
+    State(rooms): State<Arc<Rooms>>,
+    Path(code): Path<String>,
+    Json(ask): Json<HandOver>,
+) -> Response {
+    let done = tokio::task::spawn_blocking(move || {
+        let away = rooms.away_before_hand_over;
+        let room = rooms
+            .get(&code)
+            .ok_or((StatusCode::NOT_FOUND, "no such room".to_string()))?;
+        let mut room = room.lock().map_err(|_| {
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the room failed".to_string(),
+            )
+        })?;
+        room.hand_over(&ask.token, ask.seat, &ask.bot, away)
+            .map_err(|e| {
+                let status = match e {
+                    HandOverError::NotYours => StatusCode::FORBIDDEN,
+                    HandOverError::NoPerson { .. } | HandOverError::Here { .. } => {
+                        StatusCode::CONFLICT
+                    }
+                    HandOverError::Bot(_) => StatusCode::BAD_REQUEST,
+                    HandOverError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                };
+                (status, e.to_string())
+            })
+    })
+    .await
+    .unwrap_or_else(|_| {
+        Err((
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the room failed".to_string(),
+        ))
+    });
+    match done {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => e.into_response(),
+    }
+}

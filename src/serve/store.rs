@@ -1,0 +1,618 @@
+//! Where `yaku serve` keeps its rooms: every room, its seats and every move, written to an SQLite
+//! database as they are played, so that a server stopped at any moment comes back with each
+//! game where it was (a game is rebuilt from its seed and moves, as a record replays).
+//!
+//! rusqlite with its `bundled` feature: SQLite is the well-kept embedded database whose
+//! transactions survive a process killed mid-write, and the bundled build compiles it into yaku,
+//! so there is nothing to install and every machine runs the same SQLite.
+
+use crate::core::record::Step;
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The schema this program writes, kept in SQLite's `user_version`.
+const SCHEMA_VERSION: i64 = 1;
+/// The most finished rooms kept: past it the oldest are deleted with their moves.
+pub const MAX_FINISHED: usize = 10_000;
+/// An unfinished room nobody has moved in for this long is deleted when its place is needed.
+pub const ABANDONED_SECS: i64 = 7 * 24 * 60 * 60;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    rules TEXT,
+    content_hash TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    rounds INTEGER,
+    watch TEXT NOT NULL,
+    creator TEXT,
+    created INTEGER NOT NULL,
+    touched INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS rooms_by_age ON rooms (finished, touched);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL REFERENCES rooms (code) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    holder TEXT NOT NULL,
+    token TEXT,
+    PRIMARY KEY (code, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS moves (
+    code TEXT NOT NULL REFERENCES rooms (code) ON DELETE CASCADE,
+    n INTEGER NOT NULL,
+    step TEXT NOT NULL,
+    PRIMARY KEY (code, n)
+) WITHOUT ROWID;
+";
+
+/// Why the store cannot be opened, read or written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreError {
+    /// The path names something that is not a regular file (a directory, a device, a pipe).
+    NotAFile {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead.
+        reason: String,
+    },
+    /// The folder the database would be made in does not exist.
+    NoFolder {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The file is an SQLite database of another program, or of a newer yaku.
+    Foreign {
+        /// The path given.
+        path: PathBuf,
+        /// What it holds.
+        reason: String,
+    },
+    /// SQLite refused: the file is not a database, the disk is full, ...
+    Sqlite {
+        /// SQLite's message.
+        message: String,
+    },
+    /// The rules of a stored room changed since it was made: it plays on with the rules as
+    /// they are now (a warning).
+    RulesChanged {
+        /// The room's code.
+        code: String,
+        /// The ruleset's spec.
+        ruleset: String,
+    },
+    /// A stored room does not fit this program (its ruleset changed or is gone).
+    Room {
+        /// The room's code.
+        code: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::NotAFile { path, reason } => {
+                write!(f, "the rooms database `{}`: {reason}", path.display())
+            }
+            StoreError::NoFolder { path } => write!(
+                f,
+                "the rooms database `{}`: its folder does not exist",
+                path.display()
+            ),
+            StoreError::Foreign { path, reason } => {
+                write!(
+                    f,
+                    "`{}` is not a yaku rooms database: {reason}",
+                    path.display()
+                )
+            }
+            StoreError::Sqlite { message } => write!(f, "the rooms database failed: {message}"),
+            StoreError::RulesChanged { code, ruleset } => write!(
+                f,
+                "room {code}: the rules of `{ruleset}` changed since it was made; its game plays on with the rules as they are now"
+            ),
+            StoreError::Room { code, reason } => {
+                write!(f, "room {code} cannot be rebuilt: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite {
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A room as stored: what starts its game again, who holds each seat, and its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredRoom {
+    /// The room's code.
+    pub code: String,
+    /// The ruleset's spec (a bundled name).
+    pub ruleset: String,
+    /// The text of a rule file pasted on the page, for a room that plays one (the ruleset is
+    /// then loaded from it, not by its spec).
+    pub rules: Option<String>,
+    /// The ruleset's content hash when the room was made, as records write it.
+    pub content_hash: String,
+    /// The game's seed.
+    pub seed: u64,
+    /// Hands asked for, if not the ruleset's length.
+    pub rounds: Option<u32>,
+    /// The spectators' token.
+    pub watch: String,
+    /// The creator's token (the first person's), who may hand an absent seat to a bot.
+    pub creator: Option<String>,
+    /// Each seat's holder: `human` or a bot's name.
+    pub holders: Vec<String>,
+    /// Each seat's token, for the seats people hold.
+    pub tokens: Vec<Option<String>>,
+    /// Every move, in order.
+    pub moves: Vec<Step>,
+    /// True once the game is over.
+    pub finished: bool,
+}
+
+/// A line of [`Store::list`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The room's code.
+    pub code: String,
+    /// The ruleset's spec.
+    pub ruleset: String,
+    /// Each seat's holder.
+    pub holders: Vec<String>,
+    /// Moves made.
+    pub moves: usize,
+    /// True once the game is over.
+    pub finished: bool,
+    /// When it was last moved in, in seconds since 1970.
+    pub touched: i64,
+}
+
+/// The rooms database.
+pub struct Store {
+    db: Mutex<Connection>,
+}
+
+/// Seconds since 1970.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Where rooms are kept when `--db` does not say: `$XDG_DATA_HOME/yaku/serve.sqlite`, or
+/// `~/.local/share/yaku/serve.sqlite`; `None` when neither variable is set.
+pub fn default_path() -> Option<PathBuf> {
+    // A relative (or empty) XDG_DATA_HOME is ignored, as the XDG base directory spec says.
+    let set = |v: &str| {
+        std::env::var_os(v)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let data = set("XDG_DATA_HOME").or_else(|| set("HOME").map(|h| h.join(".local/share")))?;
+    Some(data.join("yaku").join("serve.sqlite"))
+}
+
+impl Store {
+    /// Opens (or makes) the database at `path`, which must be a regular file or name nothing
+    /// yet in a folder that exists. A directory, a device or a pipe is refused before SQLite
+    /// opens anything.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if let Some(reason) = crate::fsio::write_target_problem(path) {
+            return Err(StoreError::NotAFile {
+                path: path.to_path_buf(),
+                reason,
+            });
+        }
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if folder.is_some_and(|f| !f.is_dir()) {
+            return Err(StoreError::NoFolder {
+                path: path.to_path_buf(),
+            });
+        }
+        // Made readable by its owner only: it holds the seat tokens, and the seed of every game
+        // in progress (its deals). SQLite gives its WAL files the same mode.
+        if std::fs::symlink_metadata(path).is_err() {
+            use std::os::unix::fs::OpenOptionsExt;
+            let made = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path);
+            if let Err(e) = made
+                && e.kind() != std::io::ErrorKind::AlreadyExists
+            {
+                return Err(StoreError::Sqlite {
+                    message: format!("cannot make `{}`: {e}", path.display()),
+                });
+            }
+        }
+        let db = Connection::open(path)?;
+        Store::set_up(db, Some(path))
+    }
+
+    /// A database in memory, gone when the store is dropped (for tests).
+    pub fn in_memory() -> Result<Store, StoreError> {
+        Store::set_up(Connection::open_in_memory()?, None)
+    }
+
+    fn set_up(db: Connection, path: Option<&Path>) -> Result<Store, StoreError> {
+        let foreign = |reason: String| StoreError::Foreign {
+            path: path.map(Path::to_path_buf).unwrap_or_default(),
+            reason,
+        };
+        // A file that is not SQLite fails here, at its first read.
+        let version: i64 = db
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| foreign(e.to_string()))?;
+        if version > SCHEMA_VERSION {
+            return Err(foreign(format!(
+                "it was written by a newer yaku (schema {version}; this one reads {SCHEMA_VERSION})"
+            )));
+        }
+        if version == 0 {
+            let tables: i64 = db.query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )?;
+            if tables > 0 {
+                return Err(foreign(
+                    "it is an SQLite database of another program".to_string(),
+                ));
+            }
+        }
+        // The write-ahead log keeps every committed move through a killed process; NORMAL
+        // syncs it at checkpoints, so a power cut may lose the last moves but never breaks a
+        // game. A second process (an export) reads while the server writes.
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        db.pragma_update(None, "synchronous", "NORMAL")?;
+        db.pragma_update(None, "foreign_keys", true)?;
+        db.busy_timeout(std::time::Duration::from_secs(5))?;
+        db.execute_batch(SCHEMA)?;
+        db.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        Ok(Store { db: Mutex::new(db) })
+    }
+
+    fn db(&self) -> Result<std::sync::MutexGuard<'_, Connection>, StoreError> {
+        self.db.lock().map_err(|_| StoreError::Sqlite {
+            message: "a write failed midway".to_string(),
+        })
+    }
+
+    /// Stores a new room with its first moves (the bots' before a person acts), at once.
+    pub fn insert(&self, room: &StoredRoom) -> Result<(), StoreError> {
+        let mut db = self.db()?;
+        let tx = db.transaction()?;
+        let now = now();
+        tx.execute(
+            "INSERT INTO rooms (code, ruleset, content_hash, seed, rounds, watch, creator, created, touched, finished, rules)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
+            params![
+                room.code,
+                room.ruleset,
+                room.content_hash,
+                room.seed as i64,
+                room.rounds,
+                room.watch,
+                room.creator,
+                now,
+                room.finished,
+                room.rules
+            ],
+        )?;
+        for (seat, (holder, token)) in room.holders.iter().zip(&room.tokens).enumerate() {
+            tx.execute(
+                "INSERT INTO seats (code, seat, holder, token) VALUES (?1, ?2, ?3, ?4)",
+                params![room.code, seat as i64, holder, token],
+            )?;
+        }
+        insert_moves(&tx, &room.code, 0, &room.moves)?;
+        tx.commit()?;
+        drop(db);
+        if room.finished {
+            self.prune(MAX_FINISHED)?;
+        }
+        Ok(())
+    }
+
+    /// Appends moves to a room (the first of them is move `from`, 0-based), at once.
+    pub fn append(
+        &self,
+        code: &str,
+        from: usize,
+        moves: &[Step],
+        finished: bool,
+    ) -> Result<(), StoreError> {
+        let mut db = self.db()?;
+        let tx = db.transaction()?;
+        insert_moves(&tx, code, from, moves)?;
+        tx.execute(
+            "UPDATE rooms SET touched = ?2, finished = ?3 WHERE code = ?1",
+            params![code, now(), finished],
+        )?;
+        tx.commit()?;
+        drop(db);
+        if finished {
+            self.prune(MAX_FINISHED)?;
+        }
+        Ok(())
+    }
+
+    /// Gives `seat` of a room to the bot `bot`: its token no longer holds it.
+    pub fn hand_over(&self, code: &str, seat: usize, bot: &str) -> Result<(), StoreError> {
+        self.db()?.execute(
+            "UPDATE seats SET holder = ?3, token = NULL WHERE code = ?1 AND seat = ?2",
+            params![code, seat as i64, bot],
+        )?;
+        Ok(())
+    }
+
+    /// The room with this code, if stored.
+    pub fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let db = self.db()?;
+        let head = db
+            .query_row(
+                "SELECT ruleset, content_hash, seed, rounds, watch, creator, finished, rules
+                 FROM rooms WHERE code = ?1",
+                [code],
+                |r| {
+                    Ok(StoredRoom {
+                        code: code.to_string(),
+                        ruleset: r.get(0)?,
+                        content_hash: r.get(1)?,
+                        seed: r.get::<_, i64>(2)? as u64,
+                        rounds: r.get(3)?,
+                        watch: r.get(4)?,
+                        creator: r.get(5)?,
+                        holders: Vec::new(),
+                        tokens: Vec::new(),
+                        moves: Vec::new(),
+                        finished: r.get(6)?,
+                        rules: r.get(7)?,
+                    })
+                },
+            )
+            .optional()?;
+        let Some(mut room) = head else {
+            return Ok(None);
+        };
+        let mut seats =
+            db.prepare("SELECT holder, token FROM seats WHERE code = ?1 ORDER BY seat")?;
+        for seat in seats.query_map([code], |r| Ok((r.get(0)?, r.get(1)?)))? {
+            let (holder, token) = seat?;
+            room.holders.push(holder);
+            room.tokens.push(token);
+        }
+        let mut moves = db.prepare("SELECT n, step FROM moves WHERE code = ?1 ORDER BY n")?;
+        for (i, step) in moves
+            .query_map([code], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })?
+            .enumerate()
+        {
+            let (n, step) = step?;
+            let bad = |reason: String| StoreError::Room {
+                code: code.to_string(),
+                reason,
+            };
+            if n != i as i64 {
+                return Err(bad(format!("move {i} is missing")));
+            }
+            room.moves
+                .push(serde_json::from_str(&step).map_err(|e| bad(format!("move {i}: {e}")))?);
+        }
+        Ok(Some(room))
+    }
+
+    /// The codes of the unfinished rooms, oldest first.
+    pub fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let db = self.db()?;
+        let mut query = db.prepare("SELECT code FROM rooms WHERE finished = 0 ORDER BY created")?;
+        let codes = query
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(codes)
+    }
+
+    /// Every stored room, the last moved in first.
+    pub fn list(&self) -> Result<Vec<Listed>, StoreError> {
+        let db = self.db()?;
+        let mut query = db.prepare(
+            "SELECT r.code, r.ruleset, r.finished, r.touched,
+                    (SELECT group_concat(holder, ',') FROM (SELECT holder FROM seats s WHERE s.code = r.code ORDER BY seat)),
+                    (SELECT count(*) FROM moves m WHERE m.code = r.code)
+             FROM rooms r ORDER BY r.touched DESC",
+        )?;
+        let listed = query
+            .query_map([], |r| {
+                let holders: Option<String> = r.get(4)?;
+                Ok(Listed {
+                    code: r.get(0)?,
+                    ruleset: r.get(1)?,
+                    finished: r.get(2)?,
+                    touched: r.get(3)?,
+                    holders: holders
+                        .unwrap_or_default()
+                        .split(',')
+                        .map(str::to_string)
+                        .collect(),
+                    moves: r.get::<_, i64>(5)? as usize,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(listed)
+    }
+
+    /// Deletes a room and its moves.
+    pub fn delete(&self, code: &str) -> Result<(), StoreError> {
+        self.db()?
+            .execute("DELETE FROM rooms WHERE code = ?1", [code])?;
+        Ok(())
+    }
+
+    /// Deletes the unfinished rooms nobody has moved in since `before` (seconds since 1970);
+    /// their codes.
+    pub fn delete_abandoned(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        let mut db = self.db()?;
+        let tx = db.transaction()?;
+        let codes: Vec<String> = tx
+            .prepare("SELECT code FROM rooms WHERE finished = 0 AND touched < ?1")?
+            .query_map([before], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        tx.execute(
+            "DELETE FROM rooms WHERE finished = 0 AND touched < ?1",
+            [before],
+        )?;
+        tx.commit()?;
+        Ok(codes)
+    }
+
+    /// Keeps the newest `keep` finished rooms ([`MAX_FINISHED`] after every finished game).
+    fn prune(&self, keep: usize) -> Result<(), StoreError> {
+        self.db()?.execute(
+            "DELETE FROM rooms WHERE code IN (SELECT code FROM rooms WHERE finished = 1
+             ORDER BY touched DESC LIMIT -1 OFFSET ?1)",
+            [keep as i64],
+        )?;
+        Ok(())
+    }
+}
+
+fn insert_moves(
+    tx: &rusqlite::Transaction<'_>,
+    code: &str,
+    from: usize,
+    moves: &[Step],
+) -> Result<(), StoreError> {
+    let mut insert = tx.prepare_cached("INSERT INTO moves (code, n, step) VALUES (?1, ?2, ?3)")?;
+    for (i, step) in moves.iter().enumerate() {
+        let json = serde_json::to_string(step).map_err(|e| StoreError::Sqlite {
+            message: e.to_string(),
+        })?;
+        insert.execute(params![code, (from + i) as i64, json])?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::record::StepAction;
+
+    fn room(code: &str, finished: bool) -> StoredRoom {
+        StoredRoom {
+            rules: None,
+            code: code.to_string(),
+            ruleset: "koikoi".to_string(),
+            content_hash: "0123456789abcdef".to_string(),
+            seed: u64::MAX - 7,
+            rounds: Some(2),
+            watch: "w".to_string(),
+            creator: Some("t0".to_string()),
+            holders: vec!["human".to_string(), "greedy".to_string()],
+            tokens: vec![Some("t0".to_string()), None],
+            moves: vec![Step {
+                seat: Some(0),
+                action: StepAction::Play {
+                    card: "pine-crane".to_string(),
+                },
+            }],
+            finished,
+        }
+    }
+
+    #[test]
+    fn a_room_comes_back_as_it_was_stored() {
+        let store = Store::in_memory().unwrap();
+        let mut stored = room("a", false);
+        store.insert(&stored).unwrap();
+        let more = vec![Step {
+            seat: Some(1),
+            action: StepAction::Declare {
+                id: "koikoi".to_string(),
+                card: None,
+            },
+        }];
+        store.append("a", 1, &more, true).unwrap();
+        store.hand_over("a", 0, "expert").unwrap();
+        stored.moves.extend(more);
+        stored.finished = true;
+        stored.holders[0] = "expert".to_string();
+        stored.tokens[0] = None;
+        assert_eq!(store.load("a").unwrap(), Some(stored));
+        assert_eq!(store.load("b").unwrap(), None);
+        assert!(store.unfinished().unwrap().is_empty());
+        let listed = store.list().unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!((listed[0].moves, listed[0].finished), (2, true));
+        assert_eq!(listed[0].holders, ["expert", "greedy"]);
+        // A move stored twice is refused, and the transaction leaves nothing of it.
+        assert!(store.append("a", 1, &[], false).is_ok());
+        let twice = store.load("a").unwrap().unwrap().moves;
+        assert!(store.append("a", 0, &twice, false).is_err());
+        assert_eq!(store.load("a").unwrap().unwrap().moves, twice);
+        store.delete("a").unwrap();
+        assert_eq!(store.load("a").unwrap(), None);
+    }
+
+    #[test]
+    fn abandoned_and_old_finished_rooms_go() {
+        let store = Store::in_memory().unwrap();
+        store.insert(&room("old", false)).unwrap();
+        assert_eq!(
+            store.delete_abandoned(now() - 60).unwrap(),
+            Vec::<String>::new()
+        );
+        assert_eq!(store.delete_abandoned(now() + 60).unwrap(), ["old"]);
+        assert!(store.list().unwrap().is_empty());
+        for code in ["f1", "f2", "f3"] {
+            store.insert(&room(code, true)).unwrap();
+        }
+        store.prune(2).unwrap();
+        assert_eq!(store.list().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn only_a_regular_file_or_a_new_name_is_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Store::open(dir.path()).err().unwrap();
+        assert!(matches!(err, StoreError::NotAFile { .. }), "{err}");
+        assert!(err.to_string().contains("directory"), "{err}");
+        let nowhere = dir.path().join("no/such/folder.sqlite");
+        let err = Store::open(&nowhere).err().unwrap();
+        assert!(err.to_string().contains("folder does not exist"), "{err}");
+        let text = dir.path().join("notes.txt");
+        std::fs::write(
+            &text,
+            "not a database, but long enough to be read as one: ".repeat(40),
+        )
+        .unwrap();
+        let err = Store::open(&text).err().unwrap();
+        assert!(matches!(err, StoreError::Foreign { .. }), "{err}");
+        let path = dir.path().join("serve.sqlite");
+        Store::open(&path)
+            .unwrap()
+            .insert(&room("a", false))
+            .unwrap();
+        assert_eq!(Store::open(&path).unwrap().unfinished().unwrap(), ["a"]);
+        let other = dir.path().join("other.sqlite");
+        Connection::open(&other)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x)")
+            .unwrap();
+        let err = Store::open(&other).err().unwrap();
+        assert!(err.to_string().contains("another program"), "{err}");
+    }
+}
