@@ -359,7 +359,7 @@ impl Table for TricksTable {
                 self.style.name(deck, t),
                 plural(view.stock_len, "card")
             ),
-            (None, None) if g.flow().deal_all => "no stock".to_string(),
+            (None, None) if g.flow().deal_all || g.flow().talon => "no stock".to_string(),
             (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
         };
         let _ = writeln!(out, "trumps: {trumps} · {stock}");
@@ -490,7 +490,7 @@ impl Table for TricksTable {
                 deck.card(t).name,
                 plural(view.stock_len, "card")
             ),
-            (None, None) if g.flow().deal_all => "no stock".to_string(),
+            (None, None) if g.flow().deal_all || g.flow().talon => "no stock".to_string(),
             (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
         };
         let mut notes = vec![format!("trumps: {trumps} · {stock}")];
