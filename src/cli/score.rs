@@ -62,7 +62,8 @@ pub struct ScoreArgs {
     /// How the hand ended. Matching games: `stop` (the default), `instant` (an instant win at
     /// the deal, held by `--hand`), `exhausted` (the hands ran out: a draw, or the dealer's
     /// points by the ruleset). Trick-taking games: `claim`, `false_claim`, `failed_close`,
-    /// `last_trick`; `--captured` is then the winner's tricks.
+    /// `last_trick`, and `made`, `set` for a contract (`--contract`); `--captured` is then the
+    /// winner's tricks (the declarer's, for a contract).
     #[arg(long, value_name = "END")]
     end: Option<String>,
     /// Trick-taking games: the winner's marriage points that count (0 to 10000).
@@ -78,6 +79,9 @@ pub struct ScoreArgs {
     /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
     #[arg(long, default_value = "none", value_name = "WHO")]
     closer: String,
+    /// Trick-taking games with named contracts: the contract the declarer played, by id.
+    #[arg(long, value_name = "ID")]
+    contract: Option<String>,
     /// Games that settle each loser (Go-Stop) or every seat (Scopa): another seat's capture
     /// pile; give it once per seat, in seat order after the seat of `--captured`.
     #[arg(long = "loser", value_name = "ID,ID,...")]
@@ -716,7 +720,14 @@ pub(super) fn score_tricks(
         unreachable!("the trick-taking family's front scores trick-taking rulesets")
     };
     use crate::script::{FactValue, HandFacts};
-    let ends = ["claim", "false_claim", "failed_close", "last_trick"];
+    let ends = [
+        "claim",
+        "false_claim",
+        "failed_close",
+        "last_trick",
+        "made",
+        "set",
+    ];
     let Some(end) = args.end.as_deref().filter(|e| ends.contains(e)) else {
         eprintln!(
             "error: a trick-taking hand needs `--end` with one of: {}",
@@ -760,17 +771,50 @@ pub(super) fn score_tricks(
         points(pile) + args.marriages,
         points(theirs) + args.opponent_marriages,
     );
+    // A trick holds a card of every seat.
+    let per_trick = flow.players.max(1);
+    let contracts = flow.auction.as_ref().map_or(&[][..], |a| &a.contracts[..]);
+    let contract = match args.contract.as_deref() {
+        None => None,
+        Some(id) => match contracts.iter().find(|c| c.id == id) {
+            Some(c) => Some(c),
+            None => {
+                let ids: Vec<&str> = contracts.iter().map(|c| c.id.as_str()).collect();
+                eprintln!(
+                    "error: `{}` has no contract `{id}`{}",
+                    ruleset.id,
+                    if ids.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (its contracts: {})", ids.join(", "))
+                    }
+                );
+                return super::EXIT_USAGE;
+            }
+        },
+    };
     let facts = HandFacts {
         extra: vec![
             ("end", FactValue::Text(end.to_string())),
             ("points_self", FactValue::Int(mine)),
             ("points_opponent", FactValue::Int(other)),
-            ("tricks_self", FactValue::Int(i64::from(pile.len() / 2))),
+            (
+                "tricks_self",
+                FactValue::Int(i64::from(pile.len() / per_trick)),
+            ),
             (
                 "tricks_opponent",
-                FactValue::Int(i64::from(theirs.len() / 2)),
+                FactValue::Int(i64::from(theirs.len() / per_trick)),
             ),
             ("closer", FactValue::Text(args.closer.clone())),
+            ("bid", FactValue::Int(contract.map_or(0, |c| c.bid))),
+            (
+                "contract",
+                FactValue::Text(contract.map_or_else(String::new, |c| c.id.clone())),
+            ),
+            ("value", FactValue::Int(contract.map_or(0, |c| c.value))),
+            ("seat", FactValue::Int(0)),
+            ("opponent_seat", FactValue::Int(1)),
         ],
         ..HandFacts::default()
     };
@@ -790,11 +834,16 @@ pub(super) fn score_tricks(
             "end": end,
             "points": mine,
             "opponent_points": other,
-            "tricks": pile.len() / 2,
-            "opponent_tricks": theirs.len() / 2,
+            "tricks": pile.len() / per_trick,
+            "opponent_tricks": theirs.len() / per_trick,
             "steps": outcome.steps,
             "game_points": outcome.total,
         });
+        let mut doc = doc;
+        if let Some(c) = contract {
+            doc["contract"] = serde_json::json!(c.id);
+            doc["opponent_game_points"] = serde_json::json!(outcome.opponent);
+        }
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
@@ -804,14 +853,21 @@ pub(super) fn score_tricks(
         "{} — the hand ended by {end}: the winner has {} in {}, the other player {} in {}",
         ruleset.name,
         super::plural(mine, "card point"),
-        super::plural(pile.len() / 2, "trick"),
+        super::plural(pile.len() / per_trick, "trick"),
         super::plural(other, "card point"),
-        super::plural(theirs.len() / 2, "trick"),
+        super::plural(theirs.len() / per_trick, "trick"),
     );
     for step in &outcome.steps {
         let _ = writeln!(out, "  {}", step.reason);
     }
     let _ = writeln!(out, "  game points: {}", outcome.total);
+    if outcome.opponent != 0 {
+        let _ = writeln!(
+            out,
+            "  game points of each other player: {}",
+            outcome.opponent
+        );
+    }
     print!("{out}");
     super::EXIT_OK
 }

@@ -2,6 +2,7 @@
 
 mod args;
 mod bots;
+mod dreierschnapsen;
 mod gostop;
 mod learn;
 mod pinochle;
