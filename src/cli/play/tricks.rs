@@ -142,15 +142,13 @@ fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
                 bid_text(g, bid).trim_start_matches("bid "),
                 style.who(d)
             );
-            if let Some(c) = g.contract() {
-                if !c.description.is_empty() {
-                    let _ = write!(
-                        line,
-                        " ({}, worth {})",
-                        c.description.trim_end_matches('.'),
-                        c.value
-                    );
-                }
+            if let Some(c) = g.contract().filter(|c| !c.description.is_empty()) {
+                let _ = write!(
+                    line,
+                    " ({}, worth {})",
+                    c.description.trim_end_matches('.'),
+                    c.value
+                );
             }
             // The sides of the hand, with the tricks each has taken.
             let sides: [Vec<Seat>; 2] = [
