@@ -384,6 +384,7 @@ fn every_contract_made_and_set() {
     // Gang (ange-bauer: every trick, no trumps, the declarer leads, 9 points).
     let mut moves = vec!["bid 4", "pass", "pass"];
     moves.extend(take_talon);
+    let mut tricks: Vec<String> = Vec::new();
     for (lead, p0, p2) in [
         ("hearts-ace", "spades-queen", "spades-ten"),
         ("hearts-ten", "spades-jack", "spades-king"),
@@ -392,10 +393,9 @@ fn every_contract_made_and_set() {
         ("hearts-jack", "clubs-king", "clubs-ace"),
         ("spades-ace", "clubs-queen", "clubs-ten"),
     ] {
-        moves.extend(
-            [lead, p2, p0].map(|c| Box::leak(format!("play {c}").into_boxed_str()) as &str),
-        );
+        tricks.extend([lead, p2, p0].map(|c| format!("play {c}")));
     }
+    moves.extend(tricks.iter().map(String::as_str));
     s += &case(
         &r,
         "Gang made: every trick without trumps; it scores 9 (ange-bauer)",
@@ -419,6 +419,7 @@ fn every_contract_made_and_set() {
     let mut moves = vec!["bid 5", "pass", "pass"];
     moves.extend(take_talon);
     moves.push("trump hearts");
+    let mut tricks: Vec<String> = Vec::new();
     for (lead, p0, p2) in [
         ("hearts-ace", "spades-queen", "spades-ten"),
         ("hearts-ten", "spades-jack", "spades-king"),
@@ -427,10 +428,9 @@ fn every_contract_made_and_set() {
         ("hearts-jack", "clubs-king", "clubs-ace"),
         ("spades-ace", "clubs-queen", "clubs-ten"),
     ] {
-        moves.extend(
-            [lead, p2, p0].map(|c| Box::leak(format!("play {c}").into_boxed_str()) as &str),
-        );
+        tricks.extend([lead, p2, p0].map(|c| format!("play {c}")));
     }
+    moves.extend(tricks.iter().map(String::as_str));
     s += &case(
         &r,
         "Bauernschnapser made: every trick with Hearts trumps; it scores 12 (ange-bauer)",
@@ -644,10 +644,6 @@ fn random_games_keep_the_cards_the_follow_rules_and_the_contract() {
         if let Some(p) = goal.points {
             assert_eq!(made, g.points(d) >= p, "seed {seed}: {p} points");
             if let Some(k) = goal.by_trick {
-                assert!(
-                    taken + lost <= k.max(1) || !made || taken + lost <= k,
-                    "seed {seed}"
-                );
                 assert!(taken + lost <= k, "seed {seed}: decided by trick {k}");
             }
         }
