@@ -33,6 +33,10 @@ p0=$(count p0 core_hands pinochle 0)
 p100=$(count p100 core_hands pinochle 100)
 pg0=$(count pg0 bot_hands pinochle greedy,greedy,greedy,greedy 0)
 pg20=$(count pg20 bot_hands pinochle greedy,greedy,greedy,greedy 20)
+d0=$(count d0 core_hands dreierschnapsen 0)
+d100=$(count d100 core_hands dreierschnapsen 100)
+dg0=$(count dg0 bot_hands dreierschnapsen greedy,greedy,greedy 0)
+dg20=$(count dg20 bot_hands dreierschnapsen greedy,greedy,greedy 20)
 c0=$(count c0 core_hands scopa 0)
 c500=$(count c500 core_hands scopa 500)
 h0=$(count h0 core_hands hachihachi 0)
@@ -58,5 +62,8 @@ echo "Scopa random vs random (core_hands scopa 500): $(per_hand "$c500" "$c0" 22
 echo "Hachi-Hachi random (core_hands hachihachi 500): $(per_hand "$h500" "$h0" 6000) a hand"
 echo "Pinochle random (core_hands pinochle 100): $(per_hand "$p100" "$p0" "$(grep -o '[0-9]* hands' "$out"/p100.txt | cut -d' ' -f1)") a hand;" \
     "greedy (bot_hands pinochle greedy,greedy,greedy,greedy 20): $(per_hand "$pg20" "$pg0" "$(grep -o '[0-9]* hands' "$out"/pg20.txt | cut -d' ' -f1)") a hand"
+echo "Dreierschnapsen random (core_hands dreierschnapsen 100): $(per_hand "$d100" "$d0" "$(grep -o '[0-9]* hands' "$out"/d100.txt | cut -d' ' -f1)") a hand;" \
+    "greedy (bot_hands dreierschnapsen greedy,greedy,greedy 20): $(per_hand "$dg20" "$dg0" "$(grep -o '[0-9]* hands' "$out"/dg20.txt | cut -d' ' -f1)") a hand"
 cat "$out"/g100.txt "$out"/x4.txt "$out"/x8.txt "$out"/r2000.txt "$out"/m20.txt "$out"/s200.txt \
-    "$out"/sx2.txt "$out"/c500.txt "$out"/h500.txt "$out"/p100.txt "$out"/pg20.txt
+    "$out"/sx2.txt "$out"/c500.txt "$out"/h500.txt "$out"/p100.txt "$out"/pg20.txt \
+    "$out"/d100.txt "$out"/dg20.txt

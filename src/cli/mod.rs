@@ -258,7 +258,10 @@ fn declaration_flags(argv: Vec<String>) -> (Vec<String>, Vec<(String, String)>) 
     };
     let known: Vec<String> = score
         .get_arguments()
-        .filter_map(|a| a.get_long().map(str::to_string))
+        .flat_map(|a| {
+            let aliases = a.get_all_aliases().unwrap_or_default();
+            (a.get_long().into_iter().chain(aliases)).map(str::to_string)
+        })
         .chain(["help".to_string()])
         .collect();
     let (mut kept, mut declared) = (Vec::new(), Vec::new());

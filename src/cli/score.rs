@@ -63,7 +63,8 @@ pub struct ScoreArgs {
     /// How the hand ended. Matching games: `stop` (the default), `instant` (an instant win at
     /// the deal, held by `--hand`), `exhausted` (the hands ran out: a draw, or the dealer's
     /// points by the ruleset). Trick-taking games: `claim`, `false_claim`, `failed_close`,
-    /// `last_trick`; `--captured` is then the winner's tricks.
+    /// `last_trick`, and `made`, `set` for a contract (`--contract`); `--captured` is then the
+    /// winner's tricks (the declarer's, for a contract).
     #[arg(long, value_name = "END")]
     end: Option<String>,
     /// Trick-taking games: the winner's marriage points that count (0 to 10000).
@@ -88,9 +89,9 @@ pub struct ScoreArgs {
     /// Trick-taking games with melds: the other side's meld points (0 to 10000).
     #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     opponent_melds: i64,
-    /// Trick-taking games with an auction: the winning bid (a value, or a named contract's id),
-    /// made by the `--captured` side.
-    #[arg(long, value_name = "BID")]
+    /// Trick-taking games with an auction: the winning bid (a value, or a named contract's id;
+    /// also `--contract ID`), made by the `--captured` side.
+    #[arg(long, alias = "contract", value_name = "BID")]
     bid: Option<String>,
     /// Trick-taking games: who took the last trick (`self`, the `--captured` side; `opponent`;
     /// `none`); by default the winner's side when `--end last_trick`, else no one.
@@ -749,7 +750,14 @@ pub(super) fn score_tricks(
         return show_melds(ruleset, flow, args, hand);
     }
     use crate::script::{FactValue, HandFacts};
-    let ends = ["claim", "false_claim", "failed_close", "last_trick"];
+    let ends = [
+        "claim",
+        "false_claim",
+        "failed_close",
+        "last_trick",
+        "made",
+        "set",
+    ];
     let Some(end) = args.end.as_deref().filter(|e| ends.contains(e)) else {
         eprintln!(
             "error: a trick-taking hand needs `--end` with one of: {}",
@@ -771,7 +779,7 @@ pub(super) fn score_tricks(
         None if end == "last_trick" => "self",
         None => "none",
     };
-    let (bid, contract) = match trick_bid(flow, args.bid.as_deref()) {
+    let (bid, contract, value) = match trick_bid(flow, args.bid.as_deref()) {
         Ok(b) => b,
         Err(message) => {
             eprintln!("error: {message}");
@@ -838,6 +846,7 @@ pub(super) fn score_tricks(
             ("melds_opponent", FactValue::Int(args.opponent_melds)),
             ("bid", FactValue::Int(bid)),
             ("contract", FactValue::Text(contract.clone())),
+            ("value", FactValue::Int(value)),
             ("seat", FactValue::Int(0)),
             ("opponent_seat", FactValue::Int(opponent_seat as i64)),
             ("side", FactValue::List(side)),
@@ -877,6 +886,9 @@ pub(super) fn score_tricks(
         // A hand settled seat by seat gives each seat's points; otherwise the winner's.
         if outcome.seats.is_empty() {
             doc["game_points"] = outcome.total.into();
+            if outcome.opponent != 0 {
+                doc["opponent_game_points"] = outcome.opponent.into();
+            }
         } else {
             doc["seats"] = serde_json::json!(outcome.seats);
         }
@@ -918,6 +930,13 @@ pub(super) fn score_tricks(
     }
     if outcome.seats.is_empty() {
         let _ = writeln!(out, "  game points: {}", outcome.total);
+        if outcome.opponent != 0 {
+            let _ = writeln!(
+                out,
+                "  game points of each other player: {}",
+                outcome.opponent
+            );
+        }
     } else {
         let list: Vec<String> = (outcome.seats.iter().enumerate())
             .map(|(s, p)| format!("seat {} {p:+}", s + 1))
@@ -929,15 +948,15 @@ pub(super) fn score_tricks(
 }
 
 /// The bid of `--bid`: a value the auction offers or a named contract's id, with that
-/// contract's id (empty for a value bid); 0 where the ruleset has no auction.
+/// contract's id and value (empty and 0 for a value bid); 0 where the ruleset has no auction.
 fn trick_bid(
     flow: &crate::ruleset::TricksFlow,
     bid: Option<&str>,
-) -> Result<(i64, String), String> {
+) -> Result<(i64, String, i64), String> {
     let Some(a) = &flow.auction else {
         return match bid {
             Some(_) => Err("`--bid` is for games with an auction, and this one has none".into()),
-            None => Ok((0, String::new())),
+            None => Ok((0, String::new(), 0)),
         };
     };
     let Some(raw) = bid.map(str::trim) else {
@@ -946,11 +965,11 @@ fn trick_bid(
         );
     };
     if let Some(c) = a.contracts.iter().find(|c| c.id == raw) {
-        return Ok((c.bid, c.id.clone()));
+        return Ok((c.bid, c.id.clone(), c.value));
     }
     let value = raw.parse::<i64>().ok();
     if let Some(c) = value.and_then(|v| a.contract(v)) {
-        return Ok((c.bid, c.id.clone()));
+        return Ok((c.bid, c.id.clone(), c.value));
     }
     match value {
         Some(v)
@@ -959,7 +978,7 @@ fn trick_bid(
                 && v <= a.maximum
                 && (v - a.minimum) % a.step.max(1) == 0 =>
         {
-            Ok((v, String::new()))
+            Ok((v, String::new(), 0))
         }
         _ => {
             let mut offered = Vec::new();

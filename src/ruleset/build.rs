@@ -2507,8 +2507,14 @@ fn tricks_flow(
         ));
     }
     let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
-    let deal_all =
-        choice(&mut r, "deal", &[("stock", false), ("all", true)], errors).unwrap_or(false);
+    let deal = choice(
+        &mut r,
+        "deal",
+        &[("stock", 0u8), ("all", 1u8), ("talon", 2u8)],
+        errors,
+    )
+    .unwrap_or(0);
+    let (deal_all, talon) = (deal == 1, deal == 2);
     let hand_size = if deal_all {
         if let Some((_, at)) = r.int("hand_size", errors) {
             errors.push(
@@ -2557,10 +2563,10 @@ fn tricks_flow(
         errors,
     )
     .unwrap_or(TrumpRule::TurnedUp);
-    if deal_all && trump == TrumpRule::TurnedUp {
+    if (deal_all || talon) && trump == TrumpRule::TurnedUp {
         errors.push(
             Diagnostic::error(
-                "`deal = \"all\"` leaves no card to turn up for trumps",
+                "`deal = \"all\"` or `\"talon\"` leaves no card to turn up for trumps",
                 trump_at.clone().unwrap_or_else(|| loc.clone()),
             )
             .with_help(Some(
@@ -2710,7 +2716,7 @@ fn tricks_flow(
             )),
         );
     }
-    let dealt = players * hand_size + u32::from(!deal_all);
+    let dealt = players * hand_size + u32::from(!deal_all && !talon);
     if !deck_holds(deck, dealt, "the deal", loc, errors) {
         return None;
     }
@@ -2730,6 +2736,7 @@ fn tricks_flow(
         teams,
         hand_size,
         deal_all,
+        talon,
         trump,
         auction,
         melds,
@@ -2805,7 +2812,11 @@ fn auction(
     let passed_out = choice(
         &mut r,
         "passed_out",
-        &[("dealer", PassedOut::Dealer), ("redeal", PassedOut::Redeal)],
+        &[
+            ("dealer", PassedOut::Dealer),
+            ("redeal", PassedOut::Redeal),
+            ("forehand", PassedOut::Forehand),
+        ],
         errors,
     )
     .unwrap_or(PassedOut::Redeal);
@@ -2819,6 +2830,13 @@ fn auction(
         errors,
     )
     .unwrap_or(FirstLead::AfterDealer);
+    let declarer_alone = choice(
+        &mut r,
+        "sides",
+        &[("teams", false), ("declarer-alone", true)],
+        errors,
+    )
+    .unwrap_or(false);
     let mut contracts: Vec<Contract> = Vec::new();
     for (ct, cl) in r.tables("contract", errors) {
         let mut c = TableReader::new(ct, cl.clone(), "a `[[flow.auction.contract]]`")
@@ -2829,6 +2847,18 @@ fn auction(
         let bid = c.int("bid", errors);
         let follow = follow_rules(&mut c, errors);
         let trumps = c.boolean("trumps", errors).is_none_or(|(b, _)| b);
+        let value = c.int("value", errors);
+        let goal = contract_goal(&mut c, cl, errors);
+        let takes_talon = c.boolean("talon", errors).is_some_and(|(b, _)| b);
+        let lead = choice(
+            &mut c,
+            "first_lead",
+            &[
+                ("after-dealer", FirstLead::AfterDealer),
+                ("declarer", FirstLead::Declarer),
+            ],
+            errors,
+        );
         if bid.is_none() && c.item("bid").is_none() {
             c.missing("bid", errors);
         }
@@ -2863,6 +2893,10 @@ fn auction(
             bid,
             follow,
             trumps,
+            value: value.map_or(bid, |(v, _)| v),
+            goal,
+            talon: takes_talon,
+            first_lead: lead,
         });
     }
     r.finish(errors);
@@ -2937,7 +2971,58 @@ fn auction(
         first_lead,
         pass: pass?,
         name_trump: declared(sections, &["trump"]).first().copied(),
+        declarer_alone,
     })
+}
+
+/// A contract's goal: `points` (by the end of trick `by_trick`), `min_tricks` (a number or
+/// `"all"`) and `max_tricks`.
+fn contract_goal(c: &mut TableReader, loc: &Loc, errors: &mut Vec<Diagnostic>) -> ContractGoal {
+    let count = |n: i64, at: &Loc, key: &str, errors: &mut Vec<Diagnostic>| {
+        if (0..=64).contains(&n) {
+            Some(n as u32)
+        } else {
+            errors.push(Diagnostic::error(
+                format!("`{key}` must be from 0 to 64 tricks, found {n}"),
+                at.clone(),
+            ));
+            None
+        }
+    };
+    let points = c.int("points", errors).map(|(n, _)| n);
+    let by_trick = c
+        .int("by_trick", errors)
+        .and_then(|(n, at)| count(n, at, "by_trick", errors))
+        .filter(|&n| n > 0);
+    let max_tricks = c
+        .int("max_tricks", errors)
+        .and_then(|(n, at)| count(n, at, "max_tricks", errors));
+    let min_tricks = match c.item("min_tricks") {
+        None => None,
+        Some(item) => match &item.value {
+            Value::Int(n) => count(*n, &item.loc, "min_tricks", errors).map(TrickCount::Count),
+            Value::Str(w, _) if w == "all" => Some(TrickCount::All),
+            _ => {
+                errors.push(Diagnostic::error(
+                    "`min_tricks` takes a number of tricks or \"all\"",
+                    item.loc.clone(),
+                ));
+                None
+            }
+        },
+    };
+    if by_trick.is_some() && points.is_none() {
+        errors.push(Diagnostic::error(
+            "a contract's `by_trick` needs `points`: the points to reach by that trick",
+            loc.clone(),
+        ));
+    }
+    ContractGoal {
+        points,
+        by_trick,
+        min_tricks,
+        max_tricks,
+    }
 }
 
 /// `[[meld]]`: the melds of a trick-taking game.
@@ -3755,6 +3840,8 @@ fn tricks_sample_facts(flow: &TricksFlow) -> Vec<Vec<(&'static str, FactValue)>>
         "failed_close",
         "last_trick",
         "passed_out",
+        "made",
+        "set",
     ];
     let seats = flow.players as usize;
     let side: Vec<FactValue> = (0..seats)
@@ -3763,11 +3850,11 @@ fn tricks_sample_facts(flow: &TricksFlow) -> Vec<Vec<(&'static str, FactValue)>>
     let opponent_seat = (1..seats)
         .find(|&s| flow.teams.team_of(s) != flow.teams.team_of(0))
         .unwrap_or(1);
-    let mut bids: Vec<(i64, String)> = vec![(0, String::new())];
+    let mut bids: Vec<(i64, String, i64)> = vec![(0, String::new(), 0)];
     if let Some(a) = &flow.auction {
-        bids.push((a.minimum, String::new()));
-        bids.push((a.maximum, String::new()));
-        bids.extend(a.contracts.iter().map(|c| (c.bid, c.id.clone())));
+        bids.push((a.minimum, String::new(), 0));
+        bids.push((a.maximum, String::new(), 0));
+        bids.extend(a.contracts.iter().map(|c| (c.bid, c.id.clone(), c.value)));
     }
     let mut out = Vec::new();
     for end in ends {
@@ -3777,7 +3864,7 @@ fn tricks_sample_facts(flow: &TricksFlow) -> Vec<Vec<(&'static str, FactValue)>>
             (80, 0, 5, 0, "opponent", 150),
             (30, 66, 0, 4, "none", 40),
         ] {
-            for (bid, contract) in &bids {
+            for (bid, contract, value) in &bids {
                 out.push(vec![
                     ("end", FactValue::Text(end.into())),
                     ("points_self", FactValue::Int(points_self)),
@@ -3789,6 +3876,7 @@ fn tricks_sample_facts(flow: &TricksFlow) -> Vec<Vec<(&'static str, FactValue)>>
                     ("melds_opponent", FactValue::Int(melds / 2)),
                     ("bid", FactValue::Int(*bid)),
                     ("contract", FactValue::Text(contract.clone())),
+                    ("value", FactValue::Int(*value)),
                     ("seat", FactValue::Int(0)),
                     ("opponent_seat", FactValue::Int(opponent_seat as i64)),
                     ("side", FactValue::List(side.clone())),

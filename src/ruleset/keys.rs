@@ -230,8 +230,13 @@ pub static AUCTION: TableDef = table(
         ),
         choice(
             "passed_out",
-            &["dealer", "redeal"],
-            "When everyone passes: the dealer takes the contract at `minimum` (a forced bid), or the hand ends unplayed (end `passed_out`) and the deal passes on.",
+            &["dealer", "redeal", "forehand"],
+            "When everyone passes: the dealer takes the contract at `minimum` (a forced bid), the hand ends unplayed (end `passed_out`) and the deal passes on, or the seat after the dealer (`forehand`) takes the contract at `minimum`.",
+        ),
+        choice(
+            "sides",
+            &["teams", "declarer-alone"],
+            "Who plays together: the partnerships of `[flow] teams` (the default), or the declarer alone against every other seat, partners for the hand (`declarer-alone`).",
         ),
         choice(
             "first_lead",
@@ -249,7 +254,7 @@ pub static AUCTION: TableDef = table(
 /// `[[flow.auction.contract]]`.
 pub static CONTRACT: TableDef = table(
     "[[flow.auction.contract]]",
-    "A contract bid by name: it stands in the bidding at its `bid` value and may change the follow rules and trumps; the scoring script sees its id as `hand.contract`.",
+    "A contract bid by name: it stands in the bidding at its `bid` value and may change the follow rules, trumps, the talon and the first lead; its goal (`points`, `by_trick`, `min_tricks`, `max_tricks`) ends the hand as soon as it is made or set (ends `made` and `set`); the scoring script sees its id as `hand.contract` and its worth as `hand.value`.",
     &[
         required("id", String, "Its id, as the scoring script sees it."),
         key("name", String, "The display name."),
@@ -276,6 +281,44 @@ pub static CONTRACT: TableDef = table(
             "trumps",
             Bool,
             "Whether the declarer names trumps (`false`: played without trumps).",
+        ),
+        key(
+            "value",
+            Int,
+            "The game points it is worth (its `bid` unless given); the scoring script sees them as `hand.value`.",
+        ),
+        key(
+            "points",
+            Int,
+            "Goal: the card points (with counted marriages) the declarer's side must reach.",
+        ),
+        key(
+            "by_trick",
+            Int,
+            "Goal: ... by the end of this trick (1 is the first): a contract decided on the first tricks.",
+        ),
+        KeyDef {
+            values: &["all"],
+            ..key(
+                "min_tricks",
+                IntOrWord,
+                "Goal: the tricks the declarer's side must take at least, or `\"all\"`.",
+            )
+        },
+        key(
+            "max_tricks",
+            Int,
+            "Goal: the tricks the declarer's side may take at most (0: it must take none).",
+        ),
+        key(
+            "talon",
+            Bool,
+            "The declarer takes the talon (`deal = \"talon\"`) and discards as many cards, face down, counted for no one.",
+        ),
+        choice(
+            "first_lead",
+            &["after-dealer", "declarer"],
+            "Who leads the first trick under this contract, instead of the auction's `first_lead`.",
         ),
     ],
 );
@@ -877,8 +920,8 @@ pub static FLOW: TableDef = table(
         ),
         choice(
             "deal",
-            &["stock", "all"],
-            "Trick-taking games: `hand_size` cards each with the rest a stock (the default), or the whole deck dealt evenly with no stock (`all`).",
+            &["stock", "all", "talon"],
+            "Trick-taking games: `hand_size` cards each with the rest a stock (the default), the whole deck dealt evenly with no stock (`all`), or `hand_size` cards each with the rest a face-down talon that a contract may give the declarer (`talon`).",
         ),
         choice(
             "trump",

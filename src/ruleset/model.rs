@@ -969,6 +969,8 @@ pub enum PassedOut {
     /// The hand ends unplayed (end `passed_out`, settled by the scoring script) and the deal
     /// passes on.
     Redeal,
+    /// The seat after the dealer (forehand) must take the contract at the lowest bid.
+    Forehand,
 }
 
 /// Who leads the first trick after an auction.
@@ -998,6 +1000,47 @@ pub struct Contract {
     pub follow: Option<FollowRules>,
     /// The declarer names trumps (false: the hand is played without trumps).
     pub trumps: bool,
+    /// The game points it is worth (`value`; its `bid` unless given): the scoring script sees
+    /// them as `hand.value`.
+    pub value: i64,
+    /// What the declarer's side must do; the hand ends as soon as it is decided.
+    pub goal: ContractGoal,
+    /// The declarer takes the talon into its hand and discards as many cards (where the deal
+    /// leaves a talon).
+    pub talon: bool,
+    /// Who leads the first trick under this contract, instead of `[flow.auction] first_lead`.
+    pub first_lead: Option<FirstLead>,
+}
+
+/// What a contract's declarer must do (`points`, `by_trick`, `min_tricks`, `max_tricks`); an
+/// empty goal leaves the hand to the scoring script. The hand ends as soon as the goal is made
+/// or can no longer be made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContractGoal {
+    /// Card points (with counted marriages) the declarer's side must reach.
+    pub points: Option<i64>,
+    /// ... by the end of this trick (1-based): a contract decided on the first tricks.
+    pub by_trick: Option<u32>,
+    /// Tricks the declarer's side must take at least (`min_tricks = "all"`: every trick).
+    pub min_tricks: Option<TrickCount>,
+    /// Tricks the declarer's side may take at most (0: a Bettler, which must take none).
+    pub max_tricks: Option<u32>,
+}
+
+impl ContractGoal {
+    /// True when the goal says nothing (the scoring script settles the hand).
+    pub fn is_empty(&self) -> bool {
+        *self == ContractGoal::default()
+    }
+}
+
+/// A number of tricks: a count, or every trick of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrickCount {
+    /// This many.
+    Count(u32),
+    /// Every trick of the hand.
+    All,
 }
 
 /// The auction of a trick-taking hand (`[flow.auction]`): bids in turn order from the seat
@@ -1024,6 +1067,9 @@ pub struct Auction {
     pub pass: DeclId,
     /// The declaration that names trumps (`effect = "trump"`, with a card of the suit).
     pub name_trump: Option<DeclId>,
+    /// The declarer plays alone against every other seat, who are partners for the hand
+    /// (`sides = "declarer-alone"`; otherwise the partnerships of `[flow] teams`).
+    pub declarer_alone: bool,
 }
 
 impl Auction {
@@ -1091,6 +1137,9 @@ pub struct TricksFlow {
     pub hand_size: u32,
     /// The whole deck is dealt, evenly, with no stock and no card turned up (`deal = "all"`).
     pub deal_all: bool,
+    /// `hand_size` cards each; the cards left lie face down as a talon, with no stock and no
+    /// card turned up (`deal = "talon"`): a contract may give it to the declarer.
+    pub talon: bool,
     /// Where the trump suit comes from.
     pub trump: TrumpRule,
     /// The auction before play, if the rules hold one.

@@ -559,7 +559,13 @@ fn tricks(
             ),
         ));
     }
-    if flow.deal_all {
+    if flow.talon {
+        deal.push(Rule::plain(format!(
+            "{} {card}s to each player, dealt {packets} at a time, the player after the dealer first; \
+             the {card}s left lie face down as the talon. There is no stock and no {card} turned up.",
+            capitalized(&number_word(flow.hand_size.into())),
+        )));
+    } else if flow.deal_all {
         deal.push(Rule::plain(format!(
             "The whole deck is dealt, {packets} at a time, the player after the dealer first: {} {card}s each at a table of {}. There is no stock.",
             number_word(flow.hand_size.into()),
@@ -577,13 +583,37 @@ fn tricks(
         for c in &a.contracts {
             let mut what = format!("bid at {}", c.bid);
             if let Some(f) = c.follow {
-                what.push_str(&format!("; {}", follow_words(f, false, "gone")));
+                let words = follow_words(f, false, "gone");
+                let words = words.trim_end_matches('.');
+                let mut chars = words.chars();
+                let words: String = chars
+                    .next()
+                    .map(|c| c.to_lowercase().chain(chars).collect())
+                    .unwrap_or_default();
+                what.push_str(&format!("; {words}"));
             }
             if !c.trumps {
                 what.push_str("; played without trumps");
             }
+            if c.talon && flow.talon {
+                what.push_str("; the declarer takes the talon and discards as many cards");
+            }
+            if let Some(lead) = c.first_lead {
+                what.push_str(match lead {
+                    crate::ruleset::FirstLead::Declarer => "; the declarer leads",
+                    crate::ruleset::FirstLead::AfterDealer => "; the player after the dealer leads",
+                });
+            }
+            if let Some(goal) = goal_words(&c.goal, card) {
+                what.push_str(&format!("; {goal}"));
+            }
+            what.push_str(&format!(
+                "; worth {} game point{}",
+                c.value,
+                if c.value == 1 { "" } else { "s" }
+            ));
             if !c.description.is_empty() {
-                what.push_str(&format!(". {}", c.description));
+                what.push_str(&format!(". {}", c.description.trim_end_matches('.')));
             }
             deal.push(Rule::named(&c.name, format!("{}.", capitalized(&what))));
         }
@@ -623,7 +653,7 @@ fn tricks(
         }
         _ => "The player after the dealer leads first.",
     };
-    let mut play = if flow.players == 2 && !flow.deal_all {
+    let mut play = if flow.players == 2 && !flow.deal_all && !flow.talon {
         vec![Rule::plain(format!(
             "{lead} A trick goes to the higher {card} of the \
              suit led or the higher trump; its winner draws first from the stock, then the other \
@@ -631,7 +661,7 @@ fn tricks(
             ranks.join(", ")
         ))]
     } else {
-        let draw = if flow.deal_all {
+        let draw = if flow.deal_all || flow.talon {
             ""
         } else {
             "; its winner draws first from the stock, then the others in turn"
@@ -656,7 +686,11 @@ fn tricks(
             "Of two alike {card}s that are the best of a trick, the first played wins."
         )));
     }
-    play.push(Rule::plain(follow_words(flow.follow, !flow.deal_all, gone)));
+    play.push(Rule::plain(follow_words(
+        flow.follow,
+        !flow.deal_all && !flow.talon,
+        gone,
+    )));
     for decl in declarations {
         let what = match decl.effect.as_str() {
             "marriage" => format!(
@@ -768,6 +802,37 @@ fn follow_words(f: FollowRules, stock: bool, gone: &str) -> String {
     }
 }
 
+/// A contract's goal in words, if it has one.
+fn goal_words(goal: &crate::ruleset::ContractGoal, card: &str) -> Option<String> {
+    use crate::ruleset::TrickCount;
+    if goal.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if let Some(p) = goal.points {
+        parts.push(match goal.by_trick {
+            Some(1) => format!("reach {p} {card} points with the first trick"),
+            Some(k) => format!("reach {p} {card} points within the first {k} tricks"),
+            None => format!("reach {p} {card} points"),
+        });
+    }
+    match goal.min_tricks {
+        Some(TrickCount::All) => parts.push("take every trick".to_string()),
+        Some(TrickCount::Count(n)) => parts.push(format!("take at least {n} tricks")),
+        None => {}
+    }
+    match goal.max_tricks {
+        Some(0) => parts.push("take no trick".to_string()),
+        Some(1) => parts.push("take at most one trick".to_string()),
+        Some(m) => parts.push(format!("take at most {m} tricks")),
+        None => {}
+    }
+    Some(format!(
+        "the declarer's side must {}: made, it scores the contract; set, each opponent does (the hand ends as soon as it is decided)",
+        join_and(&parts)
+    ))
+}
+
 /// The auction of a trick-taking game in words.
 fn auction_rule(
     flow: &TricksFlow,
@@ -795,7 +860,15 @@ fn auction_rule(
         crate::ruleset::PassedOut::Redeal => {
             " If everyone passes, the hand is not played and the deal passes on."
         }
+        crate::ruleset::PassedOut::Forehand => {
+            " If everyone passes, the player after the dealer must take it at the lowest bid."
+        }
     });
+    if a.declarer_alone {
+        text.push_str(
+            " The declarer plays alone against all the others, who are partners for the hand and pool their tricks; each of them scores on their own.",
+        );
+    }
     if flow.trump == crate::ruleset::TrumpRule::Declarer {
         text.push_str(" The declarer names trumps.");
     }

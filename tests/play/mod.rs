@@ -2,6 +2,7 @@
 
 mod args;
 mod bots;
+mod dreierschnapsen;
 mod gostop;
 mod hachihachi;
 mod learn;

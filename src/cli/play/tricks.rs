@@ -55,6 +55,9 @@ fn action_text(style: &Style, g: &TricksGame, action: Action) -> String {
     let r = Game::ruleset(g);
     let deck = &r.deck;
     match action {
+        Action::Play { card } if g.phase() == Phase::Discard => {
+            format!("discard {}", style.name(deck, card))
+        }
         Action::Play { card } => format!("play {}", style.name(deck, card)),
         Action::Bet { amount } => bid_text(g, amount),
         Action::Declare { decl, card } => {
@@ -133,11 +136,51 @@ fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
     g.flow().auction.as_ref()?;
     let seats = Game::seats(g);
     Some(match (g.declarer(), g.high_bid()) {
-        (Some(d), Some((_, bid))) => format!(
-            "contract: {} by {}",
-            bid_text(g, bid).trim_start_matches("bid "),
-            style.who(d)
-        ),
+        (Some(d), Some((_, bid))) => {
+            let mut line = format!(
+                "contract: {} by {}",
+                bid_text(g, bid).trim_start_matches("bid "),
+                style.who(d)
+            );
+            if let Some(c) = g.contract().filter(|c| !c.description.is_empty()) {
+                let _ = write!(
+                    line,
+                    " ({}, worth {})",
+                    c.description.trim_end_matches('.'),
+                    c.value
+                );
+            }
+            // The sides of the hand, with the tricks each has taken.
+            let sides: [Vec<Seat>; 2] = [
+                (0..seats)
+                    .filter(|&s| g.team_of(s) == g.team_of(d))
+                    .collect(),
+                (0..seats)
+                    .filter(|&s| g.team_of(s) != g.team_of(d))
+                    .collect(),
+            ];
+            let side = |members: &[Seat]| {
+                let names: Vec<&str> = members.iter().map(|&s| style.who(s)).collect();
+                let tricks: u32 = members.iter().map(|&s| g.tricks(s)).sum();
+                format!(
+                    "{} {}",
+                    names.join(" & "),
+                    plural(i64::from(tricks), "trick")
+                )
+            };
+            if !sides[1].is_empty() {
+                let _ = write!(
+                    line,
+                    "\nsides: {} against {}",
+                    side(&sides[0]),
+                    side(&sides[1])
+                );
+            }
+            if g.talon_taken() {
+                let _ = write!(line, " · {} took the talon", style.who(d));
+            }
+            line
+        }
         (_, high) => {
             let passed: Vec<&str> = (0..seats)
                 .filter(|&s| g.has_passed(s))
@@ -348,10 +391,15 @@ impl Table for TricksTable {
         if let Some(a) = auction_text(&self.style, g) {
             let _ = writeln!(out, "{a}");
         }
-        let trumps = deck
-            .suits
-            .get(view.trump_suit)
-            .map_or("not named yet", |s| s.name.as_str());
+        let no_trumps = g.contract().is_some_and(|c| !c.trumps);
+        let trumps = deck.suits.get(view.trump_suit).map_or(
+            if no_trumps {
+                "none in this contract"
+            } else {
+                "not named yet"
+            },
+            |s| s.name.as_str(),
+        );
         let stock = match (view.closed_by, view.trump_card) {
             (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
             (None, Some(t)) => format!(
@@ -359,7 +407,7 @@ impl Table for TricksTable {
                 self.style.name(deck, t),
                 plural(view.stock_len, "card")
             ),
-            (None, None) if g.flow().deal_all => "no stock".to_string(),
+            (None, None) if g.flow().deal_all || g.flow().talon => "no stock".to_string(),
             (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
         };
         let _ = writeln!(out, "trumps: {trumps} · {stock}");
@@ -479,10 +527,15 @@ impl Table for TricksTable {
                 lines,
             }
         };
-        let trumps = deck
-            .suits
-            .get(view.trump_suit)
-            .map_or("not named yet", |s| s.name.as_str());
+        let no_trumps = g.contract().is_some_and(|c| !c.trumps);
+        let trumps = deck.suits.get(view.trump_suit).map_or(
+            if no_trumps {
+                "none in this contract"
+            } else {
+                "not named yet"
+            },
+            |s| s.name.as_str(),
+        );
         let stock = match (view.closed_by, view.trump_card) {
             (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
             (None, Some(t)) => format!(
@@ -490,12 +543,14 @@ impl Table for TricksTable {
                 deck.card(t).name,
                 plural(view.stock_len, "card")
             ),
-            (None, None) if g.flow().deal_all => "no stock".to_string(),
+            (None, None) if g.flow().deal_all || g.flow().talon => "no stock".to_string(),
             (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
         };
         let mut notes = vec![format!("trumps: {trumps} · {stock}")];
         if let Some(a) = auction_text(&self.style, g) {
-            notes.insert(0, a);
+            for (i, line) in a.lines().enumerate() {
+                notes.insert(i, line.to_string());
+            }
         }
         notes.extend(melds_text(&self.style, g));
         if !view.shown.is_empty() && g.flow().melds.is_empty() {
@@ -552,6 +607,7 @@ impl Table for TricksTable {
         let lead = match g.phase() {
             Phase::Bid => "your bid",
             Phase::NameTrump => "you won the auction: name trumps",
+            Phase::Discard => "you took the talon: discard a card, face down",
             Phase::Lead => "your lead",
             _ => "your card to the trick",
         };

@@ -38,6 +38,10 @@ pub mod ends {
     pub const LAST_TRICK: HandEnd = HandEnd("last_trick");
     /// Every player passed in the auction and the hand was not played.
     pub const PASSED_OUT: HandEnd = HandEnd("passed_out");
+    /// The declarer's side made its contract's goal.
+    pub const MADE: HandEnd = HandEnd("made");
+    /// The declarer's side can no longer make its contract's goal.
+    pub const SET: HandEnd = HandEnd("set");
 }
 
 /// What a trick-taking game waits for.
@@ -46,6 +50,8 @@ pub mod ends {
 pub enum Phase {
     /// A player bids or passes in the auction.
     Bid,
+    /// The auction's winner, having taken the talon, discards as many cards.
+    Discard,
     /// The auction's winner names trumps.
     NameTrump,
     /// The leader leads to a trick (or declares first).
@@ -95,6 +101,13 @@ pub struct TricksGame {
     high_bid: Option<(Seat, i64)>,
     /// The auction's winner, once it is over.
     declarer: Option<Seat>,
+    /// The talon (`deal = "talon"`): the cards left after the deal, face down, and once the
+    /// declarer took it, the cards it discarded.
+    talon: CardSet,
+    /// The declarer took the talon (and so knows what lies there).
+    talon_taken: bool,
+    /// Cards the declarer has still to discard.
+    to_discard: u32,
     /// The melds each seat showed this hand, and their points.
     melds: PerSeat<i64>,
     /// Every meld shown this hand, by seat.
@@ -165,6 +178,9 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         passed: 0,
         high_bid: None,
         declarer: None,
+        talon: CardSet::EMPTY,
+        talon_taken: false,
+        to_discard: 0,
         melds: PerSeat::new(seats),
         melded: Vec::new(),
         won: PerSeat::new(seats),
@@ -293,6 +309,28 @@ impl TricksGame {
         self.declarer
     }
 
+    /// The contract the auction's winner plays, once the auction is over.
+    pub fn contract(&self) -> Option<&crate::ruleset::Contract> {
+        let a = self.flow.auction.as_ref()?;
+        self.declarer?;
+        a.contract(self.high_bid?.1)
+    }
+
+    /// The talon: the cards left after the deal (or the declarer's discards), face down.
+    pub fn talon(&self) -> CardSet {
+        self.talon
+    }
+
+    /// True when the declarer took the talon.
+    pub fn talon_taken(&self) -> bool {
+        self.talon_taken
+    }
+
+    /// Tricks played so far this hand.
+    pub fn tricks_played(&self) -> u32 {
+        self.tricks.iter().sum()
+    }
+
     /// The meld points `seat` showed this hand.
     pub fn meld_points(&self, seat: Seat) -> i64 {
         self.melds[seat]
@@ -303,9 +341,14 @@ impl TricksGame {
         &self.melded
     }
 
-    /// The team of `seat` (its own seat without partnerships).
+    /// The side of `seat` for the hand in progress: its partnership (its own seat without
+    /// partnerships), or, where the declarer plays alone, the declarer's side (0) against every
+    /// other seat (1) once the auction is won.
     pub fn team_of(&self, seat: Seat) -> usize {
-        self.flow.teams.team_of(seat)
+        match (&self.flow.auction, self.declarer) {
+            (Some(a), Some(d)) if a.declarer_alone => usize::from(seat != d),
+            _ => self.flow.teams.team_of(seat),
+        }
     }
 
     /// The card points of `seat`'s side: its own, or its partnership's pooled.
@@ -430,7 +473,7 @@ impl TricksGame {
         let deck = &self.ruleset.deck;
         let led = self.led.expect("a trick is led");
         let suit = &deck.suits[self.suit(led)].name;
-        let when = if self.flow.deal_all {
+        let when = if self.flow.deal_all || self.flow.talon {
             String::new()
         } else {
             " now that the stock is gone or closed".to_string()
@@ -576,7 +619,16 @@ impl TricksGame {
         self.follow = self.flow.follow;
         self.stock.clear();
         self.stock_pos = 0;
-        if self.flow.deal_all {
+        self.talon = CardSet::EMPTY;
+        self.talon_taken = false;
+        self.to_discard = 0;
+        if self.flow.talon {
+            // The cards left after the deal lie face down as the talon; trumps come from the
+            // auction.
+            self.talon = order[next..].iter().copied().collect();
+            self.trump_card = None;
+            self.trump_suit = self.ruleset.deck.suits.len();
+        } else if self.flow.deal_all {
             // Every card is dealt; trumps come from the auction.
             self.trump_card = None;
             self.trump_suit = self.ruleset.deck.suits.len();
@@ -626,8 +678,13 @@ impl TricksGame {
                 }
             }
         }
+        let first_lead = |a: &crate::ruleset::Auction| {
+            self.contract()
+                .and_then(|c| c.first_lead)
+                .unwrap_or(a.first_lead)
+        };
         self.leader = match (&self.flow.auction, self.declarer) {
-            (Some(a), Some(d)) if a.first_lead == FirstLead::Declarer => d,
+            (Some(a), Some(d)) if first_lead(a) == FirstLead::Declarer => d,
             _ => next_seat(self.ledger.dealer, seats),
         };
         self.turn = self.leader;
@@ -683,6 +740,17 @@ impl TricksGame {
                     self.auction_won(d);
                 }
                 PassedOut::Redeal => self.end_hand(self.ledger.dealer, ends::PASSED_OUT),
+                PassedOut::Forehand => {
+                    // Everyone passed: forehand takes the contract at the lowest bid.
+                    let f = next_seat(self.ledger.dealer, seats);
+                    let minimum = a.minimum;
+                    self.high_bid = Some((f, minimum));
+                    self.emit(Event::Bid {
+                        player: f,
+                        amount: minimum,
+                    });
+                    self.auction_won(f);
+                }
             },
             (1, Some((bidder, _))) if !self.has_passed(bidder) => self.auction_won(bidder),
             _ => {
@@ -695,16 +763,34 @@ impl TricksGame {
         }
     }
 
-    /// `seat` won the auction: it names trumps (unless its contract is played without), then
-    /// the melds are shown and play begins.
+    /// `seat` won the auction: it takes the talon where its contract says so (and discards as
+    /// many cards), names trumps (unless its contract is played without), then the melds are
+    /// shown and play begins.
     fn auction_won(&mut self, seat: Seat) {
         self.declarer = Some(seat);
-        let a = self.flow.auction.as_ref().expect("an auction is held");
+        let flow = Arc::clone(&self.flow);
+        let a = flow.auction.as_ref().expect("an auction is held");
         let contract = self.high_bid.and_then(|(_, b)| a.contract(b));
         if let Some(f) = contract.and_then(|c| c.follow) {
             self.follow = f;
         }
-        let trumps = contract.is_none_or(|c| c.trumps);
+        if contract.is_some_and(|c| c.talon) && !self.talon.is_empty() {
+            // The declarer takes the talon into its hand and discards as many cards.
+            self.hands[seat] |= self.talon;
+            self.to_discard = self.talon.len();
+            self.talon = CardSet::EMPTY;
+            self.talon_taken = true;
+            self.turn = seat;
+            self.phase = Phase::Discard;
+            return;
+        }
+        self.after_talon();
+    }
+
+    /// The declarer names trumps (unless its contract is played without), or play begins.
+    fn after_talon(&mut self) {
+        let seat = self.declarer.expect("the auction is won");
+        let trumps = self.contract().is_none_or(|c| c.trumps);
         if self.flow.trump == TrumpRule::Declarer && trumps {
             self.turn = seat;
             self.phase = Phase::NameTrump;
@@ -798,6 +884,11 @@ impl TricksGame {
         if last {
             self.last_trick = Some(winner);
         }
+        if let Some(end) = self.contract_decided(last) {
+            let d = self.declarer.expect("a contract has a declarer");
+            self.end_hand(d, end);
+            return;
+        }
         if self.flow.claim == ClaimRule::Automatic && self.points(winner) >= self.flow.target {
             self.settle_claim(winner);
             return;
@@ -827,6 +918,52 @@ impl TricksGame {
         self.leader = winner;
         self.turn = winner;
         self.phase = Phase::Lead;
+    }
+
+    /// Whether the contract in play is decided after a trick (`last`: the hand's last): made
+    /// once its points are reached with no trick count still open, set once a trick count is
+    /// broken, its points are missing after its `by_trick`, or the last trick leaves the goal
+    /// short. A contract without a goal is decided by the scoring script.
+    fn contract_decided(&self, last: bool) -> Option<HandEnd> {
+        use crate::ruleset::TrickCount;
+        let goal = self.contract()?.goal;
+        if goal.is_empty() {
+            return None;
+        }
+        let d = self.declarer?;
+        let team = self.team_of(d);
+        let seats = self.hands.len();
+        let (mut points, mut taken) = (0i64, 0u32);
+        for s in (0..seats).filter(|&s| self.team_of(s) == team) {
+            points += self.points(s);
+            taken += self.tricks[s];
+        }
+        let played = self.tricks_played();
+        let total = played + self.hands[d].len();
+        let lost = played - taken;
+        let need = match goal.min_tricks {
+            Some(TrickCount::All) => Some(total),
+            Some(TrickCount::Count(n)) => Some(n),
+            None => None,
+        };
+        let broken = goal.max_tricks.is_some_and(|m| taken > m)
+            || need.is_some_and(|n| lost > total.saturating_sub(n))
+            || goal
+                .by_trick
+                .is_some_and(|k| played >= k && goal.points.is_some_and(|p| points < p));
+        if broken {
+            return Some(ends::SET);
+        }
+        let points_made = goal.points.is_none_or(|p| points >= p);
+        let tricks_made = need.is_none_or(|n| taken >= n);
+        if points_made && goal.points.is_some() && tricks_made && goal.max_tricks.is_none() {
+            return Some(ends::MADE);
+        }
+        last.then_some(if points_made && tricks_made {
+            ends::MADE
+        } else {
+            ends::SET
+        })
     }
 
     /// Makes this game a copy of `other`, keeping this one's storage where it can (a search
@@ -864,6 +1001,9 @@ impl TricksGame {
             passed,
             high_bid,
             declarer,
+            talon,
+            talon_taken,
+            to_discard,
             melds,
             melded,
             won,
@@ -895,6 +1035,9 @@ impl TricksGame {
         passed.clone_from(&other.passed);
         high_bid.clone_from(&other.high_bid);
         declarer.clone_from(&other.declarer);
+        talon.clone_from(&other.talon);
+        talon_taken.clone_from(&other.talon_taken);
+        to_discard.clone_from(&other.to_discard);
         melds.clone_from(&other.melds);
         melded.clone_from(&other.melded);
         won.clone_from(&other.won);
@@ -948,9 +1091,9 @@ impl TricksGame {
         }
         let a = self.flow.auction.as_ref();
         let bid = self.high_bid.filter(|_| self.declarer.is_some());
-        let contract = bid
-            .and_then(|(_, b)| a.and_then(|a| a.contract(b)))
-            .map_or_else(String::new, |c| c.id.clone());
+        let contract = bid.and_then(|(_, b)| a.and_then(|a| a.contract(b)));
+        let value = contract.map_or(0, |c| c.value);
+        let contract = contract.map_or_else(String::new, |c| c.id.clone());
         let mut facts = HandFacts {
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
@@ -966,6 +1109,7 @@ impl TricksGame {
                 ("melds_opponent", FactValue::Int(melds[1])),
                 ("bid", FactValue::Int(bid.map_or(0, |(_, b)| b))),
                 ("contract", FactValue::Text(contract)),
+                ("value", FactValue::Int(value)),
                 ("seat", FactValue::Int(winner as i64)),
                 ("opponent_seat", FactValue::Int(opponent_seat as i64)),
                 ("side", FactValue::List(side)),
@@ -1080,6 +1224,9 @@ impl TricksGame {
                 }
                 self.bids(out);
             }
+            Phase::Discard => {
+                out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
+            }
             Phase::NameTrump => {
                 if let Some(t) = self.flow.auction.as_ref().and_then(|a| a.name_trump) {
                     out.extend(
@@ -1193,6 +1340,28 @@ impl TricksGame {
             }
             (Phase::Bid, _) => {
                 return Err(IllegalAction::new("the auction is on: bid or pass"));
+            }
+            (Phase::Discard, Action::Play { card }) => {
+                if !self.hands[seat].contains(card) {
+                    return Err(IllegalAction::new(format!(
+                        "`{}` is not in your hand",
+                        deck.id_of(card)
+                    )));
+                }
+                // The discard lies face down with the talon, counted for no one.
+                self.hands[seat].remove(card);
+                self.talon.insert(card);
+                self.to_discard -= 1;
+                if self.to_discard == 0 {
+                    self.after_talon();
+                }
+            }
+            (Phase::Discard, _) => {
+                return Err(IllegalAction::new(format!(
+                    "you took the talon: discard {} more card{} (play a card from your hand)",
+                    self.to_discard,
+                    if self.to_discard == 1 { "" } else { "s" }
+                )));
             }
             (
                 Phase::NameTrump,
@@ -1364,6 +1533,11 @@ impl TricksGame {
                 hidden.insert(c);
             }
         }
+        // The talon is hidden from all but the declarer who took it.
+        let talon_hidden = !(self.talon_taken && self.declarer == Some(seat));
+        if talon_hidden {
+            hidden |= self.talon;
+        }
         let mut pool = [CardId(0); CardSet::CAPACITY];
         let n = hidden.len() as usize;
         for (slot, card) in pool.iter_mut().zip(hidden.iter()) {
@@ -1375,6 +1549,11 @@ impl TricksGame {
             let known = self.shown & self.hands[s];
             let k = (self.hands[s] - known).len() as usize;
             world.hands[s] = known | pool[need..need + k].iter().copied().collect::<CardSet>();
+            need += k;
+        }
+        if talon_hidden {
+            let k = self.talon.len() as usize;
+            world.talon = pool[need..need + k].iter().copied().collect();
             need += k;
         }
         world.stock.clear();
@@ -1430,6 +1609,9 @@ impl Game for TricksGame {
         if !(stock & trump).is_empty() {
             z.push(("trump".to_string(), stock & trump));
         }
+        if !self.talon.is_empty() {
+            z.push(("talon".to_string(), self.talon));
+        }
         if self.trick_len > 0 {
             z.push(("trick".to_string(), self.trick().iter().copied().collect()));
         }
@@ -1452,6 +1634,9 @@ impl Game for TricksGame {
             if Some(c) != self.trump_card {
                 unseen.insert(c);
             }
+        }
+        if !(self.talon_taken && self.declarer == Some(seat)) {
+            unseen |= self.talon;
         }
         unseen
     }

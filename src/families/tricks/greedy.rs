@@ -4,13 +4,17 @@
 //! the suit worth most, claims the target once it has it, exchanges the lowest trump and
 //! declares marriages whenever it can, leads low, wins a trick when it gains card points
 //! cheaply, trumps only for an Ace or a Ten, gives its partner points on a trick the partner
-//! wins, and otherwise throws its least valuable card.
+//! wins, and otherwise throws its least valuable card. Named contracts with a goal it reads
+//! from the goal and the card values: the tricks its top cards should take, the points they
+//! bring; it bids the highest contract it expects to make, discards what serves the goal least,
+//! and under a contract that must take no trick it ducks (and its opponents let it win).
 
 use super::game::Phase;
 use super::melds;
 use super::view::TricksView;
 use crate::core::Action;
-use crate::deck::CardId;
+use crate::deck::{CardId, CardSet};
+use crate::ruleset::{Contract, TrickCount};
 
 /// The policy's choice among `legal` (never empty) in the state `view` shows.
 pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
@@ -19,6 +23,7 @@ pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
     }
     match view.phase {
         Phase::Bid => bid(view, legal),
+        Phase::Discard => discard(view, legal),
         Phase::NameTrump => name_trump(view, legal),
         Phase::Lead => lead(view, legal),
         _ => follow(view, legal),
@@ -52,9 +57,179 @@ fn best_suit(view: &TricksView) -> (usize, i64) {
         .unwrap_or((0, 0))
 }
 
+/// The cards of `suit` in `hand` that should take tricks: its run of top cards (the Ace, then
+/// the Ten with it, ...), and in trumps every card past the first two others could hold.
+fn sure_winners(view: &TricksView, hand: CardSet, suit: usize, trumps: bool) -> Vec<CardId> {
+    let deck = &view.ruleset.deck;
+    let mut all: Vec<CardId> = deck.suits[suit].cards.iter().collect();
+    all.sort_by_key(|&c| std::cmp::Reverse(view.rank(c)));
+    let mut out: Vec<CardId> = all
+        .iter()
+        .copied()
+        .take_while(|&c| hand.contains(c))
+        .collect();
+    if trumps {
+        let mine: Vec<CardId> = all.iter().copied().filter(|&c| hand.contains(c)).collect();
+        let long = mine.len().saturating_sub(2).max(out.len());
+        out = mine.into_iter().take(long).collect();
+    }
+    out
+}
+
+/// What the hand should bring under `contract` (trumps in `trump`, if it has them): the tricks
+/// its sure winners take, and the card points they bring with what the others throw on them
+/// (a fair card a seat), and its marriages once it takes a trick.
+fn estimate(view: &TricksView, contract: &Contract, trump: Option<usize>) -> (u32, i64) {
+    let deck = &view.ruleset.deck;
+    let mut winners = Vec::new();
+    for suit in 0..deck.suits.len() {
+        winners.extend(sure_winners(view, view.hand, suit, trump == Some(suit)));
+    }
+    let fair = deck.all().iter().map(|c| view.card_points(c)).sum::<i64>()
+        / i64::from(deck.all().len().max(1));
+    let by = contract.goal.by_trick.map_or(winners.len(), |k| k as usize);
+    winners.sort_by_key(|&c| std::cmp::Reverse(view.card_points(c)));
+    let taken = winners.len().min(by);
+    let mut points: i64 = winners[..taken]
+        .iter()
+        .map(|&c| view.card_points(c) + fair * (view.seats as i64 - 1))
+        .sum();
+    if contract.goal.by_trick.is_none() {
+        // The rest of the hand wins a share of the tricks it plays to.
+        let rest: i64 = (view.hand - winners.iter().copied().collect::<CardSet>())
+            .iter()
+            .map(|c| view.card_points(c))
+            .sum();
+        points += rest / 2;
+    }
+    if taken > 0 {
+        let marriages = view.flow.marriage_cards & view.hand;
+        for suit in 0..deck.suits.len() {
+            if (marriages & deck.suits[suit].cards).len() >= 2 {
+                points += if trump == Some(suit) {
+                    view.flow.trump_marriage_points
+                } else {
+                    view.flow.marriage_points
+                };
+            }
+        }
+    }
+    (winners.len() as u32, points)
+}
+
+/// Cards that could take a trick without trumps: a card with fewer than two higher cards of its
+/// suit outside the hand.
+fn risky(view: &TricksView, hand: CardSet) -> u32 {
+    let deck = &view.ruleset.deck;
+    hand.iter()
+        .filter(|&c| {
+            let suit = deck.suits[view.suit(c)].cards - hand;
+            suit.iter().filter(|&o| view.rank(o) > view.rank(c)).count() < 2
+        })
+        .count() as u32
+}
+
+/// True when the hand should make `contract`'s goal (the talon unknown; with trumps, named
+/// in its best suit).
+fn makes(view: &TricksView, contract: &Contract) -> bool {
+    let goal = &contract.goal;
+    let size = view.hand.len();
+    let suits = view.ruleset.deck.suits.len();
+    let trumps: Vec<Option<usize>> = if contract.trumps {
+        (0..suits).map(Some).collect()
+    } else {
+        vec![None]
+    };
+    if goal.max_tricks == Some(0) {
+        return risky(view, view.hand) <= 1;
+    }
+    trumps.into_iter().any(|t| {
+        let (tricks, points) = estimate(view, contract, t);
+        let need = match goal.min_tricks {
+            Some(TrickCount::All) => size,
+            Some(TrickCount::Count(n)) => n,
+            None => 0,
+        };
+        let by = goal.by_trick.unwrap_or(0);
+        tricks >= need.max(by) && goal.points.is_none_or(|p| points >= p)
+    })
+}
+
+/// Under named contracts with goals: the highest contract the hand should make, else a pass.
+fn bid_contract(view: &TricksView, legal: &[Action]) -> Option<Action> {
+    let a = view.flow.auction.as_ref()?;
+    let mut any_goal = false;
+    let mut best = None;
+    for &action in legal {
+        if let Action::Bet { amount } = action
+            && let Some(c) = a.contract(amount)
+            && !c.goal.is_empty()
+        {
+            any_goal = true;
+            if makes(view, c) && best.is_none_or(|(b, _)| amount > b) {
+                best = Some((amount, action));
+            }
+        }
+    }
+    if !any_goal {
+        return None;
+    }
+    let partner_high = view
+        .high_bid
+        .is_some_and(|(s, _)| view.partners(s, view.seat));
+    match best {
+        Some((_, action)) if !partner_high => Some(action),
+        _ => legal
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::Declare { .. })),
+    }
+}
+
+/// Discards from a hand that took the talon: under a contract that must take no trick, its
+/// highest cards; otherwise the cards worth least to it (fewest points, lowest, in its shortest
+/// suits).
+fn discard(view: &TricksView, legal: &[Action]) -> Action {
+    let deck = &view.ruleset.deck;
+    let none = view.contract.is_some_and(|c| c.goal.max_tricks == Some(0));
+    let length = |c: CardId| (view.hand & deck.suits[view.suit(c)].cards).len();
+    let pick = if none {
+        plays(legal).max_by_key(|&c| (view.rank(c), std::cmp::Reverse(length(c))))
+    } else {
+        plays(legal).min_by_key(|&c| (view.card_points(c), length(c), view.rank(c)))
+    };
+    pick.map_or(legal[0], |card| Action::Play { card })
+}
+
+/// Under a contract that must take no trick: the declarer leads its lowest card and plays the
+/// highest card that does not win; its opponents let it win (the highest card below its card)
+/// and otherwise play low.
+fn duck(view: &TricksView, legal: &[Action], declarer: usize) -> Action {
+    let cards: Vec<CardId> = plays(legal).collect();
+    let low = cards.iter().copied().min_by_key(|&c| view.rank(c));
+    let pick = match view.best {
+        None => low,
+        Some((seat, best)) if view.seat == declarer || seat == declarer => cards
+            .iter()
+            .copied()
+            .filter(|&c| !view.beats(c, best))
+            .max_by_key(|&c| view.rank(c))
+            .or(if view.seat == declarer {
+                low
+            } else {
+                cards.iter().copied().max_by_key(|&c| view.rank(c))
+            }),
+        Some(_) => low,
+    };
+    pick.map_or(legal[0], |card| Action::Play { card })
+}
+
 /// Bids the lowest bid while it is within the hand's worth (never over its partner), else
 /// passes.
 fn bid(view: &TricksView, legal: &[Action]) -> Action {
+    if let Some(a) = bid_contract(view, legal) {
+        return a;
+    }
     let pass = legal
         .iter()
         .copied()
@@ -111,6 +286,11 @@ fn plays(legal: &[Action]) -> impl Iterator<Item = CardId> + '_ {
 
 fn lead(view: &TricksView, legal: &[Action]) -> Action {
     let me = view.seat;
+    if let (Some(c), Some(d)) = (view.contract, view.declarer)
+        && c.goal.max_tricks == Some(0)
+    {
+        return duck(view, legal, d);
+    }
     if let Some(claim) = declaration(view, legal, "claim")
         && view.points[me] >= view.flow.target
     {
@@ -173,6 +353,11 @@ fn follow(view: &TricksView, legal: &[Action]) -> Action {
     let Some((best_seat, best)) = view.best else {
         return legal[0];
     };
+    if let (Some(c), Some(d)) = (view.contract, view.declarer)
+        && c.goal.max_tricks == Some(0)
+    {
+        return duck(view, legal, d);
+    }
     let cards: Vec<CardId> = plays(legal).collect();
     // The partner holds the trick: give it points when the trick is as good as won (the
     // last to play), else keep the points.

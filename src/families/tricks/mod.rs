@@ -70,6 +70,8 @@ impl crate::families::Family for Tricks {
 }
 
 #[cfg(test)]
+mod dreier_tests;
+#[cfg(test)]
 mod pinochle_tests;
 #[cfg(test)]
 mod tests;

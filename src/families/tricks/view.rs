@@ -49,6 +49,8 @@ pub struct TricksView<'g> {
     pub high_bid: Option<(Seat, i64)>,
     /// The auction's winner.
     pub declarer: Option<Seat>,
+    /// The contract it plays, once the auction is over.
+    pub contract: Option<&'g crate::ruleset::Contract>,
     /// Meld points each seat showed.
     pub melds: PerSeat<i64>,
     /// The seat leading it.
@@ -97,6 +99,9 @@ impl<'g> TricksView<'g> {
         if let Some(t) = game.trump_card() {
             seen.insert(t);
         }
+        if game.talon_taken() && game.declarer() == Some(seat) {
+            seen |= game.talon();
+        }
         TricksView {
             ruleset,
             flow: game.flow(),
@@ -117,6 +122,7 @@ impl<'g> TricksView<'g> {
             follow: game.follow_rules(),
             high_bid: game.high_bid(),
             declarer: game.declarer(),
+            contract: game.contract(),
             melds: {
                 let mut m = PerSeat::new(seats);
                 for s in 0..seats {
@@ -167,8 +173,14 @@ impl<'g> TricksView<'g> {
         }
     }
 
-    /// True when `a` and `b` play as partners (never without partnerships).
+    /// True when `a` and `b` play as partners: by the partnerships of the table, or, where the
+    /// declarer plays alone, as the declarer's two opponents (never without either).
     pub fn partners(&self, a: Seat, b: Seat) -> bool {
+        if let (Some(au), Some(d)) = (&self.flow.auction, self.declarer)
+            && au.declarer_alone
+        {
+            return a != b && a != d && b != d;
+        }
         a != b && self.flow.teams.any() && self.flow.teams.team_of(a) == self.flow.teams.team_of(b)
     }
 
