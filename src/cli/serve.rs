@@ -14,11 +14,23 @@ pub struct ServeArgs {
     /// Do not open the page in a browser.
     #[arg(long)]
     pub no_open: bool,
+    /// A program that speaks the seat protocol, which rooms may seat by NAME (the page offers
+    /// it among the bots): `--bot "pybot=python3 bot.py"`. Repeat for more. Only the programs
+    /// named here run: clients cannot name one.
+    #[arg(long = "bot", value_name = "NAME=PROGRAM")]
+    pub bots: Vec<String>,
 }
 
 pub fn run(args: &ServeArgs) -> i32 {
+    let mut programs = crate::serve::programs::Programs::default();
+    for bot in &args.bots {
+        if let Err(why) = programs.add(bot) {
+            eprintln!("error: --bot {why}");
+            return super::EXIT_USAGE;
+        }
+    }
     let server = match crate::serve::Server::bind(args.listen) {
-        Ok(s) => s,
+        Ok(s) => s.with_programs(programs),
         Err(e) => {
             eprintln!("error: cannot serve on {}: {e}", args.listen);
             return super::EXIT_FAILURE;

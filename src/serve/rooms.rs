@@ -79,8 +79,6 @@ impl Room {
                 let token = secret();
                 people.push((seat, token.clone()));
                 holders.push(Holder::Person { token });
-            } else if name.starts_with("cmd:") {
-                return Err("a room seats people and yaku's bots, not programs".to_string());
             } else {
                 holders.push(Holder::Bot(
                     agent_by_name(name, &ruleset).map_err(|e| e.to_string())?,
@@ -117,11 +115,27 @@ impl Room {
             };
             self.game.legal_actions(&mut legal);
             let action = bot.choose(&*self.game, seat, &legal, &mut self.rng);
+            if let Some(notice) = bot.notice() {
+                eprintln!("room: {notice}");
+            }
             if self.game.apply(action).is_err() {
                 break;
             }
         }
+        if self.game.is_over() {
+            // A finished game's programs are stopped (dropping their agents ends them).
+            for holder in &mut self.holders {
+                if matches!(holder, Holder::Bot(b) if b.name().starts_with("cmd:")) {
+                    *holder = Holder::Bot(Box::new(crate::agent::GreedyAgent));
+                }
+            }
+        }
         self.changed.send_modify(|v| *v += 1);
+    }
+
+    /// True once the room's game is over.
+    pub fn is_over(&self) -> bool {
+        self.game.is_over()
     }
 
     /// The seat `token` holds.
@@ -172,7 +186,9 @@ pub struct Rooms {
 }
 
 impl Rooms {
-    /// Opens a room playing `ruleset` with `players` (`human` or a bot name, one per seat).
+    /// Opens a room playing `ruleset` with `players` (`human` or a bot name, one per seat;
+    /// `cmd:PROGRAM` runs a program, so the server passes only its operator's, see
+    /// [`super::programs`]).
     pub fn create(
         &self,
         ruleset: Arc<Ruleset>,

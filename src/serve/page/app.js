@@ -133,6 +133,9 @@ async function create(ruleset, players, hands) {
   join(created.room, token);
 }
 
+// The programs the server's operator lets rooms seat (`yaku serve --bot NAME=PROGRAM`).
+let programs = [];
+
 function seatChoices(ruleset) {
   const fieldset = $("seats");
   fieldset.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Seats" }));
@@ -140,7 +143,7 @@ function seatChoices(ruleset) {
     const label = document.createElement("label");
     label.textContent = "Seat " + (i + 1) + " ";
     const select = document.createElement("select");
-    for (const who of i === 0 ? ["human"] : ["greedy", "random", "expert", "human"]) {
+    for (const who of i === 0 ? ["human"] : ["greedy", "random", "expert", ...programs, "human"]) {
       select.append(new Option(who === "human" ? (i === 0 ? "you" : "a friend (invite)") : who, who));
     }
     label.append(select);
@@ -150,6 +153,7 @@ function seatChoices(ruleset) {
 
 async function lobby() {
   const list = await (await fetch("/api/rulesets")).json();
+  programs = await (await fetch("/api/bots")).json();
   const select = $("ruleset");
   for (const r of list) select.append(new Option(r.name, r.id));
   const show = () => {
