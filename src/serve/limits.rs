@@ -17,9 +17,10 @@ use std::time::{Duration, Instant};
 pub struct Limits {
     /// The longest message (and WebSocket frame) a seat may send, in bytes.
     pub message_bytes: usize,
-    /// Messages a second a seat's connection may send, on average over [`Limits::message_burst`].
+    /// Refused messages a second a seat's connection may send (answers that are no legal move
+    /// now, and messages that are no answer), on average over [`Limits::message_burst`].
     pub messages_per_second: f64,
-    /// Messages a seat's connection may send at once before the rate applies.
+    /// Refused messages a seat's connection may send at once before the rate applies.
     pub message_burst: f64,
     /// HTTP requests a second one client address may make (WebSocket upgrades included).
     pub requests_per_second: f64,

@@ -271,6 +271,13 @@ async fn send(socket: &mut WebSocket, message: Message, guard: &Guard) -> bool {
     matches!(sent, Ok(Ok(())))
 }
 
+fn too_many(limits: &Limits) -> String {
+    format!(
+        "more than {} refused messages a second: the connection is closed",
+        limits.messages_per_second
+    )
+}
+
 /// Tells the seat which limit it went over, then closes its connection (`code`: the WebSocket
 /// close code, 1008 for a policy, 1009 for a message too large).
 async fn refuse(mut socket: WebSocket, code: u16, why: String, guard: &Guard) {
@@ -280,13 +287,26 @@ async fn refuse(mut socket: WebSocket, code: u16, why: String, guard: &Guard) {
             code,
             reason: "over a limit of the server".into(),
         };
-        let _ = send(&mut socket, Message::Close(Some(frame)), guard).await;
+        if send(&mut socket, Message::Close(Some(frame)), guard).await {
+            // The closing handshake: what the seat still sends is read and dropped until its
+            // close, for a second at most, so that the error is not lost to a reset.
+            // After a message too large, whose rest is never read, the second is waited out
+            // whole: closing then resets the connection, and the seat has had time to read.
+            let drain = async {
+                while let Some(Ok(_)) = socket.recv().await {}
+                if code == 1009 {
+                    std::future::pending::<()>().await;
+                }
+            };
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), drain).await;
+        }
     }
 }
 
 /// One connection of a seat: `hello`, then a `state` after every move; each message from the
 /// seat is an answer, and a wrong one gets an `error` message with the reason. A message over
-/// the size or the rate of the [`limits`] gets an `error` saying so, and the connection closes.
+/// the size of the [`limits`], or refused messages over their rate, get an `error` saying so,
+/// and the connection closes.
 async fn seat_session(
     mut socket: WebSocket,
     room: Arc<std::sync::Mutex<rooms::Room>>,
@@ -294,7 +314,9 @@ async fn seat_session(
     guard: &Guard,
 ) {
     let limits = guard.limits();
-    let mut rate = limits::Bucket::full(limits.message_burst);
+    // The rate of the seat's messages that are refused (a move can only be made once, so a
+    // client that plays fast never reaches it).
+    let mut refused = limits::Bucket::full(limits.message_burst);
     let (hello, mut changed) = match room.lock() {
         Ok(r) => (r.hello(seat), r.subscribe()),
         Err(_) => return,
@@ -328,15 +350,12 @@ async fn seat_session(
                         return refuse(socket, 1009, why, guard).await;
                     }
                     Some(Err(_)) => return,
-                    Some(Ok(_)) if !rate.take(limits.messages_per_second, limits.message_burst) => {
-                        let why = format!(
-                            "more than {} messages a second: the connection is closed",
-                            limits.messages_per_second
-                        );
-                        return refuse(socket, 1008, why, guard).await;
-                    }
                     Some(Ok(Message::Text(text))) => text.to_string(),
-                    Some(Ok(_)) => continue,
+                    // No answer (a ping, binary data): counted as a refused message.
+                    Some(Ok(_)) if refused.take(limits.messages_per_second, limits.message_burst) => {
+                        continue;
+                    }
+                    Some(Ok(_)) => return refuse(socket, 1008, too_many(limits), guard).await,
                 };
                 let room = Arc::clone(&room);
                 let answered = tokio::task::spawn_blocking(move || {
@@ -347,6 +366,9 @@ async fn seat_session(
                 .await
                 .unwrap_or_else(|_| Err("the room failed".to_string()));
                 if let Err(why) = answered {
+                    if !refused.take(limits.messages_per_second, limits.message_burst) {
+                        return refuse(socket, 1008, too_many(limits), guard).await;
+                    }
                     let error = serde_json::json!({ "type": "error", "message": why });
                     if !send(&mut socket, Message::Text(error.to_string().into()), guard).await {
                         return;

@@ -6,7 +6,7 @@ use crate::common::{TempDir, Yaku, root};
 
 /// `python3`, or `None` where it is missing (then the tests that need it are skipped, except
 /// under CI, which installs it).
-fn python() -> Option<&'static str> {
+pub(crate) fn python() -> Option<&'static str> {
     let found = std::process::Command::new("python3")
         .arg("--version")
         .output()
