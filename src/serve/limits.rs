@@ -35,9 +35,9 @@ pub struct Limits {
     /// Rooms whose game is not over holding a program the operator named (`--bot`), over all
     /// clients: each runs a process per such seat.
     pub program_rooms: usize,
-    /// Seat connections one client address may hold open.
+    /// Connections (HTTP and seats) one client address may hold open.
     pub connections_per_address: usize,
-    /// Seat connections the server holds open.
+    /// Connections the server holds open.
     pub connections: usize,
     /// Client addresses followed at once (each with its request rate and its rooms).
     pub addresses: usize,
@@ -283,7 +283,7 @@ impl Guard {
         Ok(opening)
     }
 
-    /// A seat connection from `ip`, held until the slot is dropped, or why not.
+    /// A connection from `ip`, held until the slot is dropped, or why not.
     pub fn connect(self: &Arc<Guard>, ip: IpAddr) -> Result<Connection, Refused> {
         let most = self.limits.connections_per_address;
         {
@@ -292,7 +292,7 @@ impl Guard {
                 return Err(Refused::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     format!(
-                        "the server holds {} seat connections already; try again later",
+                        "the server holds {} connections already; try again later",
                         self.limits.connections
                     ),
                 ));
@@ -307,7 +307,7 @@ impl Guard {
             if !counted {
                 return Err(Refused::new(
                     StatusCode::TOO_MANY_REQUESTS,
-                    format!("one address may hold {most} seat connections open"),
+                    format!("one address may hold {most} connections open"),
                 ));
             }
             *all += 1;
@@ -359,7 +359,7 @@ impl Drop for Opening<'_> {
     }
 }
 
-/// One open seat connection, from [`Guard::connect`]; dropping it frees the place.
+/// One open connection, from [`Guard::connect`]; dropping it frees the place.
 pub struct Connection {
     guard: Arc<Guard>,
     ip: IpAddr,
@@ -374,10 +374,158 @@ impl Drop for Connection {
     }
 }
 
+/// A client's address, as the handlers are told it ([`axum::extract::ConnectInfo`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub SocketAddr);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Bounded>> for Client {
+    fn connect_info(stream: axum::serve::IncomingStream<'_, Bounded>) -> Client {
+        Client(*stream.remote_addr())
+    }
+}
+
+/// The server's TCP listener, held to the connection limits: a connection over them is
+/// answered with the refusal (an HTTP response) and closed at once.
+pub struct Bounded {
+    listener: tokio::net::TcpListener,
+    guard: Arc<Guard>,
+    /// Refused connections being closed (each waits up to a second for its client to read).
+    closing: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// The most refused connections closed gently at once; more are closed without the answer.
+const MAX_CLOSING: usize = 64;
+
+impl Bounded {
+    /// `listener` held to `guard`'s limits.
+    pub fn new(listener: tokio::net::TcpListener, guard: Arc<Guard>) -> Bounded {
+        Bounded {
+            listener,
+            guard,
+            closing: Arc::default(),
+        }
+    }
+}
+
+impl axum::serve::Listener for Bounded {
+    type Io = Counted;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Counted, SocketAddr) {
+        loop {
+            let (stream, from) = match self.listener.accept().await {
+                Ok(accepted) => accepted,
+                Err(_) => {
+                    // Out of file descriptors and the like: wait for some to be freed.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            match self.guard.connect(from.ip()) {
+                Ok(slot) => {
+                    let _ = stream.set_nodelay(true);
+                    let counted = Counted {
+                        stream,
+                        _slot: slot,
+                    };
+                    return (counted, from);
+                }
+                Err(refused) => {
+                    use std::sync::atomic::Ordering;
+                    if self.closing.fetch_add(1, Ordering::Relaxed) >= MAX_CLOSING {
+                        self.closing.fetch_sub(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    let closing = Arc::clone(&self.closing);
+                    tokio::spawn(async move {
+                        let _ =
+                            tokio::time::timeout(Duration::from_secs(1), refuse(stream, refused))
+                                .await;
+                        closing.fetch_sub(1, Ordering::Relaxed);
+                    });
+                }
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+}
+
+/// Answers a connection over the limits with the refusal, and closes it once the client has
+/// read it: what the client sent is read and dropped, since closing with unread input would
+/// reset the connection and lose the answer.
+async fn refuse(mut stream: tokio::net::TcpStream, refused: Refused) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let answer = format!(
+        "HTTP/1.1 {}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+        refused.status,
+        refused.message.len(),
+        refused.message
+    );
+    if stream.write_all(answer.as_bytes()).await.is_ok() && stream.shutdown().await.is_ok() {
+        let mut sink = [0; 1024];
+        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+    }
+}
+
+/// An accepted connection, counted against its address until it closes.
+pub struct Counted {
+    stream: tokio::net::TcpStream,
+    _slot: Connection,
+}
+
+impl tokio::io::AsyncRead for Counted {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Counted {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+}
+
 /// The middleware that holds every HTTP request to its address's rate.
 pub async fn rate(
     axum::extract::State(guard): axum::extract::State<Arc<Guard>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    ConnectInfo(Client(from)): ConnectInfo<Client>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -454,7 +602,7 @@ mod tests {
         let _b = guard.connect(ip(1)).unwrap();
         let refused = guard.connect(ip(1)).err().unwrap();
         assert!(
-            refused.message.contains("2 seat connections"),
+            refused.message.contains("2 connections"),
             "{}",
             refused.message
         );

@@ -81,10 +81,11 @@ impl Server {
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
             let guard = Arc::new(Guard::new(self.limits));
+            let listener = limits::Bounded::new(listener, Arc::clone(&guard));
             let app = guarded(router(Arc::new(Rooms::default())), guard, self.programs);
             axum::serve(
                 listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
+                app.into_make_service_with_connect_info::<limits::Client>(),
             )
             .await
         })
@@ -191,7 +192,7 @@ async fn create_room(
     State(rooms): State<Arc<Rooms>>,
     Extension(guard): Extension<Arc<Guard>>,
     Extension(programs): Extension<Arc<Programs>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    ConnectInfo(limits::Client(from)): ConnectInfo<limits::Client>,
     Json(new): Json<NewRoom>,
 ) -> Response {
     let ruleset = match bundled(&new.ruleset) {
@@ -234,7 +235,6 @@ struct Token {
 async fn connect(
     State(rooms): State<Arc<Rooms>>,
     Extension(guard): Extension<Arc<Guard>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
     Path(code): Path<String>,
     Query(Token { token }): Query<Token>,
     upgrade: WebSocketUpgrade,
@@ -246,10 +246,6 @@ async fn connect(
     let Some(seat) = seat else {
         return (StatusCode::FORBIDDEN, "this token holds no seat here").into_response();
     };
-    let connection = match guard.connect(from.ip()) {
-        Ok(c) => c,
-        Err(refused) => return refused.into_response(),
-    };
     let most = guard.limits().message_bytes;
     // A seat's answers are short: a small read buffer (the default is 128 KiB a connection),
     // and each message to the seat written as it is sent, its buffer bounded.
@@ -259,10 +255,7 @@ async fn connect(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| async move {
-            seat_session(socket, room, seat, &guard).await;
-            drop(connection);
-        })
+        .on_upgrade(move |socket| async move { seat_session(socket, room, seat, &guard).await })
 }
 
 /// Sends `message` within the guard's time; false when the seat is gone or too slow to read.
