@@ -195,15 +195,27 @@ impl Rooms {
         players: &[String],
         hands: Option<u32>,
     ) -> Result<Created, String> {
-        let mut rooms = self.rooms.lock().map_err(|_| "the server is stopping")?;
-        if rooms.len() >= MAX_ROOMS {
-            // Finished games make room for new ones.
-            rooms.retain(|_, r| r.lock().is_ok_and(|r| !r.game.is_over()));
+        let stopping = |_| "the server is stopping".to_string();
+        let full = |rooms: &mut HashMap<String, Arc<Mutex<Room>>>| {
             if rooms.len() >= MAX_ROOMS {
-                return Err(format!("the server holds {MAX_ROOMS} rooms already"));
+                // Finished games make room for new ones; a room busy with a move is in play.
+                rooms.retain(|_, r| match r.try_lock() {
+                    Ok(r) => !r.game.is_over(),
+                    Err(e) => matches!(e, std::sync::TryLockError::WouldBlock),
+                });
             }
+            (rooms.len() >= MAX_ROOMS)
+                .then(|| format!("the server holds {MAX_ROOMS} rooms already"))
+        };
+        if let Some(why) = full(&mut *self.rooms.lock().map_err(stopping)?) {
+            return Err(why);
         }
+        // The bots' first moves are made with no lock held: every other room goes on meanwhile.
         let (room, people) = Room::start(ruleset, players, hands)?;
+        let mut rooms = self.rooms.lock().map_err(stopping)?;
+        if let Some(why) = full(&mut rooms) {
+            return Err(why);
+        }
         let code = secret();
         rooms.insert(code.clone(), Arc::new(Mutex::new(room)));
         Ok(Created { room: code, people })
