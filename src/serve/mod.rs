@@ -202,6 +202,9 @@ async fn create_room(
     if new.players.len() > crate::core::MAX_SEATS {
         return (StatusCode::BAD_REQUEST, "too many seats".to_string()).into_response();
     }
+    if let Err(refused) = guard.bots(&new.players) {
+        return refused.into_response();
+    }
     let (players, runs_programs) = match programs.resolve(&new.players) {
         Ok(p) => p,
         Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
