@@ -96,3 +96,29 @@ fn the_guides_python_bot_plays_whole_games_in_a_room() {
         "{said}"
     );
 }
+
+#[test]
+fn the_page_offers_the_operators_programs_for_the_seats_after_the_first() {
+    let Some(browser) = super::browser() else {
+        return;
+    };
+    let served = Served::start_with(&["--bot", "pybot=python3 bot.py"], Stdio::inherit());
+    let dir = TempDir::new("serve-page-programs");
+    let mut page = super::Browser::open(&browser, &dir.join("lobby"), &served.url);
+    // Koi-Koi chosen (the first game listed may seat one player), then each seat's choices.
+    let choices = "(() => { const r = document.getElementById('ruleset'); \
+                   if (r.value !== 'koikoi') { r.value = 'koikoi'; r.dispatchEvent(new Event('change')); } \
+                   return JSON.stringify([...document.querySelectorAll('#seats select')]\
+                   .map((s) => [...s.options].map((o) => o.value))); })()";
+    let mut seats = serde_json::Value::Null;
+    for _ in 0..300 {
+        seats = page.eval(choices);
+        if seats.as_str().is_some_and(|s| s.contains("greedy")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let seats: Vec<Vec<String>> = serde_json::from_str(seats.as_str().unwrap()).unwrap();
+    assert_eq!(seats[0], ["human"]);
+    assert!(seats[1].contains(&"pybot".to_string()), "{seats:?}");
+}
