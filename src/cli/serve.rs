@@ -22,7 +22,6 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: &ServeArgs) -> i32 {
-    ignore_sigpipe();
     let mut programs = crate::serve::programs::Programs::default();
     for bot in &args.bots {
         if let Err(why) = programs.add(bot) {
@@ -73,16 +72,4 @@ fn open_browser(url: &str) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-}
-
-/// A server must not die when a program it seats (`--bot`) exits and its pipe closes: writes
-/// to a closed pipe fail with an error instead (the program then loses its seat), rather than
-/// end the process by SIGPIPE, which the command line otherwise restores for `| head`.
-fn ignore_sigpipe() {
-    #[cfg(unix)]
-    // SAFETY: setting SIGPIPE's disposition before the server's threads start has no other
-    // effect on the program; the server prints one line.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
 }
