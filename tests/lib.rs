@@ -31,7 +31,8 @@ mod play;
 mod protocol;
 
 /// `yaku serve` through the binary and headless Chromium: whole games in the browser table,
-/// one browser against bots and two in one room.
+/// one browser against bots and two in one room; the abuse limits over real connections, the
+/// operator's programs (the guide's Python bot) in rooms, and a short run of the load test.
 mod serve;
 
 /// Kol-ye-si through the binary: a human session from piped input, bot sessions, `sim` against

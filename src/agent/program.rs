@@ -142,10 +142,45 @@ impl ProgramAgent {
 fn send_line(input: &mut ChildStdin, message: &impl serde::Serialize) -> Result<(), String> {
     let mut text = serde_json::to_string(message).map_err(|e| e.to_string())?;
     text.push('\n');
-    input
-        .write_all(text.as_bytes())
-        .and_then(|()| input.flush())
-        .map_err(|e| format!("cannot write to the program: {e}"))
+    without_sigpipe(|| {
+        input
+            .write_all(text.as_bytes())
+            .and_then(|()| input.flush())
+    })
+    .map_err(|e| format!("cannot write to the program: {e}"))
+}
+
+/// Runs `write` with SIGPIPE held back on this thread: a write to a program that has exited
+/// fails with an error (and the program loses its seat) instead of ending yaku, whose command
+/// line keeps SIGPIPE's default for `yaku ... | head`. The signal such a write raised is taken
+/// before it is let through again.
+#[cfg(unix)]
+fn without_sigpipe(write: impl FnOnce() -> std::io::Result<()>) -> std::io::Result<()> {
+    // SAFETY: the signal sets are initialised by sigemptyset before use; the mask changed is
+    // this thread's own and is restored before returning; sigtimedwait with a zero timeout
+    // only takes a pending SIGPIPE, which this thread's write raised.
+    unsafe {
+        let mut pipe: libc::sigset_t = std::mem::zeroed();
+        let mut before: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pipe);
+        libc::sigaddset(&mut pipe, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &pipe, &mut before);
+        let written = write();
+        if matches!(&written, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe) {
+            let now = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            while libc::sigtimedwait(&pipe, std::ptr::null_mut(), &now) == libc::SIGPIPE {}
+        }
+        libc::pthread_sigmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
+        written
+    }
+}
+
+#[cfg(not(unix))]
+fn without_sigpipe(write: impl FnOnce() -> std::io::Result<()>) -> std::io::Result<()> {
+    write()
 }
 
 impl Drop for ProgramAgent {

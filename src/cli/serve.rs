@@ -34,6 +34,11 @@ pub struct ServeArgs {
     /// Where `--export` writes the record (default: standard output).
     #[arg(short, long, value_name = "FILE", requires = "export")]
     pub output: Option<PathBuf>,
+    /// A program that speaks the seat protocol, which rooms may seat by NAME (the page offers
+    /// it among the bots): `--bot "pybot=python3 bot.py"`. Repeat for more. Only the programs
+    /// named here run: clients cannot name one.
+    #[arg(long = "bot", value_name = "NAME=PROGRAM")]
+    pub bots: Vec<String>,
 }
 
 /// The database `--db` names, or the default one (its folder made if need be).
@@ -100,6 +105,13 @@ fn export(store: &Store, db: &Path, code: &str, output: Option<&Path>) -> i32 {
 }
 
 pub fn run(args: &ServeArgs) -> i32 {
+    let mut programs = crate::serve::programs::Programs::default();
+    for bot in &args.bots {
+        if let Err(why) = programs.add(bot) {
+            eprintln!("error: --bot {why}");
+            return super::EXIT_USAGE;
+        }
+    }
     let (rooms, kept) = if args.in_memory {
         (Rooms::default(), None)
     } else {
@@ -124,7 +136,7 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
     };
     let server = match crate::serve::Server::bind(args.listen) {
-        Ok(s) => s,
+        Ok(s) => s.with_programs(programs),
         Err(e) => {
             eprintln!("error: cannot serve on {}: {e}", args.listen);
             return super::EXIT_FAILURE;

@@ -3,7 +3,9 @@
 //! seat talks to its room over a WebSocket in the seat protocol ([`crate::core::protocol`]).
 //! Built on axum and tokio, the Rust ecosystem's well-kept web server and runtime.
 
+pub mod limits;
 pub mod pasted;
+pub mod programs;
 mod room_api;
 pub mod rooms;
 #[cfg(test)]
@@ -11,17 +13,16 @@ mod seat_tests;
 pub mod store;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
+use limits::{Guard, Limits};
+use programs::Programs;
 use rooms::Rooms;
 use std::net::SocketAddr;
 use std::sync::Arc;
-
-/// The longest message a seat may send.
-const MAX_MESSAGE: usize = 64 * 1024;
 
 const INDEX: &str = include_str!("page/index.html");
 const APP: &str = include_str!("page/app.js");
@@ -31,6 +32,9 @@ const STYLE: &str = include_str!("page/style.css");
 pub struct Server {
     listener: std::net::TcpListener,
     rooms: Rooms,
+    limits: Limits,
+    programs: Programs,
+    threads: Option<usize>,
 }
 
 impl Server {
@@ -41,6 +45,9 @@ impl Server {
         Ok(Server {
             listener,
             rooms: Rooms::default(),
+            limits: Limits::default(),
+            programs: Programs::default(),
+            threads: None,
         })
     }
 
@@ -49,20 +56,50 @@ impl Server {
         Server { rooms, ..self }
     }
 
+    /// The same server holding its clients to `limits` instead of the default ones.
+    pub fn with_limits(mut self, limits: Limits) -> Server {
+        self.limits = limits;
+        self
+    }
+
+    /// The same server letting rooms seat the operator's `programs` by name.
+    pub fn with_programs(mut self, programs: Programs) -> Server {
+        self.programs = programs;
+        self
+    }
+
     /// The address bound.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
     }
 
+    /// The same server on `threads` threads (by default, one a core).
+    pub fn with_threads(mut self, threads: usize) -> Server {
+        self.threads = Some(threads.max(1));
+        self
+    }
+
     /// Serves until the process is stopped.
     pub fn run(self) -> std::io::Result<()> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
+        let mut runtime = tokio::runtime::Builder::new_multi_thread();
+        if let Some(threads) = self.threads {
+            runtime.worker_threads(threads);
+        }
+        let runtime = runtime
+            .max_blocking_threads(self.limits.game_threads.max(1))
             .enable_io()
             .enable_time()
             .build()?;
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
-            axum::serve(listener, router(Arc::new(self.rooms))).await
+            let guard = Arc::new(Guard::new(self.limits));
+            let listener = limits::Bounded::new(listener, Arc::clone(&guard));
+            let app = guarded(router(Arc::new(self.rooms)), guard, self.programs);
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<limits::Client>(),
+            )
+            .await
         })
     }
 }
@@ -74,16 +111,31 @@ fn router(rooms: Arc<Rooms>) -> Router {
         .route("/style.css", get(|| async { asset("text/css", STYLE) }))
         .route("/api/rulesets", get(rulesets))
         .route("/api/rules/{id}", get(rules))
-        .route("/api/rooms", post(create_room))
         .route("/api/rooms/{code}/rules", get(room_rules))
         .route("/api/rooms/{code}/ws", get(connect))
         .route("/api/house-rules", get(pasted::list_house_rules))
-        .route("/api/validate", post(pasted::validate))
-        .route("/api/rules", post(pasted::sheet))
         .merge(room_api::routes())
-        // A pasted rule file may be as large as `yaku validate` reads (JSON quoting aside).
-        .layer(DefaultBodyLimit::max(2 * pasted::MAX_PASTED))
+        // The requests that carry a pasted rule file may be as large as `yaku validate` reads
+        // (JSON quoting aside); every other body is held to the guard's limit.
+        .merge(
+            Router::new()
+                .route("/api/rooms", post(create_room))
+                .route("/api/validate", post(pasted::validate))
+                .route("/api/rules", post(pasted::sheet))
+                .layer(DefaultBodyLimit::max(2 * pasted::MAX_PASTED)),
+        )
         .with_state(rooms)
+}
+
+/// `router` held to the guard's limits ([`limits`]), with the operator's programs.
+fn guarded(router: Router, guard: Arc<Guard>, programs: Programs) -> Router {
+    let names = programs.names();
+    router
+        .route("/api/bots", get(move || async move { Json(names) }))
+        .layer(Extension(Arc::new(programs)))
+        .layer(Extension(Arc::clone(&guard)))
+        .layer(DefaultBodyLimit::max(guard.limits().body_bytes))
+        .layer(axum::middleware::from_fn_with_state(guard, limits::rate))
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {
@@ -104,7 +156,7 @@ struct Listed {
 async fn rulesets() -> Json<Vec<Listed>> {
     let listed = crate::ruleset::bundled::ruleset_names()
         .filter(|n| !n.contains('/'))
-        .filter_map(|n| crate::ruleset::load(n).value)
+        .filter_map(|n| bundled(n).ok())
         .map(|r| {
             let range = crate::families::seat_range(&r);
             Listed {
@@ -120,13 +172,25 @@ async fn rulesets() -> Json<Vec<Listed>> {
     Json(listed)
 }
 
-/// A bundled ruleset by id, or a 404 saying so.
+/// A bundled ruleset by id, or a 404 saying so. Each is loaded once and shared by every room
+/// that plays it: loading parses and compiles the rule files, and a loaded ruleset takes about
+/// a megabyte.
 fn bundled(id: &str) -> Result<Arc<crate::ruleset::Ruleset>, (StatusCode, String)> {
-    let known = crate::ruleset::bundled::ruleset_names().any(|n| n == id);
-    let loaded = known.then(|| crate::ruleset::load(id).value).flatten();
-    loaded
-        .map(Arc::new)
-        .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no bundled ruleset `{id}`")))
+    type Loaded = std::sync::Mutex<std::collections::HashMap<String, Arc<crate::ruleset::Ruleset>>>;
+    static LOADED: std::sync::OnceLock<Loaded> = std::sync::OnceLock::new();
+    let missing = || (StatusCode::NOT_FOUND, format!("no bundled ruleset `{id}`"));
+    if !crate::ruleset::bundled::ruleset_names().any(|n| n == id) {
+        return Err(missing());
+    }
+    let loaded = LOADED.get_or_init(Default::default);
+    if let Some(r) = loaded.lock().ok().and_then(|l| l.get(id).cloned()) {
+        return Ok(r);
+    }
+    let ruleset = Arc::new(crate::ruleset::load(id).value.ok_or_else(missing)?);
+    if let Ok(mut l) = loaded.lock() {
+        l.insert(id.to_string(), Arc::clone(&ruleset));
+    }
+    Ok(ruleset)
 }
 
 /// A ruleset's rule sheet, as `yaku rules --format html` writes it.
@@ -166,7 +230,13 @@ struct NewRoom {
     hands: Option<u32>,
 }
 
-async fn create_room(State(rooms): State<Arc<Rooms>>, Json(mut new): Json<NewRoom>) -> Response {
+async fn create_room(
+    State(rooms): State<Arc<Rooms>>,
+    Extension(guard): Extension<Arc<Guard>>,
+    Extension(programs): Extension<Arc<Programs>>,
+    ConnectInfo(limits::Client(from)): ConnectInfo<limits::Client>,
+    Json(mut new): Json<NewRoom>,
+) -> Response {
     let pasted = new.rules.take();
     let ruleset = match &pasted {
         Some(text) => pasted::ruleset(text.clone().into()).await,
@@ -179,14 +249,33 @@ async fn create_room(State(rooms): State<Arc<Rooms>>, Json(mut new): Json<NewRoo
     if new.players.len() > crate::core::MAX_SEATS {
         return (StatusCode::BAD_REQUEST, "too many seats".to_string()).into_response();
     }
+    if let Err(refused) = guard.bots(&new.players) {
+        return refused.into_response();
+    }
+    let (players, runs_programs) = match programs.resolve(&new.players) {
+        Ok(p) => p,
+        Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
+    };
+    let opening = match guard.open_room(from.ip(), runs_programs) {
+        Ok(o) => o,
+        Err(refused) => return refused.into_response(),
+    };
     // Starting a game may run bots (an expert's first moves): off the async threads.
-    let made = tokio::task::spawn_blocking(move || match pasted {
-        Some(text) => rooms.create_pasted(ruleset, text, &new.players, new.hands),
-        None => rooms.create(ruleset, &new.players, new.hands),
-    })
-    .await;
+    let made = {
+        let rooms = Arc::clone(&rooms);
+        tokio::task::spawn_blocking(move || match pasted {
+            Some(text) => rooms.create_pasted(ruleset, text, &players, new.hands),
+            None => rooms.create(ruleset, &players, new.hands),
+        })
+        .await
+    };
     match made {
-        Ok(Ok(created)) => Json(created).into_response(),
+        Ok(Ok(created)) => {
+            if let Some(room) = rooms.get(&created.room) {
+                opening.opened(&room);
+            }
+            Json(created).into_response()
+        }
         Ok(Err(why)) => (StatusCode::BAD_REQUEST, why).into_response(),
         Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "the room failed").into_response(),
     }
@@ -199,6 +288,7 @@ struct Token {
 
 async fn connect(
     State(rooms): State<Arc<Rooms>>,
+    Extension(guard): Extension<Arc<Guard>>,
     Path(code): Path<String>,
     Query(Token { token }): Query<Token>,
     upgrade: WebSocketUpgrade,
@@ -210,24 +300,76 @@ async fn connect(
     let Some(seat) = seat else {
         return (StatusCode::FORBIDDEN, "this token holds no seat here").into_response();
     };
+    let most = guard.limits().message_bytes;
+    // A seat's answers are short: a small read buffer (the default is 128 KiB a connection),
+    // and each message to the seat written as it is sent, its buffer bounded.
     upgrade
-        .max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| seat_session(socket, room, seat))
+        .max_message_size(most)
+        .max_frame_size(most)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+        .on_upgrade(move |socket| async move { seat_session(socket, room, seat, &guard).await })
+}
+
+/// Sends `message` within the guard's time; false when the seat is gone or too slow to read.
+async fn send(socket: &mut WebSocket, message: Message, guard: &Guard) -> bool {
+    let sent = tokio::time::timeout(guard.limits().send_time, socket.send(message)).await;
+    matches!(sent, Ok(Ok(())))
+}
+
+fn too_many(limits: &Limits) -> String {
+    format!(
+        "more than {} refused messages a second: the connection is closed",
+        limits.messages_per_second
+    )
+}
+
+/// Tells the seat which limit it went over, then closes its connection (`code`: the WebSocket
+/// close code, 1008 for a policy, 1009 for a message too large).
+async fn refuse(mut socket: WebSocket, code: u16, why: String, guard: &Guard) {
+    let error = serde_json::json!({ "type": "error", "message": why });
+    if send(&mut socket, Message::Text(error.to_string().into()), guard).await {
+        let frame = axum::extract::ws::CloseFrame {
+            code,
+            reason: "over a limit of the server".into(),
+        };
+        if send(&mut socket, Message::Close(Some(frame)), guard).await {
+            // The closing handshake: what the seat still sends is read and dropped until its
+            // close, for a second at most, so that the error is not lost to a reset.
+            // After a message too large, whose rest is never read, the second is waited out
+            // whole: closing then resets the connection, and the seat has had time to read.
+            let drain = async {
+                while let Some(Ok(_)) = socket.recv().await {}
+                if code == 1009 {
+                    std::future::pending::<()>().await;
+                }
+            };
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), drain).await;
+        }
+    }
 }
 
 /// One connection of a seat: `hello`, then a `state` after every move; each message from the
-/// seat is an answer, and a wrong one gets an `error` message with the reason.
+/// seat is an answer, and a wrong one gets an `error` message with the reason. A message over
+/// the size of the [`limits`], or refused messages over their rate, get an `error` saying so,
+/// and the connection closes.
 async fn seat_session(
     mut socket: WebSocket,
     room: Arc<std::sync::Mutex<rooms::Room>>,
     seat: rooms::Viewer,
+    guard: &Guard,
 ) {
     let _present = rooms::Presence::new(&room, seat);
+    let limits = guard.limits();
+    // The rate of the seat's messages that are refused (a move can only be made once, so a
+    // client that plays fast never reaches it).
+    let mut refused = limits::Bucket::full(limits.message_burst);
     let (hello, mut changed) = match room.lock() {
         Ok(r) => (r.hello(seat), r.subscribe()),
         Err(_) => return,
     };
-    if socket.send(Message::Text(hello.into())).await.is_err() {
+    if !send(&mut socket, Message::Text(hello.into()), guard).await {
         return;
     }
     changed.mark_changed();
@@ -241,15 +383,27 @@ async fn seat_session(
                     Ok(r) => r.state(seat),
                     Err(_) => return,
                 };
-                if socket.send(Message::Text(state.into())).await.is_err() {
+                if !send(&mut socket, Message::Text(state.into()), guard).await {
                     return;
                 }
             }
             received = socket.recv() => {
                 let text = match received {
+                    Some(Ok(Message::Close(_))) | None => return,
+                    Some(Err(e)) if e.to_string().contains("Space limit exceeded") => {
+                        let why = format!(
+                            "a message longer than {} bytes: the connection is closed",
+                            limits.message_bytes
+                        );
+                        return refuse(socket, 1009, why, guard).await;
+                    }
+                    Some(Err(_)) => return,
                     Some(Ok(Message::Text(text))) => text.to_string(),
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    Some(Ok(_)) => continue,
+                    // No answer (a ping, binary data): counted as a refused message.
+                    Some(Ok(_)) if refused.take(limits.messages_per_second, limits.message_burst) => {
+                        continue;
+                    }
+                    Some(Ok(_)) => return refuse(socket, 1008, too_many(limits), guard).await,
                 };
                 let room = Arc::clone(&room);
                 let answered = tokio::task::spawn_blocking(move || {
@@ -260,8 +414,11 @@ async fn seat_session(
                 .await
                 .unwrap_or_else(|_| Err("the room failed".to_string()));
                 if let Err(why) = answered {
+                    if !refused.take(limits.messages_per_second, limits.message_burst) {
+                        return refuse(socket, 1008, too_many(limits), guard).await;
+                    }
                     let error = serde_json::json!({ "type": "error", "message": why });
-                    if socket.send(Message::Text(error.to_string().into())).await.is_err() {
+                    if !send(&mut socket, Message::Text(error.to_string().into()), guard).await {
                         return;
                     }
                 }

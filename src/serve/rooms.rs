@@ -231,9 +231,6 @@ impl Room {
                 "a room plays 1 to {MAX_HANDS} hands; {h} were asked"
             ));
         }
-        if players.iter().any(|p| p.starts_with("cmd:")) {
-            return Err("a room seats people and yaku's bots, not programs".to_string());
-        }
         let tokens: Vec<Option<String>> = players
             .iter()
             .map(|p| (p == "human").then(secret))
@@ -283,6 +280,9 @@ impl Room {
             self.game.legal_actions(&mut legal);
             let mut rng = agent_rng(self.seed.wrapping_add(self.moves.len() as u64));
             let action = bot.choose(&*self.game, seat, &legal, &mut rng);
+            if let Some(notice) = bot.notice() {
+                eprintln!("room: {notice}");
+            }
             self.announce(seat, action);
             if self.game.apply(action).is_err() {
                 break;
@@ -302,6 +302,14 @@ impl Room {
             if let Err(e) = stored {
                 self.rewind(from);
                 return Err(format!("{e}; the move was not made"));
+            }
+        }
+        if self.game.is_over() {
+            // A finished game's programs are stopped (dropping their agents ends them).
+            for holder in &mut self.holders {
+                if matches!(holder, Holder::Bot(b) if b.name().starts_with("cmd:")) {
+                    *holder = Holder::Bot(Box::new(crate::agent::GreedyAgent));
+                }
             }
         }
         self.changed.send_modify(|v| *v += 1);
@@ -615,7 +623,9 @@ impl Rooms {
         self.len() == 0
     }
 
-    /// Opens a room playing `ruleset` with `players` (`human` or a bot name, one per seat).
+    /// Opens a room playing `ruleset` with `players` (`human` or a bot name, one per seat;
+    /// `cmd:PROGRAM` runs a program, so the server passes only its operator's, see
+    /// [`super::programs`]).
     pub fn create(
         &self,
         ruleset: Arc<Ruleset>,
@@ -644,23 +654,35 @@ impl Rooms {
         players: &[String],
         hands: Option<u32>,
     ) -> Result<Created, String> {
-        let mut rooms = self.rooms.lock().map_err(|_| "the server is stopping")?;
-        if rooms.len() >= MAX_ROOMS {
-            // Finished games make room for new ones (they stay stored), then abandoned ones.
-            rooms.retain(|_, r| r.lock().is_ok_and(|r| !r.game.is_over()));
-            if rooms.len() >= MAX_ROOMS
-                && let Some(store) = &self.store
-            {
-                let before = super::store::now() - super::store::ABANDONED_SECS;
-                for code in store.delete_abandoned(before).map_err(|e| e.to_string())? {
-                    rooms.remove(&code);
+        let stopping = |_| "the server is stopping".to_string();
+        let store = self.store.clone();
+        let full = |rooms: &mut HashMap<String, Arc<Mutex<Room>>>| -> Result<(), String> {
+            if rooms.len() >= MAX_ROOMS {
+                // Finished games make room for new ones (they stay stored; a room busy with a
+                // move is in play), then abandoned ones.
+                rooms.retain(|_, r| match r.try_lock() {
+                    Ok(r) => !r.game.is_over(),
+                    Err(e) => matches!(e, std::sync::TryLockError::WouldBlock),
+                });
+                if rooms.len() >= MAX_ROOMS
+                    && let Some(store) = &store
+                {
+                    let before = super::store::now() - super::store::ABANDONED_SECS;
+                    for code in store.delete_abandoned(before).map_err(|e| e.to_string())? {
+                        rooms.remove(&code);
+                    }
                 }
             }
             if rooms.len() >= MAX_ROOMS {
                 return Err(format!("the server holds {MAX_ROOMS} rooms already"));
             }
-        }
+            Ok(())
+        };
+        full(&mut *self.rooms.lock().map_err(stopping)?)?;
+        // The bots' first moves are made with no lock held: every other room goes on meanwhile.
         let (room, people) = Room::start(ruleset, rules, players, hands, self.store.clone())?;
+        let mut rooms = self.rooms.lock().map_err(stopping)?;
+        full(&mut rooms)?;
         let created = Created {
             room: room.code.clone(),
             people,

@@ -6,7 +6,7 @@ use crate::common::{TempDir, Yaku, root};
 
 /// `python3`, or `None` where it is missing (then the tests that need it are skipped, except
 /// under CI, which installs it).
-fn python() -> Option<&'static str> {
+pub(crate) fn python() -> Option<&'static str> {
     let found = std::process::Command::new("python3")
         .arg("--version")
         .output()
@@ -115,6 +115,32 @@ fn a_program_that_fails_loses_its_seat_and_the_game_goes_on() {
     // In a simulation the failure stops the run: a bot in its place would change the figures.
     let out = Yaku::new(["sim", "koikoi", "--games", "2", "--players", &players]).expect(1);
     assert!(out.stderr.contains("lost its seat"), "{}", out.stderr);
+    // A program that exits at once: writing to it is an error, not the end of yaku (SIGPIPE).
+    let out = Yaku::new([
+        "play",
+        "koikoi",
+        "--seed",
+        "4",
+        "--rounds",
+        "1",
+        "--players",
+        "cmd:false,greedy",
+    ])
+    .expect(0);
+    assert!(
+        out.stdout.contains("`cmd:false` lost its seat") && out.stdout.contains("game over"),
+        "{}",
+        out.stdout
+    );
+    let out = Yaku::new([
+        "sim",
+        "koikoi",
+        "--games",
+        "2",
+        "--players",
+        "cmd:false,greedy",
+    ]);
+    assert!(out.expect(1).stderr.contains("`cmd:false` lost its seat"));
     // A program that cannot start is refused with the reason.
     let out = Yaku::new([
         "sim",

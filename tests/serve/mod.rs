@@ -2,7 +2,12 @@
 //! which `.ci/run` installs) opens the page, creates a room and plays whole games through the
 //! WebSocket, one browser against bots and two browsers against each other in one room.
 //!
-//! Without Chromium the tests say they were skipped, unless `CI` is set: there they fail.
+//! Without Chromium the tests say they were skipped, unless `CI` is set: there they fail. The
+//! server's limits, the operator's programs in rooms and a short load test are in submodules.
+
+mod limits;
+mod load;
+mod programs;
 
 use crate::common::{TempDir, bin, chromium};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -17,10 +22,16 @@ struct Served {
 
 impl Served {
     fn start() -> Served {
+        Served::start_with(&[], Stdio::inherit())
+    }
+
+    /// `yaku serve` with more arguments, its standard error to `stderr`.
+    fn start_with(args: &[&str], stderr: Stdio) -> Served {
         let mut child = Command::new(bin())
             .args(["serve", "--no-open", "--in-memory"])
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("yaku serve starts");
         let mut line = String::new();

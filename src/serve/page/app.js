@@ -247,12 +247,15 @@ async function create(body) {
   join(created.room, token);
 }
 
+// The programs the server's operator lets rooms seat (`yaku serve --bot NAME=PROGRAM`).
+let programs = [];
+
 function seatChoices(ruleset) {
   const fieldset = $("seats");
   fieldset.replaceChildren(make("legend", { textContent: "Seats" }));
   for (let i = 0; i < ruleset.seats; i++) {
     const select = make("select");
-    for (const who of i === 0 ? ["human"] : ["greedy", "random", "expert", "human"]) {
+    for (const who of i === 0 ? ["human"] : ["greedy", "random", "expert", ...programs, "human"]) {
       select.append(new Option(who === "human" ? (i === 0 ? "you" : "a friend (invite)") : who, who));
     }
     fieldset.append(make("label", { textContent: "Seat " + (i + 1) + " " }, select));
@@ -333,6 +336,7 @@ async function check() {
 
 async function lobby() {
   const list = await (await fetch("/api/rulesets")).json();
+  programs = await (await fetch("/api/bots")).json();
   const select = $("ruleset");
   for (const r of list) select.append(new Option(r.name, r.id));
   const show = () => {

@@ -1,0 +1,56 @@
+//! A load test of `yaku serve` on loopback, bounded in time and count: a server in this process,
+//! `--rooms` rooms of bots played at once for `--secs` seconds, each room's person seats played
+//! by clients over WebSockets that think `--think-ms` before each move (a random move). It reports
+//! the clients' moves a second, the time from a move to the broadcast after it (the server's
+//! check, the bots' replies, the seat's new state), and the process's memory.
+//!
+//! ```sh
+//! cargo run --release --example serve_load -- --rooms 1000 --secs 30
+//! cargo run --release --example serve_load -- --rooms 200 --players human,human --think-ms 0
+//! ```
+
+// The binary's allocator, so that the memory is what `yaku serve` takes.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+mod load;
+
+use std::time::Duration;
+
+fn main() {
+    let mut options = load::Options::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args
+            .next()
+            .unwrap_or_else(|| usage(&format!("{flag} needs a value")));
+        let number = || -> u64 {
+            value
+                .parse()
+                .unwrap_or_else(|_| usage(&format!("{flag} takes a number")))
+        };
+        match flag.as_str() {
+            "--rooms" => options.rooms = number() as usize,
+            "--secs" => options.time = Duration::from_secs(number()),
+            "--think-ms" => options.think = Duration::from_millis(number()),
+            "--threads" => options.server_threads = number() as usize,
+            "--seed" => options.seed = number(),
+            "--ruleset" => options.ruleset = value,
+            "--players" => options.players = value.split(',').map(str::to_string).collect(),
+            _ => usage(&format!("unknown option {flag}")),
+        }
+    }
+    if !options.players.iter().any(|p| p == "human") {
+        usage("--players needs a `human` seat for a client to play");
+    }
+    let report = load::run(&options);
+    println!("{}", report.render(&options));
+}
+
+fn usage(why: &str) -> ! {
+    eprintln!(
+        "{why}\nusage: serve_load [--rooms N] [--secs S] [--think-ms MS] [--threads N] \
+         [--ruleset ID] [--players human,greedy] [--seed N]"
+    );
+    std::process::exit(2)
+}

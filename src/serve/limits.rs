@@ -1,0 +1,695 @@
+//! The abuse limits of `yaku serve`: how large and how frequent a client's requests and seat
+//! messages may be, and how many rooms and connections one client address and the whole server
+//! may hold. What goes over a limit is told which limit, in words, and its connection is closed.
+
+use super::rooms::Room;
+use axum::extract::{ConnectInfo, Request};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+/// The limits a server holds its clients to. [`Limits::default`] is what `yaku serve` uses.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The longest message (and WebSocket frame) a seat may send, in bytes.
+    pub message_bytes: usize,
+    /// Refused messages a second a seat's connection may send (answers that are no legal move
+    /// now, and messages that are no answer), on average over [`Limits::message_burst`].
+    pub messages_per_second: f64,
+    /// Refused messages a seat's connection may send at once before the rate applies.
+    pub message_burst: f64,
+    /// HTTP requests a second one client address may make (WebSocket upgrades included).
+    pub requests_per_second: f64,
+    /// Requests one client address may make at once before the rate applies.
+    pub request_burst: f64,
+    /// The largest HTTP request body, in bytes.
+    pub body_bytes: usize,
+    /// Rooms whose game is not over that one client address may have opened.
+    pub rooms_per_address: usize,
+    /// Rooms being set up at once (their bots' first moves), over all clients.
+    pub rooms_starting: usize,
+    /// Rooms whose game is not over holding a program the operator named (`--bot`), over all
+    /// clients: each runs a process per such seat.
+    pub program_rooms: usize,
+    /// Connections (HTTP and seats) one client address may hold open.
+    pub connections_per_address: usize,
+    /// Connections the server holds open.
+    pub connections: usize,
+    /// Client addresses followed at once (each with its request rate and its rooms).
+    pub addresses: usize,
+    /// How long one message to a seat may take to be sent before the seat is dropped.
+    pub send_time: Duration,
+    /// Threads that make moves (a seat's answer and the bots' replies, a room's first moves);
+    /// more moves wait their turn. Each thread keeps caches of its own (the scoring scripts'
+    /// results), so a bound on threads is one on memory.
+    pub game_threads: usize,
+    /// The most playouts a room's `expert:N` may spend on a decision.
+    pub bot_playouts: usize,
+    /// The most time a room's `expert@T` may spend on a decision.
+    pub bot_time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            message_bytes: 64 * 1024,
+            messages_per_second: 20.0,
+            message_burst: 40.0,
+            requests_per_second: 20.0,
+            request_burst: 100.0,
+            body_bytes: 2 * 1024 * 1024,
+            rooms_per_address: 20,
+            rooms_starting: 16,
+            program_rooms: 8,
+            connections_per_address: 64,
+            connections: 4_096,
+            addresses: 65_536,
+            send_time: Duration::from_secs(10),
+            game_threads: 32,
+            bot_playouts: 4 * crate::agent::DEFAULT_BUDGET,
+            bot_time: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A refusal: the HTTP status and the reason, sent as the body with `Connection: close`.
+#[derive(Debug)]
+pub struct Refused {
+    /// 429 (too many), 503 (the server is full) or 413 (too large).
+    pub status: StatusCode,
+    /// Which limit, in words.
+    pub message: String,
+}
+
+impl Refused {
+    fn new(status: StatusCode, message: String) -> Refused {
+        Refused { status, message }
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, self.message).into_response();
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        response
+    }
+}
+
+/// A token bucket: `burst` tokens at most, refilled at `rate` a second; each event takes one.
+#[derive(Debug)]
+pub struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    /// A full bucket.
+    pub fn full(burst: f64) -> Bucket {
+        Bucket {
+            tokens: burst,
+            last: Instant::now(),
+        }
+    }
+
+    /// Takes a token if there is one.
+    pub fn take(&mut self, rate: f64, burst: f64) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * rate;
+        self.tokens = (self.tokens + refill).min(burst);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// True once the bucket has refilled: nothing of its past is left to remember.
+    fn is_full(&self, rate: f64, burst: f64) -> bool {
+        self.tokens + self.last.elapsed().as_secs_f64() * rate >= burst
+    }
+}
+
+/// What one client address holds.
+struct Usage {
+    requests: Bucket,
+    connections: usize,
+    /// The rooms it opened (finished and dropped ones are pruned as they are counted).
+    rooms: Vec<Weak<Mutex<Room>>>,
+    /// Rooms it is opening now.
+    opening: usize,
+}
+
+/// A room counts while it exists and its game is not over; one busy with a move counts.
+fn open(room: &Weak<Mutex<Room>>) -> bool {
+    room.upgrade().is_some_and(|r| match r.try_lock() {
+        Ok(r) => !r.is_over(),
+        Err(std::sync::TryLockError::WouldBlock) => true,
+        Err(std::sync::TryLockError::Poisoned(_)) => false,
+    })
+}
+
+/// The rooms that run an operator's program, and those being opened.
+#[derive(Default)]
+struct ProgramRooms {
+    rooms: Vec<Weak<Mutex<Room>>>,
+    opening: usize,
+}
+
+/// The server's side of the limits: what each address and the whole server hold now.
+pub struct Guard {
+    limits: Limits,
+    addresses: Mutex<HashMap<IpAddr, Usage>>,
+    connections: Mutex<usize>,
+    program_rooms: Mutex<ProgramRooms>,
+    starting: Arc<tokio::sync::Semaphore>,
+}
+
+impl Guard {
+    /// A guard holding clients to `limits`.
+    pub fn new(limits: Limits) -> Guard {
+        Guard {
+            starting: Arc::new(tokio::sync::Semaphore::new(limits.rooms_starting.max(1))),
+            limits,
+            addresses: Mutex::new(HashMap::new()),
+            connections: Mutex::new(0),
+            program_rooms: Mutex::new(ProgramRooms::default()),
+        }
+    }
+
+    /// The limits held.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Runs `f` on `ip`'s usage, making room for a new address by forgetting idle ones.
+    fn usage<T>(&self, ip: IpAddr, f: impl FnOnce(&mut Usage) -> T) -> Result<T, Refused> {
+        let mut addresses = self.addresses.lock().map_err(|_| stopping())?;
+        if !addresses.contains_key(&ip) && addresses.len() >= self.limits.addresses {
+            let (rate, burst) = (self.limits.requests_per_second, self.limits.request_burst);
+            addresses.retain(|_, u| {
+                u.rooms.retain(open);
+                u.connections > 0
+                    || u.opening > 0
+                    || !u.rooms.is_empty()
+                    || !u.requests.is_full(rate, burst)
+            });
+            if addresses.len() >= self.limits.addresses {
+                return Err(Refused::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the server is serving {} client addresses already; try again later",
+                        self.limits.addresses
+                    ),
+                ));
+            }
+        }
+        let usage = addresses.entry(ip).or_insert_with(|| Usage {
+            requests: Bucket::full(self.limits.request_burst),
+            connections: 0,
+            rooms: Vec::new(),
+            opening: 0,
+        });
+        Ok(f(usage))
+    }
+
+    /// One HTTP request from `ip`, within its rate or refused.
+    pub fn request(&self, ip: IpAddr) -> Result<(), Refused> {
+        let (rate, burst) = (self.limits.requests_per_second, self.limits.request_burst);
+        if self.usage(ip, |u| u.requests.take(rate, burst))? {
+            Ok(())
+        } else {
+            Err(Refused::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("more than {rate} requests a second from one address; slow down"),
+            ))
+        }
+    }
+
+    /// Leave for `ip` to open a room (`programs`: one that seats an operator's program), or
+    /// why not. The leave is held while the room is set up; [`Opening::opened`] counts the room.
+    pub fn open_room(&self, ip: IpAddr, programs: bool) -> Result<Opening<'_>, Refused> {
+        let most = self.limits.rooms_per_address;
+        let counted = self.usage(ip, |u| {
+            u.rooms.retain(open);
+            if u.rooms.len() + u.opening >= most {
+                return false;
+            }
+            u.opening += 1;
+            true
+        })?;
+        if !counted {
+            return Err(Refused::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "one address may have {most} rooms with a game in progress; finish one first"
+                ),
+            ));
+        }
+        let mut opening = Opening {
+            guard: self,
+            ip,
+            program: false,
+            _permit: None,
+        };
+        if programs {
+            let mut rooms = self.program_rooms.lock().map_err(|_| stopping())?;
+            rooms.rooms.retain(open);
+            if rooms.rooms.len() + rooms.opening >= self.limits.program_rooms {
+                return Err(Refused::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the server runs programs in {} rooms already; try again later",
+                        self.limits.program_rooms
+                    ),
+                ));
+            }
+            rooms.opening += 1;
+            opening.program = true;
+        }
+        let permit = Arc::clone(&self.starting)
+            .try_acquire_owned()
+            .map_err(|_| {
+                Refused::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the server is setting up {} rooms already; try again in a moment",
+                        self.limits.rooms_starting
+                    ),
+                )
+            })?;
+        opening._permit = Some(permit);
+        Ok(opening)
+    }
+
+    /// The bots of `players` within what a room's bot may spend on a decision, or why not.
+    pub fn bots(&self, players: &[String]) -> Result<(), Refused> {
+        let too_much = |what: String| Err(Refused::new(StatusCode::BAD_REQUEST, what));
+        for name in players {
+            if let Some(n) = name.strip_prefix("expert:")
+                && n.parse::<usize>()
+                    .is_ok_and(|n| n > self.limits.bot_playouts)
+            {
+                return too_much(format!(
+                    "`{name}`: a room's expert spends at most {} playouts a decision",
+                    self.limits.bot_playouts
+                ));
+            }
+            if let Some(t) = name.strip_prefix("expert@") {
+                let time = match t.strip_suffix("ms") {
+                    Some(ms) => ms.parse().ok().map(Duration::from_millis),
+                    None => t
+                        .strip_suffix('s')
+                        .and_then(|s| s.parse().ok())
+                        .map(Duration::from_secs),
+                };
+                if time.is_some_and(|t| t > self.limits.bot_time) {
+                    return too_much(format!(
+                        "`{name}`: a room's expert spends at most {} ms a decision",
+                        self.limits.bot_time.as_millis()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A connection from `ip`, held until the slot is dropped, or why not.
+    pub fn connect(self: &Arc<Guard>, ip: IpAddr) -> Result<Connection, Refused> {
+        let most = self.limits.connections_per_address;
+        {
+            let mut all = self.connections.lock().map_err(|_| stopping())?;
+            if *all >= self.limits.connections {
+                return Err(Refused::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the server holds {} connections already; try again later",
+                        self.limits.connections
+                    ),
+                ));
+            }
+            let counted = self.usage(ip, |u| {
+                if u.connections >= most {
+                    return false;
+                }
+                u.connections += 1;
+                true
+            })?;
+            if !counted {
+                return Err(Refused::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("one address may hold {most} connections open"),
+                ));
+            }
+            *all += 1;
+        }
+        Ok(Connection {
+            guard: Arc::clone(self),
+            ip,
+        })
+    }
+}
+
+fn stopping() -> Refused {
+    Refused::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the server is stopping".to_string(),
+    )
+}
+
+/// Leave to open one room, from [`Guard::open_room`].
+pub struct Opening<'a> {
+    guard: &'a Guard,
+    ip: IpAddr,
+    program: bool,
+    _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Opening<'_> {
+    /// Counts `room` against the address (and the program rooms, if it holds a program).
+    pub fn opened(self, room: &Arc<Mutex<Room>>) {
+        let _ = self
+            .guard
+            .usage(self.ip, |u| u.rooms.push(Arc::downgrade(room)));
+        if self.program
+            && let Ok(mut rooms) = self.guard.program_rooms.lock()
+        {
+            rooms.rooms.push(Arc::downgrade(room));
+        }
+    }
+}
+
+impl Drop for Opening<'_> {
+    fn drop(&mut self) {
+        let _ = self.guard.usage(self.ip, |u| u.opening -= 1);
+        if self.program
+            && let Ok(mut rooms) = self.guard.program_rooms.lock()
+        {
+            rooms.opening -= 1;
+        }
+    }
+}
+
+/// One open connection, from [`Guard::connect`]; dropping it frees the place.
+pub struct Connection {
+    guard: Arc<Guard>,
+    ip: IpAddr,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        if let Ok(mut all) = self.guard.connections.lock() {
+            *all -= 1;
+        }
+        let _ = self.guard.usage(self.ip, |u| u.connections -= 1);
+    }
+}
+
+/// A client's address, as the handlers are told it ([`axum::extract::ConnectInfo`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub SocketAddr);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Bounded>> for Client {
+    fn connect_info(stream: axum::serve::IncomingStream<'_, Bounded>) -> Client {
+        Client(*stream.remote_addr())
+    }
+}
+
+/// The server's TCP listener, held to the connection limits: a connection over them is
+/// answered with the refusal (an HTTP response) and closed at once.
+pub struct Bounded {
+    listener: tokio::net::TcpListener,
+    guard: Arc<Guard>,
+    /// Refused connections being closed (each waits up to a second for its client to read).
+    closing: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// The most refused connections closed gently at once; more are closed without the answer.
+const MAX_CLOSING: usize = 64;
+
+impl Bounded {
+    /// `listener` held to `guard`'s limits.
+    pub fn new(listener: tokio::net::TcpListener, guard: Arc<Guard>) -> Bounded {
+        Bounded {
+            listener,
+            guard,
+            closing: Arc::default(),
+        }
+    }
+}
+
+impl axum::serve::Listener for Bounded {
+    type Io = Counted;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Counted, SocketAddr) {
+        loop {
+            let (stream, from) = match self.listener.accept().await {
+                Ok(accepted) => accepted,
+                Err(_) => {
+                    // Out of file descriptors and the like: wait for some to be freed.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            match self.guard.connect(from.ip()) {
+                Ok(slot) => {
+                    let _ = stream.set_nodelay(true);
+                    let counted = Counted {
+                        stream,
+                        _slot: slot,
+                    };
+                    return (counted, from);
+                }
+                Err(refused) => {
+                    use std::sync::atomic::Ordering;
+                    if self.closing.fetch_add(1, Ordering::Relaxed) >= MAX_CLOSING {
+                        self.closing.fetch_sub(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    let closing = Arc::clone(&self.closing);
+                    tokio::spawn(async move {
+                        let _ =
+                            tokio::time::timeout(Duration::from_secs(1), refuse(stream, refused))
+                                .await;
+                        closing.fetch_sub(1, Ordering::Relaxed);
+                    });
+                }
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+}
+
+/// Answers a connection over the limits with the refusal, and closes it once the client has
+/// read it: what the client sent is read and dropped, since closing with unread input would
+/// reset the connection and lose the answer.
+async fn refuse(mut stream: tokio::net::TcpStream, refused: Refused) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let answer = format!(
+        "HTTP/1.1 {}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+        refused.status,
+        refused.message.len(),
+        refused.message
+    );
+    if stream.write_all(answer.as_bytes()).await.is_ok() && stream.shutdown().await.is_ok() {
+        let mut sink = [0; 1024];
+        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+    }
+}
+
+/// An accepted connection, counted against its address until it closes.
+pub struct Counted {
+    stream: tokio::net::TcpStream,
+    _slot: Connection,
+}
+
+impl tokio::io::AsyncRead for Counted {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Counted {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+}
+
+/// The middleware that holds every HTTP request to its address's rate.
+pub async fn rate(
+    axum::extract::State(guard): axum::extract::State<Arc<Guard>>,
+    ConnectInfo(Client(from)): ConnectInfo<Client>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match guard.request(from.ip()) {
+        Ok(()) => next.run(request).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::rooms::Rooms;
+
+    fn ip(n: u8) -> IpAddr {
+        IpAddr::from([10, 0, 0, n])
+    }
+
+    /// Opens a Koi-Koi room with a person in it (its game waits for them) for `from`.
+    fn open_one(guard: &Guard, rooms: &Rooms, from: IpAddr, program: bool) -> Arc<Mutex<Room>> {
+        let ruleset = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
+        let opening = guard.open_room(from, program).unwrap();
+        // Both seats held by the person (seat 0's token), so that the test can play it out.
+        let players = ["human".to_string(), "human".to_string()];
+        let created = rooms.create(ruleset, &players, Some(1)).unwrap();
+        let room = rooms.get(&created.room).unwrap();
+        opening.opened(&room);
+        room
+    }
+
+    #[test]
+    fn rooms_are_counted_per_address_while_their_game_goes_on() {
+        let guard = Guard::new(Limits {
+            rooms_per_address: 2,
+            program_rooms: 1,
+            ..Limits::default()
+        });
+        let rooms = Rooms::default();
+        let first = open_one(&guard, &rooms, ip(1), false);
+        let _second = open_one(&guard, &rooms, ip(1), true);
+        let refused = guard.open_room(ip(1), false).err().unwrap();
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(refused.message.contains("2 rooms"), "{}", refused.message);
+        // Another address has rooms of its own, but the one program room is taken.
+        assert!(guard.open_room(ip(2), false).is_ok());
+        let refused = guard.open_room(ip(2), true).err().unwrap();
+        assert!(
+            refused.message.contains("programs in 1 rooms"),
+            "{}",
+            refused.message
+        );
+        // A room whose game is over no longer counts.
+        let mut first = first.lock().unwrap();
+        while !first.is_over() {
+            if first
+                .answer(crate::serve::rooms::Viewer::Seat(0), r#"{"choose": 0}"#)
+                .is_err()
+            {
+                first
+                    .answer(crate::serve::rooms::Viewer::Seat(1), r#"{"choose": 0}"#)
+                    .unwrap();
+            }
+        }
+        drop(first);
+        assert!(guard.open_room(ip(1), false).is_ok());
+    }
+
+    #[test]
+    fn a_rooms_bots_think_within_bounds() {
+        let guard = Guard::new(Limits::default());
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(
+            guard
+                .bots(&names(&["human", "expert", "expert:192", "expert@1s"]))
+                .is_ok()
+        );
+        assert!(guard.bots(&names(&["expert@999ms", "greedy"])).is_ok());
+        let e = guard
+            .bots(&names(&["human", "expert:1000000"]))
+            .err()
+            .unwrap();
+        assert_eq!(
+            e.message,
+            "`expert:1000000`: a room's expert spends at most 192 playouts a decision"
+        );
+        let e = guard.bots(&names(&["expert@60s"])).err().unwrap();
+        assert!(e.message.contains("at most 1000 ms"), "{}", e.message);
+        assert!(guard.bots(&names(&["expert@2000ms"])).is_err());
+    }
+
+    #[test]
+    fn connections_addresses_and_requests_are_bounded() {
+        let guard = Arc::new(Guard::new(Limits {
+            connections_per_address: 2,
+            connections: 10,
+            addresses: 2,
+            request_burst: 3.0,
+            requests_per_second: 0.001,
+            ..Limits::default()
+        }));
+        let a = guard.connect(ip(1)).unwrap();
+        let _b = guard.connect(ip(1)).unwrap();
+        let refused = guard.connect(ip(1)).err().unwrap();
+        assert!(
+            refused.message.contains("2 connections"),
+            "{}",
+            refused.message
+        );
+        let _c = guard.connect(ip(2)).unwrap();
+        // Two addresses are followed, both busy: a third is turned away.
+        let refused = guard.connect(ip(3)).err().unwrap();
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            refused.message.contains("2 client addresses"),
+            "{}",
+            refused.message
+        );
+        drop(a);
+        assert!(guard.connect(ip(1)).is_ok());
+        // The request rate: a burst of 3, then refusals.
+        for _ in 0..3 {
+            guard.request(ip(2)).unwrap();
+        }
+        let refused = guard.request(ip(2)).err().unwrap();
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        let response = refused.into_response();
+        assert_eq!(response.headers()[header::CONNECTION], "close");
+    }
+}

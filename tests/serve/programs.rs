@@ -1,0 +1,125 @@
+//! Outside programs in rooms: only those the operator named (`yaku serve --bot NAME=PROGRAM`)
+//! are seated, by name; the guide's Python bot plays whole games in a room against a client
+//! playing a person's seat over the WebSocket.
+
+use super::Served;
+use crate::common::{TempDir, root};
+use std::process::Stdio;
+use tungstenite::Message;
+
+/// Plays the person's seat of a new room to the end of its game with the first legal move;
+/// the number of moves made.
+fn play_room(served: &Served, body: &str) -> usize {
+    let (status, answer) = served.request("POST", "/api/rooms", body);
+    assert_eq!(status, 200, "{answer}");
+    let created: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    let room = created["room"].as_str().unwrap();
+    let token = created["people"][0][1].as_str().unwrap();
+    let host = served
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let url = format!("ws://{host}/api/rooms/{room}/ws?token={token}");
+    let (mut socket, _) = tungstenite::connect(url).expect("the seat connects");
+    let mut moves = 0;
+    loop {
+        let Message::Text(text) = socket.read().expect("a message") else {
+            continue;
+        };
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_ne!(v["type"], "error", "{text}");
+        if v["over"] == true {
+            return moves;
+        }
+        if v["type"] == "state" && v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+            socket
+                .send(Message::Text(r#"{"choose": 0}"#.into()))
+                .unwrap();
+            moves += 1;
+            assert!(moves < 2_000, "the game ends");
+        }
+    }
+}
+
+#[test]
+fn a_room_seats_only_the_programs_the_operator_named() {
+    let served = Served::start_with(&["--bot", "first=sh -c true"], Stdio::inherit());
+    let (status, body) = served.request("GET", "/api/bots", "");
+    assert_eq!((status, body.as_str()), (200, r#"["first"]"#));
+    let (status, body) = served.request(
+        "POST",
+        "/api/rooms",
+        r#"{"ruleset":"koikoi","players":["human","cmd:sh -c 'touch /tmp/owned'"]}"#,
+    );
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        "a room seats only the programs the server's operator named: first"
+    );
+}
+
+#[test]
+fn the_guides_python_bot_plays_whole_games_in_a_room() {
+    if crate::protocol::python().is_none() {
+        return;
+    }
+    let dir = TempDir::new("serve-programs");
+    let log = dir.join("stderr");
+    let bot = format!(
+        "pybot=python3 {}",
+        root().join("examples/protocol_bot.py").display()
+    );
+    // `false` exits at once: it loses its seat to greedy (its pipe closed, or its output), and
+    // the server says so and goes on.
+    let served = Served::start_with(
+        &["--bot", &bot, "--bot", "broken=false"],
+        std::fs::File::create(&log).unwrap().into(),
+    );
+    for body in [
+        r#"{"ruleset":"koikoi","players":["human","pybot"],"hands":3}"#,
+        r#"{"ruleset":"gostop","players":["pybot","human","greedy"],"hands":1}"#,
+        r#"{"ruleset":"scopa","players":["human","pybot"]}"#,
+    ] {
+        assert!(play_room(&served, body) > 0, "{body}");
+    }
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(!said.contains("lost its seat"), "{said}");
+    assert!(
+        play_room(
+            &served,
+            r#"{"ruleset":"koikoi","players":["human","broken"],"hands":1}"#
+        ) > 0
+    );
+    drop(served);
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        said.contains("`cmd:false` lost its seat") && said.contains("greedy plays it from here"),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_page_offers_the_operators_programs_for_the_seats_after_the_first() {
+    let Some(browser) = super::browser() else {
+        return;
+    };
+    let served = Served::start_with(&["--bot", "pybot=python3 bot.py"], Stdio::inherit());
+    let dir = TempDir::new("serve-page-programs");
+    let mut page = super::Browser::open(&browser, &dir.join("lobby"), &served.url);
+    // Koi-Koi chosen (the first game listed may seat one player), then each seat's choices.
+    let choices = "(() => { const r = document.getElementById('ruleset'); \
+                   if (r.value !== 'koikoi') { r.value = 'koikoi'; r.dispatchEvent(new Event('change')); } \
+                   return JSON.stringify([...document.querySelectorAll('#seats select')]\
+                   .map((s) => [...s.options].map((o) => o.value))); })()";
+    let mut seats = serde_json::Value::Null;
+    for _ in 0..300 {
+        seats = page.eval(choices);
+        if seats.as_str().is_some_and(|s| s.contains("greedy")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let seats: Vec<Vec<String>> = serde_json::from_str(seats.as_str().unwrap()).unwrap();
+    assert_eq!(seats[0], ["human"]);
+    assert!(seats[1].contains(&"pybot".to_string()), "{seats:?}");
+}
