@@ -1175,8 +1175,8 @@ impl MatchingGame {
     /// Instant wins, once the hands are final.
     fn after_deal(&mut self) {
         self.turn = self.first_to_play();
-        while self.marks.out != 0 && self.marks.sits_out(self.turn) {
-            self.turn = next_seat(self.turn, self.seats);
+        if self.marks.out != 0 {
+            self.pass_seats_out();
         }
         self.phase = Phase::Play;
         self.offered = 0;
@@ -1192,7 +1192,11 @@ impl MatchingGame {
         let mut won: PerSeat<u8> = PerSeat::filled(self.seats, u8::MAX);
         let mut holders = 0usize;
         let out = self.marks.out;
-        for seat in (0..self.seats).filter(|&s| out >> s & 1 == 0) {
+        for seat in 0..self.seats {
+            // A seat sitting out holds no hand to win with.
+            if out >> seat & 1 == 1 {
+                continue;
+            }
             let facts = [
                 i64::from(self.ledger.round),
                 i64::from(self.facts_rounds()),
@@ -1727,6 +1731,14 @@ impl MatchingGame {
         }
     }
 
+    /// The first seat to play is the next that does not sit out.
+    #[cold]
+    fn pass_seats_out(&mut self) {
+        while self.marks.sits_out(self.turn) {
+            self.turn = next_seat(self.turn, self.seats);
+        }
+    }
+
     /// The turn passes the seats sitting out: true when the seat it reaches has a turn to take.
     #[cold]
     #[inline(never)]
@@ -1909,7 +1921,7 @@ impl MatchingGame {
                 return;
             }
         };
-        let (winner_points, outcome) = match settled {
+        let (winner_points, mut outcome) = match settled {
             Settled::Full(o) => ([o.total, o.opponent], Some(o)),
             Settled::Points(p) => (p, None),
         };
@@ -1956,7 +1968,6 @@ impl MatchingGame {
             }
             points[w] = won;
         }
-        let mut outcome = outcome;
         if self.marks.dropped != 0 {
             self.pay_for_dropping(&mut points, outcome.as_mut());
         }
@@ -2369,8 +2380,11 @@ impl MatchingGame {
             decl,
             card: None,
         });
+        // Only `play` and `drop` are offered while the players are found.
+        if let Phase::DropOut = self.phase {
+            return self.decide(seat, decl);
+        }
         match self.effect(decl) {
-            "play" | "drop" => self.decide(seat, decl),
             "swap" => {
                 let dealer = self.ledger.dealer;
                 let (a, b) = (self.hands[dealer], self.hands[seat]);
