@@ -955,7 +955,9 @@ impl MatchingGame {
                 None => break,
             }
         }
-        self.carry_at_deal();
+        if !self.ruleset.carry.is_empty() {
+            self.carry_at_deal();
+        }
         // Counted at the deal, before any declaration after it (the classic hand swap shows the
         // multipliers this table brings); nothing after the deal changes the table.
         self.count_table();
@@ -1150,6 +1152,8 @@ impl MatchingGame {
 
     /// The carried values the deal sets (`[[carry]] deal`), in ruleset order, each counted on
     /// the table with the values as they stand (those before it already set).
+    #[cold]
+    #[inline(never)]
     fn carry_at_deal(&mut self) {
         for i in 0..self.ruleset.carry.len() {
             if let Some(p) = &self.ruleset.carry[i].deal {
@@ -1191,12 +1195,7 @@ impl MatchingGame {
         // hold none.
         let mut won: PerSeat<u8> = PerSeat::filled(self.seats, u8::MAX);
         let mut holders = 0usize;
-        let out = self.marks.out;
         for seat in 0..self.seats {
-            // A seat sitting out holds no hand to win with.
-            if out >> seat & 1 == 1 {
-                continue;
-            }
             let facts = [
                 i64::from(self.ledger.round),
                 i64::from(self.facts_rounds()),
@@ -1206,6 +1205,10 @@ impl MatchingGame {
                 won[seat] = i as u8;
                 holders += 1;
             }
+        }
+        // A seat sitting out holds no hand to win with (its hand went under the stock).
+        if self.marks.out != 0 {
+            holders -= self.forget_seats_out(&mut won);
         }
         let first_holder = |from: Seat| {
             let mut s = from;
@@ -1729,6 +1732,19 @@ impl MatchingGame {
                 self.hands_ran_out();
             }
         }
+    }
+
+    /// Clears the instant wins of the seats sitting out; how many there were.
+    #[cold]
+    fn forget_seats_out(&self, won: &mut PerSeat<u8>) -> usize {
+        let mut forgotten = 0;
+        for seat in (0..self.seats).filter(|&s| self.marks.sits_out(s)) {
+            if won[seat] != u8::MAX {
+                won[seat] = u8::MAX;
+                forgotten += 1;
+            }
+        }
+        forgotten
     }
 
     /// The first seat to play is the next that does not sit out.
