@@ -676,8 +676,16 @@ impl MatchingGame {
         if self.ledger.carried.is_empty() {
             return DealFacts::Two(base);
         }
-        let carried = self.ledger.carried.table_values(&self.ruleset.carry);
-        DealFacts::More(base.into_iter().chain(carried).collect())
+        let mut facts = [0i64; 2 + crate::ruleset::MAX_CARRIED];
+        let mut n = 0;
+        for (slot, v) in facts.iter_mut().zip(
+            base.into_iter()
+                .chain(self.ledger.carried.table_values(&self.ruleset.carry)),
+        ) {
+            *slot = v;
+            n += 1;
+        }
+        DealFacts::More(facts, n)
     }
 
     /// The circumstances of the hand for `seat`, as scoring sees them.
@@ -2077,6 +2085,10 @@ impl MatchingGame {
         if each == 0 {
             return;
         }
+        // A simulation keeps the points alone, as it does for the rest of the settlement.
+        if !(self.keep_deals || self.ledger.log) {
+            outcome = None;
+        }
         let name = &self.ruleset.declarations[usize::from(d.drop.0)].name;
         let suffix = if times == 1 {
             String::new()
@@ -2681,15 +2693,16 @@ fn place_hidden(
 enum DealFacts {
     /// `round` and `rounds`: nothing is carried.
     Two([i64; 2]),
-    /// Those, then the table's carried values.
-    More(Vec<i64>),
+    /// Those, then the table's carried values (the first `.1` of the array), on the stack: a
+    /// deal that sets carried values makes these once for each.
+    More([i64; 2 + crate::ruleset::MAX_CARRIED], usize),
 }
 
 impl DealFacts {
     fn as_slice(&self) -> &[i64] {
         match self {
             DealFacts::Two(f) => f,
-            DealFacts::More(f) => f,
+            DealFacts::More(f, n) => &f[..*n],
         }
     }
 }
