@@ -41,6 +41,8 @@ c0=$(count c0 core_hands scopa 0)
 c500=$(count c500 core_hands scopa 500)
 h0=$(count h0 core_hands hachihachi 0)
 h500=$(count h500 core_hands hachihachi 500)
+f0=$(count f0 core_hands hachihachi 0 5)
+f100=$(count f100 core_hands hachihachi 100 5)
 # From 2,000 to 4,000 games leaves out the scoring script's first runs (one per distinct hand
 # end, then answered by the per-thread cache), as greedy's 100 to 400.
 echo "random vs random (core_hands koikoi 2000): $(per_hand "$r2000" "$r0" 24000) a hand;" \
@@ -60,6 +62,8 @@ echo "Schnapsen greedy vs greedy (bot_hands schnapsen greedy,greedy 200): $(per_
 echo "Scopa random vs random (core_hands scopa 500): $(per_hand "$c500" "$c0" 2293) a hand"
 # Hachi-Hachi: 6,000 hands in 500 random games (twelve each).
 echo "Hachi-Hachi random (core_hands hachihachi 500): $(per_hand "$h500" "$h0" 6000) a hand"
+# Five at the Hachi-Hachi table (two drop out or sit out each hand): 1,200 hands in 100 games.
+echo "Hachi-Hachi random, five seats (core_hands hachihachi 100 5): $(per_hand "$f100" "$f0" 1200) a hand"
 echo "Pinochle random (core_hands pinochle 100): $(per_hand "$p100" "$p0" "$(grep -o '[0-9]* hands' "$out"/p100.txt | cut -d' ' -f1)") a hand;" \
     "greedy (bot_hands pinochle greedy,greedy,greedy,greedy 20): $(per_hand "$pg20" "$pg0" "$(grep -o '[0-9]* hands' "$out"/pg20.txt | cut -d' ' -f1)") a hand"
 echo "Dreierschnapsen random (core_hands dreierschnapsen 100): $(per_hand "$d100" "$d0" "$(grep -o '[0-9]* hands' "$out"/d100.txt | cut -d' ' -f1)") a hand;" \

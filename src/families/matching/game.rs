@@ -676,8 +676,16 @@ impl MatchingGame {
         if self.ledger.carried.is_empty() {
             return DealFacts::Two(base);
         }
-        let carried = self.ledger.carried.table_values(&self.ruleset.carry);
-        DealFacts::More(base.into_iter().chain(carried).collect())
+        let mut facts = [0i64; 2 + crate::ruleset::MAX_CARRIED];
+        let mut n = 0;
+        for (slot, v) in facts.iter_mut().zip(
+            base.into_iter()
+                .chain(self.ledger.carried.table_values(&self.ruleset.carry)),
+        ) {
+            *slot = v;
+            n += 1;
+        }
+        DealFacts::More(facts, n)
     }
 
     /// The circumstances of the hand for `seat`, as scoring sees them.
@@ -955,7 +963,9 @@ impl MatchingGame {
                 None => break,
             }
         }
-        self.carry_at_deal();
+        if !self.ruleset.carry.is_empty() {
+            self.carry_at_deal();
+        }
         // Counted at the deal, before any declaration after it (the classic hand swap shows the
         // multipliers this table brings); nothing after the deal changes the table.
         self.count_table();
@@ -1150,6 +1160,8 @@ impl MatchingGame {
 
     /// The carried values the deal sets (`[[carry]] deal`), in ruleset order, each counted on
     /// the table with the values as they stand (those before it already set).
+    #[cold]
+    #[inline(never)]
     fn carry_at_deal(&mut self) {
         for i in 0..self.ruleset.carry.len() {
             if let Some(p) = &self.ruleset.carry[i].deal {
@@ -1175,8 +1187,8 @@ impl MatchingGame {
     /// Instant wins, once the hands are final.
     fn after_deal(&mut self) {
         self.turn = self.first_to_play();
-        while self.marks.out != 0 && self.marks.sits_out(self.turn) {
-            self.turn = next_seat(self.turn, self.seats);
+        if self.marks.out != 0 {
+            self.pass_seats_out();
         }
         self.phase = Phase::Play;
         self.offered = 0;
@@ -1191,8 +1203,7 @@ impl MatchingGame {
         // hold none.
         let mut won: PerSeat<u8> = PerSeat::filled(self.seats, u8::MAX);
         let mut holders = 0usize;
-        let out = self.marks.out;
-        for seat in (0..self.seats).filter(|&s| out >> s & 1 == 0) {
+        for seat in 0..self.seats {
             let facts = [
                 i64::from(self.ledger.round),
                 i64::from(self.facts_rounds()),
@@ -1202,6 +1213,10 @@ impl MatchingGame {
                 won[seat] = i as u8;
                 holders += 1;
             }
+        }
+        // A seat sitting out holds no hand to win with (its hand went under the stock).
+        if self.marks.out != 0 {
+            holders -= self.forget_seats_out(&mut won);
         }
         let first_holder = |from: Seat| {
             let mut s = from;
@@ -1727,6 +1742,27 @@ impl MatchingGame {
         }
     }
 
+    /// Clears the instant wins of the seats sitting out; how many there were.
+    #[cold]
+    fn forget_seats_out(&self, won: &mut PerSeat<u8>) -> usize {
+        let mut forgotten = 0;
+        for seat in (0..self.seats).filter(|&s| self.marks.sits_out(s)) {
+            if won[seat] != u8::MAX {
+                won[seat] = u8::MAX;
+                forgotten += 1;
+            }
+        }
+        forgotten
+    }
+
+    /// The first seat to play is the next that does not sit out.
+    #[cold]
+    fn pass_seats_out(&mut self) {
+        while self.marks.sits_out(self.turn) {
+            self.turn = next_seat(self.turn, self.seats);
+        }
+    }
+
     /// The turn passes the seats sitting out: true when the seat it reaches has a turn to take.
     #[cold]
     #[inline(never)]
@@ -1909,7 +1945,7 @@ impl MatchingGame {
                 return;
             }
         };
-        let (winner_points, outcome) = match settled {
+        let (winner_points, mut outcome) = match settled {
             Settled::Full(o) => ([o.total, o.opponent], Some(o)),
             Settled::Points(p) => (p, None),
         };
@@ -1956,7 +1992,6 @@ impl MatchingGame {
             }
             points[w] = won;
         }
-        let mut outcome = outcome;
         if self.marks.dropped != 0 {
             self.pay_for_dropping(&mut points, outcome.as_mut());
         }
@@ -2049,6 +2084,10 @@ impl MatchingGame {
         let each = d.pays.saturating_mul(times);
         if each == 0 {
             return;
+        }
+        // A simulation keeps the points alone, as it does for the rest of the settlement.
+        if !(self.keep_deals || self.ledger.log) {
+            outcome = None;
         }
         let name = &self.ruleset.declarations[usize::from(d.drop.0)].name;
         let suffix = if times == 1 {
@@ -2369,8 +2408,11 @@ impl MatchingGame {
             decl,
             card: None,
         });
+        // Only `play` and `drop` are offered while the players are found.
+        if let Phase::DropOut = self.phase {
+            return self.decide(seat, decl);
+        }
         match self.effect(decl) {
-            "play" | "drop" => self.decide(seat, decl),
             "swap" => {
                 let dealer = self.ledger.dealer;
                 let (a, b) = (self.hands[dealer], self.hands[seat]);
@@ -2651,15 +2693,16 @@ fn place_hidden(
 enum DealFacts {
     /// `round` and `rounds`: nothing is carried.
     Two([i64; 2]),
-    /// Those, then the table's carried values.
-    More(Vec<i64>),
+    /// Those, then the table's carried values (the first `.1` of the array), on the stack: a
+    /// deal that sets carried values makes these once for each.
+    More([i64; 2 + crate::ruleset::MAX_CARRIED], usize),
 }
 
 impl DealFacts {
     fn as_slice(&self) -> &[i64] {
         match self {
             DealFacts::Two(f) => f,
-            DealFacts::More(f) => f,
+            DealFacts::More(f, n) => &f[..*n],
         }
     }
 }
