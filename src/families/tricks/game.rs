@@ -1596,7 +1596,7 @@ impl TricksGame {
             while misfit > 0 && tries < WORLD_TRIES {
                 shuffle(&mut pool, n, rng);
                 self.deal_pool(seat, &pool[..n], talon_hidden, world);
-                let m = self.bidding_misfit(seat, world);
+                let m = self.bidding_misfit_below(seat, world, misfit);
                 if m < misfit {
                     misfit = m;
                     best = pool;
@@ -1657,19 +1657,38 @@ impl TricksGame {
     /// seat's hand at the auction is its hand in `world` and the cards it has played since
     /// (a declarer who took the talon is judged on the hand it kept).
     pub(super) fn bidding_misfit(&self, seat: Seat, world: &Self) -> i64 {
+        self.bidding_misfit_below(seat, world, i64::MAX)
+    }
+
+    /// [`TricksGame::bidding_misfit`], given up (with `bound`) once it reaches `bound`: a
+    /// world no better than the best so far need not be judged to the end.
+    fn bidding_misfit_below(&self, seat: Seat, world: &Self, bound: i64) -> i64 {
+        let Some(a) = &self.flow.auction else {
+            return 0;
+        };
         let mut legal = Vec::new();
         let mut misfit = 0;
-        for b in self.bidding.iter().filter(|b| b.seat != seat) {
-            legal.clear();
-            if let Some(a) = &self.flow.auction {
-                legal.push(Action::declare(a.pass));
+        for s in (0..self.hands.len()).filter(|&s| s != seat) {
+            let mut bids = self.bidding.iter().filter(|b| b.seat == s).peekable();
+            if bids.peek().is_none() {
+                continue;
             }
-            self.bids_over(b.over.map(|(_, h)| h), &mut legal);
-            let mut view = world.view(b.seat);
-            view.hand = world.hands[b.seat] | self.played[b.seat];
-            view.high_bid = b.over;
+            // The seat's view is built once: only the highest bid differs from move to move,
+            // and the hand's worth is read once.
+            let mut view = world.view(s);
+            view.hand = world.hands[s] | self.played[s];
             view.phase = Phase::Bid;
-            misfit += super::greedy::bid_misfit(&view, &legal, b.action);
+            let mut worth = None;
+            for b in bids {
+                legal.clear();
+                legal.push(Action::declare(a.pass));
+                self.bids_over(b.over.map(|(_, h)| h), &mut legal);
+                view.high_bid = b.over;
+                misfit += super::greedy::bid_misfit(&view, &legal, b.action, &mut worth);
+                if misfit >= bound {
+                    return misfit;
+                }
+            }
         }
         misfit
     }

@@ -254,8 +254,14 @@ fn bid(view: &TricksView, legal: &[Action]) -> Action {
 /// not worth (in bidding steps short), a contract it would not expect to make, a pass with a
 /// hand worth the lowest value bid (in steps over) or one that would make a contract offered.
 /// A seat bidding over its partner, or passing with its partner ahead, is taken at its word.
-/// A search reads the others' bidding with it, to deal worlds that agree with what they did.
-pub fn bid_misfit(view: &TricksView, legal: &[Action], action: Action) -> i64 {
+/// A search reads the others' bidding with it, to deal worlds that agree with what they did;
+/// `worth` keeps the hand's worth between its calls on one hand.
+pub fn bid_misfit(
+    view: &TricksView,
+    legal: &[Action],
+    action: Action,
+    worth: &mut Option<i64>,
+) -> i64 {
     let Some(a) = view.flow.auction.as_ref() else {
         return 0;
     };
@@ -267,7 +273,7 @@ pub fn bid_misfit(view: &TricksView, legal: &[Action], action: Action) -> i64 {
     }
     let step = a.step.max(1);
     let steps = |points: i64| (points.max(0) + step - 1) / step;
-    let worth = || best_suit(view).1;
+    let mut worth = || *worth.get_or_insert_with(|| best_suit(view).1);
     match action {
         Action::Bet { amount } => match a.contract(amount) {
             Some(c) if !c.goal.is_empty() => i64::from(!makes(view, c)),
