@@ -2837,6 +2837,9 @@ fn auction(
         errors,
     )
     .unwrap_or(false);
+    let search_reads_bids = r
+        .boolean("search_reads_bids", errors)
+        .is_none_or(|(b, _)| b);
     let mut contracts: Vec<Contract> = Vec::new();
     for (ct, cl) in r.tables("contract", errors) {
         let mut c = TableReader::new(ct, cl.clone(), "a `[[flow.auction.contract]]`")
@@ -2972,6 +2975,7 @@ fn auction(
         pass: pass?,
         name_trump: declared(sections, &["trump"]).first().copied(),
         declarer_alone,
+        search_reads_bids,
     })
 }
 

@@ -244,6 +244,11 @@ pub static AUCTION: TableDef = table(
             "Who leads the first trick: the seat after the dealer, or the declarer.",
         ),
         key(
+            "search_reads_bids",
+            Bool,
+            "Whether the `expert` bot's search deals the cards it cannot see to agree with the bids and passes it saw, as the family's bidding estimate reads a hand (true, the default), or by the cards seen alone (`false`, to measure what reading the bidding is worth). Not a rule of play.",
+        ),
+        key(
             "contract",
             Tables(&CONTRACT),
             "Named contracts, each bid at its `bid` value.",

@@ -1070,6 +1070,9 @@ pub struct Auction {
     /// The declarer plays alone against every other seat, who are partners for the hand
     /// (`sides = "declarer-alone"`; otherwise the partnerships of `[flow] teams`).
     pub declarer_alone: bool,
+    /// A search (the `expert` bot) deals worlds that agree with the bids and passes it saw
+    /// (`search_reads_bids`, true unless set false).
+    pub search_reads_bids: bool,
 }
 
 impl Auction {

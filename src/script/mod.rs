@@ -494,18 +494,18 @@ impl Hasher for KeyHasher {
 type Results<K> =
     std::collections::HashMap<(u64, K), Rc<ScoreOutcome>, BuildHasherDefault<KeyHasher>>;
 
-/// The result `cache` remembers for `key`, or else `run`'s, then remembered (the cache is
-/// emptied when it holds [`CACHE_CAPACITY`] results).
+/// The result `cache` remembers for `key`, or else `run`'s on the key's facts, then
+/// remembered (the cache is emptied when it holds [`CACHE_CAPACITY`] results).
 #[inline]
 fn remembered<K: Hash + Eq + 'static>(
     cache: &'static std::thread::LocalKey<std::cell::RefCell<Results<K>>>,
     key: (u64, K),
-    run: impl FnOnce() -> Result<ScoreOutcome, ScriptError>,
+    run: impl FnOnce(&K) -> Result<ScoreOutcome, ScriptError>,
 ) -> Result<Rc<ScoreOutcome>, ScriptError> {
     if let Some(hit) = cache.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(hit);
     }
-    let outcome = Rc::new(run()?);
+    let outcome = Rc::new(run(&key.1)?);
     cache.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= CACHE_CAPACITY {
@@ -920,7 +920,7 @@ impl ScoringScript {
         else {
             return self.score(&facts()).map(Rc::new);
         };
-        remembered(&CACHE, (self.id, key), || self.score(&facts()))
+        remembered(&CACHE, (self.id, key), |_| self.score(&facts()))
     }
 
     /// Runs `score(hand)` on `facts`, or returns the result remembered on this thread for facts
@@ -933,8 +933,10 @@ impl ScoringScript {
         thread_local! {
             static MEMO: std::cell::RefCell<Results<HandFacts>> = std::cell::RefCell::default();
         }
-        remembered(&MEMO, (self.id, self.narrow_facts(facts)), || {
-            self.score(facts)
+        // A miss runs the script on the narrowed facts: it sees the same (it cannot observe
+        // what was left out), and the facts it does not read are not built into its `hand`.
+        remembered(&MEMO, (self.id, self.narrow_facts(facts)), |narrowed| {
+            self.score(narrowed)
         })
     }
 

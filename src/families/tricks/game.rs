@@ -118,7 +118,25 @@ pub struct TricksGame {
     /// Marriage cards shown and not yet played (public).
     shown: CardSet,
     last_trick: Option<Seat>,
+    /// The auction of the hand so far, in order: each seat's bid or pass with the highest bid
+    /// it was made over (a search deals worlds that agree with it).
+    bidding: Vec<BidSeen>,
+    /// The cards each seat has played to tricks this hand.
+    played: PerSeat<CardSet>,
 }
+
+/// One move of the auction as every seat saw it: who made it, the highest bid it was made
+/// over, and the bid or the pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BidSeen {
+    seat: Seat,
+    over: Option<(Seat, i64)>,
+    action: Action,
+}
+
+/// Worlds a search deals to find one that agrees with the bidding, before it takes the one
+/// that agrees best.
+const WORLD_TRIES: usize = 24;
 
 /// Starts a trick-taking game; the first hand is dealt at once.
 pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame, StartError> {
@@ -188,6 +206,8 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         marriages: PerSeat::new(seats),
         shown: CardSet::EMPTY,
         last_trick: None,
+        bidding: Vec::new(),
+        played: PerSeat::new(seats),
     };
     game.start_hand();
     Ok(game)
@@ -613,6 +633,8 @@ impl TricksGame {
         self.trick_len = 0;
         self.passed = 0;
         self.high_bid = None;
+        self.bidding.clear();
+        self.played.fill(CardSet::EMPTY);
         self.declarer = None;
         self.melds.fill(0);
         self.melded.clear();
@@ -694,8 +716,12 @@ impl TricksGame {
     /// The bids `seat` may make now, in order: the value bids from the lowest allowed, then
     /// the named contracts that outrank the highest bid.
     fn bids(&self, out: &mut Vec<Action>) {
+        self.bids_over(self.high_bid.map(|(_, b)| b), out);
+    }
+
+    /// The bids possible over the highest bid `high` (none yet: `None`).
+    fn bids_over(&self, high: Option<i64>, out: &mut Vec<Action>) {
         let Some(a) = &self.flow.auction else { return };
-        let high = self.high_bid.map(|(_, b)| b);
         if a.values {
             let mut next = match high {
                 None => a.minimum,
@@ -821,6 +847,7 @@ impl TricksGame {
     fn lead(&mut self, card: CardId) {
         let seat = self.turn;
         self.hands[seat].remove(card);
+        self.played[seat].insert(card);
         self.shown.remove(card);
         self.led = Some(card);
         self.trick[0] = card;
@@ -840,6 +867,7 @@ impl TricksGame {
         let seat = self.turn;
         let seats = self.hands.len();
         self.hands[seat].remove(card);
+        self.played[seat].insert(card);
         self.shown.remove(card);
         // 004: "A trick is taken by the highest card of the suit led or the highest trump card
         // in the trick."
@@ -1011,6 +1039,8 @@ impl TricksGame {
             marriages,
             shown,
             last_trick,
+            bidding,
+            played,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -1045,6 +1075,8 @@ impl TricksGame {
         marriages.clone_from(&other.marriages);
         shown.clone_from(&other.shown);
         last_trick.clone_from(&other.last_trick);
+        bidding.clone_from(&other.bidding);
+        played.clone_from(&other.played);
         ledger.copy_from(&other.ledger, record);
     }
 
@@ -1320,6 +1352,11 @@ impl TricksGame {
                         None => "no bid is possible now: pass".to_string(),
                     }));
                 }
+                self.bidding.push(BidSeen {
+                    seat,
+                    over: self.high_bid,
+                    action,
+                });
                 self.high_bid = Some((seat, amount));
                 self.emit(Event::Bid {
                     player: seat,
@@ -1330,6 +1367,11 @@ impl TricksGame {
             (Phase::Bid, Action::Declare { decl, card: None })
                 if self.flow.auction.as_ref().is_some_and(|a| a.pass == decl) =>
             {
+                self.bidding.push(BidSeen {
+                    seat,
+                    over: self.high_bid,
+                    action,
+                });
                 self.passed |= 1 << seat;
                 self.emit(Event::Declared {
                     player: seat,
@@ -1544,6 +1586,42 @@ impl TricksGame {
             *slot = card;
         }
         shuffle(&mut pool, n, rng);
+        self.deal_pool(seat, &pool[..n], talon_hidden, world);
+        // Where the others bid or passed, the world should hold hands that would have bid so:
+        // deal again (a bounded number of times) until one agrees, else keep the closest.
+        if self.reads_bidding(seat) {
+            let mut misfit = self.bidding_misfit(seat, world);
+            let mut best = pool;
+            let mut tries = 1;
+            while misfit > 0 && tries < WORLD_TRIES {
+                shuffle(&mut pool, n, rng);
+                self.deal_pool(seat, &pool[..n], talon_hidden, world);
+                let m = self.bidding_misfit_below(seat, world, misfit);
+                if m < misfit {
+                    misfit = m;
+                    best = pool;
+                }
+                tries += 1;
+            }
+            if misfit > 0 {
+                self.deal_pool(seat, &best[..n], talon_hidden, world);
+            }
+        }
+        world.orders = Vec::new().into_iter();
+        world.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+        world.ledger.log = false;
+        world.ends_with_hand = true;
+        // A playout reads only the hand in progress (its result is the history's next entry):
+        // the finished hands' results and deal orders are not copied for every action tried.
+        world.ledger.events.clear();
+        world.ledger.history.clear();
+        world.ledger.dealt_orders.clear();
+    }
+
+    /// Deals the shuffled hidden cards `pool` into `world`: the other hands (each keeping the
+    /// cards it showed), the talon where it is hidden, and the stock under the turned-up trump.
+    fn deal_pool(&self, seat: Seat, pool: &[CardId], talon_hidden: bool, world: &mut Self) {
+        let seats = self.hands.len();
         let mut need = 0;
         for s in (1..seats).map(|k| (seat + k) % seats) {
             let known = self.shown & self.hands[s];
@@ -1558,19 +1636,61 @@ impl TricksGame {
         }
         world.stock.clear();
         world.stock.extend_from_slice(&self.stock[..self.stock_pos]);
-        world.stock.extend_from_slice(&pool[need..n]);
+        world.stock.extend_from_slice(&pool[need..]);
         if let Some(t) = self.trump_card {
             world.stock.push(t);
         }
-        world.orders = Vec::new().into_iter();
-        world.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
-        world.ledger.log = false;
-        world.ends_with_hand = true;
-        // A playout reads only the hand in progress (its result is the history's next entry):
-        // the finished hands' results and deal orders are not copied for every action tried.
-        world.ledger.events.clear();
-        world.ledger.history.clear();
-        world.ledger.dealt_orders.clear();
+    }
+
+    /// True when a search by `seat` deals worlds that agree with the bidding: the auction
+    /// says so (`search_reads_bids`) and another seat bid or passed this hand.
+    fn reads_bidding(&self, seat: Seat) -> bool {
+        self.flow
+            .auction
+            .as_ref()
+            .is_some_and(|a| a.search_reads_bids)
+            && self.bidding.iter().any(|b| b.seat != seat)
+    }
+
+    /// How far the other seats' hands in `world` are from the bids and passes they made (0:
+    /// every one is what the family's bidding estimate would have done with that hand). Each
+    /// seat's hand at the auction is its hand in `world` and the cards it has played since
+    /// (a declarer who took the talon is judged on the hand it kept).
+    pub(super) fn bidding_misfit(&self, seat: Seat, world: &Self) -> i64 {
+        self.bidding_misfit_below(seat, world, i64::MAX)
+    }
+
+    /// [`TricksGame::bidding_misfit`], given up (with `bound`) once it reaches `bound`: a
+    /// world no better than the best so far need not be judged to the end.
+    fn bidding_misfit_below(&self, seat: Seat, world: &Self, bound: i64) -> i64 {
+        let Some(a) = &self.flow.auction else {
+            return 0;
+        };
+        let mut legal = Vec::new();
+        let mut misfit = 0;
+        for s in (0..self.hands.len()).filter(|&s| s != seat) {
+            let mut bids = self.bidding.iter().filter(|b| b.seat == s).peekable();
+            if bids.peek().is_none() {
+                continue;
+            }
+            // The seat's view is built once: only the highest bid differs from move to move,
+            // and the hand's worth is read once.
+            let mut view = world.view(s);
+            view.hand = world.hands[s] | self.played[s];
+            view.phase = Phase::Bid;
+            let mut worth = None;
+            for b in bids {
+                legal.clear();
+                legal.push(Action::declare(a.pass));
+                self.bids_over(b.over.map(|(_, h)| h), &mut legal);
+                view.high_bid = b.over;
+                misfit += super::greedy::bid_misfit(&view, &legal, b.action, &mut worth);
+                if misfit >= bound {
+                    return misfit;
+                }
+            }
+        }
+        misfit
     }
 
     /// What `seat` may see.

@@ -249,6 +249,57 @@ fn bid(view: &TricksView, legal: &[Action]) -> Action {
     }
 }
 
+/// How far the hand in `view` is from making `action` in the auction, where `legal` were the
+/// moves then (0: this policy would have made it, or a move like it): a value bid the hand is
+/// not worth (in bidding steps short), a contract it would not expect to make, a pass with a
+/// hand worth the lowest value bid (in steps over) or one that would make a contract offered.
+/// A seat bidding over its partner, or passing with its partner ahead, is taken at its word.
+/// A search reads the others' bidding with it, to deal worlds that agree with what they did;
+/// `worth` keeps the hand's worth between its calls on one hand.
+pub fn bid_misfit(
+    view: &TricksView,
+    legal: &[Action],
+    action: Action,
+    worth: &mut Option<i64>,
+) -> i64 {
+    let Some(a) = view.flow.auction.as_ref() else {
+        return 0;
+    };
+    if view
+        .high_bid
+        .is_some_and(|(s, _)| view.partners(s, view.seat))
+    {
+        return 0;
+    }
+    let step = a.step.max(1);
+    let steps = |points: i64| (points.max(0) + step - 1) / step;
+    let mut worth = || *worth.get_or_insert_with(|| best_suit(view).1);
+    match action {
+        Action::Bet { amount } => match a.contract(amount) {
+            Some(c) if !c.goal.is_empty() => i64::from(!makes(view, c)),
+            _ => steps(amount - worth()),
+        },
+        _ => {
+            let mut misfit = 0;
+            let mut lowest_value = None;
+            for &b in legal {
+                if let Action::Bet { amount } = b {
+                    match a.contract(amount) {
+                        Some(c) if !c.goal.is_empty() => misfit += i64::from(makes(view, c)),
+                        _ => {
+                            lowest_value.get_or_insert(amount);
+                        }
+                    }
+                }
+            }
+            if let Some(low) = lowest_value {
+                misfit += steps(worth() - low + 1);
+            }
+            misfit
+        }
+    }
+}
+
 /// Names the suit worth most as trumps.
 fn name_trump(view: &TricksView, legal: &[Action]) -> Action {
     let (suit, _) = best_suit(view);

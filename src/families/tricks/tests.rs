@@ -723,3 +723,88 @@ fn a_declarations_when_is_honoured_in_play() {
     );
     assert!(offered(&g), "a trick won: the marriage may be declared");
 }
+
+/// `ruleset` with the search's reading of the bidding switched off (`search_reads_bids`).
+fn bids_unread(r: &Ruleset) -> Arc<Ruleset> {
+    let mut r = r.clone();
+    if let crate::ruleset::Flow::Tricks(f) = &mut r.flow {
+        Arc::make_mut(f)
+            .auction
+            .as_mut()
+            .expect("an auction")
+            .search_reads_bids = false;
+    }
+    Arc::new(r)
+}
+
+/// Worlds a search deals agree with the bidding it saw: after a greedy auction, the worlds
+/// dealt for one seat hold hands that would have bid and passed as the others did far more
+/// often than worlds dealt by the cards alone; with the reading off the worlds are the cards'
+/// alone, and both are the same from the same seed.
+#[test]
+fn worlds_agree_with_the_bidding() {
+    for name in ["pinochle", "dreierschnapsen"] {
+        let read = load(name);
+        let unread = bids_unread(&read);
+        let (mut misfit_read, mut misfit_unread, mut agree_read, mut agree_unread) = (0, 0, 0, 0);
+        let mut worlds = 0;
+        for seed in 0..12u64 {
+            let begun = |r: &Arc<Ruleset>| {
+                let mut g = start(
+                    Arc::clone(r),
+                    StartOptions {
+                        seed,
+                        ..StartOptions::default()
+                    },
+                )
+                .unwrap();
+                let mut legal = Vec::new();
+                // The auction (and a talon's discards, trumps) by the greedy policy.
+                while matches!(g.phase(), Phase::Bid | Phase::Discard | Phase::NameTrump) {
+                    g.legal_actions(&mut legal);
+                    let seat = g.to_act().unwrap();
+                    g.apply(greedy::choose(&g.view(seat), &legal)).unwrap();
+                }
+                g
+            };
+            let (g, u) = (begun(&read), begun(&unread));
+            if g.phase() == Phase::GameOver {
+                continue;
+            }
+            let seat = g.to_act().unwrap();
+            for k in 0..8u64 {
+                let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(
+                    seed * 100 + k,
+                );
+                let world = g.determinized(seat, &mut rng);
+                let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(
+                    seed * 100 + k,
+                );
+                let again = g.determinized(seat, &mut rng);
+                let hands = |w: &TricksGame| (0..w.seats()).map(|s| w.hand(s)).collect::<Vec<_>>();
+                assert_eq!(hands(&world), hands(&again), "{name}: one seed, one world");
+                let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(
+                    seed * 100 + k,
+                );
+                let plain = u.determinized(seat, &mut rng);
+                let (m, p) = (
+                    g.bidding_misfit(seat, &world),
+                    g.bidding_misfit(seat, &plain),
+                );
+                misfit_read += m;
+                misfit_unread += p;
+                agree_read += i32::from(m == 0);
+                agree_unread += i32::from(p == 0);
+                worlds += 1;
+            }
+        }
+        assert!(worlds > 40, "{name}: {worlds} worlds");
+        assert!(
+            misfit_read * 3 < misfit_unread && agree_read > agree_unread,
+            "{name}: read {misfit_read} ({agree_read} of {worlds} agree), unread {misfit_unread} ({agree_unread} agree)"
+        );
+        eprintln!(
+            "{name}: read {misfit_read} ({agree_read} of {worlds} agree), unread {misfit_unread} ({agree_unread} agree)"
+        );
+    }
+}
