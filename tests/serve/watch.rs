@@ -1,6 +1,7 @@
 //! The page's watch link and its hand-over control in headless Chromium: a spectator's page
-//! shows the game with no hand and no moves while a person plays, and the person hands the
-//! seat to a bot, which finishes the game while the page watches on.
+//! shows the game with no hand and no moves while a person plays; the creator's page shows why
+//! a bot's seat is not handed over, then hands its own seat to a bot, which finishes the game
+//! while the page watches on.
 
 use super::{Browser, LAYOUT_PROBLEMS, SCREENS, Served, browser};
 use crate::common::TempDir;
@@ -10,7 +11,9 @@ fn a_watch_link_shows_the_game_and_a_seat_handed_to_a_bot_finishes_it() {
     let Some(browser) = browser() else { return };
     let served = Served::start();
     let dir = TempDir::new("serve-watch");
-    let url = format!("{}?ruleset=koikoi&players=human,greedy&hands=1", served.url);
+    // Three hands: a hand may end at its deal (a dealt four of a month) or after a move or two,
+    // and the game must still be going when the seat is handed over.
+    let url = format!("{}?ruleset=koikoi&players=human,greedy&hands=3", served.url);
     let mut player = Browser::open(&browser, &dir.join("player"), &url);
     assert!(
         player.wait_until(
@@ -82,15 +85,36 @@ fn a_watch_link_shows_the_game_and_a_seat_handed_to_a_bot_finishes_it() {
         (0.into(), 0.into()),
         "{after}"
     );
+    // The creator's page may ask for the other seat too, and shows why the server refuses.
+    player.eval(
+        "document.getElementById('hand-over-seat').value = '1'; \
+         document.getElementById('hand-over-form').requestSubmit()",
+    );
+    assert!(
+        player.wait_until(
+            "document.getElementById('hand-over-said').textContent === \
+             'Not handed over: seat 2 is not held by a person'"
+        ),
+        "the reason is shown: {}",
+        player.eval("document.getElementById('hand-over-said').textContent")
+    );
     // The player hands its seat to a bot: the game finishes, and the page watches on.
     assert!(player.wait_until("document.querySelector('[data-move]')"));
     player.eval(
-        "document.getElementById('hand-over-bot').value = 'greedy'; \
+        "document.getElementById('hand-over-seat').value = '0'; \
+         document.getElementById('hand-over-bot').value = 'greedy'; \
          document.getElementById('hand-over-form').requestSubmit()",
     );
-    let text = player.wait_for_game_over();
-    assert!(text.contains("Game over"), "{text}");
-    assert!(text.contains("played by greedy"), "{text}");
+    // (The seat's own connection may be told the game is over before the page watches on.)
+    assert!(
+        player.wait_until(
+            "document.body.dataset.watching === 'yes' && \
+             document.getElementById('status').textContent === 'game over' && \
+             document.getElementById('hand-over-said').textContent.includes('played by greedy')"
+        ),
+        "the bot finishes the game, and the page watches on: {}",
+        player.eval("document.body.innerText")
+    );
     let end = seen(&mut player);
     assert_eq!(end["watching"], true, "the player's page watches on: {end}");
     assert_eq!(end["hand"], 0, "{end}");
