@@ -1,5 +1,6 @@
 //! A room's HTTP endpoints beyond playing it: its record once the game is over, and handing a
-//! seat to a bot (by the seat itself, or by the creator when the seat has been away).
+//! seat to a bot (by the seat itself, or by the creator when the seat has been away), which
+//! answers the spectators' token so that the page goes on watching.
 
 use super::rooms::{HandOverError, Rooms};
 use axum::extract::{Path, State};
@@ -68,6 +69,7 @@ async fn hand_over(
             )
         })?;
         room.hand_over(&ask.token, ask.seat, &ask.bot, away)
+            .map(|()| room.watch_token().to_string())
             .map_err(|e| {
                 let status = match e {
                     HandOverError::NotYours => StatusCode::FORBIDDEN,
@@ -88,7 +90,8 @@ async fn hand_over(
         ))
     });
     match done {
-        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        // The token no longer holds the seat: the spectators' token lets the page watch on.
+        Ok(watch) => Json(serde_json::json!({ "watch": watch })).into_response(),
         Err(e) => e.into_response(),
     }
 }

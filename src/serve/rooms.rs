@@ -93,8 +93,12 @@ pub enum HandOverError {
 
 impl std::fmt::Display for HandOverError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Seats are counted from 1 here, as the page and the terminal name them (the API's
+        // `seat` counts from 0).
         match self {
-            HandOverError::NoPerson { seat } => write!(f, "seat {seat} is not held by a person"),
+            HandOverError::NoPerson { seat } => {
+                write!(f, "seat {} is not held by a person", seat + 1)
+            }
             HandOverError::NotYours => {
                 write!(
                     f,
@@ -103,7 +107,8 @@ impl std::fmt::Display for HandOverError {
             }
             HandOverError::Here { seat, away } => write!(
                 f,
-                "seat {seat} is connected or left less than {} seconds ago",
+                "seat {} is connected or left less than {} seconds ago",
+                seat + 1,
                 away.as_secs()
             ),
             HandOverError::Bot(why) | HandOverError::Failed(why) => f.write_str(why),
@@ -355,6 +360,11 @@ impl Room {
         for table in self.tables.iter_mut().flatten() {
             table.narrate(&*self.game, &events);
         }
+    }
+
+    /// The spectators' token, given to whoever hands a seat over so that they watch on.
+    pub fn watch_token(&self) -> &str {
+        &self.watch
     }
 
     /// The ruleset the room plays.

@@ -8,6 +8,7 @@
 mod limits;
 mod load;
 mod programs;
+mod watch;
 
 use crate::common::{TempDir, bin, chromium};
 use std::io::{BufRead, BufReader, Read, Write};

@@ -260,7 +260,9 @@ fn a_seat_handed_to_a_bot_finishes_the_game() {
     let (status, body) = server.request("POST", &path, &ask(&watch));
     assert_eq!(status, 403, "{body}");
     let (status, body) = server.request("POST", &path, &ask(token));
-    assert_eq!(status, 204, "{body}");
+    assert_eq!(status, 200, "{body}");
+    let handed: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(handed["watch"], json!(watch), "the page watches on with it");
     let end = wait_for_turn(&mut player);
     assert_eq!(end["over"], true, "{end}");
     let (status, record) = server.request("GET", &format!("/api/rooms/{room}/record"), "");

@@ -1,7 +1,8 @@
 // The browser table: a lobby that opens a room (a bundled ruleset, or a rule file pasted and
 // checked by the server), then one WebSocket to the room in the seat protocol (hello, then a
 // state after every move; answers {"choose": N}). Everything drawn comes from those messages:
-// the deck's data from hello, the table as the seat's screen lays it out from each state.
+// the deck's data from hello, the table as the seat's screen lays it out from each state. A
+// spectator's hello has no seat: its states carry only the public zones and no moves.
 const $ = (id) => document.getElementById(id);
 const make = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
@@ -10,8 +11,11 @@ const make = (tag, props = {}, ...children) => {
 };
 const params = new URLSearchParams(location.search);
 let cards = {};
-let mySeat = 0;
+// The seat this page plays, or null when it watches.
+let mySeat = null;
 let socket = null;
+let room = null;
+let myToken = null;
 
 function status(text) { $("status").textContent = text; }
 
@@ -40,7 +44,7 @@ function rowOf(ids, hidden, tag) {
   return row;
 }
 
-function seatName(n) { return n === mySeat ? "you" : "seat " + (n + 1); }
+function seatName(n) { return n === mySeat && mySeat !== null ? "you" : "seat " + (n + 1); }
 
 // A seat's name as its table labels it (`you`, `greedy`, `friend`).
 function nameOf(state, n) {
@@ -167,6 +171,8 @@ function draw(state) {
   }
   const log = $("log");
   log.replaceChildren(...(state.log || []).map((l) => make("li", { textContent: l })));
+  // A spectator is sent no move log (a seat's log is narrated for that seat).
+  $("log-box").hidden = mySeat === null && log.childElementCount === 0;
   // The latest move in view inside the log, without scrolling the table away.
   log.scrollTop = log.scrollHeight;
   drawHistory(state);
@@ -180,7 +186,8 @@ function draw(state) {
     return;
   }
   if (state.legal.length === 0) {
-    $("prompt").textContent = "Waiting for " + nameOf(state, state.to_act) + "…";
+    $("prompt").textContent = (mySeat === null ? "Watching · " : "") +
+      "Waiting for " + nameOf(state, state.to_act) + "…";
     return;
   }
   $("prompt").textContent = Object.keys(plays).length ? "Your move: play a card" : "Your move";
@@ -207,15 +214,25 @@ function describe(move) {
   }
 }
 
-function join(room, token) {
+// Whether this page's token made the room (the creator's): it may hand over a seat that has
+// been away, as well as its own.
+const madeHere = (code) => myToken !== null && localStorage.getItem("yaku-created-" + code) === myToken;
+
+function join(code, token) {
+  room = code;
+  myToken = token;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(scheme + "//" + location.host + "/api/rooms/" + room + "/ws?token=" + token);
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "hello") {
       cards = Object.fromEntries(message.cards.map((c) => [c.id, c]));
-      mySeat = message.seat;
-      status(message.name + ", seat " + (message.seat + 1));
+      // A spectator's hello names no seat.
+      mySeat = Number.isInteger(message.seat) ? message.seat : null;
+      document.body.dataset.watching = mySeat === null ? "yes" : "no";
+      $("watching").hidden = mySeat !== null;
+      status(message.name + (mySeat === null ? ", watching" : ", seat " + (mySeat + 1)));
+      handOverChoices(message.seats);
     } else if (message.type === "state") {
       draw(message);
     } else if (message.type === "error") {
@@ -228,6 +245,43 @@ function join(room, token) {
   $("table").hidden = false;
 }
 
+// The seats this page may hand to a bot: its own, and the others when it made the room (the
+// server hands one over only once it has been away long enough, and says why not otherwise).
+function handOverChoices(seats) {
+  const select = $("hand-over-seat");
+  select.replaceChildren();
+  for (let s = 0; s < seats; s++) {
+    if (s === mySeat) select.prepend(new Option("my seat (seat " + (s + 1) + ")", s, true, true));
+    else if (madeHere(room)) select.append(new Option("seat " + (s + 1), s));
+  }
+  $("hand-over").hidden = select.options.length === 0;
+}
+
+async function handOver(event) {
+  event.preventDefault();
+  const seat = Number($("hand-over-seat").value);
+  const bot = $("hand-over-bot").value;
+  const response = await fetch("/api/rooms/" + room + "/bot", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: myToken, seat, bot }),
+  });
+  const said = $("hand-over-said");
+  if (!response.ok) {
+    said.textContent = "Not handed over: " + await response.text();
+    return;
+  }
+  const { watch } = await response.json();
+  said.textContent = "Seat " + (seat + 1) + " is played by " + bot + " now.";
+  if (seat !== mySeat) return;
+  // This token no longer holds a seat: the page goes on as a spectator, with the watch token.
+  socket.onclose = null;
+  socket.close();
+  history.replaceState(null, "", "?room=" + room + "&token=" + watch);
+  $("watching").textContent = "Watching: your seat (seat " + (seat + 1) + ") is played by " + bot + ".";
+  join(room, watch);
+}
+
 async function create(body) {
   const response = await fetch("/api/rooms", {
     method: "POST",
@@ -237,13 +291,15 @@ async function create(body) {
   if (!response.ok) { status(await response.text()); return; }
   const created = await response.json();
   const [[, token], ...others] = created.people;
+  localStorage.setItem("yaku-created-" + created.room, token);
   // A reloaded page comes back to its seat.
   history.replaceState(null, "", "?room=" + created.room + "&token=" + token +
     (params.get("auto") ? "&auto=" + params.get("auto") : ""));
-  if (others.length) {
-    $("invites").textContent = "Invite: " + others.map(([seat, t]) =>
-      "seat " + (seat + 1) + " " + location.origin + "/?room=" + created.room + "&token=" + t).join("  ");
-  }
+  const links = others.map(([seat, t]) =>
+    "seat " + (seat + 1) + " " + location.origin + "/?room=" + created.room + "&token=" + t);
+  $("invites").replaceChildren(...(links.length ? ["Invite: " + links.join("  ") + " · "] : []),
+    "Watch: ", make("a", { id: "watch-link", href: "/?room=" + created.room + "&token=" + created.watch,
+      target: "_blank", rel: "noopener", textContent: location.origin + "/?room=" + created.room + "&token=" + created.watch }));
   join(created.room, token);
 }
 
@@ -381,6 +437,7 @@ async function lobby() {
   $("lobby").hidden = false;
 }
 
+$("hand-over-form").addEventListener("submit", handOver);
 if (params.get("room") && params.get("token")) {
   join(params.get("room"), params.get("token"));
 } else if (params.get("ruleset")) {

@@ -1,0 +1,123 @@
+//! The page's watch link and its hand-over control in headless Chromium: a spectator's page
+//! shows the game with no hand and no moves while a person plays; the creator's page shows why
+//! a bot's seat is not handed over, then hands its own seat to a bot, which finishes the game
+//! while the page watches on.
+
+use super::{Browser, LAYOUT_PROBLEMS, SCREENS, Served, browser};
+use crate::common::TempDir;
+
+#[test]
+fn a_watch_link_shows_the_game_and_a_seat_handed_to_a_bot_finishes_it() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-watch");
+    // Three hands: a hand may end at its deal (a dealt four of a month) or after a move or two,
+    // and the game must still be going when the seat is handed over.
+    let url = format!("{}?ruleset=koikoi&players=human,greedy&hands=3", served.url);
+    let mut player = Browser::open(&browser, &dir.join("player"), &url);
+    assert!(
+        player.wait_until(
+            "document.getElementById('watch-link') && document.querySelector('[data-move]')"
+        ),
+        "the player's page shows its moves and the watch link"
+    );
+    let watch = player.eval("document.getElementById('watch-link').href");
+    let watch = watch.as_str().expect("a watch link").to_string();
+    assert!(watch.contains("token="), "{watch}");
+    let mut spectator = Browser::open(&browser, &dir.join("spectator"), &watch);
+    assert!(
+        spectator.wait_until(
+            "document.body.dataset.watching === 'yes' && Number(document.body.dataset.states) > 0"
+        ),
+        "the watch link opens as a spectator"
+    );
+    let seen = |page: &mut Browser| {
+        page.eval(
+            "({ hand: document.querySelectorAll('#hand .card').length, \
+                moves: document.querySelectorAll('[data-move]').length, \
+                table: document.querySelectorAll('#center .card:not(.back)').length, \
+                watching: !document.getElementById('watching').hidden, \
+                handOver: !document.getElementById('hand-over').hidden, \
+                status: document.getElementById('status').textContent, \
+                prompt: document.getElementById('prompt').textContent })",
+        )
+    };
+    let first = seen(&mut spectator);
+    assert_eq!(first["hand"], 0, "no hand: {first}");
+    assert_eq!(first["moves"], 0, "no moves: {first}");
+    assert_eq!(first["watching"], true, "{first}");
+    assert_eq!(
+        first["handOver"], false,
+        "a spectator hands nothing over: {first}"
+    );
+    assert!(
+        first["table"].as_u64() > Some(0),
+        "the field's cards: {first}"
+    );
+    let status = first["status"].as_str().unwrap_or_default();
+    assert!(
+        status.contains("watching") && !status.contains("NaN"),
+        "{first}"
+    );
+    // The spectator's table is laid out on a phone and a laptop as a player's is.
+    let shots = std::env::temp_dir().join("yaku-serve-layout");
+    let _ = std::fs::create_dir_all(&shots);
+    for (width, height, mobile) in SCREENS {
+        spectator.screen(width, height, mobile);
+        spectator.screenshot(&shots.join(format!("watching-{width}x{height}.png")));
+        let problems = spectator.eval(LAYOUT_PROBLEMS);
+        assert_eq!(
+            problems,
+            serde_json::json!([]),
+            "watching, {width}x{height}"
+        );
+    }
+    // The player moves; the spectator is told, and still sees no hand.
+    let before = spectator.states();
+    player.eval("document.querySelector('[data-move=\"0\"]').click()");
+    assert!(
+        spectator.wait_until(&format!("Number(document.body.dataset.states) > {before}")),
+        "the spectator sees the move"
+    );
+    let after = seen(&mut spectator);
+    assert_eq!(
+        (after["hand"].clone(), after["moves"].clone()),
+        (0.into(), 0.into()),
+        "{after}"
+    );
+    // The creator's page may ask for the other seat too, and shows why the server refuses.
+    player.eval(
+        "document.getElementById('hand-over-seat').value = '1'; \
+         document.getElementById('hand-over-form').requestSubmit()",
+    );
+    assert!(
+        player.wait_until(
+            "document.getElementById('hand-over-said').textContent === \
+             'Not handed over: seat 2 is not held by a person'"
+        ),
+        "the reason is shown: {}",
+        player.eval("document.getElementById('hand-over-said').textContent")
+    );
+    // The player hands its seat to a bot: the game finishes, and the page watches on.
+    assert!(player.wait_until("document.querySelector('[data-move]')"));
+    player.eval(
+        "document.getElementById('hand-over-seat').value = '0'; \
+         document.getElementById('hand-over-bot').value = 'greedy'; \
+         document.getElementById('hand-over-form').requestSubmit()",
+    );
+    // (The seat's own connection may be told the game is over before the page watches on.)
+    assert!(
+        player.wait_until(
+            "document.body.dataset.watching === 'yes' && \
+             document.getElementById('status').textContent === 'game over' && \
+             document.getElementById('hand-over-said').textContent.includes('played by greedy')"
+        ),
+        "the bot finishes the game, and the page watches on: {}",
+        player.eval("document.body.innerText")
+    );
+    let end = seen(&mut player);
+    assert_eq!(end["watching"], true, "the player's page watches on: {end}");
+    assert_eq!(end["hand"], 0, "{end}");
+    let text = spectator.wait_for_game_over();
+    assert!(text.contains("Game over"), "{text}");
+}
