@@ -97,21 +97,31 @@ fn http_requests_over_the_rate_are_refused_and_the_connection_closed() {
         body,
         "more than 20 requests a second from one address; slow down"
     );
-    // The refusal closes its connection: the answer is read to its end.
-    let mut stream = std::net::TcpStream::connect(host(&served)).unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    write!(stream, "GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-    let mut answer = String::new();
-    stream
-        .read_to_string(&mut answer)
-        .expect("the server closes");
-    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
-    assert!(
-        answer.to_lowercase().contains("connection: close"),
-        "{answer}"
-    );
+    // The refusal closes its connection: the answer is read to its end. On a loaded machine the
+    // bucket may have refilled by the time this request is sent (then it is answered and the
+    // connection kept open): the burst is sent again, a few times at most.
+    for attempt in 0..5 {
+        let _ = (0..300)
+            .map(|_| served.request("GET", "/style.css", ""))
+            .find(|(status, _)| *status == 429);
+        let mut stream = std::net::TcpStream::connect(host(&served)).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(3)))
+            .unwrap();
+        write!(stream, "GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        let read = stream.read_to_string(&mut answer);
+        if !answer.starts_with("HTTP/1.1 429") {
+            assert!(attempt < 4, "never refused: {answer}");
+            continue;
+        }
+        read.expect("the server closes");
+        assert!(
+            answer.to_lowercase().contains("connection: close"),
+            "{answer}"
+        );
+        return;
+    }
 }
 
 #[test]

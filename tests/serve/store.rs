@@ -53,7 +53,17 @@ impl Server {
 
     /// A new room: its code, each person's `(seat, token)`, and the spectators' token.
     fn create(&self, ruleset: &str, players: &[&str]) -> (String, Vec<(usize, String)>, String) {
-        let body = json!({ "ruleset": ruleset, "players": players, "hands": 1 }).to_string();
+        self.create_hands(ruleset, players, 1)
+    }
+
+    /// A room of `hands` hands.
+    fn create_hands(
+        &self,
+        ruleset: &str,
+        players: &[&str],
+        hands: u32,
+    ) -> (String, Vec<(usize, String)>, String) {
+        let body = json!({ "ruleset": ruleset, "players": players, "hands": hands }).to_string();
         let (status, body) = self.request("POST", "/api/rooms", &body);
         assert_eq!(status, 200, "{body}");
         let created: Value = serde_json::from_str(&body).unwrap();
@@ -136,14 +146,16 @@ fn a_killed_server_restarts_every_game_where_it_was() {
     let db = dir.join("rooms.sqlite");
     let (room, people, before) = {
         let server = Server::start(Some(&db));
-        let (room, people, _) = server.create("koikoi", &["human", "expert"]);
+        // Three hands, so that the game is still on after a few moves whatever the deal (a
+        // hand may end at its deal or after a few moves; the room's seed is random).
+        let (room, people, _) = server.create_hands("koikoi", &["human", "expert"], 3);
         let mut seat = server.connect(&room, &people[0].1);
         assert_eq!(next(&mut seat)["type"], "hello");
         let first = wait_for_turn(&mut seat);
-        let before = play(&mut seat, first, 4);
+        let before = play(&mut seat, first, 2);
         assert_ne!(
             before["over"], true,
-            "four moves do not end a hand: {before}"
+            "two moves do not end three hands: {before}"
         );
         // Killed with the seat connected and its move awaited.
         (room, people, before)
