@@ -385,6 +385,27 @@ fn weighted(values: &[i64], set: CardSet) -> Option<Box<[(i64, CardSet)]>> {
     Some(w.into_boxed_slice())
 }
 
+/// The most distinct values a fused highest value ([`Node::Ranked`]) keeps: past them the
+/// walk over the pile's cards costs less than a test per value.
+const RANKS: usize = 16;
+
+/// `best(ATTR, S)` over a constant S as each distinct value of its cards (zero and negative
+/// ones included) with the cards carrying it, highest first, or `None` when they are too many.
+/// The first entry that meets the pile is the highest value among the pile's cards of S.
+fn ranked(values: &[i64], set: CardSet) -> Option<Box<[(i64, CardSet)]>> {
+    let mut r: Vec<(i64, CardSet)> = Vec::new();
+    for card in set.iter() {
+        let v = values.get(card.index()).copied().unwrap_or(0);
+        match r.iter().position(|&(value, _)| value == v) {
+            Some(i) => r[i].1.insert(card),
+            None if r.len() < RANKS => r.push((v, CardSet::single(card))),
+            None => return None,
+        }
+    }
+    r.sort_unstable_by_key(|&(v, _)| std::cmp::Reverse(v));
+    Some(r.into_boxed_slice())
+}
+
 impl Flat {
     fn of(node: &Node) -> Flat {
         match node {
@@ -493,6 +514,9 @@ pub(super) enum Node {
     /// `sum(ATTR, S)` with a constant S and few distinct values: each value with the cards of S
     /// that carry it, so the sum is a popcount per value instead of a walk over the cards.
     Weighted(Box<[(i64, CardSet)]>),
+    /// `best(ATTR, S)` with a constant S: each value with the cards of S that carry it, highest
+    /// first, so the answer is the first value whose cards meet the pile (0 when none does).
+    Ranked(Box<[(i64, CardSet)]>),
 }
 
 impl Node {
@@ -506,7 +530,8 @@ impl Node {
             | Node::CountCmp(..)
             | Node::AllOf(_)
             | Node::AnyOf(_)
-            | Node::Weighted(_) => false,
+            | Node::Weighted(_)
+            | Node::Ranked(_) => false,
             // Functions of the pile: constant only in what they are applied to.
             Node::Count(_)
             | Node::All(_)
@@ -539,7 +564,9 @@ impl Node {
             Node::Int(_) | Node::Bool(_) | Node::Set(_) | Node::Fact(_) => CardSet::EMPTY,
             Node::Pile => EVERY,
             Node::CountPlus(s, _) | Node::CountCmp(_, s, _) | Node::AllOf(s) | Node::AnyOf(s) => *s,
-            Node::Weighted(w) => w.iter().fold(CardSet::EMPTY, |r, (_, s)| r | *s),
+            Node::Weighted(w) | Node::Ranked(w) => {
+                w.iter().fold(CardSet::EMPTY, |r, (_, s)| r | *s)
+            }
             // Functions of `S & pile`, for S one of the values `s` may take.
             Node::Count(s) | Node::All(s) | Node::Any(s) | Node::Sum(_, s) | Node::Best(_, s) => {
                 s.reads() | s.bound()
@@ -578,7 +605,8 @@ impl Node {
             | Node::CountCmp(..)
             | Node::AllOf(_)
             | Node::AnyOf(_)
-            | Node::Weighted(_) => 0,
+            | Node::Weighted(_)
+            | Node::Ranked(_) => 0,
             Node::Count(a)
             | Node::Size(a)
             | Node::All(a)
@@ -663,6 +691,13 @@ impl Node {
                 },
                 other => Node::Sum(values, Box::new(other)),
             },
+            Node::Best(values, s) => match *s {
+                Node::Set(set) => match ranked(&values, set) {
+                    Some(r) => Node::Ranked(r),
+                    None => Node::Best(values, Box::new(Node::Set(set))),
+                },
+                other => Node::Best(values, Box::new(other)),
+            },
             Node::Arith(op @ (BinaryOp::Add | BinaryOp::Sub), pair) => match *pair {
                 // Fused only when the constant part fits: otherwise the tree stays, and its
                 // bounds report the overflow.
@@ -711,7 +746,7 @@ impl Node {
 
     fn type_of(&self) -> Type {
         match self {
-            Node::CountPlus(..) | Node::Weighted(_) => Type::Int,
+            Node::CountPlus(..) | Node::Weighted(_) | Node::Ranked(_) => Type::Int,
             Node::CountCmp(..) | Node::AllOf(_) | Node::AnyOf(_) => Type::Bool,
             Node::Int(_)
             | Node::Fact(_)
@@ -765,6 +800,11 @@ impl Node {
             Node::Weighted(w) => w.iter().fold((0, 0), |(lo, hi), &(v, s)| {
                 let total = i128::from(v) * cards(s);
                 (lo + total.min(0), hi + total.max(0))
+            }),
+            // 0 for a pile that meets none of the cards, as for `Best`.
+            Node::Ranked(r) => r.iter().fold((0, 0), |(lo, hi), &(v, _)| {
+                let v = i128::from(v);
+                (lo.min(v), hi.max(v))
             }),
             Node::Count(s) => {
                 s.bounds(facts)?;
@@ -880,6 +920,10 @@ impl Node {
                 .iter()
                 .map(|&(v, s)| v * i64::from((s & cx.pile).len()))
                 .sum(),
+            Node::Ranked(r) => r
+                .iter()
+                .find(|(_, s)| !(*s & cx.pile).is_empty())
+                .map_or(0, |&(v, _)| v),
             Node::Int(n) => *n,
             Node::Fact(i) => cx.facts.get(*i).copied().unwrap_or(0),
             Node::Arith(op, p) => {
@@ -1177,6 +1221,72 @@ mod tests {
         };
         // 5 brights of 20, 10 ribbons of 5, 24 plains of 1.
         assert_eq!(fused.int(&every), 100 + 50 + 24);
+    }
+
+    /// The highest value over a constant set is the first of its values, highest first, whose
+    /// cards meet the pile ([`Node::Ranked`]), and gives what the walk over the pile's cards
+    /// gives, negative values and the empty pile included.
+    #[test]
+    fn a_fused_best_is_the_walk_over_the_cards() {
+        use rand::{RngExt, SeedableRng};
+        let deck = crate::ruleset::load_deck("italian-40").value.unwrap();
+        let names = Names::of(&deck, &[]);
+        let walk = |src: &str| {
+            let p = compile_str(src, Type::Int, &names).unwrap();
+            assert!(matches!(p.node, Node::Best(..)), "{p:?}");
+            p
+        };
+        let fuse = |src: &str| {
+            let p = compile_str(src, Type::Int, &names).unwrap();
+            assert!(matches!(p.node, Node::Ranked(..)), "{p:?}");
+            p
+        };
+        let pairs = [
+            (
+                fuse("best(primiera, coins)"),
+                walk("best(primiera, pile & coins)"),
+            ),
+            (
+                fuse("best(primiera, coins + cups)"),
+                walk("best(primiera, pile & (coins + cups))"),
+            ),
+            (
+                fuse("best(value, swords)"),
+                walk("best(value, pile & swords)"),
+            ),
+        ];
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
+        for k in 0..400 {
+            // Sparse and dense piles, and the empty one.
+            let bits = match k % 3 {
+                0 => rng.random::<u64>() & rng.random::<u64>() & rng.random::<u64>(),
+                1 => rng.random::<u64>(),
+                _ => 0,
+            };
+            let pile = CardSet::low(bits) & deck.all();
+            let cx = Context { pile, facts: &[] };
+            for (fused, walked) in &pairs {
+                assert_eq!(fused.int(&cx), walked.int(&cx), "{pile:?}");
+            }
+        }
+        // Negative values: the highest of them, not the 0 of an empty pile. Past `RANKS`
+        // distinct values the walk stays.
+        let set = deck.all();
+        let values: Box<[i64]> = (0..set.len() as i64).map(|i| -1 - i).collect();
+        let many = Node::Best(values, Box::new(Node::Set(set))).fuse();
+        assert!(matches!(many, Node::Best(..)), "{many:?}");
+        let values: Box<[i64]> = (0..set.len() as i64).map(|i| -1 - i % 5).collect();
+        let fused = Node::Best(values.clone(), Box::new(Node::Set(set))).fuse();
+        assert!(matches!(fused, Node::Ranked(..)), "{fused:?}");
+        let walked = Node::Best(
+            values,
+            Box::new(Node::Intersection(Box::new([Node::Pile, Node::Set(set)]))),
+        );
+        for _ in 0..100 {
+            let pile = CardSet::low(rng.random::<u64>() & rng.random::<u64>()) & deck.all();
+            let cx = Context { pile, facts: &[] };
+            assert_eq!(fused.int(&cx), walked.int(&cx));
+        }
     }
 
     /// `true` and `false` are conditions, and not numbers.
