@@ -1352,8 +1352,9 @@ impl MatchingGame {
 
     /// [`MatchingGame::place`] under the ruleset's capture rules: no capture puts the card on
     /// the table, one is made at once, several wait for the player's choice.
-    // Out of line: Koi-Koi's turns never come here, and inlined it made `resolve` heavier.
-    #[inline(never)]
+    // Koi-Koi's turns never come here (its `resolve` is compiled without this call): inlined
+    // into the other turn only.
+    #[inline]
     fn place_by_rules(&mut self, card: CardId, from_hand: bool) -> bool {
         let mut options = std::mem::take(&mut self.choices);
         capture::options(&self.flow, self.table, card, &mut options);
