@@ -55,9 +55,17 @@ fn commit(manifest: &Path) -> Option<String> {
 }
 
 fn main() {
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let package = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    // The folder of the sources: this package's, or its parent's for the library's 128-bit
+    // build in `wide/` (which builds `../src`).
+    let manifest = package
+        .ancestors()
+        .find(|dir| dir.join("src/lib.rs").is_file() && dir.join("rulesets").is_dir())
+        .unwrap_or(&package)
+        .to_path_buf();
+    println!("cargo:rustc-env=YAKU_SOURCE_DIR={}", manifest.display());
     let root = manifest.join("rulesets");
-    println!("cargo:rerun-if-changed=rulesets");
+    println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
     files.sort();

@@ -8,5 +8,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    std::process::exit(yaku::cli::run());
+    // The library twice: with 64-bit card sets (every bundled game), and with 128-bit ones
+    // (`wide/`) for a deck of more than 64 cards, which the first hands its command to.
+    std::process::exit(yaku::cli::run_with_wider(yaku_wide::cli::run_from));
 }

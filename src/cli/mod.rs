@@ -186,10 +186,67 @@ pub(crate) fn write_output_from(
 
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
+    run_from(std::env::args().collect())
+}
+
+/// The command line of this run, as [`hand_over_to_wider`] gives it to the wider build.
+static ARGV: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// The same command line built with 128-bit card sets, when this build's are narrower.
+static WIDER: std::sync::OnceLock<fn(Vec<String>) -> i32> = std::sync::OnceLock::new();
+
+/// Runs the command line as [`run`] does, with `wider` (the command line of the library built
+/// with `--features wide-decks`, given the same arguments) taking over a command whose deck has
+/// more cards than this build's card sets hold. A 64-bit set makes every 48-card game about a
+/// third cheaper than a 128-bit one, so the `yaku` binary holds both builds and uses the wider
+/// only where a deck needs it.
+pub fn run_with_wider(wider: fn(Vec<String>) -> i32) -> i32 {
+    if crate::deck::CardSet::CAPACITY < 128 {
+        let _ = WIDER.set(wider);
+    }
+    run()
+}
+
+/// When `diagnostics` say the deck needs wider card sets and the binary has a build with them,
+/// runs the whole command line there and ends the process with its exit code; otherwise returns.
+/// Called before a command prints anything of its ruleset's findings, so the output is the wider
+/// build's alone.
+pub(crate) fn hand_over_to_wider(diagnostics: &[crate::diag::Diagnostic]) {
+    let needs = diagnostics
+        .iter()
+        .any(|d| d.code == Some(crate::diag::DiagnosticCode::DeckNeedsWiderSets));
+    if let (true, Some(wider), Some(argv)) = (needs, WIDER.get(), ARGV.get()) {
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        std::process::exit(wider(argv.clone()));
+    }
+}
+
+/// `yaku validate SPEC` run by the wider build, when `diagnostics` (this build's findings in
+/// `spec`) say the deck needs wider card sets and the binary has that build: `Some(true)` when
+/// it found errors. `out` is flushed first, so the verdicts stay in order.
+pub(crate) fn check_in_wider(
+    spec: &str,
+    diagnostics: &[crate::diag::Diagnostic],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<Option<bool>> {
+    let needs = diagnostics
+        .iter()
+        .any(|d| d.code == Some(crate::diag::DiagnosticCode::DeckNeedsWiderSets));
+    let Some(wider) = WIDER.get().filter(|_| needs) else {
+        return Ok(None);
+    };
+    out.flush()?;
+    let argv = ["yaku", "validate", spec].map(String::from).to_vec();
+    Ok(Some(wider(argv) != EXIT_OK))
+}
+
+/// Runs the command line `argv` (the program's name first) and returns the exit code.
+pub fn run_from(argv: Vec<String>) -> i32 {
     restore_sigpipe();
     ignore_sigxfsz();
     report_output_failures();
-    let (argv, declared) = declaration_flags(std::env::args().collect());
+    let _ = ARGV.set(argv.clone());
+    let (argv, declared) = declaration_flags(argv);
     let args = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => {
@@ -231,7 +288,12 @@ pub fn run() -> i32 {
         }
         Command::List(a) => list::run(&a),
         Command::Schema(a) => schema::run(&a),
-        Command::Lsp => crate::lsp::run_stdio(),
+        // An editor's rule files may have any deck the command plays: the language server runs
+        // in the wider build where the binary has one (checking a buffer costs the same).
+        Command::Lsp => match (WIDER.get(), ARGV.get()) {
+            (Some(wider), Some(argv)) => wider(argv.clone()),
+            _ => crate::lsp::run_stdio(),
+        },
         Command::Serve(a) => serve::run(&a),
         Command::Completions(a) => shell::completions(&a),
         Command::Man(a) => shell::man(&a),
@@ -328,6 +390,7 @@ pub(crate) fn plural(n: impl std::fmt::Display, noun: &str) -> String {
 /// Loads a ruleset for a command, printing its diagnostics; `None` when it has errors.
 pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::Ruleset>> {
     let loaded = crate::ruleset::load(spec);
+    hand_over_to_wider(&loaded.diagnostics);
     if !loaded.diagnostics.is_empty() {
         print_diagnostics(&loaded.sources, &loaded.diagnostics);
     }

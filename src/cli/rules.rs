@@ -22,6 +22,7 @@ pub struct RulesArgs {
 /// Runs the command.
 pub fn run(args: &RulesArgs) -> i32 {
     let loaded = crate::ruleset::load(&args.ruleset);
+    super::hand_over_to_wider(&loaded.diagnostics);
     if !loaded.diagnostics.is_empty() {
         super::print_diagnostics(&loaded.sources, &loaded.diagnostics);
     }

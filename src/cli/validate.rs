@@ -33,6 +33,15 @@ fn report(args: &ValidateArgs, out: &mut impl Write) -> std::io::Result<bool> {
     let mut json_files = Vec::new();
     for spec in &expand(&args.files) {
         let (diagnostics, sources, summary) = check(spec);
+        if args.json {
+            // Nothing is written before the document: the wider build can check every file.
+            super::hand_over_to_wider(&diagnostics);
+        } else if let Some(failed) = super::check_in_wider(spec, &diagnostics, out)? {
+            // A deck too large for this build's card sets: that file alone is checked (and its
+            // verdict written) by the wider build.
+            any_errors |= failed;
+            continue;
+        }
         let failed = has_errors(&diagnostics);
         any_errors |= failed;
         if args.json {

@@ -141,6 +141,16 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Other places that explain it, each with its label (`first defined here`).
     pub related: Vec<(Loc, String)>,
+    /// What kind of finding it is, for a program that acts on one kind (none for most).
+    pub code: Option<DiagnosticCode>,
+}
+
+/// Kinds of finding that a program acts on, rather than only shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagnosticCode {
+    /// The deck has more cards than this build's 64-bit card sets hold: the `yaku` command
+    /// hands the command to its 128-bit build, which plays the deck or says its own limit.
+    DeckNeedsWiderSets,
 }
 
 impl Diagnostic {
@@ -153,6 +163,7 @@ impl Diagnostic {
             label: None,
             help: None,
             related: Vec::new(),
+            code: None,
         }
     }
 
@@ -173,6 +184,12 @@ impl Diagnostic {
     /// Points at another place too, with a label (`first defined here`).
     pub fn with_related(mut self, loc: Loc, label: impl Into<String>) -> Diagnostic {
         self.related.push((loc, label.into()));
+        self
+    }
+
+    /// Names the kind of finding.
+    pub fn with_code(mut self, code: DiagnosticCode) -> Diagnostic {
+        self.code = Some(code);
         self
     }
 

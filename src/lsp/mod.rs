@@ -397,7 +397,7 @@ fn resolve(dir: &Path, spec: &str) -> Option<PathBuf> {
         return Some(local);
     }
     let stem = spec.trim_end_matches(".toml");
-    let bundled = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let bundled = Path::new(env!("YAKU_SOURCE_DIR"))
         .join("rulesets")
         .join(format!("{stem}.toml"));
     (crate::ruleset::bundled::file(&format!("{stem}.toml")).is_some() && bundled.is_file())

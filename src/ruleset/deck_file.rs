@@ -270,19 +270,26 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         a.values.resize(cards.len(), 0);
     }
     if let Some(loc) = too_many {
-        errors.push(
-            Diagnostic::error(
-                format!(
-                    "the deck has {wanted} cards, but a deck holds at most {}",
-                    CardSet::CAPACITY
-                ),
-                loc,
-            )
-            .with_label("the first card past the limit")
-            .with_help((CardSet::CAPACITY < 128 && wanted <= 128).then(|| {
-                "a build with `--features wide-decks` holds decks of up to 128 cards".to_string()
-            })),
-        );
+        let mut finding = Diagnostic::error(
+            format!(
+                "the deck has {wanted} cards, but a deck holds at most {}",
+                CardSet::CAPACITY
+            ),
+            loc,
+        )
+        .with_label("the first card past the limit");
+        if CardSet::CAPACITY < 128 {
+            // The `yaku` command hands such a deck to its 128-bit build (`cli::run_with_wider`),
+            // which plays it or says its own limit; a program using this library alone builds it
+            // with `--features wide-decks`.
+            finding = finding
+                .with_code(crate::diag::DiagnosticCode::DeckNeedsWiderSets)
+                .with_help((wanted <= 128).then(|| {
+                    "the library built with `--features wide-decks` holds decks of up to 128 cards"
+                        .to_string()
+                }));
+        }
+        errors.push(finding);
     }
     if errors.len() > before {
         return None;

@@ -15,3 +15,4 @@ mod scopa;
 mod scripted;
 mod sim;
 mod terminal;
+mod two_packs;

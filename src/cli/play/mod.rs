@@ -756,6 +756,7 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
         super::EXIT_FAILURE
     })?;
     let loaded = crate::ruleset::load_recorded(&beside);
+    super::hand_over_to_wider(&loaded.diagnostics);
     let errors: Vec<&crate::diag::Diagnostic> = loaded
         .diagnostics
         .iter()
