@@ -18,6 +18,8 @@ pub struct Lexicon {
     pub pile_words: String,
     /// Every set name (kind, suit, card id) with its words.
     pub sets: Vec<SetWords>,
+    /// The names of the deck's suits, so that a formula over every suit reads as one.
+    pub suits: Vec<String>,
     /// Names that stand for an expression: the ruleset's options (their values) and
     /// definitions (`[define]`), put in place before describing.
     pub substitutions: Vec<(String, Expr)>,
@@ -197,6 +199,16 @@ impl Describer<'_> {
                 self.count_word(n)?,
                 self.lex.card_word
             );
+            // `suits_with(1) == 4` with four suits: a card of every suit.
+            if matches!(n.kind, ExprKind::Number(1))
+                && matches!(op, BinaryOp::Eq | BinaryOp::Ge)
+                && usize::try_from(*k).is_ok_and(|k| k > 1 && k == self.lex.suits.len())
+            {
+                return Some(format!(
+                    "the {} include every {}",
+                    self.lex.pile_words, self.lex.suit_word
+                ));
+            }
             return quantified(op, *k, &noun, None);
         }
         // The points of the player's yaku, against a number or the last call's.
@@ -376,6 +388,9 @@ impl Describer<'_> {
                     },
                 }
             }
+            ExprKind::Binary(BinaryOp::Add, ..) if self.per_suit_best(e).is_some() => {
+                self.per_suit_best(e)
+            }
             ExprKind::Binary(op, a, b) => self.arithmetic(*op, a, b),
             ExprKind::If(c, a, b) => Some(format!(
                 "{} when {}, otherwise {}",
@@ -385,6 +400,50 @@ impl Describer<'_> {
             )),
             ExprKind::Unary(UnaryOp::Not, _) | ExprKind::Bool(_) => None,
         }
+    }
+
+    /// `best(A, S1) + best(A, S2) + ...` over every suit of the deck, each once (Scopa's
+    /// primiera): the highest `A` of each suit, added up.
+    fn per_suit_best(&self, e: &Expr) -> Option<String> {
+        fn leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            match &e.kind {
+                ExprKind::Binary(BinaryOp::Add, a, b) => {
+                    leaves(a, out);
+                    leaves(b, out);
+                }
+                _ => out.push(e),
+            }
+        }
+        let mut terms = Vec::new();
+        leaves(e, &mut terms);
+        let mut attribute = None;
+        let mut suits = Vec::new();
+        for term in terms {
+            let ExprKind::Call { name, args, .. } = &term.kind else {
+                return None;
+            };
+            let ([a, s], "best") = (args.as_slice(), name.as_str()) else {
+                return None;
+            };
+            let (ExprKind::Name(a), ExprKind::Name(s)) = (&a.kind, &s.kind) else {
+                return None;
+            };
+            if attribute.is_some_and(|seen: &String| seen != a) {
+                return None;
+            }
+            attribute = Some(a);
+            suits.push(s.as_str());
+        }
+        suits.sort_unstable();
+        let mut every: Vec<&str> = self.lex.suits.iter().map(String::as_str).collect();
+        every.sort_unstable();
+        let attribute = attribute?;
+        (suits.len() > 1 && suits == every).then(|| {
+            format!(
+                "each {}'s highest {attribute}, added up",
+                self.lex.suit_word
+            )
+        })
     }
 
     /// A count: a literal in words (`four`), anything else as a number.

@@ -455,6 +455,7 @@ pub fn lexicon(ruleset: &Ruleset) -> Lexicon {
         card_word: card.to_string(),
         suit_word: deck.suit_word.clone().unwrap_or_else(|| "suit".to_string()),
         sets,
+        suits: deck.suits.iter().map(|s| s.id.clone()).collect(),
     }
 }
 
