@@ -20,6 +20,9 @@ pub struct Lexicon {
     pub sets: Vec<SetWords>,
     /// The names of the deck's suits, so that a formula over every suit reads as one.
     pub suits: Vec<String>,
+    /// Values carried between hands: each name with its words (`the field carried to the next
+    /// month`).
+    pub values: Vec<(String, String)>,
     /// Names that stand for an expression: the ruleset's options (their values) and
     /// definitions (`[define]`), put in place before describing.
     pub substitutions: Vec<(String, Expr)>,
@@ -261,6 +264,16 @@ impl Describer<'_> {
             if size == Some(1) && k == 1 && op == BinaryOp::Eq {
                 return Some(noun);
             }
+            // Named cards (`count(willow-rainman + paulownia-phoenix) >= 2`): `both the Rain Man
+            // and the Phoenix`, `two or more of the Crane, the Curtain and the Moon`.
+            if noun.starts_with("the ") && size.is_some_and(|s| s > 1) {
+                let all = size.and_then(|s| i64::try_from(s).ok()) == Some(k);
+                return match op {
+                    BinaryOp::Ge | BinaryOp::Eq if all && k == 2 => Some(format!("both {noun}")),
+                    BinaryOp::Ge | BinaryOp::Eq if all => Some(format!("all of {noun}")),
+                    _ => quantified(op, k, &format!("of {noun}"), None),
+                };
+            }
             return quantified(op, k, &noun, size);
         }
         let relation = match op {
@@ -358,7 +371,12 @@ impl Describer<'_> {
                 "banker_cards" => "the banker's card count".to_string(),
                 "player_drew" => "the player's drawn card".to_string(),
                 "banker_drew" => "the banker's drawn card".to_string(),
-                _ => return None,
+                other => self
+                    .lex
+                    .values
+                    .iter()
+                    .find(|(name, _)| name == other)
+                    .map(|(_, words)| words.clone())?,
             }),
             ExprKind::Call { name, args, .. } => self.number_call(name, args),
             ExprKind::Unary(UnaryOp::Neg, a) => Some(format!("minus {}", self.number(a)?)),
@@ -507,6 +525,31 @@ impl Describer<'_> {
     fn size_of(&self, e: &Expr) -> Option<usize> {
         match &e.kind {
             ExprKind::Name(n) => self.lex.set(n).map(|s| s.size),
+            // Named cards joined (`willow-rainman + paulownia-phoenix`): one each, when no card
+            // is named twice.
+            ExprKind::Binary(BinaryOp::Add, ..) => {
+                fn cards<'e>(e: &'e Expr, out: &mut Vec<&'e str>) -> bool {
+                    match &e.kind {
+                        ExprKind::Binary(BinaryOp::Add, a, b) => cards(a, out) && cards(b, out),
+                        ExprKind::Name(n) => {
+                            out.push(n);
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+                let mut names = Vec::new();
+                if !cards(e, &mut names)
+                    || !names
+                        .iter()
+                        .all(|n| self.lex.set(n).is_some_and(|s| s.is_card))
+                {
+                    return None;
+                }
+                names.sort_unstable();
+                names.dedup();
+                Some(names.len())
+            }
             _ => None,
         }
     }

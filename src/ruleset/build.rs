@@ -3367,6 +3367,7 @@ fn deal_checks(
         let mut r = TableReader::new(t, loc.clone(), what).defined_by(&keys::DEAL_CHECK);
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
+        let description = r.string("description", errors);
         let when = r.required_string("when", errors);
         let points = if with_points {
             if t.get("points").is_none() {
@@ -3418,6 +3419,7 @@ fn deal_checks(
             out.push(DealCheck {
                 id: id.text.to_string(),
                 name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+                description: description.map(|d| d.text.to_string()),
                 when,
                 when_source,
                 points,

@@ -693,6 +693,11 @@ pub static DEAL_CHECK: TableDef = table(
         required("id", String, "Its id."),
         key("name", String, "Its display name."),
         key(
+            "description",
+            String,
+            "What the hand (or table) must hold, in words, for the rule sheet (a noun phrase: `three cards of one month`); without it the sheet words `when`, or shows it as written.",
+        ),
+        key(
             "when",
             Expr,
             "When the hand (or table) qualifies; required for a new one.",

@@ -299,6 +299,8 @@ pub struct DealCheck {
     pub id: String,
     /// Its display name.
     pub name: String,
+    /// What qualifies, in words (`description`), for the rule sheet.
+    pub description: Option<String>,
     /// When the hand (or table) qualifies.
     pub when: Program,
     /// The text of `when`, as written (for rule sheets).

@@ -222,10 +222,16 @@ fn matching(
         .map(str::trim)
         .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
     if let Some(id) = carried_count {
+        // Named as the section below names it; player-facing text shows no ids.
+        let name = lex
+            .values
+            .iter()
+            .find(|(name, _)| name == id)
+            .map_or_else(|| format!("`{id}`"), |(_, words)| words.clone());
         deal.push(Rule::named(
             "Table count",
             format!(
-                "the carried value `{id}` (below){}",
+                "{name}, a value carried from hand to hand (below){}",
                 if flow.table_multiplies {
                     "; every point of the hand is multiplied by it."
                 } else {
@@ -1369,7 +1375,11 @@ fn set_words(set: CardSet, deck: &Deck) -> String {
 
 /// A deal check as a rule named after it: `sentence` given its condition in words.
 fn check_rule(check: &DealCheck, lex: &Lexicon, sentence: impl Fn(&str) -> String) -> Rule {
-    Rule::named(&check.name, sentence(&in_words(&check.when_source, lex)))
+    let when = match &check.description {
+        Some(words) => words.clone(),
+        None => in_words(&check.when_source, lex),
+    };
+    Rule::named(&check.name, sentence(&when))
 }
 
 /// `word` with its first letter in capitals.

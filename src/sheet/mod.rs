@@ -255,9 +255,16 @@ fn gather(ruleset: &Ruleset) -> Sheet {
                     .deal_source
                     .as_ref()
                     .map(|d| {
+                        // A rule too long for words is left to the value's description, when
+                        // it has one, rather than shown as written.
+                        let worded = crate::expr::parse(d).ok().and_then(|e| words(&e, &lex));
+                        let to = match worded {
+                            Some(value) => format!(" to {value}"),
+                            None if !c.description.is_empty() => " anew".to_string(),
+                            None => format!(" to {}", in_words(d, &lex)),
+                        };
                         format!(
-                            "; each deal sets it to {}, counted on the table just dealt, and the hand and the next deal read it",
-                            in_words(d, &lex)
+                            "; each deal sets it{to}, counted on the table just dealt, and the hand and the next deal read it"
                         )
                     })
                     .unwrap_or_default();
@@ -456,6 +463,17 @@ pub fn lexicon(ruleset: &Ruleset) -> Lexicon {
         suit_word: deck.suit_word.clone().unwrap_or_else(|| "suit".to_string()),
         sets,
         suits: deck.suits.iter().map(|s| s.id.clone()).collect(),
+        values: ruleset
+            .carry
+            .iter()
+            .map(|c| {
+                let mut words = c.name.clone();
+                if let Some(first) = words.get(..1) {
+                    words.replace_range(..1, &first.to_lowercase());
+                }
+                (c.id.clone(), format!("the {words}"))
+            })
+            .collect(),
     }
 }
 
