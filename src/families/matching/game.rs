@@ -1577,11 +1577,11 @@ impl MatchingGame {
                 continue;
             }
             self.marks.fired[p * per + i] += u16::from(times);
-            let (id, name) = (e.id.clone(), e.name.clone());
+            // The names are cloned only for a logged event (a simulation logs none).
             self.emit(|_| Event::TurnEvent {
                 player: p,
-                id,
-                name,
+                id: e.id.clone(),
+                name: e.name.clone(),
             });
             for _ in 0..times {
                 for _ in 0..e.take {
