@@ -407,6 +407,12 @@ pub struct MatchingFlow {
     pub deal_packet: u32,
     /// The order packets go in.
     pub deal_order: Vec<DealTarget>,
+    /// Where each card of the shuffled deck goes at the deal, in deck order, for each seat count
+    /// from 0 to `max_players` (empty below `min_players`): the seat counted from the dealer (0
+    /// the dealer, 1 the seat after it) or, the seat count, the table. Worked out from the deal's
+    /// sizes, `deal_packet` and `deal_order` once, when the rules load
+    /// ([`MatchingFlow::plan_deal`]), so that each deal is one pass over the deck.
+    pub deal_plans: Box<[Box<[u8]>]>,
     /// How long a game lasts.
     pub length: GameLength,
     /// Who deals first.
@@ -567,6 +573,44 @@ pub struct DealSize {
 }
 
 impl MatchingFlow {
+    /// Where each card of the shuffled deck goes at a deal to `seats` seats (as in
+    /// [`MatchingFlow::deal_plans`]): packets go round `deal_order` until every hand and the
+    /// table are full, and a pass that gives nothing ends the deal (an order that leaves a target
+    /// out cannot loop).
+    pub fn plan_deal(&self, seats: usize) -> Vec<u8> {
+        let seats = seats.min(MAX_SEATS);
+        let (hand_size, table_size) = self.sizes(seats);
+        let mut held = [0u32; MAX_SEATS + 1];
+        let mut plan = Vec::new();
+        loop {
+            let before = plan.len();
+            for &target in &self.deal_order {
+                let mut give = |to: usize, want: u32| {
+                    let k = self.deal_packet.min(want.saturating_sub(held[to]));
+                    held[to] += k;
+                    plan.extend(std::iter::repeat_n(to as u8, k as usize));
+                };
+                match target {
+                    DealTarget::Dealer => give(0, hand_size),
+                    DealTarget::Others => (1..seats).for_each(|s| give(s, hand_size)),
+                    DealTarget::Table => give(seats, table_size),
+                }
+            }
+            if plan.len() == before {
+                return plan;
+            }
+        }
+    }
+
+    /// The deal's plan for `seats` seats ([`MatchingFlow::deal_plans`]), worked out now for a
+    /// seat count the rules do not allow.
+    pub fn deal_plan(&self, seats: usize) -> std::borrow::Cow<'_, [u8]> {
+        match self.deal_plans.get(seats) {
+            Some(plan) if !plan.is_empty() => std::borrow::Cow::Borrowed(plan),
+            _ => std::borrow::Cow::Owned(self.plan_deal(seats)),
+        }
+    }
+
     /// The cards in each hand and on the table at a table of `seats`.
     #[inline]
     pub fn sizes(&self, seats: usize) -> (u32, u32) {

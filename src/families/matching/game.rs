@@ -11,8 +11,8 @@ use crate::core::{
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
-    BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, FirstPlayer, Flow,
-    GameLength, Leftover, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    BothInstant, DealCheck, DealOn, Exhausted, FirstDealer, FirstPlayer, Flow, GameLength,
+    Leftover, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{
@@ -1098,38 +1098,21 @@ impl MatchingGame {
         // Borrowed, not cloned: a clone would touch the reference count every worker of a
         // simulation shares on every deal.
         let flow = &*self.flow;
-        let (hand_size, table_size) = flow.sizes(self.seats);
-        let mut next = 0;
-        let mut hands: PerSeat<CardSet> = PerSeat::new(self.seats);
-        let mut table = CardSet::EMPTY;
-        // Packets go round the deal order until every hand and the table are full; a pass that
-        // gives nothing ends the deal (an order that leaves a target out cannot loop).
-        loop {
-            let before = next;
-            for &target in &flow.deal_order {
-                let mut give = |set: &mut CardSet, want: u32| {
-                    let k = flow.deal_packet.min(want.saturating_sub(set.len()));
-                    for _ in 0..k {
-                        set.insert(deck[next & LAST]);
-                        next += 1;
-                    }
-                };
-                match target {
-                    DealTarget::Dealer => give(&mut hands[self.ledger.dealer], hand_size),
-                    DealTarget::Others => {
-                        let mut s = next_seat(self.ledger.dealer, self.seats);
-                        while s != self.ledger.dealer {
-                            give(&mut hands[s], hand_size);
-                            s = next_seat(s, self.seats);
-                        }
-                    }
-                    DealTarget::Table => give(&mut table, table_size),
-                }
-            }
-            if next == before {
-                break;
-            }
+        // Each card to where the ruleset's plan of the deal sends it: the seat counted from the
+        // dealer, or the table (after the seats).
+        let plan = flow.deal_plan(self.seats);
+        let mut dealt = [CardSet::EMPTY; 16];
+        for (next, &to) in plan.iter().enumerate() {
+            dealt[usize::from(to) & 15].insert(deck[next & LAST]);
         }
+        let mut next = plan.len();
+        let mut hands: PerSeat<CardSet> = PerSeat::new(self.seats);
+        let mut s = self.ledger.dealer;
+        for from_dealer in dealt.iter().take(self.seats) {
+            hands[s] = *from_dealer;
+            s = next_seat(s, self.seats);
+        }
+        let mut table = dealt[self.seats.min(crate::ruleset::MAX_SEATS)];
         // Bonus cards dealt to the table go to the dealer, and the table is filled again from
         // the stock (pagat "Go Stop": "the dealer takes it and turns up another").
         let mut dealer_pile = CardSet::EMPTY;
