@@ -1823,7 +1823,7 @@ impl MatchingGame {
         yaku::settle_own(
             &self.ruleset,
             self.seats,
-            &SeatSides { game: self },
+            &SeatSides::new(self),
             |s| self.circumstances(s),
             yaku::OwnSettlement { explain, tallies },
         )
@@ -2823,46 +2823,59 @@ impl Game for MatchingGame {
 }
 
 /// A game's seats as the sides of a hand settled seat by seat (each partnership one side), read
-/// where they lie.
+/// where they lie: each side's seats are found once, as a bit per seat.
 struct SeatSides<'g> {
     game: &'g MatchingGame,
+    /// Each side's seats (bit `s` for seat `s`); none past the sides at the table.
+    members: [u16; crate::ruleset::MAX_SEATS],
+    /// How many sides there are.
+    count: usize,
 }
 
-impl SeatSides<'_> {
-    fn side_of(&self, seat: Seat) -> usize {
-        let teams = &self.game.flow.teams;
-        if teams.any() {
-            teams.team_of(seat)
+impl<'g> SeatSides<'g> {
+    fn new(game: &'g MatchingGame) -> SeatSides<'g> {
+        let teams = &game.flow.teams;
+        let out = game.marks.out;
+        let mut members = [0u16; crate::ruleset::MAX_SEATS];
+        // With seats sitting out (never with teams), side `i` is the `i`th seat that plays;
+        // else each seat's side is its team, or the seat itself without partnerships.
+        let playing = (0..game.seats).filter(|&s| out >> s & 1 == 0);
+        for (i, s) in playing.enumerate() {
+            let side = match (out, teams.any()) {
+                (0, true) => teams.team_of(s),
+                (0, false) => s,
+                _ => i,
+            };
+            if let Some(m) = members.get_mut(side) {
+                *m |= 1 << s;
+            }
+        }
+        let count = if teams.any() {
+            teams.count(game.seats)
         } else {
-            seat
+            game.seats - out.count_ones() as usize
+        };
+        SeatSides {
+            game,
+            members,
+            count,
         }
     }
 
-    fn members(&self, side: usize) -> impl Iterator<Item = Seat> + '_ {
-        let out = self.game.marks.out;
-        // With seats sitting out (never with teams), side `i` is the `i`th seat that plays.
-        let playing = (0..self.game.seats).filter(move |&s| out >> s & 1 == 0);
-        playing
-            .enumerate()
-            .filter(move |&(i, s)| {
-                if out == 0 {
-                    self.side_of(s) == side
-                } else {
-                    i == side
-                }
-            })
-            .map(|(_, s)| s)
+    /// The seats of side `side`, in seat order.
+    fn members(&self, side: usize) -> impl Iterator<Item = Seat> + use<> {
+        let mut rest = self.members.get(side).copied().unwrap_or(0);
+        std::iter::from_fn(move || {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest.wrapping_sub(1);
+            (s < 16).then_some(s)
+        })
     }
 }
 
 impl yaku::OwnSides for SeatSides<'_> {
     fn count(&self) -> usize {
-        let teams = &self.game.flow.teams;
-        if teams.any() {
-            teams.count(self.game.seats)
-        } else {
-            self.game.seats - self.game.marks.out.count_ones() as usize
-        }
+        self.count
     }
     fn first_seat(&self, i: usize) -> usize {
         self.members(i).next().unwrap_or(0)
