@@ -1365,15 +1365,38 @@ impl Teams {
 
     /// Partners share one score: each seat's value becomes its team's total. The teams' totals,
     /// or `None` without partnerships (the values are left as they are).
-    pub fn pool(&self, values: &mut [i64]) -> Option<Vec<i64>> {
+    pub fn pool(&self, values: &mut [i64]) -> Option<TeamTotals> {
         if !self.any() {
             return None;
         }
-        let totals = self.totals(values);
+        // Inline, not [`Teams::totals`]: every hand's end of a partnership game comes here.
+        let mut totals = TeamTotals {
+            totals: [0; MAX_SEATS],
+            len: self.count(values.len()).min(MAX_SEATS),
+        };
+        for (s, v) in values.iter().enumerate() {
+            if let Some(t) = totals.totals.get_mut(self.team_of(s)) {
+                *t = t.saturating_add(*v);
+            }
+        }
         for (s, v) in values.iter_mut().enumerate() {
-            *v = totals[self.team_of(s)];
+            *v = totals.totals.get(self.team_of(s)).copied().unwrap_or(0);
         }
         Some(totals)
+    }
+}
+
+/// Each team's total of a hand's per-seat points, by team ([`Teams::pool`]), kept inline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TeamTotals {
+    totals: [i64; MAX_SEATS],
+    len: usize,
+}
+
+impl std::ops::Deref for TeamTotals {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.totals[..self.len]
     }
 }
 
