@@ -2098,7 +2098,7 @@ fn flow_options(
     if !deals_fit {
         return None;
     }
-    Some(Flow::Matching(std::sync::Arc::new(MatchingFlow {
+    let mut flow = MatchingFlow {
         players,
         min_players,
         max_players,
@@ -2106,6 +2106,7 @@ fn flow_options(
         table_size,
         deal_packet,
         deal_order,
+        deal_plans: Box::new([]),
         length: length?,
         first_dealer,
         next_dealer,
@@ -2140,7 +2141,17 @@ fn flow_options(
         classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
         dealt_yaku,
         captures,
-    })))
+    };
+    flow.deal_plans = (0..=max_players as usize)
+        .map(|n| {
+            if n < min_players as usize {
+                Box::default()
+            } else {
+                flow.plan_deal(n).into_boxed_slice()
+            }
+        })
+        .collect();
+    Some(Flow::Matching(std::sync::Arc::new(flow)))
 }
 
 /// A number read from a rule file for points or a par, kept within the bound of card values.

@@ -409,6 +409,12 @@ pub struct MatchingFlow {
     pub deal_packet: u32,
     /// The order packets go in.
     pub deal_order: Vec<DealTarget>,
+    /// Where each card of the shuffled deck goes at the deal, in deck order, for each seat count
+    /// from 0 to `max_players` (empty below `min_players`): the seat counted from the dealer (0
+    /// the dealer, 1 the seat after it) or, the seat count, the table. Worked out from the deal's
+    /// sizes, `deal_packet` and `deal_order` once, when the rules load
+    /// ([`MatchingFlow::plan_deal`]), so that each deal is one pass over the deck.
+    pub deal_plans: Box<[Box<[u8]>]>,
     /// How long a game lasts.
     pub length: GameLength,
     /// Who deals first.
@@ -569,6 +575,44 @@ pub struct DealSize {
 }
 
 impl MatchingFlow {
+    /// Where each card of the shuffled deck goes at a deal to `seats` seats (as in
+    /// [`MatchingFlow::deal_plans`]): packets go round `deal_order` until every hand and the
+    /// table are full, and a pass that gives nothing ends the deal (an order that leaves a target
+    /// out cannot loop).
+    pub fn plan_deal(&self, seats: usize) -> Vec<u8> {
+        let seats = seats.min(MAX_SEATS);
+        let (hand_size, table_size) = self.sizes(seats);
+        let mut held = [0u32; MAX_SEATS + 1];
+        let mut plan = Vec::new();
+        loop {
+            let before = plan.len();
+            for &target in &self.deal_order {
+                let mut give = |to: usize, want: u32| {
+                    let k = self.deal_packet.min(want.saturating_sub(held[to]));
+                    held[to] += k;
+                    plan.extend(std::iter::repeat_n(to as u8, k as usize));
+                };
+                match target {
+                    DealTarget::Dealer => give(0, hand_size),
+                    DealTarget::Others => (1..seats).for_each(|s| give(s, hand_size)),
+                    DealTarget::Table => give(seats, table_size),
+                }
+            }
+            if plan.len() == before {
+                return plan;
+            }
+        }
+    }
+
+    /// The deal's plan for `seats` seats ([`MatchingFlow::deal_plans`]), worked out now for a
+    /// seat count the rules do not allow.
+    pub fn deal_plan(&self, seats: usize) -> std::borrow::Cow<'_, [u8]> {
+        match self.deal_plans.get(seats) {
+            Some(plan) if !plan.is_empty() => std::borrow::Cow::Borrowed(plan),
+            _ => std::borrow::Cow::Owned(self.plan_deal(seats)),
+        }
+    }
+
     /// The cards in each hand and on the table at a table of `seats`.
     #[inline]
     pub fn sizes(&self, seats: usize) -> (u32, u32) {
@@ -1323,15 +1367,38 @@ impl Teams {
 
     /// Partners share one score: each seat's value becomes its team's total. The teams' totals,
     /// or `None` without partnerships (the values are left as they are).
-    pub fn pool(&self, values: &mut [i64]) -> Option<Vec<i64>> {
+    pub fn pool(&self, values: &mut [i64]) -> Option<TeamTotals> {
         if !self.any() {
             return None;
         }
-        let totals = self.totals(values);
+        // Inline, not [`Teams::totals`]: every hand's end of a partnership game comes here.
+        let mut totals = TeamTotals {
+            totals: [0; MAX_SEATS],
+            len: self.count(values.len()).min(MAX_SEATS),
+        };
+        for (s, v) in values.iter().enumerate() {
+            if let Some(t) = totals.totals.get_mut(self.team_of(s)) {
+                *t = t.saturating_add(*v);
+            }
+        }
         for (s, v) in values.iter_mut().enumerate() {
-            *v = totals[self.team_of(s)];
+            *v = totals.totals.get(self.team_of(s)).copied().unwrap_or(0);
         }
         Some(totals)
+    }
+}
+
+/// Each team's total of a hand's per-seat points, by team ([`Teams::pool`]), kept inline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TeamTotals {
+    totals: [i64; MAX_SEATS],
+    len: usize,
+}
+
+impl std::ops::Deref for TeamTotals {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.totals[..self.len]
     }
 }
 

@@ -46,6 +46,9 @@ struct Plan {
     /// For each card, the yaku reading it ([`Program::cards_read`]), with every yaku of their
     /// groups.
     by_card: [u64; CardSet::CAPACITY],
+    /// The cards some yaku reads (those whose `by_card` is not empty): a pile's other cards
+    /// touch no yaku, and most piles hold many of them (Scopa's one yaku reads one card).
+    read: CardSet,
     /// The yaku that read a fact, with every yaku of their groups.
     by_facts: u64,
     /// The facts some yaku reads: bit `i` for fact `i`.
@@ -292,8 +295,13 @@ impl YakuTable {
         let mut empty = YakuScore::default();
         let dirty = self.all() & !by_facts;
         self.reevaluate(&groups, &mut empty, dirty, CardSet::EMPTY, &[]);
+        let read = (0..CardSet::CAPACITY)
+            .filter(|&c| by_card[c] != 0)
+            .map(|c| crate::deck::CardId(c as u8))
+            .collect();
         Plan {
             by_card,
+            read,
             by_facts,
             facts_read,
             groups,
@@ -375,7 +383,7 @@ impl Plan {
     /// The yaku a change of `cards` can affect.
     #[inline]
     fn touched(&self, cards: CardSet) -> u64 {
-        cards
+        (cards & self.read)
             .iter()
             .fold(0, |d, card| d | self.by_card[card.index()])
     }

@@ -11,8 +11,8 @@ use crate::core::{
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
-    BothInstant, DealCheck, DealOn, DealTarget, Exhausted, FirstDealer, FirstPlayer, Flow,
-    GameLength, Leftover, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    BothInstant, DealCheck, DealOn, Exhausted, FirstDealer, FirstPlayer, Flow, GameLength,
+    Leftover, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{
@@ -1098,38 +1098,21 @@ impl MatchingGame {
         // Borrowed, not cloned: a clone would touch the reference count every worker of a
         // simulation shares on every deal.
         let flow = &*self.flow;
-        let (hand_size, table_size) = flow.sizes(self.seats);
-        let mut next = 0;
-        let mut hands: PerSeat<CardSet> = PerSeat::new(self.seats);
-        let mut table = CardSet::EMPTY;
-        // Packets go round the deal order until every hand and the table are full; a pass that
-        // gives nothing ends the deal (an order that leaves a target out cannot loop).
-        loop {
-            let before = next;
-            for &target in &flow.deal_order {
-                let mut give = |set: &mut CardSet, want: u32| {
-                    let k = flow.deal_packet.min(want.saturating_sub(set.len()));
-                    for _ in 0..k {
-                        set.insert(deck[next & LAST]);
-                        next += 1;
-                    }
-                };
-                match target {
-                    DealTarget::Dealer => give(&mut hands[self.ledger.dealer], hand_size),
-                    DealTarget::Others => {
-                        let mut s = next_seat(self.ledger.dealer, self.seats);
-                        while s != self.ledger.dealer {
-                            give(&mut hands[s], hand_size);
-                            s = next_seat(s, self.seats);
-                        }
-                    }
-                    DealTarget::Table => give(&mut table, table_size),
-                }
-            }
-            if next == before {
-                break;
-            }
+        // Each card to where the ruleset's plan of the deal sends it: the seat counted from the
+        // dealer, or the table (after the seats).
+        let plan = flow.deal_plan(self.seats);
+        let mut dealt = [CardSet::EMPTY; 16];
+        for (next, &to) in plan.iter().enumerate() {
+            dealt[usize::from(to) & 15].insert(deck[next & LAST]);
         }
+        let mut next = plan.len();
+        let mut hands: PerSeat<CardSet> = PerSeat::new(self.seats);
+        let mut s = self.ledger.dealer;
+        for from_dealer in dealt.iter().take(self.seats) {
+            hands[s] = *from_dealer;
+            s = next_seat(s, self.seats);
+        }
+        let mut table = dealt[self.seats.min(crate::ruleset::MAX_SEATS)];
         // Bonus cards dealt to the table go to the dealer, and the table is filled again from
         // the stock (pagat "Go Stop": "the dealer takes it and turns up another").
         let mut dealer_pile = CardSet::EMPTY;
@@ -1577,11 +1560,11 @@ impl MatchingGame {
                 continue;
             }
             self.marks.fired[p * per + i] += u16::from(times);
-            let (id, name) = (e.id.clone(), e.name.clone());
+            // The names are cloned only for a logged event (a simulation logs none).
             self.emit(|_| Event::TurnEvent {
                 player: p,
-                id,
-                name,
+                id: e.id.clone(),
+                name: e.name.clone(),
             });
             for _ in 0..times {
                 for _ in 0..e.take {
@@ -1840,7 +1823,7 @@ impl MatchingGame {
         yaku::settle_own(
             &self.ruleset,
             self.seats,
-            &SeatSides { game: self },
+            &SeatSides::new(self),
             |s| self.circumstances(s),
             yaku::OwnSettlement { explain, tallies },
         )
@@ -2840,46 +2823,59 @@ impl Game for MatchingGame {
 }
 
 /// A game's seats as the sides of a hand settled seat by seat (each partnership one side), read
-/// where they lie.
+/// where they lie: each side's seats are found once, as a bit per seat.
 struct SeatSides<'g> {
     game: &'g MatchingGame,
+    /// Each side's seats (bit `s` for seat `s`); none past the sides at the table.
+    members: [u16; crate::ruleset::MAX_SEATS],
+    /// How many sides there are.
+    count: usize,
 }
 
-impl SeatSides<'_> {
-    fn side_of(&self, seat: Seat) -> usize {
-        let teams = &self.game.flow.teams;
-        if teams.any() {
-            teams.team_of(seat)
+impl<'g> SeatSides<'g> {
+    fn new(game: &'g MatchingGame) -> SeatSides<'g> {
+        let teams = &game.flow.teams;
+        let out = game.marks.out;
+        let mut members = [0u16; crate::ruleset::MAX_SEATS];
+        // With seats sitting out (never with teams), side `i` is the `i`th seat that plays;
+        // else each seat's side is its team, or the seat itself without partnerships.
+        let playing = (0..game.seats).filter(|&s| out >> s & 1 == 0);
+        for (i, s) in playing.enumerate() {
+            let side = match (out, teams.any()) {
+                (0, true) => teams.team_of(s),
+                (0, false) => s,
+                _ => i,
+            };
+            if let Some(m) = members.get_mut(side) {
+                *m |= 1 << s;
+            }
+        }
+        let count = if teams.any() {
+            teams.count(game.seats)
         } else {
-            seat
+            game.seats - out.count_ones() as usize
+        };
+        SeatSides {
+            game,
+            members,
+            count,
         }
     }
 
-    fn members(&self, side: usize) -> impl Iterator<Item = Seat> + '_ {
-        let out = self.game.marks.out;
-        // With seats sitting out (never with teams), side `i` is the `i`th seat that plays.
-        let playing = (0..self.game.seats).filter(move |&s| out >> s & 1 == 0);
-        playing
-            .enumerate()
-            .filter(move |&(i, s)| {
-                if out == 0 {
-                    self.side_of(s) == side
-                } else {
-                    i == side
-                }
-            })
-            .map(|(_, s)| s)
+    /// The seats of side `side`, in seat order.
+    fn members(&self, side: usize) -> impl Iterator<Item = Seat> + use<> {
+        let mut rest = self.members.get(side).copied().unwrap_or(0);
+        std::iter::from_fn(move || {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest.wrapping_sub(1);
+            (s < 16).then_some(s)
+        })
     }
 }
 
 impl yaku::OwnSides for SeatSides<'_> {
     fn count(&self) -> usize {
-        let teams = &self.game.flow.teams;
-        if teams.any() {
-            teams.count(self.game.seats)
-        } else {
-            self.game.seats - self.game.marks.out.count_ones() as usize
-        }
+        self.count
     }
     fn first_seat(&self, i: usize) -> usize {
         self.members(i).next().unwrap_or(0)

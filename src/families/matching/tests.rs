@@ -368,3 +368,24 @@ fn three_seats_play_in_turn_to_the_end() {
         assert_eq!(total, game.scores().iter().sum::<i64>());
     }
 }
+
+/// The deal's plan, worked out when the rules load, sends each card where the packets going round
+/// the deal order would. Scopa (`rulesets/scopa.toml`, siciliansintheworld.com: "three cards to
+/// each player, one card at a time", and coletti's four on the table): `deal_order = ["others",
+/// "dealer", "table"]` in packets of one, three rounds, then the table's fourth card alone; the
+/// dealer is 0, the other seat 1, the table 2.
+#[test]
+fn the_deal_plan_follows_the_packets_round_the_deal_order() {
+    let scopa = ruleset::load("scopa").value.expect("scopa loads");
+    let flow = scopa.matching().expect("a matching ruleset");
+    assert_eq!(&*flow.deal_plan(2), &[1, 0, 2, 1, 0, 2, 1, 0, 2, 2]);
+    // Three seats: the two others before the dealer in each round of packets.
+    assert_eq!(
+        &*flow.deal_plan(3),
+        &[1, 2, 0, 3, 1, 2, 0, 3, 1, 2, 0, 3, 3]
+    );
+    // Every seat count the rules allow is planned once, when they load.
+    for seats in 2..=3 {
+        assert_eq!(&*flow.deal_plans[seats], &flow.plan_deal(seats)[..]);
+    }
+}
