@@ -197,8 +197,8 @@ static WIDER: std::sync::OnceLock<fn(Vec<String>) -> i32> = std::sync::OnceLock:
 
 /// Runs the command line as [`run`] does, with `wider` (the command line of the library built
 /// with `--features wide-decks`, given the same arguments) taking over a command whose deck has
-/// more cards than this build's card sets hold. A 64-bit set makes every 48-card game about a
-/// third cheaper than a 128-bit one, so the `yaku` binary holds both builds and uses the wider
+/// more cards than this build's card sets hold. A 128-bit set makes every 48-card game about a
+/// third dearer than a 64-bit one, so the `yaku` binary holds both builds and uses the wider
 /// only where a deck needs it.
 pub fn run_with_wider(wider: fn(Vec<String>) -> i32) -> i32 {
     if crate::deck::CardSet::CAPACITY < 128 {
