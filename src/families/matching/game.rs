@@ -2084,6 +2084,11 @@ impl MatchingGame {
                 points[payer] = points[payer].saturating_sub(each);
                 points[player] = points[player].saturating_add(each);
                 if let Some(o) = outcome.as_deref_mut() {
+                    // The script's per-seat answer, where it gave one, says the hand's points.
+                    if let (Some(paid), Some(_)) = (o.seats.get(payer), o.seats.get(player)) {
+                        o.seats[payer] = paid.saturating_sub(each);
+                        o.seats[player] = o.seats[player].saturating_add(each);
+                    }
                     o.steps.push(crate::script::ScoreStep {
                         reason: format!("{name} {:+} to seat {player}{suffix}", -each),
                         total: points[payer],

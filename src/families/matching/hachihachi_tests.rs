@@ -541,6 +541,8 @@ fn at_five_seats_two_drop_out_and_pay_each_of_the_three_who_play() {
     insta::assert_snapshot!(log.join("\n"));
     assert_eq!(hand.points.iter().sum::<i64>(), 0);
     assert_eq!((hand.points[0], hand.points[2]), (-24, -24));
+    // The script's per-seat answer says the same points, the payments included.
+    assert_eq!(o.seats, hand.points.to_vec());
 }
 
 #[test]
