@@ -336,3 +336,30 @@ points = \"count(plain) - 9\"
     assert_eq!(target["range"]["start"]["line"], json!(5), "{target}");
     assert!(client.finish().success());
 }
+
+/// A deck of two French packs (104 cards) and a ruleset on it: the language server checks them
+/// as `yaku validate` does, so the editor shows no finding, and a deck past 128 cards its one.
+#[test]
+fn a_deck_of_two_packs_has_no_finding_in_the_editor() {
+    let dir = TempDir::new("lsp-two-packs");
+    let deck_text = include_str!("../play/two_packs/french-ranks-104.toml");
+    let rules_text = include_str!("../play/two_packs/double-pack-fishing.toml");
+    let deck = dir.write("french-ranks-104.toml", deck_text);
+    let rules = dir.write("double-pack-fishing.toml", rules_text);
+    let mut client = Client::start(&dir);
+    for (path, text) in [(&deck, deck_text), (&rules, rules_text)] {
+        let file = uri(path);
+        client.open(&file, text);
+        assert_eq!(client.diagnostics(&file), Vec::<Value>::new(), "{file}");
+    }
+    let file = uri(&deck);
+    client.change(&file, 2, &deck_text.replace("packs = 2", "packs = 3"));
+    let found = client.diagnostics(&file);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("156 cards") && message.contains("at most 128"),
+        "{message}"
+    );
+    assert!(client.finish().success());
+}
