@@ -1,11 +1,12 @@
 //! Melds of a trick-taking hand (`[[meld]]`): each meld's instances in a hand once trumps are
-//! known (one per suit for melds of one suit, one for an around or for listed cards), and the
-//! best way to count them: within a class the instances share no card and the combination worth
-//! most counts (two marriages of one suit in a double pack, a double meld instead of two single
-//! ones); across classes a card serves again. No game is named here.
+//! known (one per suit for melds of one suit, one for an around or for listed cards), the best
+//! way to count the melds shown before play (within a class the instances share no card and the
+//! combination worth most counts: two marriages of one suit in a double pack, a double meld
+//! instead of two single ones; across classes a card serves again), and the one meld a
+//! declaration shows after play (on one's lead, on winning a trick). No game is named here.
 
-use crate::deck::{CardSet, Deck};
-use crate::ruleset::{Meld, MeldSuit};
+use crate::deck::{CardId, CardSet, Deck};
+use crate::ruleset::{DeclId, Meld, MeldMoment, MeldSuit};
 
 /// One meld counted in a hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,8 @@ struct Instance {
     meld: u8,
     needs: Vec<(CardSet, u32)>,
     points: i64,
+    /// Every card that may serve in it.
+    cards: CardSet,
 }
 
 /// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld).
@@ -46,6 +49,7 @@ fn instances(
         if let Some(needs) = needs.filter(|n| !n.is_empty()) {
             out.push(Instance {
                 meld: index as u8,
+                cards: needs.iter().fold(CardSet::EMPTY, |a, &(s, _)| a | s),
                 needs,
                 points: meld.points,
             });
@@ -137,18 +141,33 @@ fn search(
     }
 }
 
-/// The melds `hand` counts with trumps `trump`, and their points: class by class, the
-/// combination of instances worth most that shares no card within the class.
+/// The melds shown before play (`moment = "before-play"`) that `hand` counts with trumps
+/// `trump`, and their points: class by class, the combination of instances worth most that
+/// shares no card within the class. Melds shown after play are left out.
 pub fn best(
     deck: &Deck,
     melds: &[Meld],
     hand: CardSet,
     trump: Option<usize>,
 ) -> (i64, Vec<Melded>) {
+    best_of(deck, melds, hand, trump, |m| {
+        m.moment == MeldMoment::BeforePlay
+    })
+}
+
+/// [`best`] over the melds `keep` keeps, whatever their moment (a bot's estimate of what a
+/// hand would show in a whole hand).
+pub fn best_of(
+    deck: &Deck,
+    melds: &[Meld],
+    hand: CardSet,
+    trump: Option<usize>,
+    keep: impl Fn(&Meld) -> bool,
+) -> (i64, Vec<Melded>) {
     let mut total = 0;
     let mut out = Vec::new();
     let mut classes: Vec<&str> = Vec::new();
-    for m in melds {
+    for m in melds.iter().filter(|m| keep(m)) {
         if !classes.contains(&m.class.as_str()) {
             classes.push(&m.class);
         }
@@ -156,7 +175,11 @@ pub fn best(
     let mut list = Vec::new();
     for class in classes {
         list.clear();
-        for (i, m) in melds.iter().enumerate().filter(|(_, m)| m.class == class) {
+        for (i, m) in melds
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.class == class && keep(m))
+        {
             instances(deck, i, m, trump, &mut list);
         }
         // Instances the hand cannot make are left out before the search.
@@ -170,4 +193,161 @@ pub fn best(
         out.extend(best.1);
     }
     (total, out)
+}
+
+/// The melds shown after play, ready for play: each one's instances for every trump suit (the
+/// last entry: no trumps), the class of each meld, and the cards any of them may use. Built
+/// once a game starts and shared by its copies.
+#[derive(Debug)]
+pub struct AfterPlay {
+    /// By trump suit (`suits.len()`: none): the instances of every meld shown after play.
+    by_trump: Vec<Vec<Instance>>,
+    /// By trump suit: every card one of those instances may use.
+    cards: Vec<CardSet>,
+    /// Each meld's class, numbered.
+    class: Vec<u8>,
+}
+
+/// One meld a declaration may show now: which meld, the cards it uses, its points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The meld and the cards it uses.
+    pub melded: Melded,
+    /// Its points.
+    pub points: i64,
+}
+
+impl AfterPlay {
+    /// The melds of `melds` shown after play, for `deck`.
+    pub fn new(deck: &Deck, melds: &[Meld]) -> AfterPlay {
+        let mut classes: Vec<&str> = Vec::new();
+        let class = melds
+            .iter()
+            .map(|m| {
+                let at = classes
+                    .iter()
+                    .position(|c| *c == m.class)
+                    .unwrap_or_else(|| {
+                        classes.push(&m.class);
+                        classes.len() - 1
+                    });
+                at as u8
+            })
+            .collect();
+        let mut by_trump = Vec::new();
+        let mut cards = Vec::new();
+        for trump in (0..deck.suits.len()).map(Some).chain([None]) {
+            let mut list = Vec::new();
+            for (i, m) in melds.iter().enumerate() {
+                if m.moment != MeldMoment::BeforePlay {
+                    instances(deck, i, m, trump, &mut list);
+                }
+            }
+            cards.push(list.iter().fold(CardSet::EMPTY, |a, i| a | i.cards));
+            by_trump.push(list);
+        }
+        AfterPlay {
+            by_trump,
+            cards,
+            class,
+        }
+    }
+
+    /// True when no meld is shown after play.
+    pub fn is_empty(&self) -> bool {
+        self.cards.iter().all(|c| c.is_empty())
+    }
+
+    /// The class number of meld `meld`.
+    pub fn class(&self, meld: u8) -> u8 {
+        self.class[meld as usize]
+    }
+
+    /// Every card a meld shown after play may use, with trump suit `trump` (`suits.len()`:
+    /// none).
+    pub fn cards(&self, trump: usize) -> CardSet {
+        self.cards.get(trump).copied().unwrap_or(CardSet::EMPTY)
+    }
+
+    /// The meld declaration `decl` shows with `card` at `moment`, with trump suit `trump`: of the
+    /// instances of its melds of that moment which use `card` and which `hand` can make without
+    /// a card `used` says was shown before in the instance's class, the one worth most (the
+    /// first of equals). `card` is among the cards it uses.
+    #[allow(clippy::too_many_arguments)]
+    pub fn shown(
+        &self,
+        melds: &[Meld],
+        decl: DeclId,
+        moment: MeldMoment,
+        trump: usize,
+        hand: CardSet,
+        card: CardId,
+        used: impl Fn(u8) -> CardSet,
+    ) -> Option<Shown> {
+        let mut best: Option<Shown> = None;
+        for inst in self.by_trump.get(trump)? {
+            let m = &melds[inst.meld as usize];
+            if m.moment != moment
+                || m.declaration != Some(decl)
+                || best.is_some_and(|b| b.points >= inst.points)
+                || !inst.cards.contains(card)
+            {
+                continue;
+            }
+            let avail = hand - used(self.class[inst.meld as usize]);
+            if let Some(cards) = take_with(inst, avail, card) {
+                best = Some(Shown {
+                    melded: Melded {
+                        meld: inst.meld,
+                        cards,
+                    },
+                    points: inst.points,
+                });
+            }
+        }
+        best
+    }
+}
+
+impl AfterPlay {
+    /// The points of the melds shown after play that `keep` keeps and that `hand` holds with
+    /// trump suit `trump` (`suits.len()`: none), each instance counted (a bot's estimate).
+    pub fn held_points(
+        &self,
+        melds: &[Meld],
+        trump: usize,
+        hand: CardSet,
+        keep: impl Fn(&Meld) -> bool,
+    ) -> i64 {
+        self.by_trump.get(trump).map_or(0, |list| {
+            list.iter()
+                .filter(|i| keep(&melds[i.meld as usize]) && take(i, hand).is_some())
+                .map(|i| i.points)
+                .sum()
+        })
+    }
+}
+
+/// The cards `instance` takes from `avail`, `card` among them, or `None` when it cannot.
+fn take_with(instance: &Instance, avail: CardSet, card: CardId) -> Option<CardSet> {
+    if !avail.contains(card) {
+        return None;
+    }
+    let mut used = CardSet::EMPTY;
+    for &(set, count) in &instance.needs {
+        let have = avail & set;
+        if have.len() < count {
+            return None;
+        }
+        // The named card first, then the others in deck order.
+        let first = have & CardSet::single(card);
+        for c in first
+            .iter()
+            .chain((have - first).iter())
+            .take(count as usize)
+        {
+            used.insert(c);
+        }
+    }
+    used.contains(card).then_some(used)
 }
