@@ -701,8 +701,20 @@ fn tricks(
             .collect();
         let what = match decl.effect.as_str() {
             "meld" | "marriage" => {
+                use crate::ruleset::MeldMoment;
                 let names: Vec<String> = shows.iter().map(|m| m.name.clone()).collect();
-                format!("show one meld ({}) as each one says below", join_or(&names))
+                let at = |moment| shows.iter().all(|m| m.moment == moment);
+                let when = if at(MeldMoment::Lead) {
+                    "on one's lead, "
+                } else if at(MeldMoment::WonTrick) {
+                    "on winning a trick, before the draw, "
+                } else {
+                    ""
+                };
+                format!(
+                    "{when}show one meld: {}. A {card} shown in a meld of one class does not count again in that class",
+                    join_or(&names)
+                )
             }
             "exchange" => {
                 "on one's lead, exchange the lowest trump for the turned-up trump".to_string()
@@ -920,7 +932,7 @@ fn moment_words(m: &crate::ruleset::Meld, card: &str) -> String {
     use crate::ruleset::{MeldAddsTo, MeldMoment};
     let when = match (m.moment, m.leads_its_card) {
         (MeldMoment::Lead, true) => format!(
-            "Shown on one's lead by leading one of its {card}s; the others stay shown until played"
+            "Shown on one's lead by leading one of its {card}s, the others staying shown until played"
         ),
         (MeldMoment::Lead, false) => {
             "Shown on one's lead, before leading any card (one meld a lead)".to_string()
@@ -939,9 +951,7 @@ fn moment_words(m: &crate::ruleset::Meld, card: &str) -> String {
     } else {
         ""
     };
-    format!(
-        "{when}; {to}{counts}. A {card} shown once in a meld of this class does not count again in this class."
-    )
+    format!("{when}; {to}{counts}.")
 }
 
 /// The drawing rules of the player's hands and the banker's, in order.

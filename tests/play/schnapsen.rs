@@ -23,7 +23,7 @@ fn a_whole_game_of_schnapsen_from_piped_input() {
         "your hand:",
         "error: there is no option 99",
         "unknown card or command `frobnicate`",
-        "marriage CARD",
+        "`marriage hearts-king`",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
     }

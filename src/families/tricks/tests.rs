@@ -33,11 +33,12 @@ fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
     o
 }
 
+/// The declaration with this effect, or this id (`marriage`: a meld declaration).
 fn declaration(r: &Ruleset, effect: &str) -> DeclId {
     DeclId(
         r.declarations
             .iter()
-            .position(|d| d.effect == effect)
+            .position(|d| d.effect == effect || d.id == effect)
             .expect("the ruleset has the declaration") as u8,
     )
 }
