@@ -614,13 +614,7 @@ impl TricksGame {
     /// have melds shown on winning a trick, a stock is left to draw from (or there is none in
     /// these rules), and the winner holds one.
     fn may_meld_on_win(&self, winner: Seat) -> bool {
-        if self.flow.pass.is_none()
-            || !self
-                .flow
-                .melds
-                .iter()
-                .any(|m| m.moment == MeldMoment::WonTrick)
-        {
+        if !self.after_play.on_won_trick() || self.flow.pass.is_none() {
             return false;
         }
         let stock_open =

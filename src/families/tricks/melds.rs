@@ -206,6 +206,8 @@ pub struct AfterPlay {
     cards: Vec<CardSet>,
     /// Each meld's class, numbered.
     class: Vec<u8>,
+    /// Some meld is shown on winning a trick.
+    won_trick: bool,
 }
 
 /// One meld a declaration may show now: which meld, the cards it uses, its points.
@@ -250,12 +252,18 @@ impl AfterPlay {
             by_trump,
             cards,
             class,
+            won_trick: melds.iter().any(|m| m.moment == MeldMoment::WonTrick),
         }
     }
 
     /// True when no meld is shown after play.
     pub fn is_empty(&self) -> bool {
         self.cards.iter().all(|c| c.is_empty())
+    }
+
+    /// True when some meld is shown on winning a trick.
+    pub fn on_won_trick(&self) -> bool {
+        self.won_trick
     }
 
     /// The class number of meld `meld`.
