@@ -709,7 +709,7 @@ fn tricks(
                 } else if at(MeldMoment::WonTrick) {
                     "on winning a trick, before the draw, "
                 } else {
-                    ""
+                    "at the moment each meld says, "
                 };
                 format!(
                     "{when}show one meld: {}. A {card} shown in a meld of one class does not count again in that class",

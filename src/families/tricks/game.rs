@@ -1757,6 +1757,7 @@ impl TricksGame {
         self.meld_moves(seat, moment, &mut moves);
         let cards: Vec<&str> = moves
             .iter()
+            .filter(|a| matches!(a, Action::Declare { decl: d, .. } if *d == decl))
             .filter_map(|a| a.card())
             .map(|c| deck.id_of(c))
             .collect();
