@@ -2775,6 +2775,7 @@ fn tricks_flow(
         talon,
         trump,
         auction,
+        after_play: super::melds::AfterPlay::new(deck, &melds),
         melds,
         deal_packets,
         rank: rank?,

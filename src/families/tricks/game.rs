@@ -111,8 +111,6 @@ pub struct TricksGame {
     talon_taken: bool,
     /// Cards the declarer has still to discard.
     to_discard: u32,
-    /// The melds shown after play, ready for play (shared by copies of the game).
-    after_play: Arc<AfterPlay>,
     /// The points of the melds each seat showed this hand.
     scored: PerSeat<MeldScore>,
     /// Every meld shown this hand, by seat.
@@ -166,7 +164,6 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         });
     };
     let flow = Arc::clone(flow);
-    let after_play = Arc::new(AfterPlay::new(&ruleset.deck, &flow.melds));
     let seats = options.seats.unwrap_or(flow.players as usize);
     if !(flow.min_players as usize..=flow.max_players as usize).contains(&seats) {
         let allowed = if flow.min_players == flow.max_players {
@@ -220,7 +217,6 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         talon: CardSet::EMPTY,
         talon_taken: false,
         to_discard: 0,
-        after_play,
         scored: PerSeat::new(seats),
         melded: Vec::new(),
         lead_shown: false,
@@ -392,7 +388,7 @@ impl TricksGame {
 
     /// The melds shown after play, ready for play.
     pub fn after_play(&self) -> &AfterPlay {
-        &self.after_play
+        &self.flow.after_play
     }
 
     /// Every meld shown this hand, by seat.
@@ -553,7 +549,7 @@ impl TricksGame {
     fn used_in_class(&self, seat: Seat, class: u8) -> CardSet {
         self.melded
             .iter()
-            .filter(|(s, m)| *s == seat && self.after_play.class(m.meld) == class)
+            .filter(|(s, m)| *s == seat && self.flow.after_play.class(m.meld) == class)
             .fold(CardSet::EMPTY, |a, (_, m)| a | m.cards)
     }
 
@@ -565,7 +561,7 @@ impl TricksGame {
         moment: MeldMoment,
         card: CardId,
     ) -> Option<Shown> {
-        self.after_play.shown(
+        self.flow.after_play.shown(
             &self.flow.melds,
             decl,
             moment,
@@ -580,13 +576,21 @@ impl TricksGame {
     /// by leading one of its cards, one move a card it may lead; for any other, one move a
     /// meld, naming its first card that shows it.
     fn meld_moves(&self, seat: Seat, moment: MeldMoment, out: &mut Vec<Action>) {
-        let cards = self.hands[seat] & self.after_play.cards(self.trump_suit);
-        if cards.is_empty() {
+        let hand = self.hands[seat];
+        if (hand & self.flow.after_play.cards(self.trump_suit)).is_empty() {
             return;
         }
         let mut offered: Vec<Melded> = Vec::new();
         for &decl in &self.flow.meld_declarations {
-            if !self.when_holds(decl, seat) {
+            let cards = self.flow.after_play.usable_cards(
+                &self.flow.melds,
+                decl,
+                moment,
+                self.trump_suit,
+                hand,
+                |class| self.used_in_class(seat, class),
+            );
+            if cards.is_empty() || !self.when_holds(decl, seat) {
                 continue;
             }
             for card in cards.iter() {
@@ -614,7 +618,7 @@ impl TricksGame {
     /// have melds shown on winning a trick, a stock is left to draw from (or there is none in
     /// these rules), and the winner holds one.
     fn may_meld_on_win(&self, winner: Seat) -> bool {
-        if !self.after_play.on_won_trick() || self.flow.pass.is_none() {
+        if !self.flow.after_play.on_won_trick() || self.flow.pass.is_none() {
             return false;
         }
         let stock_open =
@@ -1189,7 +1193,6 @@ impl TricksGame {
             talon,
             talon_taken,
             to_discard,
-            after_play,
             scored,
             melded,
             lead_shown,
@@ -1226,7 +1229,6 @@ impl TricksGame {
         talon.clone_from(&other.talon);
         talon_taken.clone_from(&other.talon_taken);
         to_discard.clone_from(&other.to_discard);
-        crate::core::share(after_play, &other.after_play);
         scored.clone_from(&other.scored);
         melded.clone_from(&other.melded);
         lead_shown.clone_from(&other.lead_shown);
