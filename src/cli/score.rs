@@ -756,7 +756,6 @@ pub(super) fn score_tricks(
         .melds
         .iter()
         .any(|m| m.adds_to == crate::ruleset::MeldAddsTo::Melds);
-    use crate::script::{FactValue, HandFacts};
     let ends = [
         "claim",
         "false_claim",
@@ -838,28 +837,22 @@ pub(super) fn score_tricks(
     let teams = flow.teams;
     let team = |s: usize| teams.team_of(s);
     let opponent_seat = (1..seats).find(|&s| team(s) != team(0)).unwrap_or(1);
-    let side: Vec<FactValue> = (0..seats)
-        .map(|s| FactValue::Int(i64::from(team(s) == team(0))))
-        .collect();
-    let facts = HandFacts {
-        extra: vec![
-            ("end", FactValue::Text(end.to_string())),
-            ("points_self", FactValue::Int(mine)),
-            ("points_opponent", FactValue::Int(other)),
-            ("tricks_self", FactValue::Int(tricks as i64)),
-            ("tricks_opponent", FactValue::Int(their_tricks as i64)),
-            ("closer", FactValue::Text(args.closer.clone())),
-            ("melds_self", FactValue::Int(args.melds)),
-            ("melds_opponent", FactValue::Int(args.opponent_melds)),
-            ("bid", FactValue::Int(bid)),
-            ("contract", FactValue::Text(contract.clone())),
-            ("value", FactValue::Int(value)),
-            ("seat", FactValue::Int(0)),
-            ("opponent_seat", FactValue::Int(opponent_seat as i64)),
-            ("side", FactValue::List(side)),
-        ],
-        ..HandFacts::default()
-    };
+    // The facts the game itself gives the script when such a hand ends.
+    let facts = crate::families::tricks::TrickFacts {
+        end: end.to_string(),
+        points: [mine, other],
+        tricks: [tricks as i64, their_tricks as i64],
+        closer: args.closer.clone(),
+        melds: [args.melds, args.opponent_melds],
+        bid,
+        contract: contract.clone(),
+        value,
+        seat: 0,
+        opponent_seat,
+        side: (0..seats).map(|s| team(s) == team(0)).collect(),
+        ..Default::default()
+    }
+    .hand_facts();
     let outcome = match &ruleset.scoring {
         Some(script) => match script.score(&facts) {
             Ok(o) => o,

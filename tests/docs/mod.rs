@@ -252,7 +252,10 @@ fn every_command_in_the_guide_runs() {
     for entry in std::fs::read_dir(root().join("tests/rulesets")).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        dir.write(&format!("tests/rulesets/{name}"), std::fs::read(&path).unwrap());
+        dir.write(
+            &format!("tests/rulesets/{name}"),
+            std::fs::read(&path).unwrap(),
+        );
     }
     let (mut ran, mut skipped) = (0, Vec::new());
     for doc in documents() {

@@ -152,6 +152,78 @@ struct MeldScore {
     pending_points: i64,
 }
 
+/// A trick-taking hand's facts as the scoring script reads them, from one side (`self`, the
+/// winner's or the declarer's) against the other: what the game builds when a hand ends and
+/// `yaku score` builds from its flags, in one place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrickFacts {
+    /// How the hand ended (an id of [`ends`]).
+    pub end: String,
+    /// Card points (melds added to them and the last trick included): this side's, the other's.
+    pub points: [i64; 2],
+    /// Tricks won: this side's, the other's.
+    pub tricks: [i64; 2],
+    /// Who closed the stock: `self`, `opponent` or `none`.
+    pub closer: String,
+    /// Meld points that count: this side's, the other's.
+    pub melds: [i64; 2],
+    /// The winning bid (0 without one), the named contract's id (empty for a value bid) and
+    /// its worth.
+    pub bid: i64,
+    /// The named contract's id.
+    pub contract: String,
+    /// The contract's worth.
+    pub value: i64,
+    /// This side's seat (the declarer's after an auction), and the first seat of the other.
+    pub seat: usize,
+    /// The first seat of the other side.
+    pub opponent_seat: usize,
+    /// For each seat, whether it is on this side.
+    pub side: Vec<bool>,
+    /// The hand (1-based), the game's hands, and whether this side's seat dealt.
+    pub round: i64,
+    /// The game's hands.
+    pub rounds: i64,
+    /// This side's seat dealt.
+    pub dealer: bool,
+}
+
+impl TrickFacts {
+    /// The facts for the scoring script, in the order it has always read them.
+    pub fn hand_facts(self) -> HandFacts {
+        HandFacts {
+            round: self.round,
+            rounds: self.rounds,
+            dealer: self.dealer,
+            extra: vec![
+                ("end", FactValue::Text(self.end)),
+                ("points_self", FactValue::Int(self.points[0])),
+                ("points_opponent", FactValue::Int(self.points[1])),
+                ("tricks_self", FactValue::Int(self.tricks[0])),
+                ("tricks_opponent", FactValue::Int(self.tricks[1])),
+                ("closer", FactValue::Text(self.closer)),
+                ("melds_self", FactValue::Int(self.melds[0])),
+                ("melds_opponent", FactValue::Int(self.melds[1])),
+                ("bid", FactValue::Int(self.bid)),
+                ("contract", FactValue::Text(self.contract)),
+                ("value", FactValue::Int(self.value)),
+                ("seat", FactValue::Int(self.seat as i64)),
+                ("opponent_seat", FactValue::Int(self.opponent_seat as i64)),
+                (
+                    "side",
+                    FactValue::List(
+                        self.side
+                            .iter()
+                            .map(|&b| FactValue::Int(i64::from(b)))
+                            .collect(),
+                    ),
+                ),
+            ],
+            ..HandFacts::default()
+        }
+    }
+}
+
 /// Worlds a search deals to find one that agrees with the bidding, before it takes the one
 /// that agrees best.
 const WORLD_TRIES: usize = 24;
@@ -1268,7 +1340,6 @@ impl TricksGame {
         };
         let team = self.team_of(winner);
         let (mut points, mut tricks, mut melds) = ([0i64; 2], [0i64; 2], [0i64; 2]);
-        let mut side = Vec::with_capacity(seats);
         let mut opponent_seat = other;
         for s in (0..seats).map(|k| (winner + k) % seats) {
             let i = usize::from(self.team_of(s) != team);
@@ -1279,36 +1350,28 @@ impl TricksGame {
             tricks[i] += i64::from(self.tricks[s]);
             melds[i] += self.scored[s].melds;
         }
-        for s in 0..seats {
-            side.push(FactValue::Int(i64::from(self.team_of(s) == team)));
-        }
         let a = self.flow.auction.as_ref();
         let bid = self.high_bid.filter(|_| self.declarer.is_some());
         let contract = bid.and_then(|(_, b)| a.and_then(|a| a.contract(b)));
         let value = contract.map_or(0, |c| c.value);
         let contract = contract.map_or_else(String::new, |c| c.id.clone());
-        let mut facts = HandFacts {
+        let mut facts = TrickFacts {
+            end: end.0.to_string(),
+            points,
+            tricks,
+            closer: closer.to_string(),
+            melds,
+            bid: bid.map_or(0, |(_, b)| b),
+            contract,
+            value,
+            seat: winner,
+            opponent_seat,
+            side: (0..seats).map(|s| self.team_of(s) == team).collect(),
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,
-            extra: vec![
-                ("end", FactValue::Text(end.0.to_string())),
-                ("points_self", FactValue::Int(points[0])),
-                ("points_opponent", FactValue::Int(points[1])),
-                ("tricks_self", FactValue::Int(tricks[0])),
-                ("tricks_opponent", FactValue::Int(tricks[1])),
-                ("closer", FactValue::Text(closer.to_string())),
-                ("melds_self", FactValue::Int(melds[0])),
-                ("melds_opponent", FactValue::Int(melds[1])),
-                ("bid", FactValue::Int(bid.map_or(0, |(_, b)| b))),
-                ("contract", FactValue::Text(contract)),
-                ("value", FactValue::Int(value)),
-                ("seat", FactValue::Int(winner as i64)),
-                ("opponent_seat", FactValue::Int(opponent_seat as i64)),
-                ("side", FactValue::List(side)),
-            ],
-            ..HandFacts::default()
-        };
+        }
+        .hand_facts();
         if !self.ledger.carried.is_empty() {
             let carry = self.ledger.carried.fact(&self.ruleset.carry);
             facts.extra.push(("carry", carry));
