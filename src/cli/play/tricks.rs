@@ -621,6 +621,7 @@ impl Table for TricksTable {
             Phase::NameTrump => "you won the auction: name trumps",
             Phase::Discard => "you took the talon: discard a card, face down",
             Phase::Lead => "your lead",
+            Phase::Meld => "you won the trick: show a meld before the draw, or pass",
             _ => "your card to the trick",
         };
         let options: Vec<String> = legal
