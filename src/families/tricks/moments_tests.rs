@@ -301,3 +301,81 @@ fn random_and_greedy_games_keep_every_card() {
     }
     assert!(melds_after_play > 100, "{melds_after_play} melds shown");
 }
+
+/// The marriage shorthand of older rule files (a declaration of `effect = "marriage"` with the
+/// `[flow]` keys `marriage`, `marriage_points`, `trump_marriage_points`, `marriage_counts`)
+/// loads as the two melds bundled Schnapsen writes out, and plays the same games; the keys on a
+/// ruleset whose marriage is written as melds are an error that points to the melds.
+#[test]
+fn the_marriage_shorthand_is_the_two_melds() {
+    let bundled = Arc::new(ruleset::load("schnapsen").value.unwrap());
+    let text = std::fs::read_to_string("rulesets/schnapsen.toml").unwrap();
+    // The file as it was written before the melds: the declaration's effect and the flow keys.
+    let start_melds = text.find("[[meld]]").unwrap();
+    let end_melds = text
+        .find("# 004: \"A player with the jack of trumps")
+        .unwrap();
+    let old = format!(
+        "{}{}",
+        &text[..start_melds],
+        &text[end_melds..]
+    )
+    .replace("effect = \"meld\"", "effect = \"marriage\"")
+    .replace(
+        "look_at_own_tricks = \"no\"",
+        "look_at_own_tricks = \"no\"\nmarriage = [\"king\", \"queen\"]\nmarriage_points = 20\ntrump_marriage_points = 40\nmarriage_counts = \"after-first-trick\"",
+    )
+    .replace("script = \"scripts/schnapsen.rhai\"", "source = \"fn score(hand) { 1 }\"");
+    let loaded = ruleset::load_str("old-schnapsen.toml", &old);
+    let r = Arc::new(
+        loaded
+            .value
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+    );
+    let (a, b) = (r.tricks().unwrap(), bundled.tricks().unwrap());
+    assert_eq!(a.melds, b.melds);
+    assert_eq!(a.meld_declarations, b.meld_declarations);
+    // The same moves in the same games (the scripts differ, so the points are not compared).
+    for seed in 0..20 {
+        let play = |r: &Arc<Ruleset>| {
+            let mut g = start(
+                Arc::clone(r),
+                StartOptions {
+                    seed,
+                    rounds: Some(3),
+                    ..StartOptions::default()
+                },
+            )
+            .unwrap();
+            let mut rng = agent_rng(seed);
+            let mut moves = Vec::new();
+            let mut legal = Vec::new();
+            while let Some(seat) = g.to_act() {
+                g.legal_actions(&mut legal);
+                let a = GreedyAgent.choose(&g, seat, &legal, &mut rng);
+                moves.push(a);
+                g.apply(a).unwrap();
+            }
+            moves
+        };
+        assert_eq!(play(&r), play(&bundled), "seed {seed}");
+    }
+    // A house rule of the older kind on today's Schnapsen: told to change the meld instead.
+    let house =
+        "[ruleset]\nid = \"thirty\"\nextends = \"schnapsen\"\n[flow]\nmarriage_points = 30\n";
+    let loaded = ruleset::load_str("thirty.toml", house);
+    assert!(loaded.value.is_none());
+    let d = &loaded.diagnostics[0];
+    assert_eq!(
+        d.message,
+        "`marriage_points` belongs to the marriage shorthand, and no declaration has `effect = \"marriage\"`"
+    );
+    assert!(d.help.as_deref().unwrap().contains("`[[meld]]`"), "{d:?}");
+    // What it says to do works: the meld given again with its new points.
+    let house = "[ruleset]\nid = \"thirty\"\nextends = \"schnapsen\"\n\n[[meld]]\nid = \"marriage\"\npoints = 30\n";
+    let loaded = ruleset::load_str("thirty.toml", house);
+    let r = loaded
+        .value
+        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+    assert_eq!(r.tricks().unwrap().melds[0].points, 30);
+}
