@@ -849,7 +849,10 @@ pub(super) fn score_tricks(
         value,
         seat: 0,
         opponent_seat,
-        side: (0..seats).map(|s| team(s) == team(0)).collect(),
+        side: (0..seats)
+            .filter(|&s| team(s) == team(0))
+            .fold(0, |bits, s| bits | 1 << s),
+        seats,
         ..Default::default()
     }
     .hand_facts();
@@ -1031,10 +1034,10 @@ fn show_melds(
     };
     use crate::families::tricks::melds;
     use crate::ruleset::MeldMoment;
-    let (total, found) = melds::best(deck, &flow.melds, hand, trump);
+    let (total, found) = melds::best(&flow.meld_table, &flow.melds, hand, trump);
     // The melds shown after play, one at a time at their moment: those the hand holds, a card
     // once within a class.
-    let (_, later) = melds::best_of(deck, &flow.melds, hand, trump, |m| {
+    let (_, later) = melds::best_of(&flow.meld_table, &flow.melds, hand, trump, |m| {
         m.moment != MeldMoment::BeforePlay
     });
     let ids = |cards: CardSet| -> Vec<&str> { cards.iter().map(|c| deck.id_of(c)).collect() };

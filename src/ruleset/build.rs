@@ -2775,7 +2775,7 @@ fn tricks_flow(
         talon,
         trump,
         auction,
-        after_play: super::melds::AfterPlay::new(deck, &melds),
+        meld_table: super::melds::MeldTable::new(deck, &melds),
         melds,
         deal_packets,
         rank: rank?,

@@ -33,7 +33,7 @@ pub struct Instance {
 }
 
 /// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld).
-pub fn instances(
+fn instances(
     deck: &Deck,
     index: usize,
     meld: &Meld,
@@ -121,14 +121,14 @@ pub fn take(instance: &Instance, avail: CardSet) -> Option<(CardSet, CardSet)> {
     Some((left, used))
 }
 
-/// The melds shown after play, ready for play: each one's instances for every trump suit (the
-/// last entry: no trumps), the class of each meld, and the cards any of them may use. Built
-/// once when the ruleset loads.
+/// The melds ready for play: each one's instances for every trump suit (the last entry: no
+/// trumps), the class of each meld, and the cards a meld shown after play may use. Built once
+/// when the ruleset loads.
 #[derive(Clone, Debug, Default)]
-pub struct AfterPlay {
-    /// By trump suit (`suits.len()`: none): the instances of every meld shown after play.
+pub struct MeldTable {
+    /// By trump suit (`suits.len()`: none): the instances of every meld.
     by_trump: Vec<Vec<Instance>>,
-    /// By trump suit: every card one of those instances may use.
+    /// By trump suit: every card an instance of a meld shown after play may use.
     cards: Vec<CardSet>,
     /// Each meld's class, numbered.
     class: Vec<u8>,
@@ -145,9 +145,9 @@ pub struct Shown {
     pub points: i64,
 }
 
-impl AfterPlay {
-    /// The melds of `melds` shown after play, for `deck`.
-    pub fn new(deck: &Deck, melds: &[Meld]) -> AfterPlay {
+impl MeldTable {
+    /// The melds of `melds` ready for play, for `deck`.
+    pub fn new(deck: &Deck, melds: &[Meld]) -> MeldTable {
         let mut classes: Vec<&str> = Vec::new();
         let class = melds
             .iter()
@@ -167,14 +167,16 @@ impl AfterPlay {
         for trump in (0..deck.suits.len()).map(Some).chain([None]) {
             let mut list = Vec::new();
             for (i, m) in melds.iter().enumerate() {
-                if m.moment != MeldMoment::BeforePlay {
-                    instances(deck, i, m, trump, &mut list);
-                }
+                instances(deck, i, m, trump, &mut list);
             }
-            cards.push(list.iter().fold(CardSet::EMPTY, |a, i| a | i.cards));
+            cards.push(
+                list.iter()
+                    .filter(|i| melds[i.meld as usize].moment != MeldMoment::BeforePlay)
+                    .fold(CardSet::EMPTY, |a, i| a | i.cards),
+            );
             by_trump.push(list);
         }
-        AfterPlay {
+        MeldTable {
             by_trump,
             cards,
             class,
@@ -182,9 +184,11 @@ impl AfterPlay {
         }
     }
 
-    /// True when no meld is shown after play.
-    pub fn is_empty(&self) -> bool {
-        self.cards.iter().all(|c| c.is_empty())
+    /// The instances of every meld with trump suit `trump` (`None`: no trumps), in ruleset
+    /// order.
+    pub fn instances(&self, trump: Option<usize>) -> &[Instance] {
+        let at = trump.unwrap_or(self.by_trump.len().saturating_sub(1));
+        self.by_trump.get(at).map_or(&[], Vec::as_slice)
     }
 
     /// True when some meld is shown on winning a trick.
@@ -275,7 +279,7 @@ impl AfterPlay {
     }
 }
 
-impl AfterPlay {
+impl MeldTable {
     /// The points of the melds shown after play that `keep` keeps and that `hand` holds with
     /// trump suit `trump` (`suits.len()`: none), each instance counted (a bot's estimate).
     pub fn held_points(

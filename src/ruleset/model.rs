@@ -1183,7 +1183,7 @@ pub struct TricksFlow {
     /// and those shown with a declaration on one's lead or on winning a trick.
     pub melds: Vec<Meld>,
     /// The melds shown after play, ready for play (their instances for every trump suit).
-    pub after_play: super::melds::AfterPlay,
+    pub meld_table: super::melds::MeldTable,
     /// The packets each hand is dealt in, in order (each player gets each packet in turn,
     /// the seat after the dealer first).
     pub deal_packets: Vec<u32>,

@@ -8,7 +8,7 @@
 //! Partners pool their tricks. Game points come from the ruleset's scoring script. No game is
 //! named here.
 
-use super::melds::{self, AfterPlay, Melded, Shown};
+use super::melds::{self, MeldTable, Melded, Shown};
 use super::view::TricksView;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat, Seat,
@@ -178,9 +178,11 @@ pub struct TrickFacts {
     pub seat: usize,
     /// The first seat of the other side.
     pub opponent_seat: usize,
-    /// For each seat, whether it is on this side.
-    pub side: Vec<bool>,
-    /// The hand (1-based), the game's hands, and whether this side's seat dealt.
+    /// The seats on this side, a bit each (seat 0 the lowest).
+    pub side: u8,
+    /// The seats at the table.
+    pub seats: usize,
+    /// The hand (1-based).
     pub round: i64,
     /// The game's hands.
     pub rounds: i64,
@@ -212,9 +214,8 @@ impl TrickFacts {
                 (
                     "side",
                     FactValue::List(
-                        self.side
-                            .iter()
-                            .map(|&b| FactValue::Int(i64::from(b)))
+                        (0..self.seats)
+                            .map(|s| FactValue::Int(i64::from(self.side >> s & 1)))
                             .collect(),
                     ),
                 ),
@@ -459,8 +460,8 @@ impl TricksGame {
     }
 
     /// The melds shown after play, ready for play.
-    pub fn after_play(&self) -> &AfterPlay {
-        &self.flow.after_play
+    pub fn meld_table(&self) -> &MeldTable {
+        &self.flow.meld_table
     }
 
     /// Every meld shown this hand, by seat.
@@ -621,7 +622,7 @@ impl TricksGame {
     fn used_in_class(&self, seat: Seat, class: u8) -> CardSet {
         self.melded
             .iter()
-            .filter(|(s, m)| *s == seat && self.flow.after_play.class(m.meld) == class)
+            .filter(|(s, m)| *s == seat && self.flow.meld_table.class(m.meld) == class)
             .fold(CardSet::EMPTY, |a, (_, m)| a | m.cards)
     }
 
@@ -633,7 +634,7 @@ impl TricksGame {
         moment: MeldMoment,
         card: CardId,
     ) -> Option<Shown> {
-        self.flow.after_play.shown(
+        self.flow.meld_table.shown(
             &self.flow.melds,
             decl,
             moment,
@@ -649,12 +650,12 @@ impl TricksGame {
     /// meld, naming its first card that shows it.
     fn meld_moves(&self, seat: Seat, moment: MeldMoment, out: &mut Vec<Action>) {
         let hand = self.hands[seat];
-        if (hand & self.flow.after_play.cards(self.trump_suit)).is_empty() {
+        if (hand & self.flow.meld_table.cards(self.trump_suit)).is_empty() {
             return;
         }
         let mut offered: Vec<Melded> = Vec::new();
         for &decl in &self.flow.meld_declarations {
-            let cards = self.flow.after_play.usable_cards(
+            let cards = self.flow.meld_table.usable_cards(
                 &self.flow.melds,
                 decl,
                 moment,
@@ -663,6 +664,22 @@ impl TricksGame {
                 |class| self.used_in_class(seat, class),
             );
             if cards.is_empty() || !self.when_holds(decl, seat) {
+                continue;
+            }
+            // Where every meld of the declaration at this moment leads its card, each usable
+            // card leads one (the meld worth most with it): one move a card.
+            if moment == MeldMoment::Lead
+                && self
+                    .flow
+                    .melds
+                    .iter()
+                    .filter(|m| m.declaration == Some(decl) && m.moment == moment)
+                    .all(|m| m.leads_its_card)
+            {
+                out.extend(cards.iter().map(|card| Action::Declare {
+                    decl,
+                    card: Some(card),
+                }));
                 continue;
             }
             for card in cards.iter() {
@@ -690,7 +707,7 @@ impl TricksGame {
     /// have melds shown on winning a trick, a stock is left to draw from (or there is none in
     /// these rules), and the winner holds one.
     fn may_meld_on_win(&self, winner: Seat) -> bool {
-        if !self.flow.after_play.on_won_trick() || self.flow.pass.is_none() {
+        if !self.flow.meld_table.on_won_trick() || self.flow.pass.is_none() {
             return false;
         }
         let stock_open =
@@ -706,22 +723,25 @@ impl TricksGame {
     /// `seat` shows `shown` with declaration `decl`, naming `card`: its points count (at once,
     /// or once the seat wins a trick) and its cards stay public until played.
     fn show_meld(&mut self, seat: Seat, decl: DeclId, card: CardId, shown: Shown) {
-        let meld = &self.flow.melds[shown.melded.meld as usize];
-        let (adds_to, needs_trick, id) = (meld.adds_to, meld.needs_trick, meld.id.clone());
+        let flow = Arc::clone(&self.flow);
+        let meld = &flow.melds[shown.melded.meld as usize];
+        let (adds_to, needs_trick, id) = (meld.adds_to, meld.needs_trick, &meld.id);
         self.add_meld_points(seat, adds_to, needs_trick, shown.points);
         self.melded.push((seat, shown.melded));
         self.shown |= shown.melded.cards;
-        self.emit(Event::Declared {
-            player: seat,
-            decl,
-            card: Some(card),
-        });
-        self.emit(Event::Melded {
-            player: seat,
-            melds: vec![id],
-            cards: shown.melded.cards.iter().collect(),
-            points: shown.points,
-        });
+        if self.ledger.log {
+            self.emit(Event::Declared {
+                player: seat,
+                decl,
+                card: Some(card),
+            });
+            self.emit(Event::Melded {
+                player: seat,
+                melds: vec![id.clone()],
+                cards: shown.melded.cards.iter().collect(),
+                points: shown.points,
+            });
+        }
     }
 
     /// Adds a meld's `points` to `seat`'s meld points or card points, pending until its first
@@ -889,8 +909,12 @@ impl TricksGame {
         {
             let trump = self.has_trumps().then_some(self.trump_suit);
             for s in 0..seats {
-                let (points, found) =
-                    melds::best(&self.ruleset.deck, &self.flow.melds, self.hands[s], trump);
+                let (points, found) = melds::best(
+                    &self.flow.meld_table,
+                    &self.flow.melds,
+                    self.hands[s],
+                    trump,
+                );
                 let mut cards = CardSet::EMPTY;
                 for m in &found {
                     let meld = &self.flow.melds[m.meld as usize];
@@ -1366,7 +1390,10 @@ impl TricksGame {
             value,
             seat: winner,
             opponent_seat,
-            side: (0..seats).map(|s| self.team_of(s) == team).collect(),
+            side: (0..seats)
+                .filter(|&s| self.team_of(s) == team)
+                .fold(0, |bits, s| bits | 1 << s),
+            seats,
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,

@@ -42,7 +42,12 @@ pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
 /// to win by its own card points and its length in trumps.
 fn worth(view: &TricksView, suit: usize) -> i64 {
     let deck = &view.ruleset.deck;
-    let (meld, _) = melds::best(deck, &view.flow.melds, view.hand, Some(suit));
+    let (meld, _) = melds::best(
+        &view.flow.meld_table,
+        &view.flow.melds,
+        view.hand,
+        Some(suit),
+    );
     let all: i64 =
         deck.all().iter().map(|c| view.card_points(c)).sum::<i64>() + view.flow.last_trick_points;
     let mine: i64 = view.hand.iter().map(|c| view.card_points(c)).sum();
@@ -112,7 +117,7 @@ fn estimate(view: &TricksView, contract: &Contract, trump: Option<usize>) -> (u3
     }
     if taken > 0 {
         // The melds it would show on its leads, added to its card points (marriages).
-        points += view.after_play.held_points(
+        points += view.meld_table.held_points(
             &view.flow.melds,
             trump.unwrap_or(deck.suits.len()),
             view.hand,

@@ -1,18 +1,18 @@
 //! Melds of a trick-taking hand (`[[meld]]`): the best way to count the melds shown before play
 //! (within a class the instances share no card and the combination worth most counts: two
 //! marriages of one suit in a double pack, a double meld instead of two single ones; across
-//! classes a card serves again), from the instances the ruleset computed; the melds shown after
-//! play are the ruleset's [`AfterPlay`]. No game is named here.
+//! classes a card serves again), from the instances the ruleset computed once (its
+//! [`MeldTable`], which also shows the melds shown after play). No game is named here.
 
-use crate::deck::{CardSet, Deck};
-pub use crate::ruleset::melds::{AfterPlay, Melded, Shown};
-use crate::ruleset::melds::{Instance, instances, take};
+use crate::deck::CardSet;
+use crate::ruleset::melds::{Instance, take};
+pub use crate::ruleset::melds::{MeldTable, Melded, Shown};
 use crate::ruleset::{Meld, MeldMoment};
 
 /// The most points the instances from `from` on can make of `avail`, an instance counted again
 /// while the cards last; the melds that make them are pushed onto `best`.
 fn search(
-    list: &[Instance],
+    list: &[&Instance],
     from: usize,
     avail: CardSet,
     chosen: &mut Vec<Melded>,
@@ -23,7 +23,7 @@ fn search(
         *best = (points, chosen.clone());
     }
     for i in from..list.len() {
-        if let Some((left, used)) = take(&list[i], avail) {
+        if let Some((left, used)) = take(list[i], avail) {
             chosen.push(Melded {
                 meld: list[i].meld,
                 cards: used,
@@ -38,20 +38,20 @@ fn search(
 /// `trump`, and their points: class by class, the combination of instances worth most that
 /// shares no card within the class. Melds shown after play are left out.
 pub fn best(
-    deck: &Deck,
+    table: &MeldTable,
     melds: &[Meld],
     hand: CardSet,
     trump: Option<usize>,
 ) -> (i64, Vec<Melded>) {
-    best_of(deck, melds, hand, trump, |m| {
+    best_of(table, melds, hand, trump, |m| {
         m.moment == MeldMoment::BeforePlay
     })
 }
 
-/// [`best`] over the melds `keep` keeps, whatever their moment (a bot's estimate of what a
-/// hand would show in a whole hand).
+/// [`best`] over the melds `keep` keeps, whatever their moment (`yaku score` lists the melds a
+/// hand could show after play so).
 pub fn best_of(
-    deck: &Deck,
+    table: &MeldTable,
     melds: &[Meld],
     hand: CardSet,
     trump: Option<usize>,
@@ -59,24 +59,26 @@ pub fn best_of(
 ) -> (i64, Vec<Melded>) {
     let mut total = 0;
     let mut out = Vec::new();
-    let mut classes: Vec<&str> = Vec::new();
-    for m in melds.iter().filter(|m| keep(m)) {
-        if !classes.contains(&m.class.as_str()) {
-            classes.push(&m.class);
+    // The classes in the order of their first meld.
+    let mut classes: Vec<u8> = Vec::new();
+    for (i, m) in melds.iter().enumerate() {
+        let class = table.class(i as u8);
+        if keep(m) && !classes.contains(&class) {
+            classes.push(class);
         }
     }
-    let mut list = Vec::new();
+    let all = table.instances(trump);
+    let mut list: Vec<&Instance> = Vec::new();
     for class in classes {
         list.clear();
-        for (i, m) in melds
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.class == class && keep(m))
-        {
-            instances(deck, i, m, trump, &mut list);
-        }
-        // Instances the hand cannot make are left out before the search.
-        list.retain(|inst| take(inst, hand).is_some());
+        // Instances the hand cannot make are left out before the search (most hold too few
+        // of its cards, which a count tells at once).
+        list.extend(all.iter().filter(|inst| {
+            table.class(inst.meld) == class
+                && (inst.cards & hand).len() >= inst.size
+                && keep(&melds[inst.meld as usize])
+                && take(inst, hand).is_some()
+        }));
         if list.is_empty() {
             continue;
         }

@@ -3,7 +3,7 @@
 //! but a player may remember them), the melds shown, and the scores.
 
 use super::game::{Phase, TricksGame};
-use super::melds::{AfterPlay, Melded, Shown};
+use super::melds::{MeldTable, Melded, Shown};
 use crate::core::{DeclId, Game, PerSeat, Seat, next_seat};
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::{FollowRules, MeldMoment, Ruleset, TricksFlow};
@@ -70,7 +70,7 @@ pub struct TricksView<'g> {
     /// Every meld shown this hand, by seat.
     pub melded: &'g [(Seat, Melded)],
     /// The melds shown after play, ready for play.
-    pub after_play: &'g AfterPlay,
+    pub meld_table: &'g MeldTable,
     /// Each seat's points now (tricks, counted melds added to them).
     pub points: PerSeat<i64>,
     /// Game points.
@@ -145,7 +145,7 @@ impl<'g> TricksView<'g> {
             pending: game.pending_points(seat),
             shown: game.shown(),
             melded: game.melded(),
-            after_play: game.after_play(),
+            meld_table: game.meld_table(),
             points,
             scores: PerSeat::from_slice(game.scores()),
             round: game.round(),
@@ -202,7 +202,7 @@ impl<'g> TricksView<'g> {
 
     /// The meld declaration `decl` shows for the viewer with `card` at `moment`, if any.
     pub fn meld_shown(&self, decl: DeclId, moment: MeldMoment, card: CardId) -> Option<Shown> {
-        self.after_play.shown(
+        self.meld_table.shown(
             &self.flow.melds,
             decl,
             moment,
@@ -212,7 +212,7 @@ impl<'g> TricksView<'g> {
             |class| {
                 self.melded
                     .iter()
-                    .filter(|(s, m)| *s == self.seat && self.after_play.class(m.meld) == class)
+                    .filter(|(s, m)| *s == self.seat && self.meld_table.class(m.meld) == class)
                     .fold(CardSet::EMPTY, |a, (_, m)| a | m.cards)
             },
         )
