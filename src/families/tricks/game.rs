@@ -1798,6 +1798,12 @@ impl TricksGame {
                     return Err(IllegalAction::new(self.meld_refusal(seat, decl, card)));
                 };
                 self.show_meld(seat, decl, card, shown);
+                // Points added to the card points may decide a contract or reach the target.
+                if let Some(end) = self.contract_decided(false) {
+                    let d = self.declarer.expect("a contract has a declarer");
+                    self.end_hand(d, end);
+                    return Ok(());
+                }
                 if self.flow.claim == ClaimRule::Automatic && self.points(seat) >= self.flow.target
                 {
                     self.settle_claim(seat);
