@@ -1182,7 +1182,7 @@ pub struct TricksFlow {
     /// The melds, in ruleset order: those shown before the first lead (once trumps are known)
     /// and those shown with a declaration on one's lead or on winning a trick.
     pub melds: Vec<Meld>,
-    /// The melds shown after play, ready for play (their instances for every trump suit).
+    /// Every meld ready for play: its instances for every trump suit, computed once.
     pub meld_table: super::melds::MeldTable,
     /// The packets each hand is dealt in, in order (each player gets each packet in turn,
     /// the seat after the dealer first).

@@ -459,7 +459,7 @@ impl TricksGame {
         self.scored[seat].melds
     }
 
-    /// The melds shown after play, ready for play.
+    /// Every meld ready for play (its instances for every trump suit).
     pub fn meld_table(&self) -> &MeldTable {
         &self.flow.meld_table
     }

@@ -69,7 +69,7 @@ pub struct TricksView<'g> {
     pub shown: CardSet,
     /// Every meld shown this hand, by seat.
     pub melded: &'g [(Seat, Melded)],
-    /// The melds shown after play, ready for play.
+    /// Every meld ready for play (its instances for every trump suit).
     pub meld_table: &'g MeldTable,
     /// Each seat's points now (tricks, counted melds added to them).
     pub points: PerSeat<i64>,
