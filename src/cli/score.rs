@@ -67,14 +67,16 @@ pub struct ScoreArgs {
     /// winner's tricks (the declarer's, for a contract).
     #[arg(long, value_name = "END")]
     end: Option<String>,
-    /// Trick-taking games: the winner's marriage points that count (0 to 10000).
+    /// Trick-taking games: the winner's points from melds added to the card points (marriages)
+    /// that count (0 to 10000).
     #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     marriages: i64,
     /// Trick-taking games: the other player's tricks, as card ids. Table-hand banker games: the
     /// banker's hand, in the order dealt.
     #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
     opponent_captured: Vec<String>,
-    /// Trick-taking games: the other player's marriage points that count (0 to 10000).
+    /// Trick-taking games: the other player's points from melds added to the card points
+    /// (marriages) that count (0 to 10000).
     #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(i64).range(0..=MAX_FLAG_POINTS))]
     opponent_marriages: i64,
     /// Trick-taking games: who closed the stock (`self`, the winner; `opponent`; `none`).
@@ -749,7 +751,11 @@ pub(super) fn score_tricks(
         }
         return show_melds(ruleset, flow, args, hand);
     }
-    use crate::script::{FactValue, HandFacts};
+    // The sides' meld points are told where some meld scores them (not only card points).
+    let meld_points = flow
+        .melds
+        .iter()
+        .any(|m| m.adds_to == crate::ruleset::MeldAddsTo::Melds);
     let ends = [
         "claim",
         "false_claim",
@@ -831,28 +837,25 @@ pub(super) fn score_tricks(
     let teams = flow.teams;
     let team = |s: usize| teams.team_of(s);
     let opponent_seat = (1..seats).find(|&s| team(s) != team(0)).unwrap_or(1);
-    let side: Vec<FactValue> = (0..seats)
-        .map(|s| FactValue::Int(i64::from(team(s) == team(0))))
-        .collect();
-    let facts = HandFacts {
-        extra: vec![
-            ("end", FactValue::Text(end.to_string())),
-            ("points_self", FactValue::Int(mine)),
-            ("points_opponent", FactValue::Int(other)),
-            ("tricks_self", FactValue::Int(tricks as i64)),
-            ("tricks_opponent", FactValue::Int(their_tricks as i64)),
-            ("closer", FactValue::Text(args.closer.clone())),
-            ("melds_self", FactValue::Int(args.melds)),
-            ("melds_opponent", FactValue::Int(args.opponent_melds)),
-            ("bid", FactValue::Int(bid)),
-            ("contract", FactValue::Text(contract.clone())),
-            ("value", FactValue::Int(value)),
-            ("seat", FactValue::Int(0)),
-            ("opponent_seat", FactValue::Int(opponent_seat as i64)),
-            ("side", FactValue::List(side)),
-        ],
-        ..HandFacts::default()
-    };
+    // The facts the game itself gives the script when such a hand ends.
+    let facts = crate::families::tricks::TrickFacts {
+        end: end.to_string(),
+        points: [mine, other],
+        tricks: [tricks as i64, their_tricks as i64],
+        closer: args.closer.clone(),
+        melds: [args.melds, args.opponent_melds],
+        bid,
+        contract: contract.clone(),
+        value,
+        seat: 0,
+        opponent_seat,
+        side: (0..seats)
+            .filter(|&s| team(s) == team(0))
+            .fold(0, |bits, s| bits | 1 << s),
+        seats,
+        ..Default::default()
+    }
+    .hand_facts();
     let outcome = match &ruleset.scoring {
         Some(script) => match script.score(&facts) {
             Ok(o) => o,
@@ -879,7 +882,7 @@ pub(super) fn score_tricks(
                 doc["contract"] = contract.into();
             }
         }
-        if !flow.melds.is_empty() {
+        if meld_points {
             doc["melds"] = args.melds.into();
             doc["opponent_melds"] = args.opponent_melds.into();
         }
@@ -918,7 +921,7 @@ pub(super) fn score_tricks(
         };
         let _ = writeln!(out, "  bid: {bid}{named}");
     }
-    if !flow.melds.is_empty() {
+    if meld_points {
         let _ = writeln!(
             out,
             "  melds: {} for {who}, {} for {them}",
@@ -1029,27 +1032,42 @@ fn show_melds(
         }
         None => None,
     };
-    let (total, found) = crate::families::tricks::melds::best(deck, &flow.melds, hand, trump);
+    use crate::families::tricks::melds;
+    use crate::ruleset::MeldMoment;
+    let (total, found) = melds::best(&flow.meld_table, &flow.melds, hand, trump);
+    // The melds shown after play, one at a time at their moment: those the hand holds, a card
+    // once within a class.
+    let (_, later) = melds::best_of(&flow.meld_table, &flow.melds, hand, trump, |m| {
+        m.moment != MeldMoment::BeforePlay
+    });
     let ids = |cards: CardSet| -> Vec<&str> { cards.iter().map(|c| deck.id_of(c)).collect() };
     if args.json {
-        let melds: Vec<serde_json::Value> = found
-            .iter()
-            .map(|m| {
-                let meld = &flow.melds[usize::from(m.meld)];
-                serde_json::json!({
-                    "id": meld.id,
-                    "name": meld.name,
-                    "points": meld.points,
-                    "cards": ids(m.cards),
-                })
+        let json = |m: &melds::Melded| {
+            let meld = &flow.melds[usize::from(m.meld)];
+            serde_json::json!({
+                "id": meld.id,
+                "name": meld.name,
+                "points": meld.points,
+                "cards": ids(m.cards),
             })
-            .collect();
-        let doc = serde_json::json!({
+        };
+        let mut doc = serde_json::json!({
             "ruleset": ruleset.id,
             "trump": trump.map(|t| deck.suits[t].id.as_str()),
-            "melds": melds,
+            "melds": found.iter().map(json).collect::<Vec<_>>(),
             "meld_points": total,
         });
+        if !later.is_empty() {
+            doc["after_play"] = later
+                .iter()
+                .map(|m| {
+                    let mut v = json(m);
+                    v["moment"] = moment_word(&flow.melds[usize::from(m.meld)]).into();
+                    v
+                })
+                .collect::<Vec<_>>()
+                .into();
+        }
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
@@ -1063,7 +1081,11 @@ fn show_melds(
         ruleset.name,
         super::plural(hand.len(), "card")
     );
-    if found.is_empty() {
+    let before_play = flow
+        .melds
+        .iter()
+        .any(|m| m.moment == MeldMoment::BeforePlay);
+    if found.is_empty() && (before_play || later.is_empty()) {
         let _ = writeln!(out, "  no meld");
     }
     for m in &found {
@@ -1076,9 +1098,49 @@ fn show_melds(
             ids(m.cards).join(", ")
         );
     }
-    let _ = writeln!(out, "  meld points: {total}");
+    if before_play {
+        let _ = writeln!(out, "  meld points: {total}");
+    }
+    if !later.is_empty() {
+        let _ = writeln!(
+            out,
+            "  shown after play, one at a time (a card once within a class):"
+        );
+    }
+    for m in &later {
+        let meld = &flow.melds[usize::from(m.meld)];
+        let _ = writeln!(
+            out,
+            "  {} ({}, {}): {}",
+            meld.name,
+            meld.points,
+            moment_word(meld),
+            ids(m.cards).join(", ")
+        );
+    }
     print!("{out}");
     super::EXIT_OK
+}
+
+/// When a meld shown after play is shown, and where its points go, in a few words.
+fn moment_word(meld: &crate::ruleset::Meld) -> String {
+    use crate::ruleset::{MeldAddsTo, MeldMoment};
+    let when = match (meld.moment, meld.leads_its_card) {
+        (MeldMoment::Lead, true) => "on one's lead, leading one of its cards",
+        (MeldMoment::Lead, false) => "on one's lead",
+        (MeldMoment::WonTrick, _) => "on winning a trick",
+        (MeldMoment::BeforePlay, _) => "before play",
+    };
+    let to = match meld.adds_to {
+        MeldAddsTo::Points => "added to the card points",
+        MeldAddsTo::Melds => "meld points",
+    };
+    let counts = if meld.needs_trick {
+        ", once a trick is won"
+    } else {
+        ""
+    };
+    format!("{when}; {to}{counts}")
 }
 
 /// Card ids in the order given, a card as many times as the shoe holds it.

@@ -1,5 +1,6 @@
 //! Every family through the one interface: random bots play every bundled ruleset (and a
-//! three-seat matching table) to the end for many seeds, every card stays in exactly one zone
+//! three-seat matching table, and the trick-taking test ruleset of melds at every moment) to the
+//! end for many seeds, every card stays in exactly one zone
 //! after every action, the same seed gives the same game, and a recorded game replays to the
 //! same outcomes.
 
@@ -98,6 +99,11 @@ fn rulesets() -> Vec<(Arc<Ruleset>, usize)> {
         .collect();
     let three = ruleset::load_str("three.toml", THREE_SEATS).value.unwrap();
     v.push((Arc::new(three), 3));
+    // Melds shown on one's lead and on winning a trick (a phase of its own).
+    let moments = ruleset::load("tests/rulesets/meld-moments.toml")
+        .value
+        .unwrap();
+    v.push((Arc::new(moments), 2));
     v
 }
 

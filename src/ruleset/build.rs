@@ -2493,7 +2493,9 @@ fn tricks_flow(
     family_declarations(
         sections,
         "trick-taking",
-        &["marriage", "exchange", "close", "claim", "pass", "trump"],
+        &[
+            "meld", "marriage", "exchange", "close", "claim", "pass", "trump",
+        ],
         errors,
     );
     if let Some(at) = &sections.yaku {
@@ -2607,21 +2609,28 @@ fn tricks_flow(
         errors,
     )
     .unwrap_or(ClaimRule::Declare);
+    // The marriage shorthand: a declaration of `effect = "marriage"` and these keys stand for
+    // two melds shown on one's lead (see `marriage_shorthand`).
+    let shorthand_at = [
+        "marriage",
+        "marriage_points",
+        "trump_marriage_points",
+        "marriage_counts",
+    ]
+    .iter()
+    .find_map(|k| r.item(k).map(|i| (*k, i.loc.clone())));
     let marriage_kinds = r.strings("marriage", errors);
-    let mut marriage_cards = CardSet::EMPTY;
+    let mut marriage_kind_ids = Vec::new();
     let kinds: Vec<&str> = if marriage_kinds.is_empty() {
         vec!["king", "queen"]
     } else {
         marriage_kinds.iter().map(|k| k.text).collect()
     };
+    let marriage_decl = declared(sections, &["marriage"]).first().copied();
     for (i, k) in kinds.iter().enumerate() {
-        match deck.kind(k) {
-            Some(kind) => marriage_cards |= kind.cards,
-            None if sections
-                .declarations
-                .iter()
-                .any(|(d, ..)| d.effect == "marriage") =>
-            {
+        match deck.kinds.iter().position(|d| d.id == *k) {
+            Some(kind) => marriage_kind_ids.push(kind),
+            None if marriage_decl.is_some() => {
                 let at = marriage_kinds
                     .get(i)
                     .map_or_else(|| loc.clone(), |s| s.loc.clone());
@@ -2647,6 +2656,19 @@ fn tricks_flow(
         errors,
     )
     .unwrap_or(true);
+    if let (None, Some((key, at))) = (marriage_decl, &shorthand_at) {
+        errors.push(
+            Diagnostic::error(
+                format!(
+                    "`{key}` belongs to the marriage shorthand, and no declaration has `effect = \"marriage\"`"
+                ),
+                at.clone(),
+            )
+            .with_help(Some(
+                "this ruleset's marriages are `[[meld]]`s with `moment = \"lead\"`: change the meld itself (a house rule gives `[[meld]]` with its id and the new `points`, `kinds` or `counts`), or remove the key".into(),
+            )),
+        );
+    }
     let exchange_needs_trick = choice(
         &mut r,
         "exchange",
@@ -2714,7 +2736,21 @@ fn tricks_flow(
             )),
         );
     }
-    let melds = melds(sections.melds, deck, errors);
+    let mut melds = melds(sections, deck, errors);
+    if let Some(d) = marriage_decl {
+        marriage_shorthand(
+            &mut melds,
+            d,
+            marriage_kind_ids,
+            [marriage_points, trump_marriage_points],
+            marriage_needs_trick,
+            &sections.declarations[d.0 as usize].1,
+            errors,
+        );
+    }
+    let mut meld_declarations = declared(sections, &["meld", "marriage"]);
+    meld_declarations.retain(|&d| melds.iter().any(|m| m.declaration == Some(d)));
+    let pass = declared(sections, &["pass"]).first().copied();
     let claim_declaration = one("claim");
     if claim == ClaimRule::Declare && claim_declaration.is_none() {
         errors.push(
@@ -2750,6 +2786,7 @@ fn tricks_flow(
         talon,
         trump,
         auction,
+        meld_table: super::melds::MeldTable::new(deck, &melds),
         melds,
         deal_packets,
         rank: rank?,
@@ -2759,17 +2796,14 @@ fn tricks_flow(
         follow,
         later_equal_wins,
         claim,
-        marriage_cards,
-        marriage_points,
-        trump_marriage_points,
-        marriage_needs_trick,
         exchange_needs_trick,
         last_trick_points,
         look_at_own_tricks,
         length: length?,
         first_dealer,
         next_dealer,
-        marriage: one("marriage"),
+        meld_declarations,
+        pass,
         exchange: one("exchange"),
         close: one("close"),
         claim_declaration,
@@ -3040,8 +3074,64 @@ fn contract_goal(c: &mut TableReader, loc: &Loc, errors: &mut Vec<Diagnostic>) -
     }
 }
 
-/// `[[meld]]`: the melds of a trick-taking game.
-fn melds(tables: &[(&Table, &Loc)], deck: &Deck, errors: &mut Vec<Diagnostic>) -> Vec<Meld> {
+/// The marriage shorthand (a declaration of `effect = "marriage"`, with `[flow] marriage`,
+/// `marriage_points`, `trump_marriage_points`, `marriage_counts`) as the two melds it stands
+/// for: `marriage` in a plain suit and `trump-marriage` in trumps, of one class, shown on one's
+/// lead by leading one of their cards, their points added to the card points.
+fn marriage_shorthand(
+    melds: &mut Vec<Meld>,
+    decl: DeclId,
+    kinds: Vec<usize>,
+    [plain, trump]: [i64; 2],
+    needs_trick: bool,
+    at: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) {
+    for (id, name, suit, points) in [
+        ("marriage", "Marriage", MeldSuit::Plain, plain),
+        (
+            "trump-marriage",
+            "Marriage in trumps",
+            MeldSuit::Trump,
+            trump,
+        ),
+    ] {
+        if melds.iter().any(|m| m.id == id) {
+            errors.push(
+                Diagnostic::error(
+                    format!("duplicate meld id `{id}`: the `marriage` declaration stands for melds `marriage` and `trump-marriage`"),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "write the marriage as `[[meld]]`s shown with a declaration of `effect = \"meld\"`, or give the other meld another id".into(),
+                )),
+            );
+            continue;
+        }
+        melds.push(Meld {
+            id: id.to_string(),
+            name: name.to_string(),
+            class: "marriage".to_string(),
+            suit,
+            kinds: kinds.clone(),
+            cards: Vec::new(),
+            copies: 1,
+            points,
+            moment: MeldMoment::Lead,
+            leads_its_card: true,
+            needs_trick,
+            adds_to: MeldAddsTo::Points,
+            declaration: Some(decl),
+        });
+    }
+}
+
+/// `[[meld]]`: the melds of a trick-taking game. A meld shown after play is shown with a
+/// `meld` declaration (its `declaration`, else the first), and one shown on winning a trick
+/// needs a `pass` declaration to show none.
+fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnostic>) -> Vec<Meld> {
+    let tables = sections.melds;
+    let meld_declarations = declared(sections, &["meld"]);
     let mut out: Vec<Meld> = Vec::new();
     for (t, l) in tables {
         let mut r = TableReader::new(t, (*l).clone(), "a `[[meld]]`").defined_by(&keys::MELD);
@@ -3077,8 +3167,128 @@ fn melds(tables: &[(&Table, &Loc)], deck: &Deck, errors: &mut Vec<Diagnostic>) -
         if points.is_none() && r.item("points").is_none() {
             r.missing("points", errors);
         }
+        let moment = choice(
+            &mut r,
+            "moment",
+            &[
+                ("before-play", MeldMoment::BeforePlay),
+                ("lead", MeldMoment::Lead),
+                ("won-trick", MeldMoment::WonTrick),
+            ],
+            errors,
+        )
+        .unwrap_or(MeldMoment::BeforePlay);
+        let lead_at = r.item("lead").map(|i| i.loc.clone());
+        let leads_its_card = choice(
+            &mut r,
+            "lead",
+            &[("its-card", true), ("any", false)],
+            errors,
+        )
+        .unwrap_or(false);
+        let needs_trick = choice(
+            &mut r,
+            "counts",
+            &[("at-once", false), ("after-first-trick", true)],
+            errors,
+        )
+        .unwrap_or(false);
+        let adds_to = choice(
+            &mut r,
+            "adds_to",
+            &[("melds", MeldAddsTo::Melds), ("points", MeldAddsTo::Points)],
+            errors,
+        )
+        .unwrap_or(MeldAddsTo::Melds);
+        let declaration_id = r.string("declaration", errors);
         r.finish(errors);
         let Some(id) = id else { continue };
+        if let Some(at) = lead_at.filter(|_| moment != MeldMoment::Lead) {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "meld `{}`: `lead` is for a meld shown on one's lead",
+                        id.text
+                    ),
+                    at,
+                )
+                .with_help(Some("add `moment = \"lead\"`, or remove `lead`".into())),
+            );
+        }
+        let declaration = match (moment, &declaration_id) {
+            (MeldMoment::BeforePlay, Some(d)) => {
+                errors.push(
+                    Diagnostic::error(
+                        format!(
+                            "meld `{}` is shown before play by every seat: it has no `declaration`",
+                            id.text
+                        ),
+                        d.loc.clone(),
+                    )
+                    .with_help(Some(
+                        "give it `moment = \"lead\"` or `\"won-trick\"`, or remove `declaration`"
+                            .into(),
+                    )),
+                );
+                None
+            }
+            (MeldMoment::BeforePlay, None) => None,
+            (_, Some(d)) => {
+                let found = meld_declarations
+                    .iter()
+                    .copied()
+                    .find(|&i| sections.declarations[i.0 as usize].0.id == d.text);
+                if found.is_none() {
+                    let ids = meld_declarations
+                        .iter()
+                        .map(|i| sections.declarations[i.0 as usize].0.id.as_str());
+                    errors.push(
+                        Diagnostic::error(
+                            format!("no declaration `{}` with `effect = \"meld\"`", d.text),
+                            d.loc.clone(),
+                        )
+                        .with_help(did_you_mean(d.text, ids).or_else(|| {
+                            Some(
+                                "add a `[[declaration]]` with this id and `effect = \"meld\"`: the move that shows the meld".into(),
+                            )
+                        })),
+                    );
+                }
+                found
+            }
+            (_, None) => {
+                let first = meld_declarations.first().copied();
+                if first.is_none() {
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "meld `{}` is shown after play, but no declaration shows it",
+                                id.text
+                            ),
+                            id.loc.clone(),
+                        )
+                        .with_help(Some(
+                            "add a `[[declaration]]` with `effect = \"meld\"`: the move that shows it (its id names the move in records)".into(),
+                        )),
+                    );
+                }
+                first
+            }
+        };
+        if moment == MeldMoment::WonTrick && declared(sections, &["pass"]).is_empty() {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "meld `{}` is shown on winning a trick: the winner needs a `pass` declaration to show none",
+                        id.text
+                    ),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "add `[[declaration]]` with `id = \"pass\"` and `effect = \"pass\"`".into(),
+                )),
+            );
+        }
         if !check_ident(&id, errors) {
             continue;
         }
@@ -3141,7 +3351,26 @@ fn melds(tables: &[(&Table, &Loc)], deck: &Deck, errors: &mut Vec<Diagnostic>) -
             cards: card_ids,
             copies,
             points,
+            moment,
+            leads_its_card,
+            needs_trick,
+            adds_to,
+            declaration,
         });
+    }
+    for &d in &meld_declarations {
+        if !out.iter().any(|m| m.declaration == Some(d)) {
+            let (decl, at, _) = &sections.declarations[d.0 as usize];
+            errors.push(
+                Diagnostic::error(
+                    format!("declaration `{}` shows melds, but no meld is shown with it", decl.id),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "give a `[[meld]]` `moment = \"lead\"` or `\"won-trick\"` (and `declaration` with this id where there are several), or remove the declaration".into(),
+                )),
+            );
+        }
     }
     out
 }

@@ -331,7 +331,7 @@ pub static CONTRACT: TableDef = table(
 /// `[[meld]]`.
 pub static MELD: TableDef = table(
     "[[meld]]",
-    "A meld of a trick-taking game: a combination shown from the hand before the first lead (once trumps are known) and scored from the table; a card serves in melds of different classes but once within a class.",
+    "A meld of a trick-taking game: a combination shown from the hand at its `moment` (before the first lead once trumps are known, on one's lead, or on winning a trick) and scored from the table; a card serves in melds of different classes but once within a class.",
     &[
         required("id", String, "Its id."),
         key("name", String, "The display name."),
@@ -361,6 +361,31 @@ pub static MELD: TableDef = table(
             "Copies of each card it needs in a double pack (2: a double meld).",
         ),
         required("points", Int, "Its points."),
+        choice(
+            "moment",
+            &["before-play", "lead", "won-trick"],
+            "When it is shown (`before-play` unless given): every seat's melds once trumps are known and before the first lead; one meld by the player on lead; or one meld by the winner of a trick before the draw (while a stock is left; without a stock, after every trick but the last). After play it is shown with a `meld` declaration, and a card shown once in a class does not count again in that class.",
+        ),
+        choice(
+            "lead",
+            &["its-card", "any"],
+            "Shown on one's lead: `its-card` (showing it leads one of its cards, the others stay shown) or `any` (it is shown first, then any card is led; `any` unless given).",
+        ),
+        choice(
+            "counts",
+            &["at-once", "after-first-trick"],
+            "When its points count: at once (unless given) or once its holder has won a trick (points shown before stay pending).",
+        ),
+        choice(
+            "adds_to",
+            &["melds", "points"],
+            "Where its points go: the meld points (`melds` unless given: the script's `melds_self`) or the card points (`points`: the target, a contract's goal, `points_self`).",
+        ),
+        key(
+            "declaration",
+            String,
+            "Shown after play: the id of the `meld` declaration that shows it (the first `meld` declaration unless given).",
+        ),
     ],
 );
 
@@ -519,6 +544,7 @@ pub static DECLARATION: TableDef = table(
                 "count_as",
                 "play",
                 "drop",
+                "meld",
                 "marriage",
                 "exchange",
                 "close",
@@ -526,7 +552,7 @@ pub static DECLARATION: TableDef = table(
                 "pass",
                 "trump",
             ],
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `marriage`, `exchange`, `close`, `claim`, and in an auction `pass` and `trump` (the declarer names trumps with a card of the suit).",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld) and `trump` (the declarer names trumps with a card of the suit).",
         ),
         key(
             "when",
@@ -951,22 +977,22 @@ pub static FLOW: TableDef = table(
         key(
             "marriage",
             Strings,
-            "Trick-taking games: the kinds whose cards of one suit form a marriage.",
+            "Trick-taking games, the marriage shorthand (with a declaration of `effect = \"marriage\"`): the kinds whose cards of one suit form a marriage, shown on one's lead by leading one of them (`king`, `queen` unless given). It stands for two `[[meld]]`s, `marriage` and `trump-marriage`, of `moment = \"lead\"`, `lead = \"its-card\"`, `adds_to = \"points\"`.",
         ),
         key(
             "marriage_points",
             Int,
-            "Trick-taking games: a marriage's points in a plain suit.",
+            "Trick-taking games, the marriage shorthand: a marriage's points in a plain suit (20 unless given).",
         ),
         key(
             "trump_marriage_points",
             Int,
-            "Trick-taking games: a marriage's points in trumps.",
+            "Trick-taking games, the marriage shorthand: a marriage's points in trumps (40 unless given).",
         ),
         choice(
             "marriage_counts",
             &["after-first-trick", "at-once"],
-            "Trick-taking games: when marriage points count.",
+            "Trick-taking games, the marriage shorthand: when marriage points count (`after-first-trick` unless given).",
         ),
         choice(
             "exchange",

@@ -22,6 +22,7 @@ pub mod bundled;
 mod deck_file;
 pub mod keys;
 mod load;
+pub mod melds;
 mod model;
 mod points;
 mod reach;

@@ -1143,10 +1143,31 @@ pub enum MeldSuit {
     Cards,
 }
 
-/// A meld (`[[meld]]`): a combination of cards shown from the hand at the meld moment and
-/// scored from the table. `copies` asks for that many of each card (a double pinochle). A card
-/// may serve in melds of different `class`es but only once within a class; within a class the
-/// combinations worth most are counted.
+/// When a meld is shown (`moment`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldMoment {
+    /// Every seat's melds, once trumps are known and before the first lead (Pinochle).
+    BeforePlay,
+    /// One meld, by the player on lead, with its declaration (Schnapsen's marriage).
+    Lead,
+    /// One meld, by the winner of a trick before the draw, with its declaration (Bezique).
+    WonTrick,
+}
+
+/// Where a meld's points go (`adds_to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldAddsTo {
+    /// The seat's meld points (`melds_self` of the scoring script).
+    Melds,
+    /// The seat's card points (the target, a contract's goal, `points_self`).
+    Points,
+}
+
+/// A meld (`[[meld]]`): a combination of cards shown from the hand at its moment and scored
+/// from the table. `copies` asks for that many of each card (a double pinochle). A card may
+/// serve in melds of different `class`es but only once within a class; before play the
+/// combinations worth most are counted, and after it a card shown once in a class does not
+/// count again in that class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Meld {
     /// Its id.
@@ -1165,6 +1186,17 @@ pub struct Meld {
     pub copies: u32,
     /// Its points.
     pub points: i64,
+    /// When it is shown.
+    pub moment: MeldMoment,
+    /// Shown on one's lead: the card led must be one of its cards, and showing it leads the
+    /// card (`lead = "its-card"`; else it is shown first and any card is led).
+    pub leads_its_card: bool,
+    /// Its points count only once its holder has won a trick (`counts = "after-first-trick"`).
+    pub needs_trick: bool,
+    /// Where its points go.
+    pub adds_to: MeldAddsTo,
+    /// The declaration that shows it (a meld shown after play), by index.
+    pub declaration: Option<DeclId>,
 }
 
 /// The flow of a trick-taking game (Schnapsen and its relatives): hands of cards, a trump suit
@@ -1193,8 +1225,11 @@ pub struct TricksFlow {
     pub trump: TrumpRule,
     /// The auction before play, if the rules hold one.
     pub auction: Option<Auction>,
-    /// The melds shown before the first lead (once trumps are known), in ruleset order.
+    /// The melds, in ruleset order: those shown before the first lead (once trumps are known)
+    /// and those shown with a declaration on one's lead or on winning a trick.
     pub melds: Vec<Meld>,
+    /// Every meld ready for play: its instances for every trump suit, computed once.
+    pub meld_table: super::melds::MeldTable,
     /// The packets each hand is dealt in, in order (each player gets each packet in turn,
     /// the seat after the dealer first).
     pub deal_packets: Vec<u32>,
@@ -1215,15 +1250,6 @@ pub struct TricksFlow {
     pub later_equal_wins: bool,
     /// Whether the target must be claimed.
     pub claim: ClaimRule,
-    /// The cards that pair into marriages: two of them in one suit (the King and Queen, from the
-    /// kinds named by `marriage`).
-    pub marriage_cards: crate::deck::CardSet,
-    /// Points of a marriage in a plain suit.
-    pub marriage_points: i64,
-    /// Points of a marriage in trumps.
-    pub trump_marriage_points: i64,
-    /// Marriage points count only once their holder has won a trick.
-    pub marriage_needs_trick: bool,
     /// Only a player who has won a trick may exchange the lowest trump.
     pub exchange_needs_trick: bool,
     /// Card points for winning the last trick (0: none).
@@ -1236,9 +1262,12 @@ pub struct TricksFlow {
     pub first_dealer: FirstDealer,
     /// Who deals after each hand.
     pub next_dealer: NextDealer,
-    /// The declarations by effect: show a marriage and lead one of its cards.
-    pub marriage: Option<DeclId>,
-    /// Exchange the lowest trump for the turned-up trump.
+    /// The declarations that show a meld after play (`effect = "meld"`, or the shorthand
+    /// `"marriage"`), in ruleset order.
+    pub meld_declarations: Vec<DeclId>,
+    /// The declaration that shows no meld on winning a trick (`effect = "pass"`).
+    pub pass: Option<DeclId>,
+    /// The declarations by effect: exchange the lowest trump for the turned-up trump.
     pub exchange: Option<DeclId>,
     /// Close the stock.
     pub close: Option<DeclId>,

@@ -624,11 +624,13 @@ fn tricks(
             deal.push(Rule::named(&c.name, format!("{}.", capitalized(&what))));
         }
     }
-    if !flow.melds.is_empty() {
+    let before_play =
+        |m: &&crate::ruleset::Meld| m.moment == crate::ruleset::MeldMoment::BeforePlay;
+    if flow.melds.iter().any(|m| before_play(&m)) {
         deal.push(Rule::plain(format!(
             "Once trumps are known, before the first lead, every player shows their melds and scores them. A {card} may serve in melds of different classes, but only once within a class; within a class the combinations worth most count."
         )));
-        for m in &flow.melds {
+        for m in flow.melds.iter().filter(before_play) {
             deal.push(Rule::named(&m.name, meld_words(m, deck)));
         }
     }
@@ -697,24 +699,43 @@ fn tricks(
         !flow.deal_all && !flow.talon,
         gone,
     )));
-    for decl in declarations {
+    for (index, decl) in declarations.iter().enumerate() {
+        let shows: Vec<&crate::ruleset::Meld> = flow
+            .melds
+            .iter()
+            .filter(|m| m.declaration == Some(crate::ruleset::DeclId(index as u8)))
+            .collect();
         let what = match decl.effect.as_str() {
-            "marriage" => format!(
-                "on one's lead, show a King and Queen of one suit and lead one: {} points, {} in \
-                 trumps{}",
-                flow.marriage_points,
-                flow.trump_marriage_points,
-                if flow.marriage_needs_trick {
-                    ", counted once the player has won a trick"
+            "meld" | "marriage" => {
+                use crate::ruleset::MeldMoment;
+                let names: Vec<String> = shows.iter().map(|m| m.name.clone()).collect();
+                let at = |moment| shows.iter().all(|m| m.moment == moment);
+                let when = if at(MeldMoment::Lead) {
+                    "on one's lead, "
+                } else if at(MeldMoment::WonTrick) {
+                    "on winning a trick, before the draw, "
                 } else {
-                    ""
-                }
-            ),
+                    "at the moment each meld says, "
+                };
+                format!(
+                    "{when}show one meld: {}. A {card} shown in a meld of one class does not count again in that class",
+                    join_or(&names)
+                )
+            }
             "exchange" => {
                 "on one's lead, exchange the lowest trump for the turned-up trump".to_string()
             }
             "close" => {
                 "on one's lead, close the stock: no more drawing, follow rules at once".to_string()
+            }
+            "pass" if flow.auction.is_none() => "on winning a trick, show no meld".to_string(),
+            "pass"
+                if flow
+                    .melds
+                    .iter()
+                    .any(|m| m.moment == crate::ruleset::MeldMoment::WonTrick) =>
+            {
+                "in the auction, bid no more; on winning a trick, show no meld".to_string()
             }
             "pass" => "in the auction, bid no more".to_string(),
             "trump" => "the auction's winner names the trump suit".to_string(),
@@ -729,6 +750,12 @@ fn tricks(
             &decl.name,
             format!("{}.{when}", capitalized(&what)),
         ));
+        for m in shows {
+            play.push(Rule::named(
+                &m.name,
+                format!("{} {}", meld_words(m, deck), moment_words(m, card)),
+            ));
+        }
     }
     play.push(Rule::plain(match flow.claim {
         ClaimRule::Declare => format!(
@@ -904,6 +931,33 @@ fn meld_words(m: &crate::ruleset::Meld, deck: &Deck) -> String {
         points_words(m.points),
         m.class
     )
+}
+
+/// When a meld shown after play is shown, and when and where its points count.
+fn moment_words(m: &crate::ruleset::Meld, card: &str) -> String {
+    use crate::ruleset::{MeldAddsTo, MeldMoment};
+    let when = match (m.moment, m.leads_its_card) {
+        (MeldMoment::Lead, true) => format!(
+            "Shown on one's lead by leading one of its {card}s, the others staying shown until played"
+        ),
+        (MeldMoment::Lead, false) => {
+            "Shown on one's lead, before leading any card (one meld a lead)".to_string()
+        }
+        (MeldMoment::WonTrick, _) => format!(
+            "Shown by the winner of a trick before drawing, while {card}s are left to draw (one meld a trick)"
+        ),
+        (MeldMoment::BeforePlay, _) => "Shown before the first lead".to_string(),
+    };
+    let to = match m.adds_to {
+        MeldAddsTo::Points => format!("its points add to the player's {card} points"),
+        MeldAddsTo::Melds => "its points are meld points".to_string(),
+    };
+    let counts = if m.needs_trick {
+        ", once the player has won a trick"
+    } else {
+        ""
+    };
+    format!("{when}; {to}{counts}.")
 }
 
 /// The drawing rules of the player's hands and the banker's, in order.
@@ -1273,6 +1327,15 @@ fn join_and(items: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 

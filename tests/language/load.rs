@@ -365,5 +365,5 @@ fn a_house_rule_removes_the_close() {
     let r = loaded.value.unwrap();
     assert!(r.declarations.iter().all(|d| d.effect != "close"));
     assert!(r.tricks().unwrap().close.is_none());
-    assert!(r.tricks().unwrap().marriage.is_some());
+    assert!(!r.tricks().unwrap().meld_declarations.is_empty());
 }

@@ -23,7 +23,7 @@ fn a_whole_game_of_schnapsen_from_piped_input() {
         "your hand:",
         "error: there is no option 99",
         "unknown card or command `frobnicate`",
-        "marriage CARD",
+        "`marriage hearts-king`",
     ] {
         assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
     }
@@ -103,4 +103,50 @@ fn sim_ranks_expert_over_greedy_over_random() {
     };
     assert!(run("greedy,random", "200") > 0.5);
     assert!(run("expert:8,greedy", "40") > 0.5);
+}
+
+/// A record written before the marriage became a meld (by the release of 2026-11-25, four
+/// marriages among its moves, each `{"action": "declare", "id": "marriage", "card": ...}`)
+/// replays to the same hands: the rules' text changed, so the hash check asks for `--force`.
+#[test]
+fn a_record_from_before_the_melds_replays_the_same() {
+    let dir = temp_dir("schnapsen-old-record");
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/play/records/schnapsen-marriages-before-melds.json");
+    std::fs::copy(&fixture, dir.join("old.json")).unwrap();
+    let refused = yaku(&["replay", "old.json", "--json"])
+        .current_dir(&dir)
+        .expect(1);
+    assert!(refused.stderr.contains("add --force"), "{}", refused.stderr);
+    let out = yaku(&["replay", "old.json", "--json", "--force"])
+        .current_dir(&dir)
+        .expect(0);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["finished"], true);
+    assert_eq!(v["final_scores"], serde_json::json!([1, 8]));
+    let rounds: Vec<(String, i64, Vec<i64>)> = v["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["end"].as_str().unwrap().to_string(),
+                r["winner"].as_i64().unwrap(),
+                serde_json::from_value(r["points"].clone()).unwrap(),
+            )
+        })
+        .collect();
+    // As the release that wrote it replays it.
+    let expected = [
+        ("last_trick", 1, vec![0, 1]),
+        ("claim", 1, vec![0, 2]),
+        ("last_trick", 0, vec![1, 0]),
+        ("claim", 1, vec![0, 3]),
+        ("claim", 1, vec![0, 2]),
+    ];
+    let expected: Vec<(String, i64, Vec<i64>)> = expected
+        .into_iter()
+        .map(|(e, w, p)| (e.to_string(), w, p))
+        .collect();
+    assert_eq!(rounds, expected);
 }

@@ -561,3 +561,55 @@ fn pinochle_melds_and_contracts() {
     }
     insta::assert_snapshot!(s);
 }
+
+/// `yaku score` on melds shown after play: a Schnapsen hand's marriages (shown on one's lead by
+/// leading one of their cards, 004's 20 and 40 in trumps, added to the card points once a trick
+/// is won), the test ruleset's Bezique and Four Jacks (shown on winning a trick) beside its trump
+/// run (on one's lead), and a hand won with marriage points counted (`--marriages`).
+#[test]
+fn melds_shown_after_play() {
+    let run = |ruleset: &str, args: &[&str]| {
+        let out = Yaku::new(["score", ruleset].iter().chain(args)).run();
+        format!(
+            "$ yaku score {ruleset} {}\n[exit {}]\n{}{}\n",
+            args.join(" "),
+            out.code,
+            out.stdout,
+            out.stderr
+        )
+    };
+    let mut s = String::new();
+    s += &run(
+        "schnapsen",
+        &[
+            "--trump",
+            "hearts",
+            "--hand",
+            "hearts-king,hearts-queen,clubs-king,clubs-queen,spades-ace",
+        ],
+    );
+    s += &run(
+        "tests/rulesets/meld-moments.toml",
+        &[
+            "--trump",
+            "hearts",
+            "--hand",
+            "spades-queen,diamonds-jack,hearts-jack,clubs-jack,spades-jack,hearts-ace,hearts-ten,hearts-king",
+            "--json",
+        ],
+    );
+    s += &run(
+        "schnapsen",
+        &[
+            "--end",
+            "claim",
+            "--captured",
+            "hearts-ace,hearts-ten,clubs-ace,clubs-ten",
+            "--marriages",
+            "40",
+            "--opponent-captured",
+            "spades-jack,diamonds-jack",
+        ],
+    );
+    insta::assert_snapshot!(s);
+}

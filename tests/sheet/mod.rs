@@ -25,6 +25,24 @@ fn text_and_markdown_sheets_of_every_bundled_ruleset() {
     }
 }
 
+/// The test ruleset of melds at every moment: the sheet says when each meld is shown (before
+/// leading, by leading one of its cards, by the winner of a trick before the draw), where its
+/// points go, and that a card shown in a class does not count again in it.
+#[test]
+fn the_sheet_says_each_melds_moment() {
+    let path = crate::common::root().join("tests/rulesets/meld-moments.toml");
+    let out = Yaku::new(["rules", path.to_str().unwrap()]).expect(0);
+    let play = out
+        .stdout
+        .split("\nPlay\n----\n")
+        .nth(1)
+        .and_then(|s| s.split("\nScoring\n").next())
+        .expect("a Play section");
+    insta::with_settings!({ omit_expression => true, prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("meld-moments-play-text", play);
+    });
+}
+
 #[test]
 fn no_sheet_shows_a_source_file_id() {
     for name in bundled() {

@@ -1,7 +1,7 @@
 //! The trick-taking family's table in `yaku play`: the auction (bids, passes, the contract and
 //! its declarer), the trump suit and the turned-up card, the stock (or who closed it), the melds
 //! shown, the trick on the table, the hand grouped by suit in rank order, the tricks won, card
-//! points (where the rules let a player look at their tricks) and marriages, game points (by
+//! points (where the rules let a player look at their tricks) and melds, game points (by
 //! partnership where there are partners), and every declaration available at the prompt.
 
 use super::board::{Board, Group, Row, SeatPanel, Tile};
@@ -12,15 +12,16 @@ use crate::cli::plural;
 use crate::core::{Action, Event, Game, Seat};
 use crate::deck::CardId;
 use crate::families::tricks::{Phase, TricksGame, ends};
-use crate::ruleset::GameLength;
+use crate::ruleset::{GameLength, MeldAddsTo, MeldMoment};
 use std::fmt::Write as _;
 
 const HELP: &str = "\\
 at any prompt:
   a number        the numbered option (a card to play, a declaration)
   a card          by id (hearts-ace), name (Ace of Hearts) or suit:n (hearts:1)
-  a declaration   on your lead, by its id or name: close, exchange, claim, or
-                  marriage CARD (the King or Queen to lead, e.g. `marriage hearts-king`)
+  a declaration   on your lead, by its id or name: close, exchange, claim; a meld
+                  with a card of it (`marriage hearts-king`: show the marriage and
+                  lead the King); after winning a trick a meld, or pass
   a bid           in an auction: the amount (`bid 250` or `250`), or pass
   trumps          after winning an auction: the suit (`trump hearts` or `hearts`)
   rules           the rules of this game
@@ -64,18 +65,33 @@ fn action_text(style: &Style, g: &TricksGame, action: Action) -> String {
             let d = &r.declarations[decl.0 as usize];
             match (d.effect.as_str(), card) {
                 ("trump", Some(c)) => format!("name {} trumps", deck.suits[deck.card(c).suit].name),
-                ("marriage", Some(c)) => {
-                    let suit = deck.suits[deck.card(c).suit].cards;
-                    let partner =
-                        (g.hand(g.to_act().unwrap_or(0)) & suit & g.flow().marriage_cards)
-                            .iter()
-                            .find(|&p| p != c);
-                    format!(
-                        "{}: show {} and lead {}",
-                        d.name,
-                        partner.map_or_else(String::new, |p| style.name(deck, p)),
-                        style.name(deck, c)
-                    )
+                (_, Some(c)) if g.flow().meld_declarations.contains(&decl) => {
+                    let moment = if g.phase() == Phase::Meld {
+                        MeldMoment::WonTrick
+                    } else {
+                        MeldMoment::Lead
+                    };
+                    let seat = g.to_act().unwrap_or(0);
+                    let Some(shown) = g.meld_shown(seat, decl, moment, c) else {
+                        return d.name.clone();
+                    };
+                    let meld = &g.flow().melds[shown.melded.meld as usize];
+                    let others = shown.melded.cards - crate::deck::CardSet::single(c);
+                    let others = match others.len() {
+                        1 => style.name(deck, others.first_card().unwrap_or(c)),
+                        _ => style.names(deck, others),
+                    };
+                    if moment == MeldMoment::Lead && meld.leads_its_card {
+                        format!("{}: show {others} and lead {}", d.name, style.name(deck, c))
+                    } else {
+                        format!(
+                            "{}: show {} ({}, {})",
+                            d.name,
+                            meld.name,
+                            style.names(deck, shown.melded.cards),
+                            plural(shown.points, "point")
+                        )
+                    }
                 }
                 _ if d.prompt.is_empty() => d.name.clone(),
                 _ => format!("{} ({})", d.name, d.prompt),
@@ -202,12 +218,18 @@ fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
     })
 }
 
-/// The melds shown this hand, a line per seat.
+/// The melds shown this hand, a line per seat, with their points.
 fn melds_text(style: &Style, g: &TricksGame) -> Vec<String> {
     let r = Game::ruleset(g);
     (0..Game::seats(g))
-        .filter(|&s| g.meld_points(s) > 0)
+        .filter(|&s| g.melded().iter().any(|(seat, _)| *seat == s))
         .map(|s| {
+            let points: i64 = g
+                .melded()
+                .iter()
+                .filter(|(seat, _)| *seat == s)
+                .map(|(_, m)| g.flow().melds[m.meld as usize].points)
+                .sum();
             let names: Vec<String> = g
                 .melded()
                 .iter()
@@ -222,7 +244,7 @@ fn melds_text(style: &Style, g: &TricksGame) -> Vec<String> {
             format!(
                 "{} melds {}: {} ({})",
                 style.who(s),
-                g.meld_points(s),
+                points,
                 names.join(", "),
                 style.names(&r.deck, cards)
             )
@@ -268,43 +290,41 @@ impl Table for TricksTable {
                 Event::Melded {
                     player,
                     melds,
+                    cards,
                     points,
-                    ..
                 } => {
-                    let names: Vec<&str> = melds
+                    let found: Vec<&crate::ruleset::Meld> = melds
                         .iter()
                         .filter_map(|id| g.flow().melds.iter().find(|m| &m.id == id))
-                        .map(|m| m.name.as_str())
                         .collect();
+                    let names: Vec<&str> = found.iter().map(|m| m.name.as_str()).collect();
+                    // A meld shown after play names its cards (the one led among them).
+                    let cards = if found.iter().any(|m| m.moment != MeldMoment::BeforePlay) {
+                        format!(
+                            " ({})",
+                            self.style.names(
+                                deck,
+                                cards.iter().copied().collect::<crate::deck::CardSet>()
+                            )
+                        )
+                    } else {
+                        String::new()
+                    };
                     let _ = writeln!(
                         out,
-                        "{} {}: {}",
+                        "{} {}: {}{cards}",
                         self.style.says(*player, "meld"),
                         plural(*points, "point"),
                         names.join(", ")
                     );
                 }
+                // A meld's declaration is told by the meld it shows.
+                Event::Declared { decl, .. } if g.flow().meld_declarations.contains(decl) => {}
                 Event::Declared { player, decl, card } => {
                     let d = &r.declarations[decl.0 as usize];
                     let what = match (d.effect.as_str(), card) {
                         ("trump", Some(c)) => {
                             format!("{}: {}", d.name, deck.suits[deck.card(*c).suit].name)
-                        }
-                        ("marriage", Some(c)) => {
-                            let trump = deck.card(*c).suit == g.trump_suit();
-                            format!(
-                                "{} in {} ({})",
-                                d.name,
-                                deck.suits[deck.card(*c).suit].name,
-                                plural(
-                                    if trump {
-                                        g.flow().trump_marriage_points
-                                    } else {
-                                        g.flow().marriage_points
-                                    },
-                                    "point"
-                                )
-                            )
                         }
                         ("exchange", Some(c)) => {
                             format!("{}: takes {}", d.name, self.style.name(deck, *c))
@@ -416,29 +436,27 @@ impl Table for TricksTable {
         }
         let _ = writeln!(out, "tricks won: {}", self.style.each(&view.tricks));
         if g.flow().look_at_own_tricks {
-            let pending = view.pending_marriages();
+            let pending = view.pending_points();
             let _ = writeln!(
                 out,
                 "your card points: {}{}",
                 view.points[seat],
                 if pending > 0 {
-                    format!(" (+{pending} from marriages, once you win a trick)")
+                    format!(" (+{pending} from melds, once you win a trick)")
                 } else {
                     String::new()
                 }
             );
-        } else {
+        } else if g
+            .flow()
+            .melds
+            .iter()
+            .any(|m| m.adds_to == MeldAddsTo::Points)
+        {
             let _ = writeln!(
                 out,
-                "your marriages: {} (tricks are face down in these rules: count your card points yourself)",
-                view.marriages[seat]
-            );
-        }
-        if !view.shown.is_empty() && g.flow().melds.is_empty() {
-            let _ = writeln!(
-                out,
-                "shown in marriages: {}",
-                self.style.names(deck, view.shown)
+                "points from your melds: {} (tricks are face down in these rules: count your card points yourself)",
+                view.declared[seat]
             );
         }
         if view.led.is_some() {
@@ -502,9 +520,9 @@ impl Table for TricksTable {
                 lines.push(format!(
                     "card points {}{}",
                     view.points[s],
-                    match view.pending_marriages() {
+                    match view.pending_points() {
                         0 => String::new(),
-                        p => format!(" (+{p} from marriages, once you win a trick)"),
+                        p => format!(" (+{p} from melds, once you win a trick)"),
                     }
                 ));
                 groups.push(Group {
@@ -512,8 +530,8 @@ impl Table for TricksTable {
                     tiles: Tile::all(deck, g.won(s)),
                 });
             }
-            if view.marriages[s] > 0 {
-                lines.push(format!("marriages {}", view.marriages[s]));
+            if view.declared[s] > 0 {
+                lines.push(format!("points from melds {}", view.declared[s]));
             }
             SeatPanel {
                 name: self.style.who(s).to_string(),
@@ -553,12 +571,6 @@ impl Table for TricksTable {
             }
         }
         notes.extend(melds_text(&self.style, g));
-        if !view.shown.is_empty() && g.flow().melds.is_empty() {
-            notes.push(format!(
-                "shown in marriages: {}",
-                self.style.names(deck, view.shown)
-            ));
-        }
         let mut center = Row {
             title: "trick".to_string(),
             ..Row::default()
@@ -609,6 +621,7 @@ impl Table for TricksTable {
             Phase::NameTrump => "you won the auction: name trumps",
             Phase::Discard => "you took the talon: discard a card, face down",
             Phase::Lead => "your lead",
+            Phase::Meld => "you won the trick: show a meld before the draw, or pass",
             _ => "your card to the trick",
         };
         let options: Vec<String> = legal
@@ -686,7 +699,7 @@ impl Table for TricksTable {
                         "{} is not possible now{}",
                         r.declarations[i].name,
                         match g.phase() {
-                            Phase::Lead => "",
+                            Phase::Lead | Phase::Meld => "",
                             _ => ": declarations are made on one's lead",
                         }
                     ));
@@ -694,7 +707,7 @@ impl Table for TricksTable {
                 ([one], "") => *one,
                 (_, "") => {
                     return Err(format!(
-                        "say which card to lead with the {}: {}",
+                        "say which card of the meld to show with the {}: {}",
                         r.declarations[i].name,
                         options
                             .iter()
@@ -714,7 +727,7 @@ impl Table for TricksTable {
                         .find(|a| matches!(a, Action::Declare { card: Some(x), .. } if *x == c))
                         .ok_or_else(|| {
                             format!(
-                                "{} cannot be led with {}",
+                                "{} cannot be shown with {}",
                                 r.declarations[i].name,
                                 r.deck.card(c).name
                             )

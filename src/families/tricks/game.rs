@@ -1,13 +1,14 @@
 //! The trick-taking core: the deal for any number of seats (a trump card turned up under the
 //! stock, or the whole deck dealt), an auction whose winner names trumps, melds shown before the
-//! first lead, tricks of one card a seat won by the best card of the suit led or the best trump
-//! (the first or the last of two alike cards, as the rules say), drawing from the stock after
-//! each trick, the follow rules once the stock is gone or closed, and the declarations a leader
-//! may make (marriages, exchanging the lowest trump, closing the stock, claiming the target).
+//! first lead, on one's lead or on winning a trick, tricks of one card a seat won by the best
+//! card of the suit led or the best trump (the first or the last of two alike cards, as the
+//! rules say), drawing from the stock after each trick, the follow rules once the stock is gone
+//! or closed, and the declarations a leader may make (melds such as marriages, exchanging the
+//! lowest trump, closing the stock, claiming the target).
 //! Partners pool their tricks. Game points come from the ruleset's scoring script. No game is
 //! named here.
 
-use super::melds::{self, Melded};
+use super::melds::{self, MeldTable, Melded, Shown};
 use super::view::TricksView;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat, Seat,
@@ -15,8 +16,8 @@ use crate::core::{
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::ruleset::{
-    ClaimRule, FirstDealer, FirstLead, Flow, FollowRules, GameLength, MAX_SEATS, PassedOut,
-    Ruleset, TricksFlow, TrumpRule,
+    ClaimRule, FirstDealer, FirstLead, Flow, FollowRules, GameLength, MAX_SEATS, MeldAddsTo,
+    MeldMoment, PassedOut, Ruleset, TricksFlow, TrumpRule,
 };
 use crate::script::{FactValue, HandFacts};
 use crate::yaku::HandOutcome;
@@ -56,6 +57,8 @@ pub enum Phase {
     NameTrump,
     /// The leader leads to a trick (or declares first).
     Lead,
+    /// The winner of a trick may show a meld before the draw (or pass).
+    Meld,
     /// The other players play to the trick.
     Follow,
     /// The game is over.
@@ -108,14 +111,15 @@ pub struct TricksGame {
     talon_taken: bool,
     /// Cards the declarer has still to discard.
     to_discard: u32,
-    /// The melds each seat showed this hand, and their points.
-    melds: PerSeat<i64>,
+    /// The points of the melds each seat showed this hand.
+    scored: PerSeat<MeldScore>,
     /// Every meld shown this hand, by seat.
     melded: Vec<(Seat, Melded)>,
+    /// The leader showed a meld on this lead without leading (one meld a lead).
+    lead_shown: bool,
     won: PerSeat<CardSet>,
     tricks: PerSeat<u32>,
-    marriages: PerSeat<i64>,
-    /// Marriage cards shown and not yet played (public).
+    /// Meld cards shown and not yet played (public).
     shown: CardSet,
     last_trick: Option<Seat>,
     /// The auction of the hand so far, in order: each seat's bid or pass with the highest bid
@@ -132,6 +136,93 @@ struct BidSeen {
     seat: Seat,
     over: Option<(Seat, i64)>,
     action: Action,
+}
+
+/// The points of the melds a seat showed this hand, by where they go, those that count once the
+/// seat has won a trick apart until it has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct MeldScore {
+    /// Meld points (`melds_self`).
+    melds: i64,
+    /// Points added to the card points.
+    points: i64,
+    /// Meld points waiting for the seat's first trick.
+    pending_melds: i64,
+    /// Card points waiting for the seat's first trick.
+    pending_points: i64,
+}
+
+/// A trick-taking hand's facts as the scoring script reads them, from one side (`self`, the
+/// winner's or the declarer's) against the other: what the game builds when a hand ends and
+/// `yaku score` builds from its flags, in one place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrickFacts {
+    /// How the hand ended (an id of [`ends`]).
+    pub end: String,
+    /// Card points (melds added to them and the last trick included): this side's, the other's.
+    pub points: [i64; 2],
+    /// Tricks won: this side's, the other's.
+    pub tricks: [i64; 2],
+    /// Who closed the stock: `self`, `opponent` or `none`.
+    pub closer: String,
+    /// Meld points that count: this side's, the other's.
+    pub melds: [i64; 2],
+    /// The winning bid (0 without one), the named contract's id (empty for a value bid) and
+    /// its worth.
+    pub bid: i64,
+    /// The named contract's id.
+    pub contract: String,
+    /// The contract's worth.
+    pub value: i64,
+    /// This side's seat (the declarer's after an auction), and the first seat of the other.
+    pub seat: usize,
+    /// The first seat of the other side.
+    pub opponent_seat: usize,
+    /// The seats on this side, a bit each (seat 0 the lowest).
+    pub side: u8,
+    /// The seats at the table.
+    pub seats: usize,
+    /// The hand (1-based).
+    pub round: i64,
+    /// The game's hands.
+    pub rounds: i64,
+    /// This side's seat dealt.
+    pub dealer: bool,
+}
+
+impl TrickFacts {
+    /// The facts for the scoring script, in the order it has always read them.
+    pub fn hand_facts(self) -> HandFacts {
+        HandFacts {
+            round: self.round,
+            rounds: self.rounds,
+            dealer: self.dealer,
+            extra: vec![
+                ("end", FactValue::Text(self.end)),
+                ("points_self", FactValue::Int(self.points[0])),
+                ("points_opponent", FactValue::Int(self.points[1])),
+                ("tricks_self", FactValue::Int(self.tricks[0])),
+                ("tricks_opponent", FactValue::Int(self.tricks[1])),
+                ("closer", FactValue::Text(self.closer)),
+                ("melds_self", FactValue::Int(self.melds[0])),
+                ("melds_opponent", FactValue::Int(self.melds[1])),
+                ("bid", FactValue::Int(self.bid)),
+                ("contract", FactValue::Text(self.contract)),
+                ("value", FactValue::Int(self.value)),
+                ("seat", FactValue::Int(self.seat as i64)),
+                ("opponent_seat", FactValue::Int(self.opponent_seat as i64)),
+                (
+                    "side",
+                    FactValue::List(
+                        (0..self.seats)
+                            .map(|s| FactValue::Int(i64::from(self.side >> s & 1)))
+                            .collect(),
+                    ),
+                ),
+            ],
+            ..HandFacts::default()
+        }
+    }
 }
 
 /// Worlds a search deals to find one that agrees with the bidding, before it takes the one
@@ -199,11 +290,11 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         talon: CardSet::EMPTY,
         talon_taken: false,
         to_discard: 0,
-        melds: PerSeat::new(seats),
+        scored: PerSeat::new(seats),
         melded: Vec::new(),
+        lead_shown: false,
         won: PerSeat::new(seats),
         tricks: PerSeat::new(seats),
-        marriages: PerSeat::new(seats),
         shown: CardSet::EMPTY,
         last_trick: None,
         bidding: Vec::new(),
@@ -279,9 +370,20 @@ impl TricksGame {
         self.tricks[seat]
     }
 
-    /// Marriage points a seat has declared this hand (counted or pending).
-    pub fn marriages(&self, seat: Seat) -> i64 {
-        self.marriages[seat]
+    /// The points a seat's melds added to its card points this hand, counted or pending (a
+    /// marriage's, in Schnapsen).
+    pub fn declared_points(&self, seat: Seat) -> i64 {
+        self.scored[seat].points + self.scored[seat].pending_points
+    }
+
+    /// The points a seat's melds will add to its card points once it wins a trick.
+    pub fn pending_points(&self, seat: Seat) -> i64 {
+        self.scored[seat].pending_points
+    }
+
+    /// The meld points a seat will count once it wins a trick.
+    pub fn pending_meld_points(&self, seat: Seat) -> i64 {
+        self.scored[seat].pending_melds
     }
 
     /// The winner of the hand's last trick, once it is played.
@@ -289,7 +391,7 @@ impl TricksGame {
         self.last_trick
     }
 
-    /// Marriage cards shown and not yet played.
+    /// Meld cards shown and not yet played.
     pub fn shown(&self) -> CardSet {
         self.shown
     }
@@ -351,9 +453,15 @@ impl TricksGame {
         self.tricks.iter().sum()
     }
 
-    /// The meld points `seat` showed this hand.
+    /// The meld points `seat` showed this hand that count now (those added to its card points
+    /// are in [`TricksGame::points`]).
     pub fn meld_points(&self, seat: Seat) -> i64 {
-        self.melds[seat]
+        self.scored[seat].melds
+    }
+
+    /// Every meld ready for play (its instances for every trump suit).
+    pub fn meld_table(&self) -> &MeldTable {
+        &self.flow.meld_table
     }
 
     /// Every meld shown this hand, by seat.
@@ -390,29 +498,19 @@ impl TricksGame {
         self.ruleset.deck.attributes[self.flow.rank].values[card.index()]
     }
 
-    /// The points `seat` has now: its tricks' card points, its marriages once they count, and
-    /// the last trick's points.
+    /// The points `seat` has now: its tricks' card points, the melds added to them once they
+    /// count (Schnapsen's marriages), and the last trick's points.
     pub fn points(&self, seat: Seat) -> i64 {
         let won = self.won[seat];
         let cards: i64 = (self.flow.cards_by_points.iter())
             .map(|&(points, cards)| points * i64::from((won & cards).len()))
             .sum();
-        let marriages = if self.marriages_count(seat) {
-            self.marriages[seat]
-        } else {
-            0
-        };
         let last = if self.last_trick == Some(seat) {
             self.flow.last_trick_points
         } else {
             0
         };
-        cards + marriages + last
-    }
-
-    /// True when `seat`'s declared marriages count now.
-    pub fn marriages_count(&self, seat: Seat) -> bool {
-        !self.flow.marriage_needs_trick || self.tricks[seat] > 0
+        cards + self.scored[seat].points + last
     }
 
     /// True when the follow rules apply: the stock is gone or closed.
@@ -520,15 +618,143 @@ impl TricksGame {
         format!("you have no {suit}, so you must trump ({trump}){when}")
     }
 
-    /// The marriage cards of `seat`'s hand whose partner is also in it.
-    fn marriage_leads(&self, seat: Seat) -> CardSet {
-        let mine = self.hands[seat] & self.flow.marriage_cards;
-        mine.iter()
-            .filter(|&c| {
-                let suit = self.ruleset.deck.suits[self.suit(c)].cards;
-                (mine & suit).len() >= 2
-            })
-            .collect()
+    /// The cards `seat` has shown in melds of class `class` this hand.
+    fn used_in_class(&self, seat: Seat, class: u8) -> CardSet {
+        self.melded
+            .iter()
+            .filter(|(s, m)| *s == seat && self.flow.meld_table.class(m.meld) == class)
+            .fold(CardSet::EMPTY, |a, (_, m)| a | m.cards)
+    }
+
+    /// The meld declaration `decl` shows for `seat` with `card` at `moment`, if any.
+    pub fn meld_shown(
+        &self,
+        seat: Seat,
+        decl: DeclId,
+        moment: MeldMoment,
+        card: CardId,
+    ) -> Option<Shown> {
+        self.flow.meld_table.shown(
+            &self.flow.melds,
+            decl,
+            moment,
+            self.trump_suit,
+            self.hands[seat],
+            card,
+            |class| self.used_in_class(seat, class),
+        )
+    }
+
+    /// The moves that show a meld of `moment` for `seat`, appended to `out`: for a meld shown
+    /// by leading one of its cards, one move a card it may lead; for any other, one move a
+    /// meld, naming its first card that shows it.
+    fn meld_moves(&self, seat: Seat, moment: MeldMoment, out: &mut Vec<Action>) {
+        let hand = self.hands[seat];
+        if (hand & self.flow.meld_table.cards(self.trump_suit)).is_empty() {
+            return;
+        }
+        let mut offered: Vec<Melded> = Vec::new();
+        for &decl in &self.flow.meld_declarations {
+            let cards = self.flow.meld_table.usable_cards(
+                &self.flow.melds,
+                decl,
+                moment,
+                self.trump_suit,
+                hand,
+                |class| self.used_in_class(seat, class),
+            );
+            if cards.is_empty() || !self.when_holds(decl, seat) {
+                continue;
+            }
+            // Where every meld of the declaration at this moment leads its card, each usable
+            // card leads one (the meld worth most with it): one move a card.
+            if moment == MeldMoment::Lead
+                && self
+                    .flow
+                    .melds
+                    .iter()
+                    .filter(|m| m.declaration == Some(decl) && m.moment == moment)
+                    .all(|m| m.leads_its_card)
+            {
+                out.extend(cards.iter().map(|card| Action::Declare {
+                    decl,
+                    card: Some(card),
+                }));
+                continue;
+            }
+            for card in cards.iter() {
+                let Some(shown) = self.meld_shown(seat, decl, moment, card) else {
+                    continue;
+                };
+                let meld = &self.flow.melds[shown.melded.meld as usize];
+                if moment == MeldMoment::Lead && meld.leads_its_card {
+                    out.push(Action::Declare {
+                        decl,
+                        card: Some(card),
+                    });
+                } else if !offered.contains(&shown.melded) {
+                    offered.push(shown.melded);
+                    out.push(Action::Declare {
+                        decl,
+                        card: Some(card),
+                    });
+                }
+            }
+        }
+    }
+
+    /// True when the winner of the trick just played may show a meld before the draw: the rules
+    /// have melds shown on winning a trick, a stock is left to draw from (or there is none in
+    /// these rules), and the winner holds one.
+    fn may_meld_on_win(&self, winner: Seat) -> bool {
+        if !self.flow.meld_table.on_won_trick() || self.flow.pass.is_none() {
+            return false;
+        }
+        let stock_open =
+            self.stock.is_empty() || (self.closed_by.is_none() && self.stock_len() > 0);
+        if !stock_open {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.meld_moves(winner, MeldMoment::WonTrick, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// `seat` shows `shown` with declaration `decl`, naming `card`: its points count (at once,
+    /// or once the seat wins a trick) and its cards stay public until played.
+    fn show_meld(&mut self, seat: Seat, decl: DeclId, card: CardId, shown: Shown) {
+        let flow = Arc::clone(&self.flow);
+        let meld = &flow.melds[shown.melded.meld as usize];
+        let (adds_to, needs_trick, id) = (meld.adds_to, meld.needs_trick, &meld.id);
+        self.add_meld_points(seat, adds_to, needs_trick, shown.points);
+        self.melded.push((seat, shown.melded));
+        self.shown |= shown.melded.cards;
+        if self.ledger.log {
+            self.emit(Event::Declared {
+                player: seat,
+                decl,
+                card: Some(card),
+            });
+            self.emit(Event::Melded {
+                player: seat,
+                melds: vec![id.clone()],
+                cards: shown.melded.cards.iter().collect(),
+                points: shown.points,
+            });
+        }
+    }
+
+    /// Adds a meld's `points` to `seat`'s meld points or card points, pending until its first
+    /// trick where the meld says so.
+    fn add_meld_points(&mut self, seat: Seat, adds_to: MeldAddsTo, needs_trick: bool, points: i64) {
+        let pending = needs_trick && self.tricks[seat] == 0;
+        let score = &mut self.scored[seat];
+        match (adds_to, pending) {
+            (MeldAddsTo::Melds, false) => score.melds += points,
+            (MeldAddsTo::Melds, true) => score.pending_melds += points,
+            (MeldAddsTo::Points, false) => score.points += points,
+            (MeldAddsTo::Points, true) => score.pending_points += points,
+        }
     }
 
     fn may_exchange(&self, seat: Seat) -> bool {
@@ -596,7 +822,8 @@ impl TricksGame {
         self.hands.fill(CardSet::EMPTY);
         self.won.fill(CardSet::EMPTY);
         self.tricks.fill(0);
-        self.marriages.fill(0);
+        self.scored.fill(MeldScore::default());
+        self.lead_shown = false;
         self.shown = CardSet::EMPTY;
         self.last_trick = None;
         self.closed_by = None;
@@ -636,7 +863,6 @@ impl TricksGame {
         self.bidding.clear();
         self.played.fill(CardSet::EMPTY);
         self.declarer = None;
-        self.melds.fill(0);
         self.melded.clear();
         self.follow = self.flow.follow;
         self.stock.clear();
@@ -675,14 +901,25 @@ impl TricksGame {
     /// the auction says so.
     fn start_play(&mut self) {
         let seats = self.hands.len();
-        if !self.flow.melds.is_empty() {
+        if self
+            .flow
+            .melds
+            .iter()
+            .any(|m| m.moment == MeldMoment::BeforePlay)
+        {
             let trump = self.has_trumps().then_some(self.trump_suit);
             for s in 0..seats {
-                let (points, found) =
-                    melds::best(&self.ruleset.deck, &self.flow.melds, self.hands[s], trump);
-                self.melds[s] = points;
+                let (points, found) = melds::best(
+                    &self.flow.meld_table,
+                    &self.flow.melds,
+                    self.hands[s],
+                    trump,
+                );
                 let mut cards = CardSet::EMPTY;
                 for m in &found {
+                    let meld = &self.flow.melds[m.meld as usize];
+                    let (adds_to, needs_trick, p) = (meld.adds_to, meld.needs_trick, meld.points);
+                    self.add_meld_points(s, adds_to, needs_trick, p);
                     cards |= m.cards;
                     self.melded.push((s, *m));
                 }
@@ -846,6 +1083,7 @@ impl TricksGame {
 
     fn lead(&mut self, card: CardId) {
         let seat = self.turn;
+        self.lead_shown = false;
         self.hands[seat].remove(card);
         self.played[seat].insert(card);
         self.shown.remove(card);
@@ -890,6 +1128,12 @@ impl TricksGame {
         let trick: CardSet = self.trick().iter().copied().collect();
         self.won[winner] |= trick;
         self.tricks[winner] += 1;
+        if self.tricks[winner] == 1 {
+            // Melds that count once their holder has won a trick count now.
+            let score = &mut self.scored[winner];
+            score.melds += std::mem::take(&mut score.pending_melds);
+            score.points += std::mem::take(&mut score.pending_points);
+        }
         self.led = None;
         self.trick_len = 0;
         if self.ledger.log {
@@ -935,6 +1179,19 @@ impl TricksGame {
             }
             return;
         }
+        if self.may_meld_on_win(winner) {
+            // The winner may show a meld before the draw.
+            self.turn = winner;
+            self.phase = Phase::Meld;
+            return;
+        }
+        self.draw_and_lead(winner);
+    }
+
+    /// After a trick `winner` won: each seat draws from the stock, the winner first, and the
+    /// winner leads.
+    fn draw_and_lead(&mut self, winner: Seat) {
+        let seats = self.hands.len();
         // 004: "the winner ... takes the top card of the stock followed [by] the loser".
         if self.closed_by.is_none() {
             let mut s = winner;
@@ -1032,11 +1289,11 @@ impl TricksGame {
             talon,
             talon_taken,
             to_discard,
-            melds,
+            scored,
             melded,
+            lead_shown,
             won,
             tricks,
-            marriages,
             shown,
             last_trick,
             bidding,
@@ -1068,11 +1325,11 @@ impl TricksGame {
         talon.clone_from(&other.talon);
         talon_taken.clone_from(&other.talon_taken);
         to_discard.clone_from(&other.to_discard);
-        melds.clone_from(&other.melds);
+        scored.clone_from(&other.scored);
         melded.clone_from(&other.melded);
+        lead_shown.clone_from(&other.lead_shown);
         won.clone_from(&other.won);
         tricks.clone_from(&other.tricks);
-        marriages.clone_from(&other.marriages);
         shown.clone_from(&other.shown);
         last_trick.clone_from(&other.last_trick);
         bidding.clone_from(&other.bidding);
@@ -1107,7 +1364,6 @@ impl TricksGame {
         };
         let team = self.team_of(winner);
         let (mut points, mut tricks, mut melds) = ([0i64; 2], [0i64; 2], [0i64; 2]);
-        let mut side = Vec::with_capacity(seats);
         let mut opponent_seat = other;
         for s in (0..seats).map(|k| (winner + k) % seats) {
             let i = usize::from(self.team_of(s) != team);
@@ -1116,38 +1372,33 @@ impl TricksGame {
             }
             points[i] += self.points(s);
             tricks[i] += i64::from(self.tricks[s]);
-            melds[i] += self.melds[s];
-        }
-        for s in 0..seats {
-            side.push(FactValue::Int(i64::from(self.team_of(s) == team)));
+            melds[i] += self.scored[s].melds;
         }
         let a = self.flow.auction.as_ref();
         let bid = self.high_bid.filter(|_| self.declarer.is_some());
         let contract = bid.and_then(|(_, b)| a.and_then(|a| a.contract(b)));
         let value = contract.map_or(0, |c| c.value);
         let contract = contract.map_or_else(String::new, |c| c.id.clone());
-        let mut facts = HandFacts {
+        let mut facts = TrickFacts {
+            end: end.0.to_string(),
+            points,
+            tricks,
+            closer: closer.to_string(),
+            melds,
+            bid: bid.map_or(0, |(_, b)| b),
+            contract,
+            value,
+            seat: winner,
+            opponent_seat,
+            side: (0..seats)
+                .filter(|&s| self.team_of(s) == team)
+                .fold(0, |bits, s| bits | 1 << s),
+            seats,
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,
-            extra: vec![
-                ("end", FactValue::Text(end.0.to_string())),
-                ("points_self", FactValue::Int(points[0])),
-                ("points_opponent", FactValue::Int(points[1])),
-                ("tricks_self", FactValue::Int(tricks[0])),
-                ("tricks_opponent", FactValue::Int(tricks[1])),
-                ("closer", FactValue::Text(closer.to_string())),
-                ("melds_self", FactValue::Int(melds[0])),
-                ("melds_opponent", FactValue::Int(melds[1])),
-                ("bid", FactValue::Int(bid.map_or(0, |(_, b)| b))),
-                ("contract", FactValue::Text(contract)),
-                ("value", FactValue::Int(value)),
-                ("seat", FactValue::Int(winner as i64)),
-                ("opponent_seat", FactValue::Int(opponent_seat as i64)),
-                ("side", FactValue::List(side)),
-            ],
-            ..HandFacts::default()
-        };
+        }
+        .hand_facts();
         if !self.ledger.carried.is_empty() {
             let carry = self.ledger.carried.fact(&self.ruleset.carry);
             facts.extra.push(("carry", carry));
@@ -1274,11 +1525,8 @@ impl TricksGame {
             Phase::Lead => {
                 out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
                 let allowed = |d: &DeclId| self.when_holds(*d, seat);
-                if let Some(m) = self.flow.marriage.filter(allowed) {
-                    out.extend(self.marriage_leads(seat).iter().map(|c| Action::Declare {
-                        decl: m,
-                        card: Some(c),
-                    }));
+                if !self.lead_shown {
+                    self.meld_moves(seat, MeldMoment::Lead, out);
                 }
                 if let Some(x) = self
                     .flow
@@ -1293,6 +1541,12 @@ impl TricksGame {
                 }
                 if let Some(c) = self.flow.claim_declaration.filter(allowed) {
                     out.push(Action::declare(c));
+                }
+            }
+            Phase::Meld => {
+                self.meld_moves(seat, MeldMoment::WonTrick, out);
+                if let Some(p) = self.flow.pass {
+                    out.push(Action::declare(p));
                 }
             }
             Phase::Follow => {
@@ -1460,34 +1714,25 @@ impl TricksGame {
                         "{name} is not possible now: it needs `{when}`"
                     )));
                 }
-                if Some(decl) == self.flow.marriage {
-                    let Some(card) = card.filter(|&c| self.marriage_leads(seat).contains(c)) else {
-                        return Err(IllegalAction::new(format!(
-                            "{name}: lead the King or the Queen of a suit whose other card you also hold"
-                        )));
+                if self.flow.meld_declarations.contains(&decl) {
+                    let shown = match card {
+                        Some(c) if !self.lead_shown => {
+                            self.meld_shown(seat, decl, MeldMoment::Lead, c)
+                        }
+                        _ => None,
                     };
-                    // 004: 20 points, 40 in trumps; they count once the player has won a trick.
-                    let points = if self.suit(card) == self.trump_suit {
-                        self.flow.trump_marriage_points
+                    let (Some(card), Some(shown)) = (card, shown) else {
+                        return Err(IllegalAction::new(self.meld_refusal(seat, decl, card)));
+                    };
+                    self.show_meld(seat, decl, card, shown);
+                    if self.flow.melds[shown.melded.meld as usize].leads_its_card {
+                        // 004: the player "leads the king or queen to the trick and shows the
+                        // remaining card".
+                        self.lead(card);
                     } else {
-                        self.flow.marriage_points
-                    };
-                    self.marriages[seat] += points;
-                    let suit = deck.suits[self.suit(card)].cards;
-                    let partner = (self.hands[seat] & self.flow.marriage_cards & suit)
-                        - CardSet::single(card);
-                    self.shown |= partner;
-                    self.emit(Event::Declared {
-                        player: seat,
-                        decl,
-                        card: Some(card),
-                    });
-                    // 004: the player "shows the remaining card".
-                    self.emit(Event::Shown {
-                        player: seat,
-                        cards: partner.iter().collect(),
-                    });
-                    self.lead(card);
+                        // Shown first; the lead follows.
+                        self.lead_shown = true;
+                    }
                 } else if Some(decl) == self.flow.exchange && card.is_none() {
                     if !self.may_exchange(seat) {
                         return Err(IllegalAction::new(format!(
@@ -1529,6 +1774,48 @@ impl TricksGame {
                     return Err(IllegalAction::new(format!("{name} is not possible here")));
                 }
             }
+            (Phase::Meld, Action::Declare { decl, card }) => {
+                if Some(decl) == self.flow.pass && card.is_none() {
+                    self.emit(Event::Declared {
+                        player: seat,
+                        decl,
+                        card: None,
+                    });
+                    self.draw_and_lead(seat);
+                    return Ok(());
+                }
+                let shown = match card {
+                    Some(c) if self.flow.meld_declarations.contains(&decl) => {
+                        if !self.when_holds(decl, seat) {
+                            None
+                        } else {
+                            self.meld_shown(seat, decl, MeldMoment::WonTrick, c)
+                        }
+                    }
+                    _ => None,
+                };
+                let (Some(card), Some(shown)) = (card, shown) else {
+                    return Err(IllegalAction::new(self.meld_refusal(seat, decl, card)));
+                };
+                self.show_meld(seat, decl, card, shown);
+                // Points added to the card points may decide a contract or reach the target.
+                if let Some(end) = self.contract_decided(false) {
+                    let d = self.declarer.expect("a contract has a declarer");
+                    self.end_hand(d, end);
+                    return Ok(());
+                }
+                if self.flow.claim == ClaimRule::Automatic && self.points(seat) >= self.flow.target
+                {
+                    self.settle_claim(seat);
+                    return Ok(());
+                }
+                self.draw_and_lead(seat);
+            }
+            (Phase::Meld, _) => {
+                return Err(IllegalAction::new(
+                    "you won the trick: show a meld with its declaration, or pass",
+                ));
+            }
             (Phase::Follow, Action::Declare { decl, .. }) => {
                 return Err(IllegalAction::new(format!(
                     "{} is not possible now: declarations are made on one's lead (or in the auction)",
@@ -1542,6 +1829,45 @@ impl TricksGame {
             }
         }
         Ok(())
+    }
+
+    /// Why declaration `decl` with `card` shows no meld for `seat` now.
+    fn meld_refusal(&self, seat: Seat, decl: DeclId, card: Option<CardId>) -> String {
+        let name = self.declaration_name(decl);
+        let deck = &self.ruleset.deck;
+        if !self.flow.meld_declarations.contains(&decl) {
+            return match self.phase {
+                Phase::Meld => {
+                    format!("{name} is not possible now: you won the trick, so show a meld or pass")
+                }
+                _ => format!("{name} is not possible here"),
+            };
+        }
+        if self.lead_shown && self.phase == Phase::Lead {
+            return format!("{name}: you have shown a meld on this lead already; lead a card");
+        }
+        let moment = if self.phase == Phase::Meld {
+            MeldMoment::WonTrick
+        } else {
+            MeldMoment::Lead
+        };
+        let mut moves = Vec::new();
+        self.meld_moves(seat, moment, &mut moves);
+        let cards: Vec<&str> = moves
+            .iter()
+            .filter(|a| matches!(a, Action::Declare { decl: d, .. } if *d == decl))
+            .filter_map(|a| a.card())
+            .map(|c| deck.id_of(c))
+            .collect();
+        let what = match card {
+            Some(c) => format!("`{}` is in no meld you can show now", deck.id_of(c)),
+            None => "name a card of the meld".to_string(),
+        };
+        if cards.is_empty() {
+            format!("{name}: {what}, and you have none to show")
+        } else {
+            format!("{name}: {what}; you can show one with {}", cards.join(", "))
+        }
     }
 
     /// A game in the state `seat` sees, with what it cannot see dealt at random from `rng`: the

@@ -2,7 +2,8 @@
 //! `expert`): bids up to an estimate read from the rules (the melds its hand would show with
 //! each suit as trumps, and a share of the card points by its cards and trump length), names
 //! the suit worth most, claims the target once it has it, exchanges the lowest trump and
-//! declares marriages whenever it can, leads low, wins a trick when it gains card points
+//! shows the meld worth most whenever it can (a marriage on its lead, a meld on winning a
+//! trick), leads low, wins a trick when it gains card points
 //! cheaply, trumps only for an Ace or a Ten, gives its partner points on a trick the partner
 //! wins, and otherwise throws its least valuable card. Named contracts with a goal it reads
 //! from the goal and the card values: the tricks its top cards should take, the points they
@@ -14,7 +15,7 @@ use super::melds;
 use super::view::TricksView;
 use crate::core::Action;
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{Contract, TrickCount};
+use crate::ruleset::{Contract, MeldAddsTo, MeldMoment, TrickCount};
 
 /// The policy's choice among `legal` (never empty) in the state `view` shows.
 pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
@@ -26,6 +27,13 @@ pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
         Phase::Discard => discard(view, legal),
         Phase::NameTrump => name_trump(view, legal),
         Phase::Lead => lead(view, legal),
+        Phase::Meld => best_meld(view, legal, MeldMoment::WonTrick).unwrap_or_else(|| {
+            legal
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Declare { card: None, .. }))
+                .unwrap_or(legal[0])
+        }),
         _ => follow(view, legal),
     }
 }
@@ -34,7 +42,12 @@ pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
 /// to win by its own card points and its length in trumps.
 fn worth(view: &TricksView, suit: usize) -> i64 {
     let deck = &view.ruleset.deck;
-    let (meld, _) = melds::best(deck, &view.flow.melds, view.hand, Some(suit));
+    let (meld, _) = melds::best(
+        &view.flow.meld_table,
+        &view.flow.melds,
+        view.hand,
+        Some(suit),
+    );
     let all: i64 =
         deck.all().iter().map(|c| view.card_points(c)).sum::<i64>() + view.flow.last_trick_points;
     let mine: i64 = view.hand.iter().map(|c| view.card_points(c)).sum();
@@ -103,16 +116,13 @@ fn estimate(view: &TricksView, contract: &Contract, trump: Option<usize>) -> (u3
         points += rest / 2;
     }
     if taken > 0 {
-        let marriages = view.flow.marriage_cards & view.hand;
-        for suit in 0..deck.suits.len() {
-            if (marriages & deck.suits[suit].cards).len() >= 2 {
-                points += if trump == Some(suit) {
-                    view.flow.trump_marriage_points
-                } else {
-                    view.flow.marriage_points
-                };
-            }
-        }
+        // The melds it would show on its leads, added to its card points (marriages).
+        points += view.meld_table.held_points(
+            &view.flow.melds,
+            trump.unwrap_or(deck.suits.len()),
+            view.hand,
+            |m| m.moment == MeldMoment::Lead && m.adds_to == MeldAddsTo::Points,
+        );
     }
     (winners.len() as u32, points)
 }
@@ -318,6 +328,25 @@ fn declaration(view: &TricksView, legal: &[Action], effect: &str) -> Option<Acti
     })
 }
 
+/// The legal move showing the meld of `moment` worth most, naming its cheaper card (the last of
+/// equals), if any.
+fn best_meld(view: &TricksView, legal: &[Action], moment: MeldMoment) -> Option<Action> {
+    legal
+        .iter()
+        .copied()
+        .filter_map(|a| match a {
+            Action::Declare {
+                decl,
+                card: Some(c),
+            } if view.flow.meld_declarations.contains(&decl) => view
+                .meld_shown(decl, moment, c)
+                .map(|shown| (a, (shown.points, -view.card_points(c)))),
+            _ => None,
+        })
+        .max_by_key(|&(_, key)| key)
+        .map(|(a, _)| a)
+}
+
 /// How much the policy minds giving a card up: its points, and more for trumps.
 fn cost(view: &TricksView, card: CardId) -> i64 {
     view.card_points(card)
@@ -350,20 +379,9 @@ fn lead(view: &TricksView, legal: &[Action]) -> Action {
     if let Some(x) = declaration(view, legal, "exchange") {
         return x;
     }
-    // The best marriage: in trumps if possible, leading its cheaper card.
-    let marriage = legal
-        .iter()
-        .copied()
-        .filter(|a| matches!(a, Action::Declare { card: Some(_), .. }))
-        .filter(|a| declaration(view, std::slice::from_ref(a), "marriage").is_some())
-        .max_by_key(|a| match a {
-            Action::Declare { card: Some(c), .. } => (
-                i64::from(view.suit(*c) == view.trump_suit),
-                -view.card_points(*c),
-            ),
-            _ => (0, 0),
-        });
-    if let Some(m) = marriage {
+    // The meld worth most (a marriage in trumps before one in another suit), leading its
+    // cheaper card.
+    if let Some(m) = best_meld(view, legal, MeldMoment::Lead) {
         return m;
     }
     // Close with a strong hand: already close to the target, and three trumps or more.
@@ -373,7 +391,7 @@ fn lead(view: &TricksView, legal: &[Action]) -> Action {
             .iter()
             .filter(|&c| view.suit(c) == view.trump_suit)
             .count();
-        if view.points[me] + view.pending_marriages() >= view.flow.target - 20 && trumps >= 3 {
+        if view.points[me] + view.pending_points() >= view.flow.target - 20 && trumps >= 3 {
             return close;
         }
     }

@@ -1,121 +1,18 @@
-//! Melds of a trick-taking hand (`[[meld]]`): each meld's instances in a hand once trumps are
-//! known (one per suit for melds of one suit, one for an around or for listed cards), and the
-//! best way to count them: within a class the instances share no card and the combination worth
-//! most counts (two marriages of one suit in a double pack, a double meld instead of two single
-//! ones); across classes a card serves again. No game is named here.
+//! Melds of a trick-taking hand (`[[meld]]`): the best way to count the melds shown before play
+//! (within a class the instances share no card and the combination worth most counts: two
+//! marriages of one suit in a double pack, a double meld instead of two single ones; across
+//! classes a card serves again), from the instances the ruleset computed once (its
+//! [`MeldTable`], which also shows the melds shown after play). No game is named here.
 
-use crate::deck::{CardSet, Deck};
-use crate::ruleset::{Meld, MeldSuit};
-
-/// One meld counted in a hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Melded {
-    /// The meld's index in the ruleset's `[[meld]]` list.
-    pub meld: u8,
-    /// The cards it uses.
-    pub cards: CardSet,
-}
-
-/// The cards one instance of a meld needs: `count` cards of each set (a set is one card's alike
-/// copies in a double pack).
-#[derive(Clone, Debug)]
-struct Instance {
-    meld: u8,
-    needs: Vec<(CardSet, u32)>,
-    points: i64,
-}
-
-/// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld).
-fn instances(
-    deck: &Deck,
-    index: usize,
-    meld: &Meld,
-    trump: Option<usize>,
-    out: &mut Vec<Instance>,
-) {
-    let in_suit = |suit: usize| -> Option<Vec<(CardSet, u32)>> {
-        meld.kinds
-            .iter()
-            .map(|&k| {
-                let cards = deck.kinds[k].cards & deck.suits[suit].cards;
-                (!cards.is_empty()).then_some((cards, meld.copies))
-            })
-            .collect()
-    };
-    let mut push = |needs: Option<Vec<(CardSet, u32)>>| {
-        if let Some(needs) = needs.filter(|n| !n.is_empty()) {
-            out.push(Instance {
-                meld: index as u8,
-                needs,
-                points: meld.points,
-            });
-        }
-    };
-    match meld.suit {
-        MeldSuit::Trump => {
-            if let Some(t) = trump {
-                push(in_suit(t));
-            }
-        }
-        MeldSuit::Plain | MeldSuit::Any => {
-            for s in 0..deck.suits.len() {
-                if meld.suit == MeldSuit::Plain && Some(s) == trump {
-                    continue;
-                }
-                push(in_suit(s));
-            }
-        }
-        MeldSuit::Each => {
-            let mut needs = Vec::new();
-            for &k in &meld.kinds {
-                for suit in &deck.suits {
-                    let cards = deck.kinds[k].cards & suit.cards;
-                    if !cards.is_empty() {
-                        needs.push((cards, meld.copies));
-                    }
-                }
-            }
-            push(Some(needs));
-        }
-        MeldSuit::Cards => {
-            let needs = meld
-                .cards
-                .iter()
-                .map(|&c| {
-                    let alike: CardSet = deck
-                        .same_suit(c)
-                        .iter()
-                        .filter(|&o| deck.alike(o, c))
-                        .collect();
-                    (alike, meld.copies)
-                })
-                .collect();
-            push(Some(needs));
-        }
-    }
-}
-
-/// Takes the cards `instance` needs from `avail`, or returns `None` when it lacks them.
-fn take(instance: &Instance, avail: CardSet) -> Option<(CardSet, CardSet)> {
-    let mut left = avail;
-    let mut used = CardSet::EMPTY;
-    for &(set, count) in &instance.needs {
-        let have = left & set;
-        if have.len() < count {
-            return None;
-        }
-        for c in have.iter().take(count as usize) {
-            left.remove(c);
-            used.insert(c);
-        }
-    }
-    Some((left, used))
-}
+use crate::deck::CardSet;
+use crate::ruleset::melds::{Instance, take};
+pub use crate::ruleset::melds::{MeldTable, Melded, Shown};
+use crate::ruleset::{Meld, MeldMoment};
 
 /// The most points the instances from `from` on can make of `avail`, an instance counted again
 /// while the cards last; the melds that make them are pushed onto `best`.
 fn search(
-    list: &[Instance],
+    list: &[&Instance],
     from: usize,
     avail: CardSet,
     chosen: &mut Vec<Melded>,
@@ -126,7 +23,7 @@ fn search(
         *best = (points, chosen.clone());
     }
     for i in from..list.len() {
-        if let Some((left, used)) = take(&list[i], avail) {
+        if let Some((left, used)) = take(list[i], avail) {
             chosen.push(Melded {
                 meld: list[i].meld,
                 cards: used,
@@ -137,30 +34,51 @@ fn search(
     }
 }
 
-/// The melds `hand` counts with trumps `trump`, and their points: class by class, the
-/// combination of instances worth most that shares no card within the class.
+/// The melds shown before play (`moment = "before-play"`) that `hand` counts with trumps
+/// `trump`, and their points: class by class, the combination of instances worth most that
+/// shares no card within the class. Melds shown after play are left out.
 pub fn best(
-    deck: &Deck,
+    table: &MeldTable,
     melds: &[Meld],
     hand: CardSet,
     trump: Option<usize>,
 ) -> (i64, Vec<Melded>) {
+    best_of(table, melds, hand, trump, |m| {
+        m.moment == MeldMoment::BeforePlay
+    })
+}
+
+/// [`best`] over the melds `keep` keeps, whatever their moment (`yaku score` lists the melds a
+/// hand could show after play so).
+pub fn best_of(
+    table: &MeldTable,
+    melds: &[Meld],
+    hand: CardSet,
+    trump: Option<usize>,
+    keep: impl Fn(&Meld) -> bool,
+) -> (i64, Vec<Melded>) {
     let mut total = 0;
     let mut out = Vec::new();
-    let mut classes: Vec<&str> = Vec::new();
-    for m in melds {
-        if !classes.contains(&m.class.as_str()) {
-            classes.push(&m.class);
+    // The classes in the order of their first meld.
+    let mut classes: Vec<u8> = Vec::new();
+    for (i, m) in melds.iter().enumerate() {
+        let class = table.class(i as u8);
+        if keep(m) && !classes.contains(&class) {
+            classes.push(class);
         }
     }
-    let mut list = Vec::new();
+    let all = table.instances(trump);
+    let mut list: Vec<&Instance> = Vec::new();
     for class in classes {
         list.clear();
-        for (i, m) in melds.iter().enumerate().filter(|(_, m)| m.class == class) {
-            instances(deck, i, m, trump, &mut list);
-        }
-        // Instances the hand cannot make are left out before the search.
-        list.retain(|inst| take(inst, hand).is_some());
+        // Instances the hand cannot make are left out before the search (most hold too few
+        // of its cards, which a count tells at once).
+        list.extend(all.iter().filter(|inst| {
+            table.class(inst.meld) == class
+                && (inst.cards & hand).len() >= inst.size
+                && keep(&melds[inst.meld as usize])
+                && take(inst, hand).is_some()
+        }));
         if list.is_empty() {
             continue;
         }

@@ -1,15 +1,15 @@
 //! The trick-taking family (Schnapsen, Pinochle and their relatives): any number of seats the
 //! rules allow, partnerships, a trump suit turned up under the stock or named by the winner of
-//! an auction, melds, tricks of one card a seat (double packs too), follow rules as data, and
-//! declarations on one's lead (marriage, exchange, close, claim); game points from the scoring
-//! script.
+//! an auction, melds (before play, on one's lead, on winning a trick), tricks of one card a seat
+//! (double packs too), follow rules as data, and declarations on one's lead (exchange, close,
+//! claim); game points from the scoring script.
 
 mod game;
 mod greedy;
 pub mod melds;
 mod view;
 
-pub use game::{Phase, TricksGame, ends, start};
+pub use game::{Phase, TrickFacts, TricksGame, ends, start};
 pub use view::TricksView;
 
 use crate::core::{Agent, Game, StartError, StartOptions};
@@ -71,6 +71,8 @@ impl crate::families::Family for Tricks {
 
 #[cfg(test)]
 mod dreier_tests;
+#[cfg(test)]
+mod moments_tests;
 #[cfg(test)]
 mod pinochle_tests;
 #[cfg(test)]

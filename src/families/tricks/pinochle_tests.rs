@@ -47,7 +47,7 @@ fn decl(r: &Ruleset, effect: &str) -> DeclId {
 fn meld_line(r: &Ruleset, ids: &[&str], trump: &str) -> String {
     let flow = r.tricks().unwrap();
     let suit = r.deck.suits.iter().position(|s| s.id == trump).unwrap();
-    let (points, found) = melds::best(&r.deck, &flow.melds, set(r, ids), Some(suit));
+    let (points, found) = melds::best(&flow.meld_table, &flow.melds, set(r, ids), Some(suit));
     let names: Vec<&str> = found
         .iter()
         .map(|m| flow.melds[m.meld as usize].id.as_str())

@@ -33,11 +33,12 @@ fn order(r: &Ruleset, ids: &[&str]) -> Vec<CardId> {
     o
 }
 
+/// The declaration with this effect, or this id (`marriage`: a meld declaration).
 fn declaration(r: &Ruleset, effect: &str) -> DeclId {
     DeclId(
         r.declarations
             .iter()
-            .position(|d| d.effect == effect)
+            .position(|d| d.effect == effect || d.id == effect)
             .expect("the ruleset has the declaration") as u8,
     )
 }
@@ -179,7 +180,7 @@ fn claim_against_no_trick_scores_3_and_a_marriage_counts_after_the_first_trick()
     let mut s = String::from("# schnapsen: marriage before the first trick, then a claim\n");
     s += &render(&r, &g.drain_events());
     s += &play(&mut g, &["marriage hearts-king"]);
-    assert_eq!(g.marriages(1), 40);
+    assert_eq!(g.declared_points(1), 40);
     assert_eq!(g.points(1), 0, "the marriage waits for a trick");
     s += &play(&mut g, &["play diamonds-jack"]);
     assert_eq!(g.points(1), 40 + 4 + 2, "counted once a trick is won");

@@ -1,11 +1,12 @@
 //! What one player may see of a trick-taking game: the own hand, the turned-up trump, the
 //! stock's size, the trick in progress, every card played so far (tricks are turned face down,
-//! but a player may remember them), the marriages shown, and the scores.
+//! but a player may remember them), the melds shown, and the scores.
 
 use super::game::{Phase, TricksGame};
-use crate::core::{Game, PerSeat, Seat, next_seat};
+use super::melds::{MeldTable, Melded, Shown};
+use crate::core::{DeclId, Game, PerSeat, Seat, next_seat};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{FollowRules, Ruleset, TricksFlow};
+use crate::ruleset::{FollowRules, MeldMoment, Ruleset, TricksFlow};
 use std::sync::Arc;
 
 /// One seat's view of a trick-taking game.
@@ -59,11 +60,18 @@ pub struct TricksView<'g> {
     pub won: PerSeat<CardSet>,
     /// Tricks each seat has won.
     pub tricks: PerSeat<u32>,
-    /// Marriage points each seat has declared.
-    pub marriages: PerSeat<i64>,
-    /// Marriage cards shown and not yet played.
+    /// The points each seat's melds added to its card points (a marriage's), counted or
+    /// pending.
+    pub declared: PerSeat<i64>,
+    /// The points the viewer's melds will add to its card points once it wins a trick.
+    pub pending: i64,
+    /// Meld cards shown and not yet played.
     pub shown: CardSet,
-    /// Each seat's points now (tricks, counted marriages).
+    /// Every meld shown this hand, by seat.
+    pub melded: &'g [(Seat, Melded)],
+    /// Every meld ready for play (its instances for every trump suit).
+    pub meld_table: &'g MeldTable,
+    /// Each seat's points now (tricks, counted melds added to them).
     pub points: PerSeat<i64>,
     /// Game points.
     pub scores: PerSeat<i64>,
@@ -83,13 +91,13 @@ impl<'g> TricksView<'g> {
         let other = next_seat(seat, seats);
         let mut won = PerSeat::new(seats);
         let mut tricks = PerSeat::new(seats);
-        let mut marriages = PerSeat::new(seats);
+        let mut declared = PerSeat::new(seats);
         let mut points = PerSeat::new(seats);
         let mut seen = game.hand(seat) | game.shown();
         for s in 0..seats {
             won[s] = game.won(s);
             tricks[s] = game.tricks(s);
-            marriages[s] = game.marriages(s);
+            declared[s] = game.declared_points(s);
             points[s] = game.points(s);
             seen |= won[s];
         }
@@ -133,8 +141,11 @@ impl<'g> TricksView<'g> {
             leader: game.leader(),
             won,
             tricks,
-            marriages,
+            declared,
+            pending: game.pending_points(seat),
             shown: game.shown(),
+            melded: game.melded(),
+            meld_table: game.meld_table(),
             points,
             scores: PerSeat::from_slice(game.scores()),
             round: game.round(),
@@ -184,12 +195,26 @@ impl<'g> TricksView<'g> {
         a != b && self.flow.teams.any() && self.flow.teams.team_of(a) == self.flow.teams.team_of(b)
     }
 
-    /// The viewer's marriage points not yet counted (no trick won yet).
-    pub fn pending_marriages(&self) -> i64 {
-        if self.flow.marriage_needs_trick && self.tricks[self.seat] == 0 {
-            self.marriages[self.seat]
-        } else {
-            0
-        }
+    /// The points the viewer's melds will add to its card points once it wins a trick.
+    pub fn pending_points(&self) -> i64 {
+        self.pending
+    }
+
+    /// The meld declaration `decl` shows for the viewer with `card` at `moment`, if any.
+    pub fn meld_shown(&self, decl: DeclId, moment: MeldMoment, card: CardId) -> Option<Shown> {
+        self.meld_table.shown(
+            &self.flow.melds,
+            decl,
+            moment,
+            self.trump_suit,
+            self.hand,
+            card,
+            |class| {
+                self.melded
+                    .iter()
+                    .filter(|(s, m)| *s == self.seat && self.meld_table.class(m.meld) == class)
+                    .fold(CardSet::EMPTY, |a, (_, m)| a | m.cards)
+            },
+        )
     }
 }

@@ -1,0 +1,323 @@
+//! A trick-taking ruleset's melds (`[[meld]]`) as a game reads them: each meld's instances once
+//! trumps are known (one per suit for melds of one suit, one for an around or for listed cards),
+//! computed for every trump suit when the ruleset loads, and the one meld a declaration shows
+//! after play (on one's lead, on winning a trick). The family's `melds` module counts the melds
+//! shown before play from the same instances. No game is named here.
+
+use super::model::{DeclId, Meld, MeldMoment, MeldSuit};
+use crate::deck::{CardId, CardSet, Deck};
+
+/// One meld counted in a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Melded {
+    /// The meld's index in the ruleset's `[[meld]]` list.
+    pub meld: u8,
+    /// The cards it uses.
+    pub cards: CardSet,
+}
+
+/// The cards one instance of a meld needs: `count` cards of each set (a set is one card's alike
+/// copies in a double pack).
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The meld's index in the ruleset's `[[meld]]` list.
+    pub meld: u8,
+    /// The sets of alike cards it needs, with how many of each.
+    pub needs: Vec<(CardSet, u32)>,
+    /// Its points.
+    pub points: i64,
+    /// Every card that may serve in it.
+    pub cards: CardSet,
+    /// How many cards it takes.
+    pub size: u32,
+}
+
+/// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld).
+fn instances(
+    deck: &Deck,
+    index: usize,
+    meld: &Meld,
+    trump: Option<usize>,
+    out: &mut Vec<Instance>,
+) {
+    let in_suit = |suit: usize| -> Option<Vec<(CardSet, u32)>> {
+        meld.kinds
+            .iter()
+            .map(|&k| {
+                let cards = deck.kinds[k].cards & deck.suits[suit].cards;
+                (!cards.is_empty()).then_some((cards, meld.copies))
+            })
+            .collect()
+    };
+    let mut push = |needs: Option<Vec<(CardSet, u32)>>| {
+        if let Some(needs) = needs.filter(|n| !n.is_empty()) {
+            out.push(Instance {
+                meld: index as u8,
+                cards: needs.iter().fold(CardSet::EMPTY, |a, &(s, _)| a | s),
+                size: needs.iter().map(|&(_, n)| n).sum(),
+                needs,
+                points: meld.points,
+            });
+        }
+    };
+    match meld.suit {
+        MeldSuit::Trump => {
+            if let Some(t) = trump {
+                push(in_suit(t));
+            }
+        }
+        MeldSuit::Plain | MeldSuit::Any => {
+            for s in 0..deck.suits.len() {
+                if meld.suit == MeldSuit::Plain && Some(s) == trump {
+                    continue;
+                }
+                push(in_suit(s));
+            }
+        }
+        MeldSuit::Each => {
+            let mut needs = Vec::new();
+            for &k in &meld.kinds {
+                for suit in &deck.suits {
+                    let cards = deck.kinds[k].cards & suit.cards;
+                    if !cards.is_empty() {
+                        needs.push((cards, meld.copies));
+                    }
+                }
+            }
+            push(Some(needs));
+        }
+        MeldSuit::Cards => {
+            let needs = meld
+                .cards
+                .iter()
+                .map(|&c| {
+                    let alike: CardSet = deck
+                        .same_suit(c)
+                        .iter()
+                        .filter(|&o| deck.alike(o, c))
+                        .collect();
+                    (alike, meld.copies)
+                })
+                .collect();
+            push(Some(needs));
+        }
+    }
+}
+
+/// Takes the cards `instance` needs from `avail`, or returns `None` when it lacks them.
+pub fn take(instance: &Instance, avail: CardSet) -> Option<(CardSet, CardSet)> {
+    let mut left = avail;
+    let mut used = CardSet::EMPTY;
+    for &(set, count) in &instance.needs {
+        let have = left & set;
+        if have.len() < count {
+            return None;
+        }
+        for c in have.iter().take(count as usize) {
+            left.remove(c);
+            used.insert(c);
+        }
+    }
+    Some((left, used))
+}
+
+/// The melds ready for play: each one's instances for every trump suit (the last entry: no
+/// trumps), the class of each meld, and the cards a meld shown after play may use. Built once
+/// when the ruleset loads.
+#[derive(Clone, Debug, Default)]
+pub struct MeldTable {
+    /// By trump suit (`suits.len()`: none): the instances of every meld.
+    by_trump: Vec<Vec<Instance>>,
+    /// By trump suit: every card an instance of a meld shown after play may use.
+    cards: Vec<CardSet>,
+    /// Each meld's class, numbered.
+    class: Vec<u8>,
+    /// Some meld is shown on winning a trick.
+    won_trick: bool,
+}
+
+/// One meld a declaration may show now: which meld, the cards it uses, its points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The meld and the cards it uses.
+    pub melded: Melded,
+    /// Its points.
+    pub points: i64,
+}
+
+impl MeldTable {
+    /// The melds of `melds` ready for play, for `deck`.
+    pub fn new(deck: &Deck, melds: &[Meld]) -> MeldTable {
+        let mut classes: Vec<&str> = Vec::new();
+        let class = melds
+            .iter()
+            .map(|m| {
+                let at = classes
+                    .iter()
+                    .position(|c| *c == m.class)
+                    .unwrap_or_else(|| {
+                        classes.push(&m.class);
+                        classes.len() - 1
+                    });
+                at as u8
+            })
+            .collect();
+        let mut by_trump = Vec::new();
+        let mut cards = Vec::new();
+        for trump in (0..deck.suits.len()).map(Some).chain([None]) {
+            let mut list = Vec::new();
+            for (i, m) in melds.iter().enumerate() {
+                instances(deck, i, m, trump, &mut list);
+            }
+            cards.push(
+                list.iter()
+                    .filter(|i| melds[i.meld as usize].moment != MeldMoment::BeforePlay)
+                    .fold(CardSet::EMPTY, |a, i| a | i.cards),
+            );
+            by_trump.push(list);
+        }
+        MeldTable {
+            by_trump,
+            cards,
+            class,
+            won_trick: melds.iter().any(|m| m.moment == MeldMoment::WonTrick),
+        }
+    }
+
+    /// The instances of every meld with trump suit `trump` (`None`: no trumps), in ruleset
+    /// order.
+    pub fn instances(&self, trump: Option<usize>) -> &[Instance] {
+        let at = trump.unwrap_or(self.by_trump.len().saturating_sub(1));
+        self.by_trump.get(at).map_or(&[], Vec::as_slice)
+    }
+
+    /// True when some meld is shown on winning a trick.
+    pub fn on_won_trick(&self) -> bool {
+        self.won_trick
+    }
+
+    /// The class number of meld `meld`.
+    pub fn class(&self, meld: u8) -> u8 {
+        self.class[meld as usize]
+    }
+
+    /// Every card a meld shown after play may use, with trump suit `trump` (`suits.len()`:
+    /// none).
+    pub fn cards(&self, trump: usize) -> CardSet {
+        self.cards.get(trump).copied().unwrap_or(CardSet::EMPTY)
+    }
+
+    /// The cards of `hand` that serve in a meld declaration `decl` may show at `moment` with
+    /// trump suit `trump`: of every instance of its melds of that moment that `hand` can make
+    /// without a card `used` says was shown before in the instance's class.
+    pub fn usable_cards(
+        &self,
+        melds: &[Meld],
+        decl: DeclId,
+        moment: MeldMoment,
+        trump: usize,
+        hand: CardSet,
+        used: impl Fn(u8) -> CardSet,
+    ) -> CardSet {
+        let mut usable = CardSet::EMPTY;
+        for inst in self.by_trump.get(trump).into_iter().flatten() {
+            // Most hands hold too few of its cards: a count tells at once.
+            if (inst.cards & hand).len() < inst.size {
+                continue;
+            }
+            let m = &melds[inst.meld as usize];
+            if m.moment != moment || m.declaration != Some(decl) {
+                continue;
+            }
+            let avail = hand - used(self.class[inst.meld as usize]);
+            if take(inst, avail).is_some() {
+                usable |= inst.cards & avail;
+            }
+        }
+        usable
+    }
+
+    /// The meld declaration `decl` shows with `card` at `moment`, with trump suit `trump`: of the
+    /// instances of its melds of that moment which use `card` and which `hand` can make without
+    /// a card `used` says was shown before in the instance's class, the one worth most (the
+    /// first of equals). `card` is among the cards it uses.
+    #[allow(clippy::too_many_arguments)]
+    pub fn shown(
+        &self,
+        melds: &[Meld],
+        decl: DeclId,
+        moment: MeldMoment,
+        trump: usize,
+        hand: CardSet,
+        card: CardId,
+        used: impl Fn(u8) -> CardSet,
+    ) -> Option<Shown> {
+        let mut best: Option<Shown> = None;
+        for inst in self.by_trump.get(trump)? {
+            if !inst.cards.contains(card) || (inst.cards & hand).len() < inst.size {
+                continue;
+            }
+            let m = &melds[inst.meld as usize];
+            if m.moment != moment
+                || m.declaration != Some(decl)
+                || best.is_some_and(|b| b.points >= inst.points)
+            {
+                continue;
+            }
+            let avail = hand - used(self.class[inst.meld as usize]);
+            if let Some(cards) = take_with(inst, avail, card) {
+                best = Some(Shown {
+                    melded: Melded {
+                        meld: inst.meld,
+                        cards,
+                    },
+                    points: inst.points,
+                });
+            }
+        }
+        best
+    }
+}
+
+impl MeldTable {
+    /// The points of the melds shown after play that `keep` keeps and that `hand` holds with
+    /// trump suit `trump` (`suits.len()`: none), each instance counted (a bot's estimate).
+    pub fn held_points(
+        &self,
+        melds: &[Meld],
+        trump: usize,
+        hand: CardSet,
+        keep: impl Fn(&Meld) -> bool,
+    ) -> i64 {
+        self.by_trump.get(trump).map_or(0, |list| {
+            list.iter()
+                .filter(|i| keep(&melds[i.meld as usize]) && take(i, hand).is_some())
+                .map(|i| i.points)
+                .sum()
+        })
+    }
+}
+
+/// The cards `instance` takes from `avail`, `card` among them, or `None` when it cannot.
+pub fn take_with(instance: &Instance, avail: CardSet, card: CardId) -> Option<CardSet> {
+    if !avail.contains(card) {
+        return None;
+    }
+    let mut used = CardSet::EMPTY;
+    for &(set, count) in &instance.needs {
+        let have = avail & set;
+        if have.len() < count {
+            return None;
+        }
+        // The named card first, then the others in deck order.
+        let first = have & CardSet::single(card);
+        for c in first
+            .iter()
+            .chain((have - first).iter())
+            .take(count as usize)
+        {
+            used.insert(c);
+        }
+    }
+    used.contains(card).then_some(used)
+}
