@@ -588,9 +588,8 @@ mod tests {
         let opening = guard.open_room(from, program).unwrap();
         // Both seats held by the person (seat 0's token), so that the test can play it out.
         let players = ["human".to_string(), "human".to_string()];
-        // A room's seed is random, and a dealt hand that scores at once (Koi-Koi's teyaku) can
-        // end its one-hand game before anyone moves: such a room no longer counts, so another
-        // is dealt.
+        // A dealt hand that scores at once (Koi-Koi's teyaku) can end a one-hand game before
+        // anyone moves: such a room no longer counts, so another is dealt.
         loop {
             let created = rooms
                 .create(Arc::clone(&ruleset), &players, Some(1))

@@ -250,7 +250,7 @@ impl Room {
             ruleset: ruleset.id.clone(),
             rules,
             content_hash: crate::core::record::hash_hex(ruleset.content_hash),
-            seed: rand::rng().random::<u64>(),
+            seed: new_seed(),
             rounds: hands,
             watch: secret(),
             creator: people.first().map(|(_, t)| t.clone()),
@@ -751,6 +751,19 @@ pub fn stored_record(store: &Store, code: &str) -> Result<Option<Record>, StoreE
         finished: stored.finished,
         undone: Vec::new(),
     }))
+}
+
+/// A new room's seed: random, so that every room deals anew. A test's rooms are seeded 1, 2, 3,
+/// ... in the order the test makes them (each test runs on a thread of its own), so a test sees
+/// the same deals every run rather than, now and then, a dealt hand that ends the game at once.
+fn new_seed() -> u64 {
+    #[cfg(test)]
+    {
+        thread_local!(static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(1) });
+        NEXT.with(|next| next.replace(next.get() + 1))
+    }
+    #[cfg(not(test))]
+    rand::rng().random::<u64>()
 }
 
 #[cfg(test)]
