@@ -207,15 +207,20 @@ pub fn run_with_wider(wider: fn(Vec<String>) -> i32) -> i32 {
     run()
 }
 
+/// The wider build, when the binary has one and `diagnostics` say the deck needs its card sets.
+fn wider_for(diagnostics: &[crate::diag::Diagnostic]) -> Option<fn(Vec<String>) -> i32> {
+    let needs = diagnostics
+        .iter()
+        .any(|d| d.code == Some(crate::diag::DiagnosticCode::DeckNeedsWiderSets));
+    WIDER.get().copied().filter(|_| needs)
+}
+
 /// When `diagnostics` say the deck needs wider card sets and the binary has a build with them,
 /// runs the whole command line there and ends the process with its exit code; otherwise returns.
 /// Called before a command prints anything of its ruleset's findings, so the output is the wider
 /// build's alone.
 pub(crate) fn hand_over_to_wider(diagnostics: &[crate::diag::Diagnostic]) {
-    let needs = diagnostics
-        .iter()
-        .any(|d| d.code == Some(crate::diag::DiagnosticCode::DeckNeedsWiderSets));
-    if let (true, Some(wider), Some(argv)) = (needs, WIDER.get(), ARGV.get()) {
+    if let (Some(wider), Some(argv)) = (wider_for(diagnostics), ARGV.get()) {
         let _ = std::io::Write::flush(&mut std::io::stdout());
         std::process::exit(wider(argv.clone()));
     }
@@ -229,10 +234,7 @@ pub(crate) fn check_in_wider(
     diagnostics: &[crate::diag::Diagnostic],
     out: &mut impl std::io::Write,
 ) -> std::io::Result<Option<bool>> {
-    let needs = diagnostics
-        .iter()
-        .any(|d| d.code == Some(crate::diag::DiagnosticCode::DeckNeedsWiderSets));
-    let Some(wider) = WIDER.get().filter(|_| needs) else {
+    let Some(wider) = wider_for(diagnostics) else {
         return Ok(None);
     };
     out.flush()?;

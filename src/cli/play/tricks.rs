@@ -11,7 +11,7 @@ use super::table::Table;
 use crate::cli::plural;
 use crate::core::{Action, Event, Game, Seat};
 use crate::deck::CardId;
-use crate::families::tricks::{Phase, TricksGame, ends};
+use crate::families::tricks::{Phase, TricksGame, TricksView, ends};
 use crate::ruleset::{GameLength, MeldAddsTo, MeldMoment};
 use std::fmt::Write as _;
 
@@ -219,6 +219,37 @@ fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
 }
 
 /// The melds shown this hand, a line per seat, with their points.
+/// `trumps: ... · ...`: the trump suit (or why there is none) and the stock, the turned-up card
+/// named by `turned_up` (styled on the text screen, plain on the board).
+fn trumps_and_stock(
+    style: &Style,
+    g: &TricksGame,
+    view: &TricksView<'_>,
+    turned_up: impl Fn(CardId) -> String,
+) -> String {
+    let deck = &g.ruleset().deck;
+    let no_trumps = g.contract().is_some_and(|c| !c.trumps);
+    let trumps = deck.suits.get(view.trump_suit).map_or(
+        if no_trumps {
+            "none in this contract"
+        } else {
+            "not named yet"
+        },
+        |s| s.name.as_str(),
+    );
+    let stock = match (view.closed_by, view.trump_card) {
+        (Some(c), _) => format!("the stock is closed (by {})", style.who(c)),
+        (None, Some(t)) => format!(
+            "turned up: {} under a stock of {}",
+            turned_up(t),
+            plural(view.stock_len, "card")
+        ),
+        (None, None) if g.flow().deal_all || g.flow().talon => "no stock".to_string(),
+        (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
+    };
+    format!("trumps: {trumps} · {stock}")
+}
+
 fn melds_text(style: &Style, g: &TricksGame) -> Vec<String> {
     let r = Game::ruleset(g);
     (0..Game::seats(g))
@@ -411,26 +442,12 @@ impl Table for TricksTable {
         if let Some(a) = auction_text(&self.style, g) {
             let _ = writeln!(out, "{a}");
         }
-        let no_trumps = g.contract().is_some_and(|c| !c.trumps);
-        let trumps = deck.suits.get(view.trump_suit).map_or(
-            if no_trumps {
-                "none in this contract"
-            } else {
-                "not named yet"
-            },
-            |s| s.name.as_str(),
+        let turned_up = |t| self.style.name(deck, t);
+        let _ = writeln!(
+            out,
+            "{}",
+            trumps_and_stock(&self.style, g, &view, turned_up)
         );
-        let stock = match (view.closed_by, view.trump_card) {
-            (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
-            (None, Some(t)) => format!(
-                "turned up: {} under a stock of {}",
-                self.style.name(deck, t),
-                plural(view.stock_len, "card")
-            ),
-            (None, None) if g.flow().deal_all || g.flow().talon => "no stock".to_string(),
-            (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
-        };
-        let _ = writeln!(out, "trumps: {trumps} · {stock}");
         for line in melds_text(&self.style, g) {
             let _ = writeln!(out, "{line}");
         }
@@ -545,26 +562,8 @@ impl Table for TricksTable {
                 lines,
             }
         };
-        let no_trumps = g.contract().is_some_and(|c| !c.trumps);
-        let trumps = deck.suits.get(view.trump_suit).map_or(
-            if no_trumps {
-                "none in this contract"
-            } else {
-                "not named yet"
-            },
-            |s| s.name.as_str(),
-        );
-        let stock = match (view.closed_by, view.trump_card) {
-            (Some(c), _) => format!("the stock is closed (by {})", self.style.who(c)),
-            (None, Some(t)) => format!(
-                "turned up: {} under a stock of {}",
-                deck.card(t).name,
-                plural(view.stock_len, "card")
-            ),
-            (None, None) if g.flow().deal_all || g.flow().talon => "no stock".to_string(),
-            (None, None) => "the stock is gone: follow suit, or trump when void".to_string(),
-        };
-        let mut notes = vec![format!("trumps: {trumps} · {stock}")];
+        let turned_up = |t: CardId| deck.card(t).name.clone();
+        let mut notes = vec![trumps_and_stock(&self.style, g, &view, turned_up)];
         if let Some(a) = auction_text(&self.style, g) {
             for (i, line) in a.lines().enumerate() {
                 notes.insert(i, line.to_string());

@@ -381,10 +381,9 @@ fn every_contract_made_and_set() {
         "set",
         [9, 0, 9],
     );
-    // Gang (ange-bauer: every trick, no trumps, the declarer leads, 9 points).
-    let mut moves = vec!["bid 4", "pass", "pass"];
-    moves.extend(take_talon);
-    let mut tricks: Vec<String> = Vec::new();
+    // The declarer (seat 1) leads the five Hearts and the Ace of Spades and takes every trick:
+    // the play of the Gang and the Bauernschnapser made.
+    let mut every_trick: Vec<String> = Vec::new();
     for (lead, p0, p2) in [
         ("hearts-ace", "spades-queen", "spades-ten"),
         ("hearts-ten", "spades-jack", "spades-king"),
@@ -393,9 +392,12 @@ fn every_contract_made_and_set() {
         ("hearts-jack", "clubs-king", "clubs-ace"),
         ("spades-ace", "clubs-queen", "clubs-ten"),
     ] {
-        tricks.extend([lead, p2, p0].map(|c| format!("play {c}")));
+        every_trick.extend([lead, p2, p0].map(|c| format!("play {c}")));
     }
-    moves.extend(tricks.iter().map(String::as_str));
+    // Gang (ange-bauer: every trick, no trumps, the declarer leads, 9 points).
+    let mut moves = vec!["bid 4", "pass", "pass"];
+    moves.extend(take_talon);
+    moves.extend(every_trick.iter().map(String::as_str));
     s += &case(
         &r,
         "Gang made: every trick without trumps; it scores 9 (ange-bauer)",
@@ -419,18 +421,7 @@ fn every_contract_made_and_set() {
     let mut moves = vec!["bid 5", "pass", "pass"];
     moves.extend(take_talon);
     moves.push("trump hearts");
-    let mut tricks: Vec<String> = Vec::new();
-    for (lead, p0, p2) in [
-        ("hearts-ace", "spades-queen", "spades-ten"),
-        ("hearts-ten", "spades-jack", "spades-king"),
-        ("hearts-king", "diamonds-king", "diamonds-ace"),
-        ("hearts-queen", "diamonds-queen", "diamonds-ten"),
-        ("hearts-jack", "clubs-king", "clubs-ace"),
-        ("spades-ace", "clubs-queen", "clubs-ten"),
-    ] {
-        tricks.extend([lead, p2, p0].map(|c| format!("play {c}")));
-    }
-    moves.extend(tricks.iter().map(String::as_str));
+    moves.extend(every_trick.iter().map(String::as_str));
     s += &case(
         &r,
         "Bauernschnapser made: every trick with Hearts trumps; it scores 12 (ange-bauer)",
