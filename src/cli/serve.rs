@@ -1,6 +1,8 @@
 //! `yaku serve`: the browser table, served by yaku itself on this machine (or a network with
 //! `--listen`), its rooms kept in a database; and the stored rooms listed and exported.
 
+use crate::serve::gate::Gate;
+use crate::serve::limits::Limits;
 use crate::serve::rooms::{Rooms, stored_record};
 use crate::serve::store::{Store, StoreError, default_path};
 use std::io::IsTerminal;
@@ -112,8 +114,9 @@ pub fn run(args: &ServeArgs) -> i32 {
             return super::EXIT_USAGE;
         }
     }
+    let gate = Gate::new(programs, &Limits::default());
     let (rooms, kept) = if args.in_memory {
-        (Rooms::default(), None)
+        (Rooms::new(gate), None)
     } else {
         let (path, store) = match database(args) {
             Ok(opened) => opened,
@@ -125,7 +128,7 @@ pub fn run(args: &ServeArgs) -> i32 {
         if let Some(code) = &args.export {
             return export(&store, &path, code, args.output.as_deref());
         }
-        match Rooms::open(store) {
+        match Rooms::open(store, gate) {
             Ok((rooms, problems)) => {
                 for e in &problems {
                     eprintln!("warning: {}", crate::diag::escape_control(&e.to_string()));
@@ -136,7 +139,7 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
     };
     let server = match crate::serve::Server::bind(args.listen) {
-        Ok(s) => s.with_programs(programs),
+        Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot serve on {}: {e}", args.listen);
             return super::EXIT_FAILURE;

@@ -47,7 +47,7 @@ pub struct Limits {
     /// more moves wait their turn. Each thread keeps caches of its own (the scoring scripts'
     /// results), so a bound on threads is one on memory.
     pub game_threads: usize,
-    /// The most playouts a room's `expert:N` may spend on a decision.
+    /// The most playouts a room's `expert:N` may spend on a decision ([`super::gate`]).
     pub bot_playouts: usize,
     /// The most time a room's `expert@T` may spend on a decision.
     pub bot_time: Duration,
@@ -287,38 +287,6 @@ impl Guard {
             })?;
         opening._permit = Some(permit);
         Ok(opening)
-    }
-
-    /// The bots of `players` within what a room's bot may spend on a decision, or why not.
-    pub fn bots(&self, players: &[String]) -> Result<(), Refused> {
-        let too_much = |what: String| Err(Refused::new(StatusCode::BAD_REQUEST, what));
-        for name in players {
-            if let Some(n) = name.strip_prefix("expert:")
-                && n.parse::<usize>()
-                    .is_ok_and(|n| n > self.limits.bot_playouts)
-            {
-                return too_much(format!(
-                    "`{name}`: a room's expert spends at most {} playouts a decision",
-                    self.limits.bot_playouts
-                ));
-            }
-            if let Some(t) = name.strip_prefix("expert@") {
-                let time = match t.strip_suffix("ms") {
-                    Some(ms) => ms.parse().ok().map(Duration::from_millis),
-                    None => t
-                        .strip_suffix('s')
-                        .and_then(|s| s.parse().ok())
-                        .map(Duration::from_secs),
-                };
-                if time.is_some_and(|t| t > self.limits.bot_time) {
-                    return too_much(format!(
-                        "`{name}`: a room's expert spends at most {} ms a decision",
-                        self.limits.bot_time.as_millis()
-                    ));
-                }
-            }
-        }
-        Ok(())
     }
 
     /// A connection from `ip`, held until the slot is dropped, or why not.
@@ -637,29 +605,6 @@ mod tests {
         }
         drop(first);
         assert!(guard.open_room(ip(1), false).is_ok());
-    }
-
-    #[test]
-    fn a_rooms_bots_think_within_bounds() {
-        let guard = Guard::new(Limits::default());
-        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert!(
-            guard
-                .bots(&names(&["human", "expert", "expert:192", "expert@1s"]))
-                .is_ok()
-        );
-        assert!(guard.bots(&names(&["expert@999ms", "greedy"])).is_ok());
-        let e = guard
-            .bots(&names(&["human", "expert:1000000"]))
-            .err()
-            .unwrap();
-        assert_eq!(
-            e.message,
-            "`expert:1000000`: a room's expert spends at most 192 playouts a decision"
-        );
-        let e = guard.bots(&names(&["expert@60s"])).err().unwrap();
-        assert!(e.message.contains("at most 1000 ms"), "{}", e.message);
-        assert!(guard.bots(&names(&["expert@2000ms"])).is_err());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! seat talks to its room over a WebSocket in the seat protocol ([`crate::core::protocol`]).
 //! Built on axum and tokio, the Rust ecosystem's well-kept web server and runtime.
 
+pub mod gate;
 pub mod limits;
 pub mod pasted;
 pub mod programs;
@@ -19,7 +20,6 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use limits::{Guard, Limits};
-use programs::Programs;
 use rooms::Rooms;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -33,7 +33,6 @@ pub struct Server {
     listener: std::net::TcpListener,
     rooms: Rooms,
     limits: Limits,
-    programs: Programs,
     threads: Option<usize>,
 }
 
@@ -46,12 +45,12 @@ impl Server {
             listener,
             rooms: Rooms::default(),
             limits: Limits::default(),
-            programs: Programs::default(),
             threads: None,
         })
     }
 
-    /// Serves these rooms (kept in a store) instead of rooms in memory only.
+    /// Serves these rooms (kept in a store, or seated through a gate with the operator's
+    /// programs) instead of rooms in memory only with yaku's own bots.
     pub fn with_rooms(self, rooms: Rooms) -> Server {
         Server { rooms, ..self }
     }
@@ -59,12 +58,6 @@ impl Server {
     /// The same server holding its clients to `limits` instead of the default ones.
     pub fn with_limits(mut self, limits: Limits) -> Server {
         self.limits = limits;
-        self
-    }
-
-    /// The same server letting rooms seat the operator's `programs` by name.
-    pub fn with_programs(mut self, programs: Programs) -> Server {
-        self.programs = programs;
         self
     }
 
@@ -94,7 +87,9 @@ impl Server {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
             let guard = Arc::new(Guard::new(self.limits));
             let listener = limits::Bounded::new(listener, Arc::clone(&guard));
-            let app = guarded(router(Arc::new(self.rooms)), guard, self.programs);
+            let rooms = Arc::new(self.rooms);
+            let programs = rooms.gate().program_names();
+            let app = guarded(router(rooms), guard, programs);
             axum::serve(
                 listener,
                 app.into_make_service_with_connect_info::<limits::Client>(),
@@ -127,12 +122,10 @@ fn router(rooms: Arc<Rooms>) -> Router {
         .with_state(rooms)
 }
 
-/// `router` held to the guard's limits ([`limits`]), with the operator's programs.
-fn guarded(router: Router, guard: Arc<Guard>, programs: Programs) -> Router {
-    let names = programs.names();
+/// `router` held to the guard's limits ([`limits`]), listing the operator's programs' names.
+fn guarded(router: Router, guard: Arc<Guard>, programs: Vec<String>) -> Router {
     router
-        .route("/api/bots", get(move || async move { Json(names) }))
-        .layer(Extension(Arc::new(programs)))
+        .route("/api/bots", get(move || async move { Json(programs) }))
         .layer(Extension(Arc::clone(&guard)))
         .layer(DefaultBodyLimit::max(guard.limits().body_bytes))
         .layer(axum::middleware::from_fn_with_state(guard, limits::rate))
@@ -233,7 +226,6 @@ struct NewRoom {
 async fn create_room(
     State(rooms): State<Arc<Rooms>>,
     Extension(guard): Extension<Arc<Guard>>,
-    Extension(programs): Extension<Arc<Programs>>,
     ConnectInfo(limits::Client(from)): ConnectInfo<limits::Client>,
     Json(mut new): Json<NewRoom>,
 ) -> Response {
@@ -249,23 +241,19 @@ async fn create_room(
     if new.players.len() > crate::core::MAX_SEATS {
         return (StatusCode::BAD_REQUEST, "too many seats".to_string()).into_response();
     }
-    if let Err(refused) = guard.bots(&new.players) {
-        return refused.into_response();
-    }
-    let (players, runs_programs) = match programs.resolve(&new.players) {
-        Ok(p) => p,
+    let seating = match rooms.gate().seat(&new.players, &ruleset) {
+        Ok(s) => s,
         Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
     };
-    let opening = match guard.open_room(from.ip(), runs_programs) {
+    let opening = match guard.open_room(from.ip(), seating.runs_programs()) {
         Ok(o) => o,
         Err(refused) => return refused.into_response(),
     };
     // Starting a game may run bots (an expert's first moves): off the async threads.
     let made = {
         let rooms = Arc::clone(&rooms);
-        tokio::task::spawn_blocking(move || match pasted {
-            Some(text) => rooms.create_pasted(ruleset, text, &players, new.hands),
-            None => rooms.create(ruleset, &players, new.hands),
+        tokio::task::spawn_blocking(move || {
+            rooms.create_seated(ruleset, pasted, seating, new.hands)
         })
         .await
     };

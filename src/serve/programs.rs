@@ -1,6 +1,6 @@
 //! The outside programs a room may seat: only those the server's operator named when starting
-//! it (`yaku serve --bot NAME=PROGRAM`), by their names; a program named by a remote client
-//! would run anything on the server's machine.
+//! it (`yaku serve --bot NAME=PROGRAM`), by their names ([`super::gate`] decides); a program
+//! named by a remote client would run anything on the server's machine.
 
 use std::collections::BTreeMap;
 
@@ -50,37 +50,23 @@ impl Programs {
         self.by_name.keys().cloned().collect()
     }
 
-    /// `players` as a room seats them: each program's name as `cmd:PROGRAM`, and whether any
-    /// was; a client's own `cmd:` is refused.
-    pub fn resolve(&self, players: &[String]) -> Result<(Vec<String>, bool), String> {
-        let mut any = false;
-        let resolved = players
-            .iter()
-            .map(|p| {
-                if p.starts_with("cmd:") {
-                    return Err(format!(
-                        "a room seats only the programs the server's operator named{}",
-                        self.offered()
-                    ));
-                }
-                Ok(match self.by_name.get(p) {
-                    Some(program) => {
-                        any = true;
-                        format!("cmd:{program}")
-                    }
-                    None => p.clone(),
-                })
-            })
-            .collect::<Result<_, _>>()?;
-        Ok((resolved, any))
+    /// The names, in order, borrowed.
+    pub fn name_list(&self) -> impl Iterator<Item = &str> {
+        self.by_name.keys().map(String::as_str)
     }
 
-    fn offered(&self) -> String {
-        if self.by_name.is_empty() {
-            " (`yaku serve --bot NAME=PROGRAM`), and it named none".to_string()
-        } else {
-            format!(": {}", self.names().join(", "))
-        }
+    /// The program (and its arguments) the operator named `name`.
+    pub fn program(&self, name: &str) -> Option<&str> {
+        self.by_name.get(name).map(String::as_str)
+    }
+
+    /// The name the operator gave `program` (as [`Programs::program`] returns it), if it is one
+    /// of theirs.
+    pub fn named_for(&self, program: &str) -> Option<&str> {
+        self.by_name
+            .iter()
+            .find(|(_, p)| p.as_str() == program)
+            .map(|(n, _)| n.as_str())
     }
 }
 
@@ -104,17 +90,9 @@ mod tests {
             let e = programs.add(spec).unwrap_err();
             assert!(e.contains(why), "{spec}: {e}");
         }
-        let players = ["human".to_string(), "pybot".to_string()];
-        let (resolved, any) = programs.resolve(&players).unwrap();
-        assert_eq!(resolved, ["human", "cmd:python3 bot.py"]);
-        assert!(any);
-        let (_, any) = programs.resolve(&["greedy".to_string()]).unwrap();
-        assert!(!any);
-        let e = programs.resolve(&["cmd:rm -rf /".to_string()]).unwrap_err();
-        assert!(e.contains("operator named: pybot"), "{e}");
-        let e = Programs::default()
-            .resolve(&["cmd:sh".to_string()])
-            .unwrap_err();
-        assert!(e.contains("--bot NAME=PROGRAM"), "{e}");
+        assert_eq!(programs.program("pybot"), Some("python3 bot.py"));
+        assert_eq!(programs.named_for("python3 bot.py"), Some("pybot"));
+        assert_eq!(programs.program("greedy"), None);
+        assert_eq!(programs.named_for("sh"), None);
     }
 }

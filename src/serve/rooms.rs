@@ -3,13 +3,14 @@
 //! each seat only what that seat may see ([`protocol::state`]), and stores every move
 //! ([`super::store`]) before anyone is told of it.
 
+use super::gate::{Gate, HUMAN, Seating};
 use super::store::{Store, StoreError, StoredRoom};
 use crate::agent::Agent;
 use crate::cli::SeatTable;
 use crate::core::protocol;
 use crate::core::record::{Record, Step};
 use crate::core::{Game, Seat, agent_rng};
-use crate::families::{agent_by_name, seat_range, start_record};
+use crate::families::{seat_range, start_record};
 use crate::ruleset::Ruleset;
 use rand::RngExt;
 use std::collections::HashMap;
@@ -66,6 +67,8 @@ pub struct Room {
     changed: watch::Sender<u64>,
     /// Each person's table (none for a bot's seat): what the page draws, and the move log.
     tables: Vec<Option<SeatTable>>,
+    /// Who may sit: every bot the room makes passes it.
+    gate: Arc<Gate>,
 }
 
 /// Why a seat is not handed to a bot.
@@ -148,27 +151,32 @@ fn empty_record(ruleset: &Ruleset, seed: u64, names: &[String], rounds: Option<u
 }
 
 impl Room {
-    /// The room `stored` describes: its game started from the seed and moved by every stored
-    /// move (as a record replays), each seat held by its person's token or its bot.
+    /// The room `stored` describes: its game started from the seed and moves by every stored
+    /// move (as a record replays), each seat held by its person's token or, where `gate` is
+    /// given, its bot named in `names` as the gate makes it ([`Gate::agent`]). Without a gate no
+    /// bot is made: the room only rebuilds the game and its record (an export).
     fn build(
         stored: &StoredRoom,
+        names: &[String],
         ruleset: Arc<Ruleset>,
         store: Option<Arc<Store>>,
+        gate: Option<Arc<Gate>>,
     ) -> Result<Room, String> {
-        let names = &stored.holders;
         if stored.tokens.len() != names.len() {
             return Err("its seats are not all stored".to_string());
         }
         let mut holders = Vec::with_capacity(names.len());
         for (name, token) in names.iter().zip(&stored.tokens) {
-            holders.push(match (name.as_str(), token) {
-                ("human", Some(token)) => Holder::Person {
+            holders.push(match (name.as_str(), token, &gate) {
+                (HUMAN, Some(token), _) => Holder::Person {
                     token: token.clone(),
                 },
-                ("human", None) => return Err("a person's seat has no token".to_string()),
-                (bot, _) => Holder::Bot(agent_by_name(bot, &ruleset).map_err(|e| e.to_string())?),
+                (HUMAN, None, _) => return Err("a person's seat has no token".to_string()),
+                (bot, _, Some(gate)) => Holder::Bot(gate.agent(bot, &ruleset)?),
+                (_, _, None) => Holder::Bot(Box::new(crate::agent::GreedyAgent)),
             });
         }
+        let names = &names.to_vec();
         let mut record = empty_record(&ruleset, stored.seed, names, stored.rounds);
         let mut game =
             start_record(&record, Arc::clone(&ruleset), true).map_err(|e| e.to_string())?;
@@ -195,6 +203,7 @@ impl Room {
             store,
             changed: watch::channel(0).0,
             tables: Vec::new(),
+            gate: gate.unwrap_or_default(),
         };
         room.fresh_tables();
         Ok(room)
@@ -205,7 +214,7 @@ impl Room {
     fn fresh_tables(&mut self) {
         let names = &self.names;
         self.tables = (0..names.len())
-            .map(|s| (names[s] == "human").then(|| SeatTable::new(&self.ruleset, names, s)))
+            .map(|s| (names[s] == HUMAN).then(|| SeatTable::new(&self.ruleset, names, s)))
             .collect();
         self.narrate();
     }
@@ -215,10 +224,12 @@ impl Room {
     fn start(
         ruleset: Arc<Ruleset>,
         rules: Option<String>,
-        players: &[String],
+        seating: Seating,
         hands: Option<u32>,
         store: Option<Arc<Store>>,
+        gate: Arc<Gate>,
     ) -> Result<(Room, Vec<(Seat, String)>), String> {
+        let players = seating.holders();
         let range = seat_range(&ruleset);
         if !range.allows(players.len()) {
             return Err(format!(
@@ -236,10 +247,8 @@ impl Room {
                 "a room plays 1 to {MAX_HANDS} hands; {h} were asked"
             ));
         }
-        let tokens: Vec<Option<String>> = players
-            .iter()
-            .map(|p| (p == "human").then(secret))
-            .collect();
+        let tokens: Vec<Option<String>> =
+            players.iter().map(|p| (p == HUMAN).then(secret)).collect();
         let people: Vec<(Seat, String)> = tokens
             .iter()
             .enumerate()
@@ -259,7 +268,7 @@ impl Room {
             moves: Vec::new(),
             finished: false,
         };
-        let mut room = Room::build(&stored, ruleset, None)?;
+        let mut room = Room::build(&stored, seating.holders(), ruleset, None, Some(gate))?;
         room.play_bots();
         if let Some(store) = &store {
             let stored = StoredRoom {
@@ -362,6 +371,14 @@ impl Room {
         }
     }
 
+    /// Tells every person's table `notice` (in its move log), and the operator.
+    fn note(&mut self, notice: &str) {
+        eprintln!("room {}: {notice}", self.code);
+        for table in self.tables.iter_mut().flatten() {
+            table.note(notice);
+        }
+    }
+
     /// The spectators' token, given to whoever hands a seat over so that they watch on.
     pub fn watch_token(&self) -> &str {
         &self.watch
@@ -450,15 +467,21 @@ impl Room {
                 return Err(HandOverError::Here { seat, away });
             }
         }
-        let agent =
-            agent_by_name(bot, &self.ruleset).map_err(|e| HandOverError::Bot(e.to_string()))?;
+        let bot = self
+            .gate
+            .hand_over(bot, &self.ruleset)
+            .map_err(HandOverError::Bot)?;
+        let agent = self
+            .gate
+            .agent(&bot, &self.ruleset)
+            .map_err(HandOverError::Bot)?;
         if let Some(store) = &self.store {
             store
-                .hand_over(&self.code, seat, bot)
+                .hand_over(&self.code, seat, &bot)
                 .map_err(|e| HandOverError::Failed(e.to_string()))?;
         }
         self.holders[seat] = Holder::Bot(agent);
-        self.names[seat] = bot.to_string();
+        self.names[seat] = bot;
         let from = self.moves.len();
         self.play_bots();
         self.commit(from).map_err(HandOverError::Failed)
@@ -538,6 +561,8 @@ impl Drop for Presence {
 pub struct Rooms {
     rooms: Mutex<HashMap<String, Arc<Mutex<Room>>>>,
     store: Option<Arc<Store>>,
+    /// Who may sit, for every room.
+    gate: Arc<Gate>,
     /// How long a seat must be away before the creator may hand it to a bot.
     pub away_before_hand_over: Duration,
 }
@@ -545,11 +570,7 @@ pub struct Rooms {
 impl Default for Rooms {
     /// Rooms in memory only: stopping the server ends their games.
     fn default() -> Rooms {
-        Rooms {
-            rooms: Mutex::default(),
-            store: None,
-            away_before_hand_over: AWAY_BEFORE_HAND_OVER,
-        }
+        Rooms::new(Gate::default())
     }
 }
 
@@ -571,14 +592,39 @@ fn stored_ruleset(stored: &StoredRoom) -> Result<Arc<Ruleset>, String> {
     Ok(Arc::new(ruleset))
 }
 
-/// A stored room, rebuilt.
-fn rebuild(stored: &StoredRoom, store: Option<Arc<Store>>) -> Result<Room, StoreError> {
+/// A stored room, rebuilt: with a `gate`, its seats checked again ([`Gate::reseat`]; a seat
+/// whose holder no longer passes is played by greedy, stored so, and the notices say why), and
+/// without one, as stored with no bot made (an export).
+fn rebuild(
+    stored: &StoredRoom,
+    store: Option<Arc<Store>>,
+    gate: Option<Arc<Gate>>,
+) -> Result<(Room, Vec<String>), StoreError> {
     let bad = |reason: String| StoreError::Room {
         code: stored.code.clone(),
         reason,
     };
     let ruleset = stored_ruleset(stored).map_err(bad)?;
-    Room::build(stored, ruleset, store).map_err(bad)
+    let Some(gate) = gate else {
+        let room = Room::build(stored, &stored.holders, ruleset, store, None).map_err(bad)?;
+        return Ok((room, Vec::new()));
+    };
+    let (seating, notices) = gate.reseat(&stored.holders, &ruleset);
+    if let Some(store) = &store {
+        for (seat, (was, now)) in stored.holders.iter().zip(seating.holders()).enumerate() {
+            if was != now {
+                store
+                    .hand_over(&stored.code, seat, now)
+                    .map_err(|e| bad(e.to_string()))?;
+            }
+        }
+    }
+    let mut room =
+        Room::build(stored, seating.holders(), ruleset, store, Some(gate)).map_err(bad)?;
+    for notice in &notices {
+        room.note(notice);
+    }
+    Ok((room, notices))
 }
 
 impl Rooms {
@@ -586,16 +632,23 @@ impl Rooms {
     /// waits where it was (finished ones are read when asked for). Rooms that cannot be
     /// rebuilt (their ruleset is gone, or changed so that a move is no longer legal) stay
     /// stored and are listed with why, as are rooms whose rules changed but which play on.
-    pub fn open(store: Store) -> Result<(Rooms, Vec<StoreError>), StoreError> {
+    /// Every seat passes `gate` again: a holder it no longer lets in is played by greedy, with
+    /// a warning among the problems.
+    pub fn open(store: Store, gate: Gate) -> Result<(Rooms, Vec<StoreError>), StoreError> {
         let store = Arc::new(store);
+        let gate = Arc::new(gate);
         let mut rooms = HashMap::new();
         let mut problems = Vec::new();
         for code in store.unfinished()? {
             let Some(stored) = store.load(&code)? else {
                 continue;
             };
-            match rebuild(&stored, Some(Arc::clone(&store))) {
-                Ok(mut room) => {
+            match rebuild(&stored, Some(Arc::clone(&store)), Some(Arc::clone(&gate))) {
+                Ok((mut room, notices)) => {
+                    problems.extend(notices.into_iter().map(|notice| StoreError::Seat {
+                        code: code.clone(),
+                        notice,
+                    }));
                     let now = crate::core::record::hash_hex(room.ruleset.content_hash);
                     if now != stored.content_hash {
                         problems.push(StoreError::RulesChanged {
@@ -618,9 +671,25 @@ impl Rooms {
         let rooms = Rooms {
             rooms: Mutex::new(rooms),
             store: Some(store),
+            gate,
             away_before_hand_over: AWAY_BEFORE_HAND_OVER,
         };
         Ok((rooms, problems))
+    }
+
+    /// Rooms in memory only, seated through `gate`.
+    pub fn new(gate: Gate) -> Rooms {
+        Rooms {
+            rooms: Mutex::default(),
+            store: None,
+            gate: Arc::new(gate),
+            away_before_hand_over: AWAY_BEFORE_HAND_OVER,
+        }
+    }
+
+    /// Who may sit.
+    pub fn gate(&self) -> &Gate {
+        &self.gate
     }
 
     /// How many rooms are open now.
@@ -633,16 +702,16 @@ impl Rooms {
         self.len() == 0
     }
 
-    /// Opens a room playing `ruleset` with `players` (`human` or a bot name, one per seat;
-    /// `cmd:PROGRAM` runs a program, so the server passes only its operator's, see
-    /// [`super::programs`]).
+    /// Opens a room playing `ruleset` with `players` as a client names them (`human` or a bot,
+    /// one per seat), each let in by the gate ([`Gate::seat`]).
     pub fn create(
         &self,
         ruleset: Arc<Ruleset>,
         players: &[String],
         hands: Option<u32>,
     ) -> Result<Created, String> {
-        self.create_with(ruleset, None, players, hands)
+        let seating = self.gate.seat(players, &ruleset)?;
+        self.create_seated(ruleset, None, seating, hands)
     }
 
     /// [`Rooms::create`] for a rule file pasted on the page, `ruleset` loaded from `rules`: the
@@ -654,14 +723,16 @@ impl Rooms {
         players: &[String],
         hands: Option<u32>,
     ) -> Result<Created, String> {
-        self.create_with(ruleset, Some(rules), players, hands)
+        let seating = self.gate.seat(players, &ruleset)?;
+        self.create_seated(ruleset, Some(rules), seating, hands)
     }
 
-    fn create_with(
+    /// Opens a room with seats the gate let in (`rules`: the pasted rule file's text, if any).
+    pub fn create_seated(
         &self,
         ruleset: Arc<Ruleset>,
         rules: Option<String>,
-        players: &[String],
+        seating: Seating,
         hands: Option<u32>,
     ) -> Result<Created, String> {
         let stopping = |_| "the server is stopping".to_string();
@@ -690,7 +761,8 @@ impl Rooms {
         };
         full(&mut *self.rooms.lock().map_err(stopping)?)?;
         // The bots' first moves are made with no lock held: every other room goes on meanwhile.
-        let (room, people) = Room::start(ruleset, rules, players, hands, self.store.clone())?;
+        let gate = Arc::clone(&self.gate);
+        let (room, people) = Room::start(ruleset, rules, seating, hands, self.store.clone(), gate)?;
         let mut rooms = self.rooms.lock().map_err(stopping)?;
         full(&mut rooms)?;
         let created = Created {
@@ -709,7 +781,9 @@ impl Rooms {
         }
         let store = self.store.as_ref()?;
         let stored = store.load(code).ok()??;
-        let room = Arc::new(Mutex::new(rebuild(&stored, Some(Arc::clone(store))).ok()?));
+        let gate = Some(Arc::clone(&self.gate));
+        let (room, _) = rebuild(&stored, Some(Arc::clone(store)), gate).ok()?;
+        let room = Arc::new(Mutex::new(room));
         let mut rooms = self.rooms.lock().ok()?;
         if rooms.len() >= MAX_ROOMS {
             rooms.retain(|_, r| r.lock().is_ok_and(|r| !r.game.is_over()));
@@ -729,7 +803,7 @@ pub fn stored_record(store: &Store, code: &str) -> Result<Option<Record>, StoreE
     let Some(stored) = store.load(code)? else {
         return Ok(None);
     };
-    if let Ok(room) = rebuild(&stored, None) {
+    if let Ok((room, _)) = rebuild(&stored, None, None) {
         return Ok(Some(room.record()));
     }
     Ok(Some(Record {
@@ -852,7 +926,7 @@ mod tests {
     fn a_stored_room_comes_back_where_it_was_with_its_tokens() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("serve.sqlite");
-        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap()).unwrap();
+        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
         assert!(problems.is_empty());
         let players = ["human".to_string(), "expert".to_string()];
         let created = rooms.create(koikoi(), &players, Some(2)).unwrap();
@@ -890,7 +964,7 @@ mod tests {
         };
         store.insert(&stored).unwrap();
         drop(store);
-        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap()).unwrap();
+        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(rooms.len(), 1);
         let room = rooms.get(&created.room).unwrap();
@@ -906,7 +980,7 @@ mod tests {
         drop(room);
         // A finished room is read back from the store when asked for.
         drop(rooms);
-        let (rooms, _) = Rooms::open(Store::open(&path).unwrap()).unwrap();
+        let (rooms, _) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
         assert_eq!(rooms.len(), 0);
         let room = rooms.get(&created.room).unwrap();
         assert_eq!(room.lock().unwrap().record(), whole);
@@ -922,7 +996,7 @@ mod tests {
     fn a_room_of_pasted_rules_comes_back_after_a_restart() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("serve.sqlite");
-        let (rooms, _) = Rooms::open(Store::open(&path).unwrap()).unwrap();
+        let (rooms, _) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
         let text = "[ruleset]\nid = \"short\"\nextends = \"koikoi\"\nname = \"Short\"\n\n[flow]\nrounds = 1\n";
         let loaded = crate::ruleset::load_pasted(super::super::pasted::PASTED_NAME, text);
         let ruleset = Arc::new(loaded.value.unwrap());
@@ -936,7 +1010,7 @@ mod tests {
             room.state(Viewer::Seat(seat))
         };
         drop(rooms);
-        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap()).unwrap();
+        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
         assert!(problems.is_empty(), "{problems:?}");
         let room = rooms.get(&created.room).unwrap();
         let room = room.lock().unwrap();
@@ -988,7 +1062,7 @@ mod tests {
         store
             .insert(&stored("broken", "0000000000000000", "no-such-card"))
             .unwrap();
-        let (rooms, problems) = Rooms::open(store).unwrap();
+        let (rooms, problems) = Rooms::open(store, Gate::default()).unwrap();
         let told: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         assert_eq!(told.len(), 2, "{told:?}");
         assert!(
@@ -1012,7 +1086,7 @@ mod tests {
     fn a_move_that_cannot_be_stored_is_not_made() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("serve.sqlite")).unwrap();
-        let (rooms, _) = Rooms::open(store).unwrap();
+        let (rooms, _) = Rooms::open(store, Gate::default()).unwrap();
         let players = ["human".to_string(), "greedy".to_string()];
         let created = rooms.create(koikoi(), &players, Some(1)).unwrap();
         let (seat, _) = created.people[0];

@@ -83,6 +83,14 @@ pub enum StoreError {
         /// The ruleset's spec.
         ruleset: String,
     },
+    /// A stored room's seat is held by another than it was: its holder no longer passes the
+    /// server's gate (a warning; the room plays on).
+    Seat {
+        /// The room's code.
+        code: String,
+        /// Which seat, which holder, and why.
+        notice: String,
+    },
     /// A stored room does not fit this program (its ruleset changed or is gone).
     Room {
         /// The room's code.
@@ -115,6 +123,7 @@ impl std::fmt::Display for StoreError {
                 f,
                 "room {code}: the rules of `{ruleset}` changed since it was made; its game plays on with the rules as they are now"
             ),
+            StoreError::Seat { code, notice } => write!(f, "room {code}: {notice}"),
             StoreError::Room { code, reason } => {
                 write!(f, "room {code} cannot be rebuilt: {reason}")
             }

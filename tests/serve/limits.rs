@@ -6,7 +6,7 @@ use super::Served;
 use std::io::{Read, Write};
 use tungstenite::Message;
 
-type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+use super::Socket;
 
 /// A new Koi-Koi room with a person against `greedy`: its code and the person's token.
 fn new_room(served: &Served) -> (String, String) {
@@ -22,23 +22,8 @@ fn new_room(served: &Served) -> (String, String) {
     (room, token)
 }
 
-fn host(served: &Served) -> String {
-    served
-        .url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string()
-}
-
 fn connect(served: &Served, room: &str, token: &str) -> Socket {
-    let url = format!("ws://{}/api/rooms/{room}/ws?token={token}", host(served));
-    let (socket, _) = tungstenite::connect(url).expect("the seat connects");
-    if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
-        stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
-            .unwrap();
-    }
-    socket
+    served.connect(room, token)
 }
 
 /// Reads until an `error` message whose text holds `limit`, then expects the close (or, after
@@ -104,7 +89,7 @@ fn http_requests_over_the_rate_are_refused_and_the_connection_closed() {
         let _ = (0..300)
             .map(|_| served.request("GET", "/style.css", ""))
             .find(|(status, _)| *status == 429);
-        let mut stream = std::net::TcpStream::connect(host(&served)).unwrap();
+        let mut stream = std::net::TcpStream::connect(served.host()).unwrap();
         stream
             .set_read_timeout(Some(std::time::Duration::from_secs(3)))
             .unwrap();
@@ -156,7 +141,7 @@ fn rooms_and_connections_per_address_are_bounded() {
 #[test]
 fn a_request_body_over_the_limit_is_refused() {
     let served = Served::start();
-    let mut stream = std::net::TcpStream::connect(host(&served)).unwrap();
+    let mut stream = std::net::TcpStream::connect(served.host()).unwrap();
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(10)))
         .unwrap();

@@ -5,6 +5,7 @@
 //! Without Chromium the tests say they were skipped, unless `CI` is set: there they fail. The
 //! server's limits, the operator's programs in rooms and a short load test are in submodules.
 
+mod attacks;
 mod limits;
 mod load;
 mod programs;
@@ -26,10 +27,13 @@ impl Served {
         Served::start_with(&[], Stdio::inherit())
     }
 
-    /// `yaku serve` with more arguments, its standard error to `stderr`.
+    /// `yaku serve` with more arguments (rooms in memory unless they give `--db`), its
+    /// standard error to `stderr`.
     fn start_with(args: &[&str], stderr: Stdio) -> Served {
+        let memory = (!args.contains(&"--db")).then_some("--in-memory");
         let mut child = Command::new(bin())
-            .args(["serve", "--no-open", "--in-memory"])
+            .args(["serve", "--no-open"])
+            .args(memory)
             .args(args)
             .stdout(Stdio::piped())
             .stderr(stderr)
@@ -47,6 +51,19 @@ impl Served {
         Served { child, url }
     }
 
+    /// The server's `HOST:PORT`.
+    fn host(&self) -> String {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string()
+    }
+
+    /// A seat's (or a spectator's) connection to `room` with `token`, reads timed out after 30 s.
+    fn connect(&self, room: &str, token: &str) -> Socket {
+        connect(&self.host(), room, token)
+    }
+
     /// A request to the server (`GET` or `POST` with a JSON body): the status and the body.
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         self.request_with(method, path, "", body)
@@ -57,6 +74,22 @@ impl Served {
         let host = self.url.trim_start_matches("http://").trim_end_matches('/');
         http(host, method, path, headers, body).expect("the server answers")
     }
+}
+
+/// A WebSocket to a server.
+type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+/// A seat's (or a spectator's) connection to `room` on the server at `host` with `token`, reads
+/// timed out after 30 s.
+fn connect(host: &str, room: &str, token: &str) -> Socket {
+    let url = format!("ws://{host}/api/rooms/{room}/ws?token={token}");
+    let (socket, _) = tungstenite::connect(url).expect("the seat connects");
+    if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+    }
+    socket
 }
 
 /// One HTTP/1.1 request to `host`: the status and the body, read by the length the head gives

@@ -15,12 +15,7 @@ fn play_room(served: &Served, body: &str) -> usize {
     let created: serde_json::Value = serde_json::from_str(&answer).unwrap();
     let room = created["room"].as_str().unwrap();
     let token = created["people"][0][1].as_str().unwrap();
-    let host = served
-        .url
-        .trim_start_matches("http://")
-        .trim_end_matches('/');
-    let url = format!("ws://{host}/api/rooms/{room}/ws?token={token}");
-    let (mut socket, _) = tungstenite::connect(url).expect("the seat connects");
+    let mut socket = served.connect(room, token);
     let mut moves = 0;
     loop {
         let Message::Text(text) = socket.read().expect("a message") else {
@@ -54,7 +49,7 @@ fn a_room_seats_only_the_programs_the_operator_named() {
     assert_eq!(status, 400);
     assert_eq!(
         body,
-        "a room seats only the programs the server's operator named: first"
+        "a client cannot name a program: a room seats only the programs the server's operator lists, by their names: first"
     );
 }
 

@@ -8,12 +8,10 @@ use super::http;
 use crate::common::{TempDir, Yaku, bin};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
-use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use tungstenite::stream::MaybeTlsStream;
 
-type Socket = tungstenite::WebSocket<MaybeTlsStream<TcpStream>>;
+use super::Socket;
 
 /// A running `yaku serve` (on `--db FILE`, or `--in-memory`), killed with SIGKILL when dropped.
 struct Server {
@@ -83,14 +81,7 @@ impl Server {
     }
 
     fn connect(&self, room: &str, token: &str) -> Socket {
-        let url = format!("ws://{}/api/rooms/{room}/ws?token={token}", self.host);
-        let (socket, _) = tungstenite::connect(url).expect("the seat connects");
-        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
-            stream
-                .set_read_timeout(Some(std::time::Duration::from_secs(30)))
-                .unwrap();
-        }
-        socket
+        super::connect(&self.host, room, token)
     }
 }
 

@@ -53,6 +53,11 @@ impl SeatTable {
     }
 
     /// Keeps the lines of `text` in the log, the oldest dropped past [`protocol::MAX_LOG`].
+    /// Adds a notice of the table's host (a seat's holder replaced, say) to the move log.
+    pub fn note(&mut self, text: &str) {
+        self.push(text);
+    }
+
     fn push(&mut self, text: &str) {
         for line in text
             .lines()
