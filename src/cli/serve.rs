@@ -41,6 +41,44 @@ pub struct ServeArgs {
     /// named here run: clients cannot name one.
     #[arg(long = "bot", value_name = "NAME=PROGRAM")]
     pub bots: Vec<String>,
+    /// A limit of the server set to VALUE (a count, a rate, or a time such as `10s`, `10m`):
+    /// `--limit rooms_per_address=50`. Repeat for more; `--limits` lists them all.
+    #[arg(long = "limit", value_name = "NAME=VALUE")]
+    pub limit: Vec<String>,
+    /// A config file whose `[limits]` table sets limits of the server (`--limit` after it).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print every limit of the server, with its value and meaning, as a config file writes
+    /// it, instead of serving.
+    #[arg(long)]
+    pub limits: bool,
+}
+
+/// The limits `--config` and `--limit` set, over the defaults.
+fn limits(args: &ServeArgs) -> Result<Limits, String> {
+    let mut limits = match &args.config {
+        Some(path) => {
+            let at = || format!("--config `{}`", path.display());
+            if let Some(problem) = crate::fsio::named_file_problem(path, "toml") {
+                return Err(format!("{}: it {problem}", at()));
+            }
+            let text = crate::fsio::read_text_limited(path, crate::fsio::MAX_RULE_FILE_SIZE)
+                .map_err(|e| format!("{}: {e}", at()))?;
+            Limits::from_config(&text).map_err(|e| format!("{}: {e}", at()))?
+        }
+        None => Limits::default(),
+    };
+    for spec in &args.limit {
+        let Some((name, value)) = spec.split_once('=') else {
+            return Err(format!(
+                "--limit `{spec}`: give NAME=VALUE (`rooms_per_address=50`)"
+            ));
+        };
+        limits
+            .set(name.trim(), value)
+            .map_err(|e| format!("--limit {e}"))?;
+    }
+    Ok(limits)
 }
 
 /// The database `--db` names, or the default one (its folder made if need be).
@@ -114,9 +152,20 @@ pub fn run(args: &ServeArgs) -> i32 {
             return super::EXIT_USAGE;
         }
     }
-    let gate = Gate::new(programs, &Limits::default());
+    let limits = match limits(args) {
+        Ok(l) => l,
+        Err(why) => {
+            eprintln!("error: {}", crate::diag::escape_control(&why));
+            return super::EXIT_USAGE;
+        }
+    };
+    if args.limits {
+        print!("{}", limits.to_config());
+        return super::EXIT_OK;
+    }
+    let gate = Gate::new(programs, &limits);
     let (rooms, kept) = if args.in_memory {
-        (Rooms::new(gate), None)
+        (Rooms::new(gate, limits.clone()), None)
     } else {
         let (path, store) = match database(args) {
             Ok(opened) => opened,
@@ -128,7 +177,7 @@ pub fn run(args: &ServeArgs) -> i32 {
         if let Some(code) = &args.export {
             return export(&store, &path, code, args.output.as_deref());
         }
-        match Rooms::open(store, gate) {
+        match Rooms::open(store, gate, limits.clone()) {
             Ok((rooms, problems)) => {
                 for e in &problems {
                     eprintln!("warning: {}", crate::diag::escape_control(&e.to_string()));
@@ -139,7 +188,7 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
     };
     let server = match crate::serve::Server::bind(args.listen) {
-        Ok(s) => s,
+        Ok(s) => s.with_limits(limits),
         Err(e) => {
             eprintln!("error: cannot serve on {}: {e}", args.listen);
             return super::EXIT_FAILURE;

@@ -2,7 +2,7 @@
 //! messages may be, and how many rooms and connections one client address and the whole server
 //! may hold. What goes over a limit is told which limit, in words, and its connection is closed.
 
-use super::rooms::Room;
+use super::rooms::RoomCell;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -12,69 +12,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-/// The limits a server holds its clients to. [`Limits::default`] is what `yaku serve` uses.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// The longest message (and WebSocket frame) a seat may send, in bytes.
-    pub message_bytes: usize,
-    /// Refused messages a second a seat's connection may send (answers that are no legal move
-    /// now, and messages that are no answer), on average over [`Limits::message_burst`].
-    pub messages_per_second: f64,
-    /// Refused messages a seat's connection may send at once before the rate applies.
-    pub message_burst: f64,
-    /// HTTP requests a second one client address may make (WebSocket upgrades included).
-    pub requests_per_second: f64,
-    /// Requests one client address may make at once before the rate applies.
-    pub request_burst: f64,
-    /// The largest HTTP request body, in bytes.
-    pub body_bytes: usize,
-    /// Rooms whose game is not over that one client address may have opened.
-    pub rooms_per_address: usize,
-    /// Rooms being set up at once (their bots' first moves), over all clients.
-    pub rooms_starting: usize,
-    /// Rooms whose game is not over holding a program the operator named (`--bot`), over all
-    /// clients: each runs a process per such seat.
-    pub program_rooms: usize,
-    /// Connections (HTTP and seats) one client address may hold open.
-    pub connections_per_address: usize,
-    /// Connections the server holds open.
-    pub connections: usize,
-    /// Client addresses followed at once (each with its request rate and its rooms).
-    pub addresses: usize,
-    /// How long one message to a seat may take to be sent before the seat is dropped.
-    pub send_time: Duration,
-    /// Threads that make moves (a seat's answer and the bots' replies, a room's first moves);
-    /// more moves wait their turn. Each thread keeps caches of its own (the scoring scripts'
-    /// results), so a bound on threads is one on memory.
-    pub game_threads: usize,
-    /// The most playouts a room's `expert:N` may spend on a decision ([`super::gate`]).
-    pub bot_playouts: usize,
-    /// The most time a room's `expert@T` may spend on a decision.
-    pub bot_time: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            message_bytes: 64 * 1024,
-            messages_per_second: 20.0,
-            message_burst: 40.0,
-            requests_per_second: 20.0,
-            request_burst: 100.0,
-            body_bytes: 2 * 1024 * 1024,
-            rooms_per_address: 20,
-            rooms_starting: 16,
-            program_rooms: 8,
-            connections_per_address: 64,
-            connections: 4_096,
-            addresses: 65_536,
-            send_time: Duration::from_secs(10),
-            game_threads: 32,
-            bot_playouts: 4 * crate::agent::DEFAULT_BUDGET,
-            bot_time: Duration::from_secs(1),
-        }
-    }
-}
+pub use super::config::Limits;
 
 /// A refusal: the HTTP status and the reason, sent as the body with `Connection: close`.
 #[derive(Debug)]
@@ -142,24 +80,20 @@ struct Usage {
     requests: Bucket,
     connections: usize,
     /// The rooms it opened (finished and dropped ones are pruned as they are counted).
-    rooms: Vec<Weak<Mutex<Room>>>,
+    rooms: Vec<Weak<RoomCell>>,
     /// Rooms it is opening now.
     opening: usize,
 }
 
-/// A room counts while it exists and its game is not over; one busy with a move counts.
-fn open(room: &Weak<Mutex<Room>>) -> bool {
-    room.upgrade().is_some_and(|r| match r.try_lock() {
-        Ok(r) => !r.is_over(),
-        Err(std::sync::TryLockError::WouldBlock) => true,
-        Err(std::sync::TryLockError::Poisoned(_)) => false,
-    })
+/// A room counts while the server holds it and its game is not over.
+fn open(room: &Weak<RoomCell>) -> bool {
+    room.upgrade().is_some_and(|r| r.counts())
 }
 
 /// The rooms that run an operator's program, and those being opened.
 #[derive(Default)]
 struct ProgramRooms {
-    rooms: Vec<Weak<Mutex<Room>>>,
+    rooms: Vec<Weak<RoomCell>>,
     opening: usize,
 }
 
@@ -342,7 +276,7 @@ pub struct Opening<'a> {
 
 impl Opening<'_> {
     /// Counts `room` against the address (and the program rooms, if it holds a program).
-    pub fn opened(self, room: &Arc<Mutex<Room>>) {
+    pub fn opened(self, room: &Arc<RoomCell>) {
         let _ = self
             .guard
             .usage(self.ip, |u| u.rooms.push(Arc::downgrade(room)));
@@ -551,7 +485,7 @@ mod tests {
     }
 
     /// Opens a Koi-Koi room with a person in it (its game waits for them) for `from`.
-    fn open_one(guard: &Guard, rooms: &Rooms, from: IpAddr, program: bool) -> Arc<Mutex<Room>> {
+    fn open_one(guard: &Guard, rooms: &Rooms, from: IpAddr, program: bool) -> Arc<RoomCell> {
         let ruleset = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
         let opening = guard.open_room(from, program).unwrap();
         // Both seats held by the person (seat 0's token), so that the test can play it out.
@@ -563,7 +497,7 @@ mod tests {
                 .create(Arc::clone(&ruleset), &players, Some(1))
                 .unwrap();
             let room = rooms.get(&created.room).unwrap();
-            if !room.lock().unwrap().is_over() {
+            if !room.is_over() {
                 opening.opened(&room);
                 return room;
             }
@@ -592,18 +526,18 @@ mod tests {
             refused.message
         );
         // A room whose game is over no longer counts.
-        let mut first = first.lock().unwrap();
-        while !first.is_over() {
-            if first
-                .answer(crate::serve::rooms::Viewer::Seat(0), r#"{"choose": 0}"#)
-                .is_err()
-            {
-                first
-                    .answer(crate::serve::rooms::Viewer::Seat(1), r#"{"choose": 0}"#)
-                    .unwrap();
+        first.work_blocking(|first| {
+            while !first.is_over() {
+                if first
+                    .answer(crate::serve::rooms::Viewer::Seat(0), r#"{"choose": 0}"#)
+                    .is_err()
+                {
+                    first
+                        .answer(crate::serve::rooms::Viewer::Seat(1), r#"{"choose": 0}"#)
+                        .unwrap();
+                }
             }
-        }
-        drop(first);
+        });
         assert!(guard.open_room(ip(1), false).is_ok());
     }
 

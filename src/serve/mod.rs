@@ -3,10 +3,12 @@
 //! seat talks to its room over a WebSocket in the seat protocol ([`crate::core::protocol`]).
 //! Built on axum and tokio, the Rust ecosystem's well-kept web server and runtime.
 
+pub mod config;
 pub mod gate;
 pub mod limits;
 pub mod pasted;
 pub mod programs;
+pub mod room;
 mod room_api;
 pub mod rooms;
 #[cfg(test)]
@@ -88,6 +90,8 @@ impl Server {
             let guard = Arc::new(Guard::new(self.limits));
             let listener = limits::Bounded::new(listener, Arc::clone(&guard));
             let rooms = Arc::new(self.rooms);
+            rooms.resume();
+            tokio::spawn(sweep(Arc::clone(&rooms)));
             let programs = rooms.gate().program_names();
             let app = guarded(router(rooms), guard, programs);
             axum::serve(
@@ -96,6 +100,21 @@ impl Server {
             )
             .await
         })
+    }
+}
+
+/// Sweeps the rooms ([`Rooms::sweep`]) on a game thread, often enough for rooms nobody joins to
+/// expire on time: a quarter of their time, from once a second to twice a minute.
+async fn sweep(rooms: Arc<Rooms>) {
+    let every = (rooms.limits().unjoined_time / 4).clamp(
+        std::time::Duration::from_secs(1),
+        std::time::Duration::from_secs(30),
+    );
+    let mut ticks = tokio::time::interval(every);
+    loop {
+        ticks.tick().await;
+        let rooms = Arc::clone(&rooms);
+        let _ = tokio::task::spawn_blocking(move || rooms.sweep()).await;
     }
 }
 
@@ -199,14 +218,15 @@ async fn rules(Path(id): Path<String>) -> Response {
     }
 }
 
-/// The rule sheet of the ruleset a room plays (a pasted one too).
+/// The rule sheet of the ruleset a room plays (a pasted one too), written on a game thread.
 async fn room_rules(State(rooms): State<Arc<Rooms>>, Path(code): Path<String>) -> Response {
-    let ruleset = rooms
-        .get(&code)
-        .and_then(|room| room.lock().ok().map(|r| Arc::clone(r.ruleset())));
-    match ruleset {
-        Some(r) => Html(sheet_html(&r)).into_response(),
-        None => (StatusCode::NOT_FOUND, "no such room").into_response(),
+    let Some(room) = rooms.find(&code).await else {
+        return (StatusCode::NOT_FOUND, "no such room").into_response();
+    };
+    let ruleset = Arc::clone(room.ruleset());
+    match tokio::task::spawn_blocking(move || sheet_html(&ruleset)).await {
+        Ok(html) => Html(html).into_response(),
+        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "the rule sheet failed").into_response(),
     }
 }
 
@@ -258,13 +278,14 @@ async fn create_room(
         .await
     };
     match made {
-        Ok(Ok(created)) => {
-            if let Some(room) = rooms.get(&created.room) {
-                opening.opened(&room);
-            }
+        Ok(Ok((created, room))) => {
+            opening.opened(&room);
             Json(created).into_response()
         }
-        Ok(Err(why)) => (StatusCode::BAD_REQUEST, why).into_response(),
+        Ok(Err(rooms::NotMade { full: true, reason })) => {
+            (StatusCode::SERVICE_UNAVAILABLE, reason).into_response()
+        }
+        Ok(Err(not_made)) => (StatusCode::BAD_REQUEST, not_made.reason).into_response(),
         Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "the room failed").into_response(),
     }
 }
@@ -281,10 +302,13 @@ async fn connect(
     Query(Token { token }): Query<Token>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let Some(room) = rooms.get(&code) else {
+    let Some(room) = rooms.find(&code).await else {
         return (StatusCode::NOT_FOUND, "no such room").into_response();
     };
-    let seat = room.lock().ok().and_then(|r| r.viewer_of(&token));
+    let seat = match room.read(|r| r.viewer_of(&token)).await {
+        Ok(seat) => seat,
+        Err(busy) => return (StatusCode::SERVICE_UNAVAILABLE, busy.to_string()).into_response(),
+    };
     let Some(seat) = seat else {
         return (StatusCode::FORBIDDEN, "this token holds no seat here").into_response();
     };
@@ -344,17 +368,17 @@ async fn refuse(mut socket: WebSocket, code: u16, why: String, guard: &Guard) {
 /// and the connection closes.
 async fn seat_session(
     mut socket: WebSocket,
-    room: Arc<std::sync::Mutex<rooms::Room>>,
+    room: Arc<rooms::RoomCell>,
     seat: rooms::Viewer,
     guard: &Guard,
 ) {
-    let _present = rooms::Presence::new(&room, seat);
+    let _present = room.attend(seat);
     let limits = guard.limits();
     // The rate of the seat's messages that are refused (a move can only be made once, so a
     // client that plays fast never reaches it).
     let mut refused = limits::Bucket::full(limits.message_burst);
-    let (hello, mut changed) = match room.lock() {
-        Ok(r) => (r.hello(seat), r.subscribe()),
+    let (hello, mut changed) = match room.read(|r| (r.hello(seat), r.subscribe())).await {
+        Ok(said) => said,
         Err(_) => return,
     };
     if !send(&mut socket, Message::Text(hello.into()), guard).await {
@@ -367,8 +391,8 @@ async fn seat_session(
                 if moved.is_err() {
                     return;
                 }
-                let state = match room.lock() {
-                    Ok(r) => r.state(seat),
+                let state = match room.read(|r| r.state(seat)).await {
+                    Ok(state) => state,
                     Err(_) => return,
                 };
                 if !send(&mut socket, Message::Text(state.into()), guard).await {
@@ -393,14 +417,10 @@ async fn seat_session(
                     }
                     Some(Ok(_)) => return refuse(socket, 1008, too_many(limits), guard).await,
                 };
-                let room = Arc::clone(&room);
-                let answered = tokio::task::spawn_blocking(move || {
-                    room.lock()
-                        .map_err(|_| "the room failed".to_string())
-                        .and_then(|mut r| r.answer(seat, &text))
-                })
-                .await
-                .unwrap_or_else(|_| Err("the room failed".to_string()));
+                let answered = room
+                    .work(move |r| r.answer(seat, &text))
+                    .await
+                    .unwrap_or_else(|busy| Err(busy.to_string()));
                 if let Err(why) = answered {
                     if !refused.take(limits.messages_per_second, limits.message_burst) {
                         return refuse(socket, 1008, too_many(limits), guard).await;

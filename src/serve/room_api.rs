@@ -20,22 +20,20 @@ pub(super) fn routes() -> Router<Arc<Rooms>> {
 /// The record of a finished game (JSON, yaku's record format). A game in progress has none:
 /// its record holds the deals, which no seat may see yet.
 async fn record(State(rooms): State<Arc<Rooms>>, Path(code): Path<String>) -> Response {
-    let found = tokio::task::spawn_blocking(move || {
-        let room = rooms.get(&code)?;
-        let room = room.lock().ok()?;
-        Some(room.is_over().then(|| room.record().to_json()))
-    })
-    .await
-    .ok()
-    .flatten();
+    let Some(room) = rooms.find(&code).await else {
+        return (StatusCode::NOT_FOUND, "no such room").into_response();
+    };
+    let found = room
+        .work(|room| room.is_over().then(|| room.record().to_json()))
+        .await;
     match found {
-        None => (StatusCode::NOT_FOUND, "no such room").into_response(),
-        Some(None) => (
+        Err(busy) => (StatusCode::SERVICE_UNAVAILABLE, busy.to_string()).into_response(),
+        Ok(None) => (
             StatusCode::CONFLICT,
             "the game is in progress: its record is given when it is over",
         )
             .into_response(),
-        Some(Some(json)) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+        Ok(Some(json)) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
     }
 }
 
@@ -57,41 +55,29 @@ async fn hand_over(
     Path(code): Path<String>,
     Json(ask): Json<HandOver>,
 ) -> Response {
-    let done = tokio::task::spawn_blocking(move || {
-        let away = rooms.away_before_hand_over;
-        let room = rooms
-            .get(&code)
-            .ok_or((StatusCode::NOT_FOUND, "no such room".to_string()))?;
-        let mut room = room.lock().map_err(|_| {
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the room failed".to_string(),
-            )
-        })?;
-        room.hand_over(&ask.token, ask.seat, &ask.bot, away)
-            .map(|()| room.watch_token().to_string())
-            .map_err(|e| {
-                let status = match e {
-                    HandOverError::NotYours => StatusCode::FORBIDDEN,
-                    HandOverError::NoPerson { .. } | HandOverError::Here { .. } => {
-                        StatusCode::CONFLICT
-                    }
-                    HandOverError::Bot(_) => StatusCode::BAD_REQUEST,
-                    HandOverError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
-                };
-                (status, e.to_string())
-            })
-    })
-    .await
-    .unwrap_or_else(|_| {
-        Err((
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the room failed".to_string(),
-        ))
-    });
+    let Some(room) = rooms.find(&code).await else {
+        return (StatusCode::NOT_FOUND, "no such room").into_response();
+    };
+    let away = rooms.limits().hand_over_after;
+    let gone = room.away_for(ask.seat);
+    let done = room
+        .work(move |room| {
+            room.hand_over(&ask.token, ask.seat, &ask.bot, away, gone)
+                .map(|()| room.watch_token().to_string())
+        })
+        .await;
     match done {
         // The token no longer holds the seat: the spectators' token lets the page watch on.
-        Ok(watch) => Json(serde_json::json!({ "watch": watch })).into_response(),
-        Err(e) => e.into_response(),
+        Ok(Ok(watch)) => Json(serde_json::json!({ "watch": watch })).into_response(),
+        Ok(Err(e)) => {
+            let status = match e {
+                HandOverError::NotYours => StatusCode::FORBIDDEN,
+                HandOverError::NoPerson { .. } | HandOverError::Here { .. } => StatusCode::CONFLICT,
+                HandOverError::Bot(_) => StatusCode::BAD_REQUEST,
+                HandOverError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            (status, e.to_string()).into_response()
+        }
+        Err(busy) => (StatusCode::SERVICE_UNAVAILABLE, busy.to_string()).into_response(),
     }
 }

@@ -1,576 +1,349 @@
-//! Rooms: one game each, its seats held by people (each with an unguessable token) or bots, and
-//! watched by spectators. The room is the authority: it checks every move, plays the bots, tells
-//! each seat only what that seat may see ([`protocol::state`]), and stores every move
-//! ([`super::store`]) before anyone is told of it.
+//! The rooms of a server, by code. Each room ([`Room`]) sits in a [`RoomCell`] behind an async
+//! lock: a request for a busy room (its bots thinking) waits without holding one of the
+//! runtime's threads, or is told the room is busy once [`Limits::room_queue`] requests wait, and
+//! every game step and database call runs on the bounded pool of game threads. Rooms nobody
+//! joins expire, finished and idle ones leave memory (they stay stored and come back when
+//! asked for), and rooms of bots only play in the background, a few at a time.
 
-use super::gate::{Gate, HUMAN, Seating};
-use super::store::{Store, StoreError, StoredRoom};
-use crate::agent::Agent;
-use crate::cli::SeatTable;
-use crate::core::protocol;
-use crate::core::record::{Record, Step};
-use crate::core::{Game, Seat, agent_rng};
-use crate::families::{seat_range, start_record};
+use super::config::Limits;
+use super::gate::{Gate, Seating};
+pub use super::room::{Created, HandOverError, Room, Viewer};
+use super::store::{Kept, Store, StoreError, StoredRoom};
+use crate::core::record::Record;
 use crate::ruleset::Ruleset;
-use rand::RngExt;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::watch;
+use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 
-/// The most rooms a server holds at once.
-pub const MAX_ROOMS: usize = 1_000;
-/// The most hands a room's game may be asked to play.
-pub const MAX_HANDS: u32 = 100;
-/// How long a seat must have been away before the room's creator may hand it to a bot.
-pub const AWAY_BEFORE_HAND_OVER: Duration = Duration::from_secs(120);
+/// How long a room of bots only plays before it lets the next room of bots have its turn (and
+/// its spectators are told).
+const BOTS_SLICE: Duration = Duration::from_millis(50);
+/// How long a room nobody joined is kept in memory, once the rooms fill it, before it makes
+/// way for a new one (it stays stored until it expires).
+const UNJOINED_GRACE: Duration = Duration::from_secs(60);
+/// How long a room nobody moves in is kept in memory, once the rooms fill it, before it makes
+/// way for a new one (it stays stored).
+const IDLE_GRACE: Duration = Duration::from_secs(10 * 60);
 
-/// Who holds a seat.
-enum Holder {
-    /// A person, who connects with this token.
-    Person { token: String },
-    /// A bot.
-    Bot(Box<dyn Agent>),
+/// Milliseconds since the server's clock started: what the rooms' atomics hold.
+fn clock() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_millis() as u64
 }
 
-/// Who is connected: a seat, or a spectator, who is sent only what every seat sees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Viewer {
-    /// The player of this seat.
-    Seat(Seat),
-    /// A spectator.
-    Spectator,
+/// Why a room could not be worked on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomBusy {
+    /// As many requests as the limit allows wait for the room already.
+    Busy {
+        /// How many may wait.
+        queue: usize,
+    },
+    /// The room's work failed (the room is left as it was).
+    Failed,
 }
 
-/// One game and its seats.
-pub struct Room {
+impl std::fmt::Display for RoomBusy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoomBusy::Busy { queue } => write!(
+                f,
+                "the room is busy: {queue} requests wait for it already; try again in a moment"
+            ),
+            RoomBusy::Failed => f.write_str("the room failed"),
+        }
+    }
+}
+
+/// Why a room was not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotMade {
+    /// True when the server holds as many rooms as it may (try again later); false when the
+    /// request was wrong (the seats, the hands).
+    pub full: bool,
+    /// Why, in words.
+    pub reason: String,
+}
+
+impl From<String> for NotMade {
+    fn from(reason: String) -> NotMade {
+        NotMade {
+            full: false,
+            reason,
+        }
+    }
+}
+
+/// One seat's connections: how many are open, and when the last one closed.
+#[derive(Default)]
+struct Attendance {
+    connections: AtomicU32,
+    /// [`clock`] when the seat's last connection closed.
+    left: AtomicU64,
+}
+
+/// A room as the server holds it: its game behind an async lock, a bound on the requests waiting
+/// for it, and what the limits and the sweeper read without the lock.
+pub struct RoomCell {
     code: String,
     ruleset: Arc<Ruleset>,
-    game: Box<dyn Game>,
-    holders: Vec<Holder>,
-    /// Each seat's holder by name (`human` or a bot), as the record writes them.
-    names: Vec<String>,
-    seed: u64,
-    rounds: Option<u32>,
-    /// The ruleset's content hash when the room was made, as records write it.
-    content_hash: String,
-    /// Every move, as the record writes them.
-    moves: Vec<Step>,
-    /// The spectators' token.
-    watch: String,
-    /// The creator's token: the first person's.
-    creator: Option<String>,
-    /// Each seat's open connections, and since when it has had none.
-    present: Vec<(u32, Instant)>,
+    room: Arc<tokio::sync::Mutex<Room>>,
+    waiting: Arc<Semaphore>,
+    queue: usize,
+    over: AtomicBool,
+    /// True when a person holds one of its seats.
+    people: bool,
+    /// True once a person has connected to one of its seats (a room of bots only is joined).
+    joined: AtomicBool,
+    /// True once the server no longer holds it (expired, or made way for another).
+    gone: AtomicBool,
+    made: Instant,
+    /// [`clock`] at its last move.
+    touched: AtomicU64,
+    seats: Box<[Attendance]>,
     store: Option<Arc<Store>>,
-    /// Bumped after every move; each connection waits on it to send its seat the new state.
-    changed: watch::Sender<u64>,
-    /// Each person's table (none for a bot's seat): what the page draws, and the move log.
-    tables: Vec<Option<SeatTable>>,
-    /// Who may sit: every bot the room makes passes it.
-    gate: Arc<Gate>,
 }
 
-/// Why a seat is not handed to a bot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HandOverError {
-    /// The seat is a bot's already, or there is no such seat.
-    NoPerson {
-        /// The seat asked for.
-        seat: Seat,
-    },
-    /// The token is neither the seat's nor the creator's.
-    NotYours,
-    /// The creator asked for a seat that is connected or left too recently.
-    Here {
-        /// The seat asked for.
-        seat: Seat,
-        /// How long it must be away.
-        away: Duration,
-    },
-    /// No such bot for this game.
-    Bot(String),
-    /// The store failed.
-    Failed(String),
-}
-
-impl std::fmt::Display for HandOverError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Seats are counted from 1 here, as the page and the terminal name them (the API's
-        // `seat` counts from 0).
-        match self {
-            HandOverError::NoPerson { seat } => {
-                write!(f, "seat {} is not held by a person", seat + 1)
-            }
-            HandOverError::NotYours => {
-                write!(
-                    f,
-                    "only the seat itself or the room's creator hands a seat to a bot"
-                )
-            }
-            HandOverError::Here { seat, away } => write!(
-                f,
-                "seat {} is connected or left less than {} seconds ago",
-                seat + 1,
-                away.as_secs()
-            ),
-            HandOverError::Bot(why) | HandOverError::Failed(why) => f.write_str(why),
-        }
-    }
-}
-
-/// What a new room answers: its code, each person's seat and token, and the spectators'
-/// token.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Created {
-    /// The room's code (128 random bits, hex).
-    pub room: String,
-    /// Each seat held by a person: `(seat, token)`, the first for the creator.
-    pub people: Vec<(Seat, String)>,
-    /// The token that watches the room as a spectator.
-    pub watch: String,
-}
-
-/// A move as the record writes it.
-fn step(seat: Seat, action: crate::core::Action, ruleset: &Ruleset) -> Step {
-    Step {
-        seat: Some(seat),
-        action: crate::core::record::StepAction::from_action(action, ruleset),
-    }
-}
-
-/// A fresh 128-bit value from the system's randomness, as 32 hex digits.
-fn secret() -> String {
-    format!("{:032x}", rand::rng().random::<u128>())
-}
-
-/// The record of a game of `ruleset` started with `seed`, before its first move: rooms start
-/// their games from it, so a stored room rebuilds exactly as a record replays.
-fn empty_record(ruleset: &Ruleset, seed: u64, names: &[String], rounds: Option<u32>) -> Record {
-    Record::new(ruleset, &ruleset.id, Some(seed), names, rounds)
-}
-
-impl Room {
-    /// The room `stored` describes: its game started from the seed and moves by every stored
-    /// move (as a record replays), each seat held by its person's token or, where `gate` is
-    /// given, its bot named in `names` as the gate makes it ([`Gate::agent`]). Without a gate no
-    /// bot is made: the room only rebuilds the game and its record (an export).
-    fn build(
-        stored: &StoredRoom,
-        names: &[String],
-        ruleset: Arc<Ruleset>,
-        store: Option<Arc<Store>>,
-        gate: Option<Arc<Gate>>,
-    ) -> Result<Room, String> {
-        if stored.tokens.len() != names.len() {
-            return Err("its seats are not all stored".to_string());
-        }
-        let mut holders = Vec::with_capacity(names.len());
-        for (name, token) in names.iter().zip(&stored.tokens) {
-            holders.push(match (name.as_str(), token, &gate) {
-                (HUMAN, Some(token), _) => Holder::Person {
-                    token: token.clone(),
-                },
-                (HUMAN, None, _) => return Err("a person's seat has no token".to_string()),
-                (bot, _, Some(gate)) => Holder::Bot(gate.agent(bot, &ruleset)?),
-                (_, _, None) => Holder::Bot(Box::new(crate::agent::GreedyAgent)),
-            });
-        }
-        let names = &names.to_vec();
-        let mut record = empty_record(&ruleset, stored.seed, names, stored.rounds);
-        let mut game =
-            start_record(&record, Arc::clone(&ruleset), true).map_err(|e| e.to_string())?;
-        record.actions = stored.moves.clone();
-        for i in 0..record.actions.len() {
-            record
-                .apply(&mut *game, i)
-                .map_err(|e| format!("move {i}: {e}"))?;
-        }
-        let now = Instant::now();
-        let mut room = Room {
-            code: stored.code.clone(),
-            ruleset,
-            game,
-            holders,
-            names: names.clone(),
-            seed: stored.seed,
-            rounds: stored.rounds,
-            content_hash: stored.content_hash.clone(),
-            moves: record.actions,
-            watch: stored.watch.clone(),
-            creator: stored.creator.clone(),
-            present: vec![(0, now); names.len()],
-            store,
-            changed: watch::channel(0).0,
-            tables: Vec::new(),
-            gate: gate.unwrap_or_default(),
-        };
-        room.fresh_tables();
-        Ok(room)
-    }
-
-    /// Each person's table made again and told everything that happened so far (the events
-    /// of the game as rebuilt).
-    fn fresh_tables(&mut self) {
-        let names = &self.names;
-        self.tables = (0..names.len())
-            .map(|s| (names[s] == HUMAN).then(|| SeatTable::new(&self.ruleset, names, s)))
-            .collect();
-        self.narrate();
-    }
-
-    /// A new room's game: checked, started, moved by its bots until a person must act, and
-    /// stored (with `rules`, the text of a pasted rule file it plays).
-    fn start(
-        ruleset: Arc<Ruleset>,
-        rules: Option<String>,
-        seating: Seating,
-        hands: Option<u32>,
-        store: Option<Arc<Store>>,
-        gate: Arc<Gate>,
-    ) -> Result<(Room, Vec<(Seat, String)>), String> {
-        let players = seating.holders();
-        let range = seat_range(&ruleset);
-        if !range.allows(players.len()) {
-            return Err(format!(
-                "`{}` seats {} to {} players; {} were given",
-                ruleset.id,
-                range.min,
-                range.max,
-                players.len()
-            ));
-        }
-        if let Some(h) = hands
-            && !(1..=MAX_HANDS).contains(&h)
-        {
-            return Err(format!(
-                "a room plays 1 to {MAX_HANDS} hands; {h} were asked"
-            ));
-        }
-        let tokens: Vec<Option<String>> =
-            players.iter().map(|p| (p == HUMAN).then(secret)).collect();
-        let people: Vec<(Seat, String)> = tokens
-            .iter()
-            .enumerate()
-            .filter_map(|(seat, t)| Some((seat, t.clone()?)))
-            .collect();
-        let stored = StoredRoom {
-            code: secret(),
-            ruleset: ruleset.id.clone(),
-            rules,
-            content_hash: crate::core::record::hash_hex(ruleset.content_hash),
-            seed: new_seed(),
-            rounds: hands,
-            watch: secret(),
-            creator: people.first().map(|(_, t)| t.clone()),
-            holders: players.to_vec(),
-            tokens,
-            moves: Vec::new(),
-            finished: false,
-        };
-        let mut room = Room::build(&stored, seating.holders(), ruleset, None, Some(gate))?;
-        room.play_bots();
-        if let Some(store) = &store {
-            let stored = StoredRoom {
-                moves: room.moves.clone(),
-                finished: room.game.is_over(),
-                ..stored
-            };
-            store.insert(&stored).map_err(|e| e.to_string())?;
-        }
-        room.store = store;
-        Ok((room, people))
-    }
-
-    /// Bots move until a person must act or the game is over. Each bot move draws from its
-    /// own stream of the game's seed (the seed and the move's number), so a room rebuilt after
-    /// a restart plays on as it would have.
-    fn play_bots(&mut self) {
-        let mut legal = Vec::new();
-        while let Some(seat) = self.game.to_act() {
-            let Some(Holder::Bot(bot)) = self.holders.get_mut(seat) else {
-                break;
-            };
-            self.game.legal_actions(&mut legal);
-            let mut rng = agent_rng(self.seed.wrapping_add(self.moves.len() as u64));
-            let action = bot.choose(&*self.game, seat, &legal, &mut rng);
-            if let Some(notice) = bot.notice() {
-                eprintln!("room: {notice}");
-            }
-            self.announce(seat, action);
-            if self.game.apply(action).is_err() {
-                break;
-            }
-            self.narrate();
-            self.moves.push(step(seat, action, &self.ruleset));
+impl RoomCell {
+    /// `room`, made at `made`, with `queue` requests allowed to wait for it.
+    fn new(room: Room, made: Instant, joined: bool, queue: usize) -> RoomCell {
+        let people = !room.bots_only();
+        RoomCell {
+            code: room.code.clone(),
+            ruleset: Arc::clone(room.ruleset()),
+            over: AtomicBool::new(room.is_over()),
+            people,
+            joined: AtomicBool::new(joined || !people),
+            gone: AtomicBool::new(false),
+            made,
+            touched: AtomicU64::new(clock()),
+            seats: (0..room.game.seats())
+                .map(|_| Attendance::default())
+                .collect(),
+            store: room.store.clone(),
+            waiting: Arc::new(Semaphore::new(queue.max(1))),
+            queue,
+            room: Arc::new(tokio::sync::Mutex::new(room)),
         }
     }
 
-    /// Stores the moves made since move `from` in one transaction, then tells every
-    /// connection. When the store fails, the room goes back to move `from`.
-    fn commit(&mut self, from: usize) -> Result<(), String> {
-        if let Some(store) = &self.store
-            && from < self.moves.len()
-        {
-            let stored = store.append(&self.code, from, &self.moves[from..], self.game.is_over());
-            if let Err(e) = stored {
-                self.rewind(from);
-                return Err(format!("{e}; the move was not made"));
-            }
-        }
-        if self.game.is_over() {
-            // A finished game's programs are stopped (dropping their agents ends them).
-            for holder in &mut self.holders {
-                if matches!(holder, Holder::Bot(b) if b.name().starts_with("cmd:")) {
-                    *holder = Holder::Bot(Box::new(crate::agent::GreedyAgent));
-                }
-            }
-        }
-        self.changed.send_modify(|v| *v += 1);
-        Ok(())
+    /// The room's code.
+    pub fn code(&self) -> &str {
+        &self.code
     }
 
-    /// The game again as it stood after its first `to` moves.
-    fn rewind(&mut self, to: usize) {
-        self.moves.truncate(to);
-        let mut record = empty_record(&self.ruleset, self.seed, &self.names, self.rounds);
-        record.actions = self.moves.clone();
-        if let Ok(mut game) = start_record(&record, Arc::clone(&self.ruleset), true)
-            && (0..to).all(|i| record.apply(&mut *game, i).is_ok())
-        {
-            self.game = game;
-            self.fresh_tables();
-        }
-    }
-
-    /// Who `token` connects as: the seat it holds, or a spectator.
-    pub fn viewer_of(&self, token: &str) -> Option<Viewer> {
-        if token == self.watch {
-            return Some(Viewer::Spectator);
-        }
-        self.holders
-            .iter()
-            .position(|h| matches!(h, Holder::Person { token: t } if t == token))
-            .map(Viewer::Seat)
-    }
-
-    /// Tells each other person's table of `seat`'s move before it is made.
-    fn announce(&mut self, seat: Seat, action: crate::core::Action) {
-        for (s, table) in self.tables.iter_mut().enumerate() {
-            if let Some(table) = table.as_mut().filter(|_| s != seat) {
-                table.announce(&*self.game, seat, action);
-            }
-        }
-    }
-
-    /// Tells each person's table what the last move did (the events are public).
-    fn narrate(&mut self) {
-        let events = self.game.drain_events();
-        for table in self.tables.iter_mut().flatten() {
-            table.narrate(&*self.game, &events);
-        }
-    }
-
-    /// Tells every person's table `notice` (in its move log), and the operator.
-    fn note(&mut self, notice: &str) {
-        eprintln!("room {}: {notice}", self.code);
-        for table in self.tables.iter_mut().flatten() {
-            table.note(notice);
-        }
-    }
-
-    /// The spectators' token, given to whoever hands a seat over so that they watch on.
-    pub fn watch_token(&self) -> &str {
-        &self.watch
-    }
-
-    /// The ruleset the room plays.
+    /// The ruleset the room plays (a pasted one too).
     pub fn ruleset(&self) -> &Arc<Ruleset> {
-        self.game.ruleset()
+        &self.ruleset
     }
 
-    /// The seat `token` holds.
-    pub fn seat_of(&self, token: &str) -> Option<Seat> {
-        match self.viewer_of(token)? {
-            Viewer::Seat(seat) => Some(seat),
-            Viewer::Spectator => None,
+    /// True once the room's game is over.
+    pub fn is_over(&self) -> bool {
+        self.over.load(Ordering::Relaxed)
+    }
+
+    /// True while the room counts against its maker: the server holds it and its game is not
+    /// over.
+    pub fn counts(&self) -> bool {
+        !self.is_over() && !self.gone.load(Ordering::Relaxed)
+    }
+
+    /// The room, for code that may block (tests, the game threads).
+    pub fn blocking_lock(&self) -> tokio::sync::MutexGuard<'_, Room> {
+        self.room.blocking_lock()
+    }
+
+    /// `work` on the room on the calling thread, which may block (a game thread, a test).
+    pub fn work_blocking<T>(&self, work: impl FnOnce(&mut Room) -> T) -> T {
+        let mut room = self.room.blocking_lock();
+        let moves = room.moves.len();
+        let out = work(&mut room);
+        self.over.store(room.is_over(), Ordering::Relaxed);
+        if room.moves.len() != moves {
+            self.touched.store(clock(), Ordering::Relaxed);
         }
+        out
     }
 
-    /// The first message of a connection: the game, the seat (none for a spectator), the deck.
-    pub fn hello(&self, viewer: Viewer) -> String {
-        let hello = match viewer {
-            Viewer::Seat(seat) => protocol::hello(self.game.ruleset(), seat, self.game.seats()),
-            Viewer::Spectator => protocol::hello_spectator(self.game.ruleset(), self.game.seats()),
-        };
-        serde_json::to_string(&hello).unwrap_or_default()
+    /// A place in the room's queue, then the room: waited for without holding a thread.
+    async fn enter(&self) -> Result<(OwnedSemaphorePermit, OwnedMutexGuard<Room>), RoomBusy> {
+        let place = Arc::clone(&self.waiting)
+            .try_acquire_owned()
+            .map_err(|_| RoomBusy::Busy { queue: self.queue })?;
+        let room = Arc::clone(&self.room).lock_owned().await;
+        Ok((place, room))
     }
 
-    /// The game as `viewer` sees it now: a person's seat with its table as the page draws it.
-    pub fn state(&self, viewer: Viewer) -> String {
-        let state = match viewer {
-            Viewer::Seat(seat) => match self.tables.get(seat) {
-                Some(Some(table)) => table.state(&*self.game),
-                _ => protocol::state(&*self.game, seat),
-            },
-            Viewer::Spectator => protocol::watched(&*self.game),
-        };
-        serde_json::to_string(&state).unwrap_or_default()
+    /// `read` of the room, on the calling thread: for what takes microseconds (a seat's view).
+    pub async fn read<T>(&self, read: impl FnOnce(&Room) -> T) -> Result<T, RoomBusy> {
+        let (_place, room) = self.enter().await?;
+        Ok(read(&room))
     }
 
-    /// A person's answer: the move is checked, made and stored, and the bots move after it.
-    pub fn answer(&mut self, viewer: Viewer, text: &str) -> Result<(), String> {
-        let Viewer::Seat(seat) = viewer else {
-            return Err("a spectator does not play".to_string());
-        };
-        if matches!(self.holders.get(seat), Some(Holder::Bot(_))) {
-            return Err("this seat was handed to a bot".to_string());
+    /// `work` on the room on a game thread (a move, the bots' replies, a store write).
+    pub async fn work<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Room) -> T + Send + 'static,
+    ) -> Result<T, RoomBusy> {
+        let entered = self.enter().await?;
+        self.work_entered(entered, work).await
+    }
+
+    async fn work_entered<T: Send + 'static>(
+        &self,
+        (place, mut room): (OwnedSemaphorePermit, OwnedMutexGuard<Room>),
+        work: impl FnOnce(&mut Room) -> T + Send + 'static,
+    ) -> Result<T, RoomBusy> {
+        let done = tokio::task::spawn_blocking(move || {
+            let moves = room.moves.len();
+            let out = work(&mut room);
+            let _place = place;
+            (out, room.is_over(), room.moves.len() != moves)
+        })
+        .await;
+        let (out, over, moved) = done.map_err(|_| RoomBusy::Failed)?;
+        self.over.store(over, Ordering::Relaxed);
+        if moved {
+            self.touched.store(clock(), Ordering::Relaxed);
         }
-        if self.game.to_act() != Some(seat) {
-            return Err(if self.game.is_over() {
-                "the game is over".to_string()
-            } else {
-                "it is not your turn".to_string()
-            });
-        }
-        let mut legal = Vec::new();
-        self.game.legal_actions(&mut legal);
-        let action = protocol::answered(text, &legal, self.game.ruleset())?;
-        let from = self.moves.len();
-        self.announce(seat, action);
-        self.game.apply(action).map_err(|e| e.to_string())?;
-        self.narrate();
-        self.moves.push(step(seat, action, &self.ruleset));
-        self.play_bots();
-        self.commit(from)
+        Ok(out)
     }
 
-    /// Hands `seat` to the bot `bot`, asked by the holder of `token`: the seat's own token at
-    /// any time, the creator's once the seat has been away for `away`
-    /// ([`AWAY_BEFORE_HAND_OVER`] on a server). The bot plays on at once.
-    pub fn hand_over(
-        &mut self,
-        token: &str,
-        seat: Seat,
-        bot: &str,
-        away: Duration,
-    ) -> Result<(), HandOverError> {
-        let Some(Holder::Person { token: held }) = self.holders.get(seat) else {
-            return Err(HandOverError::NoPerson { seat });
-        };
-        if held != token {
-            if self.creator.as_deref() != Some(token) {
-                return Err(HandOverError::NotYours);
+    /// Counts a connection of `viewer` until the returned guard is dropped; a person's first
+    /// connection marks the room joined (it no longer expires).
+    pub fn attend(self: &Arc<Self>, viewer: Viewer) -> Attending {
+        if let Viewer::Seat(seat) = viewer {
+            if let Some(a) = self.seats.get(seat) {
+                a.connections.fetch_add(1, Ordering::Relaxed);
             }
-            let (connections, since) = self.present[seat];
-            if connections > 0 || since.elapsed() < away {
-                return Err(HandOverError::Here { seat, away });
-            }
-        }
-        let bot = self
-            .gate
-            .hand_over(bot, &self.ruleset)
-            .map_err(HandOverError::Bot)?;
-        let agent = self
-            .gate
-            .agent(&bot, &self.ruleset)
-            .map_err(HandOverError::Bot)?;
-        if let Some(store) = &self.store {
-            store
-                .hand_over(&self.code, seat, &bot)
-                .map_err(|e| HandOverError::Failed(e.to_string()))?;
-        }
-        self.holders[seat] = Holder::Bot(agent);
-        self.names[seat] = bot;
-        let from = self.moves.len();
-        self.play_bots();
-        self.commit(from).map_err(HandOverError::Failed)
-    }
-
-    /// A connection of `viewer` opened (`true`) or closed: the room knows how long a seat has
-    /// been away.
-    pub fn attend(&mut self, viewer: Viewer, open: bool) {
-        if let Viewer::Seat(seat) = viewer
-            && let Some((connections, since)) = self.present.get_mut(seat)
-        {
-            if open {
-                *connections += 1;
-            } else {
-                *connections = connections.saturating_sub(1);
-                if *connections == 0 {
-                    *since = Instant::now();
+            if !self.joined.swap(true, Ordering::Relaxed)
+                && let Some(store) = self.store.clone()
+            {
+                let code = self.code.clone();
+                let noted = move || {
+                    if let Err(e) = store.joined(&code) {
+                        eprintln!("room {code}: {e}");
+                    }
+                };
+                match tokio::runtime::Handle::try_current() {
+                    Ok(runtime) => drop(runtime.spawn_blocking(noted)),
+                    Err(_) => noted(),
                 }
             }
         }
-    }
-
-    /// The game's record so far, in yaku's record format (`yaku replay` reads it).
-    pub fn record(&self) -> Record {
-        let mut record = empty_record(&self.ruleset, self.seed, &self.names, self.rounds);
-        record.ruleset.content_hash = Some(self.content_hash.clone());
-        record.actions = self.moves.clone();
-        record.sync(&*self.game);
-        record
-    }
-
-    /// True once the game is over.
-    pub fn is_over(&self) -> bool {
-        self.game.is_over()
-    }
-
-    /// The game, for tests that check what a seat is told against it.
-    #[cfg(test)]
-    pub(crate) fn game(&self) -> &dyn Game {
-        &*self.game
-    }
-
-    /// A receiver told of every move.
-    pub fn subscribe(&self) -> watch::Receiver<u64> {
-        self.changed.subscribe()
-    }
-}
-
-/// A seat's connection, counted by its room while it is open.
-pub struct Presence {
-    room: Arc<Mutex<Room>>,
-    viewer: Viewer,
-}
-
-impl Presence {
-    /// Counts a connection of `viewer` to `room` until the presence is dropped.
-    pub fn new(room: &Arc<Mutex<Room>>, viewer: Viewer) -> Presence {
-        if let Ok(mut r) = room.lock() {
-            r.attend(viewer, true);
-        }
-        Presence {
-            room: Arc::clone(room),
+        Attending {
+            cell: Arc::clone(self),
             viewer,
         }
     }
+
+    /// How long `seat` has been away: `None` while it is connected.
+    pub fn away_for(&self, seat: usize) -> Option<Duration> {
+        let a = self.seats.get(seat)?;
+        if a.connections.load(Ordering::Relaxed) > 0 {
+            return None;
+        }
+        let left = a.left.load(Ordering::Relaxed);
+        let since = if left == 0 {
+            self.made.elapsed().as_millis() as u64
+        } else {
+            clock().saturating_sub(left)
+        };
+        Some(Duration::from_millis(since))
+    }
+
+    /// True when no request holds the room (only the server's map does), so it may leave
+    /// memory without a second copy being made of it.
+    fn unheld(self: &Arc<Self>) -> bool {
+        Arc::strong_count(self) == 1
+    }
+
+    /// True when nobody joined it within `grace` of its making.
+    fn unjoined_for(&self, grace: Duration) -> bool {
+        self.people && !self.joined.load(Ordering::Relaxed) && self.made.elapsed() >= grace
+    }
+
+    /// True when nobody moved in it for `grace`.
+    fn idle_for(&self, grace: Duration) -> bool {
+        clock().saturating_sub(self.touched.load(Ordering::Relaxed)) >= grace.as_millis() as u64
+    }
 }
 
-impl Drop for Presence {
+/// A connection of a seat or spectator, counted by its room until dropped.
+pub struct Attending {
+    cell: Arc<RoomCell>,
+    viewer: Viewer,
+}
+
+impl Drop for Attending {
     fn drop(&mut self) {
-        if let Ok(mut r) = self.room.lock() {
-            r.attend(self.viewer, false);
+        if let Viewer::Seat(seat) = self.viewer
+            && let Some(a) = self.cell.seats.get(seat)
+        {
+            a.left.store(clock().max(1), Ordering::Relaxed);
+            a.connections.fetch_sub(1, Ordering::Relaxed);
         }
+    }
+}
+
+/// Plays a room of bots only to its end in slices, each on a game thread once one of the
+/// background places is free.
+async fn play_in_background(cell: Arc<RoomCell>, places: Arc<Semaphore>) {
+    loop {
+        let Ok(_place) = places.acquire().await else {
+            return;
+        };
+        let Ok(entered) = cell.enter_unbounded().await else {
+            return;
+        };
+        let more = cell
+            .work_entered(entered, |room| {
+                let from = room.moves.len();
+                let more = room.play_bots_until(Some(Instant::now() + BOTS_SLICE));
+                match room.commit(from) {
+                    Ok(()) => more,
+                    Err(why) => {
+                        room.note(&format!("the game stopped: {why}"));
+                        false
+                    }
+                }
+            })
+            .await;
+        if !matches!(more, Ok(true)) {
+            return;
+        }
+    }
+}
+
+impl RoomCell {
+    /// [`RoomCell::enter`] outside the queue's bound: the room's own background play.
+    async fn enter_unbounded(
+        &self,
+    ) -> Result<(OwnedSemaphorePermit, OwnedMutexGuard<Room>), RoomBusy> {
+        let place = Arc::new(Semaphore::new(1))
+            .try_acquire_owned()
+            .map_err(|_| RoomBusy::Failed)?;
+        Ok((place, Arc::clone(&self.room).lock_owned().await))
     }
 }
 
 /// Every room of a server, by code, and the store that keeps them.
 pub struct Rooms {
-    rooms: Mutex<HashMap<String, Arc<Mutex<Room>>>>,
+    rooms: Mutex<HashMap<String, Arc<RoomCell>>>,
     store: Option<Arc<Store>>,
     /// Who may sit, for every room.
     gate: Arc<Gate>,
-    /// How long a seat must be away before the creator may hand it to a bot.
-    pub away_before_hand_over: Duration,
+    limits: Limits,
+    /// The places of the rooms of bots only playing at once.
+    bot_places: Arc<Semaphore>,
 }
 
 impl Default for Rooms {
-    /// Rooms in memory only: stopping the server ends their games.
+    /// Rooms in memory only, with the default gate and limits.
     fn default() -> Rooms {
-        Rooms::new(Gate::default())
+        Rooms::new(Gate::default(), Limits::default())
     }
 }
 
@@ -628,15 +401,41 @@ fn rebuild(
 }
 
 impl Rooms {
+    /// Rooms in memory only, seated through `gate`, held to `limits`.
+    pub fn new(gate: Gate, limits: Limits) -> Rooms {
+        Rooms {
+            rooms: Mutex::default(),
+            store: None,
+            gate: Arc::new(gate),
+            bot_places: Arc::new(Semaphore::new(limits.bot_rooms_playing.max(1))),
+            limits,
+        }
+    }
+
     /// The rooms kept in `store`: every unfinished game is rebuilt from its seed and moves and
-    /// waits where it was (finished ones are read when asked for). Rooms that cannot be
-    /// rebuilt (their ruleset is gone, or changed so that a move is no longer legal) stay
-    /// stored and are listed with why, as are rooms whose rules changed but which play on.
-    /// Every seat passes `gate` again: a holder it no longer lets in is played by greedy, with
-    /// a warning among the problems.
-    pub fn open(store: Store, gate: Gate) -> Result<(Rooms, Vec<StoreError>), StoreError> {
-        let store = Arc::new(store);
+    /// waits where it was (finished ones are read when asked for). Rooms nobody moved in for
+    /// the limits' `abandoned_time`, and rooms nobody joined within `unjoined_time`, are deleted
+    /// first. Rooms that cannot be rebuilt (their ruleset is gone, or changed so that a move is
+    /// no longer legal) stay stored and are listed with why, as are rooms whose rules changed
+    /// but which play on. Every seat passes `gate` again: a holder it no longer lets in is
+    /// played by greedy, with a warning among the problems. Rooms of bots only play on once
+    /// the server runs ([`Rooms::resume`]).
+    pub fn open(
+        store: Store,
+        gate: Gate,
+        limits: Limits,
+    ) -> Result<(Rooms, Vec<StoreError>), StoreError> {
+        let store = Arc::new(store.keeping(Kept {
+            people: limits.finished_rooms,
+            bots: limits.finished_bot_rooms,
+        }));
         let gate = Arc::new(gate);
+        let now = super::store::now();
+        let secs = |t: Duration| t.as_secs().min(i64::MAX as u64) as i64;
+        store.delete_abandoned(
+            now.saturating_sub(secs(limits.abandoned_time)),
+            now.saturating_sub(secs(limits.unjoined_time)),
+        )?;
         let mut rooms = HashMap::new();
         let mut problems = Vec::new();
         for code in store.unfinished()? {
@@ -649,21 +448,26 @@ impl Rooms {
                         code: code.clone(),
                         notice,
                     }));
-                    let now = crate::core::record::hash_hex(room.ruleset.content_hash);
+                    let now = crate::core::record::hash_hex(room.ruleset().content_hash);
                     if now != stored.content_hash {
                         problems.push(StoreError::RulesChanged {
                             code: code.clone(),
                             ruleset: stored.ruleset.clone(),
                         });
                     }
-                    // A seat handed to a bot just before a stop: the bot plays on.
-                    let from = room.moves.len();
-                    room.play_bots();
-                    if let Err(why) = room.commit(from) {
-                        problems.push(StoreError::Room { code, reason: why });
-                        continue;
+                    // A seat handed to a bot just before a stop: the bot plays on (a room of
+                    // bots only plays on in the background).
+                    if !room.bots_only() {
+                        let from = room.moves.len();
+                        room.play_bots();
+                        if let Err(why) = room.commit(from) {
+                            problems.push(StoreError::Room { code, reason: why });
+                            continue;
+                        }
                     }
-                    rooms.insert(code, Arc::new(Mutex::new(room)));
+                    let made = made_at(stored.created);
+                    let cell = RoomCell::new(room, made, stored.joined, limits.room_queue);
+                    rooms.insert(code, Arc::new(cell));
                 }
                 Err(e) => problems.push(e),
             }
@@ -672,19 +476,10 @@ impl Rooms {
             rooms: Mutex::new(rooms),
             store: Some(store),
             gate,
-            away_before_hand_over: AWAY_BEFORE_HAND_OVER,
+            bot_places: Arc::new(Semaphore::new(limits.bot_rooms_playing.max(1))),
+            limits,
         };
         Ok((rooms, problems))
-    }
-
-    /// Rooms in memory only, seated through `gate`.
-    pub fn new(gate: Gate) -> Rooms {
-        Rooms {
-            rooms: Mutex::default(),
-            store: None,
-            gate: Arc::new(gate),
-            away_before_hand_over: AWAY_BEFORE_HAND_OVER,
-        }
     }
 
     /// Who may sit.
@@ -692,12 +487,17 @@ impl Rooms {
         &self.gate
     }
 
-    /// How many rooms are open now.
+    /// The limits the rooms are held to.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// How many rooms are in memory now.
     pub fn len(&self) -> usize {
         self.rooms.lock().map_or(0, |r| r.len())
     }
 
-    /// True when no room is open.
+    /// True when no room is in memory.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -712,6 +512,8 @@ impl Rooms {
     ) -> Result<Created, String> {
         let seating = self.gate.seat(players, &ruleset)?;
         self.create_seated(ruleset, None, seating, hands)
+            .map(|(created, _)| created)
+            .map_err(|e| e.reason)
     }
 
     /// [`Rooms::create`] for a rule file pasted on the page, `ruleset` loaded from `rules`: the
@@ -725,74 +527,238 @@ impl Rooms {
     ) -> Result<Created, String> {
         let seating = self.gate.seat(players, &ruleset)?;
         self.create_seated(ruleset, Some(rules), seating, hands)
+            .map(|(created, _)| created)
+            .map_err(|e| e.reason)
     }
 
-    /// Opens a room with seats the gate let in (`rules`: the pasted rule file's text, if any).
+    /// Opens a room with seats the gate let in (`rules`: the pasted rule file's text, if any),
+    /// on the calling thread (it may block: a game thread); the room as the server holds it. A
+    /// room of bots only plays in the background within a runtime, and here without one.
     pub fn create_seated(
         &self,
         ruleset: Arc<Ruleset>,
         rules: Option<String>,
         seating: Seating,
         hands: Option<u32>,
-    ) -> Result<Created, String> {
-        let stopping = |_| "the server is stopping".to_string();
-        let store = self.store.clone();
-        let full = |rooms: &mut HashMap<String, Arc<Mutex<Room>>>| -> Result<(), String> {
-            if rooms.len() >= MAX_ROOMS {
-                // Finished games make room for new ones (they stay stored; a room busy with a
-                // move is in play), then abandoned ones.
-                rooms.retain(|_, r| match r.try_lock() {
-                    Ok(r) => !r.game.is_over(),
-                    Err(e) => matches!(e, std::sync::TryLockError::WouldBlock),
-                });
-                if rooms.len() >= MAX_ROOMS
-                    && let Some(store) = &store
-                {
-                    let before = super::store::now() - super::store::ABANDONED_SECS;
-                    for code in store.delete_abandoned(before).map_err(|e| e.to_string())? {
-                        rooms.remove(&code);
-                    }
-                }
-            }
-            if rooms.len() >= MAX_ROOMS {
-                return Err(format!("the server holds {MAX_ROOMS} rooms already"));
-            }
-            Ok(())
-        };
-        full(&mut *self.rooms.lock().map_err(stopping)?)?;
+    ) -> Result<(Created, Arc<RoomCell>), NotMade> {
+        self.make_place()
+            .map_err(|reason| NotMade { full: true, reason })?;
         // The bots' first moves are made with no lock held: every other room goes on meanwhile.
         let gate = Arc::clone(&self.gate);
-        let (room, people) = Room::start(ruleset, rules, seating, hands, self.store.clone(), gate)?;
-        let mut rooms = self.rooms.lock().map_err(stopping)?;
-        full(&mut rooms)?;
+        let bots_only = seating.bots_only();
+        let (mut room, people) = Room::start(
+            ruleset,
+            rules,
+            seating,
+            hands,
+            self.limits.hands,
+            self.store.clone(),
+            gate,
+        )?;
+        let runtime = tokio::runtime::Handle::try_current().ok();
+        if bots_only && runtime.is_none() {
+            let from = room.moves.len();
+            room.play_bots();
+            room.commit(from)?;
+        }
         let created = Created {
             room: room.code.clone(),
             people,
             watch: room.watch.clone(),
         };
-        rooms.insert(room.code.clone(), Arc::new(Mutex::new(room)));
-        Ok(created)
+        let cell = Arc::new(RoomCell::new(
+            room,
+            Instant::now(),
+            false,
+            self.limits.room_queue,
+        ));
+        self.rooms
+            .lock()
+            .map_err(|_| "the server is stopping".to_string())?
+            .insert(created.room.clone(), Arc::clone(&cell));
+        if let Some(runtime) = runtime
+            && bots_only
+        {
+            runtime.spawn(play_in_background(
+                Arc::clone(&cell),
+                Arc::clone(&self.bot_places),
+            ));
+        }
+        Ok((created, cell))
     }
 
-    /// The room with this code: open, or read from the store (a finished game).
-    pub fn get(&self, code: &str) -> Option<Arc<Mutex<Room>>> {
-        if let Some(room) = self.rooms.lock().ok()?.get(code) {
-            return Some(Arc::clone(room));
+    /// Plays on every room of bots only whose game is not over (after a restart).
+    pub fn resume(&self) {
+        let cells: Vec<Arc<RoomCell>> = self.rooms.lock().map_or(Vec::new(), |rooms| {
+            rooms
+                .values()
+                .filter(|c| !c.people && !c.is_over())
+                .cloned()
+                .collect()
+        });
+        for cell in cells {
+            tokio::spawn(play_in_background(cell, Arc::clone(&self.bot_places)));
+        }
+    }
+
+    /// Makes a place for a new room when the rooms in memory reach the limit: unheld rooms
+    /// leave memory, finished ones first, then those nobody joined within a minute (oldest
+    /// first), then those nobody moved in for ten minutes (longest idle first). They stay
+    /// stored, and come back when asked for.
+    fn make_place(&self) -> Result<(), String> {
+        let mut rooms = self
+            .rooms
+            .lock()
+            .map_err(|_| "the server is stopping".to_string())?;
+        let most = self.limits.rooms;
+        if rooms.len() < most {
+            return Ok(());
+        }
+        // A room leaves memory only while no request holds it, so that no second copy of it is
+        // ever loaded from the store.
+        let leave = |rooms: &mut HashMap<String, Arc<RoomCell>>, code: &str| {
+            if let Some(cell) = rooms.remove(code) {
+                cell.gone.store(true, Ordering::Relaxed);
+            }
+        };
+        let finished: Vec<String> = rooms
+            .iter()
+            .filter(|(_, c)| c.is_over() && c.unheld())
+            .map(|(code, _)| code.clone())
+            .collect();
+        for code in finished {
+            leave(&mut rooms, &code);
+        }
+        let mut candidates: Vec<(u8, u64, String)> = rooms
+            .iter()
+            .filter(|(_, c)| c.unheld() && c.store.is_some())
+            .filter_map(|(code, c)| {
+                if c.unjoined_for(UNJOINED_GRACE.min(self.limits.unjoined_time / 2)) {
+                    Some((0, c.made.elapsed().as_millis() as u64, code.clone()))
+                } else if c.idle_for(IDLE_GRACE) {
+                    let idle = clock().saturating_sub(c.touched.load(Ordering::Relaxed));
+                    Some((1, idle, code.clone()))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        // Unjoined before idle; within each, the oldest or longest idle first.
+        candidates.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        for (_, _, code) in candidates {
+            if rooms.len() < most {
+                break;
+            }
+            leave(&mut rooms, &code);
+        }
+        if rooms.len() >= most {
+            return Err(format!(
+                "the server holds {most} rooms with games in play already; try again later"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Deletes what has expired: rooms nobody joined within the limits' `unjoined_time` (from
+    /// memory and the store: their codes no longer answer), rooms nobody moved in for
+    /// `abandoned_time` (from the store), and lets finished rooms nobody holds leave memory.
+    /// Blocks on the store: the server runs it on a game thread, every half minute.
+    pub fn sweep(&self) {
+        let mut expired = Vec::new();
+        match self.rooms.lock() {
+            Ok(mut rooms) => rooms.retain(|code, c| {
+                let unjoined = c.unjoined_for(self.limits.unjoined_time);
+                let leaves = c.unheld() && (c.is_over() || unjoined);
+                if leaves {
+                    c.gone.store(true, Ordering::Relaxed);
+                    if unjoined {
+                        expired.push(code.clone());
+                    }
+                }
+                !leaves
+            }),
+            Err(_) => return,
+        }
+        let Some(store) = &self.store else {
+            return;
+        };
+        for code in &expired {
+            if let Err(e) = store.delete(code) {
+                eprintln!("room {code}: {e}");
+            }
+        }
+        let now = super::store::now();
+        let secs = |t: Duration| t.as_secs().min(i64::MAX as u64) as i64;
+        let deleted = store.delete_abandoned(
+            now.saturating_sub(secs(self.limits.abandoned_time)),
+            now.saturating_sub(secs(self.limits.unjoined_time)),
+        );
+        match deleted {
+            Ok(codes) => {
+                if let Ok(mut rooms) = self.rooms.lock() {
+                    for code in codes {
+                        if let Some(cell) = rooms.remove(&code) {
+                            cell.gone.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+            Err(e) => eprintln!("the rooms database: {e}"),
+        }
+    }
+
+    /// The room with this code, in memory only: what an async handler may ask without waiting.
+    pub fn held(&self, code: &str) -> Option<Arc<RoomCell>> {
+        self.rooms.lock().ok()?.get(code).cloned()
+    }
+
+    /// The room with this code: in memory, or read from the store (a finished game, or one that
+    /// left memory). Blocks on the store: a game thread's call ([`Rooms::find`] on the async
+    /// ones).
+    pub fn get(&self, code: &str) -> Option<Arc<RoomCell>> {
+        if let Some(cell) = self.held(code) {
+            return Some(cell);
         }
         let store = self.store.as_ref()?;
         let stored = store.load(code).ok()??;
         let gate = Some(Arc::clone(&self.gate));
         let (room, _) = rebuild(&stored, Some(Arc::clone(store)), gate).ok()?;
-        let room = Arc::new(Mutex::new(room));
+        let over = room.is_over();
+        let cell = Arc::new(RoomCell::new(
+            room,
+            made_at(stored.created),
+            stored.joined,
+            self.limits.room_queue,
+        ));
+        if over || self.make_place().is_err() {
+            // A finished game is only read: it needs no place. A game in progress with no place
+            // free is not served until one is.
+            return over.then_some(cell);
+        }
         let mut rooms = self.rooms.lock().ok()?;
-        if rooms.len() >= MAX_ROOMS {
-            rooms.retain(|_, r| r.lock().is_ok_and(|r| !r.game.is_over()));
-        }
-        if rooms.len() >= MAX_ROOMS {
-            return Some(room);
-        }
-        Some(Arc::clone(rooms.entry(code.to_string()).or_insert(room)))
+        Some(Arc::clone(rooms.entry(code.to_string()).or_insert(cell)))
     }
+
+    /// [`Rooms::get`] from an async handler: the store is read on a game thread.
+    pub async fn find(self: &Arc<Self>, code: &str) -> Option<Arc<RoomCell>> {
+        if let Some(cell) = self.held(code) {
+            return Some(cell);
+        }
+        self.store.as_ref()?;
+        let (rooms, code) = (Arc::clone(self), code.to_string());
+        tokio::task::spawn_blocking(move || rooms.get(&code))
+            .await
+            .ok()
+            .flatten()
+    }
+}
+
+/// The instant a room stored at `created` (seconds since 1970) was made.
+fn made_at(created: i64) -> Instant {
+    let age = super::store::now().saturating_sub(created).max(0) as u64;
+    Instant::now()
+        .checked_sub(Duration::from_secs(age))
+        .unwrap_or_else(Instant::now)
 }
 
 /// The record of the room `code` in `store` (the command line's export; a server's room is
@@ -827,22 +793,13 @@ pub fn stored_record(store: &Store, code: &str) -> Result<Option<Record>, StoreE
     }))
 }
 
-/// A new room's seed: random, so that every room deals anew. A test's rooms are seeded 1, 2, 3,
-/// ... in the order the test makes them (each test runs on a thread of its own), so a test sees
-/// the same deals every run rather than, now and then, a dealt hand that ends the game at once.
-fn new_seed() -> u64 {
-    #[cfg(test)]
-    {
-        thread_local!(static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(1) });
-        NEXT.with(|next| next.replace(next.get() + 1))
-    }
-    #[cfg(not(test))]
-    rand::rng().random::<u64>()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::room::{empty_record, secret, step};
     use super::*;
+    use crate::core::Seat;
+    use crate::core::record::Step;
+    use crate::families::start_record;
 
     fn koikoi() -> Arc<Ruleset> {
         Arc::new(crate::ruleset::load("koikoi").value.unwrap())
@@ -856,7 +813,7 @@ mod tests {
         assert_eq!(created.room.len(), 32);
         let (seat, token) = created.people[0].clone();
         let room = rooms.get(&created.room).unwrap();
-        let mut room = room.lock().unwrap();
+        let mut room = room.blocking_lock();
         assert_eq!(room.seat_of(&token), Some(seat));
         assert_eq!(room.seat_of("guess"), None);
         let mut moves = 0;
@@ -902,7 +859,7 @@ mod tests {
         let created = rooms.create(koikoi(), &two, Some(1)).unwrap();
         assert_ne!(created.people[0].1, created.people[1].1);
         let room = rooms.get(&created.room).unwrap();
-        let mut room = room.lock().unwrap();
+        let mut room = room.blocking_lock();
         let waiting = room.game.to_act().unwrap();
         let other = 1 - waiting;
         assert_eq!(
@@ -926,21 +883,26 @@ mod tests {
     fn a_stored_room_comes_back_where_it_was_with_its_tokens() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("serve.sqlite");
-        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
+        let (rooms, problems) = Rooms::open(
+            Store::open(&path).unwrap(),
+            Gate::default(),
+            Limits::default(),
+        )
+        .unwrap();
         assert!(problems.is_empty());
         let players = ["human".to_string(), "expert".to_string()];
         let created = rooms.create(koikoi(), &players, Some(2)).unwrap();
         let (seat, token) = created.people[0].clone();
         let before = {
             let room = rooms.get(&created.room).unwrap();
-            let mut room = room.lock().unwrap();
+            let mut room = room.blocking_lock();
             play(&mut room, seat, 5);
             (room.state(Viewer::Seat(seat)), room.moves.clone())
         };
         // The same game played on without a stop, to compare with.
         let whole = {
             let room = rooms.get(&created.room).unwrap();
-            let mut room = room.lock().unwrap();
+            let mut room = room.blocking_lock();
             play(&mut room, seat, 200);
             room.record()
         };
@@ -961,14 +923,21 @@ mod tests {
             tokens: vec![Some(token.clone()), None],
             moves: before.1.clone(),
             finished: false,
+            joined: true,
+            created: 0,
         };
         store.insert(&stored).unwrap();
         drop(store);
-        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
+        let (rooms, problems) = Rooms::open(
+            Store::open(&path).unwrap(),
+            Gate::default(),
+            Limits::default(),
+        )
+        .unwrap();
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(rooms.len(), 1);
         let room = rooms.get(&created.room).unwrap();
-        let mut room = room.lock().unwrap();
+        let mut room = room.blocking_lock();
         assert_eq!(room.viewer_of(&token), Some(Viewer::Seat(seat)));
         assert_eq!(room.viewer_of(&created.watch), Some(Viewer::Spectator));
         assert_eq!(room.state(Viewer::Seat(seat)), before.0);
@@ -980,10 +949,15 @@ mod tests {
         drop(room);
         // A finished room is read back from the store when asked for.
         drop(rooms);
-        let (rooms, _) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
+        let (rooms, _) = Rooms::open(
+            Store::open(&path).unwrap(),
+            Gate::default(),
+            Limits::default(),
+        )
+        .unwrap();
         assert_eq!(rooms.len(), 0);
         let room = rooms.get(&created.room).unwrap();
-        assert_eq!(room.lock().unwrap().record(), whole);
+        assert_eq!(room.blocking_lock().record(), whole);
         let exported = stored_record(&Store::open(&path).unwrap(), &created.room).unwrap();
         assert_eq!(exported, Some(whole.clone()));
         let replayed = crate::families::replay(&whole, koikoi()).unwrap();
@@ -996,7 +970,12 @@ mod tests {
     fn a_room_of_pasted_rules_comes_back_after_a_restart() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("serve.sqlite");
-        let (rooms, _) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
+        let (rooms, _) = Rooms::open(
+            Store::open(&path).unwrap(),
+            Gate::default(),
+            Limits::default(),
+        )
+        .unwrap();
         let text = "[ruleset]\nid = \"short\"\nextends = \"koikoi\"\nname = \"Short\"\n\n[flow]\nrounds = 1\n";
         let loaded = crate::ruleset::load_pasted(super::super::pasted::PASTED_NAME, text);
         let ruleset = Arc::new(loaded.value.unwrap());
@@ -1005,15 +984,20 @@ mod tests {
         let (seat, _) = created.people[0].clone();
         let before = {
             let room = rooms.get(&created.room).unwrap();
-            let mut room = room.lock().unwrap();
+            let mut room = room.blocking_lock();
             play(&mut room, seat, 3);
             room.state(Viewer::Seat(seat))
         };
         drop(rooms);
-        let (rooms, problems) = Rooms::open(Store::open(&path).unwrap(), Gate::default()).unwrap();
+        let (rooms, problems) = Rooms::open(
+            Store::open(&path).unwrap(),
+            Gate::default(),
+            Limits::default(),
+        )
+        .unwrap();
         assert!(problems.is_empty(), "{problems:?}");
         let room = rooms.get(&created.room).unwrap();
-        let room = room.lock().unwrap();
+        let room = room.blocking_lock();
         assert_eq!(room.ruleset().name, "Short");
         assert_eq!(room.state(Viewer::Seat(seat)), before);
     }
@@ -1041,6 +1025,8 @@ mod tests {
                 },
             }],
             finished: false,
+            joined: true,
+            created: super::super::store::now(),
         };
         // Seed 7's first move, as the game would make it, under other rules' hash; and a move
         // no longer legal.
@@ -1062,7 +1048,7 @@ mod tests {
         store
             .insert(&stored("broken", "0000000000000000", "no-such-card"))
             .unwrap();
-        let (rooms, problems) = Rooms::open(store, Gate::default()).unwrap();
+        let (rooms, problems) = Rooms::open(store, Gate::default(), Limits::default()).unwrap();
         let told: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         assert_eq!(told.len(), 2, "{told:?}");
         assert!(
@@ -1075,7 +1061,7 @@ mod tests {
         );
         assert_eq!(rooms.len(), 1);
         let room = rooms.get("changed").unwrap();
-        let record = room.lock().unwrap().record();
+        let record = room.blocking_lock().record();
         assert_eq!(
             record.ruleset.content_hash.as_deref(),
             Some("0000000000000000")
@@ -1086,14 +1072,14 @@ mod tests {
     fn a_move_that_cannot_be_stored_is_not_made() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("serve.sqlite")).unwrap();
-        let (rooms, _) = Rooms::open(store, Gate::default()).unwrap();
+        let (rooms, _) = Rooms::open(store, Gate::default(), Limits::default()).unwrap();
         let players = ["human".to_string(), "greedy".to_string()];
         let created = rooms.create(koikoi(), &players, Some(1)).unwrap();
         let (seat, _) = created.people[0];
         // The room's row is gone: its moves break the database's foreign key.
         rooms.store.as_ref().unwrap().delete(&created.room).unwrap();
         let room = rooms.get(&created.room).unwrap();
-        let mut room = room.lock().unwrap();
+        let mut room = room.blocking_lock();
         let (state, moves) = (room.state(Viewer::Seat(seat)), room.moves.len());
         let refused = room.answer(Viewer::Seat(seat), r#"{"choose": 0}"#);
         assert!(refused.unwrap_err().contains("the move was not made"));
@@ -1112,39 +1098,43 @@ mod tests {
         let gostop = Arc::new(crate::ruleset::load("gostop").value.unwrap());
         let created = rooms.create(gostop, &three, Some(1)).unwrap();
         let tokens: Vec<String> = created.people.iter().map(|p| p.1.clone()).collect();
-        let room = rooms.get(&created.room).unwrap();
-        let mut room = room.lock().unwrap();
+        let cell = rooms.get(&created.room).unwrap();
+        let mut room = cell.blocking_lock();
         let long = Duration::from_secs(3600);
+        let gone = |seat| cell.away_for(seat);
         // Seat 1 hands itself over; the creator (seat 0) may hand seat 2 only once it is away.
         assert_eq!(
-            room.hand_over(&tokens[2], 1, "greedy", long),
+            room.hand_over(&tokens[2], 1, "greedy", long, gone(1)),
             Err(HandOverError::NotYours)
         );
         assert_eq!(
-            room.hand_over(&created.watch, 1, "greedy", long),
+            room.hand_over(&created.watch, 1, "greedy", long, gone(1)),
             Err(HandOverError::NotYours)
         );
         assert!(matches!(
-            room.hand_over(&tokens[1], 1, "grredy", long),
+            room.hand_over(&tokens[1], 1, "grredy", long, gone(1)),
             Err(HandOverError::Bot(_))
         ));
-        room.hand_over(&tokens[1], 1, "greedy", long).unwrap();
+        room.hand_over(&tokens[1], 1, "greedy", long, gone(1))
+            .unwrap();
         assert_eq!(room.viewer_of(&tokens[1]), None);
         assert_eq!(
-            room.hand_over(&tokens[1], 1, "greedy", long),
+            room.hand_over(&tokens[1], 1, "greedy", long, gone(1)),
             Err(HandOverError::NoPerson { seat: 1 })
         );
         assert!(matches!(
-            room.hand_over(&tokens[0], 2, "greedy", long),
+            room.hand_over(&tokens[0], 2, "greedy", long, gone(2)),
             Err(HandOverError::Here { seat: 2, .. })
         ));
-        room.attend(Viewer::Seat(2), true);
+        let connected = cell.attend(Viewer::Seat(2));
+        assert_eq!(gone(2), None);
         assert!(matches!(
-            room.hand_over(&tokens[0], 2, "greedy", Duration::ZERO),
+            room.hand_over(&tokens[0], 2, "greedy", Duration::ZERO, gone(2)),
             Err(HandOverError::Here { seat: 2, .. })
         ));
-        room.attend(Viewer::Seat(2), false);
-        room.hand_over(&tokens[0], 2, "random", Duration::ZERO)
+        drop(connected);
+        assert!(gone(2).is_some());
+        room.hand_over(&tokens[0], 2, "random", Duration::ZERO, gone(2))
             .unwrap();
         assert_eq!(room.record().players, ["human", "greedy", "random"]);
         assert_eq!(
@@ -1154,7 +1144,8 @@ mod tests {
         );
         play(&mut room, 0, 200);
         assert!(room.is_over());
-        room.hand_over(&tokens[0], 0, "greedy", long).unwrap();
+        room.hand_over(&tokens[0], 0, "greedy", long, gone(0))
+            .unwrap();
     }
 
     #[test]
@@ -1163,7 +1154,7 @@ mod tests {
         let players = ["human".to_string(), "greedy".to_string()];
         let created = rooms.create(koikoi(), &players, Some(1)).unwrap();
         let room = rooms.get(&created.room).unwrap();
-        let mut room = room.lock().unwrap();
+        let mut room = room.blocking_lock();
         let hello: serde_json::Value =
             serde_json::from_str(&room.hello(Viewer::Spectator)).unwrap();
         assert_eq!(hello["type"], "hello");

@@ -23,7 +23,7 @@ fn states_of(r: &Arc<crate::ruleset::Ruleset>) -> Vec<(serde_json::Value, CardSe
     let rooms = Rooms::default();
     let created = rooms.create(Arc::clone(r), &players, Some(1)).unwrap();
     let room = rooms.get(&created.room).unwrap();
-    let mut room = room.lock().unwrap();
+    let mut room = room.blocking_lock();
     let mut out = Vec::new();
     for _ in 0..2_000 {
         let text = room.state(Viewer::Seat(0));

@@ -11,12 +11,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The schema this program writes, kept in SQLite's `user_version`.
-const SCHEMA_VERSION: i64 = 1;
-/// The most finished rooms kept: past it the oldest are deleted with their moves.
-pub const MAX_FINISHED: usize = 10_000;
-/// An unfinished room nobody has moved in for this long is deleted when its place is needed.
-pub const ABANDONED_SECS: i64 = 7 * 24 * 60 * 60;
+/// The schema this program writes, kept in SQLite's `user_version`: 2 added whether a room
+/// seats a person (`people`) and whether one has joined it (`joined`), and the `server` table.
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS rooms (
@@ -30,7 +27,9 @@ CREATE TABLE IF NOT EXISTS rooms (
     creator TEXT,
     created INTEGER NOT NULL,
     touched INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    people INTEGER NOT NULL DEFAULT 1,
+    joined INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS rooms_by_age ON rooms (finished, touched);
 CREATE TABLE IF NOT EXISTS seats (
@@ -46,6 +45,19 @@ CREATE TABLE IF NOT EXISTS moves (
     step TEXT NOT NULL,
     PRIMARY KEY (code, n)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS server (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rooms_by_kind ON rooms (finished, people, touched);
+";
+
+/// What schema 1 lacks: its rooms are taken as joined, and as seating a person when one of
+/// their seats is a person's.
+const FROM_SCHEMA_1: &str = "
+ALTER TABLE rooms ADD COLUMN people INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE rooms ADD COLUMN joined INTEGER NOT NULL DEFAULT 1;
+UPDATE rooms SET people = EXISTS (SELECT 1 FROM seats s WHERE s.code = rooms.code AND s.holder = 'human');
 ";
 
 /// Why the store cannot be opened, read or written.
@@ -169,6 +181,27 @@ pub struct StoredRoom {
     pub moves: Vec<Step>,
     /// True once the game is over.
     pub finished: bool,
+    /// True once a person has connected to one of its seats (a room of bots only is joined).
+    pub joined: bool,
+    /// When it was made, in seconds since 1970 (written by [`Store::insert`]).
+    pub created: i64,
+}
+
+impl StoredRoom {
+    /// True when a person holds one of its seats.
+    pub fn seats_people(&self) -> bool {
+        self.holders.iter().any(|h| h == super::gate::HUMAN)
+    }
+}
+
+/// How many finished games the store keeps of each kind: past it the oldest are deleted with
+/// their moves, each kind apart, so that games of bots only never push a person's game out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// Finished games with a person's seat.
+    pub people: usize,
+    /// Finished games of bots only.
+    pub bots: usize,
 }
 
 /// A line of [`Store::list`].
@@ -188,9 +221,11 @@ pub struct Listed {
     pub touched: i64,
 }
 
-/// The rooms database.
+/// The rooms database. Every call blocks on SQLite: the server makes them on its game threads,
+/// never on the async ones.
 pub struct Store {
     db: Mutex<Connection>,
+    kept: Kept,
 }
 
 /// Seconds since 1970.
@@ -289,9 +324,26 @@ impl Store {
         db.pragma_update(None, "synchronous", "NORMAL")?;
         db.pragma_update(None, "foreign_keys", true)?;
         db.busy_timeout(std::time::Duration::from_secs(5))?;
+        if version == 1 {
+            db.execute_batch(FROM_SCHEMA_1)?;
+        }
         db.execute_batch(SCHEMA)?;
         db.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        Ok(Store { db: Mutex::new(db) })
+        let limits = super::config::Limits::default();
+        let kept = Kept {
+            people: limits.finished_rooms,
+            bots: limits.finished_bot_rooms,
+        };
+        Ok(Store {
+            db: Mutex::new(db),
+            kept,
+        })
+    }
+
+    /// The same store keeping `kept` finished games of each kind.
+    pub fn keeping(mut self, kept: Kept) -> Store {
+        self.kept = kept;
+        self
     }
 
     fn db(&self) -> Result<std::sync::MutexGuard<'_, Connection>, StoreError> {
@@ -306,8 +358,8 @@ impl Store {
         let tx = db.transaction()?;
         let now = now();
         tx.execute(
-            "INSERT INTO rooms (code, ruleset, content_hash, seed, rounds, watch, creator, created, touched, finished, rules)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
+            "INSERT INTO rooms (code, ruleset, content_hash, seed, rounds, watch, creator, created, touched, finished, rules, people, joined)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12)",
             params![
                 room.code,
                 room.ruleset,
@@ -318,7 +370,9 @@ impl Store {
                 room.creator,
                 now,
                 room.finished,
-                room.rules
+                room.rules,
+                room.seats_people(),
+                room.joined || !room.seats_people()
             ],
         )?;
         for (seat, (holder, token)) in room.holders.iter().zip(&room.tokens).enumerate() {
@@ -331,7 +385,7 @@ impl Store {
         tx.commit()?;
         drop(db);
         if room.finished {
-            self.prune(MAX_FINISHED)?;
+            self.prune()?;
         }
         Ok(())
     }
@@ -354,8 +408,16 @@ impl Store {
         tx.commit()?;
         drop(db);
         if finished {
-            self.prune(MAX_FINISHED)?;
+            self.prune()?;
         }
+        Ok(())
+    }
+
+    /// Notes that a person has connected to a seat of room `code`: it no longer expires
+    /// unjoined.
+    pub fn joined(&self, code: &str) -> Result<(), StoreError> {
+        self.db()?
+            .execute("UPDATE rooms SET joined = 1 WHERE code = ?1", [code])?;
         Ok(())
     }
 
@@ -373,7 +435,7 @@ impl Store {
         let db = self.db()?;
         let head = db
             .query_row(
-                "SELECT ruleset, content_hash, seed, rounds, watch, creator, finished, rules
+                "SELECT ruleset, content_hash, seed, rounds, watch, creator, finished, rules, joined, created
                  FROM rooms WHERE code = ?1",
                 [code],
                 |r| {
@@ -390,6 +452,8 @@ impl Store {
                         moves: Vec::new(),
                         finished: r.get(6)?,
                         rules: r.get(7)?,
+                        joined: r.get(8)?,
+                        created: r.get(9)?,
                     })
                 },
             )
@@ -471,30 +535,34 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes the unfinished rooms nobody has moved in since `before` (seconds since 1970);
-    /// their codes.
-    pub fn delete_abandoned(&self, before: i64) -> Result<Vec<String>, StoreError> {
+    /// Deletes the unfinished rooms nobody has moved in since `before` (seconds since 1970),
+    /// and those no person joined that were made before `unjoined`; their codes.
+    pub fn delete_abandoned(&self, before: i64, unjoined: i64) -> Result<Vec<String>, StoreError> {
+        const GONE: &str = "finished = 0 AND (touched < ?1 OR (joined = 0 AND created < ?2))";
         let mut db = self.db()?;
         let tx = db.transaction()?;
         let codes: Vec<String> = tx
-            .prepare("SELECT code FROM rooms WHERE finished = 0 AND touched < ?1")?
-            .query_map([before], |r| r.get(0))?
+            .prepare(&format!("SELECT code FROM rooms WHERE {GONE}"))?
+            .query_map([before, unjoined], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         tx.execute(
-            "DELETE FROM rooms WHERE finished = 0 AND touched < ?1",
-            [before],
+            &format!("DELETE FROM rooms WHERE {GONE}"),
+            [before, unjoined],
         )?;
         tx.commit()?;
         Ok(codes)
     }
 
-    /// Keeps the newest `keep` finished rooms ([`MAX_FINISHED`] after every finished game).
-    fn prune(&self, keep: usize) -> Result<(), StoreError> {
-        self.db()?.execute(
-            "DELETE FROM rooms WHERE code IN (SELECT code FROM rooms WHERE finished = 1
-             ORDER BY touched DESC LIMIT -1 OFFSET ?1)",
-            [keep as i64],
-        )?;
+    /// Keeps the newest finished rooms of each kind, as many as [`Kept`] says.
+    fn prune(&self) -> Result<(), StoreError> {
+        let db = self.db()?;
+        for (people, keep) in [(true, self.kept.people), (false, self.kept.bots)] {
+            db.execute(
+                "DELETE FROM rooms WHERE code IN (SELECT code FROM rooms WHERE finished = 1
+                 AND people = ?1 ORDER BY touched DESC LIMIT -1 OFFSET ?2)",
+                params![people, keep as i64],
+            )?;
+        }
         Ok(())
     }
 }
@@ -539,6 +607,8 @@ mod tests {
                 },
             }],
             finished,
+            joined: false,
+            created: 0,
         }
     }
 
@@ -560,7 +630,12 @@ mod tests {
         stored.finished = true;
         stored.holders[0] = "expert".to_string();
         stored.tokens[0] = None;
-        assert_eq!(store.load("a").unwrap(), Some(stored));
+        let loaded = store.load("a").unwrap().unwrap();
+        assert!(loaded.created >= now() - 60);
+        stored.created = loaded.created;
+        assert_eq!(loaded, stored);
+        store.joined("a").unwrap();
+        assert!(store.load("a").unwrap().unwrap().joined);
         assert_eq!(store.load("b").unwrap(), None);
         assert!(store.unfinished().unwrap().is_empty());
         let listed = store.list().unwrap();
@@ -577,20 +652,87 @@ mod tests {
     }
 
     #[test]
-    fn abandoned_and_old_finished_rooms_go() {
+    fn abandoned_unjoined_and_old_finished_rooms_go() {
         let store = Store::in_memory().unwrap();
         store.insert(&room("old", false)).unwrap();
-        assert_eq!(
-            store.delete_abandoned(now() - 60).unwrap(),
-            Vec::<String>::new()
-        );
-        assert_eq!(store.delete_abandoned(now() + 60).unwrap(), ["old"]);
+        let (past, future) = (now() - 60, now() + 60);
+        assert!(store.delete_abandoned(past, past).unwrap().is_empty());
+        // Not joined: it goes once made before the time given.
+        assert_eq!(store.delete_abandoned(past, future).unwrap(), ["old"]);
+        store.insert(&room("joined", false)).unwrap();
+        store.joined("joined").unwrap();
+        assert!(store.delete_abandoned(past, future).unwrap().is_empty());
+        assert_eq!(store.delete_abandoned(future, past).unwrap(), ["joined"]);
         assert!(store.list().unwrap().is_empty());
-        for code in ["f1", "f2", "f3"] {
+        // Finished games of each kind are kept apart: games of bots only never push out a
+        // person's.
+        let store = store.keeping(Kept { people: 2, bots: 1 });
+        let bots = |code: &str| StoredRoom {
+            holders: vec!["greedy".to_string(), "random".to_string()],
+            tokens: vec![None, None],
+            creator: None,
+            ..room(code, true)
+        };
+        for code in ["p1", "p2"] {
             store.insert(&room(code, true)).unwrap();
         }
-        store.prune(2).unwrap();
-        assert_eq!(store.list().unwrap().len(), 2);
+        for code in ["b1", "b2", "b3"] {
+            store.insert(&bots(code)).unwrap();
+        }
+        let mut kept: Vec<String> = store.list().unwrap().into_iter().map(|l| l.code).collect();
+        kept.sort();
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert_eq!(kept.iter().filter(|c| c.starts_with('b')).count(), 1);
+        assert!(kept.contains(&"p1".to_string()) && kept.contains(&"p2".to_string()));
+        store.insert(&room("p3", true)).unwrap();
+        assert_eq!(store.list().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_schema_1_database_is_upgraded_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        {
+            let db = Connection::open(&path).unwrap();
+            db.execute_batch(
+                "CREATE TABLE rooms (code TEXT PRIMARY KEY, ruleset TEXT NOT NULL, rules TEXT,
+                 content_hash TEXT NOT NULL, seed INTEGER NOT NULL, rounds INTEGER,
+                 watch TEXT NOT NULL, creator TEXT, created INTEGER NOT NULL,
+                 touched INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
+                 CREATE TABLE seats (code TEXT NOT NULL REFERENCES rooms (code) ON DELETE CASCADE,
+                 seat INTEGER NOT NULL, holder TEXT NOT NULL, token TEXT, PRIMARY KEY (code, seat))
+                 WITHOUT ROWID;
+                 CREATE TABLE moves (code TEXT NOT NULL REFERENCES rooms (code) ON DELETE CASCADE,
+                 n INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (code, n)) WITHOUT ROWID;
+                 INSERT INTO rooms VALUES ('p', 'koikoi', NULL, 'h', 1, 1, 'w', 't', 5, 5, 1);
+                 INSERT INTO seats VALUES ('p', 0, 'human', 't'), ('p', 1, 'greedy', NULL);
+                 INSERT INTO rooms VALUES ('b', 'koikoi', NULL, 'h', 1, 1, 'w', NULL, 5, 5, 1);
+                 INSERT INTO seats VALUES ('b', 0, 'random', NULL), ('b', 1, 'greedy', NULL);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let kinds: Vec<(String, bool, bool)> = store
+            .db()
+            .unwrap()
+            .prepare("SELECT code, people, joined FROM rooms ORDER BY code")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            kinds,
+            [
+                ("b".to_string(), false, true),
+                ("p".to_string(), true, true)
+            ]
+        );
+        assert!(store.load("p").unwrap().unwrap().joined);
+        drop(store);
+        // Opened again, it is schema 2 already.
+        assert!(Store::open(&path).is_ok());
     }
 
     #[test]

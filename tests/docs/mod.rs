@@ -122,6 +122,24 @@ fn the_key_reference_is_generated_from_the_key_table() {
     );
 }
 
+/// The server's page lists every limit of `yaku serve --limits` with its default.
+#[test]
+fn the_server_page_lists_every_limit_with_its_default() {
+    let page = std::fs::read_to_string(root().join("docs/src/players/server.md")).unwrap();
+    let limits = Yaku::new(["serve", "--limits"]).expect(0).stdout;
+    let mut listed = 0;
+    for line in limits.lines().filter(|l| l.contains(" = ")) {
+        let (name, value) = line.split_once(" = ").unwrap();
+        let row = format!("| `{name}` | {} |", value.trim_matches('"'));
+        assert!(
+            page.contains(&row),
+            "docs/src/players/server.md does not list `{row}`"
+        );
+        listed += 1;
+    }
+    assert!(listed > 20, "{limits}");
+}
+
 #[test]
 fn ci_runs_the_readme_test_command() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();

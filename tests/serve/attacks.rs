@@ -197,3 +197,272 @@ fn a_hand_over_holds_bots_to_the_rooms_bounds() {
     let (status, answer) = hand_over(&served, &room, &token, 0, "expert:100");
     assert_eq!(status, 200, "{answer}");
 }
+
+/// A program that answers every turn with the first legal move after `seconds` seconds.
+fn slow_bot(dir: &TempDir, seconds: u32) -> String {
+    let script = dir.write(
+        "slow.sh",
+        format!(
+            "while read line; do case \"$line\" in *'\"turn\"'*) sleep {seconds}; echo '{{\"choose\":0}}';; esac; done\n"
+        ),
+    );
+    format!("slow=sh {}", script.display())
+}
+
+/// Plays the person's seat with the first legal move until the room's program must answer:
+/// the socket, the move having just been sent (false when the game ended first).
+fn move_before_the_bot(served: &Served, room: &Value) -> (super::Socket, bool) {
+    let code = room["room"].as_str().unwrap();
+    let token = room["people"][0][1].as_str().unwrap();
+    let mut socket = served.connect(code, token);
+    loop {
+        let message = socket.read().expect("the server sends");
+        let Ok(v) = serde_json::from_str::<Value>(message.to_text().unwrap_or("")) else {
+            continue;
+        };
+        if v["over"] == true {
+            return (socket, false);
+        }
+        if v["type"] == "state" && v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+            socket.send(r#"{"choose": 0}"#.into()).unwrap();
+            return (socket, true);
+        }
+    }
+}
+
+/// Fault 3: while one room's bot thought, requests naming that room held every thread of the
+/// server's runtime, and the lobby waited with them.
+#[test]
+fn one_busy_room_does_not_stall_the_server() {
+    let dir = TempDir::new("attack-busy");
+    let served = Served::start_with(
+        &["--bot", &slow_bot(&dir, 4), "--limit", "room_queue=4"],
+        Stdio::inherit(),
+    );
+    // A dealt hand may end the game before the bot's turn: another room is made then.
+    let (room, _socket) = (0..5)
+        .find_map(|_| {
+            let room = create(&served, "koikoi", &["human", "slow"]);
+            let (socket, moved) = move_before_the_bot(&served, &room);
+            moved.then_some((room, socket))
+        })
+        .expect("a room whose bot must answer");
+    let code = room["room"].as_str().unwrap().to_string();
+    let token = room["people"][0][1].as_str().unwrap().to_string();
+    // Twenty requests naming the busy room at once: its rule sheet, its record, a seat's
+    // connection. Those past the room's queue are told it is busy, at once.
+    let host = served.host();
+    let waiting: Vec<_> = (0..20)
+        .map(|i| {
+            let (host, code, token) = (host.clone(), code.clone(), token.clone());
+            std::thread::spawn(move || {
+                let asked = Instant::now();
+                let answer = match i % 3 {
+                    0 => super::http(&host, "GET", &format!("/api/rooms/{code}/rules"), "", ""),
+                    1 => super::http(&host, "GET", &format!("/api/rooms/{code}/record"), "", ""),
+                    _ => {
+                        let url = format!("/api/rooms/{code}/ws?token={token}");
+                        let upgrade = "Connection: Upgrade\r\nUpgrade: websocket\r\n\
+                                       Sec-WebSocket-Version: 13\r\n\
+                                       Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+                        super::http(&host, "GET", &url, upgrade, "")
+                    }
+                };
+                (answer.map(|(status, _)| status), asked.elapsed())
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // The lobby and another room answer at once meanwhile.
+    for _ in 0..3 {
+        let asked = Instant::now();
+        let (status, _) = served.request("GET", "/api/rulesets", "");
+        assert_eq!(status, 200);
+        assert!(
+            asked.elapsed() < Duration::from_millis(1_000),
+            "the lobby took {:?} while a room was busy",
+            asked.elapsed()
+        );
+        let asked = Instant::now();
+        create(&served, "koikoi", &["human", "greedy"]);
+        assert!(asked.elapsed() < Duration::from_millis(2_000));
+    }
+    let answers: Vec<_> = waiting.into_iter().map(|t| t.join().unwrap()).collect();
+    let busy = answers
+        .iter()
+        .filter(|(status, elapsed)| *status == Some(503) && *elapsed < Duration::from_secs(1))
+        .count();
+    assert!(
+        busy >= 5,
+        "the requests past the queue are told at once: {answers:?}"
+    );
+}
+
+/// The status of `GET path` until it is `want` (at most `seconds`): true when it was.
+fn becomes(served: &Served, path: &str, want: u16, seconds: u64) -> bool {
+    let until = Instant::now() + Duration::from_secs(seconds);
+    while Instant::now() < until {
+        if served.request("GET", path, "").0 == want {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// Fault 10: a room of bots only was played inside the request that made it, and did not count
+/// against its maker: one client kept the server's room-setup places busy.
+#[test]
+fn a_room_of_bots_plays_in_the_background_and_counts_against_its_maker() {
+    let served = Served::start_with(&["--limit", "rooms_per_address=2"], Stdio::inherit());
+    for _ in 0..2 {
+        let asked = Instant::now();
+        let body =
+            json!({ "ruleset": "gostop", "players": ["expert", "expert", "expert"], "hands": 100 });
+        let (status, answer) = served.request("POST", "/api/rooms", &body.to_string());
+        assert_eq!(status, 200, "{answer}");
+        assert!(
+            asked.elapsed() < Duration::from_secs(2),
+            "the room was played inside the request: {:?}",
+            asked.elapsed()
+        );
+    }
+    let body = json!({ "ruleset": "koikoi", "players": ["random", "random"], "hands": 1 });
+    let (status, answer) = served.request("POST", "/api/rooms", &body.to_string());
+    assert_eq!(status, 429, "{answer}");
+    assert!(
+        answer.contains("2 rooms with a game in progress"),
+        "{answer}"
+    );
+    // Meanwhile the server answers at once.
+    let asked = Instant::now();
+    assert_eq!(served.request("GET", "/api/rulesets", "").0, 200);
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        asked.elapsed()
+    );
+}
+
+/// A room of bots only plays to its end in the background: its record comes.
+#[test]
+fn a_room_of_bots_finishes_in_the_background() {
+    let served = Served::start();
+    let room = create(&served, "koikoi", &["greedy", "random"]);
+    let code = room["room"].as_str().unwrap();
+    assert!(becomes(
+        &served,
+        &format!("/api/rooms/{code}/record"),
+        200,
+        60
+    ));
+}
+
+/// Fault 11: finished rooms of bots only pushed people's finished games out of the database.
+#[test]
+fn rooms_of_bots_never_push_a_persons_game_out() {
+    let dir = TempDir::new("attack-push");
+    let db = dir.join("rooms.sqlite");
+    let served = Served::start_with(
+        &[
+            "--db",
+            db.to_str().unwrap(),
+            "--limit",
+            "finished_bot_rooms=3",
+            "--limit",
+            "finished_rooms=2",
+        ],
+        Stdio::null(),
+    );
+    // A person's game, played to its end.
+    let room = create(&served, "koikoi", &["human", "greedy"]);
+    let code = room["room"].as_str().unwrap().to_string();
+    let token = room["people"][0][1].as_str().unwrap();
+    let mut socket = served.connect(&code, token);
+    loop {
+        let message = socket.read().expect("the game goes on");
+        let Ok(v) = serde_json::from_str::<Value>(message.to_text().unwrap_or("")) else {
+            continue;
+        };
+        if v["over"] == true {
+            break;
+        }
+        if v["type"] == "state" && v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+            socket.send(r#"{"choose": 0}"#.into()).unwrap();
+        }
+    }
+    let record = format!("/api/rooms/{code}/record");
+    assert!(becomes(&served, &record, 200, 10));
+    // Ten games of bots only, each finished.
+    let mut last = String::new();
+    for _ in 0..10 {
+        let bots = create(&served, "koikoi", &["random", "random"]);
+        last = bots["room"].as_str().unwrap().to_string();
+        assert!(becomes(
+            &served,
+            &format!("/api/rooms/{last}/record"),
+            200,
+            30
+        ));
+    }
+    drop(served);
+    // The person's game is kept; of the bots', the newest three.
+    let listed = crate::common::Yaku::new(["serve", "--rooms", "--db"])
+        .arg(db.to_str().unwrap())
+        .expect(0)
+        .stdout;
+    assert!(listed.contains(&code), "{listed}");
+    assert!(listed.contains(&last), "{listed}");
+    assert_eq!(listed.lines().count(), 4, "{listed}");
+}
+
+/// Fault 8: rooms nobody joined counted against their maker, and held the server's places, for a
+/// week, through a restart.
+#[test]
+fn rooms_nobody_joins_expire() {
+    let dir = TempDir::new("attack-unjoined");
+    let db = dir.join("rooms.sqlite");
+    let args = [
+        "--db",
+        db.to_str().unwrap(),
+        "--limit",
+        "unjoined_time=2s",
+        "--limit",
+        "rooms_per_address=3",
+    ];
+    let served = Served::start_with(&args, Stdio::null());
+    let rooms: Vec<Value> = (0..3)
+        .map(|_| create(&served, "koikoi", &["human", "human"]))
+        .collect();
+    let body = json!({ "ruleset": "koikoi", "players": ["human", "human"] }).to_string();
+    assert_eq!(served.request("POST", "/api/rooms", &body).0, 429);
+    // A room a person joined does not expire.
+    let code = |room: &Value| room["room"].as_str().unwrap().to_string();
+    let joined = served.connect(&code(&rooms[0]), rooms[0]["people"][0][1].as_str().unwrap());
+    drop(joined);
+    // Within a few seconds the rooms nobody joined are gone, and new ones may be made.
+    for room in &rooms[1..] {
+        let path = format!("/api/rooms/{}/rules", code(room));
+        assert!(becomes(&served, &path, 404, 10), "{room}");
+    }
+    let path = format!("/api/rooms/{}/rules", code(&rooms[0]));
+    assert_eq!(served.request("GET", &path, "").0, 200);
+    assert_eq!(served.request("POST", "/api/rooms", &body).0, 200);
+    drop(served);
+    // A room made just before a stop expires after the restart too.
+    let served = Served::start_with(&args, Stdio::null());
+    let late = create(&served, "koikoi", &["human", "greedy"]);
+    drop(served);
+    std::thread::sleep(Duration::from_secs(3));
+    let served = Served::start_with(&args, Stdio::null());
+    let code = late["room"].as_str().unwrap();
+    assert_eq!(
+        served
+            .request("GET", &format!("/api/rooms/{code}/rules"), "")
+            .0,
+        404
+    );
+    for _ in 0..3 {
+        create(&served, "koikoi", &["human", "human"]);
+    }
+}
