@@ -318,12 +318,6 @@ impl Drop for Connection {
 #[derive(Clone, Copy, Debug)]
 pub struct Client(pub SocketAddr);
 
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Bounded>> for Client {
-    fn connect_info(stream: axum::serve::IncomingStream<'_, Bounded>) -> Client {
-        Client(*stream.remote_addr())
-    }
-}
-
 /// The server's TCP listener, held to the connection limits: a connection over them is
 /// answered with the refusal (an HTTP response) and closed at once.
 pub struct Bounded {
@@ -347,11 +341,10 @@ impl Bounded {
     }
 }
 
-impl axum::serve::Listener for Bounded {
-    type Io = Counted;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Counted, SocketAddr) {
+impl Bounded {
+    /// The next connection within the limits, with its address; those over the limits are
+    /// answered with their refusal and closed meanwhile.
+    pub async fn accept(&mut self) -> (Counted, SocketAddr) {
         loop {
             let (stream, from) = match self.listener.accept().await {
                 Ok(accepted) => accepted,
@@ -364,9 +357,12 @@ impl axum::serve::Listener for Bounded {
             match self.guard.connect(from.ip()) {
                 Ok(slot) => {
                     let _ = stream.set_nodelay(true);
+                    let idle = self.guard.limits.idle_time;
                     let counted = Counted {
                         stream,
                         _slot: slot,
+                        idle,
+                        silent: Box::pin(tokio::time::sleep(idle)),
                     };
                     return (counted, from);
                 }
@@ -387,10 +383,6 @@ impl axum::serve::Listener for Bounded {
             }
         }
     }
-
-    fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.listener.local_addr()
-    }
 }
 
 /// Answers a connection over the limits with the refusal, and closes it once the client has
@@ -410,10 +402,15 @@ async fn refuse(mut stream: tokio::net::TcpStream, refused: Refused) {
     }
 }
 
-/// An accepted connection, counted against its address until it closes.
+/// An accepted connection, counted against its address until it closes, and closed once it
+/// has sent nothing for the limits' `idle_time` (no request, no byte of a body, no WebSocket
+/// message or pong).
 pub struct Counted {
     stream: tokio::net::TcpStream,
     _slot: Connection,
+    idle: Duration,
+    /// Fires once the connection has been silent for `idle`.
+    silent: std::pin::Pin<Box<tokio::time::Sleep>>,
 }
 
 impl tokio::io::AsyncRead for Counted {
@@ -422,7 +419,24 @@ impl tokio::io::AsyncRead for Counted {
         cx: &mut std::task::Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.stream).poll_read(cx, buf)
+        use std::task::Poll;
+        let before = buf.filled().len();
+        match std::pin::Pin::new(&mut self.stream).poll_read(cx, buf) {
+            Poll::Ready(read) => {
+                if buf.filled().len() > before {
+                    let again = tokio::time::Instant::now() + self.idle;
+                    self.silent.as_mut().reset(again);
+                }
+                Poll::Ready(read)
+            }
+            Poll::Pending => match self.silent.as_mut().poll(cx) {
+                Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "the connection was silent too long",
+                ))),
+                Poll::Pending => Poll::Pending,
+            },
+        }
     }
 }
 

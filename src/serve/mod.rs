@@ -88,19 +88,47 @@ impl Server {
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
             let guard = Arc::new(Guard::new(self.limits));
-            let listener = limits::Bounded::new(listener, Arc::clone(&guard));
+            let mut listener = limits::Bounded::new(listener, Arc::clone(&guard));
             let rooms = Arc::new(self.rooms);
             rooms.resume();
             tokio::spawn(sweep(Arc::clone(&rooms)));
             let programs = rooms.gate().program_names();
+            let header_time = guard.limits().header_time;
             let app = guarded(router(rooms), guard, programs);
-            axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<limits::Client>(),
-            )
-            .await
+            loop {
+                let (io, from) = listener.accept().await;
+                tokio::spawn(serve_connection(io, from, app.clone(), header_time));
+            }
         })
     }
+}
+
+/// Serves one connection's HTTP/1.1 requests (and its WebSocket, once upgraded) with `app`,
+/// each request told the client's address. A request's head must come within `header_time`
+/// (and, on a connection kept alive, the next request's), and the connection closes once it has
+/// been silent for the limits' `idle_time` ([`limits::Counted`]): hyper's own server, which
+/// axum's `serve` wraps without these timeouts.
+async fn serve_connection(
+    io: limits::Counted,
+    from: SocketAddr,
+    app: Router,
+    header_time: std::time::Duration,
+) {
+    let app = hyper_util::service::TowerToHyperService::new(app);
+    let service =
+        hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+            request
+                .extensions_mut()
+                .insert(ConnectInfo(limits::Client(from)));
+            hyper::service::Service::call(&app, request)
+        });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(header_time);
+    let connection = http
+        .serve_connection(hyper_util::rt::TokioIo::new(io), service)
+        .with_upgrades();
+    let _ = connection.await;
 }
 
 /// Sweeps the rooms ([`Rooms::sweep`]) on a game thread, often enough for rooms nobody joins to
@@ -385,8 +413,17 @@ async fn seat_session(
         return;
     }
     changed.mark_changed();
+    // Pinged now and then: the seat's pong (a browser answers by itself) keeps a quiet
+    // connection open past the idle limit, and a connection that answers nothing is closed.
+    let mut pings = tokio::time::interval(limits.ping_every);
+    pings.tick().await;
     loop {
         tokio::select! {
+            _ = pings.tick() => {
+                if !send(&mut socket, Message::Ping(Default::default()), guard).await {
+                    return;
+                }
+            }
             moved = changed.changed() => {
                 if moved.is_err() {
                     return;
@@ -411,6 +448,9 @@ async fn seat_session(
                     }
                     Some(Err(_)) => return,
                     Some(Ok(Message::Text(text))) => text.to_string(),
+                    // A pong answers the server's ping; a ping is answered by the WebSocket
+                    // layer itself.
+                    Some(Ok(Message::Pong(_) | Message::Ping(_))) => continue,
                     // No answer (a ping, binary data): counted as a refused message.
                     Some(Ok(_)) if refused.take(limits.messages_per_second, limits.message_burst) => {
                         continue;

@@ -466,3 +466,105 @@ fn rooms_nobody_joins_expire() {
         create(&served, "koikoi", &["human", "human"]);
     }
 }
+
+/// True when the server closes `stream` within `within` (its answer, if any, read and dropped).
+fn closed_within(stream: &mut std::net::TcpStream, within: Duration) -> bool {
+    use std::io::Read;
+    let until = Instant::now() + within;
+    let mut sink = [0u8; 4096];
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        stream.set_read_timeout(Some(left)).unwrap();
+        match stream.read(&mut sink) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false;
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+/// Fault 7: idle connections were never closed (nothing sent, half a request, idle after a
+/// request), so a few addresses could hold every connection the server allows.
+#[test]
+fn silent_connections_are_closed() {
+    use std::io::Write;
+    let served = Served::start_with(
+        &[
+            "--limit",
+            "header_time=1s",
+            "--limit",
+            "idle_time=2s",
+            "--limit",
+            "ping_every=500ms",
+        ],
+        Stdio::inherit(),
+    );
+    let open = || std::net::TcpStream::connect(served.host()).unwrap();
+    let within = Duration::from_secs(6);
+    // Nothing sent.
+    let mut silent = open();
+    // Half a request's head.
+    let mut half_head = open();
+    half_head
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    // A whole request, then nothing (kept alive).
+    let mut kept = open();
+    kept.write_all(b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    // Half a body.
+    let mut half_body = open();
+    half_body
+        .write_all(
+            b"POST /api/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n[ruleset]",
+        )
+        .unwrap();
+    for (what, stream) in [
+        ("nothing sent", &mut silent),
+        ("half a head", &mut half_head),
+        ("idle after a request", &mut kept),
+        ("half a body", &mut half_body),
+    ] {
+        assert!(closed_within(stream, within), "{what}: still open");
+    }
+    // A seat that answers the server's pings stays connected past the idle time; one that
+    // never reads is closed.
+    let room = create(&served, "koikoi", &["human", "human"]);
+    let code = room["room"].as_str().unwrap();
+    let mut reading = served.connect(code, room["people"][0][1].as_str().unwrap());
+    let mut deaf = served.connect(code, room["people"][1][1].as_str().unwrap());
+    let until = Instant::now() + Duration::from_secs(4);
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = reading.get_ref() {
+        s.set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+    }
+    while Instant::now() < until {
+        match reading.read() {
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => panic!("a seat that answers pings was dropped: {e}"),
+        }
+    }
+    let tungstenite::stream::MaybeTlsStream::Plain(deaf) = deaf.get_mut() else {
+        panic!("a plain stream")
+    };
+    assert!(
+        closed_within(deaf, within),
+        "a seat that never reads is still open"
+    );
+}
