@@ -104,6 +104,9 @@ pub struct Guard {
     connections: Mutex<usize>,
     program_rooms: Mutex<ProgramRooms>,
     starting: Arc<tokio::sync::Semaphore>,
+    /// Trusted reverse proxies: every client comes through them, so their connections are held
+    /// only to the server's total, not to one address's share.
+    proxies: Vec<IpAddr>,
 }
 
 impl Guard {
@@ -115,7 +118,16 @@ impl Guard {
             addresses: Mutex::new(HashMap::new()),
             connections: Mutex::new(0),
             program_rooms: Mutex::new(ProgramRooms::default()),
+            proxies: Vec::new(),
         }
+    }
+
+    /// The same guard holding the connections of the trusted `proxies` to the server's total
+    /// only (the requests through them are held to each client's share by its forwarded
+    /// address).
+    pub fn with_proxies(mut self, proxies: Vec<IpAddr>) -> Guard {
+        self.proxies = proxies;
+        self
     }
 
     /// The limits held.
@@ -237,8 +249,13 @@ impl Guard {
                     ),
                 ));
             }
+            let share = if self.proxies.contains(&ip) {
+                usize::MAX
+            } else {
+                most
+            };
             let counted = self.usage(ip, |u| {
-                if u.connections >= most {
+                if u.connections >= share {
                     return false;
                 }
                 u.connections += 1;

@@ -6,6 +6,7 @@
 pub mod config;
 pub mod gate;
 pub mod limits;
+pub mod origin;
 pub mod pasted;
 pub mod programs;
 pub mod room;
@@ -35,6 +36,7 @@ pub struct Server {
     listener: std::net::TcpListener,
     rooms: Rooms,
     limits: Limits,
+    origins: origin::Origins,
     threads: Option<usize>,
 }
 
@@ -47,6 +49,7 @@ impl Server {
             listener,
             rooms: Rooms::default(),
             limits: Limits::default(),
+            origins: origin::Origins::default(),
             threads: None,
         })
     }
@@ -60,6 +63,12 @@ impl Server {
     /// The same server holding its clients to `limits` instead of the default ones.
     pub fn with_limits(mut self, limits: Limits) -> Server {
         self.limits = limits;
+        self
+    }
+
+    /// The same server answering to the names and believing the proxies of `origins`.
+    pub fn with_origins(mut self, origins: origin::Origins) -> Server {
+        self.origins = origins;
         self
     }
 
@@ -87,24 +96,35 @@ impl Server {
             .build()?;
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
-            let guard = Arc::new(Guard::new(self.limits));
+            let origins = Arc::new(self.origins);
+            let guard = Arc::new(Guard::new(self.limits).with_proxies(origins.proxies().to_vec()));
             let mut listener = limits::Bounded::new(listener, Arc::clone(&guard));
             let rooms = Arc::new(self.rooms);
             rooms.resume();
             tokio::spawn(sweep(Arc::clone(&rooms)));
             let programs = rooms.gate().program_names();
             let header_time = guard.limits().header_time;
-            let app = guarded(router(rooms), guard, programs);
+            let app = guarded(router(rooms), guard, programs).layer(
+                axum::middleware::from_fn_with_state(Arc::clone(&origins), origin::protect),
+            );
             loop {
                 let (io, from) = listener.accept().await;
-                tokio::spawn(serve_connection(io, from, app.clone(), header_time));
+                let origins = Arc::clone(&origins);
+                tokio::spawn(serve_connection(
+                    io,
+                    from,
+                    app.clone(),
+                    origins,
+                    header_time,
+                ));
             }
         })
     }
 }
 
 /// Serves one connection's HTTP/1.1 requests (and its WebSocket, once upgraded) with `app`,
-/// each request told the client's address. A request's head must come within `header_time`
+/// each request told the client's address (through a trusted proxy, the address it forwards:
+/// [`origin::Origins::client`]). A request's head must come within `header_time`
 /// (and, on a connection kept alive, the next request's), and the connection closes once it has
 /// been silent for the limits' `idle_time` ([`limits::Counted`]): hyper's own server, which
 /// axum's `serve` wraps without these timeouts.
@@ -112,14 +132,16 @@ async fn serve_connection(
     io: limits::Counted,
     from: SocketAddr,
     app: Router,
+    origins: Arc<origin::Origins>,
     header_time: std::time::Duration,
 ) {
     let app = hyper_util::service::TowerToHyperService::new(app);
     let service =
         hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+            let client = origins.client(from, request.headers());
             request
                 .extensions_mut()
-                .insert(ConnectInfo(limits::Client(from)));
+                .insert(ConnectInfo(limits::Client(client)));
             hyper::service::Service::call(&app, request)
         });
     let mut http = hyper::server::conn::http1::Builder::new();

@@ -517,17 +517,17 @@ fn silent_connections_are_closed() {
     // Half a request's head.
     let mut half_head = open();
     half_head
-        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        .write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
         .unwrap();
     // A whole request, then nothing (kept alive).
     let mut kept = open();
-    kept.write_all(b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\n\r\n")
+    kept.write_all(b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\n\r\n")
         .unwrap();
     // Half a body.
     let mut half_body = open();
     half_body
         .write_all(
-            b"POST /api/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n[ruleset]",
+            b"POST /api/validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n[ruleset]",
         )
         .unwrap();
     for (what, stream) in [

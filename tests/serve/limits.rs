@@ -93,7 +93,7 @@ fn http_requests_over_the_rate_are_refused_and_the_connection_closed() {
         stream
             .set_read_timeout(Some(std::time::Duration::from_secs(3)))
             .unwrap();
-        write!(stream, "GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        write!(stream, "GET /style.css HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
         let mut answer = String::new();
         let read = stream.read_to_string(&mut answer);
         if !answer.starts_with("HTTP/1.1 429") {
@@ -152,7 +152,7 @@ fn a_request_body_over_the_limit_is_refused() {
     std::thread::spawn(move || {
         let _ = write!(
             writer,
-            "POST /api/rooms/x/bot HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+            "POST /api/rooms/x/bot HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
              Content-Length: 3000000\r\n\r\n{}",
             " ".repeat(3_000_000)
         );
