@@ -464,6 +464,28 @@ mod tests {
     }
 
     #[test]
+    fn an_output_is_none_of_the_inputs() {
+        let dir = temp_dir("inputs");
+        let rules = dir.join("mine.toml");
+        std::fs::write(&rules, "[ruleset]\n").unwrap();
+        let link = dir.join("hands.jsonl");
+        std::os::unix::fs::symlink("mine.toml", &link).unwrap();
+        let inputs = [rules.clone()];
+        let why = output_problem(&link, &inputs).unwrap();
+        assert!(why.contains("one of this command's inputs"), "{why}");
+        assert!(why.contains("mine.toml"), "{why}");
+        assert_eq!(output_problem(&dir.join("new.jsonl"), &inputs), None);
+        assert_eq!(output_problem(&link, &[]), None);
+        assert!(output_problem(&dir, &[]).unwrap().contains("directory"));
+        let err = AtomicFile::create(&rules, &inputs).err().unwrap();
+        assert!(err.to_string().contains("inputs"), "{err}");
+        let why = check_replaceable_by_record(&dir.join("./mine.toml"), &inputs).unwrap_err();
+        assert!(why.contains("inputs"), "{why}");
+        assert_eq!(std::fs::read(&rules).unwrap(), b"[ruleset]\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_failed_write_keeps_the_previous_file() {
         let dir = temp_dir("atomic");
         let path = dir.join("save.json");

@@ -390,11 +390,15 @@ mod tests {
     }
 
     fn play(agent: ProgramAgent) -> (Vec<i64>, Option<String>) {
+        play_rounds(agent, Some(1))
+    }
+
+    fn play_rounds(agent: ProgramAgent, rounds: Option<u32>) -> (Vec<i64>, Option<String>) {
         let ruleset = koikoi();
         let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(agent), Box::new(GreedyAgent)];
         let options = StartOptions {
             seed: 3,
-            rounds: Some(1),
+            rounds,
             ..Default::default()
         };
         let mut scores = Vec::new();
@@ -447,5 +451,22 @@ mod tests {
         let missing = ProgramAgent::new("/nonexistent/bot").unwrap();
         let (_, notice) = play(missing);
         assert!(notice.unwrap().contains("cannot start `/nonexistent/bot`"));
+    }
+
+    #[test]
+    fn a_program_that_does_not_take_its_input_loses_its_seat() {
+        // Answers at once, never reads: the pipe to it fills within a few hands.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("deaf.sh");
+        std::fs::write(&path, "while true; do echo '{\"choose\":0}'; done\n").unwrap();
+        let agent = ProgramAgent::new(&format!("sh {}", path.display()))
+            .unwrap()
+            .with_answer_time(Duration::from_millis(300));
+        let (_, notice) = play_rounds(agent, None);
+        let notice = notice.expect("a notice");
+        assert!(
+            notice.contains("it did not take its input within 0.3 s"),
+            "{notice}"
+        );
     }
 }
