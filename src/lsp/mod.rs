@@ -6,7 +6,8 @@
 //! `extends`, `deck` and `script` resolved next to the file, so the editor and the command line
 //! never disagree. The messages are `lsp-server`'s (rust-analyzer's, synchronous): one thread
 //! answers requests in order, which is all a rule file needs, without an async runtime; the
-//! framing on the streams is yaku's own ([`transport`]), bounded and forgiving of bad messages.
+//! framing on the streams is yaku's own (`transport.rs`: messages of at most [`MAX_MESSAGE`]
+//! bytes), bounded and forgiving of bad messages.
 //!
 //! ```
 //! use yaku::lsp::{offset_of, position_of};
