@@ -13,7 +13,8 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The largest game record read: a 1,000-hand game is about 1.5 MB.
 pub const MAX_RECORD_SIZE: u64 = 16 * 1024 * 1024;
@@ -155,6 +156,22 @@ pub fn write_target_problem(path: &Path) -> Option<String> {
     )
 }
 
+/// Why the command line must not write `path`, a file the user named for a command's output
+/// (`-o`, `--out`, `--record`, `--save`, ...), in words; `None` when it may. Every writer of the
+/// command line asks this one check: `path` must be a regular file or a new name (see
+/// [`write_target_problem`]) and none of `inputs`, the files the command reads (its rule files,
+/// strategies, programs, database), under any spelling or link; so `yaku sim mine.toml --out
+/// mine.toml` cannot replace the rule file with the run's hands.
+pub fn output_problem(path: &Path, inputs: &[PathBuf]) -> Option<String> {
+    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
+        return Some(format!(
+            "it is `{}`, one of this command's inputs, so it is left alone (choose another file)",
+            crate::diag::escape_control(&input.display().to_string())
+        ));
+    }
+    write_target_problem(path)
+}
+
 /// Replaces the file at `path` with `bytes` atomically: they are written to a temporary file in
 /// the same folder, flushed to the disk, and renamed over `path`. A failure at any point
 /// (a full disk, a file-size limit) leaves the previous file (or none) and removes the temporary
@@ -173,22 +190,64 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// [`write_atomic`] for a program about to exit (the last save of a signal handler): it waits
-/// for a write in progress on another thread to finish, writes, and then holds every other
-/// write back for good, so no thread starts a temporary file that the exit would leave behind,
-/// and no later write replaces this one.
+/// for a write in progress on another thread to finish, writes, and then ends every other write
+/// as [`end_writes`] does, so no thread starts a temporary file that the exit would leave
+/// behind, and no later write replaces this one. Once another thread has ended the writes, it
+/// waits for the process to exit (that thread is ending it) and writes nothing.
 pub fn write_atomic_before_exit(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let writing = writes();
     let result = write_atomic_unlocked(path, bytes);
-    std::mem::forget(writing);
+    end_writes_held(writing);
     result
 }
 
-/// Every write of the process, one at a time (see [`write_atomic_before_exit`]).
+/// Ends the writing of a process about to exit, whatever ends it (the end of a command, a
+/// signal): waits for a write in progress on another thread to finish, removes the temporary
+/// file of every output still being written piece by piece ([`AtomicFile`]), and holds every
+/// later write back for good (a thread that tries waits until the process exits). So an exit
+/// never cuts a write short, and leaves no temporary file. Called again, it does nothing.
+pub fn end_writes() {
+    if WRITES_ENDED.load(Ordering::SeqCst) {
+        return;
+    }
+    end_writes_held(writes());
+}
+
+/// [`end_writes`] with the writes' lock taken.
+fn end_writes_held(writing: std::sync::MutexGuard<'static, ()>) {
+    for temp in pieces().drain(..) {
+        let _ = std::fs::remove_file(temp);
+    }
+    WRITES_ENDED.store(true, Ordering::SeqCst);
+    std::mem::forget(writing);
+}
+
+/// Set once [`end_writes`] holds the writes back for good.
+static WRITES_ENDED: AtomicBool = AtomicBool::new(false);
+
+/// Every write of the process, one at a time (see [`end_writes`]).
 fn writes() -> std::sync::MutexGuard<'static, ()> {
     static WRITES: std::sync::Mutex<()> = std::sync::Mutex::new(());
     WRITES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The temporary files of the [`AtomicFile`]s being written, which [`end_writes`] removes.
+fn pieces() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    static PIECES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    PIECES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// An [`AtomicFile`]'s temporary file in [`pieces`] for as long as it lives.
+struct Listed(PathBuf);
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        pieces().retain(|p| *p != self.0);
+    }
 }
 
 fn write_atomic_unlocked(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -226,16 +285,18 @@ fn write_atomic_unlocked(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// removes the temporary file and leaves the previous file (or none). For outputs written as a
 /// run goes, in constant memory (`sim --out`).
 pub struct AtomicFile {
-    path: std::path::PathBuf,
+    path: PathBuf,
     temp: io::BufWriter<tempfile::NamedTempFile>,
+    /// Listed for [`end_writes`] until put in place or dropped.
+    _listed: Listed,
 }
 
 impl AtomicFile {
-    /// Starts the file that will replace `path`; a `path` that is not a regular file is
-    /// refused (see [`write_target_problem`]).
-    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+    /// Starts the file that will replace `path`; a `path` that is not a regular file, or is
+    /// one of the command's `inputs`, is refused (see [`output_problem`]).
+    pub fn create(path: &Path, inputs: &[PathBuf]) -> io::Result<AtomicFile> {
         use std::os::unix::fs::PermissionsExt;
-        if let Some(why) = write_target_problem(path) {
+        if let Some(why) = output_problem(path, inputs) {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
         }
         let dir = match path.parent() {
@@ -252,6 +313,8 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // Made and listed under the writes' lock, so `end_writes` finds it.
+        let _writing = writes();
         // The error without the temporary file's random name.
         let temp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
@@ -259,9 +322,12 @@ impl AtomicFile {
             .permissions(std::fs::Permissions::from_mode(0o666))
             .tempfile_in(dir)
             .map_err(|e| io::Error::new(e.kind(), e.kind().to_string()))?;
+        let listed = Listed(temp.path().to_path_buf());
+        pieces().push(listed.0.clone());
         Ok(AtomicFile {
             path: path.to_path_buf(),
             temp: io::BufWriter::new(temp),
+            _listed: listed,
         })
     }
 
@@ -298,12 +364,12 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// [`check_replaceable_by_record`] lets a new record replace.
 pub const RECORD_FORMAT: &str = "yaku-record";
 
-/// Checks that `path` may be replaced by a game record or save: it does not exist, is an empty
-/// regular file, or already holds a yaku record. Anything else (a device, the ruleset being
-/// played, a document given by mistake) is refused rather than overwritten; `Err` says why, in
-/// words.
-pub fn check_replaceable_by_record(path: &Path) -> Result<(), String> {
-    if let Some(why) = write_target_problem(path) {
+/// Checks that `path` may be replaced by a game record or save: it passes [`output_problem`]
+/// (`inputs` are the files the command reads), and it does not exist, is an empty regular
+/// file, or already holds a yaku record. Anything else (a device, the ruleset being played, a
+/// document given by mistake) is refused rather than overwritten; `Err` says why, in words.
+pub fn check_replaceable_by_record(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    if let Some(why) = output_problem(path, inputs) {
         return Err(why);
     }
     let Ok(meta) = std::fs::metadata(path) else {
@@ -386,11 +452,36 @@ mod tests {
         .unwrap();
         std::fs::write(&rules, "[ruleset]\nid = \"mine\"\n").unwrap();
         std::fs::write(&empty, "").unwrap();
-        assert_eq!(check_replaceable_by_record(&record), Ok(()));
-        assert_eq!(check_replaceable_by_record(&empty), Ok(()));
-        assert_eq!(check_replaceable_by_record(&dir.join("new.json")), Ok(()));
-        let why = check_replaceable_by_record(&rules).unwrap_err();
+        assert_eq!(check_replaceable_by_record(&record, &[]), Ok(()));
+        assert_eq!(check_replaceable_by_record(&empty, &[]), Ok(()));
+        assert_eq!(
+            check_replaceable_by_record(&dir.join("new.json"), &[]),
+            Ok(())
+        );
+        let why = check_replaceable_by_record(&rules, &[]).unwrap_err();
         assert!(why.contains("not a yaku game record"), "{why}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_output_is_none_of_the_inputs() {
+        let dir = temp_dir("inputs");
+        let rules = dir.join("mine.toml");
+        std::fs::write(&rules, "[ruleset]\n").unwrap();
+        let link = dir.join("hands.jsonl");
+        std::os::unix::fs::symlink("mine.toml", &link).unwrap();
+        let inputs = [rules.clone()];
+        let why = output_problem(&link, &inputs).unwrap();
+        assert!(why.contains("one of this command's inputs"), "{why}");
+        assert!(why.contains("mine.toml"), "{why}");
+        assert_eq!(output_problem(&dir.join("new.jsonl"), &inputs), None);
+        assert_eq!(output_problem(&link, &[]), None);
+        assert!(output_problem(&dir, &[]).unwrap().contains("directory"));
+        let err = AtomicFile::create(&rules, &inputs).err().unwrap();
+        assert!(err.to_string().contains("inputs"), "{err}");
+        let why = check_replaceable_by_record(&dir.join("./mine.toml"), &inputs).unwrap_err();
+        assert!(why.contains("inputs"), "{why}");
+        assert_eq!(std::fs::read(&rules).unwrap(), b"[ruleset]\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -427,7 +518,7 @@ mod tests {
         let err = write_atomic(&fifo, b"x").unwrap_err();
         assert!(err.to_string().contains("named pipe"), "{err}");
         assert!(
-            check_replaceable_by_record(&fifo)
+            check_replaceable_by_record(&fifo, &[])
                 .unwrap_err()
                 .contains("named pipe")
         );

@@ -10,5 +10,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     // The library twice: with 64-bit card sets (every bundled game), and with 128-bit ones
     // (`wide/`) for a deck of more than 64 cards, which the first hands its command to.
-    std::process::exit(yaku::cli::run_with_wider(yaku_wide::cli::run_from));
+    std::process::exit(yaku::cli::run_with_wider(wider));
+}
+
+/// The command line in the wider build, which ends its seat programs and writes before it
+/// gives the exit code back, as the first build does (`yaku::cli::before_exit`).
+fn wider(argv: Vec<String>) -> i32 {
+    let code = yaku_wide::cli::run_from(argv);
+    yaku_wide::cli::before_exit();
+    code
 }

@@ -25,7 +25,7 @@ mod program;
 mod random;
 
 pub use expert::{DEFAULT_BUDGET, ExpertAgent, MAX_BUDGET};
-pub use program::{ANSWER_TIME, ProgramAgent};
+pub use program::{ANSWER_TIME, ProgramAgent, end_programs};
 pub use random::RandomAgent;
 
 use crate::core::{Action, Game, Seat};

@@ -149,7 +149,7 @@ pub(crate) fn write_output(path: Option<&std::path::Path>, text: &str) -> i32 {
 /// a full disk or a file-size limit leaves the previous file whole), or to standard output
 /// without one. An output that is one of `inputs` (the files the command read, under any
 /// spelling or link) is refused, so `yaku rules mine.toml -o mine.toml` cannot replace the rule
-/// file with its sheet.
+/// file with its sheet (see [`crate::fsio::output_problem`], the check every writer asks).
 pub(crate) fn write_output_from(
     path: Option<&std::path::Path>,
     text: &str,
@@ -158,19 +158,15 @@ pub(crate) fn write_output_from(
     use std::io::Write;
     match path {
         Some(path) => {
-            if let Some(input) = inputs.iter().find(|i| crate::fsio::same_file(path, i)) {
-                eprintln!(
-                    "error: cannot write {}: it is `{}`, one of this command's inputs, so it is left alone (choose another file)",
-                    crate::diag::escape_control(&path.display().to_string()),
-                    crate::diag::escape_control(&input.display().to_string())
-                );
-                return EXIT_FAILURE;
-            }
-            match crate::fsio::write_atomic(path, text.as_bytes()) {
+            let written = match crate::fsio::output_problem(path, inputs) {
+                Some(why) => Err(why),
+                None => crate::fsio::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string()),
+            };
+            match written {
                 Ok(()) => EXIT_OK,
-                Err(e) => {
+                Err(why) => {
                     eprintln!(
-                        "error: cannot write {}: {e}",
+                        "error: cannot write {}: {why}",
                         crate::diag::escape_control(&path.display().to_string())
                     );
                     EXIT_FAILURE
@@ -182,6 +178,66 @@ pub(crate) fn write_output_from(
             EXIT_OK
         }
     }
+}
+
+/// Every file read to load the ruleset `spec`: the parts of the spec and each file the loader
+/// opened (bases, decks, scripts); bundled files have names that are no path here and match
+/// nothing. What an output must not be ([`crate::fsio::output_problem`]).
+pub(crate) fn ruleset_inputs(
+    spec: &str,
+    sources: &crate::diag::SourceMap,
+) -> Vec<std::path::PathBuf> {
+    spec.split('+')
+        .map(std::path::PathBuf::from)
+        .chain(sources.files().iter().map(|f| f.name.clone().into()))
+        .collect()
+}
+
+/// The files that players named on the command line read: strategy files, and the words of a
+/// `cmd:` program (its script, say), each taken as a path; names that are no file match
+/// nothing. What an output must not be ([`crate::fsio::output_problem`]).
+pub(crate) fn player_inputs(players: &[String]) -> Vec<std::path::PathBuf> {
+    players
+        .iter()
+        .flat_map(|p| match p.strip_prefix("cmd:") {
+            Some(program) => program.split_whitespace().map(str::to_string).collect(),
+            None => vec![p.clone()],
+        })
+        .map(std::path::PathBuf::from)
+        .collect()
+}
+
+/// Ends the process with `code`, after [`before_exit`]: every way out of a command but the
+/// return from `main`.
+pub(crate) fn exit(code: i32) -> ! {
+    before_exit();
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    std::process::exit(code)
+}
+
+/// What must happen before the process exits, however it exits (the end of a command, a
+/// signal): the seat programs' process groups are killed ([`crate::agent::end_programs`]), and
+/// a file being written is finished and no other started, the temporary file of an output
+/// written as a run goes removed ([`crate::fsio::end_writes`]). Nothing is written after.
+pub fn before_exit() {
+    crate::agent::end_programs();
+    crate::fsio::end_writes();
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: ends the process as [`exit`] does, with 128 + the signal's
+/// number. For the commands that run seat programs (their process groups do not get the
+/// terminal's Ctrl-C) or write an output as they go; `play` has a handler of its own, which
+/// saves the game first.
+pub(crate) fn exit_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            exit(128 + signal);
+        }
+    });
 }
 
 /// Runs the command line and returns the process exit code.
@@ -200,11 +256,16 @@ static WIDER: std::sync::OnceLock<fn(Vec<String>) -> i32> = std::sync::OnceLock:
 /// more cards than this build's card sets hold. A 128-bit set makes every 48-card game about a
 /// third dearer than a 64-bit one, so the `yaku` binary holds both builds and uses the wider
 /// only where a deck needs it.
+///
+/// For the binary's `main`: the process is made ready to exit before the code is returned
+/// ([`before_exit`]), so `wider` should do the same for its build.
 pub fn run_with_wider(wider: fn(Vec<String>) -> i32) -> i32 {
     if crate::deck::CardSet::CAPACITY < 128 {
         let _ = WIDER.set(wider);
     }
-    run()
+    let code = run();
+    before_exit();
+    code
 }
 
 /// The wider build, when the binary has one and `diagnostics` say the deck needs its card sets.
@@ -222,8 +283,19 @@ fn wider_for(diagnostics: &[crate::diag::Diagnostic]) -> Option<fn(Vec<String>) 
 pub(crate) fn hand_over_to_wider(diagnostics: &[crate::diag::Diagnostic]) {
     if let (Some(wider), Some(argv)) = (wider_for(diagnostics), ARGV.get()) {
         let _ = std::io::Write::flush(&mut std::io::stdout());
-        std::process::exit(wider(argv.clone()));
+        HANDED_OVER.store(true, std::sync::atomic::Ordering::SeqCst);
+        exit(wider(argv.clone()));
     }
+}
+
+/// Set when this build has handed its command to the wider one, whose own signal handlers then
+/// answer signals (this build's stand aside: see [`handed_over`]).
+static HANDED_OVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True once the command runs in the wider build: this build's signal handler leaves a signal
+/// to the wider build's, which holds the game.
+pub(crate) fn handed_over() -> bool {
+    HANDED_OVER.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// `yaku validate SPEC` run by the wider build, when `diagnostics` (this build's findings in
@@ -391,12 +463,23 @@ pub(crate) fn plural(n: impl std::fmt::Display, noun: &str) -> String {
 
 /// Loads a ruleset for a command, printing its diagnostics; `None` when it has errors.
 pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::Ruleset>> {
+    load_ruleset_read(spec).map(|(ruleset, _)| ruleset)
+}
+
+/// [`load_ruleset`], with the files read ([`ruleset_inputs`]).
+pub(crate) fn load_ruleset_read(
+    spec: &str,
+) -> Option<(
+    std::sync::Arc<crate::ruleset::Ruleset>,
+    Vec<std::path::PathBuf>,
+)> {
     let loaded = crate::ruleset::load(spec);
     hand_over_to_wider(&loaded.diagnostics);
     if !loaded.diagnostics.is_empty() {
         print_diagnostics(&loaded.sources, &loaded.diagnostics);
     }
-    loaded.value.map(std::sync::Arc::new)
+    let inputs = ruleset_inputs(spec, &loaded.sources);
+    loaded.value.map(|r| (std::sync::Arc::new(r), inputs))
 }
 
 /// Lets a closed pipe (`yaku replay game.json | head`) end the process quietly, as it does for

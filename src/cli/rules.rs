@@ -31,14 +31,7 @@ pub fn run(args: &RulesArgs) -> i32 {
     };
     let base = base_of(&args.ruleset, &loaded.sources);
     let text = sheet::render(&sheet::build(&ruleset, base.as_ref()), args.format);
-    // Every file read: the parts of the spec and each file the loader opened (bases, decks,
-    // scripts); bundled files have names that are no path here and match nothing.
-    let inputs: Vec<std::path::PathBuf> = args
-        .ruleset
-        .split('+')
-        .map(std::path::PathBuf::from)
-        .chain(loaded.sources.files().iter().map(|f| f.name.clone().into()))
-        .collect();
+    let inputs = super::ruleset_inputs(&args.ruleset, &loaded.sources);
     super::write_output_from(args.output.as_deref(), &text, &inputs)
 }
 

@@ -164,6 +164,9 @@ pub fn run(args: &ServeArgs) -> i32 {
         return super::EXIT_OK;
     }
     let gate = Gate::new(programs, &limits);
+    // An interrupt ends the rooms' seat programs with the server (their process groups do not
+    // get the terminal's Ctrl-C).
+    super::exit_on_signals();
     let (rooms, kept) = if args.in_memory {
         (Rooms::new(gate, limits.clone()), None)
     } else {

@@ -52,10 +52,9 @@ pub fn man(args: &ManArgs) -> i32 {
             Ok(page) => page,
             Err(e) => return render_failed(&e),
         };
-        let path = dir.join(name);
-        if let Err(e) = crate::fsio::write_atomic(&path, page.as_bytes()) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return super::EXIT_FAILURE;
+        let code = super::write_output(Some(&dir.join(name)), &page);
+        if code != super::EXIT_OK {
+            return code;
         }
     }
     super::EXIT_OK

@@ -1,6 +1,6 @@
 //! `yaku sim RULESET`: bot-vs-bot games on all cores, and their statistics as text or JSON.
 
-use super::{load_ruleset, plural};
+use super::{load_ruleset, load_ruleset_read, plural};
 use crate::sim::stats::{Comparison, Proportion, Report};
 use crate::sim::{self, SimConfig};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -75,9 +75,12 @@ pub fn run(args: &SimArgs) -> i32 {
         eprintln!("error: `--games` must be at least 1");
         return super::EXIT_USAGE;
     }
-    let Some(ruleset) = load_ruleset(&args.ruleset) else {
+    let Some((ruleset, mut inputs)) = load_ruleset_read(&args.ruleset) else {
         return super::EXIT_FAILURE;
     };
+    // From here on (the command runs in this build), an interrupt ends the seat programs and
+    // removes the unfinished `--out`.
+    super::exit_on_signals();
     let threads = thread_count(args.threads, args.games);
     let mut players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
     if players.is_empty() {
@@ -93,6 +96,7 @@ pub fn run(args: &SimArgs) -> i32 {
         eprintln!("error: {e}");
         return super::EXIT_USAGE;
     }
+    inputs.extend(super::player_inputs(&players));
     let other = match &args.compare {
         Some(spec) => match load_ruleset(spec) {
             Some(r) => Some(r),
@@ -129,7 +133,7 @@ pub fn run(args: &SimArgs) -> i32 {
     // The hands' file is started before any game, so a path that cannot be written is found
     // at once.
     let mut out = match &args.out {
-        Some(path) => match crate::fsio::AtomicFile::create(path) {
+        Some(path) => match crate::fsio::AtomicFile::create(path, &inputs) {
             Ok(f) => Some(f),
             Err(e) => {
                 eprintln!("error: cannot write `{}`: {e}", path.display());

@@ -4,8 +4,10 @@
 //!
 //! It runs the validator's own code on the buffer ([`crate::cli::check_buffer`]), with
 //! `extends`, `deck` and `script` resolved next to the file, so the editor and the command line
-//! never disagree. The transport is `lsp-server` (rust-analyzer's, synchronous): one thread
-//! answers requests in order, which is all a rule file needs, without an async runtime.
+//! never disagree. The messages are `lsp-server`'s (rust-analyzer's, synchronous): one thread
+//! answers requests in order, which is all a rule file needs, without an async runtime; the
+//! framing on the streams is yaku's own (`transport.rs`: messages of at most [`MAX_MESSAGE`]
+//! bytes), bounded and forgiving of bad messages.
 //!
 //! ```
 //! use yaku::lsp::{offset_of, position_of};
@@ -16,6 +18,9 @@
 //! ```
 
 mod complete;
+mod transport;
+
+pub use transport::MAX_MESSAGE;
 
 use crate::diag::{FileId, Severity, SourceMap};
 use crate::ruleset::Ruleset;
@@ -33,11 +38,12 @@ use std::str::FromStr;
 /// Runs the server on standard input and output until the client says `exit`; the process's
 /// exit code.
 pub fn run_stdio() -> i32 {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, transport) = transport::stdio();
     let result = serve(&connection);
     drop(connection);
-    let joined = io_threads.join();
-    match result.and(joined.map_err(|e| e.to_string())) {
+    // The transport's reason first: a session the input ended early shows why, not only that
+    // the channel closed.
+    match transport.finish().and(result) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: language server: {e}");
@@ -81,9 +87,13 @@ struct Server {
 
 fn serve(connection: &Connection) -> Result<(), String> {
     let capabilities = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    connection
-        .initialize(capabilities)
-        .map_err(|e| e.to_string())?;
+    connection.initialize(capabilities).map_err(|e| {
+        if e.channel_is_disconnected() {
+            "the input ended before the session was initialized".to_string()
+        } else {
+            e.to_string()
+        }
+    })?;
     let mut server = Server::default();
     for message in &connection.receiver {
         match message {

@@ -78,6 +78,7 @@ pub struct Yaku {
     stdin: Option<Vec<u8>>,
     dir: Option<PathBuf>,
     env: Vec<(String, String)>,
+    limit: Option<std::time::Duration>,
 }
 
 /// What a run printed and how it exited.
@@ -128,6 +129,13 @@ impl Yaku {
         self
     }
 
+    /// Kills the run if it has not finished after `limit`, and fails the test then: for a run
+    /// that would hang for ever where a fault is present.
+    pub fn within(mut self, limit: std::time::Duration) -> Yaku {
+        self.limit = Some(limit);
+        self
+    }
+
     /// Runs and checks the exit code, printing both streams when it differs.
     #[track_caller]
     pub fn expect(self, code: i32) -> Output {
@@ -165,11 +173,36 @@ impl Yaku {
                 let _ = pipe.write_all(&input);
             })
         });
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let watchdog = self.limit.map(|limit| {
+            let pid = child.id() as i32;
+            std::thread::spawn(move || {
+                let late = finished.recv_timeout(limit).is_err();
+                if late {
+                    // SAFETY: killing our own child, still running past its time (one that
+                    // ended at the very instant the limit passed may be reaped already: a
+                    // window too short to matter for a test).
+                    unsafe {
+                        libc::kill(pid, libc::SIGKILL);
+                    }
+                }
+                late
+            })
+        });
         let out = child
             .wait_with_output()
             .unwrap_or_else(|e| panic!("yaku {:?} did not finish: {e}", self.args));
+        let _ = done.send(());
         if let Some(f) = feeder {
             let _ = f.join();
+        }
+        if let Some(w) = watchdog {
+            assert!(
+                !w.join().unwrap_or(false),
+                "yaku {:?} did not finish within {:?}",
+                self.args,
+                self.limit
+            );
         }
         Output {
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -190,4 +223,70 @@ impl Output {
         );
         self
     }
+}
+
+/// True while process `pid` runs: it exists and is not a zombie waiting to be reaped (a
+/// process whose parent exited may be reparented to a PID 1 that never reaps).
+pub fn process_alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command's name, which is in parentheses and may hold spaces.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+/// The process ids of the children of `pid` that have exited and not been reaped (zombies).
+pub fn unreaped_children(pid: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|child| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else {
+                return false;
+            };
+            let fields: Vec<&str> = stat
+                .rsplit_once(')')
+                .map(|(_, rest)| rest.split_whitespace().collect())
+                .unwrap_or_default();
+            fields.first() == Some(&"Z") && fields.get(1) == Some(&pid.to_string().as_str())
+        })
+        .collect()
+}
+
+/// Waits up to `limit` for `path` to hold a process id (written by a test's seat program), and
+/// gives it.
+pub fn wait_for_pid_file(path: &Path, limit: std::time::Duration) -> i32 {
+    let until = std::time::Instant::now() + limit;
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "`{}` was not written in {limit:?}",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Kills process `pid` if it still runs (a test's leftover), and says whether it did.
+pub fn kill_if_alive(pid: i32) -> bool {
+    let alive = process_alive(pid);
+    if alive {
+        // SAFETY: SIGKILL to a process the test's own seat program started.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    alive
 }

@@ -90,8 +90,9 @@ fn record_and_save_never_replace_a_file_that_is_not_a_record() {
         .current_dir(&dir)
         .run();
         assert_eq!(out.code, 1, "{option}: {}", out.stderr);
+        // The rules played are an input of the command, which no output replaces.
         assert!(
-            out.stderr.contains("is not a yaku game record"),
+            out.stderr.contains("one of this command's inputs"),
             "{option}: {}",
             out.stderr
         );
@@ -100,6 +101,27 @@ fn record_and_save_never_replace_a_file_that_is_not_a_record() {
             rules
         );
     }
+    // Nor a document that is no input.
+    std::fs::write(dir.join("notes.txt"), "keep me\n").unwrap();
+    let out = Yaku::new([
+        "play",
+        "mine.toml",
+        "--players",
+        "random,random",
+        "--record",
+        "notes.txt",
+    ])
+    .current_dir(&dir)
+    .expect(1);
+    assert!(
+        out.stderr.contains("is not a yaku game record"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "keep me\n"
+    );
     // A record may be replaced by the next game's record.
     let out = Yaku::new([
         "play",

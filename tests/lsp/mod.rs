@@ -50,9 +50,25 @@ impl Client {
     }
 
     fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.send_body(message.to_string().as_bytes());
+    }
+
+    /// Sends `body` framed as a message, whatever it holds.
+    fn send_body(&mut self, body: &[u8]) {
+        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+        self.stdin.write_all(body).unwrap();
         self.stdin.flush().unwrap();
+    }
+
+    /// The next error response (keeping notifications received on the way).
+    fn error(&mut self) -> Value {
+        loop {
+            let message = self.receive();
+            if message.get("error").is_some() {
+                return message;
+            }
+            self.notes.push(message);
+        }
     }
 
     fn receive(&mut self) -> Value {
@@ -362,4 +378,51 @@ fn a_deck_of_two_packs_has_no_finding_in_the_editor() {
         "{message}"
     );
     assert!(client.finish().success());
+}
+
+/// Issue 41, fault 14: a body that is no JSON-RPC message is answered with JSON-RPC's error (a
+/// parse error, id null) and the session goes on; so does a message longer than the server
+/// reads (answered, skipped without being held); a length no input holds is answered and the
+/// end of the input ends the server with its reason, never an abort.
+#[test]
+fn bad_and_oversized_messages_are_answered_and_the_server_stays_up() {
+    let dir = TempDir::new("lsp-bad-messages");
+    let house = dir.write("house.toml", BASE);
+    let file = uri(&house);
+    let mut client = Client::start(&dir);
+    for (body, code) in [
+        (b"{not json".to_vec(), -32700),
+        (vec![0xff, 0xfe], -32700),
+        (br#"{"jsonrpc":"2.0","params":[]}"#.to_vec(), -32600),
+    ] {
+        client.send_body(&body);
+        let error = client.error();
+        assert_eq!(error["error"]["code"], json!(code), "{error}");
+        assert_eq!(error["id"], Value::Null, "{error}");
+    }
+    // One byte over the limit: answered, skipped, and the next message is read as one.
+    let long = vec![b' '; 16 * 1024 * 1024 + 1];
+    client.send_body(&long);
+    let error = client.error();
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("skipped")),
+        "{error}"
+    );
+    client.open(&file, BASE);
+    assert_eq!(client.diagnostics(&file), Vec::<Value>::new());
+    assert!(client.finish().success());
+
+    let out = Yaku::new(["lsp"])
+        .stdin("Content-Length: 100000000000000\r\n\r\n{}")
+        .within(std::time::Duration::from_secs(60))
+        .expect(1);
+    assert!(out.stdout.contains("-32600"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("error: language server: the input ended within a message"),
+        "{}",
+        out.stderr
+    );
 }

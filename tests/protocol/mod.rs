@@ -1,8 +1,10 @@
 //! The seat protocol through the binary: the guide's Python bot plays whole games in `yaku sim`
 //! and `yaku play` against yaku's bots, and a program that fails loses its seat without the
-//! game being lost.
+//! game being lost; a program that does not read its input loses it too (issue 41, fault 5),
+//! and a program's process group ends with its seat or with yaku (fault 6).
 
-use crate::common::{TempDir, Yaku, root};
+use crate::common::{TempDir, Yaku, bin, kill_if_alive, process_alive, root, wait_for_pid_file};
+use std::time::Duration;
 
 /// `python3`, or `None` where it is missing (then the tests that need it are skipped, except
 /// under CI, which installs it).
@@ -156,4 +158,130 @@ fn a_program_that_fails_loses_its_seat_and_the_game_goes_on() {
         "{}",
         out.stderr
     );
+}
+
+/// Issue 41, fault 5: a program that answers but never reads its input (`yes`) filled the pipe
+/// and yaku waited for ever on the write; now a write has the answer time too, and the program
+/// loses its seat when it does not take a message in time.
+#[test]
+fn a_program_that_never_reads_its_input_loses_its_seat() {
+    let players = r#"cmd:yes {"choose":0},greedy"#;
+    let (sim, play) = std::thread::scope(|s| {
+        let sim = s.spawn(|| {
+            Yaku::new(["sim", "koikoi", "--games", "1", "--players", players])
+                .within(Duration::from_secs(120))
+                .expect(1)
+        });
+        let play = s.spawn(|| {
+            let dir = TempDir::new("protocol-no-reading");
+            Yaku::new([
+                "play",
+                "koikoi",
+                "--seed",
+                "4",
+                "--players",
+                players,
+                "--line",
+            ])
+            .current_dir(&dir)
+            .within(Duration::from_secs(120))
+            .expect(0)
+        });
+        (sim.join().unwrap(), play.join().unwrap())
+    });
+    let why = "lost its seat: it did not take its input within 10 s";
+    assert!(sim.stderr.contains(why), "{}", sim.stderr);
+    assert!(
+        play.stdout.contains(why) && play.stdout.contains("game over"),
+        "{}",
+        play.stdout
+    );
+}
+
+/// A seat program that starts a child (the `sleep` it writes the id of to `pid`), then answers
+/// each turn after `delay`, or fails at its first turn with an answer that is no protocol
+/// answer when `fails`.
+fn parent_bot(dir: &TempDir, delay: &str, fails: bool) -> String {
+    let answer = if fails {
+        "read line; read line; echo 'this is not json'; sleep 300\n".to_string()
+    } else {
+        format!("while read line; do sleep {delay}; echo '{{\"choose\":0}}'; done\n")
+    };
+    let script = dir.write(
+        "parent.sh",
+        format!(
+            "sleep 301 &\necho $! > '{}'\n{answer}",
+            dir.join("pid").display()
+        ),
+    );
+    format!("cmd:sh {}", script.display())
+}
+
+/// Issue 41, fault 6: a program that fails loses its seat with its whole process group (the
+/// child it started too), in `play` and in `sim`; yaku does not wait on the pipe the child
+/// still holds.
+#[test]
+fn a_program_that_fails_is_ended_with_its_children() {
+    for command in ["play", "sim"] {
+        let dir = TempDir::new(&format!("protocol-group-{command}"));
+        let players = format!("{},greedy", parent_bot(&dir, "0", true));
+        let args: Vec<&str> = match command {
+            "play" => vec!["play", "koikoi", "--seed", "4", "--rounds", "1", "--line"],
+            _ => vec!["sim", "koikoi", "--games", "1"],
+        };
+        let out = Yaku::new(args)
+            .arg("--players")
+            .arg(&players)
+            .current_dir(&dir)
+            .within(Duration::from_secs(60))
+            .run();
+        assert!(
+            format!("{}{}", out.stdout, out.stderr).contains("lost its seat"),
+            "{command}: {out:?}"
+        );
+        let child = wait_for_pid_file(&dir.join("pid"), Duration::from_secs(5));
+        // The group is killed before yaku goes on: its child is gone (or going) at once.
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(
+            !kill_if_alive(child),
+            "{command}: the program's child still runs"
+        );
+    }
+}
+
+/// Issue 41, fault 6: a program still playing when yaku is interrupted (SIGTERM, SIGINT) is
+/// ended with its whole process group, which the terminal's Ctrl-C no longer reaches.
+#[test]
+fn an_interrupt_ends_the_programs_and_their_children() {
+    for (command, signal) in [("play", libc::SIGTERM), ("sim", libc::SIGINT)] {
+        let dir = TempDir::new(&format!("protocol-interrupt-{command}"));
+        let players = format!("{},greedy", parent_bot(&dir, "0.05", false));
+        let args: Vec<&str> = match command {
+            "play" => vec!["play", "koikoi", "--seed", "4", "--line"],
+            _ => vec!["sim", "koikoi", "--games", "1000"],
+        };
+        let mut yaku = std::process::Command::new(bin())
+            .args(args)
+            .args(["--players", &players])
+            .current_dir(&dir)
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let child = wait_for_pid_file(&dir.join("pid"), Duration::from_secs(30));
+        assert!(process_alive(child), "{command}: the program's child runs");
+        // SAFETY: a signal to our own child process.
+        unsafe {
+            libc::kill(yaku.id() as i32, signal);
+        }
+        let status = yaku.wait().unwrap();
+        assert_eq!(status.code(), Some(128 + signal), "{command}");
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(
+            !kill_if_alive(child),
+            "{command}: the program's child still runs"
+        );
+    }
 }

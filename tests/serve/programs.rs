@@ -1,15 +1,24 @@
 //! Outside programs in rooms: only those the operator named (`yaku serve --bot NAME=PROGRAM`)
 //! are seated, by name; the guide's Python bot plays whole games in a room against a client
-//! playing a person's seat over the WebSocket.
+//! playing a person's seat over the WebSocket; a program's process group ends with its seat
+//! or with the server.
 
 use super::Served;
-use crate::common::{TempDir, root};
+use crate::common::{
+    TempDir, kill_if_alive, process_alive, root, unreaped_children, wait_for_pid_file,
+};
 use std::process::Stdio;
+use std::time::Duration;
 use tungstenite::Message;
 
 /// Plays the person's seat of a new room to the end of its game with the first legal move;
 /// the number of moves made.
 fn play_room(served: &Served, body: &str) -> usize {
+    play_room_until(served, body, || false)
+}
+
+/// [`play_room`], stopping early once `done` holds after a message.
+fn play_room_until(served: &Served, body: &str, done: impl Fn() -> bool) -> usize {
     let (status, answer) = served.request("POST", "/api/rooms", body);
     assert_eq!(status, 200, "{answer}");
     let created: serde_json::Value = serde_json::from_str(&answer).unwrap();
@@ -23,7 +32,7 @@ fn play_room(served: &Served, body: &str) -> usize {
         };
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_ne!(v["type"], "error", "{text}");
-        if v["over"] == true {
+        if v["over"] == true || done() {
             return moves;
         }
         if v["type"] == "state" && v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
@@ -117,4 +126,71 @@ fn the_page_offers_the_operators_programs_for_the_seats_after_the_first() {
     let seats: Vec<Vec<String>> = serde_json::from_str(seats.as_str().unwrap()).unwrap();
     assert_eq!(seats[0], ["human"]);
     assert!(seats[1].contains(&"pybot".to_string()), "{seats:?}");
+}
+
+/// A program for `--bot` that starts a child (a `sleep` whose id it writes to `DIR/NAME.pid`),
+/// then plays the first legal move, or fails at its first turn when `fails`.
+fn parent_bot(dir: &TempDir, name: &str, fails: bool) -> String {
+    let answer = if fails {
+        "read line; read line; echo 'this is not json'; sleep 300\n"
+    } else {
+        "while read line; do echo '{\"choose\":0}'; done\n"
+    };
+    let script = dir.write(
+        &format!("{name}.sh"),
+        format!(
+            "sleep 302 &\necho $! > '{}'\n{answer}",
+            dir.join(format!("{name}.pid")).display()
+        ),
+    );
+    format!("{name}=sh {}", script.display())
+}
+
+/// Issue 41, fault 6: in a room, a program that fails is ended with the child it started (its
+/// whole process group) and reaped while the server goes on; a program still seated when the
+/// server is stopped by SIGTERM is ended with it.
+#[test]
+fn a_rooms_program_is_ended_with_its_children() {
+    let dir = TempDir::new("serve-program-group");
+    let log = dir.join("stderr");
+    let (failing, playing) = (
+        parent_bot(&dir, "failing", true),
+        parent_bot(&dir, "playing", false),
+    );
+    let mut served = Served::start_with(
+        &["--bot", &failing, "--bot", &playing],
+        std::fs::File::create(&log).unwrap().into(),
+    );
+    let body = r#"{"ruleset":"koikoi","players":["human","failing"],"hands":1}"#;
+    assert!(play_room(&served, body) > 0);
+    let child = wait_for_pid_file(&dir.join("failing.pid"), Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !kill_if_alive(child),
+        "the failed program's child still runs"
+    );
+    let server = served.child.id() as i32;
+    assert_eq!(unreaped_children(server), Vec::<i32>::new(), "reaped");
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        said.contains("`cmd:sh") && said.contains("lost its seat"),
+        "{said}"
+    );
+
+    let pid = dir.join("playing.pid");
+    let body = r#"{"ruleset":"koikoi","players":["human","playing"],"hands":1}"#;
+    play_room_until(&served, body, || pid.exists());
+    let child = wait_for_pid_file(&pid, Duration::from_secs(5));
+    assert!(process_alive(child), "the seated program's child runs");
+    // SAFETY: a signal to our own child process.
+    unsafe {
+        libc::kill(server, libc::SIGTERM);
+    }
+    let status = served.child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !kill_if_alive(child),
+        "the seated program's child still runs"
+    );
 }

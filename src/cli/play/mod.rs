@@ -17,7 +17,6 @@ mod tricks;
 mod tui;
 pub(crate) mod view;
 
-use super::load_ruleset;
 use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_rng};
 use crate::core::record::{HashCheck, Record};
 use crate::core::{Action, Game, Seat, StartOptions};
@@ -167,6 +166,8 @@ struct Session {
     seed: u64,
     save: PathBuf,
     record_path: Option<PathBuf>,
+    /// The files the command reads (rule files, strategies, programs): never written.
+    inputs: Vec<PathBuf>,
     /// A write of the record during play failed (reported once; the game goes on).
     record_failed: bool,
     /// A write of the save during play failed (reported once; `quit` reports it again and asks
@@ -276,8 +277,9 @@ fn sheet_section(sheet: &str, title: &str) -> Option<String> {
     (!body.is_empty()).then(|| body.join("\n"))
 }
 
-/// What an interrupt saves, and where: the record as JSON when a person was last asked.
-type Snapshot = Arc<std::sync::Mutex<(PathBuf, String)>>;
+/// What an interrupt saves, and where: the record as JSON when a person was last asked; and
+/// the files the command reads, which a save must not replace.
+type Snapshot = Arc<std::sync::Mutex<(PathBuf, String, Vec<PathBuf>)>>;
 
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> i32 {
@@ -464,7 +466,7 @@ fn clock_seed() -> u64 {
 
 fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i32> {
     let spec = args.ruleset.as_deref().unwrap_or_default();
-    let ruleset = load_ruleset(spec).ok_or(super::EXIT_FAILURE)?;
+    let (ruleset, mut inputs) = super::load_ruleset_read(spec).ok_or(super::EXIT_FAILURE)?;
     let watcher = args.banker.as_deref() == Some(HUMAN);
     if ruleset.banker().is_none()
         && (args.banker.is_some() || args.min_bet.is_some() || args.max_bet.is_some())
@@ -481,6 +483,7 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
         None => default_players(&ruleset, watcher),
     };
     let (bots, labels) = bots(&players, &ruleset)?;
+    inputs.extend(super::player_inputs(&players));
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut record = Record::new(&ruleset, spec, Some(seed), &players, args.rounds);
     (record.min_bet, record.max_bet) = (args.min_bet, args.max_bet);
@@ -523,6 +526,7 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
         seed,
         save: free_save_path(wanted_save.clone()),
         record_path: args.record.clone(),
+        inputs,
         record_failed: false,
         save_failed: false,
         save_is_new: true,
@@ -571,7 +575,7 @@ fn header(ruleset: &Ruleset, game: &dyn Game, seed: u64, players: &[String]) -> 
 /// first free `NAME-2.json`, `NAME-3.json`, ... beside it, so no game is overwritten unasked.
 fn free_save_path(path: PathBuf) -> PathBuf {
     let holds_record =
-        |p: &Path| p.is_file() && crate::fsio::check_replaceable_by_record(p).is_ok();
+        |p: &Path| p.is_file() && crate::fsio::check_replaceable_by_record(p, &[]).is_ok();
     if !holds_record(&path) {
         return path;
     }
@@ -828,6 +832,12 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
     game.drain_events();
     let seed = record.seed.unwrap_or(0);
     let players = record.players.clone();
+    // The rule files the record names, beside it (the record itself is the game to go on
+    // with, saved over by default).
+    let mut inputs: Vec<PathBuf> = beside_record(path, &record.ruleset.spec)
+        .map(|spec| spec.split('+').map(PathBuf::from).collect())
+        .unwrap_or_default();
+    inputs.extend(super::player_inputs(&players));
     let table = table::for_ruleset(&ruleset, &players, labels, color, false);
     let mut session = Session {
         game,
@@ -839,6 +849,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         // A resumed game saves where it came from unless told otherwise: the file stays current.
         save: args.save.clone().unwrap_or_else(|| path.to_path_buf()),
         record_path: args.record.clone(),
+        inputs,
         record_failed: false,
         save_failed: false,
         save_is_new: false,
@@ -866,9 +877,10 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
     Ok(session)
 }
 
-/// On SIGINT, SIGTERM or SIGHUP: save the last snapshot where `quit` would, say how to resume,
-/// and end the process (exit code 128 + the signal's number). Before a game is set up there is
-/// nothing to save, and the process just ends.
+/// On SIGINT, SIGTERM or SIGHUP: end the seat programs, save the last snapshot where `quit`
+/// would, say how to resume, and end the process (exit code 128 + the signal's number; see
+/// [`super::exit`]). Before a game is set up there is nothing to save, and the process just
+/// ends. A command handed to the wider build leaves the signal to that build's handler.
 fn save_on_signals(snapshot: &Snapshot) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
@@ -877,20 +889,24 @@ fn save_on_signals(snapshot: &Snapshot) {
     let snapshot = Arc::clone(snapshot);
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
+            if super::handed_over() {
+                return;
+            }
             tui::restore();
+            crate::agent::end_programs();
             // Waits for a save in progress; the lock is never given back, as the process ends.
             let guard = snapshot
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let (save, json) = (guard.0.clone(), guard.1.clone());
+            let (save, json, inputs) = guard.clone();
             std::mem::forget(guard);
             let code = 128 + signal;
             if json.is_empty() {
-                std::process::exit(code);
+                super::exit(code);
             }
             // The same checks as any save: a path that became a device or another file is
             // left alone.
-            let written = crate::fsio::check_replaceable_by_record(&save).and_then(|()| {
+            let written = crate::fsio::check_replaceable_by_record(&save, &inputs).and_then(|()| {
                 crate::fsio::write_atomic_before_exit(&save, json.as_bytes())
                     .map_err(|e| e.to_string())
             });
@@ -905,7 +921,7 @@ fn save_on_signals(snapshot: &Snapshot) {
                     save.display()
                 ),
             }
-            std::process::exit(code);
+            super::exit(code);
         }
     });
 }
@@ -929,8 +945,8 @@ fn write_problem(path: &Path, e: &std::io::Error) -> String {
 /// Checks that a file can be written at `path` without changing it (and that it is no other
 /// kind of file, such as the rules being played): opens it for appending and removes it again
 /// when it did not exist.
-fn probe_writable(path: &Path) -> Result<(), String> {
-    crate::fsio::check_replaceable_by_record(path)?;
+fn probe_writable(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    crate::fsio::check_replaceable_by_record(path, inputs)?;
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .append(true)
@@ -1007,9 +1023,10 @@ impl Session {
             .snapshot
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        *snapshot = (self.save.clone(), json);
+        (snapshot.0, snapshot.1) = (self.save.clone(), json);
+        snapshot.2.clone_from(&self.inputs);
         if person
-            && crate::fsio::check_replaceable_by_record(&self.save).is_ok()
+            && crate::fsio::check_replaceable_by_record(&self.save, &self.inputs).is_ok()
             && let Err(e) = crate::fsio::write_atomic(&self.save, snapshot.1.as_bytes())
             && !self.save_failed
         {
@@ -1045,7 +1062,7 @@ impl Session {
             }
         }
         if let Some(path) = self.record_path.clone()
-            && let Err(why) = crate::fsio::check_replaceable_by_record(&path)
+            && let Err(why) = crate::fsio::check_replaceable_by_record(&path, &self.inputs)
                 .and_then(|()| self.check_not_another_game(&path))
                 .and_then(|()| self.try_write_record(&path))
         {
@@ -1058,7 +1075,7 @@ impl Session {
         if self.bots.iter().any(Option::is_none)
             && let Err(why) = self
                 .check_not_another_game(&self.save)
-                .and_then(|()| probe_writable(&self.save))
+                .and_then(|()| probe_writable(&self.save, &self.inputs))
         {
             eprintln!(
                 "error: cannot save the game to `{}`: {why}\n  = help: `--save FILE` chooses where `quit` and the end of input save the game\n  = note: the game was not started",
@@ -1125,7 +1142,7 @@ impl Session {
     fn save_and_leave(&mut self, mut front: Option<&mut dyn Frontend>) -> Option<i32> {
         loop {
             let save = self.save.clone();
-            let saved = crate::fsio::check_replaceable_by_record(&save)
+            let saved = crate::fsio::check_replaceable_by_record(&save, &self.inputs)
                 .and_then(|()| self.try_write_record(&save));
             match (saved, front.as_mut()) {
                 (Ok(()), _) => break,
