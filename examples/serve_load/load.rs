@@ -286,9 +286,9 @@ async fn play_room(
     }
     let seats = people.iter().map(|person| {
         let token = person[1].as_str().unwrap_or_default().to_string();
-        let url = format!("ws://{address}/api/rooms/{room}/ws?token={token}");
+        let url = format!("ws://{address}/api/rooms/{room}/ws");
         let seed = rng.random::<u64>();
-        play_seat(url, options.think, seed, tally)
+        play_seat(url, token, options.think, seed, tally)
     });
     let played = futures_util::future::join_all(seats).await;
     tally.lock().unwrap().open -= 1;
@@ -298,6 +298,7 @@ async fn play_room(
 /// One client seat: waits for its turn, thinks, moves, and times the broadcast after the move.
 async fn play_seat(
     url: String,
+    token: String,
     think: Duration,
     seed: u64,
     tally: &Mutex<Tally>,
@@ -310,6 +311,12 @@ async fn play_seat(
     let (mut socket, _) = tokio_tungstenite::connect_async_with_config(&url, Some(config), false)
         .await
         .map_err(|e| format!("connect: {e}"))?;
+    // The first message is the seat's token.
+    let first = serde_json::json!({ "token": token }).to_string();
+    socket
+        .send(Message::Text(first.into()))
+        .await
+        .map_err(|e| format!("send the token: {e}"))?;
     let mut sent: Option<Instant> = None;
     while let Some(message) = socket.next().await {
         let message = message.map_err(|e| format!("receive: {e}"))?;

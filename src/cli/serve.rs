@@ -52,6 +52,18 @@ pub struct ServeArgs {
     /// it, instead of serving.
     #[arg(long)]
     pub limits: bool,
+    /// The address people open the page by, when it is a name (`https://table.example.org`,
+    /// behind a reverse proxy, or `http://mybox:8080` on a home network): the server answers
+    /// requests that name it. Without it, only its IP addresses and `localhost` are answered,
+    /// which keeps pages of other sites from reaching it through their own names. Repeat for
+    /// more.
+    #[arg(long = "public-url", value_name = "URL")]
+    pub public_urls: Vec<String>,
+    /// A reverse proxy in front of the server (its IP address): requests from it are taken to
+    /// come from the last address its `X-Forwarded-For` header adds, for every per-address
+    /// limit. Repeat for more.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// The limits `--config` and `--limit` set, over the defaults.
@@ -163,6 +175,16 @@ pub fn run(args: &ServeArgs) -> i32 {
         print!("{}", limits.to_config());
         return super::EXIT_OK;
     }
+    let mut origins = crate::serve::origin::Origins::default();
+    for url in &args.public_urls {
+        if let Err(why) = origins.add_public_url(url) {
+            eprintln!("error: --public-url {}", crate::diag::escape_control(&why));
+            return super::EXIT_USAGE;
+        }
+    }
+    for proxy in &args.trusted_proxies {
+        origins.add_trusted_proxy(*proxy);
+    }
     let gate = Gate::new(programs, &limits);
     // An interrupt ends the rooms' seat programs with the server (their process groups do not
     // get the terminal's Ctrl-C).
@@ -191,7 +213,7 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
     };
     let server = match crate::serve::Server::bind(args.listen) {
-        Ok(s) => s.with_limits(limits),
+        Ok(s) => s.with_limits(limits).with_origins(origins),
         Err(e) => {
             eprintln!("error: cannot serve on {}: {e}", args.listen);
             return super::EXIT_FAILURE;
@@ -205,6 +227,9 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
     };
     println!("yaku serves the table on {url} (Ctrl-C stops it)");
+    for public in &args.public_urls {
+        eprintln!("and answers to {}", crate::diag::escape_control(public));
+    }
     // On standard error: a script reads the address from the first line of standard output
     // and may close it then.
     match kept {

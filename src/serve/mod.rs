@@ -17,7 +17,7 @@ mod seat_tests;
 pub mod store;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -340,27 +340,28 @@ async fn create_room(
     }
 }
 
+/// A connection's first message: the token of the seat (or the spectators') it connects as.
+/// The token travels inside the WebSocket, never in a URL, so that no log or referrer holds it.
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Token {
     token: String,
 }
 
+/// What a connection whose first message holds no seat's token is told (`code`: `token`, for
+/// the page to say so and offer the way back).
+const NO_SEAT: &str = "this link's token holds no seat in this room: it may be mistyped, or its seat was handed to a bot";
+
+/// A seat's (or a spectator's) WebSocket to room `code`: its first message names its token
+/// (`{"token": "..."}`), within the limits' `header_time`; then [`seat_session`].
 async fn connect(
     State(rooms): State<Arc<Rooms>>,
     Extension(guard): Extension<Arc<Guard>>,
     Path(code): Path<String>,
-    Query(Token { token }): Query<Token>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let Some(room) = rooms.find(&code).await else {
         return (StatusCode::NOT_FOUND, "no such room").into_response();
-    };
-    let seat = match room.read(|r| r.viewer_of(&token)).await {
-        Ok(seat) => seat,
-        Err(busy) => return (StatusCode::SERVICE_UNAVAILABLE, busy.to_string()).into_response(),
-    };
-    let Some(seat) = seat else {
-        return (StatusCode::FORBIDDEN, "this token holds no seat here").into_response();
     };
     let most = guard.limits().message_bytes;
     // A seat's answers are short: a small read buffer (the default is 128 KiB a connection),
@@ -371,7 +372,29 @@ async fn connect(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| async move { seat_session(socket, room, seat, &guard).await })
+        .on_upgrade(move |socket| async move { admit(socket, room, &guard).await })
+}
+
+/// Reads a new connection's token and starts its session, or tells it why not and closes it.
+async fn admit(mut socket: WebSocket, room: Arc<rooms::RoomCell>, guard: &Guard) {
+    let first = tokio::time::timeout(guard.limits().header_time, socket.recv()).await;
+    let token = match first {
+        Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<Token>(&text).ok(),
+        _ => None,
+    };
+    let seat = match &token {
+        Some(Token { token }) => room.read(|r| r.viewer_of(token)).await,
+        None => Ok(None),
+    };
+    match seat {
+        Ok(Some(seat)) => seat_session(socket, room, seat, guard).await,
+        Ok(None) if token.is_none() => {
+            let why = "a connection's first message is its token: {\"token\": \"...\"}";
+            refuse_with(socket, 1008, why.to_string(), "token", guard).await;
+        }
+        Ok(None) => refuse_with(socket, 4001, NO_SEAT.to_string(), "token", guard).await,
+        Err(busy) => refuse_with(socket, 1013, busy.to_string(), "busy", guard).await,
+    }
 }
 
 /// Sends `message` within the guard's time; false when the seat is gone or too slow to read.
@@ -389,12 +412,22 @@ fn too_many(limits: &Limits) -> String {
 
 /// Tells the seat which limit it went over, then closes its connection (`code`: the WebSocket
 /// close code, 1008 for a policy, 1009 for a message too large).
-async fn refuse(mut socket: WebSocket, code: u16, why: String, guard: &Guard) {
-    let error = serde_json::json!({ "type": "error", "message": why });
+async fn refuse(socket: WebSocket, code: u16, why: String, guard: &Guard) {
+    refuse_with(socket, code, why, "limit", guard).await;
+}
+
+/// [`refuse`], the error naming its `kind` (`limit`, `token`, `busy`).
+async fn refuse_with(mut socket: WebSocket, code: u16, why: String, kind: &str, guard: &Guard) {
+    let error = serde_json::json!({ "type": "error", "message": why, "code": kind });
     if send(&mut socket, Message::Text(error.to_string().into()), guard).await {
+        let reason = match kind {
+            "token" => "no seat for this token",
+            "busy" => "the room is busy",
+            _ => "over a limit of the server",
+        };
         let frame = axum::extract::ws::CloseFrame {
             code,
-            reason: "over a limit of the server".into(),
+            reason: reason.into(),
         };
         if send(&mut socket, Message::Close(Some(frame)), guard).await {
             // The closing handshake: what the seat still sends is read and dropped until its

@@ -85,7 +85,8 @@ struct Attendance {
 }
 
 /// A room as the server holds it: its game behind an async lock, a bound on the requests waiting
-/// for it, and what the limits and the sweeper read without the lock.
+/// to work on it (moves, records, hand-overs; a connection's reads wait apart), and what the
+/// limits and the sweeper read without the lock.
 pub struct RoomCell {
     code: String,
     ruleset: Arc<Ruleset>,
@@ -177,8 +178,10 @@ impl RoomCell {
     }
 
     /// `read` of the room, on the calling thread: for what takes microseconds (a seat's view).
+    /// A read waits for the room without a place in its queue: each connection has at most
+    /// one read waiting, and connections are bounded already.
     pub async fn read<T>(&self, read: impl FnOnce(&Room) -> T) -> Result<T, RoomBusy> {
-        let (_place, room) = self.enter().await?;
+        let room = self.room.lock().await;
         Ok(read(&room))
     }
 

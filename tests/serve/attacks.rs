@@ -249,8 +249,8 @@ fn one_busy_room_does_not_stall_the_server() {
         .expect("a room whose bot must answer");
     let code = room["room"].as_str().unwrap().to_string();
     let token = room["people"][0][1].as_str().unwrap().to_string();
-    // Twenty requests naming the busy room at once: its rule sheet, its record, a seat's
-    // connection. Those past the room's queue are told it is busy, at once.
+    // Twenty requests naming the busy room at once: its rule sheet, its record, a hand-over.
+    // Those past the room's queue are told it is busy, at once.
     let host = served.host();
     let waiting: Vec<_> = (0..20)
         .map(|i| {
@@ -261,11 +261,9 @@ fn one_busy_room_does_not_stall_the_server() {
                     0 => super::http(&host, "GET", &format!("/api/rooms/{code}/rules"), "", ""),
                     1 => super::http(&host, "GET", &format!("/api/rooms/{code}/record"), "", ""),
                     _ => {
-                        let url = format!("/api/rooms/{code}/ws?token={token}");
-                        let upgrade = "Connection: Upgrade\r\nUpgrade: websocket\r\n\
-                                       Sec-WebSocket-Version: 13\r\n\
-                                       Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
-                        super::http(&host, "GET", &url, upgrade, "")
+                        let ask = json!({ "token": token, "seat": 0, "bot": "greedy" });
+                        let path = format!("/api/rooms/{code}/bot");
+                        super::http(&host, "POST", &path, "", &ask.to_string())
                     }
                 };
                 (answer.map(|(status, _)| status), asked.elapsed())
@@ -567,4 +565,115 @@ fn silent_connections_are_closed() {
         closed_within(deaf, within),
         "a seat that never reads is still open"
     );
+}
+
+/// The head of an answer to `GET path` with `headers` (each line ending in `\r\n`): its status
+/// line and headers, lowercased.
+fn head_of(served: &Served, path: &str, headers: &str) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let mut stream = std::net::TcpStream::connect(served.host()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\n{headers}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = String::new();
+    let mut reader = BufReader::new(stream);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            return head.to_lowercase();
+        }
+        head.push_str(&line);
+    }
+}
+
+/// Fault 12: any Host and any WebSocket Origin were accepted, so a page whose DNS name was
+/// turned to the server's address (DNS rebinding) could drive a server on 127.0.0.1 as its own;
+/// and the page carried no security headers while seat tokens travelled in its address.
+#[test]
+fn only_the_servers_own_names_and_page_are_answered() {
+    let served = Served::start_with(
+        &["--public-url", "https://table.example.org"],
+        Stdio::inherit(),
+    );
+    let host = served.host();
+    // Another site's name for this address is refused; the server's own names are answered.
+    let rebound = head_of(&served, "/api/rulesets", "Host: attacker.example\r\n");
+    assert!(rebound.starts_with("http/1.1 421"), "{rebound}");
+    for name in [host.as_str(), "localhost", "table.example.org"] {
+        let answered = head_of(&served, "/api/rulesets", &format!("Host: {name}\r\n"));
+        assert!(answered.starts_with("http/1.1 200"), "{name}: {answered}");
+    }
+    // A WebSocket or a change from another site's page is refused; from the server's own
+    // page, answered.
+    let upgrade = "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+                   Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    let room = create(&served, "koikoi", &["human", "greedy"]);
+    let path = format!("/api/rooms/{}/ws", room["room"].as_str().unwrap());
+    let evil = format!("Host: {host}\r\n{upgrade}Origin: http://evil.example\r\n");
+    let refused = head_of(&served, &path, &evil);
+    assert!(refused.starts_with("http/1.1 403"), "{refused}");
+    let own = format!("Host: {host}\r\n{upgrade}Origin: http://{host}\r\n");
+    let accepted = head_of(&served, &path, &own);
+    assert!(accepted.starts_with("http/1.1 101"), "{accepted}");
+    let body = json!({ "ruleset": "koikoi", "players": ["human", "greedy"] }).to_string();
+    let (status, answer) = served.request_with(
+        "POST",
+        "/api/rooms",
+        "Origin: http://evil.example\r\n",
+        &body,
+    );
+    assert_eq!(status, 403, "{answer}");
+    // The page keeps out of other sites' frames and its address out of referrers.
+    let page = head_of(&served, "/", &format!("Host: {host}\r\n"));
+    for header in [
+        "content-security-policy: default-src 'self'",
+        "frame-ancestors 'none'",
+        "referrer-policy: no-referrer",
+        "x-content-type-options: nosniff",
+        "x-frame-options: deny",
+    ] {
+        assert!(page.contains(header), "{header}: {page}");
+    }
+    // A rule sheet may be framed by the server's own page only, and runs no script.
+    let sheet = head_of(&served, "/api/rules/koikoi", &format!("Host: {host}\r\n"));
+    assert!(sheet.contains("frame-ancestors 'self'"), "{sheet}");
+    assert!(!sheet.contains("script-src"), "{sheet}");
+    // A token in a WebSocket's address opens nothing: the first message must carry it.
+    let token = room["people"][0][1].as_str().unwrap();
+    let url = format!("ws://{host}{path}?token={token}");
+    let (mut socket, _) = tungstenite::connect(url).unwrap();
+    socket.send(r#"{"hello": 1}"#.into()).unwrap();
+    let said: Value = serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
+    assert_eq!(said["code"], "token", "{said}");
+}
+
+/// Behind a reverse proxy every client had the proxy's address: a trusted proxy's
+/// `X-Forwarded-For` names the client, and nobody else's is believed.
+#[test]
+fn a_trusted_proxy_names_each_client() {
+    let body = json!({ "ruleset": "koikoi", "players": ["human", "human"] }).to_string();
+    let from = |served: &Served, client: &str| {
+        let header = format!("X-Forwarded-For: {client}\r\n");
+        served.request_with("POST", "/api/rooms", &header, &body).0
+    };
+    let proxied = Served::start_with(
+        &[
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--limit",
+            "rooms_per_address=1",
+        ],
+        Stdio::inherit(),
+    );
+    assert_eq!(from(&proxied, "203.0.113.1"), 200);
+    assert_eq!(from(&proxied, "203.0.113.1"), 429);
+    assert_eq!(from(&proxied, "203.0.113.2"), 200);
+    let direct = Served::start_with(&["--limit", "rooms_per_address=1"], Stdio::inherit());
+    assert_eq!(from(&direct, "203.0.113.1"), 200);
+    assert_eq!(from(&direct, "203.0.113.2"), 429);
 }

@@ -130,7 +130,7 @@ fn rooms_and_connections_per_address_are_bounded() {
     let _open: Vec<Socket> = (0..64).map(|_| connect(&served, room, token)).collect();
     let upgrade = "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
                    Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
-    let path = format!("/api/rooms/{room}/ws?token={token}");
+    let path = format!("/api/rooms/{room}/ws");
     let (status, body) = served.request_with("GET", &path, upgrade, "");
     assert_eq!(
         (status, body.as_str()),

@@ -79,11 +79,13 @@ impl Served {
 /// A WebSocket to a server.
 type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
 
-/// A seat's (or a spectator's) connection to `room` on the server at `host` with `token`, reads
-/// timed out after 30 s.
+/// A seat's (or a spectator's) connection to `room` on the server at `host` with `token` (its
+/// first message, as the page sends it), reads timed out after 30 s.
 fn connect(host: &str, room: &str, token: &str) -> Socket {
-    let url = format!("ws://{host}/api/rooms/{room}/ws?token={token}");
-    let (socket, _) = tungstenite::connect(url).expect("the seat connects");
+    let url = format!("ws://{host}/api/rooms/{room}/ws");
+    let (mut socket, _) = tungstenite::connect(url).expect("the seat connects");
+    let first = serde_json::json!({ "token": token }).to_string();
+    socket.send(first.into()).expect("the token is sent");
     if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
         stream
             .set_read_timeout(Some(std::time::Duration::from_secs(30)))
@@ -311,7 +313,7 @@ fn two_browsers_play_a_hand_against_each_other_in_one_room() {
         .iter()
         .map(|p| {
             let (seat, token) = (p[0].as_u64().unwrap(), p[1].as_str().unwrap());
-            let url = format!("{}?room={room}&token={token}&auto=first", served.url);
+            let url = format!("{}?auto=first#room={room}&token={token}", served.url);
             Browser::open(&browser, &dir.join(format!("seat-{seat}")), &url)
         })
         .collect();
@@ -342,7 +344,7 @@ fn the_server_refuses_what_it_cannot_do() {
     assert!(body.contains("greedy"), "{body}");
     let upgrade = "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
                    Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
-    let (status, body) = served.request_with("GET", "/api/rooms/0123/ws?token=x", upgrade, "");
+    let (status, body) = served.request_with("GET", "/api/rooms/0123/ws", upgrade, "");
     assert_eq!((status, body.as_str()), (404, "no such room"));
     let (status, body) = served.request(
         "POST",
@@ -351,15 +353,23 @@ fn the_server_refuses_what_it_cannot_do() {
     );
     assert_eq!(status, 200);
     let room: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let path = format!(
-        "/api/rooms/{}/ws?token=guess",
-        room["room"].as_str().unwrap()
+    // A token that holds no seat is told so, and the connection closed (code 4001).
+    let mut socket = served.connect(room["room"].as_str().unwrap(), "guess");
+    let said: serde_json::Value =
+        serde_json::from_str(socket.read().unwrap().to_text().unwrap()).unwrap();
+    assert_eq!(said["type"], "error", "{said}");
+    assert_eq!(said["code"], "token", "{said}");
+    assert!(
+        said["message"]
+            .as_str()
+            .unwrap()
+            .contains("holds no seat in this room"),
+        "{said}"
     );
-    let (status, body) = served.request_with("GET", &path, upgrade, "");
-    assert_eq!(
-        (status, body.as_str()),
-        (403, "this token holds no seat here")
-    );
+    match socket.read() {
+        Ok(tungstenite::Message::Close(Some(frame))) => assert_eq!(u16::from(frame.code), 4001),
+        other => panic!("a close after the error: {other:?}"),
+    }
     let (status, body) = served.request("GET", "/api/rules/koikoi", "");
     assert_eq!(status, 200);
     assert!(body.contains("<html"), "{body}");

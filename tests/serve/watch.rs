@@ -121,3 +121,40 @@ fn a_watch_link_shows_the_game_and_a_seat_handed_to_a_bot_finishes_it() {
     let text = spectator.wait_for_game_over();
     assert!(text.contains("Game over"), "{text}");
 }
+
+#[test]
+fn a_link_whose_token_holds_no_seat_says_so_and_leads_back() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-bad-link");
+    let (_, body) = served.request(
+        "POST",
+        "/api/rooms",
+        r#"{"ruleset":"koikoi","players":["human","greedy"]}"#,
+    );
+    let room: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let code = room["room"].as_str().unwrap();
+    for (name, link) in [
+        (
+            "wrong-token",
+            format!("{}#room={code}&token=0123", served.url),
+        ),
+        ("no-room", format!("{}#room=0123&token=0123", served.url)),
+    ] {
+        let mut page = Browser::open(&browser, &dir.join(name), &link);
+        assert!(
+            page.wait_until("!document.getElementById('bad-link').hidden"),
+            "{name}: the page says the link opens no seat"
+        );
+        let said = page.eval("document.getElementById('bad-link').innerText");
+        let said = said.as_str().unwrap_or_default();
+        assert!(said.contains("does not open a seat"), "{name}: {said}");
+        let back = page.eval("document.querySelector('#bad-link a').getAttribute('href')");
+        assert_eq!(back, "/", "{name}");
+        assert_eq!(
+            page.eval("location.hash"),
+            "",
+            "{name}: the token leaves the address"
+        );
+    }
+}

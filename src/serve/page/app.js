@@ -10,6 +10,20 @@ const make = (tag, props = {}, ...children) => {
   return node;
 };
 const params = new URLSearchParams(location.search);
+// A seat's link carries its room and token in the fragment (`#room=...&token=...`), which the
+// browser never sends to a server, so that no log or referrer holds the token. An older link
+// with them in the query is moved to the fragment at once.
+const seatLink = new URLSearchParams(location.hash.slice(1));
+for (const key of ["room", "token"]) {
+  if (params.get(key) && !seatLink.get(key)) seatLink.set(key, params.get(key));
+  params.delete(key);
+}
+if (seatLink.get("token")) {
+  const query = params.toString();
+  history.replaceState(null, "", "/" + (query ? "?" + query : "") + "#" + seatLink.toString());
+}
+// The address of a seat's (or the spectators') link in room `code`.
+const linkTo = (code, token) => location.origin + "/#room=" + code + "&token=" + token;
 let cards = {};
 // The seat this page plays, or null when it watches.
 let mySeat = null;
@@ -222,10 +236,19 @@ function join(code, token) {
   room = code;
   myToken = token;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(scheme + "//" + location.host + "/api/rooms/" + room + "/ws?token=" + token);
+  socket = new WebSocket(scheme + "//" + location.host + "/api/rooms/" + room + "/ws");
+  // The first message is the token: it never travels in a URL.
+  socket.onopen = () => socket.send(JSON.stringify({ token }));
+  let welcomed = false;
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
+    if (message.type === "error" && message.code === "token" && !welcomed) {
+      socket.onclose = null;
+      badLink(message.message);
+      return;
+    }
     if (message.type === "hello") {
+      welcomed = true;
       cards = Object.fromEntries(message.cards.map((c) => [c.id, c]));
       // A spectator's hello names no seat.
       mySeat = Number.isInteger(message.seat) ? message.seat : null;
@@ -239,7 +262,10 @@ function join(code, token) {
       status(message.message);
     }
   };
-  socket.onclose = () => status("disconnected: reload the page to come back to your seat");
+  socket.onclose = () => {
+    if (!welcomed) badLink("this link's room does not answer: the link may be mistyped, or the room expired");
+    else status("disconnected: reload the page to come back to your seat");
+  };
   $("sheet").src = "/api/rooms/" + room + "/rules";
   $("lobby").hidden = true;
   $("table").hidden = false;
@@ -277,7 +303,7 @@ async function handOver(event) {
   // This token no longer holds a seat: the page goes on as a spectator, with the watch token.
   socket.onclose = null;
   socket.close();
-  history.replaceState(null, "", "?room=" + room + "&token=" + watch);
+  history.replaceState(null, "", "/#room=" + room + "&token=" + watch);
   $("watching").textContent = "Watching: your seat (seat " + (seat + 1) + ") is played by " + bot + ".";
   join(room, watch);
 }
@@ -293,13 +319,13 @@ async function create(body) {
   const [[, token], ...others] = created.people;
   localStorage.setItem("yaku-created-" + created.room, token);
   // A reloaded page comes back to its seat.
-  history.replaceState(null, "", "?room=" + created.room + "&token=" + token +
-    (params.get("auto") ? "&auto=" + params.get("auto") : ""));
-  const links = others.map(([seat, t]) =>
-    "seat " + (seat + 1) + " " + location.origin + "/?room=" + created.room + "&token=" + t);
+  history.replaceState(null, "", (params.get("auto") ? "/?auto=" + params.get("auto") : "/") +
+    "#room=" + created.room + "&token=" + token);
+  const links = others.map(([seat, t]) => "seat " + (seat + 1) + " " + linkTo(created.room, t));
+  const watch = linkTo(created.room, created.watch);
   $("invites").replaceChildren(...(links.length ? ["Invite: " + links.join("  ") + " · "] : []),
-    "Watch: ", make("a", { id: "watch-link", href: "/?room=" + created.room + "&token=" + created.watch,
-      target: "_blank", rel: "noopener", textContent: location.origin + "/?room=" + created.room + "&token=" + created.watch }));
+    "Watch: ", make("a", { id: "watch-link", href: watch, target: "_blank", rel: "noopener",
+      textContent: watch }));
   join(created.room, token);
 }
 
@@ -438,8 +464,24 @@ async function lobby() {
 }
 
 $("hand-over-form").addEventListener("submit", handOver);
-if (params.get("room") && params.get("token")) {
-  join(params.get("room"), params.get("token"));
+// A link whose token holds no seat (mistyped, or the seat handed to a bot): said, with the way
+// back to the lobby.
+function badLink(why) {
+  $("table").hidden = true;
+  $("lobby").hidden = true;
+  history.replaceState(null, "", "/");
+  const back = make("a", { href: "/", textContent: "Start or join another game" });
+  $("bad-link").replaceChildren(make("h2", { textContent: "This link does not open a seat" }),
+    make("p", { textContent: why.charAt(0).toUpperCase() + why.slice(1) + "." }), make("p", {}, back));
+  $("bad-link").hidden = false;
+  status("this link does not open a seat");
+}
+
+// Another seat's link pasted into this tab changes only the fragment: the page starts again.
+window.addEventListener("hashchange", () => location.reload());
+
+if (seatLink.get("room") && seatLink.get("token")) {
+  join(seatLink.get("room"), seatLink.get("token"));
 } else if (params.get("ruleset")) {
   create({ ruleset: params.get("ruleset"), players: (params.get("players") || "human,greedy").split(","),
     hands: Number(params.get("hands")) || undefined });
