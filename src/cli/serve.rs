@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 /// `yaku serve` options.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// The address to serve on; the default serves this machine only, on a free port. Give
-    /// `0.0.0.0:8080` (or a network address) to play with people on other machines.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
-    pub listen: SocketAddr,
+    /// The address to serve on; the default serves this machine only, on the port the
+    /// database's last server used (so that links sent before a restart still work) or a free
+    /// one. Give `0.0.0.0:8080` (or a network address) to play with people on other machines.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
     /// Do not open the page in a browser.
     #[arg(long)]
     pub no_open: bool,
@@ -189,10 +190,12 @@ pub fn run(args: &ServeArgs) -> i32 {
     // An interrupt ends the rooms' seat programs with the server (their process groups do not
     // get the terminal's Ctrl-C).
     super::exit_on_signals();
+    let this_machine = SocketAddr::from(([127, 0, 0, 1], 0));
+    let mut listen = args.listen.unwrap_or(this_machine);
     let (rooms, kept) = if args.in_memory {
         (Rooms::new(gate, limits.clone()), None)
     } else {
-        let (path, store) = match database(args) {
+        let (path, mut store) = match database(args) {
             Ok(opened) => opened,
             Err(e) => return store_failed(&e),
         };
@@ -201,6 +204,16 @@ pub fn run(args: &ServeArgs) -> i32 {
         }
         if let Some(code) = &args.export {
             return export(&store, &path, code, args.output.as_deref());
+        }
+        if let Err(e) = store.hold() {
+            return store_failed(&e);
+        }
+        // Without --listen, this machine on the port the database's last server used.
+        let port = store
+            .noted("listen")
+            .and_then(|l| l.parse::<SocketAddr>().ok());
+        if let (None, Some(last)) = (args.listen, port) {
+            listen.set_port(last.port());
         }
         match Rooms::open(store, gate, limits.clone()) {
             Ok((rooms, problems)) => {
@@ -212,20 +225,33 @@ pub fn run(args: &ServeArgs) -> i32 {
             Err(e) => return store_failed(&e),
         }
     };
-    let server = match crate::serve::Server::bind(args.listen) {
+    let mut bound = crate::serve::Server::bind(listen);
+    if bound.is_err() && args.listen.is_none() && listen != this_machine {
+        eprintln!(
+            "warning: the port this database's last server used ({}) is taken; serving on a free one",
+            listen.port()
+        );
+        bound = crate::serve::Server::bind(this_machine);
+    }
+    let server = match bound {
         Ok(s) => s.with_limits(limits).with_origins(origins),
         Err(e) => {
-            eprintln!("error: cannot serve on {}: {e}", args.listen);
+            eprintln!("error: cannot serve on {listen}: {e}");
             return super::EXIT_FAILURE;
         }
     };
-    let url = match server.local_addr() {
-        Ok(addr) => format!("http://{addr}/"),
+    let (url, bound) = match server.local_addr() {
+        Ok(addr) => (format!("http://{addr}/"), addr),
         Err(e) => {
-            eprintln!("error: cannot serve on {}: {e}", args.listen);
+            eprintln!("error: cannot serve on {listen}: {e}");
             return super::EXIT_FAILURE;
         }
     };
+    if let Some(store) = rooms.store()
+        && let Err(e) = store.note_server(&url, bound)
+    {
+        return store_failed(&e);
+    }
     println!("yaku serves the table on {url} (Ctrl-C stops it)");
     for public in &args.public_urls {
         eprintln!("and answers to {}", crate::diag::escape_control(public));

@@ -490,6 +490,11 @@ impl Rooms {
         &self.gate
     }
 
+    /// The store that keeps the rooms, if any.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_deref()
+    }
+
     /// The limits the rooms are held to.
     pub fn limits(&self) -> &Limits {
         &self.limits

@@ -103,6 +103,13 @@ pub enum StoreError {
         /// Which seat, which holder, and why.
         notice: String,
     },
+    /// Another server serves from the database.
+    InUse {
+        /// The path given.
+        path: PathBuf,
+        /// Who holds it, as that server noted (its process and address).
+        by: String,
+    },
     /// A stored room does not fit this program (its ruleset changed or is gone).
     Room {
         /// The room's code.
@@ -131,6 +138,11 @@ impl std::fmt::Display for StoreError {
                 )
             }
             StoreError::Sqlite { message } => write!(f, "the rooms database failed: {message}"),
+            StoreError::InUse { path, by } => write!(
+                f,
+                "the rooms database `{}` is in use by another `yaku serve` ({by}): stop it first, or give this one another --db",
+                path.display()
+            ),
             StoreError::RulesChanged { code, ruleset } => write!(
                 f,
                 "room {code}: the rules of `{ruleset}` changed since it was made; its game plays on with the rules as they are now"
@@ -226,6 +238,10 @@ pub struct Listed {
 pub struct Store {
     db: Mutex<Connection>,
     kept: Kept,
+    /// The database's file, for [`Store::hold`].
+    path: Option<PathBuf>,
+    /// The file held locked while a server serves from it.
+    _held: Option<std::fs::File>,
 }
 
 /// Seconds since 1970.
@@ -283,7 +299,66 @@ impl Store {
             }
         }
         let db = Connection::open(path)?;
-        Store::set_up(db, Some(path))
+        let mut store = Store::set_up(db, Some(path))?;
+        store.path = Some(path.to_path_buf());
+        Ok(store)
+    }
+
+    /// Takes the database for this process alone, as long as the store lives: a second server
+    /// on the same file is refused with who holds it, rather than serving its own copy of each
+    /// room. Readers (`--rooms`, `--export`) need no hold. A store in memory is held already.
+    pub fn hold(&mut self) -> Result<(), StoreError> {
+        use std::os::fd::AsRawFd;
+        let Some(path) = self.path.clone() else {
+            return Ok(());
+        };
+        let file = std::fs::File::open(&path).map_err(|e| StoreError::Sqlite {
+            message: format!("cannot open `{}`: {e}", path.display()),
+        })?;
+        // SAFETY: flock on a descriptor this function owns; the lock is released when the file
+        // is closed (the store dropped, or the process gone).
+        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if locked != 0 {
+            let by = self.noted("pid").map_or_else(
+                || "whose process is unknown".to_string(),
+                |pid| {
+                    let url = self.noted("url").unwrap_or_default();
+                    format!("process {pid}, serving {url}")
+                },
+            );
+            return Err(StoreError::InUse { path, by });
+        }
+        self._held = Some(file);
+        Ok(())
+    }
+
+    /// Notes who serves from the database (this process, at `url`, listening on `listen`), for
+    /// a second server's refusal and for the next start's address.
+    pub fn note_server(&self, url: &str, listen: std::net::SocketAddr) -> Result<(), StoreError> {
+        let db = self.db()?;
+        for (key, value) in [
+            ("pid", std::process::id().to_string()),
+            ("url", url.to_string()),
+            ("listen", listen.to_string()),
+        ] {
+            db.execute(
+                "INSERT INTO server (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = ?2",
+                params![key, value],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// What the last server noted under `key` (`pid`, `url`, `listen`).
+    pub fn noted(&self, key: &str) -> Option<String> {
+        self.db()
+            .ok()?
+            .query_row("SELECT value FROM server WHERE key = ?1", [key], |r| {
+                r.get(0)
+            })
+            .optional()
+            .ok()?
     }
 
     /// A database in memory, gone when the store is dropped (for tests).
@@ -337,6 +412,8 @@ impl Store {
         Ok(Store {
             db: Mutex::new(db),
             kept,
+            path: None,
+            _held: None,
         })
     }
 

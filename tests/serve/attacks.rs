@@ -677,3 +677,29 @@ fn a_trusted_proxy_names_each_client() {
     assert_eq!(from(&direct, "203.0.113.1"), 200);
     assert_eq!(from(&direct, "203.0.113.2"), 429);
 }
+
+/// Fault 13: two servers on one database both served, each with its own copy of a room. Also:
+/// a server started again without `--listen` serves on its last port, so that links sent
+/// before the restart still work.
+#[test]
+fn one_database_serves_one_server_on_its_last_port() {
+    let dir = TempDir::new("attack-two-servers");
+    let db = dir.join("rooms.sqlite");
+    let db = db.to_str().unwrap();
+    let first = Served::start_with(&["--db", db], Stdio::null());
+    let second = crate::common::Yaku::new(["serve", "--no-open", "--db", db])
+        .within(Duration::from_secs(30))
+        .expect(1);
+    let pid = first.child.id().to_string();
+    assert!(
+        second.stderr.contains("is in use by another `yaku serve`")
+            && second.stderr.contains(&pid)
+            && second.stderr.contains(&first.url),
+        "{}",
+        second.stderr
+    );
+    let port = first.url.clone();
+    drop(first);
+    let again = Served::start_with(&["--db", db], Stdio::null());
+    assert_eq!(again.url, port, "the last port is served again");
+}
