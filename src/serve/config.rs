@@ -23,6 +23,12 @@ pub struct Limits {
     pub body_bytes: usize,
     /// The largest rule file pasted on the page, in bytes.
     pub pasted_bytes: usize,
+    /// Pasted rule files checked at once (each costs up to a few hundred times its size while
+    /// it is parsed); more are told to try again.
+    pub pasted_checks: usize,
+    /// Rooms held in memory that play a pasted rule file (each holds its own loaded rules,
+    /// about a megabyte), over all clients.
+    pub pasted_rooms: usize,
     /// Rooms whose game is not over that one client address may have opened.
     pub rooms_per_address: usize,
     /// Rooms being set up at once (their bots' first moves), over all clients.
@@ -84,6 +90,8 @@ impl Default for Limits {
             request_burst: 100.0,
             body_bytes: 64 * 1024,
             pasted_bytes: 256 * 1024,
+            pasted_checks: 2,
+            pasted_rooms: 50,
             rooms_per_address: 20,
             rooms_starting: 16,
             program_rooms: 8,
@@ -158,6 +166,16 @@ pub const KEYS: &[Key] = &[
         pasted_bytes,
         Count,
         "a rule file pasted on the page, in bytes; over it: `413`, in words"
+    ),
+    key!(
+        pasted_checks,
+        Count,
+        "pasted rule files checked at once (each costs up to a few hundred times its size while it is parsed); more: `503`"
+    ),
+    key!(
+        pasted_rooms,
+        Count,
+        "rooms with a game in progress playing a pasted rule file (each holds its own loaded rules, about a megabyte); more: `503`"
     ),
     key!(
         rooms_per_address,

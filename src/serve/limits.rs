@@ -90,11 +90,21 @@ fn open(room: &Weak<RoomCell>) -> bool {
     room.upgrade().is_some_and(|r| r.counts())
 }
 
-/// The rooms that run an operator's program, and those being opened.
+/// Rooms of one costly kind (seating an operator's program, or playing a pasted rule file),
+/// and those being opened.
 #[derive(Default)]
-struct ProgramRooms {
+struct KindRooms {
     rooms: Vec<Weak<RoomCell>>,
     opening: usize,
+}
+
+/// A costly kind of room, counted over all clients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomKind {
+    /// A room seating an operator's program: a process a seat.
+    Program,
+    /// A room playing a pasted rule file: its own loaded ruleset in memory.
+    Pasted,
 }
 
 /// The server's side of the limits: what each address and the whole server hold now.
@@ -102,8 +112,11 @@ pub struct Guard {
     limits: Limits,
     addresses: Mutex<HashMap<IpAddr, Usage>>,
     connections: Mutex<usize>,
-    program_rooms: Mutex<ProgramRooms>,
+    kinds: [Mutex<KindRooms>; 2],
     starting: Arc<tokio::sync::Semaphore>,
+    /// Places for checking a pasted rule file, each costing up to a few hundred times the
+    /// file's size while it is parsed.
+    checks: Arc<tokio::sync::Semaphore>,
     /// Trusted reverse proxies: every client comes through them, so their connections are held
     /// only to the server's total, not to one address's share.
     proxies: Vec<IpAddr>,
@@ -114,10 +127,11 @@ impl Guard {
     pub fn new(limits: Limits) -> Guard {
         Guard {
             starting: Arc::new(tokio::sync::Semaphore::new(limits.rooms_starting.max(1))),
+            checks: Arc::new(tokio::sync::Semaphore::new(limits.pasted_checks.max(1))),
             limits,
             addresses: Mutex::new(HashMap::new()),
             connections: Mutex::new(0),
-            program_rooms: Mutex::new(ProgramRooms::default()),
+            kinds: Default::default(),
             proxies: Vec::new(),
         }
     }
@@ -179,9 +193,10 @@ impl Guard {
         }
     }
 
-    /// Leave for `ip` to open a room (`programs`: one that seats an operator's program), or
-    /// why not. The leave is held while the room is set up; [`Opening::opened`] counts the room.
-    pub fn open_room(&self, ip: IpAddr, programs: bool) -> Result<Opening<'_>, Refused> {
+    /// Leave for `ip` to open a room of the costly `kinds` it is (none, a program's, a pasted
+    /// file's), or why not. The leave is held while the room is set up; [`Opening::opened`]
+    /// counts the room.
+    pub fn open_room(&self, ip: IpAddr, kinds: &[RoomKind]) -> Result<Opening<'_>, Refused> {
         let most = self.limits.rooms_per_address;
         let counted = self.usage(ip, |u| {
             u.rooms.retain(open);
@@ -202,23 +217,24 @@ impl Guard {
         let mut opening = Opening {
             guard: self,
             ip,
-            program: false,
+            kinds: Vec::new(),
             _permit: None,
         };
-        if programs {
-            let mut rooms = self.program_rooms.lock().map_err(|_| stopping())?;
+        for &kind in kinds {
+            let (most, what) = match kind {
+                RoomKind::Program => (self.limits.program_rooms, "run programs in"),
+                RoomKind::Pasted => (self.limits.pasted_rooms, "play pasted rule files in"),
+            };
+            let mut rooms = self.kinds[kind as usize].lock().map_err(|_| stopping())?;
             rooms.rooms.retain(open);
-            if rooms.rooms.len() + rooms.opening >= self.limits.program_rooms {
+            if rooms.rooms.len() + rooms.opening >= most {
                 return Err(Refused::new(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    format!(
-                        "the server runs programs in {} rooms already; try again later",
-                        self.limits.program_rooms
-                    ),
+                    format!("the server's rooms {what} {most} rooms already; try again later"),
                 ));
             }
             rooms.opening += 1;
-            opening.program = true;
+            opening.kinds.push(kind);
         }
         let permit = Arc::clone(&self.starting)
             .try_acquire_owned()
@@ -233,6 +249,19 @@ impl Guard {
             })?;
         opening._permit = Some(permit);
         Ok(opening)
+    }
+
+    /// A place to check a pasted rule file, held while it is checked, or why not.
+    pub fn pasted_check(&self) -> Result<tokio::sync::OwnedSemaphorePermit, Refused> {
+        Arc::clone(&self.checks).try_acquire_owned().map_err(|_| {
+            Refused::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server is checking {} rule files already; try again in a moment",
+                    self.limits.pasted_checks
+                ),
+            )
+        })
     }
 
     /// A connection from `ip`, held until the slot is dropped, or why not.
@@ -287,20 +316,20 @@ fn stopping() -> Refused {
 pub struct Opening<'a> {
     guard: &'a Guard,
     ip: IpAddr,
-    program: bool,
+    kinds: Vec<RoomKind>,
     _permit: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Opening<'_> {
-    /// Counts `room` against the address (and the program rooms, if it holds a program).
+    /// Counts `room` against the address (and against its costly kinds).
     pub fn opened(self, room: &Arc<RoomCell>) {
         let _ = self
             .guard
             .usage(self.ip, |u| u.rooms.push(Arc::downgrade(room)));
-        if self.program
-            && let Ok(mut rooms) = self.guard.program_rooms.lock()
-        {
-            rooms.rooms.push(Arc::downgrade(room));
+        for &kind in &self.kinds {
+            if let Ok(mut rooms) = self.guard.kinds[kind as usize].lock() {
+                rooms.rooms.push(Arc::downgrade(room));
+            }
         }
     }
 }
@@ -308,10 +337,10 @@ impl Opening<'_> {
 impl Drop for Opening<'_> {
     fn drop(&mut self) {
         let _ = self.guard.usage(self.ip, |u| u.opening -= 1);
-        if self.program
-            && let Ok(mut rooms) = self.guard.program_rooms.lock()
-        {
-            rooms.opening -= 1;
+        for &kind in &self.kinds {
+            if let Ok(mut rooms) = self.guard.kinds[kind as usize].lock() {
+                rooms.opening -= 1;
+            }
         }
     }
 }
@@ -518,7 +547,8 @@ mod tests {
     /// Opens a Koi-Koi room with a person in it (its game waits for them) for `from`.
     fn open_one(guard: &Guard, rooms: &Rooms, from: IpAddr, program: bool) -> Arc<RoomCell> {
         let ruleset = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
-        let opening = guard.open_room(from, program).unwrap();
+        let kinds: &[RoomKind] = if program { &[RoomKind::Program] } else { &[] };
+        let opening = guard.open_room(from, kinds).unwrap();
         // Both seats held by the person (seat 0's token), so that the test can play it out.
         let players = ["human".to_string(), "human".to_string()];
         // A dealt hand that scores at once (Koi-Koi's teyaku) can end a one-hand game before
@@ -545,14 +575,14 @@ mod tests {
         let rooms = Rooms::default();
         let first = open_one(&guard, &rooms, ip(1), false);
         let _second = open_one(&guard, &rooms, ip(1), true);
-        let refused = guard.open_room(ip(1), false).err().unwrap();
+        let refused = guard.open_room(ip(1), &[]).err().unwrap();
         assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
         assert!(refused.message.contains("2 rooms"), "{}", refused.message);
         // Another address has rooms of its own, but the one program room is taken.
-        assert!(guard.open_room(ip(2), false).is_ok());
-        let refused = guard.open_room(ip(2), true).err().unwrap();
+        assert!(guard.open_room(ip(2), &[]).is_ok());
+        let refused = guard.open_room(ip(2), &[RoomKind::Program]).err().unwrap();
         assert!(
-            refused.message.contains("programs in 1 rooms"),
+            refused.message.contains("run programs in 1 rooms"),
             "{}",
             refused.message
         );
@@ -569,7 +599,7 @@ mod tests {
                 }
             }
         });
-        assert!(guard.open_room(ip(1), false).is_ok());
+        assert!(guard.open_room(ip(1), &[]).is_ok());
     }
 
     #[test]

@@ -169,6 +169,7 @@ async fn sweep(rooms: Arc<Rooms>) {
 }
 
 fn router(rooms: Arc<Rooms>) -> Router {
+    let pasted_bytes = rooms.limits().pasted_bytes;
     Router::new()
         .route("/", get(|| async { Html(INDEX) }))
         .route("/app.js", get(|| async { asset("text/javascript", APP) }))
@@ -179,14 +180,14 @@ fn router(rooms: Arc<Rooms>) -> Router {
         .route("/api/rooms/{code}/ws", get(connect))
         .route("/api/house-rules", get(pasted::list_house_rules))
         .merge(room_api::routes())
-        // The requests that carry a pasted rule file may be as large as `yaku validate` reads
-        // (JSON quoting aside); every other body is held to the guard's limit.
+        // The requests that carry a pasted rule file may be twice its bound (JSON quoting), with
+        // room for the request's other fields; every other body is held to the guard's limit.
         .merge(
             Router::new()
                 .route("/api/rooms", post(create_room))
                 .route("/api/validate", post(pasted::validate))
                 .route("/api/rules", post(pasted::sheet))
-                .layer(DefaultBodyLimit::max(2 * pasted::MAX_PASTED)),
+                .layer(DefaultBodyLimit::max(2 * pasted_bytes + 16 * 1024)),
         )
         .with_state(rooms)
 }
@@ -205,7 +206,7 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
 }
 
 /// A bundled ruleset as the page lists it.
-#[derive(serde::Serialize)]
+#[derive(Clone, serde::Serialize)]
 struct Listed {
     id: String,
     name: String,
@@ -215,44 +216,64 @@ struct Listed {
     seats: usize,
 }
 
-async fn rulesets() -> Json<Vec<Listed>> {
-    let listed = crate::ruleset::bundled::ruleset_names()
-        .filter(|n| !n.contains('/'))
-        .filter_map(|n| bundled(n).ok())
-        .map(|r| {
-            let range = crate::families::seat_range(&r);
-            Listed {
-                id: r.id.clone(),
-                name: r.name.clone(),
-                description: r.description.clone(),
-                min: range.min,
-                max: range.max,
-                seats: range.default,
-            }
-        })
-        .collect();
-    Json(listed)
+/// The bundled rulesets, each loaded once and shared by every room that plays it (loading
+/// parses and compiles the rule files, and a loaded ruleset takes about a megabyte), and their
+/// rule sheets, each written once.
+struct Bundled {
+    rulesets: std::collections::HashMap<String, Arc<crate::ruleset::Ruleset>>,
+    listed: Vec<Listed>,
+    sheets: std::sync::Mutex<std::collections::HashMap<String, Arc<str>>>,
 }
 
-/// A bundled ruleset by id, or a 404 saying so. Each is loaded once and shared by every room
-/// that plays it: loading parses and compiles the rule files, and a loaded ruleset takes about
-/// a megabyte.
-fn bundled(id: &str) -> Result<Arc<crate::ruleset::Ruleset>, (StatusCode, String)> {
-    type Loaded = std::sync::Mutex<std::collections::HashMap<String, Arc<crate::ruleset::Ruleset>>>;
-    static LOADED: std::sync::OnceLock<Loaded> = std::sync::OnceLock::new();
-    let missing = || (StatusCode::NOT_FOUND, format!("no bundled ruleset `{id}`"));
-    if !crate::ruleset::bundled::ruleset_names().any(|n| n == id) {
-        return Err(missing());
+/// The bundled rulesets, loaded on a game thread at their first use.
+async fn bundled_all() -> &'static Bundled {
+    static BUNDLED: std::sync::OnceLock<Bundled> = std::sync::OnceLock::new();
+    if let Some(b) = BUNDLED.get() {
+        return b;
     }
-    let loaded = LOADED.get_or_init(Default::default);
-    if let Some(r) = loaded.lock().ok().and_then(|l| l.get(id).cloned()) {
-        return Ok(r);
+    let load = || {
+        BUNDLED.get_or_init(|| {
+            let rulesets: std::collections::HashMap<_, _> =
+                crate::ruleset::bundled::ruleset_names()
+                    .filter_map(|n| Some((n.to_string(), Arc::new(crate::ruleset::load(n).value?))))
+                    .collect();
+            // The games, not the house rules (`house/...`), in the bundle's order.
+            let listed: Vec<Listed> = crate::ruleset::bundled::ruleset_names()
+                .filter(|n| !n.contains('/'))
+                .filter_map(|n| rulesets.get(n))
+                .map(|r| {
+                    let range = crate::families::seat_range(r);
+                    Listed {
+                        id: r.id.clone(),
+                        name: r.name.clone(),
+                        description: r.description.clone(),
+                        min: range.min,
+                        max: range.max,
+                        seats: range.default,
+                    }
+                })
+                .collect();
+            Bundled {
+                rulesets,
+                listed,
+                sheets: Default::default(),
+            }
+        })
+    };
+    match tokio::task::spawn_blocking(load).await {
+        Ok(b) => b,
+        Err(_) => load(),
     }
-    let ruleset = Arc::new(crate::ruleset::load(id).value.ok_or_else(missing)?);
-    if let Ok(mut l) = loaded.lock() {
-        l.insert(id.to_string(), Arc::clone(&ruleset));
-    }
-    Ok(ruleset)
+}
+
+async fn rulesets() -> Json<Vec<Listed>> {
+    Json(bundled_all().await.listed.clone())
+}
+
+/// A bundled ruleset by id, or a 404 saying so.
+async fn bundled(id: &str) -> Result<Arc<crate::ruleset::Ruleset>, (StatusCode, String)> {
+    let found = bundled_all().await.rulesets.get(id).cloned();
+    found.ok_or_else(|| (StatusCode::NOT_FOUND, format!("no bundled ruleset `{id}`")))
 }
 
 /// A ruleset's rule sheet, as `yaku rules --format html` writes it.
@@ -261,11 +282,31 @@ fn sheet_html(ruleset: &crate::ruleset::Ruleset) -> String {
     crate::sheet::render(&sheet, crate::sheet::Format::Html)
 }
 
+/// A bundled ruleset's rule sheet, written on a game thread once.
 async fn rules(Path(id): Path<String>) -> Response {
-    match bundled(&id) {
-        Ok(r) => Html(sheet_html(&r)).into_response(),
-        Err(e) => e.into_response(),
-    }
+    let all = bundled_all().await;
+    let ruleset = match bundled(&id).await {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    let kept = all.sheets.lock().ok().and_then(|s| s.get(&id).cloned());
+    let html = match kept {
+        Some(html) => html,
+        None => match tokio::task::spawn_blocking(move || sheet_html(&ruleset)).await {
+            Ok(html) => {
+                let html: Arc<str> = html.into();
+                if let Ok(mut sheets) = all.sheets.lock() {
+                    sheets.insert(id, Arc::clone(&html));
+                }
+                html
+            }
+            Err(_) => {
+                return (StatusCode::INTERNAL_SERVER_ERROR, "the rule sheet failed")
+                    .into_response();
+            }
+        },
+    };
+    Html(html.to_string()).into_response()
 }
 
 /// The rule sheet of the ruleset a room plays (a pasted one too), written on a game thread.
@@ -301,8 +342,8 @@ async fn create_room(
 ) -> Response {
     let pasted = new.rules.take();
     let ruleset = match &pasted {
-        Some(text) => pasted::ruleset(text.clone().into()).await,
-        None => bundled(&new.ruleset),
+        Some(text) => pasted::ruleset(text.clone().into(), &guard).await,
+        None => bundled(&new.ruleset).await,
     };
     let ruleset = match ruleset {
         Ok(r) => r,
@@ -315,7 +356,14 @@ async fn create_room(
         Ok(s) => s,
         Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
     };
-    let opening = match guard.open_room(from.ip(), seating.runs_programs()) {
+    let mut kinds = Vec::new();
+    if seating.runs_programs() {
+        kinds.push(limits::RoomKind::Program);
+    }
+    if pasted.is_some() {
+        kinds.push(limits::RoomKind::Pasted);
+    }
+    let opening = match guard.open_room(from.ip(), &kinds) {
         Ok(o) => o,
         Err(refused) => return refused.into_response(),
     };

@@ -3,17 +3,15 @@
 //! valid, played in a room. A pasted file reaches only the bundled rulesets, decks and scripts
 //! ([`crate::ruleset::load_pasted`]), never the server's disk.
 
+use super::limits::Guard;
 use crate::diag::Loc;
 use crate::diag::{Diagnostic, SourceMap, has_errors, render_json, render_text};
 use crate::ruleset::{Loaded, Ruleset, load_pasted};
-use axum::Json;
 use axum::body::Bytes;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use std::sync::Arc;
-
-/// The largest rule file the page may send: `yaku validate`'s bound on any rule file.
-pub const MAX_PASTED: usize = crate::fsio::MAX_RULE_FILE_SIZE as usize;
 
 /// The name a pasted file goes by in its findings.
 pub const PASTED_NAME: &str = "<pasted>";
@@ -44,11 +42,33 @@ pub fn check(bytes: &[u8]) -> Loaded {
     }
 }
 
-/// [`check`], off the async threads (a file's scripts run on sample hands).
-async fn load(bytes: Bytes) -> Option<Loaded> {
-    tokio::task::spawn_blocking(move || check(&bytes))
-        .await
-        .ok()
+/// [`check`] on a game thread (a file's scripts run on sample hands), once the file is within
+/// the server's size and a place to check it is free (parsing costs up to a few hundred times
+/// the file's size, so only a few are checked at once).
+async fn load(bytes: Bytes, guard: &Guard) -> Result<Loaded, (StatusCode, String)> {
+    let most = guard.limits().pasted_bytes;
+    if bytes.len() > most {
+        return Err((
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "a rule file pasted on this server may be {} KiB at most ({most} bytes); this one has {} bytes",
+                most / 1024,
+                bytes.len()
+            ),
+        ));
+    }
+    let place = guard.pasted_check().map_err(|r| (r.status, r.message))?;
+    tokio::task::spawn_blocking(move || {
+        let _place = place;
+        check(&bytes)
+    })
+    .await
+    .map_err(|_| {
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the check failed".to_string(),
+        )
+    })
 }
 
 /// What the page is told of a pasted file: `yaku validate --json`'s findings, each with its
@@ -123,38 +143,48 @@ pub async fn list_house_rules() -> Json<Vec<HouseRule>> {
 }
 
 /// `POST /api/validate` with the rule file as the body: the findings ([`report`]).
-pub async fn validate(body: Bytes) -> Response {
-    match load(body).await {
-        Some(loaded) => Json(report(
+pub async fn validate(Extension(guard): Extension<Arc<Guard>>, body: Bytes) -> Response {
+    match load(body, &guard).await {
+        Ok(loaded) => Json(report(
             &loaded.diagnostics,
             &loaded.sources,
             loaded.value.as_ref(),
         ))
         .into_response(),
-        None => (StatusCode::INTERNAL_SERVER_ERROR, "the check failed").into_response(),
-    }
-}
-
-/// `POST /api/rules` with the rule file as the body: its rule sheet, when it is valid.
-pub async fn sheet(body: Bytes) -> Response {
-    match ruleset(body).await {
-        Ok(r) => axum::response::Html(super::sheet_html(&r)).into_response(),
         Err(e) => e.into_response(),
     }
 }
 
-/// The ruleset a pasted file makes, or a 400 with its findings as `yaku validate` prints them.
-pub async fn ruleset(text: Bytes) -> Result<Arc<Ruleset>, (StatusCode, String)> {
-    let loaded = load(text).await.ok_or((
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "the check failed".to_string(),
-    ))?;
+/// `POST /api/rules` with the rule file as the body: its rule sheet, when it is valid (written
+/// on a game thread).
+pub async fn sheet(Extension(guard): Extension<Arc<Guard>>, body: Bytes) -> Response {
+    let ruleset = match ruleset(body, &guard).await {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    match tokio::task::spawn_blocking(move || super::sheet_html(&ruleset)).await {
+        Ok(html) => axum::response::Html(html).into_response(),
+        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "the rule sheet failed").into_response(),
+    }
+}
+
+/// The ruleset a pasted file makes, or a 400 with its findings as `yaku validate` prints them
+/// (the first hundred quoted).
+pub async fn ruleset(text: Bytes, guard: &Guard) -> Result<Arc<Ruleset>, (StatusCode, String)> {
+    let loaded = load(text, guard).await?;
     match loaded.value {
         Some(r) if !has_errors(&loaded.diagnostics) => Ok(Arc::new(r)),
-        _ => Err((
-            StatusCode::BAD_REQUEST,
-            render_text(&loaded.sources, &loaded.diagnostics),
-        )),
+        _ => {
+            let shown = &loaded.diagnostics[..loaded.diagnostics.len().min(MAX_RENDERED)];
+            let mut text = render_text(&loaded.sources, shown);
+            if loaded.diagnostics.len() > shown.len() {
+                text.push_str(&format!(
+                    "\n... and {} more findings\n",
+                    loaded.diagnostics.len() - shown.len()
+                ));
+            }
+            Err((StatusCode::BAD_REQUEST, text))
+        }
     }
 }
 

@@ -703,3 +703,79 @@ fn one_database_serves_one_server_on_its_last_port() {
     let again = Served::start_with(&["--db", db], Stdio::null());
     assert_eq!(again.url, port, "the last port is served again");
 }
+
+/// The most memory the server process has held (its `VmHWM`), in KiB.
+fn peak_kib(served: &Served) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", served.child.id())).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// Fault 9: a 15.7 MB pasted rule file cost 772 MB of the server's memory, and twelve at once
+/// took it past 6 GB. A pasted file is held to 256 KiB, and only a few are parsed at once.
+#[test]
+fn pasted_rule_files_are_bounded_in_size_and_memory() {
+    let served = Served::start();
+    // The lobby loaded: the memory measured from here is the checks'.
+    assert_eq!(served.request("GET", "/api/rulesets", "").0, 200);
+    let before = peak_kib(&served);
+    // As many small values as fit in 256 KiB: the costliest file to parse for its size.
+    let values = vec!["1"; 87_000].join(",");
+    let heavy = format!("[ruleset]\nid = \"heavy\"\nname = \"Heavy\"\n\n[flow]\nxs = [{values}]\n");
+    assert!(heavy.len() <= 256 * 1024, "{}", heavy.len());
+    let host = served.host();
+    let checks: Vec<_> = (0..12)
+        .map(|_| {
+            let (host, heavy) = (host.clone(), heavy.clone());
+            std::thread::spawn(move || super::http(&host, "POST", "/api/validate", "", &heavy))
+        })
+        .collect();
+    let statuses: Vec<u16> = checks
+        .into_iter()
+        .map(|t| t.join().unwrap().map_or(0, |(status, _)| status))
+        .collect();
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 503),
+        "{statuses:?}"
+    );
+    assert!(statuses.contains(&200), "{statuses:?}");
+    let grown = peak_kib(&served).saturating_sub(before);
+    assert!(
+        grown < 250 * 1024,
+        "twelve pasted files at once took {} MiB: {statuses:?}",
+        grown / 1024
+    );
+    // A larger file is refused at once, in words.
+    let large = format!("{heavy}# {}\n", "x".repeat(300 * 1024));
+    let asked = Instant::now();
+    let (status, answer) = served.request("POST", "/api/validate", &large);
+    assert_eq!(status, 413, "{answer}");
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    // 16 MB: refused before it is read whole (written on a thread of its own, since the server
+    // answers before reading it).
+    let mut stream = std::net::TcpStream::connect(served.host()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let huge = 16 * 1024 * 1024;
+        let _ = write!(
+            writer,
+            "POST /api/rooms HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: {huge}\r\n\r\n{}",
+            " ".repeat(huge)
+        );
+    });
+    let mut answer = [0; 12];
+    std::io::Read::read_exact(&mut stream, &mut answer).unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 413");
+    let body = json!({ "ruleset": "koikoi", "rules": large, "players": ["human", "greedy"] });
+    let (status, answer) = served.request("POST", "/api/rooms", &body.to_string());
+    assert_eq!(status, 413, "{answer}");
+    assert!(answer.contains("256 KiB at most"), "{answer}");
+}
