@@ -531,10 +531,17 @@ async fn seat_session(
                 if moved.is_err() {
                     return;
                 }
-                let state = match room.read(|r| r.state(seat)).await {
-                    Ok(state) => state,
+                let (state, closed) = match room.read(|r| (r.state(seat), r.is_closed())).await {
+                    Ok(read) => read,
                     Err(_) => return,
                 };
+                if closed {
+                    let said = serde_json::json!({ "type": "closed", "message": room::CLOSED });
+                    if send(&mut socket, Message::Text(said.to_string().into()), guard).await {
+                        let _ = send(&mut socket, Message::Close(None), guard).await;
+                    }
+                    return;
+                }
                 if !send(&mut socket, Message::Text(state.into()), guard).await {
                     return;
                 }

@@ -56,11 +56,16 @@ pub struct Room {
     pub(super) store: Option<Arc<Store>>,
     /// Bumped after every move; each connection waits on it to send its seat the new state.
     changed: watch::Sender<u64>,
+    /// True once the room's creator closed it: nobody moves in it again.
+    closed: bool,
     /// Each person's table (none for a bot's seat): what the page draws, and the move log.
     tables: Vec<Option<SeatTable>>,
     /// Who may sit: every bot the room makes passes it.
     gate: Arc<Gate>,
 }
+
+/// What a room's seats are told once its creator closed it.
+pub const CLOSED: &str = "the room's creator closed it";
 
 /// Why a seat is not handed to a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,6 +201,7 @@ impl Room {
             creator: stored.creator.clone(),
             store,
             changed: watch::channel(0).0,
+            closed: stored.closed,
             tables: Vec::new(),
             gate: gate.unwrap_or_default(),
         };
@@ -264,6 +270,7 @@ impl Room {
             finished: false,
             joined: false,
             created: 0,
+            closed: false,
         };
         let mut room = Room::build(&stored, seating.holders(), ruleset, None, Some(gate))?;
         // A room of bots only plays in the background ([`super::rooms`]), not here.
@@ -293,6 +300,9 @@ impl Room {
     /// only plays in slices, between which other rooms move and spectators are told); true
     /// when a bot is still to move.
     pub(super) fn play_bots_until(&mut self, deadline: Option<Instant>) -> bool {
+        if self.closed {
+            return false;
+        }
         let mut legal = Vec::new();
         while let Some(seat) = self.game.to_act() {
             let Some(Holder::Bot(bot)) = self.holders.get_mut(seat) else {
@@ -439,6 +449,9 @@ impl Room {
         let Viewer::Seat(seat) = viewer else {
             return Err("a spectator does not play".to_string());
         };
+        if self.closed {
+            return Err(CLOSED.to_string());
+        }
         if matches!(self.holders.get(seat), Some(Holder::Bot(_))) {
             return Err("this seat was handed to a bot".to_string());
         }
@@ -514,7 +527,35 @@ impl Room {
 
     /// True once the game is over.
     pub fn is_over(&self) -> bool {
-        self.game.is_over()
+        self.game.is_over() || self.closed
+    }
+
+    /// True once the room's creator closed it.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Closes the room, asked by the holder of `token`, which must be its creator's: nobody
+    /// moves in it again, every connection is told, and its record stays (as the game stood).
+    pub fn close(&mut self, token: &str) -> Result<(), String> {
+        if self.creator.as_deref() != Some(token) {
+            return Err("only the room's creator closes it".to_string());
+        }
+        if self.closed {
+            return Ok(());
+        }
+        if let Some(store) = &self.store {
+            store.close(&self.code).map_err(|e| e.to_string())?;
+        }
+        self.closed = true;
+        // Its programs are stopped (dropping their agents ends them).
+        for holder in &mut self.holders {
+            if matches!(holder, Holder::Bot(b) if b.name().starts_with("cmd:")) {
+                *holder = Holder::Bot(Box::new(crate::agent::GreedyAgent));
+            }
+        }
+        self.changed.send_modify(|v| *v += 1);
+        Ok(())
     }
 
     /// The game, for tests that check what a seat is told against it.

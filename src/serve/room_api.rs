@@ -1,6 +1,7 @@
-//! A room's HTTP endpoints beyond playing it: its record once the game is over, and handing a
-//! seat to a bot (by the seat itself, or by the creator when the seat has been away), which
-//! answers the spectators' token so that the page goes on watching.
+//! A room's HTTP endpoints beyond playing it: its record once the game is over, handing a seat
+//! to a bot (by the seat itself, or by the creator when the seat has been away), which answers
+//! the spectators' token so that the page goes on watching, and closing the room (by its
+//! creator).
 
 use super::rooms::{HandOverError, Rooms};
 use axum::extract::{Path, State};
@@ -15,6 +16,7 @@ pub(super) fn routes() -> Router<Arc<Rooms>> {
     Router::new()
         .route("/api/rooms/{code}/record", get(record))
         .route("/api/rooms/{code}/bot", post(hand_over))
+        .route("/api/rooms/{code}/close", post(close))
 }
 
 /// The record of a finished game (JSON, yaku's record format). A game in progress has none:
@@ -78,6 +80,29 @@ async fn hand_over(
             };
             (status, e.to_string()).into_response()
         }
+        Err(busy) => (StatusCode::SERVICE_UNAVAILABLE, busy.to_string()).into_response(),
+    }
+}
+
+/// Who asks to close a room.
+#[derive(serde::Deserialize)]
+struct Close {
+    token: String,
+}
+
+/// Closes a room, asked by its creator: nobody moves in it again and every connection is told;
+/// its record stays.
+async fn close(
+    State(rooms): State<Arc<Rooms>>,
+    Path(code): Path<String>,
+    Json(ask): Json<Close>,
+) -> Response {
+    let Some(room) = rooms.find(&code).await else {
+        return (StatusCode::NOT_FOUND, "no such room").into_response();
+    };
+    match room.work(move |room| room.close(&ask.token)).await {
+        Ok(Ok(())) => Json(serde_json::json!({ "closed": true })).into_response(),
+        Ok(Err(why)) => (StatusCode::FORBIDDEN, why).into_response(),
         Err(busy) => (StatusCode::SERVICE_UNAVAILABLE, busy.to_string()).into_response(),
     }
 }

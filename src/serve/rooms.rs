@@ -933,6 +933,7 @@ mod tests {
             finished: false,
             joined: true,
             created: 0,
+            closed: false,
         };
         store.insert(&stored).unwrap();
         drop(store);
@@ -1035,6 +1036,7 @@ mod tests {
             finished: false,
             joined: true,
             created: super::super::store::now(),
+            closed: false,
         };
         // Seed 7's first move, as the game would make it, under other rules' hash; and a move
         // no longer legal.

@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The schema this program writes, kept in SQLite's `user_version`: 2 added whether a room
-/// seats a person (`people`) and whether one has joined it (`joined`), and the `server` table.
-const SCHEMA_VERSION: i64 = 2;
+/// seats a person (`people`), whether one has joined it (`joined`), and the `server` table; 3
+/// whether its creator closed it (`closed`).
+const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS rooms (
@@ -29,7 +30,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     touched INTEGER NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     people INTEGER NOT NULL DEFAULT 1,
-    joined INTEGER NOT NULL DEFAULT 1
+    joined INTEGER NOT NULL DEFAULT 1,
+    closed INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS rooms_by_age ON rooms (finished, touched);
 CREATE TABLE IF NOT EXISTS seats (
@@ -59,6 +61,9 @@ ALTER TABLE rooms ADD COLUMN people INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE rooms ADD COLUMN joined INTEGER NOT NULL DEFAULT 1;
 UPDATE rooms SET people = EXISTS (SELECT 1 FROM seats s WHERE s.code = rooms.code AND s.holder = 'human');
 ";
+
+/// What schema 2 lacks: no room was closed.
+const FROM_SCHEMA_2: &str = "ALTER TABLE rooms ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;";
 
 /// Why the store cannot be opened, read or written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,6 +202,8 @@ pub struct StoredRoom {
     pub joined: bool,
     /// When it was made, in seconds since 1970 (written by [`Store::insert`]).
     pub created: i64,
+    /// True once its creator closed it (it is then finished too).
+    pub closed: bool,
 }
 
 impl StoredRoom {
@@ -402,6 +409,9 @@ impl Store {
         if version == 1 {
             db.execute_batch(FROM_SCHEMA_1)?;
         }
+        if (1..=2).contains(&version) {
+            db.execute_batch(FROM_SCHEMA_2)?;
+        }
         db.execute_batch(SCHEMA)?;
         db.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         let limits = super::config::Limits::default();
@@ -490,6 +500,16 @@ impl Store {
         Ok(())
     }
 
+    /// Closes room `code`, as its creator asked: finished, and closed.
+    pub fn close(&self, code: &str) -> Result<(), StoreError> {
+        self.db()?.execute(
+            "UPDATE rooms SET finished = 1, closed = 1, touched = ?2 WHERE code = ?1",
+            params![code, now()],
+        )?;
+        drop(self.prune());
+        Ok(())
+    }
+
     /// Notes that a person has connected to a seat of room `code`: it no longer expires
     /// unjoined.
     pub fn joined(&self, code: &str) -> Result<(), StoreError> {
@@ -512,7 +532,7 @@ impl Store {
         let db = self.db()?;
         let head = db
             .query_row(
-                "SELECT ruleset, content_hash, seed, rounds, watch, creator, finished, rules, joined, created
+                "SELECT ruleset, content_hash, seed, rounds, watch, creator, finished, rules, joined, created, closed
                  FROM rooms WHERE code = ?1",
                 [code],
                 |r| {
@@ -531,6 +551,7 @@ impl Store {
                         rules: r.get(7)?,
                         joined: r.get(8)?,
                         created: r.get(9)?,
+                        closed: r.get(10)?,
                     })
                 },
             )
@@ -686,6 +707,7 @@ mod tests {
             finished,
             joined: false,
             created: 0,
+            closed: false,
         }
     }
 
@@ -808,7 +830,7 @@ mod tests {
         );
         assert!(store.load("p").unwrap().unwrap().joined);
         drop(store);
-        // Opened again, it is schema 2 already.
+        // Opened again, it is the newest schema already.
         assert!(Store::open(&path).is_ok());
     }
 

@@ -779,3 +779,38 @@ fn pasted_rule_files_are_bounded_in_size_and_memory() {
     assert_eq!(status, 413, "{answer}");
     assert!(answer.contains("256 KiB at most"), "{answer}");
 }
+
+/// A room's creator closes it: nobody moves in it again, every connection is told, the room no
+/// longer counts against its maker, and its record stays.
+#[test]
+fn the_creator_closes_a_room() {
+    let served = Served::start_with(&["--limit", "rooms_per_address=1"], Stdio::inherit());
+    let room = create(&served, "koikoi", &["human", "human"]);
+    let code = room["room"].as_str().unwrap();
+    let (creator, other) = (
+        room["people"][0][1].as_str().unwrap(),
+        room["people"][1][1].as_str().unwrap(),
+    );
+    let body = json!({ "ruleset": "koikoi", "players": ["human", "human"] }).to_string();
+    assert_eq!(served.request("POST", "/api/rooms", &body).0, 429);
+    let mut seat = served.connect(code, other);
+    let close = format!("/api/rooms/{code}/close");
+    let ask = |token: &str| json!({ "token": token }).to_string();
+    let (status, answer) = served.request("POST", &close, &ask(other));
+    assert_eq!(status, 403, "{answer}");
+    let (status, answer) = served.request("POST", &close, &ask(creator));
+    assert_eq!(status, 200, "{answer}");
+    loop {
+        let message = seat.read().expect("the seat is told");
+        let Ok(v) = serde_json::from_str::<Value>(message.to_text().unwrap_or("")) else {
+            continue;
+        };
+        if v["type"] == "closed" {
+            assert!(v["message"].as_str().unwrap().contains("closed"), "{v}");
+            break;
+        }
+    }
+    let (status, _) = served.request("GET", &format!("/api/rooms/{code}/record"), "");
+    assert_eq!(status, 200);
+    assert_eq!(served.request("POST", "/api/rooms", &body).0, 200);
+}

@@ -158,3 +158,26 @@ fn a_link_whose_token_holds_no_seat_says_so_and_leads_back() {
         );
     }
 }
+
+#[test]
+fn the_creators_page_closes_the_room() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-close");
+    let url = format!("{}?ruleset=koikoi&players=human,human&hands=3", served.url);
+    let mut page = Browser::open(&browser, &dir.join("creator"), &url);
+    assert!(
+        page.wait_until("!document.getElementById('close-box').hidden"),
+        "the creator's page offers to close the room"
+    );
+    page.eval("window.confirm = () => true; document.getElementById('close-room').click()");
+    assert!(
+        page.wait_until("!document.getElementById('bad-link').hidden"),
+        "the page says the room is closed"
+    );
+    let said = page.eval("document.getElementById('bad-link').innerText");
+    assert!(
+        said.as_str().unwrap_or_default().contains("closed"),
+        "{said}"
+    );
+}

@@ -256,8 +256,12 @@ function join(code, token) {
       $("watching").hidden = mySeat !== null;
       status(message.name + (mySeat === null ? ", watching" : ", seat " + (mySeat + 1)));
       handOverChoices(message.seats);
+      $("close-box").hidden = !madeHere(room);
     } else if (message.type === "state") {
       draw(message);
+    } else if (message.type === "closed") {
+      socket.onclose = null;
+      ended("This room is closed", message.message);
     } else if (message.type === "error") {
       status(message.message);
     }
@@ -464,17 +468,32 @@ async function lobby() {
 }
 
 $("hand-over-form").addEventListener("submit", handOver);
-// A link whose token holds no seat (mistyped, or the seat handed to a bot): said, with the way
-// back to the lobby.
-function badLink(why) {
+$("close-room").addEventListener("click", closeRoom);
+// A page that can show no table any more (a link whose token holds no seat, a room closed):
+// said, with the way back to the lobby.
+function ended(title, why) {
   $("table").hidden = true;
   $("lobby").hidden = true;
   history.replaceState(null, "", "/");
   const back = make("a", { href: "/", textContent: "Start or join another game" });
-  $("bad-link").replaceChildren(make("h2", { textContent: "This link does not open a seat" }),
+  $("bad-link").replaceChildren(make("h2", { textContent: title }),
     make("p", { textContent: why.charAt(0).toUpperCase() + why.slice(1) + "." }), make("p", {}, back));
   $("bad-link").hidden = false;
-  status("this link does not open a seat");
+  status(title.toLowerCase());
+}
+
+// A link whose token holds no seat (mistyped, or the seat handed to a bot).
+const badLink = (why) => ended("This link does not open a seat", why);
+
+// The room's creator may close it for everyone.
+async function closeRoom() {
+  if (!confirm("Close this room for every player? Nobody can move in it again.")) return;
+  const response = await fetch("/api/rooms/" + room + "/close", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: myToken }),
+  });
+  if (!response.ok) $("close-said").textContent = "Not closed: " + await response.text();
 }
 
 // Another seat's link pasted into this tab changes only the fragment: the page starts again.
