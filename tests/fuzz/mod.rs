@@ -1,9 +1,11 @@
 //! Mutation fuzzing on the stable toolchain, for a fixed time: the rule-file loader, the
-//! expression parser and compiler, and the record reader, each fed its seed corpus (the bundled
-//! rulesets, decks and scripts; every `when` of them; records of short games) and mutations of
+//! expression parser and compiler, the record reader, a seat's answers and the server's HTTP
+//! API, each fed its seed corpus (the bundled rulesets, decks and scripts; every `when` of them;
+//! records of short games; a turn and answers to it; requests to every route) and mutations of
 //! it (bytes changed, ranges cut, copied or spliced from another seed, hostile tokens put in).
 //!
-//! Each input must end without a panic and within [`SLOW`]; a failing input is written to
+//! Each input must end without a panic and within [`SLOW`]; after each request to the server
+//! its lobby must still answer within [`SLOW`]. A failing input is written to
 //! `target/fuzz-failures/` and named in the failure, to be replayed by hand.
 //!
 //! In CI each target runs for two seconds (`cargo test --test lib fuzz`). A longer run, on as
@@ -278,5 +280,179 @@ fn record_reader() {
             let _ = yaku::families::replay(&record, std::sync::Arc::clone(ruleset));
         }
         let _ = record.to_json();
+    });
+}
+
+#[test]
+fn seat_messages() {
+    // A seat's answers, as programs and pages send them, and what a protocol program is sent.
+    let ruleset = std::sync::Arc::new(yaku::ruleset::load("koikoi").value.expect("koikoi loads"));
+    let options = yaku::core::StartOptions {
+        seed: 3,
+        rounds: Some(1),
+        ..Default::default()
+    };
+    let game = yaku::families::start(std::sync::Arc::clone(&ruleset), options).unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let seat = game.to_act().unwrap();
+    let mut corpus: Vec<String> = vec![
+        r#"{"choose": 0}"#.into(),
+        r#"{"choose": 18446744073709551615}"#.into(),
+        r#"{"action": {"action": "play", "card": "pine-crane"}}"#.into(),
+        r#"{"action": {"action": "capture_set", "card": "pine-crane", "cards": ["pine-1"]}}"#
+            .into(),
+        r#"{"action": {"action": "declare", "id": "koikoi"}}"#.into(),
+        r#"{"action": {"action": "bet", "amount": -1}}"#.into(),
+        r#"{"token": "00"}"#.into(),
+    ];
+    corpus.push(serde_json::to_string(&yaku::core::protocol::turn(&*game, seat, &legal)).unwrap());
+    fuzz("seat", &corpus, |text| {
+        let _ = yaku::core::protocol::answered(text, &legal, &ruleset);
+    });
+}
+
+/// A `yaku serve` for the API fuzzer: rooms in memory, every per-address limit lifted (the fuzzer
+/// is one address), killed when dropped.
+struct FuzzedServer {
+    child: std::process::Child,
+    host: String,
+}
+
+impl Drop for FuzzedServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl FuzzedServer {
+    fn start() -> FuzzedServer {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(crate::common::bin())
+            .args(["serve", "--no-open", "--in-memory"])
+            .args([
+                "--limit",
+                "requests_per_second=1000000",
+                "--limit",
+                "request_burst=1000000",
+            ])
+            .args([
+                "--limit",
+                "rooms_per_address=100000",
+                "--limit",
+                "rooms=100000",
+            ])
+            .args(["--limit", "connections_per_address=4000"])
+            .args([
+                "--limit",
+                "messages_per_second=1000000",
+                "--limit",
+                "message_burst=1000000",
+            ])
+            .args(["--limit", "header_time=2s", "--limit", "idle_time=2s"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("yaku serve starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let host = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("http://"))
+            .expect("the server's address")
+            .trim_end_matches('/')
+            .to_string();
+        FuzzedServer { child, host }
+    }
+
+    /// Sends `bytes` on a new connection and reads what comes back (at most a few seconds);
+    /// `hang_up` closes the sending half at once (hyper then may drop the answer: the fuzzed
+    /// requests need no answer, only an end).
+    fn send(&self, bytes: &[u8], hang_up: bool) -> Vec<u8> {
+        use std::io::{Read, Write};
+        let Ok(mut stream) = std::net::TcpStream::connect(&self.host) else {
+            return Vec::new();
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(3)));
+        let _ = stream.write_all(bytes);
+        if hang_up {
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+        }
+        let mut answer = Vec::new();
+        let _ = stream.take(1 << 20).read_to_end(&mut answer);
+        answer
+    }
+
+    /// True when the server still answers its lobby at once.
+    fn answers(&self) -> bool {
+        let asked = Instant::now();
+        let answer = self.send(
+            b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            false,
+        );
+        answer.starts_with(b"HTTP/1.1 200") && asked.elapsed() < SLOW
+    }
+}
+
+#[test]
+fn http_api() {
+    let server = FuzzedServer::start();
+    let post = |path: &str, body: &str| {
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    // A room to name, with its tokens.
+    let made = server.send(
+        post(
+            "/api/rooms",
+            r#"{"ruleset":"koikoi","players":["human","human"],"hands":1}"#,
+        )
+        .as_bytes(),
+        false,
+    );
+    let made = String::from_utf8_lossy(&made).to_string();
+    let json = made.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let room: serde_json::Value = serde_json::from_str(json).expect("a room is made");
+    let code = room["room"].as_str().expect("its code").to_string();
+    let token = room["people"][0][1]
+        .as_str()
+        .expect("a seat's token")
+        .to_string();
+    let get =
+        |path: &str| format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    let corpus = vec![
+        get("/"),
+        get("/api/rulesets"),
+        get("/api/rules/koikoi"),
+        get(&format!("/api/rooms/{code}/rules")),
+        get(&format!("/api/rooms/{code}/record")),
+        get("/api/house-rules"),
+        get("/api/bots"),
+        post("/api/rooms", r#"{"ruleset":"gostop","players":["human","greedy","random"],"hands":1}"#),
+        post("/api/rooms", r#"{"rules":"[ruleset]\nid = \"x\"\nextends = \"koikoi\"\n","players":["human","greedy"]}"#),
+        post("/api/validate", "[ruleset]\nid = \"x\"\nextends = \"koikoi\"\n"),
+        post("/api/rules", "[ruleset]\nid = \"x\"\nextends = \"koikoi\"\n"),
+        post(&format!("/api/rooms/{code}/bot"), &format!(r#"{{"token":"{token}","seat":1,"bot":"greedy"}}"#)),
+        post(&format!("/api/rooms/{code}/close"), r#"{"token":"00"}"#),
+        format!(
+            "GET /api/rooms/{code}/ws HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n\
+             \u{81}\u{10}{{\"token\":\"{}\"}}",
+            &token[..token.len().min(3)]
+        ),
+        "GET / HTTP/1.0\r\n\r\n".to_string(),
+        "POST /api/rooms HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n0\r\n\r\n".to_string(),
+    ];
+    fuzz("http", &corpus, |request| {
+        let _ = server.send(request.as_bytes(), true);
+        assert!(
+            server.answers(),
+            "the server stopped answering after {request:?}"
+        );
     });
 }
