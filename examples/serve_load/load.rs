@@ -28,6 +28,15 @@ pub struct Options {
     pub server_threads: usize,
     /// Seeds the clients' choices and thinking times.
     pub seed: u64,
+    /// A `yaku` binary to serve from, in a process of its own, whose CPU time and memory are
+    /// then the server's alone; without it the server runs in this process (threads of its
+    /// own beside the clients' runtime).
+    pub server_binary: Option<std::path::PathBuf>,
+    /// Limits of the server set by name (`yaku serve --limit`), after those the load needs.
+    pub limits: Vec<(String, String)>,
+    /// The database a server binary keeps its rooms in (`yaku serve --db`); without it, rooms
+    /// are kept in memory.
+    pub database: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -40,6 +49,9 @@ impl Default for Options {
             think: Duration::from_millis(100),
             server_threads: 2,
             seed: 1,
+            server_binary: None,
+            limits: Vec::new(),
+            database: None,
         }
     }
 }
@@ -65,9 +77,21 @@ pub struct Report {
     pub rss_peak: u64,
     /// Rooms that were open at once at the peak.
     pub rooms_at_once: usize,
+    /// The mean length of a `state` message, in bytes.
+    pub state_bytes: usize,
+    /// The server process's CPU time (user and system) over the run, in seconds, where the
+    /// server ran apart.
+    pub server_cpu: Option<f64>,
 }
 
 impl Report {
+    /// The server's CPU time per client move, in microseconds, where the server ran apart.
+    pub fn cpu_per_move(&self) -> Option<f64> {
+        self.server_cpu
+            .filter(|_| self.moves > 0)
+            .map(|cpu| cpu * 1e6 / self.moves as f64)
+    }
+
     /// Client moves a second.
     pub fn moves_per_second(&self) -> f64 {
         self.moves as f64 / self.seconds.max(1e-9)
@@ -87,9 +111,10 @@ impl Report {
         format!(
             "{} rooms of {} ({}; {} open at once), {:.0} ms thinking, {:.1} s: \
              {} client moves ({:.0}/s), {} games\n\
-             move to broadcast: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
-             memory (RSS, server and clients): {} MiB before the rooms, {} MiB at the peak\n\
-             errors: {}{}",
+             move to broadcast: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; \
+             a state message {} bytes on average\n\
+             memory (RSS, {}): {} MiB before the rooms, {} MiB at the peak\n\
+             {}errors: {}{}",
             options.rooms,
             options.ruleset,
             options.players.join(","),
@@ -102,8 +127,20 @@ impl Report {
             self.percentile(50.0),
             self.percentile(99.0),
             self.latencies.last().copied().unwrap_or(0) as f64 / 1000.0,
+            self.state_bytes,
+            if self.server_cpu.is_some() {
+                "the server's process"
+            } else {
+                "server and clients"
+            },
             self.rss_before / 1024,
             self.rss_peak / 1024,
+            match (self.server_cpu, self.cpu_per_move()) {
+                (Some(cpu), Some(per)) =>
+                    format!("server CPU time: {cpu:.2} s, {per:.1} µs a client move\n"),
+                (Some(cpu), None) => format!("server CPU time: {cpu:.2} s\n"),
+                _ => String::new(),
+            },
             self.errors,
             if self.error_texts.is_empty() {
                 String::new()
@@ -114,9 +151,10 @@ impl Report {
     }
 }
 
-/// The process's resident memory, in KiB (0 where `/proc` is missing).
-pub fn rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+/// The resident memory of process `pid` (`self` for this one), in KiB (0 where `/proc` is
+/// missing).
+pub fn rss(pid: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
@@ -124,10 +162,74 @@ pub fn rss() -> u64 {
         .unwrap_or(0)
 }
 
+/// The CPU time (user and system) process `pid` has used, in seconds, from `/proc`.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf only reads a constant of the system.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| ticks as f64 / per_second as f64)
+}
+
+/// A server in a process of its own, killed when dropped.
+struct ServerProcess {
+    child: std::process::Child,
+    address: SocketAddr,
+}
+
+impl ServerProcess {
+    /// Starts `binary serve` on a free loopback port with `limits` and waits for its address.
+    fn start(
+        binary: &std::path::Path,
+        limits: &yaku::serve::limits::Limits,
+        database: Option<&std::path::Path>,
+    ) -> ServerProcess {
+        use std::io::BufRead;
+        let mut command = std::process::Command::new(binary);
+        command.args(["serve", "--no-open", "--listen", "127.0.0.1:0"]);
+        match database {
+            Some(file) => command.arg("--db").arg(file),
+            None => command.arg("--in-memory"),
+        };
+        for line in limits.to_config().lines().filter(|l| !l.starts_with('#')) {
+            if let Some((name, value)) = line.split_once(" = ") {
+                command.args(["--limit", &format!("{name}={}", value.trim_matches('"'))]);
+            }
+        }
+        let mut child = command
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{} serve: {e}", binary.display()));
+        let mut line = String::new();
+        let mut out = std::io::BufReader::new(child.stdout.take().expect("its output"));
+        out.read_line(&mut line).expect("the server's first line");
+        let address = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("http://"))
+            .and_then(|a| a.trim_end_matches('/').parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        // The rest of its output is drained, so that it never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        ServerProcess { child, address }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// What the clients gather.
 #[derive(Default)]
 struct Tally {
     moves: usize,
+    state_bytes: usize,
+    states: usize,
     games: usize,
     latencies: Vec<u64>,
     errors: usize,
@@ -148,7 +250,7 @@ impl Tally {
 /// Runs the load test: starts a server, plays, reports.
 pub fn run(options: &Options) -> Report {
     // The server allows this one address all it asks: the load is the point.
-    let limits = yaku::serve::limits::Limits {
+    let mut limits = yaku::serve::limits::Limits {
         requests_per_second: 1e9,
         request_burst: 1e9,
         rooms_per_address: usize::MAX,
@@ -158,22 +260,39 @@ pub fn run(options: &Options) -> Report {
         message_burst: 1e9,
         ..Default::default()
     };
-    let server = yaku::serve::Server::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
-        .expect("a free port")
-        .with_limits(limits)
-        .with_threads(options.server_threads);
-    let address = server.local_addr().expect("the address");
-    std::thread::spawn(move || server.run());
-    let rss_before = rss();
+    for (name, value) in &options.limits {
+        limits
+            .set(name, value)
+            .unwrap_or_else(|why| panic!("--limit {name}={value}: {why}"));
+    }
+    let process = options
+        .server_binary
+        .as_deref()
+        .map(|binary| ServerProcess::start(binary, &limits, options.database.as_deref()));
+    let (address, pid) = match &process {
+        Some(process) => (process.address, process.child.id().to_string()),
+        None => {
+            let server = yaku::serve::Server::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+                .expect("a free port")
+                .with_limits(limits)
+                .with_threads(options.server_threads);
+            let address = server.local_addr().expect("the address");
+            std::thread::spawn(move || server.run());
+            (address, "self".to_string())
+        }
+    };
+    let rss_before = rss(&pid);
+    let cpu_before = process.as_ref().and_then(|p| cpu_seconds(p.child.id()));
 
     // The peak memory, sampled while the rooms play.
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let sampler = {
         let done = Arc::clone(&done);
+        let pid = pid.clone();
         std::thread::spawn(move || {
-            let mut peak = rss();
+            let mut peak = rss(&pid);
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                peak = peak.max(rss());
+                peak = peak.max(rss(&pid));
                 std::thread::sleep(Duration::from_millis(50));
             }
             peak
@@ -214,6 +333,9 @@ pub fn run(options: &Options) -> Report {
         {}
     });
     let seconds = start.elapsed().as_secs_f64();
+    let server_cpu = process
+        .as_ref()
+        .and_then(|p| Some(cpu_seconds(p.child.id())? - cpu_before?));
     done.store(true, std::sync::atomic::Ordering::Relaxed);
     let rss_peak = sampler.join().unwrap_or(0);
     runtime.shutdown_background();
@@ -229,6 +351,8 @@ pub fn run(options: &Options) -> Report {
         rss_before,
         rss_peak,
         rooms_at_once: tally.most_open,
+        state_bytes: tally.state_bytes / tally.states.max(1),
+        server_cpu,
     }
 }
 
@@ -326,7 +450,11 @@ async fn play_seat(
         let message: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))?;
         match message["type"].as_str() {
-            Some("state") => {}
+            Some("state") => {
+                let mut t = tally.lock().unwrap();
+                t.states += 1;
+                t.state_bytes += text.len();
+            }
             Some("error") => return Err(format!("error: {}", message["message"])),
             _ => continue,
         }

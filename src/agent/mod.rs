@@ -69,6 +69,10 @@ impl Agent for GreedyAgent {
     ) -> Action {
         game.heuristic(seat, legal, rng)
     }
+
+    fn quick(&self) -> bool {
+        true
+    }
 }
 
 /// The names of the bots every family has (`expert:N` also sets the expert's playouts,

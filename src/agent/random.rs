@@ -27,6 +27,10 @@ impl Agent for RandomAgent {
         true
     }
 
+    fn quick(&self) -> bool {
+        true
+    }
+
     fn uses_family_analysis(&self) -> bool {
         false
     }

@@ -37,6 +37,14 @@ pub trait Agent: Send {
         true
     }
 
+    /// True for an agent whose every choice takes microseconds, one ply at most (`random`,
+    /// `greedy`, whose family analysis is bounded before play and made once a ruleset): a
+    /// server makes the moves of rooms of such agents on a few threads of their own, apart
+    /// from those that wait for an expert's search or a program's answer.
+    fn quick(&self) -> bool {
+        false
+    }
+
     /// What the front should tell the player about this agent since it last asked (a program
     /// that lost its seat), once.
     fn notice(&mut self) -> Option<String> {

@@ -127,10 +127,16 @@ pub struct Turn {
     /// near, notes); sent by `yaku serve` only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<TableView>,
-    /// What happened, in words, the latest last (at most [`MAX_LOG`] lines); sent by
-    /// `yaku serve` only.
+    /// What happened, in words, the latest last; sent by `yaku serve` only. A connection's
+    /// first `state` carries the last [`MAX_LOG`] lines, each later one only the lines said
+    /// since the state before it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<String>,
+    /// How many lines of the seat's log came before the first of `log`, so that a client
+    /// appends `log` to what it holds (keeping the last [`MAX_LOG`]); sent by `yaku serve`
+    /// only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_from: Option<u64>,
 }
 
 /// The most lines of `log` a `state` carries.
@@ -360,6 +366,7 @@ fn message(kind: &'static str, game: &dyn Game, seat: Option<Seat>, legal: &[Act
         described: Vec::new(),
         table: None,
         log: Vec::new(),
+        log_from: None,
     }
 }
 

@@ -9,6 +9,7 @@ pub mod limits;
 pub mod origin;
 pub mod pasted;
 pub mod programs;
+mod quick;
 pub mod room;
 mod room_api;
 pub mod rooms;
@@ -77,7 +78,9 @@ impl Server {
         self.listener.local_addr()
     }
 
-    /// The same server on `threads` threads (by default, one a core).
+    /// The same server on `threads` threads (by default, half the cores and at least one: the
+    /// moves are made on the game threads, [`Limits::game_threads`], and the serving threads
+    /// only read, write and lay out a seat's view, so that more of them only wake each other).
     pub fn with_threads(mut self, threads: usize) -> Server {
         self.threads = Some(threads.max(1));
         self
@@ -86,9 +89,11 @@ impl Server {
     /// Serves until the process is stopped.
     pub fn run(self) -> std::io::Result<()> {
         let mut runtime = tokio::runtime::Builder::new_multi_thread();
-        if let Some(threads) = self.threads {
-            runtime.worker_threads(threads);
-        }
+        let threads = self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+        });
+        runtime.worker_threads(threads);
+
         let runtime = runtime
             .max_blocking_threads(self.limits.game_threads.max(1))
             .enable_io()
@@ -516,6 +521,8 @@ async fn seat_session(
         return;
     }
     changed.mark_changed();
+    // The lines of the seat's move log this connection was sent: each state adds the new ones.
+    let mut said = 0;
     // Pinged now and then: the seat's pong (a browser answers by itself) keeps a quiet
     // connection open past the idle limit, and a connection that answers nothing is closed.
     let mut pings = tokio::time::interval(limits.ping_every);
@@ -531,10 +538,12 @@ async fn seat_session(
                 if moved.is_err() {
                     return;
                 }
-                let (state, closed) = match room.read(|r| (r.state(seat), r.is_closed())).await {
+                let read = room.read(|r| (r.state_since(seat, said), r.is_closed())).await;
+                let ((state, now_said), closed) = match read {
                     Ok(read) => read,
                     Err(_) => return,
                 };
+                said = now_said;
                 if closed {
                     let said = serde_json::json!({ "type": "closed", "message": room::CLOSED });
                     if send(&mut socket, Message::Text(said.to_string().into()), guard).await {

@@ -327,6 +327,15 @@ impl Room {
         false
     }
 
+    /// True when every bot of the room is quick ([`Agent::quick`]): its work takes
+    /// microseconds and is made on the quick threads ([`super::quick`]).
+    pub fn quick(&self) -> bool {
+        self.holders.iter().all(|h| match h {
+            Holder::Person { .. } => true,
+            Holder::Bot(bot) => bot.quick(),
+        })
+    }
+
     /// True when no seat is held by a person: the game plays itself.
     pub fn bots_only(&self) -> bool {
         self.holders.iter().all(|h| matches!(h, Holder::Bot(_)))
@@ -434,14 +443,20 @@ impl Room {
 
     /// The game as `viewer` sees it now: a person's seat with its table as the page draws it.
     pub fn state(&self, viewer: Viewer) -> String {
-        let state = match viewer {
+        self.state_since(viewer, 0).0
+    }
+
+    /// [`Room::state`] with only the lines of the seat's log said after its first `since` (a
+    /// connection sends each line once), and how many lines have been said, the next `since`.
+    pub fn state_since(&self, viewer: Viewer, since: u64) -> (String, u64) {
+        let (state, said) = match viewer {
             Viewer::Seat(seat) => match self.tables.get(seat) {
-                Some(Some(table)) => table.state(&*self.game),
-                _ => protocol::state(&*self.game, seat),
+                Some(Some(table)) => (table.state_since(&*self.game, since), table.said()),
+                _ => (protocol::state(&*self.game, seat), 0),
             },
-            Viewer::Spectator => protocol::watched(&*self.game),
+            Viewer::Spectator => (protocol::watched(&*self.game), 0),
         };
-        serde_json::to_string(&state).unwrap_or_default()
+        (serde_json::to_string(&state).unwrap_or_default(), said)
     }
 
     /// A person's answer: the move is checked, made and stored, and the bots move after it.

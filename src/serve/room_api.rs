@@ -63,7 +63,7 @@ async fn hand_over(
     let away = rooms.limits().hand_over_after;
     let gone = room.away_for(ask.seat);
     let done = room
-        .work(move |room| {
+        .work_apart(move |room| {
             room.hand_over(&ask.token, ask.seat, &ask.bot, away, gone)
                 .map(|()| room.watch_token().to_string())
         })

@@ -185,28 +185,47 @@ impl RoomCell {
         Ok(read(&room))
     }
 
-    /// `work` on the room on a game thread (a move, the bots' replies, a store write).
+    /// `work` on the room on a game thread (a move, the bots' replies, a store write): on the
+    /// quick lane when every bot of the room is quick ([`Room::quick`]), else on the pool of
+    /// game threads.
     pub async fn work<T: Send + 'static>(
         &self,
         work: impl FnOnce(&mut Room) -> T + Send + 'static,
     ) -> Result<T, RoomBusy> {
         let entered = self.enter().await?;
-        self.work_entered(entered, work).await
+        self.work_entered(entered, Lane::AsTheRoom, work).await
+    }
+
+    /// [`RoomCell::work`] always on the pool of game threads: work that may seat a slow bot
+    /// and let it play (a hand-over).
+    pub async fn work_apart<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Room) -> T + Send + 'static,
+    ) -> Result<T, RoomBusy> {
+        let entered = self.enter().await?;
+        self.work_entered(entered, Lane::Games, work).await
     }
 
     async fn work_entered<T: Send + 'static>(
         &self,
         (place, mut room): (OwnedSemaphorePermit, OwnedMutexGuard<Room>),
+        lane: Lane,
         work: impl FnOnce(&mut Room) -> T + Send + 'static,
     ) -> Result<T, RoomBusy> {
-        let done = tokio::task::spawn_blocking(move || {
+        let quick = lane == Lane::AsTheRoom && room.quick();
+        let job = move || {
             let moves = room.moves.len();
             let out = work(&mut room);
             let _place = place;
             (out, room.is_over(), room.moves.len() != moves)
-        })
-        .await;
-        let (out, over, moved) = done.map_err(|_| RoomBusy::Failed)?;
+        };
+        let (out, over, moved) = if quick {
+            super::quick::run(job).await.ok_or(RoomBusy::Failed)?
+        } else {
+            tokio::task::spawn_blocking(job)
+                .await
+                .map_err(|_| RoomBusy::Failed)?
+        };
         self.over.store(over, Ordering::Relaxed);
         if moved {
             self.touched.store(clock(), Ordering::Relaxed);
@@ -291,6 +310,15 @@ impl Drop for Attending {
     }
 }
 
+/// Where a room's work runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lane {
+    /// The quick lane when every bot of the room is quick, else the game threads.
+    AsTheRoom,
+    /// The game threads (work of many moves, or that may seat a slow bot).
+    Games,
+}
+
 /// Plays a room of bots only to its end in slices, each on a game thread once one of the
 /// background places is free.
 async fn play_in_background(cell: Arc<RoomCell>, places: Arc<Semaphore>) {
@@ -302,7 +330,7 @@ async fn play_in_background(cell: Arc<RoomCell>, places: Arc<Semaphore>) {
             return;
         };
         let more = cell
-            .work_entered(entered, |room| {
+            .work_entered(entered, Lane::Games, |room| {
                 let from = room.moves.len();
                 let more = room.play_bots_until(Some(Instant::now() + BOTS_SLICE));
                 match room.commit(from) {
@@ -428,10 +456,14 @@ impl Rooms {
         gate: Gate,
         limits: Limits,
     ) -> Result<(Rooms, Vec<StoreError>), StoreError> {
-        let store = Arc::new(store.keeping(Kept {
-            people: limits.finished_rooms,
-            bots: limits.finished_bot_rooms,
-        }));
+        let store = Arc::new(
+            store
+                .keeping(Kept {
+                    people: limits.finished_rooms,
+                    bots: limits.finished_bot_rooms,
+                })
+                .touching_every(limits.abandoned_time / 8),
+        );
         let gate = Arc::new(gate);
         let now = super::store::now();
         let secs = |t: Duration| t.as_secs().min(i64::MAX as u64) as i64;

@@ -104,3 +104,39 @@ fn a_person_is_told_no_hidden_card() {
         }
     }
 }
+
+/// A connection is sent each line of the move log once: the states since a first full one,
+/// appended as their `log_from` says, hold the same log as a full state at the end (the last
+/// `MAX_LOG` lines).
+#[test]
+fn a_connection_is_sent_each_line_of_the_log_once() {
+    let r = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
+    let rooms = Rooms::default();
+    let players = ["human".to_string(), "greedy".to_string()];
+    let created = rooms.create(Arc::clone(&r), &players, Some(12)).unwrap();
+    let room = rooms.get(&created.room).unwrap();
+    let mut room = room.blocking_lock();
+    let (mut held, mut said) = (Vec::<String>::new(), 0);
+    let mut sent = 0;
+    for _ in 0..2_000 {
+        let (text, now) = room.state_since(Viewer::Seat(0), said);
+        let state: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let log: Vec<String> = serde_json::from_value(state["log"].clone()).unwrap_or_default();
+        assert_eq!(
+            state["log_from"].as_u64(),
+            Some(said.max(now - now.min(200)))
+        );
+        sent += log.len();
+        held.extend(log);
+        said = now;
+        if state["over"] == true || state["legal"].as_array().is_none_or(Vec::is_empty) {
+            break;
+        }
+        room.answer(Viewer::Seat(0), r#"{"choose": 0}"#).unwrap();
+    }
+    let whole: serde_json::Value = serde_json::from_str(&room.state(Viewer::Seat(0))).unwrap();
+    let whole: Vec<String> = serde_json::from_value(whole["log"].clone()).unwrap();
+    assert_eq!(sent as u64, said, "each line once");
+    assert!(said > 200, "a game longer than the log kept: {said} lines");
+    assert_eq!(held[held.len() - whole.len()..], whole[..]);
+}

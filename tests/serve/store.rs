@@ -148,6 +148,17 @@ fn a_killed_server_restarts_every_game_where_it_was() {
             before["over"], true,
             "two moves do not end three hands: {before}"
         );
+        // The position as a new connection is first told it (a connection's later states
+        // carry only the new lines of the move log).
+        let mut again = server.connect(&room, &people[0].1);
+        assert_eq!(next(&mut again)["type"], "hello");
+        let whole = wait_for_turn(&mut again);
+        let (whole_log, log) = (
+            whole["log"].as_array().unwrap(),
+            before["log"].as_array().unwrap(),
+        );
+        assert!(whole_log.ends_with(log), "{whole_log:?} ends with {log:?}");
+        let before = whole;
         // Killed with the seat connected and its move awaited.
         (room, people, before)
     };

@@ -15,6 +15,8 @@ pub struct SeatTable {
     seat: Seat,
     table: Box<dyn Table>,
     log: std::collections::VecDeque<String>,
+    /// Lines said since the game began, those dropped from `log` included.
+    said: u64,
 }
 
 impl SeatTable {
@@ -34,6 +36,7 @@ impl SeatTable {
             seat,
             table: for_ruleset(ruleset, &players, players.clone(), false, false),
             log: std::collections::VecDeque::new(),
+            said: 0,
         }
     }
 
@@ -69,12 +72,20 @@ impl SeatTable {
             }
             self.log
                 .push_back(line.trim_start_matches('-').trim().to_string());
+            self.said += 1;
         }
     }
 
-    /// The `state` message for this seat, with the table laid out, the move log, each legal
-    /// move in words and what it would take.
-    pub fn state(&self, game: &dyn Game) -> protocol::Turn {
+    /// Lines said since the game began (see [`SeatTable::state_since`]).
+    pub fn said(&self) -> u64 {
+        self.said
+    }
+
+    /// The `state` message for this seat, with the table laid out, each legal move in words and
+    /// what it would take, and the move log's lines said after the first `since` (those a
+    /// connection was sent already; what is no longer kept is not sent again) with where they
+    /// begin: a state a move makes carries a line or two of log, not the whole of it.
+    pub fn state_since(&self, game: &dyn Game, since: u64) -> protocol::Turn {
         let mut state = protocol::state(game, self.seat);
         let mut legal = Vec::new();
         if game.to_act() == Some(self.seat) {
@@ -95,7 +106,15 @@ impl SeatTable {
             self.seat,
             game.seats(),
         ));
-        state.log = self.log.iter().cloned().collect();
+        let kept_from = self.said - self.log.len() as u64;
+        let from = since.clamp(kept_from, self.said);
+        state.log = self
+            .log
+            .iter()
+            .skip((from - kept_from) as usize)
+            .cloned()
+            .collect();
+        state.log_from = Some(from);
         state
     }
 }

@@ -111,6 +111,32 @@ function moveButton(node, i) {
   return node;
 }
 
+// The seat's move log: each state carries the lines said since the one before it, and
+// `log_from`, how many lines of the game's log came before them.
+const MAX_LOG = 200;
+let logLines = [];
+let logStart = 0;
+function keepLog(state) {
+  if (state.log_from === undefined) {
+    logLines = state.log || [];
+    logStart = 0;
+    return;
+  }
+  const kept = state.log_from - logStart;
+  if (kept < 0 || kept > logLines.length) {
+    // A log that does not follow on from what is held (a new connection): start again.
+    logLines = [];
+    logStart = state.log_from;
+  } else {
+    logLines.length = kept;
+  }
+  logLines.push(...(state.log || []));
+  if (logLines.length > MAX_LOG) {
+    logStart += logLines.length - MAX_LOG;
+    logLines = logLines.slice(logLines.length - MAX_LOG);
+  }
+}
+
 function drawHistory(state) {
   const t = $("history");
   t.replaceChildren();
@@ -184,7 +210,8 @@ function draw(state) {
     }
   }
   const log = $("log");
-  log.replaceChildren(...(state.log || []).map((l) => make("li", { textContent: l })));
+  keepLog(state);
+  log.replaceChildren(...logLines.map((l) => make("li", { textContent: l })));
   // A spectator is sent no move log (a seat's log is narrated for that seat).
   $("log-box").hidden = mySeat === null && log.childElementCount === 0;
   // The latest move in view inside the log, without scrolling the table away.
