@@ -2,9 +2,9 @@
 //! outcome and the final scores as JSON.
 
 use super::play::read_record;
-use super::play::screen::{self, Style};
 use crate::core::Game;
 use crate::core::record::{Record, RecordError, RecordErrorKind, StepAction};
+use crate::front::screen::{self, Style};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -69,7 +69,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
     }
     let players = record.players.clone();
     let style = Style::for_players(&players, !args.no_color && std::io::stdout().is_terminal());
-    let watch = super::fronts::of(&ruleset).watch;
+    let watch = crate::front::fronts::of(&ruleset).watch;
     let mut game = match crate::families::start_record(&record, ruleset, true) {
         Ok(g) => g,
         Err(e) => return fail(e),
@@ -82,7 +82,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         args.file.display(),
         game.ruleset().name,
         players.join(" vs "),
-        super::plural(record.actions.len(), "action")
+        crate::front::plural(record.actions.len(), "action")
     );
     // Families without events (banker games) are narrated by their finished hands.
     let mut hands_shown = 0;
