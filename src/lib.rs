@@ -54,4 +54,6 @@ pub mod sim;
 pub mod yaku;
 
 #[cfg(test)]
+mod cycles;
+#[cfg(test)]
 mod layers;

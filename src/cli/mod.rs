@@ -12,6 +12,7 @@
 mod analyze;
 mod list;
 mod play;
+mod record;
 mod replay;
 mod rules;
 mod schema;

@@ -340,7 +340,7 @@ pub(super) fn replay_on_table(
         eprintln!(
             "error: `{}`: {}",
             path.display(),
-            super::replay::record_error(record, &e)
+            super::record::record_error(record, &e)
         );
         super::EXIT_FAILURE
     };
@@ -807,7 +807,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
             eprintln!(
                 "error: `{}`: {}",
                 path.display(),
-                super::replay::record_error(&record, &e)
+                super::record::record_error(&record, &e)
             );
             super::EXIT_FAILURE
         })?;
@@ -816,7 +816,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
             eprintln!(
                 "error: `{}`: {}",
                 path.display(),
-                super::replay::record_error(&record, &e)
+                super::record::record_error(&record, &e)
             );
             super::EXIT_FAILURE
         })?;
