@@ -29,6 +29,7 @@
 //! | [`sim`] | batch bot runs of every family and their statistics |
 //! | [`diag`] | located diagnostics and their rendering |
 //! | [`sheet`] | rule sheets: a ruleset in words, as text, Markdown or HTML |
+//! | [`front`] | what the front ends share: each family's table, seat tables, the validator's findings |
 //! | [`lsp`] | the language server for rule files (`yaku lsp`) |
 //! | [`serve`] | the browser table and its rooms (`yaku serve`) |
 //! | [`cli`] | the `yaku` command line: the only place that prints |
@@ -42,6 +43,7 @@ pub mod deck;
 pub mod diag;
 pub mod expr;
 pub mod families;
+pub mod front;
 pub mod fsio;
 pub mod lsp;
 pub mod ruleset;
@@ -51,5 +53,7 @@ pub mod sheet;
 pub mod sim;
 pub mod yaku;
 
+#[cfg(test)]
+mod cycles;
 #[cfg(test)]
 mod layers;

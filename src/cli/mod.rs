@@ -10,9 +10,9 @@
 //! ```
 
 mod analyze;
-mod fronts;
 mod list;
 mod play;
+mod record;
 mod replay;
 mod rules;
 mod schema;
@@ -21,10 +21,6 @@ mod serve;
 mod shell;
 mod sim;
 mod validate;
-
-pub(crate) use play::view::SeatTable;
-pub use validate::check_buffer;
-pub(crate) use validate::summary as ruleset_summary;
 
 use clap::{Parser, Subcommand};
 
@@ -135,7 +131,7 @@ pub(crate) fn print_diagnostics(
         let _ = writeln!(
             stderr,
             "note: {} not shown (the first {MAX_SHOWN} are; `yaku validate --json` lists every one)\n",
-            plural(diagnostics.len() - shown.len(), "more diagnostic")
+            crate::front::plural(diagnostics.len() - shown.len(), "more diagnostic")
         );
     }
 }
@@ -451,16 +447,6 @@ fn report_output_failures() {
     }));
 }
 
-/// A count and a regular noun, singular only for one: `1 point`, `2 points`, `0 cards`.
-pub(crate) fn plural(n: impl std::fmt::Display, noun: &str) -> String {
-    let n = n.to_string();
-    if n == "1" {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 /// Loads a ruleset for a command, printing its diagnostics; `None` when it has errors.
 pub(crate) fn load_ruleset(spec: &str) -> Option<std::sync::Arc<crate::ruleset::Ruleset>> {
     load_ruleset_read(spec).map(|(ruleset, _)| ruleset)
@@ -501,16 +487,5 @@ fn ignore_sigxfsz() {
     // SAFETY: ignoring SIGXFSZ at start-up, before any thread exists; writes then return EFBIG.
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn plural_is_singular_only_for_one() {
-        assert_eq!(super::plural(1, "point"), "1 point");
-        assert_eq!(super::plural(0, "card"), "0 cards");
-        assert_eq!(super::plural(2usize, "call"), "2 calls");
-        assert_eq!(super::plural(-1, "point"), "-1 points");
     }
 }

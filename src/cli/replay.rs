@@ -2,9 +2,9 @@
 //! outcome and the final scores as JSON.
 
 use super::play::read_record;
-use super::play::screen::{self, Style};
 use crate::core::Game;
-use crate::core::record::{Record, RecordError, RecordErrorKind, StepAction};
+use crate::core::record::{Record, RecordError};
+use crate::front::screen::{self, Style};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,7 +41,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         eprintln!(
             "error: `{}`: {}",
             args.file.display(),
-            record_error(&record, &e)
+            super::record::record_error(&record, &e)
         );
         super::EXIT_FAILURE
     };
@@ -69,7 +69,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
     }
     let players = record.players.clone();
     let style = Style::for_players(&players, !args.no_color && std::io::stdout().is_terminal());
-    let watch = super::fronts::of(&ruleset).watch;
+    let watch = crate::front::fronts::of(&ruleset).watch;
     let mut game = match crate::families::start_record(&record, ruleset, true) {
         Ok(g) => g,
         Err(e) => return fail(e),
@@ -82,7 +82,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         args.file.display(),
         game.ruleset().name,
         players.join(" vs "),
-        super::plural(record.actions.len(), "action")
+        crate::front::plural(record.actions.len(), "action")
     );
     // Families without events (banker games) are narrated by their finished hands.
     let mut hands_shown = 0;
@@ -122,41 +122,6 @@ pub fn run(args: &ReplayArgs) -> i32 {
         println!("(the record ends here: the game was not finished)");
     }
     super::EXIT_OK
-}
-
-/// A record's error as a replay reports it. The engine words an illegal action for the player at
-/// the keyboard (`not in your hand`); here there is no "you", so the action is named with its
-/// seat and player, and the reason speaks of "that player".
-/// Control characters from the record (card ids, declaration ids) are escaped.
-pub(super) fn record_error(record: &Record, e: &RecordError) -> String {
-    crate::diag::escape_control(&record_error_text(record, e)).into_owned()
-}
-
-fn record_error_text(record: &Record, e: &RecordError) -> String {
-    let RecordErrorKind::Illegal { index, reason } = &e.kind else {
-        return e.to_string();
-    };
-    let Some(step) = record.actions.get(*index) else {
-        return e.to_string();
-    };
-    let what = match &step.action {
-        StepAction::Play { card } => format!("play {card}"),
-        StepAction::Capture { card } => format!("capture {card}"),
-        StepAction::CaptureSet { cards } => format!("capture {}", cards.join(" + ")),
-        StepAction::Declare { id, card: None } => format!("declare {id}"),
-        StepAction::Declare { id, card: Some(c) } => format!("declare {id} with {c}"),
-        StepAction::Bet { amount } => format!("bet {amount}"),
-        StepAction::Draw { tiles } => format!("take {tiles} more"),
-    };
-    let who = match step.seat {
-        Some(seat) => match record.players.get(seat) {
-            Some(player) => format!("seat {seat}, {player}: "),
-            None => format!("seat {seat}: "),
-        },
-        None => String::new(),
-    };
-    let reason = reason.replace("your hand", "that player's hand");
-    format!("action {index} ({who}{what}) is illegal: {reason}")
 }
 
 /// Each round's outcome and the final scores.

@@ -136,16 +136,27 @@ pub fn run(args: &ScoreArgs) -> i32 {
     else {
         return super::EXIT_FAILURE;
     };
-    (super::fronts::of(&ruleset).score)(&ruleset, args, pile, hand)
+    let family = crate::families::of(&ruleset).name();
+    let scorer = SCORERS
+        .iter()
+        .find(|(name, _)| *name == family)
+        .unwrap_or_else(|| unreachable!("family `{family}` has a scorer"));
+    (scorer.1)(&ruleset, args, pile, hand)
 }
 
-/// What a matching hand ending with `pile` captured scores ([`super::fronts`]).
-pub(super) fn score_matching(
-    ruleset: &Ruleset,
-    args: &ScoreArgs,
-    pile: CardSet,
-    hand: CardSet,
-) -> i32 {
+/// Explains what a hand ending with the pile (and the dealt hand) scores; the exit code.
+type Scorer = fn(&Ruleset, &ScoreArgs, CardSet, CardSet) -> i32;
+
+/// How `yaku score` explains a hand of each family, by the family's name
+/// ([`crate::families::Family::name`]): the one place the command tells the families apart.
+static SCORERS: [(&str, Scorer); 3] = [
+    ("matching", score_matching),
+    ("banker", score_showdown),
+    ("tricks", score_tricks),
+];
+
+/// What a matching hand ending with `pile` captured scores ([`SCORERS`]).
+fn score_matching(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSet) -> i32 {
     let Some(flow) = ruleset.matching() else {
         unreachable!("the matching family's front scores matching rulesets")
     };
@@ -728,12 +739,7 @@ fn table_facts(
 /// The game points of a finished trick-taking hand: its end, both sides' card points, tricks
 /// and melds, and the bid, through the ruleset's scoring script; or, with `--hand`, the melds
 /// of one hand.
-pub(super) fn score_tricks(
-    ruleset: &Ruleset,
-    args: &ScoreArgs,
-    pile: CardSet,
-    hand: CardSet,
-) -> i32 {
+fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSet) -> i32 {
     let Some(flow) = ruleset.tricks() else {
         unreachable!("the trick-taking family's front scores trick-taking rulesets")
     };
@@ -908,10 +914,10 @@ pub(super) fn score_tricks(
         out,
         "{} — the hand ended by {end}: {who} has {} in {}, {them} {} in {}",
         ruleset.name,
-        super::plural(mine, "card point"),
-        super::plural(tricks, "trick"),
-        super::plural(other, "card point"),
-        super::plural(their_tricks, "trick"),
+        crate::front::plural(mine, "card point"),
+        crate::front::plural(tricks, "trick"),
+        crate::front::plural(other, "card point"),
+        crate::front::plural(their_tricks, "trick"),
     );
     if flow.auction.is_some() {
         let named = if contract.is_empty() {
@@ -1079,7 +1085,7 @@ fn show_melds(
         out,
         "{} — the melds of {}{trumps}:",
         ruleset.name,
-        super::plural(hand.len(), "card")
+        crate::front::plural(hand.len(), "card")
     );
     let before_play = flow
         .melds
@@ -1259,12 +1265,7 @@ fn score_table(ruleset: &Ruleset, flow: &BankerFlow, args: &ScoreArgs) -> i32 {
 
 /// A banker game's hand: its value at the showdown, and whether it wins every bet at once when
 /// it is the banker's first tiles.
-pub(super) fn score_showdown(
-    ruleset: &Ruleset,
-    args: &ScoreArgs,
-    pile: CardSet,
-    _hand: CardSet,
-) -> i32 {
+fn score_showdown(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, _hand: CardSet) -> i32 {
     let json = args.json;
     let Some(flow) = ruleset.banker() else {
         unreachable!("the banker family's front scores banker rulesets")
@@ -1313,4 +1314,19 @@ pub(super) fn score_showdown(
         );
     }
     super::EXIT_OK
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_family_has_one_scorer() {
+        for family in crate::families::FAMILIES {
+            let scorers = super::SCORERS
+                .iter()
+                .filter(|(name, _)| *name == family.name())
+                .count();
+            assert_eq!(scorers, 1, "family `{}`", family.name());
+        }
+        assert_eq!(super::SCORERS.len(), crate::families::FAMILIES.len());
+    }
 }

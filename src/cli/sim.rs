@@ -1,6 +1,7 @@
 //! `yaku sim RULESET`: bot-vs-bot games on all cores, and their statistics as text or JSON.
 
-use super::{load_ruleset, load_ruleset_read, plural};
+use super::{load_ruleset, load_ruleset_read};
+use crate::front::plural;
 use crate::sim::stats::{Comparison, Proportion, Report};
 use crate::sim::{self, SimConfig};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -4,14 +4,13 @@
 //! through [`Game`]; a family adds its module under `families/` and its entry in the family
 //! registry there.
 
-use super::action::{Action, Event, HandEnd, IllegalAction};
+use super::action::{Action, Event, IllegalAction};
 use super::carry::Carried;
-use super::ledger::Ledger;
-use super::seat::{PerSeat, Seat};
+use super::ledger::{HandResult, Ledger};
+use super::seat::Seat;
 use crate::deck::{CardId, CardSet};
 use crate::ruleset::Ruleset;
 use crate::script::ScriptError;
-use crate::yaku::HandOutcome;
 use rand::distr::uniform::{UniformInt, UniformSampler};
 use rand::rngs::Xoshiro256PlusPlus;
 use std::any::Any;
@@ -60,34 +59,6 @@ impl std::fmt::Display for StartError {
 }
 
 impl std::error::Error for StartError {}
-
-/// The result of one hand, in every family's terms: who won, how, and each seat's points
-/// (for games settled between players and a house: each seat's net transfer).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct HandResult {
-    /// The round, 1-based.
-    pub round: u32,
-    /// The dealer's seat (none when a house deals).
-    pub dealer: Option<Seat>,
-    /// The winner, if one seat won the hand.
-    pub winner: Option<Seat>,
-    /// How the hand ended.
-    pub end: HandEnd,
-    /// The winner's settled outcome, explained (simulations keep only the numbers).
-    pub outcome: Option<Box<HandOutcome>>,
-    /// The yaku the winner scored: bit `i` for yaku `i` of the ruleset's table.
-    pub yaku_mask: u64,
-    /// Points for each seat.
-    pub points: PerSeat<i64>,
-    /// Calls to play on (declarations that count as calls) by each seat.
-    pub calls: PerSeat<u32>,
-    /// What the house (a banker who is not a seat) won; 0 where there is none.
-    pub house: i64,
-    /// The values carried into the next hand, as this hand left them (none when the ruleset
-    /// carries nothing).
-    #[serde(skip_serializing_if = "Carried::is_empty")]
-    pub carried: Carried,
-}
 
 /// An index drawn uniformly below `count` (at least 1): `rng.random_range(0..count)`, called
 /// through the sampler it uses for a range within 32 bits so that it inlines (`random_range` is

@@ -5,11 +5,39 @@
 
 use super::action::{Event, HandEnd};
 use super::carry::Carried;
-use super::game::HandResult;
 use super::seat::{PerSeat, Seat, next_seat};
 use crate::deck::CardId;
 use crate::ruleset::NextDealer;
 use crate::script::ScriptError;
+use crate::yaku::HandOutcome;
+
+/// The result of one hand, in every family's terms: who won, how, and each seat's points
+/// (for games settled between players and a house: each seat's net transfer).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HandResult {
+    /// The round, 1-based.
+    pub round: u32,
+    /// The dealer's seat (none when a house deals).
+    pub dealer: Option<Seat>,
+    /// The winner, if one seat won the hand.
+    pub winner: Option<Seat>,
+    /// How the hand ended.
+    pub end: HandEnd,
+    /// The winner's settled outcome, explained (simulations keep only the numbers).
+    pub outcome: Option<Box<HandOutcome>>,
+    /// The yaku the winner scored: bit `i` for yaku `i` of the ruleset's table.
+    pub yaku_mask: u64,
+    /// Points for each seat.
+    pub points: PerSeat<i64>,
+    /// Calls to play on (declarations that count as calls) by each seat.
+    pub calls: PerSeat<u32>,
+    /// What the house (a banker who is not a seat) won; 0 where there is none.
+    pub house: i64,
+    /// The values carried into the next hand, as this hand left them (none when the ruleset
+    /// carries nothing).
+    #[serde(skip_serializing_if = "Carried::is_empty")]
+    pub carried: Carried,
+}
 
 /// What every game records, hand after hand.
 #[derive(Debug, Default)]

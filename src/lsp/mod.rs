@@ -2,7 +2,7 @@
 //! shows `yaku validate`'s findings as the author types, completes keys, ids and words, shows a
 //! yaku's or a card's sheet text on hover, and jumps to what a house rule changes in its base.
 //!
-//! It runs the validator's own code on the buffer ([`crate::cli::check_buffer`]), with
+//! It runs the validator's own code on the buffer ([`crate::front::check_buffer`]), with
 //! `extends`, `deck` and `script` resolved next to the file, so the editor and the command line
 //! never disagree. The messages are `lsp-server`'s (rust-analyzer's, synchronous): one thread
 //! answers requests in order, which is all a rule file needs, without an async runtime; the
@@ -176,7 +176,7 @@ impl Server {
         let Some(doc) = self.documents.get(uri) else {
             return PublishDiagnosticsParams::new(uri_value, Vec::new(), None);
         };
-        let (found, sources) = crate::cli::check_buffer(&doc.path, &doc.text);
+        let (found, sources) = crate::front::check_buffer(&doc.path, &doc.text);
         let diagnostics = found
             .iter()
             .map(|d| to_lsp(d, &sources, &doc.text))

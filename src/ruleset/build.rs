@@ -7,6 +7,7 @@ use super::load::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
 use super::toml_tree::{Item, Table, Value};
+use super::yaku_table::{MAX_YAKU, Yaku, YakuTable};
 use crate::deck::{CardSet, Deck};
 use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
 use crate::expr::{self, Names, Program, Type};

@@ -2,7 +2,8 @@
 //! everything at once with located diagnostics, and building the [`Ruleset`] the core plays.
 //!
 //! Pipeline: `toml_tree` (text → located tree), `load` (files, `extends` merging), `deck_file`
-//! and `build` (tree → checked model), `model` (what the rest of yaku uses); `keys` defines every
+//! and `build` (tree → checked model), `model` (what the rest of yaku uses), `yaku_table` (the checked yaku table and the
+//! evaluation of a pile against it, which [`crate::yaku`] builds settlement on); `keys` defines every
 //! key of the formats, which the readers are held to and `schema` prints as JSON Schema.
 //!
 //! ```
@@ -29,6 +30,7 @@ mod reach;
 mod reader;
 mod schema;
 mod toml_tree;
+mod yaku_table;
 
 #[cfg(test)]
 mod house_tests;
@@ -38,3 +40,5 @@ pub use load::{
 };
 pub use model::*;
 pub use schema::{FileKind, json_schema, key_reference_markdown, kind_schema};
+pub(crate) use yaku_table::ones;
+pub use yaku_table::{MAX_YAKU, Yaku, YakuScore, YakuTable};

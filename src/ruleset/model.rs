@@ -1,9 +1,9 @@
 //! The loaded, checked form of a ruleset: what the game core, agents and CLI work with.
 
+use super::yaku_table::YakuTable;
 use crate::deck::{CardSet, Deck};
 use crate::expr::Program;
 use crate::script::ScoringScript;
-pub use crate::yaku::{MAX_YAKU, Yaku, YakuScore, YakuTable};
 
 /// The facts each place that evaluates expressions provides, in order: an expression naming a
 /// fact its place does not list is a validate error.

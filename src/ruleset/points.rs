@@ -3,7 +3,8 @@
 //! for. Found when the rules load (so by `yaku validate`), not at the first hand that scores a
 //! yaku, where a negative total stops a simulation at game 0.
 
-use super::model::{Yaku, scope};
+use super::model::scope;
+use super::yaku_table::Yaku;
 use crate::deck::{CardId, CardSet, Deck};
 use crate::diag::{Diagnostic, Loc};
 use crate::expr::Context;

@@ -20,9 +20,9 @@ pub struct Gate {
 }
 
 impl Default for Gate {
-    /// No programs, and the default bounds of [`super::limits::Limits`].
+    /// No programs, and the default bounds of [`super::config::Limits`].
     fn default() -> Gate {
-        Gate::new(Programs::default(), &super::limits::Limits::default())
+        Gate::new(Programs::default(), &super::config::Limits::default())
     }
 }
 
@@ -56,7 +56,7 @@ pub const HUMAN: &str = "human";
 
 impl Gate {
     /// A gate seating the operator's `programs` and yaku's bots within `limits`.
-    pub fn new(programs: Programs, limits: &super::limits::Limits) -> Gate {
+    pub fn new(programs: Programs, limits: &super::config::Limits) -> Gate {
         Gate {
             programs,
             playouts: limits.bot_playouts,

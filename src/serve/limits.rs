@@ -2,7 +2,6 @@
 //! messages may be, and how many rooms and connections one client address and the whole server
 //! may hold. What goes over a limit is told which limit, in words, and its connection is closed.
 
-use super::rooms::RoomCell;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -80,13 +79,20 @@ struct Usage {
     requests: Bucket,
     connections: usize,
     /// The rooms it opened (finished and dropped ones are pruned as they are counted).
-    rooms: Vec<Weak<RoomCell>>,
+    rooms: Vec<Weak<dyn CountedRoom>>,
     /// Rooms it is opening now.
     opening: usize,
 }
 
+/// A room as the limits count it ([`super::rooms::RoomCell`] is the one a server holds): the
+/// limits stand below the rooms and know only this of them.
+pub trait CountedRoom: Send + Sync {
+    /// True while the room counts against its maker.
+    fn counts(&self) -> bool;
+}
+
 /// A room counts while the server holds it and its game is not over.
-fn open(room: &Weak<RoomCell>) -> bool {
+fn open(room: &Weak<dyn CountedRoom>) -> bool {
     room.upgrade().is_some_and(|r| r.counts())
 }
 
@@ -94,7 +100,7 @@ fn open(room: &Weak<RoomCell>) -> bool {
 /// and those being opened.
 #[derive(Default)]
 struct KindRooms {
-    rooms: Vec<Weak<RoomCell>>,
+    rooms: Vec<Weak<dyn CountedRoom>>,
     opening: usize,
 }
 
@@ -322,13 +328,13 @@ pub struct Opening<'a> {
 
 impl Opening<'_> {
     /// Counts `room` against the address (and against its costly kinds).
-    pub fn opened(self, room: &Arc<RoomCell>) {
-        let _ = self
-            .guard
-            .usage(self.ip, |u| u.rooms.push(Arc::downgrade(room)));
+    pub fn opened<R: CountedRoom + 'static>(self, room: &Arc<R>) {
+        let room: Weak<R> = Arc::downgrade(room);
+        let room: Weak<dyn CountedRoom> = room;
+        let _ = self.guard.usage(self.ip, |u| u.rooms.push(room.clone()));
         for &kind in &self.kinds {
             if let Ok(mut rooms) = self.guard.kinds[kind as usize].lock() {
-                rooms.rooms.push(Arc::downgrade(room));
+                rooms.rooms.push(room.clone());
             }
         }
     }
@@ -538,7 +544,7 @@ pub async fn rate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::rooms::Rooms;
+    use crate::serve::rooms::{RoomCell, Rooms};
 
     fn ip(n: u8) -> IpAddr {
         IpAddr::from([10, 0, 0, n])

@@ -92,7 +92,7 @@ pub fn report(
     });
     if let Some(r) = ruleset {
         let range = crate::families::seat_range(r);
-        out["summary"] = crate::cli::ruleset_summary(Some(r)).into();
+        out["summary"] = crate::front::ruleset_summary(Some(r)).into();
         out["ruleset"] = serde_json::json!({
             "id": r.id,
             "name": r.name,

@@ -7,11 +7,11 @@
 use super::gate::{Gate, HUMAN, Seating};
 use super::store::{Store, StoredRoom};
 use crate::agent::Agent;
-use crate::cli::SeatTable;
 use crate::core::protocol;
 use crate::core::record::{Record, Step};
 use crate::core::{Game, Seat, agent_rng};
 use crate::families::{seat_range, start_record};
+use crate::front::seat::SeatTable;
 use crate::ruleset::Ruleset;
 use rand::RngExt;
 use std::sync::Arc;

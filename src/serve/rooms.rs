@@ -107,6 +107,12 @@ pub struct RoomCell {
     store: Option<Arc<Store>>,
 }
 
+impl super::limits::CountedRoom for RoomCell {
+    fn counts(&self) -> bool {
+        RoomCell::counts(self)
+    }
+}
+
 impl RoomCell {
     /// `room`, made at `made`, with `queue` requests allowed to wait for it.
     fn new(room: Room, made: Instant, joined: bool, queue: usize) -> RoomCell {

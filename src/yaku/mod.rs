@@ -12,8 +12,10 @@
 
 mod progress;
 mod settle;
-mod table;
 
 pub use progress::{PileState, Progress, UNITS_PER_POINT, YakuReach};
 pub use settle::*;
-pub use table::*;
+// The table itself is part of the checked ruleset (`ruleset/yaku_table.rs`): settlement and
+// progress stand on it.
+pub(crate) use crate::ruleset::ones;
+pub use crate::ruleset::{MAX_YAKU, Yaku, YakuScore, YakuTable};

@@ -23,7 +23,7 @@ impl Completer for Words {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<String>)> {
-        let fits = super::prompt::completions(&self.0, &line[..pos]);
+        let fits = crate::front::prompt::completions(&self.0, &line[..pos]);
         Ok((0, fits))
     }
 }

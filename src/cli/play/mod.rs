@@ -7,29 +7,21 @@
 //! their seat's view. Quitting, or the end of input, saves the game as a record that
 //! `--resume` replays and continues.
 
-mod banker;
-mod board;
 mod editor;
-mod prompt;
-pub(crate) mod screen;
-pub(super) mod table;
-mod tricks;
 mod tui;
-pub(crate) mod view;
 
 use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_rng};
 use crate::core::record::{HashCheck, Record};
 use crate::core::{Action, Game, Seat, StartOptions};
 use crate::families::agent_by_name;
+use crate::front::prompt::{self, Input};
+use crate::front::table::Table;
 use crate::ruleset::Ruleset;
-use prompt::Input;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use table::Table;
 
-/// The player name that means a person at the keyboard.
-pub const HUMAN: &str = "human";
+use crate::front::HUMAN;
 
 /// Arguments of `yaku play`.
 #[derive(clap::Args, Debug)]
@@ -348,11 +340,11 @@ pub(super) fn replay_on_table(
         eprintln!(
             "error: `{}`: {}",
             path.display(),
-            super::replay::record_error(record, &e)
+            super::record::record_error(record, &e)
         );
         super::EXIT_FAILURE
     };
-    let mut table = table::for_ruleset(
+    let mut table = crate::front::fronts::for_ruleset(
         &ruleset,
         &record.players,
         record.players.clone(),
@@ -515,7 +507,7 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
             return Err(super::EXIT_USAGE);
         }
     }
-    let table = table::for_ruleset(&ruleset, &players, labels, color, watcher);
+    let table = crate::front::fronts::for_ruleset(&ruleset, &players, labels, color, watcher);
     let wanted_save = save_path(args, seed);
     let mut session = Session {
         game,
@@ -559,8 +551,8 @@ fn header(ruleset: &Ruleset, game: &dyn Game, seed: u64, players: &[String]) -> 
             format!(
                 "{} · seed {seed} (play this session again with --seed {seed}) · {} · bets {min} to {max} chips · {}",
                 ruleset.name,
-                banker::table_words(g),
-                super::plural(g.hands_total(), "hand")
+                crate::front::banker::table_words(g),
+                crate::front::plural(g.hands_total(), "hand")
             )
         }
         None => format!(
@@ -789,7 +781,7 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
         eprintln!(
             "error: the ruleset `{spec}` that `{}` was recorded with has {} (not shown here; `yaku validate {}` shows them)",
             path.display(),
-            super::plural(errors.len(), "error"),
+            crate::front::plural(errors.len(), "error"),
             crate::diag::escape_control(&beside)
         );
         super::EXIT_FAILURE
@@ -804,7 +796,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         eprintln!(
             "error: `{}` names {} in `players`; `{}` seats {min} to {max}",
             path.display(),
-            super::plural(record.players.len(), "player"),
+            crate::front::plural(record.players.len(), "player"),
             ruleset.id
         );
         return Err(super::EXIT_FAILURE);
@@ -815,7 +807,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
             eprintln!(
                 "error: `{}`: {}",
                 path.display(),
-                super::replay::record_error(&record, &e)
+                super::record::record_error(&record, &e)
             );
             super::EXIT_FAILURE
         })?;
@@ -824,7 +816,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
             eprintln!(
                 "error: `{}`: {}",
                 path.display(),
-                super::replay::record_error(&record, &e)
+                super::record::record_error(&record, &e)
             );
             super::EXIT_FAILURE
         })?;
@@ -838,7 +830,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         .map(|spec| spec.split('+').map(PathBuf::from).collect())
         .unwrap_or_default();
     inputs.extend(super::player_inputs(&players));
-    let table = table::for_ruleset(&ruleset, &players, labels, color, false);
+    let table = crate::front::fronts::for_ruleset(&ruleset, &players, labels, color, false);
     let mut session = Session {
         game,
         record,
@@ -872,7 +864,7 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         ruleset.name,
         players.join(" vs "),
         path.display(),
-        super::plural(record.actions.len(), "action")
+        crate::front::plural(record.actions.len(), "action")
     );
     Ok(session)
 }
@@ -1112,7 +1104,7 @@ impl Session {
         }
         Err(format!(
             "it holds another game that is not over ({} made), so it is left alone (resume it with `yaku play --resume {}`, or choose another file)",
-            super::plural(there.actions.len(), "move"),
+            crate::front::plural(there.actions.len(), "move"),
             path.display()
         ))
     }

@@ -3,12 +3,12 @@
 //! arrow keys, numbers or a typed card name (Tab completes), overlays for help, the rule sheet
 //! and the score history, and a pause after every move so nothing happens unseen.
 
-use super::board::{Board, Row, SeatPanel, Tile};
-use super::prompt::Input;
-use super::table::Table;
 use super::{Frontend, Reply};
 use crate::core::{Action, Game, Seat};
 use crate::deck::CardSet;
+use crate::front::board::{Board, Row, SeatPanel, Tile};
+use crate::front::prompt::Input;
+use crate::front::table::Table;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -408,8 +408,8 @@ impl FullScreen {
 
     /// Completes `typed` from the names and ids of the cards and declarations among `legal`.
     fn complete(&mut self, game: &dyn Game, legal: &[Action]) {
-        let words = super::prompt::completion_words(game, legal);
-        let fits = super::prompt::completions(&words, &self.typed);
+        let words = crate::front::prompt::completion_words(game, legal);
+        let fits = crate::front::prompt::completions(&words, &self.typed);
         match fits.as_slice() {
             [] => self.message = format!("nothing offered now starts with `{}`", self.typed),
             [one] => {
@@ -1596,7 +1596,7 @@ impl FullScreen {
                         _ => {
                             self.message = format!(
                                 "there is no hand {typed}: the record has {}",
-                                crate::cli::plural(hands, "hand")
+                                crate::front::plural(hands, "hand")
                             )
                         }
                     }

@@ -12,7 +12,7 @@ use crate::core::{
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
-use crate::ruleset::{BankerFlow, DealCheck, DrawAction, Flow, Ruleset};
+use crate::ruleset::{BankerFlow, DrawAction, Flow, Ruleset};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
@@ -22,6 +22,9 @@ mod pot;
 mod table;
 
 pub use pot::PotState;
+
+use super::value::{banker_instant_win, hand_value};
+pub use super::view::{BankerPhase, BankerView};
 
 pub use table::{rule_for, showdown_facts};
 
@@ -34,61 +37,6 @@ pub mod ends {
     pub const BANKER_WIN: HandEnd = HandEnd("banker_win");
     /// Every other seat folded: the last one in took the pot.
     pub const FOLD: HandEnd = HandEnd("fold");
-}
-
-/// A hand's value at the showdown.
-pub fn hand_value(flow: &BankerFlow, pile: CardSet) -> i64 {
-    if flow.value.reads_facts() {
-        let points = pile.iter().map(|c| flow.card_points[c.index()]).sum();
-        let facts = [points, i64::from(pile.len())];
-        return flow.value.int(&Context {
-            pile,
-            facts: &facts,
-        });
-    }
-    flow.value.int(&Context { pile, facts: &[] })
-}
-
-/// The value of a hand that may hold a card twice (from a shoe of several packs).
-pub fn cards_value(flow: &BankerFlow, cards: &[CardId]) -> i64 {
-    let pile: CardSet = cards.iter().copied().collect();
-    let points = cards.iter().map(|c| flow.card_points[c.index()]).sum();
-    let facts = [points, cards.len() as i64];
-    flow.value.int(&Context {
-        pile,
-        facts: &facts,
-    })
-}
-
-/// The banker-win condition the banker's tiles meet, if any.
-pub fn banker_instant_win(flow: &BankerFlow, pile: CardSet) -> Option<&DealCheck> {
-    flow.banker_wins
-        .iter()
-        .find(|c| c.when.truth(&Context { pile, facts: &[] }))
-}
-
-/// What a banker game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "phase", rename_all = "snake_case")]
-pub enum BankerPhase {
-    /// `seat` places a bet.
-    Bet {
-        /// The player.
-        seat: usize,
-    },
-    /// `seat` chooses how many more tiles to take.
-    Draw {
-        /// The player.
-        seat: usize,
-    },
-    /// A pot game: `seat` puts chips in the pot (0 to check, or to fold when a bet is to call;
-    /// the call; or more, a raise).
-    Pot {
-        /// The player.
-        seat: usize,
-    },
-    /// The session is over.
-    GameOver,
 }
 
 /// One player's part of a finished hand.
@@ -969,37 +917,6 @@ impl BankerGame {
     }
 }
 
-/// What one player may see of a banker game: their own tiles, the bets and the limits.
-#[derive(Clone, Debug)]
-pub struct BankerView<'g> {
-    /// The ruleset.
-    pub ruleset: &'g Arc<Ruleset>,
-    /// The viewer's seat.
-    pub seat: usize,
-    /// What the game waits for.
-    pub phase: BankerPhase,
-    /// The viewer's tiles.
-    pub tiles: CardSet,
-    /// The viewer's chips.
-    pub bankroll: i64,
-    /// Bets placed so far this hand, by seat.
-    pub bets: &'g [i64],
-    /// The smallest and largest bet the viewer may place now.
-    pub limits: (i64, i64),
-    /// How many more tiles a player may take.
-    pub draw_options: &'g [u32],
-    /// The hand, 1-based.
-    pub hand: u32,
-    /// Hands in the session.
-    pub hands_total: u32,
-    /// On a table hand, the bet (index in the ruleset's `bets`) the viewer stakes on now.
-    pub bet_kind: Option<usize>,
-    /// A pot game, the viewer to act: the chips to call.
-    pub to_call: Option<i64>,
-    /// A pot game: the chips in the pot.
-    pub pot: i64,
-}
-
 impl Game for BankerGame {
     fn ledger(&self) -> &Ledger {
         &self.ledger
@@ -1088,7 +1005,7 @@ impl Game for BankerGame {
         self.unseen_cards(seat).collect()
     }
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
-        super::bots::best_choice(&self.view(seat), legal)
+        super::greedy::best_choice(&self.view(seat), legal)
     }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))

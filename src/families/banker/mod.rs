@@ -4,13 +4,20 @@
 pub mod analysis;
 mod bots;
 mod game;
+mod greedy;
+mod odds;
 pub mod ranking;
+mod value;
+mod view;
 
-pub use bots::{StrategyAgent, best_choice, bot, check_odds_work, has_seat_rules, shared_odds};
+pub use bots::{StrategyAgent, bot};
 pub use game::{
-    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, PlayerResult, PotState,
-    banker_instant_win, cards_value, ends, hand_value, rule_for, showdown_facts, start,
+    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, PlayerResult, PotState, ends,
+    rule_for, showdown_facts, start,
 };
+pub use greedy::best_choice;
+pub use odds::{check_odds_work, has_seat_rules, shared_odds};
+pub use value::{banker_instant_win, cards_value, hand_value};
 
 use crate::core::{Agent, Game, StartError, StartOptions};
 use crate::families::SeatRange;
@@ -56,7 +63,7 @@ impl crate::families::Family for Banker {
     }
 
     fn check_bot_work(&self, ruleset: &Ruleset) -> Result<(), String> {
-        bots::check_odds_work(ruleset)
+        odds::check_odds_work(ruleset)
     }
 
     fn start(

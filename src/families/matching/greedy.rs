@@ -9,7 +9,7 @@
 //! long hand, a yaku one card away, and no other player with a yaku or within one card of one.
 
 use super::capture;
-use super::game::Phase;
+use super::phase::Phase;
 use super::view::View;
 use crate::core::{Action, DeclId};
 use crate::deck::{CardId, CardSet};

@@ -5,10 +5,12 @@
 pub mod capture;
 mod game;
 mod greedy;
+mod phase;
 mod view;
 
-pub use game::{MatchingGame, Phase, ends, start};
+pub use game::{MatchingGame, ends, start};
 pub use greedy::{chooses, matches};
+pub use phase::Phase;
 pub use view::View;
 
 use crate::core::{Agent, Game, StartError, StartOptions};

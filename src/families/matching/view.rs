@@ -1,7 +1,7 @@
 //! What one seat may see of a matching game: everything but the other hands and the stock's
 //! order. The family's bot policy and the play screen read this and nothing else.
 
-use super::game::{MatchingGame, Phase};
+use super::phase::{Marks, Phase};
 use crate::core::Seat;
 use crate::deck::CardSet;
 use crate::ruleset::{Ruleset, YakuScore};
@@ -23,7 +23,7 @@ pub struct View<'g> {
     /// The viewer's hand.
     pub hand: CardSet,
     /// How many cards each seat holds (see [`View::hand_size`]).
-    hands: HandSizes<'g>,
+    pub(super) hands: HandSizes<'g>,
     /// The face-up table.
     pub table: CardSet,
     /// Each seat's captures.
@@ -52,7 +52,7 @@ pub struct View<'g> {
     /// The table count at the deal.
     pub table_count: i64,
     /// What the hand has marked beyond the cards (declarations, choices, stacks, the turn).
-    pub marks: &'g super::game::Marks,
+    pub marks: &'g Marks,
     /// Hands in a row just ended with nobody winning.
     pub draws_before: u32,
     /// The values carried from the last hand.
@@ -63,7 +63,14 @@ pub struct View<'g> {
 /// per seat was worked out and copied at every decision a bot makes. Private, and debug-printed
 /// as sizes, so that nothing reading a view learns which cards another seat holds.
 #[derive(Clone, Copy)]
-struct HandSizes<'g>(&'g [CardSet]);
+pub(super) struct HandSizes<'g>(&'g [CardSet]);
+
+impl<'g> HandSizes<'g> {
+    /// The hands of every seat, for the game that makes a view (`MatchingGame::view`).
+    pub(super) fn new(hands: &'g [CardSet]) -> HandSizes<'g> {
+        HandSizes(hands)
+    }
+}
 
 impl std::fmt::Debug for HandSizes<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -110,48 +117,5 @@ impl View<'_> {
         (0..self.seats())
             .filter(|&s| s != self.seat)
             .fold(CardSet::EMPTY, |a, s| a | self.captured[s])
-    }
-}
-
-impl MatchingGame {
-    /// What `seat` may see.
-    pub fn view(&self, seat: Seat) -> View<'_> {
-        let ruleset = crate::core::Game::ruleset(self);
-        let hand = self.hand(seat);
-        let seats = crate::core::Game::seats(self);
-        let captured = self.all_captured();
-        let mut seen = hand | self.table();
-        for &pile in &captured[..seats] {
-            seen |= pile;
-        }
-        let mut unseen = ruleset.deck.all() - seen;
-        // A card being resolved (played or drawn, waiting for a capture choice) is face up.
-        if let Phase::CaptureChoice { card, .. } = self.phase() {
-            unseen.remove(card);
-        }
-        View {
-            seat,
-            phase: self.phase(),
-            to_act: self.to_act(),
-            offered: self.offered(),
-            hand,
-            hands: HandSizes(self.all_hands()),
-            table: self.table(),
-            captured,
-            stock_size: self.stock_len(),
-            unseen,
-            calls: self.calls(),
-            yaku: self.all_yaku(),
-            evaluated: self.evaluated_piles(),
-            scores: crate::core::Game::scores(self),
-            round: crate::core::Game::round(self),
-            rounds: self.rounds(),
-            dealer: self.dealer(),
-            table_count: self.table_count(),
-            marks: self.marks(),
-            draws_before: self.draws_before(),
-            carried: self.carried(),
-            ruleset,
-        }
     }
 }

@@ -23,7 +23,7 @@
 
 use super::FirstHandOdds;
 use crate::deck::{CardId, CardSet, Deck};
-use crate::families::banker::game::hand_value;
+use crate::families::banker::value::hand_value;
 use crate::ruleset::bundled;
 use crate::ruleset::{BankerFlow, Ruleset};
 use serde::Deserialize;

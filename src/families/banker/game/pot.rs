@@ -6,10 +6,11 @@
 //! to the chips the session started with. A raise may not take the bet beyond what any seat
 //! still in can call (table stakes without side pots: the smallest stack caps the betting).
 
-use super::{BankerGame, BankerHand, BankerPhase, PlayerResult, ends, hand_value};
+use super::{BankerGame, BankerHand, BankerPhase, PlayerResult, ends};
 use crate::core::{Action, HandResult, IllegalAction, PerSeat};
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::families::banker::ranking::{self, Ranked};
+use crate::families::banker::value::hand_value;
 
 /// The most redeals of one hand: beyond, the hands are compared as they are.
 const MOST_REDEALS: usize = 10;

@@ -7,10 +7,11 @@
 //! hand may hold the same card twice. Expressions still read a [`CardSet`]: a hand's distinct
 //! cards, with the facts `hand_points` and `hand_cards` counting every copy.
 
-use super::{BankerGame, BankerHand, BankerPhase, BetResult, PlayerResult, cards_value, ends};
+use super::{BankerGame, BankerHand, BankerPhase, BetResult, PlayerResult, ends};
 use crate::core::{Action, HandResult, IllegalAction, PerSeat};
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
+use crate::families::banker::value::cards_value;
 use crate::ruleset::{BankerFlow, DrawAction, DrawRule};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

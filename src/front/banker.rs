@@ -1,12 +1,12 @@
 //! The banker family's table in `yaku play`: one or more players, human or bot, against the
 //! banker, hand after hand with bankrolls kept: each player's tiles and chips, the bets, the
-//! showdown. The play loop is the one of every family ([`super`]).
+//! showdown. The play loop is the one of every family (`cli::play`).
 
 use super::board::{Board, Row, SeatPanel, Tile};
+use super::plural;
 use super::prompt::{Input, command};
 use super::screen::Style;
 use super::table::Table;
-use crate::cli::plural;
 use crate::core::{Action, Event, Game, Seat};
 use crate::deck::CardSet;
 use crate::families::banker::{BankerGame, BankerHand, BankerPhase, hand_value};

@@ -4,7 +4,8 @@
 //! terminal would and nothing the seat may not see.
 
 use super::board::{Board, Row, SeatPanel};
-use super::table::{Table, for_ruleset};
+use super::fronts::for_ruleset;
+use super::table::Table;
 use crate::core::protocol::{self, GroupView, PanelView, RowView, TableView};
 use crate::core::{Action, Event, Game, Seat};
 use crate::deck::Deck;

@@ -5,10 +5,10 @@
 //! partnership where there are partners), and every declaration available at the prompt.
 
 use super::board::{Board, Group, Row, SeatPanel, Tile};
+use super::plural;
 use super::prompt::{Input, command};
 use super::screen::{self, Style};
 use super::table::Table;
-use crate::cli::plural;
 use crate::core::{Action, Event, Game, Seat};
 use crate::deck::CardId;
 use crate::families::tricks::{Phase, TricksGame, TricksView, ends};

@@ -239,7 +239,7 @@ impl YakuTable {
 
     /// `facts` with those no yaku reads set to 0: every yaku scores every pile the same under
     /// both, so they may share what is computed from the table under facts (a bot's probes).
-    pub fn narrow_facts(&self, facts: crate::ruleset::YakuFacts) -> crate::ruleset::YakuFacts {
+    pub fn narrow_facts(&self, facts: super::YakuFacts) -> super::YakuFacts {
         let read = self.plan().facts_read;
         let mut narrowed = facts;
         for (i, f) in narrowed.iter_mut().enumerate() {

@@ -1,12 +1,14 @@
-//! The command line's side of each family, registered once per family by the name the family
-//! registry gives it ([`crate::families::Family::name`]): its play table, and how `yaku score`
-//! explains a hand. Nothing else in the command line tells the families apart.
+//! Each family's front, registered once by the name the family registry gives it
+//! ([`crate::families::Family::name`]): its play table, and what a spectator sees between moves.
+//! Nothing else in the front ends tells the families apart (`yaku score`, which explains a
+//! hand in each family's terms, keeps its own list beside the command).
 
-use super::play::screen::Style;
-use super::play::table::{Table, banker_table, matching_table, tricks_table};
-use super::score::{ScoreArgs, score_matching, score_showdown, score_tricks};
+use super::banker::BankerTable;
+use super::matching::{MatchingTable, matching_watch};
+use super::screen::Style;
+use super::table::Table;
+use super::tricks::TricksTable;
 use crate::core::Game;
-use crate::deck::CardSet;
 use crate::ruleset::Ruleset;
 
 /// Makes a play table for `players` (`human` or bot names), their labels, colour, and a person
@@ -19,9 +21,6 @@ pub struct Front {
     pub family: &'static str,
     /// The play table.
     pub table: MakeTable,
-    /// `yaku score`: explains what a hand ending with the pile (and the dealt hand) scores;
-    /// the exit code.
-    pub score: fn(&Ruleset, &ScoreArgs, CardSet, CardSet) -> i32,
     /// `yaku replay --step`: the table as a spectator sees it between moves (empty for a family
     /// narrated by its moves alone).
     pub watch: fn(&Style, &dyn Game) -> String,
@@ -36,20 +35,19 @@ fn narrated_only(_style: &Style, _game: &dyn Game) -> String {
 pub static FRONTS: [Front; 3] = [
     Front {
         family: "matching",
-        table: matching_table,
-        score: score_matching,
-        watch: super::play::table::matching_watch,
+        table: |players, _labels, color, _watcher| Box::new(MatchingTable::new(players, color)),
+        watch: matching_watch,
     },
     Front {
         family: "banker",
-        table: banker_table,
-        score: score_showdown,
+        table: |players, labels, color, watcher| {
+            Box::new(BankerTable::new(players, labels, color, watcher))
+        },
         watch: narrated_only,
     },
     Front {
         family: "tricks",
-        table: tricks_table,
-        score: score_tricks,
+        table: |players, _labels, color, _watcher| Box::new(TricksTable::new(players, color)),
         watch: narrated_only,
     },
 ];
@@ -61,6 +59,18 @@ pub fn of(ruleset: &Ruleset) -> &'static Front {
         .iter()
         .find(|f| f.family == name)
         .unwrap_or_else(|| unreachable!("family `{name}` has a front"))
+}
+
+/// The table of the family `ruleset` describes, for `players` (`human` or bot names, one per
+/// seat); `watcher` is a person who watches a house that makes no decisions (a human banker).
+pub fn for_ruleset(
+    ruleset: &Ruleset,
+    players: &[String],
+    labels: Vec<String>,
+    color: bool,
+    watcher: bool,
+) -> Box<dyn Table> {
+    (of(ruleset).table)(players, labels, color, watcher)
 }
 
 #[cfg(test)]

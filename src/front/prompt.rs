@@ -192,7 +192,7 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
             let now = game.points_if_stopped(seat).map_or_else(
                 |e| format!("(scoring failed: {e})"),
                 // A hand settled seat by seat: this seat's points.
-                |o| crate::cli::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
+                |o| super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
             );
             // What the opponents need, so the risk of playing on is in the question.
             let risk = super::screen::opponents_nearest(style, game, seat);
@@ -223,12 +223,12 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
                     if each > 0 {
                         format!(
                             " (dropping out pays {} to each player)",
-                            crate::cli::plural(each, "point")
+                            super::plural(each, "point")
                         )
                     } else {
                         format!(
                             " (dropping out is paid {} by each player)",
-                            crate::cli::plural(-each, "point")
+                            super::plural(-each, "point")
                         )
                     }
                 })

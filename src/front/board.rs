@@ -1,7 +1,8 @@
 //! What the full-screen table shows, in no family's words: each family's [`super::table::Table`]
 //! fills a [`Board`] (seats, the cards in the middle, the hand, notes), and the full-screen frame
-//! ([`super::tui`]) draws any board the same way. Cards are [`Tile`]s: the suit's short name over
-//! the card's face, both from the deck file, coloured by the card's first kind.
+//! (`cli::play::tui`) and the browser's page draw any board the same way. Cards are [`Tile`]s:
+//! the suit's short name over the card's face, both from the deck file, coloured by the card's
+//! first kind.
 
 use crate::deck::{CardId, CardSet, Deck};
 

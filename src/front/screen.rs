@@ -3,7 +3,7 @@
 //! near; the narration of events; hand results; the rule listing. Text only: the caller prints.
 
 use super::board::{Board, Group, Row, SeatPanel, Tile};
-use crate::cli::plural;
+use super::plural;
 use crate::core::{Event, Game, HandResult};
 use crate::deck::{CardId, CardSet, Deck};
 use crate::families::matching::{MatchingGame, View, ends};

@@ -1,0 +1,52 @@
+//! What the front ends share: the command line (`cli`), the browser table's server (`serve`)
+//! and the language server (`lsp`) stand on this layer and import nothing from each other.
+//!
+//! | file | what it owns |
+//! |---|---|
+//! | `check.rs` | what `yaku validate` finds in a file or an editor's buffer, and a ruleset's one-line summary |
+//! | `fronts.rs` | each family's front, registered once by the family's name: its play table and what a spectator sees |
+//! | `table.rs` | the `Table` trait every family's table implements |
+//! | `matching.rs`, `banker.rs`, `tricks.rs` | each family's table |
+//! | `board.rs` | the family-neutral board the full-screen frame and the browser draw |
+//! | `screen.rs`, `prompt.rs` | the matching family's screen and the reading of typed answers |
+//! | `seat.rs` | one seat's table for a front outside the terminal (`SeatTable`) |
+//!
+//! Nothing here prints: each front end shows what these give in its own way.
+
+pub(crate) mod banker;
+pub(crate) mod board;
+mod check;
+pub(crate) mod fronts;
+pub(crate) mod matching;
+pub(crate) mod prompt;
+pub(crate) mod screen;
+pub(crate) mod seat;
+pub(crate) mod table;
+pub(crate) mod tricks;
+
+pub use check::check_buffer;
+pub(crate) use check::{check, summary as ruleset_summary};
+
+/// The player name that means a person at the keyboard (or at the browser's table).
+pub const HUMAN: &str = "human";
+
+/// A count and a regular noun, singular only for one: `1 point`, `2 points`, `0 cards`.
+pub(crate) fn plural(n: impl std::fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn plural_is_singular_only_for_one() {
+        assert_eq!(super::plural(1, "point"), "1 point");
+        assert_eq!(super::plural(0, "card"), "0 cards");
+        assert_eq!(super::plural(2usize, "call"), "2 calls");
+        assert_eq!(super::plural(-1, "point"), "-1 points");
+    }
+}
