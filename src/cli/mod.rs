@@ -459,13 +459,38 @@ pub(crate) fn load_ruleset_read(
     std::sync::Arc<crate::ruleset::Ruleset>,
     Vec<std::path::PathBuf>,
 )> {
+    load_ruleset_texts(spec).map(|(ruleset, inputs, _)| (ruleset, inputs))
+}
+
+/// The rule files a ruleset was read from on disk: each one's name as the loader gave it (a
+/// path from the current folder, or absolute) and its text, in the order read.
+pub(crate) type RuleTexts = Vec<(String, String)>;
+
+/// [`load_ruleset_read`], with the text of every file read from disk (what a record embeds).
+pub(crate) fn load_ruleset_texts(
+    spec: &str,
+) -> Option<(
+    std::sync::Arc<crate::ruleset::Ruleset>,
+    Vec<std::path::PathBuf>,
+    RuleTexts,
+)> {
     let loaded = crate::ruleset::load(spec);
     hand_over_to_wider(&loaded.diagnostics);
     if !loaded.diagnostics.is_empty() {
         print_diagnostics(&loaded.sources, &loaded.diagnostics);
     }
     let inputs = ruleset_inputs(spec, &loaded.sources);
-    loaded.value.map(|r| (std::sync::Arc::new(r), inputs))
+    let texts = loaded
+        .read
+        .iter()
+        .map(|&f| {
+            let file = loaded.sources.get(f);
+            (file.name.clone(), file.text.clone())
+        })
+        .collect();
+    loaded
+        .value
+        .map(|r| (std::sync::Arc::new(r), inputs, texts))
 }
 
 /// Lets a closed pipe (`yaku replay game.json | head`) end the process quietly, as it does for

@@ -3,7 +3,7 @@
 
 use super::play::read_record;
 use crate::core::Game;
-use crate::core::record::{Record, RecordError};
+use crate::core::record::{Record, RecordError, RecordErrorKind};
 use crate::front::screen::{self, Style};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -23,6 +23,10 @@ pub struct ReplayArgs {
     /// Replay even when the ruleset changed since the record was written.
     #[arg(long)]
     force: bool,
+    /// Replay with this rule file instead of the rules the record holds (or names), saying
+    /// whether they differ and whether every recorded action is legal under it.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
     /// No colours, even on a terminal.
     #[arg(long)]
     no_color: bool,
@@ -34,9 +38,18 @@ pub struct ReplayArgs {
 
 /// Runs the command.
 pub fn run(args: &ReplayArgs) -> i32 {
-    let Ok((record, ruleset)) = read_record(&args.file, args.force) else {
+    let Ok((mut record, ruleset, played)) =
+        read_record(&args.file, args.force, args.rules.as_deref())
+    else {
         return super::EXIT_FAILURE;
     };
+    if let Some(rules) = &args.rules {
+        let played = played.map(|p| (record.clone(), p));
+        record.ruleset.id.clone_from(&ruleset.id);
+        if let Err(code) = check_rules(&args.file, rules, &record, &ruleset, played) {
+            return code;
+        }
+    }
     let fail = |e: RecordError| {
         eprintln!(
             "error: `{}`: {}",
@@ -122,6 +135,59 @@ pub fn run(args: &ReplayArgs) -> i32 {
         println!("(the record ends here: the game was not finished)");
     }
     super::EXIT_OK
+}
+
+/// `replay --rules FILE`: whether every recorded action is legal under `ruleset` (the first that
+/// is not is the error), and, when the record holds the rules it was played with (`played`),
+/// whether the final scores are the same under both. Notes are printed; the `Err` is the exit
+/// code.
+fn check_rules(
+    file: &std::path::Path,
+    rules: &std::path::Path,
+    record: &Record,
+    ruleset: &Arc<crate::ruleset::Ruleset>,
+    played: Option<(Record, Arc<crate::ruleset::Ruleset>)>,
+) -> Result<(), i32> {
+    let game = crate::families::replay(record, Arc::clone(ruleset)).map_err(|e| {
+        eprintln!(
+            "error: `{}` under `{}`: {}",
+            file.display(),
+            rules.display(),
+            super::record::record_error(record, &e)
+        );
+        if let RecordErrorKind::Illegal { index, .. }
+        | RecordErrorKind::WrongSeat { index, .. }
+        | RecordErrorKind::UnknownCard { index, .. }
+        | RecordErrorKind::UnknownDeclaration { index, .. } = e.kind
+        {
+            eprintln!(
+                "  = note: it is the first recorded action that is not legal under `{}` ({} before it are)",
+                rules.display(),
+                crate::front::plural(index, "action")
+            );
+        }
+        super::EXIT_FAILURE
+    })?;
+    eprintln!(
+        "note: every recorded action is legal under `{}` ({})",
+        rules.display(),
+        crate::front::plural(record.actions.len(), "action")
+    );
+    if let Some((played_record, played)) = played
+        && let Ok(before) = crate::families::replay(&played_record, played)
+    {
+        if before.scores() == game.scores() {
+            eprintln!("note: the final scores are the same: {:?}", game.scores());
+        } else {
+            eprintln!(
+                "note: the final scores differ: {:?} as played, {:?} under `{}`",
+                before.scores(),
+                game.scores(),
+                rules.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Each round's outcome and the final scores.

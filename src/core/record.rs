@@ -22,6 +22,12 @@ pub const OLDEST_VERSION: u32 = 1;
 /// The most packs a recorded deal may hold (a shoe of a banker game: `shoe_packs`).
 const MOST_PACKS: usize = 64;
 
+/// The most rule files (rulesets, decks, scripts) a record embeds.
+pub const MAX_EMBEDDED_FILES: usize = 64;
+/// The most text, in bytes, a record embeds in all (each file's text as JSON writes it, quotes
+/// and escapes included, which is never less than the text itself).
+pub const MAX_EMBEDDED_SIZE: usize = 4 * 1024 * 1024;
+
 /// A game record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -81,6 +87,12 @@ pub struct RulesetRef {
     /// `Ruleset::content_hash` as 16 hex digits; absent when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
+    /// The text of every rule file, deck and script the ruleset was loaded from that is not
+    /// bundled with yaku, by its path relative to the record's folder (as `spec` names them):
+    /// replay loads the ruleset from these, never from the disk. Empty for bundled rulesets and
+    /// in records written before records embedded their rules.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub files: std::collections::BTreeMap<String, String>,
 }
 
 /// One recorded action.
@@ -405,6 +417,7 @@ impl Record {
                 id: ruleset.id.clone(),
                 spec: spec.to_string(),
                 content_hash: Some(hash_hex(ruleset.content_hash)),
+                files: std::collections::BTreeMap::new(),
             },
             seed,
             players: players.to_vec(),
@@ -451,6 +464,22 @@ impl Record {
                     crate::core::MAX_SEATS
                 ),
             }));
+        }
+        // The embedded rule files are loaded on replay: bounded before anything is read.
+        if let Some(files) = value.pointer("/ruleset/files").and_then(|f| f.as_object()) {
+            let size: usize = files
+                .iter()
+                .map(|(name, text)| name.len() + text.as_str().map_or(0, str::len))
+                .sum();
+            if files.len() > MAX_EMBEDDED_FILES || size > MAX_EMBEDDED_SIZE {
+                return Err(err(RecordErrorKind::BadField {
+                    field: "ruleset.files",
+                    reason: format!(
+                        "{} files of {size} bytes; a record embeds at most {MAX_EMBEDDED_FILES} files of {MAX_EMBEDDED_SIZE} bytes in all",
+                        files.len()
+                    ),
+                }));
+            }
         }
         if version == Some(1) {
             upgrade_v1(&mut value);

@@ -27,6 +27,9 @@ pub struct Loaded<T = Ruleset> {
     pub diagnostics: Vec<Diagnostic>,
     /// Every text read, for rendering the diagnostics.
     pub sources: SourceMap,
+    /// The files of `sources` read from disk (or, for [`load_embedded`], from the record's
+    /// text), in the order read: what a game record embeds.
+    pub read: Vec<FileId>,
 }
 
 /// Where a file came from, so that references inside it resolve next to it.
@@ -41,6 +44,9 @@ pub(super) enum Origin {
     /// Text a user sent to a server: its references reach only the bundled files, never the
     /// server's disk.
     Pasted,
+    /// A file a game record embeds, by its name there: its references reach the record's other
+    /// files and the bundled ones, never the disk.
+    Embedded(String),
 }
 
 /// What a reference names, which decides where to look for it.
@@ -80,6 +86,11 @@ pub(super) struct Loader {
     opened: HashMap<String, FileId>,
     /// Bounds the did-you-mean work of this load, however many names are wrong.
     _suggestions: crate::diag::WorkBudget,
+    /// The files read from disk (or a record's text), in order.
+    read: Vec<FileId>,
+    /// For [`load_embedded`]: the record's files by name ([`normalize_relative`]); the disk is
+    /// then never read.
+    embedded: Option<HashMap<String, String>>,
 }
 
 /// Loads a ruleset by bundled name (`koikoi`) or path.
@@ -97,6 +108,25 @@ pub fn load(spec: &str) -> Loaded {
 /// any file. A spec that cannot be opened is reported against `<command line>`, the spec itself.
 pub fn load_recorded(spec: &str) -> Loaded {
     let mut loader = Loader::new();
+    let mut errors = Vec::new();
+    let value = loader
+        .spec_tree(spec, Some(RefKind::Ruleset), &mut errors)
+        .and_then(|(tree, combined)| build_combined(&mut loader, &tree, combined, &mut errors));
+    finish(loader, value, errors)
+}
+
+/// Loads the ruleset a game record was played with from the rule files it embeds: `spec` as
+/// `load` reads it, its paths and every `extends`, `deck` and `script` found among `files`
+/// (name, text; names relative to one folder, `..` allowed), then among the bundled files. The
+/// disk is never read, whatever the names say: a record is a file anyone may have written.
+pub fn load_embedded(spec: &str, files: &[(String, String)]) -> Loaded {
+    let mut loader = Loader::new();
+    loader.embedded = Some(
+        files
+            .iter()
+            .map(|(name, text)| (normalize_relative(name), text.clone()))
+            .collect(),
+    );
     let mut errors = Vec::new();
     let value = loader
         .spec_tree(spec, Some(RefKind::Ruleset), &mut errors)
@@ -272,6 +302,7 @@ fn finish<T>(loader: Loader, value: Option<T>, mut errors: Vec<Diagnostic>) -> L
         value,
         diagnostics: errors,
         sources: loader.sources,
+        read: loader.read,
     }
 }
 
@@ -283,6 +314,8 @@ impl Loader {
             removed: Vec::new(),
             opened: HashMap::new(),
             _suggestions: crate::diag::WorkBudget::begin(),
+            read: Vec::new(),
+            embedded: None,
         }
     }
 
@@ -311,6 +344,20 @@ impl Loader {
         file
     }
 
+    /// The record's file `name` ([`normalize_relative`]), added once however often it is named;
+    /// `None` when the record has no such file.
+    fn open_embedded(&mut self, name: &str) -> Option<FileId> {
+        let key = format!("embedded:{name}");
+        if let Some(&file) = self.opened.get(&key) {
+            return Some(file);
+        }
+        let text = self.embedded.as_ref()?.get(name)?.clone();
+        let file = self.add(name, text, Origin::Embedded(name.to_string()));
+        self.opened.insert(key, file);
+        self.read.push(file);
+        Some(file)
+    }
+
     /// Opens the file named on the command line.
     fn open_top(&mut self, spec: &str, errors: &mut Vec<Diagnostic>) -> Option<FileId> {
         self.open_spec(spec, None, errors)
@@ -324,15 +371,21 @@ impl Loader {
         named_as: Option<RefKind>,
         errors: &mut Vec<Diagnostic>,
     ) -> Option<FileId> {
-        let path = Path::new(spec);
-        // A named file is checked for anything there, even a loop of links; the user's own
-        // argument only for a path that leads somewhere.
-        let there = match named_as {
-            Some(_) => path.symlink_metadata().is_ok(),
-            None => path.exists(),
-        };
-        if there {
-            return self.read_disk(path, None, named_as, errors);
+        if self.embedded.is_some() {
+            if let Some(file) = self.open_embedded(&normalize_relative(spec)) {
+                return Some(file);
+            }
+        } else {
+            let path = Path::new(spec);
+            // A named file is checked for anything there, even a loop of links; the user's own
+            // argument only for a path that leads somewhere.
+            let there = match named_as {
+                Some(_) => path.symlink_metadata().is_ok(),
+                None => path.exists(),
+            };
+            if there {
+                return self.read_disk(path, None, named_as, errors);
+            }
         }
         let stem = spec.trim_end_matches(".toml");
         for bundled_path in [format!("{stem}.toml"), format!("decks/{stem}.toml")] {
@@ -437,6 +490,7 @@ impl Loader {
                 if let Ok(key) = key {
                     self.opened.insert(key, file);
                 }
+                self.read.push(file);
                 Some(file)
             }
             Err(e) => {
@@ -476,7 +530,20 @@ impl Loader {
             RefKind::Deck => Some(format!("decks/{with_ext}")),
             RefKind::Script => None,
         };
-        match self.origins[from.0].clone() {
+        let origin = match self.origins[from.0].clone() {
+            // In a record's rules, text given directly (`--set` keys) names files as the
+            // record's top folder does.
+            Origin::Inline if self.embedded.is_some() => Origin::Embedded(String::new()),
+            o => o,
+        };
+        match origin {
+            Origin::Embedded(name) => {
+                let dir = name.rsplit_once('/').map_or("", |(d, _)| d);
+                let joined = normalize_relative(&format!("{dir}/{with_ext}"));
+                if let Some(file) = self.open_embedded(&joined) {
+                    return Some(file);
+                }
+            }
             Origin::Disk(dir) => {
                 let path = dir.join(&with_ext);
                 // Anything there, even a directory or a loop of links: say what it is.
@@ -523,6 +590,19 @@ impl Loader {
                 let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
                 format!("<bundled>/{}`", normalize(&format!("{dir}/{with_ext}")))
             }
+            Origin::Inline if self.embedded.is_some() => {
+                format!(
+                    "{}` among the record's files",
+                    normalize_relative(&with_ext)
+                )
+            }
+            Origin::Embedded(name) => {
+                let dir = name.rsplit_once('/').map_or("", |(d, _)| d);
+                format!(
+                    "{}` among the record's files",
+                    normalize_relative(&format!("{dir}/{with_ext}"))
+                )
+            }
             Origin::Inline => format!("{with_ext}` in the current directory"),
             Origin::Pasted => format!(
                 "<bundled>/{}` (a pasted file reaches only the bundled files)",
@@ -549,6 +629,7 @@ impl Loader {
     fn identity(&self, file: FileId) -> String {
         match &self.origins[file.0] {
             Origin::Bundled(p) => format!("bundled:{p}"),
+            Origin::Embedded(name) => format!("embedded:{name}"),
             _ => {
                 let name = &self.sources.get(file).name;
                 std::fs::canonicalize(name)
@@ -568,8 +649,12 @@ impl Loader {
         named_as: Option<RefKind>,
         errors: &mut Vec<Diagnostic>,
     ) -> Option<(Table, Option<(String, String)>)> {
-        let whole = Path::new(spec).exists()
-            || bundled::file(&format!("{}.toml", spec.trim_end_matches(".toml"))).is_some();
+        let here = match &self.embedded {
+            Some(files) => files.contains_key(&normalize_relative(spec)),
+            None => Path::new(spec).exists(),
+        };
+        let whole =
+            here || bundled::file(&format!("{}.toml", spec.trim_end_matches(".toml"))).is_some();
         if whole || !spec.contains('+') && !spec.contains('=') {
             let file = self.open_spec(spec, named_as, errors)?;
             let mut layers = Layers::default();
@@ -1534,6 +1619,22 @@ fn is_id_array(items: &[Item]) -> bool {
     !items.is_empty() && items.iter().all(|i| id_of(i).is_some())
 }
 
+/// Resolves `.` and `..` in a relative path written with `/`, keeping the `..` that lead above
+/// its start (`a/../../b` is `../b`): the names of a record's files.
+pub fn normalize_relative(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
 /// Resolves `.` and `..` in a bundled path.
 fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
@@ -1547,4 +1648,81 @@ fn normalize(path: &str) -> String {
         }
     }
     parts.join("/")
+}
+
+#[cfg(test)]
+mod embedded_tests {
+    use super::{load, load_embedded, normalize_relative};
+
+    #[test]
+    fn relative_names_keep_the_dots_that_lead_above_their_start() {
+        assert_eq!(normalize_relative("a/./b/../c.toml"), "a/c.toml");
+        assert_eq!(normalize_relative("a/../../b.toml"), "../b.toml");
+        assert_eq!(normalize_relative("../rules/./x.toml"), "../rules/x.toml");
+        assert_eq!(normalize_relative("/etc/passwd"), "etc/passwd");
+    }
+
+    /// A record's files load as the same files on disk do: `extends` between them, a deck and a
+    /// script beside them, bundled bases; the content hash is the same.
+    #[test]
+    fn embedded_files_load_as_on_disk_and_hash_the_same() {
+        let mine = "[ruleset]\nid = \"mine\"\nextends = \"house/base.toml\"\n";
+        let base = "[ruleset]\nid = \"base\"\nextends = \"koikoi\"\n[flow]\nrounds = 2\n";
+        let files = [
+            ("../rules/mine.toml".to_string(), mine.to_string()),
+            ("../rules/house/base.toml".to_string(), base.to_string()),
+        ];
+        let loaded = load_embedded("../rules/mine.toml", &files);
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        let r = loaded.value.unwrap();
+        assert_eq!(r.id, "mine");
+        assert_eq!(loaded.read.len(), 2);
+
+        let dir = std::env::temp_dir().join(format!("yaku-embedded-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("house")).unwrap();
+        std::fs::write(dir.join("mine.toml"), mine).unwrap();
+        std::fs::write(dir.join("house/base.toml"), base).unwrap();
+        let on_disk = load(&dir.join("mine.toml").display().to_string());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(on_disk.read.len(), 2);
+        assert_eq!(on_disk.value.unwrap().content_hash, r.content_hash);
+
+        // A combination with settings, whose keys name files as the record's top folder does.
+        let loaded = load_embedded("koikoi+../rules/mine.toml+rounds=3", &files);
+        assert!(loaded.value.is_none(), "mine is a whole ruleset on koikoi");
+        let loaded = load_embedded("../rules/mine.toml+flow.rounds=3", &files);
+        let set = loaded.value.unwrap();
+        assert_eq!(set.id, "mine+flow.rounds=3");
+        assert_ne!(set.content_hash, r.content_hash);
+    }
+
+    /// Nothing but the record's files and the bundled ones: not a file beside the current
+    /// folder, nor one a `..` or an absolute path names.
+    #[test]
+    fn embedded_files_never_reach_the_disk() {
+        let here = std::env::current_dir().unwrap().join("Cargo.toml");
+        for spec in ["Cargo.toml", here.to_str().unwrap(), "../Cargo.toml"] {
+            let loaded = load_embedded(spec, &[("x.toml".into(), "".into())]);
+            assert!(loaded.value.is_none());
+            assert!(
+                loaded.diagnostics[0]
+                    .message
+                    .contains("no file or bundled ruleset named"),
+                "{:?}",
+                loaded.diagnostics
+            );
+        }
+        let text = "[ruleset]\nid = \"x\"\nextends = \"Cargo.toml\"\n";
+        let loaded = load_embedded("x.toml", &[("x.toml".into(), text.into())]);
+        assert!(loaded.value.is_none());
+        assert!(
+            loaded.diagnostics[0]
+                .help
+                .as_deref()
+                .unwrap_or("")
+                .contains("among the record's files"),
+            "{:?}",
+            loaded.diagnostics
+        );
+    }
 }

@@ -36,7 +36,7 @@ mod yaku_table;
 mod house_tests;
 pub use load::{
     Loaded, is_deck_file, is_strategy_file, load, load_buffer, load_deck, load_deck_buffer,
-    load_deck_named_in, load_pasted, load_recorded, load_str,
+    load_deck_named_in, load_embedded, load_pasted, load_recorded, load_str, normalize_relative,
 };
 pub use model::*;
 pub use schema::{FileKind, json_schema, key_reference_markdown, kind_schema};

@@ -37,6 +37,7 @@ pub fn check(bytes: &[u8]) -> Loaded {
                 value: None,
                 diagnostics: vec![d],
                 sources,
+                read: Vec::new(),
             }
         }
     }

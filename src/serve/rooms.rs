@@ -825,6 +825,7 @@ pub fn stored_record(store: &Store, code: &str) -> Result<Option<Record>, StoreE
             id: stored.ruleset.clone(),
             spec: stored.ruleset,
             content_hash: Some(stored.content_hash),
+            files: Default::default(),
         },
         seed: Some(stored.seed),
         players: stored.holders,

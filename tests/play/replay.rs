@@ -409,3 +409,261 @@ fn records_of_an_earlier_version_replay_to_the_same_outcomes() {
         );
     }
 }
+
+/// The final scores `yaku replay FILE --json` prints, run in `dir` with `extra` arguments.
+fn final_scores(dir: &std::path::Path, file: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["replay", file, "--json"];
+    args.extend(extra);
+    let out = yaku(&args).current_dir(dir).expect(0);
+    serde_json::from_str::<Value>(&out.stdout).unwrap()["final_scores"].clone()
+}
+
+/// Issue 46: a record kept in another folder than its rule file no longer replayed (`games/rules/
+/// my.toml`). A record embeds the rule files it was played with, named from its own folder, and
+/// replays from their text: from any folder, and after the files are gone.
+#[test]
+fn a_record_embeds_its_rule_files_and_replays_without_them() {
+    let dir = temp_dir("replay-embedded");
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    let base = "[ruleset]\nid = \"base\"\nextends = \"koikoi\"\n[flow]\nrounds = 2\n";
+    let mine = "# mine\n[ruleset]\nid = \"my\"\nname = \"Mine\"\nextends = \"base\"\n";
+    std::fs::write(dir.join("rules/base.toml"), base).unwrap();
+    std::fs::write(dir.join("rules/my.toml"), mine).unwrap();
+    let out = yaku(&[
+        "play",
+        "rules/my.toml",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "4",
+        "--record",
+        "games/a.json",
+    ])
+    .current_dir(&dir)
+    .expect(0);
+    game_over(&out.stdout);
+    // The record's folder needs no rule file: no warning that it lacks one.
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+    let rec = read(&dir.join("games/a.json"));
+    assert_eq!(rec["ruleset"]["spec"], "../rules/my.toml");
+    assert_eq!(rec["ruleset"]["files"]["../rules/my.toml"], mine);
+    assert_eq!(rec["ruleset"]["files"]["../rules/base.toml"], base);
+    assert_eq!(rec["ruleset"]["files"].as_object().unwrap().len(), 2);
+    let scores = final_scores(&dir, "games/a.json", &[]);
+    assert_eq!(final_scores(&dir.join("games"), "a.json", &[]), scores);
+    std::fs::remove_dir_all(dir.join("rules")).unwrap();
+    assert_eq!(final_scores(&dir, "games/a.json", &[]), scores);
+    let parent = dir.parent().unwrap();
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    assert_eq!(
+        final_scores(parent, &format!("{name}/games/a.json"), &[]),
+        scores
+    );
+    let out = yaku(&["replay", "games/a.json", "--to-end"])
+        .current_dir(&dir)
+        .expect(0);
+    game_over(&out.stdout);
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+}
+
+/// A bundled ruleset is not embedded: the record names it as before.
+#[test]
+fn a_record_of_a_bundled_ruleset_embeds_nothing() {
+    let dir = temp_dir("replay-bundled-embeds-nothing");
+    record(&dir, "koikoi", 2, "g.json");
+    let rec = read(&dir.join("g.json"));
+    assert_eq!(rec["ruleset"]["spec"], "koikoi");
+    assert!(rec["ruleset"].get("files").is_none(), "{rec}");
+}
+
+/// A record written before records embedded their rules, kept away from its rule file, says how
+/// to name the file; `--rules FILE` replays it with that file.
+#[test]
+fn an_older_record_away_from_its_rule_file_replays_with_rules() {
+    let dir = temp_dir("replay-older-rules");
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::write(
+        dir.join("rules/my.toml"),
+        "[ruleset]\nid = \"my\"\nextends = \"koikoi\"\n[flow]\nrounds = 1\n",
+    )
+    .unwrap();
+    record(&dir, "rules/my.toml", 5, "games/a.json");
+    let mut rec = read(&dir.join("games/a.json"));
+    // As the records of the regression were written: no text, the spec as typed.
+    rec["ruleset"].as_object_mut().unwrap().remove("files");
+    rec["ruleset"]["spec"] = "rules/my.toml".into();
+    std::fs::write(dir.join("games/a.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "games/a.json", "--json"])
+        .current_dir(&dir)
+        .expect(1);
+    assert!(
+        out.stderr
+            .contains("`yaku replay games/a.json --rules FILE`"),
+        "{}",
+        out.stderr
+    );
+    let out = yaku(&[
+        "replay",
+        "games/a.json",
+        "--json",
+        "--rules",
+        "rules/my.toml",
+    ])
+    .current_dir(&dir)
+    .expect(0);
+    assert!(
+        out.stderr
+            .contains("note: `rules/my.toml` holds the rules `games/a.json` was played with"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("note: every recorded action is legal under `rules/my.toml`"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `--rules FILE` replays an embedding record against another file: it says that the rules
+/// differ, whether every action is still legal (and the final scores under both), or which
+/// action is the first that is not.
+#[test]
+fn replay_with_other_rules_says_what_differs() {
+    let dir = temp_dir("replay-other-rules");
+    let mine = "[ruleset]\nid = \"my\"\nextends = \"koikoi\"\n[flow]\nrounds = 1\n";
+    std::fs::write(dir.join("my.toml"), mine).unwrap();
+    record(&dir, "my.toml", 7, "a.json");
+    let played = final_scores(&dir, "a.json", &[]);
+    // The same rules.
+    let out = yaku(&["replay", "a.json", "--json", "--rules", "my.toml"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(
+        out.stderr
+            .contains("note: `my.toml` holds the rules `a.json` was played with"),
+        "{}",
+        out.stderr
+    );
+    // Other rules under which every action is still legal.
+    std::fs::write(
+        dir.join("other.toml"),
+        format!("{mine}[[yaku]]\nid = \"kasu\"\npoints = \"count(plain) - 9\"\n"),
+    )
+    .unwrap();
+    let out = yaku(&["replay", "a.json", "--json", "--rules", "other.toml"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(
+        out.stderr
+            .contains("note: the rules of `other.toml` differ from those `a.json` was played with"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("note: every recorded action is legal under `other.toml`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("note: the final scores "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&out.stdout).unwrap()["ruleset"],
+        "my"
+    );
+    // An action the file refuses: the first one is named.
+    let mut rec = read(&dir.join("a.json"));
+    let first = rec["actions"][0].clone();
+    rec["actions"][3] = first;
+    std::fs::write(dir.join("b.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "b.json", "--json", "--rules", "other.toml"])
+        .current_dir(&dir)
+        .expect(1);
+    assert!(
+        out.stderr
+            .contains("error: `b.json` under `other.toml`: action 3"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(
+            "it is the first recorded action that is not legal under `other.toml` (3 actions before it are)"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(final_scores(&dir, "a.json", &[]), played);
+}
+
+/// A record's embedded rule files are all replay reads: names that lead out of them (`..`, an
+/// absolute path) or to files beside the record find nothing on the disk, and text past the
+/// bound is refused before it is loaded (a record is a file anyone may have written).
+#[test]
+fn embedded_rules_never_read_the_disk() {
+    let dir = temp_dir("replay-embedded-disk");
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::write(
+        dir.join("my.toml"),
+        "[ruleset]\nid = \"my\"\nextends = \"koikoi\"\n[flow]\nrounds = 1\n",
+    )
+    .unwrap();
+    record(&dir, "my.toml", 8, "games/a.json");
+    let rec = read(&dir.join("games/a.json"));
+    assert_eq!(rec["ruleset"]["spec"], "../my.toml");
+    // A valid rule file on the disk beside the record and above it: never read.
+    std::fs::write(
+        dir.join("games/disk.toml"),
+        "[ruleset]\nid = \"my\"\nextends = \"koikoi\"\n",
+    )
+    .unwrap();
+    std::fs::copy(dir.join("games/disk.toml"), dir.join("disk.toml")).unwrap();
+    let abs = dir.join("disk.toml").display().to_string();
+    for (spec, text) in [
+        (
+            "../my.toml",
+            "[ruleset]\nid = \"my\"\nextends = \"disk.toml\"\n".to_string(),
+        ),
+        (
+            "../my.toml",
+            "[ruleset]\nid = \"my\"\nextends = \"../disk.toml\"\n".to_string(),
+        ),
+        (
+            "../my.toml",
+            format!("[ruleset]\nid = \"my\"\nextends = \"{abs}\"\n"),
+        ),
+        ("disk.toml", "[ruleset]\nid = \"my\"\n".to_string()),
+        (abs.as_str(), "[ruleset]\nid = \"my\"\n".to_string()),
+    ] {
+        let mut tampered = rec.clone();
+        tampered["ruleset"]["spec"] = spec.into();
+        tampered["ruleset"]["files"] = serde_json::json!({ "../my.toml": text });
+        std::fs::write(dir.join("games/t.json"), tampered.to_string()).unwrap();
+        let out = yaku(&["replay", "games/t.json", "--json"])
+            .current_dir(&dir)
+            .expect(1);
+        assert!(
+            out.stderr
+                .contains("error: `games/t.json` embeds the rules"),
+            "{spec}, {text}: {}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let mut large = rec.clone();
+    large["ruleset"]["files"]["../big.toml"] = "#".repeat(5 * 1024 * 1024).into();
+    std::fs::write(dir.join("games/t.json"), large.to_string()).unwrap();
+    let out = yaku(&["replay", "games/t.json", "--json"])
+        .current_dir(&dir)
+        .expect(1);
+    assert!(
+        out.stderr.contains("a record embeds at most 64 files of"),
+        "{}",
+        out.stderr
+    );
+}

@@ -223,3 +223,45 @@ fn a_new_game_never_overwrites_another_games_save() {
     );
     assert!(dir.join("yaku-save-8-2.json").exists());
 }
+
+/// Issue 46: a saved game embeds its rule files; it resumes after they are deleted, from another
+/// folder, and the record it goes on into (in a third folder) names them from there.
+#[test]
+fn a_saved_game_resumes_from_its_embedded_rules() {
+    let dir = temp_dir("resume-embedded");
+    for sub in ["rules", "saves", "games"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let mine = "[ruleset]\nid = \"my\"\nextends = \"koikoi\"\n[flow]\nrounds = 2\n";
+    std::fs::write(dir.join("rules/my.toml"), mine).unwrap();
+    let args = ["play", "rules/my.toml", "--seed", "21"];
+    let whole = yaku(&[&args[..], &["--record", "games/whole.json"]].concat())
+        .current_dir(&dir)
+        .stdin(ones(400))
+        .expect(0);
+    let end = game_over(&whole.stdout).to_string();
+    yaku(&[&args[..], &["--save", "saves/cut.json"]].concat())
+        .current_dir(&dir)
+        .stdin(ones(5))
+        .expect(0);
+    std::fs::remove_dir_all(dir.join("rules")).unwrap();
+    let rest = yaku(&[
+        "play",
+        "--resume",
+        "cut.json",
+        "--record",
+        "../games/b.json",
+    ])
+    .current_dir(dir.join("saves"))
+    .stdin(ones(400))
+    .expect(0);
+    assert_eq!(game_over(&rest.stdout), end);
+    let b: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("games/b.json")).unwrap()).unwrap();
+    assert_eq!(b["ruleset"]["spec"], "../rules/my.toml");
+    assert_eq!(b["ruleset"]["files"]["../rules/my.toml"], mine);
+    let out = yaku(&["replay", "games/b.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(out.stdout.contains("\"finished\": true"), "{}", out.stdout);
+}

@@ -11,7 +11,7 @@ mod editor;
 mod tui;
 
 use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_rng};
-use crate::core::record::{HashCheck, Record};
+use crate::core::record::{HashCheck, Record, hash_hex};
 use crate::core::{Action, Game, Seat, StartOptions};
 use crate::families::agent_by_name;
 use crate::front::prompt::{self, Input};
@@ -458,7 +458,8 @@ fn clock_seed() -> u64 {
 
 fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i32> {
     let spec = args.ruleset.as_deref().unwrap_or_default();
-    let (ruleset, mut inputs) = super::load_ruleset_read(spec).ok_or(super::EXIT_FAILURE)?;
+    let (ruleset, mut inputs, texts) =
+        super::load_ruleset_texts(spec).ok_or(super::EXIT_FAILURE)?;
     let watcher = args.banker.as_deref() == Some(HUMAN);
     if ruleset.banker().is_none()
         && (args.banker.is_some() || args.min_bet.is_some() || args.max_bet.is_some())
@@ -478,6 +479,7 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
     inputs.extend(super::player_inputs(&players));
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut record = Record::new(&ruleset, spec, Some(seed), &players, args.rounds);
+    record.ruleset.files = embedded_files(texts);
     (record.min_bet, record.max_bet) = (args.min_bet, args.max_bet);
     let game = crate::families::start(
         Arc::clone(&ruleset),
@@ -591,9 +593,18 @@ fn save_path(args: &PlayArgs, seed: u64) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(format!("yaku-save-{seed}.json")))
 }
 
-/// Reads a record and loads its ruleset, refusing one whose rules changed unless `force`.
-/// Errors are printed; the `Err` is the exit code.
-pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Ruleset>), i32> {
+/// Reads a record and loads its ruleset, refusing one whose rules changed unless `force`: from
+/// the rule files the record embeds, or for an older record from the files it names beside it;
+/// or, with `rules`, from that file the user names (see [`other_rules`]; the third value is
+/// then the ruleset the record was played with, when it embeds its files). A record that embeds
+/// its files comes back with their names (and its spec's) from the current folder, as `yaku
+/// play` keeps them. Errors are printed; the `Err` is the exit code.
+#[allow(clippy::type_complexity)]
+pub(super) fn read_record(
+    path: &Path,
+    force: bool,
+    rules: Option<&Path>,
+) -> Result<(Record, Arc<Ruleset>, Option<Arc<Ruleset>>), i32> {
     let text = crate::fsio::read_text_limited(path, crate::fsio::MAX_RECORD_SIZE).map_err(|e| {
         eprintln!("error: cannot read `{}`: {e}", path.display());
         super::EXIT_FAILURE
@@ -607,7 +618,24 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
         super::EXIT_FAILURE
     })?;
     escape_record_text(&mut record);
-    let ruleset = record_ruleset(path, &record.ruleset.spec)?;
+    if let Some(rules) = rules {
+        return other_rules(path, record, rules);
+    }
+    let embedded = !record.ruleset.files.is_empty();
+    let ruleset = if embedded {
+        embedded_ruleset(path, &record)?
+    } else {
+        record_ruleset(path, &record.ruleset.spec)?
+    };
+    // The embedded text is the text played: only a bundled file it builds on can have changed.
+    let what = if embedded {
+        format!(
+            "the rules `{}` embedded in the record build on bundled files that",
+            record.ruleset.spec
+        )
+    } else {
+        format!("the rules of `{}`", record.ruleset.spec)
+    };
     match record.check_hash(&ruleset) {
         HashCheck::Same => {}
         HashCheck::Unrecorded => eprintln!(
@@ -615,18 +643,104 @@ pub(super) fn read_record(path: &Path, force: bool) -> Result<(Record, Arc<Rules
             record.ruleset.spec
         ),
         HashCheck::Differs { recorded, actual } if force => eprintln!(
-            "warning: the rules of `{}` changed since the record was written (hash {recorded}, now {actual}); going on because of --force",
-            record.ruleset.spec
+            "warning: {what} changed since the record was written (hash {recorded}, now {actual}); going on because of --force"
         ),
         HashCheck::Differs { recorded, actual } => {
             eprintln!(
-                "error: the rules of `{}` changed since the record was written (hash {recorded}, now {actual})\n  = help: the game may not replay the same way; add --force to try anyway",
-                record.ruleset.spec
+                "error: {what} changed since the record was written (hash {recorded}, now {actual})\n  = help: the game may not replay the same way; add --force to try anyway"
             );
             return Err(super::EXIT_FAILURE);
         }
     }
-    Ok((record, ruleset))
+    if embedded {
+        let dir = record_folder(path);
+        rename_files(&mut record, |name| {
+            lexical_absolute(&dir.join(name)).display().to_string()
+        });
+    }
+    Ok((record, ruleset, None))
+}
+
+/// The ruleset a record embeds, loaded from its text alone. Its errors are the record's own
+/// text, shown by the first one's message (escaped: a record is a file anyone may have written).
+fn embedded_ruleset(path: &Path, record: &Record) -> Result<Arc<Ruleset>, i32> {
+    let loaded = load_embedded(record);
+    super::hand_over_to_wider(&loaded.diagnostics);
+    loaded.value.map(Arc::new).ok_or_else(|| {
+        let errors: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Error)
+            .collect();
+        eprintln!(
+            "error: `{}` embeds the rules `{}`, which have {}; the first: {}",
+            path.display(),
+            record.ruleset.spec,
+            crate::front::plural(errors.len(), "error"),
+            errors.first().map_or_else(String::new, |d| {
+                crate::diag::escape_control(&d.message).into_owned()
+            })
+        );
+        super::EXIT_FAILURE
+    })
+}
+
+fn load_embedded(record: &Record) -> crate::ruleset::Loaded {
+    let files: Vec<(String, String)> = record
+        .ruleset
+        .files
+        .iter()
+        .map(|(n, t)| (n.clone(), t.clone()))
+        .collect();
+    crate::ruleset::load_embedded(&record.ruleset.spec, &files)
+}
+
+/// `yaku replay --rules FILE`: the ruleset of `rules` (a file the user names, read and reported
+/// as any command's rule file) in place of the record's, and a note on what differs: whether
+/// its rules are those the record was played with (by the embedded rules, or else the recorded
+/// hash) and whether its id is the record's. Returns the ruleset the record was played with too,
+/// when the record embeds it.
+#[allow(clippy::type_complexity)]
+fn other_rules(
+    path: &Path,
+    record: Record,
+    rules: &Path,
+) -> Result<(Record, Arc<Ruleset>, Option<Arc<Ruleset>>), i32> {
+    let spec = rules.display().to_string();
+    let ruleset = super::load_ruleset(&spec).ok_or(super::EXIT_FAILURE)?;
+    let recorded = (!record.ruleset.files.is_empty())
+        .then(|| {
+            let loaded = load_embedded(&record);
+            super::hand_over_to_wider(&loaded.diagnostics);
+            loaded.value.map(Arc::new)
+        })
+        .flatten();
+    let played = match &recorded {
+        Some(r) => Some(hash_hex(r.content_hash)),
+        None => record.ruleset.content_hash.clone(),
+    };
+    let now = hash_hex(ruleset.content_hash);
+    match played {
+        Some(h) if h.eq_ignore_ascii_case(&now) => eprintln!(
+            "note: `{spec}` holds the rules `{}` was played with",
+            path.display()
+        ),
+        Some(h) => eprintln!(
+            "note: the rules of `{spec}` differ from those `{}` was played with (hash {h}, `{spec}` {now}); replaying with `{spec}`",
+            path.display()
+        ),
+        None => eprintln!(
+            "note: the record gives no ruleset hash, so whether `{spec}` holds the rules it was played with is not known; replaying with `{spec}`"
+        ),
+    }
+    if record.ruleset.id != ruleset.id {
+        eprintln!(
+            "note: the record is of ruleset `{}`, and `{spec}` is `{}`",
+            record.ruleset.id,
+            crate::diag::escape_control(&ruleset.id)
+        );
+    }
+    Ok((record, ruleset, recorded))
 }
 
 /// Escapes control characters in a record's free text, which play and replay print (the players
@@ -643,10 +757,99 @@ fn escape_record_text(record: &mut Record) {
     escape(&mut record.ruleset.spec);
 }
 
+/// The rule files a record embeds (names from the current folder, as the loader read them), or
+/// none, with a warning, when they are more than a record holds.
+fn embedded_files(texts: super::RuleTexts) -> std::collections::BTreeMap<String, String> {
+    use crate::core::record::{MAX_EMBEDDED_FILES, MAX_EMBEDDED_SIZE};
+    // As JSON writes them: escapes make a text longer, never shorter.
+    let size: usize = texts
+        .iter()
+        .map(|(name, text)| {
+            serde_json::to_string(name).map_or(0, |n| n.len())
+                + serde_json::to_string(text).map_or(0, |t| t.len())
+        })
+        .sum();
+    if texts.len() > MAX_EMBEDDED_FILES || size > MAX_EMBEDDED_SIZE {
+        eprintln!(
+            "warning: the rule files are too large to embed in the record ({} of {size} bytes; at most {MAX_EMBEDDED_FILES} files of {MAX_EMBEDDED_SIZE} bytes); it names them instead, so keep them beside it",
+            crate::front::plural(texts.len(), "file")
+        );
+        return std::collections::BTreeMap::new();
+    }
+    texts.into_iter().collect()
+}
+
+/// `path` from the current folder (or absolute) as an absolute path, `.` and `..` resolved by
+/// the words alone (no link followed, nothing read): the names of a record's embedded files.
+fn lexical_absolute(path: &Path) -> PathBuf {
+    let joined = std::env::current_dir().unwrap_or_default().join(path);
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The absolute file `to` from the absolute folder `from`, with `..` where needed and `/`
+/// between the parts.
+fn relative_name(from: &Path, to: &Path) -> String {
+    let (from, to): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    std::iter::repeat_n("..".to_string(), from.len() - common)
+        .chain(
+            to[common..]
+                .iter()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        )
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The folder of a record at `path`, absolute ([`lexical_absolute`]).
+fn record_folder(path: &Path) -> PathBuf {
+    lexical_absolute(path.parent().unwrap_or(Path::new("")))
+}
+
+/// A record's embedded files and the spec's paths renamed by `rename`; bundled names and
+/// settings in the spec are kept.
+fn rename_files(record: &mut Record, rename: impl Fn(&str) -> String) {
+    let files = std::mem::take(&mut record.ruleset.files);
+    let spec = &record.ruleset.spec;
+    record.ruleset.spec = if files.contains_key(spec) {
+        rename(spec)
+    } else {
+        spec.split('+')
+            .map(|part| {
+                if files.contains_key(part) {
+                    rename(part)
+                } else {
+                    part.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    record.ruleset.files = files
+        .into_iter()
+        .map(|(name, text)| (rename(&name), text))
+        .collect();
+}
+
 /// `record` as JSON to be written at `path`: the rule files its spec names (paths from the
 /// current folder, as typed) made relative to `path`'s folder, which is where `replay` and
-/// `--resume` read them from.
+/// `--resume` read them from. A record that embeds its files names them, and the spec's paths,
+/// from its folder too, with `..` where a file lies outside it (only names: replay reads the
+/// embedded text).
 fn json_at(record: &Record, path: &Path) -> String {
+    if !record.ruleset.files.is_empty() {
+        return embedding_at(record, path).to_json() + "\n";
+    }
     let spec = spec_at(&record.ruleset.spec, path).0;
     if spec == record.ruleset.spec {
         return record.to_json() + "\n";
@@ -654,6 +857,26 @@ fn json_at(record: &Record, path: &Path) -> String {
     let mut moved = record.clone();
     moved.ruleset.spec = spec;
     moved.to_json() + "\n"
+}
+
+/// A record that embeds its rule files as written at `path`: their names, and the spec's, from
+/// `path`'s folder.
+fn embedding_at(record: &Record, path: &Path) -> Record {
+    let dir = record_folder(path);
+    let mut moved = record.clone();
+    rename_files(&mut moved, |name| {
+        relative_name(&dir, &lexical_absolute(Path::new(name)))
+    });
+    moved
+}
+
+/// The spec of `record` as written at `path` ([`json_at`]).
+fn spec_written_at(record: &Record, path: &Path) -> String {
+    if record.ruleset.files.is_empty() {
+        spec_at(&record.ruleset.spec, path).0
+    } else {
+        embedding_at(record, path).ruleset.spec
+    }
 }
 
 /// `spec` (rule files as paths from the current folder) with each rule file made relative to the
@@ -775,6 +998,10 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
         eprintln!(
             "  = note: a record names its ruleset in `ruleset.spec` as it was given to `yaku play`; a path is read from the record's folder"
         );
+        eprintln!(
+            "  = help: `yaku replay {} --rules FILE` replays it with a rule file you name",
+            path.display()
+        );
         return Err(super::EXIT_FAILURE);
     }
     loaded.value.map(Arc::new).ok_or_else(|| {
@@ -789,7 +1016,7 @@ fn record_ruleset(path: &Path, spec: &str) -> Result<Arc<Ruleset>, i32> {
 }
 
 fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Result<Session, i32> {
-    let (record, ruleset) = read_record(path, args.force)?;
+    let (record, ruleset, _) = read_record(path, args.force, None)?;
     // The seats come from the record, not the command line: say so when they do not fit.
     let crate::families::SeatRange { min, max, .. } = crate::families::seat_range(&ruleset);
     if !(min..=max).contains(&record.players.len()) {
@@ -1045,7 +1272,9 @@ impl Session {
     fn check_files(&mut self) -> Result<(), i32> {
         let person = self.bots.iter().any(Option::is_none);
         let save = person.then_some(&self.save);
-        for path in self.record_path.iter().chain(save) {
+        // A record that embeds its rule files needs none beside it.
+        let named = self.record.ruleset.files.is_empty();
+        for path in self.record_path.iter().chain(save).filter(|_| named) {
             for outside in spec_at(&self.record.ruleset.spec, path).1 {
                 eprintln!(
                     "warning: `{outside}` is not in the folder of `{}` or below it, so `yaku replay` and `--resume` will not read it from there (a record names only rule files beside it); keep the rule file beside the record",
@@ -1095,7 +1324,7 @@ impl Session {
         };
         let ours = &self.record;
         let same_game = there.seed == ours.seed
-            && there.ruleset.spec == spec_at(&ours.ruleset.spec, path).0
+            && there.ruleset.spec == spec_written_at(ours, path)
             && there.players == ours.players
             && there.actions.len() <= ours.actions.len()
             && there.actions.iter().zip(&ours.actions).all(|(a, b)| a == b);
