@@ -197,7 +197,7 @@ fn outcomes(record: &Record, game: &dyn Game) -> serde_json::Value {
         .iter()
         .map(|h| {
             let o = h.outcome.as_ref();
-            serde_json::json!({
+            let mut round = serde_json::json!({
                 "round": h.round,
                 "dealer": h.dealer,
                 "winner": h.winner,
@@ -208,7 +208,13 @@ fn outcomes(record: &Record, game: &dyn Game) -> serde_json::Value {
                 "points": h.points,
                 "calls": h.calls,
                 "house": h.house,
-            })
+            });
+            // The values the hand left for the next (`[[carry]]`), by id: one number for the
+            // table, one a seat.
+            if !h.carried.is_empty() {
+                round["carried"] = serde_json::json!(h.carried);
+            }
+            round
         })
         .collect();
     let mut doc = serde_json::json!({

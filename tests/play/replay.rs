@@ -667,3 +667,40 @@ fn embedded_rules_never_read_the_disk() {
         out.stderr
     );
 }
+
+/// Issue 46: `replay --json` shows each hand's carried values (`[[carry]]`), as the guide says;
+/// a ruleset that carries nothing shows none.
+#[test]
+fn replay_json_shows_the_carried_values() {
+    let dir = temp_dir("replay-carried");
+    yaku(&[
+        "play",
+        "hachihachi",
+        "--players",
+        "greedy,greedy,greedy",
+        "--seed",
+        "3",
+        "--rounds",
+        "2",
+        "--record",
+        "h.json",
+    ])
+    .current_dir(&dir)
+    .expect(0);
+    let out = yaku(&["replay", "h.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let rounds = v["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 2);
+    for r in rounds {
+        let field = r["carried"]["field"].as_array().unwrap();
+        assert_eq!(field.len(), 1, "a table value: {r}");
+        assert!([1, 2, 4].contains(&field[0].as_i64().unwrap()), "{r}");
+    }
+    record(&dir, "koikoi", 3, "k.json");
+    let out = yaku(&["replay", "k.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(!out.stdout.contains("carried"), "{}", out.stdout);
+}
