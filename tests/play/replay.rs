@@ -704,3 +704,46 @@ fn replay_json_shows_the_carried_values() {
         .expect(0);
     assert!(!out.stdout.contains("carried"), "{}", out.stdout);
 }
+
+/// A rule file's script and deck files are embedded with it, named as the rule file names them,
+/// and the record replays after all of them are deleted.
+#[test]
+fn a_record_embeds_the_script_and_deck_its_rules_read() {
+    let dir = temp_dir("replay-embedded-script");
+    std::fs::create_dir_all(dir.join("rules/scripts")).unwrap();
+    let root = crate::common::root();
+    let rules = std::fs::read_to_string(root.join("rulesets/koikoi.toml"))
+        .unwrap()
+        .replacen("deck = \"hanafuda\"", "deck = \"cards.toml\"", 1);
+    assert!(rules.contains("deck = \"cards.toml\""));
+    std::fs::write(dir.join("rules/k.toml"), rules).unwrap();
+    std::fs::copy(
+        root.join("rulesets/scripts/koikoi.rhai"),
+        dir.join("rules/scripts/koikoi.rhai"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("rulesets/decks/hanafuda.toml"),
+        dir.join("rules/cards.toml"),
+    )
+    .unwrap();
+    record(&dir, "rules/k.toml", 5, "a.json");
+    let rec = read(&dir.join("a.json"));
+    let mut names: Vec<&String> = rec["ruleset"]["files"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "rules/cards.toml",
+            "rules/k.toml",
+            "rules/scripts/koikoi.rhai"
+        ]
+    );
+    let scores = final_scores(&dir, "a.json", &[]);
+    std::fs::remove_dir_all(dir.join("rules")).unwrap();
+    assert_eq!(final_scores(&dir, "a.json", &[]), scores);
+}
