@@ -564,6 +564,12 @@ fn replay_with_other_rules_says_what_differs() {
     );
     assert!(
         out.stderr
+            .contains("= note: text changed: `other.toml` (the record's `my.toml`)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
             .contains("note: every recorded action is legal under `other.toml`"),
         "{}",
         out.stderr

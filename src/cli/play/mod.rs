@@ -695,6 +695,88 @@ fn load_embedded(record: &Record) -> crate::ruleset::Loaded {
     crate::ruleset::load_embedded(&record.ruleset.spec, &files)
 }
 
+/// Which files differ between the rules a record embeds and those `rules` read (`texts`), each
+/// named from the folder of its ruleset's top file (the record's spec, the file given): those
+/// whose text changed, those the record does not hold, those of the record not read. None when
+/// the record's spec is not one embedded file.
+fn file_differences(
+    path: &Path,
+    record: &Record,
+    rules: &Path,
+    texts: &super::RuleTexts,
+) -> Vec<String> {
+    let files = &record.ruleset.files;
+    if !files.contains_key(&record.ruleset.spec) {
+        return Vec::new();
+    }
+    let record_dir = record_folder(path);
+    let top = |p: &Path| lexical_absolute(p.parent().unwrap_or(Path::new("")));
+    let (played_top, given_top) = (top(&record_dir.join(&record.ruleset.spec)), top(rules));
+    let played: std::collections::BTreeMap<String, &String> = files
+        .iter()
+        .map(|(n, t)| {
+            let abs = lexical_absolute(&record_dir.join(n));
+            (relative_name(&played_top, &abs), t)
+        })
+        .collect();
+    // The two top files are compared with each other, whatever their names.
+    let played_name = relative_name(
+        &played_top,
+        &lexical_absolute(&record_dir.join(&record.ruleset.spec)),
+    );
+    let given_name = relative_name(&given_top, &lexical_absolute(rules));
+    let given: std::collections::BTreeMap<String, &String> = texts
+        .iter()
+        .map(|(n, t)| {
+            let name = relative_name(&given_top, &lexical_absolute(Path::new(n)));
+            (
+                if name == given_name {
+                    played_name.clone()
+                } else {
+                    name
+                },
+                t,
+            )
+        })
+        .collect();
+    let escaped = |n: &str| crate::diag::escape_control(n).into_owned();
+    let list = |names: Vec<&String>| {
+        names
+            .iter()
+            .map(|n| {
+                if **n == played_name && played_name != given_name {
+                    format!("`{}` (the record's `{}`)", escaped(&given_name), escaped(n))
+                } else {
+                    format!("`{}`", escaped(n))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let changed: Vec<&String> = given
+        .iter()
+        .filter(|(n, t)| played.get(*n).is_some_and(|p| p != *t))
+        .map(|(n, _)| n)
+        .collect();
+    let new: Vec<&String> = given.keys().filter(|n| !played.contains_key(*n)).collect();
+    let gone: Vec<&String> = played.keys().filter(|n| !given.contains_key(*n)).collect();
+    let mut lines = Vec::new();
+    if !changed.is_empty() {
+        lines.push(format!("text changed: {}", list(changed)));
+    }
+    if !new.is_empty() {
+        lines.push(format!("read, but not in the record: {}", list(new)));
+    }
+    if !gone.is_empty() {
+        lines.push(format!("in the record, but not read: {}", list(gone)));
+    }
+    if lines.is_empty() {
+        lines
+            .push("the same files with the same text: a bundled file they build on differs".into());
+    }
+    lines
+}
+
 /// `yaku replay --rules FILE`: the ruleset of `rules` (a file the user names, read and reported
 /// as any command's rule file) in place of the record's, and a note on what differs: whether
 /// its rules are those the record was played with (by the embedded rules, or else the recorded
@@ -707,7 +789,7 @@ fn other_rules(
     rules: &Path,
 ) -> Result<(Record, Arc<Ruleset>, Option<Arc<Ruleset>>), i32> {
     let spec = rules.display().to_string();
-    let ruleset = super::load_ruleset(&spec).ok_or(super::EXIT_FAILURE)?;
+    let (ruleset, _, texts) = super::load_ruleset_texts(&spec).ok_or(super::EXIT_FAILURE)?;
     let recorded = (!record.ruleset.files.is_empty())
         .then(|| {
             let loaded = load_embedded(&record);
@@ -720,7 +802,7 @@ fn other_rules(
         None => record.ruleset.content_hash.clone(),
     };
     let now = hash_hex(ruleset.content_hash);
-    match played {
+    match &played {
         Some(h) if h.eq_ignore_ascii_case(&now) => eprintln!(
             "note: `{spec}` holds the rules `{}` was played with",
             path.display()
@@ -732,6 +814,13 @@ fn other_rules(
         None => eprintln!(
             "note: the record gives no ruleset hash, so whether `{spec}` holds the rules it was played with is not known; replaying with `{spec}`"
         ),
+    }
+    if let Some(h) = &played
+        && !h.eq_ignore_ascii_case(&now)
+    {
+        for line in file_differences(path, &record, rules, &texts) {
+            eprintln!("  = note: {line}");
+        }
     }
     if record.ruleset.id != ruleset.id {
         eprintln!(
