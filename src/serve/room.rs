@@ -328,7 +328,7 @@ impl Room {
     }
 
     /// True when every bot of the room is quick ([`Agent::quick`]): its work takes
-    /// microseconds and is made on the quick threads ([`super::quick`]).
+    /// microseconds and is made on the quick lane (`serve::quick`).
     pub fn quick(&self) -> bool {
         self.holders.iter().all(|h| match h {
             Holder::Person { .. } => true,
