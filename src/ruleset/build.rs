@@ -4,7 +4,7 @@
 use super::deck_file::{check_ident, unknown_kind};
 use super::flow::{flow_options, tricks_sample_facts};
 use super::keys;
-use super::load::{Loader, Origin, RefKind};
+use super::loader::{Loader, Origin, RefKind};
 use super::model::*;
 use super::reader::{Str, TableReader};
 use super::toml_tree::{Item, Table, Value};
@@ -40,7 +40,7 @@ pub(super) fn ruleset(
     let meld_tables = top.tables("meld", errors);
     // Merging onto a base consumes the `remove_*` lists; one left here has no base to remove
     // from.
-    for (key, _, noun) in super::load::REMOVALS {
+    for (key, _, noun) in super::loader::REMOVALS {
         if let Some(item) = top.item(key) {
             errors.push(
                 Diagnostic::error(format!("`{key}` without a base ruleset"), item.loc.clone())
@@ -1164,7 +1164,7 @@ fn tallies(
 /// A script failure on a fact named after a declaration that a house rule removed (the base's
 /// script reads `hand.koikoi_opponent`, and `remove_declaration = ["koikoi"]` took it away) is
 /// the removal's fault: the error moves there, the script's line kept as the related place.
-fn blame_removed_declaration(d: &mut Diagnostic, removed: &[super::load::Removed]) {
+fn blame_removed_declaration(d: &mut Diagnostic, removed: &[super::loader::Removed]) {
     let Some(rest) = d.message.split("Property not found: ").nth(1) else {
         return;
     };

@@ -26,6 +26,7 @@ mod deck_file;
 mod flow;
 pub mod keys;
 mod load;
+mod loader;
 pub mod melds;
 mod model;
 mod points;
