@@ -164,6 +164,7 @@ fn library() -> BTreeMap<ModPath, String> {
                 || name.ends_with("_tests")
                 || name == "layers"
                 || name == "cycles"
+                || name == "sizes"
                 || name == "main"
             {
                 continue;
