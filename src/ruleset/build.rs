@@ -748,13 +748,8 @@ fn declarations(
             ));
             continue;
         }
-        let when_source = when.as_ref().map(|w| w.text.to_string());
-        let compiled = match &when {
-            Some(w) => match compile_expr(w, Type::Bool, &names, errors) {
-                Some(p) => Some(p),
-                None => continue,
-            },
-            None => None,
+        let Ok((when_source, compiled)) = condition(when.as_ref(), &names, errors) else {
+            continue;
         };
         out.push((
             Declaration {

@@ -28,6 +28,23 @@ pub(super) fn compile_expr(
     }
 }
 
+/// An optional condition (`when`, in the scope of `names`): its source and its program; `Err`
+/// when it is written but does not compile (the error is reported).
+pub(super) fn condition(
+    when: Option<&Str>,
+    names: &Names,
+    errors: &mut Vec<Diagnostic>,
+) -> Result<(Option<String>, Option<Program>), ()> {
+    let source = when.map(|w| w.text.to_string());
+    match when {
+        Some(w) => match compile_expr(w, Type::Bool, names, errors) {
+            Some(p) => Ok((source, Some(p))),
+            None => Err(()),
+        },
+        None => Ok((source, None)),
+    }
+}
+
 /// Reads a string option among fixed choices.
 pub(super) fn choice<T: Copy>(
     r: &mut TableReader,

@@ -839,13 +839,8 @@ pub(super) fn turn_events(
             .unwrap_or(0);
         let when = r.string("when", errors);
         r.finish(errors);
-        let when_source = when.as_ref().map(|w| w.text.to_string());
-        let compiled = match &when {
-            Some(w) => match compile_expr(w, Type::Bool, &names, errors) {
-                Some(p) => Some(p),
-                None => continue,
-            },
-            None => None,
+        let Ok((when_source, compiled)) = condition(when.as_ref(), &names, errors) else {
+            continue;
         };
         let (Some(id), Some(on)) = (id, on) else {
             continue;
