@@ -542,6 +542,33 @@ pub static YAKU: TableDef = table(
     ],
 );
 
+/// Every effect a declaration may have: the matching family's, then the trick-taking family's
+/// (a banker game has none).
+const EFFECTS: &[&str] = &[
+    "continue",
+    "stop",
+    "swap",
+    "keep",
+    "reveal",
+    "play_suit",
+    "count_as",
+    "play",
+    "drop",
+    "meld",
+    "marriage",
+    "exchange",
+    "close",
+    "claim",
+    "pass",
+    "trump",
+];
+
+/// The effects of a matching game's declarations.
+pub(crate) const MATCHING_EFFECTS: &[&str] = EFFECTS.split_at(9).0;
+
+/// The effects of a trick-taking game's declarations.
+pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1;
+
 /// `[[declaration]]`.
 pub static DECLARATION: TableDef = table(
     "[[declaration]]",
@@ -552,24 +579,7 @@ pub static DECLARATION: TableDef = table(
         key("prompt", String, "What it does, in words, for the prompt."),
         choice(
             "effect",
-            &[
-                "continue",
-                "stop",
-                "swap",
-                "keep",
-                "reveal",
-                "play_suit",
-                "count_as",
-                "play",
-                "drop",
-                "meld",
-                "marriage",
-                "exchange",
-                "close",
-                "claim",
-                "pass",
-                "trump",
-            ],
+            EFFECTS,
             "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld) and `trump` (the declarer names trumps with a card of the suit).",
         ),
         key(
@@ -1438,6 +1448,18 @@ pub static STRATEGY_FILE: TableDef = table(
 /// Bet words of a strategy.
 const BETS: &[&str] = &["min", "max", "best"];
 
+/// An exception's bet: chips or a word.
+const EXCEPTION_BET: KeyDef = KeyDef {
+    values: BETS,
+    ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
+};
+
+/// An exception's draw: tiles or `best`.
+const EXCEPTION_DRAW: KeyDef = KeyDef {
+    values: &["best"],
+    ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
+};
+
 /// `[strategy]`.
 pub static STRATEGY: TableDef = table(
     "[strategy]",
@@ -1486,14 +1508,8 @@ pub static STRATEGY_TOTAL: TableDef = table(
             IntOrInts,
             "A total, or a list of totals (`[5, 6]`).",
         ),
-        KeyDef {
-            values: BETS,
-            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
-        },
-        KeyDef {
-            values: &["best"],
-            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
-        },
+        EXCEPTION_BET,
+        EXCEPTION_DRAW,
     ],
 );
 
@@ -1507,14 +1523,8 @@ pub static STRATEGY_HAND: TableDef = table(
             Strings,
             "The hand's tiles, each a tile name (`[6:5]`), suit id or card id.",
         ),
-        KeyDef {
-            values: BETS,
-            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
-        },
-        KeyDef {
-            values: &["best"],
-            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
-        },
+        EXCEPTION_BET,
+        EXCEPTION_DRAW,
     ],
 );
 
@@ -1524,13 +1534,7 @@ pub static STRATEGY_TILE: TableDef = table(
     "An exception for the hands whose first tile (in the deck's order) is the one named; the first exception in the file that holds counts.",
     &[
         required("tile", String, "A tile name (`[6:5]`), suit id or card id."),
-        KeyDef {
-            values: BETS,
-            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
-        },
-        KeyDef {
-            values: &["best"],
-            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
-        },
+        EXCEPTION_BET,
+        EXCEPTION_DRAW,
     ],
 );

@@ -24,22 +24,7 @@ pub(super) fn flow(
     let deck = vocab.deck;
     let names = &vocab.names(scope::CONSTANT);
     sections.no_melds("matching", errors);
-    family_declarations(
-        sections,
-        "matching",
-        &[
-            "continue",
-            "stop",
-            "swap",
-            "keep",
-            "reveal",
-            "play_suit",
-            "count_as",
-            "play",
-            "drop",
-        ],
-        errors,
-    );
+    family_declarations(sections, "matching", keys::MATCHING_EFFECTS, errors);
     for (d, at, _) in sections.declarations {
         match d.effect.as_str() {
             "reveal" | "play_suit" if d.count == 0 => errors.push(

@@ -23,14 +23,7 @@ pub(super) fn flow(
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Flow> {
     let deck = vocab.deck;
-    family_declarations(
-        sections,
-        "trick-taking",
-        &[
-            "meld", "marriage", "exchange", "close", "claim", "pass", "trump",
-        ],
-        errors,
-    );
+    family_declarations(sections, "trick-taking", keys::TRICKS_EFFECTS, errors);
     if let Some(at) = &sections.yaku {
         errors.push(
             Diagnostic::error("a trick-taking game does not use `[[yaku]]`", at.clone())
