@@ -8,8 +8,9 @@
 //!
 //! The readers live in `ruleset` rather than beside the families' games: `ruleset` is a layer
 //! below `families` (src/layers.rs), and the model each reader builds ([`Flow`]) is what the
-//! loader hands to everything above. A new family adds its flow's model to `model.rs`, its
-//! keys to `keys.rs`, its reader here and one line to [`READERS`]; see the architecture page.
+//! loader hands to everything above. A new family adds its flow's model beside the others
+//! (`model/NAME.rs`, a variant of [`Flow`]), its keys to `keys.rs`, its reader here and one
+//! line to [`READERS`]; see the architecture page.
 
 mod banker;
 mod matching;
