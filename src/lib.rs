@@ -57,3 +57,5 @@ pub mod yaku;
 mod cycles;
 #[cfg(test)]
 mod layers;
+#[cfg(test)]
+mod sizes;

@@ -121,6 +121,24 @@ const fn table(name: &'static str, description: &'static str, keys: &'static [Ke
 
 use KeyType::*;
 
+// Keys many tables share, written once.
+/// An entry's id.
+const ID: KeyDef = required("id", String, "Its id.");
+/// An entry's display name.
+const ITS_NAME: KeyDef = key("name", String, "Its display name.");
+/// A file's or a section's display name.
+const DISPLAY_NAME: KeyDef = key("name", String, "The display name.");
+/// What an option or a definition means, for the rule sheet.
+const MEANING: KeyDef = key("description", String, "What it means, for the rule sheet.");
+/// A script file.
+const SCRIPT_FILE: KeyDef = key(
+    "script",
+    String,
+    "A rhai script file, relative to this file.",
+);
+/// A script written inline.
+const SCRIPT_SOURCE: KeyDef = key("source", String, "The script inline.");
+
 /// A ruleset file: the top level.
 pub static RULESET_FILE: TableDef = table(
     "a ruleset file",
@@ -262,8 +280,8 @@ pub static CONTRACT: TableDef = table(
     "A contract bid by name: it stands in the bidding at its `bid` value and may change the follow rules, trumps, the talon and the first lead; its goal (`points`, `by_trick`, `min_tricks`, `max_tricks`) ends the hand as soon as it is made or set (ends `made` and `set`); the scoring script sees its id as `hand.contract` and its worth as `hand.value`.",
     &[
         required("id", String, "Its id, as the scoring script sees it."),
-        key("name", String, "The display name."),
-        key("description", String, "What it means, for the rule sheet."),
+        DISPLAY_NAME,
+        MEANING,
         required(
             "bid",
             Int,
@@ -333,8 +351,8 @@ pub static MELD: TableDef = table(
     "[[meld]]",
     "A meld of a trick-taking game: a combination shown from the hand at its `moment` (before the first lead once trumps are known, on one's lead, or on winning a trick) and scored from the table; a card serves in melds of different classes but once within a class.",
     &[
-        required("id", String, "Its id."),
-        key("name", String, "The display name."),
+        ID,
+        DISPLAY_NAME,
         key(
             "class",
             String,
@@ -433,8 +451,8 @@ pub static CARRY: TableDef = table(
             String,
             "Its id: a name in the table count and redeals, and a key of the script's `hand.carry` and `carry`.",
         ),
-        key("name", String, "The display name."),
-        key("description", String, "What it means, for the rule sheet."),
+        DISPLAY_NAME,
+        MEANING,
         key(
             "per_seat",
             Bool,
@@ -463,7 +481,7 @@ pub static RULESET: TableDef = table(
             String,
             "The ruleset's id: the name `extends` and `yaku play` use.",
         ),
-        key("name", String, "The display name."),
+        DISPLAY_NAME,
         key(
             "description",
             String,
@@ -504,7 +522,7 @@ pub static YAKU: TableDef = table(
             String,
             "The yaku's id; an id of the base changes that yaku.",
         ),
-        key("name", String, "The display name."),
+        DISPLAY_NAME,
         key("description", String, "What it takes, in words."),
         key(
             "when",
@@ -524,34 +542,44 @@ pub static YAKU: TableDef = table(
     ],
 );
 
+/// Every effect a declaration may have: the matching family's, then the trick-taking family's
+/// (a banker game has none).
+const EFFECTS: &[&str] = &[
+    "continue",
+    "stop",
+    "swap",
+    "keep",
+    "reveal",
+    "play_suit",
+    "count_as",
+    "play",
+    "drop",
+    "meld",
+    "marriage",
+    "exchange",
+    "close",
+    "claim",
+    "pass",
+    "trump",
+];
+
+/// The effects of a matching game's declarations.
+pub(crate) const MATCHING_EFFECTS: &[&str] = EFFECTS.split_at(9).0;
+
+/// The effects of a trick-taking game's declarations.
+pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1;
+
 /// `[[declaration]]`.
 pub static DECLARATION: TableDef = table(
     "[[declaration]]",
     "A declaration a player can make: its id, name and prompt are the ruleset's; its effect is a mechanism of the family.",
     &[
         required("id", String, "Its id, as records and the prompt name it."),
-        key("name", String, "The display name."),
+        DISPLAY_NAME,
         key("prompt", String, "What it does, in words, for the prompt."),
         choice(
             "effect",
-            &[
-                "continue",
-                "stop",
-                "swap",
-                "keep",
-                "reveal",
-                "play_suit",
-                "count_as",
-                "play",
-                "drop",
-                "meld",
-                "marriage",
-                "exchange",
-                "close",
-                "claim",
-                "pass",
-                "trump",
-            ],
+            EFFECTS,
             "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld) and `trump` (the declarer names trumps with a card of the suit).",
         ),
         key(
@@ -616,7 +644,7 @@ pub static TALLY: TableDef = table(
     "A number counted on a pile, usable by its id in yaku expressions.",
     &[
         required("id", String, "Its id: a name in yaku expressions."),
-        key("name", String, "The display name."),
+        DISPLAY_NAME,
         required(
             "count",
             Expr,
@@ -673,8 +701,8 @@ pub static TURN_EVENT: TableDef = table(
     "[[flow.turn_event]]",
     "What a turn pattern earns in a matching game: cards from each other player's pile, or the hand.",
     &[
-        required("id", String, "Its id."),
-        key("name", String, "Its display name."),
+        ID,
+        ITS_NAME,
         choice(
             "on",
             &[
@@ -716,8 +744,8 @@ pub static DEAL_CHECK: TableDef = table(
     "a deal check",
     "A condition checked on a dealt hand or table.",
     &[
-        required("id", String, "Its id."),
-        key("name", String, "Its display name."),
+        ID,
+        ITS_NAME,
         key(
             "description",
             String,
@@ -1148,7 +1176,7 @@ pub static RANK: TableDef = table(
     "a hand rank",
     "A named rank of a banker game's hands; ranks are listed best first.",
     &[
-        required("id", String, "Its id."),
+        ID,
         required(
             "name",
             String,
@@ -1172,8 +1200,8 @@ pub static SPECIAL: TableDef = table(
     "a special hand",
     "A hand that plays as its rank but also beats certain ranks above it, or calls for a redeal.",
     &[
-        required("id", String, "Its id."),
-        key("name", String, "Its display name."),
+        ID,
+        ITS_NAME,
         required(
             "when",
             Expr,
@@ -1230,8 +1258,8 @@ pub static DRAW_RULE: TableDef = table(
     "a drawing rule",
     "When a banker game's hand takes another card.",
     &[
-        required("id", String, "Its id."),
-        key("name", String, "Its display name."),
+        ID,
+        ITS_NAME,
         required(
             "when",
             Expr,
@@ -1250,8 +1278,8 @@ pub static BET: TableDef = table(
     "a bet",
     "A bet a seat may place on the outcome of a banker game's table hand.",
     &[
-        required("id", String, "Its id."),
-        key("name", String, "Its display name."),
+        ID,
+        ITS_NAME,
         required(
             "wins",
             Expr,
@@ -1280,12 +1308,8 @@ pub static SCORING: TableDef = table(
     "[scoring]",
     "The rhai scoring script: `script` (a file) or `source` (inline), defining fn score(hand).",
     &[
-        key(
-            "script",
-            String,
-            "A rhai script file, relative to this file.",
-        ),
-        key("source", String, "The script inline."),
+        SCRIPT_FILE,
+        SCRIPT_SOURCE,
         key(
             "zero_sum",
             Bool,
@@ -1309,12 +1333,8 @@ pub static ADJUST: TableDef = table(
             String,
             "Its id (a house rule of a house rule changes or removes it by id).",
         ),
-        key(
-            "script",
-            String,
-            "A rhai script file, relative to this file.",
-        ),
-        key("source", String, "The script inline."),
+        SCRIPT_FILE,
+        SCRIPT_SOURCE,
     ],
 );
 
@@ -1342,7 +1362,7 @@ pub static DECK: TableDef = table(
             String,
             "The deck's id: the name a ruleset's `deck` uses.",
         ),
-        key("name", String, "The display name."),
+        DISPLAY_NAME,
         key("description", String, "What it is."),
         key(
             "cards_per_suit",
@@ -1378,7 +1398,7 @@ pub static SUIT: TableDef = table(
             String,
             "The suit's id, usable as a card set in expressions.",
         ),
-        key("name", String, "The display name."),
+        DISPLAY_NAME,
         key(
             "short",
             String,
@@ -1402,7 +1422,7 @@ pub static CARD: TableDef = TableDef {
         "A card: its id, name, kinds and a value for each attribute of the deck.",
         &[
             required("id", String, "The canonical id users type (`pampas-moon`)."),
-            key("name", String, "The display name."),
+            DISPLAY_NAME,
             key("kinds", Strings, "The kinds it belongs to."),
             key(
                 "face",
@@ -1427,6 +1447,18 @@ pub static STRATEGY_FILE: TableDef = table(
 
 /// Bet words of a strategy.
 const BETS: &[&str] = &["min", "max", "best"];
+
+/// An exception's bet: chips or a word.
+const EXCEPTION_BET: KeyDef = KeyDef {
+    values: BETS,
+    ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
+};
+
+/// An exception's draw: tiles or `best`.
+const EXCEPTION_DRAW: KeyDef = KeyDef {
+    values: &["best"],
+    ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
+};
 
 /// `[strategy]`.
 pub static STRATEGY: TableDef = table(
@@ -1476,14 +1508,8 @@ pub static STRATEGY_TOTAL: TableDef = table(
             IntOrInts,
             "A total, or a list of totals (`[5, 6]`).",
         ),
-        KeyDef {
-            values: BETS,
-            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
-        },
-        KeyDef {
-            values: &["best"],
-            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
-        },
+        EXCEPTION_BET,
+        EXCEPTION_DRAW,
     ],
 );
 
@@ -1497,14 +1523,8 @@ pub static STRATEGY_HAND: TableDef = table(
             Strings,
             "The hand's tiles, each a tile name (`[6:5]`), suit id or card id.",
         ),
-        KeyDef {
-            values: BETS,
-            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
-        },
-        KeyDef {
-            values: &["best"],
-            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
-        },
+        EXCEPTION_BET,
+        EXCEPTION_DRAW,
     ],
 );
 
@@ -1514,13 +1534,7 @@ pub static STRATEGY_TILE: TableDef = table(
     "An exception for the hands whose first tile (in the deck's order) is the one named; the first exception in the file that holds counts.",
     &[
         required("tile", String, "A tile name (`[6:5]`), suit id or card id."),
-        KeyDef {
-            values: BETS,
-            ..key("bet", IntOrWord, "Chips, or \"min\", \"max\", \"best\".")
-        },
-        KeyDef {
-            values: &["best"],
-            ..key("draw", IntOrWord, "Tiles to take, or \"best\".")
-        },
+        EXCEPTION_BET,
+        EXCEPTION_DRAW,
     ],
 );

@@ -2,9 +2,11 @@
 //! everything at once with located diagnostics, and building the [`Ruleset`] the core plays.
 //!
 //! Pipeline: `toml_tree` (text → located tree), `load` (files, `extends` merging), `deck_file`
-//! and `build` (tree → checked model), `model` (what the rest of yaku uses), `yaku_table` (the checked yaku table and the
-//! evaluation of a pile against it, which [`crate::yaku`] builds settlement on); `keys` defines every
-//! key of the formats, which the readers are held to and `schema` prints as JSON Schema.
+//! and `build` (tree → checked model), with each family's `[flow]` read by its own file under
+//! `flow` (picked by `style` from one registry) on the vocabulary of `vocab`; `model` (what the
+//! rest of yaku uses), `yaku_table` (the checked yaku table and the evaluation of a pile against
+//! it, which [`crate::yaku`] builds settlement on); `keys` defines every key of the formats,
+//! which the readers are held to and `schema` prints as JSON Schema.
 //!
 //! ```
 //! // A house rule on top of a bundled ruleset, as `yaku play koikoi --with mine.toml` reads it.
@@ -21,8 +23,10 @@
 mod build;
 pub mod bundled;
 mod deck_file;
+mod flow;
 pub mod keys;
 mod load;
+mod loader;
 pub mod melds;
 mod model;
 mod points;
@@ -30,6 +34,7 @@ mod reach;
 mod reader;
 mod schema;
 mod toml_tree;
+mod vocab;
 mod yaku_table;
 
 #[cfg(test)]

@@ -4,6 +4,9 @@
 use super::toml_tree::{Item, Table, Value};
 use crate::diag::{Diagnostic, Loc, did_you_mean};
 
+/// The key that removes inherited keys from a table: `unset = ["group"]`.
+pub(super) const UNSET: &str = "unset";
+
 /// Reads one table; call [`TableReader::finish`] to report the keys nobody asked for.
 pub struct TableReader<'a> {
     table: &'a Table,
@@ -179,7 +182,7 @@ impl<'a> TableReader<'a> {
     pub fn finish(self, errors: &mut Vec<Diagnostic>) {
         for (key, key_loc, _) in &self.table.entries {
             // `unset` is consumed by merging onto a base; one left is reported by the loader.
-            if key == super::load::UNSET {
+            if key == UNSET {
                 continue;
             }
             if !self.known.iter().any(|k| k == key) {

@@ -1,7 +1,6 @@
 //! The banker family's table-hand keys of `[flow]`: card values, the shoe, the drawing rules
 //! and the bets (punto banco and its relatives).
 
-use super::{choice, compile_expr, int_list};
 use crate::deck::{CardSet, Deck};
 use crate::diag::{Diagnostic, Loc};
 use crate::expr::{Context, Names, Type};
@@ -9,6 +8,7 @@ use crate::ruleset::keys;
 use crate::ruleset::model::{BetKind, DrawAction, DrawRule, MAX_CARD_VALUE, Shoe};
 use crate::ruleset::reader::TableReader;
 use crate::ruleset::toml_tree::Table;
+use crate::ruleset::vocab::{choice, compile_expr, int_list};
 
 /// What `[flow]` says about card values, the shoe, drawing and bets.
 pub(super) struct TableRules {

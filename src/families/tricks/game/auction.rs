@@ -1,0 +1,121 @@
+//! A trick-taking game's auction: the bids a seat may make, the next bidder, the auction won
+//! and the talon taken.
+
+use super::*;
+
+impl TricksGame {
+    /// The bids `seat` may make now, in order: the value bids from the lowest allowed, then
+    /// the named contracts that outrank the highest bid.
+    pub(super) fn bids(&self, out: &mut Vec<Action>) {
+        self.bids_over(self.high_bid.map(|(_, b)| b), out);
+    }
+
+    /// The bids possible over the highest bid `high` (none yet: `None`).
+    pub(super) fn bids_over(&self, high: Option<i64>, out: &mut Vec<Action>) {
+        let Some(a) = &self.flow.auction else { return };
+        if a.values {
+            let mut next = match high {
+                None => a.minimum,
+                Some(h) => {
+                    // The first value on the ladder at least a step above the highest bid.
+                    let above = h + a.step;
+                    let k = (above - a.minimum + a.step - 1).div_euclid(a.step).max(0);
+                    a.minimum + k * a.step
+                }
+            };
+            while next <= a.maximum {
+                if a.contract(next).is_none() {
+                    out.push(Action::Bet { amount: next });
+                }
+                next += a.step;
+            }
+        }
+        for c in &a.contracts {
+            if high.is_none_or(|h| c.bid > h) {
+                out.push(Action::Bet { amount: c.bid });
+            }
+        }
+    }
+
+    /// The auction moves on after `seat` bid or passed: to the next seat still bidding, or to
+    /// its end.
+    pub(super) fn next_bidder(&mut self, seat: Seat) {
+        let seats = self.hands.len();
+        let active = (0..seats).filter(|&s| !self.has_passed(s)).count();
+        let a = self.flow.auction.as_ref().expect("an auction is held");
+        match (active, self.high_bid) {
+            (0, _) => match a.passed_out {
+                PassedOut::Dealer => {
+                    // Everyone passed: the dealer takes the contract at the lowest bid.
+                    let d = self.ledger.dealer;
+                    let minimum = a.minimum;
+                    self.high_bid = Some((d, minimum));
+                    self.emit(Event::Bid {
+                        player: d,
+                        amount: minimum,
+                    });
+                    self.auction_won(d);
+                }
+                PassedOut::Redeal => self.end_hand(self.ledger.dealer, ends::PASSED_OUT),
+                PassedOut::Forehand => {
+                    // Everyone passed: forehand takes the contract at the lowest bid.
+                    let f = next_seat(self.ledger.dealer, seats);
+                    let minimum = a.minimum;
+                    self.high_bid = Some((f, minimum));
+                    self.emit(Event::Bid {
+                        player: f,
+                        amount: minimum,
+                    });
+                    self.auction_won(f);
+                }
+            },
+            (1, Some((bidder, _))) if !self.has_passed(bidder) => self.auction_won(bidder),
+            _ => {
+                let mut s = next_seat(seat, seats);
+                while self.has_passed(s) {
+                    s = next_seat(s, seats);
+                }
+                self.turn = s;
+            }
+        }
+    }
+
+    /// `seat` won the auction: it takes the talon where its contract says so (and discards as
+    /// many cards), names trumps (unless its contract is played without), then the melds are
+    /// shown and play begins.
+    pub(super) fn auction_won(&mut self, seat: Seat) {
+        self.declarer = Some(seat);
+        let flow = Arc::clone(&self.flow);
+        let a = flow.auction.as_ref().expect("an auction is held");
+        let contract = self.high_bid.and_then(|(_, b)| a.contract(b));
+        if let Some(f) = contract.and_then(|c| c.follow) {
+            self.follow = f;
+        }
+        if contract.is_some_and(|c| c.talon) && !self.talon.is_empty() {
+            // The declarer takes the talon into its hand and discards as many cards.
+            self.hands[seat] |= self.talon;
+            self.to_discard = self.talon.len();
+            self.talon = CardSet::EMPTY;
+            self.talon_taken = true;
+            self.turn = seat;
+            self.phase = Phase::Discard;
+            return;
+        }
+        self.after_talon();
+    }
+
+    /// The declarer names trumps (unless its contract is played without), or play begins.
+    pub(super) fn after_talon(&mut self) {
+        let seat = self.declarer.expect("the auction is won");
+        let trumps = self.contract().is_none_or(|c| c.trumps);
+        if self.flow.trump == TrumpRule::Declarer && trumps {
+            self.turn = seat;
+            self.phase = Phase::NameTrump;
+        } else {
+            if !trumps {
+                self.trump_suit = self.ruleset.deck.suits.len();
+            }
+            self.start_play();
+        }
+    }
+}

@@ -1,0 +1,967 @@
+//! The trick-taking family's `[flow]` (`style = "tricks"`): seats and teams, the deal, trumps
+//! and following, the auction and contracts, melds and marriages, and the sample facts its
+//! scoring script is tried on.
+
+use super::*;
+use crate::deck::{CardSet, Deck};
+use crate::diag::{Diagnostic, Loc, did_you_mean};
+use crate::ruleset::deck_file::check_ident;
+use crate::ruleset::keys;
+use crate::ruleset::model::*;
+use crate::ruleset::reader::TableReader;
+use crate::ruleset::toml_tree::{Table, Value};
+use crate::ruleset::vocab::*;
+use crate::script::FactValue;
+
+/// `[flow]` of a trick-taking game (`style = "tricks"`).
+pub(super) fn flow(
+    mut r: TableReader,
+    t: &Table,
+    loc: &Loc,
+    vocab: &Vocab,
+    sections: &Sections,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Flow> {
+    let deck = vocab.deck;
+    family_declarations(sections, "trick-taking", keys::TRICKS_EFFECTS, errors);
+    if let Some(at) = &sections.yaku {
+        errors.push(
+            Diagnostic::error("a trick-taking game does not use `[[yaku]]`", at.clone())
+                .with_help(Some(
+                    "its hands are won by card points from tricks; game points come from the `[scoring]` script".into(),
+                )),
+        );
+    }
+    let players = positive(&mut r, "players", 2, errors);
+    let min_players = positive(&mut r, "min_players", players, errors);
+    let max_players = positive(&mut r, "max_players", players, errors);
+    if !(2 <= min_players && min_players <= players && players <= max_players)
+        || max_players as usize > MAX_SEATS
+    {
+        errors.push(Diagnostic::error(
+            format!(
+                "seats must satisfy 2 <= min_players ({min_players}) <= players ({players}) <= max_players ({max_players}) <= {MAX_SEATS}"
+            ),
+            loc.clone(),
+        ));
+    }
+    let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
+    let deal = choice(
+        &mut r,
+        "deal",
+        &[("stock", 0u8), ("all", 1u8), ("talon", 2u8)],
+        errors,
+    )
+    .unwrap_or(0);
+    let (deal_all, talon) = (deal == 1, deal == 2);
+    let hand_size = if deal_all {
+        if let Some((_, at)) = r.int("hand_size", errors) {
+            errors.push(
+                Diagnostic::error("`hand_size` with `deal = \"all\"`", at.clone())
+                    .with_help(Some(
+                        "the whole deck is dealt evenly: each hand holds the deck's cards divided by the seats; remove `hand_size`".into(),
+                    )),
+            );
+        }
+        let cards = deck.cards.len() as u32;
+        for n in min_players..=max_players.min(MAX_SEATS as u32) {
+            if !cards.is_multiple_of(n) && !deck.cards.is_empty() {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "`deal = \"all\"`: the deck's {cards} cards do not deal evenly to {n} players"
+                    ),
+                    loc.clone(),
+                ));
+            }
+        }
+        (cards / players.max(1)).max(1)
+    } else {
+        positive(&mut r, "hand_size", 5, errors)
+    };
+    let deal_packets = int_list(&mut r, "deal_packets", 1..=64, errors)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| vec![hand_size]);
+    if deal_packets.iter().sum::<u32>() != hand_size && !deck.cards.is_empty() {
+        errors.push(Diagnostic::error(
+            format!(
+                "`deal_packets` add up to {} cards, but each hand holds {hand_size}",
+                deal_packets.iter().sum::<u32>()
+            ),
+            loc.clone(),
+        ));
+    }
+    let trump_at = r.item("trump").map(|i| i.loc.clone());
+    let trump = choice(
+        &mut r,
+        "trump",
+        &[
+            ("turned-up", TrumpRule::TurnedUp),
+            ("declarer", TrumpRule::Declarer),
+        ],
+        errors,
+    )
+    .unwrap_or(TrumpRule::TurnedUp);
+    if (deal_all || talon) && trump == TrumpRule::TurnedUp {
+        errors.push(
+            Diagnostic::error(
+                "`deal = \"all\"` or `\"talon\"` leaves no card to turn up for trumps",
+                trump_at.clone().unwrap_or_else(|| loc.clone()),
+            )
+            .with_help(Some(
+                "write `trump = \"declarer\"` with a `[flow.auction]`: the auction's winner names trumps".into(),
+            )),
+        );
+    }
+    let rank = attribute(&mut r, "rank", "rank", deck, loc, errors);
+    let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
+    let target = r.int("target", errors).map_or(66, |(n, _)| n);
+    let follow = follow_rules(&mut r, errors).unwrap_or(FollowRules::FOLLOW_TRUMP);
+    let later_equal_wins = choice(
+        &mut r,
+        "equal_cards",
+        &[("first", false), ("last", true)],
+        errors,
+    )
+    .unwrap_or(false);
+    let claim = choice(
+        &mut r,
+        "claim",
+        &[
+            ("declare", ClaimRule::Declare),
+            ("automatic", ClaimRule::Automatic),
+            ("none", ClaimRule::PlayOut),
+        ],
+        errors,
+    )
+    .unwrap_or(ClaimRule::Declare);
+    // The marriage shorthand: a declaration of `effect = "marriage"` and these keys stand for
+    // two melds shown on one's lead (see `marriage_shorthand`).
+    let shorthand_at = [
+        "marriage",
+        "marriage_points",
+        "trump_marriage_points",
+        "marriage_counts",
+    ]
+    .iter()
+    .find_map(|k| r.item(k).map(|i| (*k, i.loc.clone())));
+    let marriage_kinds = r.strings("marriage", errors);
+    let mut marriage_kind_ids = Vec::new();
+    let kinds: Vec<&str> = if marriage_kinds.is_empty() {
+        vec!["king", "queen"]
+    } else {
+        marriage_kinds.iter().map(|k| k.text).collect()
+    };
+    let marriage_decl = declared(sections, &["marriage"]).first().copied();
+    for (i, k) in kinds.iter().enumerate() {
+        match deck.kinds.iter().position(|d| d.id == *k) {
+            Some(kind) => marriage_kind_ids.push(kind),
+            None if marriage_decl.is_some() => {
+                let at = marriage_kinds
+                    .get(i)
+                    .map_or_else(|| loc.clone(), |s| s.loc.clone());
+                errors.push(
+                    Diagnostic::error(
+                        format!("the deck `{}` has no kind `{k}` for marriages", deck.id),
+                        at,
+                    )
+                    .with_help(did_you_mean(k, deck.kinds.iter().map(|k| k.id.as_str()))),
+                );
+            }
+            None => {}
+        }
+    }
+    let marriage_points = r.int("marriage_points", errors).map_or(20, |(n, _)| n);
+    let trump_marriage_points = r
+        .int("trump_marriage_points", errors)
+        .map_or(40, |(n, _)| n);
+    let marriage_needs_trick = choice(
+        &mut r,
+        "marriage_counts",
+        &[("after-first-trick", true), ("at-once", false)],
+        errors,
+    )
+    .unwrap_or(true);
+    if let (None, Some((key, at))) = (marriage_decl, &shorthand_at) {
+        errors.push(
+            Diagnostic::error(
+                format!(
+                    "`{key}` belongs to the marriage shorthand, and no declaration has `effect = \"marriage\"`"
+                ),
+                at.clone(),
+            )
+            .with_help(Some(
+                "this ruleset's marriages are `[[meld]]`s with `moment = \"lead\"`: change the meld itself (a house rule gives `[[meld]]` with its id and the new `points`, `kinds` or `counts`), or remove the key".into(),
+            )),
+        );
+    }
+    let exchange_needs_trick = choice(
+        &mut r,
+        "exchange",
+        &[("any-lead", false), ("after-first-trick", true)],
+        errors,
+    )
+    .unwrap_or(false);
+    let last_trick_points = r.int("last_trick_points", errors).map_or(0, |(n, _)| n);
+    let look_at_own_tricks = choice(
+        &mut r,
+        "look_at_own_tricks",
+        &[("yes", true), ("no", false)],
+        errors,
+    )
+    .unwrap_or(false);
+    let length = game_length(&mut r, t, errors);
+    let first_dealer = choice(
+        &mut r,
+        "first_dealer",
+        &[
+            ("first", FirstDealer::First),
+            ("random", FirstDealer::Random),
+        ],
+        errors,
+    )
+    .unwrap_or(FirstDealer::Random);
+    let next_dealer = choice(
+        &mut r,
+        "next_dealer",
+        &[
+            ("winner", NextDealer::Winner),
+            ("same", NextDealer::Same),
+            ("alternate", NextDealer::Alternate),
+        ],
+        errors,
+    )
+    .unwrap_or(NextDealer::Alternate);
+    let auction = r
+        .table("auction", errors)
+        .and_then(|(t, l)| auction(t, l, sections, errors));
+    r.finish(errors);
+    let one = |effect: &str| declared(sections, &[effect]).first().copied();
+    if trump == TrumpRule::Declarer && auction.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`trump = \"declarer\"` needs a `[flow.auction]`: the declarer is its winner",
+                trump_at.unwrap_or_else(|| loc.clone()),
+            )
+            .with_help(Some(
+                "add `[flow.auction]` with `minimum` and `step`".into(),
+            )),
+        );
+    }
+    if trump == TrumpRule::Declarer
+        && let Some(a) = &auction
+        && a.name_trump.is_none()
+    {
+        errors.push(
+            Diagnostic::error(
+                "`trump = \"declarer\"` needs a `[[declaration]]` with `effect = \"trump\"`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add one: the declarer names trumps with it, showing a card of the suit".into(),
+            )),
+        );
+    }
+    let mut melds = melds(sections, deck, errors);
+    if let Some(d) = marriage_decl {
+        marriage_shorthand(
+            &mut melds,
+            d,
+            marriage_kind_ids,
+            [marriage_points, trump_marriage_points],
+            marriage_needs_trick,
+            &sections.declarations[d.0 as usize].1,
+            errors,
+        );
+    }
+    let mut meld_declarations = declared(sections, &["meld", "marriage"]);
+    meld_declarations.retain(|&d| melds.iter().any(|m| m.declaration == Some(d)));
+    let pass = declared(sections, &["pass"]).first().copied();
+    let claim_declaration = one("claim");
+    if claim == ClaimRule::Declare && claim_declaration.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`claim = \"declare\"` needs a `[[declaration]]` with `effect = \"claim\"`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add the declaration, or write `claim = \"automatic\"` to end a hand as soon as a player reaches the target".into(),
+            )),
+        );
+    }
+    let dealt = players * hand_size + u32::from(!deal_all && !talon);
+    if !deck_holds(deck, dealt, "the deal", loc, errors) {
+        return None;
+    }
+    let card_points = card_points?;
+    let mut cards_by_points: Vec<(i64, CardSet)> = Vec::new();
+    for (i, &points) in deck.attributes[card_points].values.iter().enumerate() {
+        let card = crate::deck::CardId(i as u8);
+        match cards_by_points.iter_mut().find(|(p, _)| *p == points) {
+            Some((_, cards)) => cards.insert(card),
+            None => cards_by_points.push((points, CardSet::single(card))),
+        }
+    }
+    Some(Flow::Tricks(std::sync::Arc::new(TricksFlow {
+        players,
+        min_players,
+        max_players,
+        teams,
+        hand_size,
+        deal_all,
+        talon,
+        trump,
+        auction,
+        meld_table: crate::ruleset::melds::MeldTable::new(deck, &melds),
+        melds,
+        deal_packets,
+        rank: rank?,
+        card_points,
+        cards_by_points,
+        target,
+        follow,
+        later_equal_wins,
+        claim,
+        exchange_needs_trick,
+        last_trick_points,
+        look_at_own_tricks,
+        length: length?,
+        first_dealer,
+        next_dealer,
+        meld_declarations,
+        pass,
+        exchange: one("exchange"),
+        close: one("close"),
+        claim_declaration,
+    })))
+}
+
+/// `follow` (a named rule set) and `follow_rules` (the flags, which win), or `None` when neither
+/// is given.
+pub(super) fn follow_rules(
+    r: &mut TableReader,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<FollowRules> {
+    let named = choice(r, "follow", &FollowRules::NAMED, errors);
+    let flags = r.strings("follow_rules", errors);
+    if flags.is_empty() {
+        return named;
+    }
+    let mut rules = FollowRules::FREE;
+    for f in &flags {
+        match f.text {
+            "suit" => rules.suit = true,
+            "head" => rules.head = true,
+            "trump" => rules.trump = true,
+            "overtrump" => rules.overtrump = true,
+            other => errors.push(
+                Diagnostic::error(format!("unknown follow rule `{other}`"), f.loc.clone())
+                    .with_help(
+                        did_you_mean(other, FollowRules::FLAGS.iter().copied()).or_else(|| {
+                            Some(
+                                "the follow rules are `suit`, `head`, `trump` and `overtrump`"
+                                    .into(),
+                            )
+                        }),
+                    ),
+            ),
+        }
+    }
+    Some(rules)
+}
+
+/// `[flow.auction]` of a trick-taking game, with its `[[flow.auction.contract]]`s; it needs a
+/// `pass` declaration.
+pub(super) fn auction(
+    t: &Table,
+    loc: &Loc,
+    sections: &Sections,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Auction> {
+    let mut r = TableReader::new(t, loc.clone(), "`[flow.auction]`").defined_by(&keys::AUCTION);
+    let minimum = r.int("minimum", errors);
+    let step = r.int("step", errors);
+    let maximum = r.int("maximum", errors);
+    let values = r.boolean("values", errors).is_none_or(|(b, _)| b);
+    let passed_out = choice(
+        &mut r,
+        "passed_out",
+        &[
+            ("dealer", PassedOut::Dealer),
+            ("redeal", PassedOut::Redeal),
+            ("forehand", PassedOut::Forehand),
+        ],
+        errors,
+    )
+    .unwrap_or(PassedOut::Redeal);
+    let first_lead = choice(
+        &mut r,
+        "first_lead",
+        &[
+            ("after-dealer", FirstLead::AfterDealer),
+            ("declarer", FirstLead::Declarer),
+        ],
+        errors,
+    )
+    .unwrap_or(FirstLead::AfterDealer);
+    let declarer_alone = choice(
+        &mut r,
+        "sides",
+        &[("teams", false), ("declarer-alone", true)],
+        errors,
+    )
+    .unwrap_or(false);
+    let search_reads_bids = r
+        .boolean("search_reads_bids", errors)
+        .is_none_or(|(b, _)| b);
+    let mut contracts: Vec<Contract> = Vec::new();
+    for (ct, cl) in r.tables("contract", errors) {
+        let mut c = TableReader::new(ct, cl.clone(), "a `[[flow.auction.contract]]`")
+            .defined_by(&keys::CONTRACT);
+        let id = c.required_string("id", errors);
+        let name = c.string("name", errors);
+        let description = c.string("description", errors);
+        let bid = c.int("bid", errors);
+        let follow = follow_rules(&mut c, errors);
+        let trumps = c.boolean("trumps", errors).is_none_or(|(b, _)| b);
+        let value = c.int("value", errors);
+        let goal = contract_goal(&mut c, cl, errors);
+        let takes_talon = c.boolean("talon", errors).is_some_and(|(b, _)| b);
+        let lead = choice(
+            &mut c,
+            "first_lead",
+            &[
+                ("after-dealer", FirstLead::AfterDealer),
+                ("declarer", FirstLead::Declarer),
+            ],
+            errors,
+        );
+        if bid.is_none() && c.item("bid").is_none() {
+            c.missing("bid", errors);
+        }
+        c.finish(errors);
+        let (Some(id), Some((bid, bid_at))) = (id, bid) else {
+            continue;
+        };
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        if bid < 1 {
+            errors.push(Diagnostic::error(
+                format!("a contract's `bid` must be positive, found {bid}"),
+                bid_at.clone(),
+            ));
+            continue;
+        }
+        if let Some(other) = contracts.iter().find(|o| o.bid == bid || o.id == id.text) {
+            errors.push(Diagnostic::error(
+                format!(
+                    "contract `{}` has the id or the bid ({bid}) of contract `{}`",
+                    id.text, other.id
+                ),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        contracts.push(Contract {
+            id: id.text.to_string(),
+            name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+            description: description.map_or_else(String::new, |d| d.text.to_string()),
+            bid,
+            follow,
+            trumps,
+            value: value.map_or(bid, |(v, _)| v),
+            goal,
+            talon: takes_talon,
+            first_lead: lead,
+        });
+    }
+    r.finish(errors);
+    let minimum = match minimum {
+        Some((n, _)) if n >= 1 => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!("`minimum` must be positive, found {n}"),
+                at.clone(),
+            ));
+            1
+        }
+        None if values => {
+            errors.push(
+                Diagnostic::error("`[flow.auction]` needs `minimum`", loc.clone())
+                    .with_help(Some("the lowest bid, e.g. `minimum = 100`".into())),
+            );
+            1
+        }
+        None => contracts.iter().map(|c| c.bid).min().unwrap_or(1),
+    };
+    let step = match step {
+        Some((n, _)) if n >= 1 => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!("`step` must be positive, found {n}"),
+                at.clone(),
+            ));
+            1
+        }
+        None => 1,
+    };
+    // The bids offered at once: at most 60 steps above the lowest unless `maximum` says.
+    let maximum = match maximum {
+        Some((n, _)) if n >= minimum && (n - minimum) / step <= 200 => n,
+        Some((n, at)) => {
+            errors.push(Diagnostic::error(
+                format!(
+                    "`maximum` must be from `minimum` ({minimum}) to 200 steps above it, found {n}"
+                ),
+                at.clone(),
+            ));
+            minimum
+        }
+        None => minimum + 60 * step,
+    };
+    if !values && contracts.is_empty() {
+        errors.push(Diagnostic::error(
+            "an auction without value bids (`values = false`) needs a `[[flow.auction.contract]]`",
+            loc.clone(),
+        ));
+    }
+    let pass = declared(sections, &["pass"]).first().copied();
+    if pass.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`[flow.auction]` needs a `[[declaration]]` with `effect = \"pass\"`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "add `[[declaration]]` with `id = \"pass\"` and `effect = \"pass\"`: how a player passes".into(),
+            )),
+        );
+    }
+    Some(Auction {
+        minimum,
+        step,
+        maximum,
+        values,
+        contracts,
+        passed_out,
+        first_lead,
+        pass: pass?,
+        name_trump: declared(sections, &["trump"]).first().copied(),
+        declarer_alone,
+        search_reads_bids,
+    })
+}
+
+/// A contract's goal: `points` (by the end of trick `by_trick`), `min_tricks` (a number or
+/// `"all"`) and `max_tricks`.
+pub(super) fn contract_goal(
+    c: &mut TableReader,
+    loc: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) -> ContractGoal {
+    let count = |n: i64, at: &Loc, key: &str, errors: &mut Vec<Diagnostic>| {
+        if (0..=64).contains(&n) {
+            Some(n as u32)
+        } else {
+            errors.push(Diagnostic::error(
+                format!("`{key}` must be from 0 to 64 tricks, found {n}"),
+                at.clone(),
+            ));
+            None
+        }
+    };
+    let points = c.int("points", errors).map(|(n, _)| n);
+    let by_trick = c
+        .int("by_trick", errors)
+        .and_then(|(n, at)| count(n, at, "by_trick", errors))
+        .filter(|&n| n > 0);
+    let max_tricks = c
+        .int("max_tricks", errors)
+        .and_then(|(n, at)| count(n, at, "max_tricks", errors));
+    let min_tricks = match c.item("min_tricks") {
+        None => None,
+        Some(item) => match &item.value {
+            Value::Int(n) => count(*n, &item.loc, "min_tricks", errors).map(TrickCount::Count),
+            Value::Str(w, _) if w == "all" => Some(TrickCount::All),
+            _ => {
+                errors.push(Diagnostic::error(
+                    "`min_tricks` takes a number of tricks or \"all\"",
+                    item.loc.clone(),
+                ));
+                None
+            }
+        },
+    };
+    if by_trick.is_some() && points.is_none() {
+        errors.push(Diagnostic::error(
+            "a contract's `by_trick` needs `points`: the points to reach by that trick",
+            loc.clone(),
+        ));
+    }
+    ContractGoal {
+        points,
+        by_trick,
+        min_tricks,
+        max_tricks,
+    }
+}
+
+/// The marriage shorthand (a declaration of `effect = "marriage"`, with `[flow] marriage`,
+/// `marriage_points`, `trump_marriage_points`, `marriage_counts`) as the two melds it stands
+/// for: `marriage` in a plain suit and `trump-marriage` in trumps, of one class, shown on one's
+/// lead by leading one of their cards, their points added to the card points.
+pub(super) fn marriage_shorthand(
+    melds: &mut Vec<Meld>,
+    decl: DeclId,
+    kinds: Vec<usize>,
+    [plain, trump]: [i64; 2],
+    needs_trick: bool,
+    at: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) {
+    for (id, name, suit, points) in [
+        ("marriage", "Marriage", MeldSuit::Plain, plain),
+        (
+            "trump-marriage",
+            "Marriage in trumps",
+            MeldSuit::Trump,
+            trump,
+        ),
+    ] {
+        if melds.iter().any(|m| m.id == id) {
+            errors.push(
+                Diagnostic::error(
+                    format!("duplicate meld id `{id}`: the `marriage` declaration stands for melds `marriage` and `trump-marriage`"),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "write the marriage as `[[meld]]`s shown with a declaration of `effect = \"meld\"`, or give the other meld another id".into(),
+                )),
+            );
+            continue;
+        }
+        melds.push(Meld {
+            id: id.to_string(),
+            name: name.to_string(),
+            class: "marriage".to_string(),
+            suit,
+            kinds: kinds.clone(),
+            cards: Vec::new(),
+            copies: 1,
+            points,
+            moment: MeldMoment::Lead,
+            leads_its_card: true,
+            needs_trick,
+            adds_to: MeldAddsTo::Points,
+            declaration: Some(decl),
+        });
+    }
+}
+
+/// `[[meld]]`: the melds of a trick-taking game. A meld shown after play is shown with a
+/// `meld` declaration (its `declaration`, else the first), and one shown on winning a trick
+/// needs a `pass` declaration to show none.
+pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnostic>) -> Vec<Meld> {
+    let tables = sections.melds;
+    let meld_declarations = declared(sections, &["meld"]);
+    let mut out: Vec<Meld> = Vec::new();
+    for (t, l) in tables {
+        let mut r = TableReader::new(t, (*l).clone(), "a `[[meld]]`").defined_by(&keys::MELD);
+        let id = r.required_string("id", errors);
+        let name = r.string("name", errors);
+        let class = r.string("class", errors);
+        let suit_at = r.item("suit").map(|i| i.loc.clone());
+        let suit = choice(
+            &mut r,
+            "suit",
+            &[
+                ("trump", MeldSuit::Trump),
+                ("plain", MeldSuit::Plain),
+                ("any", MeldSuit::Any),
+                ("each", MeldSuit::Each),
+            ],
+            errors,
+        );
+        let kinds = r.strings("kinds", errors);
+        let cards = r.strings("cards", errors);
+        let copies = match r.int("copies", errors) {
+            Some((n, _)) if (1..=8).contains(&n) => n as u32,
+            Some((n, at)) => {
+                errors.push(Diagnostic::error(
+                    format!("`copies` must be from 1 to 8, found {n}"),
+                    at.clone(),
+                ));
+                1
+            }
+            None => 1,
+        };
+        let points = r.int("points", errors);
+        if points.is_none() && r.item("points").is_none() {
+            r.missing("points", errors);
+        }
+        let moment = choice(
+            &mut r,
+            "moment",
+            &[
+                ("before-play", MeldMoment::BeforePlay),
+                ("lead", MeldMoment::Lead),
+                ("won-trick", MeldMoment::WonTrick),
+            ],
+            errors,
+        )
+        .unwrap_or(MeldMoment::BeforePlay);
+        let lead_at = r.item("lead").map(|i| i.loc.clone());
+        let leads_its_card = choice(
+            &mut r,
+            "lead",
+            &[("its-card", true), ("any", false)],
+            errors,
+        )
+        .unwrap_or(false);
+        let needs_trick = choice(
+            &mut r,
+            "counts",
+            &[("at-once", false), ("after-first-trick", true)],
+            errors,
+        )
+        .unwrap_or(false);
+        let adds_to = choice(
+            &mut r,
+            "adds_to",
+            &[("melds", MeldAddsTo::Melds), ("points", MeldAddsTo::Points)],
+            errors,
+        )
+        .unwrap_or(MeldAddsTo::Melds);
+        let declaration_id = r.string("declaration", errors);
+        r.finish(errors);
+        let Some(id) = id else { continue };
+        if let Some(at) = lead_at.filter(|_| moment != MeldMoment::Lead) {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "meld `{}`: `lead` is for a meld shown on one's lead",
+                        id.text
+                    ),
+                    at,
+                )
+                .with_help(Some("add `moment = \"lead\"`, or remove `lead`".into())),
+            );
+        }
+        let declaration = match (moment, &declaration_id) {
+            (MeldMoment::BeforePlay, Some(d)) => {
+                errors.push(
+                    Diagnostic::error(
+                        format!(
+                            "meld `{}` is shown before play by every seat: it has no `declaration`",
+                            id.text
+                        ),
+                        d.loc.clone(),
+                    )
+                    .with_help(Some(
+                        "give it `moment = \"lead\"` or `\"won-trick\"`, or remove `declaration`"
+                            .into(),
+                    )),
+                );
+                None
+            }
+            (MeldMoment::BeforePlay, None) => None,
+            (_, Some(d)) => {
+                let found = meld_declarations
+                    .iter()
+                    .copied()
+                    .find(|&i| sections.declarations[i.0 as usize].0.id == d.text);
+                if found.is_none() {
+                    let ids = meld_declarations
+                        .iter()
+                        .map(|i| sections.declarations[i.0 as usize].0.id.as_str());
+                    errors.push(
+                        Diagnostic::error(
+                            format!("no declaration `{}` with `effect = \"meld\"`", d.text),
+                            d.loc.clone(),
+                        )
+                        .with_help(did_you_mean(d.text, ids).or_else(|| {
+                            Some(
+                                "add a `[[declaration]]` with this id and `effect = \"meld\"`: the move that shows the meld".into(),
+                            )
+                        })),
+                    );
+                }
+                found
+            }
+            (_, None) => {
+                let first = meld_declarations.first().copied();
+                if first.is_none() {
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "meld `{}` is shown after play, but no declaration shows it",
+                                id.text
+                            ),
+                            id.loc.clone(),
+                        )
+                        .with_help(Some(
+                            "add a `[[declaration]]` with `effect = \"meld\"`: the move that shows it (its id names the move in records)".into(),
+                        )),
+                    );
+                }
+                first
+            }
+        };
+        if moment == MeldMoment::WonTrick && declared(sections, &["pass"]).is_empty() {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "meld `{}` is shown on winning a trick: the winner needs a `pass` declaration to show none",
+                        id.text
+                    ),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "add `[[declaration]]` with `id = \"pass\"` and `effect = \"pass\"`".into(),
+                )),
+            );
+        }
+        if !check_ident(&id, errors) {
+            continue;
+        }
+        if out.iter().any(|m| m.id == id.text) {
+            errors.push(Diagnostic::error(
+                format!("duplicate meld id `{}`", id.text),
+                id.loc.clone(),
+            ));
+            continue;
+        }
+        let mut kind_ids = Vec::new();
+        for k in &kinds {
+            match deck.kinds.iter().position(|d| d.id == k.text) {
+                Some(i) => kind_ids.push(i),
+                None => errors.push(
+                    Diagnostic::error(
+                        format!("the deck `{}` has no kind `{}`", deck.id, k.text),
+                        k.loc.clone(),
+                    )
+                    .with_help(did_you_mean(
+                        k.text,
+                        deck.kinds.iter().map(|k| k.id.as_str()),
+                    )),
+                ),
+            }
+        }
+        let mut card_ids = Vec::new();
+        for c in &cards {
+            match deck.card_by_id(c.text) {
+                Some(card) => card_ids.push(card),
+                None => errors.push(
+                    Diagnostic::error(format!("unknown card `{}`", c.text), c.loc.clone())
+                        .with_help(did_you_mean(c.text, deck.card_ids())),
+                ),
+            }
+        }
+        let suit = match (suit, kinds.is_empty(), cards.is_empty()) {
+            (Some(s), false, true) => s,
+            (None, true, false) => MeldSuit::Cards,
+            _ => {
+                errors.push(
+                    Diagnostic::error(
+                        format!("meld `{}` needs `kinds` with `suit`, or `cards`", id.text),
+                        suit_at.unwrap_or_else(|| id.loc.clone()),
+                    )
+                    .with_help(Some(
+                        "`kinds = [\"king\", \"queen\"]` with `suit = \"trump\"` (or `plain`, `any`, `each`), or `cards = [\"spades-queen\", \"diamonds-jack\"]` for exactly those cards".into(),
+                    )),
+                );
+                continue;
+            }
+        };
+        let Some((points, _)) = points else { continue };
+        out.push(Meld {
+            id: id.text.to_string(),
+            name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
+            class: class.map_or_else(|| id.text.to_string(), |c| c.text.to_string()),
+            suit,
+            kinds: kind_ids,
+            cards: card_ids,
+            copies,
+            points,
+            moment,
+            leads_its_card,
+            needs_trick,
+            adds_to,
+            declaration,
+        });
+    }
+    for &d in &meld_declarations {
+        if !out.iter().any(|m| m.declaration == Some(d)) {
+            let (decl, at, _) = &sections.declarations[d.0 as usize];
+            errors.push(
+                Diagnostic::error(
+                    format!("declaration `{}` shows melds, but no meld is shown with it", decl.id),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "give a `[[meld]]` `moment = \"lead\"` or `\"won-trick\"` (and `declaration` with this id where there are several), or remove the declaration".into(),
+                )),
+            );
+        }
+    }
+    out
+}
+
+/// Sample facts of finished hands, one per way a hand ends, so that `yaku validate` runs a
+/// trick-taking ruleset's scoring script on each (with the flow's seats, bids and contracts).
+pub(in crate::ruleset) fn tricks_sample_facts(
+    flow: &TricksFlow,
+) -> Vec<Vec<(&'static str, FactValue)>> {
+    let ends = [
+        "claim",
+        "false_claim",
+        "failed_close",
+        "last_trick",
+        "passed_out",
+        "made",
+        "set",
+    ];
+    let seats = flow.players as usize;
+    let side: Vec<FactValue> = (0..seats)
+        .map(|s| FactValue::Int(i64::from(flow.teams.team_of(s) == flow.teams.team_of(0))))
+        .collect();
+    let opponent_seat = (1..seats)
+        .find(|&s| flow.teams.team_of(s) != flow.teams.team_of(0))
+        .unwrap_or(1);
+    let mut bids: Vec<(i64, String, i64)> = vec![(0, String::new(), 0)];
+    if let Some(a) = &flow.auction {
+        bids.push((a.minimum, String::new(), 0));
+        bids.push((a.maximum, String::new(), 0));
+        bids.extend(a.contracts.iter().map(|c| (c.bid, c.id.clone(), c.value)));
+    }
+    let mut out = Vec::new();
+    for end in ends {
+        for (points_self, points_opponent, tricks_self, tricks_opponent, closer, melds) in [
+            (70, 40, 3, 2, "none", 0),
+            (66, 20, 4, 1, "self", 60),
+            (80, 0, 5, 0, "opponent", 150),
+            (30, 66, 0, 4, "none", 40),
+        ] {
+            for (bid, contract, value) in &bids {
+                out.push(vec![
+                    ("end", FactValue::Text(end.into())),
+                    ("points_self", FactValue::Int(points_self)),
+                    ("points_opponent", FactValue::Int(points_opponent)),
+                    ("tricks_self", FactValue::Int(tricks_self)),
+                    ("tricks_opponent", FactValue::Int(tricks_opponent)),
+                    ("closer", FactValue::Text(closer.into())),
+                    ("melds_self", FactValue::Int(melds)),
+                    ("melds_opponent", FactValue::Int(melds / 2)),
+                    ("bid", FactValue::Int(*bid)),
+                    ("contract", FactValue::Text(contract.clone())),
+                    ("value", FactValue::Int(*value)),
+                    ("seat", FactValue::Int(0)),
+                    ("opponent_seat", FactValue::Int(opponent_seat as i64)),
+                    ("side", FactValue::List(side.clone())),
+                ]);
+            }
+        }
+    }
+    out
+}

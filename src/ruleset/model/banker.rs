@@ -1,0 +1,244 @@
+//! The banker family's checked `[flow]`: the bank, ranks and special hands, the pot, the
+//! shoe, drawing rules and bets.
+
+use super::*;
+
+/// The largest bet of a banker game, in a rule file (`min_bet`, `max_bet`) or on the command
+/// line (`--min-bet`, `--max-bet`): each bet decision lists every amount between the limits.
+pub const MAX_BET: i64 = 10_000;
+
+/// The most chips a bankroll starts with, in a rule file (`bankroll`, `banker_bankroll`): far
+/// more than any session moves at [`MAX_BET`] a bet, and far from overflowing a total.
+pub const MAX_BANKROLL: i64 = 1_000_000_000;
+
+/// The flow of a banker game (Kol-ye-si and its relatives): players bet against a banker,
+/// draw more tiles, and compare hand values at a showdown.
+#[derive(Clone, Debug)]
+pub struct BankerFlow {
+    /// Players against the banker when the command line does not say.
+    pub players: u32,
+    /// The most players a table seats.
+    pub max_players: u32,
+    /// Tiles each player receives before betting.
+    pub first_tiles: u32,
+    /// Tiles the banker draws after the bets.
+    pub banker_tiles: u32,
+    /// How many more tiles a player may choose to take (e.g. 1 or 2).
+    pub draw_options: Vec<u32>,
+    /// The smallest bet.
+    pub min_bet: i64,
+    /// The largest bet.
+    pub max_bet: i64,
+    /// Chips each player starts with.
+    pub bankroll: i64,
+    /// Chips the banker starts with (`None`: the banker's purse is unlimited).
+    pub banker_bankroll: Option<i64>,
+    /// The most all the players' bets of one hand may add up to (`table_limit`, Oicho-Kabu's
+    /// domae), hands per seat; `None`: no limit but each player's.
+    pub table_limit: Option<i64>,
+    /// Hands in a session.
+    pub hands: u32,
+    /// Conditions on the banker's first tiles that win every bet at once.
+    pub banker_wins: Vec<DealCheck>,
+    /// A hand's value at the showdown; the higher value wins, equal values draw.
+    pub value: Program,
+    /// The value's formula as written, for rule listings.
+    pub value_source: String,
+    /// What each card adds to a hand's `hand_points` (`card_value`, read on the card alone), by
+    /// card id; all zero without it.
+    pub card_points: Vec<i64>,
+    /// `card_value` as written, for rule sheets.
+    pub card_value_source: Option<String>,
+    /// One player hand for the whole table (`table_hand = true`, as in punto banco): the seats
+    /// only bet, on the ruleset's `bets`, and the drawing rules play both hands.
+    pub table_hand: bool,
+    /// A shoe of several packs dealt across hands (`shoe_packs`, `cut_card`); `None`: every hand
+    /// is dealt from a freshly shuffled pack.
+    pub shoe: Option<Shoe>,
+    /// When the player's hand takes a card (`[[flow.player_draw]]`), the first rule that holds
+    /// deciding; none holding: the hand stands.
+    pub player_draw: Vec<DrawRule>,
+    /// When the banker's hand takes a card (`[[flow.banker_draw]]`).
+    pub banker_draw: Vec<DrawRule>,
+    /// The bets a seat may place on a table hand (`[[flow.bet]]`), each with its own stake.
+    pub bets: Vec<BetKind>,
+    /// Names of hand values (`[[flow.hand_name]]`: 9 is `Kabu`), in file order.
+    pub hand_names: Vec<(i64, String)>,
+    /// The bank as a seat (`[flow.bank]`); `None`: the house banks.
+    pub bank: Option<Bank>,
+    /// Named ranks, best first (`[[flow.hand_rank]]`); empty: hands compare by `value`.
+    pub ranks: Vec<HandRank>,
+    /// Hands that beat only certain ranks, or call for a redeal (`[[flow.special]]`).
+    pub specials: Vec<SpecialHand>,
+    /// A pot game (`[flow.pot]`): no banker's hand, the seats bet into a pot.
+    pub pot: Option<Pot>,
+}
+
+/// How the first banker (or dealer) is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstBanker {
+    /// The first seat.
+    FirstSeat,
+    /// The seat shown the card of highest value.
+    HighCard,
+    /// The seat shown the card of lowest value.
+    LowCard,
+}
+
+/// The bank as one of the seats (`[flow.bank]`).
+#[derive(Clone, Debug)]
+pub struct Bank {
+    /// How the first banker is chosen.
+    pub first: FirstBanker,
+    /// When the bank passes to a player after a showdown (over [`scope::SHOWDOWN`]).
+    pub pass_when: Option<Program>,
+    /// `pass_when` as written.
+    pub pass_when_source: Option<String>,
+    /// Hands one banker keeps the bank before it passes in turn (0: never in turn).
+    pub pass_every: u32,
+    /// Pot games: the pot's winner deals next.
+    pub pass_to_winner: bool,
+}
+
+/// A named rank of hands (`[[flow.hand_rank]]`).
+#[derive(Clone, Debug)]
+pub struct HandRank {
+    /// Its id.
+    pub id: String,
+    /// Its name, `{}` standing for the `within` value.
+    pub name: String,
+    /// When a hand has it (over [`scope::HAND`]).
+    pub when: Program,
+    /// `when` as written.
+    pub when_source: String,
+    /// Orders the rank's hands, higher better.
+    pub within: Option<Program>,
+    /// `within` as written.
+    pub within_source: Option<String>,
+}
+
+impl HandRank {
+    /// The rank's name for a hand whose `within` value is `within`.
+    pub fn words(&self, within: i64) -> String {
+        self.name.replace("{}", &within.to_string())
+    }
+}
+
+/// A special hand (`[[flow.special]]`): it plays as its rank, and also beats the ranks `beats`.
+#[derive(Clone, Debug)]
+pub struct SpecialHand {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When a hand is this special hand (over [`scope::HAND`]).
+    pub when: Program,
+    /// `when` as written.
+    pub when_source: String,
+    /// The ranks it beats (indices into `ranks`).
+    pub beats: Vec<usize>,
+    /// Pot games: the hand is dealt again when every other hand still in ranks below this rank.
+    pub redeal_below: Option<usize>,
+}
+
+/// A pot game (`[flow.pot]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pot {
+    /// Chips each seat antes.
+    pub ante: i64,
+    /// Cards dealt to each seat before each betting round.
+    pub rounds: Vec<u32>,
+    /// The most raises in one betting round.
+    pub raises: u32,
+}
+
+impl BankerFlow {
+    /// True when a house banks, outside the seats: not when a seat banks (`[flow.bank]`) nor
+    /// in a pot game (`[flow.pot]`), where the chips only pass between seats.
+    pub fn has_house(&self) -> bool {
+        self.bank.is_none() && self.pot.is_none()
+    }
+
+    /// A hand's value in words: its name and value (`Kabu (9)`) when `[[flow.hand_name]]` names
+    /// it, else its points (`1 point`, `7 points`).
+    pub fn value_words(&self, value: i64) -> String {
+        match self.hand_names.iter().find(|(v, _)| *v == value) {
+            Some((_, name)) => format!("{name} ({value})"),
+            None if value == 1 => "1 point".to_string(),
+            None => format!("{value} points"),
+        }
+    }
+}
+
+/// The largest value `card_value` may give one card, either way.
+pub const MAX_CARD_VALUE: i64 = 1_000_000;
+
+/// A shoe: `packs` copies of the deck's cards shuffled together and dealt across hands, so that a
+/// hand may hold two equal cards; a new shoe is shuffled before a hand when fewer than `cut`
+/// cards are left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shoe {
+    /// Packs in the shoe.
+    pub packs: u32,
+    /// Cards left behind the cut card: a hand starting with fewer left starts a new shoe.
+    pub cut: u32,
+}
+
+/// What a drawing rule makes a hand do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAction {
+    /// Take one more card (and read the rules again).
+    Draw,
+    /// Take no more cards.
+    Stand,
+    /// Hands per seat: the player chooses how many more cards to take, from `draw_options`.
+    Choose,
+}
+
+/// A drawing rule of a banker game: when `when` holds (over [`scope::SHOWDOWN`]), the hand
+/// draws or stands.
+#[derive(Clone, Debug)]
+pub struct DrawRule {
+    /// Its id.
+    pub id: String,
+    /// Its display name (`Player draws on 0-5`).
+    pub name: String,
+    /// When it applies.
+    pub when: Program,
+    /// The text of `when`, as written.
+    pub when_source: String,
+    /// What the hand does.
+    pub action: DrawAction,
+}
+
+/// A bet a seat may place on a table hand's outcome.
+#[derive(Clone, Debug)]
+pub struct BetKind {
+    /// Its id (`banker`).
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When it wins (over [`scope::SHOWDOWN`]).
+    pub wins: Program,
+    /// The text of `wins`.
+    pub wins_source: String,
+    /// When the stake comes back, neither won nor lost (`None`: never).
+    pub pushes: Option<Program>,
+    /// The text of `pushes`.
+    pub pushes_source: Option<String>,
+    /// What a won stake pays, `numerator` to `denominator` (8 to 1 is `(8, 1)`).
+    pub pays: (i64, i64),
+    /// The share of a win the house keeps, `numerator / denominator` (5% is `(5, 100)`).
+    pub commission: (i64, i64),
+}
+
+impl BetKind {
+    /// What a won `stake` brings in whole chips: the payout less the commission, rounded down.
+    pub fn won(&self, stake: i64) -> i64 {
+        let (pn, pd) = self.pays;
+        let (cn, cd) = self.commission;
+        let num = i128::from(stake) * i128::from(pn) * i128::from(cd - cn);
+        let den = i128::from(pd) * i128::from(cd);
+        i64::try_from(num.div_euclid(den)).unwrap_or(i64::MAX)
+    }
+}

@@ -1,0 +1,277 @@
+//! The matching family's checked `[flow]`: the deal, dealers, captures, dropping out.
+
+use super::*;
+
+/// The flow of a matching game (Koi-Koi and its relatives).
+#[derive(Clone, Debug)]
+pub struct MatchingFlow {
+    /// Seats at the table when the command line does not say.
+    pub players: u32,
+    /// The fewest seats the rules allow.
+    pub min_players: u32,
+    /// The most seats the rules allow.
+    pub max_players: u32,
+    /// Cards in each hand after the deal.
+    pub hand_size: u32,
+    /// Cards face up on the table after the deal.
+    pub table_size: u32,
+    /// Cards dealt at a time.
+    pub deal_packet: u32,
+    /// The order packets go in.
+    pub deal_order: Vec<DealTarget>,
+    /// Where each card of the shuffled deck goes at the deal, in deck order, for each seat count
+    /// from 0 to `max_players` (empty below `min_players`): the seat counted from the dealer (0
+    /// the dealer, 1 the seat after it) or, the seat count, the table. Worked out from the deal's
+    /// sizes, `deal_packet` and `deal_order` once, when the rules load
+    /// ([`MatchingFlow::plan_deal`]), so that each deal is one pass over the deck.
+    pub deal_plans: Box<[Box<[u8]>]>,
+    /// How long a game lasts.
+    pub length: GameLength,
+    /// Who deals first.
+    pub first_dealer: FirstDealer,
+    /// Who deals after a won hand.
+    pub next_dealer: NextDealer,
+    /// Who deals after a drawn hand.
+    pub draw_dealer: NextDealer,
+    /// Declarations offered after a turn that makes or improves a yaku (effects `continue` and
+    /// `stop`), in ruleset order. Play goes on when none may be made.
+    pub after_yaku: Vec<DeclId>,
+    /// Declarations offered to the seat after the dealer once the hands are dealt (effects
+    /// `swap`: take the dealer's hand, `keep`: keep one's own).
+    pub after_deal: Vec<DeclId>,
+    /// `[flow.drop_out]`: seats that decide to play or drop out after the deal.
+    pub drop_out: Option<DropOut>,
+    /// Cards that match any card when played or drawn.
+    pub wild: CardSet,
+    /// What happens when both hands run out.
+    pub exhausted: Exhausted,
+    /// Instant wins checked on each hand after the deal.
+    pub instant_wins: Vec<DealCheck>,
+    /// What happens when both hands hold an instant win.
+    pub both_instant: BothInstant,
+    /// Redeal conditions checked on the table after the deal.
+    pub redeals: Vec<DealCheck>,
+    /// Counted on the table at the deal and given to the scoring script as `table_count`.
+    pub table_count: Option<Program>,
+    /// `table_count` as written, for rule sheets.
+    pub table_count_source: Option<String>,
+    /// `table_multiplies = true`: every point of a hand settled without a script (seat by
+    /// seat, a stop included) is multiplied by the table count (a field's x1, x2, x4).
+    pub table_multiplies: bool,
+    /// `yaku_paid_by = "others"`: in a hand settled seat by seat without a script, each side's
+    /// yaku, dealt combinations and turn events are paid to it by every other side (it gains
+    /// their points once per other side, each other side loses them), so the hand sums to zero.
+    pub yaku_paid_by_others: bool,
+    /// Bonus cards: never matched; played or drawn, they go straight to the player's pile and
+    /// the player takes another card (from the stock into the hand after a hand card, or the
+    /// next draw); dealt to the table, they go to the dealer and the table is filled again.
+    pub bonus: CardSet,
+    /// When the drawn card is of the suit of the pair the hand card has just taken, the three
+    /// cards stay on the table as a stack until the suit's fourth card takes them (never on a
+    /// player's last hand card).
+    pub stacks: bool,
+    /// The cards another player hands over when a turn event takes from them: the lowest card
+    /// of the first of these sets their pile holds.
+    pub give: Vec<CardSet>,
+    /// What turns can do and what it earns, in ruleset order.
+    pub turn_events: Vec<TurnEvent>,
+    /// Declarations the player to act may make before playing a card (effects `reveal`: show
+    /// `count` cards of a suit; `play_suit`: play them at once onto the suit's table card).
+    pub before_play: Vec<DeclId>,
+    /// Choices of how a captured card counts (effect `count_as`), offered when it is captured;
+    /// the fact named after each is 1 for the seat that made it.
+    pub choices: Vec<DeclId>,
+    /// Each seat's starting stake, when scores are transfers: a hand's winner takes its points
+    /// from each loser (a loser with less pays what it has), and the game ends when a stake
+    /// runs out.
+    pub stake: Option<i64>,
+    /// Partnerships: a hand's points are pooled by team, so partners share one score.
+    pub teams: Teams,
+    /// Deal sizes for particular seat counts (`[[flow.deal_size]]`), instead of `hand_size` and
+    /// `table_size`.
+    pub deal_sizes: Vec<DealSize>,
+    /// Combinations of a dealt hand scored at the hand's end while the hand is played on
+    /// (`[[flow.instant_win]]` with `ends = false`), the most points first: a seat holds the
+    /// first that its dealt hand satisfies.
+    pub dealt_yaku: Vec<DealCheck>,
+    /// How a played or drawn card captures (`[[flow.capture]]`), in precedence order; empty: a
+    /// card takes a table card of its suit, the fourth of a suit the three (Koi-Koi).
+    pub captures: Vec<CaptureRule>,
+    /// Who settles a choice between captures.
+    pub capture_choice: CaptureChoice,
+    /// A card is drawn from the stock after the hand card (false in Scopa).
+    pub draws: bool,
+    /// When every hand is empty and the stock holds cards, the hands are dealt again from it.
+    pub refill: bool,
+    /// Who plays first in a hand.
+    pub first_player: FirstPlayer,
+    /// Where the table's cards go when the hands are played out.
+    pub leftover: Leftover,
+    /// A game to a target whose leaders are tied goes on until one leads alone.
+    pub target_ties_play_on: bool,
+    /// The Koi-Koi turn: capture by suit, draw after the hand card, no deal again, the table's
+    /// last cards left on it. The core's turn is compiled for it apart (none of the other
+    /// options' checks on its commonest path).
+    pub classic_turn: bool,
+}
+
+/// One way a card captures (`[[flow.capture]]`).
+#[derive(Clone, Debug)]
+pub struct CaptureRule {
+    /// Take one table card, or a set.
+    pub kind: CaptureKind,
+    /// What is compared or added: `suit`, or a deck attribute's id.
+    pub by: String,
+    /// Each card's value of `by`, by card index (its suit's index for `suit`).
+    pub values: Box<[i64]>,
+    /// For each card, by index, the cards of equal value (an equal capture's candidates).
+    pub equals: Box<[CardSet]>,
+    /// A sum capture's total the set must make, from the played card's value (`played`).
+    pub total: Option<Program>,
+    /// `total` as written.
+    pub total_source: Option<String>,
+    /// The fewest table cards a sum capture takes.
+    pub min_cards: u32,
+    /// Offered only when the rules listed before it capture nothing.
+    pub fallback: bool,
+}
+
+/// What a capture rule takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureKind {
+    /// One table card equal to the played card in `by`.
+    Equal,
+    /// A set of table cards whose `by` values add up to the rule's total.
+    Sum,
+}
+
+/// Who settles a choice between captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureChoice {
+    /// The player, among every capture the rules allow.
+    Player,
+    /// The player, among the captures that take the most cards.
+    MostCards,
+}
+
+/// Who plays first in a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstPlayer {
+    /// The dealer (Koi-Koi's oya).
+    Dealer,
+    /// The seat after the dealer (Scopa: the player at the dealer's right).
+    AfterDealer,
+}
+
+/// Where the table's cards go when the hands are played out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leftover {
+    /// They stay on the table, nobody's.
+    Stay,
+    /// The last seat that captured takes them (Scopa).
+    LastCapturer,
+}
+
+/// The deal at a table of a given size (`[[flow.deal_size]]`): Go-Stop deals ten cards each
+/// and eight to the table with two players, seven and six with three.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DealSize {
+    /// The seat count it applies to.
+    pub players: u32,
+    /// Cards in each hand.
+    pub hand_size: u32,
+    /// Cards face up on the table.
+    pub table_size: u32,
+}
+
+impl MatchingFlow {
+    /// Where each card of the shuffled deck goes at a deal to `seats` seats (as in
+    /// [`MatchingFlow::deal_plans`]): packets go round `deal_order` until every hand and the
+    /// table are full, and a pass that gives nothing ends the deal (an order that leaves a target
+    /// out cannot loop).
+    pub fn plan_deal(&self, seats: usize) -> Vec<u8> {
+        let seats = seats.min(MAX_SEATS);
+        let (hand_size, table_size) = self.sizes(seats);
+        let mut held = [0u32; MAX_SEATS + 1];
+        let mut plan = Vec::new();
+        loop {
+            let before = plan.len();
+            for &target in &self.deal_order {
+                let mut give = |to: usize, want: u32| {
+                    let k = self.deal_packet.min(want.saturating_sub(held[to]));
+                    held[to] += k;
+                    plan.extend(std::iter::repeat_n(to as u8, k as usize));
+                };
+                match target {
+                    DealTarget::Dealer => give(0, hand_size),
+                    DealTarget::Others => (1..seats).for_each(|s| give(s, hand_size)),
+                    DealTarget::Table => give(seats, table_size),
+                }
+            }
+            if plan.len() == before {
+                return plan;
+            }
+        }
+    }
+
+    /// The deal's plan for `seats` seats ([`MatchingFlow::deal_plans`]), worked out now for a
+    /// seat count the rules do not allow.
+    pub fn deal_plan(&self, seats: usize) -> std::borrow::Cow<'_, [u8]> {
+        match self.deal_plans.get(seats) {
+            Some(plan) if !plan.is_empty() => std::borrow::Cow::Borrowed(plan),
+            _ => std::borrow::Cow::Owned(self.plan_deal(seats)),
+        }
+    }
+
+    /// The cards in each hand and on the table at a table of `seats`.
+    #[inline]
+    pub fn sizes(&self, seats: usize) -> (u32, u32) {
+        match self.deal_sizes.iter().find(|d| d.players as usize == seats) {
+            Some(d) => (d.hand_size, d.table_size),
+            None => (self.hand_size, self.table_size),
+        }
+    }
+
+    /// The instant win a dealt `hand` holds (its index), with its holder's facts (scope
+    /// [`scope::INSTANT_WIN`]): the first in ruleset order whose condition holds. The game and
+    /// `yaku score --end instant` choose by this one rule.
+    pub fn instant_win(&self, hand: CardSet, facts: &[i64]) -> Option<usize> {
+        let cx = crate::expr::Context { pile: hand, facts };
+        self.instant_wins.iter().position(|w| w.when.truth(&cx))
+    }
+
+    /// The combination of [`MatchingFlow::dealt_yaku`] a dealt hand holds (the first, by
+    /// points), if any.
+    pub fn dealt_combination(&self, hand: CardSet, facts: &[i64]) -> Option<usize> {
+        let cx = crate::expr::Context { pile: hand, facts };
+        self.dealt_yaku.iter().position(|w| w.when.truth(&cx))
+    }
+}
+
+/// `[flow.drop_out]`: a table larger than the hand needs. After the deal, seats decide in turn
+/// to play (`play`) or drop out (`drop`) until `players` seats play; the rest sit the hand out,
+/// and each dropped hand goes under the stock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropOut {
+    /// The seats that play each hand.
+    pub players: u32,
+    /// True when the seat after the dealer decides first (else the dealer).
+    pub after_dealer: bool,
+    /// Points a seat that drops pays each seat that plays (negative: it is paid).
+    pub pays: i64,
+    /// The `play` declaration.
+    pub play: DeclId,
+    /// The `drop` declaration.
+    pub drop: DeclId,
+}
+
+/// Where a packet of the deal goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealTarget {
+    /// The dealer's hand.
+    Dealer,
+    /// Every other seat's hand, in turn order from the dealer (`opponent` in two-player files).
+    Others,
+    /// Face up on the table.
+    Table,
+}

@@ -1,0 +1,350 @@
+//! The trick-taking family's checked `[flow]`: follow rules, claims and trumps, the auction
+//! and its contracts, melds.
+
+use super::*;
+
+/// What a player must play to a trick once the follow rules apply (the stock gone or closed,
+/// or from the first trick where there is no stock): each obligation a flag, in the order a
+/// player meets them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct FollowRules {
+    /// Follow the suit led when able.
+    pub suit: bool,
+    /// Following suit, beat the best card of the trick so far when able (head the trick); not
+    /// owed once the trick has been trumped.
+    pub head: bool,
+    /// Void in the suit led, play a trump when able.
+    pub trump: bool,
+    /// Trumping a trick that already holds a trump, beat it when able.
+    pub overtrump: bool,
+}
+
+impl FollowRules {
+    /// No obligation (`follow = "free"`).
+    pub const FREE: FollowRules = FollowRules {
+        suit: false,
+        head: false,
+        trump: false,
+        overtrump: false,
+    };
+    /// Follow suit; when void, trump (`follow = "follow-trump"`).
+    pub const FOLLOW_TRUMP: FollowRules = FollowRules {
+        suit: true,
+        head: false,
+        trump: true,
+        overtrump: false,
+    };
+    /// Follow suit and win the trick if possible; when void, trump (`follow = "head"`).
+    pub const HEAD: FollowRules = FollowRules {
+        suit: true,
+        head: true,
+        trump: true,
+        overtrump: false,
+    };
+    /// Follow suit and head the trick; when void, trump and beat a trump already played
+    /// (`follow = "win"`).
+    pub const WIN: FollowRules = FollowRules {
+        suit: true,
+        head: true,
+        trump: true,
+        overtrump: true,
+    };
+    /// The named rule sets, by the names `follow` takes.
+    pub const NAMED: [(&'static str, FollowRules); 4] = [
+        ("free", FollowRules::FREE),
+        ("follow-trump", FollowRules::FOLLOW_TRUMP),
+        ("head", FollowRules::HEAD),
+        ("win", FollowRules::WIN),
+    ];
+    /// The flags' names, as `follow = [...]` lists them.
+    pub const FLAGS: [&'static str; 4] = ["suit", "head", "trump", "overtrump"];
+}
+
+/// How a hand of a trick-taking game reaches its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimRule {
+    /// A player must claim the target (a declaration), and a false claim loses.
+    Declare,
+    /// The hand ends as soon as a player's points reach the target.
+    Automatic,
+    /// No target within a hand: every trick is played and the scoring script settles the hand
+    /// (`claim = "none"`).
+    PlayOut,
+}
+
+/// Where a trick-taking hand's trump suit comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrumpRule {
+    /// The card after the deal is turned up under the stock (Schnapsen).
+    TurnedUp,
+    /// The winner of the auction names it.
+    Declarer,
+}
+
+/// What happens when every player passes in an auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassedOut {
+    /// The dealer must take the contract at the lowest bid.
+    Dealer,
+    /// The hand ends unplayed (end `passed_out`, settled by the scoring script) and the deal
+    /// passes on.
+    Redeal,
+    /// The seat after the dealer (forehand) must take the contract at the lowest bid.
+    Forehand,
+}
+
+/// Who leads the first trick after an auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstLead {
+    /// The seat after the dealer.
+    AfterDealer,
+    /// The auction's winner.
+    Declarer,
+}
+
+/// A contract bid by name (`[[flow.auction.contract]]`): it stands in the bidding at its
+/// `bid` value and may change the follow rules and the trump suit; the scoring script sees its
+/// id as `hand.contract`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contract {
+    /// Its id, as the scoring script sees it.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// What it means, for the rule sheet.
+    pub description: String,
+    /// Its place in the bidding: it outranks every bid below this value (a bid is an
+    /// [`crate::core::Action::Bet`] of this amount).
+    pub bid: i64,
+    /// The follow rules while it is played, instead of `[flow] follow`.
+    pub follow: Option<FollowRules>,
+    /// The declarer names trumps (false: the hand is played without trumps).
+    pub trumps: bool,
+    /// The game points it is worth (`value`; its `bid` unless given): the scoring script sees
+    /// them as `hand.value`.
+    pub value: i64,
+    /// What the declarer's side must do; the hand ends as soon as it is decided.
+    pub goal: ContractGoal,
+    /// The declarer takes the talon into its hand and discards as many cards (where the deal
+    /// leaves a talon).
+    pub talon: bool,
+    /// Who leads the first trick under this contract, instead of `[flow.auction] first_lead`.
+    pub first_lead: Option<FirstLead>,
+}
+
+/// What a contract's declarer must do (`points`, `by_trick`, `min_tricks`, `max_tricks`); an
+/// empty goal leaves the hand to the scoring script. The hand ends as soon as the goal is made
+/// or can no longer be made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContractGoal {
+    /// Card points (with counted marriages) the declarer's side must reach.
+    pub points: Option<i64>,
+    /// ... by the end of this trick (1-based): a contract decided on the first tricks.
+    pub by_trick: Option<u32>,
+    /// Tricks the declarer's side must take at least (`min_tricks = "all"`: every trick).
+    pub min_tricks: Option<TrickCount>,
+    /// Tricks the declarer's side may take at most (0: a Bettler, which must take none).
+    pub max_tricks: Option<u32>,
+}
+
+impl ContractGoal {
+    /// True when the goal says nothing (the scoring script settles the hand).
+    pub fn is_empty(&self) -> bool {
+        *self == ContractGoal::default()
+    }
+}
+
+/// A number of tricks: a count, or every trick of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrickCount {
+    /// This many.
+    Count(u32),
+    /// Every trick of the hand.
+    All,
+}
+
+/// The auction of a trick-taking hand (`[flow.auction]`): bids in turn order from the seat
+/// after the dealer, each a pass, a value (`minimum`, then at least `step` over the last bid,
+/// in steps of `step`) or a named contract; a player who passed bids no more, and the auction
+/// ends when all but one have passed (or all have).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Auction {
+    /// The lowest bid.
+    pub minimum: i64,
+    /// Bids rise in steps of this many.
+    pub step: i64,
+    /// The highest bid offered.
+    pub maximum: i64,
+    /// Value bids are offered (false: only named contracts).
+    pub values: bool,
+    /// Named contracts.
+    pub contracts: Vec<Contract>,
+    /// What happens when everyone passes.
+    pub passed_out: PassedOut,
+    /// Who leads the first trick.
+    pub first_lead: FirstLead,
+    /// The declaration that passes (`effect = "pass"`).
+    pub pass: DeclId,
+    /// The declaration that names trumps (`effect = "trump"`, with a card of the suit).
+    pub name_trump: Option<DeclId>,
+    /// The declarer plays alone against every other seat, who are partners for the hand
+    /// (`sides = "declarer-alone"`; otherwise the partnerships of `[flow] teams`).
+    pub declarer_alone: bool,
+    /// A search (the `expert` bot) deals worlds that agree with the bids and passes it saw
+    /// (`search_reads_bids`, true unless set false).
+    pub search_reads_bids: bool,
+}
+
+impl Auction {
+    /// The named contract bid with `amount`, if any.
+    pub fn contract(&self, amount: i64) -> Option<&Contract> {
+        self.contracts.iter().find(|c| c.bid == amount)
+    }
+}
+
+/// Which suit a meld's cards come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldSuit {
+    /// The listed kinds all in trumps.
+    Trump,
+    /// The listed kinds all in one suit other than trumps (each such suit a meld of its own).
+    Plain,
+    /// The listed kinds all in one suit, any (each suit a meld of its own).
+    Any,
+    /// One card of each listed kind in every suit (an "around": an Ace of each suit).
+    Each,
+    /// Exactly the listed cards (`cards`), whatever the trumps.
+    Cards,
+}
+
+/// When a meld is shown (`moment`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldMoment {
+    /// Every seat's melds, once trumps are known and before the first lead (Pinochle).
+    BeforePlay,
+    /// One meld, by the player on lead, with its declaration (Schnapsen's marriage).
+    Lead,
+    /// One meld, by the winner of a trick before the draw, with its declaration (Bezique).
+    WonTrick,
+}
+
+/// Where a meld's points go (`adds_to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldAddsTo {
+    /// The seat's meld points (`melds_self` of the scoring script).
+    Melds,
+    /// The seat's card points (the target, a contract's goal, `points_self`).
+    Points,
+}
+
+/// A meld (`[[meld]]`): a combination of cards shown from the hand at its moment and scored
+/// from the table. `copies` asks for that many of each card (a double pinochle). A card may
+/// serve in melds of different `class`es but only once within a class; before play the
+/// combinations worth most are counted, and after it a card shown once in a class does not
+/// count again in that class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meld {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its class: melds of one class share no card.
+    pub class: String,
+    /// Where its cards come from.
+    pub suit: MeldSuit,
+    /// The kinds it needs (one card of each), unless `suit` is `Cards`.
+    pub kinds: Vec<usize>,
+    /// The cards it needs, for `suit = Cards` (one of each alike group).
+    pub cards: Vec<crate::deck::CardId>,
+    /// Copies of each card it needs (1; 2 for a double).
+    pub copies: u32,
+    /// Its points.
+    pub points: i64,
+    /// When it is shown.
+    pub moment: MeldMoment,
+    /// Shown on one's lead: the card led must be one of its cards, and showing it leads the
+    /// card (`lead = "its-card"`; else it is shown first and any card is led).
+    pub leads_its_card: bool,
+    /// Its points count only once its holder has won a trick (`counts = "after-first-trick"`).
+    pub needs_trick: bool,
+    /// Where its points go.
+    pub adds_to: MeldAddsTo,
+    /// The declaration that shows it (a meld shown after play), by index.
+    pub declaration: Option<DeclId>,
+}
+
+/// The flow of a trick-taking game (Schnapsen and its relatives): hands of cards, a trump suit
+/// from a card turned up under the stock, tricks won by the highest card of the suit led or the
+/// highest trump, declarations (marriages, exchanging the lowest trump, closing the stock,
+/// claiming the target), and game points from the scoring script.
+#[derive(Clone, Debug)]
+pub struct TricksFlow {
+    /// Seats at the table by default.
+    pub players: u32,
+    /// The fewest seats the rules allow.
+    pub min_players: u32,
+    /// The most seats the rules allow.
+    pub max_players: u32,
+    /// Partnerships: partners' tricks and points are pooled and they share one score.
+    pub teams: Teams,
+    /// Cards in each hand after the deal and after each draw (with `deal_all`, at the default
+    /// table).
+    pub hand_size: u32,
+    /// The whole deck is dealt, evenly, with no stock and no card turned up (`deal = "all"`).
+    pub deal_all: bool,
+    /// `hand_size` cards each; the cards left lie face down as a talon, with no stock and no
+    /// card turned up (`deal = "talon"`): a contract may give it to the declarer.
+    pub talon: bool,
+    /// Where the trump suit comes from.
+    pub trump: TrumpRule,
+    /// The auction before play, if the rules hold one.
+    pub auction: Option<Auction>,
+    /// The melds, in ruleset order: those shown before the first lead (once trumps are known)
+    /// and those shown with a declaration on one's lead or on winning a trick.
+    pub melds: Vec<Meld>,
+    /// Every meld ready for play: its instances for every trump suit, computed once.
+    pub meld_table: crate::ruleset::melds::MeldTable,
+    /// The packets each hand is dealt in, in order (each player gets each packet in turn,
+    /// the seat after the dealer first).
+    pub deal_packets: Vec<u32>,
+    /// The attribute that orders cards within a suit (higher wins).
+    pub rank: usize,
+    /// The attribute that gives a card's points.
+    pub card_points: usize,
+    /// The deck's cards by their points (`card_points`), each value once: a pile's points are
+    /// a popcount per value instead of a look-up per card (a search counts them at every view).
+    pub cards_by_points: Vec<(i64, crate::deck::CardSet)>,
+    /// The card points that win a hand.
+    pub target: i64,
+    /// What must be played to a trick once the stock is gone or closed (from the first trick
+    /// where nothing is left in a stock).
+    pub follow: FollowRules,
+    /// When two alike cards (a double pack) are the best of a trick, the later one wins
+    /// (false: the first played, `equal_cards = "first"`).
+    pub later_equal_wins: bool,
+    /// Whether the target must be claimed.
+    pub claim: ClaimRule,
+    /// Only a player who has won a trick may exchange the lowest trump.
+    pub exchange_needs_trick: bool,
+    /// Card points for winning the last trick (0: none).
+    pub last_trick_points: i64,
+    /// Whether a player may look at the tricks they have won (and so see their points).
+    pub look_at_own_tricks: bool,
+    /// How long a game lasts.
+    pub length: GameLength,
+    /// Who deals first.
+    pub first_dealer: FirstDealer,
+    /// Who deals after each hand.
+    pub next_dealer: NextDealer,
+    /// The declarations that show a meld after play (`effect = "meld"`, or the shorthand
+    /// `"marriage"`), in ruleset order.
+    pub meld_declarations: Vec<DeclId>,
+    /// The declaration that shows no meld on winning a trick (`effect = "pass"`).
+    pub pass: Option<DeclId>,
+    /// The declarations by effect: exchange the lowest trump for the turned-up trump.
+    pub exchange: Option<DeclId>,
+    /// Close the stock.
+    pub close: Option<DeclId>,
+    /// Claim the target.
+    pub claim_declaration: Option<DeclId>,
+}
