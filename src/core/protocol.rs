@@ -132,6 +132,10 @@ pub struct Turn {
     /// since the state before it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<String>,
+    /// The move of `legal` a table offers first: the safe one where there is one (stop with a
+    /// yaku rather than play on), else the first; sent by `yaku serve` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<usize>,
     /// How many lines of the seat's log came before the first of `log`, so that a client
     /// appends `log` to what it holds (keeping the last [`MAX_LOG`]); sent by `yaku serve`
     /// only.
@@ -366,6 +370,7 @@ fn message(kind: &'static str, game: &dyn Game, seat: Option<Seat>, legal: &[Act
         described: Vec::new(),
         table: None,
         log: Vec::new(),
+        default: None,
         log_from: None,
     }
 }

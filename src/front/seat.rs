@@ -97,6 +97,9 @@ impl SeatTable {
             .iter()
             .map(|&a| ids(deck, self.table.reaches(game, a).iter()))
             .collect();
+        if !legal.is_empty() {
+            state.default = Some(self.table.default_choice(game, &legal));
+        }
         state.described = legal
             .iter()
             .map(|&a: &Action| self.table.describe(game, a))

@@ -140,3 +140,45 @@ fn a_connection_is_sent_each_line_of_the_log_once() {
     assert!(said > 200, "a game longer than the log kept: {said} lines");
     assert_eq!(held[held.len() - whole.len()..], whole[..]);
 }
+
+/// Where a seat may stop with a yaku or play on, the move offered first is to stop: the page
+/// lists it first and gives it the focus, so that a stray Enter takes no risk.
+#[test]
+fn a_decision_to_stop_or_play_on_offers_stopping_first() {
+    let r = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
+    let rooms = Rooms::default();
+    let players = ["human".to_string(), "greedy".to_string()];
+    let created = rooms.create(Arc::clone(&r), &players, Some(12)).unwrap();
+    let room = rooms.get(&created.room).unwrap();
+    let mut room = room.blocking_lock();
+    let mut states = Vec::new();
+    for _ in 0..2_000 {
+        let state: serde_json::Value = serde_json::from_str(&room.state(Viewer::Seat(0))).unwrap();
+        let over = state["over"] == true || state["legal"].as_array().is_none_or(Vec::is_empty);
+        states.push(state);
+        if over {
+            break;
+        }
+        // Play on where offered (the last move), so that decisions come again.
+        let last = states.last().unwrap()["legal"].as_array().unwrap().len() - 1;
+        let choice = format!(r#"{{"choose": {last}}}"#);
+        room.answer(Viewer::Seat(0), &choice).unwrap();
+    }
+    let mut decisions = 0;
+    for state in states {
+        let legal = state["legal"].as_array().unwrap();
+        if legal.is_empty() {
+            assert!(state["default"].is_null(), "{state}");
+            continue;
+        }
+        let default = state["default"].as_u64().expect("a default move") as usize;
+        let stop = legal
+            .iter()
+            .position(|m| m["action"] == "declare" && m["id"] == "stop");
+        if let Some(stop) = stop {
+            decisions += 1;
+            assert_eq!(default, stop, "{}", state["described"]);
+        }
+    }
+    assert!(decisions > 0, "the game offers a stop-or-play-on decision");
+}

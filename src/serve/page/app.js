@@ -232,12 +232,21 @@ function draw(state) {
     return;
   }
   $("prompt").textContent = Object.keys(plays).length ? "Your move: play a card" : "Your move";
-  state.legal.forEach((move, i) => {
-    if (move.action === "play" && plays[move.card] === i && view) return;
+  // The table's default move (the safe one: stop rather than play on) comes first and has the
+  // focus, so that a stray Enter never takes a risk.
+  const order = state.legal.map((_, i) => i);
+  if (state.default !== undefined && state.default > 0) {
+    order.splice(state.default, 1);
+    order.unshift(state.default);
+  }
+  for (const i of order) {
+    const move = state.legal[i];
+    if (move.action === "play" && plays[move.card] === i && view) continue;
     const words = state.described?.[i] || describe(move);
     moves.append(moveButton(make("button", { type: "button", textContent: words }), i));
-  });
-  const first = document.querySelector("[data-move]");
+  }
+  const first = document.querySelector('#moves [data-move="' + state.default + '"]') ||
+    document.querySelector("[data-move]");
   first?.focus({ preventScroll: true });
   if (params.get("auto") === "first") document.querySelector('[data-move="0"]')?.click();
 }
