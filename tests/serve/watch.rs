@@ -181,3 +181,31 @@ fn the_creators_page_closes_the_room() {
         "{said}"
     );
 }
+
+/// The lobby offers Koi-Koi first (its list is alphabetical), then the game this browser chose
+/// last; the page has an icon.
+#[test]
+fn the_lobby_offers_koikoi_first_then_the_last_game_chosen() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-lobby");
+    let mut page = Browser::open(&browser, &dir.join("profile"), &served.url);
+    assert!(page.wait_until("document.getElementById('ruleset').options.length > 1"));
+    assert_eq!(
+        page.eval("document.getElementById('ruleset').value"),
+        "koikoi"
+    );
+    assert_eq!(
+        page.eval("!!document.querySelector('link[rel=icon]')"),
+        true,
+        "an icon"
+    );
+    page.eval(
+        "(() => { const s = document.getElementById('ruleset'); s.value = 'gostop'; \
+         s.dispatchEvent(new Event('change')); location.reload(); return 1; })()",
+    );
+    assert!(page.wait_until(
+        "document.getElementById('ruleset').options.length > 1 && \
+         document.getElementById('ruleset').value === 'gostop'"
+    ));
+}

@@ -461,6 +461,11 @@ async function lobby() {
   programs = await (await fetch("/api/bots")).json();
   const select = $("ruleset");
   for (const r of list) select.append(new Option(r.name, r.id));
+  // The game chosen last on this browser, else Koi-Koi, the table's first game (the list is in
+  // alphabetical order).
+  const last = localStorage.getItem("yaku-ruleset");
+  const first = [last, "koikoi"].find((id) => list.some((r) => r.id === id));
+  if (first) select.value = first;
   const show = () => {
     const pasted = select.value === "@pasted";
     const r = pasted ? checked.ruleset : list.find((x) => x.id === select.value);
@@ -469,7 +474,10 @@ async function lobby() {
     $("rules-link").href = "/api/rules/" + r.id;
     seatChoices(r);
   };
-  select.addEventListener("change", show);
+  select.addEventListener("change", () => {
+    if (select.value !== "@pasted") localStorage.setItem("yaku-ruleset", select.value);
+    show();
+  });
   show();
   $("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
