@@ -145,32 +145,21 @@ fn named_paths(text: &str, own: &[String], children: &BTreeSet<String>) -> Vec<M
 
 /// The library's files, by module path (test files and these tests left out).
 fn library() -> BTreeMap<ModPath, String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let (src, paths) = crate::layers::source_files();
     let mut files = BTreeMap::new();
-    let mut dirs = vec![src.clone()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let rel = path.strip_prefix(&src).unwrap();
-            let name = rel.file_stem().unwrap().to_string_lossy();
-            if name == "tests"
-                || name.ends_with("_tests")
-                || name == "layers"
-                || name == "cycles"
-                || name == "sizes"
-                || name == "main"
-            {
-                continue;
-            }
-            files.insert(module_of(rel), std::fs::read_to_string(&path).unwrap());
+    for path in paths {
+        let rel = path.strip_prefix(&src).unwrap();
+        let name = rel.file_stem().unwrap().to_string_lossy();
+        if name == "tests"
+            || name.ends_with("_tests")
+            || name == "layers"
+            || name == "cycles"
+            || name == "sizes"
+            || name == "main"
+        {
+            continue;
         }
+        files.insert(module_of(rel), std::fs::read_to_string(&path).unwrap());
     }
     files
 }

@@ -75,8 +75,9 @@ fn reached(text: &str) -> Vec<(usize, String)> {
     out
 }
 
-#[test]
-fn every_import_goes_down_the_layers() {
+/// The library's `src/` folder and every `.rs` file under it, for the tests that read the
+/// code's shape (this one, `cycles`, `sizes`).
+pub(crate) fn source_files() -> (std::path::PathBuf, Vec<std::path::PathBuf>) {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     let mut dirs = vec![src.clone()];
@@ -90,6 +91,12 @@ fn every_import_goes_down_the_layers() {
             }
         }
     }
+    (src, files)
+}
+
+#[test]
+fn every_import_goes_down_the_layers() {
+    let (src, files) = source_files();
     let mut wrong = Vec::new();
     for file in files {
         let rel = file.strip_prefix(&src).unwrap();

@@ -8,23 +8,14 @@ const MOST_LINES: usize = 2000;
 
 #[test]
 fn no_source_file_over_2000_lines() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut dirs = vec![src.clone()];
+    let (src, paths) = crate::layers::source_files();
+    let files = paths.len();
     let mut over = Vec::new();
-    let mut files = 0;
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files += 1;
-                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
-                if lines > MOST_LINES {
-                    let rel = path.strip_prefix(&src).unwrap();
-                    over.push(format!("  src/{}: {lines} lines", rel.display()));
-                }
-            }
+    for path in paths {
+        let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+        if lines > MOST_LINES {
+            let rel = path.strip_prefix(&src).unwrap();
+            over.push(format!("  src/{}: {lines} lines", rel.display()));
         }
     }
     assert!(files > 100, "only {files} source files found under src/");
