@@ -315,57 +315,41 @@ fn seat_messages() {
 /// A `yaku serve` for the API fuzzer: rooms in memory, every per-address limit lifted (the fuzzer
 /// is one address), killed when dropped.
 struct FuzzedServer {
-    child: std::process::Child,
+    /// The server process, killed when dropped.
+    _served: crate::serve::Served,
     host: String,
-}
-
-impl Drop for FuzzedServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl FuzzedServer {
     fn start() -> FuzzedServer {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(crate::common::bin())
-            .args(["serve", "--no-open", "--in-memory"])
-            .args([
+        let served = crate::serve::Served::start_with(
+            &[
                 "--limit",
                 "requests_per_second=1000000",
                 "--limit",
                 "request_burst=1000000",
-            ])
-            .args([
                 "--limit",
                 "rooms_per_address=100000",
                 "--limit",
                 "rooms=100000",
-            ])
-            .args(["--limit", "connections_per_address=4000"])
-            .args([
+                "--limit",
+                "connections_per_address=4000",
                 "--limit",
                 "messages_per_second=1000000",
                 "--limit",
                 "message_burst=1000000",
-            ])
-            .args(["--limit", "header_time=2s", "--limit", "idle_time=2s"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("yaku serve starts");
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let host = line
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("http://"))
-            .expect("the server's address")
-            .trim_end_matches('/')
-            .to_string();
-        FuzzedServer { child, host }
+                "--limit",
+                "header_time=2s",
+                "--limit",
+                "idle_time=2s",
+            ],
+            std::process::Stdio::null(),
+        );
+        let host = served.host();
+        FuzzedServer {
+            _served: served,
+            host,
+        }
     }
 
     /// Sends `bytes` on a new connection and reads what comes back (at most a few seconds);

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 /// A running `yaku serve`, stopped when dropped.
-struct Served {
+pub(crate) struct Served {
     child: Child,
     url: String,
 }
@@ -29,7 +29,7 @@ impl Served {
 
     /// `yaku serve` with more arguments (rooms in memory unless they give `--db`), its
     /// standard error to `stderr`.
-    fn start_with(args: &[&str], stderr: Stdio) -> Served {
+    pub(crate) fn start_with(args: &[&str], stderr: Stdio) -> Served {
         let memory = (!args.contains(&"--db")).then_some("--in-memory");
         let mut child = Command::new(bin())
             .args(["serve", "--no-open"])
@@ -52,7 +52,7 @@ impl Served {
     }
 
     /// The server's `HOST:PORT`.
-    fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         self.url
             .trim_start_matches("http://")
             .trim_end_matches('/')
