@@ -43,3 +43,5 @@ for line in sys.stdin:
         legal, table = message["legal"], seen(message["zones"], "table")
         best = max(range(len(legal)), key=lambda i: weigh(legal[i], table))
         print(json.dumps({"choose": best}), flush=True)
+    elif message["type"] == "game_over":  # the last message: the input closes after it
+        print(f"protocol_bot: game over, scores {message['scores']}", file=sys.stderr)

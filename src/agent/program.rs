@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 
 /// How long a program may take over one answer, and over taking one message yaku sends it.
 pub const ANSWER_TIME: Duration = Duration::from_secs(10);
+/// How long a program may take to end after `game_over` and the close of its input, before
+/// its group is killed.
+const GRACE: Duration = Duration::from_secs(1);
 /// The longest answer line read: a longer one is refused.
 const MAX_LINE: usize = 64 * 1024;
 
@@ -35,6 +38,14 @@ pub struct ProgramAgent {
     /// A notice not yet taken by the front ([`Agent::notice`]).
     notice: Option<String>,
     answer_time: Duration,
+    /// What the program has asked for (`{"options": ...}`).
+    options: protocol::Options,
+    /// The moves not yet told, the last [`protocol::MAX_MOVES`].
+    moves: std::collections::VecDeque<protocol::Moved>,
+    /// How many moves not yet told were let go of.
+    dropped: usize,
+    /// The program answered the last move asked of it: that move, when seen, is not told.
+    answered: bool,
 }
 
 struct Running {
@@ -64,6 +75,10 @@ impl ProgramAgent {
             failed: None,
             notice: None,
             answer_time: ANSWER_TIME,
+            options: protocol::Options::default(),
+            moves: std::collections::VecDeque::new(),
+            dropped: 0,
+            answered: false,
         })
     }
 
@@ -116,10 +131,69 @@ impl ProgramAgent {
             self.start(game, seat)?;
         }
         let time = self.answer_time;
+        let mut turn = protocol::turn(game, seat, legal);
+        (turn.moves, turn.moves_dropped) = self.untold();
         let running = self.running.as_mut().expect("started above");
-        running.send(&protocol::turn(game, seat, legal), time)?;
-        let line = running.answer(time)?;
-        protocol::answered(&line, legal, game.ruleset())
+        running.send(&turn, time)?;
+        // Options lines come before the answer, all within the time of one answer.
+        let deadline = Instant::now() + time;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(format!("no answer within {} s", time.as_secs_f64()));
+            }
+            let line = running.answer(left)?;
+            match protocol::options_in(&line) {
+                Some(options) => self.options = options?,
+                None => return protocol::answered(&line, legal, game.ruleset()),
+            }
+        }
+    }
+
+    /// The moves not yet told, and how many were let go of; both start again.
+    fn untold(&mut self) -> (Vec<protocol::Moved>, usize) {
+        (
+            self.moves.drain(..).collect(),
+            std::mem::take(&mut self.dropped),
+        )
+    }
+
+    /// Sends `game_over`, closes the program's input, lets it end on its own for at most
+    /// [`GRACE`] (until it closes its output), then ends its group.
+    fn finish(&mut self, game: &dyn Game) {
+        let Some(mut running) = self.running.take() else {
+            return;
+        };
+        let (moves, dropped) = self.untold();
+        let message = protocol::game_over(game, running.seat, moves, dropped);
+        if running.send(&message, self.answer_time).is_ok() {
+            let Running {
+                mut child,
+                input,
+                mut output,
+                ..
+            } = running;
+            drop(input);
+            let deadline = Instant::now() + GRACE;
+            let mut chunk = [0; 8192];
+            // What it writes now is read and let go of, until it closes its output.
+            loop {
+                match output.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        if !matches!(ready(&output, libc::POLLIN, deadline), Ok(true)) {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            groups::end(&mut child);
+        } else {
+            groups::end(&mut running.child);
+        }
     }
 
     fn stop(&mut self) {
@@ -357,8 +431,15 @@ impl Agent for ProgramAgent {
         rng: &mut Xoshiro256PlusPlus,
     ) -> Action {
         if self.failed.is_none() {
+            // A program that asked not to be sent forced moves is told them in its next turn.
+            if legal.len() == 1 && !self.options.forced && self.running.is_some() {
+                return legal[0];
+            }
             match self.ask(game, seat, legal) {
-                Ok(action) => return action,
+                Ok(action) => {
+                    self.answered = true;
+                    return action;
+                }
                 Err(why) => {
                     self.stop();
                     let notice = format!(
@@ -376,6 +457,32 @@ impl Agent for ProgramAgent {
 
     fn notice(&mut self) -> Option<String> {
         self.notice.take()
+    }
+
+    fn watches(&self) -> bool {
+        true
+    }
+
+    fn saw(&mut self, game: &dyn Game, watcher: Seat, seat: Seat, action: Action) {
+        if self.failed.is_some() {
+            return;
+        }
+        // The move it answered itself is not told back.
+        if seat == watcher && std::mem::take(&mut self.answered) {
+            return;
+        }
+        if self.moves.len() == protocol::MAX_MOVES {
+            self.moves.pop_front();
+            self.dropped += 1;
+        }
+        self.moves
+            .push_back(protocol::moved(game, watcher, seat, action));
+    }
+
+    fn game_over(&mut self, game: &dyn Game) {
+        if self.failed.is_none() {
+            self.finish(game);
+        }
     }
 }
 

@@ -20,7 +20,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1000, value_name = "N")]
     games: usize,
     /// The bots, one per seat (they rotate seats from game to game): `random`, `greedy`,
-    /// `expert`, `expert:N` in every game; banker games also take strategies (`seed`,
+    /// `expert`, `expert:N`, `expert@T` in every game, or `cmd:PROGRAM ARGS` for a program of
+    /// your own that plays over the seat protocol; banker games also take strategies (`seed`,
     /// `always-one`, `always-two`, `best-fixed`, `best`, or a strategy file).
     /// Default: `greedy` in the first seat and `random` in every other seat the ruleset has.
     #[arg(long, value_delimiter = ',', value_name = "A,B")]

@@ -50,6 +50,49 @@ pub trait Agent: Send {
     fn notice(&mut self) -> Option<String> {
         None
     }
+
+    /// True for an agent told every move as it is made ([`Agent::saw`]): a seat program,
+    /// whose `turn` lists the moves since its last. Asked once a game, so that a game of bots
+    /// that do not watch pays nothing for it.
+    fn watches(&self) -> bool {
+        false
+    }
+
+    /// `seat` made `action`; `game` is the game just after it, and `watcher` the seat this
+    /// agent plays. Called only on an agent that [watches](Agent::watches), for every move of
+    /// every seat, its own included.
+    fn saw(&mut self, _game: &dyn Game, _watcher: Seat, _seat: Seat, _action: Action) {}
+
+    /// The game is over, as `game` ended: the agent's last word (a seat program is sent
+    /// `game_over` and its input closed).
+    fn game_over(&mut self, _game: &dyn Game) {}
+}
+
+/// The seats whose agents [watch](Agent::watches), as a mask.
+pub fn watchers(agents: &[Box<dyn Agent>]) -> u64 {
+    agents
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (s, a)| m | u64::from(a.watches()) << s)
+}
+
+/// Tells every agent of `watching` (a mask from [`watchers`]) that `seat` made `action`, of
+/// which `game` is the result.
+pub fn tell_watchers(
+    agents: &mut [Box<dyn Agent>],
+    watching: u64,
+    game: &dyn Game,
+    seat: Seat,
+    action: Action,
+) {
+    let mut rest = watching;
+    while rest != 0 {
+        let watcher = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if let Some(agent) = agents.get_mut(watcher) {
+            agent.saw(game, watcher, seat, action);
+        }
+    }
 }
 
 /// The RNG agents draw from in a game played with `seed` (separate from the deal's stream).
@@ -73,18 +116,37 @@ pub fn play_out<G: Game + ?Sized>(
         .fold(0u64, |m, (s, a)| m | u64::from(a.plays_uniformly()) << s);
     // Allocated at the first agent that reads the actions: a random agent never does.
     let mut legal = Vec::new();
-    while let Some(seat) = game.to_act() {
-        let applied = if uniform >> seat & 1 != 0 {
-            game.play_uniform(uniform, rng)
-        } else {
+    let watching = watchers(agents);
+    // A game watched is played move by move, each move told; the second loop is the one every
+    // simulation of yaku's own bots runs, with nothing to tell.
+    if watching != 0 {
+        while let Some(seat) = game.to_act() {
             game.legal_actions(&mut legal);
             let action = agents[seat].choose(game.as_dyn(), seat, &legal, rng);
-            game.apply(action)
-        };
-        // An agent that chose outside the legal actions is a bug in the agent: the game stops
-        // rather than loop.
-        if applied.is_err() {
-            break;
+            // An agent that chose outside the legal actions is a bug in the agent: the game
+            // stops rather than loop.
+            if game.apply(action).is_err() {
+                break;
+            }
+            tell_watchers(agents, watching, game.as_dyn(), seat, action);
+        }
+    } else {
+        while let Some(seat) = game.to_act() {
+            let applied = if uniform >> seat & 1 != 0 {
+                game.play_uniform(uniform, rng)
+            } else {
+                game.legal_actions(&mut legal);
+                let action = agents[seat].choose(game.as_dyn(), seat, &legal, rng);
+                game.apply(action)
+            };
+            if applied.is_err() {
+                break;
+            }
+        }
+    }
+    if game.is_over() {
+        for agent in agents.iter_mut() {
+            agent.game_over(game.as_dyn());
         }
     }
     match game.error() {

@@ -3,8 +3,10 @@
 //! ([`Game::unseen`] gives the rest as counts); the messages are built here, once, for every
 //! front that speaks the protocol.
 //!
-//! yaku sends `hello` once, then `turn` whenever the seat must act; the seat answers each
-//! `turn` with `{"choose": N}` (an index into `legal`) or `{"action": {...}}` (one of `legal`).
+//! yaku sends `hello` once, then `turn` whenever the seat must act (with the moves made since
+//! the seat's last turn), and `game_over` at the end; the seat answers each `turn` with
+//! `{"choose": N}` (an index into `legal`) or `{"action": {...}}` (one of `legal`), and may
+//! send `{"options": {...}}` on a line of its own before an answer.
 
 use super::Action;
 use super::game::Game;
@@ -13,8 +15,9 @@ use super::seat::Seat;
 use crate::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
 
-/// The protocol's version: a program may check it in `hello`.
-pub const VERSION: u32 = 1;
+/// The protocol's version: a program may check it in `hello`. Version 2 added `moves` to
+/// `turn`, `game_over`, and `options`; a program written for version 1 reads it unchanged.
+pub const VERSION: u32 = 2;
 
 /// One card of the deck, as `hello` describes it.
 #[derive(Clone, Debug, Serialize)]
@@ -141,6 +144,136 @@ pub struct Turn {
     /// only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log_from: Option<u64>,
+    /// The moves made since the seat's last `turn` (since the game began, at the first), the
+    /// first first: every seat's, the seat's own forced moves included; sent to seat
+    /// programs only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<Moved>,
+    /// How many moves made since the last `turn` are left out of `moves`, which holds the
+    /// last [`MAX_MOVES`].
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub moves_dropped: usize,
+}
+
+/// The most moves a `turn` or `game_over` lists.
+pub const MAX_MOVES: usize = 4096;
+
+/// A move as a seat is told it: the seat that made it and the move as records write it, with
+/// the cards the seat may not see left out (`hidden`: a card laid face down).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Moved {
+    /// The seat that moved.
+    pub seat: Seat,
+    /// The move: `action` and its fields, as `legal` writes them.
+    #[serde(flatten)]
+    pub action: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The last message: the game is over. The program's input is closed after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameOver {
+    /// Always `"game_over"`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The seat told.
+    pub seat: Seat,
+    /// Every seat's final score.
+    pub scores: Vec<i64>,
+    /// Every hand played out, the first first.
+    pub history: Vec<HandPoints>,
+    /// Every zone as the game ended, as this seat sees it.
+    pub zones: Vec<Zone>,
+    /// The moves made since the seat's last `turn`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<Moved>,
+    /// How many of those are left out of `moves`.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub moves_dropped: usize,
+}
+
+/// Settings a seat program may send, on a line of its own before any answer:
+/// `{"options": {"forced": false}}`. They hold from the next `turn` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// `false`: the seat is not sent a `turn` when only one move is legal; the move is made
+    /// for it and listed in the next message's `moves`. `true` by default.
+    #[serde(default = "yes")]
+    pub forced: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { forced: true }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptionsLine {
+    options: Options,
+}
+
+/// The options a line of a seat program sets, if it is an options line (`Err` for an options
+/// line that names an unknown option); `None` for any other line.
+pub fn options_in(text: &str) -> Option<Result<Options, String>> {
+    let value: serde_json::Value = serde_json::from_str(text.trim()).ok()?;
+    value.get("options")?;
+    Some(
+        serde_json::from_value::<OptionsLine>(value)
+            .map(|line| line.options)
+            .map_err(|e| format!("the options line is not one this protocol reads ({e})")),
+    )
+}
+
+/// `seat`'s move `action` as `observer` is told it, from `game` just after it: a card the
+/// observer may not see ([`Game::unseen`]) is not named, and the move says `"hidden": true`.
+pub fn moved(game: &dyn Game, observer: Seat, seat: Seat, action: Action) -> Moved {
+    let step = StepAction::from_action(action, game.ruleset());
+    let mut map = match serde_json::to_value(&step) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let deck = &game.ruleset().deck;
+    let unseen = game.unseen(observer);
+    let named = |v: &serde_json::Value| match v {
+        serde_json::Value::String(id) => vec![id.clone()],
+        serde_json::Value::Array(ids) => ids
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let hidden = ["card", "cards"].iter().any(|key| {
+        map.get(*key).is_some_and(|v| {
+            named(v)
+                .iter()
+                .any(|id| deck.card_by_id(id).is_none_or(|c| unseen.contains(c)))
+        })
+    });
+    if hidden {
+        map.remove("card");
+        map.remove("cards");
+        map.insert("hidden".to_string(), serde_json::Value::Bool(true));
+    }
+    Moved { seat, action: map }
+}
+
+/// The `game_over` message for `seat`, with the moves it has not been told.
+pub fn game_over(game: &dyn Game, seat: Seat, moves: Vec<Moved>, dropped: usize) -> GameOver {
+    GameOver {
+        kind: "game_over",
+        seat,
+        scores: game.scores().to_vec(),
+        history: history(game),
+        zones: zones_seen(game, seat),
+        moves,
+        moves_dropped: dropped,
+    }
 }
 
 /// The most lines of `log` a `state` carries.
@@ -372,6 +505,8 @@ fn message(kind: &'static str, game: &dyn Game, seat: Option<Seat>, legal: &[Act
         log: Vec::new(),
         default: None,
         log_from: None,
+        moves: Vec::new(),
+        moves_dropped: 0,
     }
 }
 

@@ -509,7 +509,7 @@ impl Record {
         let actual = hash_hex(ruleset.content_hash);
         match &self.ruleset.content_hash {
             None => HashCheck::Unrecorded,
-            Some(h) if h.eq_ignore_ascii_case(&actual) => HashCheck::Same,
+            Some(h) if ruleset.same_rules(h) => HashCheck::Same,
             Some(h) => HashCheck::Differs {
                 recorded: h.clone(),
                 actual,

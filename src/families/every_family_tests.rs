@@ -226,7 +226,8 @@ fn shown_by(event: &crate::core::Event) -> CardSet {
 /// message a seat receives in whole games of every bundled ruleset names no card that lies in
 /// the stock or in another seat's hand (`hand N`, `tiles N`, the banker's tiles) and that no
 /// event has shown to every seat. A table hand (cards dealt face up to bet on) is public.
-/// Checked are the zones and the cards the legal moves play or take.
+/// Checked are the zones, the cards the legal moves play or take, and every other seat's move
+/// as the seat is told it (protocol 2's `moves`).
 #[test]
 fn a_seat_is_told_nothing_of_hidden_cards() {
     use crate::core::protocol;
@@ -281,6 +282,37 @@ fn a_seat_is_told_nothing_of_hidden_cards() {
                 messages += 1;
                 let a = RandomAgent.choose(&*game, seat, &legal, &mut rng);
                 game.apply(a).unwrap();
+                // The move as each other seat is told it in its next turn's `moves`.
+                shown = game
+                    .drain_events()
+                    .iter()
+                    .fold(shown, |s, e| s | shown_by(e));
+                for observer in (0..game.seats()).filter(|&o| o != seat) {
+                    let hidden = game
+                        .zones()
+                        .into_iter()
+                        .filter(|(zone, _)| {
+                            let owner = zone
+                                .strip_prefix("hand ")
+                                .or_else(|| zone.strip_prefix("tiles "))
+                                .and_then(|n| n.parse::<usize>().ok());
+                            match owner {
+                                Some(owner) => owner != observer && !table_hand,
+                                None => zone == "stock" || (zone == "banker" && !table_hand),
+                            }
+                        })
+                        .fold(CardSet::EMPTY, |h, (_, cards)| h | cards);
+                    let told = protocol::moved(&*game, observer, seat, a);
+                    let named =
+                        protocol::cards_named(&serde_json::to_string(&told).unwrap(), &r.deck);
+                    let leaked = named & (hidden - shown);
+                    assert!(
+                        leaked.is_empty(),
+                        "{} seed {seed}: seat {observer} is told {:?} of seat {seat}'s move",
+                        r.id,
+                        r.deck.ids(leaked)
+                    );
+                }
             }
             assert!(messages > 0, "{}", r.id);
         }
@@ -333,4 +365,24 @@ fn a_spectator_is_told_nothing_of_hidden_cards() {
             }
         }
     }
+}
+
+/// A move is told without the cards the seat told may not see: a card still in another seat's
+/// hand is not named (`"hidden": true`), and the same move told to the seat that holds the card
+/// names it.
+#[test]
+fn a_move_of_a_card_a_seat_may_not_see_is_told_hidden() {
+    use crate::core::protocol;
+    let r = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
+    let game = start(&r, 2, 1, false);
+    let seat = game.to_act().unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let other = protocol::moved(&*game, 1 - seat, seat, legal[0]);
+    assert_eq!(
+        serde_json::to_value(&other).unwrap(),
+        serde_json::json!({"seat": seat, "action": "play", "hidden": true})
+    );
+    let own = protocol::moved(&*game, seat, seat, legal[0]);
+    assert!(own.action["card"].is_string(), "{own:?}");
 }

@@ -276,7 +276,8 @@ pub(super) fn ruleset(
         description: description.map_or_else(String::new, |d| d.text.to_string()),
         sources: sources.iter().map(|s| s.text.to_string()).collect(),
         notes: notes.iter().map(|s| s.text.to_string()).collect(),
-        content_hash: content_hash(&loader.sources),
+        content_hash: super::fingerprint::content_hash(&loader.sources),
+        text_hash: super::fingerprint::text_hash(&loader.sources),
         deck,
         yaku,
         flow: flow?,
@@ -287,24 +288,6 @@ pub(super) fn ruleset(
         defines: define_sources,
         carry,
     })
-}
-
-/// FNV-1a over every text read, in load order.
-fn content_hash(sources: &crate::diag::SourceMap) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    // The spec of a combination (`koikoi+house/a`) names files, which are hashed themselves: the
-    // same rules named from another folder hash the same.
-    for f in sources
-        .files()
-        .iter()
-        .filter(|f| f.name != "<command line>")
-    {
-        for b in f.text.bytes().chain([0xff]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
 }
 
 /// The deck without the optional cards (bonus cards) the ruleset's `optional_cards` does not

@@ -23,6 +23,7 @@
 mod build;
 pub mod bundled;
 mod deck_file;
+mod fingerprint;
 mod flow;
 pub mod keys;
 mod load;

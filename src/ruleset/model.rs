@@ -268,8 +268,12 @@ pub struct Ruleset {
     pub defines: Vec<(String, String)>,
     /// Values carried from hand to hand (`[[carry]]`), in ruleset order.
     pub carry: Vec<Carry>,
-    /// A hash of every source text the ruleset was built from (for game records).
+    /// A hash of what plays in every file the ruleset was built from, comments and layout
+    /// left out (for game records: [`Ruleset::same_rules`]).
     pub content_hash: u64,
+    /// The hash of the files' whole text, yaku's earlier content hash, which records written
+    /// before `content_hash` hold.
+    pub text_hash: u64,
 }
 
 /// A named option of the rules (`[options]`): a number or a switch that expressions read by name
@@ -426,6 +430,15 @@ impl Flow {
 }
 
 impl Ruleset {
+    /// Whether `hash`, a content hash in hex as a record or a stored room keeps it, names these
+    /// rules: the hash of what plays, or the earlier hash of the whole text that records written
+    /// before it hold.
+    pub fn same_rules(&self, hash: &str) -> bool {
+        [self.content_hash, self.text_hash]
+            .iter()
+            .any(|h| format!("{h:016x}").eq_ignore_ascii_case(hash))
+    }
+
     /// A failure of what the scoring script returned (its file named), or of the ruleset's own
     /// scoring where it has no script: a `seats` list of the wrong length, a carried value it
     /// does not declare.

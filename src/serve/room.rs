@@ -321,6 +321,7 @@ impl Room {
             if self.game.apply(action).is_err() {
                 return false;
             }
+            self.tell_bots(seat, action);
             self.narrate();
             self.moves.push(step(seat, action, &self.ruleset));
         }
@@ -354,9 +355,13 @@ impl Room {
             }
         }
         if self.game.is_over() {
-            // A finished game's programs are stopped (dropping their agents ends them).
+            // A finished game's programs are told so and stopped (dropping their agents ends
+            // what is left of them).
             for holder in &mut self.holders {
-                if matches!(holder, Holder::Bot(b) if b.name().starts_with("cmd:")) {
+                if let Holder::Bot(bot) = holder
+                    && bot.name().starts_with("cmd:")
+                {
+                    bot.game_over(&*self.game);
                     *holder = Holder::Bot(Box::new(crate::agent::GreedyAgent));
                 }
             }
@@ -394,6 +399,17 @@ impl Room {
         for (s, table) in self.tables.iter_mut().enumerate() {
             if let Some(table) = table.as_mut().filter(|_| s != seat) {
                 table.announce(&*self.game, seat, action);
+            }
+        }
+    }
+
+    /// Tells each bot that watches the game (a seat program) `seat`'s move, just made.
+    fn tell_bots(&mut self, seat: Seat, action: crate::core::Action) {
+        for (watcher, holder) in self.holders.iter_mut().enumerate() {
+            if let Holder::Bot(bot) = holder
+                && bot.watches()
+            {
+                bot.saw(&*self.game, watcher, seat, action);
             }
         }
     }
@@ -483,6 +499,7 @@ impl Room {
         let from = self.moves.len();
         self.announce(seat, action);
         self.game.apply(action).map_err(|e| e.to_string())?;
+        self.tell_bots(seat, action);
         self.narrate();
         self.moves.push(step(seat, action, &self.ruleset));
         self.play_bots();

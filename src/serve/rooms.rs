@@ -489,8 +489,7 @@ impl Rooms {
                         code: code.clone(),
                         notice,
                     }));
-                    let now = crate::core::record::hash_hex(room.ruleset().content_hash);
-                    if now != stored.content_hash {
+                    if !room.ruleset().same_rules(&stored.content_hash) {
                         problems.push(StoreError::RulesChanged {
                             code: code.clone(),
                             ruleset: stored.ruleset.clone(),

@@ -1,7 +1,7 @@
 //! Mutation fuzzing on the stable toolchain, for a fixed time: the rule-file loader, the
 //! expression parser and compiler, the record reader, a seat's answers and the server's HTTP
 //! API, each fed its seed corpus (the bundled rulesets, decks and scripts; every `when` of them;
-//! records of short games; a turn and answers to it; requests to every route) and mutations of
+//! records of short games; a turn, answers and options lines; requests to every route) and mutations of
 //! it (bytes changed, ranges cut, copied or spliced from another seed, hostile tokens put in).
 //!
 //! Each input must end without a panic and within [`SLOW`]; after each request to the server
@@ -305,10 +305,15 @@ fn seat_messages() {
         r#"{"action": {"action": "declare", "id": "koikoi"}}"#.into(),
         r#"{"action": {"action": "bet", "amount": -1}}"#.into(),
         r#"{"token": "00"}"#.into(),
+        r#"{"options": {"forced": false}}"#.into(),
+        r#"{"options": {}}"#.into(),
     ];
     corpus.push(serde_json::to_string(&yaku::core::protocol::turn(&*game, seat, &legal)).unwrap());
     fuzz("seat", &corpus, |text| {
-        let _ = yaku::core::protocol::answered(text, &legal, &ruleset);
+        // As a program's line is read: an options line, else an answer.
+        if yaku::core::protocol::options_in(text).is_none() {
+            let _ = yaku::core::protocol::answered(text, &legal, &ruleset);
+        }
     });
 }
 

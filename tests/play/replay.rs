@@ -753,3 +753,43 @@ fn a_record_embeds_the_script_and_deck_its_rules_read() {
     std::fs::remove_dir_all(dir.join("rules")).unwrap();
     assert_eq!(final_scores(&dir, "a.json", &[]), scores);
 }
+
+/// The content hash covers what plays: a rule file whose comments and layout were edited holds
+/// the rules a record was played with, and a record written before (holding the hash of the
+/// files' whole text, and naming its file instead of embedding it) still replays unforced.
+#[test]
+fn comments_and_layout_do_not_change_the_rules() {
+    let dir = temp_dir("replay-comments");
+    let mine = "[ruleset]\nid = \"my\"\nextends = \"koikoi\"\n[flow]\nrounds = 1\n";
+    std::fs::write(dir.join("my.toml"), mine).unwrap();
+    record(&dir, "my.toml", 7, "a.json");
+    let edited = "# My house rules\n[ruleset]\n  id = \"my\"   # its id\n  extends = \"koikoi\"\n\n[flow]\nrounds = 1 # one hand\n";
+    std::fs::write(dir.join("edited.toml"), edited).unwrap();
+    let out = yaku(&["replay", "a.json", "--json", "--rules", "edited.toml"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(
+        out.stderr
+            .contains("note: `edited.toml` holds the rules `a.json` was played with"),
+        "{}",
+        out.stderr
+    );
+    // A record as yaku wrote them before: the file named, not embedded, and the hash of the
+    // whole text.
+    let loaded = yaku::ruleset::load(dir.join("my.toml").to_str().unwrap())
+        .value
+        .unwrap();
+    assert_ne!(loaded.text_hash, loaded.content_hash);
+    let mut rec = read(&dir.join("a.json"));
+    rec["ruleset"]
+        .as_object_mut()
+        .unwrap()
+        .remove("files")
+        .expect("the record embeds its files");
+    rec["ruleset"]["content_hash"] = format!("{:016x}", loaded.text_hash).into();
+    std::fs::write(dir.join("old.json"), rec.to_string()).unwrap();
+    let out = yaku(&["replay", "old.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(!out.stderr.contains("changed"), "{}", out.stderr);
+}

@@ -285,3 +285,139 @@ fn an_interrupt_ends_the_programs_and_their_children() {
         );
     }
 }
+
+/// A program that logs every message it is sent, answers each `turn` with its first move and,
+/// given `quiet`, asks not to be sent forced moves.
+fn logging_bot(dir: &TempDir, log: &std::path::Path, quiet: bool) -> String {
+    let script = dir.write(
+        "logging_bot.py",
+        format!(
+            r#"import json, sys
+log = open({log:?}, "w")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    message = json.loads(line)
+    if message["type"] == "hello" and {quiet}:
+        print(json.dumps({{"options": {{"forced": False}}}}), flush=True)
+    if message["type"] == "turn":
+        print(json.dumps({{"choose": 0}}), flush=True)
+log.write("closed\n")
+"#,
+            log = log.display().to_string(),
+            quiet = if quiet { "True" } else { "False" },
+        ),
+    );
+    format!("cmd:python3 {}", script.display())
+}
+
+/// Protocol 2: a program's own answers and the `moves` of its turns and of `game_over` are,
+/// in order, every move of the game's record (a card it may not see named as `hidden`); the
+/// last message is `game_over`, after which its input is closed; a program that asked not to
+/// be sent forced moves is never sent a turn of one move, and is told them instead.
+#[test]
+fn a_program_is_told_every_move_and_the_end_of_the_game() {
+    if python().is_none() {
+        return;
+    }
+    let dir = TempDir::new("protocol-v2");
+    for (ruleset, others, quiet) in [
+        ("koikoi", "greedy", true),
+        ("koikoi", "greedy", false),
+        ("schnapsen", "greedy", true),
+        ("pinochle", "greedy,greedy,greedy", false),
+        // The banker's seat makes no choice here: the program sits second.
+        ("oicho-kabu", "greedy", true),
+    ] {
+        let log = dir.join(format!("{ruleset}-{quiet}.log"));
+        let record = dir.join(format!("{ruleset}-{quiet}.json"));
+        let program = logging_bot(&dir, &log, quiet);
+        let players = if ruleset == "oicho-kabu" {
+            format!("{others},{program}")
+        } else {
+            format!("{program},{others}")
+        };
+        Yaku::new(["play", ruleset, "--seed", "5", "--rounds", "2", "--players"])
+            .arg(&players)
+            .arg("--record")
+            .arg(record.to_str().unwrap())
+            .current_dir(&dir)
+            .expect(0);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines.pop(),
+            Some("closed"),
+            "{ruleset}: the input is closed"
+        );
+        let messages: Vec<serde_json::Value> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(messages[0]["protocol"], 2, "{ruleset}");
+        let last = messages.last().unwrap();
+        assert_eq!(last["type"], "game_over", "{ruleset}: {last}");
+        let recorded: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+        let replayed = Yaku::new(["replay", "--json"])
+            .arg(record.to_str().unwrap())
+            .expect(0);
+        let outcome: serde_json::Value = serde_json::from_str(&replayed.stdout).unwrap();
+        assert_eq!(last["scores"], outcome["final_scores"], "{ruleset}");
+        let mut told = Vec::new();
+        for message in &messages {
+            told.extend(message["moves"].as_array().into_iter().flatten().cloned());
+            if message["type"] == "turn" {
+                let legal = message["legal"].as_array().unwrap();
+                assert!(
+                    !(quiet && legal.len() == 1),
+                    "{ruleset}: a forced move was sent: {message}"
+                );
+                let mut own = legal[0].clone();
+                own["seat"] = message["seat"].clone();
+                told.push(own);
+            }
+        }
+        let actions = recorded["actions"].as_array().unwrap();
+        assert_eq!(told.len(), actions.len(), "{ruleset}: {told:?}");
+        for (i, (told, action)) in told.iter().zip(actions).enumerate() {
+            if told["hidden"] == true {
+                assert_eq!(told["seat"], action["seat"], "{ruleset} move {i}");
+                assert_eq!(told["action"], action["action"], "{ruleset} move {i}");
+            } else {
+                assert_eq!(told, action, "{ruleset} move {i}");
+            }
+        }
+    }
+}
+
+/// The guide's bot in its second language (`examples/protocol_bot.rs`, built with the tests)
+/// plays whole games of every family, asks not to be sent forced moves, and is told the end.
+#[test]
+fn the_guides_rust_bot_plays_whole_games_and_hears_the_end() {
+    let bot = std::path::Path::new(bin())
+        .parent()
+        .unwrap()
+        .join("examples/protocol_bot");
+    assert!(
+        bot.exists(),
+        "{} is built by `cargo test` (or `cargo build --examples`)",
+        bot.display()
+    );
+    for (ruleset, others) in [
+        ("koikoi", "random"),
+        ("scopa", "greedy"),
+        ("schnapsen", "greedy"),
+        ("oicho-kabu", "greedy"),
+    ] {
+        let players = format!("cmd:{},{others}", bot.display());
+        let out = Yaku::new(["sim", ruleset, "--games", "3", "--players", &players]).expect(0);
+        assert!(out.stdout.contains("3 games"), "{ruleset}: {}", out.stdout);
+        assert_eq!(
+            out.stderr.matches("protocol_bot: game over").count(),
+            3,
+            "{ruleset}: {}",
+            out.stderr
+        );
+    }
+}
