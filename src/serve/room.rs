@@ -47,6 +47,8 @@ pub struct Room {
     rounds: Option<u32>,
     /// The ruleset's content hash when the room was made, as records write it.
     content_hash: String,
+    /// The text of the pasted rule file the room plays, which its record embeds.
+    rules: Option<String>,
     /// Every move, as the record writes them.
     pub(super) moves: Vec<Step>,
     /// The spectators' token.
@@ -63,6 +65,9 @@ pub struct Room {
     /// Who may sit: every bot the room makes passes it.
     gate: Arc<Gate>,
 }
+
+/// The name a record gives the pasted rule file it embeds.
+pub const PASTED_FILE: &str = "pasted.toml";
 
 /// What a room's seats are told once its creator closed it.
 pub const CLOSED: &str = "the room's creator closed it";
@@ -196,6 +201,7 @@ impl Room {
             seed: stored.seed,
             rounds: stored.rounds,
             content_hash: stored.content_hash.clone(),
+            rules: stored.rules.clone(),
             moves: record.actions,
             watch: stored.watch.clone(),
             creator: stored.creator.clone(),
@@ -548,10 +554,15 @@ impl Room {
         self.commit(from).map_err(HandOverError::Failed)
     }
 
-    /// The game's record so far, in yaku's record format (`yaku replay` reads it).
+    /// The game's record so far, in yaku's record format (`yaku replay` reads it). A room of
+    /// pasted rules embeds their text, as [`PASTED_FILE`], so that the record replays anywhere.
     pub fn record(&self) -> Record {
         let mut record = empty_record(&self.ruleset, self.seed, &self.names, self.rounds);
         record.ruleset.content_hash = Some(self.content_hash.clone());
+        if let Some(text) = &self.rules {
+            record.ruleset.spec = PASTED_FILE.to_string();
+            record.ruleset.files = [(PASTED_FILE.to_string(), text.clone())].into();
+        }
         record.actions = self.moves.clone();
         record.sync(&*self.game);
         record

@@ -817,14 +817,22 @@ pub fn stored_record(store: &Store, code: &str) -> Result<Option<Record>, StoreE
     if let Ok((room, _)) = rebuild(&stored, None, None) {
         return Ok(Some(room.record()));
     }
+    // Pasted rules are embedded, as a rebuilt room's record embeds them.
+    let (spec, files) = match stored.rules {
+        Some(text) => {
+            let name = super::room::PASTED_FILE.to_string();
+            (name.clone(), [(name, text)].into())
+        }
+        None => (stored.ruleset.clone(), Default::default()),
+    };
     Ok(Some(Record {
         format: crate::core::record::FORMAT.to_string(),
         version: crate::core::record::VERSION,
         ruleset: crate::core::record::RulesetRef {
             id: stored.ruleset.clone(),
-            spec: stored.ruleset,
+            spec,
             content_hash: Some(stored.content_hash),
-            files: Default::default(),
+            files,
         },
         seed: Some(stored.seed),
         players: stored.holders,

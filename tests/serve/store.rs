@@ -328,3 +328,53 @@ fn the_database_must_be_a_regular_file() {
         .expect(0);
     assert!(data.join("yaku/serve.sqlite").is_file());
 }
+
+/// A room of pasted rules keeps their text in its record, from the server and from the command
+/// line's export alike: the record replays in a folder that holds no rule file.
+#[test]
+fn a_pasted_rooms_record_embeds_its_rules() {
+    let dir = TempDir::new("serve-pasted-record");
+    let db = dir.join("rooms.sqlite");
+    let rules = "# A house rule, pasted\n[ruleset]\nid = \"pasted-house\"\nextends = \"koikoi\"\n[flow]\nrounds = 1\n";
+    let room = {
+        let server = Server::start(Some(&db));
+        let body = json!({ "ruleset": "koikoi", "rules": rules, "players": ["random", "random"] });
+        let (status, body) = server.request("POST", "/api/rooms", &body.to_string());
+        assert_eq!(status, 200, "{body}");
+        let room = serde_json::from_str::<Value>(&body).unwrap()["room"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        // A room of bots plays in the background: its record is there once it is over.
+        let record = (0..200)
+            .find_map(|_| {
+                let (status, record) =
+                    server.request("GET", &format!("/api/rooms/{room}/record"), "");
+                if status == 200 {
+                    return Some(record);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                None
+            })
+            .expect("the bots finish a hand");
+        let served: Value = serde_json::from_str(&record).unwrap();
+        assert_eq!(served["ruleset"]["files"]["pasted.toml"], rules, "{record}");
+        dir.write("served.json", &record);
+        room
+    };
+    Yaku::new(["serve", "--db"])
+        .arg(db.to_str().unwrap())
+        .arg("--export")
+        .arg(&room)
+        .arg("-o")
+        .arg(dir.join("exported.json").to_str().unwrap())
+        .expect(0);
+    for file in ["served.json", "exported.json"] {
+        let out = Yaku::new(["replay", "--json", file])
+            .current_dir(&dir)
+            .expect(0);
+        let outcome: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(outcome["finished"], true, "{file}: {}", out.stdout);
+        assert_eq!(outcome["ruleset"], "pasted-house", "{file}: {}", out.stdout);
+    }
+}
