@@ -65,6 +65,58 @@ pub struct Record {
     /// the record, never replayed (`actions` is the game as played on).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undone: Vec<Undone>,
+    /// What happened, the automatic steps included (deals, cards drawn and what they took,
+    /// tricks won, yaku formed, hands ended), each after the action it followed: so that a
+    /// program can follow the game without yaku. Written by yaku, never read back (a replay
+    /// computes them again), so that no record is refused for them.
+    #[serde(default, skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<RecordedEvent>,
+}
+
+/// One event of [`Record::events`]: `after` actions had been made when it happened (0: before
+/// the first, at the first deal), and the event as the table tells it, cards by id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedEvent {
+    /// How many of the record's actions came before it.
+    pub after: usize,
+    /// `event` (its kind) and its fields.
+    #[serde(flatten)]
+    pub event: serde_json::Map<String, serde_json::Value>,
+}
+
+impl RecordedEvent {
+    /// `event`, after the first `after` actions, with its cards by id and a declaration by its
+    /// id.
+    pub fn new(after: usize, event: &super::Event, ruleset: &Ruleset) -> RecordedEvent {
+        let deck = &ruleset.deck;
+        let mut map = match serde_json::to_value(event) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        let id = |v: &serde_json::Value| {
+            v.as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .filter(|&n| usize::from(n) < deck.cards.len())
+                .map_or(serde_json::Value::Null, |n| {
+                    deck.id_of(CardId(n)).to_string().into()
+                })
+        };
+        for (key, value) in map.iter_mut() {
+            match (key.as_str(), value) {
+                ("card", v) if v.is_u64() => *v = id(v),
+                ("cards" | "captured", serde_json::Value::Array(items)) => {
+                    items.iter_mut().for_each(|v| *v = id(v));
+                }
+                _ => {}
+            }
+        }
+        if let super::Event::Declared { decl, .. } = event
+            && let Some(d) = ruleset.declarations.get(usize::from(decl.0))
+        {
+            map.insert("id".to_string(), d.id.clone().into());
+        }
+        RecordedEvent { after, event: map }
+    }
 }
 
 /// Moves taken back during play: `actions` had been made after the first `at` actions of the
@@ -429,6 +481,7 @@ impl Record {
             actions: Vec::new(),
             finished: false,
             undone: Vec::new(),
+            events: Vec::new(),
         }
     }
 

@@ -173,3 +173,88 @@ fn deals_and_actions_are_written_one_to_a_line_and_read_back() {
     let err = Record::from_json(&crowd.to_string()).unwrap_err();
     assert!(err.to_string().contains("100000 players"), "{err}");
 }
+
+/// A record's events let a reader follow every card: starting from each `dealt` (every zone)
+/// and applying each `moved` (cards added to and removed from zones), the zones at the end are
+/// the game's, in every family; the events come in the order of the actions they follow.
+#[test]
+fn a_records_events_follow_every_card_to_the_end() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let games: &[(&str, &[&str])] = &[
+        ("koikoi", &["random", "random"]),
+        ("gostop", &["random", "random", "random"]),
+        ("scopa", &["random", "random"]),
+        ("schnapsen", &["random", "random"]),
+        ("pinochle", &["random", "random", "random", "random"]),
+        ("oicho-kabu", &["random", "random"]),
+        ("kolyesi", &["random", "random", "random"]),
+    ];
+    for &(name, players) in games {
+        let (r, record, game) = played(name, players, 3);
+        let events = super::record_events(&record, Arc::clone(&r)).unwrap();
+        assert!(
+            events.windows(2).all(|w| w[0].after <= w[1].after),
+            "{name}: events in action order"
+        );
+        assert!(events.iter().all(|e| e.after <= record.actions.len()));
+        let text = |v: &serde_json::Value| v.as_str().unwrap().to_string();
+        let cards = |v: &serde_json::Value| -> BTreeSet<String> {
+            v.as_array().unwrap().iter().map(text).collect()
+        };
+        let mut zones: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut deals = 0;
+        for e in &events {
+            let changes = e.event.get("zones").and_then(|v| v.as_array());
+            let changes = changes.into_iter().flatten();
+            match e.event.get("event").and_then(|v| v.as_str()) {
+                Some("dealt") => {
+                    deals += 1;
+                    zones = changes
+                        .map(|z| (text(&z["name"]), cards(&z["cards"])))
+                        .collect();
+                }
+                Some("moved") => {
+                    for z in changes {
+                        let zone = zones.entry(text(&z["name"])).or_default();
+                        for c in cards(&z["removed"]) {
+                            assert!(
+                                zone.remove(&c),
+                                "{name}: {c} left {} it was not in",
+                                z["name"]
+                            );
+                        }
+                        zone.extend(cards(&z["added"]));
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert!(deals >= 1, "{name}: a deal is told");
+        zones.retain(|_, cards| !cards.is_empty());
+        let end: BTreeMap<String, BTreeSet<String>> = game
+            .zones()
+            .into_iter()
+            .filter(|(_, cards)| !cards.is_empty())
+            .map(|(zone, cards)| {
+                let ids = r.deck.ids(cards).into_iter().map(str::to_string).collect();
+                (zone, ids)
+            })
+            .collect();
+        assert_eq!(zones, end, "{name}");
+        // Written with the record, one to a line, and passed over when it is read back.
+        let mut written = record.clone();
+        written.events = events.clone();
+        let json = written.to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            value["events"],
+            serde_json::to_value(&events).unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            json.lines().filter(|l| l.contains("\"after\"")).count(),
+            events.len()
+        );
+        assert_eq!(Record::from_json(&json).unwrap(), record, "{name}");
+    }
+}

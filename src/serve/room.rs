@@ -565,6 +565,9 @@ impl Room {
         }
         record.actions = self.moves.clone();
         record.sync(&*self.game);
+        if let Ok(events) = crate::families::record_events(&record, Arc::clone(&self.ruleset)) {
+            record.events = events;
+        }
         record
     }
 

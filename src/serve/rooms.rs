@@ -844,6 +844,7 @@ pub fn stored_record(store: &Store, code: &str) -> Result<Option<Record>, StoreE
         actions: stored.moves,
         finished: stored.finished,
         undone: Vec::new(),
+        events: Vec::new(),
     }))
 }
 

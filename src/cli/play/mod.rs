@@ -807,6 +807,12 @@ impl Session {
     /// leaves the previous file whole); `Err` says why it cannot be.
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
+        // Every event, the automatic ones included, for programs that read the record.
+        if let Ok(events) =
+            crate::families::record_events(&self.record, Arc::clone(self.game.ruleset()))
+        {
+            self.record.events = events;
+        }
         let json = json_at(&self.record, path);
         // Never write a record that `replay` and `--resume` would refuse as too large.
         if json.len() as u64 > crate::fsio::MAX_RECORD_SIZE {
