@@ -11,7 +11,7 @@ use crate::deck::{CardId, CardSet, Deck};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Melded {
     /// The meld's index in the ruleset's `[[meld]]` list.
-    pub meld: u8,
+    pub meld: u16,
     /// The cards it uses.
     pub cards: CardSet,
 }
@@ -21,7 +21,7 @@ pub struct Melded {
 #[derive(Clone, Debug)]
 pub struct Instance {
     /// The meld's index in the ruleset's `[[meld]]` list.
-    pub meld: u8,
+    pub meld: u16,
     /// The sets of alike cards it needs, with how many of each.
     pub needs: Vec<(CardSet, u32)>,
     /// Its points.
@@ -52,7 +52,7 @@ fn instances(
     let mut push = |needs: Option<Vec<(CardSet, u32)>>| {
         if let Some(needs) = needs.filter(|n| !n.is_empty()) {
             out.push(Instance {
-                meld: index as u8,
+                meld: index as u16,
                 cards: needs.iter().fold(CardSet::EMPTY, |a, &(s, _)| a | s),
                 size: needs.iter().map(|&(_, n)| n).sum(),
                 needs,
@@ -131,7 +131,7 @@ pub struct MeldTable {
     /// By trump suit: every card an instance of a meld shown after play may use.
     cards: Vec<CardSet>,
     /// Each meld's class, numbered.
-    class: Vec<u8>,
+    class: Vec<u16>,
     /// Some meld is shown on winning a trick.
     won_trick: bool,
 }
@@ -159,7 +159,7 @@ impl MeldTable {
                         classes.push(&m.class);
                         classes.len() - 1
                     });
-                at as u8
+                at as u16
             })
             .collect();
         let mut by_trump = Vec::new();
@@ -197,7 +197,7 @@ impl MeldTable {
     }
 
     /// The class number of meld `meld`.
-    pub fn class(&self, meld: u8) -> u8 {
+    pub fn class(&self, meld: u16) -> u16 {
         self.class[meld as usize]
     }
 
@@ -217,7 +217,7 @@ impl MeldTable {
         moment: MeldMoment,
         trump: usize,
         hand: CardSet,
-        used: impl Fn(u8) -> CardSet,
+        used: impl Fn(u16) -> CardSet,
     ) -> CardSet {
         let mut usable = CardSet::EMPTY;
         for inst in self.by_trump.get(trump).into_iter().flatten() {
@@ -250,7 +250,7 @@ impl MeldTable {
         trump: usize,
         hand: CardSet,
         card: CardId,
-        used: impl Fn(u8) -> CardSet,
+        used: impl Fn(u16) -> CardSet,
     ) -> Option<Shown> {
         let mut best: Option<Shown> = None;
         for inst in self.by_trump.get(trump)? {

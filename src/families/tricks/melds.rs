@@ -60,9 +60,9 @@ pub fn best_of(
     let mut total = 0;
     let mut out = Vec::new();
     // The classes in the order of their first meld.
-    let mut classes: Vec<u8> = Vec::new();
+    let mut classes: Vec<u16> = Vec::new();
     for (i, m) in melds.iter().enumerate() {
-        let class = table.class(i as u8);
+        let class = table.class(i as u16);
         if keep(m) && !classes.contains(&class) {
             classes.push(class);
         }

@@ -832,6 +832,21 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
             ));
             continue;
         }
+        if out.len() == MAX_MELDS {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "a ruleset holds at most {MAX_MELDS} melds: `{}` is one more",
+                        id.text
+                    ),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "write one meld for many combinations: `kinds` with `suit` (each suit a meld of its own)".into(),
+                )),
+            );
+            continue;
+        }
         let mut kind_ids = Vec::new();
         for k in &kinds {
             match deck.kinds.iter().position(|d| d.id == k.text) {

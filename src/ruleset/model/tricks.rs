@@ -202,6 +202,11 @@ impl Auction {
     }
 }
 
+/// The most `[[meld]]`s a ruleset holds (a meld is numbered by a `u16`; the bound keeps counting
+/// a hand's melds quick, each meld being tried against the hand). One more is refused where it is
+/// written.
+pub const MAX_MELDS: usize = 1024;
+
 /// Which suit a meld's cards come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeldSuit {
