@@ -4,7 +4,7 @@
 //! after play (on one's lead, on winning a trick). The family's `melds` module counts the melds
 //! shown before play from the same instances. No game is named here.
 
-use super::model::{DeclId, Meld, MeldMoment, MeldSuit};
+use super::model::{DeclId, Meld, MeldMoment, MeldPattern, MeldSuit};
 use crate::deck::{CardId, CardSet, Deck};
 
 /// One meld counted in a hand.
@@ -32,14 +32,19 @@ pub struct Instance {
     pub size: u32,
 }
 
-/// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld).
-fn instances(
+/// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld); `rank`
+/// holds each card's rank (a pattern's), by card index.
+pub(crate) fn instances(
     deck: &Deck,
+    rank: &[i64],
     index: usize,
     meld: &Meld,
     trump: Option<usize>,
     out: &mut Vec<Instance>,
 ) {
+    if meld.pattern != MeldPattern::Listed {
+        return pattern_instances(deck, rank, index, meld, trump, out);
+    }
     let in_suit = |suit: usize| -> Option<Vec<(CardSet, u32)>> {
         meld.kinds
             .iter()
@@ -86,6 +91,8 @@ fn instances(
             }
             push(Some(needs));
         }
+        // Only a pattern is of mixed suits.
+        MeldSuit::Mixed => {}
         MeldSuit::Cards => {
             let needs = meld
                 .cards
@@ -100,6 +107,93 @@ fn instances(
                 })
                 .collect();
             push(Some(needs));
+        }
+    }
+}
+
+/// The instances of a pattern (`alike`, `run`) with trumps `trump`: at most one a rank and suit,
+/// each needing sets of alike-ranked cards, so that a hand is matched with a few bitset
+/// operations an instance.
+fn pattern_instances(
+    deck: &Deck,
+    rank: &[i64],
+    index: usize,
+    meld: &Meld,
+    trump: Option<usize>,
+    out: &mut Vec<Instance>,
+) {
+    let rank_of = |c: CardId| rank.get(c.index()).copied();
+    // The cards it may use: of its kinds and ranks, when given.
+    let pool: CardSet = deck
+        .all()
+        .iter()
+        .filter(|&c| {
+            (meld.kinds.is_empty() || meld.kinds.iter().any(|&k| deck.kinds[k].cards.contains(c)))
+                && rank_of(c).is_some_and(|r| meld.ranks.is_empty() || meld.ranks.contains(&r))
+        })
+        .collect();
+    let mut values: Vec<i64> = pool.iter().filter_map(rank_of).collect();
+    // Highest first: of equal combinations, the highest is shown.
+    values.sort_unstable_by(|a, b| b.cmp(a));
+    values.dedup();
+    let of_rank = |v: i64| -> CardSet { pool.iter().filter(|&c| rank_of(c) == Some(v)).collect() };
+    let suits: Vec<CardSet> = (0..deck.suits.len())
+        .filter(|&s| match meld.suit {
+            MeldSuit::Trump => Some(s) == trump,
+            MeldSuit::Plain => Some(s) != trump,
+            _ => true,
+        })
+        .map(|s| deck.suits[s].cards)
+        .collect();
+    let mut push = |needs: Vec<(CardSet, u32)>| {
+        // A need the deck cannot meet makes no instance.
+        if needs.is_empty() || needs.iter().any(|&(set, n)| set.len() < n) {
+            return;
+        }
+        out.push(Instance {
+            meld: index as u16,
+            cards: needs.iter().fold(CardSet::EMPTY, |a, &(s, _)| a | s),
+            size: needs.iter().map(|&(_, n)| n).sum(),
+            needs,
+            points: meld.points,
+        });
+    };
+    match meld.pattern {
+        MeldPattern::Listed => {}
+        MeldPattern::Alike(n) => {
+            for &v in &values {
+                let cards = of_rank(v);
+                match meld.suit {
+                    MeldSuit::Mixed => push(vec![(cards, n)]),
+                    MeldSuit::Each => {
+                        // One of each suit first, then the rest from any.
+                        let mut needs: Vec<(CardSet, u32)> =
+                            suits.iter().map(|&s| (cards & s, 1)).collect();
+                        let each = needs.len() as u32;
+                        if n > each {
+                            needs.push((cards, n - each));
+                        }
+                        if n >= each {
+                            push(needs);
+                        }
+                    }
+                    _ => {
+                        for &s in &suits {
+                            push(vec![(cards & s, n)]);
+                        }
+                    }
+                }
+            }
+        }
+        MeldPattern::Run(n) => {
+            for &s in &suits {
+                for &high in &values {
+                    let needs: Vec<(CardSet, u32)> = (0..i64::from(n))
+                        .map(|i| (of_rank(high.saturating_sub(i)) & s, meld.copies))
+                        .collect();
+                    push(needs);
+                }
+            }
         }
     }
 }
@@ -146,8 +240,10 @@ pub struct Shown {
 }
 
 impl MeldTable {
-    /// The melds of `melds` ready for play, for `deck`.
-    pub fn new(deck: &Deck, melds: &[Meld]) -> MeldTable {
+    /// The melds of `melds` ready for play, for `deck`, with the ranks of its attribute `rank`
+    /// (what patterns match by).
+    pub fn new(deck: &Deck, melds: &[Meld], rank: usize) -> MeldTable {
+        let rank = deck.attributes.get(rank).map_or(&[][..], |a| &a.values[..]);
         let mut classes: Vec<&str> = Vec::new();
         let class = melds
             .iter()
@@ -167,7 +263,7 @@ impl MeldTable {
         for trump in (0..deck.suits.len()).map(Some).chain([None]) {
             let mut list = Vec::new();
             for (i, m) in melds.iter().enumerate() {
-                instances(deck, i, m, trump, &mut list);
+                instances(deck, rank, i, m, trump, &mut list);
             }
             cards.push(
                 list.iter()
