@@ -7,7 +7,7 @@ use super::*;
 use crate::agent::{Agent, RandomAgent, agent_rng};
 use crate::core::{Action, Event, StartOptions};
 use crate::deck::CardSet;
-use crate::ruleset::{self, MAX_MELDS, MeldMoment, Ruleset};
+use crate::ruleset::{self, MAX_MELD_COMBINATIONS, MAX_MELDS, MeldMoment, Ruleset};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -218,5 +218,39 @@ fn one_meld_past_the_bound_is_refused_where_it_is_written() {
     assert!(
         shown.contains(&format!("many-melds.toml:{line}:6")) && shown.contains('^'),
         "{shown}"
+    );
+}
+
+/// Melds that stand for more than [`MAX_MELD_COMBINATIONS`] combinations with one trump suit are
+/// refused at the meld that passes the bound: a run of two in any suit stands for 20 in the
+/// 24-card pack (five runs in each of four suits), so the 410th such meld is one too many.
+#[test]
+fn melds_past_the_combination_bound_are_refused() {
+    let mut text = String::from(
+        "[ruleset]\nid = \"many-runs\"\nextends = \"tests/rulesets/meld-moments.toml\"\n",
+    );
+    for i in 0..420 {
+        let _ = write!(text, "\n[[meld]]\nid = \"r{i:03}\"\nrun = 2\npoints = 1\n");
+    }
+    let loaded = ruleset::load_str("many-runs.toml", &text);
+    assert!(loaded.value.is_none());
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .collect();
+    // Every meld past the bound is refused, the first at its id.
+    let base = ruleset::load("tests/rulesets/meld-moments.toml")
+        .value
+        .unwrap();
+    let own: usize = base.tricks().unwrap().meld_table.instances(Some(0)).len();
+    let first = (MAX_MELD_COMBINATIONS - own) / 20;
+    assert_eq!(errors.len(), 420 - first, "{:?}", errors.first());
+    assert!(
+        errors[0].message.starts_with(&format!(
+            "the melds stand for at most {MAX_MELD_COMBINATIONS} combinations with one trump suit: with `r{first:03}`"
+        )),
+        "{}",
+        errors[0].message
     );
 }

@@ -674,6 +674,8 @@ pub(super) fn melds(
     let tables = sections.melds;
     let meld_declarations = declared(sections, &["meld"]);
     let mut out: Vec<Meld> = Vec::new();
+    // The combinations the melds kept so far stand for, with one trump suit at most.
+    let mut combined = 0;
     for (t, l) in tables {
         let mut r = TableReader::new(t, (*l).clone(), "a `[[meld]]`").defined_by(&keys::MELD);
         let id = r.required_string("id", errors);
@@ -966,8 +968,9 @@ pub(super) fn melds(
             adds_to,
             declaration,
         };
+        let count = combinations(deck, rank, &meld);
         if let Some(at) = pattern_at
-            && !pattern_made(deck, rank, &meld)
+            && count == Some(0)
         {
             errors.push(
                 Diagnostic::error(
@@ -976,6 +979,22 @@ pub(super) fn melds(
                 )
                 .with_help(Some(
                     "a pattern matches by the rank tricks follow (`[flow] rank`): check its count, `suit`, `kinds` and `ranks` against the deck".into(),
+                )),
+            );
+            continue;
+        }
+        combined += count.unwrap_or(0);
+        if combined > MAX_MELD_COMBINATIONS {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "the melds stand for at most {MAX_MELD_COMBINATIONS} combinations with one trump suit: with `{}` they stand for {combined}",
+                        id.text
+                    ),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "narrow the patterns with `kinds`, `ranks` or `suit`, or write fewer melds".into(),
                 )),
             );
             continue;
@@ -1101,17 +1120,20 @@ fn pattern_suit(
     }
 }
 
-/// True when some cards of `deck` make the pattern meld `meld`, trumps or no trumps (its ranks
-/// by the attribute `rank`; none known: not checked).
-fn pattern_made(deck: &Deck, rank: Option<usize>, meld: &Meld) -> bool {
-    let Some(rank) = rank.and_then(|r| deck.attributes.get(r)) else {
-        return true;
-    };
+/// The most combinations (instances) meld `meld` stands for with any one trump suit or none (a
+/// pattern's found by the ranks of the attribute `rank`; `None` when that is not known).
+fn combinations(deck: &Deck, rank: Option<usize>, meld: &Meld) -> Option<usize> {
+    let rank = rank.and_then(|r| deck.attributes.get(r))?;
     let mut found = Vec::new();
-    (0..deck.suits.len()).map(Some).chain([None]).any(|trump| {
-        crate::ruleset::melds::instances(deck, &rank.values, 0, meld, trump, &mut found);
-        !found.is_empty()
-    })
+    (0..deck.suits.len())
+        .map(Some)
+        .chain([None])
+        .map(|trump| {
+            found.clear();
+            crate::ruleset::melds::instances(deck, &rank.values, 0, meld, trump, &mut found);
+            found.len()
+        })
+        .max()
 }
 
 /// Sample facts of finished hands, one per way a hand ends, so that `yaku validate` runs a

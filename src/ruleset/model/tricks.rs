@@ -207,6 +207,12 @@ impl Auction {
 /// written.
 pub const MAX_MELDS: usize = 1024;
 
+/// The most combinations a ruleset's melds stand for with one trump suit (each listed meld one,
+/// or one a suit; a pattern one a rank and suit): every combination is tried against a hand when
+/// melds are counted, so the bound keeps that quick. The meld past it is refused where it is
+/// written.
+pub const MAX_MELD_COMBINATIONS: usize = 8192;
+
 /// Which suit a meld's cards come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeldSuit {
