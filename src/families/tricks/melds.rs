@@ -77,18 +77,25 @@ pub fn best_of(
             classes.push(class);
         }
     }
-    let all = table.instances(trump);
+    // Instances the hand cannot make are left out once, before the classes (most hold too few
+    // of its cards, which a count tells at once), so that many classes cost little.
+    let made: Vec<&Instance> = table
+        .instances(trump)
+        .iter()
+        .filter(|inst| {
+            (inst.cards & hand).len() >= inst.size
+                && keep(&melds[inst.meld as usize])
+                && take(inst, hand).is_some()
+        })
+        .collect();
     let mut list: Vec<&Instance> = Vec::new();
     for class in classes {
         list.clear();
-        // Instances the hand cannot make are left out before the search (most hold too few
-        // of its cards, which a count tells at once).
-        list.extend(all.iter().filter(|inst| {
-            table.class(inst.meld) == class
-                && (inst.cards & hand).len() >= inst.size
-                && keep(&melds[inst.meld as usize])
-                && take(inst, hand).is_some()
-        }));
+        list.extend(
+            made.iter()
+                .copied()
+                .filter(|inst| table.class(inst.meld) == class),
+        );
         if list.is_empty() {
             continue;
         }
