@@ -780,3 +780,83 @@ impl Table for TricksTable {
         &mut self.style
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{Agent, RandomAgent, agent_rng};
+    use crate::core::StartOptions;
+    use crate::front::fronts::for_ruleset;
+    use std::sync::Arc;
+
+    /// With 300 melds (issue 44: meld 286 was offered as meld 30, under its name with another
+    /// meld's cards and points), every meld a move offers is described by its own name and
+    /// points: meld `Meld N` is worth `1000 + N`, shown on winning a trick.
+    #[test]
+    fn every_offered_meld_is_described_as_declared_past_256_melds() {
+        let deck = crate::ruleset::load("tests/rulesets/meld-moments.toml")
+            .value
+            .unwrap()
+            .deck
+            .clone();
+        let ids: Vec<&str> = deck.card_ids().collect();
+        let mut text = String::from(
+            "[ruleset]\nid = \"many\"\nextends = \"tests/rulesets/meld-moments.toml\"\n",
+        );
+        let mut n = 0;
+        'all: for a in 0..ids.len() {
+            for b in a + 1..ids.len() {
+                if n == 300 {
+                    break 'all;
+                }
+                let _ = write!(
+                    text,
+                    "\n[[meld]]\nid = \"m{n:03}\"\nname = \"Meld {n}\"\ncards = [\"{}\", \"{}\"]\npoints = {}\nmoment = \"won-trick\"\ndeclaration = \"show\"\n",
+                    ids[a],
+                    ids[b],
+                    1000 + n
+                );
+                n += 1;
+            }
+        }
+        let loaded = crate::ruleset::load_str("many.toml", &text);
+        let r = Arc::new(
+            loaded
+                .value
+                .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+        );
+        let table = for_ruleset(&r, &["human".into(), "random".into()], vec![], false, false);
+        let mut past_256 = 0;
+        for seed in 0..10 {
+            let mut g = crate::families::tricks::start(
+                Arc::clone(&r),
+                StartOptions {
+                    seed,
+                    rounds: Some(1),
+                    ..StartOptions::default()
+                },
+            )
+            .unwrap();
+            let mut rng = agent_rng(seed);
+            let mut legal = Vec::new();
+            while let Some(seat) = g.to_act() {
+                g.legal_actions(&mut legal);
+                for &a in &legal {
+                    let said = table.describe(&g, a);
+                    let Some((_, rest)) = said.split_once("show Meld ") else {
+                        continue;
+                    };
+                    let number: i64 = rest.split(' ').next().unwrap().parse().unwrap();
+                    assert!(
+                        said.ends_with(&format!(", {} points)", 1000 + number)),
+                        "seed {seed}: {said}"
+                    );
+                    past_256 += usize::from(number >= 256);
+                }
+                let a = RandomAgent.choose(&g, seat, &legal, &mut rng);
+                g.apply(a).unwrap();
+            }
+        }
+        assert!(past_256 > 0, "no meld past the 256th was offered");
+    }
+}

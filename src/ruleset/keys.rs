@@ -361,12 +361,27 @@ pub static MELD: TableDef = table(
         choice(
             "suit",
             &["trump", "plain", "any", "each"],
-            "With `kinds`: all in trumps, all in one suit other than trumps, all in one suit (each suit a meld of its own), or one of each kind in every suit (an around).",
+            "With `kinds`: all in trumps, all in one suit other than trumps, all in one suit (each suit a meld of its own), or one of each kind in every suit (an around). With `alike`: where the cards come from (any suits, copies counting, unless given; `each`: at least one of each suit). With `run`: the run's suit (`any` unless given; not `each`).",
         ),
         key(
             "kinds",
             Strings,
-            "The kinds it needs, one card of each (with `suit`).",
+            "The kinds it needs, one card of each (with `suit`). With `alike` or `run`: only cards of these kinds serve.",
+        ),
+        key(
+            "alike",
+            Int,
+            "A pattern: this many cards of one rank (the rank tricks follow, `[flow] rank`), 2 to 64, each rank a meld of its own (`alike = 4, kinds = [\"king\"]`: four Kings of any suits; with `suit = \"any\"`, `alike = 2` is both copies of a card in a double pack). Instead of `cards`; no `copies`.",
+        ),
+        key(
+            "run",
+            Int,
+            "A pattern: this many cards of one suit whose ranks follow one another (`[flow] rank`), 2 to 64, each run and suit a meld of its own (`run = 3, suit = \"any\"`: every three in a row). Instead of `cards`; `copies` of each card.",
+        ),
+        key(
+            "ranks",
+            Ints,
+            "With `alike` or `run`: only cards of these ranks (values of `[flow] rank`) serve.",
         ),
         key(
             "cards",

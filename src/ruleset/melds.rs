@@ -4,14 +4,14 @@
 //! after play (on one's lead, on winning a trick). The family's `melds` module counts the melds
 //! shown before play from the same instances. No game is named here.
 
-use super::model::{DeclId, Meld, MeldMoment, MeldSuit};
+use super::model::{DeclId, Meld, MeldMoment, MeldPattern, MeldSuit};
 use crate::deck::{CardId, CardSet, Deck};
 
 /// One meld counted in a hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Melded {
     /// The meld's index in the ruleset's `[[meld]]` list.
-    pub meld: u8,
+    pub meld: u16,
     /// The cards it uses.
     pub cards: CardSet,
 }
@@ -21,7 +21,7 @@ pub struct Melded {
 #[derive(Clone, Debug)]
 pub struct Instance {
     /// The meld's index in the ruleset's `[[meld]]` list.
-    pub meld: u8,
+    pub meld: u16,
     /// The sets of alike cards it needs, with how many of each.
     pub needs: Vec<(CardSet, u32)>,
     /// Its points.
@@ -32,14 +32,19 @@ pub struct Instance {
     pub size: u32,
 }
 
-/// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld).
-fn instances(
+/// The instances of `meld` with trumps `trump` (`None`: no trumps, so no trump meld); `rank`
+/// holds each card's rank (a pattern's), by card index.
+pub(crate) fn instances(
     deck: &Deck,
+    rank: &[i64],
     index: usize,
     meld: &Meld,
     trump: Option<usize>,
     out: &mut Vec<Instance>,
 ) {
+    if meld.pattern != MeldPattern::Listed {
+        return pattern_instances(deck, rank, index, meld, trump, out);
+    }
     let in_suit = |suit: usize| -> Option<Vec<(CardSet, u32)>> {
         meld.kinds
             .iter()
@@ -52,7 +57,7 @@ fn instances(
     let mut push = |needs: Option<Vec<(CardSet, u32)>>| {
         if let Some(needs) = needs.filter(|n| !n.is_empty()) {
             out.push(Instance {
-                meld: index as u8,
+                meld: index as u16,
                 cards: needs.iter().fold(CardSet::EMPTY, |a, &(s, _)| a | s),
                 size: needs.iter().map(|&(_, n)| n).sum(),
                 needs,
@@ -86,6 +91,8 @@ fn instances(
             }
             push(Some(needs));
         }
+        // Only a pattern is of mixed suits.
+        MeldSuit::Mixed => {}
         MeldSuit::Cards => {
             let needs = meld
                 .cards
@@ -100,6 +107,93 @@ fn instances(
                 })
                 .collect();
             push(Some(needs));
+        }
+    }
+}
+
+/// The instances of a pattern (`alike`, `run`) with trumps `trump`: at most one a rank and suit,
+/// each needing sets of alike-ranked cards, so that a hand is matched with a few bitset
+/// operations an instance.
+fn pattern_instances(
+    deck: &Deck,
+    rank: &[i64],
+    index: usize,
+    meld: &Meld,
+    trump: Option<usize>,
+    out: &mut Vec<Instance>,
+) {
+    let rank_of = |c: CardId| rank.get(c.index()).copied();
+    // The cards it may use: of its kinds and ranks, when given.
+    let pool: CardSet = deck
+        .all()
+        .iter()
+        .filter(|&c| {
+            (meld.kinds.is_empty() || meld.kinds.iter().any(|&k| deck.kinds[k].cards.contains(c)))
+                && rank_of(c).is_some_and(|r| meld.ranks.is_empty() || meld.ranks.contains(&r))
+        })
+        .collect();
+    let mut values: Vec<i64> = pool.iter().filter_map(rank_of).collect();
+    // Highest first: of equal combinations, the highest is shown.
+    values.sort_unstable_by(|a, b| b.cmp(a));
+    values.dedup();
+    let of_rank = |v: i64| -> CardSet { pool.iter().filter(|&c| rank_of(c) == Some(v)).collect() };
+    let suits: Vec<CardSet> = (0..deck.suits.len())
+        .filter(|&s| match meld.suit {
+            MeldSuit::Trump => Some(s) == trump,
+            MeldSuit::Plain => Some(s) != trump,
+            _ => true,
+        })
+        .map(|s| deck.suits[s].cards)
+        .collect();
+    let mut push = |needs: Vec<(CardSet, u32)>| {
+        // A need the deck cannot meet makes no instance.
+        if needs.is_empty() || needs.iter().any(|&(set, n)| set.len() < n) {
+            return;
+        }
+        out.push(Instance {
+            meld: index as u16,
+            cards: needs.iter().fold(CardSet::EMPTY, |a, &(s, _)| a | s),
+            size: needs.iter().map(|&(_, n)| n).sum(),
+            needs,
+            points: meld.points,
+        });
+    };
+    match meld.pattern {
+        MeldPattern::Listed => {}
+        MeldPattern::Alike(n) => {
+            for &v in &values {
+                let cards = of_rank(v);
+                match meld.suit {
+                    MeldSuit::Mixed => push(vec![(cards, n)]),
+                    MeldSuit::Each => {
+                        // One of each suit first, then the rest from any.
+                        let mut needs: Vec<(CardSet, u32)> =
+                            suits.iter().map(|&s| (cards & s, 1)).collect();
+                        let each = needs.len() as u32;
+                        if n > each {
+                            needs.push((cards, n - each));
+                        }
+                        if n >= each {
+                            push(needs);
+                        }
+                    }
+                    _ => {
+                        for &s in &suits {
+                            push(vec![(cards & s, n)]);
+                        }
+                    }
+                }
+            }
+        }
+        MeldPattern::Run(n) => {
+            for &s in &suits {
+                for &high in &values {
+                    let needs: Vec<(CardSet, u32)> = (0..i64::from(n))
+                        .map(|i| (of_rank(high.saturating_sub(i)) & s, meld.copies))
+                        .collect();
+                    push(needs);
+                }
+            }
         }
     }
 }
@@ -131,7 +225,7 @@ pub struct MeldTable {
     /// By trump suit: every card an instance of a meld shown after play may use.
     cards: Vec<CardSet>,
     /// Each meld's class, numbered.
-    class: Vec<u8>,
+    class: Vec<u16>,
     /// Some meld is shown on winning a trick.
     won_trick: bool,
 }
@@ -146,8 +240,10 @@ pub struct Shown {
 }
 
 impl MeldTable {
-    /// The melds of `melds` ready for play, for `deck`.
-    pub fn new(deck: &Deck, melds: &[Meld]) -> MeldTable {
+    /// The melds of `melds` ready for play, for `deck`, with the ranks of its attribute `rank`
+    /// (what patterns match by).
+    pub fn new(deck: &Deck, melds: &[Meld], rank: usize) -> MeldTable {
+        let rank = deck.attributes.get(rank).map_or(&[][..], |a| &a.values[..]);
         let mut classes: Vec<&str> = Vec::new();
         let class = melds
             .iter()
@@ -159,7 +255,7 @@ impl MeldTable {
                         classes.push(&m.class);
                         classes.len() - 1
                     });
-                at as u8
+                at as u16
             })
             .collect();
         let mut by_trump = Vec::new();
@@ -167,7 +263,7 @@ impl MeldTable {
         for trump in (0..deck.suits.len()).map(Some).chain([None]) {
             let mut list = Vec::new();
             for (i, m) in melds.iter().enumerate() {
-                instances(deck, i, m, trump, &mut list);
+                instances(deck, rank, i, m, trump, &mut list);
             }
             cards.push(
                 list.iter()
@@ -197,7 +293,7 @@ impl MeldTable {
     }
 
     /// The class number of meld `meld`.
-    pub fn class(&self, meld: u8) -> u8 {
+    pub fn class(&self, meld: u16) -> u16 {
         self.class[meld as usize]
     }
 
@@ -217,7 +313,7 @@ impl MeldTable {
         moment: MeldMoment,
         trump: usize,
         hand: CardSet,
-        used: impl Fn(u8) -> CardSet,
+        used: impl Fn(u16) -> CardSet,
     ) -> CardSet {
         let mut usable = CardSet::EMPTY;
         for inst in self.by_trump.get(trump).into_iter().flatten() {
@@ -250,7 +346,7 @@ impl MeldTable {
         trump: usize,
         hand: CardSet,
         card: CardId,
-        used: impl Fn(u8) -> CardSet,
+        used: impl Fn(u16) -> CardSet,
     ) -> Option<Shown> {
         let mut best: Option<Shown> = None;
         for inst in self.by_trump.get(trump)? {

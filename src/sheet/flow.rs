@@ -913,7 +913,16 @@ fn meld_words(m: &crate::ruleset::Meld, deck: &Deck) -> String {
     use crate::ruleset::MeldSuit;
     let kinds: Vec<String> = m.kinds.iter().map(|&k| deck.kinds[k].id.clone()).collect();
     let cards: Vec<String> = m.cards.iter().map(|&c| deck.card(c).name.clone()).collect();
+    if m.pattern != crate::ruleset::MeldPattern::Listed {
+        return format!(
+            "{}: {} (class {}).",
+            capitalized(&pattern_words(m, &kinds)),
+            points_words(m.points),
+            m.class
+        );
+    }
     let what = match m.suit {
+        MeldSuit::Mixed => String::new(),
         MeldSuit::Trump => format!("{} of trumps", join_and(&kinds)),
         MeldSuit::Plain => format!("{} of one suit other than trumps", join_and(&kinds)),
         MeldSuit::Any => format!("{} of one suit", join_and(&kinds)),
@@ -931,6 +940,47 @@ fn meld_words(m: &crate::ruleset::Meld, deck: &Deck) -> String {
         points_words(m.points),
         m.class
     )
+}
+
+/// A pattern meld's cards in words: "four cards of one rank (king), from any suits".
+fn pattern_words(m: &crate::ruleset::Meld, kinds: &[String]) -> String {
+    use crate::ruleset::{MeldPattern, MeldSuit};
+    let mut of: Vec<String> = kinds.to_vec();
+    of.extend(m.ranks.iter().map(|r| format!("rank {r}")));
+    let of = if of.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", join_or(&of))
+    };
+    match m.pattern {
+        MeldPattern::Alike(n) => {
+            let suits = match m.suit {
+                MeldSuit::Trump => "all trumps",
+                MeldSuit::Plain => "all of one suit other than trumps",
+                MeldSuit::Any => "all of one suit",
+                MeldSuit::Each => "at least one of each suit",
+                _ => "from any suits",
+            };
+            format!("{} cards of one rank{of}, {suits}", number_word(n.into()))
+        }
+        MeldPattern::Run(n) => {
+            let suit = match m.suit {
+                MeldSuit::Trump => "in trumps",
+                MeldSuit::Plain => "in one suit other than trumps",
+                _ => "in one suit",
+            };
+            let copies = if m.copies > 1 {
+                format!(", {} of each", number_word(m.copies.into()))
+            } else {
+                String::new()
+            };
+            format!(
+                "a run of {} ranks in a row{of} {suit}{copies}",
+                number_word(n.into())
+            )
+        }
+        MeldPattern::Listed => String::new(),
+    }
 }
 
 /// When a meld shown after play is shown, and when and where its points count.

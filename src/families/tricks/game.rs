@@ -622,7 +622,7 @@ impl TricksGame {
     }
 
     /// The cards `seat` has shown in melds of class `class` this hand.
-    fn used_in_class(&self, seat: Seat, class: u8) -> CardSet {
+    fn used_in_class(&self, seat: Seat, class: u16) -> CardSet {
         self.melded
             .iter()
             .filter(|(s, m)| *s == seat && self.flow.meld_table.class(m.meld) == class)

@@ -7,7 +7,7 @@
 use crate::deck::CardSet;
 use crate::ruleset::melds::{Instance, take};
 pub use crate::ruleset::melds::{MeldTable, Melded, Shown};
-use crate::ruleset::{Meld, MeldMoment};
+use crate::ruleset::{MAX_MELDS, Meld, MeldMoment};
 
 /// The most points the instances from `from` on can make of `avail`, an instance counted again
 /// while the cards last; the melds that make them are pushed onto `best`.
@@ -59,26 +59,43 @@ pub fn best_of(
 ) -> (i64, Vec<Melded>) {
     let mut total = 0;
     let mut out = Vec::new();
-    // The classes in the order of their first meld.
-    let mut classes: Vec<u8> = Vec::new();
+    // The classes in the order of their first meld kept, each marked once seen (a class is
+    // numbered below `MAX_MELDS`).
+    let mut classes: Vec<u16> = Vec::new();
+    let mut seen = [0u64; MAX_MELDS.div_ceil(64)];
     for (i, m) in melds.iter().enumerate() {
-        let class = table.class(i as u8);
-        if keep(m) && !classes.contains(&class) {
+        let class = table.class(i as u16);
+        if !keep(m) {
+            continue;
+        }
+        let (word, bit) = (usize::from(class) / 64, 1u64 << (class % 64));
+        let fresh = match seen.get_mut(word) {
+            Some(w) => std::mem::replace(w, *w | bit) & bit == 0,
+            None => !classes.contains(&class),
+        };
+        if fresh {
             classes.push(class);
         }
     }
-    let all = table.instances(trump);
+    // Instances the hand cannot make are left out once, before the classes (most hold too few
+    // of its cards, which a count tells at once), so that many classes cost little.
+    let made: Vec<&Instance> = table
+        .instances(trump)
+        .iter()
+        .filter(|inst| {
+            (inst.cards & hand).len() >= inst.size
+                && keep(&melds[inst.meld as usize])
+                && take(inst, hand).is_some()
+        })
+        .collect();
     let mut list: Vec<&Instance> = Vec::new();
     for class in classes {
         list.clear();
-        // Instances the hand cannot make are left out before the search (most hold too few
-        // of its cards, which a count tells at once).
-        list.extend(all.iter().filter(|inst| {
-            table.class(inst.meld) == class
-                && (inst.cards & hand).len() >= inst.size
-                && keep(&melds[inst.meld as usize])
-                && take(inst, hand).is_some()
-        }));
+        list.extend(
+            made.iter()
+                .copied()
+                .filter(|inst| table.class(inst.meld) == class),
+        );
         if list.is_empty() {
             continue;
         }

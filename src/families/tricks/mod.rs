@@ -72,7 +72,11 @@ impl crate::families::Family for Tricks {
 #[cfg(test)]
 mod dreier_tests;
 #[cfg(test)]
+mod many_melds_tests;
+#[cfg(test)]
 mod moments_tests;
+#[cfg(test)]
+mod pattern_tests;
 #[cfg(test)]
 mod pinochle_tests;
 #[cfg(test)]

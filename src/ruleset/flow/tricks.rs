@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, Loc, did_you_mean};
 use crate::ruleset::deck_file::check_ident;
 use crate::ruleset::keys;
 use crate::ruleset::model::*;
-use crate::ruleset::reader::TableReader;
+use crate::ruleset::reader::{Str, TableReader};
 use crate::ruleset::toml_tree::{Table, Value};
 use crate::ruleset::vocab::*;
 use crate::script::FactValue;
@@ -262,7 +262,7 @@ pub(super) fn flow(
             )),
         );
     }
-    let mut melds = melds(sections, deck, errors);
+    let mut melds = melds(sections, deck, rank, errors);
     if let Some(d) = marriage_decl {
         marriage_shorthand(
             &mut melds,
@@ -294,6 +294,7 @@ pub(super) fn flow(
         return None;
     }
     let card_points = card_points?;
+    let rank = rank?;
     let mut cards_by_points: Vec<(i64, CardSet)> = Vec::new();
     for (i, &points) in deck.attributes[card_points].values.iter().enumerate() {
         let card = crate::deck::CardId(i as u8);
@@ -312,10 +313,10 @@ pub(super) fn flow(
         talon,
         trump,
         auction,
-        meld_table: crate::ruleset::melds::MeldTable::new(deck, &melds),
+        meld_table: crate::ruleset::melds::MeldTable::new(deck, &melds, rank),
         melds,
         deal_packets,
-        rank: rank?,
+        rank,
         card_points,
         cards_by_points,
         target,
@@ -649,6 +650,8 @@ pub(super) fn marriage_shorthand(
             kinds: kinds.clone(),
             cards: Vec::new(),
             copies: 1,
+            pattern: MeldPattern::Listed,
+            ranks: Vec::new(),
             points,
             moment: MeldMoment::Lead,
             leads_its_card: true,
@@ -662,10 +665,17 @@ pub(super) fn marriage_shorthand(
 /// `[[meld]]`: the melds of a trick-taking game. A meld shown after play is shown with a
 /// `meld` declaration (its `declaration`, else the first), and one shown on winning a trick
 /// needs a `pass` declaration to show none.
-pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnostic>) -> Vec<Meld> {
+pub(super) fn melds(
+    sections: &Sections,
+    deck: &Deck,
+    rank: Option<usize>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Meld> {
     let tables = sections.melds;
     let meld_declarations = declared(sections, &["meld"]);
     let mut out: Vec<Meld> = Vec::new();
+    // The combinations the melds kept so far stand for, with one trump suit at most.
+    let mut combined = 0;
     for (t, l) in tables {
         let mut r = TableReader::new(t, (*l).clone(), "a `[[meld]]`").defined_by(&keys::MELD);
         let id = r.required_string("id", errors);
@@ -685,6 +695,7 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
         );
         let kinds = r.strings("kinds", errors);
         let cards = r.strings("cards", errors);
+        let copies_at = r.item("copies").map(|i| i.loc.clone());
         let copies = match r.int("copies", errors) {
             Some((n, _)) if (1..=8).contains(&n) => n as u32,
             Some((n, at)) => {
@@ -696,6 +707,15 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
             }
             None => 1,
         };
+        let pattern = pattern(&mut r, errors);
+        let ranks_at = r.item("ranks").map(|i| i.loc.clone());
+        let ranks: Vec<i64> = int_list(&mut r, "ranks", 0..=1_000_000, errors)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+            .into_iter()
+            .map(i64::from)
+            .collect();
         let points = r.int("points", errors);
         if points.is_none() && r.item("points").is_none() {
             r.missing("points", errors);
@@ -832,6 +852,21 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
             ));
             continue;
         }
+        if out.len() == MAX_MELDS {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "a ruleset holds at most {MAX_MELDS} melds: `{}` is one more",
+                        id.text
+                    ),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "write one meld for many combinations: a pattern (`alike`: n cards of one rank; `run`: n in a row in a suit), or `kinds` with `suit`".into(),
+                )),
+            );
+            continue;
+        }
         let mut kind_ids = Vec::new();
         for k in &kinds {
             match deck.kinds.iter().position(|d| d.id == k.text) {
@@ -858,9 +893,36 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
                 ),
             }
         }
-        let suit = match (suit, kinds.is_empty(), cards.is_empty()) {
-            (Some(s), false, true) => s,
-            (None, true, false) => MeldSuit::Cards,
+        let Ok(pattern) = pattern else { continue };
+        let listed = pattern.is_none();
+        let suit = match (pattern.clone(), suit, kinds.is_empty(), cards.is_empty()) {
+            (Some(p), suit, _, true) => {
+                let Some(suit) = pattern_suit(
+                    &id,
+                    p,
+                    suit,
+                    [suit_at.as_ref(), copies_at.as_ref()],
+                    deck,
+                    errors,
+                ) else {
+                    continue;
+                };
+                suit
+            }
+            (Some((_, at)), ..) => {
+                errors.push(
+                    Diagnostic::error(
+                        format!("meld `{}`: a pattern has no `cards`", id.text),
+                        at.clone(),
+                    )
+                    .with_help(Some(
+                        "a pattern finds its cards by rank: give `kinds` or `ranks` to narrow them, or write the meld with `cards` and no pattern".into(),
+                    )),
+                );
+                continue;
+            }
+            (None, Some(s), false, true) => s,
+            (None, None, true, false) => MeldSuit::Cards,
             _ => {
                 errors.push(
                     Diagnostic::error(
@@ -874,8 +936,22 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
                 continue;
             }
         };
+        if let (true, Some(at)) = (listed, &ranks_at) {
+            errors.push(
+                Diagnostic::error(
+                    format!("meld `{}`: `ranks` narrows a pattern", id.text),
+                    at.clone(),
+                )
+                .with_help(Some("add `alike` or `run`, or remove `ranks`".into())),
+            );
+            continue;
+        }
         let Some((points, _)) = points else { continue };
-        out.push(Meld {
+        let (pattern, pattern_at) = match pattern {
+            Some((p, at)) => (p, Some(at)),
+            None => (MeldPattern::Listed, None),
+        };
+        let meld = Meld {
             id: id.text.to_string(),
             name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
             class: class.map_or_else(|| id.text.to_string(), |c| c.text.to_string()),
@@ -883,13 +959,47 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
             kinds: kind_ids,
             cards: card_ids,
             copies,
+            pattern,
+            ranks,
             points,
             moment,
             leads_its_card,
             needs_trick,
             adds_to,
             declaration,
-        });
+        };
+        let count = combinations(deck, rank, &meld);
+        if let Some(at) = pattern_at
+            && count == Some(0)
+        {
+            errors.push(
+                Diagnostic::error(
+                    format!("meld `{}`: no cards of the deck `{}` make it", id.text, deck.id),
+                    at,
+                )
+                .with_help(Some(
+                    "a pattern matches by the rank tricks follow (`[flow] rank`): check its count, `suit`, `kinds` and `ranks` against the deck".into(),
+                )),
+            );
+            continue;
+        }
+        combined += count.unwrap_or(0);
+        if combined > MAX_MELD_COMBINATIONS {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "the melds stand for at most {MAX_MELD_COMBINATIONS} combinations with one trump suit: with `{}` they stand for {combined}",
+                        id.text
+                    ),
+                    id.loc.clone(),
+                )
+                .with_help(Some(
+                    "narrow the patterns with `kinds`, `ranks` or `suit`, or write fewer melds".into(),
+                )),
+            );
+            continue;
+        }
+        out.push(meld);
     }
     for &d in &meld_declarations {
         if !out.iter().any(|m| m.declaration == Some(d)) {
@@ -906,6 +1016,124 @@ pub(super) fn melds(sections: &Sections, deck: &Deck, errors: &mut Vec<Diagnosti
         }
     }
     out
+}
+
+/// `alike` or `run`, if given: the pattern and where it is written (`Err` when written wrong,
+/// said in `errors`).
+fn pattern(
+    r: &mut TableReader,
+    errors: &mut Vec<Diagnostic>,
+) -> Result<Option<(MeldPattern, Loc)>, ()> {
+    let alike = r.int("alike", errors).map(|(n, at)| (n, at.clone()));
+    let run = r.int("run", errors).map(|(n, at)| (n, at.clone()));
+    let (key, n, at) = match (alike, run) {
+        (Some(_), Some((_, at))) => {
+            errors.push(
+                Diagnostic::error("a meld has `alike` or `run`, not both", at)
+                    .with_help(Some("write two melds".into())),
+            );
+            return Err(());
+        }
+        (Some((n, at)), None) => ("alike", n, at),
+        (None, Some((n, at))) => ("run", n, at),
+        (None, None) => return Ok(None),
+    };
+    if !(2..=64).contains(&n) {
+        errors.push(Diagnostic::error(
+            format!("`{key}` must be from 2 to 64, found {n}"),
+            at,
+        ));
+        return Err(());
+    }
+    let n = n as u32;
+    Ok(Some((
+        if key == "alike" {
+            MeldPattern::Alike(n)
+        } else {
+            MeldPattern::Run(n)
+        },
+        at,
+    )))
+}
+
+/// The suit rule of a pattern meld `id`, checked: `alike` takes no `copies` (it counts copies
+/// itself) and any `suit` (none: any suits, mixed), `run` no `each` (`any` unless given).
+/// `at` holds where `suit` and `copies` are written.
+fn pattern_suit(
+    id: &Str,
+    pattern: (MeldPattern, Loc),
+    suit: Option<MeldSuit>,
+    at: [Option<&Loc>; 2],
+    deck: &Deck,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<MeldSuit> {
+    match (pattern.0, suit) {
+        (MeldPattern::Alike(_), _) if at[1].is_some() => {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "meld `{}`: `alike` counts copies itself: it has no `copies`",
+                        id.text
+                    ),
+                    at[1].cloned().unwrap_or(pattern.1),
+                )
+                .with_help(Some(
+                    "`alike = 2` with `suit = \"any\"` is both copies of a card; remove `copies`"
+                        .into(),
+                )),
+            );
+            None
+        }
+        (MeldPattern::Alike(n), Some(MeldSuit::Each)) if (n as usize) < deck.suits.len() => {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "meld `{}`: `alike = {n}` with `suit = \"each\"` needs at least {} cards, one of each suit of the deck `{}`",
+                        id.text,
+                        deck.suits.len(),
+                        deck.id
+                    ),
+                    pattern.1,
+                )
+                .with_help(Some(
+                    "raise `alike`, or remove `suit` to take the cards from any suits".into(),
+                )),
+            );
+            None
+        }
+        (MeldPattern::Alike(_), None) => Some(MeldSuit::Mixed),
+        (MeldPattern::Run(_), Some(MeldSuit::Each)) => {
+            errors.push(
+                Diagnostic::error(
+                    format!("meld `{}`: a run is all of one suit", id.text),
+                    at[0].cloned().unwrap_or(pattern.1),
+                )
+                .with_help(Some(
+                    "write `suit = \"trump\"`, `\"plain\"` or `\"any\"`".into(),
+                )),
+            );
+            None
+        }
+        (MeldPattern::Run(_), None) => Some(MeldSuit::Any),
+        (_, Some(s)) => Some(s),
+        (MeldPattern::Listed, None) => None,
+    }
+}
+
+/// The most combinations (instances) meld `meld` stands for with any one trump suit or none (a
+/// pattern's found by the ranks of the attribute `rank`; `None` when that is not known).
+fn combinations(deck: &Deck, rank: Option<usize>, meld: &Meld) -> Option<usize> {
+    let rank = rank.and_then(|r| deck.attributes.get(r))?;
+    let mut found = Vec::new();
+    (0..deck.suits.len())
+        .map(Some)
+        .chain([None])
+        .map(|trump| {
+            found.clear();
+            crate::ruleset::melds::instances(deck, &rank.values, 0, meld, trump, &mut found);
+            found.len()
+        })
+        .max()
 }
 
 /// Sample facts of finished hands, one per way a hand ends, so that `yaku validate` runs a

@@ -202,6 +202,17 @@ impl Auction {
     }
 }
 
+/// The most `[[meld]]`s a ruleset holds (a meld is numbered by a `u16`; the bound keeps counting
+/// a hand's melds quick, each meld being tried against the hand). One more is refused where it is
+/// written.
+pub const MAX_MELDS: usize = 1024;
+
+/// The most combinations a ruleset's melds stand for with one trump suit (each listed meld one,
+/// or one a suit; a pattern one a rank and suit): every combination is tried against a hand when
+/// melds are counted, so the bound keeps that quick. The meld past it is refused where it is
+/// written.
+pub const MAX_MELD_COMBINATIONS: usize = 8192;
+
 /// Which suit a meld's cards come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeldSuit {
@@ -215,6 +226,24 @@ pub enum MeldSuit {
     Each,
     /// Exactly the listed cards (`cards`), whatever the trumps.
     Cards,
+    /// Any suits, mixed: an `alike` pattern without `suit` (copies count).
+    Mixed,
+}
+
+/// How a meld's cards are found: listed (`kinds` with `suit`, or `cards`), or a pattern matched
+/// against the hand by rank (the attribute tricks follow, `[flow] rank`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldPattern {
+    /// The kinds of `kinds` with `suit`, or the cards of `cards`.
+    Listed,
+    /// `alike = n`: n cards of one rank (of `kinds` and `ranks` when given), from the suits
+    /// `suit` says: any (`Mixed`, copies count), at least one of each (`Each`), or all of one
+    /// (`Trump`, `Plain`, `Any`: in a double pack `alike = 2` is both copies of a card). Each
+    /// rank is a meld of its own.
+    Alike(u32),
+    /// `run = n`: n cards of one suit whose ranks follow one another (of `kinds` and `ranks`
+    /// when given), `copies` of each. Each run and suit is a meld of its own.
+    Run(u32),
 }
 
 /// When a meld is shown (`moment`).
@@ -252,12 +281,17 @@ pub struct Meld {
     pub class: String,
     /// Where its cards come from.
     pub suit: MeldSuit,
-    /// The kinds it needs (one card of each), unless `suit` is `Cards`.
+    /// The kinds it needs (one card of each), unless `suit` is `Cards`; for a pattern, the
+    /// kinds its cards are of (empty: any).
     pub kinds: Vec<usize>,
     /// The cards it needs, for `suit = Cards` (one of each alike group).
     pub cards: Vec<crate::deck::CardId>,
     /// Copies of each card it needs (1; 2 for a double).
     pub copies: u32,
+    /// Listed, or a pattern.
+    pub pattern: MeldPattern,
+    /// For a pattern: the ranks it may use (`ranks`; empty: every rank).
+    pub ranks: Vec<i64>,
     /// Its points.
     pub points: i64,
     /// When it is shown.
