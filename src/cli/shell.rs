@@ -3,6 +3,7 @@
 //! `yaku man --dir DIR` writes the page of every subcommand that `yaku(1)` lists.
 
 use clap_complete::Shell;
+use std::io::IsTerminal;
 
 /// Arguments of `yaku completions`.
 #[derive(clap::Args, Debug)]
@@ -31,13 +32,30 @@ pub fn completions(args: &CompletionsArgs) -> i32 {
     super::write_output(None, &String::from_utf8_lossy(&out))
 }
 
-/// Prints the man page of `yaku`, in roff, or writes every page into a folder.
+/// Prints the man page of `yaku`, in roff (shown through `man` on a terminal), or writes every
+/// page into a folder.
 pub fn man(args: &ManArgs) -> i32 {
     let Some(dir) = &args.dir else {
-        return match render(super::command()) {
-            Ok(page) => super::write_output(args.output.as_deref(), &page),
-            Err(e) => render_failed(&e),
+        let page = match render(super::command()) {
+            Ok(page) => page,
+            Err(e) => return render_failed(&e),
         };
+        // On a terminal the page is shown, not printed as roff; failing that it is printed,
+        // and the note why comes last, where the terminal leaves it in view.
+        let mut note = None;
+        if args.output.is_none() && std::io::stdout().is_terminal() {
+            match show(&page) {
+                Ok(code) => return code,
+                Err(why) => note = Some(why),
+            }
+        }
+        let code = super::write_output(args.output.as_deref(), &page);
+        if let Some(why) = note {
+            eprintln!(
+                "note: {why}, so the page is printed in roff (`yaku man -o yaku.1` writes it to a file, `man -l yaku.1` shows it)"
+            );
+        }
+        return code;
     };
     let mut command = super::command().disable_help_subcommand(true);
     command.build();
@@ -58,6 +76,27 @@ pub fn man(args: &ManArgs) -> i32 {
         }
     }
     super::EXIT_OK
+}
+
+/// Shows a page in roff through `man -l -` (reading the page from its input); the exit code,
+/// or why `man` could not show it.
+fn show(page: &str) -> Result<i32, String> {
+    use std::io::Write;
+    let mut man = std::process::Command::new("man")
+        .args(["-l", "-"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("`man` cannot be run ({e})"))?;
+    if let Some(mut input) = man.stdin.take() {
+        // A pager that is quit early closes its input: not a failure.
+        let _ = input.write_all(page.as_bytes());
+    }
+    let status = man.wait().map_err(|e| format!("`man` failed ({e})"))?;
+    if status.success() {
+        Ok(super::EXIT_OK)
+    } else {
+        Err(format!("`man -l -` ended with {status}"))
+    }
 }
 
 /// Every page under `command` (its own first), by file name (`yaku-play.1`).

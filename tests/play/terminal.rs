@@ -21,6 +21,11 @@ struct Term {
 
 impl Term {
     fn start(dir: &Path, args: &[&str], cols: u16, rows: u16) -> Term {
+        Term::start_with(dir, args, cols, rows, &[])
+    }
+
+    /// [`Term::start`] with more environment variables set.
+    fn start_with(dir: &Path, args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Term {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -34,6 +39,9 @@ impl Term {
         cmd.cwd(dir);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
         let child = pty.slave.spawn_command(cmd).expect("yaku starts");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().unwrap();
@@ -946,4 +954,40 @@ fn after_two_bots_moved_in_go_stop_your_own_move_is_still_on_screen() {
     assert_nothing_cut(&t, "gostop after a turn");
     t.send("q");
     t.wait_for("resume it with");
+}
+
+/// `yaku man` on a terminal shows the page through `man -l -` instead of printing roff; where
+/// `man` cannot run, it says so and prints the page.
+#[test]
+fn the_man_page_is_shown_through_man_on_a_terminal() {
+    let dir = temp_dir("man-terminal");
+    // A `man` of the test's own: it says what it was given.
+    let bin_dir = dir.join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let man = bin_dir.join("man");
+    std::fs::write(
+        &man,
+        "#!/bin/sh\necho \"man was given $* and $(wc -l) lines\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&man, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let mut term = Term::start_with(&dir, &["man"], 100, 30, &[("PATH", &path)]);
+    let screen = term.wait_for("man was given");
+    assert!(screen.contains("man was given -l - and"), "{screen}");
+    assert!(!screen.contains(".TH"), "{screen}");
+    assert_eq!(term.exit_code(), 0);
+    // No `man` to be found: the roff, with a note.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut term = Term::start_with(
+        &dir,
+        &["man"],
+        100,
+        30,
+        &[("PATH", empty.to_str().unwrap())],
+    );
+    let screen = term.wait_for("printed in roff");
+    assert!(screen.contains("`man` cannot be run"), "{screen}");
+    assert_eq!(term.exit_code(), 0);
 }
