@@ -1080,6 +1080,47 @@ impl Merge<'_> {
         }
     }
 
+    /// A house rule that changes what a yaku needs (`when`) and keeps the description it
+    /// inherits is warned: the words players read may no longer say what scores ("Ten plain
+    /// cards" for a yaku that now needs twelve). Giving a `description`, the same words if they
+    /// still hold, says they were checked.
+    fn stale_description(&mut self, base: &Table, child: &Table, id: &str) {
+        let (
+            Some(when),
+            None,
+            Some(Item {
+                value: Value::Str(words, _),
+                ..
+            }),
+        ) = (
+            child.get("when"),
+            child.get("description"),
+            base.get("description"),
+        )
+        else {
+            return;
+        };
+        let text = |item: &Item| match &item.value {
+            Value::Str(t, _) => Some(t.clone()),
+            _ => None,
+        };
+        if base.get("when").and_then(text) == text(when) {
+            return;
+        }
+        self.errors.push(
+            Diagnostic::warning(
+                format!(
+                    "the condition of `{id}` changes here, and it keeps the description it inherits: \"{words}\""
+                ),
+                when.loc.clone(),
+            )
+            .with_help(Some(
+                "give the yaku a `description` of what it now needs (the same words if they still hold)"
+                    .to_string(),
+            )),
+        );
+    }
+
     fn by_id(&mut self, base: &mut Vec<Item>, child: Vec<Item>, path: &str) {
         // Where each id is in `base` (the first entry of an id, as a search from the start finds).
         let mut index: HashMap<String, usize> = HashMap::new();
@@ -1097,6 +1138,9 @@ impl Merge<'_> {
             {
                 Some(old) => {
                     if let (Value::Table(a), Value::Table(b)) = (&mut old.value, entry.value) {
+                        if path == "yaku" {
+                            self.stale_description(a, &b, id.as_deref().unwrap_or_default());
+                        }
                         let here = format!("{path}.{}", id.unwrap_or_default());
                         self.tables(a, b, &here);
                     }

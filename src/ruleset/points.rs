@@ -189,7 +189,7 @@ fn lowest_points(yaku: &Yaku, deck: &Deck) -> Option<(i64, CardSet, crate::rules
 mod tests {
     fn findings(points: &str, when: &str) -> Vec<String> {
         let text = format!(
-            "[ruleset]\nid = \"t\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\nwhen = \"{when}\"\npoints = \"{points}\"\n"
+            "[ruleset]\nid = \"t\"\nextends = \"koikoi\"\n\n[[yaku]]\nid = \"kasu\"\ndescription = \"Plains.\"\nwhen = \"{when}\"\npoints = \"{points}\"\n"
         );
         crate::ruleset::load_str("t.toml", &text)
             .diagnostics

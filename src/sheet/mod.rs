@@ -65,8 +65,35 @@ pub struct Rule {
     pub name: Option<String>,
     /// The rule in words.
     pub text: String,
-    /// True when a house rule changes or adds it (not in the base ruleset's sheet).
-    pub changed: bool,
+    /// How it differs from the base ruleset's sheet, when the sheet has a base.
+    pub mark: Mark,
+}
+
+/// How a rule of a house rule's sheet differs from its base's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mark {
+    /// As in the base (or the sheet has no base).
+    #[default]
+    Same,
+    /// The base has a rule of that name (or, unnamed, of those opening words) that reads
+    /// otherwise.
+    Changed,
+    /// The base has no such rule.
+    New,
+    /// A rule of the base that no longer applies.
+    Removed,
+}
+
+impl Mark {
+    /// The mark a sheet prints before the rule, if any.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            Mark::Same => None,
+            Mark::Changed => Some("[changed]"),
+            Mark::New => Some("[new]"),
+            Mark::Removed => Some("[removed]"),
+        }
+    }
 }
 
 impl Rule {
@@ -74,7 +101,7 @@ impl Rule {
         Rule {
             name: None,
             text: text.into(),
-            changed: false,
+            mark: Mark::Same,
         }
     }
 
@@ -82,7 +109,7 @@ impl Rule {
         Rule {
             name: Some(name.into()),
             text: text.into(),
-            changed: false,
+            mark: Mark::Same,
         }
     }
 }
@@ -159,8 +186,27 @@ pub fn build(ruleset: &Ruleset, base: Option<&Ruleset>) -> Sheet {
                 .sections
                 .iter()
                 .find(|s| s.heading == section.heading);
+            // An unnamed rule whose words changed in place (`A game is 6 hands`, `Hwatu: 51
+            // cards`) is known by what comes before its colon, or else its opening words.
+            fn opening(text: &str) -> Vec<&str> {
+                match text.split_once(": ") {
+                    Some((head, _)) if head.len() <= 40 => vec![head],
+                    _ => text.split(' ').take(3).collect(),
+                }
+            }
+            let before_rules = old.map_or(&[][..], |o| &o.rules[..]);
             for rule in &mut section.rules {
-                rule.changed = old.is_none_or(|o| !o.rules.contains(rule));
+                rule.mark = if before_rules.contains(rule) {
+                    Mark::Same
+                } else if before_rules.iter().any(|b| match (&b.name, &rule.name) {
+                    (Some(a), Some(b)) => a == b,
+                    (None, None) => opening(&b.text) == opening(&rule.text),
+                    _ => false,
+                }) {
+                    Mark::Changed
+                } else {
+                    Mark::New
+                };
             }
             // A base rule is gone when no rule of the same name (or, unnamed, the same text)
             // is left.
@@ -169,18 +215,17 @@ pub fn build(ruleset: &Ruleset, base: Option<&Ruleset>) -> Sheet {
                     Some(name) => r.name.as_ref() == Some(name),
                     None => r.name.is_none() && r.text == rule.text,
                 });
-                // An unnamed rule whose words changed in place (`A game is 6 hands`) is shown
-                // once, as changed, not also as gone.
-                fn opening(text: &str) -> Vec<&str> {
-                    text.split(' ').take(3).collect()
-                }
+                // An unnamed rule whose words changed in place is shown once, as changed, not
+                // also as gone.
                 let replaced = rule.name.is_none()
                     && section.rules.iter().any(|r| {
-                        r.name.is_none() && r.changed && opening(&r.text) == opening(&rule.text)
+                        r.name.is_none()
+                            && r.mark == Mark::Changed
+                            && opening(&r.text) == opening(&rule.text)
                     });
                 if !kept && !replaced {
                     removed.push(Rule {
-                        changed: true,
+                        mark: Mark::Removed,
                         ..rule.clone()
                     });
                 }

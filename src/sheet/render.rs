@@ -17,9 +17,6 @@ pub enum Format {
 /// Text lines are wrapped to this width.
 const TEXT_WIDTH: usize = 96;
 
-/// The mark of a rule that differs from the base ruleset's.
-const CHANGED: &str = "[changed]";
-
 /// Prints `sheet` in `format`.
 pub fn render(sheet: &Sheet, format: Format) -> String {
     match format {
@@ -33,15 +30,14 @@ fn base_line(sheet: &Sheet) -> Option<String> {
     sheet
         .base
         .as_ref()
-        .map(|b| format!("Based on {b}: what differs is marked {CHANGED}."))
+        .map(|b| format!("Based on {b}: what differs is marked [changed], [new] or [removed]."))
 }
 
 fn rule_line(rule: &Rule) -> String {
-    let mark = if rule.changed {
-        format!("{CHANGED} ")
-    } else {
-        String::new()
-    };
+    let mark = rule
+        .mark
+        .label()
+        .map_or_else(String::new, |m| format!("{m} "));
     match &rule.name {
         Some(name) => format!("{mark}{name}: {}", rule.text),
         None => format!("{mark}{}", rule.text),
@@ -114,11 +110,10 @@ fn markdown(sheet: &Sheet) -> String {
     for section in &sheet.sections {
         let _ = writeln!(out, "\n## {}\n", md_escape(&section.heading));
         for rule in &section.rules {
-            let mark = if rule.changed {
-                format!("**{}** ", md_escape(CHANGED))
-            } else {
-                String::new()
-            };
+            let mark = rule
+                .mark
+                .label()
+                .map_or_else(String::new, |m| format!("**{}** ", md_escape(m)));
             let text = code_spans(
                 &rule.text,
                 |t| links(t, md_escape, |url| format!("<{url}>")),
@@ -266,11 +261,11 @@ fn html(sheet: &Sheet) -> String {
                     }
                     None => text,
                 };
-            if rule.changed {
+            if let Some(mark) = rule.mark.label() {
                 let _ = writeln!(
                     out,
                     "<li class=\"changed\"><span class=\"mark\">{}</span> {name}{text}</li>",
-                    html_escape(CHANGED)
+                    html_escape(mark)
                 );
             } else {
                 let _ = writeln!(out, "<li>{name}{text}</li>");

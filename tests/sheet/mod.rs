@@ -70,9 +70,23 @@ fn a_house_rule_marks_what_it_changes_and_what_it_drops() {
         "{}",
         out.stdout
     );
+    // A rule the base does not have is new.
     assert!(
         out.stdout
-            .contains("[changed] Wild: the Lightning matches any card."),
+            .contains("[new] Wild: the Lightning matches any card."),
+        "{}",
+        out.stdout
+    );
+    // A rule of the base the house rule replaces is new, and the base's is removed.
+    let out = Yaku::new(["rules", "house/pinochle-declarer-leads"]).expect(0);
+    assert!(
+        out.stdout.contains("[new] The declarer leads first."),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("[removed] The player after the dealer leads first."),
         "{}",
         out.stdout
     );
@@ -99,6 +113,7 @@ fn a_house_rule_marks_what_it_changes_and_what_it_drops() {
     // The standard rules are no house rule: nothing is marked.
     let out = Yaku::new(["rules", "koikoi"]).expect(0);
     assert!(!out.stdout.contains("[changed]"));
+    assert!(!out.stdout.contains("[new]") && !out.stdout.contains("[removed]"));
 }
 
 #[test]
