@@ -514,3 +514,13 @@ fn ignore_sigxfsz() {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
+
+/// The columns of the terminal standard output goes to, or `usize::MAX` when it goes to none (a
+/// pipe, a file): for text wrapped to fit.
+pub(crate) fn terminal_width() -> usize {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return usize::MAX;
+    }
+    ratatui::crossterm::terminal::size().map_or(usize::MAX, |(columns, _)| usize::from(columns))
+}

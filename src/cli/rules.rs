@@ -30,7 +30,14 @@ pub fn run(args: &RulesArgs) -> i32 {
         return super::EXIT_FAILURE;
     };
     let base = base_of(&args.ruleset, &loaded.sources);
-    let text = sheet::render(&sheet::build(&ruleset, base.as_ref()), args.format);
+    let built = sheet::build(&ruleset, base.as_ref());
+    // Text for a terminal fits its width, so that the terminal does not break words.
+    let text = match args.format {
+        sheet::Format::Text if args.output.is_none() => {
+            sheet::render_text(&built, super::terminal_width())
+        }
+        format => sheet::render(&built, format),
+    };
     let inputs = super::ruleset_inputs(&args.ruleset, &loaded.sources);
     super::write_output_from(args.output.as_deref(), &text, &inputs)
 }

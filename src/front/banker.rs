@@ -459,8 +459,8 @@ impl Table for BankerTable {
         HELP
     }
 
-    fn rules(&self, game: &dyn Game) -> String {
-        crate::sheet::text_sheet(game.ruleset())
+    fn rules(&self, game: &dyn Game, width: usize) -> String {
+        crate::sheet::text_sheet_width(game.ruleset(), width)
     }
 
     fn score(&self, game: &dyn Game) -> String {

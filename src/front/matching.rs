@@ -118,8 +118,8 @@ impl Table for MatchingTable {
     fn help(&self) -> &'static str {
         super::prompt::HELP
     }
-    fn rules(&self, game: &dyn Game) -> String {
-        crate::sheet::text_sheet(game.ruleset())
+    fn rules(&self, game: &dyn Game, width: usize) -> String {
+        crate::sheet::text_sheet_width(game.ruleset(), width)
     }
     fn score(&self, game: &dyn Game) -> String {
         screen::score(&self.style, game)

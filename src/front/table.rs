@@ -62,8 +62,8 @@ pub trait Table: Send {
     }
     /// The help text.
     fn help(&self) -> &'static str;
-    /// The rules, for the `rules` command.
-    fn rules(&self, game: &dyn Game) -> String;
+    /// The rules, for the `rules` command, wrapped to `width` columns.
+    fn rules(&self, game: &dyn Game, width: usize) -> String;
     /// The scores, for the `score` command.
     fn score(&self, game: &dyn Game) -> String;
     /// The summary when the game is over.

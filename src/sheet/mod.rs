@@ -11,7 +11,7 @@
 mod flow;
 mod render;
 
-pub use render::{Format, render};
+pub use render::{Format, render, render_text};
 
 use crate::deck::CardSet;
 use crate::expr::{Lexicon, SetWords, words};
@@ -168,6 +168,12 @@ fn cite(text: &str) -> String {
 /// `rules` prompt).
 pub fn text_sheet(ruleset: &Ruleset) -> String {
     render(&build(ruleset, None), Format::Text)
+}
+
+/// [`text_sheet`] wrapped to `width` columns ([`render_text`]): for a screen narrower than the
+/// sheet's usual width.
+pub fn text_sheet_width(ruleset: &Ruleset, width: usize) -> String {
+    render_text(&build(ruleset, None), width)
 }
 
 /// Gathers the sheet of `ruleset`; with `base`, the rules that differ from the base's are marked
@@ -646,6 +652,20 @@ fn yaku_section(ruleset: &Ruleset, lex: &Lexicon) -> Section {
 
 #[cfg(test)]
 mod tests {
+    /// A sheet wrapped to a width has no longer line, in every family, so that a box of that
+    /// width shows it without wrapping it again.
+    #[test]
+    fn a_sheet_wrapped_to_a_width_fits_it() {
+        for name in ["koikoi", "schnapsen", "oicho-kabu"] {
+            let r = crate::ruleset::load(name).value.unwrap();
+            for width in [40, 60, 75] {
+                let text = super::text_sheet_width(&r, width);
+                let long: Vec<&str> = text.lines().filter(|l| l.chars().count() > width).collect();
+                assert!(long.is_empty(), "{name} at {width}: {long:?}");
+            }
+        }
+    }
+
     use super::*;
 
     fn koikoi() -> Ruleset {

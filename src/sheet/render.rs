@@ -20,7 +20,7 @@ const TEXT_WIDTH: usize = 96;
 /// Prints `sheet` in `format`.
 pub fn render(sheet: &Sheet, format: Format) -> String {
     match format {
-        Format::Text => text(sheet),
+        Format::Text => text(sheet, TEXT_WIDTH),
         Format::Markdown => markdown(sheet),
         Format::Html => html(sheet),
     }
@@ -44,7 +44,14 @@ fn rule_line(rule: &Rule) -> String {
     }
 }
 
-fn text(sheet: &Sheet) -> String {
+/// The text sheet with its lines wrapped to `width` columns (at most the usual width, and at
+/// least 40): for a terminal or a box narrower than the usual width, which would otherwise wrap
+/// the wrapped lines again.
+pub fn render_text(sheet: &Sheet, width: usize) -> String {
+    text(sheet, width.clamp(40, TEXT_WIDTH))
+}
+
+fn text(sheet: &Sheet, width: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -52,7 +59,7 @@ fn text(sheet: &Sheet) -> String {
         sheet.title,
         "=".repeat(sheet.title.chars().count())
     );
-    for line in wrap(&sheet.summary, TEXT_WIDTH, "") {
+    for line in wrap(&sheet.summary, width, "") {
         let _ = writeln!(out, "{line}");
     }
     if let Some(line) = base_line(sheet) {
@@ -66,10 +73,7 @@ fn text(sheet: &Sheet) -> String {
             "-".repeat(section.heading.chars().count())
         );
         for rule in &section.rules {
-            for (i, line) in wrap(&rule_line(rule), TEXT_WIDTH - 2, "  ")
-                .iter()
-                .enumerate()
-            {
+            for (i, line) in wrap(&rule_line(rule), width - 2, "  ").iter().enumerate() {
                 let _ = writeln!(out, "{}{line}", if i == 0 { "- " } else { "" });
             }
         }

@@ -991,3 +991,21 @@ fn the_man_page_is_shown_through_man_on_a_terminal() {
     assert!(screen.contains("`man` cannot be run"), "{screen}");
     assert_eq!(term.exit_code(), 0);
 }
+
+/// `yaku rules` on a terminal narrower than the sheet wraps its text to the terminal's width:
+/// no line is broken again by the terminal (which broke words: "sco/re").
+#[test]
+fn the_rule_sheet_fits_a_narrow_terminal() {
+    let dir = temp_dir("rules-narrow");
+    let mut term = Term::start(&dir, &["rules", "koikoi"], 60, 300);
+    term.wait_for("Sources and notes");
+    assert_eq!(term.exit_code(), 0);
+    let screen = term.screen.lock().unwrap();
+    let screen = screen.screen();
+    let wrapped: Vec<u16> = (0..300).filter(|&row| screen.row_wrapped(row)).collect();
+    assert!(
+        wrapped.is_empty(),
+        "rows broken by the terminal: {wrapped:?}\n{}",
+        screen.contents()
+    );
+}

@@ -1467,7 +1467,7 @@ impl Frontend for LineFrontend {
             match table.parse(&line, game, legal) {
                 Ok(Input::Act(action)) => return Reply::Act(action),
                 Ok(Input::Help) => println!("{}", table.help()),
-                Ok(Input::Rules) => print!("{}", table.rules(game)),
+                Ok(Input::Rules) => print!("{}", table.rules(game, super::terminal_width())),
                 Ok(Input::Score) => print!("{}", table.score(game)),
                 Ok(Input::Quit) => return Reply::Quit,
                 Ok(Input::Undo) => return Reply::Undo,

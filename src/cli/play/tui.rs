@@ -360,7 +360,14 @@ impl FullScreen {
     /// leave from it.
     fn show(&mut self, table: &dyn Table, game: &dyn Game, what: Input) -> Result<(), ()> {
         match what {
-            Input::Rules => self.modal(table, game, "rules", table.rules(game), false),
+            Input::Rules => {
+                // Wrapped to the overlay's inside, so that the box does not wrap it again.
+                let area = self.terminal.size().map_or(Rect::new(0, 0, 80, 24), |s| {
+                    Rect::new(0, 0, s.width, s.height)
+                });
+                let inner = usize::from(overlay_rect(area).width.saturating_sub(3));
+                self.modal(table, game, "rules", table.rules(game, inner), false)
+            }
             Input::Score => self.modal(table, game, "scores", table.score(game), false),
             _ => self.modal(
                 table,
