@@ -803,7 +803,7 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
                 let _ = writeln!(out, "{} {amount}", style.says(*player, "bid"));
             }
             Event::Melded { player, points, .. } => {
-                let _ = writeln!(out, "{} melds: {points}", style.who(*player));
+                let _ = writeln!(out, "{}: {points}", style.says(*player, "meld"));
             }
             Event::YakuFormed { player, yaku, base } => {
                 let names: Vec<&str> = yaku
@@ -1033,6 +1033,27 @@ pub fn score(style: &Style, game: &dyn Game) -> String {
 mod tests {
     use super::*;
     use crate::ruleset;
+
+    /// A meld is narrated with the verb agreeing: "you meld", "greedy melds".
+    #[test]
+    fn melds_are_narrated_with_the_verb_agreeing() {
+        let r = std::sync::Arc::new(ruleset::load("schnapsen").value.unwrap());
+        let game = crate::families::start(r, Default::default()).unwrap();
+        let style = Style {
+            color: false,
+            labels: vec!["you".into(), "greedy".into()],
+            brief: false,
+        };
+        let melded = |player| Event::Melded {
+            player,
+            melds: vec!["marriage".into()],
+            cards: Vec::new(),
+            points: 20,
+        };
+        let text = narrate(&style, &*game, &[melded(0), melded(1)]);
+        assert!(text.contains("you meld: 20"), "{text}");
+        assert!(text.contains("greedy melds: 20"), "{text}");
+    }
 
     #[test]
     fn a_hand_result_aligns_its_points_after_the_longest_reason() {

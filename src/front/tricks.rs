@@ -273,8 +273,8 @@ fn melds_text(style: &Style, g: &TricksGame) -> Vec<String> {
                 .filter(|(seat, _)| *seat == s)
                 .fold(crate::deck::CardSet::EMPTY, |acc, (_, m)| acc | m.cards);
             format!(
-                "{} melds {}: {} ({})",
-                style.who(s),
+                "{} {}: {} ({})",
+                style.says(s, "meld"),
                 points,
                 names.join(", "),
                 style.names(&r.deck, cards)
