@@ -439,15 +439,23 @@ impl Table for BankerTable {
         {
             return format!("{} {amount}", g.pot_action_word(seat, amount));
         }
+        // As a button or a note reads it, to the player: "bet 1", not "bets 1".
         let kind = g.to_act().and_then(|seat| g.view(seat).bet_kind);
         if let (Some(k), Action::Bet { amount }) = (kind, action) {
             let bet = &g.flow().bets[k].name;
             return match amount {
-                0 => format!("stakes nothing on {bet}"),
-                n => format!("stakes {n} on {bet}"),
+                0 => format!("stake nothing on {bet}"),
+                n => format!("stake {n} on {bet}"),
             };
         }
-        describe(action)
+        match action {
+            Action::Bet { amount } => format!("bet {amount}"),
+            Action::Draw { count } => format!(
+                "take {count} more tile{}",
+                if count == 1 { "" } else { "s" }
+            ),
+            _ => describe(action),
+        }
     }
 
     fn forced(&self, _game: &dyn Game, _legal: &[Action]) -> Option<Action> {
@@ -750,4 +758,43 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         out.push_str(&format!("the bank passes to {}\n", names[to]));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::{Action, StartOptions};
+    use std::sync::Arc;
+
+    /// A move is described to the player who makes it, as a button reads: "bet 1", "take 1
+    /// more tile", "stake 20 on Banker"; never "bets 1".
+    #[test]
+    fn moves_are_described_to_the_player() {
+        for (name, seats) in [("oicho-kabu", 2), ("kolyesi", 3), ("baccarat", 2)] {
+            let r = Arc::new(crate::ruleset::load(name).value.unwrap());
+            let players = vec!["human".to_string(); seats];
+            let table =
+                crate::front::fronts::for_ruleset(&r, &players, players.clone(), false, false);
+            let options = StartOptions {
+                seed: 1,
+                seats: Some(seats),
+                ..Default::default()
+            };
+            let mut game = crate::families::start(r, options).unwrap();
+            let mut legal = Vec::new();
+            let mut seen = 0;
+            while game.to_act().is_some() && seen < 40 {
+                game.legal_actions(&mut legal);
+                for &a in &legal {
+                    let said = table.describe(&*game, a);
+                    let first = said.split(' ').next().unwrap_or_default();
+                    assert!(!first.ends_with('s') || first == "pass", "{name}: {said}");
+                    if let Action::Bet { .. } | Action::Draw { .. } = a {
+                        seen += 1;
+                    }
+                }
+                game.apply(legal[0]).unwrap();
+            }
+            assert!(seen > 0, "{name}: no bet or draw described");
+        }
+    }
 }
