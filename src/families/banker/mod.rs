@@ -93,6 +93,8 @@ mod bank_tests;
 #[cfg(test)]
 mod oicho_tests;
 #[cfg(test)]
+mod rank_showdown_tests;
+#[cfg(test)]
 mod seat_rules_tests;
 #[cfg(test)]
 mod seotda_tests;

@@ -24,6 +24,7 @@ pub use rational::Rational;
 pub use strategy::{BetChoice, Strategy, StrategyEntry};
 
 use crate::deck::CardSet;
+use crate::families::banker::ranking::against_banker;
 use crate::families::banker::{banker_instant_win, hand_value};
 use crate::ruleset::{BankerFlow, Ruleset};
 
@@ -185,7 +186,11 @@ pub fn first_hand_odds_with_progress(
                 let (mut wins, mut count) = (0i64, 0i64);
                 combinations(left, *d, |extra| {
                     count += 1;
-                    wins += (hand_value(flow, first | extra) - banker_value).signum();
+                    wins += if flow.ranks.is_empty() {
+                        (hand_value(flow, first | extra) - banker_value).signum()
+                    } else {
+                        against_banker(flow, first | extra, banker) as i64
+                    };
                 });
                 *total = *total + Rational::new(i128::from(wins), i128::from(count.max(1)));
             }

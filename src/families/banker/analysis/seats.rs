@@ -14,6 +14,7 @@
 
 use super::{FirstHandOdds, Rational, combinations};
 use crate::deck::{CardId, CardSet};
+use crate::families::banker::ranking::against_banker;
 use crate::families::banker::{banker_instant_win, hand_value, rule_for};
 use crate::ruleset::{BankerFlow, DrawAction, Ruleset};
 use std::collections::HashMap;
@@ -96,6 +97,11 @@ pub fn check(ruleset: &Ruleset, flow: &BankerFlow) -> Result<(), String> {
     sources.extend(flow.player_draw.iter().map(|r| r.when_source.as_str()));
     sources.extend(flow.banker_draw.iter().map(|r| r.when_source.as_str()));
     sources.extend(flow.banker_wins.iter().map(|c| c.when_source.as_str()));
+    for r in &flow.ranks {
+        sources.push(r.when_source.as_str());
+        sources.extend(r.within_source.as_deref());
+    }
+    sources.extend(flow.specials.iter().map(|s| s.when_source.as_str()));
     for s in sources {
         for word in s.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_')) {
             if !word.is_empty() && ruleset.deck.card_by_id(word).is_some() {
@@ -119,6 +125,10 @@ struct Walk<'a> {
     left: Vec<u32>,
     total_left: u32,
     showdowns: HashMap<Vec<u8>, Rational>,
+    /// The banker's hands played out against the player's hand of the showdown in progress.
+    banker_memo: HashMap<Vec<u8>, Rational>,
+    /// Banker's hands played out so far.
+    work: u64,
     /// Each hand at a choice (by class counts): its chance of being held there and the
     /// expected result of each option.
     choices: HashMap<Vec<u8>, (Rational, ByDraw)>,
@@ -154,7 +164,20 @@ impl Walk<'_> {
     }
 
     /// The banker's draws and the showdown, the banker holding `banker` (the player `player`).
+    /// Kept by the banker's cards for the player's hand [`Walk::showdown`] is working on: the
+    /// banker reaches one hand by many orders of its cards (a draw-until-17 game's banker, by
+    /// hundreds of thousands).
     fn banker_play(&mut self, player: &[u8], banker: &mut Vec<u8>) -> Rational {
+        if let Some(&r) = self.banker_memo.get(banker.as_slice()) {
+            return r;
+        }
+        let r = self.banker_play_new(player, banker);
+        self.banker_memo.insert(banker.clone(), r);
+        r
+    }
+
+    fn banker_play_new(&mut self, player: &[u8], banker: &mut Vec<u8>) -> Rational {
+        self.work += 1;
         let b = self.cards(banker, player);
         let facts = [0, 0, -1, hand_value(self.flow, b), i64::from(b.len()), -1];
         let draws =
@@ -169,9 +192,7 @@ impl Walk<'_> {
             return sum;
         }
         let p = self.cards(player, &vec![0; player.len()]);
-        Rational::from(i128::from(
-            (hand_value(self.flow, p) - hand_value(self.flow, b)).signum(),
-        ))
+        Rational::from(against_banker(self.flow, p, b) as i128)
     }
 
     /// The banker's first cards from what is left, dealt one by one, then its play.
@@ -198,6 +219,7 @@ impl Walk<'_> {
             return r;
         }
         let mut banker = vec![0; player.len()];
+        self.banker_memo.clear();
         let r = self.banker_deal(player, &mut banker, self.flow.banker_tiles);
         self.showdowns.insert(player.to_vec(), r);
         r
@@ -263,12 +285,31 @@ impl Walk<'_> {
     }
 }
 
+/// True when no expression of the showdown or the draws reads the cards themselves: the hand's
+/// value, ranks and special hands, the drawing rules and the banker's instant wins read only
+/// `hand_points` and `hand_cards` (or the drawing rules' facts).
+fn reads_no_card(flow: &BankerFlow) -> bool {
+    let mut programs: Vec<&crate::expr::Program> = vec![&flow.value];
+    programs.extend(flow.player_draw.iter().map(|r| &r.when));
+    programs.extend(flow.banker_draw.iter().map(|r| &r.when));
+    programs.extend(flow.banker_wins.iter().map(|c| &c.when));
+    for r in &flow.ranks {
+        programs.push(&r.when);
+        programs.extend(&r.within);
+    }
+    programs.extend(flow.specials.iter().map(|s| &s.when));
+    programs.iter().all(|p| p.cards_read().is_empty())
+}
+
 /// The exact odds of `flow`'s hands per seat over the cards of `ruleset` (see the module).
 pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, String> {
     check(ruleset, flow)?;
     let deck = &ruleset.deck;
     let all = deck.all();
-    // A card's class: its suit, kinds, attributes and card value.
+    // A card's class: its suit, kinds, attributes and card value; its card value alone when no
+    // rule reads the cards themselves (only `hand_points` and `hand_cards`), as in a game that
+    // counts to 21: then a 52-card pack is 10 classes, not 52.
+    let by_value = reads_no_card(flow);
     let key = |c: CardId| {
         let card = deck.card(c);
         let attrs: Vec<i64> = deck
@@ -276,12 +317,16 @@ pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, Strin
             .iter()
             .map(|a| a.values[c.index()])
             .collect();
-        (
-            card.suit,
-            card.kinds.clone(),
-            attrs,
-            flow.card_points[c.index()],
-        )
+        if by_value {
+            (0, Vec::new(), Vec::new(), flow.card_points[c.index()])
+        } else {
+            (
+                card.suit,
+                card.kinds.clone(),
+                attrs,
+                flow.card_points[c.index()],
+            )
+        }
     };
     let mut keys = Vec::new();
     let mut members: Vec<Vec<CardId>> = Vec::new();
@@ -306,6 +351,8 @@ pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, Strin
         total_left: all.len(),
         members,
         showdowns: HashMap::new(),
+        banker_memo: HashMap::new(),
+        work: 0,
         choices: HashMap::new(),
         banker_wins: Rational::ZERO,
     };
@@ -334,6 +381,8 @@ pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, Strin
                     left: walk.left.clone(),
                     total_left: walk.total_left,
                     showdowns: std::mem::take(&mut walk.showdowns),
+                    banker_memo: HashMap::new(),
+                    work: 0,
                     choices: HashMap::new(),
                     banker_wins: Rational::ZERO,
                 };
