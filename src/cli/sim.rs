@@ -114,6 +114,20 @@ pub fn run(args: &SimArgs) -> i32 {
         bet_limits: (args.min_bet, args.max_bet),
         shared_deals: other.is_some(),
     };
+    // The odds the bots play from, before the first game: with a bar on a terminal, since a
+    // game that draws until 17 takes seconds of them (the bound was checked with the players).
+    for r in std::iter::once(&ruleset).chain(other.as_ref()) {
+        let bar = analysis_bar();
+        crate::families::prepare_bots(r, &players, &mut |done, total| {
+            if let Some(b) = &bar {
+                b.set_length(total);
+                b.set_position(done);
+            }
+        });
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+    }
     let runs = 1 + usize::from(other.is_some());
     let bar = progress_bar((args.games * runs) as u64);
     let tick = || {
@@ -182,6 +196,20 @@ pub fn run(args: &SimArgs) -> i32 {
     }
     print!("{text}");
     super::EXIT_OK
+}
+
+/// The bar of the bots' analysis before the games, on a terminal.
+fn analysis_bar() -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{wide_bar} {pos}/{len} · working out the odds the bots play from · ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    Some(bar)
 }
 
 fn progress_bar(len: u64) -> Option<ProgressBar> {

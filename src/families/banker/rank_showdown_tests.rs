@@ -7,7 +7,8 @@ use super::tests::order;
 use super::*;
 use crate::core::{Action, StartOptions};
 use crate::deck::CardId;
-use crate::families::banker::analysis::{Rational, seats::seat_odds};
+use crate::families::banker::analysis::seat_work::seat_work;
+use crate::families::banker::analysis::{Rational, seats::seat_odds_with_progress};
 use crate::ruleset::{self, Ruleset};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -103,7 +104,18 @@ fn a_standing_18_beats_a_banker_who_busts_and_two_busts_are_equal() {
 fn the_exact_analysis_ranks_the_showdown_too() {
     let r = rules();
     let flow = r.banker().unwrap();
-    let odds = seat_odds(&r, flow).unwrap();
+    // The work is counted before it starts (issue 47, fault 2): every player's hand stood on is
+    // one step of the progress, and the banker's hands played out stay within the count.
+    let work = seat_work(&r, flow, u128::MAX);
+    assert!(!work.more);
+    let mut steps = 0;
+    let odds = seat_odds_with_progress(&r, flow, &mut |n| steps += n).unwrap();
+    assert_eq!(steps, work.player_hands);
+    assert!(
+        u128::from(odds.work) <= work.total(),
+        "{work:?} {}",
+        odds.work
+    );
     let of = |ids: &[&str]| {
         let tiles = ids.iter().map(|i| r.deck.card_by_id(i).unwrap()).collect();
         odds.first

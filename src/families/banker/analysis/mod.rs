@@ -16,6 +16,7 @@
 
 pub mod ranks;
 mod rational;
+pub mod seat_work;
 pub mod seats;
 pub mod strategy;
 pub mod table;
@@ -124,6 +125,12 @@ pub fn deal_count(cards: usize, flow: &BankerFlow) -> u128 {
 /// (Kol-ye-si's 6,472,800 deals take about a tenth of a second). `yaku analyze --max-deals`
 /// raises it; bots that play from the odds never go beyond it.
 pub const DEFAULT_MAX_DEALS: u64 = 1_000_000_000;
+
+/// The largest analysis of hands per seat run without asking, in banker's hands played out
+/// ([`seat_work::SeatWork::total`]): a game that draws until 17 from a 52-card pack plays out
+/// under 10,000,000 (seconds in a release build). `yaku analyze --max-deals` raises it; bots
+/// that play from the odds never go beyond it.
+pub const DEFAULT_MAX_HANDS_PLAYED: u64 = 100_000_000;
 
 /// What the enumeration of [`deal_count`] goes through, in words: `4 first tiles and 4 for the
 /// banker from 32 tiles, then draws of [1, 2]`.
