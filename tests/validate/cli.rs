@@ -333,6 +333,39 @@ fn a_deal_order_that_leaves_out_a_target_is_an_error() {
         "{}",
         out.stderr
     );
+    // With `table_size = 0` the table receives nothing: the order need not name it (issue 47),
+    // and a game of bots deals each hand its ten cards.
+    std::fs::write(
+        dir.join("no-table.toml"),
+        "[ruleset]\nid = \"no-table\"\nextends = \"scopone\"\n\n[flow]\ndeal_order = [\"dealer\", \"others\"]\n",
+    )
+    .unwrap();
+    Yaku::new(["validate", "no-table.toml"])
+        .current_dir(&dir)
+        .run()
+        .expect_code(0);
+    Yaku::new([
+        "sim",
+        "no-table.toml",
+        "--players",
+        "random,random,random,random",
+        "--games",
+        "2",
+    ])
+    .current_dir(&dir)
+    .run()
+    .expect_code(0);
+    // A table that is dealt cards must still be named.
+    std::fs::write(
+        dir.join("no-table-koikoi.toml"),
+        "[ruleset]\nid = \"no-table-koikoi\"\nextends = \"koikoi\"\n\n[flow]\ndeal_order = [\"dealer\", \"opponent\"]\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["validate", "no-table-koikoi.toml"])
+        .current_dir(&dir)
+        .run();
+    out.expect_code(1);
+    assert!(out.stderr.contains("leaves out `table`"), "{}", out.stderr);
 }
 
 /// `--json` names each valid ruleset by id and content hash, as a game record does.
