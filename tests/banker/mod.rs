@@ -930,3 +930,24 @@ fn a_bot_whose_odds_are_out_of_reach_is_refused_before_play() {
         analyze.stderr
     );
 }
+
+/// A strategy that takes more tiles than its game allows is refused by `yaku analyze` at the
+/// `draw` that says so, with the file's line and column (issue 47, item 8), as `yaku validate`
+/// does against the bundled games of its deck.
+#[test]
+fn a_strategy_drawing_more_than_the_game_allows_is_located() {
+    let dir = TempDir::new("strategy-draw");
+    let path = dir.write(
+        "three.toml",
+        "[strategy]\nname = \"three\"\ndeck = \"gupai\"\nbet = \"min\"\n# one tile too many\ndraw = 3\n",
+    );
+    let out = Yaku::new(["analyze", "kolyesi", "--strategy", path.to_str().unwrap()]).run();
+    out.expect_code(1);
+    assert!(
+        out.stderr.contains(
+            "three.toml:6:1: strategy `three` takes 3 more tile(s), but `kolyesi` allows 1 or 2"
+        ),
+        "{}",
+        out.stderr
+    );
+}
