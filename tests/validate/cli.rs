@@ -384,3 +384,40 @@ fn json_gives_each_ruleset_s_id_and_content_hash() {
     assert!(hashes.iter().all(|h| h.len() == 16), "{hashes:?}");
     assert_ne!(hashes[0], hashes[1]);
 }
+
+/// `--set NAME=unset` removes a key of the rule file, as `unset` does in a house rule: Koi-Koi's
+/// twelve hands give way to a target score (issue 47); an option cannot be removed.
+#[test]
+fn set_unset_removes_a_key_of_the_rule_file() {
+    let both = Yaku::new(["rules", "koikoi", "--set", "flow.target_score=30"]).run();
+    both.expect_code(1);
+    assert!(
+        both.stderr.contains("`--set flow.rounds=unset`"),
+        "{}",
+        both.stderr
+    );
+    let out = Yaku::new([
+        "sim",
+        "koikoi",
+        "--set",
+        "flow.rounds=unset",
+        "--set",
+        "flow.target_score=30",
+        "--games",
+        "2",
+        "--json",
+    ])
+    .run();
+    out.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["games"], 2);
+    let option = Yaku::new(["rules", "koikoi", "--set", "seven_doubling=unset"]).run();
+    option.expect_code(1);
+    assert!(
+        option
+            .stderr
+            .contains("only a key of the rule file can be removed"),
+        "{}",
+        option.stderr
+    );
+}
