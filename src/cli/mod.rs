@@ -73,7 +73,7 @@ pub(crate) struct HouseArgs {
     #[arg(long = "with", value_name = "RULESET,...", value_delimiter = ',')]
     with: Vec<String>,
     /// Set an option of the ruleset (`--set seven_doubling=false`) or a key of its rule file
-    /// (`--set flow.rounds=6`); repeat for several
+    /// (`--set flow.rounds=6`), or remove a key (`--set flow.rounds=unset`); repeat for several
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
 }

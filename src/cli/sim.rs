@@ -115,6 +115,11 @@ pub fn run(args: &SimArgs) -> i32 {
         bet_limits: (args.min_bet, args.max_bet),
         shared_deals: other.is_some(),
     };
+    // The odds the bots play from, before the first game: with a bar on a terminal, since a
+    // game that draws until 17 takes seconds of them (the bound was checked with the players).
+    for r in std::iter::once(&ruleset).chain(other.as_ref()) {
+        prepare_bots(r, &players);
+    }
     let runs = 1 + usize::from(other.is_some());
     let bar = progress_bar((args.games * runs) as u64);
     let tick = || {
@@ -183,6 +188,35 @@ pub fn run(args: &SimArgs) -> i32 {
     }
     print!("{text}");
     super::EXIT_OK
+}
+
+/// Works out the analysis the bots `players` play from before play (`yaku sim`, `yaku play`),
+/// with a progress bar on a terminal.
+pub(super) fn prepare_bots(ruleset: &crate::ruleset::Ruleset, players: &[String]) {
+    let bar = analysis_bar();
+    crate::families::prepare_bots(ruleset, players, &mut |done, total| {
+        if let Some(b) = &bar {
+            b.set_length(total);
+            b.set_position(done);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
+
+/// The bar of the bots' analysis before play, on a terminal.
+fn analysis_bar() -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{wide_bar} {pos}/{len} · working out the odds the bots play from · ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    Some(bar)
 }
 
 fn progress_bar(len: u64) -> Option<ProgressBar> {

@@ -22,7 +22,7 @@ mod words;
 pub use ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 pub use check::{FUNCTIONS, Names, check, compile};
 pub use eval::{Context, Program};
-pub use parser::{MAX_DEPTH, MAX_LEN, parse};
+pub use parser::{MAX_DEPTH, MAX_LEN, MAX_OPERATORS, parse};
 pub use words::{Lexicon, SetWords, number_word, words};
 
 use std::ops::Range;

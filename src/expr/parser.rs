@@ -15,10 +15,16 @@ mod grammar {
 
 use grammar::{ExprParser, Rule};
 
-/// Longest expression accepted, in bytes; rule files hold short formulas.
-pub const MAX_LEN: usize = 1000;
+/// Longest expression accepted, in bytes: 16 KiB, room for a real rule written out in full
+/// (one game needed 45 named definitions to fit in the 1,000 bytes this was).
+pub const MAX_LEN: usize = 16 * 1024;
 /// Deepest nesting of parentheses, calls and prefix operators accepted.
 pub const MAX_DEPTH: usize = 32;
+/// Most infix operators (`+`, `and`, `==`, ...) in one expression: a chain of them is a tree as
+/// deep as it is long, which the checker and evaluator walk recursively, so this bounds the
+/// stack they need (a thread of 2 MiB holds it, as the 1,000 bytes expressions were limited to
+/// did; 6,400 overflowed 8 MiB).
+pub const MAX_OPERATORS: usize = 500;
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -73,6 +79,7 @@ fn check_depth(text: &str) -> Result<(), ExprError> {
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut parens = 0usize;
     let mut prefixes = 0usize;
+    let mut operators = 0usize;
     // Whether the last token ends a value, which makes a following `-` infix.
     let mut after_value = false;
     let mut i = 0;
@@ -93,7 +100,11 @@ fn check_depth(text: &str) -> Result<(), ExprError> {
                     prefixes += 1;
                     after_value = false;
                 }
-                "and" | "or" | "if" | "then" | "else" => after_value = false,
+                "and" | "or" => {
+                    operators += 1;
+                    after_value = false;
+                }
+                "if" | "then" | "else" => after_value = false,
                 _ => {
                     prefixes = 0;
                     after_value = true;
@@ -112,8 +123,28 @@ fn check_depth(text: &str) -> Result<(), ExprError> {
                 }
                 b'-' if !after_value => prefixes += 1,
                 b' ' | b'\t' | b'\r' | b'\n' => {}
+                // An infix operator (the second byte of `==`, `<=` follows a first that
+                // already counted it).
+                b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'<' | b'>' | b'=' | b'!' => {
+                    if after_value {
+                        operators += 1;
+                    }
+                    after_value = false;
+                }
                 _ => after_value = false,
             }
+        }
+        if operators > MAX_OPERATORS {
+            return Err(ExprError::new(
+                format!(
+                    "expression has too many operators (more than {MAX_OPERATORS}): a chain of them nests as deep as it is long"
+                ),
+                start..i,
+            )
+            .with_help(Some(
+                "split it into named definitions, or use functions such as `count` and `sum` over sets"
+                    .into(),
+            )));
         }
         if parens + prefixes > MAX_DEPTH {
             return Err(ExprError::new(
@@ -408,7 +439,15 @@ mod tests {
         assert!(parse(&vec!["pampas-moon"; 60].join(" - ")).is_ok());
         assert!(parse(&format!("1{}", "-1".repeat(400))).is_ok());
         assert!(parse("not not all(x) and - -count(x) > 1").is_ok());
-        assert!(parse(&"x".repeat(2000)).is_err());
+        assert!(parse(&"x".repeat(2000)).is_ok());
+        let e = parse(&"x".repeat(MAX_LEN + 1)).unwrap_err();
+        assert!(e.message.contains("too long"), "{}", e.message);
+        // Infix operators are counted: a chain is as deep as it is long.
+        assert!(parse(&format!("1{}", "+1".repeat(MAX_OPERATORS))).is_ok());
+        let e = parse(&format!("1{}", "+1".repeat(MAX_OPERATORS + 1))).unwrap_err();
+        assert!(e.message.contains("too many operators"), "{}", e.message);
+        assert!(parse(&format!("x{}", " and y".repeat(MAX_OPERATORS + 1))).is_err());
+        assert!(parse(&format!("1{}", " <= 1".repeat(MAX_OPERATORS))).is_ok());
         assert!(parse("").is_err());
     }
 

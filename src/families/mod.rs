@@ -86,6 +86,10 @@ pub trait Family: Sync {
     fn check_bot_work(&self, _ruleset: &Ruleset) -> Result<(), String> {
         Ok(())
     }
+    /// Does the analysis those bots play from ahead of play (once per ruleset; a no-op when
+    /// they need none), calling `progress(done, total)` as it goes: a long computation then
+    /// shows as progress before the first game, not as a first move that never comes.
+    fn prepare_bot_work(&self, _ruleset: &Ruleset, _progress: &mut dyn FnMut(u64, u64)) {}
 }
 
 /// Plays a game of family type `G` to its end: the body of each family's
@@ -171,6 +175,17 @@ pub fn agent_by_name(name: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, Ag
             .map_err(|why| AgentError::TooMuchWork(format!("bot `{name}` cannot play: {why}")))?;
     }
     Ok(agent)
+}
+
+/// Does the analysis the bots `players` play from ahead of play, when any of them plays from
+/// the family's analysis ([`Family::prepare_bot_work`]); `progress(done, total)` as it goes.
+pub fn prepare_bots(ruleset: &Ruleset, players: &[String], progress: &mut dyn FnMut(u64, u64)) {
+    let analysed = players
+        .iter()
+        .any(|p| agent_by_name(p, ruleset).is_ok_and(|a| a.uses_family_analysis()));
+    if analysed {
+        of(ruleset).prepare_bot_work(ruleset, progress);
+    }
 }
 
 /// The game a record starts from: its deals, seed, seats, rounds, dealer and table limits,

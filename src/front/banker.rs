@@ -708,6 +708,15 @@ fn pot_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     out
 }
 
+/// A hand's value with its rank, when the ruleset ranks hands (`28 points (Bust)`): the rank is
+/// what the showdown compared.
+fn ranked(value: String, rank: Option<&str>) -> String {
+    match rank {
+        Some(rank) => format!("{value} ({rank})"),
+        None => value,
+    }
+}
+
 fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     if ruleset.banker().is_some_and(|f| f.table_hand) {
         return table_showdown(ruleset, h, names);
@@ -728,7 +737,10 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         None => out.push_str(&format!(
             "showdown: the banker has {} = {}\n",
             tiles(ruleset, set(&h.banker_tiles)),
-            points(ruleset, h.banker_value.unwrap_or(0))
+            ranked(
+                points(ruleset, h.banker_value.unwrap_or(0)),
+                h.banker_hand.as_deref()
+            )
         )),
     }
     if let Some(b) = h.banker_seat {
@@ -743,9 +755,9 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
             r if r < 0 => format!("loses {}", -r),
             _ => "draw, keeps the stake".into(),
         };
-        let value = p
-            .value
-            .map_or_else(String::new, |v| format!(" = {}", points(ruleset, v)));
+        let value = p.value.map_or_else(String::new, |v| {
+            format!(" = {}", ranked(points(ruleset, v), p.hand.as_deref()))
+        });
         out.push_str(&format!(
             "  {:<22} {}{value}, bet {}: {outcome}\n",
             names[p.seat],

@@ -339,10 +339,23 @@ pub(super) fn check_ident(s: &Str, errors: &mut Vec<Diagnostic>) -> bool {
     let rest_ok =
         words.all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
     if !(first_ok && rest_ok) {
+        // What is wrong, in so many words: a digit first is the usual slip (`2h`, `9lives`).
+        let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        let why = match t.chars().next() {
+            None => "a name cannot be empty".to_string(),
+            Some(c) if !c.is_ascii_alphabetic() => {
+                format!("a name must start with a letter, not `{c}`")
+            }
+            _ => match t.chars().find(|&c| !word_char(c)) {
+                Some(c) => format!("`{c}` cannot be part of a name"),
+                None => "a `-` goes only between two words".to_string(),
+            },
+        };
         errors.push(
-            Diagnostic::error(format!("`{t}` is not a valid name"), s.loc.clone()).with_help(Some(
-                "names start with a letter and hold letters, digits, `_`, and single `-` between words".into(),
-            )),
+            Diagnostic::error(format!("`{t}` is not a valid name: {why}"), s.loc.clone())
+                .with_help(Some(
+                    "names start with a letter and hold letters, digits, `_`, and single `-` between words (`two-hearts`, `h2`)".into(),
+                )),
         );
         return false;
     }
@@ -357,7 +370,7 @@ pub(super) fn check_ident(s: &Str, errors: &mut Vec<Diagnostic>) -> bool {
 }
 
 /// The most packs a deck file may ask for (`packs`).
-const MAX_PACKS: u32 = 8;
+pub const MAX_PACKS: u32 = 8;
 
 /// Every name in a deck means one thing: a kind, an attribute, a suit or a card.
 #[derive(Default)]

@@ -808,7 +808,11 @@ pub static FLOW: TableDef = table(
         key("deal_packet", Int, "Cards dealt at a time."),
         KeyDef {
             values: &["dealer", "opponent", "others", "table"],
-            ..key("deal_order", Strings, "The order packets go in.")
+            ..key(
+                "deal_order",
+                Strings,
+                "The order packets go in, naming each that receives cards (not `table` when `table_size = 0`).",
+            )
         },
         key("rounds", Int, "Hands in a game (or use target_score)."),
         key("target_score", Int, "The score that ends a game."),

@@ -440,10 +440,39 @@ impl Loader {
         let mut ok = true;
         let (mut ids, mut names) = (Vec::new(), Vec::new());
         let (mut settings, mut paths) = (String::new(), String::new());
+        // `flow.target_score=unset`: keys a setting removes, by the table that holds them.
+        let mut unsets: Vec<(String, Vec<String>)> = Vec::new();
         let mut offset = 0;
         for part in spec.split('+') {
             let at = Loc::new(cli, offset..offset + part.len());
             offset += part.len() + 1;
+            if let Some((name, value)) = part.split_once('=')
+                && value.trim() == UNSET
+            {
+                let name = name.trim();
+                match name.rsplit_once('.') {
+                    Some((table, key)) if setting_line(name, "0").is_ok() => {
+                        match unsets.iter_mut().find(|(t, _)| t == table) {
+                            Some((_, keys)) => keys.push(key.to_string()),
+                            None => unsets.push((table.to_string(), vec![key.to_string()])),
+                        }
+                        ids.push(format!("{name}={UNSET}"));
+                    }
+                    _ => {
+                        errors.push(
+                            Diagnostic::error(
+                                format!("`{name}={UNSET}`: only a key of the rule file can be removed (`flow.target_score={UNSET}`)"),
+                                at,
+                            )
+                            .with_help(Some(
+                                "an option keeps a value: set it to its default instead".into(),
+                            )),
+                        );
+                        ok = false;
+                    }
+                }
+                continue;
+            }
             if let Some((name, value)) = part.split_once('=') {
                 match setting_line(name.trim(), value.trim()) {
                     Ok(line) => {
@@ -489,6 +518,10 @@ impl Loader {
             }
         }
         let mut tree = layers.tree.filter(|_| ok)?;
+        for (table, keys) in &unsets {
+            let keys: Vec<String> = keys.iter().map(|k| format!("\"{k}\"")).collect();
+            paths.push_str(&format!("{table}.{UNSET} = [{}]\n", keys.join(", ")));
+        }
         if !settings.is_empty() || !paths.is_empty() {
             let text = if settings.is_empty() {
                 paths

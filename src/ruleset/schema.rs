@@ -191,6 +191,129 @@ pub fn key_reference_markdown() -> String {
         out += &format!("\n## {} files\n", capitalized(kind.name()));
         reference_table(kind.keys(), "Top level", &mut seen, &mut out);
     }
+    out += &limits_markdown();
+    out
+}
+
+/// The cards of a card set ([`crate::deck::CardSet::CAPACITY`]), in words that hold for either
+/// build, so the page is the same for both.
+const WIDE: &str = "64 (128 in a build with the `wide-decks` feature)";
+
+/// Every limit the engine puts on a rule file, from the constants it checks against: the last
+/// section of the key reference.
+fn limits_markdown() -> String {
+    use super::model::{CARRY_LIMIT, MAX_BANKROLL, MAX_BET, MAX_CARRIED, MAX_CHOICES};
+    use crate::expr::{MAX_DEPTH, MAX_LEN, MAX_OPERATORS};
+    let n = |v: u64| {
+        let digits = v.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let rows: Vec<(&str, String, &str)> = vec![
+        (
+            "a rule file, deck or strategy",
+            format!("{} bytes", n(super::loader::MAX_FILE_SIZE)),
+            "a larger file is refused before it is read",
+        ),
+        (
+            "an `extends` chain",
+            format!("{} files", super::loader::MAX_EXTENDS),
+            "counting the file itself",
+        ),
+        (
+            "an expression",
+            format!("{} bytes", n(MAX_LEN as u64)),
+            "each `when`, `points`, `value`, ... and each `[define]` entry as written",
+        ),
+        (
+            "operators in an expression",
+            n(MAX_OPERATORS as u64),
+            "infix operators (`+`, `and`, `==`, ...): a chain of them nests as deep as it is long",
+        ),
+        (
+            "nesting in an expression",
+            format!("{MAX_DEPTH} levels"),
+            "parentheses, calls and prefix operators (`-`, `not`) inside one another",
+        ),
+        (
+            "a `[define]` entry written out",
+            format!("{} nodes", n(super::build::MAX_DEFINE_SIZE as u64)),
+            "with every definition it uses written out in full",
+        ),
+        (
+            "`[define]` entries inside one another",
+            format!("{} levels", super::build::MAX_DEFINE_DEPTH),
+            "`a` uses `b`, which uses `c`, ...",
+        ),
+        (
+            "cards in a deck",
+            WIDE.to_string(),
+            "every pack together; a card id starts with a letter and holds letters, digits, `_` and single `-` between words",
+        ),
+        (
+            "packs of a deck file",
+            format!("{}", super::deck_file::MAX_PACKS),
+            "`packs`; a banker game's shoe (`shoe_packs`) is dealt as a list, beyond this",
+        ),
+        (
+            "a card's attribute or `card_value`",
+            format!("{} either way", n(super::deck_file::MAX_CARD_VALUE as u64)),
+            "so that sums over a hand cannot overflow",
+        ),
+        (
+            "yaku in a ruleset",
+            format!("{}", super::yaku_table::MAX_YAKU),
+            "after `extends` and `remove_yaku`",
+        ),
+        (
+            "seats",
+            format!("{}", super::model::MAX_SEATS),
+            "`players`, `max_players`",
+        ),
+        (
+            "card choices",
+            format!("{MAX_CHOICES}"),
+            "declarations with `effect = \"count_as\"`",
+        ),
+        (
+            "carried values",
+            format!(
+                "{MAX_CARRIED}, each at most {} either way",
+                n(CARRY_LIMIT as u64)
+            ),
+            "`[[carry]]`",
+        ),
+        (
+            "a banker game's bet",
+            format!("{} chips", n(MAX_BET as u64)),
+            "`min_bet`, `max_bet`, `--min-bet`, `--max-bet`",
+        ),
+        (
+            "a banker game's bankroll",
+            format!("{} chips", n(MAX_BANKROLL as u64)),
+            "`bankroll`, `banker_bankroll`, `table_limit`",
+        ),
+        (
+            "cards in one banker hand",
+            WIDE.to_string(),
+            "whatever the drawing rules say",
+        ),
+    ];
+    let mut out = String::from(
+        "\n## Engine limits\n\nWhat the loader and the engine accept at most: a rule file beyond \
+         one is refused where it is read, with the file, line and column of what is too large \
+         (the cards of a banker hand excepted: its drawing rules stop there).\n\n\
+         | what | at most | notes |\n|---|---|---|\n",
+    );
+    for (what, most, notes) in rows {
+        out += &format!("| {what} | {most} | {notes} |\n");
+    }
     out
 }
 

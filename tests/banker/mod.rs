@@ -794,3 +794,160 @@ fn sim_reports_a_house_only_where_one_banks() {
         assert_eq!(report.get("house").is_some(), house, "{ruleset}");
     }
 }
+
+/// The test game that draws to 17 and ranks a bust below every other hand (issue 47).
+fn draw_to_17() -> String {
+    crate::common::root()
+        .join("tests/rulesets/draw-to-17.toml")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Issue 47, fault 1: the per-seat showdown ranks by `[[flow.hand_rank]]`. In a session of bots,
+/// `yaku play` shows each hand's rank, a bust never wins, and a hand that stands always beats a
+/// banker who busts.
+#[test]
+fn play_ranks_every_showdown_a_bust_never_wins() {
+    let out = Yaku::new([
+        "play",
+        &draw_to_17(),
+        "--players",
+        "random,random",
+        "--seed",
+        "3",
+        "--rounds",
+        "40",
+    ])
+    .run();
+    out.expect_code(0);
+    let (mut banker_busts, mut busts) = (false, 0);
+    for line in out.stdout.lines() {
+        if line.starts_with("showdown: the banker has") {
+            banker_busts = line.ends_with("(Bust)");
+            assert!(banker_busts || line.ends_with("(Stands)"), "{line}");
+        } else if line.contains("(Bust), bet") {
+            busts += 1;
+            assert!(!line.contains(": wins"), "{line}");
+        } else if line.contains("(Stands), bet") && banker_busts {
+            assert!(line.contains(": wins"), "{line}");
+        }
+    }
+    assert!(busts > 0, "{}", out.stdout);
+}
+
+/// Issue 47, fault 2: `greedy` plays a game that draws to 17 from the exact odds, worked out
+/// once before the first game: 10,000 hands finish, and what each seat wins agrees with the
+/// exact figure of `yaku analyze` (the largest bet on a favourable first hand).
+#[test]
+fn a_greedy_simulation_of_a_game_that_draws_to_17_agrees_with_analyze() {
+    let sim = Yaku::new([
+        "sim",
+        &draw_to_17(),
+        "--players",
+        "greedy,greedy",
+        "--games",
+        "500",
+        "--json",
+    ])
+    .run();
+    sim.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    assert_eq!(report["rounds"], 10_000);
+    let exact = Yaku::new(["analyze", &draw_to_17(), "--json"]).run();
+    exact.expect_code(0);
+    let exact: serde_json::Value = serde_json::from_str(&exact.stdout).unwrap();
+    // Both hands play one rule from one pack, and two busts are equal: a fair game.
+    assert_eq!(exact["player"]["ev_exact"], "0");
+    let ev = exact["best_with_limits"]["ev"].as_f64().unwrap();
+    for seat in report["seats"].as_array().unwrap() {
+        let mean = seat["points_per_round"]["mean"].as_f64().unwrap();
+        let ci = seat["points_per_round"]["ci95"].as_f64().unwrap();
+        assert!(
+            (mean - ev).abs() <= ci,
+            "simulated {mean:.4} ± {ci:.4}, exact {ev:.4}"
+        );
+    }
+}
+
+/// Issue 47, fault 2: the size of an analysis of hands per seat is counted before it starts, and
+/// one over `--max-deals` is refused at once with its size and the flag that allows it.
+#[test]
+fn analyze_refuses_a_draw_to_17_over_max_deals_before_it_starts() {
+    let out = Yaku::new(["analyze", &draw_to_17(), "--max-deals", "10"]).run();
+    out.expect_code(2);
+    assert!(
+        out.stderr.contains(
+            "plays out up to 9624236 banker's hands (2801 player's hands against 3436 banker's hands)"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("`--max-deals 9624236` runs it anyway"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// Issue 47, fault 2: a bot that plays from the exact odds is refused, before any game, on a
+/// game whose odds are out of reach (drawing to 40 on a value that reads the cards' suits, so
+/// that no two cards are alike), with the bots that need none.
+#[test]
+fn a_bot_whose_odds_are_out_of_reach_is_refused_before_play() {
+    let dir = TempDir::new("draw-to-40");
+    let text = std::fs::read_to_string(draw_to_17())
+        .unwrap()
+        .replace("id = \"draw-to-17\"", "id = \"draw-to-40\"")
+        .replace("< 17\"", "< 40\"")
+        .replace(
+            "value = \"hand_points\"",
+            "value = \"hand_points + count(hearts)\"",
+        );
+    let path = dir.write("draw-to-40.toml", text);
+    let out = Yaku::new([
+        "sim",
+        path.to_str().unwrap(),
+        "--players",
+        "greedy,random",
+        "--games",
+        "1",
+    ])
+    .run();
+    out.expect_code(2);
+    assert!(
+        out.stderr
+            .contains("bot `greedy` cannot play: it plays from the exact odds of every hand"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("bots that need no odds: random"));
+    let analyze = Yaku::new(["analyze", path.to_str().unwrap()]).run();
+    analyze.expect_code(2);
+    assert!(
+        analyze.stderr.contains("plays out more than"),
+        "{}",
+        analyze.stderr
+    );
+}
+
+/// A strategy that takes more tiles than its game allows is refused by `yaku analyze` at the
+/// `draw` that says so, with the file's line and column (issue 47, item 8), as `yaku validate`
+/// does against the bundled games of its deck.
+#[test]
+fn a_strategy_drawing_more_than_the_game_allows_is_located() {
+    let dir = TempDir::new("strategy-draw");
+    let path = dir.write(
+        "three.toml",
+        "[strategy]\nname = \"three\"\ndeck = \"gupai\"\nbet = \"min\"\n# one tile too many\ndraw = 3\n",
+    );
+    let out = Yaku::new(["analyze", "kolyesi", "--strategy", path.to_str().unwrap()]).run();
+    out.expect_code(1);
+    assert!(
+        out.stderr.contains(
+            "three.toml:6:1: strategy `three` takes 3 more tile(s), but `kolyesi` allows 1 or 2"
+        ),
+        "{}",
+        out.stderr
+    );
+}

@@ -367,3 +367,32 @@ fn a_house_rule_removes_the_close() {
     assert!(r.tricks().unwrap().close.is_none());
     assert!(!r.tricks().unwrap().meld_declarations.is_empty());
 }
+
+#[test]
+fn long_operator_chains_are_errors_not_stack_overflows() {
+    // A chain of infix operators is a tree as deep as it is long, which the checker walks
+    // recursively: 6,400 of them overflowed 8 MiB once expressions could be 16 KiB (issue 47).
+    // The longest chain allowed loads on a thread of 2 MiB, as simulation workers have.
+    let most = yaku::expr::MAX_OPERATORS;
+    let chain = |ops: usize| format!("count(bright){} >= 1", " + 1".repeat(ops - 1));
+    let messages = rejected("chain", &with_condition(&chain(most + 1)));
+    assert!(messages[0].contains("too many operators"), "{messages:?}");
+    let longest = with_condition(&chain(most));
+    let loaded = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || load_str("chain.toml", &longest).value.is_some())
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(loaded);
+    // A rule as long as the limit with few operators loads too: the bound is on depth, not
+    // length (one game needed 45 named definitions to fit in the 1,000 bytes this once was).
+    let names = vec!["bright"; (yaku::expr::MAX_LEN - 40) / 8].join(", ");
+    let long = format!("has({names}) or count(bright) >= 1");
+    assert!(long.len() > 10_000 && long.len() <= yaku::expr::MAX_LEN);
+    assert!(
+        load_str("long.toml", &with_condition(&long))
+            .value
+            .is_some()
+    );
+}

@@ -333,6 +333,39 @@ fn a_deal_order_that_leaves_out_a_target_is_an_error() {
         "{}",
         out.stderr
     );
+    // With `table_size = 0` the table receives nothing: the order need not name it (issue 47),
+    // and a game of bots deals each hand its ten cards.
+    std::fs::write(
+        dir.join("no-table.toml"),
+        "[ruleset]\nid = \"no-table\"\nextends = \"scopone\"\n\n[flow]\ndeal_order = [\"dealer\", \"others\"]\n",
+    )
+    .unwrap();
+    Yaku::new(["validate", "no-table.toml"])
+        .current_dir(&dir)
+        .run()
+        .expect_code(0);
+    Yaku::new([
+        "sim",
+        "no-table.toml",
+        "--players",
+        "random,random,random,random",
+        "--games",
+        "2",
+    ])
+    .current_dir(&dir)
+    .run()
+    .expect_code(0);
+    // A table that is dealt cards must still be named.
+    std::fs::write(
+        dir.join("no-table-koikoi.toml"),
+        "[ruleset]\nid = \"no-table-koikoi\"\nextends = \"koikoi\"\n\n[flow]\ndeal_order = [\"dealer\", \"opponent\"]\n",
+    )
+    .unwrap();
+    let out = Yaku::new(["validate", "no-table-koikoi.toml"])
+        .current_dir(&dir)
+        .run();
+    out.expect_code(1);
+    assert!(out.stderr.contains("leaves out `table`"), "{}", out.stderr);
 }
 
 /// `--json` names each valid ruleset by id and content hash, as a game record does.
@@ -350,4 +383,41 @@ fn json_gives_each_ruleset_s_id_and_content_hash() {
         .collect();
     assert!(hashes.iter().all(|h| h.len() == 16), "{hashes:?}");
     assert_ne!(hashes[0], hashes[1]);
+}
+
+/// `--set NAME=unset` removes a key of the rule file, as `unset` does in a house rule: Koi-Koi's
+/// twelve hands give way to a target score (issue 47); an option cannot be removed.
+#[test]
+fn set_unset_removes_a_key_of_the_rule_file() {
+    let both = Yaku::new(["rules", "koikoi", "--set", "flow.target_score=30"]).run();
+    both.expect_code(1);
+    assert!(
+        both.stderr.contains("`--set flow.rounds=unset`"),
+        "{}",
+        both.stderr
+    );
+    let out = Yaku::new([
+        "sim",
+        "koikoi",
+        "--set",
+        "flow.rounds=unset",
+        "--set",
+        "flow.target_score=30",
+        "--games",
+        "2",
+        "--json",
+    ])
+    .run();
+    out.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["games"], 2);
+    let option = Yaku::new(["rules", "koikoi", "--set", "seven_doubling=unset"]).run();
+    option.expect_code(1);
+    assert!(
+        option
+            .stderr
+            .contains("only a key of the rule file can be removed"),
+        "{}",
+        option.stderr
+    );
 }

@@ -452,6 +452,9 @@ fn bots(
             }
         }
     }
+    // The odds the bots play from, before the first move (seconds in a game that draws until
+    // 17), with a progress bar on a terminal.
+    super::sim::prepare_bots(ruleset, players);
     Ok((bots, labels))
 }
 

@@ -3,8 +3,9 @@
 //!
 //! Each hand: every player gets `first_tiles` and bets; the banker draws `banker_tiles` and wins
 //! every bet at once when they meet a `banker_win` condition; otherwise each player chooses how
-//! many more tiles to take (`draw_options`), and each hand's `value` is compared with the
-//! banker's: higher wins the bet, lower loses it, equal keeps it.
+//! many more tiles to take (`draw_options`), and each hand is compared with the banker's, by
+//! its rank when the ruleset declares `[[flow.hand_rank]]`, else by `value`: higher wins the
+//! bet, lower loses it, equal keeps it.
 
 use crate::core::{
     Action, Game, HandResult, IllegalAction, Ledger, PerSeat, Seat, StartError, StartOptions,
@@ -23,6 +24,7 @@ mod table;
 
 pub use pot::PotState;
 
+use super::ranking::{self, against_banker, rank_hand};
 use super::value::{banker_instant_win, hand_value};
 pub use super::view::{BankerPhase, BankerView};
 
@@ -83,6 +85,9 @@ pub struct BankerHand {
     pub banker_tiles: Vec<CardId>,
     /// The banker's value (none when the banker won at once).
     pub banker_value: Option<i64>,
+    /// The banker's hand by rank in words, when the ruleset ranks hands (`Bust`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub banker_hand: Option<String>,
     /// The banker-win condition met, if any.
     pub banker_win: Option<String>,
     /// Each player who played the hand.
@@ -751,10 +756,18 @@ impl BankerGame {
             }
             let value = banker_value.map(|_| hand_value(&self.flow, self.tiles[s]));
             let bet = self.bets[s];
-            let result = match (value, banker_value) {
-                (Some(v), Some(b)) => bet * (v - b).signum(),
-                _ => -bet,
+            // By the ranks when the ruleset declares them (a bust ranked last loses to the
+            // banker's 19 whatever its total), else by value.
+            let result = match banker_value {
+                Some(_) => match against_banker(&self.flow, self.tiles[s], self.banker) {
+                    std::cmp::Ordering::Greater => bet,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Less => -bet,
+                },
+                None => -bet,
             };
+            let hand = banker_value
+                .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.tiles[s])));
             self.ledger.scores[s] += result;
             banker_result -= result;
             players.push(PlayerResult {
@@ -764,10 +777,12 @@ impl BankerGame {
                 bet,
                 result,
                 bets: Vec::new(),
-                hand: None,
+                hand,
                 folded: false,
             });
         }
+        let banker_hand = banker_value
+            .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.banker)));
         if let Some(b) = &mut self.banker_bankroll {
             *b += banker_result;
         }
@@ -807,6 +822,7 @@ impl BankerGame {
             hand: self.ledger.round,
             banker_tiles: self.banker.iter().collect(),
             banker_value,
+            banker_hand,
             banker_win,
             players,
             banker_result,

@@ -16,7 +16,7 @@ pub use game::{
     rule_for, showdown_facts, start,
 };
 pub use greedy::best_choice;
-pub use odds::{check_odds_work, has_seat_rules, shared_odds};
+pub use odds::{check_odds_work, has_seat_rules, prepare_odds, shared_odds};
 pub use value::{banker_instant_win, cards_value, hand_value};
 
 use crate::core::{Agent, Game, StartError, StartOptions};
@@ -66,6 +66,10 @@ impl crate::families::Family for Banker {
         odds::check_odds_work(ruleset)
     }
 
+    fn prepare_bot_work(&self, ruleset: &Ruleset, progress: &mut dyn FnMut(u64, u64)) {
+        odds::prepare_odds(ruleset, progress);
+    }
+
     fn start(
         &self,
         ruleset: Arc<Ruleset>,
@@ -92,6 +96,8 @@ mod baccarat_tests;
 mod bank_tests;
 #[cfg(test)]
 mod oicho_tests;
+#[cfg(test)]
+mod rank_showdown_tests;
 #[cfg(test)]
 mod seat_rules_tests;
 #[cfg(test)]

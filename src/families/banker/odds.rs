@@ -35,29 +35,64 @@ pub(super) fn with_odds<R>(
     }
     let key = ruleset.content_hash;
     if !SEEN.with(|s| s.borrow().contains_key(&key)) {
-        check_odds_work(ruleset).ok()?;
-        static COMPUTED: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
-        let computed = COMPUTED.get_or_init(|| Mutex::new(HashMap::new()));
-        let odds = Arc::clone(
-            computed
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .entry(key)
-                .or_insert_with(|| {
-                    // Hands drawn by rules per seat: every first hand and every hand at a
-                    // choice, looked up by the cards held.
-                    Arc::new(if has_seat_rules(flow) {
-                        analysis::seats::seat_odds(ruleset, flow)
-                            .map(|o| o.all_hands())
-                            .unwrap_or_default()
-                    } else {
-                        analysis::first_hand_odds(ruleset, flow)
-                    })
-                }),
-        );
+        let odds = computed_odds(ruleset, &mut |_, _| {})?;
         SEEN.with(|s| s.borrow_mut().insert(key, odds));
     }
     SEEN.with(|s| s.borrow().get(&key).map(f))
+}
+
+/// The process-wide odds of `ruleset`'s hands, computed on first use (the others wait for
+/// them), `progress(done, total)` called as the computation goes; `None` when
+/// [`check_odds_work`] refuses them.
+fn computed_odds(
+    ruleset: &Ruleset,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Option<Arc<Vec<FirstHandOdds>>> {
+    static COMPUTED: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
+    let flow = ruleset.banker()?;
+    if flow.table_hand || flow.pot.is_some() {
+        return None;
+    }
+    check_odds_work(ruleset).ok()?;
+    let computed = COMPUTED.get_or_init(|| Mutex::new(HashMap::new()));
+    let odds = Arc::clone(
+        computed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(ruleset.content_hash)
+            .or_insert_with(|| {
+                // Hands drawn by rules per seat: every first hand and every hand at a choice,
+                // looked up by the cards held.
+                Arc::new(if has_seat_rules(flow) {
+                    let total =
+                        analysis::seat_work::seat_work(ruleset, flow, u128::MAX).player_hands;
+                    let mut done = 0;
+                    analysis::seats::seat_odds_with_progress(ruleset, flow, &mut |n| {
+                        done += n;
+                        progress(done, total);
+                    })
+                    .map(|o| o.all_hands())
+                    .unwrap_or_default()
+                } else {
+                    let total = u64::try_from(analysis::deal_count(ruleset.deck.cards.len(), flow))
+                        .unwrap_or(u64::MAX);
+                    let mut done = 0u64;
+                    analysis::first_hand_odds_with_progress(ruleset, flow, |n| {
+                        done = done.saturating_add(n);
+                        progress(done, total);
+                    })
+                })
+            }),
+    );
+    Some(odds)
+}
+
+/// Works out the odds the bots of `ruleset` play from before play starts (a no-op when they
+/// are known, or when [`check_odds_work`] refuses them), calling `progress(done, total)` as it
+/// goes: a game that draws until 17 takes seconds, which show as progress, not as a first move
+/// that never comes.
+pub fn prepare_odds(ruleset: &Ruleset, progress: &mut dyn FnMut(u64, u64)) {
+    computed_odds(ruleset, progress);
 }
 
 /// True when drawing rules play the hands per seat (`[[flow.player_draw]]` or
@@ -69,7 +104,27 @@ pub fn has_seat_rules(flow: &crate::ruleset::BankerFlow) -> bool {
 /// Whether bots may play from the exact odds of `ruleset`'s first hands: `Err` says why not when
 /// computing them goes through more deals than `yaku analyze` runs without `--max-deals` (with
 /// four first tiles and four for the banker, 220,884,300,000 deals: hours).
+///
+/// Known once per ruleset: a bot is made for every game of a simulation.
 pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
+    static CHECKED: OnceLock<Mutex<HashMap<u64, Result<(), String>>>> = OnceLock::new();
+    let checked = CHECKED.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(known) = checked
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&ruleset.content_hash)
+    {
+        return known.clone();
+    }
+    let result = check_work(ruleset);
+    checked
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(ruleset.content_hash, result.clone());
+    result
+}
+
+fn check_work(ruleset: &Ruleset) -> Result<(), String> {
     let Some(flow) = ruleset.banker() else {
         return Ok(());
     };
@@ -77,12 +132,26 @@ pub fn check_odds_work(ruleset: &Ruleset) -> Result<(), String> {
         return Ok(());
     }
     if has_seat_rules(flow) {
-        return analysis::seats::check(ruleset, flow).map_err(|why| {
+        let cheap = "bots that need no odds: random, or a strategy file whose entries all name a bet and a draw";
+        analysis::seats::check(ruleset, flow).map_err(|why| {
             format!(
-                "it plays from the exact odds of every hand, and those of `{}` cannot be enumerated: {why}\n  = help: bots that need no odds: random, or a strategy file whose entries all name a bet and a draw",
+                "it plays from the exact odds of every hand, and those of `{}` cannot be enumerated: {why}\n  = help: {cheap}",
                 ruleset.id
             )
-        });
+        })?;
+        let most = u128::from(analysis::DEFAULT_MAX_HANDS_PLAYED);
+        let work = analysis::seat_work::seat_work(ruleset, flow, most);
+        if work.more || work.total() > most {
+            return Err(format!(
+                "it plays from the exact odds of every hand, which for `{}` play out {}{} banker's hands ({}): more than the {} a bot may take\n  = help: {cheap}",
+                ruleset.id,
+                if work.more { "more than " } else { "up to " },
+                work.total(),
+                work.words(),
+                analysis::DEFAULT_MAX_HANDS_PLAYED
+            ));
+        }
+        return Ok(());
     }
     let cards = ruleset.deck.cards.len();
     let deals = analysis::deal_count(cards, flow);

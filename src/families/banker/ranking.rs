@@ -7,6 +7,7 @@
 //! whatever their place. Among several hands (a pot's showdown) the best by rank and `within`
 //! wins, unless a special hand beats the rank of that best hand: then the special hand wins.
 
+use super::value::hand_value;
 use crate::deck::CardSet;
 use crate::expr::Context;
 use crate::ruleset::BankerFlow;
@@ -72,6 +73,17 @@ pub fn compare(flow: &BankerFlow, a: &Ranked, b: &Ranked) -> Ordering {
         (false, true) => Ordering::Less,
         _ => ordinary(a, b),
     }
+}
+
+/// A player's hand against the banker's at a per-seat showdown (`Greater`: the player wins): by
+/// the ranks and special hands when the ruleset declares `[[flow.hand_rank]]`, else by `value`,
+/// the higher winning. The game, the exact analysis and the bots that play from it all settle a
+/// hand this way.
+pub fn against_banker(flow: &BankerFlow, player: CardSet, banker: CardSet) -> Ordering {
+    if flow.ranks.is_empty() {
+        return hand_value(flow, player).cmp(&hand_value(flow, banker));
+    }
+    compare(flow, &rank_hand(flow, player), &rank_hand(flow, banker))
 }
 
 /// The winners among `hands` (`(seat, hand)` in turn order): the best by rank and `within`

@@ -110,16 +110,18 @@ pub(super) fn flow(
                 ),
             }
         }
-        // Every target receives cards (hand and table sizes are positive), so an order that
-        // leaves one out would never finish dealing.
+        // Every hand receives cards (hand sizes are positive), and the table unless every deal
+        // gives it none (`table_size = 0`, as in Scopone scientifico): an order that leaves out
+        // a target that receives cards would never fill it.
         let others = if players == 2 { "opponent" } else { "others" };
+        let table_gets_cards = table_size > 0 || deal_sizes.iter().any(|d| d.table_size > 0);
         let missing: Vec<&str> = [
             ("dealer", DealTarget::Dealer),
             (others, DealTarget::Others),
             ("table", DealTarget::Table),
         ]
         .iter()
-        .filter(|(_, t)| !order.contains(t))
+        .filter(|(_, t)| !order.contains(t) && (*t != DealTarget::Table || table_gets_cards))
         .map(|(n, _)| *n)
         .collect();
         if let (Some(first), false) = (
@@ -136,9 +138,13 @@ pub(super) fn flow(
                     ),
                     Loc::new(first.loc.file, span),
                 )
-                .with_help(Some(format!(
-                    "name each of `dealer`, `{others}` and `table` at least once"
-                ))),
+                .with_help(Some(if table_gets_cards {
+                    format!("name each of `dealer`, `{others}` and `table` at least once")
+                } else {
+                    format!(
+                        "name each of `dealer` and `{others}` at least once (`table` only if the table is dealt cards)"
+                    )
+                })),
             );
         }
         if items.is_empty() {

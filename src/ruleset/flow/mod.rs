@@ -235,7 +235,8 @@ pub(super) fn game_length(
                 Diagnostic::error("give `rounds` or `target_score`, not both", l.clone())
                     .with_help(Some(
                         "a game lasts a number of hands or until a score; to play to a score in \
-                         a file that extends a ruleset with `rounds`, write `rounds = 0`"
+                         a file that extends a ruleset with `rounds`, write `rounds = 0` (on the \
+                         command line, `--set flow.rounds=unset`)"
                             .into(),
                     )),
             );

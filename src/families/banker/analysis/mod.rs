@@ -16,6 +16,7 @@
 
 pub mod ranks;
 mod rational;
+pub mod seat_work;
 pub mod seats;
 pub mod strategy;
 pub mod table;
@@ -24,6 +25,7 @@ pub use rational::Rational;
 pub use strategy::{BetChoice, Strategy, StrategyEntry};
 
 use crate::deck::CardSet;
+use crate::families::banker::ranking::against_banker;
 use crate::families::banker::{banker_instant_win, hand_value};
 use crate::ruleset::{BankerFlow, Ruleset};
 
@@ -124,6 +126,12 @@ pub fn deal_count(cards: usize, flow: &BankerFlow) -> u128 {
 /// raises it; bots that play from the odds never go beyond it.
 pub const DEFAULT_MAX_DEALS: u64 = 1_000_000_000;
 
+/// The largest analysis of hands per seat run without asking, in banker's hands played out
+/// ([`seat_work::SeatWork::total`]): a game that draws until 17 from a 52-card pack plays out
+/// under 10,000,000 (seconds in a release build). `yaku analyze --max-deals` raises it; bots
+/// that play from the odds never go beyond it.
+pub const DEFAULT_MAX_HANDS_PLAYED: u64 = 100_000_000;
+
 /// What the enumeration of [`deal_count`] goes through, in words: `4 first tiles and 4 for the
 /// banker from 32 tiles, then draws of [1, 2]`.
 pub fn enumeration_words(cards: usize, flow: &BankerFlow) -> String {
@@ -185,7 +193,11 @@ pub fn first_hand_odds_with_progress(
                 let (mut wins, mut count) = (0i64, 0i64);
                 combinations(left, *d, |extra| {
                     count += 1;
-                    wins += (hand_value(flow, first | extra) - banker_value).signum();
+                    wins += if flow.ranks.is_empty() {
+                        (hand_value(flow, first | extra) - banker_value).signum()
+                    } else {
+                        against_banker(flow, first | extra, banker) as i64
+                    };
                 });
                 *total = *total + Rational::new(i128::from(wins), i128::from(count.max(1)));
             }

@@ -111,7 +111,29 @@ impl PartialOrd for Rational {
 
 impl Ord for Rational {
     fn cmp(&self, o: &Rational) -> Ordering {
-        (self.num * o.den).cmp(&(o.num * self.den))
+        match (self.num.checked_mul(o.den), o.num.checked_mul(self.den)) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            // Deep draws give denominators whose products overflow: compare by the continued
+            // fractions instead, exactly.
+            _ => compare_fractions(self.num, self.den, o.num, o.den),
+        }
+    }
+}
+
+/// `a / b` against `c / d` (`b`, `d` positive) without a product: the whole parts, then the
+/// reciprocals of what is left, as Euclid's algorithm goes.
+fn compare_fractions(a: i128, b: i128, c: i128, d: i128) -> Ordering {
+    let (qa, ra) = (a.div_euclid(b), a.rem_euclid(b));
+    let (qc, rc) = (c.div_euclid(d), c.rem_euclid(d));
+    match qa.cmp(&qc) {
+        Ordering::Equal => match (ra == 0, rc == 0) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            // ra/b < rc/d exactly when d/rc < b/ra.
+            (false, false) => compare_fractions(d, rc, b, ra),
+        },
+        other => other,
     }
 }
 
@@ -140,5 +162,19 @@ mod tests {
         assert_eq!(Rational::new(-14, -500).to_string(), "7/250");
         assert_eq!(Rational::new(7, -250).to_string(), "-7/250");
         assert!(Rational::new(-1, 3) < Rational::ZERO);
+    }
+
+    #[test]
+    fn fractions_whose_cross_products_overflow_still_compare() {
+        let big = 1i128 << 100;
+        let a = Rational::new(big - 1, big);
+        let b = Rational::new(big - 3, big - 1);
+        assert_eq!(a.cmp(&b), Ordering::Greater);
+        assert_eq!(b.cmp(&a), Ordering::Less);
+        assert_eq!(a.cmp(&a), Ordering::Equal);
+        let neg = Rational::new(-(big - 1), big);
+        assert_eq!(neg.cmp(&b), Ordering::Less);
+        assert_eq!(compare_fractions(7, 3, 9, 4), (7 * 4).cmp(&(9 * 3)));
+        assert_eq!(compare_fractions(-7, 3, -9, 4), (-7 * 4).cmp(&(-9 * 3)));
     }
 }

@@ -12,8 +12,10 @@
 //! (the kabufuda pack's ten numbers, four of each): the rules and the value see no difference
 //! between them, provided no rule names a card by its id, which [`seat_odds`] refuses.
 
+use super::seat_work::{banker_depth, classes};
 use super::{FirstHandOdds, Rational, combinations};
 use crate::deck::{CardId, CardSet};
+use crate::families::banker::ranking::against_banker;
 use crate::families::banker::{banker_instant_win, hand_value, rule_for};
 use crate::ruleset::{BankerFlow, DrawAction, Ruleset};
 use std::collections::HashMap;
@@ -55,6 +57,9 @@ pub struct SeatOdds {
     pub player: Rational,
     /// The chance the banker's first cards win every bet at once.
     pub banker_wins: Rational,
+    /// The banker's hands played out, over every player's hand: the work
+    /// [`super::seat_work::seat_work`] estimates before it starts.
+    pub work: u64,
 }
 
 impl SeatOdds {
@@ -96,6 +101,11 @@ pub fn check(ruleset: &Ruleset, flow: &BankerFlow) -> Result<(), String> {
     sources.extend(flow.player_draw.iter().map(|r| r.when_source.as_str()));
     sources.extend(flow.banker_draw.iter().map(|r| r.when_source.as_str()));
     sources.extend(flow.banker_wins.iter().map(|c| c.when_source.as_str()));
+    for r in &flow.ranks {
+        sources.push(r.when_source.as_str());
+        sources.extend(r.within_source.as_deref());
+    }
+    sources.extend(flow.specials.iter().map(|s| s.when_source.as_str()));
     for s in sources {
         for word in s.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_')) {
             if !word.is_empty() && ruleset.deck.card_by_id(word).is_some() {
@@ -113,12 +123,24 @@ pub fn check(ruleset: &Ruleset, flow: &BankerFlow) -> Result<(), String> {
 
 struct Walk<'a> {
     flow: &'a BankerFlow,
+    /// Called with 1 after each player's hand played out against every banker's hand.
+    progress: &'a mut dyn FnMut(u64),
     /// The cards of each class.
     members: Vec<Vec<CardId>>,
     /// The cards of each class not yet dealt.
     left: Vec<u32>,
     total_left: u32,
     showdowns: HashMap<Vec<u8>, Rational>,
+    /// The banker's hands played out against the player's hand of the showdown in progress.
+    banker_memo: HashMap<Vec<u8>, Rational>,
+    /// The same in whole numbers ([`Walk::banker_int`]).
+    banker_ints: HashMap<Vec<u8>, i128>,
+    /// The most cards a banker's hand reaches from a full pack (`None`: not known).
+    depth: Option<u32>,
+    /// The ways to deal the banker's cards after each, for [`Walk::banker_int`].
+    scale: Vec<i128>,
+    /// Banker's hands played out so far.
+    work: u64,
     /// Each hand at a choice (by class counts): its chance of being held there and the
     /// expected result of each option.
     choices: HashMap<Vec<u8>, (Rational, ByDraw)>,
@@ -154,7 +176,20 @@ impl Walk<'_> {
     }
 
     /// The banker's draws and the showdown, the banker holding `banker` (the player `player`).
+    /// Kept by the banker's cards for the player's hand [`Walk::showdown`] is working on: the
+    /// banker reaches one hand by many orders of its cards (a draw-until-17 game's banker, by
+    /// hundreds of thousands).
     fn banker_play(&mut self, player: &[u8], banker: &mut Vec<u8>) -> Rational {
+        if let Some(&r) = self.banker_memo.get(banker.as_slice()) {
+            return r;
+        }
+        let r = self.banker_play_new(player, banker);
+        self.banker_memo.insert(banker.clone(), r);
+        r
+    }
+
+    fn banker_play_new(&mut self, player: &[u8], banker: &mut Vec<u8>) -> Rational {
+        self.work += 1;
         let b = self.cards(banker, player);
         let facts = [0, 0, -1, hand_value(self.flow, b), i64::from(b.len()), -1];
         let draws =
@@ -169,9 +204,7 @@ impl Walk<'_> {
             return sum;
         }
         let p = self.cards(player, &vec![0; player.len()]);
-        Rational::from(i128::from(
-            (hand_value(self.flow, p) - hand_value(self.flow, b)).signum(),
-        ))
+        Rational::from(against_banker(self.flow, p, b) as i128)
     }
 
     /// The banker's first cards from what is left, dealt one by one, then its play.
@@ -192,14 +225,115 @@ impl Walk<'_> {
         sum
     }
 
+    /// [`Walk::banker_play`] in whole numbers: the expected result times `scale[j]`, the ways
+    /// to deal the banker's cards after its `j`-th in order (`scale[j] = (L - j) · scale[j + 1]`,
+    /// `L` the cards left after the player's): a sum over the next card's classes is then
+    /// `Σ count · result`, with no fraction to reduce. `None` past the deepest hand `scale`
+    /// allows for.
+    fn banker_int(&mut self, player: &[u8], banker: &mut Vec<u8>, j: usize) -> Option<i128> {
+        if let Some(&r) = self.banker_ints.get(banker.as_slice()) {
+            return Some(r);
+        }
+        self.work += 1;
+        let b = self.cards(banker, player);
+        let facts = [0, 0, -1, hand_value(self.flow, b), i64::from(b.len()), -1];
+        let draws =
+            rule_for(&self.flow.banker_draw, &facts).is_some_and(|r| r.action == DrawAction::Draw);
+        let r = if draws && self.total_left > 0 && b.len() < CardSet::CAPACITY as u32 {
+            if j + 1 >= self.scale.len() {
+                return None;
+            }
+            let mut sum = 0i128;
+            for k in 0..self.left.len() {
+                let n = self.left[k];
+                if n == 0 {
+                    continue;
+                }
+                self.left[k] -= 1;
+                self.total_left -= 1;
+                banker[k] += 1;
+                let r = self.banker_int(player, banker, j + 1);
+                banker[k] -= 1;
+                self.left[k] += 1;
+                self.total_left += 1;
+                sum += i128::from(n) * r?;
+            }
+            sum
+        } else {
+            let p = self.cards(player, &vec![0; player.len()]);
+            against_banker(self.flow, p, b) as i128 * self.scale[j]
+        };
+        self.banker_ints.insert(banker.clone(), r);
+        Some(r)
+    }
+
+    /// [`Walk::banker_deal`] in whole numbers, as [`Walk::banker_int`].
+    fn banker_deal_int(
+        &mut self,
+        player: &[u8],
+        banker: &mut Vec<u8>,
+        n: u32,
+        j: usize,
+    ) -> Option<i128> {
+        if n == 0 {
+            let b = self.cards(banker, player);
+            if banker_instant_win(self.flow, b).is_some() {
+                return Some(-self.scale[j]);
+            }
+            return self.banker_int(player, banker, j);
+        }
+        if j + 1 >= self.scale.len() {
+            return None;
+        }
+        let mut sum = 0i128;
+        for k in 0..self.left.len() {
+            let c = self.left[k];
+            if c == 0 {
+                continue;
+            }
+            self.left[k] -= 1;
+            self.total_left -= 1;
+            banker[k] += 1;
+            let r = self.banker_deal_int(player, banker, n - 1, j + 1);
+            banker[k] -= 1;
+            self.left[k] += 1;
+            self.total_left += 1;
+            sum += i128::from(c) * r?;
+        }
+        Some(sum)
+    }
+
+    /// The banker's play against `player` in whole numbers when the deepest banker's hand
+    /// (`depth` cards) allows it without overflow, else `None`.
+    fn showdown_int(&mut self, player: &[u8]) -> Option<Rational> {
+        let depth = (self.depth? as usize).min(self.total_left as usize);
+        // scale[j] = (L - j)(L - j - 1)...(L - depth + 1), scale[depth] = 1.
+        let mut scale = vec![1i128; depth + 1];
+        for j in (0..depth).rev() {
+            scale[j] = scale[j + 1].checked_mul(i128::from(self.total_left) - j as i128)?;
+        }
+        self.scale = scale;
+        self.banker_ints.clear();
+        let mut banker = vec![0; player.len()];
+        let w = self.banker_deal_int(player, &mut banker, self.flow.banker_tiles, 0)?;
+        Some(Rational::new(w, self.scale[0]))
+    }
+
     /// The expected result of one chip when the player stands on `player`.
     fn showdown(&mut self, player: &[u8]) -> Rational {
         if let Some(&r) = self.showdowns.get(player) {
             return r;
         }
+        if let Some(r) = self.showdown_int(player) {
+            self.showdowns.insert(player.to_vec(), r);
+            (self.progress)(1);
+            return r;
+        }
         let mut banker = vec![0; player.len()];
+        self.banker_memo.clear();
         let r = self.banker_deal(player, &mut banker, self.flow.banker_tiles);
         self.showdowns.insert(player.to_vec(), r);
+        (self.progress)(1);
         r
     }
 
@@ -265,47 +399,34 @@ impl Walk<'_> {
 
 /// The exact odds of `flow`'s hands per seat over the cards of `ruleset` (see the module).
 pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, String> {
+    seat_odds_with_progress(ruleset, flow, &mut |_| {})
+}
+
+/// [`seat_odds`], calling `progress` with 1 after each player's hand played out against every
+/// banker's hand: the calls add up to [`super::seat_work::SeatWork::player_hands`].
+pub fn seat_odds_with_progress(
+    ruleset: &Ruleset,
+    flow: &BankerFlow,
+    progress: &mut dyn FnMut(u64),
+) -> Result<SeatOdds, String> {
     check(ruleset, flow)?;
     let deck = &ruleset.deck;
     let all = deck.all();
-    // A card's class: its suit, kinds, attributes and card value.
-    let key = |c: CardId| {
-        let card = deck.card(c);
-        let attrs: Vec<i64> = deck
-            .attributes
-            .iter()
-            .map(|a| a.values[c.index()])
-            .collect();
-        (
-            card.suit,
-            card.kinds.clone(),
-            attrs,
-            flow.card_points[c.index()],
-        )
-    };
-    let mut keys = Vec::new();
-    let mut members: Vec<Vec<CardId>> = Vec::new();
-    let mut class_of = vec![0usize; deck.cards.len()];
-    for c in all.iter() {
-        let k = key(c);
-        let i = match keys.iter().position(|x| *x == k) {
-            Some(i) => i,
-            None => {
-                keys.push(k);
-                members.push(Vec::new());
-                keys.len() - 1
-            }
-        };
-        members[i].push(c);
-        class_of[c.index()] = i;
-    }
+    let (members, class_of) = classes(ruleset, flow);
     let classes = members.len();
+    let depth = banker_depth(ruleset, flow);
     let mut walk = Walk {
         flow,
+        progress,
         left: members.iter().map(|m| m.len() as u32).collect(),
         total_left: all.len(),
         members,
         showdowns: HashMap::new(),
+        banker_memo: HashMap::new(),
+        banker_ints: HashMap::new(),
+        depth,
+        scale: Vec::new(),
+        work: 0,
         choices: HashMap::new(),
         banker_wins: Rational::ZERO,
     };
@@ -330,10 +451,16 @@ pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, Strin
             None => {
                 let mut w = Walk {
                     flow,
+                    progress: &mut *walk.progress,
                     members: walk.members.clone(),
                     left: walk.left.clone(),
                     total_left: walk.total_left,
                     showdowns: std::mem::take(&mut walk.showdowns),
+                    banker_memo: HashMap::new(),
+                    banker_ints: HashMap::new(),
+                    depth: walk.depth,
+                    scale: Vec::new(),
+                    work: 0,
                     choices: HashMap::new(),
                     banker_wins: Rational::ZERO,
                 };
@@ -344,6 +471,7 @@ pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, Strin
                 let mut h = counts.clone();
                 let ev = w.play(&mut h, Rational::ONE);
                 walk.showdowns = w.showdowns;
+                walk.work += w.work;
                 vec![(flow.draw_options.first().copied().unwrap_or(0), ev)]
             }
         };
@@ -420,6 +548,7 @@ pub fn seat_odds(ruleset: &Ruleset, flow: &BankerFlow) -> Result<SeatOdds, Strin
         by_total,
         player,
         banker_wins: walk.banker_wins,
+        work: walk.work,
     })
 }
 

@@ -199,6 +199,22 @@ pub fn read(spec: &str) -> Result<(String, String), String> {
         })
 }
 
+/// Where the first `draw = n` of a strategy's text starts, if it is written so.
+fn draw_offset(text: &str, n: u32) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if let Some(value) = trimmed.strip_prefix("draw")
+            && let Some(value) = value.trim_start().strip_prefix('=')
+            && value.split('#').next().unwrap_or("").trim() == n.to_string()
+        {
+            return Some(offset + line.len() - trimmed.len());
+        }
+        offset += line.len();
+    }
+    None
+}
+
 /// The `deck` a strategy file names, with its place, when the file says it.
 fn deck_reference(text: &str) -> Option<Spanned<String>> {
     #[derive(Deserialize)]
@@ -256,8 +272,13 @@ impl Strategy {
                 {
                     let options: Vec<String> =
                         flow.draw_options.iter().map(u32::to_string).collect();
+                    // The `draw = d` that says it, for the file's line and column.
+                    let at = draw_offset(&text, d).map_or(String::new(), |offset| {
+                        let (line, col) = line_col(&text, offset);
+                        format!(":{line}:{col}")
+                    });
                     return Err(format!(
-                        "{name}: strategy `{}` takes {d} more tile(s), but `{}` allows {}",
+                        "{name}{at}: strategy `{}` takes {d} more tile(s), but `{}` allows {}",
                         strategy.name,
                         ruleset.id,
                         options.join(" or ")

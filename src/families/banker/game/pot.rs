@@ -379,6 +379,7 @@ impl BankerGame {
             hand: self.ledger.round,
             banker_tiles: Vec::new(),
             banker_value: None,
+            banker_hand: None,
             banker_win: None,
             players,
             banker_result: 0,

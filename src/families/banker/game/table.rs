@@ -327,6 +327,7 @@ impl BankerGame {
             hand: self.ledger.round,
             banker_tiles: self.banco.clone(),
             banker_value: Some(facts[3]),
+            banker_hand: None,
             banker_win: None,
             players,
             banker_result,
