@@ -243,22 +243,9 @@ impl Walk<'_> {
             if j + 1 >= self.scale.len() {
                 return None;
             }
-            let mut sum = 0i128;
-            for k in 0..self.left.len() {
-                let n = self.left[k];
-                if n == 0 {
-                    continue;
-                }
-                self.left[k] -= 1;
-                self.total_left -= 1;
-                banker[k] += 1;
-                let r = self.banker_int(player, banker, j + 1);
-                banker[k] -= 1;
-                self.left[k] += 1;
-                self.total_left += 1;
-                sum += i128::from(n) * r?;
-            }
-            sum
+            self.each_draw_int(banker, |walk, banker| {
+                walk.banker_int(player, banker, j + 1)
+            })?
         } else {
             let p = self.cards(player, &vec![0; player.len()]);
             against_banker(self.flow, p, b) as i128 * self.scale[j]
@@ -285,20 +272,32 @@ impl Walk<'_> {
         if j + 1 >= self.scale.len() {
             return None;
         }
+        self.each_draw_int(banker, |walk, banker| {
+            walk.banker_deal_int(player, banker, n - 1, j + 1)
+        })
+    }
+
+    /// In whole numbers: the sum, over each class a card can come from, of the cards left of it
+    /// times `next` with one of them drawn into `hand` (`None` as soon as one is).
+    fn each_draw_int(
+        &mut self,
+        hand: &mut Vec<u8>,
+        next: impl Fn(&mut Self, &mut Vec<u8>) -> Option<i128>,
+    ) -> Option<i128> {
         let mut sum = 0i128;
         for k in 0..self.left.len() {
-            let c = self.left[k];
-            if c == 0 {
+            let n = self.left[k];
+            if n == 0 {
                 continue;
             }
             self.left[k] -= 1;
             self.total_left -= 1;
-            banker[k] += 1;
-            let r = self.banker_deal_int(player, banker, n - 1, j + 1);
-            banker[k] -= 1;
+            hand[k] += 1;
+            let r = next(self, hand);
+            hand[k] -= 1;
             self.left[k] += 1;
             self.total_left += 1;
-            sum += i128::from(c) * r?;
+            sum += i128::from(n) * r?;
         }
         Some(sum)
     }
