@@ -225,11 +225,35 @@ fn progress_bar(len: u64) -> Option<ProgressBar> {
     }
     let bar = ProgressBar::new(len);
     if let Ok(style) =
-        ProgressStyle::with_template("{wide_bar} {pos}/{len} games · {per_sec} · ETA {eta}")
+        ProgressStyle::with_template("{wide_bar} {pos}/{len} games · {rate} · ETA {eta}")
     {
-        bar.set_style(style);
+        bar.set_style(style.with_key("rate", rate));
     }
     Some(bar)
+}
+
+/// Games a second, in whole games, so that the figure keeps its width as it changes
+/// (indicatif's own `{per_sec}` shows from none to four decimals).
+fn rate(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{} games/s", games_per_second(state.per_sec()));
+}
+
+/// A rate as a whole number of games, thousands grouped: `12,345`.
+fn games_per_second(per_sec: f64) -> String {
+    let whole = if per_sec.is_finite() && per_sec > 0.0 {
+        per_sec.round() as u64
+    } else {
+        0
+    };
+    let digits = whole.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn pct(p: &Proportion) -> String {
@@ -411,5 +435,16 @@ fn seat_table<'a>(out: &mut String, header: [&str; 6], rows: impl Iterator<Item 
             "  {:<20} {w:>6} {l:>6} {d:>6}  {rate:<24} {}",
             row.label, row.mean
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rate_is_whole_games_with_thousands_grouped() {
+        assert_eq!(super::games_per_second(1234.5678), "1,235");
+        assert_eq!(super::games_per_second(12.4), "12");
+        assert_eq!(super::games_per_second(1_000_000.0), "1,000,000");
+        assert_eq!(super::games_per_second(f64::NAN), "0");
     }
 }
