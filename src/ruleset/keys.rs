@@ -923,6 +923,11 @@ pub static FLOW: TableDef = table(
             &["player", "most_cards"],
             "Matching games: which captures the player chooses among: every one the rules allow, or those taking the most cards.",
         ),
+        choice(
+            "must_capture",
+            &["always", "equal", "never"],
+            "Matching games with `[[flow.capture]]`: when a card played from the hand that can capture must (default `always`); `never`: the player may instead lay it on the table (trail), `equal`: only when no `equal` rule finds it a table card. A drawn card always captures.",
+        ),
         key(
             "draw",
             Bool,

@@ -8,7 +8,8 @@ use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
     BankerFlow, BothInstant, CaptureChoice, CaptureKind, ClaimRule, DealCheck, DealOn, DealTarget,
     Declaration, Exhausted, FirstDealer, FirstPlayer, FollowRules, GameLength, Leftover,
-    MatchingFlow, NextDealer, Ruleset, Tally, TallyAward, TricksFlow, TurnEvent, TurnPattern,
+    MatchingFlow, MustCapture, NextDealer, Ruleset, Tally, TallyAward, TricksFlow, TurnEvent,
+    TurnPattern,
 };
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -1557,6 +1558,17 @@ fn capture_words(flow: &MatchingFlow, lex: &Lexicon, draws: bool) -> String {
             "when it can capture in more than one way, the player chooses among those taking the most cards"
         }
     };
+    // Said only where a card that can capture need not (the default says nothing new).
+    let trail = match flow.must_capture {
+        MustCapture::Always => String::new(),
+        MustCapture::Never => format!(
+            "; a {card} from your hand that can capture may instead be laid on the table (trailed)"
+        ),
+        MustCapture::Equal => format!(
+            "; a {card} from your hand that can capture may instead be laid on the table \
+             (trailed), unless a table {card} equals it"
+        ),
+    };
     let then = if draws {
         format!("; then turn the top {card} of the stock and do the same")
     } else {
@@ -1564,7 +1576,7 @@ fn capture_words(flow: &MatchingFlow, lex: &Lexicon, draws: bool) -> String {
     };
     format!(
         "Play a {card} from your hand: it captures {}; {choice}; a {card} that captures nothing \
-         stays on the table{then}.",
+         stays on the table{trail}{then}.",
         ways.join("; ")
     )
 }

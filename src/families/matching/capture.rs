@@ -4,7 +4,7 @@
 
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
-use crate::ruleset::{CaptureChoice, CaptureKind, CaptureRule, MatchingFlow};
+use crate::ruleset::{CaptureChoice, CaptureKind, CaptureRule, MatchingFlow, MustCapture};
 
 /// The most captures offered for one card: a table of many cards worth nothing would otherwise
 /// offer every subset of it.
@@ -44,6 +44,32 @@ pub fn options(flow: &MatchingFlow, table: CardSet, card: CardId, out: &mut Vec<
         && let Some(most) = out.iter().map(|s| s.len()).max()
     {
         out.retain(|s| s.len() == most);
+    }
+}
+
+/// Adds the trail, `card` laid on the table (an empty set, last), to `options` (the captures
+/// `card` played from the hand may make from `table`) when the rules let it be trailed though
+/// it can capture (`[flow] must_capture`). A card that captures nothing is laid on the table
+/// without a choice, so an empty `options` stays empty.
+pub fn offer_trail(flow: &MatchingFlow, table: CardSet, card: CardId, options: &mut Vec<CardSet>) {
+    if options.is_empty() {
+        return;
+    }
+    let may = match flow.must_capture {
+        MustCapture::Always => false,
+        MustCapture::Never => true,
+        // A card that pairs with a table card (a wild card pairs with any) must take.
+        MustCapture::Equal => {
+            !flow.wild.contains(card)
+                && flow.captures.iter().all(|rule| {
+                    rule.kind != CaptureKind::Equal
+                        || (table & rule.equals.get(card.index()).copied().unwrap_or_default())
+                            .is_empty()
+                })
+        }
+    };
+    if may {
+        options.push(CardSet::EMPTY);
     }
 }
 

@@ -454,6 +454,7 @@ pub(super) fn flow(
         errors,
     )
     .unwrap_or(CaptureChoice::Player);
+    let must_capture = must_capture(&mut r, captures.is_empty(), errors);
     let draws = r.boolean("draw", errors).is_none_or(|(b, _)| b);
     let refill = r.boolean("refill", errors).is_some_and(|(b, _)| b);
     if refill && drop_out.is_some() {
@@ -540,6 +541,7 @@ pub(super) fn flow(
         teams,
         deal_sizes,
         capture_choice,
+        must_capture,
         draws,
         refill,
         first_player,
@@ -773,6 +775,37 @@ pub(super) fn capture_rules(
         });
     }
     out
+}
+
+/// `[flow] must_capture`: `always` (the default), `equal` or `never`; the last two need
+/// `[[flow.capture]]` rules (the Koi-Koi capture by suit is always made).
+fn must_capture(r: &mut TableReader, no_rules: bool, errors: &mut Vec<Diagnostic>) -> MustCapture {
+    let at = r.item("must_capture").map(|i| i.loc.clone());
+    let must = choice(
+        r,
+        "must_capture",
+        &[
+            ("always", MustCapture::Always),
+            ("equal", MustCapture::Equal),
+            ("never", MustCapture::Never),
+        ],
+        errors,
+    )
+    .unwrap_or(MustCapture::Always);
+    if let (true, false, Some(at)) = (no_rules, must == MustCapture::Always, at) {
+        errors.push(
+            Diagnostic::error(
+                "`must_capture` needs `[[flow.capture]]`: without capture rules a card always takes its match",
+                at,
+            )
+            .with_help(Some(
+                "add the `[[flow.capture]]` rules the game captures by, or remove `must_capture`"
+                    .into(),
+            )),
+        );
+        return MustCapture::Always;
+    }
+    must
 }
 
 /// The facts of a sum capture's `total`: the played card's value.
