@@ -454,7 +454,28 @@ pub(super) fn flow(
         errors,
     )
     .unwrap_or(CaptureChoice::Player);
-    let must_capture = must_capture(&mut r, captures.is_empty(), errors);
+    let capture_groups = needs_rules(
+        &mut r,
+        "capture_groups",
+        &[
+            ("one", CaptureGroups::One),
+            ("maximal", CaptureGroups::Maximal),
+            ("any", CaptureGroups::Any),
+        ],
+        captures.is_empty(),
+        errors,
+    );
+    let must_capture = needs_rules(
+        &mut r,
+        "must_capture",
+        &[
+            ("always", MustCapture::Always),
+            ("equal", MustCapture::Equal),
+            ("never", MustCapture::Never),
+        ],
+        captures.is_empty(),
+        errors,
+    );
     let draws = r.boolean("draw", errors).is_none_or(|(b, _)| b);
     let refill = r.boolean("refill", errors).is_some_and(|(b, _)| b);
     if refill && drop_out.is_some() {
@@ -541,6 +562,7 @@ pub(super) fn flow(
         teams,
         deal_sizes,
         capture_choice,
+        capture_groups,
         must_capture,
         draws,
         refill,
@@ -777,35 +799,32 @@ pub(super) fn capture_rules(
     out
 }
 
-/// `[flow] must_capture`: `always` (the default), `equal` or `never`; the last two need
-/// `[[flow.capture]]` rules (the Koi-Koi capture by suit is always made).
-fn must_capture(r: &mut TableReader, no_rules: bool, errors: &mut Vec<Diagnostic>) -> MustCapture {
-    let at = r.item("must_capture").map(|i| i.loc.clone());
-    let must = choice(
-        r,
-        "must_capture",
-        &[
-            ("always", MustCapture::Always),
-            ("equal", MustCapture::Equal),
-            ("never", MustCapture::Never),
-        ],
-        errors,
-    )
-    .unwrap_or(MustCapture::Always);
-    if let (true, false, Some(at)) = (no_rules, must == MustCapture::Always, at) {
+/// A `[flow]` choice about captures under the rules (`must_capture`, `capture_groups`): its
+/// first value, the default, unless it says otherwise; any other needs `[[flow.capture]]` rules
+/// (the Koi-Koi capture by suit is always made, one card at a time).
+fn needs_rules<T: Copy + PartialEq>(
+    r: &mut TableReader,
+    key: &str,
+    options: &[(&str, T)],
+    no_rules: bool,
+    errors: &mut Vec<Diagnostic>,
+) -> T {
+    let default = options[0].1;
+    let at = r.item(key).map(|i| i.loc.clone());
+    let value = choice(r, key, options, errors).unwrap_or(default);
+    if let (true, false, Some(at)) = (no_rules, value == default, at) {
         errors.push(
             Diagnostic::error(
-                "`must_capture` needs `[[flow.capture]]`: without capture rules a card always takes its match",
+                format!("`{key}` needs `[[flow.capture]]`: without capture rules a card always takes its match"),
                 at,
             )
-            .with_help(Some(
-                "add the `[[flow.capture]]` rules the game captures by, or remove `must_capture`"
-                    .into(),
-            )),
+            .with_help(Some(format!(
+                "add the `[[flow.capture]]` rules the game captures by, or remove `{key}`"
+            ))),
         );
-        return MustCapture::Always;
+        return default;
     }
-    must
+    value
 }
 
 /// The facts of a sum capture's `total`: the played card's value.

@@ -99,6 +99,9 @@ pub struct MatchingFlow {
     pub captures: Vec<CaptureRule>,
     /// Who settles a choice between captures.
     pub capture_choice: CaptureChoice,
+    /// Whether a capture takes one group or a union of disjoint groups (`[flow]
+    /// capture_groups`).
+    pub capture_groups: CaptureGroups,
     /// When a card played from the hand that can capture must (`[flow] must_capture`); the
     /// other times it may be laid on the table instead (trailed).
     pub must_capture: MustCapture,
@@ -155,6 +158,19 @@ pub enum CaptureChoice {
     Player,
     /// The player, among the captures that take the most cards.
     MostCards,
+}
+
+/// What one capture takes (`[flow] capture_groups`): a group is what one capture rule finds (an
+/// equal card, a set adding up to the total).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureGroups {
+    /// One group (the default: Scopa, Escoba).
+    One,
+    /// A union of disjoint groups to which no other group found could be added; every such
+    /// union is offered.
+    Maximal,
+    /// Any union of one or more disjoint groups (Cassino: several groups at once).
+    Any,
 }
 
 /// When a card played from the hand that can capture must capture (`[flow] must_capture`); when
