@@ -345,11 +345,13 @@ impl Greedy {
                 capturing.insert(card);
             }
         }
+        if taker.may_trail() {
+            // Every play is weighed, as when nothing captures.
+            capturing = CardSet::EMPTY;
+        }
         let choosing = matches!(view.phase, Phase::CaptureChoice { .. });
         let weighed = |a: &&Action| match **a {
-            Action::Play { card } => {
-                capturing.is_empty() || capturing.contains(card) || taker.may_trail()
-            }
+            Action::Play { card } => capturing.is_empty() || capturing.contains(card),
             Action::Take { .. } | Action::TakeSet { .. } => choosing,
             _ => false,
         };
