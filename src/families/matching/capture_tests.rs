@@ -117,6 +117,13 @@ fn a_card_that_could_capture_may_be_trailed() {
     capture cups-5
     trail
     ");
+    // The question the terminal asks (the guide shows it).
+    let style = crate::front::screen::Style::for_players(&["human".into(), "greedy".into()], false);
+    insta::assert_snapshot!(crate::front::prompt::question(&style, &game, &game.legal()), @r"
+    Five of Coins can capture or be laid on the table; capture which? (number, or the cards' ids)
+      1) Five of Cups (Cups, Coppe; number)
+      2) trail: lay it on the table
+    ");
     // Greedy takes the Five: a capture is worth its cards, the trail gives the next player a
     // card.
     assert_eq!(
