@@ -68,6 +68,7 @@ impl Table for MatchingTable {
         match action {
             Action::Play { card } => format!("play {}", self.style.card(deck, card)),
             Action::Take { card } => format!("capture {}", self.style.card(deck, card)),
+            Action::TakeSet { cards } if cards.is_empty() => "trail: lay it on the table".into(),
             Action::TakeSet { cards } => format!("capture {}", self.style.names(deck, cards)),
             Action::Declare { decl, .. } => r
                 .declarations

@@ -173,10 +173,16 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
                 .enumerate()
                 .map(|(i, set)| {
                     let cards: Vec<String> = set.iter().map(|c| style.card(deck, c)).collect();
+                    if set.is_empty() {
+                        // The rules let the card be laid on the table instead (`must_capture`).
+                        return format!("{}) trail: lay it on the table", i + 1);
+                    }
                     format!("{}) {}", i + 1, cards.join(" + "))
                 })
                 .collect();
-            let what = if sets.iter().any(|s| s.len() > 1) {
+            let what = if sets.contains(&CardSet::EMPTY) {
+                "can capture or be laid on the table"
+            } else if sets.iter().any(|s| s.len() > 1) {
                 "can capture in more than one way"
             } else {
                 "matches more than one table card"
@@ -370,6 +376,9 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
             let names = options
                 .iter()
                 .map(|s| {
+                    if s.is_empty() {
+                        return "trail".to_string();
+                    }
                     s.iter()
                         .map(|c| deck.card(c).name.as_str())
                         .collect::<Vec<_>>()
@@ -393,6 +402,9 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
             }
             if declaration_word {
                 return Err(not_now(text, r));
+            }
+            if text.eq_ignore_ascii_case("trail") && options.contains(&CardSet::EMPTY) {
+                return Ok(act(CardSet::EMPTY));
             }
             let named = named_cards(text, r)?;
             // The set named, or the one capture that holds every card named.
@@ -601,6 +613,52 @@ mod tests {
         );
         assert_eq!(parse(" Quit ", &g, &legal), Ok(Input::Quit));
         assert_eq!(parse("rules", &g, &legal), Ok(Input::Rules));
+    }
+
+    #[test]
+    fn the_trail_is_offered_last_and_taken_by_name_or_number() {
+        // `tests/rulesets/trail.toml`: Scopa whose cards may be trailed (`must_capture`). The
+        // first deal, by seed, whose first card played can capture.
+        let r = Arc::new(ruleset::load("tests/rulesets/trail.toml").value.unwrap());
+        let trail = Action::TakeSet {
+            cards: CardSet::EMPTY,
+        };
+        let mut legal = Vec::new();
+        for seed in 0..50 {
+            let mut g = crate::families::matching::start(
+                Arc::clone(&r),
+                StartOptions {
+                    seed,
+                    ..StartOptions::default()
+                },
+            )
+            .unwrap();
+            let seat = g.to_act().unwrap();
+            let Some(card) = g
+                .hand(seat)
+                .iter()
+                .find(|&c| !crate::families::matching::matches(&r, g.table(), c).is_empty())
+            else {
+                continue;
+            };
+            g.apply(Action::Play { card }).unwrap();
+            g.legal_actions(&mut legal);
+            assert_eq!(legal.last(), Some(&trail), "seed {seed}");
+            let style = Style::for_players(&["human".into(), "greedy".into()], false);
+            let q = question(&style, &g, &legal);
+            assert!(q.contains("can capture or be laid on the table"), "{q}");
+            assert!(
+                q.ends_with(&format!("{}) trail: lay it on the table", legal.len())),
+                "{q}"
+            );
+            assert_eq!(parse("trail", &g, &legal), Ok(Input::Act(trail)));
+            assert_eq!(
+                parse(&legal.len().to_string(), &g, &legal),
+                Ok(Input::Act(trail))
+            );
+            return;
+        }
+        panic!("no deal of 50 offers a capture at once");
     }
 }
 

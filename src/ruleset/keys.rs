@@ -927,6 +927,16 @@ pub static FLOW: TableDef = table(
             &["player", "most_cards"],
             "Matching games: which captures the player chooses among: every one the rules allow, or those taking the most cards.",
         ),
+        choice(
+            "capture_groups",
+            &["one", "maximal", "any"],
+            "Matching games with `[[flow.capture]]`: what one capture takes: `one` group (the default: an equal card, or a set adding up), every union of disjoint groups no other group can join (`maximal`), or every union of one or more disjoint groups (`any`, Cassino). Wild cards take one card.",
+        ),
+        choice(
+            "must_capture",
+            &["always", "equal", "never"],
+            "Matching games with `[[flow.capture]]`: when a card played from the hand that can capture must (default `always`); `never`: the player may instead lay it on the table (trail), `equal`: only when no `equal` rule finds it a table card. A drawn card always captures.",
+        ),
         key(
             "draw",
             Bool,

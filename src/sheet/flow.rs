@@ -6,9 +6,10 @@ use super::{Rule, Section, in_words};
 use crate::deck::{CardSet, Deck};
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
-    BankerFlow, BothInstant, CaptureChoice, CaptureKind, ClaimRule, DealCheck, DealOn, DealTarget,
-    Declaration, Exhausted, FirstDealer, FirstPlayer, FollowRules, GameLength, Leftover,
-    MatchingFlow, NextDealer, Ruleset, Tally, TallyAward, TricksFlow, TurnEvent, TurnPattern,
+    BankerFlow, BothInstant, CaptureChoice, CaptureGroups, CaptureKind, ClaimRule, DealCheck,
+    DealOn, DealTarget, Declaration, Exhausted, FirstDealer, FirstPlayer, FollowRules, GameLength,
+    Leftover, MatchingFlow, MustCapture, NextDealer, Ruleset, Tally, TallyAward, TricksFlow,
+    TurnEvent, TurnPattern,
 };
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -1557,14 +1558,36 @@ fn capture_words(flow: &MatchingFlow, lex: &Lexicon, draws: bool) -> String {
             "when it can capture in more than one way, the player chooses among those taking the most cards"
         }
     };
+    // Said only where a capture may take several groups.
+    let groups = match flow.capture_groups {
+        CaptureGroups::One => "",
+        CaptureGroups::Maximal => {
+            "; one card takes at once every group it can that do not share a card (when they \
+             overlap, the player chooses which)"
+        }
+        CaptureGroups::Any => {
+            "; one card may take several groups at once, if they do not share a card"
+        }
+    };
+    // Said only where a card that can capture need not (the default says nothing new).
+    let trail = match flow.must_capture {
+        MustCapture::Always => String::new(),
+        MustCapture::Never => format!(
+            "; a {card} from your hand that can capture may instead be laid on the table (trailed)"
+        ),
+        MustCapture::Equal => format!(
+            "; a {card} from your hand that can capture may instead be laid on the table \
+             (trailed), unless a table {card} equals it"
+        ),
+    };
     let then = if draws {
         format!("; then turn the top {card} of the stock and do the same")
     } else {
         String::new()
     };
     format!(
-        "Play a {card} from your hand: it captures {}; {choice}; a {card} that captures nothing \
-         stays on the table{then}.",
+        "Play a {card} from your hand: it captures {}{groups}; {choice}; a {card} that captures nothing \
+         stays on the table{trail}{then}.",
         ways.join("; ")
     )
 }

@@ -4,7 +4,9 @@
 
 use crate::deck::{CardId, CardSet};
 use crate::expr::Context;
-use crate::ruleset::{CaptureChoice, CaptureKind, CaptureRule, MatchingFlow};
+use crate::ruleset::{
+    CaptureChoice, CaptureGroups, CaptureKind, CaptureRule, MatchingFlow, MustCapture,
+};
 
 /// The most captures offered for one card: a table of many cards worth nothing would otherwise
 /// offer every subset of it.
@@ -40,10 +42,108 @@ pub fn options(flow: &MatchingFlow, table: CardSet, card: CardId, out: &mut Vec<
             CaptureKind::Sum => sums(rule, table, card, out),
         }
     }
+    // Several groups at once (`capture_groups`): the unions of disjoint groups replace them.
+    if flow.capture_groups != CaptureGroups::One && out.len() > 1 {
+        unions(flow.capture_groups == CaptureGroups::Maximal, out);
+    }
     if flow.capture_choice == CaptureChoice::MostCards
         && let Some(most) = out.iter().map(|s| s.len()).max()
     {
         out.retain(|s| s.len() == most);
+    }
+}
+
+/// Replaces `groups` (the captures one card may make, each one group, at most
+/// [`MAX_OPTIONS`]) by the unions of pairwise disjoint groups: every union of one or more, or
+/// (`maximal`) those to which no other group could be added. Smaller unions first, each size in
+/// card order, each once however many ways it is made. Bounded as the sum search is: at most
+/// [`MAX_VISITS`] groups looked at and [`MAX_OPTIONS`] unions found, whatever the table (a
+/// table of 52 cards offers at most [`MAX_OPTIONS`] groups to begin with); past the bound the
+/// unions found so far are offered.
+fn unions(maximal: bool, groups: &mut Vec<CardSet>) {
+    let all = std::mem::take(groups);
+    let mut search = UnionSearch {
+        groups: &all,
+        maximal,
+        visits: 0,
+        found: groups,
+    };
+    search.walk(0, CardSet::EMPTY);
+    groups.sort_unstable_by_key(|s| (s.len(), s.0));
+}
+
+/// The search of [`unions`].
+struct UnionSearch<'a> {
+    groups: &'a [CardSet],
+    maximal: bool,
+    visits: u32,
+    found: &'a mut Vec<CardSet>,
+}
+
+impl UnionSearch<'_> {
+    /// Adds each group from `from` on that is disjoint from `union` in turn, going on with the
+    /// groups after it; a union is found when it is made (or, `maximal`, when no group fits it).
+    /// Every group looked at is a step: the search ends after [`MAX_VISITS`] of them.
+    fn walk(&mut self, from: usize, union: CardSet) {
+        for (i, &g) in self.groups.iter().enumerate().skip(from) {
+            if !self.step() {
+                return;
+            }
+            if !(g & union).is_empty() {
+                continue;
+            }
+            let with = union | g;
+            if !self.maximal {
+                self.record(with);
+            }
+            self.walk(i + 1, with);
+        }
+        if self.maximal && !union.is_empty() {
+            for &g in self.groups {
+                if !self.step() || (g & union).is_empty() {
+                    return;
+                }
+            }
+            self.record(union);
+        }
+    }
+
+    /// Counts a step; false once the search has taken too many or found enough.
+    fn step(&mut self) -> bool {
+        self.visits += 1;
+        self.visits <= MAX_VISITS && self.found.len() < MAX_OPTIONS
+    }
+
+    fn record(&mut self, union: CardSet) {
+        if self.found.len() < MAX_OPTIONS && !self.found.contains(&union) {
+            self.found.push(union);
+        }
+    }
+}
+
+/// Adds the trail, `card` laid on the table (an empty set, last), to `options` (the captures
+/// `card` played from the hand may make from `table`) when the rules let it be trailed though
+/// it can capture (`[flow] must_capture`). A card that captures nothing is laid on the table
+/// without a choice, so an empty `options` stays empty.
+pub fn offer_trail(flow: &MatchingFlow, table: CardSet, card: CardId, options: &mut Vec<CardSet>) {
+    if options.is_empty() {
+        return;
+    }
+    let may = match flow.must_capture {
+        MustCapture::Always => false,
+        MustCapture::Never => true,
+        // A card that pairs with a table card (a wild card pairs with any) must take.
+        MustCapture::Equal => {
+            !flow.wild.contains(card)
+                && flow.captures.iter().all(|rule| {
+                    rule.kind != CaptureKind::Equal
+                        || (table & rule.equals.get(card.index()).copied().unwrap_or_default())
+                            .is_empty()
+                })
+        }
+    };
+    if may {
+        options.push(CardSet::EMPTY);
     }
 }
 

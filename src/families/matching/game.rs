@@ -13,7 +13,7 @@ use crate::deck::{CardId, CardSet, shuffle};
 use crate::expr::Context;
 use crate::ruleset::{
     BothInstant, DealCheck, DealOn, Exhausted, FirstDealer, FirstPlayer, Flow, GameLength,
-    Leftover, MatchingFlow, Ruleset, TurnPattern, YakuFacts, YakuScore,
+    Leftover, MatchingFlow, MustCapture, Ruleset, TurnPattern, YakuFacts, YakuScore,
 };
 use crate::script::ScriptError;
 use crate::yaku::{
@@ -268,10 +268,12 @@ impl MatchingGame {
             choices: Vec::new(),
         };
         // A choice between captures waits on the captures the played card may make.
-        if let Phase::CaptureChoice { card, .. } = game.phase
+        if let Phase::CaptureChoice { card, from_hand } = game.phase
             && game.ruled_captures()
         {
-            capture::options(&game.flow, game.table, card, &mut game.choices);
+            let mut choices = std::mem::take(&mut game.choices);
+            game.capture_options_of(card, from_hand, &mut choices);
+            game.choices = choices;
         }
         game
     }

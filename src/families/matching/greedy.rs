@@ -13,7 +13,7 @@ use super::phase::Phase;
 use super::view::View;
 use crate::core::{Action, DeclId};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{MatchingFlow, Ruleset, TallyAward, TurnPattern, YakuScore};
+use crate::ruleset::{MatchingFlow, MustCapture, Ruleset, TallyAward, TurnPattern, YakuScore};
 use crate::yaku::{PileState, Progress, UNITS_PER_POINT, ones};
 use std::rc::Rc;
 
@@ -205,13 +205,23 @@ impl<'r> Taker<'r> {
         }
     }
 
-    /// The captures `card` may make under the ruleset's capture rules.
+    /// The captures `card`, played from the hand, may make under the ruleset's capture rules,
+    /// and the trail (an empty set) when the rules let it be laid on the table instead.
     fn options(self, card: CardId) -> Vec<CardSet> {
         let mut out = Vec::new();
         if let Some(flow) = self.ruled {
             capture::options(flow, self.table, card, &mut out);
+            if flow.must_capture != MustCapture::Always {
+                capture::offer_trail(flow, self.table, card, &mut out);
+            }
         }
         out
+    }
+
+    /// True when the rules may let a card that captures be trailed: every play is weighed.
+    fn may_trail(self) -> bool {
+        self.ruled
+            .is_some_and(|f| f.must_capture != MustCapture::Always)
     }
 
     // Inline: the classic test is a few instructions, asked for every card of every decision.
@@ -326,6 +336,7 @@ impl Greedy {
         let taker = Taker::of(view.ruleset, view.table);
         // A discard is weighed only when no card in hand captures: a capture is worth at least
         // its per-card bonus, a discard at most nothing (it can only help the next player).
+        // Where a capturing card may be trailed, every play is weighed with its trail.
         let mut capturing = CardSet::EMPTY;
         for &a in legal {
             if let Action::Play { card } = a
@@ -333,6 +344,10 @@ impl Greedy {
             {
                 capturing.insert(card);
             }
+        }
+        if taker.may_trail() {
+            // Every play is weighed, as when nothing captures.
+            capturing = CardSet::EMPTY;
         }
         let choosing = matches!(view.phase, Phase::CaptureChoice { .. });
         let weighed = |a: &&Action| match **a {

@@ -65,6 +65,8 @@ impl crate::families::Family for Matching {
 }
 
 #[cfg(test)]
+mod capture_tests;
+#[cfg(test)]
 mod gostop_tests;
 #[cfg(test)]
 mod hachihachi_tests;

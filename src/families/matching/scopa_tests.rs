@@ -109,7 +109,7 @@ fn ties_score_nobody_and_a_missing_suit_loses_primiera() {
 
 /// A deal for two with the first dealer at seat 0: `seat1` and `seat0` the three cards of each
 /// hand, `table` the four on the table, then the rest of the pack in deck order.
-fn deal_order(r: &Ruleset, seat1: &str, seat0: &str, table: &str) -> Vec<CardId> {
+pub(super) fn deal_order(r: &Ruleset, seat1: &str, seat0: &str, table: &str) -> Vec<CardId> {
     let (a, b, t) = (set(r, seat1), set(r, seat0), set(r, table));
     let (a, b, t): (Vec<CardId>, Vec<CardId>, Vec<CardId>) =
         (a.iter().collect(), b.iter().collect(), t.iter().collect());

@@ -460,6 +460,28 @@ pub(super) fn flow(
         errors,
     )
     .unwrap_or(CaptureChoice::Player);
+    let capture_groups = needs_rules(
+        &mut r,
+        "capture_groups",
+        &[
+            ("one", CaptureGroups::One),
+            ("maximal", CaptureGroups::Maximal),
+            ("any", CaptureGroups::Any),
+        ],
+        captures.is_empty(),
+        errors,
+    );
+    let must_capture = needs_rules(
+        &mut r,
+        "must_capture",
+        &[
+            ("always", MustCapture::Always),
+            ("equal", MustCapture::Equal),
+            ("never", MustCapture::Never),
+        ],
+        captures.is_empty(),
+        errors,
+    );
     let draws = r.boolean("draw", errors).is_none_or(|(b, _)| b);
     let refill = r.boolean("refill", errors).is_some_and(|(b, _)| b);
     if refill && drop_out.is_some() {
@@ -546,6 +568,8 @@ pub(super) fn flow(
         teams,
         deal_sizes,
         capture_choice,
+        capture_groups,
+        must_capture,
         draws,
         refill,
         first_player,
@@ -779,6 +803,34 @@ pub(super) fn capture_rules(
         });
     }
     out
+}
+
+/// A `[flow]` choice about captures under the rules (`must_capture`, `capture_groups`): its
+/// first value, the default, unless it says otherwise; any other needs `[[flow.capture]]` rules
+/// (the Koi-Koi capture by suit is always made, one card at a time).
+fn needs_rules<T: Copy + PartialEq>(
+    r: &mut TableReader,
+    key: &str,
+    options: &[(&str, T)],
+    no_rules: bool,
+    errors: &mut Vec<Diagnostic>,
+) -> T {
+    let default = options[0].1;
+    let at = r.item(key).map(|i| i.loc.clone());
+    let value = choice(r, key, options, errors).unwrap_or(default);
+    if let (true, false, Some(at)) = (no_rules, value == default, at) {
+        errors.push(
+            Diagnostic::error(
+                format!("`{key}` needs `[[flow.capture]]`: without capture rules a card always takes its match"),
+                at,
+            )
+            .with_help(Some(format!(
+                "add the `[[flow.capture]]` rules the game captures by, or remove `{key}`"
+            ))),
+        );
+        return default;
+    }
+    value
 }
 
 /// The facts of a sum capture's `total`: the played card's value.

@@ -99,6 +99,12 @@ pub struct MatchingFlow {
     pub captures: Vec<CaptureRule>,
     /// Who settles a choice between captures.
     pub capture_choice: CaptureChoice,
+    /// Whether a capture takes one group or a union of disjoint groups (`[flow]
+    /// capture_groups`).
+    pub capture_groups: CaptureGroups,
+    /// When a card played from the hand that can capture must (`[flow] must_capture`); the
+    /// other times it may be laid on the table instead (trailed).
+    pub must_capture: MustCapture,
     /// A card is drawn from the stock after the hand card (false in Scopa).
     pub draws: bool,
     /// When every hand is empty and the stock holds cards, the hands are dealt again from it.
@@ -152,6 +158,33 @@ pub enum CaptureChoice {
     Player,
     /// The player, among the captures that take the most cards.
     MostCards,
+}
+
+/// What one capture takes (`[flow] capture_groups`): a group is what one capture rule finds (an
+/// equal card, a set adding up to the total).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureGroups {
+    /// One group (the default: Scopa, Escoba).
+    One,
+    /// A union of disjoint groups to which no other group found could be added; every such
+    /// union is offered.
+    Maximal,
+    /// Any union of one or more disjoint groups (Cassino: several groups at once).
+    Any,
+}
+
+/// When a card played from the hand that can capture must capture (`[flow] must_capture`); when
+/// it need not, the player may instead lay it on the table (trail it), a choice offered after
+/// the captures. A card drawn from the stock always captures when it can.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MustCapture {
+    /// Always (the default: Koi-Koi, Scopa).
+    Always,
+    /// When an `equal` capture rule finds a table card for it (a card matching by rank must
+    /// take it; one that could only take a sum may trail).
+    Equal,
+    /// Never: a card that can capture may always be trailed (Cassino).
+    Never,
 }
 
 /// Who plays first in a hand.

@@ -154,7 +154,7 @@ impl MatchingGame {
                 Phase::CaptureChoice { card, from_hand },
                 Action::Take { .. } | Action::TakeSet { .. },
             ) if self.ruled_captures() => {
-                // The arm holds captures only: an empty set is never an option.
+                // An empty set is an option only where the rules let the card be trailed.
                 let set = action.taken().unwrap_or_default();
                 let options = self.capture_options();
                 if !options.contains(&set) {
@@ -168,8 +168,7 @@ impl MatchingGame {
                         listed.join(", ")
                     ));
                 }
-                self.choices.clear();
-                self.take_set(card, set, from_hand);
+                self.take_or_trail(card, set, from_hand);
             }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
                 if !self.candidates(card).contains(target) {
@@ -207,10 +206,7 @@ impl MatchingGame {
             },
             Phase::CaptureChoice { card, from_hand } if self.ruled_captures() => {
                 match self.capture_options().get(index) {
-                    Some(&set) => {
-                        self.choices.clear();
-                        self.take_set(card, set, from_hand)
-                    }
+                    Some(&set) => self.take_or_trail(card, set, from_hand),
                     None => return self.apply_listed(index),
                 }
             }

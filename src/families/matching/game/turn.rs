@@ -78,7 +78,7 @@ impl MatchingGame {
     #[inline]
     pub(super) fn place_by_rules(&mut self, card: CardId, from_hand: bool) -> bool {
         let mut options = std::mem::take(&mut self.choices);
-        capture::options(&self.flow, self.table, card, &mut options);
+        self.capture_options_of(card, from_hand, &mut options);
         let placed = self.place_among(card, from_hand, &options);
         if placed {
             options.clear();
@@ -86,6 +86,28 @@ impl MatchingGame {
         // Kept while the player chooses among them.
         self.choices = options;
         placed
+    }
+
+    /// The choices `card`, played (`from_hand`) or drawn, offers under the capture rules: its
+    /// captures, then the trail when the rules allow it (an empty set).
+    #[inline]
+    pub(super) fn capture_options_of(&self, card: CardId, from_hand: bool, out: &mut Vec<CardSet>) {
+        capture::options(&self.flow, self.table, card, out);
+        if from_hand && self.flow.must_capture != MustCapture::Always {
+            capture::offer_trail(&self.flow, self.table, card, out);
+        }
+    }
+
+    /// `card`, waiting for a choice under the capture rules, takes `set` (one of the options),
+    /// or with an empty set is laid on the table (a trail the rules allow).
+    pub(super) fn take_or_trail(&mut self, card: CardId, set: CardSet, from_hand: bool) {
+        self.choices.clear();
+        if set.is_empty() {
+            self.leave_on_table(card, from_hand);
+            self.continue_turn(from_hand);
+        } else {
+            self.take_set(card, set, from_hand);
+        }
     }
 
     /// `card`, played or drawn, captures nothing and stays on the table.
