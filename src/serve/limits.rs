@@ -42,7 +42,7 @@ impl IntoResponse for Refused {
 ///
 /// Written here rather than taken from governor: a bucket lives inside the record of what one
 /// address holds (its connections and rooms beside its requests), which is forgotten once it
-/// holds nothing and its bucket is full ([`Bucket::is_full`]), all under one lock. governor's
+/// holds nothing and its bucket is full, all under one lock. governor's
 /// keyed limiter keeps its own map beside that record, to be swept on its own, and brings five
 /// crates for these thirty lines.
 #[derive(Debug)]
