@@ -236,6 +236,30 @@ pub(crate) fn exit_on_signals() {
     });
 }
 
+/// Like [`exit_on_signals`], except that a first SIGINT (Ctrl-C) only sets the flag returned,
+/// and says so on standard error: a command that can stop early and report what it did
+/// (`yaku sim`) checks it. A second SIGINT, or SIGTERM or SIGHUP, ends the process.
+pub(crate) fn stop_on_interrupt() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return stop;
+    };
+    let flag = std::sync::Arc::clone(&stop);
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if signal == SIGINT && !flag.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                eprintln!(
+                    "\ninterrupted: the games in play finish and the report covers the games played (Ctrl-C again to quit at once)"
+                );
+                continue;
+            }
+            exit(128 + signal);
+        }
+    });
+    stop
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
     run_from(std::env::args().collect())

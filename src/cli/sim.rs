@@ -81,8 +81,15 @@ pub fn run(args: &SimArgs) -> i32 {
         return super::EXIT_FAILURE;
     };
     // From here on (the command runs in this build), an interrupt ends the seat programs and
-    // removes the unfinished `--out`.
-    super::exit_on_signals();
+    // removes the unfinished `--out`; a plain run's first Ctrl-C instead stops it early and
+    // reports the games played.
+    let interruptible = args.out.is_none() && args.compare.is_none();
+    let stop = if interruptible {
+        Some(super::stop_on_interrupt())
+    } else {
+        super::exit_on_signals();
+        None
+    };
     let threads = thread_count(args.threads, args.games);
     let mut players: Vec<String> = args.players.iter().map(|p| p.trim().to_string()).collect();
     if players.is_empty() {
@@ -157,14 +164,32 @@ pub fn run(args: &SimArgs) -> i32 {
         None => Ok(()),
     };
     let sink: Option<sim::HandSink<'_>> = args.out.as_ref().map(|_| &mut write_line as _);
+    let mut interrupted = false;
     let text = match &other {
-        None => match sim::simulate_to(&config(&ruleset), threads, &tick, sink) {
-            Ok(report) if args.json => {
-                serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+        None => {
+            let run = match &stop {
+                Some(stop) => sim::simulate_until(&config(&ruleset), threads, &tick, stop),
+                None => sim::simulate_to(&config(&ruleset), threads, &tick, sink),
+            };
+            match run {
+                Ok(report) if args.json => {
+                    serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+                }
+                Ok(report) => {
+                    let mut text = render_report(&report);
+                    if report.games < args.games as u64 {
+                        interrupted = true;
+                        text = format!(
+                            "interrupted after {} of {}: the figures are those of the games played (which ones depends on the threads)\n{text}",
+                            report.games,
+                            plural(args.games as u64, "game")
+                        );
+                    }
+                    text
+                }
+                Err(e) => return fail(e),
             }
-            Ok(report) => render_report(&report),
-            Err(e) => return fail(e),
-        },
+        }
         Some(other) => {
             if let Err(e) = sim::check_players(other, &players) {
                 eprintln!("error: {e}");
@@ -187,6 +212,10 @@ pub fn run(args: &SimArgs) -> i32 {
         return super::EXIT_FAILURE;
     }
     print!("{text}");
+    if interrupted {
+        // As a shell reports a command ended by Ctrl-C.
+        return 128 + signal_hook::consts::SIGINT;
+    }
     super::EXIT_OK
 }
 

@@ -375,6 +375,42 @@ pub fn simulate(
     simulate_to(config, threads, tick, None)
 }
 
+/// [`simulate`], stopping early once `stop` is set (an interrupt): the games not yet begun are
+/// not played, those in play finish, and the report is of the games finished. Which games
+/// those are depends on the threads; a run not stopped is the same as [`simulate`]'s.
+pub fn simulate_until(
+    config: &SimConfig,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Report, SimError> {
+    use std::sync::atomic::Ordering;
+    check_players(&config.ruleset, &config.players)?;
+    let empty = || Share {
+        stats: Box::new(Stats::new(&config.ruleset, &config.players)),
+        error: None,
+        lines: Vec::new(),
+    };
+    let pool = thread_pool(threads)?;
+    let mut share = pool.install(|| {
+        (0..config.games)
+            .into_par_iter()
+            .fold(empty, |share, i| {
+                if stop.load(Ordering::Relaxed) {
+                    return share;
+                }
+                let share = share.play(config, i, false);
+                tick();
+                share
+            })
+            .reduce(empty, Share::merge)
+    });
+    if let Some((_, e)) = share.error.take() {
+        return Err(e);
+    }
+    Ok(share.stats.report(config.seed))
+}
+
 /// Where [`simulate_to`] writes each hand's line, in game order.
 pub type HandSink<'a> = &'a mut dyn FnMut(&str) -> std::io::Result<()>;
 

@@ -1009,3 +1009,22 @@ fn the_rule_sheet_fits_a_narrow_terminal() {
         screen.contents()
     );
 }
+
+/// Ctrl-C during `yaku sim` stops it early and reports the games played, instead of throwing
+/// them away; its exit code is 130, as for a command Ctrl-C ended.
+#[test]
+fn an_interrupted_simulation_reports_the_games_played() {
+    let dir = temp_dir("sim-interrupt");
+    let mut term = Term::start(
+        &dir,
+        &["sim", "koikoi", "--games", "10000000", "--threads", "2"],
+        100,
+        40,
+    );
+    term.wait_for("games/s");
+    term.send("\u{3}");
+    let screen = term.wait_for("interrupted after");
+    assert!(screen.contains("of 10000000 games"), "{screen}");
+    assert!(screen.contains("win rate"), "{screen}");
+    assert_eq!(term.exit_code(), 130);
+}
