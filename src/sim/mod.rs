@@ -33,6 +33,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt};
 use rayon::prelude::*;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use stats::{Comparison, Report, Stats};
 
@@ -382,33 +383,9 @@ pub fn simulate_until(
     config: &SimConfig,
     threads: usize,
     tick: &(dyn Fn() + Sync),
-    stop: &std::sync::atomic::AtomicBool,
+    stop: &AtomicBool,
 ) -> Result<Report, SimError> {
-    use std::sync::atomic::Ordering;
-    check_players(&config.ruleset, &config.players)?;
-    let empty = || Share {
-        stats: Box::new(Stats::new(&config.ruleset, &config.players)),
-        error: None,
-        lines: Vec::new(),
-    };
-    let pool = thread_pool(threads)?;
-    let mut share = pool.install(|| {
-        (0..config.games)
-            .into_par_iter()
-            .fold(empty, |share, i| {
-                if stop.load(Ordering::Relaxed) {
-                    return share;
-                }
-                let share = share.play(config, i, false);
-                tick();
-                share
-            })
-            .reduce(empty, Share::merge)
-    });
-    if let Some((_, e)) = share.error.take() {
-        return Err(e);
-    }
-    Ok(share.stats.report(config.seed))
+    run(config, threads, tick, None, Some(stop))
 }
 
 /// Where [`simulate_to`] writes each hand's line, in game order.
@@ -422,8 +399,20 @@ pub fn simulate_to(
     config: &SimConfig,
     threads: usize,
     tick: &(dyn Fn() + Sync),
-    mut out: Option<HandSink<'_>>,
+    out: Option<HandSink<'_>>,
 ) -> Result<Report, SimError> {
+    run(config, threads, tick, out, None)
+}
+
+/// [`simulate_to`], stopping early once `stop` is set ([`simulate_until`]).
+fn run(
+    config: &SimConfig,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+    mut out: Option<HandSink<'_>>,
+    stop: Option<&AtomicBool>,
+) -> Result<Report, SimError> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     check_players(&config.ruleset, &config.players)?;
     let keep = out.is_some();
     let empty = || Share {
@@ -441,6 +430,9 @@ pub fn simulate_to(
             (start..end)
                 .into_par_iter()
                 .fold(empty, |share, i| {
+                    if stopped() {
+                        return share;
+                    }
                     let share = share.play(config, i, keep);
                     tick();
                     share
@@ -460,6 +452,9 @@ pub fn simulate_to(
             }
         }
         total = total.merge(share);
+        if stopped() {
+            break;
+        }
         start = end;
     }
     Ok(total.stats.report(config.seed))
