@@ -69,7 +69,7 @@ pub trait Agent: Send {
 }
 
 /// The seats whose agents [watch](Agent::watches), as a mask.
-pub fn watchers(agents: &[Box<dyn Agent>]) -> u64 {
+fn watchers(agents: &[Box<dyn Agent>]) -> u64 {
     agents
         .iter()
         .enumerate()
@@ -78,7 +78,7 @@ pub fn watchers(agents: &[Box<dyn Agent>]) -> u64 {
 
 /// Tells every agent of `watching` (a mask from [`watchers`]) that `seat` made `action`, of
 /// which `game` is the result.
-pub fn tell_watchers(
+fn tell_watchers(
     agents: &mut [Box<dyn Agent>],
     watching: u64,
     game: &dyn Game,

@@ -12,6 +12,7 @@ use super::Action;
 use super::game::Game;
 use super::record::{StepAction, Unknown};
 use super::seat::Seat;
+use crate::deck::CardSet;
 use crate::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
 
@@ -238,23 +239,11 @@ pub fn moved(game: &dyn Game, observer: Seat, seat: Seat, action: Action) -> Mov
         Ok(serde_json::Value::Object(map)) => map,
         _ => serde_json::Map::new(),
     };
-    let deck = &game.ruleset().deck;
-    let unseen = game.unseen(observer);
-    let named = |v: &serde_json::Value| match v {
-        serde_json::Value::String(id) => vec![id.clone()],
-        serde_json::Value::Array(ids) => ids
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let hidden = ["card", "cards"].iter().any(|key| {
-        map.get(*key).is_some_and(|v| {
-            named(v)
-                .iter()
-                .any(|id| deck.card_by_id(id).is_none_or(|c| unseen.contains(c)))
-        })
-    });
+    // The cards the move names: a card played, taken or shown, or the cards taken together.
+    let named = action
+        .taken()
+        .unwrap_or_else(|| action.card().map_or(CardSet::EMPTY, CardSet::single));
+    let hidden = !(named & game.unseen(observer)).is_empty();
     if hidden {
         map.remove("card");
         map.remove("cards");
