@@ -11,11 +11,8 @@
 //! ```
 
 pub mod banker;
-mod events;
 pub mod matching;
 pub mod tricks;
-
-pub use events::{EventLog, record_events};
 
 use crate::agent::{AgentError, generic_agent};
 use crate::core::record::{Record, RecordError, RecordErrorKind};
@@ -208,6 +205,83 @@ pub fn start_record(
             message: e.to_string(),
         }),
     })
+}
+
+/// Every event of the game `record` holds, the automatic steps included, each after the
+/// action it followed ([`Record::events`]): the record replayed from its deals with the
+/// table's events logged.
+pub fn record_events(
+    record: &Record,
+    ruleset: Arc<Ruleset>,
+) -> Result<Vec<crate::core::record::RecordedEvent>, RecordError> {
+    use crate::core::record::RecordedEvent;
+    use crate::deck::CardSet;
+    let mut game = start_record(record, Arc::clone(&ruleset), true)?;
+    let mut events = Vec::new();
+    let deck = &ruleset.deck;
+    let ids = |cards: CardSet| serde_json::Value::from(deck.ids(cards));
+    let mut zones: Vec<(String, CardSet)> = Vec::new();
+    // Each step's events, then where cards went: after a deal every zone (`dealt`), otherwise
+    // the zones the step changed (`moved`), so that a reader follows every card without
+    // knowing the family's deal or draws.
+    let mut told = |game: &mut dyn Game, after: usize, events: &mut Vec<RecordedEvent>| {
+        let drained = game.drain_events();
+        events.extend(
+            drained
+                .iter()
+                .map(|e| RecordedEvent::new(after, e, &ruleset)),
+        );
+        let now = game.zones();
+        // The start is told whole, in families whose deals are events and in the others.
+        let dealt = after == 0
+            || drained
+                .iter()
+                .any(|e| matches!(e, crate::core::Event::Deal { .. }));
+        let changed: Vec<serde_json::Value> = now
+            .iter()
+            .filter_map(|(name, cards)| {
+                if dealt {
+                    return Some(serde_json::json!({"name": name, "cards": ids(*cards)}));
+                }
+                let before = zones
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or(CardSet::EMPTY, |(_, c)| *c);
+                (before != *cards).then(|| {
+                    serde_json::json!({
+                        "name": name,
+                        "added": ids(*cards - before),
+                        "removed": ids(before - *cards),
+                    })
+                })
+            })
+            .chain(
+                // A zone that is gone (a trick taken) is emptied.
+                zones
+                    .iter()
+                    .filter(|(name, cards)| {
+                        !dealt && !cards.is_empty() && now.iter().all(|(n, _)| n != name)
+                    })
+                    .map(|(name, cards)| {
+                        serde_json::json!({"name": name, "added": [], "removed": ids(*cards)})
+                    }),
+            )
+            .collect();
+        if !changed.is_empty() {
+            let mut event = serde_json::Map::new();
+            let kind = if dealt { "dealt" } else { "moved" };
+            event.insert("event".to_string(), kind.into());
+            event.insert("zones".to_string(), changed.into());
+            events.push(RecordedEvent { after, event });
+        }
+        zones = now;
+    };
+    told(game.as_mut(), 0, &mut events);
+    for i in 0..record.actions.len() {
+        record.apply(game.as_mut(), i)?;
+        told(game.as_mut(), i + 1, &mut events);
+    }
+    Ok(events)
 }
 
 /// The game after every recorded action: [`start_record`], then each action applied.

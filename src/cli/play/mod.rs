@@ -17,7 +17,7 @@ use records::*;
 use crate::agent::{AGENT_NAMES, Agent, AgentError, agent_rng};
 use crate::core::record::{HashCheck, Record, hash_hex};
 use crate::core::{Action, Game, Seat, StartOptions};
-use crate::families::{EventLog, agent_by_name};
+use crate::families::agent_by_name;
 use crate::front::prompt::{self, Input};
 use crate::front::table::Table;
 use crate::ruleset::Ruleset;
@@ -177,8 +177,6 @@ struct Session {
     /// The game as it stood at each decision of the one person against bots, newest last, with
     /// the record's length then and the hands seen: what `undo` goes back to.
     undo: Vec<(Box<dyn Game>, usize, usize)>,
-    /// The record's events so far, for `--record` (made at the first write).
-    events: Option<EventLog>,
     /// `yaku learn`: the lessons given so far.
     teacher: Option<Teacher>,
 }
@@ -535,7 +533,6 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
         save_failed: false,
         save_is_new: true,
         undo: Vec::new(),
-        events: None,
         teacher: None,
     };
     session.check_files()?;
@@ -662,7 +659,6 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         save_failed: false,
         save_is_new: false,
         undo: Vec::new(),
-        events: None,
         teacher: None,
     };
     session.save_is_new = !session.save.exists();
@@ -793,8 +789,6 @@ impl Session {
         let (game, len, seen) = self.undo.pop().expect("two points were there");
         self.game = game;
         self.record.undo_to(len);
-        // The log followed the moves taken back.
-        self.events = None;
         self.refresh_snapshot();
         self.update_record();
         Ok(seen)
@@ -816,24 +810,13 @@ impl Session {
     /// leaves the previous file whole); `Err` says why it cannot be.
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
-        // Every event, the automatic ones included, for programs that read the record: the
-        // log follows the actions since the last write, and lends its events to this one.
-        if self.events.is_none() {
-            self.events = EventLog::start(&self.record, Arc::clone(self.game.ruleset())).ok();
+        // Every event, the automatic ones included, for programs that read the record.
+        if let Ok(events) =
+            crate::families::record_events(&self.record, Arc::clone(self.game.ruleset()))
+        {
+            self.record.events = events;
         }
-        let followed = self.events.as_mut().map(|log| log.follow(&self.record));
-        let events = match followed {
-            Some(Ok(events)) => events,
-            // A log that cannot follow is made again at the next write.
-            Some(Err(_)) => {
-                self.events = None;
-                &mut Vec::new()
-            }
-            None => &mut Vec::new(),
-        };
-        std::mem::swap(&mut self.record.events, events);
         let json = json_at(&self.record, path);
-        std::mem::swap(&mut self.record.events, events);
         // Never write a record that `replay` and `--resume` would refuse as too large.
         if json.len() as u64 > crate::fsio::MAX_RECORD_SIZE {
             return Err(format!(
