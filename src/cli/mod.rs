@@ -12,6 +12,7 @@
 mod analyze;
 mod list;
 mod play;
+mod position;
 mod record;
 mod replay;
 mod rules;
@@ -44,6 +45,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Step through a game record, or print its outcomes as JSON.
     Replay(replay::ReplayArgs),
+    /// One position of a game: where the cards lie, each move with what it takes or scores, a
+    /// bot's choice, the position after a move.
+    Position(position::PositionArgs),
     /// A first game: one hand against a bot, each decision explained from the rules.
     Learn(play::LearnArgs),
     /// Bot-vs-bot games on all cores, with statistics.
@@ -371,6 +375,7 @@ pub fn run_from(argv: Vec<String>) -> i32 {
             play::run(&a)
         }
         Command::Replay(a) => replay::run(&a),
+        Command::Position(a) => position::run(&a),
         Command::Learn(a) => play::learn(&a),
         Command::Sim(mut a) => {
             a.ruleset = a.house.spec(&a.ruleset);

@@ -30,6 +30,10 @@ pub struct ReplayArgs {
     /// No colours, even on a terminal.
     #[arg(long)]
     no_color: bool,
+    /// Print the position after the first N actions (the deal of the hand then in play and the
+    /// hand's moves so far), for `yaku position`; 0 is the first deal.
+    #[arg(long, value_name = "N")]
+    position_at: Option<usize>,
     /// Step in lines of text even on a terminal, instead of the full-screen table (pipes and
     /// scripts always get lines).
     #[arg(long)]
@@ -58,6 +62,13 @@ pub fn run(args: &ReplayArgs) -> i32 {
         );
         super::EXIT_FAILURE
     };
+    if let Some(at) = args.position_at {
+        let spec = args
+            .rules
+            .as_ref()
+            .map_or_else(|| record.ruleset.spec.clone(), |r| r.display().to_string());
+        return position_at(&record, ruleset, &spec, at).unwrap_or_else(fail);
+    }
     if args.json {
         return match crate::families::replay(&record, ruleset) {
             Ok(game) => {
@@ -135,6 +146,32 @@ pub fn run(args: &ReplayArgs) -> i32 {
         println!("(the record ends here: the game was not finished)");
     }
     super::EXIT_OK
+}
+
+/// `replay --position-at N`: prints the position after `at` actions
+/// ([`crate::families::position::of_record`]), and says when it does not deal again into the
+/// record's game.
+fn position_at(
+    record: &Record,
+    ruleset: Arc<crate::ruleset::Ruleset>,
+    spec: &str,
+    at: usize,
+) -> Result<i32, RecordError> {
+    if at > record.actions.len() {
+        eprintln!(
+            "error: `--position-at {at}`: the record holds {}",
+            crate::front::plural(record.actions.len(), "action")
+        );
+        return Ok(super::EXIT_USAGE);
+    }
+    let (position, same) = crate::families::position::of_record(record, ruleset, spec, at)?;
+    print!("{}", position.to_text());
+    if !same {
+        eprintln!(
+            "warning: this position does not deal again into the record's game after {at} actions: a later hand may depend on the hands before it in ways a position does not hold"
+        );
+    }
+    Ok(super::EXIT_OK)
 }
 
 /// `replay --rules FILE`: whether every recorded action is legal under `ruleset` (the first that

@@ -12,6 +12,7 @@
 
 pub mod banker;
 pub mod matching;
+pub mod position;
 pub mod tricks;
 
 use crate::agent::{AgentError, generic_agent};

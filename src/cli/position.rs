@@ -1,0 +1,333 @@
+//! `yaku position FILE`: one position of a game, written by hand or printed by
+//! `yaku replay --position-at`: where every card lies, the moves on offer with what each one
+//! takes, wins or scores, what a bot would play and why, and the position after a move.
+
+use super::load_ruleset;
+use crate::core::record::{RecordedEvent, StepAction};
+use crate::core::{Action, Game, agent_rng};
+use crate::diag::{Diagnostic, Loc, SourceMap};
+use crate::families::position::{self, Position, PositionError};
+use crate::front::prompt::Input;
+use crate::front::table::Table;
+use crate::ruleset::Ruleset;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The largest position file read: a whole game's moves fit many times over.
+const MAX_POSITION_BYTES: u64 = 1 << 20;
+
+/// Arguments of `yaku position`.
+#[derive(clap::Args, Debug)]
+pub struct PositionArgs {
+    /// The position (TOML: the ruleset, where the hand's cards lie as dealt, the moves since;
+    /// see the guide's page on positions). `-` reads standard input.
+    file: PathBuf,
+    /// Also say what this bot would play here, and why (`greedy`, `expert`, `expert@1s`, ...).
+    #[arg(long, value_name = "BOT")]
+    bot: Option<String>,
+    /// Play this move (its number in the list, or as typed at the table) and print the new
+    /// position file instead.
+    #[arg(long = "play", value_name = "MOVE")]
+    play: Option<String>,
+    /// Print one JSON object: every zone, whose turn, the scores, and each move with its
+    /// events.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &PositionArgs) -> i32 {
+    let name = args.file.display().to_string();
+    let text = if args.file.as_os_str() == "-" {
+        crate::fsio::read_limited_from(std::io::stdin(), MAX_POSITION_BYTES)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    } else {
+        crate::fsio::read_text_limited(&args.file, MAX_POSITION_BYTES)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read `{name}`: {e}");
+            return super::EXIT_FAILURE;
+        }
+    };
+    let report = |e: PositionError| {
+        let mut sources = SourceMap::new();
+        let file = sources.add(name.clone(), text.clone());
+        let span = e.span.clone().unwrap_or(0..0);
+        let found = Diagnostic::error(e.message, Loc::new(file, span)).with_help(e.help);
+        super::print_diagnostics(&sources, &[found]);
+        super::EXIT_FAILURE
+    };
+    let mut position = match Position::parse(&text) {
+        Ok(p) => p,
+        Err(e) => return report(e),
+    };
+    let spec = ruleset_spec(&args.file, position.ruleset.get_ref());
+    let Some(ruleset) = load_ruleset(&spec) else {
+        return super::EXIT_FAILURE;
+    };
+    let game = match position::start(&position, Arc::clone(&ruleset), true) {
+        Ok(g) => g,
+        Err(e) => return report(e),
+    };
+    // Seats named as the zones name them, in the narration too.
+    let players: Vec<String> = (0..game.seats()).map(|s| format!("seat {s}")).collect();
+    let table =
+        crate::front::fronts::for_ruleset(&ruleset, &players, players.clone(), false, false);
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    if let Some(wanted) = &args.play {
+        let action = match chosen(wanted, &*table, &*game, &legal) {
+            Ok(a) => a,
+            Err(why) => {
+                eprintln!("error: `{wanted}`: {why}");
+                return super::EXIT_USAGE;
+            }
+        };
+        let step = StepAction::from_action(action, &ruleset);
+        position.moves.push(toml::Spanned::new(0..0, step));
+        print!("{}", position.to_text());
+        return super::EXIT_OK;
+    }
+    let bot = match &args.bot {
+        Some(name) => match bot_choice(name, &*game, &legal, &*table) {
+            Ok(choice) => Some(choice),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return super::EXIT_USAGE;
+            }
+        },
+        None => None,
+    };
+    let moves: Vec<MoveResult> = legal
+        .iter()
+        .map(|&a| MoveResult::of(&*game, &*table, a, &players))
+        .collect();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json(&*game, &ruleset, &moves, bot.as_ref()))
+                .unwrap_or_default()
+        );
+    } else {
+        print!("{}", text_of(&*game, &ruleset, &moves, bot.as_ref()));
+    }
+    super::EXIT_OK
+}
+
+/// The ruleset a position names, a rule file's path taken from the position's own folder.
+fn ruleset_spec(file: &Path, named: &str) -> String {
+    let is_file = named.ends_with(".toml") && !named.contains('+');
+    match file.parent() {
+        Some(dir) if is_file && Path::new(named).is_relative() && file.as_os_str() != "-" => {
+            dir.join(named).display().to_string()
+        }
+        _ => named.to_string(),
+    }
+}
+
+/// The move `wanted` names: its 1-based number among `legal`, or what the table reads it as.
+fn chosen(
+    wanted: &str,
+    table: &dyn Table,
+    game: &dyn Game,
+    legal: &[Action],
+) -> Result<Action, String> {
+    if game.to_act().is_none() {
+        return Err("the game is over: no move is left".into());
+    }
+    if let Ok(n) = wanted.trim().parse::<usize>() {
+        return (1..=legal.len())
+            .contains(&n)
+            .then(|| legal[n - 1])
+            .ok_or_else(|| format!("moves are numbered 1 to {}", legal.len()));
+    }
+    match table.parse(wanted, game, legal)? {
+        Input::Act(a) => Ok(a),
+        _ => Err("not a move".into()),
+    }
+}
+
+/// What one legal move does: its words, and what the game then tells until the next decision.
+struct MoveResult {
+    action: Action,
+    words: String,
+    told: String,
+    events: Vec<RecordedEvent>,
+}
+
+impl MoveResult {
+    /// `action` played on a copy of `game`, told by a table of its own (a table keeps what it
+    /// told).
+    fn of(game: &dyn Game, table: &dyn Table, action: Action, players: &[String]) -> MoveResult {
+        let mut after = game.box_clone();
+        let _ = after.drain_events();
+        let result = after.apply(action);
+        let drained = after.drain_events();
+        let mut teller = crate::front::fronts::for_ruleset(
+            game.ruleset(),
+            players,
+            players.to_vec(),
+            false,
+            false,
+        );
+        // The table tells the hands already over before the move once, to itself.
+        let _ = teller.narrate(game, &[]);
+        let mut told = match result {
+            Ok(()) => teller.narrate(&*after, &drained),
+            Err(e) => format!("(refused: {})", e.reason),
+        };
+        // Where the table tells nothing of it (a card dealt to a hand), the cards that moved.
+        if told.trim().is_empty() {
+            let before = game.zones();
+            for (zone, now) in after.zones() {
+                let was = before
+                    .iter()
+                    .find(|(n, _)| *n == zone)
+                    .map_or(crate::deck::CardSet::EMPTY, |(_, c)| *c);
+                if now - was != crate::deck::CardSet::EMPTY {
+                    let deck = &game.ruleset().deck;
+                    told.push_str(&format!("{zone} takes {}\n", deck.ids(now - was).join(" ")));
+                }
+            }
+        }
+        // A move that leaves its seat a second choice (which match to take) says what it is.
+        if let Some(seat) = after.to_act()
+            && game.to_act() == Some(seat)
+            && after.history().len() == game.history().len()
+        {
+            let mut next = Vec::new();
+            after.legal_actions(&mut next);
+            let options: Vec<String> = next.iter().map(|&a| teller.describe(&*after, a)).collect();
+            told.push_str(&format!(
+                "\nthen seat {seat} chooses: {}\n",
+                options.join(" | ")
+            ));
+        }
+        MoveResult {
+            action,
+            words: table.describe(game, action),
+            told,
+            events: drained
+                .iter()
+                .map(|e| RecordedEvent::new(0, e, game.ruleset()))
+                .collect(),
+        }
+    }
+}
+
+/// A bot's choice here: its name, the move, and the table's reasons for it.
+struct BotChoice {
+    name: String,
+    index: usize,
+    why: Vec<String>,
+}
+
+fn bot_choice(
+    name: &str,
+    game: &dyn Game,
+    legal: &[Action],
+    table: &dyn Table,
+) -> Result<BotChoice, String> {
+    let Some(seat) = game.to_act() else {
+        return Err("the game is over: no bot has a move to make".into());
+    };
+    let mut agent =
+        crate::families::agent_by_name(name, game.ruleset()).map_err(|e| e.to_string())?;
+    let action = agent.choose(game, seat, legal, &mut agent_rng(0));
+    Ok(BotChoice {
+        name: name.to_string(),
+        index: legal.iter().position(|&a| a == action).unwrap_or(0),
+        why: table.why(game, seat, action),
+    })
+}
+
+/// Cards by their ids (as a position writes them), in deck order.
+fn ids(ruleset: &Ruleset, cards: crate::deck::CardSet) -> String {
+    ruleset.deck.ids(cards).join(" ")
+}
+
+fn text_of(
+    game: &dyn Game,
+    ruleset: &Ruleset,
+    moves: &[MoveResult],
+    bot: Option<&BotChoice>,
+) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let scores: Vec<String> = game.scores().iter().map(i64::to_string).collect();
+    let _ = writeln!(
+        out,
+        "{} · hand {} of {} · scores {}",
+        ruleset.name,
+        game.round(),
+        game.rounds(),
+        scores.join(", ")
+    );
+    for (zone, cards) in game.zones() {
+        if !cards.is_empty() {
+            let _ = writeln!(out, "  {zone} ({}): {}", cards.len(), ids(ruleset, cards));
+        }
+    }
+    let Some(seat) = game.to_act() else {
+        let _ = writeln!(out, "the game is over");
+        return out;
+    };
+    let _ = writeln!(
+        out,
+        "seat {seat} to move; {}:",
+        crate::front::plural(moves.len(), "move")
+    );
+    for (i, m) in moves.iter().enumerate() {
+        let _ = writeln!(out, "  {}. {}", i + 1, m.words);
+        for line in m.told.lines().filter(|l| !l.trim().is_empty()) {
+            let _ = writeln!(out, "       {}", line.trim());
+        }
+    }
+    if let Some(b) = bot {
+        let _ = writeln!(
+            out,
+            "{} plays {}. {}",
+            b.name,
+            b.index + 1,
+            moves.get(b.index).map_or("", |m| m.words.as_str())
+        );
+        for why in &b.why {
+            let _ = writeln!(out, "  {why}");
+        }
+    }
+    out
+}
+
+fn json(
+    game: &dyn Game,
+    ruleset: &Ruleset,
+    moves: &[MoveResult],
+    bot: Option<&BotChoice>,
+) -> serde_json::Value {
+    let deck = &ruleset.deck;
+    let zones: serde_json::Map<String, serde_json::Value> = game
+        .zones()
+        .into_iter()
+        .map(|(name, cards)| (name, deck.ids(cards).into()))
+        .collect();
+    serde_json::json!({
+        "ruleset": ruleset.id,
+        "hand": game.round(),
+        "hands": game.rounds(),
+        "scores": game.scores(),
+        "to_act": game.to_act(),
+        "zones": zones,
+        "moves": moves.iter().map(|m| serde_json::json!({
+            "move": StepAction::from_action(m.action, ruleset),
+            "words": m.words,
+            "events": m.events,
+        })).collect::<Vec<_>>(),
+        "bot": bot.map(|b| serde_json::json!({
+            "name": b.name,
+            "move": b.index + 1,
+            "why": b.why,
+        })),
+    })
+}
