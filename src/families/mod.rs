@@ -297,4 +297,6 @@ pub fn replay(record: &Record, ruleset: Arc<Ruleset>) -> Result<Box<dyn Game>, R
 #[cfg(test)]
 pub(crate) mod every_family_tests;
 #[cfg(test)]
+mod position_tests;
+#[cfg(test)]
 mod tests;

@@ -374,7 +374,10 @@ pub fn start(
         return Err(PositionError {
             message: "the rules deal this hand again (a deal they refuse)".into(),
             span: None,
-            help: Some("write a deal the rules keep".into()),
+            help: Some(
+                "write a deal the rules keep; the cards not written are placed from `seed`, and another seed places them otherwise"
+                    .into(),
+            ),
         });
     }
     if game.history().is_empty() {

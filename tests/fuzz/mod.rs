@@ -1,5 +1,5 @@
 //! Mutation fuzzing on the stable toolchain, for a fixed time: the rule-file loader, the
-//! expression parser and compiler, the record reader, a seat's answers and the server's HTTP
+//! expression parser and compiler, the record reader, positions, a seat's answers and the server's HTTP
 //! API, each fed its seed corpus (the bundled rulesets, decks and scripts; every `when` of them;
 //! records of short games; a turn, answers and options lines; requests to every route) and mutations of
 //! it (bytes changed, ranges cut, copied or spliced from another seed, hostile tokens put in).
@@ -280,6 +280,75 @@ fn record_reader() {
             let _ = yaku::families::replay(&record, std::sync::Arc::clone(ruleset));
         }
         let _ = record.to_json();
+    });
+}
+
+#[test]
+fn positions() {
+    // Positions of short games of each family printed by `replay --position-at`, and one
+    // written by hand; the library reads and deals them, and plays every move on offer.
+    let dir = crate::common::TempDir::new("fuzz-positions");
+    let mut corpus = vec![
+        "ruleset = \"koikoi\"\ndealer = 0\nmoves = [{ action = \"play\", card = \"cherry-curtain\" }]\n[deal]\n\"hand 0\" = \"cherry-curtain pine-1\"\ntable = [\"cherry-poetry\", \"cherry-1\"]\nstock = \"pine-2\"\n".to_string(),
+    ];
+    let names = ["koikoi", "schnapsen", "oicho-kabu", "gostop", "scopa"];
+    for (ruleset, players) in [
+        ("koikoi", "greedy,random"),
+        ("schnapsen", "greedy,random"),
+        ("oicho-kabu", "greedy,greedy"),
+        ("gostop", "greedy,random,random"),
+        ("scopa", "greedy,random"),
+    ] {
+        let file = format!("{ruleset}.json");
+        crate::common::Yaku::new([
+            "play",
+            ruleset,
+            "--players",
+            players,
+            "--rounds",
+            "1",
+            "--seed",
+            "7",
+            "--record",
+            &file,
+        ])
+        .current_dir(&dir)
+        .expect(0);
+        for at in ["0", "3", "8"] {
+            let out = crate::common::Yaku::new(["replay", &file, "--position-at", at])
+                .current_dir(&dir)
+                .run();
+            if out.code == 0 {
+                corpus.push(out.stdout);
+            }
+        }
+    }
+    let rulesets: Vec<std::sync::Arc<yaku::ruleset::Ruleset>> = names
+        .iter()
+        .map(|r| std::sync::Arc::new(yaku::ruleset::load(r).value.expect("bundled loads")))
+        .collect();
+    fuzz("position", &corpus, |text| {
+        use yaku::families::position::{Position, start};
+        let Ok(position) = Position::parse(text) else {
+            return;
+        };
+        // Only the rulesets loaded above: a fuzzed name is never read from the disk.
+        let Some(ruleset) = rulesets
+            .iter()
+            .find(|r| r.id == *position.ruleset.get_ref())
+        else {
+            return;
+        };
+        let _ = position.to_text();
+        let Ok(game) = start(&position, std::sync::Arc::clone(ruleset), true) else {
+            return;
+        };
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        for &action in &legal {
+            let mut next = game.box_clone();
+            let _ = next.apply(action);
+        }
     });
 }
 

@@ -7,6 +7,7 @@ mod gostop;
 mod hachihachi;
 mod learn;
 mod pinochle;
+mod position;
 mod replay;
 mod run;
 mod save;

@@ -1,0 +1,113 @@
+//! `yaku position` end to end: a position written by hand shows its moves with what each
+//! takes; `--play` prints the next position, which reads back; `--bot` says what a bot plays and
+//! why; a wrong card is pointed at with a caret; `yaku replay --position-at` prints a record's
+//! position, which `yaku position` reads.
+
+use crate::common::{TempDir, Yaku};
+
+/// Koi-Koi, the guide's example: the Cherry curtain onto two Cherry cards asks which to take.
+const CURTAIN: &str = r#"# The dealer holds the Cherry curtain; the table two Cherry cards and the Crane.
+ruleset = "koikoi"
+dealer = 0
+
+[deal]
+"hand 0" = "cherry-curtain pine-1 plum-1 wisteria-1 iris-1 peony-1 clover-1 pampas-1"
+table = ["cherry-poetry", "cherry-1", "pine-crane", "maple-1", "willow-swallow", "paulownia-1", "chrysanthemum-1", "plum-2"]
+stock = "pine-2 cherry-2"
+"#;
+
+#[test]
+fn a_written_position_shows_each_move_and_what_it_takes() {
+    let dir = TempDir::new("position-show");
+    let file = dir.write("curtain.toml", CURTAIN);
+    let out = Yaku::new(["position", file.to_str().unwrap()]).expect(0);
+    insta::assert_snapshot!("position_curtain", out.stdout);
+    let out = Yaku::new(["position", file.to_str().unwrap(), "--bot", "greedy"]).expect(0);
+    assert!(out.stdout.contains("greedy plays "), "{}", out.stdout);
+    let json = Yaku::new(["position", file.to_str().unwrap(), "--json"]).expect(0);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["to_act"], 0);
+    assert_eq!(v["zones"]["table"].as_array().unwrap().len(), 8);
+    assert_eq!(v["moves"][2]["move"]["card"], "cherry-curtain");
+}
+
+#[test]
+fn a_move_played_gives_the_next_position() {
+    let dir = TempDir::new("position-play");
+    let file = dir.write("curtain.toml", CURTAIN);
+    let next = Yaku::new([
+        "position",
+        file.to_str().unwrap(),
+        "--play",
+        "cherry curtain",
+    ])
+    .expect(0);
+    assert!(
+        next.stdout
+            .contains("moves = [\n    { action = \"play\", card = \"cherry-curtain\" },\n]"),
+        "{}",
+        next.stdout
+    );
+    let next_file = dir.write("next.toml", &next.stdout);
+    let out = Yaku::new(["position", next_file.to_str().unwrap()]).expect(0);
+    assert!(
+        out.stdout.contains("1. capture Cherry Poetry Ribbon")
+            && out.stdout.contains("2. capture Cherry Chaff 1"),
+        "{}",
+        out.stdout
+    );
+    let out = Yaku::new(["position", file.to_str().unwrap(), "--play", "12"]).expect(2);
+    assert!(
+        out.stderr.contains("moves are numbered 1 to 8"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_wrong_card_is_pointed_at() {
+    let dir = TempDir::new("position-wrong");
+    let file = dir.write("wrong.toml", CURTAIN.replace("\"maple-1\"", "\"maple-9\""));
+    let out = Yaku::new(["position", "wrong.toml"])
+        .current_dir(&dir)
+        .expect(1);
+    insta::assert_snapshot!("position_wrong_card", out.stderr);
+    drop(file);
+}
+
+#[test]
+fn a_records_position_reads_back() {
+    let dir = TempDir::new("position-record");
+    Yaku::new([
+        "play",
+        "scopa",
+        "--players",
+        "greedy,greedy",
+        "--seed",
+        "5",
+        "--rounds",
+        "2",
+        "--record",
+        "game.json",
+    ])
+    .current_dir(&dir)
+    .expect(0);
+    let printed = Yaku::new(["replay", "game.json", "--position-at", "9"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(printed.stderr.is_empty(), "{}", printed.stderr);
+    assert!(
+        printed.stdout.starts_with("ruleset = \"scopa\""),
+        "{}",
+        printed.stdout
+    );
+    dir.write("at9.toml", &printed.stdout);
+    let out = Yaku::new(["position", "at9.toml"])
+        .current_dir(&dir)
+        .expect(0);
+    assert!(out.stdout.contains(" to move; "), "{}", out.stdout);
+    let out = Yaku::new(["replay", "game.json", "--position-at", "100000"])
+        .current_dir(&dir)
+        .expect(2);
+    assert!(out.stderr.contains("the record holds"), "{}", out.stderr);
+}
