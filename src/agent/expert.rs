@@ -85,6 +85,64 @@ impl ExpertAgent {
         }
     }
 
+    /// The search of one decision with a choice: the policy's action (the default), its
+    /// index among `legal`, and each action's playout results on the shared deals (`None` when
+    /// the family deals no worlds).
+    fn search(
+        &mut self,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> (Action, usize, Option<Vec<Vec<f64>>>) {
+        // The policy's choice is the default; another action must beat it, deal by deal.
+        let default = game.heuristic(seat, legal, rng);
+        let base = legal.iter().position(|&a| a == default).unwrap_or(0);
+        let deals = (self.budget / legal.len()).max(2);
+        let mut results = vec![Vec::with_capacity(deals); legal.len()];
+        // The search has its own stream, seeded from the caller's, so that the playouts do not
+        // change what the caller's RNG yields next.
+        let mut search = agent_rng(rng.next_u64());
+        // The playouts' legal moves, one buffer for the whole search.
+        let mut moves = Vec::with_capacity(16);
+        let Worlds { deal, spare } = &mut self.worlds;
+        let started = std::time::Instant::now();
+        for dealt in 0.. {
+            let more = match self.time {
+                None => dealt < deals,
+                Some(t) => dealt < 2 || started.elapsed() < t,
+            };
+            if !more {
+                break;
+            }
+            let redealt = deal
+                .as_mut()
+                .is_some_and(|w| w.determinize_from(game, seat, &mut search));
+            let world = if redealt {
+                deal.as_mut()
+            } else {
+                game.determinize(seat, &mut search)
+                    .map(|fresh| deal.insert(fresh))
+            };
+            let Some(world) = world else {
+                return (default, base, None);
+            };
+            // Each action plays on its own copy of the deal (copied into the same spare game
+            // where the family can); the last takes the deal itself.
+            let (last, others) = legal.split_last().unwrap_or((&legal[0], &[]));
+            for (k, &a) in others.iter().enumerate() {
+                if !spare.as_mut().is_some_and(|w| w.copy_from(&**world)) {
+                    *spare = None;
+                }
+                let w = spare.get_or_insert_with(|| world.clone());
+                results[k].push(Self::playout(&mut **w, seat, a, &mut search, &mut moves));
+            }
+            let outcome = Self::playout(&mut **world, seat, *last, &mut search, &mut moves);
+            results[others.len()].push(outcome);
+        }
+        (default, base, Some(results))
+    }
+
     /// `seat`'s points minus the other seats' average for the hand in progress after
     /// `action`, played out by the family's policy on `world`.
     fn playout(
@@ -129,52 +187,39 @@ impl Agent for ExpertAgent {
         if legal.len() == 1 {
             return legal[0];
         }
-        // The policy's choice is the default; another action must beat it, deal by deal.
-        let default = game.heuristic(seat, legal, rng);
-        let base = legal.iter().position(|&a| a == default).unwrap_or(0);
-        let deals = (self.budget / legal.len()).max(2);
-        let mut results = vec![Vec::with_capacity(deals); legal.len()];
-        // The search has its own stream, seeded from the caller's, so that the playouts do not
-        // change what the caller's RNG yields next.
-        let mut search = agent_rng(rng.next_u64());
-        // The playouts' legal moves, one buffer for the whole search.
-        let mut moves = Vec::with_capacity(16);
-        let Worlds { deal, spare } = &mut self.worlds;
-        let started = std::time::Instant::now();
-        for dealt in 0.. {
-            let more = match self.time {
-                None => dealt < deals,
-                Some(t) => dealt < 2 || started.elapsed() < t,
-            };
-            if !more {
-                break;
-            }
-            let redealt = deal
-                .as_mut()
-                .is_some_and(|w| w.determinize_from(game, seat, &mut search));
-            let world = if redealt {
-                deal.as_mut()
-            } else {
-                game.determinize(seat, &mut search)
-                    .map(|fresh| deal.insert(fresh))
-            };
-            let Some(world) = world else {
-                return default;
-            };
-            // Each action plays on its own copy of the deal (copied into the same spare game
-            // where the family can); the last takes the deal itself.
-            let (last, others) = legal.split_last().unwrap_or((&legal[0], &[]));
-            for (k, &a) in others.iter().enumerate() {
-                if !spare.as_mut().is_some_and(|w| w.copy_from(&**world)) {
-                    *spare = None;
-                }
-                let w = spare.get_or_insert_with(|| world.clone());
-                results[k].push(Self::playout(&mut **w, seat, a, &mut search, &mut moves));
-            }
-            let outcome = Self::playout(&mut **world, seat, *last, &mut search, &mut moves);
-            results[others.len()].push(outcome);
+        match self.search(game, seat, legal, rng) {
+            (default, _, None) => default,
+            (_, base, Some(results)) => legal[pick(&results, base)],
         }
-        legal[pick(&results, base)]
+    }
+
+    fn evaluate(
+        &mut self,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Option<Vec<crate::core::Evaluation>> {
+        if legal.len() < 2 {
+            return None;
+        }
+        let (_, _, results) = self.search(game, seat, legal, rng);
+        results.map(|results| {
+            results
+                .iter()
+                .map(|r| {
+                    let n = r.len() as f64;
+                    let mean = r.iter().sum::<f64>() / n;
+                    let var =
+                        r.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+                    crate::core::Evaluation {
+                        mean,
+                        error: (var / n).sqrt(),
+                        playouts: r.len(),
+                    }
+                })
+                .collect()
+        })
     }
 }
 

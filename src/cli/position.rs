@@ -4,7 +4,7 @@
 
 use super::load_ruleset;
 use crate::core::record::{RecordedEvent, StepAction};
-use crate::core::{Action, Game, agent_rng};
+use crate::core::{Action, Evaluation, Game, agent_rng};
 use crate::diag::{Diagnostic, Loc, SourceMap};
 use crate::families::position::{self, Position, PositionError};
 use crate::front::prompt::Input;
@@ -217,11 +217,13 @@ impl MoveResult {
     }
 }
 
-/// A bot's choice here: its name, the move, and the table's reasons for it.
+/// A bot's choice here: its name, the move, the table's reasons for it, and what a searching
+/// bot found each move worth.
 struct BotChoice {
     name: String,
     index: usize,
     why: Vec<String>,
+    values: Option<Vec<Evaluation>>,
 }
 
 fn bot_choice(
@@ -235,11 +237,14 @@ fn bot_choice(
     };
     let mut agent =
         crate::families::agent_by_name(name, game.ruleset()).map_err(|e| e.to_string())?;
+    // Both from the same stream: a search deals the same worlds for its choice and its values.
     let action = agent.choose(game, seat, legal, &mut agent_rng(0));
+    let values = agent.evaluate(game, seat, legal, &mut agent_rng(0));
     Ok(BotChoice {
         name: name.to_string(),
         index: legal.iter().position(|&a| a == action).unwrap_or(0),
         why: table.why(game, seat, action),
+        values,
     })
 }
 
@@ -296,6 +301,23 @@ fn text_of(
         for why in &b.why {
             let _ = writeln!(out, "  {why}");
         }
+        if let Some(values) = &b.values {
+            let _ = writeln!(
+                out,
+                "{}'s playouts on shared deals, each move's points over the hand against the others' average (it keeps greedy's move unless another beats it by two standard errors, deal by deal):",
+                b.name
+            );
+            for (i, v) in values.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  {}. {:+.2} ± {:.2} ({} playouts)",
+                    i + 1,
+                    v.mean,
+                    v.error,
+                    v.playouts
+                );
+            }
+        }
     }
     out
 }
@@ -328,6 +350,11 @@ fn json(
             "name": b.name,
             "move": b.index + 1,
             "why": b.why,
+            "values": b.values.as_ref().map(|values| values.iter().map(|v| serde_json::json!({
+                "mean": v.mean,
+                "error": v.error,
+                "playouts": v.playouts,
+            })).collect::<Vec<_>>()),
         })),
     })
 }

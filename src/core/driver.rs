@@ -8,6 +8,18 @@ use super::seat::Seat;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
+/// What a searching agent found one move worth: the mean of its playouts (the seat's points over
+/// the hand minus the other seats' average), the standard error of that mean, and how many.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The mean result.
+    pub mean: f64,
+    /// Its standard error.
+    pub error: f64,
+    /// Playouts behind it.
+    pub playouts: usize,
+}
+
 /// A player that is not a human.
 pub trait Agent: Send {
     /// The agent's name (`random`, `greedy`, ...).
@@ -21,6 +33,19 @@ pub trait Agent: Send {
         legal: &[Action],
         rng: &mut Xoshiro256PlusPlus,
     ) -> Action;
+
+    /// What each of `legal` is worth to `seat` by the agent's own search, in the order of
+    /// `legal`, for an analyst (`yaku position --bot`); `None` for an agent that weighs no
+    /// moves (it reads the rules and plays).
+    fn evaluate(
+        &mut self,
+        _game: &dyn Game,
+        _seat: Seat,
+        _legal: &[Action],
+        _rng: &mut Xoshiro256PlusPlus,
+    ) -> Option<Vec<Evaluation>> {
+        None
+    }
 
     /// True for an agent whose every choice is `legal[uniform_index(legal.len(), rng)]`
     /// ([`crate::core::uniform_index`]: `random`). [`crate::core::play_out`] then lets the

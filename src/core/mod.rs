@@ -23,7 +23,7 @@ mod seat;
 
 pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
 pub use carry::Carried;
-pub use driver::{Agent, agent_rng, play_out};
+pub use driver::{Agent, Evaluation, agent_rng, play_out};
 pub use game::{Game, StartError, StartOptions, same_family, share, uniform_index};
 pub use ledger::{HandResult, Ledger, SeatSettlement};
 pub use seat::{MAX_SEATS, PerSeat, Seat, next_seat};

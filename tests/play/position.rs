@@ -24,6 +24,13 @@ fn a_written_position_shows_each_move_and_what_it_takes() {
     insta::assert_snapshot!("position_curtain", out.stdout);
     let out = Yaku::new(["position", file.to_str().unwrap(), "--bot", "greedy"]).expect(0);
     assert!(out.stdout.contains("greedy plays "), "{}", out.stdout);
+    let out = Yaku::new(["position", file.to_str().unwrap(), "--bot", "expert:64"]).expect(0);
+    assert_eq!(
+        out.stdout.matches(" playouts)").count(),
+        8,
+        "{}",
+        out.stdout
+    );
     let json = Yaku::new(["position", file.to_str().unwrap(), "--json"]).expect(0);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["to_act"], 0);
