@@ -215,29 +215,64 @@ pub fn record_events(
     record: &Record,
     ruleset: Arc<Ruleset>,
 ) -> Result<Vec<crate::core::record::RecordedEvent>, RecordError> {
-    use crate::core::record::RecordedEvent;
-    use crate::deck::CardSet;
-    let mut game = start_record(record, Arc::clone(&ruleset), true)?;
-    let mut events = Vec::new();
-    let deck = &ruleset.deck;
-    let ids = |cards: CardSet| serde_json::Value::from(deck.ids(cards));
-    let mut zones: Vec<(String, CardSet)> = Vec::new();
-    // Each step's events, then where cards went: after a deal every zone (`dealt`), otherwise
-    // the zones the step changed (`moved`), so that a reader follows every card without
-    // knowing the family's deal or draws.
-    let mut told = |game: &mut dyn Game, after: usize, events: &mut Vec<RecordedEvent>| {
+    let mut game = start_record(record, ruleset, true)?;
+    let mut log = EventLog::default();
+    let drained = game.drain_events();
+    log.tell(&*game, &drained, 0);
+    for i in 0..record.actions.len() {
+        record.apply(game.as_mut(), i)?;
         let drained = game.drain_events();
-        events.extend(
+        log.tell(&*game, &drained, i + 1);
+    }
+    Ok(log.events)
+}
+
+/// A record's events ([`Record::events`]) as a game is played: each step's events as the
+/// table drains them, then where cards went (after a deal every zone, `dealt`; otherwise the
+/// zones the step changed, `moved`), so that a reader follows every card without knowing the
+/// family's deal or draws. A game being played keeps one and tells it what it drains, rather
+/// than replaying the whole record at every write.
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    events: Vec<crate::core::record::RecordedEvent>,
+    /// Every zone after the last step told.
+    zones: Vec<(String, crate::deck::CardSet)>,
+}
+
+impl EventLog {
+    /// The events so far.
+    pub fn events(&self) -> &[crate::core::record::RecordedEvent] {
+        &self.events
+    }
+
+    /// A log that goes on from `events` (a resumed game's, from [`record_events`]) with `game`
+    /// as it stands now.
+    pub fn resumed(events: Vec<crate::core::record::RecordedEvent>, game: &dyn Game) -> EventLog {
+        EventLog {
+            events,
+            zones: game.zones(),
+        }
+    }
+
+    /// Tells the log the events `drained` from `game` after its first `after` actions.
+    pub fn tell(&mut self, game: &dyn Game, drained: &[crate::core::Event], after: usize) {
+        use crate::core::record::RecordedEvent;
+        use crate::deck::CardSet;
+        let ruleset = game.ruleset();
+        let deck = &ruleset.deck;
+        let ids = |cards: CardSet| serde_json::Value::from(deck.ids(cards));
+        self.events.extend(
             drained
                 .iter()
-                .map(|e| RecordedEvent::new(after, e, &ruleset)),
+                .map(|e| RecordedEvent::new(after, e, ruleset)),
         );
         let now = game.zones();
         // The start is told whole, in families whose deals are events and in the others.
-        let dealt = after == 0
+        let dealt = (after == 0 && self.zones.is_empty())
             || drained
                 .iter()
                 .any(|e| matches!(e, crate::core::Event::Deal { .. }));
+        let zones = &self.zones;
         let changed: Vec<serde_json::Value> = now
             .iter()
             .filter_map(|(name, cards)| {
@@ -273,16 +308,17 @@ pub fn record_events(
             let kind = if dealt { "dealt" } else { "moved" };
             event.insert("event".to_string(), kind.into());
             event.insert("zones".to_string(), changed.into());
-            events.push(RecordedEvent { after, event });
+            self.events.push(RecordedEvent { after, event });
         }
-        zones = now;
-    };
-    told(game.as_mut(), 0, &mut events);
-    for i in 0..record.actions.len() {
-        record.apply(game.as_mut(), i)?;
-        told(game.as_mut(), i + 1, &mut events);
+        self.zones = now;
     }
-    Ok(events)
+
+    /// Goes back to `game`, the game after its first `actions` actions (a move taken back):
+    /// the events after them are let go of.
+    pub fn take_back(&mut self, game: &dyn Game, actions: usize) {
+        self.events.retain(|e| e.after <= actions);
+        self.zones = game.zones();
+    }
 }
 
 /// The game after every recorded action: [`start_record`], then each action applied.

@@ -675,6 +675,8 @@ fn undo_and_hint_on_the_table_and_in_lines() {
     assert_eq!(record["actions"].as_array().unwrap().len(), 1, "{record}");
     assert_eq!(record["undone"][0]["at"], 1, "{record}");
     assert_eq!(record["undone"][0]["actions"][0]["card"], "pine-poetry");
+    // Its events are the game's as it stands, the moves taken back gone.
+    super::records_events_are_the_games(&dir.join("s.json"));
     // The record replays, and resumes.
     yaku(&["replay", "s.json", "--json"])
         .current_dir(&dir)

@@ -59,7 +59,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: Option<u32>,
     /// Write the game's record (JSON, docs/records.md) to FILE: at the start (so a path that
-    /// cannot be written is found before play), after each hand, at the end and when saving.
+    /// cannot be written is found before play), after each hand (at most once a second with bots
+    /// alone), at the end and when saving.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Where `quit` and the end of input save the game (default: yaku-save-SEED.json).
@@ -152,6 +153,9 @@ fn parse_speed(text: &str) -> Result<u64, String> {
 }
 
 /// A game being played, with its record and who sits where.
+/// How often a game of bots alone brings its record up to date during play.
+const BOTS_RECORD_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 struct Session {
     game: Box<dyn Game>,
     record: Record,
@@ -179,6 +183,11 @@ struct Session {
     undo: Vec<(Box<dyn Game>, usize, usize)>,
     /// `yaku learn`: the lessons given so far.
     teacher: Option<Teacher>,
+    /// When a record or save was last written.
+    record_written: Option<std::time::Instant>,
+    /// The record's events, told as the table drains them (a record written during play
+    /// holds them without replaying the game).
+    event_log: crate::families::EventLog,
 }
 
 /// What `yaku learn` has explained already, so each thing is explained once.
@@ -534,6 +543,8 @@ fn start(args: &PlayArgs, color: bool, snapshot: Snapshot) -> Result<Session, i3
         save_is_new: true,
         undo: Vec::new(),
         teacher: None,
+        event_log: crate::families::EventLog::default(),
+        record_written: None,
     };
     session.check_files()?;
     // Saved before the banner: a signal from the first line shown on finds the game.
@@ -635,6 +646,9 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         })?;
     }
     game.drain_events();
+    // The events so far, from one replay; the log goes on from them as the game is played.
+    let told = crate::families::record_events(&record, Arc::clone(&ruleset)).unwrap_or_default();
+    let event_log = crate::families::EventLog::resumed(told, &*game);
     let seed = record.seed.unwrap_or(0);
     let players = record.players.clone();
     // The rule files the record names, beside it (the record itself is the game to go on
@@ -660,6 +674,8 @@ fn resume(args: &PlayArgs, path: &Path, color: bool, snapshot: Snapshot) -> Resu
         save_is_new: false,
         undo: Vec::new(),
         teacher: None,
+        event_log,
+        record_written: None,
     };
     session.save_is_new = !session.save.exists();
     session.check_files()?;
@@ -789,6 +805,7 @@ impl Session {
         let (game, len, seen) = self.undo.pop().expect("two points were there");
         self.game = game;
         self.record.undo_to(len);
+        self.event_log.take_back(&*self.game, len);
         self.refresh_snapshot();
         self.update_record();
         Ok(seen)
@@ -811,11 +828,7 @@ impl Session {
     fn try_write_record(&mut self, path: &Path) -> Result<(), String> {
         self.record.sync(&*self.game);
         // Every event, the automatic ones included, for programs that read the record.
-        if let Ok(events) =
-            crate::families::record_events(&self.record, Arc::clone(self.game.ruleset()))
-        {
-            self.record.events = events;
-        }
+        self.record.events = self.event_log.events().to_vec();
         let json = json_at(&self.record, path);
         // Never write a record that `replay` and `--resume` would refuse as too large.
         if json.len() as u64 > crate::fsio::MAX_RECORD_SIZE {
@@ -825,7 +838,9 @@ impl Session {
                 crate::fsio::MAX_RECORD_SIZE
             ));
         }
-        crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))
+        crate::fsio::write_atomic(path, json.as_bytes()).map_err(|e| write_problem(path, &e))?;
+        self.record_written = Some(std::time::Instant::now());
+        Ok(())
     }
 
     /// Takes what an interrupt would save now, and where (the path the player chose last), and
@@ -943,6 +958,16 @@ impl Session {
         let Some(path) = self.record_path.clone() else {
             return;
         };
+        // Bots alone play hundreds of hands a second, and each write is the whole game so far:
+        // their record is brought up to date at most every [`BOTS_RECORD_EVERY`] (and at the end).
+        let person = self.bots.iter().any(Option::is_none);
+        if !person
+            && self
+                .record_written
+                .is_some_and(|t| t.elapsed() < BOTS_RECORD_EVERY)
+        {
+            return;
+        }
         if let Err(why) = self.try_write_record(&path)
             && !self.record_failed
         {
@@ -1025,6 +1050,8 @@ impl Session {
         let mut fresh = true;
         loop {
             let events = self.game.drain_events();
+            self.event_log
+                .tell(&*self.game, &events, self.record.actions.len());
             let text = self.table.narrate(&*self.game, &events);
             let hand_ended = self.game.history().len() > hands_seen;
             front.events(&*self.table, &*self.game, &text, hand_ended);
