@@ -140,6 +140,10 @@ pub struct Turn {
     /// yaku rather than play on), else the first; sent by `yaku serve` only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<usize>,
+    /// What rides on the decision, in words (what the safe choice takes now, what the other
+    /// seats are close to), where the table can say; sent by `yaku serve` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stakes: Option<String>,
     /// How many lines of the seat's log came before the first of `log`, so that a client
     /// appends `log` to what it holds (keeping the last [`MAX_LOG`]); sent by `yaku serve`
     /// only.
@@ -490,6 +494,7 @@ fn message(kind: &'static str, game: &dyn Game, seat: Option<Seat>, legal: &[Act
         history: history(game),
         reaches: Vec::new(),
         described: Vec::new(),
+        stakes: None,
         table: None,
         log: Vec::new(),
         default: None,

@@ -59,6 +59,9 @@ impl Table for MatchingTable {
     fn parse(&self, line: &str, game: &dyn Game, legal: &[Action]) -> Result<Input, String> {
         super::prompt::parse(line, matching(game), legal)
     }
+    fn stakes(&self, game: &dyn Game, legal: &[Action]) -> Option<String> {
+        super::prompt::stakes(&self.style, matching(game), legal)
+    }
     fn default_choice(&self, game: &dyn Game, legal: &[Action]) -> usize {
         super::prompt::default_choice(matching(game), legal)
     }

@@ -110,6 +110,24 @@ fn declaration_text(ruleset: &Ruleset, decl: DeclId) -> String {
     }
 }
 
+/// What rides on a call to play on or stop, where `legal` offers one: the points stopping takes
+/// now and what each other seat is closest to ("stopping takes 3 points; greedy needs 1 more
+/// card for Akatan").
+pub fn stakes(style: &Style, game: &MatchingGame, legal: &[Action]) -> Option<String> {
+    let r = Game::ruleset(game);
+    if game.phase() != Phase::Declare || !legal.iter().any(|a| is_stop(r, *a)) {
+        return None;
+    }
+    let seat = game.to_act()?;
+    let now = game.points_if_stopped(seat).map_or_else(
+        |e| format!("(scoring failed: {e})"),
+        |o| super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
+    );
+    let mut said = vec![format!("stopping takes {now}")];
+    said.extend(super::screen::opponents_nearest(style, game, seat));
+    Some(said.join("; "))
+}
+
 /// The question for the current phase, with its numbered options.
 pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String {
     let r = Game::ruleset(game);

@@ -99,6 +99,7 @@ impl SeatTable {
             .collect();
         if !legal.is_empty() {
             state.default = Some(self.table.default_choice(game, &legal));
+            state.stakes = self.table.stakes(game, &legal);
         }
         state.described = legal
             .iter()

@@ -60,6 +60,12 @@ pub trait Table: Send {
     fn why(&self, _game: &dyn Game, _seat: Seat, _action: Action) -> Vec<String> {
         Vec::new()
     }
+    /// What rides on a decision among `legal`, in the game's words, where the family can say
+    /// (what the safe choice takes now, what the other seats are close to): the browser's
+    /// prompt; the terminal's question says it too.
+    fn stakes(&self, _game: &dyn Game, _legal: &[Action]) -> Option<String> {
+        None
+    }
     /// The help text.
     fn help(&self) -> &'static str;
     /// The rules, for the `rules` command, wrapped to `width` columns.

@@ -142,7 +142,8 @@ fn a_connection_is_sent_each_line_of_the_log_once() {
 }
 
 /// Where a seat may stop with a yaku or play on, the move offered first is to stop: the page
-/// lists it first and gives it the focus, so that a stray Enter takes no risk.
+/// lists it first and gives it the focus, so that a stray Enter takes no risk; the state says
+/// what stopping takes and what the other seat is close to, and only at such a decision.
 #[test]
 fn a_decision_to_stop_or_play_on_offers_stopping_first() {
     let r = Arc::new(crate::ruleset::load("koikoi").value.unwrap());
@@ -178,6 +179,11 @@ fn a_decision_to_stop_or_play_on_offers_stopping_first() {
         if let Some(stop) = stop {
             decisions += 1;
             assert_eq!(default, stop, "{}", state["described"]);
+            let stakes = state["stakes"].as_str().unwrap_or_default();
+            assert!(stakes.starts_with("stopping takes "), "{state}");
+            assert!(stakes.contains(" point"), "{stakes}");
+        } else {
+            assert!(state["stakes"].is_null(), "{state}");
         }
     }
     assert!(decisions > 0, "the game offers a stop-or-play-on decision");

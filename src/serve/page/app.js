@@ -231,7 +231,10 @@ function draw(state) {
       "Waiting for " + nameOf(state, state.to_act) + "…";
     return;
   }
-  $("prompt").textContent = Object.keys(plays).length ? "Your move: play a card" : "Your move";
+  // What rides on the decision (what stopping takes, what the others are close to), where the
+  // table says.
+  $("prompt").textContent = state.stakes ? "Your move: " + state.stakes
+    : Object.keys(plays).length ? "Your move: play a card" : "Your move";
   // The table's default move (the safe one: stop rather than play on) comes first and has the
   // focus, so that a stray Enter never takes a risk.
   const order = state.legal.map((_, i) => i);
