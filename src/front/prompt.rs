@@ -119,13 +119,17 @@ pub fn stakes(style: &Style, game: &MatchingGame, legal: &[Action]) -> Option<St
         return None;
     }
     let seat = game.to_act()?;
-    let now = game.points_if_stopped(seat).map_or_else(
-        |e| format!("(scoring failed: {e})"),
-        |o| super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
-    );
-    let mut said = vec![format!("stopping takes {now}")];
+    let mut said = vec![format!("stopping takes {}", stop_points(game, seat))];
     said.extend(super::screen::opponents_nearest(style, game, seat));
     Some(said.join("; "))
+}
+
+/// The points `seat` takes if it stops now, in words (a hand settled seat by seat: this seat's).
+fn stop_points(game: &MatchingGame, seat: usize) -> String {
+    game.points_if_stopped(seat).map_or_else(
+        |e| format!("(scoring failed: {e})"),
+        |o| super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
+    )
 }
 
 /// The question for the current phase, with its numbered options.
@@ -213,11 +217,7 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
         }
         Phase::Declare => {
             let seat = game.to_act().unwrap_or(0);
-            let now = game.points_if_stopped(seat).map_or_else(
-                |e| format!("(scoring failed: {e})"),
-                // A hand settled seat by seat: this seat's points.
-                |o| super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
-            );
+            let now = stop_points(game, seat);
             // What the opponents need, so the risk of playing on is in the question.
             let risk = super::screen::opponents_nearest(style, game, seat);
             let lead = if risk.is_empty() {
