@@ -580,6 +580,65 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
     assert!(marked > 0, "some move marks what it would capture");
 }
 
+/// A hand's end is summed up by player (who won, with what, each seat's points and total) in a
+/// dialog that waits: while it is open no move can be made, and "Next hand" goes back to the
+/// table with the move offered first focused.
+#[test]
+fn a_hand_ends_with_a_summary_that_waits() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-hand-end");
+    let url = format!("{}?ruleset=koikoi&players=human,greedy&hands=2", served.url);
+    let mut page = Browser::open(&browser, &dir.join("profile"), &url);
+    let mut summary = serde_json::Value::Null;
+    for _ in 0..200 {
+        assert!(
+            page.wait_until(
+                "document.getElementById('hand-end').open || document.querySelector('[data-move]')"
+            ),
+            "the page asks for a move or sums up a hand"
+        );
+        if page.eval("document.getElementById('hand-end').open") == true {
+            summary = page.eval("document.getElementById('hand-end').innerText");
+            break;
+        }
+        let before = page.states();
+        page.eval("document.querySelector('[data-move=\"0\"]')?.click()");
+        page.wait_until(&format!(
+            "Number(document.body.dataset.states) > {before} || document.getElementById('hand-end').open"
+        ));
+    }
+    let summary = summary
+        .as_str()
+        .expect("a hand ends with a summary")
+        .to_string();
+    assert!(summary.contains("Hand 1 of 2"), "{summary}");
+    assert!(
+        summary.contains("you") && summary.contains("greedy") && summary.contains("Total"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("wins the hand") || summary.contains("No one wins"),
+        "{summary}"
+    );
+    // It waits: still open a moment later, and the table's moves cannot take the focus.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(page.eval("document.getElementById('hand-end').open"), true);
+    assert_eq!(
+        page.eval("document.activeElement.id"),
+        "hand-end-go",
+        "the summary's button has the focus"
+    );
+    page.press("Enter", 13, "\r");
+    assert!(page.wait_until("!document.getElementById('hand-end').open"));
+    assert!(
+        page.wait_until(
+            "document.activeElement && document.activeElement.dataset.move !== undefined"
+        ),
+        "back at the table, a move has the focus"
+    );
+}
+
 /// A rule file pasted on the page with a mistake shows the finding located (line and column,
 /// the line marked, the caret under the mistake); fixed, it makes a room that plays a hand.
 #[test]

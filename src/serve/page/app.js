@@ -248,11 +248,43 @@ function draw(state) {
     const words = state.described?.[i] || describe(move);
     moves.append(moveButton(make("button", { type: "button", textContent: words }), i));
   }
+  offeredFirst = state.default;
   const first = document.querySelector('#moves [data-move="' + state.default + '"]') ||
     document.querySelector("[data-move]");
   first?.focus({ preventScroll: true });
   if (params.get("auto") === "first") document.querySelector('[data-move="0"]')?.click();
 }
+
+// The end of a hand: its result by player, the scores, and a pause until the player goes on
+// (the dialog is modal, so no move is made by a stray click). Not for spectators, nor for pages
+// that play by themselves (`?auto=first`), nor at the game's end (the table says it is over).
+let handsSeen = null;
+function handEnd(state) {
+  const played = state.history?.length || 0;
+  // A connection's first state: the hands before it were seen (or are in the history table).
+  if (handsSeen === null || played < handsSeen) handsSeen = played;
+  if (played === handsSeen) return;
+  handsSeen = played;
+  // The last hand's result is the game's: the table says the game is over and shows the scores.
+  if (mySeat === null || params.get("auto") || state.over) return;
+  const h = state.history[played - 1];
+  const hands = state.hands ? " of " + state.hands : "";
+  $("hand-end-title").textContent = "Hand " + h.hand + hands;
+  $("hand-end-winner").textContent = h.winner === null || h.winner === undefined
+    ? "No one wins the hand."
+    : nameOf(state, h.winner) + " wins the hand" + (h.yaku?.length ? ": " + h.yaku.join(", ") : "") + ".";
+  const rows = [make("tr", {}, make("th", { textContent: "" }),
+    make("th", { textContent: "This hand" }), make("th", { textContent: "Total" }))];
+  h.points.forEach((p, s) => rows.push(make("tr", {}, make("td", { textContent: nameOf(state, s) }),
+    make("td", { className: "points", textContent: (p > 0 ? "+" : "") + p }),
+    make("td", { className: "points", textContent: state.scores[s] }))));
+  $("hand-end-points").replaceChildren(...rows);
+  $("hand-end").showModal();
+  $("hand-end-go").focus();
+}
+
+// The move the table offers first in the state drawn last (focused again after a summary).
+let offeredFirst;
 
 function describe(move) {
   const name = (id) => cards[id]?.name || id;
@@ -298,6 +330,7 @@ function join(code, token) {
       $("close-box").hidden = !madeHere(room);
     } else if (message.type === "state") {
       draw(message);
+      handEnd(message);
     } else if (message.type === "closed") {
       socket.onclose = null;
       ended("This room is closed", message.message);
@@ -515,6 +548,11 @@ async function lobby() {
 }
 
 $("hand-over-form").addEventListener("submit", handOver);
+// Back at the table after a hand's summary: the move offered first has the focus again.
+$("hand-end").addEventListener("close", () => {
+  (document.querySelector('#moves [data-move="' + offeredFirst + '"]') ||
+    document.querySelector("[data-move]"))?.focus({ preventScroll: true });
+});
 $("close-room").addEventListener("click", closeRoom);
 // A page that can show no table any more (a link whose token holds no seat, a room closed):
 // said, with the way back to the lobby.
