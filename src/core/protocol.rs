@@ -41,6 +41,10 @@ pub struct CardInfo {
     pub short: String,
     /// What a tile shows under the suit: the deck file's `face` (`Light`, `A`).
     pub face: String,
+    /// The colour its suit's mark is drawn in (the deck file's `colour`: `red` for hearts),
+    /// where the deck gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<&'static str>,
     /// Its colour: the position of its first kind among the deck's kinds, so that brights,
     /// animals, ribbons and plains differ (the terminal tables colour tiles the same way).
     pub tone: usize,
@@ -400,6 +404,7 @@ fn hello_to(ruleset: &Ruleset, seat: Option<Seat>, seats: usize) -> Hello {
                 suit_number: deck.suit_of(c).number,
                 short: deck.suit_of(c).short.clone(),
                 face: card.face.clone(),
+                colour: deck.suit_of(c).colour,
                 tone: card
                     .kinds
                     .first()

@@ -63,6 +63,10 @@ pub struct Card {
 /// The most characters a tile's line shows (a suit's `short`, a card's `face`).
 pub const TILE_WIDTH: usize = 6;
 
+/// The colours a suit's mark may be drawn in (`colour` in a deck's `[[suit]]`): names every
+/// table can show, the browser's and the terminal's.
+pub const SUIT_COLOURS: &[&str] = &["red", "black", "blue", "green", "gold", "purple"];
+
 /// A suit: the month of a hanafuda card, the face of a domino tile.
 #[derive(Clone, Debug)]
 pub struct Suit {
@@ -72,6 +76,9 @@ pub struct Suit {
     pub name: String,
     /// The suit on a card's tile (`Jan`, `6:6`): at most [`TILE_WIDTH`] characters.
     pub short: String,
+    /// The colour its mark is drawn in (one of [`SUIT_COLOURS`]: `red` for hearts), when the
+    /// deck gives one: display only.
+    pub colour: Option<&'static str>,
     /// The suit's number, 1-based, in deck order (the month for hanafuda).
     pub number: u32,
     /// The cards of this suit.

@@ -27,6 +27,9 @@ pub struct Tile {
     pub face: String,
     /// The colour: see [`tone`].
     pub tone: usize,
+    /// The colour of the suit's mark, where the deck gives one (`red` for hearts): a tile of
+    /// such a suit is drawn light, its mark in that colour, rather than in its kind's colour.
+    pub colour: Option<&'static str>,
 }
 
 impl Tile {
@@ -37,6 +40,7 @@ impl Tile {
             top: deck.suit_of(card).short.clone(),
             face: deck.card(card).face.clone(),
             tone: tone(deck, card),
+            colour: deck.suit_of(card).colour,
         }
     }
 

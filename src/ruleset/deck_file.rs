@@ -127,6 +127,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         let sid = s.required_string("id", errors);
         let sname = s.string("name", errors);
         let short = s.string("short", errors);
+        let colour = s.string("colour", errors);
         let size = s.int("size", errors);
         let aliases = s.strings("aliases", errors);
         let card_items = s.tables("cards", errors);
@@ -257,7 +258,30 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         for a in &aliases {
             names.claim(a, "suit alias", errors);
         }
+        let colour = colour.and_then(|c| {
+            let found = crate::deck::SUIT_COLOURS
+                .iter()
+                .copied()
+                .find(|&known| known == c.text);
+            if found.is_none() {
+                errors.push(
+                    Diagnostic::error(
+                        format!(
+                            "`{}` is not a suit colour",
+                            crate::diag::escape_control(c.text)
+                        ),
+                        c.loc.clone(),
+                    )
+                    .with_help(Some(format!(
+                        "a suit's colour is one of: {}",
+                        crate::deck::SUIT_COLOURS.join(", ")
+                    ))),
+                );
+            }
+            found
+        });
         deck_suits.push(Suit {
+            colour,
             short: tile_text(short.as_ref(), Some(&sid.text.to_string()), errors),
             aliases: aliases.iter().map(|a| a.text.to_string()).collect(),
             id: sid.text.to_string(),

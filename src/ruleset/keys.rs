@@ -1433,6 +1433,11 @@ pub static SUIT: TableDef = table(
             String,
             "The suit on a card's tile, up to 6 characters (`Jan`, `6:6`, `♥`).",
         ),
+        key(
+            "colour",
+            String,
+            "The colour the suit's mark is drawn in, at the table and on card faces: `red`, `black`, `blue`, `green`, `gold` or `purple` (display only; French hearts and diamonds `red`).",
+        ),
         key("size", Int, "Cards in this suit."),
         key(
             "aliases",

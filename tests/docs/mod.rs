@@ -265,15 +265,15 @@ fn every_command_in_the_guide_runs() {
         .and_then(|b| b.split("```").next())
         .expect("README shows a house rule");
     dir.write("my-koikoi.toml", house);
-    // The test rulesets the guide shows (`tests/rulesets/`), at the same paths.
-    std::fs::create_dir_all(dir.join("tests/rulesets")).unwrap();
-    for entry in std::fs::read_dir(root().join("tests/rulesets")).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        dir.write(
-            &format!("tests/rulesets/{name}"),
-            std::fs::read(&path).unwrap(),
-        );
+    // The test rulesets and positions the guide shows (`tests/rulesets/`, `tests/positions/`),
+    // at the same paths.
+    for folder in ["tests/rulesets", "tests/positions"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        for entry in std::fs::read_dir(root().join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            dir.write(&format!("{folder}/{name}"), std::fs::read(&path).unwrap());
+        }
     }
     let (mut ran, mut skipped) = (0, Vec::new());
     for doc in documents() {

@@ -6,15 +6,7 @@
 use crate::common::{TempDir, Yaku};
 
 /// Koi-Koi, the guide's example: the Cherry curtain onto two Cherry cards asks which to take.
-const CURTAIN: &str = r#"# The dealer holds the Cherry curtain; the table two Cherry cards and the Crane.
-ruleset = "koikoi"
-dealer = 0
-
-[deal]
-"hand 0" = "cherry-curtain pine-1 plum-1 wisteria-1 iris-1 peony-1 clover-1 pampas-1"
-table = ["cherry-poetry", "cherry-1", "pine-crane", "maple-1", "willow-swallow", "paulownia-1", "chrysanthemum-1", "plum-2"]
-stock = "pine-2 cherry-2"
-"#;
+const CURTAIN: &str = include_str!("../positions/curtain.toml");
 
 #[test]
 fn a_written_position_shows_each_move_and_what_it_takes() {

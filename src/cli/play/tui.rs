@@ -747,6 +747,18 @@ struct PromptText<'a> {
     message: &'a str,
 }
 
+/// The terminal colour of a suit's `colour` ([`crate::deck::SUIT_COLOURS`]).
+fn suit_colour(name: &str) -> Color {
+    match name {
+        "red" => Color::Red,
+        "blue" => Color::Blue,
+        "green" => Color::Green,
+        "gold" => Color::Yellow,
+        "purple" => Color::Magenta,
+        _ => Color::Black,
+    }
+}
+
 impl Looks {
     fn tile(&self, t: &Tile, marks: &Marks) -> (Span<'static>, Span<'static>, Span<'static>) {
         let w = crate::deck::TILE_WIDTH;
@@ -762,9 +774,14 @@ impl Looks {
             " ".repeat(w)
         };
         if self.color {
-            let mut look = Look::default()
-                .fg(Color::Black)
-                .bg(TONES[t.tone % TONES.len()]);
+            // A suit with a colour of its own (red hearts, black spades) on a light tile; other
+            // cards on their kind's colour.
+            let mut look = match t.colour {
+                Some(colour) => Look::default().fg(suit_colour(colour)).bg(Color::White),
+                None => Look::default()
+                    .fg(Color::Black)
+                    .bg(TONES[t.tone % TONES.len()]),
+            };
             if chosen || reached {
                 look = look.add_modifier(Modifier::BOLD | Modifier::REVERSED);
             }

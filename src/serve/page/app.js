@@ -33,15 +33,51 @@ let myToken = null;
 
 function status(text) { $("status").textContent = text; }
 
-// A card as its tile: the suit's short name over the card's face, coloured by its first kind;
-// the full name (and suit) as its title. `reached` marks what the chosen move would take.
+// Card faces are drawn here, from the deck's data (no picture files): a card's face is an SVG
+// with its suit's mark in the suit's colour (the deck's `colour`: red hearts, black spades) at
+// the corners, its face in the middle, and a band in the colour of its first kind (brights,
+// animals, ribbons and plains differ, as on the terminal table).
+const SVG = "http://www.w3.org/2000/svg";
+const INKS = { red: "#c62828", black: "#1b1b1b", blue: "#1f5fbf", green: "#2e7d32",
+  gold: "#8a6500", purple: "#6a1b9a" };
+const TONES = ["#d4a017", "#2e7d32", "#b22222", "#8a8a8a", "#1f5fbf", "#8e3a9e", "#1a8f8f", "#5c7fd6"];
+function svg(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+// Text that fits `width` units: squeezed when long.
+function fitted(attributes, text, width, size) {
+  const node = svg("text", { ...attributes, "font-size": size }, text);
+  if (text.length * size * 0.6 > width) {
+    node.setAttribute("textLength", width);
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
+}
+function cardFace(c) {
+  const ink = INKS[c.colour] || "#222";
+  const tone = TONES[c.tone % TONES.length];
+  const face = svg("svg", { viewBox: "0 0 40 56", class: "face", "aria-hidden": "true" });
+  face.append(
+    svg("rect", { x: 1, y: 1, width: 38, height: 54, rx: 4, fill: "#fbfaf5", stroke: tone, "stroke-width": 2 }),
+    fitted({ x: 4, y: 12, fill: ink, "font-weight": "bold" }, c.short, 32, 10),
+    fitted({ x: 20, y: 33, fill: ink, "text-anchor": "middle" }, c.face, 32, c.face.length > 3 ? 10 : 15),
+    svg("rect", { x: 4, y: 44, width: 32, height: 8, rx: 2, fill: tone }),
+  );
+  return face;
+}
+
+// A card as its tile: its face, with the full name (and suit and kinds) as its title and its
+// label. `reached` marks what the chosen move would take.
 function cardTile(id, tag = "span") {
   const c = cards[id] || { name: id, short: "?", face: id, suit_name: "", kinds: [], tone: 0 };
-  const tile = make(tag, { className: "card tone-" + (c.tone % 8) });
+  const tile = make(tag, { className: "card" });
   tile.dataset.card = id;
   tile.title = c.name + (c.suit_name ? " · " + c.suit_name : "") +
     (c.kinds.length ? " · " + c.kinds.join(", ") : "");
-  tile.append(make("b", { textContent: c.short }), make("span", { textContent: c.face }));
+  tile.append(cardFace(c));
   tile.setAttribute("aria-label", c.name + (c.suit_name ? ", " + c.suit_name : ""));
   return tile;
 }
