@@ -837,6 +837,11 @@ pub static FLOW: TableDef = table(
             Expr,
             "Cards that match any card: a card set (`willow-lightning`).",
         ),
+        choice(
+            "wild_from",
+            &["anywhere", "hand"],
+            "Where a `wild` card is wild: `anywhere` (played from the hand or turned from the stock; the default), or `hand` (turned from the stock it is a plain card of its suit).",
+        ),
         key(
             "deal_size",
             Tables(&DEAL_SIZE),

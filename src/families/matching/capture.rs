@@ -16,15 +16,22 @@ pub const MAX_OPTIONS: usize = 256;
 /// subsets that add up to 0).
 const MAX_VISITS: u32 = 1 << 16;
 
-/// The captures `card` may make from `table` under `flow`'s capture rules, into `out` (cleared
-/// first), each a set of table cards, in rule order and then by card order; empty when it
-/// captures nothing. Wild cards take any one table card.
-pub fn options(flow: &MatchingFlow, table: CardSet, card: CardId, out: &mut Vec<CardSet>) {
+/// The captures `card`, played from the hand (`from_hand`) or drawn, may make from `table`
+/// under `flow`'s capture rules, into `out` (cleared first), each a set of table cards, in rule
+/// order and then by card order; empty when it captures nothing. Wild cards (where they come
+/// from: `wild_from`) take any one table card.
+pub fn options(
+    flow: &MatchingFlow,
+    table: CardSet,
+    card: CardId,
+    from_hand: bool,
+    out: &mut Vec<CardSet>,
+) {
     out.clear();
     if table.is_empty() {
         return;
     }
-    if flow.wild.contains(card) {
+    if flow.wild_for(from_hand).contains(card) {
         out.extend(table.iter().map(CardSet::single));
         return;
     }
@@ -353,7 +360,7 @@ fallback = true
         let table = set(&r, &["cups-5", "swords-2", "batons-3"]);
         let five = r.deck.card_by_id("coins-5").unwrap();
         let mut out = Vec::new();
-        options(&f, table, five, &mut out);
+        options(&f, table, five, true, &mut out);
         assert_eq!(out, vec![set(&r, &["cups-5"])]);
     }
 
@@ -365,7 +372,7 @@ fallback = true
         let table = set(&r, &["coins-ace", "cups-5", "swords-6", "batons-2"]);
         let seven = r.deck.card_by_id("batons-7").unwrap();
         let mut out = Vec::new();
-        options(&f, table, seven, &mut out);
+        options(&f, table, seven, true, &mut out);
         assert_eq!(
             out,
             vec![
@@ -391,7 +398,7 @@ min_cards = 1
         let table = set(&r, &["coins-ace", "cups-4", "swords-5", "batons-king"]);
         let king = r.deck.card_by_id("coins-king").unwrap();
         let mut out = Vec::new();
-        options(&f, table, king, &mut out);
+        options(&f, table, king, true, &mut out);
         // 5 = 5 or 1 + 4: the two-card capture is the one offered.
         assert_eq!(out, vec![set(&r, &["coins-ace", "cups-4"])]);
     }

@@ -353,7 +353,7 @@ fn unions_with(flow_keys: &str) -> Arc<Ruleset> {
 fn choices(r: &Ruleset, table: &str, played: &str) -> String {
     let flow = r.matching().unwrap();
     let mut out = Vec::new();
-    capture::options(flow, set(r, table), card(r, played), &mut out);
+    capture::options(flow, set(r, table), card(r, played), true, &mut out);
     out.iter()
         .map(|s| r.deck.ids(*s).join(" + "))
         .collect::<Vec<_>>()
@@ -443,7 +443,7 @@ fn the_unions_offered_are_every_union_of_disjoint_groups() {
         let rest: Vec<_> = (one.deck.all() - table).iter().collect();
         let played = rest[crate::core::uniform_index(rest.len(), &mut rng)];
         let mut groups = Vec::new();
-        capture::options(one.matching().unwrap(), table, played, &mut groups);
+        capture::options(one.matching().unwrap(), table, played, true, &mut groups);
         if groups.len() > 12 {
             continue;
         }
@@ -451,7 +451,7 @@ fn the_unions_offered_are_every_union_of_disjoint_groups() {
         several += usize::from(groups.len() > 1);
         for (r, maximal) in [(&any, false), (&maximal, true)] {
             let mut offered = Vec::new();
-            capture::options(r.matching().unwrap(), table, played, &mut offered);
+            capture::options(r.matching().unwrap(), table, played, true, &mut offered);
             let expected = if groups.len() > 1 {
                 brute_unions(&groups, maximal)
             } else {
@@ -477,7 +477,7 @@ fn unions_on_a_full_table_stay_bounded() {
         let ten = card(&r, "clubs-ten");
         let table = r.deck.all() - CardSet::single(ten);
         let mut offered = Vec::new();
-        capture::options(flow, table, ten, &mut offered);
+        capture::options(flow, table, ten, true, &mut offered);
         assert!(!offered.is_empty() && offered.len() <= capture::MAX_OPTIONS);
         let rank = |c: crate::deck::CardId| flow.captures[0].values[c.index()];
         for u in &offered {
@@ -567,4 +567,66 @@ fn greedy_takes_the_largest_union() {
     let chosen = game.heuristic(1, &game.legal(), &mut agent_rng(1));
     game.apply(chosen).unwrap();
     insta::assert_snapshot!(plays(&mut game), @"seat 1 plays diamonds-five taking hearts-five clubs-two clubs-three");
+}
+
+/// The position of `text`'s deal under `ruleset` (a bundled name or a test ruleset's path).
+fn position(ruleset: &str, deal: &str) -> Box<dyn crate::core::Game> {
+    let text = format!("ruleset = \"{ruleset}\"\ndealer = 0\n[deal]\n{deal}");
+    let p = crate::families::position::Position::parse(&text).unwrap();
+    let r = load(ruleset);
+    crate::families::position::start(&p, r, false).unwrap()
+}
+
+/// `[flow] wild_from` (issue 43, wall 5): the Lightning played from the hand takes any table
+/// card, in both rulesets; turned from the stock it takes any card where wild cards are wild
+/// anywhere (the house rule), and only a Willow card, here none, so it is laid on the table,
+/// where they are wild from the hand only (tests/rulesets/wild-from-hand.toml).
+#[test]
+fn a_wild_card_is_wild_where_the_rules_say() {
+    let table = "table = \"pine-1 plum-1 cherry-1 maple-1 iris-2 peony-1 clover-1 pampas-1\"\n";
+    for ruleset in ["house/lightning-wild", "tests/rulesets/wild-from-hand.toml"] {
+        let mut g = position(
+            ruleset,
+            &format!("\"hand 0\" = \"willow-lightning paulownia-1\"\n{table}stock = \"iris-1\"\n"),
+        );
+        let r = Arc::clone(g.ruleset());
+        g.apply(Action::Play {
+            card: card(&r, "willow-lightning"),
+        })
+        .unwrap();
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        assert_eq!(
+            legal.len(),
+            8,
+            "{ruleset}: any of the eight table cards, from the hand"
+        );
+
+        let mut g = position(
+            ruleset,
+            &format!("\"hand 0\" = \"paulownia-1\"\n{table}stock = \"willow-lightning\"\n"),
+        );
+        g.apply(Action::Play {
+            card: card(&r, "paulownia-1"),
+        })
+        .unwrap();
+        g.legal_actions(&mut legal);
+        let table_now: CardSet = g
+            .zones()
+            .into_iter()
+            .find(|(n, _)| n == "table")
+            .map(|(_, c)| c)
+            .unwrap();
+        if ruleset.ends_with("wild-from-hand.toml") {
+            assert_eq!(
+                g.to_act(),
+                Some(1),
+                "drawn, a plain Willow card with no match"
+            );
+            assert!(table_now.contains(card(&r, "willow-lightning")));
+        } else {
+            assert_eq!(g.to_act(), Some(0), "drawn and wild: a choice of nine");
+            assert_eq!(legal.len(), 9);
+        }
+    }
 }

@@ -633,9 +633,11 @@ impl MatchingGame {
         })
     }
 
-    /// Table cards `card` may capture: its suit's, or any card when it is wild.
-    fn candidates(&self, card: CardId) -> CardSet {
-        if self.flow.wild.contains(card) {
+    /// Table cards `card`, played from the hand (`from_hand`) or drawn, may capture: its
+    /// suit's, or any card when it is wild where it comes from.
+    #[inline(always)]
+    fn candidates(&self, card: CardId, from_hand: bool) -> CardSet {
+        if self.flow.wild_for(from_hand).contains(card) {
             self.table
         } else {
             self.table & self.ruleset.deck.same_suit(card)

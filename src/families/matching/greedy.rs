@@ -210,7 +210,7 @@ impl<'r> Taker<'r> {
     fn options(self, card: CardId) -> Vec<CardSet> {
         let mut out = Vec::new();
         if let Some(flow) = self.ruled {
-            capture::options(flow, self.table, card, &mut out);
+            capture::options(flow, self.table, card, true, &mut out);
             if flow.must_capture != MustCapture::Always {
                 capture::offer_trail(flow, self.table, card, &mut out);
             }
@@ -667,7 +667,8 @@ fn could_sweep(flow: &MatchingFlow, unseen: CardSet, left: CardSet) -> bool {
             }
             tried.push(key);
         }
-        capture::options(flow, left, c, &mut options);
+        // A sweep by the next player's card, played from its hand.
+        capture::options(flow, left, c, true, &mut options);
         options.contains(&left)
     })
 }

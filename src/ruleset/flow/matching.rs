@@ -236,6 +236,21 @@ pub(super) fn flow(
             }))
         })
         .unwrap_or(CardSet::EMPTY);
+    // Where a wild card is wild: played from the hand only, or drawn from the stock too.
+    let wild_from = choice(
+        &mut r,
+        "wild_from",
+        &[("anywhere", true), ("hand", false)],
+        errors,
+    );
+    if let (Some(_), true) = (wild_from, wild.is_empty()) {
+        r.missing("wild", errors);
+    }
+    let wild_drawn = if wild_from.unwrap_or(true) {
+        wild
+    } else {
+        CardSet::EMPTY
+    };
     let exhausted = choice(
         &mut r,
         "exhausted",
@@ -550,6 +565,7 @@ pub(super) fn flow(
         after_deal,
         drop_out,
         wild,
+        wild_drawn,
         exhausted,
         instant_wins,
         both_instant,

@@ -41,8 +41,11 @@ pub struct MatchingFlow {
     pub after_deal: Vec<DeclId>,
     /// `[flow.drop_out]`: seats that decide to play or drop out after the deal.
     pub drop_out: Option<DropOut>,
-    /// Cards that match any card when played or drawn.
+    /// Cards that match any card when played from the hand.
     pub wild: CardSet,
+    /// The wild cards that match any card when turned from the stock too: all of `wild`, or
+    /// none with `[flow] wild_from = "hand"` (drawn, a wild card is a plain card of its suit).
+    pub wild_drawn: CardSet,
     /// What happens when both hands run out.
     pub exhausted: Exhausted,
     /// Instant wins checked on each hand after the deal.
@@ -218,6 +221,16 @@ pub struct DealSize {
 }
 
 impl MatchingFlow {
+    /// The cards wild where a card comes from: played from the hand, or drawn.
+    #[inline(always)]
+    pub fn wild_for(&self, from_hand: bool) -> CardSet {
+        if from_hand {
+            self.wild
+        } else {
+            self.wild_drawn
+        }
+    }
+
     /// Where each card of the shuffled deck goes at a deal to `seats` seats (as in
     /// [`MatchingFlow::deal_plans`]): packets go round `deal_order` until every hand and the
     /// table are full, and a pass that gives nothing ends the deal (an order that leaves a target

@@ -28,9 +28,9 @@ impl MatchingGame {
                     .iter()
                     .map(|&set| MatchingGame::take_action(set)),
             ),
-            Phase::CaptureChoice { card, .. } => {
+            Phase::CaptureChoice { card, from_hand } => {
                 out.extend(
-                    self.candidates(card)
+                    self.candidates(card, from_hand)
                         .iter()
                         .map(|card| Action::Take { card }),
                 );
@@ -62,7 +62,9 @@ impl MatchingGame {
                 }
             }
             Phase::CaptureChoice { .. } if self.ruled_captures() => self.capture_options().len(),
-            Phase::CaptureChoice { card, .. } => self.candidates(card).len() as usize,
+            Phase::CaptureChoice { card, from_hand } => {
+                self.candidates(card, from_hand).len() as usize
+            }
         }
     }
 
@@ -87,8 +89,8 @@ impl MatchingGame {
                 .capture_options()
                 .get(index)
                 .map(|&set| MatchingGame::take_action(set)),
-            Phase::CaptureChoice { card, .. } => self
-                .candidates(card)
+            Phase::CaptureChoice { card, from_hand } => self
+                .candidates(card, from_hand)
                 .nth(index)
                 .map(|card| Action::Take { card }),
         }
@@ -171,13 +173,13 @@ impl MatchingGame {
                 self.take_or_trail(card, set, from_hand);
             }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
-                if !self.candidates(card).contains(target) {
+                if !self.candidates(card, from_hand).contains(target) {
                     let deck = &self.ruleset.deck;
                     return illegal(format!(
                         "`{}` cannot capture `{}`; choose one of: {}",
                         deck.id_of(card),
                         deck.id_of(target),
-                        deck.ids(self.candidates(card)).join(", ")
+                        deck.ids(self.candidates(card, from_hand)).join(", ")
                     ));
                 }
                 self.capture(card, target, from_hand);
@@ -210,10 +212,12 @@ impl MatchingGame {
                     None => return self.apply_listed(index),
                 }
             }
-            Phase::CaptureChoice { card, from_hand } => match self.candidates(card).nth(index) {
-                Some(target) => self.capture(card, target, from_hand),
-                None => return self.apply_listed(index),
-            },
+            Phase::CaptureChoice { card, from_hand } => {
+                match self.candidates(card, from_hand).nth(index) {
+                    Some(target) => self.capture(card, target, from_hand),
+                    None => return self.apply_listed(index),
+                }
+            }
             Phase::AfterDeal | Phase::DropOut | Phase::Declare | Phase::Choose => {
                 let offered = self.offered_decls().nth(index);
                 match offered {

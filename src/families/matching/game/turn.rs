@@ -51,8 +51,8 @@ impl MatchingGame {
         if !CLASSIC && self.ruled_captures() {
             return self.place_by_rules(card, from_hand);
         }
-        let matches = self.candidates(card);
-        let wild = self.flow.wild.contains(card);
+        let matches = self.candidates(card, from_hand);
+        let wild = self.flow.wild_for(from_hand).contains(card);
         // How many matches: none, one, two or more (without counting every card).
         let after_one = matches.0 & matches.0.wrapping_sub(1);
         let after_two = after_one & after_one.wrapping_sub(1);
@@ -92,7 +92,7 @@ impl MatchingGame {
     /// captures, then the trail when the rules allow it (an empty set).
     #[inline]
     pub(super) fn capture_options_of(&self, card: CardId, from_hand: bool, out: &mut Vec<CardSet>) {
-        capture::options(&self.flow, self.table, card, out);
+        capture::options(&self.flow, self.table, card, from_hand, out);
         if from_hand && self.flow.must_capture != MustCapture::Always {
             capture::offer_trail(&self.flow, self.table, card, out);
         }
