@@ -217,7 +217,10 @@ impl Table for BankerTable {
         // The players' chips are in their panels: the note gives the banker's (80 columns hold
         // it, where every seat's bankroll wrapped).
         let mut notes: Vec<String> = bank_note(g).into_iter().collect();
+        // The last hand's showdown stays in view during the next hand's bets, said to be the
+        // last hand's (it read as the hand being played).
         if let Some(last) = g.hands_played().last() {
+            notes.push(format!("the last hand (hand {}):", g.hands_played().len()));
             notes.extend(showdown(r, last, &self.names).lines().map(str::to_string));
         }
         let mine = view.tiles;
@@ -808,5 +811,30 @@ mod tests {
             }
             assert!(seen > 0, "{name}: no bet or draw described");
         }
+    }
+
+    /// During the next hand's bets the board still shows the last hand's showdown, said to be
+    /// the last hand's (issue 45: it read as the hand being played).
+    #[test]
+    fn the_last_showdown_is_said_to_be_the_last_hands() {
+        let r = Arc::new(crate::ruleset::load("oicho-kabu").value.unwrap());
+        let players = vec!["human".to_string(); 2];
+        let table = crate::front::fronts::for_ruleset(&r, &players, players.clone(), false, false);
+        let options = StartOptions {
+            seed: 3,
+            seats: Some(2),
+            ..Default::default()
+        };
+        let mut game = crate::families::start(r, options).unwrap();
+        let mut legal = Vec::new();
+        while game.history().is_empty() {
+            game.legal_actions(&mut legal);
+            game.apply(legal[0]).unwrap();
+        }
+        let seat = game.to_act().unwrap();
+        let notes = table.board(&*game, seat).notes;
+        let at = notes.iter().position(|n| n == "the last hand (hand 1):");
+        let showdown = notes.iter().position(|n| n.starts_with("showdown: "));
+        assert!(at.is_some() && at < showdown, "{notes:?}");
     }
 }
