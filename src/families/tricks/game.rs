@@ -54,6 +54,8 @@ pub mod ends {
 pub enum Phase {
     /// A player bids or passes in the auction.
     Bid,
+    /// Each seat in turn sets aside the cards it passes (`[flow.pass]`), one a move.
+    Pass,
     /// The auction's winner, having taken the talon, discards as many cards.
     Discard,
     /// The auction's winner names trumps.
@@ -130,6 +132,11 @@ pub struct TricksGame {
     bidding: Vec<BidSeen>,
     /// The cards each seat has played to tricks this hand.
     played: PerSeat<CardSet>,
+    /// A card of `lead_when_broken` has been played this hand.
+    broken: bool,
+    /// The cards each seat has set aside to pass (while passing), then the cards it passed
+    /// (which it knows the receiver holds).
+    gave: PerSeat<CardSet>,
 }
 
 /// One move of the auction as every seat saw it: who made it, the highest bid it was made
@@ -191,12 +198,60 @@ pub struct TrickFacts {
     pub rounds: i64,
     /// This side's seat dealt.
     pub dealer: bool,
+    /// Each seat's own card points, tricks and captured cards (by id), and the seat that took
+    /// the last trick (-1 before it): given to the script as `points_by_seat`,
+    /// `tricks_by_seat`, `won_by_seat` and `last_trick_seat` where it reads them (empty: not
+    /// given).
+    pub by_seat: Option<SeatFacts>,
+}
+
+/// Each seat's own tricks, as the scoring script reads them (not pooled by sides).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatFacts {
+    /// Each seat's card points (its melds added to them and the last trick included).
+    pub points: Vec<i64>,
+    /// Each seat's tricks.
+    pub tricks: Vec<i64>,
+    /// Each seat's captured cards, by id.
+    pub won: Vec<Vec<String>>,
+    /// The seat that took the last trick, or -1.
+    pub last_trick: i64,
+}
+
+impl SeatFacts {
+    /// The names the scoring script reads them by.
+    pub const NAMES: [&'static str; 4] = [
+        "points_by_seat",
+        "tricks_by_seat",
+        "won_by_seat",
+        "last_trick_seat",
+    ];
+
+    fn push(self, extra: &mut Vec<(&'static str, FactValue)>) {
+        let ints = |v: Vec<i64>| FactValue::List(v.into_iter().map(FactValue::Int).collect());
+        extra.push(("points_by_seat", ints(self.points)));
+        extra.push(("tricks_by_seat", ints(self.tricks)));
+        extra.push((
+            "won_by_seat",
+            FactValue::List(
+                self.won
+                    .into_iter()
+                    .map(|w| FactValue::List(w.into_iter().map(FactValue::Text).collect()))
+                    .collect(),
+            ),
+        ));
+        extra.push(("last_trick_seat", FactValue::Int(self.last_trick)));
+    }
 }
 
 impl TrickFacts {
     /// The facts for the scoring script, in the order it has always read them.
     pub fn hand_facts(self) -> HandFacts {
-        HandFacts {
+        let mut extra = Vec::new();
+        if let Some(by_seat) = self.by_seat {
+            by_seat.push(&mut extra);
+        }
+        let mut facts = HandFacts {
             round: self.round,
             rounds: self.rounds,
             dealer: self.dealer,
@@ -224,7 +279,9 @@ impl TrickFacts {
                 ),
             ],
             ..HandFacts::default()
-        }
+        };
+        facts.extra.append(&mut extra);
+        facts
     }
 }
 
@@ -302,6 +359,8 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         last_trick: None,
         bidding: Vec::new(),
         played: PerSeat::new(seats),
+        broken: false,
+        gave: PerSeat::new(seats),
     };
     game.start_hand();
     Ok(game)
@@ -551,8 +610,73 @@ impl TricksGame {
         }
     }
 
-    /// The cards `seat` may play to the trick in progress.
+    /// The cards `seat` may play to the trick in progress: those the follow rules allow, less
+    /// the cards barred from the first trick where that leaves any.
     pub fn playable(&self, seat: Seat) -> CardSet {
+        let cards = self.follow_set(seat);
+        self.first_trick_filter(cards)
+    }
+
+    /// `cards` less those barred from the first trick while it is played, unless that leaves
+    /// none.
+    fn first_trick_filter(&self, cards: CardSet) -> CardSet {
+        let barred = self.flow.lead_rules.not_on_first_trick;
+        if barred.is_empty() || self.tricks_played() > 0 {
+            return cards;
+        }
+        let kept = cards - barred;
+        if kept.is_empty() { cards } else { kept }
+    }
+
+    /// The cards `seat` may lead: its hand, but the opening card alone where it holds it on
+    /// the first trick; then, where that leaves any, not a card barred from the first trick,
+    /// and not a card of `lead_when_broken` before one has been played.
+    pub fn leadable(&self, seat: Seat) -> CardSet {
+        let hand = self.hands[seat];
+        let rules = &self.flow.lead_rules;
+        if rules.is_free() {
+            return hand;
+        }
+        let first = self.tricks_played() == 0;
+        if first && let Some(c) = rules.opening_card.filter(|&c| hand.contains(c)) {
+            return CardSet::single(c);
+        }
+        let hand = self.first_trick_filter(hand);
+        if !self.broken && !rules.until_broken.is_empty() {
+            let kept = hand - rules.until_broken;
+            if !kept.is_empty() {
+                return kept;
+            }
+        }
+        hand
+    }
+
+    /// Why `seat` may not lead `card` (it is not in `leadable`).
+    fn lead_refusal(&self, seat: Seat, card: CardId) -> String {
+        let deck = &self.ruleset.deck;
+        let rules = &self.flow.lead_rules;
+        if let Some(c) = rules.opening_card.filter(|&c| self.hands[seat].contains(c)) {
+            return format!("the first trick is led with {}", deck.card(c).name);
+        }
+        if self.tricks_played() == 0 && rules.not_on_first_trick.contains(card) {
+            return format!(
+                "{} may not be played to the first trick while you hold another card",
+                deck.card(card).name
+            );
+        }
+        format!(
+            "{} may not be led until {} has been played to a trick (broken), while you hold another card",
+            deck.card(card).name,
+            if rules.broken_by == rules.until_broken {
+                "a card of its kind"
+            } else {
+                "a card that breaks it"
+            }
+        )
+    }
+
+    /// The cards the follow rules let `seat` play to the trick in progress.
+    fn follow_set(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat];
         let Some(led) = self.led else { return hand };
         if !self.strict() {
@@ -600,6 +724,17 @@ impl TricksGame {
             " now that the stock is gone or closed".to_string()
         };
         let same = self.hands[seat] & deck.suits[self.suit(led)].cards;
+        let allowed = self.follow_set(seat);
+        if allowed != self.playable(seat) {
+            return format!(
+                "the first trick takes none of {} while you hold another card you may play",
+                (allowed - self.playable(seat))
+                    .iter()
+                    .map(|c| deck.card(c).name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         if self.follow.suit && !same.is_empty() {
             if self.follow.head && same.iter().any(|c| self.beats(c, self.best_card)) {
                 return format!("you must follow {suit} with a card that wins the trick");
@@ -865,6 +1000,8 @@ impl TricksGame {
         self.high_bid = None;
         self.bidding.clear();
         self.played.fill(CardSet::EMPTY);
+        self.gave.fill(CardSet::EMPTY);
+        self.broken = false;
         self.declarer = None;
         self.melded.clear();
         self.follow = self.flow.follow;
@@ -873,16 +1010,21 @@ impl TricksGame {
         self.talon = CardSet::EMPTY;
         self.talon_taken = false;
         self.to_discard = 0;
+        // Without a card turned up, trumps are fixed by the rules, or none until an auction's
+        // winner names them.
+        let no_card_trump = match self.flow.trump {
+            TrumpRule::Fixed(suit) => suit,
+            _ => self.ruleset.deck.suits.len(),
+        };
         if self.flow.talon {
-            // The cards left after the deal lie face down as the talon; trumps come from the
-            // auction.
+            // The cards left after the deal lie face down as the talon.
             self.talon = order[next..].iter().copied().collect();
             self.trump_card = None;
-            self.trump_suit = self.ruleset.deck.suits.len();
+            self.trump_suit = no_card_trump;
         } else if self.flow.deal_all {
-            // Every card is dealt; trumps come from the auction.
+            // Every card is dealt.
             self.trump_card = None;
-            self.trump_suit = self.ruleset.deck.suits.len();
+            self.trump_suit = no_card_trump;
         } else {
             let trump = order[next];
             self.trump_suit = self.suit(trump);
@@ -890,6 +1032,53 @@ impl TricksGame {
             self.stock.extend_from_slice(&order[next + 1..]);
             self.stock.push(trump);
         }
+        let passes = self.flow.passing.as_ref().map(|p| p.direction(round));
+        if passes.is_some_and(|d| d != crate::ruleset::PassDirection::Keep) {
+            // Each seat sets aside the cards it passes, the seat after the dealer first.
+            self.turn = next_seat(self.ledger.dealer, seats);
+            self.phase = Phase::Pass;
+            return;
+        }
+        self.after_deal();
+    }
+
+    /// `card` is set aside to pass by the seat to act; once every seat has set aside its
+    /// cards, they are passed on and the hand goes on.
+    fn set_aside(&mut self, card: CardId) {
+        let seat = self.turn;
+        let seats = self.hands.len();
+        let passing = self.flow.passing.as_ref().expect("the rules pass cards");
+        let (want, direction) = (passing.cards, passing.direction(self.ledger.round));
+        self.gave[seat].insert(card);
+        if self.gave[seat].len() < want {
+            return;
+        }
+        if seat != self.ledger.dealer {
+            self.turn = next_seat(seat, seats);
+            return;
+        }
+        // Every seat has set its cards aside: each passes them on.
+        for s in 0..seats {
+            self.hands[s] = self.hands[s] - self.gave[s];
+        }
+        for s in 0..seats {
+            if let Some(to) = direction.to(s, seats) {
+                self.hands[to] |= self.gave[s];
+                if self.ledger.log {
+                    self.emit(Event::Given {
+                        from: s,
+                        to,
+                        cards: Vec::new(),
+                    });
+                }
+            }
+        }
+        self.after_deal();
+    }
+
+    /// After the deal (and the passing): the auction, or play.
+    fn after_deal(&mut self) {
+        let seats = self.hands.len();
         if self.flow.auction.is_some() {
             // The auction starts with the seat after the dealer.
             self.turn = next_seat(self.ledger.dealer, seats);
@@ -945,8 +1134,12 @@ impl TricksGame {
                 .and_then(|c| c.first_lead)
                 .unwrap_or(a.first_lead)
         };
-        self.leader = match (&self.flow.auction, self.declarer) {
-            (Some(a), Some(d)) if first_lead(a) == FirstLead::Declarer => d,
+        let opening = (self.flow.lead_rules.opening_card)
+            .and_then(|c| (0..seats).find(|&s| self.hands[s].contains(c)));
+        self.leader = match (&self.flow.auction, self.declarer, opening) {
+            // The holder of the opening card leads it.
+            (_, _, Some(holder)) => holder,
+            (Some(a), Some(d), None) if first_lead(a) == FirstLead::Declarer => d,
             _ => next_seat(self.ledger.dealer, seats),
         };
         self.turn = self.leader;
@@ -975,6 +1168,7 @@ impl TricksGame {
         self.hands[seat].remove(card);
         self.played[seat].insert(card);
         self.shown.remove(card);
+        self.broken |= self.flow.lead_rules.broken_by.contains(card);
         self.led = Some(card);
         self.trick[0] = card;
         self.trick_len = 1;
@@ -995,6 +1189,7 @@ impl TricksGame {
         self.hands[seat].remove(card);
         self.played[seat].insert(card);
         self.shown.remove(card);
+        self.broken |= self.flow.lead_rules.broken_by.contains(card);
         // 004: "A trick is taken by the highest card of the suit led or the highest trump card
         // in the trick."
         if self.beats(card, self.best_card) {
@@ -1186,6 +1381,8 @@ impl TricksGame {
             last_trick,
             bidding,
             played,
+            broken,
+            gave,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -1222,6 +1419,8 @@ impl TricksGame {
         last_trick.clone_from(&other.last_trick);
         bidding.clone_from(&other.bidding);
         played.clone_from(&other.played);
+        broken.clone_from(&other.broken);
+        gave.clone_from(&other.gave);
         ledger.copy_from(&other.ledger, record);
     }
 
@@ -1285,6 +1484,7 @@ impl TricksGame {
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,
+            by_seat: self.seat_facts(),
         }
         .hand_facts();
         if !self.ledger.carried.is_empty() {
@@ -1292,6 +1492,30 @@ impl TricksGame {
             facts.extra.push(("carry", carry));
         }
         facts
+    }
+
+    /// Each seat's own tricks, where the scoring script may read them (they are built only
+    /// then: a search ends many hands).
+    fn seat_facts(&self) -> Option<SeatFacts> {
+        let script = self.ruleset.scoring.as_ref()?;
+        if !SeatFacts::NAMES.iter().any(|n| script.may_read(n)) {
+            return None;
+        }
+        let deck = &self.ruleset.deck;
+        let seats = self.hands.len();
+        Some(SeatFacts {
+            points: (0..seats).map(|s| self.points(s)).collect(),
+            tricks: (0..seats).map(|s| i64::from(self.tricks[s])).collect(),
+            won: (0..seats)
+                .map(|s| {
+                    self.won[s]
+                        .iter()
+                        .map(|c| deck.id_of(c).to_string())
+                        .collect()
+                })
+                .collect(),
+            last_trick: self.last_trick.map_or(-1, |s| s as i64),
+        })
     }
 
     fn end_hand(&mut self, winner: Seat, end: HandEnd) {
@@ -1398,6 +1622,13 @@ impl TricksGame {
             Phase::Discard => {
                 out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
             }
+            Phase::Pass => {
+                out.extend(
+                    (self.hands[seat] - self.gave[seat])
+                        .iter()
+                        .map(|card| Action::Play { card }),
+                );
+            }
             Phase::NameTrump => {
                 if let Some(t) = self.flow.auction.as_ref().and_then(|a| a.name_trump) {
                     out.extend(
@@ -1411,7 +1642,7 @@ impl TricksGame {
                 }
             }
             Phase::Lead => {
-                out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
+                out.extend(self.leadable(seat).iter().map(|card| Action::Play { card }));
                 let allowed = |d: &DeclId| self.when_holds(*d, seat);
                 if !self.lead_shown {
                     self.meld_moves(seat, MeldMoment::Lead, out);
@@ -1540,6 +1771,28 @@ impl TricksGame {
                     self.after_talon();
                 }
             }
+            (Phase::Pass, Action::Play { card }) => {
+                if !(self.hands[seat] - self.gave[seat]).contains(card) {
+                    return Err(IllegalAction::new(format!(
+                        "`{}` is not in your hand (or is set aside to pass already)",
+                        deck.id_of(card)
+                    )));
+                }
+                self.set_aside(card);
+            }
+            (Phase::Pass, _) => {
+                let passing = self.flow.passing.as_ref().expect("the rules pass cards");
+                return Err(IllegalAction::new(format!(
+                    "pass {} more card{} {} (play a card from your hand)",
+                    passing.cards - self.gave[seat].len(),
+                    if passing.cards - self.gave[seat].len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    passing.direction(self.ledger.round).name()
+                )));
+            }
             (Phase::Discard, _) => {
                 return Err(IllegalAction::new(format!(
                     "you took the talon: discard {} more card{} (play a card from your hand)",
@@ -1573,6 +1826,9 @@ impl TricksGame {
                         "`{}` is not in your hand",
                         deck.id_of(card)
                     )));
+                }
+                if !self.leadable(seat).contains(card) {
+                    return Err(IllegalAction::new(self.lead_refusal(seat, card)));
                 }
                 self.lead(card);
             }
@@ -1812,7 +2068,7 @@ impl Game for TricksGame {
         let mut unseen = CardSet::EMPTY;
         for (s, hand) in self.hands.iter().enumerate() {
             if s != seat {
-                unseen |= *hand - self.shown;
+                unseen |= *hand - self.known_in(seat, s);
             }
         }
         for &c in &self.stock[self.stock_pos..] {

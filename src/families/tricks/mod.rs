@@ -9,7 +9,7 @@ mod greedy;
 pub mod melds;
 mod view;
 
-pub use game::{Phase, TrickFacts, TricksGame, ends, start};
+pub use game::{Phase, SeatFacts, TrickFacts, TricksGame, ends, start};
 pub use view::TricksView;
 
 use crate::core::{Agent, Game, StartError, StartOptions};
