@@ -19,14 +19,18 @@ use crate::ruleset::{
     ClaimRule, FirstDealer, FirstLead, Flow, FollowRules, GameLength, MAX_SEATS, MeldAddsTo,
     MeldMoment, PassedOut, Ruleset, TricksFlow, TrumpRule,
 };
-use crate::script::{FactValue, HandFacts};
+use crate::script::HandFacts;
 use crate::yaku::HandOutcome;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
 mod auction;
+mod facts;
+mod lead;
 mod worlds;
+
+pub use facts::{SeatFacts, TrickFacts};
 
 /// How the hands of a trick-taking game end.
 pub mod ends {
@@ -160,129 +164,6 @@ struct MeldScore {
     pending_melds: i64,
     /// Card points waiting for the seat's first trick.
     pending_points: i64,
-}
-
-/// A trick-taking hand's facts as the scoring script reads them, from one side (`self`, the
-/// winner's or the declarer's) against the other: what the game builds when a hand ends and
-/// `yaku score` builds from its flags, in one place.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrickFacts {
-    /// How the hand ended (an id of [`ends`]).
-    pub end: String,
-    /// Card points (melds added to them and the last trick included): this side's, the other's.
-    pub points: [i64; 2],
-    /// Tricks won: this side's, the other's.
-    pub tricks: [i64; 2],
-    /// Who closed the stock: `self`, `opponent` or `none`.
-    pub closer: String,
-    /// Meld points that count: this side's, the other's.
-    pub melds: [i64; 2],
-    /// The winning bid (0 without one), the named contract's id (empty for a value bid) and
-    /// its worth.
-    pub bid: i64,
-    /// The named contract's id.
-    pub contract: String,
-    /// The contract's worth.
-    pub value: i64,
-    /// This side's seat (the declarer's after an auction), and the first seat of the other.
-    pub seat: usize,
-    /// The first seat of the other side.
-    pub opponent_seat: usize,
-    /// The seats on this side, a bit each (seat 0 the lowest).
-    pub side: u8,
-    /// The seats at the table.
-    pub seats: usize,
-    /// The hand (1-based).
-    pub round: i64,
-    /// The game's hands.
-    pub rounds: i64,
-    /// This side's seat dealt.
-    pub dealer: bool,
-    /// Each seat's own card points, tricks and captured cards (by id), and the seat that took
-    /// the last trick (-1 before it): given to the script as `points_by_seat`,
-    /// `tricks_by_seat`, `won_by_seat` and `last_trick_seat` where it reads them (empty: not
-    /// given).
-    pub by_seat: Option<SeatFacts>,
-}
-
-/// Each seat's own tricks, as the scoring script reads them (not pooled by sides).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SeatFacts {
-    /// Each seat's card points (its melds added to them and the last trick included).
-    pub points: Vec<i64>,
-    /// Each seat's tricks.
-    pub tricks: Vec<i64>,
-    /// Each seat's captured cards, by id.
-    pub won: Vec<Vec<String>>,
-    /// The seat that took the last trick, or -1.
-    pub last_trick: i64,
-}
-
-impl SeatFacts {
-    /// The names the scoring script reads them by.
-    pub const NAMES: [&'static str; 4] = [
-        "points_by_seat",
-        "tricks_by_seat",
-        "won_by_seat",
-        "last_trick_seat",
-    ];
-
-    fn push(self, extra: &mut Vec<(&'static str, FactValue)>) {
-        let ints = |v: Vec<i64>| FactValue::List(v.into_iter().map(FactValue::Int).collect());
-        extra.push(("points_by_seat", ints(self.points)));
-        extra.push(("tricks_by_seat", ints(self.tricks)));
-        extra.push((
-            "won_by_seat",
-            FactValue::List(
-                self.won
-                    .into_iter()
-                    .map(|w| FactValue::List(w.into_iter().map(FactValue::Text).collect()))
-                    .collect(),
-            ),
-        ));
-        extra.push(("last_trick_seat", FactValue::Int(self.last_trick)));
-    }
-}
-
-impl TrickFacts {
-    /// The facts for the scoring script, in the order it has always read them.
-    pub fn hand_facts(self) -> HandFacts {
-        let mut extra = Vec::new();
-        if let Some(by_seat) = self.by_seat {
-            by_seat.push(&mut extra);
-        }
-        let mut facts = HandFacts {
-            round: self.round,
-            rounds: self.rounds,
-            dealer: self.dealer,
-            extra: vec![
-                ("end", FactValue::Text(self.end)),
-                ("points_self", FactValue::Int(self.points[0])),
-                ("points_opponent", FactValue::Int(self.points[1])),
-                ("tricks_self", FactValue::Int(self.tricks[0])),
-                ("tricks_opponent", FactValue::Int(self.tricks[1])),
-                ("closer", FactValue::Text(self.closer)),
-                ("melds_self", FactValue::Int(self.melds[0])),
-                ("melds_opponent", FactValue::Int(self.melds[1])),
-                ("bid", FactValue::Int(self.bid)),
-                ("contract", FactValue::Text(self.contract)),
-                ("value", FactValue::Int(self.value)),
-                ("seat", FactValue::Int(self.seat as i64)),
-                ("opponent_seat", FactValue::Int(self.opponent_seat as i64)),
-                (
-                    "side",
-                    FactValue::List(
-                        (0..self.seats)
-                            .map(|s| FactValue::Int(i64::from(self.side >> s & 1)))
-                            .collect(),
-                    ),
-                ),
-            ],
-            ..HandFacts::default()
-        };
-        facts.extra.append(&mut extra);
-        facts
-    }
 }
 
 /// Worlds a search deals to find one that agrees with the bidding, before it takes the one
@@ -615,64 +496,6 @@ impl TricksGame {
     pub fn playable(&self, seat: Seat) -> CardSet {
         let cards = self.follow_set(seat);
         self.first_trick_filter(cards)
-    }
-
-    /// `cards` less those barred from the first trick while it is played, unless that leaves
-    /// none.
-    fn first_trick_filter(&self, cards: CardSet) -> CardSet {
-        let barred = self.flow.lead_rules.not_on_first_trick;
-        if barred.is_empty() || self.tricks_played() > 0 {
-            return cards;
-        }
-        let kept = cards - barred;
-        if kept.is_empty() { cards } else { kept }
-    }
-
-    /// The cards `seat` may lead: its hand, but the opening card alone where it holds it on
-    /// the first trick; then, where that leaves any, not a card barred from the first trick,
-    /// and not a card of `lead_when_broken` before one has been played.
-    pub fn leadable(&self, seat: Seat) -> CardSet {
-        let hand = self.hands[seat];
-        let rules = &self.flow.lead_rules;
-        if rules.is_free() {
-            return hand;
-        }
-        let first = self.tricks_played() == 0;
-        if first && let Some(c) = rules.opening_card.filter(|&c| hand.contains(c)) {
-            return CardSet::single(c);
-        }
-        let hand = self.first_trick_filter(hand);
-        if !self.broken && !rules.until_broken.is_empty() {
-            let kept = hand - rules.until_broken;
-            if !kept.is_empty() {
-                return kept;
-            }
-        }
-        hand
-    }
-
-    /// Why `seat` may not lead `card` (it is not in `leadable`).
-    fn lead_refusal(&self, seat: Seat, card: CardId) -> String {
-        let deck = &self.ruleset.deck;
-        let rules = &self.flow.lead_rules;
-        if let Some(c) = rules.opening_card.filter(|&c| self.hands[seat].contains(c)) {
-            return format!("the first trick is led with {}", deck.card(c).name);
-        }
-        if self.tricks_played() == 0 && rules.not_on_first_trick.contains(card) {
-            return format!(
-                "{} may not be played to the first trick while you hold another card",
-                deck.card(card).name
-            );
-        }
-        format!(
-            "{} may not be led until {} has been played to a trick (broken), while you hold another card",
-            deck.card(card).name,
-            if rules.broken_by == rules.until_broken {
-                "a card of its kind"
-            } else {
-                "a card that breaks it"
-            }
-        )
     }
 
     /// The cards the follow rules let `seat` play to the trick in progress.
@@ -1038,40 +861,6 @@ impl TricksGame {
             self.turn = next_seat(self.ledger.dealer, seats);
             self.phase = Phase::Pass;
             return;
-        }
-        self.after_deal();
-    }
-
-    /// `card` is set aside to pass by the seat to act; once every seat has set aside its
-    /// cards, they are passed on and the hand goes on.
-    fn set_aside(&mut self, card: CardId) {
-        let seat = self.turn;
-        let seats = self.hands.len();
-        let passing = self.flow.passing.as_ref().expect("the rules pass cards");
-        let (want, direction) = (passing.cards, passing.direction(self.ledger.round));
-        self.gave[seat].insert(card);
-        if self.gave[seat].len() < want {
-            return;
-        }
-        if seat != self.ledger.dealer {
-            self.turn = next_seat(seat, seats);
-            return;
-        }
-        // Every seat has set its cards aside: each passes them on.
-        for s in 0..seats {
-            self.hands[s] = self.hands[s] - self.gave[s];
-        }
-        for s in 0..seats {
-            if let Some(to) = direction.to(s, seats) {
-                self.hands[to] |= self.gave[s];
-                if self.ledger.log {
-                    self.emit(Event::Given {
-                        from: s,
-                        to,
-                        cards: Vec::new(),
-                    });
-                }
-            }
         }
         self.after_deal();
     }
