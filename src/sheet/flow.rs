@@ -690,14 +690,15 @@ fn tricks(
         .collect();
     order.sort_by_key(|&i| -rank.values[i]);
     // Where a card's points follow its rank alike in every suit they are said with the ranks
-    // ("ace 11, ten 10"); otherwise the ranks are said alone and the points by the cards
-    // that score them ("each Hearts card 1, the Queen of Spades 13").
-    let same_by_rank = (0..deck.cards.len()).all(|i| {
-        order
-            .iter()
-            .find(|&&j| rank.values[j] == rank.values[i])
-            .is_none_or(|&j| points.values[j] == points.values[i])
-    });
+    // ("ace 11, ten 10"); otherwise (or where no card scores) the ranks are said alone and the
+    // points by the cards that score them ("each Hearts card 1, the Queen of Spades 13").
+    let same_by_rank = points.values.iter().any(|&v| v != 0)
+        && (0..deck.cards.len()).all(|i| {
+            order
+                .iter()
+                .find(|&&j| rank.values[j] == rank.values[i])
+                .is_none_or(|&j| points.values[j] == points.values[i])
+        });
     // Each rank once, however many copies of it a double pack has.
     let mut ranks: Vec<String> = Vec::new();
     for &i in &order {

@@ -136,8 +136,11 @@ pub struct TricksGame {
     bidding: Vec<BidSeen>,
     /// The cards each seat has played to tricks this hand.
     played: PerSeat<CardSet>,
-    /// A card of `lead_when_broken` has been played this hand.
+    /// A card of `broken_by` has been played this hand.
     broken: bool,
+    /// The scoring script may read each seat's own facts (`points_by_seat`, ...): asked once,
+    /// as a search ends many hands.
+    reads_seat_facts: bool,
     /// The cards each seat has set aside to pass (while passing), then the cards it passed
     /// (which it knows the receiver holds).
     gave: PerSeat<CardSet>,
@@ -241,8 +244,14 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         bidding: Vec::new(),
         played: PerSeat::new(seats),
         broken: false,
+        reads_seat_facts: false,
         gave: PerSeat::new(seats),
     };
+    game.reads_seat_facts = game
+        .ruleset
+        .scoring
+        .as_ref()
+        .is_some_and(|script| SeatFacts::NAMES.iter().any(|n| script.may_read(n)));
     game.start_hand();
     Ok(game)
 }
@@ -1171,6 +1180,7 @@ impl TricksGame {
             bidding,
             played,
             broken,
+            reads_seat_facts,
             gave,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
@@ -1209,6 +1219,7 @@ impl TricksGame {
         bidding.clone_from(&other.bidding);
         played.clone_from(&other.played);
         broken.clone_from(&other.broken);
+        reads_seat_facts.clone_from(&other.reads_seat_facts);
         gave.clone_from(&other.gave);
         ledger.copy_from(&other.ledger, record);
     }
@@ -1286,8 +1297,7 @@ impl TricksGame {
     /// Each seat's own tricks, where the scoring script may read them (they are built only
     /// then: a search ends many hands).
     fn seat_facts(&self) -> Option<SeatFacts> {
-        let script = self.ruleset.scoring.as_ref()?;
-        if !SeatFacts::NAMES.iter().any(|n| script.may_read(n)) {
+        if !self.reads_seat_facts {
             return None;
         }
         let deck = &self.ruleset.deck;
