@@ -94,7 +94,11 @@ pub(super) fn flow(
         ));
     }
     let trump_at = r.item("trump").map(|i| i.loc.clone());
-    let trump = trump_rule(&mut r, deck, errors).unwrap_or(TrumpRule::TurnedUp);
+    // An unknown `trump` is reported once: the deal's own default stands in for it.
+    let trump = trump_rule(&mut r, deck, errors).unwrap_or(match (&trump_at, deal_all || talon) {
+        (Some(_), true) => TrumpRule::None,
+        _ => TrumpRule::TurnedUp,
+    });
     if (deal_all || talon) && trump == TrumpRule::TurnedUp {
         errors.push(
             Diagnostic::error(
@@ -461,12 +465,12 @@ fn passing(
         );
         return None;
     };
-    if cards < 1 || cards > i64::from(hand_size) {
+    let cards_ok = (1..=i64::from(hand_size)).contains(&cards);
+    if !cards_ok {
         errors.push(Diagnostic::error(
             format!("`cards` must be between 1 and the hand's {hand_size} cards, found {cards}"),
             at.clone(),
         ));
-        return None;
     }
     if names.is_empty() {
         errors.push(
@@ -513,7 +517,7 @@ fn passing(
             ),
         }
     }
-    (directions.len() == names.len()).then_some(Passing {
+    (cards_ok && directions.len() == names.len()).then_some(Passing {
         cards: cards as u32,
         directions,
     })
