@@ -213,10 +213,11 @@ fn discard(view: &TricksView, legal: &[Action]) -> Action {
     pick.map_or(legal[0], |card| Action::Play { card })
 }
 
-/// How much a card threatens a hand whose card points are penalties: its points first, then its
-/// rank (a high card takes tricks).
-fn danger(view: &TricksView, card: CardId) -> (i64, i64) {
-    (view.card_points(card), view.rank(card))
+/// How much a card threatens a hand whose card points are penalties: its rank (a high card
+/// takes tricks) and four ranks for each of its points, so that the Queen of Spades (13) comes
+/// first, then high hearts, then Aces and Kings before low hearts.
+fn danger(view: &TricksView, card: CardId) -> i64 {
+    view.rank(card) + 4 * view.card_points(card)
 }
 
 /// Chooses a card to pass: where card points are penalties (`lowest_wins`), the most dangerous
