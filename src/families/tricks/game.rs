@@ -138,9 +138,9 @@ pub struct TricksGame {
     played: PerSeat<CardSet>,
     /// A card of `broken_by` has been played this hand.
     broken: bool,
-    /// The scoring script may read each seat's own facts (`points_by_seat`, ...): asked once,
-    /// as a search ends many hands.
-    reads_seat_facts: bool,
+    /// Which of each seat's own facts (`SeatFacts::NAMES`, a bit each) the scoring script may
+    /// read: asked once, as a search ends many hands.
+    reads_seat_facts: u8,
     /// The cards each seat has set aside to pass (while passing), then the cards it passed
     /// (which it knows the receiver holds).
     gave: PerSeat<CardSet>,
@@ -244,14 +244,14 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         bidding: Vec::new(),
         played: PerSeat::new(seats),
         broken: false,
-        reads_seat_facts: false,
+        reads_seat_facts: 0,
         gave: PerSeat::new(seats),
     };
-    game.reads_seat_facts = game
-        .ruleset
-        .scoring
-        .as_ref()
-        .is_some_and(|script| SeatFacts::NAMES.iter().any(|n| script.may_read(n)));
+    if let Some(script) = &game.ruleset.scoring {
+        game.reads_seat_facts = (SeatFacts::NAMES.iter().enumerate())
+            .filter(|(_, n)| script.may_read(n))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
+    }
     game.start_hand();
     Ok(game)
 }
@@ -504,10 +504,14 @@ impl TricksGame {
     /// the cards barred from the first trick where that leaves any.
     pub fn playable(&self, seat: Seat) -> CardSet {
         let cards = self.follow_set(seat);
+        if self.flow.lead_rules.not_on_first_trick.is_empty() {
+            return cards;
+        }
         self.first_trick_filter(cards)
     }
 
     /// The cards the follow rules let `seat` play to the trick in progress.
+    #[inline]
     fn follow_set(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat];
         let Some(led) = self.led else { return hand };
@@ -1297,20 +1301,23 @@ impl TricksGame {
     /// Each seat's own tricks, where the scoring script may read them (they are built only
     /// then: a search ends many hands).
     fn seat_facts(&self) -> Option<SeatFacts> {
-        if !self.reads_seat_facts {
+        if self.reads_seat_facts == 0 {
             return None;
         }
+        // The captured cards' ids are built only where the script reads them.
+        let reads_won = self.reads_seat_facts & 1 << 2 != 0;
         let deck = &self.ruleset.deck;
         let seats = self.hands.len();
         Some(SeatFacts {
             points: (0..seats).map(|s| self.points(s)).collect(),
             tricks: (0..seats).map(|s| i64::from(self.tricks[s])).collect(),
             won: (0..seats)
-                .map(|s| {
-                    self.won[s]
+                .map(|s| match reads_won {
+                    true => self.won[s]
                         .iter()
                         .map(|c| deck.id_of(c).to_string())
-                        .collect()
+                        .collect(),
+                    false => Vec::new(),
                 })
                 .collect(),
             last_trick: self.last_trick.map_or(-1, |s| s as i64),

@@ -18,6 +18,7 @@ impl TricksGame {
     /// The cards `seat` may lead: its hand, but the opening card alone where it holds it on
     /// the first trick; then, where that leaves any, not a card barred from the first trick,
     /// and not a card of `lead_when_broken` before one has been played.
+    #[inline]
     pub fn leadable(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat];
         let rules = &self.flow.lead_rules;
