@@ -384,7 +384,10 @@ impl Table for TricksTable {
                             "the other player claimed without the points"
                         }
                         e if e == ends::FAILED_CLOSE => "the player who closed did not make it",
-                        e if e == ends::LAST_TRICK && g.flow().auction.is_some() => {
+                        e if e == ends::LAST_TRICK
+                            && (g.flow().auction.is_some()
+                                || g.flow().claim == crate::ruleset::ClaimRule::PlayOut) =>
+                        {
                             "every trick played"
                         }
                         e if e == ends::LAST_TRICK => "took the last trick",
