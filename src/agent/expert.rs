@@ -164,10 +164,16 @@ impl ExpertAgent {
                 break;
             }
         }
+        // Where the lowest total wins, fewer points are better.
+        let sign = if world.ruleset().lowest_wins() {
+            -1.0
+        } else {
+            1.0
+        };
         world.history().get(hands).map_or(0.0, |h| {
             let n = h.points.len();
             let others: i64 = h.points.iter().sum::<i64>() - h.points[seat];
-            h.points[seat] as f64 - others as f64 / (n.max(2) - 1) as f64
+            sign * (h.points[seat] as f64 - others as f64 / (n.max(2) - 1) as f64)
         })
     }
 }

@@ -859,6 +859,39 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
             .filter(|&s| team(s) == team(0))
             .fold(0, |bits, s| bits | 1 << s),
         seats,
+        // Each seat's own: the `--captured` seat (0) and the first seat of the other side
+        // (`--opponent-captured`); the others took nothing.
+        by_seat: Some(crate::families::tricks::SeatFacts {
+            points: (0..seats)
+                .map(|s| match s {
+                    0 => mine,
+                    s if s == opponent_seat => other,
+                    _ => 0,
+                })
+                .collect(),
+            tricks: (0..seats)
+                .map(|s| match s {
+                    0 => tricks as i64,
+                    s if s == opponent_seat => their_tricks as i64,
+                    _ => 0,
+                })
+                .collect(),
+            won: (0..seats)
+                .map(|s| {
+                    let cards = match s {
+                        0 => pile,
+                        s if s == opponent_seat => theirs,
+                        _ => CardSet::EMPTY,
+                    };
+                    cards.iter().map(|c| deck.id_of(c).to_string()).collect()
+                })
+                .collect(),
+            last_trick: match last_trick {
+                "self" => 0,
+                "opponent" => opponent_seat as i64,
+                _ => -1,
+            },
+        }),
         ..Default::default()
     }
     .hand_facts();

@@ -33,6 +33,10 @@ pub struct StartOptions {
     pub simulation: bool,
     /// The first hand's dealer instead of the ruleset's rule (replaying a record).
     pub first_dealer: Option<Seat>,
+    /// The number of the game's first hand, when it starts part-way (a position of a later
+    /// hand: rules that read the hand's number, such as Hearts' passing, play as they would
+    /// there); 0 or 1 for a game from its start. The game still ends after hand `rounds`.
+    pub first_hand: u32,
     /// Table limits on bets instead of the ruleset's (families with bets).
     pub bet_limits: (Option<i64>, Option<i64>),
 }

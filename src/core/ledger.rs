@@ -183,6 +183,12 @@ impl Ledger {
         };
     }
 
+    /// Starts the game at hand `first` (0 or 1: the first hand) of at most `rounds`: the next
+    /// deal counts from there ([`crate::core::StartOptions::first_hand`]).
+    pub fn start_at(&mut self, first: u32) {
+        self.round = first.saturating_sub(1).min(self.rounds.saturating_sub(1));
+    }
+
     /// True when the game ends after the hand just closed: its last round is played, or a
     /// score reached `target`.
     pub fn last_hand_played(&self, target: Option<i64>) -> bool {

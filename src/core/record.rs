@@ -678,6 +678,7 @@ impl Record {
             simulation: false,
             first_dealer: self.first_dealer,
             bet_limits: (self.min_bet, self.max_bet),
+            first_hand: 0,
         })
     }
 

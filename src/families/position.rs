@@ -34,7 +34,11 @@ pub struct Position {
     /// Seats at the table, when not the ruleset's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seats: Option<usize>,
-    /// Hands in the game from this one on, when not the ruleset's length.
+    /// The hand's number in its game (1 unless given): rules that read it (a deal by hand
+    /// number, passing directions in turn) play as in that hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<u32>,
+    /// Hands in the game, when not the ruleset's length.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands: Option<u32>,
     /// The seat that deals this hand, when not the ruleset's rule.
@@ -201,6 +205,7 @@ pub fn start(
         deck_orders: orders,
         log_events: log,
         first_dealer: position.dealer,
+        first_hand: position.hand.unwrap_or(1),
         ..StartOptions::default()
     };
     let start_error = |e: crate::core::StartError| PositionError {
@@ -492,15 +497,12 @@ pub fn of_record(
         list.sort_by_key(|&c| place(c));
         deal.insert(Spanned::new(0..0, name.clone()), text(&list));
     }
-    let remaining = game
-        .rounds()
-        .saturating_sub(hand.round.saturating_sub(1))
-        .max(1);
     let mut position = Position {
         ruleset: Spanned::new(0..0, spec.to_string()),
         seed: record.seed.unwrap_or(0),
         seats: Some(game.seats()),
-        hands: (hand.round > 1 || record.rounds.is_some()).then_some(remaining),
+        hand: (hand.round > 1).then_some(hand.round),
+        hands: record.rounds,
         dealer: hand.dealer,
         scores: (hand.scores != first_scores).then(|| Spanned::new(0..0, hand.scores.clone())),
         deal,

@@ -824,11 +824,17 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
                 }
             }
             Event::GameEnded { scores } => {
+                // Where the lowest total wins, the winner is found on the scores turned around.
+                let ranked: Vec<i64> = if r.lowest_wins() {
+                    scores.iter().map(|&s| -s).collect()
+                } else {
+                    scores.clone()
+                };
                 let _ = writeln!(
                     out,
                     "\n=== game over: {}{}",
                     style.each(scores),
-                    winner_text(style, scores)
+                    winner_text(style, &ranked)
                 );
             }
         }

@@ -59,6 +59,9 @@ fn action_text(style: &Style, g: &TricksGame, action: Action) -> String {
         Action::Play { card } if g.phase() == Phase::Discard => {
             format!("discard {}", style.name(deck, card))
         }
+        Action::Play { card } if g.phase() == Phase::Pass => {
+            format!("pass {}", style.name(deck, card))
+        }
         Action::Play { card } => format!("play {}", style.name(deck, card)),
         Action::Bet { amount } => bid_text(g, amount),
         Action::Declare { decl, card } => {
@@ -130,6 +133,11 @@ fn sides_text(style: &Style, g: &TricksGame, scores: &[i64]) -> String {
 fn sides_winner(style: &Style, g: &TricksGame, scores: &[i64]) -> String {
     let teams = g.flow().teams;
     if !teams.any() {
+        if g.flow().lowest_wins {
+            // The lowest total wins: the scores turned around find the winner.
+            let turned: Vec<i64> = scores.iter().map(|&s| -s).collect();
+            return screen::winner_text(style, &turned);
+        }
         return screen::winner_text(style, scores);
     }
     let seats = scores.len();
@@ -376,7 +384,10 @@ impl Table for TricksTable {
                             "the other player claimed without the points"
                         }
                         e if e == ends::FAILED_CLOSE => "the player who closed did not make it",
-                        e if e == ends::LAST_TRICK && g.flow().auction.is_some() => {
+                        e if e == ends::LAST_TRICK
+                            && (g.flow().auction.is_some()
+                                || g.flow().claim == crate::ruleset::ClaimRule::PlayOut) =>
+                        {
                             "every trick played"
                         }
                         e if e == ends::LAST_TRICK => "took the last trick",
@@ -619,6 +630,7 @@ impl Table for TricksTable {
             Phase::Bid => "your bid",
             Phase::NameTrump => "you won the auction: name trumps",
             Phase::Discard => "you took the talon: discard a card, face down",
+            Phase::Pass => "choose a card to pass",
             Phase::Lead => "your lead",
             Phase::Meld => "you won the trick: show a meld before the draw, or pass",
             _ => "your card to the trick",

@@ -239,7 +239,7 @@ pub static AUCTION: TableDef = table(
         key(
             "maximum",
             Int,
-            "The highest bid offered (60 steps above `minimum` unless given).",
+            "The highest bid offered: 60 steps above `minimum` unless given, and at most 200 steps above it (every bid up to it is offered at once).",
         ),
         key(
             "values",
@@ -271,6 +271,27 @@ pub static AUCTION: TableDef = table(
             Tables(&CONTRACT),
             "Named contracts, each bid at its `bid` value.",
         ),
+    ],
+);
+
+/// `[flow.pass]`.
+pub static PASS: TableDef = table(
+    "[flow.pass]",
+    "Passing cards before play: each seat in turn, from the seat after the dealer, sets aside `cards` cards of its dealt hand; once every seat has, they are passed on in the hand's direction.",
+    &[
+        key(
+            "cards",
+            Int,
+            "Cards each seat passes (1 to the hand's size).",
+        ),
+        KeyDef {
+            values: &["left", "right", "across", "none"],
+            ..key(
+                "directions",
+                Strings,
+                "Where each hand's cards go, taken in turn by hand number (hand 1 the first, then round again): `left` (the next seat in the order of play), `right` (the seat before), `across` (half the table on; tables of an even size), `none` (no passing that hand).",
+            )
+        },
     ],
 );
 
@@ -1021,10 +1042,40 @@ pub static FLOW: TableDef = table(
             &["stock", "all", "talon"],
             "Trick-taking games: `hand_size` cards each with the rest a stock (the default), the whole deck dealt evenly with no stock (`all`), or `hand_size` cards each with the rest a face-down talon that a contract may give the declarer (`talon`).",
         ),
-        choice(
+        key(
             "trump",
-            &["turned-up", "declarer"],
-            "Trick-taking games: trumps from the card turned up under the stock, or named by the auction's winner (`declarer`, with `[flow.auction]`).",
+            String,
+            "Trick-taking games: trumps from the card turned up under the stock (`turned-up`), named by the auction's winner (`declarer`, with `[flow.auction]`), none at all (`none`: the best card of the suit led wins), or a suit's id (trumps fixed by the rules, with no auction needed); the last two need `deal = \"all\"` or `\"talon\"`.",
+        ),
+        key(
+            "opening_lead",
+            String,
+            "Trick-taking games: the card that must lead the first trick (`clubs-two`); its holder leads it (where it was not dealt, the seat after the dealer leads as usual).",
+        ),
+        key(
+            "not_on_first_trick",
+            Expr,
+            "Trick-taking games: a card set (`hearts + spades-queen`) that may not be played to the first trick, led or followed, unless the player holds nothing else it may play.",
+        ),
+        key(
+            "lead_when_broken",
+            Expr,
+            "Trick-taking games: a card set (`hearts`) that may not be led until a card of `broken_by` has been played to a trick (broken), unless the leader holds nothing else.",
+        ),
+        key(
+            "broken_by",
+            Expr,
+            "Trick-taking games: the card set whose play breaks `lead_when_broken` (`hearts + spades-queen`; the `lead_when_broken` cards unless given).",
+        ),
+        key(
+            "pass",
+            Table(&PASS),
+            "Trick-taking games: passing cards before play (and before an auction).",
+        ),
+        key(
+            "lowest_wins",
+            Bool,
+            "Trick-taking games: the lowest total wins the game (a game to `target_score` ends when a total reaches it); the bots take card points as penalties.",
         ),
         key(
             "auction",

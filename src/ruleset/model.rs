@@ -465,6 +465,12 @@ impl Ruleset {
         }
     }
 
+    /// True when the lowest total wins the game (a trick-taking game's `lowest_wins`): what
+    /// every reader of scores (the search, the statistics, the table) turns around.
+    pub fn lowest_wins(&self) -> bool {
+        self.tricks().is_some_and(|f| f.lowest_wins)
+    }
+
     /// The partnerships of the table (`[flow] teams`), whatever the family: every seat a team
     /// of its own without them.
     pub fn teams(&self) -> Teams {

@@ -979,6 +979,12 @@ impl ScoringScript {
         }
     }
 
+    /// True when the script may read the family fact `name` (it reads it, or what it reads
+    /// could not be told): a fact costly to build is built only then.
+    pub fn may_read(&self, name: &str) -> bool {
+        self.extra_reads.as_ref().is_none_or(|r| r.contains(name))
+    }
+
     /// True when `score(hand)` runs compiled, without adjustments, and never reads a property
     /// named `name`: facts of that name, and entries of that name in a fact's map (a seat's
     /// `declared.shake`), may be left out of those given to [`ScoringScript::score_slim`].

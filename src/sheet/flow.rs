@@ -585,6 +585,48 @@ fn tricks(
             capitalized(&number_word(flow.hand_size.into())),
         )));
     }
+    if let Some(p) = &flow.passing {
+        let ways: Vec<String> = p
+            .directions
+            .iter()
+            .map(|d| match d {
+                crate::ruleset::PassDirection::Left => "to the next player (left)",
+                crate::ruleset::PassDirection::Right => "to the player before (right)",
+                crate::ruleset::PassDirection::Across => "to the player opposite (across)",
+                crate::ruleset::PassDirection::Keep => "no passing",
+            })
+            .map(str::to_string)
+            .collect();
+        let cycle = if ways.len() == 1 {
+            format!("every hand {}", ways[0])
+        } else {
+            format!(
+                "by hand, in turn: {} (then again from the first)",
+                ways.join("; ")
+            )
+        };
+        deal.push(Rule::named(
+            "Passing",
+            format!(
+                "After the deal each player chooses {} {card}{} from their hand and passes {} face down, {cycle}; a player picks up the {card}s passed to them only after passing their own.",
+                number_word(p.cards.into()),
+                if p.cards == 1 { "" } else { "s" },
+                if p.cards == 1 { "it" } else { "them" },
+            ),
+        ));
+    }
+    match flow.trump {
+        crate::ruleset::TrumpRule::None => {
+            deal.push(Rule::plain("There are no trumps.".to_string()));
+        }
+        crate::ruleset::TrumpRule::Fixed(suit) => {
+            deal.push(Rule::plain(format!(
+                "{} are always trumps.",
+                deck.suits.get(suit).map_or("", |s| s.name.as_str())
+            )));
+        }
+        _ => {}
+    }
     if let Some(a) = &flow.auction {
         deal.push(auction_rule(flow, a, declarations));
         for c in &a.contracts {
@@ -647,17 +689,74 @@ fn tricks(
         .filter(|&i| deck.cards[i].suit == 0)
         .collect();
     order.sort_by_key(|&i| -rank.values[i]);
+    // Where a card's points follow its rank alike in every suit they are said with the ranks
+    // ("ace 11, ten 10"); otherwise (or where no card scores) the ranks are said alone and the
+    // points by the cards that score them ("each Hearts card 1, the Queen of Spades 13").
+    let same_by_rank = points.values.iter().any(|&v| v != 0)
+        && (0..deck.cards.len()).all(|i| {
+            order
+                .iter()
+                .find(|&&j| rank.values[j] == rank.values[i])
+                .is_none_or(|&j| points.values[j] == points.values[i])
+        });
     // Each rank once, however many copies of it a double pack has.
     let mut ranks: Vec<String> = Vec::new();
     for &i in &order {
-        let name = deck.cards[i].kinds.first().cloned().unwrap_or_default();
-        let rank = format!("{name} {}", points.values[i]);
+        let name = if same_by_rank {
+            deck.cards[i].kinds.first().cloned().unwrap_or_default()
+        } else {
+            let c = &deck.cards[i];
+            if c.face.is_empty() {
+                c.name.clone()
+            } else {
+                c.face.clone()
+            }
+        };
+        let rank = if same_by_rank {
+            format!("{name} {}", points.values[i])
+        } else {
+            name
+        };
         if !ranks.contains(&rank) {
             ranks.push(rank);
         }
     }
-    let lead = match &flow.auction {
-        Some(a) if a.first_lead == crate::ruleset::FirstLead::Declarer => {
+    let ranks_said = if same_by_rank {
+        format!("Ranks and {card} points: {}", ranks.join(", "))
+    } else {
+        let mut values: Vec<i64> = points.values.clone();
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        values.dedup();
+        let groups: Vec<String> = values
+            .iter()
+            .filter(|&&v| v != 0)
+            .map(|&v| {
+                let cards: CardSet = (0..deck.cards.len())
+                    .filter(|&i| points.values[i] == v)
+                    .map(|i| crate::deck::CardId(i as u8))
+                    .collect();
+                format!("{} {v}", cards_named(cards, deck, true, "and"))
+            })
+            .collect();
+        let scored = if groups.is_empty() {
+            format!("no {card} scores points")
+        } else {
+            format!("{card} points: {}", groups.join(", "))
+        };
+        format!(
+            "Ranks, high to low in each suit: {}; {scored}",
+            ranks.join(", ")
+        )
+    };
+    let opening = flow.lead_rules.opening_card.map(|c| {
+        format!(
+            "The player holding the {} leads it to the first trick.",
+            deck.card(c).name
+        )
+    });
+    let lead = match (&flow.auction, &opening) {
+        (_, Some(o)) => o.as_str(),
+        (Some(a), None) if a.first_lead == crate::ruleset::FirstLead::Declarer => {
             "The declarer leads first."
         }
         _ => "The player after the dealer leads first.",
@@ -666,10 +765,14 @@ fn tricks(
         vec![Rule::plain(format!(
             "{lead} A trick goes to the higher {card} of the \
              suit led or the higher trump; its winner draws first from the stock, then the other \
-             player, and leads the next. Ranks and {card} points: {}.",
-            ranks.join(", ")
+             player, and leads the next. {ranks_said}."
         ))]
     } else {
+        let trump = if flow.trump == crate::ruleset::TrumpRule::None && flow.auction.is_none() {
+            ""
+        } else {
+            " or the highest trump"
+        };
         let draw = if flow.deal_all || flow.talon {
             ""
         } else {
@@ -677,8 +780,7 @@ fn tricks(
         };
         vec![Rule::plain(format!(
             "{lead} Each player in turn plays one {card} to a trick; it goes to the highest {card} of the \
-             suit led or the highest trump{draw}, and its winner leads the next. Ranks and {card} points: {}.",
-            ranks.join(", ")
+             suit led{trump}{draw}, and its winner leads the next. {ranks_said}."
         ))]
     };
     if flow.later_equal_wins {
@@ -700,6 +802,26 @@ fn tricks(
         !flow.deal_all && !flow.talon,
         gone,
     )));
+    let rules = &flow.lead_rules;
+    if !rules.not_on_first_trick.is_empty() {
+        play.push(Rule::named(
+            "First trick",
+            format!(
+                "No one may play {} to the first trick, led or followed, unless they hold nothing else they may play.",
+                cards_named(rules.not_on_first_trick, deck, false, "or")
+            ),
+        ));
+    }
+    if !rules.until_broken.is_empty() {
+        play.push(Rule::named(
+            "Broken",
+            format!(
+                "{} may not be led until {} has been played to a trick, unless the leader holds nothing else.",
+                capitalized(&cards_named(rules.until_broken, deck, false, "or")),
+                cards_named(rules.broken_by, deck, false, "or")
+            ),
+        ));
+    }
     for (index, decl) in declarations.iter().enumerate() {
         let shows: Vec<&crate::ruleset::Meld> = flow
             .melds
@@ -767,6 +889,9 @@ fn tricks(
             "A hand is won as soon as a player's tricks bring them to {} {card} points.",
             flow.target
         ),
+        ClaimRule::PlayOut if flow.auction.is_none() && flow.melds.is_empty() => {
+            format!("Every trick is played; the scoring script gives the game points from the {card} points each player took.")
+        }
         ClaimRule::PlayOut => {
             "Every trick is played; the scoring script gives the game points from the sides' card points, melds and the contract.".to_string()
         }
@@ -778,7 +903,13 @@ fn tricks(
         )));
     }
     play.push(Rule::plain(match flow.length {
+        GameLength::Rounds(n) if flow.lowest_wins => {
+            format!("A game is {}; the lowest total wins.", hands(n))
+        }
         GameLength::Rounds(n) => format!("A game is {}; the higher total wins.", hands(n)),
+        GameLength::Target { score, max_rounds } if flow.lowest_wins => format!(
+            "A game ends when a player reaches {score} points (or after {max_rounds} hands); the lowest total wins."
+        ),
         GameLength::Target { score, max_rounds } => format!(
             "A game ends when a player reaches {score} game points (or after {max_rounds} hands)."
         ),
@@ -1484,6 +1615,29 @@ fn set_words(set: CardSet, deck: &Deck) -> String {
         format!("{} cards other than {} cards", kind.id, join_and(&others))
     } else {
         format!("{} of the {} cards", set.len(), kind.id)
+    }
+}
+
+/// Cards in words for a trick-taking sheet, one phrase a suit taken whole (`a Hearts card`,
+/// or with `each`: `each Hearts card`) or a card (`the Queen of Spades`), joined by `joiner`.
+fn cards_named(set: CardSet, deck: &Deck, each: bool, joiner: &str) -> String {
+    let mut parts = Vec::new();
+    for suit in &deck.suits {
+        let inside = set.intersection(suit.cards);
+        if inside.is_empty() {
+            continue;
+        }
+        if inside == suit.cards {
+            let article = if each { "each" } else { "a" };
+            parts.push(format!("{article} {} card", suit.name));
+        } else {
+            parts.extend(inside.iter().map(|c| format!("the {}", deck.card(c).name)));
+        }
+    }
+    match parts.len() {
+        0 => String::new(),
+        1 => parts.remove(0),
+        n => format!("{} {joiner} {}", parts[..n - 1].join(", "), parts[n - 1]),
     }
 }
 

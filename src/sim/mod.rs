@@ -225,6 +225,7 @@ pub fn play_game<R>(
             simulation: true,
             first_dealer,
             bet_limits: config.bet_limits,
+            first_hand: 0,
         },
         &mut agents,
         &mut agent_rng(seed),

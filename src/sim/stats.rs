@@ -322,6 +322,8 @@ pub struct Stats {
     special: BTreeMap<String, u64>,
     staked: bool,
     stake_outs: u64,
+    /// The lowest total wins a game (`lowest_wins`).
+    lowest_wins: bool,
 }
 
 impl Stats {
@@ -349,6 +351,7 @@ impl Stats {
             special: BTreeMap::new(),
             staked: ruleset.matching().is_some_and(|f| f.stake.is_some()),
             stake_outs: 0,
+            lowest_wins: ruleset.lowest_wins(),
         }
     }
 
@@ -366,14 +369,25 @@ impl Stats {
     fn add_hands(&mut self, seat_of: &[Seat], scores: &[i64], hands: &[HandResult]) {
         self.games += 1;
         self.stake_outs += u64::from(self.staked && scores.iter().any(|&s| s <= 0));
-        let top = scores.iter().copied().max().unwrap_or(0);
+        // Where the lowest total wins, a game is won and lost on the scores turned around.
+        let turned: Vec<i64> = if self.lowest_wins {
+            scores.iter().map(|&s| -s).collect()
+        } else {
+            Vec::new()
+        };
+        let ranked = if self.lowest_wins {
+            &turned[..]
+        } else {
+            scores
+        };
+        let top = ranked.iter().copied().max().unwrap_or(0);
         for (sums, &seat) in self.by_player.iter_mut().zip(seat_of) {
             let score = scores[seat];
             // Against a house a win is a hand won (counted by hand below); the bankroll at the
             // end is `per_game`.
             if !self.against_house {
-                sums.wins += u64::from(leads_alone(scores, seat, &self.teams));
-                sums.losses += u64::from(score < top);
+                sums.wins += u64::from(leads_alone(ranked, seat, &self.teams));
+                sums.losses += u64::from(ranked[seat] < top);
             }
             sums.per_game.add(score);
         }

@@ -236,6 +236,7 @@ impl BankerGame {
             game.ledger.first_dealer = first;
             game.ledger.dealer = first;
         }
+        game.ledger.start_at(options.first_hand);
         game.start_hand();
         Ok(game)
     }

@@ -149,6 +149,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         draws_before: 0,
         choices: Vec::new(),
     };
+    game.ledger.start_at(options.first_hand);
     game.start_hand().map_err(StartError::Script)?;
     Ok(game)
 }

@@ -19,14 +19,18 @@ use crate::ruleset::{
     ClaimRule, FirstDealer, FirstLead, Flow, FollowRules, GameLength, MAX_SEATS, MeldAddsTo,
     MeldMoment, PassedOut, Ruleset, TricksFlow, TrumpRule,
 };
-use crate::script::{FactValue, HandFacts};
+use crate::script::HandFacts;
 use crate::yaku::HandOutcome;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
 mod auction;
+mod facts;
+mod lead;
 mod worlds;
+
+pub use facts::{SeatFacts, TrickFacts};
 
 /// How the hands of a trick-taking game end.
 pub mod ends {
@@ -54,6 +58,8 @@ pub mod ends {
 pub enum Phase {
     /// A player bids or passes in the auction.
     Bid,
+    /// Each seat in turn sets aside the cards it passes (`[flow.pass]`), one a move.
+    Pass,
     /// The auction's winner, having taken the talon, discards as many cards.
     Discard,
     /// The auction's winner names trumps.
@@ -130,6 +136,14 @@ pub struct TricksGame {
     bidding: Vec<BidSeen>,
     /// The cards each seat has played to tricks this hand.
     played: PerSeat<CardSet>,
+    /// A card of `broken_by` has been played this hand.
+    broken: bool,
+    /// Which of each seat's own facts (`SeatFacts::NAMES`, a bit each) the scoring script may
+    /// read: asked once, as a search ends many hands.
+    reads_seat_facts: u8,
+    /// The cards each seat has set aside to pass (while passing), then the cards it passed
+    /// (which it knows the receiver holds).
+    gave: PerSeat<CardSet>,
 }
 
 /// One move of the auction as every seat saw it: who made it, the highest bid it was made
@@ -153,79 +167,6 @@ struct MeldScore {
     pending_melds: i64,
     /// Card points waiting for the seat's first trick.
     pending_points: i64,
-}
-
-/// A trick-taking hand's facts as the scoring script reads them, from one side (`self`, the
-/// winner's or the declarer's) against the other: what the game builds when a hand ends and
-/// `yaku score` builds from its flags, in one place.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrickFacts {
-    /// How the hand ended (an id of [`ends`]).
-    pub end: String,
-    /// Card points (melds added to them and the last trick included): this side's, the other's.
-    pub points: [i64; 2],
-    /// Tricks won: this side's, the other's.
-    pub tricks: [i64; 2],
-    /// Who closed the stock: `self`, `opponent` or `none`.
-    pub closer: String,
-    /// Meld points that count: this side's, the other's.
-    pub melds: [i64; 2],
-    /// The winning bid (0 without one), the named contract's id (empty for a value bid) and
-    /// its worth.
-    pub bid: i64,
-    /// The named contract's id.
-    pub contract: String,
-    /// The contract's worth.
-    pub value: i64,
-    /// This side's seat (the declarer's after an auction), and the first seat of the other.
-    pub seat: usize,
-    /// The first seat of the other side.
-    pub opponent_seat: usize,
-    /// The seats on this side, a bit each (seat 0 the lowest).
-    pub side: u8,
-    /// The seats at the table.
-    pub seats: usize,
-    /// The hand (1-based).
-    pub round: i64,
-    /// The game's hands.
-    pub rounds: i64,
-    /// This side's seat dealt.
-    pub dealer: bool,
-}
-
-impl TrickFacts {
-    /// The facts for the scoring script, in the order it has always read them.
-    pub fn hand_facts(self) -> HandFacts {
-        HandFacts {
-            round: self.round,
-            rounds: self.rounds,
-            dealer: self.dealer,
-            extra: vec![
-                ("end", FactValue::Text(self.end)),
-                ("points_self", FactValue::Int(self.points[0])),
-                ("points_opponent", FactValue::Int(self.points[1])),
-                ("tricks_self", FactValue::Int(self.tricks[0])),
-                ("tricks_opponent", FactValue::Int(self.tricks[1])),
-                ("closer", FactValue::Text(self.closer)),
-                ("melds_self", FactValue::Int(self.melds[0])),
-                ("melds_opponent", FactValue::Int(self.melds[1])),
-                ("bid", FactValue::Int(self.bid)),
-                ("contract", FactValue::Text(self.contract)),
-                ("value", FactValue::Int(self.value)),
-                ("seat", FactValue::Int(self.seat as i64)),
-                ("opponent_seat", FactValue::Int(self.opponent_seat as i64)),
-                (
-                    "side",
-                    FactValue::List(
-                        (0..self.seats)
-                            .map(|s| FactValue::Int(i64::from(self.side >> s & 1)))
-                            .collect(),
-                    ),
-                ),
-            ],
-            ..HandFacts::default()
-        }
-    }
 }
 
 /// Worlds a search deals to find one that agrees with the bidding, before it takes the one
@@ -302,7 +243,16 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         last_trick: None,
         bidding: Vec::new(),
         played: PerSeat::new(seats),
+        broken: false,
+        reads_seat_facts: 0,
+        gave: PerSeat::new(seats),
     };
+    if let Some(script) = &game.ruleset.scoring {
+        game.reads_seat_facts = (SeatFacts::NAMES.iter().enumerate())
+            .filter(|(_, n)| script.may_read(n))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
+    }
+    game.ledger.start_at(options.first_hand);
     game.start_hand();
     Ok(game)
 }
@@ -551,8 +501,19 @@ impl TricksGame {
         }
     }
 
-    /// The cards `seat` may play to the trick in progress.
+    /// The cards `seat` may play to the trick in progress: those the follow rules allow, less
+    /// the cards barred from the first trick where that leaves any.
     pub fn playable(&self, seat: Seat) -> CardSet {
+        let cards = self.follow_set(seat);
+        if self.flow.lead_rules.not_on_first_trick.is_empty() {
+            return cards;
+        }
+        self.first_trick_filter(cards)
+    }
+
+    /// The cards the follow rules let `seat` play to the trick in progress.
+    #[inline]
+    fn follow_set(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat];
         let Some(led) = self.led else { return hand };
         if !self.strict() {
@@ -600,6 +561,17 @@ impl TricksGame {
             " now that the stock is gone or closed".to_string()
         };
         let same = self.hands[seat] & deck.suits[self.suit(led)].cards;
+        let allowed = self.follow_set(seat);
+        if allowed != self.playable(seat) {
+            return format!(
+                "the first trick takes none of {} while you hold another card you may play",
+                (allowed - self.playable(seat))
+                    .iter()
+                    .map(|c| deck.card(c).name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         if self.follow.suit && !same.is_empty() {
             if self.follow.head && same.iter().any(|c| self.beats(c, self.best_card)) {
                 return format!("you must follow {suit} with a card that wins the trick");
@@ -865,6 +837,8 @@ impl TricksGame {
         self.high_bid = None;
         self.bidding.clear();
         self.played.fill(CardSet::EMPTY);
+        self.gave.fill(CardSet::EMPTY);
+        self.broken = false;
         self.declarer = None;
         self.melded.clear();
         self.follow = self.flow.follow;
@@ -873,16 +847,21 @@ impl TricksGame {
         self.talon = CardSet::EMPTY;
         self.talon_taken = false;
         self.to_discard = 0;
+        // Without a card turned up, trumps are fixed by the rules, or none until an auction's
+        // winner names them.
+        let no_card_trump = match self.flow.trump {
+            TrumpRule::Fixed(suit) => suit,
+            _ => self.ruleset.deck.suits.len(),
+        };
         if self.flow.talon {
-            // The cards left after the deal lie face down as the talon; trumps come from the
-            // auction.
+            // The cards left after the deal lie face down as the talon.
             self.talon = order[next..].iter().copied().collect();
             self.trump_card = None;
-            self.trump_suit = self.ruleset.deck.suits.len();
+            self.trump_suit = no_card_trump;
         } else if self.flow.deal_all {
-            // Every card is dealt; trumps come from the auction.
+            // Every card is dealt.
             self.trump_card = None;
-            self.trump_suit = self.ruleset.deck.suits.len();
+            self.trump_suit = no_card_trump;
         } else {
             let trump = order[next];
             self.trump_suit = self.suit(trump);
@@ -890,6 +869,19 @@ impl TricksGame {
             self.stock.extend_from_slice(&order[next + 1..]);
             self.stock.push(trump);
         }
+        let passes = self.flow.passing.as_ref().map(|p| p.direction(round));
+        if passes.is_some_and(|d| d != crate::ruleset::PassDirection::Keep) {
+            // Each seat sets aside the cards it passes, the seat after the dealer first.
+            self.turn = next_seat(self.ledger.dealer, seats);
+            self.phase = Phase::Pass;
+            return;
+        }
+        self.after_deal();
+    }
+
+    /// After the deal (and the passing): the auction, or play.
+    fn after_deal(&mut self) {
+        let seats = self.hands.len();
         if self.flow.auction.is_some() {
             // The auction starts with the seat after the dealer.
             self.turn = next_seat(self.ledger.dealer, seats);
@@ -945,8 +937,12 @@ impl TricksGame {
                 .and_then(|c| c.first_lead)
                 .unwrap_or(a.first_lead)
         };
-        self.leader = match (&self.flow.auction, self.declarer) {
-            (Some(a), Some(d)) if first_lead(a) == FirstLead::Declarer => d,
+        let opening = (self.flow.lead_rules.opening_card)
+            .and_then(|c| (0..seats).find(|&s| self.hands[s].contains(c)));
+        self.leader = match (&self.flow.auction, self.declarer, opening) {
+            // The holder of the opening card leads it.
+            (_, _, Some(holder)) => holder,
+            (Some(a), Some(d), None) if first_lead(a) == FirstLead::Declarer => d,
             _ => next_seat(self.ledger.dealer, seats),
         };
         self.turn = self.leader;
@@ -975,6 +971,7 @@ impl TricksGame {
         self.hands[seat].remove(card);
         self.played[seat].insert(card);
         self.shown.remove(card);
+        self.broken |= self.flow.lead_rules.broken_by.contains(card);
         self.led = Some(card);
         self.trick[0] = card;
         self.trick_len = 1;
@@ -995,6 +992,7 @@ impl TricksGame {
         self.hands[seat].remove(card);
         self.played[seat].insert(card);
         self.shown.remove(card);
+        self.broken |= self.flow.lead_rules.broken_by.contains(card);
         // 004: "A trick is taken by the highest card of the suit led or the highest trump card
         // in the trick."
         if self.beats(card, self.best_card) {
@@ -1186,6 +1184,9 @@ impl TricksGame {
             last_trick,
             bidding,
             played,
+            broken,
+            reads_seat_facts,
+            gave,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -1222,6 +1223,9 @@ impl TricksGame {
         last_trick.clone_from(&other.last_trick);
         bidding.clone_from(&other.bidding);
         played.clone_from(&other.played);
+        broken.clone_from(&other.broken);
+        reads_seat_facts.clone_from(&other.reads_seat_facts);
+        gave.clone_from(&other.gave);
         ledger.copy_from(&other.ledger, record);
     }
 
@@ -1285,6 +1289,7 @@ impl TricksGame {
             round: i64::from(self.ledger.round),
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,
+            by_seat: self.seat_facts(),
         }
         .hand_facts();
         if !self.ledger.carried.is_empty() {
@@ -1292,6 +1297,32 @@ impl TricksGame {
             facts.extra.push(("carry", carry));
         }
         facts
+    }
+
+    /// Each seat's own tricks, where the scoring script may read them (they are built only
+    /// then: a search ends many hands).
+    fn seat_facts(&self) -> Option<SeatFacts> {
+        if self.reads_seat_facts == 0 {
+            return None;
+        }
+        // The captured cards' ids are built only where the script reads them.
+        let reads_won = self.reads_seat_facts & 1 << 2 != 0;
+        let deck = &self.ruleset.deck;
+        let seats = self.hands.len();
+        Some(SeatFacts {
+            points: (0..seats).map(|s| self.points(s)).collect(),
+            tricks: (0..seats).map(|s| i64::from(self.tricks[s])).collect(),
+            won: (0..seats)
+                .map(|s| match reads_won {
+                    true => self.won[s]
+                        .iter()
+                        .map(|c| deck.id_of(c).to_string())
+                        .collect(),
+                    false => Vec::new(),
+                })
+                .collect(),
+            last_trick: self.last_trick.map_or(-1, |s| s as i64),
+        })
     }
 
     fn end_hand(&mut self, winner: Seat, end: HandEnd) {
@@ -1398,6 +1429,13 @@ impl TricksGame {
             Phase::Discard => {
                 out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
             }
+            Phase::Pass => {
+                out.extend(
+                    (self.hands[seat] - self.gave[seat])
+                        .iter()
+                        .map(|card| Action::Play { card }),
+                );
+            }
             Phase::NameTrump => {
                 if let Some(t) = self.flow.auction.as_ref().and_then(|a| a.name_trump) {
                     out.extend(
@@ -1411,7 +1449,7 @@ impl TricksGame {
                 }
             }
             Phase::Lead => {
-                out.extend(self.hands[seat].iter().map(|card| Action::Play { card }));
+                out.extend(self.leadable(seat).iter().map(|card| Action::Play { card }));
                 let allowed = |d: &DeclId| self.when_holds(*d, seat);
                 if !self.lead_shown {
                     self.meld_moves(seat, MeldMoment::Lead, out);
@@ -1540,6 +1578,28 @@ impl TricksGame {
                     self.after_talon();
                 }
             }
+            (Phase::Pass, Action::Play { card }) => {
+                if !(self.hands[seat] - self.gave[seat]).contains(card) {
+                    return Err(IllegalAction::new(format!(
+                        "`{}` is not in your hand (or is set aside to pass already)",
+                        deck.id_of(card)
+                    )));
+                }
+                self.set_aside(card);
+            }
+            (Phase::Pass, _) => {
+                let passing = self.flow.passing.as_ref().expect("the rules pass cards");
+                return Err(IllegalAction::new(format!(
+                    "pass {} more card{} {} (play a card from your hand)",
+                    passing.cards - self.gave[seat].len(),
+                    if passing.cards - self.gave[seat].len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    passing.direction(self.ledger.round).name()
+                )));
+            }
             (Phase::Discard, _) => {
                 return Err(IllegalAction::new(format!(
                     "you took the talon: discard {} more card{} (play a card from your hand)",
@@ -1573,6 +1633,9 @@ impl TricksGame {
                         "`{}` is not in your hand",
                         deck.id_of(card)
                     )));
+                }
+                if !self.leadable(seat).contains(card) {
+                    return Err(IllegalAction::new(self.lead_refusal(seat, card)));
                 }
                 self.lead(card);
             }
@@ -1812,7 +1875,7 @@ impl Game for TricksGame {
         let mut unseen = CardSet::EMPTY;
         for (s, hand) in self.hands.iter().enumerate() {
             if s != seat {
-                unseen |= *hand - self.shown;
+                unseen |= *hand - self.known_in(seat, s);
             }
         }
         for &c in &self.stock[self.stock_pos..] {

@@ -25,6 +25,8 @@ pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
     match view.phase {
         Phase::Bid => bid(view, legal),
         Phase::Discard => discard(view, legal),
+        Phase::Pass => pass(view, legal),
+        Phase::Lead | Phase::Follow if view.flow.lowest_wins => avoid(view, legal),
         Phase::NameTrump => name_trump(view, legal),
         Phase::Lead => lead(view, legal),
         Phase::Meld => best_meld(view, legal, MeldMoment::WonTrick).unwrap_or_else(|| {
@@ -209,6 +211,69 @@ fn discard(view: &TricksView, legal: &[Action]) -> Action {
         plays(legal).min_by_key(|&c| (view.card_points(c), length(c), view.rank(c)))
     };
     pick.map_or(legal[0], |card| Action::Play { card })
+}
+
+/// How much a card threatens a hand whose card points are penalties: its rank (a high card
+/// takes tricks) and four ranks for each of its points, so that the Queen of Spades (13) comes
+/// first, then high hearts, then Aces and Kings before low hearts.
+fn danger(view: &TricksView, card: CardId) -> i64 {
+    view.rank(card) + 4 * view.card_points(card)
+}
+
+/// Chooses a card to pass: where card points are penalties (`lowest_wins`), the most dangerous
+/// card (most points, then highest); otherwise the card worth least to it (fewest points,
+/// lowest, not a trump).
+fn pass(view: &TricksView, legal: &[Action]) -> Action {
+    let pick = if view.flow.lowest_wins {
+        plays(legal).max_by_key(|&c| danger(view, c))
+    } else {
+        plays(legal).min_by_key(|&c| (cost(view, c), view.rank(c)))
+    };
+    pick.map_or(legal[0], |card| Action::Play { card })
+}
+
+/// Where card points are penalties (`lowest_wins`): lead its lowest card; following suit, play
+/// the highest card that does not take the trick, else (every card takes it) its highest
+/// when it plays last and its lowest before; unable to follow, throw its most dangerous card.
+fn avoid(view: &TricksView, legal: &[Action]) -> Action {
+    let cards: Vec<CardId> = plays(legal).collect();
+    let Some(&first) = cards.first() else {
+        return legal[0];
+    };
+    let Some((_, best)) = view.best else {
+        let low = cards
+            .iter()
+            .copied()
+            .min_by_key(|&c| (view.rank(c), view.card_points(c)));
+        return Action::Play {
+            card: low.unwrap_or(first),
+        };
+    };
+    let led = view.led.map_or(view.suit(best), |c| view.suit(c));
+    let following = cards.iter().any(|&c| view.suit(c) == led);
+    let pick = if following {
+        let under = cards
+            .iter()
+            .copied()
+            .filter(|&c| !view.beats(c, best))
+            .max_by_key(|&c| view.rank(c));
+        let last = view.trick_len + 1 == view.seats;
+        under.or_else(|| {
+            if last {
+                cards
+                    .iter()
+                    .copied()
+                    .max_by_key(|&c| (-view.card_points(c), view.rank(c)))
+            } else {
+                cards.iter().copied().min_by_key(|&c| view.rank(c))
+            }
+        })
+    } else {
+        cards.iter().copied().max_by_key(|&c| danger(view, c))
+    };
+    Action::Play {
+        card: pick.unwrap_or(first),
+    }
 }
 
 /// Under a contract that must take no trick: the declarer leads its lowest card and plays the

@@ -9,7 +9,7 @@ mod greedy;
 pub mod melds;
 mod view;
 
-pub use game::{Phase, TrickFacts, TricksGame, ends, start};
+pub use game::{Phase, SeatFacts, TrickFacts, TricksGame, ends, start};
 pub use view::TricksView;
 
 use crate::core::{Agent, Game, StartError, StartOptions};
@@ -71,6 +71,8 @@ impl crate::families::Family for Tricks {
 
 #[cfg(test)]
 mod dreier_tests;
+#[cfg(test)]
+mod hearts_tests;
 #[cfg(test)]
 mod many_melds_tests;
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub struct TricksView<'g> {
     pub best: Option<(Seat, CardId)>,
     /// Cards played to the trick so far (the lead included).
     pub trick_len: usize,
+    /// The cards of the trick so far.
+    pub trick: CardSet,
     /// Seats at the table.
     pub seats: usize,
     /// The follow rules of the hand.
@@ -126,6 +128,7 @@ impl<'g> TricksView<'g> {
             led: game.led(),
             best: game.best(),
             trick_len: game.trick().len(),
+            trick: game.trick().iter().copied().collect(),
             seats,
             follow: game.follow_rules(),
             high_bid: game.high_bid(),

@@ -82,7 +82,9 @@ pub(super) fn flow(
         .ok()
         .flatten()
         .unwrap_or_else(|| vec![hand_size]);
-    if deal_packets.iter().sum::<u32>() != hand_size && !deck.cards.is_empty() {
+    // With the whole deck dealt the packets repeat until a hand is full (one at a time:
+    // `deal_packets = [1]`); otherwise they add up to a hand.
+    if !deal_all && deal_packets.iter().sum::<u32>() != hand_size && !deck.cards.is_empty() {
         errors.push(Diagnostic::error(
             format!(
                 "`deal_packets` add up to {} cards, but each hand holds {hand_size}",
@@ -92,16 +94,11 @@ pub(super) fn flow(
         ));
     }
     let trump_at = r.item("trump").map(|i| i.loc.clone());
-    let trump = choice(
-        &mut r,
-        "trump",
-        &[
-            ("turned-up", TrumpRule::TurnedUp),
-            ("declarer", TrumpRule::Declarer),
-        ],
-        errors,
-    )
-    .unwrap_or(TrumpRule::TurnedUp);
+    // An unknown `trump` is reported once: the deal's own default stands in for it.
+    let trump = trump_rule(&mut r, deck, errors).unwrap_or(match (&trump_at, deal_all || talon) {
+        (Some(_), true) => TrumpRule::None,
+        _ => TrumpRule::TurnedUp,
+    });
     if (deal_all || talon) && trump == TrumpRule::TurnedUp {
         errors.push(
             Diagnostic::error(
@@ -109,10 +106,88 @@ pub(super) fn flow(
                 trump_at.clone().unwrap_or_else(|| loc.clone()),
             )
             .with_help(Some(
-                "write `trump = \"declarer\"` with a `[flow.auction]`: the auction's winner names trumps".into(),
+                "write `trump = \"declarer\"` with a `[flow.auction]` (the auction's winner names trumps), `trump = \"none\"` (no trumps), or a suit's id (trumps fixed by the rules)".into(),
             )),
         );
     }
+    if !(deal_all || talon)
+        && let (TrumpRule::None | TrumpRule::Fixed(_), Some(at)) = (trump, &trump_at)
+    {
+        errors.push(
+            Diagnostic::error(
+                "trumps without a turned-up card need `deal = \"all\"` or `\"talon\"`",
+                at.clone(),
+            )
+            .with_help(Some(
+                "with a stock the card after the deal is turned up for trumps: write `deal = \"all\"` to deal the whole deck".into(),
+            )),
+        );
+    }
+    let names = vocab.names(crate::ruleset::scope::CONSTANT);
+    let constant_set = |key: &str, r: &mut TableReader, errors: &mut Vec<Diagnostic>| {
+        let s = r.string(key, errors)?;
+        let p = compile_expr(&s, crate::expr::Type::Set, &names, errors)?;
+        Some((
+            p.set(&crate::expr::Context {
+                pile: CardSet::EMPTY,
+                facts: &[],
+            }),
+            s.loc.clone(),
+        ))
+    };
+    let opening = r.string("opening_lead", errors);
+    let opening_card = opening
+        .as_ref()
+        .and_then(|s| match deck.parse_card(s.text) {
+            Some(c) => Some(c),
+            None => {
+                errors.push(
+                    Diagnostic::error(
+                        format!("the deck `{}` has no card `{}`", deck.id, s.text),
+                        s.loc.clone(),
+                    )
+                    .with_help(did_you_mean(s.text, deck.card_ids())),
+                );
+                None
+            }
+        });
+    let not_on_first_trick = constant_set("not_on_first_trick", &mut r, errors);
+    let until_broken = constant_set("lead_when_broken", &mut r, errors);
+    let broken_by = constant_set("broken_by", &mut r, errors);
+    if let (Some((_, at)), None) = (&broken_by, &until_broken) {
+        errors.push(
+            Diagnostic::error("`broken_by` without `lead_when_broken`", at.clone()).with_help(
+                Some("`broken_by` says which cards break `lead_when_broken`: give both".into()),
+            ),
+        );
+    }
+    for (set, key) in [
+        (&not_on_first_trick, "not_on_first_trick"),
+        (&until_broken, "lead_when_broken"),
+    ] {
+        if let Some((cards, at)) = set
+            && *cards == deck.all()
+        {
+            errors.push(
+                Diagnostic::error(format!("`{key}` holds every card of the deck"), at.clone())
+                    .with_help(Some(
+                    "name the cards the rule binds (`hearts + spades-queen`), not the whole deck"
+                        .into(),
+                )),
+            );
+        }
+    }
+    let until_broken = until_broken.map_or(CardSet::EMPTY, |(c, _)| c);
+    let lead_rules = LeadRules {
+        opening_card,
+        not_on_first_trick: not_on_first_trick.map_or(CardSet::EMPTY, |(c, _)| c),
+        until_broken,
+        broken_by: broken_by.map_or(until_broken, |(c, _)| c),
+    };
+    let passing = r
+        .table("pass", errors)
+        .and_then(|(t, l)| passing(t, l, (min_players, max_players), hand_size, errors));
+    let lowest_wins = r.boolean("lowest_wins", errors).is_some_and(|(b, _)| b);
     let rank = attribute(&mut r, "rank", "rank", deck, loc, errors);
     let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
     let target = r.int("target", errors).map_or(66, |(n, _)| n);
@@ -312,6 +387,9 @@ pub(super) fn flow(
         deal_all,
         talon,
         trump,
+        lead_rules,
+        passing,
+        lowest_wins,
         auction,
         meld_table: crate::ruleset::melds::MeldTable::new(deck, &melds, rank),
         melds,
@@ -335,6 +413,114 @@ pub(super) fn flow(
         close: one("close"),
         claim_declaration,
     })))
+}
+
+/// `trump`: `turned-up`, `declarer`, `none`, or a suit's id (trumps fixed by the rules).
+fn trump_rule(r: &mut TableReader, deck: &Deck, errors: &mut Vec<Diagnostic>) -> Option<TrumpRule> {
+    let s = r.string("trump", errors)?;
+    match s.text {
+        "turned-up" => return Some(TrumpRule::TurnedUp),
+        "declarer" => return Some(TrumpRule::Declarer),
+        "none" => return Some(TrumpRule::None),
+        _ => {}
+    }
+    if let Some(i) = deck.suits.iter().position(|x| x.id == s.text) {
+        return Some(TrumpRule::Fixed(i));
+    }
+    let words = ["turned-up", "declarer", "none"]
+        .into_iter()
+        .chain(deck.suits.iter().map(|x| x.id.as_str()));
+    errors.push(
+        Diagnostic::error(
+            format!("unknown value `{}` for `trump`", s.text),
+            s.loc.clone(),
+        )
+        .with_help(did_you_mean(s.text, words).or_else(|| {
+            Some(format!(
+                "`trump` takes `turned-up`, `declarer`, `none` or a suit of the deck `{}`",
+                deck.id
+            ))
+        })),
+    );
+    None
+}
+
+/// `[flow.pass]`: `cards` (1 to the hand's size) and `directions` (each `left`, `right`,
+/// `across` or `none`; `across` only where every table allowed is of an even size).
+fn passing(
+    t: &Table,
+    loc: &Loc,
+    (min_players, max_players): (u32, u32),
+    hand_size: u32,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Passing> {
+    let mut r = TableReader::new(t, loc.clone(), "`[flow.pass]`").defined_by(&keys::PASS);
+    let cards = r.int("cards", errors);
+    let names = r.strings("directions", errors);
+    r.finish(errors);
+    let Some((cards, at)) = cards else {
+        errors.push(
+            Diagnostic::error("`[flow.pass]` needs `cards`", loc.clone())
+                .with_help(Some("the cards each seat passes, e.g. `cards = 3`".into())),
+        );
+        return None;
+    };
+    let cards_ok = (1..=i64::from(hand_size)).contains(&cards);
+    if !cards_ok {
+        errors.push(Diagnostic::error(
+            format!("`cards` must be between 1 and the hand's {hand_size} cards, found {cards}"),
+            at.clone(),
+        ));
+    }
+    if names.is_empty() {
+        errors.push(
+            Diagnostic::error("`[flow.pass]` needs `directions`", loc.clone()).with_help(Some(
+                "one a hand, taken in turn: `directions = [\"left\", \"right\", \"across\", \"none\"]`".into(),
+            )),
+        );
+        return None;
+    }
+    if names.len() > 64 {
+        errors.push(Diagnostic::error(
+            format!(
+                "`directions` lists at most 64 hands' directions, found {}",
+                names.len()
+            ),
+            names[64].loc.clone(),
+        ));
+        return None;
+    }
+    let mut directions = Vec::new();
+    for n in &names {
+        match PassDirection::NAMES.iter().find(|(w, _)| *w == n.text) {
+            Some((_, d)) => {
+                if *d == PassDirection::Across && (min_players..=max_players).any(|p| p % 2 == 1) {
+                    errors.push(Diagnostic::error(
+                        "`across` needs a table of an even size: no seat sits opposite at an odd one",
+                        n.loc.clone(),
+                    ).with_help(Some(format!(
+                        "this ruleset seats {min_players} to {max_players}; set `min_players` and `max_players` to even sizes, or pass `left` and `right` only"
+                    ))));
+                }
+                directions.push(*d);
+            }
+            None => errors.push(
+                Diagnostic::error(
+                    format!("unknown pass direction `{}`", n.text),
+                    n.loc.clone(),
+                )
+                .with_help(
+                    did_you_mean(n.text, PassDirection::NAMES.iter().map(|(w, _)| *w)).or_else(
+                        || Some("a direction is `left`, `right`, `across` or `none`".into()),
+                    ),
+                ),
+            ),
+        }
+    }
+    (cards_ok && directions.len() == names.len()).then_some(Passing {
+        cards: cards as u32,
+        directions,
+    })
 }
 
 /// `follow` (a named rule set) and `follow_rules` (the flags, which win), or `None` when neither
@@ -1171,8 +1357,32 @@ pub(in crate::ruleset) fn tricks_sample_facts(
             (80, 0, 5, 0, "opponent", 150),
             (30, 66, 0, 4, "none", 40),
         ] {
+            // Each seat's own: this side's first seat and the other's hold the points and
+            // tricks, the rest none.
+            let by_seat = |v_self: i64, v_opp: i64| -> FactValue {
+                FactValue::List(
+                    (0..seats)
+                        .map(|s| {
+                            FactValue::Int(if s == 0 {
+                                v_self
+                            } else if s == opponent_seat {
+                                v_opp
+                            } else {
+                                0
+                            })
+                        })
+                        .collect(),
+                )
+            };
             for (bid, contract, value) in &bids {
                 out.push(vec![
+                    ("points_by_seat", by_seat(points_self, points_opponent)),
+                    ("tricks_by_seat", by_seat(tricks_self, tricks_opponent)),
+                    (
+                        "won_by_seat",
+                        FactValue::List(vec![FactValue::List(Vec::new()); seats]),
+                    ),
+                    ("last_trick_seat", FactValue::Int(0)),
                     ("end", FactValue::Text(end.into())),
                     ("points_self", FactValue::Int(points_self)),
                     ("points_opponent", FactValue::Int(points_opponent)),

@@ -79,6 +79,98 @@ pub enum TrumpRule {
     TurnedUp,
     /// The winner of the auction names it.
     Declarer,
+    /// No trumps: every trick goes to the best card of the suit led (`trump = "none"`).
+    None,
+    /// A suit fixed by the rules, without an auction (`trump = "spades"`): an index into the
+    /// deck's suits.
+    Fixed(usize),
+}
+
+/// Where passed cards go (`[flow.pass] directions`): a seat passes to the seat this many places
+/// after it in the order of play, or keeps its cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassDirection {
+    /// To the next seat in the order of play (`left`).
+    Left,
+    /// To the seat before it (`right`).
+    Right,
+    /// To the seat opposite, half the table on (`across`; only at tables of an even size).
+    Across,
+    /// No passing this hand (`none`).
+    Keep,
+}
+
+impl PassDirection {
+    /// The names `directions` takes, in order.
+    pub const NAMES: [(&'static str, PassDirection); 4] = [
+        ("left", PassDirection::Left),
+        ("right", PassDirection::Right),
+        ("across", PassDirection::Across),
+        ("none", PassDirection::Keep),
+    ];
+
+    /// The seat `seat` passes to at a table of `seats`, or `None` when it keeps its cards.
+    pub fn to(self, seat: usize, seats: usize) -> Option<usize> {
+        match self {
+            PassDirection::Left => Some((seat + 1) % seats),
+            PassDirection::Right => Some((seat + seats - 1) % seats),
+            PassDirection::Across => Some((seat + seats / 2) % seats),
+            PassDirection::Keep => None,
+        }
+    }
+
+    /// Its name, as `directions` writes it.
+    pub fn name(self) -> &'static str {
+        PassDirection::NAMES
+            .iter()
+            .find(|(_, d)| *d == self)
+            .map_or("none", |(n, _)| n)
+    }
+}
+
+/// Passing cards before play (`[flow.pass]`): each seat in turn, from the seat after the dealer,
+/// sets aside `cards` cards of its dealt hand; once every seat has, each passes them on in the
+/// hand's direction, the `directions` taken in turn by hand number (hand 1 the first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Passing {
+    /// Cards each seat passes.
+    pub cards: u32,
+    /// The direction of hand k is `directions[(k - 1) % len]`.
+    pub directions: Vec<PassDirection>,
+}
+
+impl Passing {
+    /// The direction of hand `round` (1-based).
+    pub fn direction(&self, round: u32) -> PassDirection {
+        let n = self.directions.len().max(1);
+        self.directions
+            .get((round.max(1) as usize - 1) % n)
+            .copied()
+            .unwrap_or(PassDirection::Keep)
+    }
+}
+
+/// The rules of the first trick and of leading (`opening_lead`, `not_on_first_trick`,
+/// `lead_when_broken`): all empty, the lead is free.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeadRules {
+    /// The card that must lead the first trick: its holder leads it (where it was dealt).
+    pub opening_card: Option<crate::deck::CardId>,
+    /// Cards that may not be played to the first trick (led or followed) unless the player holds
+    /// nothing else it may play.
+    pub not_on_first_trick: crate::deck::CardSet,
+    /// Cards that may not be led until a card of `broken_by` has been played to a trick
+    /// ("broken"), unless the leader holds nothing else.
+    pub until_broken: crate::deck::CardSet,
+    /// The cards whose play breaks them (`broken_by`; `until_broken` unless given).
+    pub broken_by: crate::deck::CardSet,
+}
+
+impl LeadRules {
+    /// True when no rule binds the lead or the first trick.
+    pub fn is_free(&self) -> bool {
+        *self == LeadRules::default()
+    }
 }
 
 /// What happens when every player passes in an auction.
@@ -331,6 +423,13 @@ pub struct TricksFlow {
     pub talon: bool,
     /// Where the trump suit comes from.
     pub trump: TrumpRule,
+    /// The rules of the first trick and of leading.
+    pub lead_rules: LeadRules,
+    /// Passing cards before play, if the rules hold it.
+    pub passing: Option<Passing>,
+    /// The lowest total wins the game (`lowest_wins = true`), and the bots take card points as
+    /// penalties: they pass, lead and throw to take as few as they can.
+    pub lowest_wins: bool,
     /// The auction before play, if the rules hold one.
     pub auction: Option<Auction>,
     /// The melds, in ruleset order: those shown before the first lead (once trumps are known)

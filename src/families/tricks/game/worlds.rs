@@ -29,7 +29,7 @@ impl TricksGame {
         // the stock under the turned-up trump are dealt again.
         let mut hidden = CardSet::EMPTY;
         for s in (1..seats).map(|k| (seat + k) % seats) {
-            hidden |= self.hands[s] - (self.shown & self.hands[s]);
+            hidden |= self.hands[s] - self.known_in(seat, s);
         }
         for &c in &self.stock[self.stock_pos..] {
             if Some(c) != self.trump_card {
@@ -68,6 +68,14 @@ impl TricksGame {
                 self.deal_pool(seat, &best[..n], talon_hidden, world);
             }
         }
+        // While the seats set aside the cards they pass, the others' choices are hidden: each
+        // sets aside as many of its dealt cards in the world.
+        if self.phase == Phase::Pass {
+            for s in (1..seats).map(|k| (seat + k) % seats) {
+                let k = self.gave[s].len() as usize;
+                world.gave[s] = world.hands[s].iter().take(k).collect();
+            }
+        }
         world.orders = Vec::new().into_iter();
         world.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
         world.ledger.log = false;
@@ -91,7 +99,7 @@ impl TricksGame {
         let seats = self.hands.len();
         let mut need = 0;
         for s in (1..seats).map(|k| (seat + k) % seats) {
-            let known = self.shown & self.hands[s];
+            let known = self.known_in(seat, s);
             let k = (self.hands[s] - known).len() as usize;
             world.hands[s] = known | pool[need..need + k].iter().copied().collect::<CardSet>();
             need += k;
@@ -107,6 +115,17 @@ impl TricksGame {
         if let Some(t) = self.trump_card {
             world.stock.push(t);
         }
+    }
+
+    /// The cards of `other`'s hand that `seat` knows are there: those shown (melds), and those
+    /// `seat` passed to it once they are passed.
+    pub(super) fn known_in(&self, seat: Seat, other: Seat) -> CardSet {
+        let passed = if self.phase == Phase::Pass {
+            CardSet::EMPTY
+        } else {
+            self.gave[seat]
+        };
+        (self.shown | passed) & self.hands[other]
     }
 
     /// True when a search by `seat` deals worlds that agree with the bidding: the auction

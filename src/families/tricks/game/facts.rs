@@ -1,0 +1,127 @@
+//! A trick-taking hand's facts as the scoring script reads them: the sides' (pooled) and each
+//! seat's own.
+
+use crate::script::{FactValue, HandFacts};
+
+/// A trick-taking hand's facts as the scoring script reads them, from one side (`self`, the
+/// winner's or the declarer's) against the other: what the game builds when a hand ends and
+/// `yaku score` builds from its flags, in one place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrickFacts {
+    /// How the hand ended (an id of [`super::ends`]).
+    pub end: String,
+    /// Card points (melds added to them and the last trick included): this side's, the other's.
+    pub points: [i64; 2],
+    /// Tricks won: this side's, the other's.
+    pub tricks: [i64; 2],
+    /// Who closed the stock: `self`, `opponent` or `none`.
+    pub closer: String,
+    /// Meld points that count: this side's, the other's.
+    pub melds: [i64; 2],
+    /// The winning bid (0 without one), the named contract's id (empty for a value bid) and
+    /// its worth.
+    pub bid: i64,
+    /// The named contract's id.
+    pub contract: String,
+    /// The contract's worth.
+    pub value: i64,
+    /// This side's seat (the declarer's after an auction), and the first seat of the other.
+    pub seat: usize,
+    /// The first seat of the other side.
+    pub opponent_seat: usize,
+    /// The seats on this side, a bit each (seat 0 the lowest).
+    pub side: u8,
+    /// The seats at the table.
+    pub seats: usize,
+    /// The hand (1-based).
+    pub round: i64,
+    /// The game's hands.
+    pub rounds: i64,
+    /// This side's seat dealt.
+    pub dealer: bool,
+    /// Each seat's own card points, tricks and captured cards (by id), and the seat that took
+    /// the last trick (-1 before it): given to the script as `points_by_seat`,
+    /// `tricks_by_seat`, `won_by_seat` and `last_trick_seat` where it reads them (empty: not
+    /// given).
+    pub by_seat: Option<SeatFacts>,
+}
+
+/// Each seat's own tricks, as the scoring script reads them (not pooled by sides).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatFacts {
+    /// Each seat's card points (its melds added to them and the last trick included).
+    pub points: Vec<i64>,
+    /// Each seat's tricks.
+    pub tricks: Vec<i64>,
+    /// Each seat's captured cards, by id.
+    pub won: Vec<Vec<String>>,
+    /// The seat that took the last trick, or -1.
+    pub last_trick: i64,
+}
+
+impl SeatFacts {
+    /// The names the scoring script reads them by.
+    pub const NAMES: [&'static str; 4] = [
+        "points_by_seat",
+        "tricks_by_seat",
+        "won_by_seat",
+        "last_trick_seat",
+    ];
+
+    fn push(self, extra: &mut Vec<(&'static str, FactValue)>) {
+        let ints = |v: Vec<i64>| FactValue::List(v.into_iter().map(FactValue::Int).collect());
+        extra.push(("points_by_seat", ints(self.points)));
+        extra.push(("tricks_by_seat", ints(self.tricks)));
+        extra.push((
+            "won_by_seat",
+            FactValue::List(
+                self.won
+                    .into_iter()
+                    .map(|w| FactValue::List(w.into_iter().map(FactValue::Text).collect()))
+                    .collect(),
+            ),
+        ));
+        extra.push(("last_trick_seat", FactValue::Int(self.last_trick)));
+    }
+}
+
+impl TrickFacts {
+    /// The facts for the scoring script, in the order it has always read them.
+    pub fn hand_facts(self) -> HandFacts {
+        let mut extra = Vec::new();
+        if let Some(by_seat) = self.by_seat {
+            by_seat.push(&mut extra);
+        }
+        let mut facts = HandFacts {
+            round: self.round,
+            rounds: self.rounds,
+            dealer: self.dealer,
+            extra: vec![
+                ("end", FactValue::Text(self.end)),
+                ("points_self", FactValue::Int(self.points[0])),
+                ("points_opponent", FactValue::Int(self.points[1])),
+                ("tricks_self", FactValue::Int(self.tricks[0])),
+                ("tricks_opponent", FactValue::Int(self.tricks[1])),
+                ("closer", FactValue::Text(self.closer)),
+                ("melds_self", FactValue::Int(self.melds[0])),
+                ("melds_opponent", FactValue::Int(self.melds[1])),
+                ("bid", FactValue::Int(self.bid)),
+                ("contract", FactValue::Text(self.contract)),
+                ("value", FactValue::Int(self.value)),
+                ("seat", FactValue::Int(self.seat as i64)),
+                ("opponent_seat", FactValue::Int(self.opponent_seat as i64)),
+                (
+                    "side",
+                    FactValue::List(
+                        (0..self.seats)
+                            .map(|s| FactValue::Int(i64::from(self.side >> s & 1)))
+                            .collect(),
+                    ),
+                ),
+            ],
+            ..HandFacts::default()
+        };
+        facts.extra.append(&mut extra);
+        facts
+    }
+}
