@@ -26,16 +26,21 @@ fn blackjack(options: &[&str]) -> Arc<Ruleset> {
     )
 }
 
-/// A whole shoe whose first cards are `first` (by id without the suit: `ace`, `ten`, `king`,
-/// each of hearts), the rest the shoe's other cards in deck order.
+/// A whole shoe whose first cards are `first` (by id without the suit: `ace`, `ten`, `king`; of
+/// hearts while a copy is left, then of the next suit), the rest the shoe's other cards in deck
+/// order.
 fn shoe(r: &Ruleset, first: &[&str]) -> Vec<CardId> {
     let packs = r.banker().and_then(|f| f.shoe).map_or(1, |s| s.packs) as usize;
     let n = r.deck.cards.len();
     let mut left = vec![packs; n];
     let mut out = Vec::new();
     for f in first {
-        let id = format!("hearts-{f}");
-        let c = r.deck.card_by_id(&id).unwrap_or_else(|| panic!("{id}"));
+        // The first suit with a copy left: hearts, then diamonds, clubs, spades.
+        let c = ["hearts", "diamonds", "clubs", "spades"]
+            .iter()
+            .filter_map(|suit| r.deck.card_by_id(&format!("{suit}-{f}")))
+            .find(|c| left[c.index()] > 0)
+            .unwrap_or_else(|| panic!("no {f} left"));
         left[c.index()] -= 1;
         out.push(c);
     }
@@ -396,4 +401,73 @@ fn the_infinite_deck_edges_match_the_published_figures() {
             "{hand:?} against {up}"
         );
     }
+}
+
+/// The test ruleset of other payouts (`tests/rulesets/actions.toml`).
+fn other_rules() -> Arc<Ruleset> {
+    Arc::new(
+        ruleset::load("tests/rulesets/actions.toml")
+            .value
+            .expect("the test ruleset loads"),
+    )
+}
+
+/// One pack a hand: the first cards of the pack are `first`, the rest in deck order.
+fn pack(r: &Ruleset, first: &[&str]) -> Vec<CardId> {
+    shoe(r, first)
+}
+
+/// Equal totals go to the banker (a payout of `result = "lose"`); five cards pay 2 to 1 after a
+/// double on the fourth card (the doubled stake counted whole); the banker's two-card 20
+/// collects double from a doubled 21.
+#[test]
+fn other_payouts_ties_to_the_banker_five_cards_and_a_banker_special() {
+    let r = other_rules();
+    assert_eq!(pack(&r, &["ace"]).len(), 52);
+    let tie = hand(&r, &["ten", "ten", "eight", "eight"], &["stand"]);
+    let five = hand(
+        &r,
+        &["two", "ten", "two", "nine", "two", "two", "three"],
+        &["hit", "hit", "double"],
+    );
+    let special = hand(&r, &["five", "ten", "six", "king", "king"], &["double"]);
+    insta::assert_snapshot!(format!(
+        "a tie:\n{tie}\nfive cards:\n{five}\nthe banker's 20:\n{special}"
+    ));
+}
+
+/// The keys are checked: hands played by actions need a `stand` without `when`; a payout, insurance
+/// or an action without `[flow.play]` is refused where it is written.
+#[test]
+fn the_play_keys_are_checked() {
+    let text = std::fs::read_to_string("tests/rulesets/actions.toml").unwrap();
+    let no_stand = text.replace(
+        "effect = \"stand\"",
+        "effect = \"stand\"\nwhen = \"player_total > 1\"",
+    );
+    let found = ruleset::load_str("actions.toml", &no_stand);
+    let errors: Vec<String> = found
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("`effect = \"stand\"` and no `when`")),
+        "{errors:?}"
+    );
+    let no_play = text.replace("[flow.play]", "[flow.unused]");
+    let found = ruleset::load_str("actions.toml", &no_play);
+    let errors: Vec<String> = found
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("`[[flow.payout]]` needs `[flow.play]`")),
+        "{errors:?}"
+    );
 }

@@ -226,12 +226,14 @@ impl BankerGame {
     /// The facts of hand `i` while the seats act.
     fn acting_facts(&self, i: usize) -> [i64; 13] {
         let h = &self.seat_hands[i];
+        // The banker's first card is read only when the seats see it.
+        let seen = self.banker_seen();
         play_facts(
             &self.flow,
             Some((&h.cards, h.split)),
             self.hands_of(h.seat),
-            self.banker_seen(),
-            self.banco.first().copied(),
+            seen,
+            seen.first().copied(),
         )
     }
 

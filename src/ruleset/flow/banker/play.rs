@@ -45,8 +45,13 @@ pub(super) fn play_rules(
             (at("insurance"), "`[flow.insurance]`"),
             (at("payout"), "`[[flow.payout]]`"),
             (
-                sections.declarations.first().map(|(_, l, _)| l.clone()),
-                "a `[[declaration]]`",
+                // A declaration of another effect is refused as unknown already.
+                sections
+                    .declarations
+                    .iter()
+                    .find(|(d, ..)| PlayEffect::named(&d.effect).is_some())
+                    .map(|(_, l, _)| l.clone()),
+                "a `[[declaration]]` of a banker effect",
             ),
         ];
         for (l, what) in stray.into_iter().filter_map(|(l, w)| Some((l?, w))) {
