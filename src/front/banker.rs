@@ -137,6 +137,15 @@ impl Table for BankerTable {
         let g = banker(game);
         let view = g.view(seat);
         let mine = view.tiles;
+        if view.play.is_some() {
+            // Hands played by actions: the hand and the banker's card are in the prompt.
+            return format!(
+                "{}: you have {} chips, {} bet this hand\n",
+                self.names[seat],
+                view.bankroll,
+                g.bets().get(seat).copied().unwrap_or(0)
+            );
+        }
         if view.bet_kind.is_some() {
             return format!(
                 "{}: you have {} chips, {} staked this hand\n",
