@@ -129,6 +129,131 @@ fn run_table(
     super::EXIT_OK
 }
 
+/// `yaku analyze` on hands played by actions (Blackjack): on an infinite deck, the expected
+/// result per chip of the best play and of playing by the banker's drawing rules, and the best
+/// action of each first hand against each shown card, all worked out from the rules.
+fn run_play(
+    args: &AnalyzeArgs,
+    ruleset: &crate::ruleset::Ruleset,
+    flow: &std::sync::Arc<crate::ruleset::BankerFlow>,
+) -> i32 {
+    use crate::families::banker::analysis::play::{PlayOdds, Policy};
+    use crate::ruleset::PlayEffect;
+    if args.strategy.is_some() || args.packs.is_some() {
+        eprintln!(
+            "error: `{}` is analysed on an infinite deck for the best play and for playing like the banker; it takes no `--strategy` or `--packs` (measure a strategy with `yaku sim`)",
+            ruleset.id
+        );
+        return super::EXIT_USAGE;
+    }
+    let mut odds = PlayOdds::new(flow, &ruleset.deck);
+    let best = odds.edge(Policy::Best);
+    let like = odds.edge(Policy::LikeBanker);
+    // The table: one column per shown card value, one row per first hand (pair, soft, total).
+    let classes = odds.class_cards();
+    let mut columns: Vec<(usize, i64)> = Vec::new();
+    for (i, (card, _)) in classes.iter().enumerate() {
+        let v = flow.card_points[card.index()];
+        if !columns.iter().any(|&(_, w)| w == v) {
+            columns.push((i, v));
+        }
+    }
+    columns.sort_by_key(|&(_, v)| if v == 1 { i64::MAX } else { v });
+    // (pair, soft, total), the hand's classes, its label.
+    type Row = ((bool, bool, i64), Vec<usize>, String);
+    let mut rows: Vec<Row> = Vec::new();
+    for a in 0..classes.len() {
+        for b in a..classes.len() {
+            let cards = [classes[a].0, classes[b].0];
+            let facts =
+                crate::families::banker::play_facts(flow, Some((&cards, false)), 1, &[], None);
+            let key = (facts[8] == 1, facts[6] == 1, facts[0]);
+            if rows.iter().any(|(k, ..)| *k == key) {
+                continue;
+            }
+            let face = |c: crate::deck::CardId| ruleset.deck.cards[c.index()].face.clone();
+            let label = match key {
+                (true, ..) => format!("pair {}", face(cards[0])),
+                (false, true, t) => format!("soft {t}"),
+                (false, false, t) => format!("hard {t}"),
+            };
+            rows.push((key, vec![a, b], label));
+        }
+    }
+    rows.sort_by_key(|((pair, soft, total), ..)| (*pair, *soft, *total));
+    let letter = |e: Option<PlayEffect>| match e {
+        Some(PlayEffect::Hit) => "H",
+        Some(PlayEffect::Stand) => "S",
+        Some(PlayEffect::Double) => "D",
+        Some(PlayEffect::Split) => "P",
+        Some(PlayEffect::Surrender) => "R",
+        None => "-",
+    };
+    let table: Vec<(String, Vec<&str>)> = rows
+        .iter()
+        .map(|(_, hand, label)| {
+            let acts = columns
+                .iter()
+                .map(|&(up, _)| letter(odds.best_action(up, hand)))
+                .collect();
+            (label.clone(), acts)
+        })
+        .collect();
+    if args.json {
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "model": "infinite deck",
+            "best_play_ev": best.ev,
+            "like_banker_ev": like.ev,
+            "up_cards": columns.iter().map(|&(_, v)| v).collect::<Vec<_>>(),
+            "table": table.iter().map(|(l, a)| serde_json::json!({"hand": l, "actions": a})).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — on an infinite deck ({} kinds of card, each drawn with its share of a pack)",
+        ruleset.name, best.classes
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{:<34} {:>10}", "play", "per chip");
+    for (name, ev) in [
+        ("best action at every decision", best.ev),
+        ("by the banker's drawing rules", like.ev),
+    ] {
+        let _ = writeln!(out, "{name:<34} {:>+9.4}%", ev * 100.0);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "best action of the first two cards against the banker's shown card (H hit, S stand, D double, P split, R surrender)"
+    );
+    let _ = write!(out, "{:<10}", "");
+    for &(_, v) in &columns {
+        let _ = write!(
+            out,
+            "{:>3}",
+            if v == 1 {
+                "A".to_string()
+            } else {
+                v.to_string()
+            }
+        );
+    }
+    let _ = writeln!(out);
+    for (label, acts) in &table {
+        let _ = write!(out, "{label:<10}");
+        for a in acts {
+            let _ = write!(out, "{a:>3}");
+        }
+        let _ = writeln!(out);
+    }
+    print!("{out}");
+    super::EXIT_OK
+}
+
 /// `yaku analyze` on hands per seat drawn by rules (Oicho-Kabu): the best choice at each total
 /// where the rules leave it to the player, and the banker's edge, exactly.
 fn run_seats(
@@ -531,6 +656,9 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     };
     if flow.table_hand {
         return run_table(args, &ruleset, flow);
+    }
+    if flow.play.is_some() {
+        return run_play(args, &ruleset, flow);
     }
     if flow.pot.is_some() {
         return run_ranks(args, &ruleset, flow);

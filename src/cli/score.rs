@@ -132,6 +132,11 @@ pub fn run(args: &ScoreArgs) -> i32 {
     {
         return score_table(&ruleset, flow, args);
     }
+    if let Some(flow) = ruleset.banker()
+        && flow.play.is_some()
+    {
+        return score_play(&ruleset, flow, args);
+    }
     let (Some(pile), Some(hand)) = (cards(&ruleset, &args.captured), cards(&ruleset, &args.hand))
     else {
         return super::EXIT_FAILURE;
@@ -1293,6 +1298,103 @@ fn score_table(ruleset: &Ruleset, flow: &BankerFlow, args: &ScoreArgs) -> i32 {
     );
     let outcomes: Vec<String> = bets.iter().map(|(id, o)| format!("{id} {o}")).collect();
     println!("  if both stand: {}", outcomes.join(", "));
+    super::EXIT_OK
+}
+
+/// Hands played by actions (`[flow.play]`): the player's hand (`--captured`, in the order dealt)
+/// against the banker's (`--opponent-captured`, its shown cards first): the actions open
+/// against the banker's shown cards, the banker's drawing rule, and what settles the hand if
+/// both stand.
+fn score_play(ruleset: &Ruleset, flow: &BankerFlow, args: &ScoreArgs) -> i32 {
+    let packs = flow.shoe.map_or(1, |s| s.packs) as usize;
+    let (Some(player), Some(bank)) = (
+        card_list(ruleset, packs, &args.captured),
+        card_list(ruleset, packs, &args.opponent_captured),
+    ) else {
+        return super::EXIT_FAILURE;
+    };
+    let play = flow.play.as_ref().expect("hands played by actions");
+    let shown = &bank[..(play.banker_shown as usize).min(bank.len())];
+    let seen = banker::play_facts(
+        flow,
+        Some((&player, false)),
+        1,
+        shown,
+        shown.first().copied(),
+    );
+    let cx = crate::expr::Context {
+        pile: CardSet::EMPTY,
+        facts: &seen,
+    };
+    let open: Vec<&str> = play
+        .actions
+        .iter()
+        .filter(|a| a.when.as_ref().is_none_or(|w| w.truth(&cx)))
+        .map(|a| ruleset.declarations[a.decl.0 as usize].id.as_str())
+        .collect();
+    let whole = banker::play_facts(flow, None, 0, &bank, bank.first().copied());
+    let whole_cx = crate::expr::Context {
+        pile: CardSet::EMPTY,
+        facts: &whole,
+    };
+    let banker_rule = flow.banker_draw.iter().find(|r| r.when.truth(&whole_cx));
+    let (result, (n, d), by) = banker::hand_outcome(flow, &player, false, 1, &bank);
+    let result = match result {
+        crate::ruleset::PayResult::Win => format!("wins {n} to {d}"),
+        crate::ruleset::PayResult::Push => "pushes".to_string(),
+        crate::ruleset::PayResult::Lose if (n, d) == (1, 1) => "loses the stake".to_string(),
+        crate::ruleset::PayResult::Lose => format!("loses {n}/{d} of the stake"),
+    };
+    let deck = &ruleset.deck;
+    let soft = |cards: &[crate::deck::CardId]| banker::is_soft(flow, cards);
+    let draws = banker_rule.is_some_and(|r| r.action == crate::ruleset::DrawAction::Draw);
+    if args.json {
+        let doc = serde_json::json!({
+            "ruleset": ruleset.id,
+            "player": { "cards": player.iter().map(|&c| deck.id_of(c)).collect::<Vec<_>>(), "value": seen[0], "soft": soft(&player), "actions": open },
+            "banker": { "cards": bank.iter().map(|&c| deck.id_of(c)).collect::<Vec<_>>(), "value": whole[3], "soft": soft(&bank), "draws": draws },
+            "if_both_stand": { "outcome": result, "settled_by": by },
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return super::EXIT_OK;
+    }
+    let names = |cards: &[crate::deck::CardId]| {
+        cards
+            .iter()
+            .map(|&c| deck.card(c).name.clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let soft_word = |cards: &[crate::deck::CardId]| if soft(cards) { " (soft)" } else { "" };
+    println!("{}", ruleset.name);
+    println!(
+        "  player: {} = {}{}; against {} it may: {}",
+        names(&player),
+        seen[0],
+        soft_word(&player),
+        if shown.is_empty() {
+            "no shown card".to_string()
+        } else {
+            names(shown)
+        },
+        if open.is_empty() {
+            "nothing (it stands)".to_string()
+        } else {
+            open.join(", ")
+        }
+    );
+    println!(
+        "  banker: {} = {}{}; by the rules it {}",
+        names(&bank),
+        whole[3],
+        soft_word(&bank),
+        match banker_rule {
+            Some(r) if draws => format!("takes a card ({})", r.name),
+            Some(r) => format!("stands ({})", r.name),
+            None => "stands (no drawing rule holds)".to_string(),
+        }
+    );
+    println!("  if both stand: the player {result} ({by})");
     super::EXIT_OK
 }
 

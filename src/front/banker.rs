@@ -125,6 +125,11 @@ impl Table for BankerTable {
                 n => format!("{} {word}s {n}", self.names[seat]),
             });
         }
+        if let Action::Declare { decl, .. } = action
+            && let Some(d) = g.ruleset().declarations.get(decl.0 as usize)
+        {
+            return Some(format!("{}: {}", self.names[seat], d.name));
+        }
         Some(format!("{} {}", self.names[seat], describe(action)))
     }
 
@@ -132,6 +137,15 @@ impl Table for BankerTable {
         let g = banker(game);
         let view = g.view(seat);
         let mine = view.tiles;
+        if view.play.is_some() {
+            // Hands played by actions: the hand and the banker's card are in the prompt.
+            return format!(
+                "{}: you have {} chips, {} bet this hand\n",
+                self.names[seat],
+                view.bankroll,
+                g.bets().get(seat).copied().unwrap_or(0)
+            );
+        }
         if view.bet_kind.is_some() {
             return format!(
                 "{}: you have {} chips, {} staked this hand\n",
@@ -364,6 +378,25 @@ impl Table for BankerTable {
                 "bet how many chips? ({} to {}, Enter for {})",
                 view.limits.0, view.limits.1, view.limits.0
             ),
+            BankerPhase::Insure { .. } => format!(
+                "{}\ninsurance: how many chips? (0 to {}, Enter for none)",
+                play_line(g, &view),
+                legal.len().saturating_sub(1)
+            ),
+            BankerPhase::Act { .. } => {
+                let options: Vec<String> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Declare { decl, .. } => g
+                            .ruleset()
+                            .declarations
+                            .get(decl.0 as usize)
+                            .map(|d| format!("{} ({})", d.id, d.prompt)),
+                        _ => None,
+                    })
+                    .collect();
+                format!("{}\n{}?", play_line(g, &view), options.join(", "))
+            }
             _ => {
                 let options: Vec<String> = legal
                     .iter()
@@ -404,6 +437,31 @@ impl Table for BankerTable {
             && let Some(c) = command(&line.to_ascii_lowercase())
         {
             return c;
+        }
+        if matches!(g.phase(), BankerPhase::Act { .. }) {
+            let word = line.to_ascii_lowercase();
+            let found = legal.iter().copied().find(|a| match a {
+                Action::Declare { decl, .. } => g
+                    .ruleset()
+                    .declarations
+                    .get(decl.0 as usize)
+                    .is_some_and(|d| !word.is_empty() && d.id.starts_with(&word)),
+                _ => false,
+            });
+            return found.map(Input::Act).ok_or_else(|| {
+                "that is not allowed now: type one of the actions offered".to_string()
+            });
+        }
+        if matches!(g.phase(), BankerPhase::Insure { .. }) {
+            let amount = if line.is_empty() {
+                Some(0)
+            } else {
+                line.parse().ok()
+            };
+            return match amount.map(|amount| Action::Bet { amount }) {
+                Some(a) if legal.contains(&a) => Ok(Input::Act(a)),
+                _ => Err("that is not allowed now: insure 0 up to half your stake".into()),
+            };
         }
         let wanted = match line {
             "" if view.bet_kind.is_some() => Some(Action::Bet { amount: 0 }),
@@ -449,6 +507,17 @@ impl Table for BankerTable {
             return match amount {
                 0 => format!("stake nothing on {bet}"),
                 n => format!("stake {n} on {bet}"),
+            };
+        }
+        if let Action::Declare { decl, .. } = action
+            && let Some(d) = g.ruleset().declarations.get(decl.0 as usize)
+        {
+            return d.id.clone();
+        }
+        if let (BankerPhase::Insure { .. }, Action::Bet { amount }) = (g.phase(), action) {
+            return match amount {
+                0 => "no insurance".to_string(),
+                n => format!("insure {n}"),
             };
         }
         match action {
@@ -711,6 +780,72 @@ fn pot_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     out
 }
 
+/// Hands played by actions, as the seat to act sees them: its hand and the banker's cards seen.
+fn play_line(g: &BankerGame, view: &crate::families::banker::BankerView) -> String {
+    let r = g.ruleset();
+    let Some(play) = view.play else {
+        return String::new();
+    };
+    let flow = g.flow();
+    let banker = format!("the banker shows {}", card_list(r, play.banker));
+    if play.cards.is_empty() {
+        return banker;
+    }
+    let value = crate::families::banker::cards_value(flow, play.cards);
+    let soft = if crate::families::banker::is_soft(flow, play.cards) {
+        "soft "
+    } else {
+        ""
+    };
+    format!(
+        "your hand{}: {} = {soft}{value}; {banker}",
+        if play.hands > 1 {
+            format!(" (one of {})", play.hands)
+        } else {
+            String::new()
+        },
+        card_list(r, play.cards)
+    )
+}
+
+/// The showdown of hands played by actions: the banker's hand, then each hand of each seat.
+fn play_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
+    let mut out = String::new();
+    if !h.rules.is_empty() {
+        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+    }
+    out.push_str(&format!(
+        "showdown: the banker has {} = {}\n",
+        card_list(ruleset, &h.banker_tiles),
+        points(ruleset, h.banker_value.unwrap_or(0))
+    ));
+    for p in &h.players {
+        for hand in &p.hands {
+            let done: String = hand.actions.iter().map(|a| format!(" after {a}")).collect();
+            let outcome = match hand.result {
+                r if r > 0 => format!("wins {r}"),
+                r if r < 0 => format!("loses {}", -r),
+                _ => "push, keeps the stake".into(),
+            };
+            let why = match hand.settled_by.as_str() {
+                "compared" => String::new(),
+                s => format!(" ({s})"),
+            };
+            out.push_str(&format!(
+                "  {:<22} {} = {}, stake {}{done}: {outcome}{why}\n",
+                names[p.seat],
+                card_list(ruleset, &hand.cards),
+                points(ruleset, hand.value),
+                hand.stake
+            ));
+        }
+        if let Some(i) = p.insurance {
+            out.push_str(&format!("  {:<22} insurance: {i:+}\n", names[p.seat]));
+        }
+    }
+    out
+}
+
 /// A hand's value with its rank, when the ruleset ranks hands (`28 points (Bust)`): the rank is
 /// what the showdown compared.
 fn ranked(value: String, rank: Option<&str>) -> String {
@@ -726,6 +861,9 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     }
     if ruleset.banker().is_some_and(|f| f.pot.is_some()) {
         return pot_showdown(ruleset, h, names);
+    }
+    if ruleset.banker().is_some_and(|f| f.play.is_some()) {
+        return play_showdown(ruleset, h, names);
     }
     let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
     let mut out = String::new();

@@ -147,7 +147,18 @@ pub(super) fn ruleset(
             })
             .collect();
     }
-    let declarations = declarations(&declaration_tables, &vocab, errors);
+    // A banker game's declarations are the actions of a hand played by actions: their
+    // conditions read the hands' facts.
+    let banker = flow.is_some_and(|(t, _)| {
+        t.get("style")
+            .is_some_and(|i| matches!(&i.value, Value::Str(s, _) if s == "banker"))
+    });
+    let declaration_scope = if banker {
+        scope::PLAY
+    } else {
+        scope::DECLARATION
+    };
+    let declarations = declarations(&declaration_tables, &vocab, declaration_scope, errors);
     // The yaku scope: the core's facts, then one fact per card choice (`count_as`), named after
     // the declaration (`sake-pi` gives `sake_pi`), then the tallies by id.
     let choice_facts: Vec<String> = declarations
@@ -676,10 +687,11 @@ fn never_scores(
 fn declarations(
     tables: &[(&Table, &Loc)],
     vocab: &Vocab,
+    facts: &[&str],
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<(Declaration, Loc, Option<Loc>)> {
     let deck = vocab.deck;
-    let names = vocab.names(scope::DECLARATION);
+    let names = vocab.names(facts);
     let mut out: Vec<(Declaration, Loc, Option<Loc>)> = Vec::new();
     for (t, loc) in tables {
         let mut r = TableReader::new(t, (*loc).clone(), "a `[[declaration]]`")

@@ -578,8 +578,8 @@ pub static YAKU: TableDef = table(
     ],
 );
 
-/// Every effect a declaration may have: the matching family's, then the trick-taking family's
-/// (a banker game has none).
+/// Every effect a declaration may have: the matching family's, then the trick-taking family's,
+/// then the banker family's (the actions of hands played by actions, `[flow.play]`).
 const EFFECTS: &[&str] = &[
     "continue",
     "stop",
@@ -597,13 +597,21 @@ const EFFECTS: &[&str] = &[
     "claim",
     "pass",
     "trump",
+    "hit",
+    "stand",
+    "double",
+    "split",
+    "surrender",
 ];
 
 /// The effects of a matching game's declarations.
 pub(crate) const MATCHING_EFFECTS: &[&str] = EFFECTS.split_at(9).0;
 
 /// The effects of a trick-taking game's declarations.
-pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1;
+pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(7).0;
+
+/// The effects of a banker game's declarations: the actions of a hand played by actions.
+pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(16).1;
 
 /// `[[declaration]]`.
 pub static DECLARATION: TableDef = table(
@@ -616,12 +624,12 @@ pub static DECLARATION: TableDef = table(
         choice(
             "effect",
             EFFECTS,
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld) and `trump` (the declarer names trumps with a card of the suit).",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld) and `trump` (the declarer names trumps with a card of the suit); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
         ),
         key(
             "when",
             Expr,
-            "When it may be made (facts: round, rounds, is_dealer, hand_cards, calls, base, last_base).",
+            "When it may be made (facts: round, rounds, is_dealer, hand_cards, calls, base, last_base; in a banker game those of a hand played by actions: `player_total`, `player_cards`, `player_soft`, `player_pair`, `player_first`, `player_split`, `player_hands`, `banker_up`, ...).",
         ),
         key(
             "card",
@@ -1225,6 +1233,97 @@ pub static FLOW: TableDef = table(
             Table(&POT),
             "Banker games: a pot game (a showdown among the seats, no banker's hand): antes, cards dealt before each betting round, and raises.",
         ),
+        key(
+            "soft",
+            Expr,
+            "Banker games: when a hand is soft (facts `hand_points`, `hand_cards`, as in `value`), read as `player_soft` and `banker_soft` by the drawing rules, actions and payouts (0 without it).",
+        ),
+        key(
+            "play",
+            Table(&PLAY),
+            "Banker games: each seat's hand is played by actions (`[[declaration]]` with effects `hit`, `stand`, `double`, `split`, `surrender`), the banker's shown card seen: how many hands a split may make and when the banker looks for a hand that ends the deal at once.",
+        ),
+        key(
+            "insurance",
+            Table(&INSURANCE),
+            "Banker games with `[flow.play]`: a side bet of up to half the stake, offered before the seats act, on the banker's hand.",
+        ),
+        key(
+            "payout",
+            Tables(&PAYOUT),
+            "Banker games with `[flow.play]`: what a hand brings at the showdown, the first whose `when` holds deciding; with none holding, the hands compare (by rank or value): a win pays 1 to 1, equal hands push.",
+        ),
+    ],
+);
+
+/// Hands played by actions: `[flow.play]`.
+pub static PLAY: TableDef = table(
+    "[flow.play]",
+    "Each seat's hand is played by actions (the `[[declaration]]`s with banker effects), one hand at a time, after the banker's first card is shown.",
+    &[
+        key(
+            "split_hands",
+            Int,
+            "The most hands one seat may hold by splitting (2 to 8, default 4: three splits).",
+        ),
+        key(
+            "peek",
+            Expr,
+            "Read on the banker's whole first hand after the deal (and insurance): when it holds, the seats do not act and the hands are settled at once, each on its first cards (facts as in a payout).",
+        ),
+        key(
+            "banker_shown",
+            Int,
+            "The banker's cards the seats see while they act (default 1, the up card).",
+        ),
+    ],
+);
+
+/// Insurance: `[flow.insurance]`.
+pub static INSURANCE: TableDef = table(
+    "[flow.insurance]",
+    "A side bet each seat may place before acting, of up to half its stake, that wins on the banker's hand.",
+    &[
+        required(
+            "when",
+            Expr,
+            "When it is offered, on the seat's first hand and the banker's shown cards (`banker_up == 1`).",
+        ),
+        required(
+            "wins",
+            Expr,
+            "When it wins, on the banker's whole first hand (`banker_total == 21 and banker_cards == 2`).",
+        ),
+        key(
+            "pays",
+            Ints,
+            "What a won insurance pays, [numerator, denominator] (default [2, 1]).",
+        ),
+    ],
+);
+
+/// A payout: `[[flow.payout]]`.
+pub static PAYOUT: TableDef = table(
+    "a payout",
+    "What a hand played by actions brings at the showdown, on both hands.",
+    &[
+        ID,
+        ITS_NAME,
+        required(
+            "when",
+            Expr,
+            "When it applies: the facts of an action, the banker's whole hand read (`player_total > 21`).",
+        ),
+        choice(
+            "result",
+            &["win", "push", "lose"],
+            "The hand wins, pushes (the stake comes back) or loses (default `win`).",
+        ),
+        key(
+            "pays",
+            Ints,
+            "What a win brings (or a loss costs), [numerator, denominator] of the stake, a doubled stake counted whole (default [1, 1]; [3, 2] is 3 to 2).",
+        ),
     ],
 );
 
@@ -1348,7 +1447,7 @@ pub static DRAW_RULE: TableDef = table(
         required(
             "when",
             Expr,
-            "When it applies: facts `player_total`, `player_cards`, `player_drew`, `banker_total`, `banker_cards`, `banker_drew`.",
+            "When it applies: facts `player_total`, `player_cards`, `player_drew`, `banker_total`, `banker_cards`, `banker_drew` (with `[flow.play]`, those of an action too: `banker_soft`, ...).",
         ),
         choice(
             "action",

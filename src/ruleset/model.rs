@@ -66,6 +66,27 @@ pub mod scope {
         "banker_cards",
         "banker_drew",
     ];
+    /// A banker game's hand played by actions (`[flow.play]`): its actions' `when`, the
+    /// payouts, insurance, the peek and the drawing rules. The facts of [`SHOWDOWN`] (while the
+    /// seats act, the banker's read only its shown cards), then: whether each hand is soft
+    /// (`[flow] soft`, 0 or 1), whether the player's hand is two cards of equal `card_value`,
+    /// its first card's `card_value`, whether it came from a split, how many hands the seat
+    /// holds, and the `card_value` of the banker's first card.
+    pub const PLAY: &[&str] = &[
+        "player_total",
+        "player_cards",
+        "player_drew",
+        "banker_total",
+        "banker_cards",
+        "banker_drew",
+        "player_soft",
+        "banker_soft",
+        "player_pair",
+        "player_first",
+        "player_split",
+        "player_hands",
+        "banker_up",
+    ];
     /// Sets named once at load (wild cards): no facts.
     pub const CONSTANT: &[&str] = &[];
 
@@ -86,7 +107,8 @@ pub mod scope {
             }
             "base" | "last_base" => (-MOST_POINTS, MOST_POINTS),
             "hand_points" | "player_total" | "banker_total" => (-MOST_HAND, MOST_HAND),
-            "player_drew" | "banker_drew" => (-MOST_CARD, MOST_CARD),
+            "player_drew" | "banker_drew" | "player_first" | "banker_up" => (-MOST_CARD, MOST_CARD),
+            "player_hands" => (0, 8),
             "player_cards" | "banker_cards" => (0, crate::deck::CardSet::CAPACITY as i64),
             // The other facts are a ruleset's card choices (`count_as`): made or not.
             _ => (0, 1),
@@ -102,6 +124,7 @@ pub mod scope {
         ("turn events", TURN_EVENT),
         ("banker hand values", HAND),
         ("banker drawing rules and bets", SHOWDOWN),
+        ("banker hands played by actions", PLAY),
     ];
 }
 

@@ -38,7 +38,11 @@ static FAMILY_SECTIONS: [(&str, FamilySections); 3] = [
         matching(flow, &r.declarations, (&r.tallies, scripted), &r.deck, lex)
     }),
     ("banker", |r, lex| {
-        banker(r.banker().expect("a banker ruleset"), lex)
+        let flow = r.banker().expect("a banker ruleset");
+        if flow.play.is_some() {
+            return play_game(flow, &r.declarations, lex);
+        }
+        banker(flow, lex)
     }),
     ("tricks", |r, lex| {
         tricks(
@@ -1356,6 +1360,139 @@ fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         sections.push(drawing_rules(flow, lex));
     }
     sections
+}
+
+/// Hands played by actions (`[flow.play]`): the deal, insurance, the peek, each action and when
+/// it may be taken, the banker's drawing rules and the payouts.
+fn play_game(
+    flow: &BankerFlow,
+    declarations: &[crate::ruleset::Declaration],
+    lex: &Lexicon,
+) -> Vec<Section> {
+    use crate::ruleset::{PayResult, PlayEffect};
+    let card = &lex.card_word;
+    let play = flow.play.as_ref().expect("hands played by actions");
+    let mut rules = vec![
+        Rule::plain(format!(
+            "One to {} players bet against the banker; each starts with {} chips{}.",
+            number_word(flow.max_players.into()),
+            flow.bankroll,
+            match flow.banker_bankroll {
+                Some(b) => format!(", the banker with {b}"),
+                None => ", the banker's purse is unlimited".to_string(),
+            }
+        )),
+        Rule::plain(format!(
+            "Each player bets {} to {} chips before any {card} is dealt; then each player receives {} {card}s and the banker {}, a {card} at a time round the table, from {}. The players see the banker's first {}.",
+            flow.min_bet,
+            flow.max_bet,
+            number_word(flow.first_tiles.into()),
+            number_word(flow.banker_tiles.into()),
+            match flow.shoe {
+                Some(s) if s.packs > 1 => format!(
+                    "a shoe of {} packs, shuffled again when fewer than {} {card}s are left before a hand",
+                    s.packs, s.cut
+                ),
+                _ => "a pack shuffled for each hand".to_string(),
+            },
+            if play.banker_shown == 1 {
+                card.clone()
+            } else {
+                format!("{} {card}s", number_word(play.banker_shown.into()))
+            }
+        )),
+        Rule::named(
+            "Hand value",
+            format!("{}.", in_words(&flow.value_source, lex)),
+        ),
+    ];
+    if let Some(soft) = &flow.soft_source {
+        rules.push(Rule::named(
+            "Soft",
+            format!("a hand is soft when {}.", in_words(soft, lex)),
+        ));
+    }
+    if let Some(ins) = &play.insurance {
+        rules.push(Rule::named(
+            "Insurance",
+            format!(
+                "when {}, a player may stake up to half the bet on insurance, paid {} to {} when {}, else lost.",
+                in_words(&ins.when_source, lex),
+                ins.pays.0,
+                ins.pays.1,
+                in_words(&ins.wins_source, lex)
+            ),
+        ));
+    }
+    if let Some(peek) = &play.peek_source {
+        rules.push(Rule::named(
+            "The peek",
+            format!(
+                "when {}, nobody acts: every hand is settled on its first {card}s at once.",
+                in_words(peek, lex)
+            ),
+        ));
+    }
+    rules.push(Rule::plain(format!(
+        "Each player in turn plays each of their hands by the actions below until it stands; a hand with no action open but standing stands; a seat holds at most {} hands by splitting.",
+        number_word(play.split_hands.into())
+    )));
+    rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
+    let actions = play
+        .actions
+        .iter()
+        .map(|a| {
+            let d = &declarations[a.decl.0 as usize];
+            let what = match a.effect {
+                PlayEffect::Hit => format!("take one more {card}"),
+                PlayEffect::Stand => format!("take no more {card}s"),
+                PlayEffect::Double => format!("double the stake, take one more {card} and stand"),
+                PlayEffect::Split => format!(
+                    "split two {card}s into two hands, each with the stake and dealt a second {card}"
+                ),
+                PlayEffect::Surrender => "give up the hand and half the stake".to_string(),
+            };
+            let when = d
+                .when_source
+                .as_ref()
+                .map_or_else(|| "always".to_string(), |w| format!("when {}", in_words(w, lex)));
+            Rule::named(d.name.clone(), format!("{what}; {when}."))
+        })
+        .collect();
+    let mut payouts: Vec<Rule> = play
+        .payouts
+        .iter()
+        .map(|p| {
+            let result = match p.result {
+                PayResult::Win => format!("the hand wins {} to {}", p.pays.0, p.pays.1),
+                PayResult::Push => "the stake comes back".to_string(),
+                PayResult::Lose if p.pays == (1, 1) => "the hand loses its stake".to_string(),
+                PayResult::Lose => format!("the hand loses {}/{} of its stake", p.pays.0, p.pays.1),
+            };
+            Rule::named(
+                p.name.clone(),
+                format!("when {}, {result}.", in_words(&p.when_source, lex)),
+            )
+        })
+        .collect();
+    payouts.push(Rule::plain(
+        "The first of these that holds settles a hand; otherwise the higher hand wins 1 to 1 and equal hands push. A doubled stake counts whole.".to_string(),
+    ));
+    vec![
+        Section {
+            heading: "Play".to_string(),
+            rules,
+        },
+        Section {
+            heading: "Actions".to_string(),
+            rules: actions,
+        },
+        drawing_rules(flow, lex),
+        Section {
+            heading: "Payouts".to_string(),
+            rules: payouts,
+        },
+    ]
 }
 
 /// How the first banker (in a pot game, the first dealer) is chosen and how the bank passes:

@@ -171,6 +171,46 @@ fn a_banker_hand_shows_its_value() {
     assert_eq!(v["banker_wins_at_once"], "civil-pair");
 }
 
+/// A hand played by actions (Blackjack): the actions open against the banker's up card, the
+/// banker's drawing rule and what settles the hand if both stand.
+#[test]
+fn a_blackjack_hand_shows_its_actions_and_payout() {
+    let out = Yaku::new([
+        "score",
+        "blackjack",
+        "--json",
+        "--captured",
+        "hearts-eight,spades-eight",
+        "--opponent-captured",
+        "hearts-ace,hearts-six",
+    ])
+    .run();
+    out.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        v["player"]["actions"],
+        serde_json::json!(["hit", "stand", "double", "split"])
+    );
+    assert_eq!(v["banker"]["soft"], true);
+    assert_eq!(v["banker"]["draws"], false);
+    assert_eq!(v["if_both_stand"]["outcome"], "loses the stake");
+    let out = Yaku::new([
+        "score",
+        "blackjack",
+        "--captured",
+        "hearts-ace,hearts-king",
+        "--opponent-captured",
+        "hearts-nine,hearts-seven",
+    ])
+    .run();
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("wins 3 to 2 (Blackjack pays 3 to 2)"),
+        "{}",
+        out.stdout
+    );
+}
+
 /// Hands won in random games through the core score exactly what `yaku score` prints for the same
 /// capture pile and calls (issue 3's property, through the binary on a sample of hands).
 #[test]

@@ -7,7 +7,7 @@
 //! ([`super::odds`]).
 
 use super::game::BankerGame;
-use super::greedy::{pot_choice, table_choice};
+use super::greedy::{play_choice, pot_choice, table_choice};
 use super::odds::shared_odds;
 use super::view::{BankerPhase, BankerView};
 use crate::agent::Agent;
@@ -46,6 +46,11 @@ impl StrategyAgent {
         // a table hand there is neither: it stakes as `greedy` does.
         if let Some(kind) = view.bet_kind {
             return table_choice(view, kind, legal);
+        }
+        // A strategy keys bets and draws; hands played by actions have actions: it plays as
+        // `greedy` does.
+        if view.play.is_some() {
+            return play_choice(view, legal);
         }
         // A strategy keys bets and draws; a pot game has neither: it bets as `greedy` does.
         if view.to_call.is_some() {

@@ -19,9 +19,11 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::sync::Arc;
 
+mod play;
 mod pot;
 mod table;
 
+pub use play::{HandPlayed, SeatHand, hand_outcome, is_soft, outcome_of, play_facts, settle_hand};
 pub use pot::PotState;
 
 use super::ranking::{self, against_banker, rank_hand};
@@ -63,6 +65,12 @@ pub struct PlayerResult {
     /// A pot game: the seat folded.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub folded: bool,
+    /// Hands played by actions: each of the seat's hands (several after a split).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hands: Vec<HandPlayed>,
+    /// Hands played by actions: what the seat's insurance brought, when it took one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub insurance: Option<i64>,
 }
 
 /// One bet on a table hand, settled.
@@ -154,6 +162,12 @@ pub struct BankerGame {
     pot_state: PotState,
     /// A bank among the seats: hands the current banker has banked.
     bank_hands: u32,
+    /// Hands played by actions: every hand this deal, in turn order.
+    seat_hands: Vec<play::SeatHand>,
+    /// Hands played by actions: the hand acting (an index in `seat_hands`).
+    acting: usize,
+    /// Hands played by actions: each seat's insurance this deal.
+    insured: Vec<i64>,
 }
 
 /// Starts a banker session; the first hand is dealt at once.
@@ -219,6 +233,9 @@ impl BankerGame {
             rules_applied: Vec::new(),
             pot_state: PotState::default(),
             bank_hands: 0,
+            seat_hands: Vec::new(),
+            acting: 0,
+            insured: vec![0; players],
             flow,
             ruleset,
         };
@@ -310,9 +327,11 @@ impl BankerGame {
     /// The seat that must act, or `None` when the session is over.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
-            BankerPhase::Bet { seat } | BankerPhase::Draw { seat } | BankerPhase::Pot { seat } => {
-                Some(seat)
-            }
+            BankerPhase::Bet { seat }
+            | BankerPhase::Draw { seat }
+            | BankerPhase::Pot { seat }
+            | BankerPhase::Insure { seat }
+            | BankerPhase::Act { seat } => Some(seat),
             BankerPhase::GameOver => None,
         }
     }
@@ -386,6 +405,9 @@ impl BankerGame {
             rules_applied,
             pot_state,
             bank_hands,
+            seat_hands,
+            acting,
+            insured,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -408,6 +430,9 @@ impl BankerGame {
         rules_applied.clone_from(&other.rules_applied);
         pot_state.clone_from(&other.pot_state);
         bank_hands.clone_from(&other.bank_hands);
+        seat_hands.clone_from(&other.seat_hands);
+        acting.clone_from(&other.acting);
+        insured.clone_from(&other.insured);
         ledger.copy_from(&other.ledger, record);
         if record {
             history.clone_from(&other.history);
@@ -434,16 +459,25 @@ impl BankerGame {
     /// The cards a player at `seat` cannot see, in a fixed order: the banker's tiles, the
     /// stock and the other players' tiles (on a table hand, the shoe only).
     fn unseen_cards(&self, seat: Seat) -> impl Iterator<Item = CardId> + '_ {
-        let hands = !self.flow.table_hand;
+        let hands = !self.flow.table_hand && self.flow.play.is_none();
         let banker = self.banker.iter().filter(move |_| hands);
         let others = (0..self.players()).filter(move |&s| hands && s != seat);
+        let hole = match &self.flow.play {
+            Some(p) => &self.banco[(p.banker_shown as usize).min(self.banco.len())..],
+            None => &[],
+        };
         banker
+            .chain(hole.iter().copied())
             .chain(self.stock[self.stock_pos..].iter().copied())
             .chain(others.flat_map(|s| self.tiles[s].iter()))
     }
 
     /// Deals what `seat` cannot see into `world`, a copy of this game.
     fn deal_hidden(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
+        if self.flow.play.is_some() {
+            self.play_deal_hidden(rng, world);
+            return;
+        }
         if self.flow.table_hand {
             self.table_deal_hidden(rng, world);
             return;
@@ -514,6 +548,9 @@ impl BankerGame {
 
     /// Applies a player's action.
     pub fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        if self.flow.play.is_some() {
+            return self.play_apply(action);
+        }
         if self.flow.table_hand {
             return self.table_apply(action);
         }
@@ -558,6 +595,9 @@ impl BankerGame {
                 return illegal("choose how many tiles to take now".into());
             }
             (BankerPhase::Pot { .. }, _) => return illegal("a pot game's bet is expected".into()),
+            (BankerPhase::Insure { .. } | BankerPhase::Act { .. }, _) => {
+                return illegal("an action of the hand is expected".into());
+            }
         }
         Ok(())
     }
@@ -573,6 +613,10 @@ impl BankerGame {
     }
 
     fn start_hand(&mut self) {
+        if self.flow.play.is_some() {
+            self.play_start_hand();
+            return;
+        }
         if self.flow.table_hand {
             self.table_start_hand();
             return;
@@ -780,6 +824,8 @@ impl BankerGame {
                 bets: Vec::new(),
                 hand,
                 folded: false,
+                hands: Vec::new(),
+                insurance: None,
             });
         }
         let banker_hand = banker_value
@@ -930,6 +976,20 @@ impl BankerGame {
                 _ => None,
             },
             pot: self.pot_state.pot,
+            play: self.flow.play.as_ref().map(|_| {
+                let hand = match self.phase {
+                    BankerPhase::Act { .. } => self.seat_hands.get(self.acting),
+                    _ => None,
+                };
+                super::view::PlayView {
+                    cards: hand.map_or(&[][..], |h| &h.cards[..]),
+                    split: hand.is_some_and(|h| h.split),
+                    hands: hand.map_or(1, |h| {
+                        self.seat_hands.iter().filter(|o| o.seat == h.seat).count()
+                    }),
+                    banker: self.banker_seen(),
+                }
+            }),
         }
     }
 }
@@ -955,6 +1015,9 @@ impl Game for BankerGame {
         out.extend((0..self.legal_count()).filter_map(|i| self.legal_action(i)));
     }
     fn legal_count(&self) -> usize {
+        if self.flow.play.is_some() {
+            return self.play_legal_count();
+        }
         if self.flow.table_hand {
             return self.table_legal_count();
         }
@@ -974,10 +1037,13 @@ impl Game for BankerGame {
                     .filter(|&&n| n <= left)
                     .count()
             }
-            BankerPhase::GameOver | BankerPhase::Pot { .. } => 0,
+            _ => 0,
         }
     }
     fn legal_action(&self, index: usize) -> Option<Action> {
+        if self.flow.play.is_some() {
+            return self.play_legal_action(index);
+        }
         if self.flow.table_hand {
             return self.table_legal_action(index);
         }
@@ -999,13 +1065,35 @@ impl Game for BankerGame {
                     .nth(index)
                     .map(|&count| Action::Draw { count })
             }
-            BankerPhase::GameOver | BankerPhase::Pot { .. } => None,
+            _ => None,
         }
     }
     fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
         BankerGame::apply(self, action)
     }
     fn zones(&self) -> Vec<(String, CardSet)> {
+        if self.flow.play.is_some() {
+            // A shoe of several packs holds each card several times: its cards, dealt or not,
+            // are one zone (as a table hand's); the hands' copies are counted by the tests.
+            if self.flow.shoe.is_some_and(|s| s.packs > 1) {
+                return vec![("shoe".to_string(), self.stock.iter().copied().collect())];
+            }
+            let mut z = vec![
+                (
+                    "stock".to_string(),
+                    self.stock[self.stock_pos..].iter().copied().collect(),
+                ),
+                ("banker".to_string(), self.banco.iter().copied().collect()),
+            ];
+            for s in 0..self.players() {
+                let cards = self.seat_hands.iter().filter(|h| h.seat == s);
+                z.push((
+                    format!("tiles {s}"),
+                    cards.flat_map(|h| h.cards.iter().copied()).collect(),
+                ));
+            }
+            return z;
+        }
         let mut z = vec![
             (
                 "stock".to_string(),

@@ -26,6 +26,9 @@ pub(super) fn table_choice(view: &BankerView, kind: usize, legal: &[Action]) -> 
 /// favourable (else the smallest), and the number of tiles with the best expected result; on a
 /// table hand, the smallest stake on the bet with the best expected result.
 pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
+    if view.play.is_some() {
+        return play_choice(view, legal);
+    }
     if let Some(kind) = view.bet_kind {
         return table_choice(view, kind, legal);
     }
@@ -83,6 +86,64 @@ pub(super) fn pot_choice(view: &BankerView, legal: &[Action]) -> Action {
     let action = Action::Bet { amount: wanted };
     if legal.contains(&action) {
         action
+    } else {
+        legal[0]
+    }
+}
+
+/// Hands played by actions: the smallest bet, no insurance, and the action with the best
+/// expected result on an infinite deck ([`crate::families::banker::analysis::play`]), worked
+/// out from the rules once per ruleset and thread and kept.
+pub(super) fn play_choice(view: &BankerView, legal: &[Action]) -> Action {
+    use crate::families::banker::analysis::play::PlayOdds;
+    use crate::ruleset::PlayEffect;
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static MODELS: RefCell<HashMap<u64, PlayOdds>> = RefCell::default();
+    }
+    let wanted = match view.phase {
+        BankerPhase::Bet { .. } => Action::Bet {
+            amount: view.limits.0,
+        },
+        BankerPhase::Insure { .. } => Action::Bet { amount: 0 },
+        _ => {
+            let (Some(play), Some(flow)) = (view.play, view.ruleset.banker()) else {
+                return legal[0];
+            };
+            let Some(&up) = play.banker.first() else {
+                return legal[0];
+            };
+            let effects: Vec<PlayEffect> = legal
+                .iter()
+                .map(|a| match a {
+                    Action::Declare { decl, .. } => view
+                        .ruleset
+                        .declarations
+                        .get(decl.0 as usize)
+                        .and_then(|d| PlayEffect::named(&d.effect))
+                        .unwrap_or(PlayEffect::Stand),
+                    _ => PlayEffect::Stand,
+                })
+                .collect();
+            let values = MODELS.with(|m| {
+                let mut m = m.borrow_mut();
+                let model = m.entry(view.ruleset.content_hash).or_insert_with(|| {
+                    super::odds::play_model(view.ruleset)
+                        .map_or_else(|| PlayOdds::new(flow, &view.ruleset.deck), |m| (*m).clone())
+                });
+                model.action_values(up, play.cards, play.split, play.hands, &effects)
+            });
+            let best = values
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map_or(0, |(i, _)| i);
+            legal[best]
+        }
+    };
+    if legal.contains(&wanted) {
+        wanted
     } else {
         legal[0]
     }

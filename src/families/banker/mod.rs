@@ -12,8 +12,9 @@ mod view;
 
 pub use bots::{StrategyAgent, bot};
 pub use game::{
-    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, PlayerResult, PotState, ends,
-    rule_for, showdown_facts, start,
+    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, HandPlayed, PlayerResult, PotState,
+    SeatHand, ends, hand_outcome, is_soft, outcome_of, play_facts, rule_for, settle_hand,
+    showdown_facts, start,
 };
 pub use greedy::best_choice;
 pub use odds::{check_odds_work, has_seat_rules, prepare_odds, shared_odds};
@@ -96,6 +97,8 @@ mod baccarat_tests;
 mod bank_tests;
 #[cfg(test)]
 mod oicho_tests;
+#[cfg(test)]
+mod play_tests;
 #[cfg(test)]
 mod rank_showdown_tests;
 #[cfg(test)]

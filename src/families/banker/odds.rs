@@ -30,7 +30,7 @@ pub(super) fn with_odds<R>(
     let flow = ruleset.banker()?;
     // A table hand has no first hand of one's own: its bots read the bets' odds instead; a
     // pot game's bots read the strength of their hand.
-    if flow.table_hand || flow.pot.is_some() {
+    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() {
         return None;
     }
     let key = ruleset.content_hash;
@@ -50,7 +50,7 @@ fn computed_odds(
 ) -> Option<Arc<Vec<FirstHandOdds>>> {
     static COMPUTED: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
     let flow = ruleset.banker()?;
-    if flow.table_hand || flow.pot.is_some() {
+    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() {
         return None;
     }
     check_odds_work(ruleset).ok()?;
@@ -92,13 +92,42 @@ fn computed_odds(
 /// goes: a game that draws until 17 takes seconds, which show as progress, not as a first move
 /// that never comes.
 pub fn prepare_odds(ruleset: &Ruleset, progress: &mut dyn FnMut(u64, u64)) {
+    if ruleset.banker().is_some_and(|f| f.play.is_some()) {
+        progress(0, 1);
+        play_model(ruleset);
+        progress(1, 1);
+        return;
+    }
     computed_odds(ruleset, progress);
+}
+
+/// Hands played by actions: the infinite-deck model of `ruleset`, every first hand against
+/// every shown card valued once per process (the bots' threads each take a copy, and value
+/// the rarer hands they meet as they come).
+pub(super) fn play_model(ruleset: &Ruleset) -> Option<Arc<analysis::play::PlayOdds>> {
+    static MODELS: OnceLock<Mutex<HashMap<u64, Arc<analysis::play::PlayOdds>>>> = OnceLock::new();
+    let flow = ruleset.banker().filter(|f| f.play.is_some())?;
+    let models = MODELS.get_or_init(|| Mutex::new(HashMap::new()));
+    let model = Arc::clone(
+        models
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(ruleset.content_hash)
+            .or_insert_with(|| {
+                let mut m = analysis::play::PlayOdds::new(flow, &ruleset.deck);
+                m.edge(analysis::play::Policy::Best);
+                Arc::new(m)
+            }),
+    );
+    Some(model)
 }
 
 /// True when drawing rules play the hands per seat (`[[flow.player_draw]]` or
 /// `[[flow.banker_draw]]` without a table hand): the first-hand odds do not cover them.
 pub fn has_seat_rules(flow: &crate::ruleset::BankerFlow) -> bool {
-    !flow.table_hand && (!flow.player_draw.is_empty() || !flow.banker_draw.is_empty())
+    !flow.table_hand
+        && flow.play.is_none()
+        && (!flow.player_draw.is_empty() || !flow.banker_draw.is_empty())
 }
 
 /// Whether bots may play from the exact odds of `ruleset`'s first hands: `Err` says why not when
@@ -128,7 +157,8 @@ fn check_work(ruleset: &Ruleset) -> Result<(), String> {
     let Some(flow) = ruleset.banker() else {
         return Ok(());
     };
-    if flow.table_hand || flow.pot.is_some() {
+    // Hands played by actions are valued on an infinite deck as they are played: seconds.
+    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() {
         return Ok(());
     }
     if has_seat_rules(flow) {

@@ -14,7 +14,7 @@ use crate::ruleset::BankerFlow;
 use std::cmp::Ordering;
 
 /// A hand placed in the ruleset's ranking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ranked {
     /// The rank's index in `ranks` (0 is the best); `ranks.len()` when no rank holds.
     pub rank: usize,
@@ -33,6 +33,33 @@ fn hand_facts(flow: &BankerFlow, pile: CardSet) -> [i64; 2] {
 /// Where `pile` stands in the ruleset's ranking.
 pub fn rank_hand(flow: &BankerFlow, pile: CardSet) -> Ranked {
     let facts = hand_facts(flow, pile);
+    let cx = Context {
+        pile,
+        facts: &facts,
+    };
+    let rank = flow
+        .ranks
+        .iter()
+        .position(|r| r.when.truth(&cx))
+        .unwrap_or(flow.ranks.len());
+    let within = match flow.ranks.get(rank).and_then(|r| r.within.as_ref()) {
+        Some(w) => w.int(&cx),
+        None => 0,
+    };
+    let special = flow.specials.iter().position(|s| s.when.truth(&cx));
+    Ranked {
+        rank,
+        within,
+        special,
+    }
+}
+
+/// Where a hand that may hold a card twice (from a shoe of several packs) stands in the
+/// ruleset's ranking: as [`rank_hand`], `hand_points` and `hand_cards` counting every copy.
+pub fn rank_cards(flow: &BankerFlow, cards: &[crate::deck::CardId]) -> Ranked {
+    let pile: CardSet = cards.iter().copied().collect();
+    let points = cards.iter().map(|c| flow.card_points[c.index()]).sum();
+    let facts = [points, cards.len() as i64];
     let cx = Context {
         pile,
         facts: &facts,

@@ -26,6 +26,16 @@ pub enum BankerPhase {
         /// The player.
         seat: usize,
     },
+    /// Hands played by actions: `seat` places insurance (0 for none).
+    Insure {
+        /// The player.
+        seat: usize,
+    },
+    /// Hands played by actions: `seat` chooses an action for its hand.
+    Act {
+        /// The player.
+        seat: usize,
+    },
     /// The session is over.
     GameOver,
 }
@@ -59,4 +69,19 @@ pub struct BankerView<'g> {
     pub to_call: Option<i64>,
     /// A pot game: the chips in the pot.
     pub pot: i64,
+    /// Hands played by actions: the hand the viewer acts for and the banker's cards seen.
+    pub play: Option<PlayView<'g>>,
+}
+
+/// What a seat sees of a hand played by actions.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayView<'g> {
+    /// The hand acting, in the order dealt (empty when no hand acts).
+    pub cards: &'g [crate::deck::CardId],
+    /// The hand came from a split.
+    pub split: bool,
+    /// Hands the seat holds.
+    pub hands: usize,
+    /// The banker's cards seen.
+    pub banker: &'g [crate::deck::CardId],
 }

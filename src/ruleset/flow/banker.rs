@@ -2,6 +2,7 @@
 //! seat rules; the table-hand keys (card values, the shoe, drawing rules, bets) are read in
 //! `table`.
 
+mod play;
 mod table;
 
 use super::*;
@@ -22,7 +23,10 @@ pub(super) fn flow(
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Flow> {
     let names = &vocab.names(scope::TILES);
-    family_declarations(sections, "banker", &[], errors);
+    family_declarations(sections, "banker", keys::BANKER_EFFECTS, errors);
+    // Hands played by actions read more facts: the drawing rules too.
+    let plays = t.get("play").is_some();
+    let showdown_scope = if plays { scope::PLAY } else { scope::SHOWDOWN };
     sections.no_melds("banker", errors);
     // A banker game compares hand values: yaku and a scoring script would never be used.
     for (loc, what) in [
@@ -90,10 +94,16 @@ pub(super) fn flow(
         &mut r,
         names.deck,
         names,
-        &vocab.names(scope::SHOWDOWN),
+        &vocab.names(showdown_scope),
+        plays,
         loc,
         errors,
     );
+    let play = play::play_rules(&mut r, t, loc, sections, &vocab.names(scope::PLAY), errors);
+    let soft_text = r.string("soft", errors);
+    let soft = soft_text
+        .as_ref()
+        .and_then(|s| compile_expr(s, Type::Bool, &vocab.names(scope::HAND), errors));
     let seat_rules = table::seat_rules(
         &mut r,
         &vocab.names(scope::HAND),
@@ -111,6 +121,26 @@ pub(super) fn flow(
             seat_rules.bank.is_some() && table.table_hand,
             "bank",
             "a table hand is banked by the house: `[flow.bank]` needs a hand per seat",
+        ),
+        (
+            play.is_some() && table.table_hand,
+            "play",
+            "hands played by actions are each seat's own: remove `table_hand`",
+        ),
+        (
+            play.is_some() && seat_rules.pot.is_some(),
+            "play",
+            "a pot game's hands take no actions: remove `[flow.play]`",
+        ),
+        (
+            play.is_some() && seat_rules.bank.is_some(),
+            "play",
+            "hands played by actions are banked by the house here: remove `[flow.bank]`",
+        ),
+        (
+            play.is_some() && (t.get("player_draw").is_some() || t.get("draw_options").is_some()),
+            "play",
+            "hands played by actions draw by their actions: remove `[[flow.player_draw]]` and `draw_options`",
         ),
         (
             seat_rules.pot.is_some() && table.table_hand,
@@ -190,7 +220,10 @@ pub(super) fn flow(
         ));
     }
     let most_draw = draw_options.iter().copied().max().unwrap_or(0);
-    let needed = if table.table_hand {
+    let needed = if play.is_some() {
+        // A hand played by actions deals from the shoe, a new one when it runs out.
+        0
+    } else if table.table_hand {
         first_tiles + banker_tiles
     } else if let Some(pot) = &seat_rules.pot {
         max_players * pot.rounds.iter().sum::<u32>()
@@ -227,5 +260,8 @@ pub(super) fn flow(
         ranks: seat_rules.ranks,
         specials: seat_rules.specials,
         pot: seat_rules.pot,
+        soft,
+        soft_source: soft_text.map(|s| s.text.trim().to_string()),
+        play,
     })))
 }

@@ -72,6 +72,140 @@ pub struct BankerFlow {
     pub specials: Vec<SpecialHand>,
     /// A pot game (`[flow.pot]`): no banker's hand, the seats bet into a pot.
     pub pot: Option<Pot>,
+    /// When a hand is soft (`[flow] soft`, over [`scope::HAND`]): `player_soft`, `banker_soft`.
+    pub soft: Option<Program>,
+    /// `soft` as written.
+    pub soft_source: Option<String>,
+    /// Hands played by actions (`[flow.play]` and the banker declarations); `None`: the seats
+    /// choose only how many cards to take.
+    pub play: Option<Play>,
+}
+
+/// Hands played by actions (`[flow.play]`, Blackjack): each seat's hand is played one action
+/// at a time (the ruleset's declarations of banker effects), the banker's shown cards seen;
+/// then the banker draws by its rules and each hand is settled by the payouts.
+#[derive(Clone, Debug)]
+pub struct Play {
+    /// The actions, in ruleset order.
+    pub actions: Vec<PlayAction>,
+    /// The most hands a seat may hold by splitting.
+    pub split_hands: u32,
+    /// The banker's cards the seats see while they act.
+    pub banker_shown: u32,
+    /// Read after the deal on the banker's whole hand (over [`scope::PLAY`]): when it holds,
+    /// the hands are settled at once.
+    pub peek: Option<Program>,
+    /// `peek` as written.
+    pub peek_source: Option<String>,
+    /// The side bet offered before the seats act (`[flow.insurance]`).
+    pub insurance: Option<Insurance>,
+    /// What a hand brings, the first that holds deciding (`[[flow.payout]]`).
+    pub payouts: Vec<Payout>,
+}
+
+/// What an action does to a hand played by actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayEffect {
+    /// Take one card.
+    Hit,
+    /// Take no more.
+    Stand,
+    /// Stake as much again, take one card and stand.
+    Double,
+    /// Two cards of equal `card_value` become two hands, each with the stake and a second card.
+    Split,
+    /// Give up the hand and half the stake.
+    Surrender,
+}
+
+impl PlayEffect {
+    /// The effect of a declaration's `effect`, if it is a banker one.
+    pub fn named(effect: &str) -> Option<PlayEffect> {
+        Some(match effect {
+            "hit" => PlayEffect::Hit,
+            "stand" => PlayEffect::Stand,
+            "double" => PlayEffect::Double,
+            "split" => PlayEffect::Split,
+            "surrender" => PlayEffect::Surrender,
+            _ => return None,
+        })
+    }
+}
+
+/// An action of a hand played by actions: a ruleset declaration.
+#[derive(Clone, Debug)]
+pub struct PlayAction {
+    /// The declaration it is (moves name it).
+    pub decl: DeclId,
+    /// What it does.
+    pub effect: PlayEffect,
+    /// When it may be taken (over [`scope::PLAY`]); always when absent.
+    pub when: Option<Program>,
+}
+
+/// Insurance (`[flow.insurance]`): a side bet of up to half the stake.
+#[derive(Clone, Debug)]
+pub struct Insurance {
+    /// When it is offered (over [`scope::PLAY`], the banker's shown cards).
+    pub when: Program,
+    /// `when` as written.
+    pub when_source: String,
+    /// When it wins (over [`scope::PLAY`], the banker's whole first hand).
+    pub wins: Program,
+    /// `wins` as written.
+    pub wins_source: String,
+    /// What it pays, numerator to denominator.
+    pub pays: (i64, i64),
+}
+
+/// How a payout settles a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayResult {
+    /// The hand wins `pays` of its stake.
+    Win,
+    /// The stake comes back.
+    Push,
+    /// The hand loses `pays` of its stake.
+    Lose,
+}
+
+/// A payout (`[[flow.payout]]`).
+#[derive(Clone, Debug)]
+pub struct Payout {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When it applies (over [`scope::PLAY`], both whole hands).
+    pub when: Program,
+    /// `when` as written.
+    pub when_source: String,
+    /// Win, push or lose.
+    pub result: PayResult,
+    /// Of the stake, numerator to denominator.
+    pub pays: (i64, i64),
+}
+
+impl Payout {
+    /// The chips a hand staking `stake` wins (positive) or loses: a ratio of the stake, rounded
+    /// down (a win) or up (a loss) to whole chips.
+    pub fn chips(&self, stake: i64) -> i64 {
+        PayResult::chips(self.result, self.pays, stake)
+    }
+}
+
+impl PayResult {
+    /// The chips a hand staking `stake` wins (positive) or loses at `pays` of the stake,
+    /// rounded down (a win) or up (a loss) to whole chips.
+    pub fn chips(self, (n, d): (i64, i64), stake: i64) -> i64 {
+        let whole = i128::from(stake) * i128::from(n);
+        let chips = |v: i128| i64::try_from(v).unwrap_or(i64::MAX);
+        match self {
+            PayResult::Win => chips(whole.div_euclid(i128::from(d))),
+            PayResult::Push => 0,
+            PayResult::Lose => -chips((whole + i128::from(d) - 1).div_euclid(i128::from(d))),
+        }
+    }
 }
 
 /// How the first banker (or dealer) is chosen.

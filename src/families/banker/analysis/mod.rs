@@ -14,6 +14,7 @@
 //! assert_eq!(seen, 6);
 //! ```
 
+pub mod play;
 pub mod ranks;
 mod rational;
 pub mod seat_work;

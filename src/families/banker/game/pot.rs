@@ -354,6 +354,8 @@ impl BankerGame {
                     .then(|| ranking::words(&flow, &ranked))
                     .flatten(),
                 folded,
+                hands: Vec::new(),
+                insurance: None,
             });
         }
         let dealer = self.ledger.dealer;

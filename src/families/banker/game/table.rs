@@ -62,7 +62,7 @@ impl BankerGame {
     }
 
     /// A new shoe, from the next recorded order when one fits, else shuffled.
-    fn new_shoe(&mut self) {
+    pub(super) fn new_shoe(&mut self) {
         let size = self.shoe_size();
         match self.orders.next() {
             Some(o)
@@ -83,7 +83,7 @@ impl BankerGame {
     }
 
     /// The next card of the shoe (a new shoe when it is empty).
-    fn table_draw(&mut self) -> CardId {
+    pub(super) fn table_draw(&mut self) -> CardId {
         if self.stock_pos >= self.stock.len() {
             self.new_shoe();
         }
@@ -302,6 +302,8 @@ impl BankerGame {
                 bets,
                 hand: None,
                 folded: false,
+                hands: Vec::new(),
+                insurance: None,
             });
         }
         if let Some(b) = &mut self.banker_bankroll {

@@ -32,6 +32,7 @@ pub(super) fn table_rules(
     deck: &Deck,
     one_card: &Names,
     showdown: &Names,
+    plays: bool,
     loc: &Loc,
     errors: &mut Vec<Diagnostic>,
 ) -> TableRules {
@@ -123,7 +124,7 @@ pub(super) fn table_rules(
         let used = [
             (!bets.is_empty(), "`[[flow.bet]]`", "bet"),
             (
-                shoe.is_some_and(|s| s.packs > 1),
+                shoe.is_some_and(|s| s.packs > 1) && !plays,
                 "a shoe of several packs",
                 "shoe_packs",
             ),
@@ -216,7 +217,7 @@ fn draw_rules(
 }
 
 /// `[numerator, denominator]` with a positive denominator, or `default`.
-fn ratio(
+pub(super) fn ratio(
     r: &mut TableReader,
     key: &str,
     default: (i64, i64),
