@@ -9,8 +9,8 @@
 //!
 //! A shoe may hold a card twice, so the hands are lists of cards, as on a table hand.
 
-use super::{BankerGame, BankerHand, BankerPhase, PlayerResult, ends};
-use crate::core::{Action, HandResult, IllegalAction, PerSeat};
+use super::{BankerGame, BankerPhase, PlayerResult};
+use crate::core::{Action, IllegalAction};
 use crate::deck::{CardId, CardSet};
 use crate::expr::{Context, Program};
 use crate::families::banker::ranking::{Ranked, compare, rank_cards, words};
@@ -594,40 +594,8 @@ impl BankerGame {
                 insurance: (insured > 0).then_some(insurance),
             });
         }
-        if let Some(b) = &mut self.banker_bankroll {
-            *b += banker_result;
-        }
-        let mut points: PerSeat<i64> = PerSeat::new(self.players());
-        for p in &players {
-            points[p.seat] = p.result;
-        }
-        self.ledger.history.push(HandResult {
-            round: self.ledger.round,
-            dealer: None,
-            winner: None,
-            end: ends::SHOWDOWN,
-            outcome: None,
-            yaku_mask: 0,
-            points,
-            calls: PerSeat::new(self.players()),
-            house: banker_result,
-            carried: crate::core::Carried::default(),
-        });
-        self.history.push(BankerHand {
-            hand: self.ledger.round,
-            banker_tiles: self.banco.clone(),
-            banker_value: Some(whole[3]),
-            banker_hand: words(&flow, &rank_cards(&flow, &self.banco)),
-            banker_win: None,
-            players,
-            banker_result,
-            rules: std::mem::take(&mut self.rules_applied),
-            banker_seat: None,
-            bank_to: None,
-            pot: 0,
-            winners: Vec::new(),
-            betting: Vec::new(),
-        });
+        let banker_hand = words(&flow, &rank_cards(&flow, &self.banco));
+        self.close_house_hand(players, banker_result, whole[3], banker_hand);
         self.start_hand();
     }
 

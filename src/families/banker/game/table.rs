@@ -306,6 +306,19 @@ impl BankerGame {
                 insurance: None,
             });
         }
+        self.close_house_hand(players, banker_result, facts[3], None);
+        self.start_hand();
+    }
+
+    /// Ends a hand the house settled alone (a table hand, or hands played by actions): the
+    /// bank's result, every seat's points and the hand's record (the caller deals the next).
+    pub(super) fn close_house_hand(
+        &mut self,
+        players: Vec<PlayerResult>,
+        banker_result: i64,
+        banker_value: i64,
+        banker_hand: Option<String>,
+    ) {
         if let Some(b) = &mut self.banker_bankroll {
             *b += banker_result;
         }
@@ -328,8 +341,8 @@ impl BankerGame {
         self.history.push(BankerHand {
             hand: self.ledger.round,
             banker_tiles: self.banco.clone(),
-            banker_value: Some(facts[3]),
-            banker_hand: None,
+            banker_value: Some(banker_value),
+            banker_hand,
             banker_win: None,
             players,
             banker_result,
@@ -340,7 +353,6 @@ impl BankerGame {
             winners: Vec::new(),
             betting: Vec::new(),
         });
-        self.start_hand();
     }
 
     /// A bettor sees nothing hidden but the shoe's order: it is shuffled again.
