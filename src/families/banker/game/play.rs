@@ -272,22 +272,8 @@ impl BankerGame {
     }
 
     pub(super) fn play_start_hand(&mut self) {
-        let banker_broke = self.banker_bankroll.is_some_and(|b| b <= 0);
-        for s in 0..self.players() {
-            self.in_hand[s] = self.ledger.scores[s] >= self.min_bet;
-        }
-        if self.ledger.round >= self.ledger.rounds
-            || banker_broke
-            || !self.in_hand.iter().any(|&b| b)
-        {
-            self.phase = BankerPhase::GameOver;
+        if !self.open_house_hand() {
             return;
-        }
-        self.ledger.round += 1;
-        let cut = self.flow.shoe.map_or(usize::MAX, |s| s.cut as usize);
-        let left = self.stock.len() - self.stock_pos;
-        if self.flow.shoe.is_none() || self.stock.is_empty() || left < cut.max(1) {
-            self.new_shoe();
         }
         self.banco.clear();
         self.seat_hands.clear();

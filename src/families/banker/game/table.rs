@@ -117,7 +117,10 @@ impl BankerGame {
             .min(self.ledger.scores[seat] - self.staked(seat))
     }
 
-    pub(super) fn table_start_hand(&mut self) {
+    /// Begins a hand the house deals to every seat with chips (a table hand, or hands played
+    /// by actions): false, with the game over, when the hands are played, the bank is broke or
+    /// no seat can bet; else the hand is counted and a new shoe started where one is due.
+    pub(super) fn open_house_hand(&mut self) -> bool {
         let banker_broke = self.banker_bankroll.is_some_and(|b| b <= 0);
         for s in 0..self.players() {
             self.in_hand[s] = self.ledger.scores[s] >= self.min_bet;
@@ -127,7 +130,7 @@ impl BankerGame {
             || !self.in_hand.iter().any(|&b| b)
         {
             self.phase = BankerPhase::GameOver;
-            return;
+            return false;
         }
         self.ledger.round += 1;
         let cut = self.flow.shoe.map_or(usize::MAX, |s| s.cut as usize);
@@ -136,6 +139,13 @@ impl BankerGame {
         // the cut card has come out.
         if self.flow.shoe.is_none() || self.stock.is_empty() || left < cut.max(1) {
             self.new_shoe();
+        }
+        true
+    }
+
+    pub(super) fn table_start_hand(&mut self) {
+        if !self.open_house_hand() {
+            return;
         }
         self.punto.clear();
         self.banco.clear();
