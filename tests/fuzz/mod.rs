@@ -239,34 +239,48 @@ fn expression_parser() {
     });
 }
 
+/// Plays one hand of each `(ruleset, players)` through the binary with seed 7, recording it
+/// in `dir`; the records' file names.
+fn record_games(dir: &crate::common::TempDir, games: &[(&str, &str)]) -> Vec<String> {
+    games
+        .iter()
+        .map(|(ruleset, players)| {
+            let file = format!("{ruleset}.json");
+            crate::common::Yaku::new([
+                "play",
+                ruleset,
+                "--players",
+                players,
+                "--rounds",
+                "1",
+                "--seed",
+                "7",
+                "--record",
+                &file,
+            ])
+            .current_dir(dir)
+            .expect(0);
+            file
+        })
+        .collect()
+}
+
 #[test]
 fn record_reader() {
     // Records of short games of each family, written by the binary.
     let dir = crate::common::TempDir::new("fuzz-records");
-    let mut corpus = Vec::new();
-    for (ruleset, players) in [
-        ("koikoi", "greedy,random"),
-        ("schnapsen", "greedy,random"),
-        ("kolyesi", "seed,seed"),
-        ("gostop", "greedy,random,random"),
-    ] {
-        let file = format!("{ruleset}.json");
-        crate::common::Yaku::new([
-            "play",
-            ruleset,
-            "--players",
-            players,
-            "--rounds",
-            "1",
-            "--seed",
-            "7",
-            "--record",
-            &file,
-        ])
-        .current_dir(&dir)
-        .expect(0);
-        corpus.push(std::fs::read_to_string(dir.join(&file)).unwrap());
-    }
+    let corpus: Vec<String> = record_games(
+        &dir,
+        &[
+            ("koikoi", "greedy,random"),
+            ("schnapsen", "greedy,random"),
+            ("kolyesi", "seed,seed"),
+            ("gostop", "greedy,random,random"),
+        ],
+    )
+    .iter()
+    .map(|file| std::fs::read_to_string(dir.join(file)).unwrap())
+    .collect();
     let rulesets: Vec<std::sync::Arc<yaku::ruleset::Ruleset>> =
         ["koikoi", "schnapsen", "kolyesi", "gostop"]
             .iter()
@@ -292,30 +306,19 @@ fn positions() {
         "ruleset = \"koikoi\"\ndealer = 0\nmoves = [{ action = \"play\", card = \"cherry-curtain\" }]\n[deal]\n\"hand 0\" = \"cherry-curtain pine-1\"\ntable = [\"cherry-poetry\", \"cherry-1\"]\nstock = \"pine-2\"\n".to_string(),
     ];
     let names = ["koikoi", "schnapsen", "oicho-kabu", "gostop", "scopa"];
-    for (ruleset, players) in [
-        ("koikoi", "greedy,random"),
-        ("schnapsen", "greedy,random"),
-        ("oicho-kabu", "greedy,greedy"),
-        ("gostop", "greedy,random,random"),
-        ("scopa", "greedy,random"),
-    ] {
-        let file = format!("{ruleset}.json");
-        crate::common::Yaku::new([
-            "play",
-            ruleset,
-            "--players",
-            players,
-            "--rounds",
-            "1",
-            "--seed",
-            "7",
-            "--record",
-            &file,
-        ])
-        .current_dir(&dir)
-        .expect(0);
+    let files = record_games(
+        &dir,
+        &[
+            ("koikoi", "greedy,random"),
+            ("schnapsen", "greedy,random"),
+            ("oicho-kabu", "greedy,greedy"),
+            ("gostop", "greedy,random,random"),
+            ("scopa", "greedy,random"),
+        ],
+    );
+    for file in &files {
         for at in ["0", "3", "8"] {
-            let out = crate::common::Yaku::new(["replay", &file, "--position-at", at])
+            let out = crate::common::Yaku::new(["replay", file, "--position-at", at])
                 .current_dir(&dir)
                 .run();
             if out.code == 0 {
