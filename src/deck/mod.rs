@@ -18,6 +18,17 @@ pub use card_set::{CardBits, CardId, CardSet, CardSetIter};
 use rand::distr::uniform::{UniformInt, UniformSampler};
 use rand::rngs::Xoshiro256PlusPlus;
 
+/// Shuffles `cards` in place, Fisher-Yates from the last card down, each card's partner drawn as
+/// `rng.random_range(0..=i)`: the draws of [`shuffle`], for a list of any length (a shoe of
+/// several packs, the cards a position leaves unwritten, the piles of a reach check).
+pub fn shuffle_slice(cards: &mut [CardId], rng: &mut Xoshiro256PlusPlus) {
+    use rand::RngExt;
+    for i in (1..cards.len()).rev() {
+        let j = rng.random_range(0..=i);
+        cards.swap(i, j);
+    }
+}
+
 /// Shuffles the first `n` cards of `order` (Fisher-Yates from the last card down, each card's
 /// partner drawn as `rng.random_range(0..=i)`): every family's deal and every search's deal of
 /// the hidden cards. These draws decide every seeded game and the later deals of every replayed

@@ -266,7 +266,7 @@ pub fn start(
             break;
         }
         let mut probe: Vec<CardId> = deck.all().iter().collect();
-        shuffle(&mut probe, &mut rng);
+        crate::deck::shuffle_slice(&mut probe, &mut rng);
         let game = super::start(Arc::clone(&ruleset), options(vec![probe.clone()]))
             .map_err(start_error)?;
         if game.dealt_orders().len() != 1 || !game.history().is_empty() || game.is_over() {
@@ -359,7 +359,7 @@ pub fn start(
     // The order: each zone's places in turn take its written cards, first written first; the
     // cards not written fill the other places at random.
     let mut rest: Vec<CardId> = (deck.all() - placed).iter().collect();
-    shuffle(&mut rest, &mut rng);
+    crate::deck::shuffle_slice(&mut rest, &mut rng);
     let mut rest = rest.into_iter();
     let mut next: BTreeMap<&str, usize> = BTreeMap::new();
     let order: Vec<CardId> = landing
@@ -550,14 +550,5 @@ impl HandStart {
             scores: game.scores().to_vec(),
             first_action,
         }
-    }
-}
-
-/// Fisher-Yates from the last place down, drawing from `rng`.
-fn shuffle(cards: &mut [CardId], rng: &mut Xoshiro256PlusPlus) {
-    use rand::RngExt;
-    for i in (1..cards.len()).rev() {
-        let j = rng.random_range(0..=i);
-        cards.swap(i, j);
     }
 }

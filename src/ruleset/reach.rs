@@ -40,7 +40,7 @@ pub(super) fn satisfying_piles(
             break;
         }
         let mut cards: Vec<CardId> = start.iter().collect();
-        shuffle(&mut cards, &mut rng);
+        crate::deck::shuffle_slice(&mut cards, &mut rng);
         let mut pile = start;
         for c in cards {
             pile.remove(c);
@@ -67,12 +67,6 @@ pub(super) fn satisfying_piles(
     found
 }
 
-fn shuffle(cards: &mut [CardId], rng: &mut Xoshiro256PlusPlus) {
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, rng.random_range(0..=i));
-    }
-}
-
 /// True when `when` holds on each of `count` random piles of `size` cards of `deck` (from a
 /// fixed seed): a deal check that holds however the cards fall.
 pub(super) fn holds_on_random_piles(
@@ -85,7 +79,7 @@ pub(super) fn holds_on_random_piles(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x0a11_dea1);
     let mut cards: Vec<CardId> = deck.all().iter().collect();
     (0..count).all(|_| {
-        shuffle(&mut cards, &mut rng);
+        crate::deck::shuffle_slice(&mut cards, &mut rng);
         let pile = cards.iter().take(size).fold(CardSet::EMPTY, |mut p, &c| {
             p.insert(c);
             p
@@ -113,7 +107,7 @@ pub(super) fn dealt_piles(
     }
     for k in 0..count {
         let mut cards: Vec<CardId> = found[k % found.len()].iter().collect();
-        shuffle(&mut cards, &mut rng);
+        crate::deck::shuffle_slice(&mut cards, &mut rng);
         let mut pile = found[k % found.len()];
         for c in cards {
             pile.remove(c);
@@ -122,7 +116,7 @@ pub(super) fn dealt_piles(
             }
         }
         let mut others: Vec<CardId> = (deck.all() - pile).iter().collect();
-        shuffle(&mut others, &mut rng);
+        crate::deck::shuffle_slice(&mut others, &mut rng);
         for c in others {
             if pile.len() as usize >= size {
                 break;

@@ -46,14 +46,6 @@ pub fn rule_for<'r>(rules: &'r [DrawRule], facts: &[i64; 6]) -> Option<&'r DrawR
     rules.iter().find(|r| r.when.truth(&cx))
 }
 
-/// `order` shuffled in place, Fisher-Yates from the last card.
-fn shuffle_list(order: &mut [CardId], rng: &mut Xoshiro256PlusPlus) {
-    for i in (1..order.len()).rev() {
-        let j = rng.random_range(0..=i);
-        order.swap(i, j);
-    }
-}
-
 impl BankerGame {
     /// The cards of a fresh shoe: `packs` copies of the deck (one without a shoe).
     fn shoe_size(&self) -> usize {
@@ -75,7 +67,7 @@ impl BankerGame {
                 let n = self.ruleset.deck.cards.len();
                 self.stock.clear();
                 self.stock.extend((0..size).map(|i| CardId((i % n) as u8)));
-                shuffle_list(&mut self.stock, &mut self.rng);
+                crate::deck::shuffle_slice(&mut self.stock, &mut self.rng);
             }
         }
         self.stock_pos = 0;
@@ -367,7 +359,7 @@ impl BankerGame {
 
     /// A bettor sees nothing hidden but the shoe's order: it is shuffled again.
     pub(super) fn table_deal_hidden(&self, rng: &mut Xoshiro256PlusPlus, world: &mut Self) {
-        shuffle_list(&mut world.stock[self.stock_pos..], rng);
+        crate::deck::shuffle_slice(&mut world.stock[self.stock_pos..], rng);
         world.orders = Vec::new().into_iter();
         world.rng = Xoshiro256PlusPlus::seed_from_u64(rng.random());
         world.history.clear();
