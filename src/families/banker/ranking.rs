@@ -30,6 +30,27 @@ fn hand_facts(flow: &BankerFlow, pile: CardSet) -> [i64; 2] {
     [points, i64::from(pile.len())]
 }
 
+/// Where the hand `cx` reads (its pile and facts) stands in the ruleset's ranking: the first
+/// rank whose condition holds, its `within` value, and the first special hand.
+#[inline]
+fn ranked(flow: &BankerFlow, cx: &Context) -> Ranked {
+    let rank = flow
+        .ranks
+        .iter()
+        .position(|r| r.when.truth(cx))
+        .unwrap_or(flow.ranks.len());
+    let within = match flow.ranks.get(rank).and_then(|r| r.within.as_ref()) {
+        Some(w) => w.int(cx),
+        None => 0,
+    };
+    let special = flow.specials.iter().position(|s| s.when.truth(cx));
+    Ranked {
+        rank,
+        within,
+        special,
+    }
+}
+
 /// Where `pile` stands in the ruleset's ranking.
 pub fn rank_hand(flow: &BankerFlow, pile: CardSet) -> Ranked {
     let facts = hand_facts(flow, pile);
@@ -37,21 +58,7 @@ pub fn rank_hand(flow: &BankerFlow, pile: CardSet) -> Ranked {
         pile,
         facts: &facts,
     };
-    let rank = flow
-        .ranks
-        .iter()
-        .position(|r| r.when.truth(&cx))
-        .unwrap_or(flow.ranks.len());
-    let within = match flow.ranks.get(rank).and_then(|r| r.within.as_ref()) {
-        Some(w) => w.int(&cx),
-        None => 0,
-    };
-    let special = flow.specials.iter().position(|s| s.when.truth(&cx));
-    Ranked {
-        rank,
-        within,
-        special,
-    }
+    ranked(flow, &cx)
 }
 
 /// Where a hand that may hold a card twice (from a shoe of several packs) stands in the
@@ -64,21 +71,7 @@ pub fn rank_cards(flow: &BankerFlow, cards: &[crate::deck::CardId]) -> Ranked {
         pile,
         facts: &facts,
     };
-    let rank = flow
-        .ranks
-        .iter()
-        .position(|r| r.when.truth(&cx))
-        .unwrap_or(flow.ranks.len());
-    let within = match flow.ranks.get(rank).and_then(|r| r.within.as_ref()) {
-        Some(w) => w.int(&cx),
-        None => 0,
-    };
-    let special = flow.specials.iter().position(|s| s.when.truth(&cx));
-    Ranked {
-        rank,
-        within,
-        special,
-    }
+    ranked(flow, &cx)
 }
 
 /// The ordinary order of two hands, by rank then `within` (`Greater`: `a` is better).
