@@ -119,7 +119,7 @@ fn table(def: &TableDef) -> Value {
         schema["required"] = json!(required);
     }
     schema["additionalProperties"] = match def.extra {
-        Extra::None => json!(false),
+        Extra::None => unknown_key(),
         Extra::Ints => json!({ "type": "integer" }),
         Extra::Exprs => json!({ "type": "string" }),
         Extra::Options => json!({ "anyOf": [
@@ -132,11 +132,20 @@ fn table(def: &TableDef) -> Value {
                     "description": { "type": "string" }
                 },
                 "required": ["default"],
-                "additionalProperties": false
+                "additionalProperties": unknown_key()
             }
         ] }),
     };
     schema
+}
+
+/// The schema of a key a table does not have. Not `false`: a validator reports a `false`
+/// `additionalProperties` against the table, and Taplo then marks every key of the table (a
+/// misspelt key in `[flow]` was reported once for each of its siblings, never on its own line).
+/// A schema no value passes is reported against the misspelt key's own value, once, with this
+/// description in the message.
+fn unknown_key() -> Value {
+    json!({ "not": { "description": "a key this table does not have: check its spelling" } })
 }
 
 fn key(k: &KeyDef) -> Value {
