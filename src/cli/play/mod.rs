@@ -400,11 +400,11 @@ fn default_players(ruleset: &Ruleset, watcher: bool) -> Vec<String> {
     } else {
         "best"
     };
+    // The ruleset's `players` seats (a person in the first), in every family: a banker game's
+    // table once seated a person and two bots whatever it said (Blackjack's one player at
+    // the house's table had two bots beside them).
     let mut players = vec![bot.to_string(); seats.max(1)];
-    if ruleset.banker().is_some() && !watcher {
-        players = vec![bot.to_string(); 2];
-        players.insert(0, HUMAN.to_string());
-    } else if !watcher {
+    if !watcher {
         players[0] = HUMAN.to_string();
     }
     players
