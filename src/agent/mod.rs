@@ -70,6 +70,16 @@ impl Agent for GreedyAgent {
         game.heuristic(seat, legal, rng)
     }
 
+    fn reasons(
+        &mut self,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        action: Action,
+    ) -> Vec<String> {
+        game.heuristic_reasons(seat, legal, action)
+    }
+
     fn quick(&self) -> bool {
         true
     }

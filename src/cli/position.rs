@@ -240,10 +240,17 @@ fn bot_choice(
     // Both from the same stream: a search deals the same worlds for its choice and its values.
     let action = agent.choose(game, seat, legal, &mut agent_rng(0));
     let values = agent.evaluate(game, seat, legal, &mut agent_rng(0));
+    // What the move does for the seat, then what the bot itself weighed.
+    let mut why = table.why(game, seat, action);
+    for reason in agent.reasons(game, seat, legal, action) {
+        if !why.contains(&reason) {
+            why.push(reason);
+        }
+    }
     Ok(BotChoice {
         name: name.to_string(),
         index: legal.iter().position(|&a| a == action).unwrap_or(0),
-        why: table.why(game, seat, action),
+        why,
         values,
     })
 }

@@ -47,6 +47,18 @@ pub trait Agent: Send {
         None
     }
 
+    /// Why this agent chose `action` among `legal` for `seat`, in words, from its own
+    /// reading or evaluation (a hint's and a lesson's reason); empty where it has none to give.
+    fn reasons(
+        &mut self,
+        _game: &dyn Game,
+        _seat: Seat,
+        _legal: &[Action],
+        _action: Action,
+    ) -> Vec<String> {
+        Vec::new()
+    }
+
     /// True for an agent whose every choice is `legal[uniform_index(legal.len(), rng)]`
     /// ([`crate::core::uniform_index`]: `random`). [`crate::core::play_out`] then lets the
     /// game draw the move ([`Game::apply_uniform`]) without listing the actions or calling

@@ -217,6 +217,12 @@ pub trait Game: Send + Sync + 'static {
 
     /// The family's rule-reading choice for `seat` among `legal`, from what `seat` may see.
     fn heuristic(&self, seat: Seat, legal: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action;
+    /// Why the rule-reading choice for `seat` among `legal` is `action`, in words, from the
+    /// policy's own reading (what it weighed, with its figures): a hint's and a lesson's
+    /// reason. Empty where the family has nothing to add to what the move visibly does.
+    fn heuristic_reasons(&self, _seat: Seat, _legal: &[Action], _action: Action) -> Vec<String> {
+        Vec::new()
+    }
     /// A game in the state `seat` sees, with the cards it cannot see placed at random from
     /// `rng`; searching bots play out the hand in progress on it (a family may end the game
     /// with that hand). `None` when the family cannot make one.

@@ -22,6 +22,12 @@ fn every_bundled_ruleset_has_a_first_hand_with_lessons() {
         "seotda",
         "baccarat",
         "oicho-kabu",
+        "koikoi-ktane",
+        "hachihachi",
+        "scopone",
+        "dreierschnapsen",
+        "pinochle",
+        "hearts",
     ] {
         let out = yaku(&["learn", ruleset])
             .current_dir(&dir)
@@ -38,6 +44,14 @@ fn every_bundled_ruleset_has_a_first_hand_with_lessons() {
             assert!(
                 s.contains(expected),
                 "{ruleset}: missing `{expected}` in:\n{s}"
+            );
+        }
+        // Every suggestion says why, from the bot's own reading: "... (option 2): it ...".
+        for line in s.lines().filter(|l| l.contains("bot would ")) {
+            let reason = line.split_once("): ").map(|(_, why)| why.trim());
+            assert!(
+                reason.is_some_and(|why| why.len() > 10),
+                "{ruleset}: a suggestion without its reason: {line}"
             );
         }
     }

@@ -1256,6 +1256,12 @@ fn hint_for(
     if reasons.iter().any(|r| r == "it wins the trick") {
         reasons.retain(|r| !r.starts_with("it captures"));
     }
+    // What the bot itself weighed.
+    for why in bot.reasons(game, seat, legal, action) {
+        if !reasons.contains(&why) {
+            reasons.push(why);
+        }
+    }
     let mut out = format!(
         "hint: the {name} bot would {}{number}",
         as_infinitive(&table.describe(game, action))

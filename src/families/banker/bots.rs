@@ -112,6 +112,41 @@ impl Agent for StrategyAgent {
     fn uses_family_analysis(&self) -> bool {
         self.strategy.needs_odds()
     }
+
+    fn reasons(
+        &mut self,
+        game: &dyn Game,
+        seat: Seat,
+        legal: &[Action],
+        action: Action,
+    ) -> Vec<String> {
+        let Some(g) = game.as_any().downcast_ref::<BankerGame>() else {
+            return Vec::new();
+        };
+        let view = g.view(seat);
+        // Where the strategy plays as `greedy` does, greedy's reasons; else what its table says
+        // for the hand, with the exact odds when the strategy reads them.
+        let own_hand = view.bet_kind.is_none() && view.play.is_none() && view.to_call.is_none();
+        let Some(flow) = view.ruleset.banker().filter(|_| own_hand) else {
+            return super::greedy::reasons(&view, legal, action);
+        };
+        let entry = self.strategy.entry(flow, view.tiles);
+        let mut out = Vec::new();
+        let told = match (view.phase, entry.draw) {
+            (BankerPhase::Bet { .. }, _) => !matches!(entry.bet, BetChoice::Best),
+            (_, draw) => draw.is_some(),
+        };
+        if told {
+            out.push(format!(
+                "the `{}` strategy's table says so for this hand",
+                self.strategy.name
+            ));
+        }
+        if self.odds.is_some() {
+            out.extend(super::greedy::reasons(&view, legal, action));
+        }
+        out
+    }
 }
 
 /// A banker-family bot by name: a bundled strategy (`seed`, `always-one`, `always-two`,

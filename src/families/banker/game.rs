@@ -1112,6 +1112,9 @@ impl Game for BankerGame {
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
         super::greedy::best_choice(&self.view(seat), legal)
     }
+    fn heuristic_reasons(&self, seat: Seat, legal: &[Action], action: Action) -> Vec<String> {
+        super::greedy::reasons(&self.view(seat), legal, action)
+    }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))
     }

@@ -95,45 +95,15 @@ pub(super) fn pot_choice(view: &BankerView, legal: &[Action]) -> Action {
 /// expected result on an infinite deck ([`crate::families::banker::analysis::play`]), worked
 /// out from the rules once per ruleset and thread and kept.
 pub(super) fn play_choice(view: &BankerView, legal: &[Action]) -> Action {
-    use crate::families::banker::analysis::play::PlayOdds;
-    use crate::ruleset::PlayEffect;
-    use std::cell::RefCell;
-    use std::collections::HashMap;
-    thread_local! {
-        static MODELS: RefCell<HashMap<u64, PlayOdds>> = RefCell::default();
-    }
     let wanted = match view.phase {
         BankerPhase::Bet { .. } => Action::Bet {
             amount: view.limits.0,
         },
         BankerPhase::Insure { .. } => Action::Bet { amount: 0 },
         _ => {
-            let (Some(play), Some(flow)) = (view.play, view.ruleset.banker()) else {
+            let Some(values) = action_values(view, legal) else {
                 return legal[0];
             };
-            let Some(&up) = play.banker.first() else {
-                return legal[0];
-            };
-            let effects: Vec<PlayEffect> = legal
-                .iter()
-                .map(|a| match a {
-                    Action::Declare { decl, .. } => view
-                        .ruleset
-                        .declarations
-                        .get(decl.0 as usize)
-                        .and_then(|d| PlayEffect::named(&d.effect))
-                        .unwrap_or(PlayEffect::Stand),
-                    _ => PlayEffect::Stand,
-                })
-                .collect();
-            let values = MODELS.with(|m| {
-                let mut m = m.borrow_mut();
-                let model = m.entry(view.ruleset.content_hash).or_insert_with(|| {
-                    super::odds::play_model(view.ruleset)
-                        .map_or_else(|| PlayOdds::new(flow, &view.ruleset.deck), |m| (*m).clone())
-                });
-                model.action_values(up, play.cards, play.split, play.hands, &effects)
-            });
             let best = values
                 .iter()
                 .enumerate()
@@ -146,5 +116,138 @@ pub(super) fn play_choice(view: &BankerView, legal: &[Action]) -> Action {
         wanted
     } else {
         legal[0]
+    }
+}
+
+/// The expected result of each of `legal` (the actions of a hand played by actions) per chip
+/// staked, played at its best after; `None` outside such a hand.
+fn action_values(view: &BankerView, legal: &[Action]) -> Option<Vec<f64>> {
+    use crate::families::banker::analysis::play::PlayOdds;
+    use crate::ruleset::PlayEffect;
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static MODELS: RefCell<HashMap<u64, PlayOdds>> = RefCell::default();
+    }
+    let (Some(play), Some(flow)) = (view.play, view.ruleset.banker()) else {
+        return None;
+    };
+    let &up = play.banker.first()?;
+    let effects: Vec<PlayEffect> = legal
+        .iter()
+        .map(|a| match a {
+            Action::Declare { decl, .. } => view
+                .ruleset
+                .declarations
+                .get(decl.0 as usize)
+                .and_then(|d| PlayEffect::named(&d.effect))
+                .unwrap_or(PlayEffect::Stand),
+            _ => PlayEffect::Stand,
+        })
+        .collect();
+    Some(MODELS.with(|m| {
+        let mut m = m.borrow_mut();
+        let model = m.entry(view.ruleset.content_hash).or_insert_with(|| {
+            super::odds::play_model(view.ruleset)
+                .map_or_else(|| PlayOdds::new(flow, &view.ruleset.deck), |m| (*m).clone())
+        });
+        model.action_values(up, play.cards, play.split, play.hands, &effects)
+    }))
+}
+
+/// An expected result per chip as a hint says it: "+0.125 a chip".
+fn per_chip(value: f64) -> String {
+    format!("{value:+.3} a chip")
+}
+
+/// Why [`best_choice`] chooses `action` among `legal`, in words, with the figures it chose by:
+/// the expected result per chip of each option where the odds are exact, the hand's strength
+/// in a pot game.
+pub fn reasons(view: &BankerView, legal: &[Action], action: Action) -> Vec<String> {
+    // An option by the ruleset's name for it (a declaration's), or by the draw it makes.
+    let describe = |a: Action| match a {
+        Action::Draw { count: 0 } => "standing".to_string(),
+        Action::Draw { count } => format!("drawing {count}"),
+        Action::Declare { decl, .. } => view
+            .ruleset
+            .declarations
+            .get(decl.0 as usize)
+            .map_or_else(|| "acting".to_string(), |d| d.name.clone()),
+        _ => "betting".to_string(),
+    };
+    let options = |values: &[(Action, f64)]| {
+        let listed: Vec<String> = values
+            .iter()
+            .map(|&(a, v)| format!("{} {}", describe(a), per_chip(v)))
+            .collect();
+        format!("the expected result of each choice: {}", listed.join(", "))
+    };
+    if view.play.is_some() {
+        return match view.phase {
+            BankerPhase::Bet { .. } => vec![
+                "the odds of a hand are the same whatever the bet, and it is below even for the player: the smallest bet risks least".to_string(),
+            ],
+            BankerPhase::Insure { .. } => {
+                vec!["it never takes insurance, a side bet it does not weigh".to_string()]
+            }
+            _ => action_values(view, legal).map_or_else(Vec::new, |values| {
+                let pairs: Vec<(Action, f64)> = legal.iter().copied().zip(values).collect();
+                vec![format!(
+                    "played at its best afterwards, {}",
+                    options(&pairs)
+                )]
+            }),
+        };
+    }
+    if view.bet_kind.is_some() {
+        let Some(bets) = super::odds::table_bets(view.ruleset) else {
+            return Vec::new();
+        };
+        let listed: Vec<String> = bets
+            .iter()
+            .map(|(name, ev)| format!("{name} {}", per_chip(ev.to_f64())))
+            .collect();
+        let best = super::odds::best_table_bet(view.ruleset)
+            .and_then(|i| bets.get(i))
+            .map_or(String::new(), |(name, _)| name.clone());
+        return vec![format!(
+            "every bet loses on average, {best} least ({}): it stakes the least it may on {best} and nothing on the others",
+            listed.join(", ")
+        )];
+    }
+    if view.to_call.is_some() {
+        let strength = super::odds::hand_strength(view.ruleset, view.tiles);
+        return vec![format!(
+            "the hand beats {:.0}% of the hands it could meet: it raises most above 90%, least above 75%, calls above 50%, else checks or folds",
+            strength * 100.0
+        )];
+    }
+    let odds = with_odds(view.ruleset, |odds| {
+        odds.iter().find(|o| o.tiles == view.tiles).cloned()
+    });
+    let Some(Some(odds)) = odds else {
+        return Vec::new();
+    };
+    let (draw, best) = odds.best();
+    match (view.phase, action) {
+        (BankerPhase::Bet { .. }, _) => vec![format!(
+            "with these first cards the best play ({}) expects {}, {}",
+            describe(Action::Draw { count: draw }),
+            per_chip(best.to_f64()),
+            if best.numer() > 0 {
+                "above even: it bets the most"
+            } else {
+                "not above even: it bets the least"
+            }
+        )],
+        _ => {
+            let pairs: Vec<(Action, f64)> = odds
+                .by_draw
+                .iter()
+                .map(|&(count, v)| (Action::Draw { count }, v.to_f64()))
+                .filter(|(a, _)| legal.contains(a))
+                .collect();
+            vec![options(&pairs)]
+        }
     }
 }

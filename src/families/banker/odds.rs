@@ -204,26 +204,37 @@ fn check_work(ruleset: &Ruleset) -> Result<(), String> {
 }
 
 /// The bet of a table hand with the best expected result per chip from a full shoe (the first
-/// on ties), computed once per ruleset and shared; `None` when the analysis cannot be made.
+/// on ties); `None` when the analysis cannot be made.
 pub fn best_table_bet(ruleset: &Ruleset) -> Option<usize> {
-    static COMPUTED: OnceLock<Mutex<HashMap<u64, Option<usize>>>> = OnceLock::new();
+    let bets = table_bets(ruleset)?;
+    let mut best: Option<(usize, analysis::Rational)> = None;
+    for (i, (_, ev)) in bets.iter().enumerate() {
+        if best.is_none_or(|(_, b)| *ev > b) {
+            best = Some((i, *ev));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// Each bet of a table hand by name, with its expected result per chip from a full shoe,
+/// computed once per ruleset and shared; `None` when the analysis cannot be made.
+pub fn table_bets(ruleset: &Ruleset) -> Option<Arc<Vec<(String, analysis::Rational)>>> {
+    type Bets = Option<Arc<Vec<(String, analysis::Rational)>>>;
+    static COMPUTED: OnceLock<Mutex<HashMap<u64, Bets>>> = OnceLock::new();
     let flow = ruleset.banker()?;
     let computed = COMPUTED.get_or_init(|| Mutex::new(HashMap::new()));
-    *computed
+    computed
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .entry(ruleset.content_hash)
         .or_insert_with(|| {
             let packs = flow.shoe.map_or(1, |s| s.packs);
             let odds = analysis::table::table_odds(flow, &ruleset.deck, packs).ok()?;
-            let mut best: Option<(usize, analysis::Rational)> = None;
-            for (i, b) in odds.bets.iter().enumerate() {
-                if best.is_none_or(|(_, ev)| b.ev > ev) {
-                    best = Some((i, b.ev));
-                }
-            }
-            best.map(|(i, _)| i)
+            Some(Arc::new(
+                odds.bets.into_iter().map(|b| (b.name, b.ev)).collect(),
+            ))
         })
+        .clone()
 }
 
 /// The share of the other hands a seat's cards beat, by the ruleset's ranking (a tie counts

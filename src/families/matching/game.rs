@@ -1532,6 +1532,9 @@ impl Game for MatchingGame {
             _ => super::greedy::choose(&self.view(seat), legal),
         }
     }
+    fn heuristic_reasons(&self, seat: Seat, legal: &[Action], action: Action) -> Vec<String> {
+        super::greedy::reasons(&self.view(seat), legal, action)
+    }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))
     }

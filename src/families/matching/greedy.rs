@@ -494,6 +494,14 @@ impl Greedy {
 
     /// Takes the dealer's hand when its own matches the table less than an average hand would.
     fn swap(view: &View, legal: &[Action]) -> Action {
+        let (mine, expected) = Self::matching_cards(view);
+        let effect = if mine < expected { "swap" } else { "keep" };
+        find(view, legal, effect).unwrap_or(legal[0])
+    }
+
+    /// The cards of the hand that match the table, and how many an average hand of as many
+    /// unseen cards would match.
+    fn matching_cards(view: &View) -> (f64, f64) {
         let r = view.ruleset;
         let matching = |hand: CardSet| {
             hand.iter()
@@ -502,12 +510,7 @@ impl Greedy {
         };
         let unseen = view.unseen.len().max(1) as f64;
         let expected = matching(view.unseen) / unseen * f64::from(view.hand.len());
-        let effect = if matching(view.hand) < expected {
-            "swap"
-        } else {
-            "keep"
-        };
-        find(view, legal, effect).unwrap_or(legal[0])
+        (matching(view.hand), expected)
     }
 }
 
@@ -582,9 +585,25 @@ fn play_or_drop(view: &View, legal: &[Action]) -> Action {
     ) else {
         return legal[0];
     };
-    let Some(d) = &flow.drop_out else {
-        return play;
-    };
+    match drop_worth(view, flow) {
+        Some(w) if w.dealt + w.tallies + w.cost < 0 => drop,
+        _ => play,
+    }
+}
+
+/// What playing a dealt hand is worth against dropping it, as [`play_or_drop`] weighs it.
+struct DropWorth {
+    /// The dealt combination held, paid by each other player.
+    dealt: i64,
+    /// Each tally of the hand against a hand's share of the pack's.
+    tallies: i64,
+    /// What dropping would pay to the seats that play, counted as a gain of playing.
+    cost: i64,
+}
+
+fn drop_worth(view: &View, flow: &MatchingFlow) -> Option<DropWorth> {
+    let r = view.ruleset;
+    let d = flow.drop_out.as_ref()?;
     let others = i64::from(d.players) - 1;
     let facts = view.yaku_facts(view.seat);
     let dealt = flow
@@ -606,11 +625,11 @@ fn play_or_drop(view: &View, legal: &[Action]) -> Action {
         .sum();
     // Dropping pays `pays` to each seat that plays.
     let cost = d.pays.saturating_mul(i64::from(d.players));
-    if dealt + tallies + cost >= 0 {
-        play
-    } else {
-        drop
-    }
+    Some(DropWorth {
+        dealt,
+        tallies,
+        cost,
+    })
 }
 
 /// How a captured card counts: the choice that gives the most yaku points now.
@@ -671,6 +690,146 @@ fn could_sweep(flow: &MatchingFlow, unseen: CardSet, left: CardSet) -> bool {
         capture::options(flow, left, c, true, &mut options);
         options.contains(&left)
     })
+}
+
+/// Why [`choose`] chooses `action` among `legal`, in words, from what the policy weighed:
+/// a discard laid down because nothing captures, a capture weighed above the others with its
+/// worth, the conditions of a call to play on or stop. Asked for a hint, never in play: the
+/// policy's own path stays as it is.
+pub fn reasons(view: &View, legal: &[Action], action: Action) -> Vec<String> {
+    match view.phase {
+        Phase::Declare => call_reasons(view, legal, action),
+        Phase::Play | Phase::CaptureChoice { .. } => play_reasons(view, legal, action),
+        Phase::AfterDeal => {
+            let (mine, expected) = Greedy::matching_cards(view);
+            vec![format!(
+                "{mine} of its cards match the table, where an average hand would match {expected:.1}: it {} when its own matches fewer",
+                if mine < expected {
+                    "swaps"
+                } else {
+                    "keeps its hand; it swaps only"
+                }
+            )]
+        }
+        Phase::DropOut => {
+            let Some(w) = view.ruleset.matching().and_then(|f| drop_worth(view, f)) else {
+                return Vec::new();
+            };
+            let sum = w.dealt + w.tallies + w.cost;
+            vec![format!(
+                "playing is worth about {sum} points against dropping: {} from a dealt combination, {} from its cards' counts against a fair share, {} that dropping would pay",
+                w.dealt, w.tallies, w.cost
+            )]
+        }
+        Phase::Choose => vec![
+            "of the ways the card may count, this one gives its yaku the most points now"
+                .to_string(),
+        ],
+        Phase::GameOver => Vec::new(),
+    }
+}
+
+/// A play's reason: what it is worth to the policy against the next best play.
+fn play_reasons(view: &View, legal: &[Action], action: Action) -> Vec<String> {
+    let r = view.ruleset;
+    let taker = Taker::of(r, view.table);
+    let plays: Vec<CardId> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Play { card } => Some(*card),
+            _ => None,
+        })
+        .collect();
+    let Action::Play { card } = action else {
+        return Vec::new();
+    };
+    if plays.len() < 2 || !view.phase.eq(&Phase::Play) {
+        return Vec::new();
+    }
+    let mut made = [None, None];
+    let piles = Piles::of(view, &mut made);
+    let mut scratch = Scratch::default();
+    // Each card at its best capture, as the policy weighs it (without the rules' settlement).
+    let mut worth = |c: CardId| {
+        let m = taker.takes(c);
+        if taker.chooses(c, m) {
+            m.iter()
+                .map(|t| Greedy::worth(view, &piles, &mut scratch, c, CardSet::single(t)))
+                .fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            Greedy::worth(view, &piles, &mut scratch, c, m)
+        }
+    };
+    let nothing_captures = plays.iter().all(|&c| taker.takes(c).is_empty());
+    if taker.takes(card).is_empty() && nothing_captures {
+        let values: Vec<(CardId, f64)> = plays.iter().map(|&c| (c, worth(c))).collect();
+        let worst = values.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
+        let mut why = "no card in hand captures, so it lays down the one that helps the other player's yaku least".to_string();
+        if let Some((w, v)) = worst
+            && v < worth(card) - 1e-9
+        {
+            why.push_str(&format!(
+                " ({} would bring them nearer)",
+                r.deck.card(w).name
+            ));
+        }
+        return vec![why];
+    }
+    if !taker.takes(card).is_empty() {
+        let mine = worth(card);
+        let next = plays
+            .iter()
+            .filter(|&&c| c != card)
+            .map(|&c| (c, worth(c)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((other, v)) = next {
+            // `-0.0` reads as 0.0.
+            let shown = |v: f64| format!("{:.1}", v + 0.0).replace("-0.0", "0.0");
+            return vec![format!(
+                "it weighs this capture at {} points, the best other play at {} ({})",
+                shown(mine),
+                shown(v),
+                r.deck.card(other).name
+            )];
+        }
+    }
+    Vec::new()
+}
+
+/// A call's reason: the conditions [`Greedy::call`] plays on by, and which decided.
+fn call_reasons(view: &View, legal: &[Action], action: Action) -> Vec<String> {
+    let (Some(go), Some(_)) = (find(view, legal, "continue"), find(view, legal, "stop")) else {
+        return Vec::new();
+    };
+    let r = view.ruleset;
+    let me = view.seat;
+    let open = view.table | view.unseen | resolving(view);
+    let near = |seat: usize, reach: CardSet| {
+        Progress::of(r, view.yaku_facts(seat))
+            .nearest(view.captured[seat], reach, &view.yaku[seat])
+            .is_some_and(|d| d <= 1)
+    };
+    let risk =
+        "playing on can add more, but a hand another player then makes a yaku in first is theirs";
+    let why = if action == go {
+        format!(
+            "it holds {} cards and a yaku one card away, and no other player has a yaku or is one card from one: {risk}, and that looks unlikely here",
+            view.hand.len()
+        )
+    } else if view.hand.len() < 4 {
+        format!(
+            "with {} cards left there is little time to add a yaku: {risk}",
+            view.hand.len()
+        )
+    } else if (0..view.seats())
+        .filter(|&s| s != me)
+        .any(|s| view.yaku[s].mask != 0 || near(s, view.captured[s] | open))
+    {
+        format!("another player has a yaku or is one card from one: {risk}")
+    } else {
+        format!("no further yaku is one card away: {risk}")
+    };
+    vec![why]
 }
 
 #[cfg(test)]

@@ -1891,6 +1891,15 @@ impl Game for TricksGame {
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
         super::greedy::choose(&self.view(seat), legal)
     }
+    fn heuristic_reasons(&self, seat: Seat, legal: &[Action], action: Action) -> Vec<String> {
+        let view = self.view(seat);
+        match super::greedy::choose_why(&view, legal) {
+            (chosen, why) if chosen == action && why != super::greedy::Why::Only => {
+                vec![why.words(&view)]
+            }
+            _ => Vec::new(),
+        }
+    }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))
     }

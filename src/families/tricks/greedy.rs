@@ -19,8 +19,164 @@ use crate::ruleset::{Contract, MeldAddsTo, MeldMoment, TrickCount};
 
 /// The policy's choice among `legal` (never empty) in the state `view` shows.
 pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
+    choose_why(view, legal).0
+}
+
+/// Why the policy made a choice: the branch of its reading that decided, with the figures it
+/// weighed, for a player's hint ([`Why::words`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The only legal move.
+    Only,
+    /// A bid within the hand's worth.
+    Bid { worth: i64 },
+    /// A pass: the lowest bid is over the hand's worth, or the partner holds the auction.
+    PassBid { worth: i64, partner: bool },
+    /// The highest named contract the hand expects to make.
+    Contract,
+    /// No named contract it expects to make.
+    NoContract,
+    /// Trumps named in the suit worth most.
+    NameTrump { suit: usize, worth: i64 },
+    /// A discard under a contract that must take no trick: its highest card.
+    DiscardHigh,
+    /// A discard of the card worth least to it.
+    DiscardLow,
+    /// A card passed where points are penalties: the most dangerous.
+    PassDangerous,
+    /// A card passed: the one worth least to it.
+    PassCheap,
+    /// Claims the target with the points it has.
+    Claim { points: i64 },
+    /// Exchanges the lowest trump for the turned-up one.
+    Exchange,
+    /// Shows the meld worth most.
+    Meld { points: i64 },
+    /// Shows nothing: it holds no meld to show now.
+    NoMeld,
+    /// Closes the stock with points near the target and several trumps.
+    Close { trumps: usize },
+    /// Cashes a card no unseen card can beat.
+    Sure,
+    /// Leads its cheapest card.
+    LeadLow,
+    /// Gives its partner, who holds the trick as the last to play, points.
+    Feed,
+    /// Keeps its points under its partner's card (others still to play).
+    UnderPartner,
+    /// Wins with the lowest card of the suit that beats the trick.
+    WinInSuit,
+    /// Trumps a trick worth it (or the follow rules make it).
+    Trump { points: i64, strict: bool },
+    /// Cannot win cheaply: throws its cheapest card.
+    Throw,
+    /// Under a contract to take no trick: the declarer's low play, or an opponent's.
+    Duck { declarer: bool },
+    /// Where points are penalties: leads its lowest card.
+    AvoidLead,
+    /// Where points are penalties: the highest card that does not take the trick.
+    AvoidUnder,
+    /// Where points are penalties: every card takes the trick.
+    AvoidForced,
+    /// Where points are penalties and it cannot follow: throws its most dangerous card.
+    AvoidThrow,
+}
+
+impl Why {
+    /// The reason in words, as a hint says it after "would play ...: ".
+    pub fn words(self, view: &TricksView) -> String {
+        let deck = &view.ruleset.deck;
+        let target = view.flow.target;
+        match self {
+            Why::Only => "it is the only move".to_string(),
+            Why::Bid { worth } => format!(
+                "the hand looks worth about {worth} points (its melds with its best suit as trumps, and a share of the card points), enough for this bid"
+            ),
+            Why::PassBid { partner: true, .. } => {
+                "its partner holds the auction: it does not bid over a partner".to_string()
+            }
+            Why::PassBid { worth, .. } => format!(
+                "the hand looks worth about {worth} points (its melds with its best suit as trumps, and a share of the card points), less than the lowest bid"
+            ),
+            Why::Contract => {
+                "its top cards and trumps should make this contract, the highest it expects to make"
+                    .to_string()
+            }
+            Why::NoContract => {
+                "it expects to make none of the contracts still open".to_string()
+            }
+            Why::NameTrump { suit, worth } => format!(
+                "{} as trumps makes the hand worth most (about {worth} points with its melds)",
+                deck.suits[suit].name
+            ),
+            Why::DiscardHigh => {
+                "under a contract to take no trick, its highest cards are the danger".to_string()
+            }
+            Why::DiscardLow => {
+                "it is the card worth least to the hand (fewest points, in a short suit)".to_string()
+            }
+            Why::PassDangerous => {
+                "it is the card most likely to cost points (penalty points and a high rank)".to_string()
+            }
+            Why::PassCheap => "it is the card worth least to the hand".to_string(),
+            Why::Claim { points } => {
+                format!("it has {points} points, enough for the {target} it needs")
+            }
+            Why::Exchange => {
+                "the turned-up trump is worth more than the lowest trump given for it".to_string()
+            }
+            Why::Meld { points } => format!("the meld worth most it can show now ({points} points)"),
+            Why::NoMeld => "it holds no meld to show now".to_string(),
+            Why::Close { trumps } => format!(
+                "it is within 20 points of {target} and holds {trumps} trumps: with the follow rules the rest should be its"
+            ),
+            Why::Sure => "no card still unseen can beat it, so the trick is safe".to_string(),
+            Why::LeadLow => {
+                "it leads its cheapest card (fewest points, not a trump), keeping the high cards for tricks worth more"
+                    .to_string()
+            }
+            Why::Feed => "its partner takes this trick, so it adds the most points it can".to_string(),
+            Why::UnderPartner => {
+                "its partner holds the trick with others still to play, so it keeps its points back"
+                    .to_string()
+            }
+            Why::WinInSuit => "it is the lowest card of the suit that takes the trick".to_string(),
+            Why::Trump { strict: true, .. } => {
+                "once the follow rules apply it takes every trick it can, with its lowest winning card"
+                    .to_string()
+            }
+            Why::Trump { points, .. } => format!(
+                "the trick holds a card of {points} points, worth a trump"
+            ),
+            Why::Throw => {
+                "it cannot take this trick cheaply, so it throws its cheapest card".to_string()
+            }
+            Why::Duck { declarer: true } => {
+                "its contract is to take no trick: it plays the highest card that stays under"
+                    .to_string()
+            }
+            Why::Duck { declarer: false } => {
+                "the declarer must take no trick: it lets the declarer win".to_string()
+            }
+            Why::AvoidLead => "points are penalties here: it leads its lowest card".to_string(),
+            Why::AvoidUnder => {
+                "points are penalties: it plays its highest card that stays under the trick"
+                    .to_string()
+            }
+            Why::AvoidForced => {
+                "points are penalties, but every card it may play takes the trick".to_string()
+            }
+            Why::AvoidThrow => {
+                "it cannot follow suit, so it gets rid of its most dangerous card".to_string()
+            }
+        }
+    }
+}
+
+/// The policy's choice, with why.
+pub fn choose_why(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     if legal.len() == 1 {
-        return legal[0];
+        return (legal[0], Why::Only);
     }
     match view.phase {
         Phase::Bid => bid(view, legal),
@@ -29,13 +185,17 @@ pub fn choose(view: &TricksView, legal: &[Action]) -> Action {
         Phase::Lead | Phase::Follow if view.flow.lowest_wins => avoid(view, legal),
         Phase::NameTrump => name_trump(view, legal),
         Phase::Lead => lead(view, legal),
-        Phase::Meld => best_meld(view, legal, MeldMoment::WonTrick).unwrap_or_else(|| {
-            legal
-                .iter()
-                .copied()
-                .find(|a| matches!(a, Action::Declare { card: None, .. }))
-                .unwrap_or(legal[0])
-        }),
+        Phase::Meld => match best_meld(view, legal, MeldMoment::WonTrick) {
+            Some((a, points)) => (a, Why::Meld { points }),
+            None => (
+                legal
+                    .iter()
+                    .copied()
+                    .find(|a| matches!(a, Action::Declare { card: None, .. }))
+                    .unwrap_or(legal[0]),
+                Why::NoMeld,
+            ),
+        },
         _ => follow(view, legal),
     }
 }
@@ -168,7 +328,7 @@ fn makes(view: &TricksView, contract: &Contract) -> bool {
 }
 
 /// Under named contracts with goals: the highest contract the hand should make, else a pass.
-fn bid_contract(view: &TricksView, legal: &[Action]) -> Option<Action> {
+fn bid_contract(view: &TricksView, legal: &[Action]) -> Option<(Action, Why)> {
     let a = view.flow.auction.as_ref()?;
     let mut any_goal = false;
     let mut best = None;
@@ -190,18 +350,29 @@ fn bid_contract(view: &TricksView, legal: &[Action]) -> Option<Action> {
         .high_bid
         .is_some_and(|(s, _)| view.partners(s, view.seat));
     match best {
-        Some((_, action)) if !partner_high => Some(action),
+        Some((_, action)) if !partner_high => Some((action, Why::Contract)),
         _ => legal
             .iter()
             .copied()
-            .find(|a| matches!(a, Action::Declare { .. })),
+            .find(|a| matches!(a, Action::Declare { .. }))
+            .map(|a| {
+                let why = if partner_high {
+                    Why::PassBid {
+                        worth: 0,
+                        partner: true,
+                    }
+                } else {
+                    Why::NoContract
+                };
+                (a, why)
+            }),
     }
 }
 
 /// Discards from a hand that took the talon: under a contract that must take no trick, its
 /// highest cards; otherwise the cards worth least to it (fewest points, lowest, in its shortest
 /// suits).
-fn discard(view: &TricksView, legal: &[Action]) -> Action {
+fn discard(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     let deck = &view.ruleset.deck;
     let none = view.contract.is_some_and(|c| c.goal.max_tricks == Some(0));
     let length = |c: CardId| (view.hand & deck.suits[view.suit(c)].cards).len();
@@ -210,7 +381,12 @@ fn discard(view: &TricksView, legal: &[Action]) -> Action {
     } else {
         plays(legal).min_by_key(|&c| (view.card_points(c), length(c), view.rank(c)))
     };
-    pick.map_or(legal[0], |card| Action::Play { card })
+    let why = if none {
+        Why::DiscardHigh
+    } else {
+        Why::DiscardLow
+    };
+    (pick.map_or(legal[0], |card| Action::Play { card }), why)
 }
 
 /// How much a card threatens a hand whose card points are penalties: its rank (a high card
@@ -223,63 +399,74 @@ fn danger(view: &TricksView, card: CardId) -> i64 {
 /// Chooses a card to pass: where card points are penalties (`lowest_wins`), the most dangerous
 /// card (most points, then highest); otherwise the card worth least to it (fewest points,
 /// lowest, not a trump).
-fn pass(view: &TricksView, legal: &[Action]) -> Action {
-    let pick = if view.flow.lowest_wins {
-        plays(legal).max_by_key(|&c| danger(view, c))
+fn pass(view: &TricksView, legal: &[Action]) -> (Action, Why) {
+    let (pick, why) = if view.flow.lowest_wins {
+        (
+            plays(legal).max_by_key(|&c| danger(view, c)),
+            Why::PassDangerous,
+        )
     } else {
-        plays(legal).min_by_key(|&c| (cost(view, c), view.rank(c)))
+        (
+            plays(legal).min_by_key(|&c| (cost(view, c), view.rank(c))),
+            Why::PassCheap,
+        )
     };
-    pick.map_or(legal[0], |card| Action::Play { card })
+    (pick.map_or(legal[0], |card| Action::Play { card }), why)
 }
 
 /// Where card points are penalties (`lowest_wins`): lead its lowest card; following suit, play
 /// the highest card that does not take the trick, else (every card takes it) its highest
 /// when it plays last and its lowest before; unable to follow, throw its most dangerous card.
-fn avoid(view: &TricksView, legal: &[Action]) -> Action {
+fn avoid(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     let cards: Vec<CardId> = plays(legal).collect();
     let Some(&first) = cards.first() else {
-        return legal[0];
+        return (legal[0], Why::Only);
     };
     let Some((_, best)) = view.best else {
         let low = cards
             .iter()
             .copied()
             .min_by_key(|&c| (view.rank(c), view.card_points(c)));
-        return Action::Play {
-            card: low.unwrap_or(first),
-        };
+        let card = low.unwrap_or(first);
+        return (Action::Play { card }, Why::AvoidLead);
     };
     let led = view.led.map_or(view.suit(best), |c| view.suit(c));
     let following = cards.iter().any(|&c| view.suit(c) == led);
-    let pick = if following {
+    let (pick, why) = if following {
         let under = cards
             .iter()
             .copied()
             .filter(|&c| !view.beats(c, best))
             .max_by_key(|&c| view.rank(c));
         let last = view.trick_len + 1 == view.seats;
-        under.or_else(|| {
-            if last {
+        match under {
+            Some(c) => (Some(c), Why::AvoidUnder),
+            None if last => (
                 cards
                     .iter()
                     .copied()
-                    .max_by_key(|&c| (-view.card_points(c), view.rank(c)))
-            } else {
-                cards.iter().copied().min_by_key(|&c| view.rank(c))
-            }
-        })
+                    .max_by_key(|&c| (-view.card_points(c), view.rank(c))),
+                Why::AvoidForced,
+            ),
+            None => (
+                cards.iter().copied().min_by_key(|&c| view.rank(c)),
+                Why::AvoidForced,
+            ),
+        }
     } else {
-        cards.iter().copied().max_by_key(|&c| danger(view, c))
+        (
+            cards.iter().copied().max_by_key(|&c| danger(view, c)),
+            Why::AvoidThrow,
+        )
     };
-    Action::Play {
-        card: pick.unwrap_or(first),
-    }
+    let card = pick.unwrap_or(first);
+    (Action::Play { card }, why)
 }
 
 /// Under a contract that must take no trick: the declarer leads its lowest card and plays the
 /// highest card that does not win; its opponents let it win (the highest card below its card)
 /// and otherwise play low.
-fn duck(view: &TricksView, legal: &[Action], declarer: usize) -> Action {
+fn duck(view: &TricksView, legal: &[Action], declarer: usize) -> (Action, Why) {
     let cards: Vec<CardId> = plays(legal).collect();
     let low = cards.iter().copied().min_by_key(|&c| view.rank(c));
     let pick = match view.best {
@@ -296,12 +483,15 @@ fn duck(view: &TricksView, legal: &[Action], declarer: usize) -> Action {
             }),
         Some(_) => low,
     };
-    pick.map_or(legal[0], |card| Action::Play { card })
+    let why = Why::Duck {
+        declarer: view.seat == declarer,
+    };
+    (pick.map_or(legal[0], |card| Action::Play { card }), why)
 }
 
 /// Bids the lowest bid while it is within the hand's worth (never over its partner), else
 /// passes.
-fn bid(view: &TricksView, legal: &[Action]) -> Action {
+fn bid(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     if let Some(a) = bid_contract(view, legal) {
         return a;
     }
@@ -318,9 +508,15 @@ fn bid(view: &TricksView, legal: &[Action]) -> Action {
         _ => None,
     });
     match (lowest, pass) {
-        (Some((a, amount)), _) if amount <= worth && !partner_high => a,
-        (_, Some(p)) => p,
-        _ => legal[0],
+        (Some((a, amount)), _) if amount <= worth && !partner_high => (a, Why::Bid { worth }),
+        (_, Some(p)) => (
+            p,
+            Why::PassBid {
+                worth,
+                partner: partner_high,
+            },
+        ),
+        _ => (legal[0], Why::Bid { worth }),
     }
 }
 
@@ -376,13 +572,14 @@ pub fn bid_misfit(
 }
 
 /// Names the suit worth most as trumps.
-fn name_trump(view: &TricksView, legal: &[Action]) -> Action {
-    let (suit, _) = best_suit(view);
-    legal
+fn name_trump(view: &TricksView, legal: &[Action]) -> (Action, Why) {
+    let (suit, worth) = best_suit(view);
+    let action = legal
         .iter()
         .copied()
         .find(|a| matches!(a, Action::Declare { card: Some(c), .. } if view.suit(*c) == suit))
-        .unwrap_or(legal[0])
+        .unwrap_or(legal[0]);
+    (action, Why::NameTrump { suit, worth })
 }
 
 /// The legal declaration with `effect`, if any.
@@ -395,7 +592,7 @@ fn declaration(view: &TricksView, legal: &[Action], effect: &str) -> Option<Acti
 
 /// The legal move showing the meld of `moment` worth most, naming its cheaper card (the last of
 /// equals), if any.
-fn best_meld(view: &TricksView, legal: &[Action], moment: MeldMoment) -> Option<Action> {
+fn best_meld(view: &TricksView, legal: &[Action], moment: MeldMoment) -> Option<(Action, i64)> {
     legal
         .iter()
         .copied()
@@ -409,7 +606,7 @@ fn best_meld(view: &TricksView, legal: &[Action], moment: MeldMoment) -> Option<
             _ => None,
         })
         .max_by_key(|&(_, key)| key)
-        .map(|(a, _)| a)
+        .map(|(a, (points, _))| (a, points))
 }
 
 /// How much the policy minds giving a card up: its points, and more for trumps.
@@ -429,7 +626,7 @@ fn plays(legal: &[Action]) -> impl Iterator<Item = CardId> + '_ {
     })
 }
 
-fn lead(view: &TricksView, legal: &[Action]) -> Action {
+fn lead(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     let me = view.seat;
     if let (Some(c), Some(d)) = (view.contract, view.declarer)
         && c.goal.max_tricks == Some(0)
@@ -439,15 +636,20 @@ fn lead(view: &TricksView, legal: &[Action]) -> Action {
     if let Some(claim) = declaration(view, legal, "claim")
         && view.points[me] >= view.flow.target
     {
-        return claim;
+        return (
+            claim,
+            Why::Claim {
+                points: view.points[me],
+            },
+        );
     }
     if let Some(x) = declaration(view, legal, "exchange") {
-        return x;
+        return (x, Why::Exchange);
     }
     // The meld worth most (a marriage in trumps before one in another suit), leading its
     // cheaper card.
-    if let Some(m) = best_meld(view, legal, MeldMoment::Lead) {
-        return m;
+    if let Some((m, points)) = best_meld(view, legal, MeldMoment::Lead) {
+        return (m, Why::Meld { points });
     }
     // Close with a strong hand: already close to the target, and three trumps or more.
     if let Some(close) = declaration(view, legal, "close") {
@@ -457,7 +659,7 @@ fn lead(view: &TricksView, legal: &[Action]) -> Action {
             .filter(|&c| view.suit(c) == view.trump_suit)
             .count();
         if view.points[me] + view.pending_points() >= view.flow.target - 20 && trumps >= 3 {
-            return close;
+            return (close, Why::Close { trumps });
         }
     }
     // Once the follow rules apply, cash a card no unseen card can beat; else lead low.
@@ -469,7 +671,7 @@ fn lead(view: &TricksView, legal: &[Action]) -> Action {
             .filter(|&c| !view.unseen.iter().any(|u| view.beats(u, c)))
             .max_by_key(|&c| view.card_points(c));
         if let Some(c) = sure {
-            return Action::Play { card: c };
+            return (Action::Play { card: c }, Why::Sure);
         }
     }
     let low = cards
@@ -480,12 +682,12 @@ fn lead(view: &TricksView, legal: &[Action]) -> Action {
             Action::Play { card } => card,
             _ => unreachable!("a leader holds a card"),
         });
-    Action::Play { card: low }
+    (Action::Play { card: low }, Why::LeadLow)
 }
 
-fn follow(view: &TricksView, legal: &[Action]) -> Action {
+fn follow(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     let Some((best_seat, best)) = view.best else {
-        return legal[0];
+        return (legal[0], Why::Only);
     };
     if let (Some(c), Some(d)) = (view.contract, view.declarer)
         && c.goal.max_tricks == Some(0)
@@ -511,9 +713,13 @@ fn follow(view: &TricksView, legal: &[Action]) -> Action {
                 .copied()
                 .min_by_key(|&c| (cost(view, c), view.rank(c)))
         };
-        return Action::Play {
-            card: pick.unwrap_or(best),
-        };
+        let why = if last { Why::Feed } else { Why::UnderPartner };
+        return (
+            Action::Play {
+                card: pick.unwrap_or(best),
+            },
+            why,
+        );
     }
     let winners: Vec<CardId> = cards
         .iter()
@@ -526,18 +732,22 @@ fn follow(view: &TricksView, legal: &[Action]) -> Action {
         .filter(|&c| view.suit(c) == view.suit(best))
         .min_by_key(|&c| view.rank(c));
     if let Some(c) = same_suit_winner {
-        return Action::Play { card: c };
+        return (Action::Play { card: c }, Why::WinInSuit);
     }
     let trump_winner = winners.iter().copied().min_by_key(|&c| view.rank(c));
     if let Some(c) = trump_winner
         && (view.card_points(best) >= 10 || view.strict)
     {
-        return Action::Play { card: c };
+        let why = Why::Trump {
+            points: view.card_points(best),
+            strict: view.card_points(best) < 10,
+        };
+        return (Action::Play { card: c }, why);
     }
     let low = cards
         .iter()
         .copied()
         .min_by_key(|&c| (cost(view, c), view.rank(c)))
         .unwrap_or(best);
-    Action::Play { card: low }
+    (Action::Play { card: low }, Why::Throw)
 }
