@@ -125,10 +125,25 @@ pub fn stakes(style: &Style, game: &MatchingGame, legal: &[Action]) -> Option<St
 }
 
 /// The points `seat` takes if it stops now, in words (a hand settled seat by seat: this seat's).
+/// Where the scoring script changed the yaku's points, how: "14 points (7 from the yaku, x2 for
+/// 7 or more points: 14)", so a player sees why 7 points became 14.
 fn stop_points(game: &MatchingGame, seat: usize) -> String {
     game.points_if_stopped(seat).map_or_else(
         |e| format!("(scoring failed: {e})"),
-        |o| super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point"),
+        |o| {
+            let points = super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point");
+            let steps: Vec<String> = o
+                .steps
+                .iter()
+                .filter(|s| s.seat.is_none_or(|s| s == seat))
+                .map(|s| format!("{}: {}", s.reason, s.total))
+                .collect();
+            if steps.is_empty() || o.yaku.is_empty() {
+                points
+            } else {
+                format!("{points} ({} from the yaku, {})", o.base, steps.join(", "))
+            }
+        },
     )
 }
 

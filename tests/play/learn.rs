@@ -119,3 +119,27 @@ description = "Koi-Koi as the family plays it, a hand at a time."
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("error"), "{}", out.stderr);
 }
+
+#[test]
+fn the_koi_koi_lesson_says_why_seven_points_are_fourteen_and_what_playing_on_risks() {
+    let dir = temp_dir("learn-stakes");
+    // Seed 7: the player's yaku reach 7 points with two cards left in hand.
+    let out = yaku(&["learn", "koikoi", "--seed", "7"])
+        .current_dir(&dir)
+        .stdin(enters(200))
+        .expect(0);
+    let s = &out.stdout;
+    for expected in [
+        "take 14 points (7 from the yaku, x2 for 7 or more points: 14)",
+        "How the rules grow a hand's points (the same steps count against you if another player scores after you play on):",
+        "- x2: the opponent had called koi-koi",
+        "The greedy bot would choose Stop (option 2): with 2 cards left there is little time to add a yaku",
+    ] {
+        assert!(s.contains(expected), "missing `{expected}` in:\n{s}");
+    }
+    assert_eq!(
+        s.matches("How the rules grow").count(),
+        1,
+        "the scoring is explained once"
+    );
+}

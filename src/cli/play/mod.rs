@@ -197,6 +197,9 @@ struct Teacher {
     lessons: usize,
     /// Declarations explained, by index.
     declarations: Vec<usize>,
+    /// Whether the scoring's multipliers were explained (at the first decision to stop or
+    /// play on).
+    stakes_explained: bool,
 }
 
 impl Teacher {
@@ -254,6 +257,17 @@ impl Teacher {
                 if let Some(d) = r.declarations.get(i) {
                     out.push_str(&format!("- {}: {}\n", d.name, d.prompt.trim()));
                 }
+            }
+        }
+        // The first decision to stop or play on: how the rules grow a hand's points, so that
+        // "14 points" for a yaku of 7, and what playing on risks, read with their rule.
+        if !self.stakes_explained && table.stakes(game, legal).is_some() {
+            self.stakes_explained = true;
+            let sheet = crate::sheet::text_sheet(r);
+            if let Some(scoring) = sheet_section(&sheet, "Scoring") {
+                out.push_str(&format!(
+                    "How the rules grow a hand's points (the same steps count against you if another player scores after you play on):\n{scoring}\n"
+                ));
             }
         }
         let (text, suggested) = hint_for(table, game, seat, legal);
