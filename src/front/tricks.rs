@@ -226,6 +226,39 @@ fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
     })
 }
 
+/// Before bidding, what the hand melds with its best suit as trumps and the bid it supports by
+/// the greedy bot's estimate (its melds and a share of the card points), so that a player sees
+/// what a bid rests on.
+fn bidding_help(view: &crate::families::tricks::TricksView) -> Vec<String> {
+    let (suit, worth) = crate::families::tricks::hand_worth(view);
+    let deck = &view.ruleset.deck;
+    let (points, melded) = crate::families::tricks::melds::best(
+        view.meld_table,
+        &view.flow.melds,
+        view.hand,
+        Some(suit),
+    );
+    let mut out = Vec::new();
+    if points > 0 {
+        let names: Vec<&str> = melded
+            .iter()
+            .map(|m| view.flow.melds[m.meld as usize].name.as_str())
+            .collect();
+        out.push(format!(
+            "your melds with {} as trumps: {} ({points} points)",
+            deck.suits[suit].name,
+            names.join(", ")
+        ));
+    } else {
+        out.push("your hand holds no meld before play".to_string());
+    }
+    out.push(format!(
+        "the hand looks worth about {worth} with {} as trumps (melds and a share of the card points: the greedy bot's estimate)",
+        deck.suits[suit].name
+    ));
+    out
+}
+
 /// The melds shown this hand, a line per seat, with their points.
 /// `trumps: ... · ...`: the trump suit (or why there is none) and the stock, the turned-up card
 /// named by `turned_up` (styled on the text screen, plain on the board).
@@ -463,6 +496,11 @@ impl Table for TricksTable {
             let _ = writeln!(out, "{line}");
         }
         let _ = writeln!(out, "tricks won: {}", self.style.each(&view.tricks));
+        if view.phase == crate::families::tricks::Phase::Bid && g.to_act() == Some(seat) {
+            for line in bidding_help(&view) {
+                let _ = writeln!(out, "{line}");
+            }
+        }
         if g.flow().look_at_own_tricks {
             let pending = view.pending_points();
             let _ = writeln!(
@@ -560,6 +598,9 @@ impl Table for TricksTable {
             }
             if view.declared[s] > 0 {
                 lines.push(format!("points from melds {}", view.declared[s]));
+            }
+            if s == seat && view.phase == crate::families::tricks::Phase::Bid {
+                lines.extend(bidding_help(&view));
             }
             SeatPanel {
                 name: self.style.who(s).to_string(),

@@ -639,6 +639,44 @@ fn a_hand_ends_with_a_summary_that_waits() {
     );
 }
 
+/// An auction's many bids are one stepper (a slider with − and +, and one bid button), not a
+/// wall of buttons, and the player's panel says what the hand melds and what it looks worth.
+#[test]
+fn bids_are_chosen_with_a_stepper_beside_the_hands_melds() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-bids");
+    let url = format!(
+        "{}?ruleset=pinochle&players=human,greedy,greedy,greedy&hands=1",
+        served.url
+    );
+    let mut page = Browser::open(&browser, &dir.join("profile"), &url);
+    assert!(
+        page.wait_until("document.getElementById('bet-range')"),
+        "the auction offers a stepper"
+    );
+    let buttons = page.eval("document.querySelectorAll('#moves button').length");
+    assert!(
+        buttons.as_u64().is_some_and(|n| n <= 4),
+        "a pass, − and +, and one bid, not a button per bid: {buttons}"
+    );
+    let panel = page.eval("document.body.innerText");
+    let panel = panel.as_str().unwrap_or_default();
+    assert!(
+        panel.contains("the hand looks worth about") && panel.contains("meld"),
+        "{panel}"
+    );
+    let first = page.eval("document.getElementById('bet-choose').textContent");
+    page.eval("document.querySelector('#moves .stepper button.step:nth-of-type(2)').click()");
+    let raised = page.eval("document.getElementById('bet-choose').textContent");
+    assert_ne!(first, raised, "+ raises the bid shown");
+    let chosen = page.eval("Number(document.getElementById('bet-choose').dataset.move)");
+    let before = page.states();
+    page.eval("document.getElementById('bet-choose').click()");
+    assert!(page.wait_until(&format!("Number(document.body.dataset.states) > {before}")));
+    assert!(chosen.as_u64().is_some(), "{chosen}");
+}
+
 /// A rule file pasted on the page with a mistake shows the finding located (line and column,
 /// the line marked, the caret under the mistake); fixed, it makes a room that plays a hand.
 #[test]

@@ -224,6 +224,12 @@ fn worth(view: &TricksView, suit: usize) -> i64 {
     meld + share.clamp(0, all)
 }
 
+/// The suit worth most as trumps to the hand in `view`, with the worth the policy bids by (its
+/// melds, and a share of the card points): what a player is told before bidding.
+pub fn hand_worth(view: &TricksView) -> (usize, i64) {
+    best_suit(view)
+}
+
 /// The suit worth most as trumps, with its worth.
 fn best_suit(view: &TricksView) -> (usize, i64) {
     (0..view.ruleset.deck.suits.len())

@@ -10,6 +10,7 @@ pub mod melds;
 mod view;
 
 pub use game::{Phase, SeatFacts, TrickFacts, TricksGame, ends, start};
+pub use greedy::hand_worth;
 pub use view::TricksView;
 
 use crate::core::{Agent, Game, StartError, StartOptions};

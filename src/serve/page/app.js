@@ -101,6 +101,13 @@ function nameOf(state, n) {
   return state.table?.panels.find((p) => p.seat === n)?.name || seatName(n);
 }
 
+// A zone's title by player: the protocol's `captured 0` is "captured · you", `hand 1` is
+// "hand · greedy" (seats are numbered from 0 in the protocol and named on the page).
+function zoneTitle(state, name) {
+  const m = /^(.*) (\d+)$/.exec(name);
+  return m ? m[1] + " · " + nameOf(state, Number(m[2])) : name;
+}
+
 // A seat's panel: its name and summary, its face-down cards, its piles by kind with counts, and
 // the lines about it (yaku held and near, declarations, tallies).
 function panel(p) {
@@ -241,7 +248,7 @@ function draw(state) {
     // A seat without a laid-out table: every zone as the protocol names it.
     for (const zone of state.zones) {
       if (zone.cards.length === 0 && !zone.hidden) continue;
-      center.append(make("h3", { textContent: zone.name + " (" + (zone.cards.length + (zone.hidden || 0)) + ")" }),
+      center.append(make("h3", { textContent: zoneTitle(state, zone.name) + " (" + (zone.cards.length + (zone.hidden || 0)) + ")" }),
         rowOf(zone.cards, zone.hidden));
     }
   }
@@ -278,17 +285,56 @@ function draw(state) {
     order.splice(state.default, 1);
     order.unshift(state.default);
   }
+  // Many amounts to bid or bet (an auction's 40 bids) are one stepper, not a wall of buttons.
+  const bets = order.filter((i) => state.legal[i].action === "bet");
+  const stepped = bets.length > STEPPER_FROM;
   for (const i of order) {
     const move = state.legal[i];
     if (move.action === "play" && plays[move.card] === i && view) continue;
+    if (stepped && move.action === "bet") continue;
     const words = state.described?.[i] || describe(move);
     moves.append(moveButton(make("button", { type: "button", textContent: words }), i));
   }
+  if (stepped) moves.append(betStepper(state, bets));
   offeredFirst = state.default;
   const first = document.querySelector('#moves [data-move="' + state.default + '"]') ||
     document.querySelector("[data-move]");
   first?.focus({ preventScroll: true });
   if (params.get("auto") === "first") document.querySelector('[data-move="0"]')?.click();
+}
+
+// From this many amounts on, bids and bets are chosen with a stepper.
+const STEPPER_FROM = 6;
+
+// A stepper over the amounts `bets` (indices of legal moves): a slider with − and + (the arrow
+// keys move it too) and one button that makes the move shown, the lowest amount at first (or
+// the table's default, when it is one of them).
+function betStepper(state, bets) {
+  const sorted = [...bets].sort((a, b) => state.legal[a].amount - state.legal[b].amount);
+  const start = Math.max(0, sorted.indexOf(state.default));
+  const range = make("input", { type: "range", id: "bet-range", min: 0, max: sorted.length - 1, step: 1, value: start });
+  range.setAttribute("aria-label", "amount");
+  const button = make("button", { type: "button", id: "bet-choose" });
+  const show = () => {
+    const i = sorted[Number(range.value)];
+    button.textContent = state.described?.[i] || describe(state.legal[i]);
+    button.dataset.move = i;
+    mark(i);
+  };
+  const by = (step) => () => {
+    range.value = String(Math.min(sorted.length - 1, Math.max(0, Number(range.value) + step)));
+    show();
+  };
+  range.addEventListener("input", show);
+  button.addEventListener("click", () => choose(Number(button.dataset.move)));
+  const less = make("button", { type: "button", textContent: "−", className: "step" });
+  const more = make("button", { type: "button", textContent: "+", className: "step" });
+  less.setAttribute("aria-label", "less");
+  more.setAttribute("aria-label", "more");
+  less.addEventListener("click", by(-1));
+  more.addEventListener("click", by(1));
+  show();
+  return make("span", { className: "stepper" }, less, range, more, button);
 }
 
 // The end of a hand: its result by player, the scores, and a pause until the player goes on
