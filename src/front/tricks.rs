@@ -627,11 +627,33 @@ impl Table for TricksTable {
             ..Row::default()
         };
         if let Some(l) = view.led {
+            // Who played which card, in play order (the tiles alone do not say).
+            let seats = game.seats().max(1);
+            let played: Vec<String> = g
+                .trick()
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(k, &c)| {
+                    let t = Tile::of(deck, c);
+                    format!(
+                        "{} {}{}",
+                        self.style.who((view.leader + k) % seats),
+                        t.face,
+                        t.top
+                    )
+                })
+                .collect();
             center.title = format!(
                 "trick: {} led {}",
                 self.style.who(view.leader),
                 deck.card(l).name
             );
+            if !played.is_empty() {
+                center
+                    .title
+                    .push_str(&format!(", then {}", played.join(", ")));
+            }
             center
                 .tiles
                 .extend(g.trick().iter().map(|&c| Tile::of(deck, c)));
