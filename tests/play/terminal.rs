@@ -1030,3 +1030,33 @@ fn an_interrupted_simulation_reports_the_games_played() {
     assert!(screen.contains("win rate"), "{screen}");
     assert_eq!(term.exit_code(), 130);
 }
+
+#[test]
+fn q_pressed_while_a_bot_moves_leaves_instead_of_skipping_the_pause() {
+    let dir = temp_dir("tty-q-pause");
+    // The bot plays first (seat 0) and the table pauses a long while on what happens without
+    // the player: `q` then saves and leaves, where it only cut the pause short and was lost.
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--players",
+            "greedy,human",
+            "--seed",
+            "3",
+            "--no-color",
+            "--speed",
+            "60000",
+            "--save",
+            "s.json",
+        ],
+        80,
+        24,
+    );
+    // The table lingers on the deal before the bot's first move.
+    t.wait_for("greedy deals");
+    t.send("q");
+    t.wait_for("resume it with");
+    assert!(dir.join("s.json").is_file(), "the game was saved");
+}

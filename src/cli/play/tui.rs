@@ -118,6 +118,9 @@ pub struct FullScreen {
     keys: Option<String>,
     /// The option chosen first at the next decision (`yaku learn`'s suggestion).
     suggested: Option<Action>,
+    /// A key pressed during a bot's move that is a command (`q`, `h`, ...): it ends the pause
+    /// and is taken by the next prompt, not dropped as "skip".
+    pending: Option<KeyEvent>,
 }
 
 /// What the frame shows besides the board.
@@ -176,6 +179,7 @@ impl FullScreen {
             open_hands: false,
             keys: None,
             suggested: None,
+            pending: None,
         })
     }
 
@@ -271,6 +275,12 @@ impl FullScreen {
         timeout: Option<Duration>,
         redraw: &mut dyn FnMut(&mut Self),
     ) -> Option<KeyEvent> {
+        // A command pressed during a pause is the next prompt's first key.
+        if timeout.is_none()
+            && let Some(k) = self.pending.take()
+        {
+            return Some(k);
+        }
         let until = timeout.map(|t| Instant::now() + t);
         loop {
             let left = until.map(|u| u.saturating_duration_since(Instant::now()));
@@ -303,9 +313,21 @@ impl FullScreen {
         }
         let empty = Prompt::only("");
         self.draw(table, game, &empty);
-        if !self.delay.is_zero() {
+        // With a command pressed, the pauses are skipped until a prompt takes it.
+        if !self.delay.is_zero() && self.pending.is_none() {
             let delay = self.delay;
-            let _ = self.key(Some(delay), &mut |me| me.draw(table, game, &empty));
+            let k = self.key(Some(delay), &mut |me| me.draw(table, game, &empty));
+            self.keep_command(k);
+        }
+    }
+
+    /// Keeps a key that ended a pause for the next prompt when it is a command (`q` quits,
+    /// `h` asks for a hint, Ctrl-C leaves) rather than a key pressed to skip the pause.
+    fn keep_command(&mut self, key: Option<KeyEvent>) {
+        if let Some(k) = key
+            && (ctrl_c(&k) || matches!(k.code, KeyCode::Char(c) if shortcut(c).is_some()))
+        {
+            self.pending = Some(k);
         }
     }
 
@@ -531,8 +553,11 @@ impl Frontend for FullScreen {
         self.message = note.to_string();
         let empty = Prompt::only(note);
         self.draw(table, game, &empty);
-        let delay = self.delay.max(Duration::from_millis(800));
-        let _ = self.key(Some(delay), &mut |me| me.draw(table, game, &empty));
+        if self.pending.is_none() {
+            let delay = self.delay.max(Duration::from_millis(800));
+            let k = self.key(Some(delay), &mut |me| me.draw(table, game, &empty));
+            self.keep_command(k);
+        }
         self.message.clear();
     }
 
