@@ -656,6 +656,11 @@ fn undo_and_hint_on_the_table_and_in_lines() {
     t.send("h");
     let s = t.wait_for("hint: the greedy bot would");
     assert!(s.contains("play Plum Chaff 2"), "{s}");
+    assert_eq!(
+        s.matches("hint: the greedy bot would").count(),
+        1,
+        "the hint is shown once, under the prompt:\n{s}"
+    );
     assert!(s.contains("matches"), "{s}");
     // A move, then undo: the hand is whole again and the record keeps the move taken back.
     t.send("\r");

@@ -641,9 +641,8 @@ impl Frontend for FullScreen {
                             self.message = "undo is for a game of one person against bots".into()
                         }
                         Ok(Input::Hint) => {
-                            let text = super::hint(table, game, seat, legal);
-                            self.push_log(&text);
-                            self.message = text;
+                            // Shown once, under the prompt (not in the log as well).
+                            self.message = super::hint(table, game, seat, legal);
                         }
                         Err(reason) => self.message = reason,
                     }
@@ -657,9 +656,8 @@ impl Frontend for FullScreen {
                             self.message = "undo is for a game of one person against bots".into()
                         }
                         Some(Input::Hint) => {
-                            let text = super::hint(table, game, seat, legal);
-                            self.push_log(&text);
-                            self.message = text;
+                            // Shown once, under the prompt (not in the log as well).
+                            self.message = super::hint(table, game, seat, legal);
                         }
                         Some(what) => {
                             if self.show(table, game, what).is_err() {
@@ -1245,7 +1243,8 @@ fn draw_frame(
         );
     }
     if !prompt.message.is_empty() {
-        let red = if look.color {
+        // A refusal is red; a hint is plain text.
+        let red = if look.color && !prompt.message.starts_with("hint:") {
             Look::default().fg(Color::Red)
         } else {
             Look::default()
