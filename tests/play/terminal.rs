@@ -1065,3 +1065,22 @@ fn q_pressed_while_a_bot_moves_leaves_instead_of_skipping_the_pause() {
     t.wait_for("resume it with");
     assert!(dir.join("s.json").is_file(), "the game was saved");
 }
+
+#[test]
+fn undo_into_a_finished_hand_says_that_hand_is_taken_back() {
+    let dir = temp_dir("undo-hand");
+    // Seed 3: seven moves of the person's, then greedy stops and wins hand 1; undo at hand 2's
+    // first decision goes back into hand 1.
+    let out = yaku(&[
+        "play", "koikoi", "--seed", "3", "--rounds", "2", "--save", "s.json",
+    ])
+    .current_dir(&dir)
+    .stdin(format!("{}undo\nquit\n", "1\n".repeat(7)))
+    .expect(0);
+    let s = &out.stdout;
+    let said = "your last move is taken back: it was made in hand 1, so the end of that hand is taken back too";
+    assert!(s.contains(said), "{s}");
+    let after = &s[s.find(said).unwrap()..];
+    assert!(after.contains("round 1 of 2"), "{after}");
+    assert!(after.contains("scores: you 0, greedy 0"), "{after}");
+}

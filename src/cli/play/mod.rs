@@ -1142,8 +1142,17 @@ impl Session {
                 Reply::Undo => {
                     match self.take_back() {
                         Ok(seen) => {
+                            // A move made in a hand that has ended since takes its end back
+                            // too: say so, the scores having changed back.
+                            if seen < hands_seen {
+                                front.say(&format!(
+                                    "your last move is taken back: it was made in hand {}, so the end of that hand is taken back too and the scores are as they were",
+                                    seen + 1
+                                ));
+                            } else {
+                                front.say("your last move is taken back");
+                            }
                             hands_seen = seen;
-                            front.say("your last move is taken back");
                             fresh = true;
                         }
                         Err(why) => {
