@@ -1118,8 +1118,10 @@ impl Session {
             self.refresh_snapshot();
             if let Some(only) = self.table.forced(&*self.game, &legal) {
                 let what = self.table.describe(&*self.game, only);
+                // The move itself is narrated next ("you play ..."): the note does not name it
+                // a second time.
                 let note = if legal.len() == 1 {
-                    format!("only one move is possible: {what}; it is made for you")
+                    "only one move is possible; it is made for you".to_string()
                 } else {
                     format!("the choices are alike: {what}; it is made for you")
                 };
