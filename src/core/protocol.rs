@@ -104,6 +104,9 @@ pub struct Turn {
     pub hand: u32,
     /// Hands in the game (0 when it is played to a target).
     pub hands: u32,
+    /// The score that ends the game, when it is played to a target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<i64>,
     /// The dealer's seat, where the game has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dealer: Option<Seat>,
@@ -486,7 +489,13 @@ fn message(kind: &'static str, game: &dyn Game, seat: Option<Seat>, legal: &[Act
         kind,
         seat,
         hand: game.round(),
-        hands: game.rounds(),
+        // A game to a target counts no hands: its cap is not a length to show.
+        hands: if ruleset.target_score().is_some() {
+            0
+        } else {
+            game.rounds()
+        },
+        target: ruleset.target_score(),
         dealer: game.dealer(),
         scores: game.scores().to_vec(),
         zones: seat.map_or_else(|| zones_public(game), |seat| zones_seen(game, seat)),

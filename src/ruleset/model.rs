@@ -511,6 +511,20 @@ impl Ruleset {
             _ => None,
         }
     }
+
+    /// The score that ends a game played to a target, where the flow plays to one (a fixed
+    /// number of hands, and a banker's session, have none).
+    pub fn target_score(&self) -> Option<i64> {
+        let length = match &self.flow {
+            Flow::Matching(f) => f.length,
+            Flow::Tricks(f) => f.length,
+            _ => return None,
+        };
+        match length {
+            GameLength::Target { score, .. } => Some(score),
+            GameLength::Rounds(_) => None,
+        }
+    }
 }
 
 /// The index of a declaration in its ruleset's `[[declaration]]` list: moves name declarations

@@ -208,7 +208,8 @@ function draw(state) {
   document.body.dataset.states = Number(document.body.dataset.states || 0) + 1;
   const view = state.table;
   $("scores").textContent =
-    (state.hands ? "Hand " + state.hand + " of " + state.hands + " · " : "") +
+    (state.hands ? "Hand " + state.hand + " of " + state.hands + " · "
+      : "Hand " + state.hand + (state.target !== undefined ? " (to " + state.target + ")" : "") + " · ") +
     state.scores.map((s, i) => nameOf(state, i) + " " + s).join(" · ");
   const others = $("others");
   others.replaceChildren();
@@ -350,7 +351,8 @@ function handEnd(state) {
   // The last hand's result is the game's: the table says the game is over and shows the scores.
   if (mySeat === null || params.get("auto") || state.over) return;
   const h = state.history[played - 1];
-  const hands = state.hands ? " of " + state.hands : "";
+  const hands = state.hands ? " of " + state.hands
+    : state.target !== undefined ? " (to " + state.target + ")" : "";
   $("hand-end-title").textContent = "Hand " + h.hand + hands;
   $("hand-end-winner").textContent = h.winner === null || h.winner === undefined
     ? "No one wins the hand."
