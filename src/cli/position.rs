@@ -107,11 +107,26 @@ pub fn run(args: &PositionArgs) -> i32 {
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&json(&*game, &ruleset, &moves, bot.as_ref()))
-                .unwrap_or_default()
+            serde_json::to_string_pretty(&json(
+                &*game,
+                &ruleset,
+                &moves,
+                bot.as_ref(),
+                &table.standing(&*game)
+            ))
+            .unwrap_or_default()
         );
     } else {
-        print!("{}", text_of(&*game, &ruleset, &moves, bot.as_ref()));
+        print!(
+            "{}",
+            text_of(
+                &*game,
+                &ruleset,
+                &moves,
+                bot.as_ref(),
+                &table.standing(&*game)
+            )
+        );
     }
     super::EXIT_OK
 }
@@ -265,6 +280,7 @@ fn text_of(
     ruleset: &Ruleset,
     moves: &[MoveResult],
     bot: Option<&BotChoice>,
+    standing: &[String],
 ) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
@@ -280,6 +296,13 @@ fn text_of(
     for (zone, cards) in game.zones() {
         if !cards.is_empty() {
             let _ = writeln!(out, "  {zone} ({}): {}", cards.len(), ids(ruleset, cards));
+        }
+    }
+    // The hand scored as it stands.
+    if !standing.is_empty() {
+        let _ = writeln!(out, "as it stands:");
+        for line in standing {
+            let _ = writeln!(out, "  {line}");
         }
     }
     let Some(seat) = game.to_act() else {
@@ -334,6 +357,7 @@ fn json(
     ruleset: &Ruleset,
     moves: &[MoveResult],
     bot: Option<&BotChoice>,
+    standing: &[String],
 ) -> serde_json::Value {
     let deck = &ruleset.deck;
     let zones: serde_json::Map<String, serde_json::Value> = game
@@ -348,6 +372,7 @@ fn json(
         "scores": game.scores(),
         "to_act": game.to_act(),
         "zones": zones,
+        "standing": standing,
         "moves": moves.iter().map(|m| serde_json::json!({
             "move": StepAction::from_action(m.action, ruleset),
             "words": m.words,

@@ -493,6 +493,29 @@ impl Table for BankerTable {
         }
     }
 
+    fn standing(&self, game: &dyn Game) -> Vec<String> {
+        let g = banker(game);
+        let r = game.ruleset();
+        let Some(flow) = r.banker() else {
+            return Vec::new();
+        };
+        let hand = |set: CardSet| {
+            if set.is_empty() {
+                "no cards yet".to_string()
+            } else {
+                format!("{} = {}", tiles(r, set), points(r, hand_value(flow, set)))
+            }
+        };
+        let mut out: Vec<String> = (0..g.players())
+            .filter(|&seat| g.in_hand(seat))
+            .map(|seat| format!("{}: {}", self.style.who(seat), hand(g.tiles(seat))))
+            .collect();
+        if !g.banker_tiles().is_empty() {
+            out.push(format!("the banker: {}", hand(g.banker_tiles())));
+        }
+        out
+    }
+
     fn describe(&self, game: &dyn Game, action: Action) -> String {
         let g = banker(game);
         if let (Some(seat), Action::Bet { amount }) = (g.to_act(), action)

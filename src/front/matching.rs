@@ -81,6 +81,49 @@ impl Table for MatchingTable {
             Action::Draw { count } => format!("take {count} more"),
         }
     }
+    fn standing(&self, game: &dyn Game) -> Vec<String> {
+        let g = matching(game);
+        let r = game.ruleset();
+        (0..game.seats())
+            .map(|seat| {
+                let held = g.yaku(seat);
+                let names: Vec<String> = held
+                    .iter()
+                    .map(|i| format!("{} {}", r.yaku.yaku[i].name, held.points[i]))
+                    .collect();
+                let who = self.style.who(seat);
+                if names.is_empty() {
+                    return format!("{who}: no yaku");
+                }
+                let scored = g.points_if_stopped(seat).map_or_else(
+                    |e| format!("scoring failed: {e}"),
+                    |o| {
+                        let points = o.seats.get(seat).copied().unwrap_or(o.total);
+                        let steps: Vec<String> = o
+                            .steps
+                            .iter()
+                            .filter(|s| s.seat.is_none_or(|s| s == seat))
+                            .map(|s| format!("{}: {}", s.reason, s.total))
+                            .collect();
+                        if steps.is_empty() {
+                            format!("{} if scored now", super::plural(points, "point"))
+                        } else {
+                            format!(
+                                "{} if scored now ({})",
+                                super::plural(points, "point"),
+                                steps.join(", ")
+                            )
+                        }
+                    },
+                );
+                format!(
+                    "{who}: {} (base {}); {scored}",
+                    names.join(", "),
+                    held.base()
+                )
+            })
+            .collect()
+    }
     fn why(&self, game: &dyn Game, seat: Seat, action: Action) -> Vec<String> {
         let g = matching(game);
         let taken = match action {

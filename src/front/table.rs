@@ -66,6 +66,11 @@ pub trait Table: Send {
     fn stakes(&self, _game: &dyn Game, _legal: &[Action]) -> Option<String> {
         None
     }
+    /// The hand as it stands, a line per seat, in the game's words: what each seat's captures
+    /// score now, its points and tricks, its hand's value (`yaku position --score`).
+    fn standing(&self, _game: &dyn Game) -> Vec<String> {
+        Vec::new()
+    }
     /// The help text.
     fn help(&self) -> &'static str;
     /// The rules, for the `rules` command, wrapped to `width` columns.

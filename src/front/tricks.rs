@@ -562,6 +562,26 @@ impl Table for TricksTable {
         out
     }
 
+    fn standing(&self, game: &dyn Game) -> Vec<String> {
+        let g = tricks(game);
+        (0..game.seats())
+            .map(|seat| {
+                let view = g.view(seat);
+                let mut line = format!(
+                    "{}: {} ({} from melds), {} won",
+                    self.style.who(seat),
+                    plural(view.points[seat], "point"),
+                    view.declared[seat],
+                    plural(view.tricks[seat] as usize, "trick")
+                );
+                if view.melds[seat] > 0 {
+                    line.push_str(&format!(", melds shown {}", view.melds[seat]));
+                }
+                line
+            })
+            .collect()
+    }
+
     fn board(&self, game: &dyn Game, seat: Seat) -> Board {
         let g = tricks(game);
         let view = g.view(seat);

@@ -30,6 +30,24 @@ fn a_written_position_shows_each_move_and_what_it_takes() {
     assert_eq!(v["moves"][2]["move"]["card"], "cherry-curtain");
 }
 
+/// The hand scored as it stands: the dealer's Hanami-zake, and what stopping now takes.
+#[test]
+fn a_position_scores_the_hand_as_it_stands() {
+    let dir = TempDir::new("position-standing");
+    let file = dir.write("hanami.toml", include_str!("../positions/hanami.toml"));
+    let out = Yaku::new(["position", file.to_str().unwrap()]).expect(0);
+    assert!(
+        out.stdout.contains(
+            "as it stands:\n  seat 0: Hanami-zake (flower viewing) 5 (base 5); 5 points if scored now\n  seat 1: no yaku\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let json = Yaku::new(["position", file.to_str().unwrap(), "--json"]).expect(0);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["standing"][1], "seat 1: no yaku");
+}
+
 #[test]
 fn a_move_played_gives_the_next_position() {
     let dir = TempDir::new("position-play");
