@@ -61,7 +61,7 @@ fn names(style: &Style, g: &ClimbingGame, cards: CardSet) -> String {
     let deck = &Game::ruleset(g).deck;
     ranked(g, cards)
         .into_iter()
-        .map(|c| style.card(deck, c))
+        .map(|c| style.name(deck, c))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -124,7 +124,7 @@ impl Table for ClimbingTable {
             self.style.whose(seat),
             ranked(g, g.hand(seat))
                 .into_iter()
-                .map(|c| format!("{} [{}]", self.style.card(&r.deck, c), r.deck.id_of(c)))
+                .map(|c| format!("{} [{}]", self.style.name(&r.deck, c), r.deck.id_of(c)))
                 .collect::<Vec<_>>()
                 .join(", ")
         );

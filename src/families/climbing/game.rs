@@ -503,7 +503,16 @@ impl Game for ClimbingGame {
         unseen
     }
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
-        super::greedy::choose(self, seat, legal)
+        let seen = super::greedy::Seen {
+            hand: self.hands[seat],
+            to_beat: self.last.map(|(_, p, _)| p),
+            fewest_left: (0..self.hands.len())
+                .filter(|&s| s != seat)
+                .map(|s| self.hands[s].len())
+                .min()
+                .unwrap_or(0),
+        };
+        super::greedy::choose(&self.flow.combos, &seen, legal)
     }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))

@@ -3,15 +3,25 @@
 //! cheapest play of the same class, a stronger class only when a seat is close to going out,
 //! else pass.
 
-use super::game::ClimbingGame;
-use crate::core::{Action, Seat};
+use crate::core::Action;
 use crate::deck::CardSet;
+use crate::ruleset::combos::{CombinationTable, Play};
 
-/// The greedy choice for `seat` among `legal`.
-pub fn choose(game: &ClimbingGame, seat: Seat, legal: &[Action]) -> Action {
-    let table = &game.flow().combos;
-    let hand = game.hand(seat);
-    let plays: Vec<(Action, CardSet, crate::ruleset::combos::Play)> = legal
+/// What the bot reads of the table: its hand, the play to beat (none on a lead) and the fewest
+/// cards another seat holds.
+pub struct Seen {
+    /// The bot's hand.
+    pub hand: CardSet,
+    /// The play to beat.
+    pub to_beat: Option<Play>,
+    /// The fewest cards another seat holds.
+    pub fewest_left: u32,
+}
+
+/// The greedy choice among `legal` from what the seat sees.
+pub fn choose(table: &CombinationTable, seen: &Seen, legal: &[Action]) -> Action {
+    let hand = seen.hand;
+    let plays: Vec<(Action, CardSet, Play)> = legal
         .iter()
         .filter_map(|&a| match a {
             Action::PlaySet { cards } => table.classify(cards).map(|p| (a, cards, p)),
@@ -26,7 +36,7 @@ pub fn choose(game: &ClimbingGame, seat: Seat, legal: &[Action]) -> Action {
         return *a;
     }
     let order = &table.order;
-    let Some((_, led, _)) = game.to_beat() else {
+    let Some(led) = seen.to_beat else {
         // A lead: the lowest card, in the largest play that holds it.
         let lowest = order.highest_by(hand, std::cmp::Reverse);
         let best = plays
@@ -36,9 +46,7 @@ pub fn choose(game: &ClimbingGame, seat: Seat, legal: &[Action]) -> Action {
         return best.or(plays.first()).map_or(legal[0], |(a, ..)| *a);
     };
     // Someone close to going out: beat them with anything.
-    let danger = (0..game.seats_count())
-        .filter(|&s| s != seat)
-        .any(|s| game.hand(s).len() <= 2);
+    let danger = seen.fewest_left <= 2;
     let same = plays
         .iter()
         .filter(|(_, _, p)| p.class == led.class)
