@@ -117,9 +117,34 @@ pub struct CombinationTable {
     pub order: CardOrder,
     /// The classes, in the order they are tried: a play is the first class it fits.
     pub classes: Vec<Combination>,
+    /// For each class, the earlier classes a set of its cards may also fit (of its size, and
+    /// not told apart by their groups alone): the only ones [`CombinationTable::each`] asks.
+    shadows: Vec<Vec<u16>>,
 }
 
 impl CombinationTable {
+    /// The table of `classes` over `order`.
+    pub fn new(order: CardOrder, classes: Vec<Combination>) -> CombinationTable {
+        let shadows = (0..classes.len())
+            .map(|k| {
+                let c = &classes[k];
+                (0..k)
+                    .filter(|&j| {
+                        let e = &classes[j];
+                        e.size == c.size
+                            && (e.groups.is_empty() || c.groups.is_empty() || e.groups == c.groups)
+                    })
+                    .map(|j| j as u16)
+                    .collect()
+            })
+            .collect();
+        CombinationTable {
+            order,
+            classes,
+            shadows,
+        }
+    }
+
     /// The class `cards` form and their key, or `None` when they form none.
     pub fn classify(&self, cards: CardSet) -> Option<Play> {
         (0..self.classes.len()).find_map(|k| {
@@ -243,16 +268,21 @@ impl CombinationTable {
         if c.size > hand.len() {
             return;
         }
-        let mut take = |cards: CardSet| {
-            if (0..k).any(|j| self.key_if_fits(j, cards).is_some()) {
+        let shadows = &self.shadows[k];
+        // `top`: the run position of a run's top rank, known from the window it was made in.
+        let mut take = |cards: CardSet, top: Option<usize>| {
+            if c.suited && !self.order.suits.iter().any(|&s| s.contains_all(cards)) {
                 return;
             }
-            let Some(key) = self.key_if_fits(k, cards) else {
+            if shadows
+                .iter()
+                .any(|&j| self.key_if_fits(j as usize, cards).is_some())
+            {
                 return;
-            };
+            }
             let play = Play {
                 class: k as u16,
-                key,
+                key: self.key(c, cards, top),
             };
             if led.is_none_or(|led| self.beats(play, led)) {
                 f(cards, play);
@@ -263,7 +293,9 @@ impl CombinationTable {
             // Only `suited` binds (validation asks for `groups` or `suited`): the class's size
             // from each suit.
             for &suit in &o.suits {
-                subsets(hand & suit, c.size, CardSet::EMPTY, &mut take);
+                subsets(hand & suit, c.size, CardSet::EMPTY, &mut |cards| {
+                    take(cards, None)
+                });
             }
         } else if c.run {
             let g = c.groups[0];
@@ -274,7 +306,10 @@ impl CombinationTable {
                     .iter()
                     .all(|&r| (hand & o.ranks[r as usize]).len() >= g)
                 {
-                    product(hand, &o.ranks, window, g, CardSet::EMPTY, &mut take);
+                    let top = Some(p + n - 1);
+                    product(hand, &o.ranks, window, g, CardSet::EMPTY, &mut |cards| {
+                        take(cards, top)
+                    });
                 }
             }
         } else {
@@ -285,7 +320,7 @@ impl CombinationTable {
                 0,
                 u64::MAX,
                 CardSet::EMPTY,
-                &mut take,
+                &mut |cards| take(cards, None),
             );
         }
     }

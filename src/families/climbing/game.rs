@@ -44,6 +44,8 @@ pub struct ClimbingGame {
     last_winner: Option<Seat>,
     /// A search's world: the game ends with the hand in progress.
     ends_with_hand: bool,
+    /// The plays listed for a uniform move, kept for the next (no state: any content).
+    scratch: Vec<(CardSet, Play)>,
 }
 
 /// Starts a game of a climbing ruleset.
@@ -91,6 +93,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<ClimbingGam
         opening: false,
         last_winner: None,
         ends_with_hand: false,
+        scratch: Vec::new(),
     };
     game.ledger.start_at(options.first_hand);
     game.start_hand();
@@ -457,30 +460,17 @@ impl Game for ClimbingGame {
         let Some(seat) = self.turn else {
             return Err(IllegalAction::new("the game is over"));
         };
-        let mut plays: [(CardSet, Play); 512] = [(CardSet::EMPTY, Play { class: 0, key: 0 }); 512];
-        let mut n = 0;
-        let mut more = 0usize;
-        self.each_play(&mut |cards, play| {
-            if n < plays.len() {
-                plays[n] = (cards, play);
-                n += 1;
-            } else {
-                more += 1;
-            }
-        });
-        if more > 0 {
-            // A hand with more plays than the buffer holds: the general path.
-            let index = crate::core::uniform_index(self.legal_count(), rng);
-            return self.apply_legal(index);
-        }
-        let count = n + usize::from(self.last.is_some());
+        let mut plays = std::mem::take(&mut self.scratch);
+        plays.clear();
+        self.each_play(&mut |cards, play| plays.push((cards, play)));
+        let count = plays.len() + usize::from(self.last.is_some());
         let index = crate::core::uniform_index(count, rng);
-        if index < n {
-            let (cards, play) = plays[index];
+        if let Some(&(cards, play)) = plays.get(index) {
             self.play(seat, cards, play);
         } else {
             self.pass(seat);
         }
+        self.scratch = plays;
         Ok(())
     }
     fn zones(&self) -> Vec<(String, CardSet)> {

@@ -193,10 +193,7 @@ pub(super) fn flow(
         players,
         min_players,
         max_players,
-        combos: CombinationTable {
-            order: order?,
-            classes,
-        },
+        combos: CombinationTable::new(order?, classes),
         opening_card,
         opening_must_include,
         opening_every_hand,
