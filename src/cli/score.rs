@@ -154,11 +154,30 @@ type Scorer = fn(&Ruleset, &ScoreArgs, CardSet, CardSet) -> i32;
 
 /// How `yaku score` explains a hand of each family, by the family's name
 /// ([`crate::families::Family::name`]): the one place the command tells the families apart.
-static SCORERS: [(&str, Scorer); 3] = [
+static SCORERS: [(&str, Scorer); 4] = [
     ("matching", score_matching),
     ("banker", score_showdown),
     ("tricks", score_tricks),
+    ("climbing", score_climbing),
 ];
+
+/// What a seat left holding `hand` pays when another goes out, by the ruleset's `penalty`
+/// ([`SCORERS`]): `--hand` the cards left.
+fn score_climbing(ruleset: &Ruleset, _args: &ScoreArgs, _pile: CardSet, hand: CardSet) -> i32 {
+    let Some(flow) = ruleset.climbing() else {
+        unreachable!("the climbing family's front scores climbing rulesets")
+    };
+    let paid = flow.penalty.int(&crate::expr::Context {
+        pile: hand,
+        facts: &[],
+    });
+    println!(
+        "{} left in hand pay {paid} ({})",
+        crate::front::plural(hand.len(), "card"),
+        flow.penalty_source
+    );
+    super::EXIT_OK
+}
 
 /// What a matching hand ending with `pile` captured scores ([`SCORERS`]).
 fn score_matching(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSet) -> i32 {

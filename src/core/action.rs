@@ -29,6 +29,11 @@ pub enum Action {
         /// The table cards.
         cards: CardSet,
     },
+    /// Play these hand cards together as one combination (climbing games: a pair, a straight).
+    PlaySet {
+        /// The cards.
+        cards: CardSet,
+    },
     /// Make a declaration of the ruleset, with the card it shows when it shows one.
     Declare {
         /// Which declaration.
@@ -68,7 +73,7 @@ impl Action {
         match self {
             Action::Play { card } | Action::Take { card } => Some(card),
             Action::Declare { card, .. } => card,
-            Action::TakeSet { cards } => cards.iter().next(),
+            Action::TakeSet { cards } | Action::PlaySet { cards } => cards.iter().next(),
             Action::Bet { .. } | Action::Draw { .. } => None,
         }
     }
@@ -114,6 +119,15 @@ pub enum Event {
         card: CardId,
         /// The table cards it captured (none: it stays on the table).
         captured: Vec<CardId>,
+    },
+    /// Cards were played from a hand together as one combination (climbing games).
+    PlayedSet {
+        /// The player.
+        player: Seat,
+        /// The cards, in deck order.
+        cards: Vec<CardId>,
+        /// The combination's display name (`Pair`, `Full house`).
+        combination: String,
     },
     /// A card was drawn from the stock.
     Drew {

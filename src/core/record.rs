@@ -177,6 +177,11 @@ pub enum StepAction {
         /// The table cards' ids, in deck order.
         cards: Vec<String>,
     },
+    /// Play these hand cards together as one combination (climbing games).
+    PlaySet {
+        /// The cards' ids, in deck order.
+        cards: Vec<String>,
+    },
     /// Make a declaration of the ruleset.
     Declare {
         /// The declaration's id.
@@ -355,6 +360,9 @@ impl StepAction {
             Action::TakeSet { cards } => StepAction::CaptureSet {
                 cards: cards.iter().map(id).collect(),
             },
+            Action::PlaySet { cards } => StepAction::PlaySet {
+                cards: cards.iter().map(id).collect(),
+            },
             Action::Declare { decl, card } => StepAction::Declare {
                 id: ruleset
                     .declarations
@@ -378,6 +386,12 @@ impl StepAction {
             StepAction::Play { card: id } => Action::Play { card: card(id)? },
             StepAction::Capture { card: id } => Action::Take { card: card(id)? },
             StepAction::CaptureSet { cards } => Action::TakeSet {
+                cards: cards
+                    .iter()
+                    .map(|id| card(id))
+                    .collect::<Result<CardSet, Unknown>>()?,
+            },
+            StepAction::PlaySet { cards } => Action::PlaySet {
                 cards: cards
                     .iter()
                     .map(|id| card(id))

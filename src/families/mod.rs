@@ -11,6 +11,7 @@
 //! ```
 
 pub mod banker;
+pub mod climbing;
 pub mod matching;
 pub mod position;
 pub mod tricks;
@@ -107,7 +108,12 @@ pub(crate) fn run_to_end<G: Game>(
 }
 
 /// Every family yaku plays: a new family is a module above and one line here.
-pub static FAMILIES: [&dyn Family; 3] = [&matching::Matching, &banker::Banker, &tricks::Tricks];
+pub static FAMILIES: [&dyn Family; 4] = [
+    &matching::Matching,
+    &banker::Banker,
+    &tricks::Tricks,
+    &climbing::Climbing,
+];
 
 /// The family that plays `ruleset`.
 pub fn of(ruleset: &Ruleset) -> &'static dyn Family {

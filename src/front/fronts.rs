@@ -4,6 +4,7 @@
 //! hand in each family's terms, keeps its own list beside the command).
 
 use super::banker::BankerTable;
+use super::climbing::ClimbingTable;
 use super::matching::{MatchingTable, matching_watch};
 use super::screen::Style;
 use super::table::Table;
@@ -32,7 +33,7 @@ fn narrated_only(_style: &Style, _game: &dyn Game) -> String {
 }
 
 /// Every family's front.
-pub static FRONTS: [Front; 3] = [
+pub static FRONTS: [Front; 4] = [
     Front {
         family: "matching",
         table: |players, _labels, color, _watcher| Box::new(MatchingTable::new(players, color)),
@@ -48,6 +49,11 @@ pub static FRONTS: [Front; 3] = [
     Front {
         family: "tricks",
         table: |players, _labels, color, _watcher| Box::new(TricksTable::new(players, color)),
+        watch: narrated_only,
+    },
+    Front {
+        family: "climbing",
+        table: |players, _labels, color, _watcher| Box::new(ClimbingTable::new(players, color)),
         watch: narrated_only,
     },
 ];

@@ -73,6 +73,7 @@ impl Table for MatchingTable {
             Action::Take { card } => format!("capture {}", self.style.card(deck, card)),
             Action::TakeSet { cards } if cards.is_empty() => "trail: lay it on the table".into(),
             Action::TakeSet { cards } => format!("capture {}", self.style.names(deck, cards)),
+            Action::PlaySet { cards } => format!("play {}", self.style.names(deck, cards)),
             Action::Declare { decl, .. } => r
                 .declarations
                 .get(decl.0 as usize)

@@ -6,7 +6,7 @@
 //! | `check.rs` | what `yaku validate` finds in a file or an editor's buffer, and a ruleset's one-line summary |
 //! | `fronts.rs` | each family's front, registered once by the family's name: its play table and what a spectator sees |
 //! | `table.rs` | the `Table` trait every family's table implements |
-//! | `matching.rs`, `banker.rs`, `tricks.rs` | each family's table |
+//! | `matching.rs`, `banker.rs`, `tricks.rs`, `climbing.rs` | each family's table |
 //! | `board.rs` | the family-neutral board the full-screen frame and the browser draw |
 //! | `screen.rs`, `prompt.rs` | the matching family's screen and the reading of typed answers |
 //! | `seat.rs` | one seat's table for a front outside the terminal (`SeatTable`) |
@@ -16,6 +16,7 @@
 pub(crate) mod banker;
 pub(crate) mod board;
 mod check;
+pub(crate) mod climbing;
 pub(crate) mod fronts;
 pub(crate) mod matching;
 pub(crate) mod prompt;

@@ -745,6 +745,19 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
                     style.card(deck, *card)
                 );
             }
+            Event::PlayedSet {
+                player,
+                cards,
+                combination,
+            } => {
+                let set: CardSet = cards.iter().copied().collect();
+                let _ = writeln!(
+                    out,
+                    "{} {} ({combination})",
+                    style.says(*player, "play"),
+                    style.names(deck, set)
+                );
+            }
             Event::BonusTaken { player, card } => {
                 let _ = writeln!(
                     out,

@@ -613,6 +613,9 @@ pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(7).0;
 /// The effects of a banker game's declarations: the actions of a hand played by actions.
 pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(16).1;
 
+/// The effects of a climbing game's declarations.
+pub(crate) const CLIMBING_EFFECTS: &[&str] = &["pass"];
+
 /// `[[declaration]]`.
 pub static DECLARATION: TableDef = table(
     "[[declaration]]",
@@ -624,7 +627,7 @@ pub static DECLARATION: TableDef = table(
         choice(
             "effect",
             EFFECTS,
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld) and `trump` (the declarer names trumps with a card of the suit); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld; in a climbing game: play nothing to the trick) and `trump` (the declarer names trumps with a card of the suit); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
         ),
         key(
             "when",
@@ -821,11 +824,11 @@ pub static DEAL_CHECK: TableDef = table(
 /// `[flow]`.
 pub static FLOW: TableDef = table(
     "[flow]",
-    "How a game flows: the matching family (Koi-Koi), the banker family (Kol-ye-si) or the trick-taking family (Schnapsen).",
+    "How a game flows: the matching family (Koi-Koi), the banker family (Kol-ye-si), the trick-taking family (Schnapsen) or the climbing family (Big Two).",
     &[
         choice(
             "style",
-            &["matching", "banker", "tricks"],
+            &["matching", "banker", "tricks", "climbing"],
             "The family of game.",
         ),
         key("hand_size", Int, "Cards in each hand after the deal."),
@@ -1015,7 +1018,7 @@ pub static FLOW: TableDef = table(
         key(
             "rank",
             String,
-            "Trick-taking games: the deck attribute that orders a suit (higher wins).",
+            "Trick-taking games: the deck attribute that orders a suit (higher wins). Climbing games: the attribute `rank_order` lists the values of.",
         ),
         key(
             "card_points",
@@ -1058,7 +1061,7 @@ pub static FLOW: TableDef = table(
         key(
             "opening_lead",
             String,
-            "Trick-taking games: the card that must lead the first trick (`clubs-two`); its holder leads it (where it was not dealt, the seat after the dealer leads as usual).",
+            "Trick-taking games: the card that must lead the first trick (`clubs-two`); its holder leads it (where it was not dealt, the seat after the dealer leads as usual). Climbing games: likewise, the first play of a hand (see `opening_must_include`, `opening_hands`).",
         ),
         key(
             "not_on_first_trick",
@@ -1252,6 +1255,83 @@ pub static FLOW: TableDef = table(
             "payout",
             Tables(&PAYOUT),
             "Banker games with `[flow.play]`: what a hand brings at the showdown, the first whose `when` holds deciding; with none holding, the hands compare (by rank or value): a win pays 1 to 1, equal hands push.",
+        ),
+        key(
+            "rank_order",
+            Ints,
+            "Climbing games: the values of the `rank` attribute from the lowest rank to the highest (Big Two: `[3, 4, ..., 13, 1, 2]`, twos high); every card's rank must be listed.",
+        ),
+        key(
+            "suit_order",
+            Strings,
+            "Climbing games: the suits' ids from the lowest to the highest, which decides between cards of one rank (Big Two: diamonds, clubs, hearts, spades).",
+        ),
+        key(
+            "run_order",
+            Ints,
+            "Climbing games: the `rank` values in the order a run (`run = true`) follows them, lowest first; a rank left out cannot sit in a run. Without it, runs follow `rank_order`.",
+        ),
+        key(
+            "opening_must_include",
+            Bool,
+            "Climbing games: the first play of a hand must hold the `opening_lead` card (default false: its holder leads any play).",
+        ),
+        choice(
+            "opening_hands",
+            &["every", "first"],
+            "Climbing games: the `opening_lead` card leads every hand (`every`, the default) or only the game's first, the last hand's winner leading the others (`first`).",
+        ),
+        choice(
+            "after_pass",
+            &["again", "out"],
+            "Climbing games: a player who passed may play again when the turn comes back (`again`, the default; the trick ends when every other seat has passed in a row), or is out of the trick until it ends (`out`).",
+        ),
+        key(
+            "penalty",
+            Expr,
+            "Climbing games: what a player pays for the cards left in hand when another goes out, with the hand as the pile (`count(pile)`); options may be read (`if double_at_ten and count(pile) >= 10 then 2 * count(pile) else count(pile)`).",
+        ),
+        choice(
+            "penalty_to",
+            &["winner", "none"],
+            "Climbing games: the player who went out takes what the others pay (`winner`, the default), or the others only lose it (`none`).",
+        ),
+        key(
+            "combination",
+            Tables(&COMBINATION),
+            "Climbing games: the classes of play (a single, a pair, a straight), tried in order: a set of cards is the first class it fits.",
+        ),
+    ],
+);
+
+/// `[[flow.combination]]`.
+pub static COMBINATION: TableDef = table(
+    "[[flow.combination]]",
+    "A class of play in a climbing game: how many cards, how it is recognised (groups of one rank, a run, one suit), how two plays of it compare and which other classes it beats.",
+    &[
+        ID,
+        ITS_NAME,
+        required("cards", Int, "How many cards it takes (1 to 13)."),
+        key(
+            "groups",
+            Ints,
+            "The sizes of its groups of cards of one rank, in any order: `[2]` a pair, `[3, 2]` a full house, `[4, 1]` four of a kind with a single, `[1, 1, 1, 1, 1]` five ranks (a straight with `run`). They add up to `cards`.",
+        ),
+        key(
+            "run",
+            Bool,
+            "The groups' ranks follow one another in `run_order` (a straight; with groups of 2, consecutive pairs). Needs `groups`, all of one size.",
+        ),
+        key("suited", Bool, "Every card of one suit (a flush)."),
+        choice(
+            "compare",
+            &["highest", "group", "cards"],
+            "How two plays of the class compare: by the highest card, rank then suit (`highest`, the default; a run by its top rank in the run order, then that card's suit), by the rank of the largest group (`group`: a full house by its triple), or card by card from the highest (`cards`).",
+        ),
+        key(
+            "beats",
+            Strings,
+            "The ids of the other classes a play of this class beats whatever their cards (Big Two: a flush beats any straight). A play otherwise beats only a higher play of its own class.",
         ),
     ],
 );

@@ -22,6 +22,7 @@
 
 mod build;
 pub mod bundled;
+pub mod combos;
 mod deck_file;
 mod fingerprint;
 mod flow;

@@ -8,10 +8,12 @@ use crate::expr::Program;
 use crate::script::ScoringScript;
 
 mod banker;
+mod climbing;
 mod matching;
 mod tricks;
 
 pub use banker::*;
+pub use climbing::*;
 pub use matching::*;
 pub use tricks::*;
 
@@ -438,6 +440,8 @@ pub enum Flow {
     Banker(std::sync::Arc<BankerFlow>),
     /// Players win tricks with trumps, follow rules and declarations (Schnapsen).
     Tricks(std::sync::Arc<TricksFlow>),
+    /// Players climb with combinations of several cards and go out first (Big Two).
+    Climbing(std::sync::Arc<ClimbingFlow>),
 }
 
 impl Flow {
@@ -448,6 +452,7 @@ impl Flow {
             Flow::Matching(_) => "matching",
             Flow::Banker(_) => "banker",
             Flow::Tricks(_) => "tricks",
+            Flow::Climbing(_) => "climbing",
         }
     }
 }
@@ -500,7 +505,15 @@ impl Ruleset {
         match &self.flow {
             Flow::Matching(f) => f.teams,
             Flow::Tricks(f) => f.teams,
-            Flow::Banker(_) => Teams::default(),
+            Flow::Banker(_) | Flow::Climbing(_) => Teams::default(),
+        }
+    }
+
+    /// The climbing flow, when this is a climbing game.
+    pub fn climbing(&self) -> Option<&std::sync::Arc<ClimbingFlow>> {
+        match &self.flow {
+            Flow::Climbing(f) => Some(f),
+            _ => None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! registered by the family's name, so a change to a family's flow model changes only its
 //! function here.
 
-use super::{Rule, Section, in_words};
+use super::{Rule, Section, capitalized, hands, in_words, join_and};
 use crate::deck::{CardSet, Deck};
 use crate::expr::{Lexicon, number_word};
 use crate::ruleset::{
@@ -31,7 +31,7 @@ type FamilySections = fn(&Ruleset, &Lexicon) -> Vec<Section>;
 
 /// Each family's rules in words, by the name the family registry gives it
 /// ([`crate::families::Family::name`]): the one place the rule sheet tells the families apart.
-static FAMILY_SECTIONS: [(&str, FamilySections); 3] = [
+static FAMILY_SECTIONS: [(&str, FamilySections); 4] = [
     ("matching", |r, lex| {
         let flow: &MatchingFlow = r.matching().expect("a matching ruleset");
         let scripted = r.scoring.is_some();
@@ -51,6 +51,14 @@ static FAMILY_SECTIONS: [(&str, FamilySections); 3] = [
             &r.deck,
             lex,
         )
+    }),
+    ("climbing", |r, lex| {
+        let flow = r.climbing().expect("a climbing ruleset");
+        let pass = r
+            .declarations
+            .get(flow.pass.0 as usize)
+            .map_or("Pass", |d| d.name.as_str());
+        super::climbing::climbing(flow, pass, &r.deck, lex)
     }),
 ];
 
@@ -1631,24 +1639,6 @@ fn pot_game(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
     }]
 }
 
-/// `one hand`, `12 hands`.
-fn hands(n: u32) -> String {
-    if n == 1 {
-        "one hand".to_string()
-    } else {
-        format!("{n} hands")
-    }
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn join_and(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
 /// `a`, `a or b`, `a, b or c`.
 fn join_or(items: &[String]) -> String {
     match items {
@@ -1785,14 +1775,6 @@ fn check_rule(check: &DealCheck, lex: &Lexicon, sentence: impl Fn(&str) -> Strin
         None => in_words(&check.when_source, lex),
     };
     Rule::named(&check.name, sentence(&when))
-}
-
-/// `word` with its first letter in capitals.
-fn capitalized(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// `1 point`, `2 points`.

@@ -8,6 +8,7 @@
 //! assert!(text.contains("Tsukimi-zake (moon viewing)"));
 //! ```
 
+mod climbing;
 mod flow;
 mod render;
 
@@ -648,6 +649,32 @@ fn yaku_section(ruleset: &Ruleset, lex: &Lexicon) -> Section {
         heading: "Yaku".to_string(),
         rules,
     }
+}
+
+/// `one hand`, `12 hands`.
+pub(super) fn hands(n: u32) -> String {
+    if n == 1 {
+        "one hand".to_string()
+    } else {
+        format!("{n} hands")
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub(super) fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// `word` with its first letter in capitals.
+pub(super) fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 #[cfg(test)]

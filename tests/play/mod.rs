@@ -1,6 +1,7 @@
 //! End-to-end tests of `yaku play`, `yaku replay` and `yaku sim`, driving the real binary.
 
 mod args;
+mod bigtwo;
 mod bots;
 mod dreierschnapsen;
 mod gostop;

@@ -1450,6 +1450,7 @@ fn describe_action(a: Action) -> &'static str {
         Action::Play { .. } => "playing a card",
         Action::Take { .. } => "choosing a table card",
         Action::TakeSet { .. } => "choosing table cards",
+        Action::PlaySet { .. } => "playing several cards",
         Action::Declare { card: Some(_), .. } => "a declaration with a card",
         Action::Declare { .. } => "a declaration",
         Action::Bet { .. } => "betting",

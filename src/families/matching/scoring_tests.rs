@@ -1125,6 +1125,9 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
             Event::Stacked { player, cards } => {
                 writeln!(out, "seat {player} leaves a stack [{}]", list(cards))
             }
+            Event::PlayedSet { player, cards, .. } => {
+                writeln!(out, "seat {player} plays [{}]", list(cards))
+            }
             Event::TurnEvent { player, id, .. } => writeln!(out, "seat {player}: {id}"),
             Event::Given { from, to, cards } => {
                 writeln!(out, "seat {from} gives [{}] to seat {to}", list(cards))

@@ -13,6 +13,7 @@
 //! line to [`READERS`]; see the architecture page.
 
 mod banker;
+mod climbing;
 mod matching;
 mod tricks;
 
@@ -37,6 +38,7 @@ const READERS: &[(&str, ReadFlow)] = &[
     ("matching", matching::flow),
     ("banker", banker::flow),
     ("tricks", tricks::flow),
+    ("climbing", climbing::flow),
 ];
 
 /// Reads `[flow]` with the reader of its `style`.

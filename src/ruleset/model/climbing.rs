@@ -1,0 +1,54 @@
+//! The climbing family's checked `[flow]`: the table, the card order and the combinations,
+//! the opening lead, passing, and the penalty for cards left when a player goes out.
+
+use super::*;
+use crate::ruleset::combos::CombinationTable;
+
+/// What a pass does for the rest of the trick (`pass`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassRule {
+    /// A player who passed may play again when the turn comes back (`again`): the trick ends
+    /// when every other seat has passed in a row.
+    Again,
+    /// A player who passed is out of the trick until it ends (`out`).
+    Out,
+}
+
+/// The flow of a climbing game (Big Two): the whole deck dealt, each play a combination that
+/// beats the last, passes, the trick to the last unbeaten play, and the first to empty their
+/// hand wins; the others pay for the cards they hold.
+#[derive(Clone, Debug)]
+pub struct ClimbingFlow {
+    /// Seats when the command line does not say.
+    pub players: u32,
+    /// The fewest seats.
+    pub min_players: u32,
+    /// The most seats.
+    pub max_players: u32,
+    /// The combinations and the card order.
+    pub combos: CombinationTable,
+    /// The card whose holder leads the first trick, if any (`opening_lead`).
+    pub opening_card: Option<crate::deck::CardId>,
+    /// The first play must hold the opening card (`opening_must_include`).
+    pub opening_must_include: bool,
+    /// The opening card leads every hand (`true`) or only the game's first, the last hand's
+    /// winner leading the others (`opening_hands`).
+    pub opening_every_hand: bool,
+    /// What a pass does.
+    pub pass_rule: PassRule,
+    /// The pass declaration.
+    pub pass: DeclId,
+    /// What a seat pays for the cards left in its hand (`penalty`, the hand as `pile`).
+    pub penalty: crate::expr::Program,
+    /// Its source, for the rule sheet.
+    pub penalty_source: String,
+    /// The winner takes what the others pay (`true`), or the others only lose it
+    /// (`penalty_to`).
+    pub pay_winner: bool,
+    /// How long a game lasts.
+    pub length: GameLength,
+    /// Who deals first.
+    pub first_dealer: FirstDealer,
+    /// Who deals next.
+    pub next_dealer: NextDealer,
+}
