@@ -28,6 +28,7 @@ fn every_bundled_ruleset_has_a_first_hand_with_lessons() {
         "dreierschnapsen",
         "pinochle",
         "hearts",
+        "big-two",
     ] {
         let out = yaku(&["learn", ruleset])
             .current_dir(&dir)

@@ -101,6 +101,20 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<ClimbingGam
 }
 
 impl ClimbingGame {
+    /// What the greedy bot of `seat` reads: its hand, the play to beat, the fewest cards
+    /// another seat holds.
+    fn seen(&self, seat: Seat) -> super::greedy::Seen {
+        super::greedy::Seen {
+            hand: self.hands[seat],
+            to_beat: self.last.map(|(_, p, _)| p),
+            fewest_left: (0..self.hands.len())
+                .filter(|&s| s != seat)
+                .map(|s| self.hands[s].len())
+                .min()
+                .unwrap_or(0),
+        }
+    }
+
     /// Deals a hand: the whole deck, one card at a time from the seat after the dealer; the
     /// holder of the opening card leads.
     fn start_hand(&mut self) {
@@ -493,16 +507,13 @@ impl Game for ClimbingGame {
         unseen
     }
     fn heuristic(&self, seat: Seat, legal: &[Action], _rng: &mut Xoshiro256PlusPlus) -> Action {
-        let seen = super::greedy::Seen {
-            hand: self.hands[seat],
-            to_beat: self.last.map(|(_, p, _)| p),
-            fewest_left: (0..self.hands.len())
-                .filter(|&s| s != seat)
-                .map(|s| self.hands[s].len())
-                .min()
-                .unwrap_or(0),
-        };
-        super::greedy::choose(&self.flow.combos, &seen, legal)
+        super::greedy::choose(&self.flow.combos, &self.seen(seat), legal)
+    }
+    fn heuristic_reasons(&self, seat: Seat, legal: &[Action], action: Action) -> Vec<String> {
+        match super::greedy::choose_why(&self.flow.combos, &self.seen(seat), legal) {
+            (chosen, why) if chosen == action => vec![why.words()],
+            _ => Vec::new(),
+        }
     }
     fn determinize(&self, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Option<Box<dyn Game>> {
         Some(Box::new(self.determinized(seat, rng)))
