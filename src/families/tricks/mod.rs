@@ -72,6 +72,8 @@ impl crate::families::Family for Tricks {
 #[cfg(test)]
 mod dreier_tests;
 #[cfg(test)]
+mod growth_tests;
+#[cfg(test)]
 mod hearts_tests;
 #[cfg(test)]
 mod many_melds_tests;
