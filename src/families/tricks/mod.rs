@@ -85,3 +85,5 @@ mod pattern_tests;
 mod pinochle_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod two_handed_tests;
