@@ -230,6 +230,8 @@ pub struct MeldTable {
     class: Vec<u16>,
     /// Some meld is shown on winning a trick.
     won_trick: bool,
+    /// Some meld is shown on one's lead.
+    lead: bool,
     /// The rules over a seat's meld history after play.
     rules: MeldRules,
 }
@@ -296,6 +298,7 @@ impl MeldTable {
             cards,
             class,
             won_trick: melds.iter().any(|m| m.moment == MeldMoment::WonTrick),
+            lead: melds.iter().any(|m| m.moment == MeldMoment::Lead),
             rules: MeldRules::default(),
         }
     }
@@ -358,6 +361,15 @@ impl MeldTable {
     /// True when some meld is shown on winning a trick.
     pub fn on_won_trick(&self) -> bool {
         self.won_trick
+    }
+
+    /// True when some meld is shown at `moment`.
+    pub fn shown_at(&self, moment: MeldMoment) -> bool {
+        match moment {
+            MeldMoment::BeforePlay => true,
+            MeldMoment::Lead => self.lead,
+            MeldMoment::WonTrick => self.won_trick,
+        }
     }
 
     /// The class number of meld `meld`.

@@ -630,7 +630,9 @@ impl TricksGame {
     /// meld, naming its first card that shows it.
     fn meld_moves(&self, seat: Seat, moment: MeldMoment, out: &mut Vec<Action>) {
         let hand = self.hands[seat];
-        if (hand & self.flow.meld_table.cards(self.trump_suit)).is_empty() {
+        if !self.flow.meld_table.shown_at(moment)
+            || (hand & self.flow.meld_table.cards(self.trump_suit)).is_empty()
+        {
             return;
         }
         let mut offered: Vec<Melded> = Vec::new();
@@ -747,16 +749,21 @@ impl TricksGame {
     }
 
     /// The card `seat` would exchange for the turned-up trump: the lowest trump, or in a double
-    /// pack its alike copy, in its hand, unless the card turned up is one of them.
+    /// pack a trump of its rank, in its hand, unless the card turned up is of that rank.
     fn exchange_card(&self, seat: Seat) -> Option<CardId> {
         let low = self.lowest_trump()?;
         let up = self.trump_card?;
-        if self.ruleset.deck.alike(up, low) {
+        let rank = self.rank(low);
+        if self.rank(up) == rank {
             return None;
         }
-        (self.hands[seat] & self.trumps())
+        let hand = self.hands[seat];
+        if hand.contains(low) {
+            return Some(low);
+        }
+        (hand & self.trumps())
             .iter()
-            .find(|&c| self.ruleset.deck.alike(c, low))
+            .find(|&c| self.rank(c) == rank)
     }
 
     /// True when declaration `decl`'s `when` holds for `seat` now (scope
