@@ -418,7 +418,7 @@ pub static MELD: TableDef = table(
         choice(
             "moment",
             &["before-play", "lead", "won-trick"],
-            "When it is shown (`before-play` unless given): every seat's melds once trumps are known and before the first lead; one meld by the player on lead; or one meld by the winner of a trick before the draw (while a stock is left; without a stock, after every trick but the last). After play it is shown with a `meld` declaration, and a card shown once in a class does not count again in that class.",
+            "When it is shown (`before-play` unless given): every seat's melds once trumps are known and before the first lead; one meld by the player on lead; or one meld by the winner of a trick before the draw (while a stock is left; without a stock, after every trick but the last). After play it is shown with a `meld` declaration, and a card shown once serves again as `[flow] meld_reuse` says (by default in another class only).",
         ),
         choice(
             "lead",
@@ -1127,6 +1127,16 @@ pub static FLOW: TableDef = table(
             "last_trick_points",
             Int,
             "Trick-taking games: card points for the last trick.",
+        ),
+        choice(
+            "meld_reuse",
+            &["other-class", "grow", "none"],
+            "Trick-taking games, melds shown after play: how a card a seat has shown in a meld serves again in its later melds: in melds of another class only (`other-class`, the default), also in its own class in a meld worth more than every meld of the class it served in, never twice in one meld (`grow`: a royal marriage grows into a flush, a pinochle into a double pinochle, never the lower after the higher), or never (`none`).",
+        ),
+        choice(
+            "meld_new_card",
+            &["none", "class", "hand"],
+            "Trick-taking games, melds shown after play: what each meld must hold that the seat has not shown before: nothing (`none`, the default), a card not shown in a meld of its class (`class`), or a card not shown in any meld, laid out from the hand (`hand`).",
         ),
         choice(
             "look_at_own_tricks",

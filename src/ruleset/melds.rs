@@ -4,7 +4,9 @@
 //! after play (on one's lead, on winning a trick). The family's `melds` module counts the melds
 //! shown before play from the same instances. No game is named here.
 
-use super::model::{DeclId, Meld, MeldMoment, MeldPattern, MeldSuit};
+use super::model::{
+    DeclId, Meld, MeldMoment, MeldNewCard, MeldPattern, MeldReuse, MeldRules, MeldSuit,
+};
 use crate::deck::{CardId, CardSet, Deck};
 
 /// One meld counted in a hand.
@@ -228,6 +230,25 @@ pub struct MeldTable {
     class: Vec<u16>,
     /// Some meld is shown on winning a trick.
     won_trick: bool,
+    /// Some meld is shown on one's lead.
+    lead: bool,
+    /// The rules over a seat's meld history after play.
+    rules: MeldRules,
+}
+
+/// What a seat's meld history lets a meld shown after play use: the cards it may not use, the
+/// cards it uses again in its class (taken first, so that unshown copies stay free), and the
+/// cards that do not count as new (it must hold a card outside them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reuse {
+    /// The cards it may not use.
+    pub blocked: CardSet,
+    /// The cards shown before in its class that it may use again.
+    pub again: CardSet,
+    /// The cards that are not new.
+    pub old: CardSet,
+    /// It must hold a card outside `old`.
+    pub needs_new: bool,
 }
 
 /// One meld a declaration may show now: which meld, the cards it uses, its points.
@@ -277,7 +298,57 @@ impl MeldTable {
             cards,
             class,
             won_trick: melds.iter().any(|m| m.moment == MeldMoment::WonTrick),
+            lead: melds.iter().any(|m| m.moment == MeldMoment::Lead),
+            rules: MeldRules::default(),
         }
+    }
+
+    /// The table with the rules `rules` over a seat's meld history after play.
+    pub fn with_rules(mut self, rules: MeldRules) -> MeldTable {
+        self.rules = rules;
+        self
+    }
+
+    /// The rules over a seat's meld history after play.
+    pub fn rules(&self) -> MeldRules {
+        self.rules
+    }
+
+    /// What a seat that has shown `history` (its melds after play this hand) may use in meld
+    /// `meld`: by the reuse rule, a card shown in a meld of another class serves again (unless
+    /// `none`), one shown in the same class not at all (`other-class`) or only in a meld worth
+    /// more than every meld of the class it served in and never twice in one meld (`grow`);
+    /// by the new-card rule, the cards that do not count as new.
+    pub fn reuse<'a>(
+        &self,
+        melds: &[Meld],
+        meld: u16,
+        history: impl Iterator<Item = &'a Melded>,
+    ) -> Reuse {
+        let class = self.class[meld as usize];
+        let points = melds[meld as usize].points;
+        let mut r = Reuse {
+            needs_new: self.rules.new_card != MeldNewCard::Nothing,
+            ..Reuse::default()
+        };
+        for h in history {
+            let same = self.class[h.meld as usize] == class;
+            let lower = h.meld != meld && melds[h.meld as usize].points < points;
+            match self.rules.reuse {
+                MeldReuse::Never => r.blocked |= h.cards,
+                MeldReuse::OtherClass if same => r.blocked |= h.cards,
+                MeldReuse::Grow if same && lower => r.again |= h.cards,
+                MeldReuse::Grow if same => r.blocked |= h.cards,
+                _ => {}
+            }
+            match self.rules.new_card {
+                MeldNewCard::Nothing => {}
+                MeldNewCard::InClass if !same => {}
+                MeldNewCard::InClass | MeldNewCard::FromHand => r.old |= h.cards,
+            }
+        }
+        r.again = r.again - r.blocked;
+        r
     }
 
     /// The instances of every meld with trump suit `trump` (`None`: no trumps), in ruleset
@@ -290,6 +361,15 @@ impl MeldTable {
     /// True when some meld is shown on winning a trick.
     pub fn on_won_trick(&self) -> bool {
         self.won_trick
+    }
+
+    /// True when some meld is shown at `moment`.
+    pub fn shown_at(&self, moment: MeldMoment) -> bool {
+        match moment {
+            MeldMoment::BeforePlay => true,
+            MeldMoment::Lead => self.lead,
+            MeldMoment::WonTrick => self.won_trick,
+        }
     }
 
     /// The class number of meld `meld`.
@@ -305,7 +385,7 @@ impl MeldTable {
 
     /// The cards of `hand` that serve in a meld declaration `decl` may show at `moment` with
     /// trump suit `trump`: of every instance of its melds of that moment that `hand` can make
-    /// without a card `used` says was shown before in the instance's class.
+    /// as the seat's meld history allows (`reuse`, by meld).
     pub fn usable_cards(
         &self,
         melds: &[Meld],
@@ -313,7 +393,7 @@ impl MeldTable {
         moment: MeldMoment,
         trump: usize,
         hand: CardSet,
-        used: impl Fn(u16) -> CardSet,
+        reuse: impl Fn(u16) -> Reuse,
     ) -> CardSet {
         let mut usable = CardSet::EMPTY;
         for inst in self.by_trump.get(trump).into_iter().flatten() {
@@ -325,8 +405,9 @@ impl MeldTable {
             if m.moment != moment || m.declaration != Some(decl) {
                 continue;
             }
-            let avail = hand - used(self.class[inst.meld as usize]);
-            if take(inst, avail).is_some() {
+            let r = reuse(inst.meld);
+            let avail = hand - r.blocked;
+            if take_new(inst, avail, None, &r).is_some() {
                 usable |= inst.cards & avail;
             }
         }
@@ -334,9 +415,9 @@ impl MeldTable {
     }
 
     /// The meld declaration `decl` shows with `card` at `moment`, with trump suit `trump`: of the
-    /// instances of its melds of that moment which use `card` and which `hand` can make without
-    /// a card `used` says was shown before in the instance's class, the one worth most (the
-    /// first of equals). `card` is among the cards it uses.
+    /// instances of its melds of that moment which use `card` and which `hand` can make as the
+    /// seat's meld history allows (`reuse`, by meld), the one worth most (the first of equals).
+    /// `card` is among the cards it uses.
     #[allow(clippy::too_many_arguments)]
     pub fn shown(
         &self,
@@ -346,7 +427,7 @@ impl MeldTable {
         trump: usize,
         hand: CardSet,
         card: CardId,
-        used: impl Fn(u16) -> CardSet,
+        reuse: impl Fn(u16) -> Reuse,
     ) -> Option<Shown> {
         let mut best: Option<Shown> = None;
         for inst in self.by_trump.get(trump)? {
@@ -360,8 +441,8 @@ impl MeldTable {
             {
                 continue;
             }
-            let avail = hand - used(self.class[inst.meld as usize]);
-            if let Some(cards) = take_with(inst, avail, card) {
+            let r = reuse(inst.meld);
+            if let Some(cards) = take_new(inst, hand - r.blocked, Some(card), &r) {
                 best = Some(Shown {
                     melded: Melded {
                         meld: inst.meld,
@@ -394,9 +475,35 @@ impl MeldTable {
     }
 }
 
-/// The cards `instance` takes from `avail`, `card` among them, or `None` when it cannot.
-pub fn take_with(instance: &Instance, avail: CardSet, card: CardId) -> Option<CardSet> {
-    if !avail.contains(card) {
+/// The cards `instance` takes from `avail`, `card` among them when named, as `reuse` says: the
+/// cards used again in their class first (so that unshown copies stay free for later melds),
+/// and, where a new card is needed, with one; `None` when it cannot.
+pub fn take_new(
+    instance: &Instance,
+    avail: CardSet,
+    card: Option<CardId>,
+    reuse: &Reuse,
+) -> Option<CardSet> {
+    let used = take_preferring(instance, avail, card, reuse.again)?;
+    if !reuse.needs_new || !(used - reuse.old).is_empty() {
+        return Some(used);
+    }
+    // Taken again with the new cards first: a card outside `old` if any will serve.
+    let used = take_preferring(instance, avail, card, avail - reuse.old)?;
+    (!(used - reuse.old).is_empty()).then_some(used)
+}
+
+/// The cards `instance` takes from `avail`: of each set the named `card` first, then the cards
+/// of `prefer`, then the others in deck order; `None` when it cannot (or `card` is not among
+/// them).
+fn take_preferring(
+    instance: &Instance,
+    avail: CardSet,
+    card: Option<CardId>,
+    prefer: CardSet,
+) -> Option<CardSet> {
+    let named = card.map_or(CardSet::EMPTY, CardSet::single);
+    if !named.is_empty() && (avail & named).is_empty() {
         return None;
     }
     let mut used = CardSet::EMPTY;
@@ -405,15 +512,16 @@ pub fn take_with(instance: &Instance, avail: CardSet, card: CardId) -> Option<Ca
         if have.len() < count {
             return None;
         }
-        // The named card first, then the others in deck order.
-        let first = have & CardSet::single(card);
+        let first = have & named;
+        let then = (have - first) & prefer;
         for c in first
             .iter()
-            .chain((have - first).iter())
+            .chain(then.iter())
+            .chain((have - first - then).iter())
             .take(count as usize)
         {
             used.insert(c);
         }
     }
-    used.contains(card).then_some(used)
+    (named - used).is_empty().then_some(used)
 }

@@ -852,8 +852,28 @@ fn tricks(
                 } else {
                     "at the moment each meld says, "
                 };
+                use crate::ruleset::{MeldNewCard, MeldReuse};
+                let rules = flow.meld_table.rules();
+                let reuse = match rules.reuse {
+                    MeldReuse::OtherClass => format!(
+                        "A {card} shown in a meld of one class does not count again in that class"
+                    ),
+                    MeldReuse::Grow => format!(
+                        "A {card} shown in a meld counts again in a meld of another class, and in its own class only in a meld worth more than every meld of the class it was shown in (never twice in one meld, never the lower after the higher)"
+                    ),
+                    MeldReuse::Never => format!("A {card} shown in a meld counts in no other"),
+                };
+                let new_card = match rules.new_card {
+                    MeldNewCard::Nothing => String::new(),
+                    MeldNewCard::InClass => format!(
+                        "; each meld holds a {card} not shown before in a meld of its class"
+                    ),
+                    MeldNewCard::FromHand => format!(
+                        "; each meld holds a {card} not shown before in any meld, laid out from the hand"
+                    ),
+                };
                 format!(
-                    "{when}show one meld: {}. A {card} shown in a meld of one class does not count again in that class",
+                    "{when}show one meld: {}. {reuse}{new_card}",
                     join_or(&names)
                 )
             }

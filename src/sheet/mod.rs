@@ -160,8 +160,37 @@ fn cite(text: &str) -> String {
                 .map_or(at + id.len(), |e| at + e + ".txt".len());
             out.replace_range(at..end, id);
         }
-        out = out.replace(id, title);
+        out = replace_number(&out, id, title);
     }
+    out
+}
+
+/// `text` with `id` replaced by `title` where it stands alone, not inside a number: "1000" and
+/// "1,000" keep their zeros.
+fn replace_number(text: &str, id: &str, title: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (at, _) in text.match_indices(id) {
+        if at < last {
+            continue;
+        }
+        let end = at + id.len();
+        let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+        let before = at.checked_sub(1);
+        let in_number = before.is_some_and(digit)
+            || before.is_some_and(|b| {
+                matches!(bytes[b], b',' | b'.') && b.checked_sub(1).is_some_and(digit)
+            })
+            || digit(end);
+        if in_number {
+            continue;
+        }
+        out.push_str(&text[last..at]);
+        out.push_str(title);
+        last = end;
+    }
+    out.push_str(&text[last..]);
     out
 }
 
@@ -679,6 +708,16 @@ pub(super) fn capitalized(word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// A source id is replaced where it stands alone, never inside a number.
+    #[test]
+    fn source_ids_are_replaced_but_not_inside_numbers() {
+        assert_eq!(
+            super::cite("a game is 1000 points, or 1,000; see 004 and 003_ab.txt"),
+            "a game is 1000 points, or 1,000; see the games blog and the encyclopedia article"
+        );
+        assert_eq!(super::cite("000."), "the Kol-ye-si rules page.");
+    }
+
     /// A sheet wrapped to a width has no longer line, in every family, so that a box of that
     /// width shows it without wrapping it again.
     #[test]

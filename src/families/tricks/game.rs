@@ -8,7 +8,7 @@
 //! Partners pool their tricks. Game points come from the ruleset's scoring script. No game is
 //! named here.
 
-use super::melds::{self, MeldTable, Melded, Shown};
+use super::melds::{self, MeldTable, Melded, Reuse, Shown};
 use super::view::TricksView;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat, Seat,
@@ -593,12 +593,17 @@ impl TricksGame {
         format!("you have no {suit}, so you must trump ({trump}){when}")
     }
 
-    /// The cards `seat` has shown in melds of class `class` this hand.
-    fn used_in_class(&self, seat: Seat, class: u16) -> CardSet {
-        self.melded
-            .iter()
-            .filter(|(s, m)| *s == seat && self.flow.meld_table.class(m.meld) == class)
-            .fold(CardSet::EMPTY, |a, (_, m)| a | m.cards)
+    /// What `seat`'s meld history this hand lets meld `meld` use (the rules over it:
+    /// `[flow] meld_reuse` and `meld_new_card`).
+    fn reuse(&self, seat: Seat, meld: u16) -> Reuse {
+        self.flow.meld_table.reuse(
+            &self.flow.melds,
+            meld,
+            self.melded
+                .iter()
+                .filter(|(s, _)| *s == seat)
+                .map(|(_, m)| m),
+        )
     }
 
     /// The meld declaration `decl` shows for `seat` with `card` at `moment`, if any.
@@ -616,7 +621,7 @@ impl TricksGame {
             self.trump_suit,
             self.hands[seat],
             card,
-            |class| self.used_in_class(seat, class),
+            |meld| self.reuse(seat, meld),
         )
     }
 
@@ -625,7 +630,9 @@ impl TricksGame {
     /// meld, naming its first card that shows it.
     fn meld_moves(&self, seat: Seat, moment: MeldMoment, out: &mut Vec<Action>) {
         let hand = self.hands[seat];
-        if (hand & self.flow.meld_table.cards(self.trump_suit)).is_empty() {
+        if !self.flow.meld_table.shown_at(moment)
+            || (hand & self.flow.meld_table.cards(self.trump_suit)).is_empty()
+        {
             return;
         }
         let mut offered: Vec<Melded> = Vec::new();
@@ -636,7 +643,7 @@ impl TricksGame {
                 moment,
                 self.trump_suit,
                 hand,
-                |class| self.used_in_class(seat, class),
+                |meld| self.reuse(seat, meld),
             );
             if cards.is_empty() || !self.when_holds(decl, seat) {
                 continue;
@@ -738,9 +745,25 @@ impl TricksGame {
             && self.closed_by.is_none()
             && self.trump_card.is_some()
             && self.stock_len() >= 2
-            && self
-                .lowest_trump()
-                .is_some_and(|l| self.hands[seat].contains(l) && Some(l) != self.trump_card)
+            && self.exchange_card(seat).is_some()
+    }
+
+    /// The card `seat` would exchange for the turned-up trump: the lowest trump, or in a double
+    /// pack a trump of its rank, in its hand, unless the card turned up is of that rank.
+    fn exchange_card(&self, seat: Seat) -> Option<CardId> {
+        let low = self.lowest_trump()?;
+        let up = self.trump_card?;
+        let rank = self.rank(low);
+        if self.rank(up) == rank {
+            return None;
+        }
+        let hand = self.hands[seat];
+        if hand.contains(low) {
+            return Some(low);
+        }
+        (hand & self.trumps())
+            .iter()
+            .find(|&c| self.rank(c) == rank)
     }
 
     /// True when declaration `decl`'s `when` holds for `seat` now (scope
@@ -1690,9 +1713,11 @@ impl TricksGame {
                             "{name} is not possible now: it needs the lowest trump in your hand and an open stock with the trump card under it"
                         )));
                     }
-                    let low = self.lowest_trump().expect("checked by may_exchange");
+                    let low = self.exchange_card(seat).expect("checked by may_exchange");
                     let up = self.trump_card.expect("checked by may_exchange");
                     self.hands[seat].remove(low);
+                    // A shown card (a dix shown as a meld) goes under the stock.
+                    self.shown.remove(low);
                     self.hands[seat].insert(up);
                     let last = self.stock.len() - 1;
                     self.stock[last] = low;

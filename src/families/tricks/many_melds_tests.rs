@@ -113,7 +113,7 @@ fn three_hundred_melds_count_and_show_as_declared() {
                 0,
                 hand,
                 card,
-                |_| CardSet::EMPTY,
+                |_| Default::default(),
             )
             .unwrap_or_else(|| panic!("{}: nothing shown", meld.id));
         // The meld worth most with `card` among those the hand makes: this one, the highest

@@ -6,7 +6,7 @@
 
 use crate::deck::CardSet;
 use crate::ruleset::melds::{Instance, take};
-pub use crate::ruleset::melds::{MeldTable, Melded, Shown};
+pub use crate::ruleset::melds::{MeldTable, Melded, Reuse, Shown};
 use crate::ruleset::{MAX_MELDS, Meld, MeldMoment};
 
 /// The most points the instances from `from` on can make of `avail`, an instance counted again

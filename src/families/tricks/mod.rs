@@ -73,6 +73,8 @@ impl crate::families::Family for Tricks {
 #[cfg(test)]
 mod dreier_tests;
 #[cfg(test)]
+mod growth_tests;
+#[cfg(test)]
 mod hearts_tests;
 #[cfg(test)]
 mod many_melds_tests;
@@ -84,3 +86,5 @@ mod pattern_tests;
 mod pinochle_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod two_handed_tests;

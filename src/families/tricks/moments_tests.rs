@@ -25,13 +25,13 @@ fn load() -> Arc<Ruleset> {
     )
 }
 
-fn card(r: &Ruleset, id: &str) -> CardId {
+pub(super) fn card(r: &Ruleset, id: &str) -> CardId {
     r.deck
         .card_by_id(id)
         .unwrap_or_else(|| panic!("no card `{id}`"))
 }
 
-fn decl(r: &Ruleset, id: &str) -> DeclId {
+pub(super) fn decl(r: &Ruleset, id: &str) -> DeclId {
     DeclId(
         r.declarations
             .iter()
@@ -41,7 +41,7 @@ fn decl(r: &Ruleset, id: &str) -> DeclId {
 }
 
 /// A move: `play ID`, or a declaration's id with the card it names (`show hearts-ace`).
-fn action(r: &Ruleset, m: &str) -> Action {
+pub(super) fn action(r: &Ruleset, m: &str) -> Action {
     match m.split_once(' ') {
         Some(("play", c)) => Action::Play { card: card(r, c) },
         Some((d, c)) => Action::Declare {
@@ -53,7 +53,7 @@ fn action(r: &Ruleset, m: &str) -> Action {
 }
 
 /// The events in words: cards by id, melds with their cards and points.
-fn render(r: &Ruleset, events: &[Event]) -> String {
+pub(super) fn render(r: &Ruleset, events: &[Event]) -> String {
     let id = |c: &CardId| r.deck.id_of(*c).to_string();
     let ids = |cs: &[CardId]| cs.iter().map(id).collect::<Vec<_>>().join(", ");
     let mut out = String::new();
@@ -89,7 +89,7 @@ fn render(r: &Ruleset, events: &[Event]) -> String {
 
 /// Plays `moves`, each by the seat to act, and tells what happened after each: the events, the
 /// phase, each seat's points and the points waiting for a first trick.
-fn play(g: &mut TricksGame, moves: &[&str]) -> String {
+pub(super) fn play(g: &mut TricksGame, moves: &[&str]) -> String {
     let r = Arc::clone(crate::core::Game::ruleset(g));
     let mut out = String::new();
     for m in moves {

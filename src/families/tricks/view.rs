@@ -212,11 +212,15 @@ impl<'g> TricksView<'g> {
             self.trump_suit,
             self.hand,
             card,
-            |class| {
-                self.melded
-                    .iter()
-                    .filter(|(s, m)| *s == self.seat && self.meld_table.class(m.meld) == class)
-                    .fold(CardSet::EMPTY, |a, (_, m)| a | m.cards)
+            |meld| {
+                self.meld_table.reuse(
+                    &self.flow.melds,
+                    meld,
+                    self.melded
+                        .iter()
+                        .filter(|(s, _)| *s == self.seat)
+                        .map(|(_, m)| m),
+                )
             },
         )
     }

@@ -278,6 +278,28 @@ pub(super) fn flow(
     )
     .unwrap_or(false);
     let last_trick_points = r.int("last_trick_points", errors).map_or(0, |(n, _)| n);
+    let reuse_at = r.item("meld_reuse").map(|i| i.loc.clone());
+    let reuse = choice(
+        &mut r,
+        "meld_reuse",
+        &[
+            ("other-class", MeldReuse::OtherClass),
+            ("grow", MeldReuse::Grow),
+            ("none", MeldReuse::Never),
+        ],
+        errors,
+    );
+    let new_card_at = r.item("meld_new_card").map(|i| i.loc.clone());
+    let new_card = choice(
+        &mut r,
+        "meld_new_card",
+        &[
+            ("none", MeldNewCard::Nothing),
+            ("class", MeldNewCard::InClass),
+            ("hand", MeldNewCard::FromHand),
+        ],
+        errors,
+    );
     let look_at_own_tricks = choice(
         &mut r,
         "look_at_own_tricks",
@@ -349,6 +371,11 @@ pub(super) fn flow(
             errors,
         );
     }
+    let meld_rules = MeldRules {
+        reuse: reuse.unwrap_or_default(),
+        new_card: new_card.unwrap_or_default(),
+    };
+    meld_rules_apply(&melds, [reuse_at, new_card_at], errors);
     let mut meld_declarations = declared(sections, &["meld", "marriage"]);
     meld_declarations.retain(|&d| melds.iter().any(|m| m.declaration == Some(d)));
     let pass = declared(sections, &["pass"]).first().copied();
@@ -391,7 +418,8 @@ pub(super) fn flow(
         passing,
         lowest_wins,
         auction,
-        meld_table: crate::ruleset::melds::MeldTable::new(deck, &melds, rank),
+        meld_table: crate::ruleset::melds::MeldTable::new(deck, &melds, rank)
+            .with_rules(meld_rules),
         melds,
         deal_packets,
         rank,
@@ -413,6 +441,29 @@ pub(super) fn flow(
         close: one("close"),
         claim_declaration,
     })))
+}
+
+/// `meld_reuse` and `meld_new_card` (at `at`, where given) govern the melds shown after play: a
+/// ruleset whose melds are all shown before play is told they change nothing.
+fn meld_rules_apply(melds: &[Meld], at: [Option<Loc>; 2], errors: &mut Vec<Diagnostic>) {
+    if melds.iter().any(|m| m.moment != MeldMoment::BeforePlay) {
+        return;
+    }
+    for (key, at) in ["meld_reuse", "meld_new_card"].into_iter().zip(at) {
+        if let Some(at) = at {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "`{key}` governs the melds shown after play, and this ruleset shows none"
+                    ),
+                    at,
+                )
+                .with_help(Some(
+                    "give a `[[meld]]` `moment = \"lead\"` or `\"won-trick\"` (melds shown before play are counted once, class by class, the combination worth most), or remove the key".into(),
+                )),
+            );
+        }
+    }
 }
 
 /// `trump`: `turned-up`, `declarer`, `none`, or a suit's id (trumps fixed by the rules).

@@ -349,6 +349,44 @@ pub enum MeldMoment {
     WonTrick,
 }
 
+/// How a card shown in a meld after play may serve again in a later meld of the same seat
+/// (`[flow] meld_reuse`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MeldReuse {
+    /// In a meld of another class, never again in its own class (`other-class`, the default).
+    #[default]
+    OtherClass,
+    /// In a meld of another class, and in its own class in a meld worth more than every meld
+    /// of the class it has served in, never twice in one meld (`grow`: a royal marriage grows
+    /// into a flush, a pinochle into a double pinochle, never the lower after the higher).
+    Grow,
+    /// In no other meld (`none`).
+    Never,
+}
+
+/// What a meld shown after play must hold that the seat has not shown before
+/// (`[flow] meld_new_card`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MeldNewCard {
+    /// Nothing: any cards the reuse rule allows (`none`, the default).
+    #[default]
+    Nothing,
+    /// At least one card not shown before in a meld of its class (`class`).
+    InClass,
+    /// At least one card not shown before in any meld: laid out from the hand (`hand`).
+    FromHand,
+}
+
+/// The rules over a seat's meld history after play: how a card shown may serve again, and
+/// what a new meld must add.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MeldRules {
+    /// How a card shown may serve again.
+    pub reuse: MeldReuse,
+    /// What counts as new, and must be in every meld.
+    pub new_card: MeldNewCard,
+}
+
 /// Where a meld's points go (`adds_to`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeldAddsTo {
@@ -361,8 +399,8 @@ pub enum MeldAddsTo {
 /// A meld (`[[meld]]`): a combination of cards shown from the hand at its moment and scored
 /// from the table. `copies` asks for that many of each card (a double pinochle). A card may
 /// serve in melds of different `class`es but only once within a class; before play the
-/// combinations worth most are counted, and after it a card shown once in a class does not
-/// count again in that class.
+/// combinations worth most are counted, and after it a card shown once serves again as the
+/// rules over the seat's meld history say ([`MeldRules`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Meld {
     /// Its id.
