@@ -73,6 +73,9 @@ impl Table for MatchingTable {
             Action::Take { card } => format!("capture {}", self.style.card(deck, card)),
             Action::TakeSet { cards } if cards.is_empty() => "trail: lay it on the table".into(),
             Action::TakeSet { cards } => format!("capture {}", self.style.names(deck, cards)),
+            Action::Build { cards, value } => {
+                format!("build {value} on {}", self.style.names(deck, cards))
+            }
             Action::Declare { decl, .. } => r
                 .declarations
                 .get(decl.0 as usize)
