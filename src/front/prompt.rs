@@ -212,8 +212,10 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
                     cards.join(" + ")
                 ));
             }
-            let what = if !builds.is_empty() {
-                "can capture, build or be laid on the table"
+            let what = if !builds.is_empty() && sets.iter().any(|s| !s.is_empty()) {
+                "can capture, build or be laid on the table; which? (number, the cards' ids, `trail` or `build` and the value)"
+            } else if !builds.is_empty() {
+                "can build or be laid on the table; which? (number, `trail` or `build` and the value)"
             } else if sets.contains(&CardSet::EMPTY) {
                 "can capture or be laid on the table"
             } else if sets.iter().any(|s| s.len() > 1) {
@@ -221,8 +223,13 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
             } else {
                 "matches more than one table card"
             };
+            let ask = if builds.is_empty() {
+                "; capture which? (number, or the cards' ids)"
+            } else {
+                ""
+            };
             format!(
-                "{} {what}; capture which? (number, or the cards' ids)\n  {}",
+                "{} {what}{ask}\n  {}",
                 style.name(deck, card),
                 options.join("\n  ")
             )

@@ -384,3 +384,64 @@ fn build_keys_are_checked_where_they_are_written() {
     insta::assert_snapshot!(bad("raise = \"own\""), @"bad.toml:6:9: unknown value `own` for `raise`");
     insta::assert_snapshot!(bad("owner_trail = true"), @"bad.toml:6:1: unknown key `owner_trail` in `[flow.build]`");
 }
+
+#[test]
+fn the_terminal_offers_builds_in_words() {
+    // The dealer's Ace in Cassell's example: a trail, or a build of seven on the Six.
+    use crate::front::prompt::{Input, parse, question};
+    use crate::front::screen::Style;
+    let r = load("cassino");
+    let mut game = dealt(
+        &r,
+        "clubs-six hearts-two spades-nine diamonds-three",
+        "hearts-seven hearts-ten clubs-ace hearts-ace",
+        "diamonds-king clubs-queen hearts-jack spades-king",
+    );
+    play(&mut game, "clubs-six");
+    play(&mut game, "clubs-ace");
+    let legal = game.legal();
+    let style = Style::for_players(&["greedy".into(), "human".into()], false);
+    insta::assert_snapshot!(question(&style, &game, &legal), @r#"
+    Ace of Clubs can build or be laid on the table; which? (number, `trail` or `build` and the value)
+      1) trail: lay it on the table
+      2) build 7: lay it on Six of Clubs (Clubs; pip) (`build 7`)
+    "#);
+    let seven = Ok(Input::Act(Action::Build {
+        cards: set(&r, "clubs-six"),
+        value: 7,
+    }));
+    assert_eq!(parse("build 7", &game, &legal), seven);
+    assert_eq!(parse("2", &game, &legal), seven);
+    assert!(
+        parse("build 8", &game, &legal)
+            .unwrap_err()
+            .contains("no build of 8")
+    );
+}
+
+#[test]
+fn greedy_beats_random_by_four_points_a_deal() {
+    // Measured with `yaku sim cassino --players greedy,random --games 1000`: 9.27 points a deal
+    // against 1.70. Here, over 40 one-deal games, greedy's points less random's average at
+    // least 4 a deal.
+    let r = load("cassino");
+    let mut diff = 0i64;
+    let games = 40u64;
+    for seed in 0..games {
+        let options = StartOptions {
+            seed,
+            rounds: Some(1),
+            ..StartOptions::default()
+        };
+        let mut game = start(Arc::clone(&r), options).unwrap();
+        let g = (seed % 2) as usize;
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+        agents[g] = Box::new(GreedyAgent);
+        play_out(&mut game, &mut agents, &mut agent_rng(seed)).unwrap();
+        diff += game.scores()[g] - game.scores()[1 - g];
+    }
+    assert!(
+        diff >= 4 * games as i64,
+        "greedy ahead by {diff} over {games} deals"
+    );
+}
