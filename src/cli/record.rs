@@ -23,6 +23,7 @@ fn record_error_text(record: &Record, e: &RecordError) -> String {
         StepAction::Capture { card } => format!("capture {card}"),
         StepAction::CaptureSet { cards } => format!("capture {}", cards.join(" + ")),
         StepAction::PlaySet { cards } => format!("play {}", cards.join(" + ")),
+        StepAction::Build { cards, value } => format!("build {value} on {}", cards.join(" + ")),
         StepAction::Declare { id, card: None } => format!("declare {id}"),
         StepAction::Declare { id, card: Some(c) } => format!("declare {id} with {c}"),
         StepAction::Bet { amount } => format!("bet {amount}"),

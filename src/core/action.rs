@@ -34,6 +34,14 @@ pub enum Action {
         /// The cards.
         cards: CardSet,
     },
+    /// Lay the card being resolved on these table cards (loose cards and whole builds) as a
+    /// build of this value (a choice of a matching game with `[flow.build]`: Cassino).
+    Build {
+        /// The table cards.
+        cards: CardSet,
+        /// The value declared.
+        value: u8,
+    },
     /// Make a declaration of the ruleset, with the card it shows when it shows one.
     Declare {
         /// Which declaration.
@@ -73,7 +81,9 @@ impl Action {
         match self {
             Action::Play { card } | Action::Take { card } => Some(card),
             Action::Declare { card, .. } => card,
-            Action::TakeSet { cards } | Action::PlaySet { cards } => cards.iter().next(),
+            Action::TakeSet { cards } | Action::PlaySet { cards } | Action::Build { cards, .. } => {
+                cards.iter().next()
+            }
             Action::Bet { .. } | Action::Draw { .. } => None,
         }
     }
@@ -176,6 +186,17 @@ pub enum Event {
         id: String,
         /// Its display name.
         name: String,
+    },
+    /// A card laid on table cards as a build of a declared value (`[flow.build]`).
+    Built {
+        /// Who built.
+        player: Seat,
+        /// The card played.
+        card: CardId,
+        /// The table cards it was laid on.
+        cards: Vec<CardId>,
+        /// The value declared.
+        value: u8,
     },
     /// The table's last cards, taken by the seat that captured last when the hands are
     /// played out.

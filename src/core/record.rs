@@ -182,6 +182,13 @@ pub enum StepAction {
         /// The cards' ids, in deck order.
         cards: Vec<String>,
     },
+    /// Lay the card being resolved on these table cards as a build of `value`.
+    Build {
+        /// The table cards' ids, in deck order.
+        cards: Vec<String>,
+        /// The value declared.
+        value: u8,
+    },
     /// Make a declaration of the ruleset.
     Declare {
         /// The declaration's id.
@@ -363,6 +370,10 @@ impl StepAction {
             Action::PlaySet { cards } => StepAction::PlaySet {
                 cards: cards.iter().map(id).collect(),
             },
+            Action::Build { cards, value } => StepAction::Build {
+                cards: cards.iter().map(id).collect(),
+                value,
+            },
             Action::Declare { decl, card } => StepAction::Declare {
                 id: ruleset
                     .declarations
@@ -396,6 +407,13 @@ impl StepAction {
                     .iter()
                     .map(|id| card(id))
                     .collect::<Result<CardSet, Unknown>>()?,
+            },
+            StepAction::Build { cards, value } => Action::Build {
+                cards: cards
+                    .iter()
+                    .map(|id| card(id))
+                    .collect::<Result<CardSet, Unknown>>()?,
+                value: *value,
             },
             StepAction::Declare { id, card: shown } => Action::Declare {
                 decl: declaration(ruleset, id).ok_or_else(|| Unknown::Declaration(id.clone()))?,

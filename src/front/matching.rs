@@ -74,6 +74,9 @@ impl Table for MatchingTable {
             Action::TakeSet { cards } if cards.is_empty() => "trail: lay it on the table".into(),
             Action::TakeSet { cards } => format!("capture {}", self.style.names(deck, cards)),
             Action::PlaySet { cards } => format!("play {}", self.style.names(deck, cards)),
+            Action::Build { cards, value } => {
+                format!("build {value} on {}", self.style.names(deck, cards))
+            }
             Action::Declare { decl, .. } => r
                 .declarations
                 .get(decl.0 as usize)

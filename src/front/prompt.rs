@@ -217,15 +217,34 @@ pub fn question(style: &Style, game: &MatchingGame, legal: &[Action]) -> String 
                     format!("{}) {}", i + 1, cards.join(" + "))
                 })
                 .collect();
-            let what = if sets.contains(&CardSet::EMPTY) {
+            let builds = build_moves(legal);
+            let mut options = options;
+            for (j, (on, value)) in builds.iter().enumerate() {
+                let cards: Vec<String> = on.iter().map(|c| style.card(deck, c)).collect();
+                options.push(format!(
+                    "{}) build {value}: lay it on {} (`build {value}`)",
+                    sets.len() + j + 1,
+                    cards.join(" + ")
+                ));
+            }
+            let what = if !builds.is_empty() && sets.iter().any(|s| !s.is_empty()) {
+                "can capture, build or be laid on the table; which? (number, the cards' ids, `trail` or `build` and the value)"
+            } else if !builds.is_empty() {
+                "can build or be laid on the table; which? (number, `trail` or `build` and the value)"
+            } else if sets.contains(&CardSet::EMPTY) {
                 "can capture or be laid on the table"
             } else if sets.iter().any(|s| s.len() > 1) {
                 "can capture in more than one way"
             } else {
                 "matches more than one table card"
             };
+            let ask = if builds.is_empty() {
+                "; capture which? (number, or the cards' ids)"
+            } else {
+                ""
+            };
             format!(
-                "{} {what}; capture which? (number, or the cards' ids)\n  {}",
+                "{} {what}{ask}\n  {}",
                 style.name(deck, card),
                 options.join("\n  ")
             )
@@ -425,13 +444,26 @@ pub fn parse(line: &str, game: &MatchingGame, legal: &[Action]) -> Result<Input,
                     _ => Action::TakeSet { cards: set },
                 })
             };
+            let builds = build_moves(legal);
             if let Some(n) = number {
+                let i = n.wrapping_sub(1);
                 return options
-                    .get(n.wrapping_sub(1))
+                    .get(i)
                     .map(|&set| act(set))
+                    .or_else(|| {
+                        builds
+                            .get(i.wrapping_sub(options.len()))
+                            .map(|&(cards, value)| Input::Act(Action::Build { cards, value }))
+                    })
                     .ok_or_else(|| {
-                        format!("there is no option {n}: choose 1 to {}", options.len())
+                        format!(
+                            "there is no option {n}: choose 1 to {}",
+                            options.len() + builds.len()
+                        )
                     });
+            }
+            if let Some(rest) = lower.strip_prefix("build") {
+                return build_named(rest.trim(), &builds, r);
             }
             if declaration_word {
                 return Err(not_now(text, r));
@@ -549,6 +581,56 @@ pub fn card(text: &str, ruleset: &Ruleset) -> Result<CardId, String> {
             .map_or_else(String::new, |h| format!(" ({h})"));
         format!("unknown card or command `{text}`{help}; type `help` for the commands")
     })
+}
+
+/// The builds a choice offers (`[flow.build]`), in the order of the legal moves: the table cards
+/// the card is laid on and the value.
+fn build_moves(legal: &[Action]) -> Vec<(CardSet, u8)> {
+    legal
+        .iter()
+        .filter_map(|a| match *a {
+            Action::Build { cards, value } => Some((cards, value)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The build a line after `build` names: its value, and the cards it is laid on when several
+/// builds of the value are offered (`build 10 on 3c 7h`).
+fn build_named(text: &str, builds: &[(CardSet, u8)], r: &Ruleset) -> Result<Input, String> {
+    let listed = || {
+        builds
+            .iter()
+            .map(|(on, v)| format!("build {v} on {}", r.deck.ids(*on).join(" + ")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if builds.is_empty() {
+        return Err("the card played makes no build here".into());
+    }
+    let (value, on) = text.split_once(" on ").unwrap_or((text, ""));
+    let Ok(value) = value.trim().parse::<u8>() else {
+        return Err(format!("say which build: {}", listed()));
+    };
+    let named = if on.trim().is_empty() {
+        None
+    } else {
+        Some(named_cards(on.trim(), r)?)
+    };
+    let mut fit = builds
+        .iter()
+        .filter(|(cards, v)| *v == value && named.is_none_or(|n| n == *cards));
+    match (fit.next(), fit.next()) {
+        (Some(&(cards, value)), None) => Ok(Input::Act(Action::Build { cards, value })),
+        (Some(_), Some(_)) => Err(format!(
+            "more than one build of {value}: say the cards too ({})",
+            listed()
+        )),
+        _ => Err(format!(
+            "no build of {value} that way; choose one of: {}",
+            listed()
+        )),
+    }
 }
 
 /// The captures a choice offers, in the order of the legal moves: each a set of table cards.

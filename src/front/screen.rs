@@ -656,6 +656,21 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
             let _ = writeln!(out, "    {card}  <- your {}", takers.join(", "));
         }
     }
+    // Builds (`[flow.build]`): each pile's value and owner; its cards are among those above.
+    for b in view.builds {
+        let owner = if usize::from(b.owner) == me {
+            "yours".to_string()
+        } else {
+            style.who(usize::from(b.owner)).to_string()
+        };
+        let _ = writeln!(
+            out,
+            "    build of {} ({}{owner}): {}",
+            b.value,
+            if b.multiple { "multiple, " } else { "" },
+            style.names(deck, b.cards)
+        );
+    }
     for s in std::iter::once(me).chain(others.iter().copied()) {
         let _ = writeln!(
             out,
@@ -756,6 +771,21 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
                     "{} {} ({combination})",
                     style.says(*player, "play"),
                     style.names(deck, set)
+                );
+            }
+            Event::Built {
+                player,
+                card,
+                cards,
+                value,
+            } => {
+                let on: CardSet = cards.iter().copied().collect();
+                let _ = writeln!(
+                    out,
+                    "{} {} on {}, building {value}",
+                    style.says(*player, "play"),
+                    style.card(deck, *card),
+                    style.names(deck, on)
                 );
             }
             Event::BonusTaken { player, card } => {

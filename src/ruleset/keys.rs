@@ -743,6 +743,39 @@ pub static CAPTURE: TableDef = table(
     ],
 );
 
+/// `[flow.build]`.
+pub static BUILD: TableDef = table(
+    "[flow.build]",
+    "Builds in a matching game with `[[flow.capture]]` (Cassino): a card played from the hand may be laid on table cards that with it make a value the player holds another card of; the pile, owned by the player who built it last, is then captured whole, only by a card of its value.",
+    &[
+        key(
+            "by",
+            String,
+            "The deck attribute a build's value is counted in (default the `by` of the first `sum` capture rule).",
+        ),
+        key(
+            "most",
+            Int,
+            "The highest value a build may have (default the highest of `by` in the deck; 10 in Cassino, so court cards never build).",
+        ),
+        choice(
+            "raise",
+            &["any", "others", "never"],
+            "Who may raise a single build by laying a card on it (a new value, the raiser its owner): anyone (default), only a player who does not own it, or nobody.",
+        ),
+        key(
+            "multiple",
+            Bool,
+            "A build may hold several sets of its value, made at once or added later (default true); a multiple build is never raised.",
+        ),
+        key(
+            "owner_trails",
+            Bool,
+            "The owner of a build may lay a card on the table without capturing or building (default false: a build binds its owner to take it or build).",
+        ),
+    ],
+);
+
 /// `[[flow.turn_event]]`.
 pub static TURN_EVENT: TableDef = table(
     "[[flow.turn_event]]",
@@ -953,6 +986,11 @@ pub static FLOW: TableDef = table(
             "capture",
             Tables(&CAPTURE),
             "Matching games: how a card captures, in precedence order (without it, a card takes a table card of its suit, the fourth of a suit all three).",
+        ),
+        key(
+            "build",
+            Table(&BUILD),
+            "Matching games with `[[flow.capture]]`: piles a player builds on the table with a declared value, owned until taken (Cassino).",
         ),
         key(
             "drop_out",

@@ -1878,10 +1878,43 @@ fn capture_words(flow: &MatchingFlow, lex: &Lexicon, draws: bool) -> String {
     } else {
         String::new()
     };
+    let builds = flow
+        .build
+        .as_ref()
+        .map_or_else(String::new, |b| build_words(b, card));
     format!(
         "Play a {card} from your hand: it captures {}{groups}; {choice}; a {card} that captures nothing \
-         stays on the table{trail}{then}.",
+         stays on the table{trail}{then}.{builds}",
         ways.join("; ")
+    )
+}
+
+/// Builds (`[flow.build]`) in words, after the captures.
+fn build_words(b: &crate::ruleset::BuildRule, card: &str) -> String {
+    let raise = match b.raise {
+        crate::ruleset::BuildRaise::Any => {
+            "; anyone may raise a single build by laying a card on it, if they hold a card of the new value, and it is theirs"
+        }
+        crate::ruleset::BuildRaise::Others => {
+            "; another player may raise a single build by laying a card on it, if they hold a card of the new value, and it is theirs"
+        }
+        crate::ruleset::BuildRaise::Never => "; a build's value never changes",
+    };
+    let multiple = if b.multiple {
+        format!(
+            "; a build may hold several sets of its value, made at once or added later (a {card} of the value, or cards adding up to it, laid on it), and such a build is never raised"
+        )
+    } else {
+        String::new()
+    };
+    let owner = if b.owner_trails {
+        ""
+    } else {
+        "; while you own a build you may not lay a card on the table without capturing or building, nor play your last card of a build's value without taking that build"
+    };
+    format!(
+        " Builds: instead, lay the {card} on table {card}s that make with it a value (at most {}, counted in {}) of another {card} you hold; the pile is yours, taken only whole and only by a {card} of its value{raise}{multiple}{owner}; one build of each value (a new build of a value takes in the one there).",
+        b.most, b.by
     )
 }
 

@@ -27,8 +27,21 @@ pub fn options(
     from_hand: bool,
     out: &mut Vec<CardSet>,
 ) {
+    options_with(flow, table, &[], card, from_hand, out);
+}
+
+/// [`options`] with `whole`, groups of cards outside `table` taken only together (builds of the
+/// card's value), offered after the rules' groups and joined with them as `capture_groups` says.
+pub fn options_with(
+    flow: &MatchingFlow,
+    table: CardSet,
+    whole: &[CardSet],
+    card: CardId,
+    from_hand: bool,
+    out: &mut Vec<CardSet>,
+) {
     out.clear();
-    if table.is_empty() {
+    if table.is_empty() && whole.is_empty() {
         return;
     }
     if flow.wild_for(from_hand).contains(card) {
@@ -48,6 +61,9 @@ pub fn options(
             }
             CaptureKind::Sum => sums(rule, table, card, out),
         }
+    }
+    for &w in whole {
+        push(out, w);
     }
     // Several groups at once (`capture_groups`): the unions of disjoint groups replace them.
     if flow.capture_groups != CaptureGroups::One && out.len() > 1 {

@@ -2,6 +2,7 @@
 //! hand ends and the game's end, for two or more seats, driven only by the ruleset's flow
 //! options, declarations and yaku table. No game is named here.
 
+use super::build::{self, Build, BuildMove};
 use super::capture;
 use super::phase::{Marks, NO_STACK, Phase, TurnLog};
 use super::view::{HandSizes, View};
@@ -88,6 +89,10 @@ pub struct MatchingGame {
     /// Under `[[flow.capture]]`: the captures offered while the player chooses one (phase
     /// `CaptureChoice`), empty otherwise; its storage serves every move.
     choices: Vec<CardSet>,
+    /// Under `[flow.build]`: the builds on the table (their cards are in `table` too).
+    builds: Vec<Build>,
+    /// Under `[flow.build]`: the builds offered while the player chooses (after `choices`).
+    build_choices: Vec<BuildMove>,
 }
 
 /// Starts a matching game; the first hand is dealt at once.
@@ -148,6 +153,8 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
         marks,
         draws_before: 0,
         choices: Vec::new(),
+        builds: Vec::new(),
+        build_choices: Vec::new(),
     };
     game.ledger.start_at(options.first_hand);
     game.start_hand().map_err(StartError::Script)?;
@@ -267,14 +274,18 @@ impl MatchingGame {
             marks,
             draws_before: view.draws_before,
             choices: Vec::new(),
+            builds: view.builds.to_vec(),
+            build_choices: Vec::new(),
         };
         // A choice between captures waits on the captures the played card may make.
         if let Phase::CaptureChoice { card, from_hand } = game.phase
             && game.ruled_captures()
         {
             let mut choices = std::mem::take(&mut game.choices);
-            game.capture_options_of(card, from_hand, &mut choices);
+            let mut moves = std::mem::take(&mut game.build_choices);
+            game.choices_of(card, from_hand, &mut choices, &mut moves);
             game.choices = choices;
+            game.build_choices = moves;
         }
         game
     }
@@ -345,6 +356,8 @@ impl MatchingGame {
             marks,
             draws_before,
             choices,
+            builds,
+            build_choices,
         } = self;
         ledger.clone_from(&other.ledger);
         crate::core::share(ruleset, &other.ruleset);
@@ -369,6 +382,8 @@ impl MatchingGame {
         marks.clone_from(&other.marks);
         draws_before.clone_from(&other.draws_before);
         choices.clone_from(&other.choices);
+        builds.clone_from(&other.builds);
+        build_choices.clone_from(&other.build_choices);
     }
 
     /// A seat's hand.
@@ -379,6 +394,11 @@ impl MatchingGame {
     /// The face-up table.
     pub fn table(&self) -> CardSet {
         self.table
+    }
+
+    /// The builds on the table (`[flow.build]`): their cards are among [`MatchingGame::table`]'s.
+    pub fn builds(&self) -> &[Build] {
+        &self.builds
     }
 
     /// A seat's captures.
@@ -922,6 +942,7 @@ impl MatchingGame {
         self.captured[self.ledger.dealer] = dealer_pile;
         self.hands = hands;
         self.table = table;
+        self.builds.clear();
         // The stock is the rest of the order, drawn from `stock_pos` on.
         self.stock.clear();
         self.stock.extend_from_slice(&deck[..n]);
@@ -1451,6 +1472,7 @@ fn describe_action(a: Action) -> &'static str {
         Action::Take { .. } => "choosing a table card",
         Action::TakeSet { .. } => "choosing table cards",
         Action::PlaySet { .. } => "playing several cards",
+        Action::Build { .. } => "building",
         Action::Declare { card: Some(_), .. } => "a declaration with a card",
         Action::Declare { .. } => "a declaration",
         Action::Bet { .. } => "betting",
@@ -1664,6 +1686,7 @@ impl MatchingGame {
             hand,
             hands: HandSizes::new(self.all_hands()),
             table: self.table(),
+            builds: self.builds(),
             captured,
             stock_size: self.stock_len(),
             unseen,

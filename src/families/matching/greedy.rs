@@ -8,6 +8,7 @@
 //! in hand captures. A call to play on is made only with a
 //! long hand, a yaku one card away, and no other player with a yaku or within one card of one.
 
+use super::build::{self, Build};
 use super::capture;
 use super::phase::Phase;
 use super::view::View;
@@ -25,6 +26,9 @@ const EXPOSURE: f64 = 0.3;
 const PER_CARD: f64 = 0.05;
 /// Weight of a sweep the next player could make of the table a move leaves.
 const SWEEP_EXPOSURE: f64 = 0.6;
+/// Weight of a build (`[flow.build]`): its capture next turn, less the chance that the next
+/// player takes or raises it first.
+const BUILD_HOPE: f64 = 0.7;
 
 /// The policy (a unit type, so its helpers read as `Greedy::worth`).
 struct Greedy;
@@ -192,6 +196,8 @@ struct Taker<'r> {
     deck: &'r crate::deck::Deck,
     /// The flow, when it says how cards capture (`[[flow.capture]]`).
     ruled: Option<&'r MatchingFlow>,
+    /// The builds on the table (`[flow.build]`).
+    builds: &'r [Build],
 }
 
 impl<'r> Taker<'r> {
@@ -202,6 +208,15 @@ impl<'r> Taker<'r> {
             wild: flow.map_or(CardSet::EMPTY, |f| f.wild),
             deck: &ruleset.deck,
             ruled: flow.filter(|f| !f.captures.is_empty()).map(|f| &**f),
+            builds: &[],
+        }
+    }
+
+    /// The taker of a view: its table and builds.
+    fn of_view(view: &'r View) -> Self {
+        Taker {
+            builds: view.builds,
+            ..Taker::of(view.ruleset, view.table)
         }
     }
 
@@ -210,9 +225,10 @@ impl<'r> Taker<'r> {
     fn options(self, card: CardId) -> Vec<CardSet> {
         let mut out = Vec::new();
         if let Some(flow) = self.ruled {
-            capture::options(flow, self.table, card, true, &mut out);
+            build::capture_options(flow, self.table, self.builds, card, true, &mut out);
             if flow.must_capture != MustCapture::Always {
-                capture::offer_trail(flow, self.table, card, &mut out);
+                let loose = self.table - build::in_builds(self.builds);
+                capture::offer_trail(flow, loose, card, &mut out);
             }
         }
         out
@@ -333,7 +349,7 @@ impl Greedy {
     }
 
     fn best_play(view: &View, legal: &[Action]) -> Action {
-        let taker = Taker::of(view.ruleset, view.table);
+        let taker = Taker::of_view(view);
         // A discard is weighed only when no card in hand captures: a capture is worth at least
         // its per-card bonus, a discard at most nothing (it can only help the next player).
         // Where a capturing card may be trailed, every play is weighed with its trail.
@@ -352,7 +368,7 @@ impl Greedy {
         let choosing = matches!(view.phase, Phase::CaptureChoice { .. });
         let weighed = |a: &&Action| match **a {
             Action::Play { card } => capturing.is_empty() || capturing.contains(card),
-            Action::Take { .. } | Action::TakeSet { .. } => choosing,
+            Action::Take { .. } | Action::TakeSet { .. } | Action::Build { .. } => choosing,
             _ => false,
         };
         // A move alone in being weighed (the one capture in hand, say) is the choice, whatever
@@ -420,11 +436,39 @@ impl Greedy {
                 v
             }
         };
+        // A build is worth part of its capture by the card of its value the player keeps.
+        let build_worth = |scratch: &mut Scratch, card: CardId, on: CardSet, v: u8| {
+            let rule = view.ruleset.matching().and_then(|f| f.build.as_ref());
+            let keeper = rule.and_then(|rule| {
+                (view.hand - CardSet::single(card))
+                    .iter()
+                    .find(|&h| rule.value(h) == i64::from(v))
+            });
+            keeper.map_or(f64::NEG_INFINITY, |h| {
+                BUILD_HOPE * value(scratch, h, on | CardSet::single(card))
+            })
+        };
+        let mut moves = Vec::new();
         let mut best = (f64::NEG_INFINITY, legal[0]);
         for &a in legal.iter().filter(weighed) {
             let v = match a {
                 Action::Play { card } => {
                     let options = taker.options(card);
+                    let mut built = f64::NEG_INFINITY;
+                    if let Some(flow) = taker.ruled.filter(|f| f.build.is_some()) {
+                        build::build_options(
+                            flow,
+                            taker.table,
+                            taker.builds,
+                            view.hand,
+                            view.seat,
+                            card,
+                            &mut moves,
+                        );
+                        for m in &moves {
+                            built = built.max(build_worth(scratch, card, m.cards, m.value));
+                        }
+                    }
                     if taker.ruled.is_none() {
                         let m = taker.takes(card);
                         if taker.chooses(card, m) {
@@ -435,13 +479,19 @@ impl Greedy {
                             value(scratch, card, m)
                         }
                     } else if options.is_empty() {
-                        value(scratch, card, CardSet::EMPTY)
+                        value(scratch, card, CardSet::EMPTY).max(built)
                     } else {
                         options
                             .iter()
                             .map(|&set| value(scratch, card, set))
-                            .fold(f64::NEG_INFINITY, f64::max)
+                            .fold(built, f64::max)
                     }
+                }
+                Action::Build { cards, value: v } => {
+                    let Phase::CaptureChoice { card, .. } = view.phase else {
+                        continue;
+                    };
+                    build_worth(scratch, card, cards, v)
                 }
                 Action::TakeSet { cards } => {
                     let Phase::CaptureChoice { card, .. } = view.phase else {

@@ -2,6 +2,7 @@
 //! and stock with the table by suit, capture piles form yaku, and declarations after a yaku or
 //! after the deal (play on, stop, swap) are the ruleset's.
 
+pub mod build;
 pub mod capture;
 mod game;
 mod greedy;
@@ -64,6 +65,8 @@ impl crate::families::Family for Matching {
     }
 }
 
+#[cfg(test)]
+mod build_tests;
 #[cfg(test)]
 mod capture_tests;
 #[cfg(test)]

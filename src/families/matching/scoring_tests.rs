@@ -1128,6 +1128,17 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
             Event::PlayedSet { player, cards, .. } => {
                 writeln!(out, "seat {player} plays [{}]", list(cards))
             }
+            Event::Built {
+                player,
+                card,
+                cards,
+                value,
+            } => writeln!(
+                out,
+                "seat {player} plays {} on [{}], building {value}",
+                deck.id_of(*card),
+                list(cards)
+            ),
             Event::TurnEvent { player, id, .. } => writeln!(out, "seat {player}: {id}"),
             Event::Given { from, to, cards } => {
                 writeln!(out, "seat {from} gives [{}] to seat {to}", list(cards))

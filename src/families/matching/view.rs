@@ -26,6 +26,8 @@ pub struct View<'g> {
     pub(super) hands: HandSizes<'g>,
     /// The face-up table.
     pub table: CardSet,
+    /// The builds on the table (`[flow.build]`), their cards among `table`'s.
+    pub builds: &'g [super::build::Build],
     /// Each seat's captures.
     pub captured: &'g [CardSet],
     /// Cards left in the stock.

@@ -497,6 +497,9 @@ pub(super) fn flow(
         captures.is_empty(),
         errors,
     );
+    let build = r
+        .table("build", errors)
+        .and_then(|(t, l)| build_rule(t, l, deck, &captures, errors));
     let draws = r.boolean("draw", errors).is_none_or(|(b, _)| b);
     let refill = r.boolean("refill", errors).is_some_and(|(b, _)| b);
     if refill && drop_out.is_some() {
@@ -586,6 +589,7 @@ pub(super) fn flow(
         capture_choice,
         capture_groups,
         must_capture,
+        build,
         draws,
         refill,
         first_player,
@@ -847,6 +851,87 @@ fn needs_rules<T: Copy + PartialEq>(
         return default;
     }
     value
+}
+
+/// `[flow.build]`: `by` (a deck attribute, by default that of the first `sum` capture rule),
+/// `most`, `raise`, `multiple`, `owner_trails`. Needs `[[flow.capture]]` rules (a build is
+/// taken by a card of its value under them).
+fn build_rule(
+    t: &Table,
+    loc: &Loc,
+    deck: &Deck,
+    captures: &[CaptureRule],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<BuildRule> {
+    let mut r = TableReader::new(t, loc.clone(), "`[flow.build]`").defined_by(&keys::BUILD);
+    let by = r.string("by", errors);
+    let most = r.int("most", errors);
+    let raise = choice(
+        &mut r,
+        "raise",
+        &[
+            ("any", BuildRaise::Any),
+            ("others", BuildRaise::Others),
+            ("never", BuildRaise::Never),
+        ],
+        errors,
+    )
+    .unwrap_or(BuildRaise::Any);
+    let multiple = r.boolean("multiple", errors).is_none_or(|(b, _)| b);
+    let owner_trails = r.boolean("owner_trails", errors).is_some_and(|(b, _)| b);
+    r.finish(errors);
+    if captures.is_empty() {
+        errors.push(
+            Diagnostic::error(
+                "`[flow.build]` needs `[[flow.capture]]`: a build is taken by a card of its value under the capture rules",
+                loc.clone(),
+            )
+            .with_help(Some("add the `[[flow.capture]]` rules the game captures by".into())),
+        );
+        return None;
+    }
+    let by_name = by.as_ref().map_or_else(
+        || {
+            captures
+                .iter()
+                .find(|c| c.kind == CaptureKind::Sum)
+                .map_or("value", |c| c.by.as_str())
+        },
+        |b| b.text,
+    );
+    let Some(a) = deck.attributes.iter().find(|a| a.id == by_name) else {
+        let names: Vec<&str> = deck.attributes.iter().map(|a| a.id.as_str()).collect();
+        let at = by.as_ref().map_or_else(|| loc.clone(), |b| b.loc.clone());
+        errors.push(
+            Diagnostic::error(format!("unknown card attribute `{by_name}` for `by`"), at)
+                .with_help(
+                    did_you_mean(by_name, names.iter().copied())
+                        .or_else(|| Some(format!("`by` takes {}", names.join(", ")))),
+                ),
+        );
+        return None;
+    };
+    let values: Box<[i64]> = a.values.clone().into_boxed_slice();
+    let highest = values.iter().copied().max().unwrap_or(0);
+    let most = match most {
+        Some((n, _)) if (1..=highest.max(1)).contains(&n) => n,
+        Some((n, l)) => {
+            errors.push(Diagnostic::error(
+                format!("`most` must be between 1 and {}, the highest `{by_name}` of the deck, found {n}", highest.max(1)),
+                l.clone(),
+            ));
+            return None;
+        }
+        None => highest,
+    };
+    Some(BuildRule {
+        by: by_name.to_string(),
+        values,
+        most,
+        raise,
+        multiple,
+        owner_trails,
+    })
 }
 
 /// The facts of a sum capture's `total`: the played card's value.

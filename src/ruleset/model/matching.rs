@@ -108,6 +108,9 @@ pub struct MatchingFlow {
     /// When a card played from the hand that can capture must (`[flow] must_capture`); the
     /// other times it may be laid on the table instead (trailed).
     pub must_capture: MustCapture,
+    /// `[flow.build]`: piles a player makes on the table with a declared value, owned until
+    /// taken (Cassino); `None`: no builds.
+    pub build: Option<BuildRule>,
     /// A card is drawn from the stock after the hand card (false in Scopa).
     pub draws: bool,
     /// When every hand is empty and the stock holds cards, the hands are dealt again from it.
@@ -143,6 +146,46 @@ pub struct CaptureRule {
     pub min_cards: u32,
     /// Offered only when the rules listed before it capture nothing.
     pub fallback: bool,
+}
+
+/// How builds are made and bound (`[flow.build]`): a card played from the hand is laid on table
+/// cards (and builds) that together make `value`, for the player to take later with a card of
+/// that value held in hand; the pile is captured whole, only by a card of its value.
+#[derive(Clone, Debug)]
+pub struct BuildRule {
+    /// The deck attribute a build's value is counted in (`by`).
+    pub by: String,
+    /// Each card's value of `by`, by card index.
+    pub values: Box<[i64]>,
+    /// The highest value a build may have (`most`): cards worth more are never built.
+    pub most: i64,
+    /// Who may raise a single build, adding a card to change its value (`raise`).
+    pub raise: BuildRaise,
+    /// A build may hold several sets of its value (`multiple`): cards of the value added to it,
+    /// or made of several groups at once.
+    pub multiple: bool,
+    /// The owner of a build may lay a card on the table without capturing or building
+    /// (`owner_trails`); false in Cassino: a build binds its owner to take it or build.
+    pub owner_trails: bool,
+}
+
+/// Who may raise a single build (`[flow.build] raise`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildRaise {
+    /// Nobody: a build's value never changes.
+    Never,
+    /// Only a player who does not own it.
+    Others,
+    /// Anyone, its owner included.
+    Any,
+}
+
+impl BuildRule {
+    /// `card`'s value in builds.
+    #[inline]
+    pub fn value(&self, card: crate::deck::CardId) -> i64 {
+        self.values.get(card.index()).copied().unwrap_or(0)
+    }
 }
 
 /// What a capture rule takes.

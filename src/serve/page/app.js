@@ -377,6 +377,7 @@ function describe(move) {
     case "capture": return "Take " + name(move.card);
     case "capture_set": return "Take " + move.cards.map(name).join(" + ");
     case "play_set": return "Play " + move.cards.map(name).join(" + ");
+    case "build": return "Build " + move.value + " on " + move.cards.map(name).join(" + ");
     case "declare": return move.id + (move.card ? " (" + name(move.card) + ")" : "");
     case "bet": return "Bet " + move.amount;
     case "draw": return "Take " + move.tiles + " more";

@@ -14,20 +14,22 @@ impl MatchingGame {
                 out.extend(self.offered_decls().map(Action::declare))
             }
             Phase::Play => {
-                out.extend(
-                    self.hands[self.turn]
-                        .iter()
-                        .map(|card| Action::Play { card }),
-                );
+                out.extend(self.playable().iter().map(|card| Action::Play { card }));
                 if self.may_act_before_play() {
                     out.extend(self.before_play_actions());
                 }
             }
-            Phase::CaptureChoice { .. } if self.ruled_captures() => out.extend(
-                self.capture_options()
-                    .iter()
-                    .map(|&set| MatchingGame::take_action(set)),
-            ),
+            Phase::CaptureChoice { .. } if self.ruled_captures() => {
+                out.extend(
+                    self.capture_options()
+                        .iter()
+                        .map(|&set| MatchingGame::take_action(set)),
+                );
+                out.extend(self.build_choices.iter().map(|m| Action::Build {
+                    cards: m.cards,
+                    value: m.value,
+                }));
+            }
             Phase::CaptureChoice { card, from_hand } => {
                 out.extend(
                     self.candidates(card, from_hand)
@@ -54,14 +56,16 @@ impl MatchingGame {
                 self.offered.count_ones() as usize
             }
             Phase::Play => {
-                let hand = self.hands[self.turn].len() as usize;
+                let hand = self.playable().len() as usize;
                 if self.may_act_before_play() {
                     hand + self.before_play_actions().len()
                 } else {
                     hand
                 }
             }
-            Phase::CaptureChoice { .. } if self.ruled_captures() => self.capture_options().len(),
+            Phase::CaptureChoice { .. } if self.ruled_captures() => {
+                self.capture_options().len() + self.build_choices.len()
+            }
             Phase::CaptureChoice { card, from_hand } => {
                 self.candidates(card, from_hand).len() as usize
             }
@@ -76,7 +80,7 @@ impl MatchingGame {
                 self.offered_decls().nth(index).map(Action::declare)
             }
             Phase::Play => {
-                let hand = self.hands[self.turn];
+                let hand = self.playable();
                 match hand.nth(index) {
                     Some(card) => Some(Action::Play { card }),
                     None => self
@@ -85,10 +89,19 @@ impl MatchingGame {
                         .copied(),
                 }
             }
-            Phase::CaptureChoice { .. } if self.ruled_captures() => self
-                .capture_options()
-                .get(index)
-                .map(|&set| MatchingGame::take_action(set)),
+            Phase::CaptureChoice { .. } if self.ruled_captures() => {
+                let options = self.capture_options();
+                match options.get(index) {
+                    Some(&set) => Some(MatchingGame::take_action(set)),
+                    None => self
+                        .build_choices
+                        .get(index - options.len())
+                        .map(|m| Action::Build {
+                            cards: m.cards,
+                            value: m.value,
+                        }),
+                }
+            }
             Phase::CaptureChoice { card, from_hand } => self
                 .candidates(card, from_hand)
                 .nth(index)
@@ -150,6 +163,14 @@ impl MatchingGame {
                     let id = self.ruleset.deck.id_of(card).to_string();
                     return illegal(format!("`{id}` is not in your hand"));
                 }
+                if !self.playable().contains(card) {
+                    let deck = &self.ruleset.deck;
+                    return illegal(format!(
+                        "`{}` would be laid on the table, and the owner of a build must take it or build (or keep a card of its value); play one of: {}",
+                        deck.id_of(card),
+                        deck.ids(self.playable()).join(", ")
+                    ));
+                }
                 self.play(card);
             }
             (
@@ -171,6 +192,30 @@ impl MatchingGame {
                     ));
                 }
                 self.take_or_trail(card, set, from_hand);
+            }
+            (Phase::CaptureChoice { card, .. }, Action::Build { cards, value })
+                if self.ruled_captures() =>
+            {
+                let m = BuildMove { cards, value };
+                if !self.build_choices.contains(&m) {
+                    let deck = &self.ruleset.deck;
+                    let listed: Vec<String> = self
+                        .build_choices
+                        .iter()
+                        .map(|m| format!("{} on {}", m.value, deck.ids(m.cards).join(" + ")))
+                        .collect();
+                    return illegal(format!(
+                        "`{}` cannot build {value} on {}; {}",
+                        deck.id_of(card),
+                        deck.ids(cards).join(" + "),
+                        if listed.is_empty() {
+                            "it makes no build here".to_string()
+                        } else {
+                            format!("the builds it may make: {}", listed.join(", "))
+                        }
+                    ));
+                }
+                self.make_build(card, m);
             }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
                 if !self.candidates(card, from_hand).contains(target) {
@@ -201,15 +246,19 @@ impl MatchingGame {
     /// (the index says it is legal). Random play moves this way.
     pub fn apply_legal(&mut self, index: usize) -> Result<(), IllegalAction> {
         match self.phase {
-            Phase::Play => match self.hands[self.turn].nth(index) {
+            Phase::Play => match self.playable().nth(index) {
                 Some(card) => self.play(card),
                 // The moves before a play are found and checked as any other action.
                 None => return self.apply_listed(index),
             },
             Phase::CaptureChoice { card, from_hand } if self.ruled_captures() => {
+                let options = self.capture_options().len();
                 match self.capture_options().get(index) {
                     Some(&set) => self.take_or_trail(card, set, from_hand),
-                    None => return self.apply_listed(index),
+                    None => match self.build_choices.get(index - options) {
+                        Some(&m) => self.make_build(card, m),
+                        None => return self.apply_listed(index),
+                    },
                 }
             }
             Phase::CaptureChoice { card, from_hand } => {
@@ -235,7 +284,7 @@ impl MatchingGame {
     #[inline(always)]
     pub fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
         if matches!(self.phase, Phase::Play) && !self.may_act_before_play() {
-            let hand = self.hands[self.turn];
+            let hand = self.playable();
             if let Some(card) = hand.nth(uniform_index(hand.len() as usize, rng)) {
                 self.play(card);
                 return Ok(());

@@ -78,30 +78,157 @@ impl MatchingGame {
     #[inline]
     pub(super) fn place_by_rules(&mut self, card: CardId, from_hand: bool) -> bool {
         let mut options = std::mem::take(&mut self.choices);
-        self.capture_options_of(card, from_hand, &mut options);
-        let placed = self.place_among(card, from_hand, &options);
+        let mut moves = std::mem::take(&mut self.build_choices);
+        self.choices_of(card, from_hand, &mut options, &mut moves);
+        let placed = if moves.is_empty() {
+            self.place_among(card, from_hand, &options)
+        } else {
+            self.phase = Phase::CaptureChoice { card, from_hand };
+            false
+        };
         if placed {
             options.clear();
         }
         // Kept while the player chooses among them.
         self.choices = options;
+        self.build_choices = moves;
         placed
     }
 
+    /// Every choice `card`, played (`from_hand`) or drawn, offers: its captures and the trail
+    /// ([`MatchingGame::capture_options_of`]) into `options`, the builds it may make
+    /// (`[flow.build]`) into `moves`.
+    #[inline]
+    pub(super) fn choices_of(
+        &self,
+        card: CardId,
+        from_hand: bool,
+        options: &mut Vec<CardSet>,
+        moves: &mut Vec<BuildMove>,
+    ) {
+        self.capture_options_of(card, from_hand, options);
+        moves.clear();
+        if from_hand && self.flow.build.is_some() {
+            self.build_choices_of(card, options, moves);
+        }
+    }
+
+    /// The builds `card` played from the hand may make (into `moves`), a trail offered beside
+    /// them, and what a build's owner may not do taken out of `options` and `moves`: lay a card
+    /// on the table, or play the last card of a build's value without taking that build.
+    #[inline(never)]
+    pub(super) fn build_choices_of(
+        &self,
+        card: CardId,
+        options: &mut Vec<CardSet>,
+        moves: &mut Vec<BuildMove>,
+    ) {
+        let Some(rule) = self.flow.build.as_ref() else {
+            return;
+        };
+        let seat = self.turn;
+        let hand = self.hands[seat] | CardSet::single(card);
+        build::build_options(
+            &self.flow,
+            self.table,
+            &self.builds,
+            hand,
+            seat,
+            card,
+            moves,
+        );
+        if build::bound(&self.flow, &self.builds, seat) {
+            let keeps =
+                |used: CardSet| build::keeps_its_cards(rule, &self.builds, hand, seat, card, used);
+            options.retain(|&set| !set.is_empty() && keeps(set));
+            moves.retain(|m| keeps(m.cards));
+        } else if options.is_empty() && !moves.is_empty() {
+            // A card that captures nothing may always be laid on the table instead.
+            options.push(CardSet::EMPTY);
+        }
+    }
+
+    /// The hand cards the player to act may play: all of them, except that the owner of a
+    /// build bound by it plays only cards that capture or build as it must (all of them again
+    /// should none do).
+    #[inline(always)]
+    pub(super) fn playable(&self) -> CardSet {
+        let hand = self.hands[self.turn];
+        if self.builds.is_empty() {
+            hand
+        } else {
+            self.playable_with_builds(hand)
+        }
+    }
+
+    #[inline(never)]
+    fn playable_with_builds(&self, hand: CardSet) -> CardSet {
+        if !build::bound(&self.flow, &self.builds, self.turn) {
+            return hand;
+        }
+        let (mut options, mut moves) = (Vec::new(), Vec::new());
+        let mut ok = CardSet::EMPTY;
+        for c in hand.iter() {
+            self.choices_of(c, true, &mut options, &mut moves);
+            if !options.is_empty() || !moves.is_empty() {
+                ok.insert(c);
+            }
+        }
+        if ok.is_empty() { hand } else { ok }
+    }
+
     /// The choices `card`, played (`from_hand`) or drawn, offers under the capture rules: its
-    /// captures, then the trail when the rules allow it (an empty set).
+    /// captures (builds of its value among them), then the trail when the rules allow it (an
+    /// empty set).
     #[inline]
     pub(super) fn capture_options_of(&self, card: CardId, from_hand: bool, out: &mut Vec<CardSet>) {
-        capture::options(&self.flow, self.table, card, from_hand, out);
-        if from_hand && self.flow.must_capture != MustCapture::Always {
-            capture::offer_trail(&self.flow, self.table, card, out);
+        let mut table = self.table;
+        if self.builds.is_empty() {
+            capture::options(&self.flow, table, card, from_hand, out);
+        } else {
+            build::capture_options(&self.flow, table, &self.builds, card, from_hand, out);
+            table = table - build::in_builds(&self.builds);
         }
+        if from_hand && self.flow.must_capture != MustCapture::Always {
+            capture::offer_trail(&self.flow, table, card, out);
+        }
+    }
+
+    /// `card`, waiting for a choice, is laid on the table as build `m` (one of those offered):
+    /// the builds it takes in are one with it, owned by the player.
+    pub(super) fn make_build(&mut self, card: CardId, m: BuildMove) {
+        self.choices.clear();
+        self.build_choices.clear();
+        let cards = m.cards | CardSet::single(card);
+        let multiple = self
+            .flow
+            .build
+            .as_ref()
+            .is_some_and(|rule| build::sets_in(rule, cards, m.value) >= 2);
+        self.builds.retain(|b| (b.cards & m.cards).is_empty());
+        let player = self.turn;
+        self.builds.push(Build {
+            cards,
+            value: m.value,
+            owner: player as u8,
+            multiple,
+        });
+        self.table.insert(card);
+        self.marks.turn.played = Some((card, CardSet::EMPTY));
+        self.emit(|_| Event::Built {
+            player,
+            card,
+            cards: m.cards.iter().collect(),
+            value: m.value,
+        });
+        self.continue_turn(true);
     }
 
     /// `card`, waiting for a choice under the capture rules, takes `set` (one of the options),
     /// or with an empty set is laid on the table (a trail the rules allow).
     pub(super) fn take_or_trail(&mut self, card: CardId, set: CardSet, from_hand: bool) {
         self.choices.clear();
+        self.build_choices.clear();
         if set.is_empty() {
             self.leave_on_table(card, from_hand);
             self.continue_turn(from_hand);
@@ -188,6 +315,9 @@ impl MatchingGame {
             self.marks.last_capturer = self.turn as u8;
         }
         self.table = self.table - taken;
+        if !CLASSIC && !self.builds.is_empty() {
+            self.builds.retain(|b| (b.cards & taken).is_empty());
+        }
         self.captured[self.turn] |= taken;
         self.captured[self.turn].insert(card);
         if from_hand {
@@ -570,6 +700,7 @@ impl MatchingGame {
         }
         let cards = self.table;
         self.table = CardSet::EMPTY;
+        self.builds.clear();
         self.captured[p] |= cards;
         self.emit(|_| Event::TableTaken {
             player: p,
