@@ -1461,9 +1461,21 @@ impl TricksGame {
             }
             Phase::NameTrump => {
                 if let Some(t) = self.flow.auction.as_ref().and_then(|a| a.name_trump) {
+                    // Each suit is named by a card of it the seat holds, else one it has seen,
+                    // so that a move names no card the seat may not see; only a suit it has
+                    // seen nothing of is named by its first card, which then stands for the
+                    // suit and says nothing of where that card is.
+                    let hand = self.hands[seat];
+                    let seen = self.ruleset.deck.all() - Game::unseen(self, seat);
                     out.extend(
                         (0..self.ruleset.deck.suits.len())
-                            .filter_map(|s| self.suit_card(s))
+                            .filter_map(|s| {
+                                let suit = self.ruleset.deck.suits[s].cards;
+                                (suit & hand)
+                                    .first_card()
+                                    .or_else(|| (suit & seen).first_card())
+                                    .or_else(|| self.suit_card(s))
+                            })
                             .map(|c| Action::Declare {
                                 decl: t,
                                 card: Some(c),
