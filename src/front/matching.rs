@@ -102,13 +102,7 @@ impl Table for MatchingTable {
                 let scored = g.points_if_stopped(seat).map_or_else(
                     |e| format!("scoring failed: {e}"),
                     |o| {
-                        let points = o.seats.get(seat).copied().unwrap_or(o.total);
-                        let steps: Vec<String> = o
-                            .steps
-                            .iter()
-                            .filter(|s| s.seat.is_none_or(|s| s == seat))
-                            .map(|s| format!("{}: {}", s.reason, s.total))
-                            .collect();
+                        let (points, steps) = super::prompt::seat_points(&o, seat);
                         if steps.is_empty() {
                             format!("{} if scored now", super::plural(points, "point"))
                         } else {

@@ -131,13 +131,8 @@ fn stop_points(game: &MatchingGame, seat: usize) -> String {
     game.points_if_stopped(seat).map_or_else(
         |e| format!("(scoring failed: {e})"),
         |o| {
-            let points = super::plural(o.seats.get(seat).copied().unwrap_or(o.total), "point");
-            let steps: Vec<String> = o
-                .steps
-                .iter()
-                .filter(|s| s.seat.is_none_or(|s| s == seat))
-                .map(|s| format!("{}: {}", s.reason, s.total))
-                .collect();
+            let (points, steps) = seat_points(&o, seat);
+            let points = super::plural(points, "point");
             if steps.is_empty() || o.yaku.is_empty() {
                 points
             } else {
@@ -145,6 +140,18 @@ fn stop_points(game: &MatchingGame, seat: usize) -> String {
             }
         },
     )
+}
+
+/// What a settled hand gives `seat` (its own points where the hand is settled seat by seat),
+/// and the scoring's steps that apply to it, in words ("x2 for 7 or more points: 14").
+pub(super) fn seat_points(o: &crate::yaku::HandOutcome, seat: usize) -> (i64, Vec<String>) {
+    let steps = o
+        .steps
+        .iter()
+        .filter(|s| s.seat.is_none_or(|s| s == seat))
+        .map(|s| format!("{}: {}", s.reason, s.total))
+        .collect();
+    (o.seats.get(seat).copied().unwrap_or(o.total), steps)
 }
 
 /// The question for the current phase, with its numbered options.
