@@ -32,6 +32,8 @@ pub fn options(
 
 /// [`options`] with `whole`, groups of cards outside `table` taken only together (builds of the
 /// card's value), offered after the rules' groups and joined with them as `capture_groups` says.
+/// Inlined, so that [`options`] (no such groups) pays nothing for them.
+#[inline(always)]
 pub fn options_with(
     flow: &MatchingFlow,
     table: CardSet,
@@ -44,7 +46,7 @@ pub fn options_with(
     if table.is_empty() && whole.is_empty() {
         return;
     }
-    if flow.wild_for(from_hand).contains(card) {
+    if flow.is_wild(card, from_hand) {
         out.extend(table.iter().map(CardSet::single));
         return;
     }

@@ -274,7 +274,11 @@ impl MatchingGame {
             marks,
             draws_before: view.draws_before,
             choices: Vec::new(),
-            builds: view.builds.to_vec(),
+            builds: if view.builds.is_empty() {
+                Vec::new()
+            } else {
+                view.builds.to_vec()
+            },
             build_choices: Vec::new(),
         };
         // A choice between captures waits on the captures the played card may make.
@@ -658,7 +662,7 @@ impl MatchingGame {
     /// suit's, or any card when it is wild where it comes from.
     #[inline(always)]
     fn candidates(&self, card: CardId, from_hand: bool) -> CardSet {
-        if self.flow.wild_for(from_hand).contains(card) {
+        if self.flow.is_wild(card, from_hand) {
             self.table
         } else {
             self.table & self.ruleset.deck.same_suit(card)

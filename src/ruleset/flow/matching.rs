@@ -551,6 +551,7 @@ pub(super) fn flow(
     if !deals_fit {
         return None;
     }
+    let plain_plays = before_play.is_empty() && build.is_none();
     let mut flow = MatchingFlow {
         players,
         min_players,
@@ -567,6 +568,7 @@ pub(super) fn flow(
         after_yaku,
         after_deal,
         drop_out,
+        any_wild: !wild.is_empty(),
         wild,
         wild_drawn,
         exhausted,
@@ -596,6 +598,7 @@ pub(super) fn flow(
         leftover,
         target_ties_play_on,
         classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
+        plain_plays,
         dealt_yaku,
         captures,
     };

@@ -46,6 +46,8 @@ pub struct MatchingFlow {
     /// The wild cards that match any card when turned from the stock too: all of `wild`, or
     /// none with `[flow] wild_from = "hand"` (drawn, a wild card is a plain card of its suit).
     pub wild_drawn: CardSet,
+    /// Some card is wild (`wild` is not empty): games without wild cards skip the test.
+    pub any_wild: bool,
     /// What happens when both hands run out.
     pub exhausted: Exhausted,
     /// Instant wins checked on each hand after the deal.
@@ -125,6 +127,9 @@ pub struct MatchingFlow {
     /// last cards left on it. The core's turn is compiled for it apart (none of the other
     /// options' checks on its commonest path).
     pub classic_turn: bool,
+    /// A play from the hand is any card of it, unless a seat has free draws: no declaration
+    /// is offered before a play and no build binds its owner (the uniform move's fast path).
+    pub plain_plays: bool,
 }
 
 /// One way a card captures (`[[flow.capture]]`).
@@ -272,6 +277,12 @@ impl MatchingFlow {
         } else {
             self.wild_drawn
         }
+    }
+
+    /// Whether `card`, played from the hand (`from_hand`) or drawn, is wild there.
+    #[inline(always)]
+    pub fn is_wild(&self, card: crate::deck::CardId, from_hand: bool) -> bool {
+        self.any_wild && self.wild_for(from_hand).contains(card)
     }
 
     /// Where each card of the shuffled deck goes at a deal to `seats` seats (as in

@@ -25,10 +25,12 @@ impl MatchingGame {
                         .iter()
                         .map(|&set| MatchingGame::take_action(set)),
                 );
-                out.extend(self.build_choices.iter().map(|m| Action::Build {
-                    cards: m.cards,
-                    value: m.value,
-                }));
+                if !self.build_choices.is_empty() {
+                    out.extend(self.build_choices.iter().map(|m| Action::Build {
+                        cards: m.cards,
+                        value: m.value,
+                    }));
+                }
             }
             Phase::CaptureChoice { card, from_hand } => {
                 out.extend(
@@ -163,7 +165,7 @@ impl MatchingGame {
                     let id = self.ruleset.deck.id_of(card).to_string();
                     return illegal(format!("`{id}` is not in your hand"));
                 }
-                if !self.playable().contains(card) {
+                if !self.builds.is_empty() && !self.playable().contains(card) {
                     let deck = &self.ruleset.deck;
                     return illegal(format!(
                         "`{}` would be laid on the table, and the owner of a build must take it or build (or keep a card of its value); play one of: {}",
@@ -246,19 +248,17 @@ impl MatchingGame {
     /// (the index says it is legal). Random play moves this way.
     pub fn apply_legal(&mut self, index: usize) -> Result<(), IllegalAction> {
         match self.phase {
-            Phase::Play => match self.playable().nth(index) {
+            Phase::Play if self.builds.is_empty() => match self.hands[self.turn].nth(index) {
                 Some(card) => self.play(card),
                 // The moves before a play are found and checked as any other action.
                 None => return self.apply_listed(index),
             },
+            // A build's owner may be bound to some of the hand's cards (`playable`).
+            Phase::Play => return self.apply_listed(index),
             Phase::CaptureChoice { card, from_hand } if self.ruled_captures() => {
-                let options = self.capture_options().len();
                 match self.capture_options().get(index) {
                     Some(&set) => self.take_or_trail(card, set, from_hand),
-                    None => match self.build_choices.get(index - options) {
-                        Some(&m) => self.make_build(card, m),
-                        None => return self.apply_listed(index),
-                    },
+                    None => return self.apply_build_or_listed(index),
                 }
             }
             Phase::CaptureChoice { card, from_hand } => {
@@ -283,7 +283,17 @@ impl MatchingGame {
     /// before it, is drawn among the hand's cards without counting anything else.
     #[inline(always)]
     pub fn apply_uniform(&mut self, rng: &mut Xoshiro256PlusPlus) -> Result<(), IllegalAction> {
-        if matches!(self.phase, Phase::Play) && !self.may_act_before_play() {
+        // Koi-Koi's path: as many tests as before builds and declarations before a play existed.
+        if matches!(self.phase, Phase::Play)
+            && self.flow.plain_plays
+            && self.marks.free_draws[self.turn] == 0
+        {
+            let hand = self.hands[self.turn];
+            if let Some(card) = hand.nth(uniform_index(hand.len() as usize, rng)) {
+                self.play(card);
+                return Ok(());
+            }
+        } else if matches!(self.phase, Phase::Play) && !self.may_act_before_play() {
             let hand = self.playable();
             if let Some(card) = hand.nth(uniform_index(hand.len() as usize, rng)) {
                 self.play(card);
@@ -292,6 +302,21 @@ impl MatchingGame {
         }
         let index = uniform_index(self.legal_count(), rng);
         self.apply_legal(index)
+    }
+
+    /// [`MatchingGame::apply_legal`] past the captures offered for the card waiting: the build at
+    /// `index` among them (`[flow.build]`), or another listed action. Out of line, as the
+    /// games without builds never come here.
+    #[inline(never)]
+    fn apply_build_or_listed(&mut self, index: usize) -> Result<(), IllegalAction> {
+        let options = self.capture_options().len();
+        match (self.phase, self.build_choices.get(index - options)) {
+            (Phase::CaptureChoice { card, .. }, Some(&m)) => {
+                self.make_build(card, m);
+                Ok(())
+            }
+            _ => self.apply_listed(index),
+        }
     }
 
     /// [`MatchingGame::apply`] of the legal action at `index`, or why there is none.
@@ -322,8 +347,10 @@ impl MatchingGame {
     }
 
     /// `card`, waiting for a choice between its captures, takes `set` (one of them).
+    /// Out of line, as before builds: inlined, it made every `apply_legal` save more registers.
+    #[inline(never)]
     pub(super) fn take_set(&mut self, card: CardId, set: CardSet, from_hand: bool) {
-        self.take::<false>(card, set, from_hand);
+        self.take_inline::<false>(card, set, from_hand);
         self.continue_turn(from_hand);
     }
 
@@ -497,6 +524,7 @@ impl MatchingGame {
         self.marks.pattern(TurnPattern::SuitPlayed);
         let others = played - CardSet::single(card);
         self.captured[p] |= others;
+        self.drop_taken_builds(taken);
         self.take::<false>(card, taken, true);
         // Every card of the suit played counts as the play: none is left for a stack or a kiss.
         self.marks.turn.played = Some((card, taken | others));

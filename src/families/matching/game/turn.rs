@@ -52,7 +52,7 @@ impl MatchingGame {
             return self.place_by_rules(card, from_hand);
         }
         let matches = self.candidates(card, from_hand);
-        let wild = self.flow.wild_for(from_hand).contains(card);
+        let wild = self.flow.is_wild(card, from_hand);
         // How many matches: none, one, two or more (without counting every card).
         let after_one = matches.0 & matches.0.wrapping_sub(1);
         let after_two = after_one & after_one.wrapping_sub(1);
@@ -77,6 +77,24 @@ impl MatchingGame {
     // into the other turn only.
     #[inline]
     pub(super) fn place_by_rules(&mut self, card: CardId, from_hand: bool) -> bool {
+        if self.flow.build.is_some() {
+            return self.place_with_builds(card, from_hand);
+        }
+        let mut options = std::mem::take(&mut self.choices);
+        self.capture_options_of(card, from_hand, &mut options);
+        let placed = self.place_among(card, from_hand, &options);
+        if placed {
+            options.clear();
+        }
+        // Kept while the player chooses among them.
+        self.choices = options;
+        placed
+    }
+
+    /// [`MatchingGame::place_by_rules`] under `[flow.build]`: the builds the card may make are
+    /// offered beside its captures. Out of line, as games without builds never come here.
+    #[inline(never)]
+    fn place_with_builds(&mut self, card: CardId, from_hand: bool) -> bool {
         let mut options = std::mem::take(&mut self.choices);
         let mut moves = std::mem::take(&mut self.build_choices);
         self.choices_of(card, from_hand, &mut options, &mut moves);
@@ -182,15 +200,23 @@ impl MatchingGame {
     /// empty set).
     #[inline]
     pub(super) fn capture_options_of(&self, card: CardId, from_hand: bool, out: &mut Vec<CardSet>) {
-        let mut table = self.table;
-        if self.builds.is_empty() {
-            capture::options(&self.flow, table, card, from_hand, out);
-        } else {
-            build::capture_options(&self.flow, table, &self.builds, card, from_hand, out);
-            table = table - build::in_builds(&self.builds);
+        if !self.builds.is_empty() {
+            return self.capture_options_with_builds(card, from_hand, out);
         }
+        capture::options(&self.flow, self.table, card, from_hand, out);
         if from_hand && self.flow.must_capture != MustCapture::Always {
-            capture::offer_trail(&self.flow, table, card, out);
+            capture::offer_trail(&self.flow, self.table, card, out);
+        }
+    }
+
+    /// [`MatchingGame::capture_options_of`] with builds on the table: a build is taken whole,
+    /// and a trail is laid beside the loose cards. Out of line for the games without builds.
+    #[inline(never)]
+    fn capture_options_with_builds(&self, card: CardId, from_hand: bool, out: &mut Vec<CardSet>) {
+        build::capture_options(&self.flow, self.table, &self.builds, card, from_hand, out);
+        if from_hand && self.flow.must_capture != MustCapture::Always {
+            let loose = self.table - build::in_builds(&self.builds);
+            capture::offer_trail(&self.flow, loose, card, out);
         }
     }
 
@@ -233,8 +259,25 @@ impl MatchingGame {
             self.leave_on_table(card, from_hand);
             self.continue_turn(from_hand);
         } else {
+            self.drop_taken_builds(set);
             self.take_set(card, set, from_hand);
         }
+    }
+
+    /// The builds a capture of `taken` takes apart leave the list (`[flow.build]`). Called
+    /// where the capture rules take cards, before [`MatchingGame::take`], so that the month
+    /// captures of the classic turn never test for builds.
+    #[inline(always)]
+    pub(super) fn drop_taken_builds(&mut self, taken: CardSet) {
+        if !self.builds.is_empty() {
+            self.drop_builds_in(taken);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn drop_builds_in(&mut self, taken: CardSet) {
+        self.builds.retain(|b| (b.cards & taken).is_empty());
     }
 
     /// `card`, played or drawn, captures nothing and stays on the table.
@@ -262,6 +305,7 @@ impl MatchingGame {
                 true
             }
             [only] => {
+                self.drop_taken_builds(only);
                 self.take::<false>(card, only, from_hand);
                 true
             }
@@ -311,13 +355,21 @@ impl MatchingGame {
         taken: CardSet,
         from_hand: bool,
     ) {
+        self.take_inline::<CLASSIC>(card, taken, from_hand);
+    }
+
+    /// [`MatchingGame::take`], inlined where a choice between captures is applied.
+    #[inline(always)]
+    pub(super) fn take_inline<const CLASSIC: bool>(
+        &mut self,
+        card: CardId,
+        taken: CardSet,
+        from_hand: bool,
+    ) {
         if !CLASSIC {
             self.marks.last_capturer = self.turn as u8;
         }
         self.table = self.table - taken;
-        if !CLASSIC && !self.builds.is_empty() {
-            self.builds.retain(|b| (b.cards & taken).is_empty());
-        }
         self.captured[self.turn] |= taken;
         self.captured[self.turn].insert(card);
         if from_hand {
