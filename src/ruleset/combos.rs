@@ -249,6 +249,58 @@ impl CombinationTable {
         }
     }
 
+    /// At most how many plays of class `k` a hand of `hand` cards can hold (an upper bound,
+    /// not an exact count): what [`CombinationTable::each`] may list on one lead. Validation
+    /// refuses classes whose bound is too large to list at every move.
+    pub fn most_plays(&self, k: usize, hand: u32) -> f64 {
+        // No class holds more plays than the hand has sets of its size.
+        self.class_plays(k, hand)
+            .min(choose(hand, self.classes[k].size))
+    }
+
+    /// [`CombinationTable::most_plays`] from the class's shape alone.
+    fn class_plays(&self, k: usize, hand: u32) -> f64 {
+        let c = &self.classes[k];
+        let o = &self.order;
+        if c.groups.is_empty() {
+            // A flush: the class's size from one suit.
+            return o
+                .suits
+                .iter()
+                .map(|s| choose(s.len().min(hand), c.size))
+                .sum();
+        }
+        let copies: Vec<u32> = o.ranks.iter().map(|s| s.len()).collect();
+        if c.run {
+            let n = c.groups.len();
+            return (0..=o.run.len().saturating_sub(n))
+                .map(|p| {
+                    let caps: Vec<u32> = o.run[p..p + n]
+                        .iter()
+                        .map(|&r| copies[r as usize])
+                        .collect();
+                    most_product(&c.groups, &caps, hand)
+                })
+                .sum();
+        }
+        // Distinct ranks for the groups (groups of one size in rising rank: each set of ranks
+        // once), each the best a hand of `hand` cards could hold of the commonest ranks.
+        let ranks = copies.len() as f64;
+        let mut ways = 1.0;
+        let mut same = 1.0;
+        for (i, &g) in c.groups.iter().enumerate() {
+            ways *= (ranks - i as f64).max(0.0);
+            same = if i > 0 && c.groups[i - 1] == g {
+                same + 1.0
+            } else {
+                1.0
+            };
+            ways /= same;
+        }
+        let most = copies.iter().copied().max().unwrap_or(0);
+        ways * most_product(&c.groups, &vec![most; c.groups.len()], hand)
+    }
+
     /// Calls `f` with every play of class `k` that `hand` holds and that beats `led` (every
     /// play of the class without one), as a set of cards and its key. A set that an earlier
     /// class fits is that class's, not this one's.
@@ -324,6 +376,36 @@ impl CombinationTable {
             );
         }
     }
+}
+
+/// The binomial coefficient `n` choose `k`, as a float (0 when `k > n`).
+fn choose(n: u32, k: u32) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
+}
+
+/// The most ways a hand of `hand` cards can choose `groups[i]` cards from a rank of at most
+/// `caps[i]` cards, for every `i` at once: the product of binomials, the hand's cards shared
+/// out among the ranks as best they can be.
+fn most_product(groups: &[u32], caps: &[u32], hand: u32) -> f64 {
+    let budget = hand as usize;
+    // best[b]: the largest product over the groups so far using at most b cards.
+    let mut best = vec![1.0f64; budget + 1];
+    for (&g, &cap) in groups.iter().zip(caps) {
+        let mut next = vec![0.0f64; budget + 1];
+        for (b, slot) in next.iter_mut().enumerate() {
+            for held in g..=cap.min(b as u32) {
+                let v = best[b - held as usize] * choose(held, g);
+                if v > *slot {
+                    *slot = v;
+                }
+            }
+        }
+        best = next;
+    }
+    best[budget]
 }
 
 /// Every subset of `from` of `n` cards, each with `with` added.

@@ -462,3 +462,39 @@ fn validation_errors_are_located() {
         "{e:?}"
     );
 }
+
+#[test]
+fn the_plays_a_move_may_list_are_bounded_at_validation() {
+    // Big Two: 13-card hands. The bound per class is small enough to list at every move.
+    let r = load("big-two");
+    let crate::ruleset::Flow::Climbing(flow) = &r.flow else {
+        panic!("big-two is a climbing game");
+    };
+    let combos = &flow.combos;
+    let bounds: Vec<(String, u64)> = (0..combos.classes.len())
+        .map(|k| {
+            (
+                combos.classes[k].id.clone(),
+                combos.most_plays(k, 13) as u64,
+            )
+        })
+        .collect();
+    let of = |id: &str| bounds.iter().find(|(i, _)| i == id).map(|&(_, n)| n);
+    // 13 singles at most; pairs: 13 ranks of 4, at most 6 pairs of a rank.
+    assert_eq!(of("single"), Some(13), "{bounds:?}");
+    assert_eq!(of("pair"), Some(13 * 6), "{bounds:?}");
+    let total: u64 = bounds.iter().map(|&(_, n)| n).sum();
+    assert!(total < 50_000, "{bounds:?}");
+    // Two players hold 26 cards each: six pairs of distinct ranks could be chosen in millions
+    // of ways (C(13, 6) sets of ranks, up to 6^6 pairs each, at most C(26, 12) sets of cards).
+    let base = "[ruleset]\nid = \"bad\"\nextends = \"big-two\"\n";
+    let e = errors(&format!(
+        "{base}[flow]\nplayers = 2\nmin_players = 2\n[[flow.combination]]\nid = \"six-pairs\"\ncards = 12\ngroups = [2, 2, 2, 2, 2, 2]\n"
+    ));
+    assert!(
+        e.iter().any(|m| m.starts_with("bad.toml:7:")
+            && m.contains("plays at one move")
+            && m.contains("`six-pairs` up to")),
+        "{e:?}"
+    );
+}

@@ -70,7 +70,7 @@ pub(super) fn flow(
     }
     let rank = attribute(&mut r, "rank", "rank", deck, loc, errors);
     let order = rank.and_then(|rank| card_order(&mut r, deck, rank, loc, errors));
-    let classes = combinations(&mut r, loc, errors);
+    let (classes, class_locs) = combinations(&mut r, loc, errors);
     let opening = r.string("opening_lead", errors);
     let opening_card = opening
         .as_ref()
@@ -189,11 +189,14 @@ pub(super) fn flow(
         ));
     }
     let penalty_source = penalty_text.map(|s| s.text.to_string())?;
+    let combos = CombinationTable::new(order?, classes);
+    let hand = cards / min_players.max(1);
+    check_plays(&combos, &class_locs, hand, errors);
     Some(Flow::Climbing(std::sync::Arc::new(ClimbingFlow {
         players,
         min_players,
         max_players,
-        combos: CombinationTable::new(order?, classes),
+        combos,
         opening_card,
         opening_must_include,
         opening_every_hand,
@@ -346,7 +349,48 @@ fn card_order(
 }
 
 /// `[[flow.combination]]`: the classes of play, `beats` resolved to indices.
-fn combinations(r: &mut TableReader, loc: &Loc, errors: &mut Vec<Diagnostic>) -> Vec<Combination> {
+/// The most plays the combinations may offer at one move, over every class: each move lists
+/// them all, so a ruleset (perhaps pasted into the server) may not make a move cost more.
+pub const MAX_PLAYS: f64 = 200_000.0;
+
+/// Refuses combinations whose plays, listed at every move, could run past [`MAX_PLAYS`] for a
+/// hand of `hand` cards (an upper bound per class, named in the message, located at the class
+/// that could offer the most; `locs` by class).
+fn check_plays(combos: &CombinationTable, locs: &[Loc], hand: u32, errors: &mut Vec<Diagnostic>) {
+    let each: Vec<(usize, f64)> = (0..combos.classes.len())
+        .map(|k| (k, combos.most_plays(k, hand)))
+        .collect();
+    let total: f64 = each.iter().map(|&(_, n)| n).sum();
+    if total <= MAX_PLAYS {
+        return;
+    }
+    let mut worst = each;
+    worst.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let named: Vec<String> = worst
+        .iter()
+        .take(3)
+        .map(|&(k, n)| format!("`{}` up to {n:.0}", combos.classes[k].id))
+        .collect();
+    errors.push(
+        Diagnostic::error(
+            format!(
+                "the combinations could offer up to {total:.0} plays at one move from a hand of {hand} cards, more than the {MAX_PLAYS:.0} yaku lists: {}",
+                named.join(", ")
+            ),
+            locs[worst[0].0].clone(),
+        )
+        .with_help(Some(
+            "a class of many groups of distinct ranks, or a long run of a rank with many copies, holds a product of choices; make such classes `run = true` or fewer groups, or deal smaller hands".into(),
+        )),
+    );
+}
+
+/// The `[[flow.combination]]` classes, and where each is written.
+fn combinations(
+    r: &mut TableReader,
+    loc: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) -> (Vec<Combination>, Vec<Loc>) {
     let tables = r.tables("combination", errors);
     if tables.len() > 64 {
         errors.push(Diagnostic::error(
@@ -356,9 +400,10 @@ fn combinations(r: &mut TableReader, loc: &Loc, errors: &mut Vec<Diagnostic>) ->
             ),
             loc.clone(),
         ));
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let mut out = Vec::new();
+    let mut locs = Vec::new();
     let mut beats_named = Vec::new();
     for (t, at) in tables {
         let mut c = TableReader::new(t, at.clone(), "`[[flow.combination]]`")
@@ -455,6 +500,7 @@ fn combinations(r: &mut TableReader, loc: &Loc, errors: &mut Vec<Diagnostic>) ->
             continue;
         }
         beats_named.push(beats);
+        locs.push(at.clone());
         out.push(Combination {
             id: id.text.to_string(),
             name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
@@ -483,5 +529,5 @@ fn combinations(r: &mut TableReader, loc: &Loc, errors: &mut Vec<Diagnostic>) ->
             }
         }
     }
-    out
+    (out, locs)
 }
