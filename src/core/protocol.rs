@@ -307,6 +307,10 @@ pub struct RowView {
     /// Cards set apart under a label of their own (the trump turned up beside the trick).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aside: Option<(String, Vec<String>)>,
+    /// Piles on the table taken only whole (builds), each under its label (value and owner);
+    /// their cards are not among `cards`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub piles: Vec<GroupView>,
 }
 
 fn is_zero_usize(n: &usize) -> bool {

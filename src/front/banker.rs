@@ -247,6 +247,7 @@ impl Table for BankerTable {
                 tiles: cards.iter().map(|&c| Tile::of(deck, c)).collect(),
                 hidden: 0,
                 aside: None,
+                piles: Vec::new(),
             };
             let (player, banker) = match last {
                 Some(h) => (
@@ -305,6 +306,7 @@ impl Table for BankerTable {
                 tiles: Vec::new(),
                 hidden: g.banker_tiles().len() as usize,
                 aside: None,
+                piles: Vec::new(),
             },
             notes,
             me: Some(panel(seat)),
@@ -317,6 +319,7 @@ impl Table for BankerTable {
                 tiles: Tile::all(deck, mine),
                 hidden: 0,
                 aside: None,
+                piles: Vec::new(),
             },
         }
     }

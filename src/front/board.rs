@@ -62,6 +62,9 @@ pub struct Row {
     /// Cards drawn apart to the right, under a label of their own (the trump turned up beside
     /// the trick), so they do not read as part of the row.
     pub aside: Option<(String, Vec<Tile>)>,
+    /// Piles lying on the table that are taken only whole (builds), each under its label (its
+    /// value and owner), drawn after the row; their cards are not among `tiles`.
+    pub piles: Vec<(String, Vec<Tile>)>,
 }
 
 /// A group of a seat's cards (its captures of one kind, tricks won), shown compactly.

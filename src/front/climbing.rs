@@ -160,6 +160,7 @@ impl Table for ClimbingTable {
                     .collect(),
                 hidden: 0,
                 aside: None,
+                piles: Vec::new(),
             },
             None => Row {
                 title: "a new trick".to_string(),
@@ -181,6 +182,7 @@ impl Table for ClimbingTable {
                     .collect(),
                 hidden: 0,
                 aside: None,
+                piles: Vec::new(),
             },
         }
     }

@@ -383,6 +383,14 @@ fn seat_marks(game: &MatchingGame, view: &View, s: usize, short: bool) -> Vec<St
             }
         })
         .collect();
+    // A combination announced at the deal (a teyaku), scored at the hand's end: public, and
+    // kept beside the seat rather than only in the narration, which scrolls away.
+    if let Some(d) = r
+        .matching()
+        .and_then(|f| f.dealt_yaku.get(usize::from(view.marks.dealt[s])))
+    {
+        parts.push(format!("{} (dealt)", d.name));
+    }
     // Playing or dropping out is said once, as where the seat stands this hand.
     if view.marks.sits_out(s) {
         parts.push("sits this hand out".to_string());
@@ -428,7 +436,17 @@ fn notes(style: &Style, game: &MatchingGame, view: &View, board: bool) -> Vec<St
         ));
     }
     if has_table_count(r) {
-        out.push(format!("table count at the deal: {}", view.table_count));
+        // Where the count multiplies every point (a field), the multiplier is said, so that it
+        // stays on the table after the deal's narration has scrolled away.
+        if r.matching().is_some_and(|f| f.table_multiplies) {
+            out.push(format!(
+                "table count at the deal: {} (every point x{})",
+                view.table_count,
+                view.table_count.max(1)
+            ));
+        } else {
+            out.push(format!("table count at the deal: {}", view.table_count));
+        }
     }
     for s in (0..seats).filter(|_| !board) {
         let parts = seat_marks(game, view, s, false);
@@ -482,6 +500,20 @@ fn now_empty(held: &str) -> bool {
 }
 
 /// The full-screen table for `seat`: the same facts as [`screen`], as a [`Board`].
+/// A build's label for `seat`: its value, whether it is multiple, and its owner.
+fn build_label(style: &Style, b: &crate::families::matching::build::Build, seat: usize) -> String {
+    let owner = if usize::from(b.owner) == seat {
+        "yours".to_string()
+    } else {
+        style.who(usize::from(b.owner)).to_string()
+    };
+    format!(
+        "build of {} ({}{owner})",
+        b.value,
+        if b.multiple { "multiple, " } else { "" }
+    )
+}
+
 pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
     let view = game.view(seat);
     let r = Game::ruleset(game);
@@ -524,11 +556,18 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
         }
     };
     let others = (1..seats).map(|k| panel((seat + k) % seats)).collect();
+    // Builds (`[flow.build]`) lie apart, each under its value and owner.
+    let built = crate::families::matching::build::in_builds(view.builds);
     let mut center = Row {
         title: format!("table ({}) · stock {}", view.table.len(), view.stock_size),
-        tiles: Tile::all(deck, view.table),
+        tiles: Tile::all(deck, view.table - built),
         hidden: 0,
         aside: None,
+        piles: view
+            .builds
+            .iter()
+            .map(|b| (build_label(style, b, seat), Tile::all(deck, b.cards)))
+            .collect(),
     };
     // The card being resolved (played or drawn, choosing what to capture) is shown face up.
     if let crate::families::matching::Phase::CaptureChoice { card, .. } = view.phase {
@@ -547,6 +586,7 @@ pub fn board(style: &Style, game: &MatchingGame, seat: usize) -> Board {
             tiles: Tile::all(deck, game.hand(seat)),
             hidden: 0,
             aside: None,
+            piles: Vec::new(),
         },
     }
 }
@@ -626,7 +666,9 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
         }
         _ => Vec::new(),
     };
-    for c in view.table.iter() {
+    // The loose cards; a build's cards are listed under it, below.
+    let loose = view.table - crate::families::matching::build::in_builds(view.builds);
+    for c in loose.iter() {
         let card = style.card(deck, c);
         if !choices.is_empty() {
             // Which choices take it, by their number in the question below.
@@ -647,7 +689,7 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
         let takers: Vec<String> = hand
             .iter()
             .enumerate()
-            .filter(|&(_, h)| crate::families::matching::matches(r, view.table, h).contains(c))
+            .filter(|&(_, h)| crate::families::matching::matches(r, loose, h).contains(c))
             .map(|(i, _)| (i + 1).to_string())
             .collect();
         if takers.is_empty() || seat.is_none() {
@@ -656,20 +698,38 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
             let _ = writeln!(out, "    {card}  <- your {}", takers.join(", "));
         }
     }
-    // Builds (`[flow.build]`): each pile's value and owner; its cards are among those above.
+    // Builds (`[flow.build]`): each pile's value and owner, and the hand cards of its value that
+    // would take it whole; its cards are among those above.
+    let build_rule = r.matching().and_then(|f| f.build.as_ref());
     for b in view.builds {
-        let owner = if usize::from(b.owner) == me {
-            "yours".to_string()
-        } else {
-            style.who(usize::from(b.owner)).to_string()
+        let takers: Vec<String> = match (build_rule, seat) {
+            (Some(rule), Some(_)) if choices.is_empty() => hand
+                .iter()
+                .enumerate()
+                .filter(|&(_, h)| rule.value(h) == i64::from(b.value))
+                .map(|(i, _)| (i + 1).to_string())
+                .collect(),
+            _ => Vec::new(),
         };
-        let _ = writeln!(
-            out,
-            "    build of {} ({}{owner}): {}",
-            b.value,
-            if b.multiple { "multiple, " } else { "" },
+        // While choosing: the choices that take it (whole).
+        let taking: Vec<String> = choices
+            .iter()
+            .enumerate()
+            .filter(|(_, set)| set.contains_all(b.cards))
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        let line = format!(
+            "    {}: {}",
+            build_label(style, b, me),
             style.names(deck, b.cards)
         );
+        if !taking.is_empty() {
+            let _ = writeln!(out, "{line}  <- choice {}", taking.join(", "));
+        } else if takers.is_empty() {
+            let _ = writeln!(out, "{line}");
+        } else {
+            let _ = writeln!(out, "{line}  <- your {}", takers.join(", "));
+        }
     }
     for s in std::iter::once(me).chain(others.iter().copied()) {
         let _ = writeln!(
@@ -1081,7 +1141,65 @@ pub fn score(style: &Style, game: &dyn Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Action;
     use crate::ruleset;
+
+    /// A build lies apart on the table: the board draws it as a pile under its value and
+    /// owner, not among the loose cards, and the terminal lists its cards once, under it, with
+    /// the hand cards of its value that would take it whole.
+    #[test]
+    fn a_build_is_drawn_apart_under_its_value_and_owner() {
+        let r = std::sync::Arc::new(ruleset::load("cassino").value.unwrap());
+        let options = crate::core::StartOptions {
+            seed: 3,
+            ..Default::default()
+        };
+        let mut game = crate::families::matching::start(r, options).unwrap();
+        // Play, building whenever a build is offered, until one lies on the table.
+        let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(3);
+        for _ in 0..400 {
+            if !game.builds().is_empty() || game.to_act().is_none() {
+                break;
+            }
+            let legal = game.legal();
+            match legal.iter().find(|a| matches!(a, Action::Build { .. })) {
+                Some(&a) => game.apply(a).unwrap(),
+                None => game.apply_uniform(&mut rng).unwrap(),
+            }
+        }
+        let b = game.builds()[0];
+        let owner = usize::from(b.owner);
+        let style = Style {
+            color: false,
+            labels: vec!["you".into(), "greedy".into()],
+            brief: false,
+        };
+        let board = board(&style, &game, owner);
+        let deck = &game.ruleset().deck;
+        let loose: CardSet = board.center.tiles.iter().map(|t| t.card).collect();
+        assert!((loose & b.cards).is_empty(), "build cards not loose");
+        assert_eq!(loose | b.cards, game.table());
+        assert_eq!(board.center.piles.len(), 1);
+        let (label, tiles) = &board.center.piles[0];
+        assert_eq!(label, &format!("build of {} (yours)", b.value));
+        assert_eq!(tiles.iter().map(|t| t.card).collect::<CardSet>(), b.cards);
+        let whole = screen(&style, &game, Some(owner));
+        // The table's lines, up to the captures.
+        let at = whole.find("table (").unwrap();
+        let text = &whole[at..at + whole[at..].find("captures:").unwrap()];
+        for c in b.cards.iter() {
+            let name = &deck.card(c).name;
+            assert_eq!(
+                text.matches(name.as_str()).count(),
+                1,
+                "{name} once:\n{text}"
+            );
+        }
+        assert!(
+            text.contains(&format!("build of {} (yours): ", b.value)),
+            "{text}"
+        );
+    }
 
     /// A meld is narrated with the verb agreeing: "you meld", "greedy melds".
     #[test]

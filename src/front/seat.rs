@@ -136,6 +136,14 @@ fn row(deck: &Deck, row: Row) -> RowView {
         aside: row
             .aside
             .map(|(label, tiles)| (label, ids(deck, tiles.iter().map(|t| t.card)))),
+        piles: row
+            .piles
+            .into_iter()
+            .map(|(label, tiles)| GroupView {
+                label,
+                cards: ids(deck, tiles.iter().map(|t| t.card)),
+            })
+            .collect(),
     }
 }
 

@@ -703,6 +703,7 @@ impl Table for TricksTable {
                 tiles: hand.into_iter().map(|c| Tile::of(deck, c)).collect(),
                 hidden: 0,
                 aside: None,
+                piles: Vec::new(),
             },
         }
     }

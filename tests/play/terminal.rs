@@ -1084,3 +1084,46 @@ fn undo_into_a_finished_hand_says_that_hand_is_taken_back() {
     assert!(after.contains("round 1 of 2"), "{after}");
     assert!(after.contains("scores: you 0, greedy 0"), "{after}");
 }
+
+#[test]
+fn hachi_hachi_keeps_another_seats_teyaku_and_the_field_on_the_table_at_the_first_play() {
+    // Seed 29: greedy 2 deals; you play (greedy 3 drops out); greedy 2's dealt hand is a Pikaichi (a teyaku scored
+    // at the hand's end), announced before anyone plays, and greedy 2 plays first. By your
+    // first play the narration has scrolled on: the teyaku stays in greedy 2's panel and the
+    // field's multiplier in the table's notes, at 80x24 and 120x40.
+    for (cols, rows) in [(80, 24), (120, 40)] {
+        let dir = temp_dir("tty-hachihachi");
+        let mut t = Term::start(
+            &dir,
+            &[
+                "play",
+                "hachihachi",
+                "--players",
+                "human,greedy,greedy,greedy",
+                "--seed",
+                "29",
+                "--no-color",
+                "--speed",
+                "instant",
+                "--save",
+                "s.json",
+            ],
+            cols,
+            rows,
+        );
+        // greedy 3 drops out, so the three others must play: no question before the play.
+        let s = t.wait_for("play a card from your hand");
+        let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("Pikaichi (one bright, six chaff) (dealt)"),
+            "{cols}x{rows}:\n{s}"
+        );
+        assert!(
+            flat.contains("table count at the deal: 1 (every point x1)"),
+            "{cols}x{rows}:\n{s}"
+        );
+        assert_nothing_cut(&t, "Hachi-Hachi's first play");
+        t.send("q");
+        t.wait_for("resume it with");
+    }
+}

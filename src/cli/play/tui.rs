@@ -968,6 +968,19 @@ impl Looks {
                 row.hidden
             )));
         }
+        // Piles taken only whole (builds): each under its label, wrapped as the row is.
+        for (label, pile) in &row.piles {
+            out.push(Line::from(Span::styled(label.clone(), Look::default())));
+            for part in pile.chunks(per_line) {
+                let part: Vec<&Tile> = part.iter().collect();
+                let (a, b, c, m) = self.tiles(&part, marks, None);
+                out.push(Line::from(a));
+                out.push(Line::from(b));
+                if m || keep_marks {
+                    out.push(Line::from(c));
+                }
+            }
+        }
         out
     }
 

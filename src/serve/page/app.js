@@ -231,6 +231,12 @@ function draw(state) {
       const [label, ids] = view.center.aside;
       center.append(make("h3", { textContent: label }), rowOf(ids, 0));
     }
+    // Piles taken only whole (builds), each drawn apart under its value and owner.
+    for (const pile of view.center.piles || []) {
+      const box = make("div", { className: "pile" });
+      box.append(make("h4", { textContent: pile.label }), rowOf(pile.cards, 0));
+      center.append(box);
+    }
     view.notes.forEach((n) => $("notes").append(make("li", { textContent: n })));
     hand.append(make("h3", { textContent: view.hand.title + " (" + view.hand.cards.length + ")" }));
     const row = make("div", { className: "cards" });
