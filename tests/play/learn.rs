@@ -29,6 +29,8 @@ fn every_bundled_ruleset_has_a_first_hand_with_lessons() {
         "pinochle",
         "hearts",
         "big-two",
+        "cassino",
+        "pinochle-two-handed",
     ] {
         let out = yaku(&["learn", ruleset])
             .current_dir(&dir)

@@ -779,8 +779,40 @@ pub fn reasons(view: &View, legal: &[Action], action: Action) -> Vec<String> {
     }
 }
 
+/// A build's reason (`[flow.build]`): the card of its value kept to take it, what the pile
+/// holds, and the risk the policy discounts it by ([`BUILD_HOPE`]).
+fn build_reasons(view: &View, on: CardSet, value: u8) -> Vec<String> {
+    let Phase::CaptureChoice { card, .. } = view.phase else {
+        return Vec::new();
+    };
+    let deck = &view.ruleset.deck;
+    let Some(rule) = view.ruleset.matching().and_then(|f| f.build.as_ref()) else {
+        return Vec::new();
+    };
+    let keeper = (view.hand - CardSet::single(card))
+        .iter()
+        .find(|&h| rule.value(h) == i64::from(value));
+    let pile = on.len() + 1;
+    match keeper {
+        Some(k) => vec![format!(
+            "it builds {value} with the {} on {}: the {} it keeps takes the {pile} cards next turn, counted at {:.0}% of their worth as the other player may take or raise the build first",
+            deck.card(card).name,
+            on.iter()
+                .map(|c| deck.card(c).name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            deck.card(k).name,
+            BUILD_HOPE * 100.0
+        )],
+        None => Vec::new(),
+    }
+}
+
 /// A play's reason: what it is worth to the policy against the next best play.
 fn play_reasons(view: &View, legal: &[Action], action: Action) -> Vec<String> {
+    if let Action::Build { cards, value } = action {
+        return build_reasons(view, cards, value);
+    }
     let r = view.ruleset;
     let taker = Taker::of(r, view.table);
     let plays: Vec<CardId> = legal
