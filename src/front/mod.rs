@@ -10,6 +10,7 @@
 //! | `board.rs` | the family-neutral board the full-screen frame and the browser draw |
 //! | `screen.rs`, `prompt.rs` | the matching family's screen and the reading of typed answers |
 //! | `seat.rs` | one seat's table for a front outside the terminal (`SeatTable`) |
+//! | `hint.rs` | the move a bot would make for a player who asks, with its reasons |
 //!
 //! Nothing here prints: each front end shows what these give in its own way.
 
@@ -18,6 +19,7 @@ pub(crate) mod board;
 mod check;
 pub(crate) mod climbing;
 pub(crate) mod fronts;
+pub(crate) mod hint;
 pub(crate) mod matching;
 pub(crate) mod prompt;
 pub(crate) mod screen;

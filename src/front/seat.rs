@@ -21,6 +21,11 @@ pub struct SeatTable {
 }
 
 impl SeatTable {
+    /// The seat's table, in its family's words.
+    pub fn table(&self) -> &dyn Table {
+        &*self.table
+    }
+
     /// The table of `seat` in a game of `ruleset` whose seats are held by `players` (`human` or
     /// a bot's name): the seat is `you`, other people `friend`, bots go by their names.
     pub fn new(ruleset: &Ruleset, players: &[String], seat: Seat) -> SeatTable {

@@ -463,6 +463,12 @@ fn too_many(limits: &Limits) -> String {
     )
 }
 
+/// Whether a seat's message asks for a hint (`{"hint": true}`) rather than answering.
+fn is_hint_request(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+        .is_ok_and(|m| m.len() == 1 && m.get("hint") == Some(&serde_json::Value::Bool(true)))
+}
+
 /// Tells the seat which limit it went over, then closes its connection (`code`: the WebSocket
 /// close code, 1008 for a policy, 1009 for a message too large).
 async fn refuse(socket: WebSocket, code: u16, why: String, guard: &Guard) {
@@ -576,6 +582,24 @@ async fn seat_session(
                     }
                     Some(Ok(_)) => return refuse(socket, 1008, too_many(limits), guard).await,
                 };
+                if is_hint_request(&text) {
+                    // A hint is worked out once a move and sent again after; each request
+                    // still takes from the seat's allowance of refused messages.
+                    if !refused.take(limits.messages_per_second, limits.message_burst) {
+                        return refuse(socket, 1008, too_many(limits), guard).await;
+                    }
+                    let hinted = room
+                        .work(move |r| r.hint(seat))
+                        .await
+                        .unwrap_or_else(|busy| Err(busy.to_string()));
+                    let message = hinted.unwrap_or_else(|why| {
+                        serde_json::json!({ "type": "error", "message": why }).to_string()
+                    });
+                    if !send(&mut socket, Message::Text(message.into()), guard).await {
+                        return;
+                    }
+                    continue;
+                }
                 let answered = room
                     .work(move |r| r.answer(seat, &text))
                     .await

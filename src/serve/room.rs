@@ -64,6 +64,9 @@ pub struct Room {
     tables: Vec<Option<SeatTable>>,
     /// Who may sit: every bot the room makes passes it.
     gate: Arc<Gate>,
+    /// The last hint worked out: for which seat, at which move, and the message; asked again
+    /// at the same move, it is sent again rather than worked out again.
+    hinted: Option<(Seat, usize, String)>,
 }
 
 /// The name a record gives the pasted rule file it embeds.
@@ -210,6 +213,7 @@ impl Room {
             closed: stored.closed,
             tables: Vec::new(),
             gate: gate.unwrap_or_default(),
+            hinted: None,
         };
         room.fresh_tables();
         Ok(room)
@@ -510,6 +514,51 @@ impl Room {
         self.moves.push(step(seat, action, &self.ruleset));
         self.play_bots();
         self.commit(from)
+    }
+
+    /// The hint for the seat to act, asked by its player ([`crate::front::hint`]): the move a
+    /// bot would make and why, as `{"type": "hint", "text", "choose"}` (`choose`: the move's
+    /// index in the seat's legal moves). The bots are the gate's; a hint is worked out once a
+    /// move, so asking again costs nothing.
+    pub fn hint(&mut self, viewer: Viewer) -> Result<String, String> {
+        let Viewer::Seat(seat) = viewer else {
+            return Err("a spectator does not play".to_string());
+        };
+        if self.closed {
+            return Err(CLOSED.to_string());
+        }
+        if self.game.to_act() != Some(seat) {
+            return Err(if self.game.is_over() {
+                "the game is over".to_string()
+            } else {
+                "it is not your turn".to_string()
+            });
+        }
+        let at = self.moves.len();
+        if let Some((s, m, text)) = &self.hinted
+            && *s == seat
+            && *m == at
+        {
+            return Ok(text.clone());
+        }
+        let Some(Some(table)) = self.tables.get(seat) else {
+            return Err("this seat was handed to a bot".to_string());
+        };
+        let mut legal = Vec::new();
+        self.game.legal_actions(&mut legal);
+        let gate = Arc::clone(&self.gate);
+        let (text, action) = crate::front::hint::hint(
+            table.table(),
+            &*self.game,
+            seat,
+            &legal,
+            &|name, ruleset| gate.agent(name, ruleset).ok(),
+        );
+        let choose = action.and_then(|a| legal.iter().position(|&l| l == a));
+        let message =
+            serde_json::json!({ "type": "hint", "text": text, "choose": choose }).to_string();
+        self.hinted = Some((seat, at, message.clone()));
+        Ok(message)
     }
 
     /// Hands `seat` to the bot `bot`, asked by the holder of `token`: the seat's own token at

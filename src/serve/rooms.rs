@@ -892,6 +892,40 @@ mod tests {
     }
 
     #[test]
+    fn a_seat_asks_for_a_hint_with_its_reason_worked_out_once_a_move() {
+        let rooms = Rooms::default();
+        let players = ["human".to_string(), "greedy".to_string()];
+        let created = rooms.create(koikoi(), &players, Some(1)).unwrap();
+        let (seat, _) = created.people[0].clone();
+        let room = rooms.get(&created.room).unwrap();
+        let mut room = room.blocking_lock();
+        // Play to the person's turn (the bot may deal and lead).
+        while room.game.to_act() != Some(seat) {
+            room.answer(Viewer::Seat(seat), r#"{"choose": 0}"#).unwrap();
+        }
+        let text = room.hint(Viewer::Seat(seat)).unwrap();
+        let hint: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(hint["type"], "hint");
+        let words = hint["text"].as_str().unwrap();
+        assert!(words.starts_with("hint: the greedy bot would "), "{words}");
+        assert!(words.contains("): "), "a reason: {words}");
+        let state: serde_json::Value =
+            serde_json::from_str(&room.state(Viewer::Seat(seat))).unwrap();
+        let legal = state["legal"].as_array().unwrap().len() as u64;
+        assert!(hint["choose"].as_u64().is_some_and(|i| i < legal), "{text}");
+        // Asked again at the same move: the same answer.
+        assert_eq!(room.hint(Viewer::Seat(seat)).unwrap(), text);
+        assert_eq!(
+            room.hint(Viewer::Spectator).unwrap_err(),
+            "a spectator does not play"
+        );
+        // The suggested move is legal and taken like any answer.
+        let choose = hint["choose"].as_u64().unwrap();
+        room.answer(Viewer::Seat(seat), &format!(r#"{{"choose": {choose}}}"#))
+            .unwrap();
+    }
+
+    #[test]
     fn rooms_refuse_what_they_cannot_seat() {
         let rooms = Rooms::default();
         let many: Vec<String> = (0..5).map(|_| "human".to_string()).collect();

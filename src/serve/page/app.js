@@ -270,6 +270,9 @@ function draw(state) {
   const moves = $("moves");
   moves.replaceChildren();
   mark(null);
+  // A hint belongs to one move: it goes when the state changes.
+  $("hint-text").textContent = "";
+  $("hint-row").hidden = true;
   if (state.over) {
     $("prompt").textContent = "Game over";
     status("game over");
@@ -308,6 +311,23 @@ function draw(state) {
     document.querySelector("[data-move]");
   first?.focus({ preventScroll: true });
   if (params.get("auto") === "first") document.querySelector('[data-move="0"]')?.click();
+  // The bot's suggestion and its reason, on asking or (learning) at every move.
+  $("hint-row").hidden = false;
+  if ($("learn").checked) askHint();
+}
+
+// Asks the server what a bot would play here, and why; the answer is a `hint` message.
+function askHint() { socket.send(JSON.stringify({ hint: true })); }
+
+// A hint: its words under the moves, and the move it suggests outlined.
+function showHint(message) {
+  $("hint-text").textContent = message.text;
+  document.querySelectorAll(".suggested").forEach((n) => n.classList.remove("suggested"));
+  if (Number.isInteger(message.choose)) {
+    document.querySelectorAll('[data-move="' + message.choose + '"]')
+      .forEach((n) => n.classList.add("suggested"));
+    mark(message.choose);
+  }
 }
 
 // From this many amounts on, bids and bets are chosen with a stepper.
@@ -423,6 +443,8 @@ function join(code, token) {
     } else if (message.type === "state") {
       draw(message);
       handEnd(message);
+    } else if (message.type === "hint") {
+      showHint(message);
     } else if (message.type === "closed") {
       socket.onclose = null;
       ended("This room is closed", message.message);
@@ -684,3 +706,11 @@ if (seatLink.get("room") && seatLink.get("token")) {
 } else {
   lobby();
 }
+
+// Learning is a choice kept on this browser: every move then comes with the bot's suggestion.
+$("learn").checked = params.get("learn") === "1" || localStorage.getItem("yaku-learn") === "1";
+$("learn").addEventListener("change", () => {
+  localStorage.setItem("yaku-learn", $("learn").checked ? "1" : "");
+  if ($("learn").checked && !$("hint-row").hidden) askHint();
+});
+$("hint-button").addEventListener("click", askHint);
