@@ -6,6 +6,9 @@ use crate::agent::{Agent, agent_rng};
 use crate::core::{Action, Game, Seat};
 use crate::ruleset::Ruleset;
 
+/// What gives a hint its bot: the bot of a name, if the front end may run it.
+pub type MakeBot = dyn Fn(&str, &Ruleset) -> Option<Box<dyn Agent>>;
+
 /// The move the greedy bot would make for `seat` now, and why, in the game's words (what it
 /// takes, the yaku it makes or brings nearer, the trick it wins, what the bot weighed), and
 /// the move it names. A game the greedy bot does not play (a banker game) gets the move of its
@@ -16,7 +19,7 @@ pub fn hint(
     game: &dyn Game,
     seat: Seat,
     legal: &[Action],
-    make: &dyn Fn(&str, &Ruleset) -> Option<Box<dyn Agent>>,
+    make: &MakeBot,
 ) -> (String, Option<Action>) {
     let ruleset = game.ruleset();
     // A banker game's usual strategy bot plays from its odds; the others' greedy is the bot.
