@@ -7,7 +7,7 @@ use crate::core::{Action, Game, Seat};
 use crate::ruleset::Ruleset;
 
 /// What gives a hint its bot: the bot of a name, if the front end may run it.
-pub type MakeBot = dyn Fn(&str, &Ruleset) -> Option<Box<dyn Agent>>;
+pub type MakeBot<'a> = dyn Fn(&str, &Ruleset) -> Option<Box<dyn Agent>> + 'a;
 
 /// The move the greedy bot would make for `seat` now, and why, in the game's words (what it
 /// takes, the yaku it makes or brings nearer, the trick it wins, what the bot weighed), and
@@ -19,7 +19,7 @@ pub fn hint(
     game: &dyn Game,
     seat: Seat,
     legal: &[Action],
-    make: &MakeBot,
+    make: &MakeBot<'_>,
 ) -> (String, Option<Action>) {
     let ruleset = game.ruleset();
     // A banker game's usual strategy bot plays from its odds; the others' greedy is the bot.
