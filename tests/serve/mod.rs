@@ -426,6 +426,30 @@ const LAYOUT_PROBLEMS: &str = r##"(() => {
   return problems;
 })()"##;
 
+/// What is wrong with the cards' faces: every face-up card of the page drawn as an SVG face
+/// (`deck::face`, sent in hello) that fills its tile, neither cut nor too small to read; a
+/// bundled deck's card never in the text face of a deck without `art`; each flower card with
+/// its month's plant (`.motif`). The number of faces of each style is returned with them.
+const FACE_PROBLEMS: &str = r##"(() => {
+  const problems = [], styles = {};
+  for (const c of document.querySelectorAll(".card:not(.back)")) {
+    const f = c.querySelector(":scope > svg.face");
+    if (!f) { problems.push("no SVG face: " + c.dataset.card); continue; }
+    const style = [...f.classList].find((k) => k.startsWith("art-")) || "none";
+    styles[style] = (styles[style] || 0) + 1;
+    const r = c.getBoundingClientRect(), s = f.getBoundingClientRect();
+    if (s.width < 20 || s.height < 28 || s.left < r.left - 0.5 || s.right > r.right + 0.5 ||
+        s.top < r.top - 0.5 || s.bottom > r.bottom + 0.5) {
+      problems.push("face cut or too small: " + c.dataset.card + " " + s.width + "x" + s.height);
+    }
+    if (style === "art-text" || style === "none") problems.push("no drawn face: " + c.dataset.card);
+    if (style === "art-hanafuda" && !f.querySelector(".motif[data-plant]")) {
+      problems.push("no month motif: " + c.dataset.card);
+    }
+  }
+  return { problems, styles };
+})()"##;
+
 /// The two screens the layout is checked on: a phone's (390x844) and a laptop's (1280x800).
 const SCREENS: [(u32, u32, bool); 2] = [(390, 844, true), (1280, 800, false)];
 
@@ -472,11 +496,11 @@ impl Browser {
     }
 }
 
-/// One browser plays a few moves each of Koi-Koi, Go-Stop, Schnapsen and Oicho-Kabu (a banker
-/// game) against bots; at
-/// each decision the page is laid out on a phone's screen and a laptop's, checked for
-/// overlapping boxes and a hand out of view, and saved as a screenshot (to a temporary folder
-/// only). Each move marks the cards it would take while it has the focus, and one move of each
+/// One browser plays a few moves each of Koi-Koi, Go-Stop, Schnapsen, Oicho-Kabu and Kol-ye-si
+/// (banker games) against bots; at each decision the page is laid out on a phone's screen and a
+/// laptop's, checked for overlapping boxes, a hand out of view and every card drawn with its
+/// deck's face (flower cards with their month's plant, French cards, kabufuda, Gu Pai tiles:
+/// [`FACE_PROBLEMS`]), and saved as a screenshot (to a temporary folder only). Each move marks the cards it would take while it has the focus, and one move of each
 /// game is played with the keyboard (Tab, Enter).
 #[test]
 fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
@@ -492,11 +516,12 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
         serde_json::json!({ "enabled": true }),
     );
     let mut marked = 0;
-    for (ruleset, players) in [
-        ("koikoi", "human,greedy"),
-        ("gostop", "human,greedy,greedy"),
-        ("schnapsen", "human,greedy"),
-        ("oicho-kabu", "human,greedy,greedy"),
+    for (ruleset, players, style) in [
+        ("koikoi", "human,greedy", "art-hanafuda"),
+        ("gostop", "human,greedy,greedy", "art-hanafuda"),
+        ("schnapsen", "human,greedy", "art-french"),
+        ("oicho-kabu", "human,greedy,greedy", "art-kabufuda"),
+        ("kolyesi", "human,greedy,greedy", "art-domino"),
     ] {
         let url = format!("{}?ruleset={ruleset}&players={players}&hands=1", served.url);
         // The old page is marked, so that the new one is told from it.
@@ -526,6 +551,16 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
                     serde_json::json!([]),
                     "{ruleset}, decision {decision}, {width}x{height} (screenshots in {})",
                     shots.display()
+                );
+                let faces = page.eval(FACE_PROBLEMS);
+                assert_eq!(
+                    faces["problems"],
+                    serde_json::json!([]),
+                    "{ruleset}, decision {decision}, {width}x{height}: card faces"
+                );
+                assert!(
+                    faces["styles"][style].as_u64() > Some(0),
+                    "{ruleset}: cards drawn in {style}: {faces}"
                 );
             }
             if page.eval("document.querySelector('[data-move]') !== null") != true {
