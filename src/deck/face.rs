@@ -739,4 +739,75 @@ mod tests {
         assert!(f.contains("art-text") && f.contains("&lt;b&gt;&amp;"));
         assert!(!f.contains("<b>"));
     }
+
+    /// A deck file's `art` and `mark`: read, drawn, and each wrong word an error at it with the
+    /// words it could be.
+    #[test]
+    fn a_deck_files_art_and_marks_are_read_and_checked() {
+        let file = |art: &str, suit_mark: &str, card_mark: &str| {
+            format!(
+                "[deck]\nid = \"mine\"\n{art}\n[[suit]]\nid = \"willow\"\n{suit_mark}\n\
+                 cards = [ {{ id = \"willow-rainman\", {card_mark} }}, {{ id = \"willow-1\" }} ]\n"
+            )
+        };
+        let load = |text: String| {
+            crate::ruleset::load_deck_buffer(std::path::Path::new("mine.toml"), &text)
+        };
+        let good = load(file(
+            "art = \"hanafuda\"",
+            "mark = \"willow\"",
+            "mark = \"rain\"",
+        ));
+        let d = good.value.expect("the deck loads");
+        assert_eq!(d.art, Some(ArtStyle::Hanafuda));
+        assert_eq!(d.suits[0].mark.as_deref(), Some("willow"));
+        assert_eq!(d.cards[0].mark.as_deref(), Some("rain"));
+        assert_eq!(d.cards[1].mark, None);
+        assert!(svg(&d, CardId(0)).contains("data-mark=\"rain\""));
+        assert!(
+            svg(&d, CardId(1)).contains("data-mark=\"plain\""),
+            "plain by default"
+        );
+        let errors = |text: String| -> Vec<(String, Option<String>)> {
+            load(text)
+                .diagnostics
+                .into_iter()
+                .map(|e| (e.message, e.help))
+                .collect()
+        };
+        let art = errors(file("art = \"ukiyoe\"", "", ""));
+        assert_eq!(art[0].0, "`ukiyoe` is not a style of card faces");
+        assert_eq!(
+            art[0].1.as_deref(),
+            Some("`art` is one of: hanafuda, french, italian, kabufuda, domino")
+        );
+        let suit = errors(file("art = \"french\"", "mark = \"willow\"", ""));
+        assert_eq!(suit[0].0, "`willow` is not a suit mark");
+        assert!(
+            suit[0]
+                .1
+                .as_deref()
+                .unwrap()
+                .ends_with("hearts, diamonds, spades, clubs")
+        );
+        let card = errors(file("art = \"hanafuda\"", "", "mark = \"moon\""));
+        assert_eq!(card[0].0, "`moon` is not a card mark");
+        let bare = errors(file("", "", "mark = \"rain\""));
+        assert_eq!(
+            bare[0].1.as_deref(),
+            Some("a `mark` needs the deck's `art`, the style that draws it")
+        );
+    }
+
+    /// The key reference's list of styles is the loader's.
+    #[test]
+    fn the_key_reference_lists_every_art_style() {
+        let key = crate::ruleset::keys::DECK
+            .keys
+            .iter()
+            .find(|k| k.name == "art")
+            .expect("`art` is documented");
+        let names: Vec<&str> = ArtStyle::ALL.iter().map(|(n, _)| *n).collect();
+        assert_eq!(key.values, &names[..]);
+    }
 }
