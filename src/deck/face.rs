@@ -80,7 +80,7 @@ pub fn svg(deck: &Deck, card: CardId) -> String {
         None => ("text", generated(deck, card)),
     };
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 40 56\" class=\"face art-{style}\" \
+        "<svg viewBox=\"0 0 40 56\" class=\"face art-{style}\" \
          aria-hidden=\"true\" font-family=\"DejaVu Sans, system-ui, sans-serif\">{body}</svg>"
     )
 }
@@ -589,7 +589,7 @@ fn kabufuda(deck: &Deck, card: CardId) -> String {
 fn domino(deck: &Deck, card: CardId) -> String {
     let suit = deck.suit_of(card);
     let mut out = String::from(
-        "<rect x=\"2\" y=\"1\" width=\"36\" height=\"54\" rx=\"5\" fill=\"#1c1c1c\" stroke=\"#000\" stroke-width=\"1\"/>\
+        "<rect x=\"2\" y=\"1\" width=\"36\" height=\"54\" rx=\"5\" fill=\"#1c1c1c\" stroke=\"#0a0a0a\" stroke-width=\"1\"/>\
          <path d=\"M7 28 h26\" stroke=\"#9e9e9e\" stroke-width=\"0.8\"/>",
     );
     let halves: Vec<u32> = suit

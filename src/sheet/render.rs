@@ -196,7 +196,8 @@ code { font: 8pt 'DejaVu Sans Mono', monospace; }
 .crib { columns: 3; column-gap: 6mm; margin: 2pt 0; }
 .crib div { break-inside: avoid; margin: 0 0 1pt; }
 .crib .suit { display: inline-block; width: 22mm; font-size: 7.5pt; vertical-align: middle; }
-.tile { display: inline-block; width: 8mm; height: 11.2mm; margin: 0 0.5mm 0.5mm 0; vertical-align: middle; }
+.tile { display: inline-block; width: 4mm; height: 5.6mm; margin: 0 0.4mm 0 0; vertical-align: middle; }
+.crib .tile { width: 5mm; height: 7mm; }
 .tile svg { width: 100%; height: 100%; display: block; }
 .tiles { display: inline; margin-left: 2pt; }
 .need { font-size: 7pt; color: #444; }";

@@ -529,6 +529,7 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
             "window.left = true; location.href = {}",
             serde_json::json!(url)
         ));
+        let mut drawn = 0;
         for decision in 0..3 {
             assert!(
                 page.wait_until(
@@ -558,10 +559,12 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
                     serde_json::json!([]),
                     "{ruleset}, decision {decision}, {width}x{height}: card faces"
                 );
+                let styles = faces["styles"].as_object().expect("the faces' styles");
                 assert!(
-                    faces["styles"][style].as_u64() > Some(0),
-                    "{ruleset}: cards drawn in {style}: {faces}"
+                    styles.keys().all(|k| k == style),
+                    "{ruleset}: every card drawn in {style}: {faces}"
                 );
+                drawn += styles.get(style).and_then(|n| n.as_u64()).unwrap_or(0);
             }
             if page.eval("document.querySelector('[data-move]') !== null") != true {
                 break; // The game is over.
@@ -606,6 +609,7 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
                 "{ruleset}: the move is answered"
             );
         }
+        assert!(drawn > 0, "{ruleset}: cards drawn in {style}");
         let text = page.eval("document.getElementById('log').innerText");
         assert!(
             text.as_str().is_some_and(|t| !t.is_empty()),

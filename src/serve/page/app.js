@@ -40,7 +40,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const faces = {};
 function cardFace(id, c) {
   if (!(id in faces)) {
-    const parsed = c.svg && new DOMParser().parseFromString(c.svg, "image/svg+xml").documentElement;
+    // Parsed as HTML parses an inline <svg> (as the rule sheet holds it): SVG elements.
+    const parsed = c.svg && new DOMParser().parseFromString(c.svg, "text/html").body.firstElementChild;
     faces[id] = parsed && parsed.namespaceURI === SVG ? parsed : null;
   }
   if (faces[id]) return document.importNode(faces[id], true);
