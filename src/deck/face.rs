@@ -91,7 +91,7 @@ fn generated(deck: &Deck, card: CardId) -> String {
     let suit = deck.suit_of(card);
     let c = deck.card(card);
     let ink = ink(suit.colour);
-    let tone = TONES[crate::front::board::tone(deck, card) % TONES.len()];
+    let tone = TONES[deck.tone(card) % TONES.len()];
     let size = if c.face.chars().count() > 3 {
         10.0
     } else {

@@ -300,6 +300,17 @@ impl Deck {
         .with_suit_cards()
     }
 
+    /// The position of `card`'s first kind among the deck's kinds (0 for a card of none): the
+    /// colour of its tile on the terminal and of its text face, so that brights, animals,
+    /// ribbons and plains differ.
+    pub fn tone(&self, card: CardId) -> usize {
+        self.card(card)
+            .kinds
+            .first()
+            .and_then(|k| self.kinds.iter().position(|d| &d.id == k))
+            .unwrap_or(0)
+    }
+
     /// Every card of the deck.
     pub fn all(&self) -> CardSet {
         CardSet::first(self.cards.len())
