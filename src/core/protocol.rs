@@ -48,6 +48,10 @@ pub struct CardInfo {
     /// Its colour: the position of its first kind among the deck's kinds, so that brights,
     /// animals, ribbons and plains differ (the terminal tables colour tiles the same way).
     pub tone: usize,
+    /// Its face drawn as an SVG element ([`crate::deck::face::svg`]): sent to the browser's
+    /// table, absent for a program seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub svg: Option<String>,
 }
 
 /// The first message: the game, the seat and the deck.
@@ -417,6 +421,7 @@ fn hello_to(ruleset: &Ruleset, seat: Option<Seat>, seats: usize) -> Hello {
                     .first()
                     .and_then(|k| deck.kinds.iter().position(|d| &d.id == k))
                     .unwrap_or(0),
+                svg: None,
             }
         })
         .collect();

@@ -12,6 +12,7 @@
 //! ```
 
 mod card_set;
+pub mod face;
 
 pub use card_set::{CardBits, CardId, CardSet, CardSetIter};
 
@@ -69,6 +70,9 @@ pub struct Card {
     pub suit: usize,
     /// Names of the kinds the card belongs to, in deck order.
     pub kinds: Vec<String>,
+    /// What its drawn face shows in the deck's [`Deck::art`] (`bright`, `poem`): one of
+    /// [`ArtStyle::card_marks`], when the deck file gives one. Display only.
+    pub mark: Option<String>,
 }
 
 /// The most characters a tile's line shows (a suit's `short`, a card's `face`).
@@ -77,6 +81,76 @@ pub const TILE_WIDTH: usize = 6;
 /// The colours a suit's mark may be drawn in (`colour` in a deck's `[[suit]]`): names every
 /// table can show, the browser's and the terminal's.
 pub const SUIT_COLOURS: &[&str] = &["red", "black", "blue", "green", "gold", "purple"];
+
+/// How a deck's card faces are drawn (`art` in a deck file's `[deck]`): each style reads the
+/// suit's and the card's `mark` (and, for some, the tile's text) to draw its faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArtStyle {
+    /// Flower cards (hanafuda, hwatu): the suit's plant, the card's bright, animal, ribbon or
+    /// plain mark.
+    Hanafuda,
+    /// French cards: the suit's pips (`hearts`), the card's rank from its face (`A`, `7`, `K`).
+    French,
+    /// Italian cards: the suit's marks (`coins`), the card's rank from its face.
+    Italian,
+    /// Kabufuda: the card's numeral from its face.
+    Kabufuda,
+    /// Chinese domino tiles: the two halves' pips from the suit's short name (`6:6`).
+    Domino,
+}
+
+impl ArtStyle {
+    /// Every style with its name in a deck file.
+    pub const ALL: &[(&str, ArtStyle)] = &[
+        ("hanafuda", ArtStyle::Hanafuda),
+        ("french", ArtStyle::French),
+        ("italian", ArtStyle::Italian),
+        ("kabufuda", ArtStyle::Kabufuda),
+        ("domino", ArtStyle::Domino),
+    ];
+
+    /// The style's name in a deck file.
+    pub fn name(self) -> &'static str {
+        ArtStyle::ALL
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map_or("", |(n, _)| n)
+    }
+
+    /// The marks a suit of this style may have.
+    pub fn suit_marks(self) -> &'static [&'static str] {
+        match self {
+            ArtStyle::Hanafuda => &[
+                "pine",
+                "plum",
+                "cherry",
+                "wisteria",
+                "iris",
+                "peony",
+                "clover",
+                "pampas",
+                "chrysanthemum",
+                "maple",
+                "willow",
+                "paulownia",
+                "bonus",
+            ],
+            ArtStyle::French => &["hearts", "diamonds", "spades", "clubs"],
+            ArtStyle::Italian => &["coins", "cups", "swords", "batons"],
+            ArtStyle::Kabufuda | ArtStyle::Domino => &[],
+        }
+    }
+
+    /// The marks a card of this style may have.
+    pub fn card_marks(self) -> &'static [&'static str] {
+        match self {
+            ArtStyle::Hanafuda => &[
+                "bright", "rain", "animal", "poem", "blue", "ribbon", "plain", "double", "triple",
+            ],
+            _ => &[],
+        }
+    }
+}
 
 /// A suit: the month of a hanafuda card, the face of a domino tile.
 #[derive(Clone, Debug)]
@@ -97,6 +171,10 @@ pub struct Suit {
     /// Other names players use for the suit (`bells` for diamonds), accepted as input: as the
     /// suit in `suit:n`, and in place of the suit's id at the start of a card id.
     pub aliases: Vec<String>,
+    /// What its cards' drawn faces show of the suit in the deck's [`Deck::art`] (the plant
+    /// `pine`, the French `hearts`): one of [`ArtStyle::suit_marks`], when the deck file gives
+    /// one. Display only.
+    pub mark: Option<String>,
 }
 
 /// A kind (tag) of card: `bright`, `animal`, `civil`, ...
@@ -136,6 +214,9 @@ pub struct Deck {
     pub suit_word: Option<String>,
     /// The optional cards (bonus cards) the deck file marks; a ruleset keeps those it names.
     pub optional: CardSet,
+    /// How its cards' faces are drawn (the deck file's `art`); `None` draws each card's
+    /// suit and face as text. Display only.
+    pub art: Option<ArtStyle>,
     /// Each card's suit as a set, by card index: what [`Deck::same_suit`] answers with one
     /// load, as matching asks it several times a turn.
     pub(crate) suit_cards: Vec<CardSet>,
@@ -154,6 +235,7 @@ impl Deck {
             attributes: Vec::new(),
             suit_word: None,
             optional: CardSet::EMPTY,
+            art: None,
             suit_cards: Vec::new(),
         }
     }
@@ -212,9 +294,21 @@ impl Deck {
                 .collect(),
             suit_word: self.suit_word.clone(),
             optional: remap(self.optional),
+            art: self.art,
             suit_cards: Vec::new(),
         }
         .with_suit_cards()
+    }
+
+    /// The position of `card`'s first kind among the deck's kinds (0 for a card of none): the
+    /// colour of its tile on the terminal and of its text face, so that brights, animals,
+    /// ribbons and plains differ.
+    pub fn tone(&self, card: CardId) -> usize {
+        self.card(card)
+            .kinds
+            .first()
+            .and_then(|k| self.kinds.iter().position(|d| &d.id == k))
+            .unwrap_or(0)
     }
 
     /// Every card of the deck.

@@ -9,11 +9,7 @@ use crate::deck::{CardId, CardSet, Deck};
 /// A card's colour, the same on the line screen and the full-screen table: the position of its
 /// first kind among the deck's kinds (so brights, animals, ribbons and plains differ).
 pub fn tone(deck: &Deck, card: CardId) -> usize {
-    deck.card(card)
-        .kinds
-        .first()
-        .and_then(|k| deck.kinds.iter().position(|d| &d.id == k))
-        .unwrap_or(0)
+    deck.tone(card)
 }
 
 /// A card drawn as a small tile.

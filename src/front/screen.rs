@@ -15,6 +15,21 @@ use std::fmt::Write as _;
 /// ANSI colours given to a card by the position of its first kind in the deck's kinds.
 const PALETTE: &[&str] = &["1;33", "32", "31", "2", "34", "35", "36", "1;34"];
 
+/// The ANSI colour of a card: its suit's colour where the deck gives one (red hearts and
+/// diamonds, spades and clubs in the terminal's own text colour, bold, as black would vanish on
+/// a dark terminal), else the colour of its first kind (brights, animals, ribbons and plains).
+fn ansi_colour(deck: &Deck, card: CardId) -> &'static str {
+    match deck.suit_of(card).colour {
+        Some("red") => "31",
+        Some("black") => "1",
+        Some("blue") => "34",
+        Some("green") => "32",
+        Some("gold") => "33",
+        Some("purple") => "35",
+        _ => PALETTE[super::board::tone(deck, card) % PALETTE.len()],
+    }
+}
+
 /// How to draw cards and who sits where.
 #[derive(Clone, Debug)]
 pub struct Style {
@@ -89,8 +104,7 @@ impl Style {
         if !self.color {
             return text.to_string();
         }
-        let tone = super::board::tone(deck, card);
-        format!("\x1b[{}m{text}\x1b[0m", PALETTE[tone % PALETTE.len()])
+        format!("\x1b[{}m{text}\x1b[0m", ansi_colour(deck, card))
     }
 
     /// A card's short form: its name, coloured.
@@ -1198,6 +1212,33 @@ mod tests {
         assert!(
             text.contains(&format!("build of {} (yours): ", b.value)),
             "{text}"
+        );
+    }
+
+    /// French cards are coloured by suit on a terminal (red hearts, spades in the text colour,
+    /// bold), flower cards by kind.
+    #[test]
+    fn french_cards_are_coloured_by_suit_and_flower_cards_by_kind() {
+        let style = Style {
+            color: true,
+            labels: Vec::new(),
+            brief: false,
+        };
+        let french = ruleset::load_deck("french-52").value.unwrap();
+        let card = |d: &Deck, id: &str| d.card_by_id(id).unwrap();
+        assert_eq!(
+            style.name(&french, card(&french, "hearts-king")),
+            "\x1b[31mKing of Hearts\x1b[0m"
+        );
+        assert_eq!(
+            style.name(&french, card(&french, "spades-two")),
+            "\x1b[1mTwo of Spades\x1b[0m"
+        );
+        let flowers = ruleset::load_deck("hanafuda").value.unwrap();
+        // The crane's first kind is `bright`, the first of the deck's kinds: palette 0.
+        assert_eq!(
+            style.name(&flowers, card(&flowers, "pine-crane")),
+            "\x1b[1;33mCrane and Sun\x1b[0m"
         );
     }
 

@@ -3,7 +3,7 @@
 use super::keys;
 use super::reader::{Str, TableReader};
 use super::toml_tree::Table;
-use crate::deck::{Attribute, Card, CardId, CardSet, Deck, Kind, Suit, TILE_WIDTH};
+use crate::deck::{ArtStyle, Attribute, Card, CardId, CardSet, Deck, Kind, Suit, TILE_WIDTH};
 use crate::diag::{Diagnostic, Loc, did_you_mean};
 use crate::expr::FUNCTIONS;
 use std::collections::HashMap;
@@ -61,7 +61,28 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
     let kind_names = h.strings("kinds", errors);
     let attr_names = h.strings("attributes", errors);
     let packs = h.int("packs", errors);
+    let art = h.string("art", errors);
     h.finish(errors);
+    let art = art.and_then(|a| {
+        let found = ArtStyle::ALL
+            .iter()
+            .find(|(n, _)| *n == a.text)
+            .map(|(_, s)| *s);
+        if found.is_none() {
+            let all: Vec<&str> = ArtStyle::ALL.iter().map(|(n, _)| *n).collect();
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "`{}` is not a style of card faces",
+                        crate::diag::escape_control(a.text)
+                    ),
+                    a.loc.clone(),
+                )
+                .with_help(Some(format!("`art` is one of: {}", all.join(", ")))),
+            );
+        }
+        found
+    });
     // How many identical packs the deck is made of: each suit holds its listed cards, then their
     // copies pack by pack (ids `<id>-p2`, `<id>-p3`, ...; same name, suit, kinds and attributes).
     let copies = match packs {
@@ -130,6 +151,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         let colour = s.string("colour", errors);
         let size = s.int("size", errors);
         let aliases = s.strings("aliases", errors);
+        let suit_mark = s.string("mark", errors);
         let card_items = s.tables("cards", errors);
         if suit_table.get("cards").is_none() {
             s.missing("cards", errors);
@@ -148,6 +170,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             let ckinds = c.strings("kinds", errors);
             let face = c.string("face", errors);
             let optional = c.boolean("optional", errors).is_some_and(|(b, _)| b);
+            let card_mark = c.string("mark", errors);
             let mut values = Vec::new();
             for (i, a) in attributes.iter().enumerate() {
                 let key = a.id.as_str();
@@ -203,6 +226,13 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
                 name: cname.map_or_else(|| cid.text.to_string(), |n| n.text.to_string()),
                 suit: suit_index,
                 kinds: card_kinds,
+                mark: art_mark(
+                    card_mark.as_ref(),
+                    art,
+                    "card",
+                    ArtStyle::card_marks,
+                    errors,
+                ),
             });
         }
         // The other packs' copies of this suit's cards, after its listed ones.
@@ -288,6 +318,13 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             name: sname.map_or_else(|| sid.text.to_string(), |n| n.text.to_string()),
             number: suit_index as u32 + 1,
             cards: suit_cards,
+            mark: art_mark(
+                suit_mark.as_ref(),
+                art,
+                "suit",
+                ArtStyle::suit_marks,
+                errors,
+            ),
         });
     }
     for a in &mut attributes {
@@ -328,10 +365,49 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
             attributes,
             suit_word: suit_word.map(|w| w.text.to_string()),
             optional: optional_cards,
+            art,
             suit_cards: Vec::new(),
         }
         .with_suit_cards(),
     )
+}
+
+/// A suit's or a card's `mark`: one of the marks the deck's `art` style draws for a `what`
+/// (`suit`, `card`), else an error (a mark without `art` too: nothing would draw it).
+fn art_mark(
+    given: Option<&Str>,
+    art: Option<ArtStyle>,
+    what: &str,
+    marks: fn(ArtStyle) -> &'static [&'static str],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let given = given?;
+    let known = art.map_or(&[][..], marks);
+    if known.contains(&given.text) {
+        return Some(given.text.to_string());
+    }
+    let help = match art {
+        None => "a `mark` needs the deck's `art`, the style that draws it".to_string(),
+        Some(style) if known.is_empty() => {
+            format!("`{}` faces draw no {what} marks", style.name())
+        }
+        Some(style) => format!(
+            "a {what}'s mark in `{}` faces is one of: {}",
+            style.name(),
+            known.join(", ")
+        ),
+    };
+    errors.push(
+        Diagnostic::error(
+            format!(
+                "`{}` is not a {what} mark",
+                crate::diag::escape_control(given.text)
+            ),
+            given.loc.clone(),
+        )
+        .with_help(Some(help)),
+    );
+    None
 }
 
 pub(super) fn unknown_kind(k: &Str, kinds: &[Kind]) -> Diagnostic {

@@ -1697,6 +1697,14 @@ pub static DECK: TableDef = table(
             Int,
             "Identical packs the deck is made of, 1 to 8 (default 1): the cards listed are one pack; each suit holds them, then their copies (ids `<id>-p2`, `<id>-p3`, ..., alike in everything else).",
         ),
+        KeyDef {
+            values: &["hanafuda", "french", "italian", "kabufuda", "domino"],
+            ..key(
+                "art",
+                String,
+                "How the browser and the HTML rule sheet draw its card faces (display only): `hanafuda` (flower cards: the suit's plant, the card's mark), `french` and `italian` (the suit's pips, the rank from the card's `face`), `kabufuda` (the numeral from `face`), `domino` (two halves of pips from the suit's `short`, `6:6`). Without it, a face shows the suit's `short` and the card's `face` as text.",
+            )
+        },
     ],
 );
 
@@ -1722,6 +1730,11 @@ pub static SUIT: TableDef = table(
             "The colour the suit's mark is drawn in, at the table and on card faces: `red`, `black`, `blue`, `green`, `gold` or `purple` (display only; French hearts and diamonds `red`).",
         ),
         key("size", Int, "Cards in this suit."),
+        key(
+            "mark",
+            String,
+            "What the deck's `art` draws for this suit (display only): in `hanafuda` its plant (`pine`, `plum`, `cherry`, `wisteria`, `iris`, `peony`, `clover`, `pampas`, `chrysanthemum`, `maple`, `willow`, `paulownia`) or `bonus`; in `french` `hearts`, `diamonds`, `spades` or `clubs`; in `italian` `coins`, `cups`, `swords` or `batons`.",
+        ),
         key(
             "aliases",
             Strings,
@@ -1750,6 +1763,11 @@ pub static CARD: TableDef = TableDef {
                 "optional",
                 Bool,
                 "An optional card (a bonus card): in play only when a ruleset's `optional_cards` names it.",
+            ),
+            key(
+                "mark",
+                String,
+                "What the deck's `hanafuda` art draws on the card (display only): `bright` (a red sun), `rain` (the Rain Man's bright), `animal`, `poem` (a red ribbon with writing), `blue` (a blue ribbon), `ribbon` (a plain red ribbon), `plain`, `double` or `triple` (a junk card counted two or three times). Default: `plain`.",
             ),
         ],
     )

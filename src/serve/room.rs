@@ -458,12 +458,17 @@ impl Room {
         }
     }
 
-    /// The first message of a connection: the game, the seat (none for a spectator), the deck.
+    /// The first message of a connection: the game, the seat (none for a spectator), the deck
+    /// with each card's face drawn (the page shows these faces; a program seat's hello has none).
     pub fn hello(&self, viewer: Viewer) -> String {
-        let hello = match viewer {
+        let mut hello = match viewer {
             Viewer::Seat(seat) => protocol::hello(self.game.ruleset(), seat, self.game.seats()),
             Viewer::Spectator => protocol::hello_spectator(self.game.ruleset(), self.game.seats()),
         };
+        let deck = &self.game.ruleset().deck;
+        for (card, info) in deck.all().iter().zip(&mut hello.cards) {
+            info.svg = Some(crate::deck::face::svg(deck, card));
+        }
         serde_json::to_string(&hello).unwrap_or_default()
     }
 

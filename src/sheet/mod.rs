@@ -36,8 +36,8 @@ pub struct Sheet {
     pub yaku_tiles: Vec<(String, Vec<Tile>, u32)>,
 }
 
-/// A card as the HTML sheet draws it, from the deck's data: its suit's short name over its
-/// face, coloured by its first kind, as the play screen's tiles show it.
+/// A card as the HTML sheet draws it, from the deck's data: its face drawn as the browser's
+/// table draws it ([`crate::deck::face::svg`]), its name and kinds on hover.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tile {
     /// The suit's short name (`Jan`).
@@ -46,8 +46,10 @@ pub struct Tile {
     pub face: String,
     /// The card's name, for a tooltip (`Crane and Sun`).
     pub name: String,
-    /// Its first kind (`bright`), which colours it; empty for none.
+    /// Its first kind (`bright`), named on hover; empty for none.
     pub kind: String,
+    /// Its face as an SVG element, the same as the browser's table shows.
+    pub svg: String,
 }
 
 /// One section of a sheet: a heading and its rules.
@@ -405,6 +407,7 @@ fn gather(ruleset: &Ruleset) -> Sheet {
             face: c.face.clone(),
             name: c.name.clone(),
             kind: c.kinds.first().cloned().unwrap_or_default(),
+            svg: crate::deck::face::svg(&ruleset.deck, card),
         }
     };
     let deck_tiles = ruleset

@@ -196,8 +196,9 @@ code { font: 8pt 'DejaVu Sans Mono', monospace; }
 .crib { columns: 3; column-gap: 6mm; margin: 2pt 0; }
 .crib div { break-inside: avoid; margin: 0 0 1pt; }
 .crib .suit { display: inline-block; width: 22mm; font-size: 7.5pt; vertical-align: middle; }
-.tile { display: inline-block; min-width: 7mm; border: 0.6pt solid #555; border-radius: 1mm; padding: 0.3mm 0.4mm; margin: 0 0.5mm 0.5mm 0; font: 5.5pt/1.15 'DejaVu Sans', sans-serif; text-align: center; vertical-align: middle; }
-.tile b { display: block; font-weight: bold; }
+.tile { display: inline-block; width: 4mm; height: 5.6mm; margin: 0 0.4mm 0 0; vertical-align: middle; }
+.crib .tile { width: 5mm; height: 7mm; }
+.tile svg { width: 100%; height: 100%; display: block; }
 .tiles { display: inline; margin-left: 2pt; }
 .need { font-size: 7pt; color: #444; }";
 
@@ -300,25 +301,15 @@ fn html_deck(out: &mut String, sheet: &Sheet, section: &super::Section) {
     out.push_str("</div>\n</section>\n");
 }
 
-/// One card: its suit's short name over its face, in its kind's colour, named on hover.
+/// One card: its face as the browser's table draws it, named (with its suit's short name, its
+/// face and its first kind) on hover and to a screen reader.
 fn tile_html(tile: &Tile) -> String {
+    let label = html_escape(&format!(
+        "{} ({} {}; {})",
+        tile.name, tile.suit, tile.face, tile.kind
+    ));
     format!(
-        "<span class=\"tile\" style=\"background: {}\" title=\"{}\"><b>{}</b>{}</span>",
-        kind_colour(&tile.kind),
-        html_escape(&format!("{} ({})", tile.name, tile.kind)),
-        html_escape(&tile.suit),
-        html_escape(&tile.face)
+        "<span class=\"tile\" title=\"{label}\" role=\"img\" aria-label=\"{label}\">{}</span>",
+        tile.svg
     )
-}
-
-/// A light colour for a kind, the same for the same kind on every sheet: a hue from the
-/// kind's name; white for a card of no kind.
-fn kind_colour(kind: &str) -> String {
-    if kind.is_empty() {
-        return "white".to_string();
-    }
-    let hash = kind.bytes().fold(2_166_136_261_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(16_777_619)
-    });
-    format!("hsl({}, 70%, 86%)", hash % 360)
 }

@@ -426,6 +426,40 @@ const LAYOUT_PROBLEMS: &str = r##"(() => {
   return problems;
 })()"##;
 
+/// What is wrong with the cards' faces: every face-up card of the page drawn as an SVG face
+/// (`deck::face`, sent in hello) that fills its tile, neither cut nor too small to read; a
+/// bundled deck's card never in the text face of a deck without `art`; each flower card with
+/// its month's plant (`.motif`). The number of faces of each style is returned with them.
+const FACE_PROBLEMS: &str = r##"(() => {
+  const problems = [], styles = {};
+  for (const c of document.querySelectorAll(".card:not(.back)")) {
+    const f = c.querySelector(":scope > svg.face");
+    if (!f) { problems.push("no SVG face: " + c.dataset.card); continue; }
+    const style = [...f.classList].find((k) => k.startsWith("art-")) || "none";
+    styles[style] = (styles[style] || 0) + 1;
+    const r = c.getBoundingClientRect(), s = f.getBoundingClientRect();
+    if (s.width < 20 || s.height < 28 || s.left < r.left - 0.5 || s.right > r.right + 0.5 ||
+        s.top < r.top - 0.5 || s.bottom > r.bottom + 0.5) {
+      problems.push("face cut or too small: " + c.dataset.card + " " + s.width + "x" + s.height);
+    }
+    if (style === "art-text" || style === "none") problems.push("no drawn face: " + c.dataset.card);
+    if (style === "art-hanafuda" && !f.querySelector(".motif[data-plant]")) {
+      problems.push("no month motif: " + c.dataset.card);
+    }
+  }
+  return { problems, styles };
+})()"##;
+
+/// The `key=value` pairs of a link's fragment (`#room=...&token=...`).
+fn url_fragment(link: &str) -> std::collections::HashMap<String, String> {
+    let fragment = link.split_once('#').map_or("", |(_, f)| f);
+    fragment
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 /// The two screens the layout is checked on: a phone's (390x844) and a laptop's (1280x800).
 const SCREENS: [(u32, u32, bool); 2] = [(390, 844, true), (1280, 800, false)];
 
@@ -472,11 +506,11 @@ impl Browser {
     }
 }
 
-/// One browser plays a few moves each of Koi-Koi, Go-Stop, Schnapsen and Oicho-Kabu (a banker
-/// game) against bots; at
-/// each decision the page is laid out on a phone's screen and a laptop's, checked for
-/// overlapping boxes and a hand out of view, and saved as a screenshot (to a temporary folder
-/// only). Each move marks the cards it would take while it has the focus, and one move of each
+/// One browser plays a few moves each of Koi-Koi, Go-Stop, Schnapsen, Oicho-Kabu and Kol-ye-si
+/// (banker games) against bots; at each decision the page is laid out on a phone's screen and a
+/// laptop's, checked for overlapping boxes, a hand out of view and every card drawn with its
+/// deck's face (flower cards with their month's plant, French cards, kabufuda, Gu Pai tiles:
+/// [`FACE_PROBLEMS`]), and saved as a screenshot (to a temporary folder only). Each move marks the cards it would take while it has the focus, and one move of each
 /// game is played with the keyboard (Tab, Enter).
 #[test]
 fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
@@ -492,11 +526,12 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
         serde_json::json!({ "enabled": true }),
     );
     let mut marked = 0;
-    for (ruleset, players) in [
-        ("koikoi", "human,greedy"),
-        ("gostop", "human,greedy,greedy"),
-        ("schnapsen", "human,greedy"),
-        ("oicho-kabu", "human,greedy,greedy"),
+    for (ruleset, players, style) in [
+        ("koikoi", "human,greedy", "art-hanafuda"),
+        ("gostop", "human,greedy,greedy", "art-hanafuda"),
+        ("schnapsen", "human,greedy", "art-french"),
+        ("oicho-kabu", "human,greedy,greedy", "art-kabufuda"),
+        ("kolyesi", "human,greedy,greedy", "art-domino"),
     ] {
         let url = format!("{}?ruleset={ruleset}&players={players}&hands=1", served.url);
         // The old page is marked, so that the new one is told from it.
@@ -504,6 +539,7 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
             "window.left = true; location.href = {}",
             serde_json::json!(url)
         ));
+        let mut drawn = 0;
         for decision in 0..3 {
             assert!(
                 page.wait_until(
@@ -527,6 +563,18 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
                     "{ruleset}, decision {decision}, {width}x{height} (screenshots in {})",
                     shots.display()
                 );
+                let faces = page.eval(FACE_PROBLEMS);
+                assert_eq!(
+                    faces["problems"],
+                    serde_json::json!([]),
+                    "{ruleset}, decision {decision}, {width}x{height}: card faces"
+                );
+                let styles = faces["styles"].as_object().expect("the faces' styles");
+                assert!(
+                    styles.keys().all(|k| k == style),
+                    "{ruleset}: every card drawn in {style}: {faces}"
+                );
+                drawn += styles.get(style).and_then(|n| n.as_u64()).unwrap_or(0);
             }
             if page.eval("document.querySelector('[data-move]') !== null") != true {
                 break; // The game is over.
@@ -571,6 +619,24 @@ fn the_table_is_laid_out_on_a_phone_and_a_laptop() {
                 "{ruleset}: the move is answered"
             );
         }
+        // Every card of the deck comes with its face in hello (read here as a spectator, by the
+        // page's watch link): a banker game's seat may see no card face up in three decisions.
+        let watch = page.eval("document.getElementById('watch-link').href");
+        let watch = url_fragment(watch.as_str().expect("a watch link"));
+        let mut spectator = served.connect(&watch["room"], &watch["token"]);
+        let hello: serde_json::Value =
+            serde_json::from_str(&spectator.read().unwrap().into_text().unwrap()).unwrap();
+        let cards = hello["cards"].as_array().expect("hello's cards");
+        assert!(
+            cards.iter().all(|c| c["svg"]
+                .as_str()
+                .is_some_and(|f| f.contains(&format!("class=\"face {style}\"")))),
+            "{ruleset}: every card of hello is drawn in {style}"
+        );
+        assert!(
+            drawn > 0 || ruleset == "oicho-kabu" || ruleset == "kolyesi",
+            "{ruleset}: cards drawn in {style}"
+        );
         let text = page.eval("document.getElementById('log').innerText");
         assert!(
             text.as_str().is_some_and(|t| !t.is_empty()),

@@ -33,39 +33,26 @@ let myToken = null;
 
 function status(text) { $("status").textContent = text; }
 
-// Card faces are drawn here, from the deck's data (no picture files): a card's face is an SVG
-// with its suit's mark in the suit's colour (the deck's `colour`: red hearts, black spades) at
-// the corners, its face in the middle, and a band in the colour of its first kind (brights,
-// animals, ribbons and plains differ, as on the terminal table).
+// Card faces are drawn by the server from the deck's data (`deck::face`, the same faces as the
+// HTML rule sheet's): each card of hello carries its face as an SVG element, parsed here once.
+// A card the hello does not describe gets a plain face with its id.
 const SVG = "http://www.w3.org/2000/svg";
-const INKS = { red: "#c62828", black: "#1b1b1b", blue: "#1f5fbf", green: "#2e7d32",
-  gold: "#8a6500", purple: "#6a1b9a" };
-const TONES = ["#d4a017", "#2e7d32", "#b22222", "#8a8a8a", "#1f5fbf", "#8e3a9e", "#1a8f8f", "#5c7fd6"];
-function svg(tag, attributes, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-// Text that fits `width` units: squeezed when long.
-function fitted(attributes, text, width, size) {
-  const node = svg("text", { ...attributes, "font-size": size }, text);
-  if (text.length * size * 0.6 > width) {
-    node.setAttribute("textLength", width);
-    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+const faces = {};
+function cardFace(id, c) {
+  if (!(id in faces)) {
+    // Parsed as HTML parses an inline <svg> (as the rule sheet holds it): SVG elements.
+    const parsed = c.svg && new DOMParser().parseFromString(c.svg, "text/html").body.firstElementChild;
+    faces[id] = parsed && parsed.namespaceURI === SVG ? parsed : null;
   }
-  return node;
-}
-function cardFace(c) {
-  const ink = INKS[c.colour] || "#222";
-  const tone = TONES[c.tone % TONES.length];
-  const face = svg("svg", { viewBox: "0 0 40 56", class: "face", "aria-hidden": "true" });
-  face.append(
-    svg("rect", { x: 1, y: 1, width: 38, height: 54, rx: 4, fill: "#fbfaf5", stroke: tone, "stroke-width": 2 }),
-    fitted({ x: 4, y: 12, fill: ink, "font-weight": "bold" }, c.short, 32, 10),
-    fitted({ x: 20, y: 33, fill: ink, "text-anchor": "middle" }, c.face, 32, c.face.length > 3 ? 10 : 15),
-    svg("rect", { x: 4, y: 44, width: 32, height: 8, rx: 2, fill: tone }),
-  );
+  if (faces[id]) return document.importNode(faces[id], true);
+  const face = document.createElementNS(SVG, "svg");
+  face.setAttribute("viewBox", "0 0 40 56");
+  face.setAttribute("class", "face");
+  const label = document.createElementNS(SVG, "text");
+  Object.entries({ x: 20, y: 32, "text-anchor": "middle", "font-size": 9 })
+    .forEach(([k, v]) => label.setAttribute(k, v));
+  label.textContent = c.short + " " + c.face;
+  face.append(label);
   return face;
 }
 
@@ -77,7 +64,7 @@ function cardTile(id, tag = "span") {
   tile.dataset.card = id;
   tile.title = c.name + (c.suit_name ? " · " + c.suit_name : "") +
     (c.kinds.length ? " · " + c.kinds.join(", ") : "");
-  tile.append(cardFace(c));
+  tile.append(cardFace(id, c));
   tile.setAttribute("aria-label", c.name + (c.suit_name ? ", " + c.suit_name : ""));
   return tile;
 }
@@ -433,6 +420,7 @@ function join(code, token) {
     if (message.type === "hello") {
       welcomed = true;
       cards = Object.fromEntries(message.cards.map((c) => [c.id, c]));
+      for (const id of Object.keys(faces)) delete faces[id];
       // A spectator's hello names no seat.
       mySeat = Number.isInteger(message.seat) ? message.seat : null;
       document.body.dataset.watching = mySeat === null ? "yes" : "no";
