@@ -146,3 +146,32 @@ fn the_koi_koi_lesson_says_why_seven_points_are_fourteen_and_what_playing_on_ris
         "the scoring is explained once"
     );
 }
+
+#[test]
+fn the_first_bid_is_taught_with_the_auction_and_the_melds_it_leads_to() {
+    let dir = temp_dir("learn-pinochle");
+    let out = yaku(&["learn", "pinochle"])
+        .current_dir(&dir)
+        .stdin(enters(400))
+        .expect(0);
+    let s = &out.stdout;
+    // Once, before the first bid: the auction's terms and the melds with their points.
+    assert_eq!(
+        s.matches("Before this decision, the deal").count(),
+        1,
+        "{s}"
+    );
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "a bid is at least 100, then at least 10 over the last bid",
+        "the last bidder is the declarer, whose side must make the bid",
+        "Pinochle: Queen of Spades and Jack of Diamonds: 40 points",
+        "Aces around: Ace of every suit: 100 points",
+    ] {
+        assert!(flat.contains(expected), "missing `{expected}` in:\n{s}");
+    }
+    let lesson = s
+        .find("Lesson 1: your bid")
+        .expect("the first lesson is the bid");
+    assert!(s.find("Before this decision").unwrap() > lesson, "{s}");
+}

@@ -200,6 +200,8 @@ struct Teacher {
     /// Whether the scoring's multipliers were explained (at the first decision to stop or
     /// play on).
     stakes_explained: bool,
+    /// Whether the deal was explained (at the first bid or bet: an auction's terms, the melds).
+    deal_explained: bool,
 }
 
 impl Teacher {
@@ -257,6 +259,17 @@ impl Teacher {
                 if let Some(d) = r.declarations.get(i) {
                     out.push_str(&format!("- {}: {}\n", d.name, d.prompt.trim()));
                 }
+            }
+        }
+        // The first bid or bet: the rule sheet's deal, where the auction (what a bid commits
+        // its side to, who names trumps) and the melds shown after it with their points are.
+        if !self.deal_explained && legal.iter().any(|a| matches!(a, Action::Bet { .. })) {
+            self.deal_explained = true;
+            let sheet = crate::sheet::text_sheet(r);
+            if let Some(deal) = sheet_section(&sheet, "Deal") {
+                out.push_str(&format!(
+                    "Before this decision, the deal as the rule sheet gives it (what a bid or bet commits you to, and what is shown after it):\n{deal}\n"
+                ));
             }
         }
         // The first decision to stop or play on: how the rules grow a hand's points, so that
