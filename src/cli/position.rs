@@ -293,6 +293,9 @@ fn text_of(
         game.rounds(),
         scores.join(", ")
     );
+    if let Some(line) = carried_line(game, ruleset) {
+        let _ = writeln!(out, "  {line}");
+    }
     for (zone, cards) in game.zones() {
         if !cards.is_empty() {
             let _ = writeln!(out, "  {zone} ({}): {}", cards.len(), ids(ruleset, cards));
@@ -352,6 +355,50 @@ fn text_of(
     out
 }
 
+/// The values carried as the game stands, as a position writes them (`field = 2`, a list for a
+/// value per seat); `None` when the ruleset carries nothing.
+fn carried_line(game: &dyn Game, ruleset: &Ruleset) -> Option<String> {
+    let carried = game.carried();
+    if carried.is_empty() {
+        return None;
+    }
+    let values: Vec<String> = carried
+        .iter()
+        .map(|(id, values)| {
+            let per_seat = ruleset.carry.iter().any(|d| d.id == id && d.per_seat);
+            match values {
+                [one] if !per_seat => format!("{id} = {one}"),
+                _ => format!(
+                    "{id} = [{}]",
+                    values
+                        .iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        })
+        .collect();
+    Some(format!("carried: {}", values.join(", ")))
+}
+
+/// The values carried as the game stands, by id: a number for a value of the table, a list for
+/// a value per seat, as a position writes them.
+fn carried_json(game: &dyn Game, ruleset: &Ruleset) -> serde_json::Value {
+    game.carried()
+        .iter()
+        .map(|(id, values)| {
+            let per_seat = ruleset.carry.iter().any(|d| d.id == id && d.per_seat);
+            let value = match values {
+                [one] if !per_seat => serde_json::json!(one),
+                _ => serde_json::json!(values),
+            };
+            (id.to_string(), value)
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
 fn json(
     game: &dyn Game,
     ruleset: &Ruleset,
@@ -370,6 +417,7 @@ fn json(
         "hand": game.round(),
         "hands": game.rounds(),
         "scores": game.scores(),
+        "carried": carried_json(game, ruleset),
         "to_act": game.to_act(),
         "zones": zones,
         "standing": standing,
