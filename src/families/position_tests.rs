@@ -379,3 +379,32 @@ fn a_records_position_writes_the_values_carried_into_its_hand() {
     let again = start(&Position::parse(&text).unwrap(), Arc::clone(&r), false).unwrap();
     assert!(again.carried().get("field").unwrap()[0] >= 2, "{text}");
 }
+
+/// A value carried per seat is written as one number per seat, and refused otherwise.
+#[test]
+fn a_value_carried_per_seat_is_a_list_of_one_number_a_seat() {
+    let loaded = ruleset::load_str(
+        "streak.toml",
+        "[ruleset]\nid = \"streak\"\nextends = \"koikoi\"\nname = \"Streak\"\n[[carry]]\nid = \"streak\"\nname = \"Streak\"\nper_seat = true\n",
+    );
+    let r = Arc::new(
+        loaded
+            .value
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+    );
+    let at = |carried: &str| {
+        let text = format!("ruleset = \"streak.toml\"\ncarried = {{ streak = {carried} }}\n");
+        let position = Position::parse(&text).unwrap();
+        start(&position, Arc::clone(&r), false)
+            .map(|g| g.carried().get("streak").unwrap().to_vec())
+            .map_err(|e| (e.message, text[e.span.unwrap()].to_string()))
+    };
+    assert_eq!(at("[2, 0]"), Ok(vec![2, 0]));
+    let refused = Err((
+        "`streak` is carried per seat: a list of 2 whole numbers, each between -1000000000 and 1000000000".to_string(),
+        "2".to_string(),
+    ));
+    assert_eq!(at("2"), refused);
+    assert!(at("[1, 2, 3]").is_err());
+    assert!(at("[1, \"x\"]").is_err());
+}
