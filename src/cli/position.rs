@@ -71,10 +71,7 @@ pub fn run(args: &PositionArgs) -> i32 {
         Ok(g) => g,
         Err(e) => return report(e),
     };
-    // Seats named as the zones name them, in the narration too.
-    let players: Vec<String> = (0..game.seats()).map(|s| format!("seat {s}")).collect();
-    let table =
-        crate::front::fronts::for_ruleset(&ruleset, &players, players.clone(), false, false);
+    let (players, table) = seated(&ruleset, game.seats());
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
     if let Some(wanted) = &args.play {
@@ -100,35 +97,51 @@ pub fn run(args: &PositionArgs) -> i32 {
         },
         None => None,
     };
-    let moves: Vec<MoveResult> = legal
-        .iter()
-        .map(|&a| MoveResult::of(&*game, &*table, a, &players))
-        .collect();
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json(
-                &*game,
-                &ruleset,
-                &moves,
-                bot.as_ref(),
-                &table.standing(&*game)
-            ))
-            .unwrap_or_default()
-        );
-    } else {
-        print!(
-            "{}",
-            text_of(
-                &*game,
-                &ruleset,
-                &moves,
-                bot.as_ref(),
-                &table.standing(&*game)
-            )
-        );
-    }
+    let shown = Shown {
+        game: &*game,
+        ruleset: &ruleset,
+        table: &*table,
+        players: &players,
+    };
+    print!("{}", shown.report(&legal, bot.as_ref(), args.json));
     super::EXIT_OK
+}
+
+/// The seats of a position's table, named as the zones name them (`seat 0`), in the narration
+/// too, and the family's table that tells each move.
+fn seated(ruleset: &Ruleset, seats: usize) -> (Vec<String>, Box<dyn Table>) {
+    let players: Vec<String> = (0..seats).map(|s| format!("seat {s}")).collect();
+    let table = crate::front::fronts::for_ruleset(ruleset, &players, players.clone(), false, false);
+    (players, table)
+}
+
+/// A position's game as `yaku position` shows it.
+struct Shown<'a> {
+    game: &'a dyn Game,
+    ruleset: &'a Ruleset,
+    table: &'a dyn Table,
+    players: &'a [String],
+}
+
+impl Shown<'_> {
+    /// The zones, the carried values, the hand as it stands and each of the `legal` moves with
+    /// what follows it (and the bot's choice): as text, or as one JSON object.
+    fn report(&self, legal: &[Action], bot: Option<&BotChoice>, as_json: bool) -> String {
+        let moves: Vec<MoveResult> = legal
+            .iter()
+            .map(|&a| MoveResult::of(self.game, self.table, a, self.players))
+            .collect();
+        let standing = self.table.standing(self.game);
+        if as_json {
+            let value = json(self.game, self.ruleset, &moves, bot, &standing);
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            )
+        } else {
+            text_of(self.game, self.ruleset, &moves, bot, &standing)
+        }
+    }
 }
 
 /// The ruleset a position names, a rule file's path taken from the position's own folder.
@@ -293,6 +306,9 @@ fn text_of(
         game.rounds(),
         scores.join(", ")
     );
+    if let Some(line) = carried_line(game, ruleset) {
+        let _ = writeln!(out, "  {line}");
+    }
     for (zone, cards) in game.zones() {
         if !cards.is_empty() {
             let _ = writeln!(out, "  {zone} ({}): {}", cards.len(), ids(ruleset, cards));
@@ -352,6 +368,50 @@ fn text_of(
     out
 }
 
+/// The values carried as the game stands, as a position writes them (`field = 2`, a list for a
+/// value per seat); `None` when the ruleset carries nothing.
+fn carried_line(game: &dyn Game, ruleset: &Ruleset) -> Option<String> {
+    let carried = game.carried();
+    if carried.is_empty() {
+        return None;
+    }
+    let values: Vec<String> = carried
+        .iter()
+        .map(|(id, values)| {
+            let per_seat = ruleset.carry.iter().any(|d| d.id == id && d.per_seat);
+            match values {
+                [one] if !per_seat => format!("{id} = {one}"),
+                _ => format!(
+                    "{id} = [{}]",
+                    values
+                        .iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        })
+        .collect();
+    Some(format!("carried: {}", values.join(", ")))
+}
+
+/// The values carried as the game stands, by id: a number for a value of the table, a list for
+/// a value per seat, as a position writes them.
+fn carried_json(game: &dyn Game, ruleset: &Ruleset) -> serde_json::Value {
+    game.carried()
+        .iter()
+        .map(|(id, values)| {
+            let per_seat = ruleset.carry.iter().any(|d| d.id == id && d.per_seat);
+            let value = match values {
+                [one] if !per_seat => serde_json::json!(one),
+                _ => serde_json::json!(values),
+            };
+            (id.to_string(), value)
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
 fn json(
     game: &dyn Game,
     ruleset: &Ruleset,
@@ -370,6 +430,7 @@ fn json(
         "hand": game.round(),
         "hands": game.rounds(),
         "scores": game.scores(),
+        "carried": carried_json(game, ruleset),
         "to_act": game.to_act(),
         "zones": zones,
         "standing": standing,
@@ -389,4 +450,65 @@ fn json(
             })).collect::<Vec<_>>()),
         })),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Position, Shown, position, seated};
+    use crate::agent::RandomAgent;
+    use crate::core::record::Record;
+    use crate::core::{Agent, StartOptions, agent_rng};
+    use crate::ruleset;
+    use std::sync::Arc;
+
+    /// `yaku position` shows every bundled game: a random game's record gives positions (at its
+    /// deal, half-way and at its end) that are shown as text, with whose move it is or that the
+    /// game is over, and as JSON with every zone.
+    #[test]
+    fn every_bundled_game_is_shown() {
+        for name in ruleset::bundled::ruleset_names() {
+            let r = Arc::new(ruleset::load(name).value.unwrap());
+            let seats = crate::families::seat_range(&r).default;
+            let players: Vec<String> = (0..seats).map(|_| "random".to_string()).collect();
+            let mut record = Record::new(&r, name, Some(6), &players, Some(2));
+            let options = StartOptions {
+                seed: 6,
+                seats: Some(seats),
+                rounds: Some(2),
+                ..StartOptions::default()
+            };
+            let mut game = crate::families::start(Arc::clone(&r), options).unwrap();
+            let (mut rng, mut legal) = (agent_rng(6), Vec::new());
+            while let Some(seat) = game.to_act() {
+                game.legal_actions(&mut legal);
+                let a = RandomAgent.choose(&*game, seat, &legal, &mut rng);
+                record.push(seat, a, &r);
+                game.apply(a).unwrap();
+            }
+            record.sync(&*game);
+            let n = record.actions.len();
+            for at in [0, n / 2, n] {
+                let (written, _) = position::of_record(&record, Arc::clone(&r), name, at).unwrap();
+                let parsed = Position::parse(&written.to_text()).unwrap();
+                let game = position::start(&parsed, Arc::clone(&r), true).unwrap();
+                let (players, table) = seated(&r, game.seats());
+                game.legal_actions(&mut legal);
+                let shown = Shown {
+                    game: &*game,
+                    ruleset: &r,
+                    table: &*table,
+                    players: &players,
+                };
+                let text = shown.report(&legal, None, false);
+                assert!(
+                    text.starts_with(&r.name)
+                        && (text.contains(" to move; ") || text.contains("the game is over")),
+                    "{name} after {at}: {text}"
+                );
+                let json: serde_json::Value =
+                    serde_json::from_str(&shown.report(&legal, None, true)).unwrap();
+                assert!(json["zones"].is_object(), "{name} after {at}: {json}");
+            }
+        }
+    }
 }

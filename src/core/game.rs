@@ -39,6 +39,10 @@ pub struct StartOptions {
     pub first_hand: u32,
     /// Table limits on bets instead of the ruleset's (families with bets).
     pub bet_limits: (Option<i64>, Option<i64>),
+    /// The values carried into the first hand instead of each `[[carry]]`'s `initial` (a
+    /// position of a later hand); the first deal reads them, and counts again those it sets.
+    /// Families that carry nothing ignore them.
+    pub carried: Option<Carried>,
 }
 
 /// Why a game could not start.

@@ -711,6 +711,7 @@ impl Record {
             first_dealer: self.first_dealer,
             bet_limits: (self.min_bet, self.max_bet),
             first_hand: 0,
+            carried: None,
         })
     }
 

@@ -4,9 +4,10 @@
 //! the deck order lands; so no one works out a family's dealing order by hand.
 
 use crate::core::record::{Record, StepAction, Unknown};
-use crate::core::{Game, Seat, StartOptions};
+use crate::core::{Carried, Game, Seat, StartOptions};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::Ruleset;
+use crate::ruleset::{CARRY_LIMIT, Ruleset};
+use crate::script::CarriedValue;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -47,6 +48,12 @@ pub struct Position {
     /// Each seat's score (points or chips) as the hand is dealt, when not the start's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scores: Option<Spanned<Vec<i64>>>,
+    /// The values carried into the hand (`[[carry]]` ids), when not each one's `initial`: one
+    /// number for a value of the table, a list of one number per seat for a value carried per
+    /// seat. The deal reads them, as it reads what the last hand left; a value the deal sets
+    /// (`deal`) is counted again from them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub carried: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     /// Where cards lie when the hand is dealt: a zone's name (as [`Game::zones`] names it:
     /// `hand 0`, `table`, `stock`, ...) and its cards by id, a list or one string with spaces;
     /// a stock is listed in the order it is drawn. Cards not written are dealt at random.
@@ -163,8 +170,14 @@ impl Position {
         if self.moves.is_empty() {
             return text;
         }
-        match text.split_once("[deal]") {
-            Some((head, deal)) => format!("{head}{}\n[deal]{deal}", inline_moves(&moves)),
+        // The moves are a value of the top table: before the first table's header.
+        let tables = if text.starts_with('[') {
+            Some(0)
+        } else {
+            text.find("\n[").map(|at| at + 1)
+        };
+        match tables {
+            Some(at) => format!("{}{}\n{}", &text[..at], inline_moves(&moves), &text[at..]),
             None => format!("{text}{}", inline_moves(&moves)),
         }
     }
@@ -198,7 +211,12 @@ pub fn start(
     ruleset: Arc<Ruleset>,
     log: bool,
 ) -> Result<Box<dyn Game>, PositionError> {
+    let seats = position
+        .seats
+        .unwrap_or_else(|| super::seat_range(&ruleset).default);
+    let carried = carried_of(position, &ruleset, seats)?;
     let options = |orders: Vec<Vec<CardId>>| StartOptions {
+        carried: carried.clone(),
         seed: position.seed,
         seats: position.seats,
         rounds: position.hands,
@@ -408,6 +426,73 @@ pub fn start(
     play_moves(position, game, &ruleset)
 }
 
+/// The values `position` carries into its hand, checked against the ruleset's `[[carry]]`
+/// for a table of `seats`; `None` when it writes none (each starts at its `initial`).
+fn carried_of(
+    position: &Position,
+    ruleset: &Ruleset,
+    seats: usize,
+) -> Result<Option<Carried>, PositionError> {
+    if position.carried.is_empty() {
+        return Ok(None);
+    }
+    let defs = &ruleset.carry;
+    let mut writes = Vec::with_capacity(position.carried.len());
+    for (name, value) in &position.carried {
+        let id = name.get_ref().as_str();
+        let Some(def) = defs.iter().find(|d| d.id == id) else {
+            let ids: Vec<&str> = defs.iter().map(|d| d.id.as_str()).collect();
+            let help = crate::diag::did_you_mean(id, ids.iter().copied()).unwrap_or_else(|| {
+                if ids.is_empty() {
+                    format!("`{}` has no `[[carry]]`: remove `carried`", ruleset.id)
+                } else {
+                    format!("`{}` carries: {}", ruleset.id, ids.join(", "))
+                }
+            });
+            return Err(PositionError::at(
+                format!("`{id}` is no value `{}` carries", ruleset.id),
+                name.span(),
+            )
+            .help(help));
+        };
+        let number = |v: &toml::Value| v.as_integer().filter(|n| n.abs() <= CARRY_LIMIT);
+        let range = format!("between -{CARRY_LIMIT} and {CARRY_LIMIT}");
+        let written = if def.per_seat {
+            let list = value.get_ref().as_array().filter(|l| l.len() == seats);
+            match list.map(|l| l.iter().map(number).collect::<Option<Vec<i64>>>()) {
+                Some(Some(list)) => CarriedValue::PerSeat(list),
+                _ => {
+                    return Err(PositionError::at(
+                        format!(
+                            "`{id}` is carried per seat: a list of {seats} whole numbers, each {range}"
+                        ),
+                        value.span(),
+                    ));
+                }
+            }
+        } else {
+            match number(value.get_ref()) {
+                Some(n) => CarriedValue::One(n),
+                None => {
+                    return Err(PositionError::at(
+                        format!("`{id}` is carried for the table: one whole number {range}"),
+                        value.span(),
+                    ));
+                }
+            }
+        };
+        writes.push((def.id.clone(), written));
+    }
+    let mut carried = Carried::new(defs, seats);
+    carried.apply(defs, &writes).map_err(|why| {
+        PositionError::at(
+            why,
+            position.carried.keys().next().map_or(0..0, Spanned::span),
+        )
+    })?;
+    Ok(Some(carried))
+}
+
 /// The scores and moves of `position` played on `game`, just dealt.
 fn play_moves(
     position: &Position,
@@ -505,6 +590,7 @@ pub fn of_record(
         hands: record.rounds,
         dealer: hand.dealer,
         scores: (hand.scores != first_scores).then(|| Spanned::new(0..0, hand.scores.clone())),
+        carried: carried_written(hand.carried.as_ref(), &ruleset, game.seats()),
         deal,
         order: None,
         moves: record.actions[hand.first_action..at]
@@ -515,7 +601,10 @@ pub fn of_record(
     };
     let same = |position: &Position| {
         start(position, Arc::clone(&ruleset), false).is_ok_and(|g| {
-            g.zones() == game.zones() && g.to_act() == game.to_act() && g.scores() == game.scores()
+            g.zones() == game.zones()
+                && g.to_act() == game.to_act()
+                && g.scores() == game.scores()
+                && g.carried() == game.carried()
         })
     };
     if same(&position) {
@@ -531,6 +620,34 @@ pub fn of_record(
     Ok((position, false))
 }
 
+/// The values `carried` into a hand as a position writes them: those not at their `initial`.
+fn carried_written(
+    carried: Option<&Carried>,
+    ruleset: &Ruleset,
+    seats: usize,
+) -> BTreeMap<Spanned<String>, Spanned<toml::Value>> {
+    let initial = Carried::new(&ruleset.carry, seats);
+    let Some(carried) = carried else {
+        return BTreeMap::new();
+    };
+    carried
+        .iter()
+        .filter(|(id, values)| initial.get(id) != Some(*values))
+        .filter_map(|(id, values)| {
+            let def = ruleset.carry.iter().find(|d| d.id == id)?;
+            let value = if def.per_seat {
+                toml::Value::Array(values.iter().map(|&v| toml::Value::Integer(v)).collect())
+            } else {
+                toml::Value::Integer(values.first().copied()?)
+            };
+            Some((
+                Spanned::new(0..0, id.to_string()),
+                Spanned::new(0..0, value),
+            ))
+        })
+        .collect()
+}
+
 /// What a hand's position starts from: its zones as dealt, its round, dealer and the scores
 /// then, and the record's first action in it.
 struct HandStart {
@@ -538,6 +655,9 @@ struct HandStart {
     round: u32,
     dealer: Option<Seat>,
     scores: Vec<i64>,
+    /// The values carried into the hand, as the last hand left them (none for the game's
+    /// first: each its `initial`).
+    carried: Option<Carried>,
     first_action: usize,
 }
 
@@ -548,6 +668,7 @@ impl HandStart {
             round: game.round(),
             dealer: game.dealer(),
             scores: game.scores().to_vec(),
+            carried: game.history().last().map(|h| h.carried.clone()),
             first_action,
         }
     }

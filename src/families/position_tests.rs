@@ -282,3 +282,129 @@ fn every_bundled_games_record_gives_positions_that_deal_again() {
         }
     }
 }
+
+/// Carried values written wrong are refused at their place: a name the ruleset does not carry
+/// (with the one meant), a value that is no whole number or out of range, and any in a
+/// ruleset that carries nothing.
+#[test]
+fn carried_values_written_wrong_are_refused_at_their_place() {
+    let error = |text: &str| {
+        let (position, ruleset) = load(text);
+        let e = start(&position, ruleset, false).err().unwrap();
+        (e.message, e.span.map(|s| text[s].to_string()), e.help)
+    };
+    let (message, place, help) = error("ruleset = \"hachihachi\"\ncarried = { feild = 2 }\n");
+    assert_eq!(message, "`feild` is no value `hachihachi` carries");
+    assert_eq!(place.as_deref(), Some("feild"));
+    assert_eq!(help.as_deref(), Some("did you mean `field`?"));
+    let (message, place, _) = error("ruleset = \"hachihachi\"\ncarried = { field = [2, 2, 2] }\n");
+    assert_eq!(
+        message,
+        "`field` is carried for the table: one whole number between -1000000000 and 1000000000"
+    );
+    assert_eq!(place.as_deref(), Some("[2, 2, 2]"));
+    let (_, place, _) = error("ruleset = \"hachihachi\"\ncarried = { field = 1000000001 }\n");
+    assert_eq!(place.as_deref(), Some("1000000001"));
+    let (message, _, help) = error("ruleset = \"koikoi\"\ncarried = { field = 2 }\n");
+    assert_eq!(message, "`field` is no value `koikoi` carries");
+    assert_eq!(
+        help.as_deref(),
+        Some("`koikoi` has no `[[carry]]`: remove `carried`")
+    );
+}
+
+/// Values carried into the hand are read by its deal: Hachi-Hachi's large field carried from
+/// the last month makes this month's field large with no bright on the table; written, they
+/// read back.
+#[test]
+fn carried_values_are_read_by_the_deal_and_read_back() {
+    let text = r#"
+        ruleset = "hachihachi"
+        dealer = 0
+        carried = { field_next = 2 }
+        [deal]
+        table = "pine-1 plum-1 cherry-1 wisteria-2 iris-2 peony-2"
+    "#;
+    let g = game(text);
+    assert_eq!(g.carried().get("field"), Some(&[2][..]));
+    assert_eq!(g.carried().get("field_next"), Some(&[1][..]));
+    let (position, _) = load(text);
+    let again = Position::parse(&position.to_text()).unwrap();
+    assert_eq!(again.carried.len(), 1);
+    let regame = start(&again, Arc::clone(g.ruleset()), false).unwrap();
+    assert_eq!(regame.carried(), g.carried());
+    assert_eq!(regame.zones(), g.zones());
+}
+
+/// A record's position in a month that a large field was carried into writes that value, and
+/// deals again into the record's game, its field included (seeds tried in turn until the
+/// first month deals two brights to the table).
+#[test]
+fn a_records_position_writes_the_values_carried_into_its_hand() {
+    let r = Arc::new(ruleset::load("hachihachi").value.unwrap());
+    let players = vec!["random".to_string(); 3];
+    let found = (0..400).find_map(|seed| {
+        let mut record = Record::new(&r, "hachihachi", Some(seed), &players, Some(2));
+        let mut game = super::start(
+            Arc::clone(&r),
+            StartOptions {
+                seed,
+                seats: Some(3),
+                rounds: Some(2),
+                ..StartOptions::default()
+            },
+        )
+        .unwrap();
+        let (mut rng, mut legal) = (agent_rng(seed), Vec::new());
+        let mut second = None;
+        while let Some(seat) = game.to_act() {
+            if second.is_none() && game.round() == 2 {
+                second = Some(record.actions.len());
+            }
+            game.legal_actions(&mut legal);
+            let a = RandomAgent.choose(&*game, seat, &legal, &mut rng);
+            record.push(seat, a, &r);
+            game.apply(a).unwrap();
+        }
+        record.sync(&*game);
+        let carried = game.history().first()?.carried.get("field_next")? == [2];
+        carried.then_some((record, second?))
+    });
+    let (record, at) = found.expect("a seed whose first month carries a large field");
+    let (position, same) = of_record(&record, Arc::clone(&r), "hachihachi", at).unwrap();
+    assert!(same, "{}", position.to_text());
+    let text = position.to_text();
+    let carried = text.split("[carried]\n").nth(1).unwrap_or_default();
+    assert!(carried.contains("\nfield_next = 2\n"), "{text}");
+    let again = start(&Position::parse(&text).unwrap(), Arc::clone(&r), false).unwrap();
+    assert!(again.carried().get("field").unwrap()[0] >= 2, "{text}");
+}
+
+/// A value carried per seat is written as one number per seat, and refused otherwise.
+#[test]
+fn a_value_carried_per_seat_is_a_list_of_one_number_a_seat() {
+    let loaded = ruleset::load_str(
+        "streak.toml",
+        "[ruleset]\nid = \"streak\"\nextends = \"koikoi\"\nname = \"Streak\"\n[[carry]]\nid = \"streak\"\nname = \"Streak\"\nper_seat = true\n",
+    );
+    let r = Arc::new(
+        loaded
+            .value
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+    );
+    let at = |carried: &str| {
+        let text = format!("ruleset = \"streak.toml\"\ncarried = {{ streak = {carried} }}\n");
+        let position = Position::parse(&text).unwrap();
+        start(&position, Arc::clone(&r), false)
+            .map(|g| g.carried().get("streak").unwrap().to_vec())
+            .map_err(|e| (e.message, text[e.span.unwrap()].to_string()))
+    };
+    assert_eq!(at("[2, 0]"), Ok(vec![2, 0]));
+    let refused = Err((
+        "`streak` is carried per seat: a list of 2 whole numbers, each between -1000000000 and 1000000000".to_string(),
+        "2".to_string(),
+    ));
+    assert_eq!(at("2"), refused);
+    assert!(at("[1, 2, 3]").is_err());
+    assert!(at("[1, \"x\"]").is_err());
+}

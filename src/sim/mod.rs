@@ -226,6 +226,7 @@ pub fn play_game<R>(
             first_dealer,
             bet_limits: config.bet_limits,
             first_hand: 0,
+            carried: None,
         },
         &mut agents,
         &mut agent_rng(seed),

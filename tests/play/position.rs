@@ -128,3 +128,53 @@ fn a_records_position_reads_back() {
         .expect(2);
     assert!(out.stderr.contains("the record holds"), "{}", out.stderr);
 }
+
+/// Hachi-Hachi: a large field carried into the month (`field_next = 2`) doubles the dealer's
+/// Akatan, 84 by each other seat on a small field, to 168 by each: 336 in all, not 168. The
+/// carried values are printed as the game stands, in the text and in `--json`.
+#[test]
+fn a_carried_field_doubles_what_the_hand_scores() {
+    let text = include_str!("../positions/field.toml");
+    let dir = TempDir::new("position-carried");
+    let file = dir.write("field.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()]).expect(0);
+    assert!(
+        out.stdout
+            .contains("  carried: field = 2, field_next = 1\n")
+            && out.stdout.contains(
+                "seat 0: Akatan (red poetry ribbons) 84 (base 84); 336 points if scored now"
+            ),
+        "{}",
+        out.stdout
+    );
+    let json = Yaku::new(["position", file.to_str().unwrap(), "--json"]).expect(0);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        v["carried"],
+        serde_json::json!({"field": 2, "field_next": 1})
+    );
+    // Nothing carried: a small field, 84 by each.
+    let small = dir.write("small.toml", text.replace("field_next = 2", ""));
+    let out = Yaku::new(["position", small.to_str().unwrap()]).expect(0);
+    assert!(
+        out.stdout
+            .contains("  carried: field = 1, field_next = 1\n")
+            && out.stdout.contains("168 points if scored now"),
+        "{}",
+        out.stdout
+    );
+    // A misspelt value is pointed at, with the value meant.
+    let wrong = dir.write(
+        "wrong.toml",
+        text.replace("field_next = 2", "feild_next = 2"),
+    );
+    let out = Yaku::new(["position", wrong.to_str().unwrap()]).expect(1);
+    assert!(
+        out.stderr
+            .contains("error: `feild_next` is no value `hachihachi` carries")
+            && out.stderr.contains("wrong.toml:19:1")
+            && out.stderr.contains("help: did you mean `field_next`?"),
+        "{}",
+        out.stderr
+    );
+}

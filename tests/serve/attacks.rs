@@ -356,6 +356,38 @@ fn a_room_of_bots_finishes_in_the_background() {
     ));
 }
 
+/// A position holds its hand's deal, the cards no seat may see yet: like the record, it is given
+/// to nobody while the game is in progress, and to anyone once it is over, after any of its
+/// actions; `yaku position` reads it.
+#[test]
+fn a_rooms_position_is_given_only_once_the_game_is_over() {
+    let served = Served::start();
+    let playing = create(&served, "koikoi", &["human", "greedy"]);
+    let code = playing["room"].as_str().unwrap();
+    let (status, said) = served.request("GET", &format!("/api/rooms/{code}/position"), "");
+    assert_eq!(status, 409, "{said}");
+    assert!(said.contains("the game is in progress"), "{said}");
+    let bots = create(&served, "koikoi", &["greedy", "random"]);
+    let code = bots["room"].as_str().unwrap();
+    let path = format!("/api/rooms/{code}/position");
+    assert!(becomes(&served, &path, 200, 60));
+    let (_, answer) = served.request("GET", &format!("{path}?at=5"), "");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["at"], 5, "{answer}");
+    let text = answer["position"].as_str().unwrap();
+    assert!(
+        text.starts_with("# A finished game of Koi-Koi (standard), after 5 of its "),
+        "{text}"
+    );
+    let dir = TempDir::new("room-position");
+    let file = dir.write("at5.toml", text);
+    let shown = crate::common::Yaku::new(["position", file.to_str().unwrap()]).expect(0);
+    assert!(shown.stdout.contains(" to move; "), "{}", shown.stdout);
+    let (status, said) = served.request("GET", &format!("{path}?at=100000"), "");
+    assert_eq!(status, 400, "{said}");
+    assert!(said.contains("a position is after 0 to "), "{said}");
+}
+
 /// Fault 11: finished rooms of bots only pushed people's finished games out of the database.
 #[test]
 fn rooms_of_bots_never_push_a_persons_game_out() {

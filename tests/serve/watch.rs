@@ -43,6 +43,11 @@ fn a_watch_link_shows_the_game_and_a_seat_handed_to_a_bot_finishes_it() {
         )
     };
     let first = seen(&mut spectator);
+    // No position while the game is in progress: it would hold the cards no seat may see.
+    assert_eq!(
+        spectator.eval("document.getElementById('copy-position').disabled"),
+        true
+    );
     assert_eq!(first["hand"], 0, "no hand: {first}");
     assert_eq!(first["moves"], 0, "no moves: {first}");
     assert_eq!(first["watching"], true, "{first}");
@@ -120,6 +125,28 @@ fn a_watch_link_shows_the_game_and_a_seat_handed_to_a_bot_finishes_it() {
     assert_eq!(end["hand"], 0, "{end}");
     let text = spectator.wait_for_game_over();
     assert!(text.contains("Game over"), "{text}");
+    // The game is over: the spectator copies its position, which `yaku position` reads.
+    spectator.eval("document.getElementById('copy-position').click()");
+    assert!(
+        spectator.wait_until("document.body.dataset.position !== undefined"),
+        "the position is fetched: {}",
+        spectator.eval("document.getElementById('position-said').textContent")
+    );
+    let position = spectator.eval("document.getElementById('position-text').value");
+    let position = position.as_str().unwrap_or_default();
+    assert!(
+        position.starts_with("# A finished game of Koi-Koi (standard), after "),
+        "{position}"
+    );
+    let file = dir.write("copied.toml", position);
+    crate::common::Yaku::new(["position", file.to_str().unwrap()]).expect(0);
+    let said = spectator.eval("document.getElementById('position-said').textContent");
+    assert!(
+        said.as_str()
+            .unwrap_or_default()
+            .contains("position after move "),
+        "{said}"
+    );
 }
 
 #[test]

@@ -125,7 +125,9 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
     let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
     let deck_size = ruleset.deck.cards.len();
     let marks = Marks::new(seats, ruleset.declarations.len(), flow.turn_events.len());
-    let carried = Carried::new(&ruleset.carry, seats);
+    let carried = options
+        .carried
+        .unwrap_or_else(|| Carried::new(&ruleset.carry, seats));
     let mut game = MatchingGame {
         ruleset,
         flow,

@@ -202,7 +202,9 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         FirstDealer::Random => rng.random_range(0..seats),
     };
     let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
-    let carried = crate::core::Carried::new(&ruleset.carry, seats);
+    let carried = options
+        .carried
+        .unwrap_or_else(|| crate::core::Carried::new(&ruleset.carry, seats));
     let mut game = TricksGame {
         ruleset,
         flow,

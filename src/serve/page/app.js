@@ -261,6 +261,7 @@ function draw(state) {
   $("hint-text").textContent = "";
   $("hint-row").hidden = true;
   if (state.over) {
+    positionOffered();
     $("prompt").textContent = "Game over";
     status("game over");
     document.title = "yaku: game over";
@@ -682,6 +683,41 @@ async function closeRoom() {
   });
   if (!response.ok) $("close-said").textContent = "Not closed: " + await response.text();
 }
+
+// A finished game's position, for every page that shows the table (a spectator's too): the
+// server gives one only once the game is over, since a position is written as its hand's deal.
+function positionOffered() {
+  if (!$("copy-position").disabled) return;
+  $("copy-position").disabled = false;
+  $("position-at").disabled = false;
+  $("position-note").textContent = "The game is over: copy its position after any move, to open with yaku position.";
+}
+
+async function copyPosition() {
+  const at = $("position-at").value;
+  const response = await fetch("/api/rooms/" + room + "/position" + (at === "" ? "" : "?at=" + Number(at)));
+  const said = $("position-said");
+  if (!response.ok) {
+    said.textContent = "No position: " + await response.text();
+    return;
+  }
+  const found = await response.json();
+  $("position-at").max = found.actions;
+  $("position-at").value = found.at;
+  const text = $("position-text");
+  text.value = found.position;
+  text.hidden = false;
+  // Copying needs a secure page (https or this machine); elsewhere the text is selected to copy.
+  try {
+    await navigator.clipboard.writeText(found.position);
+    said.textContent = "Copied the position after move " + found.at + " of " + found.actions + ".";
+  } catch {
+    text.select();
+    said.textContent = "The position after move " + found.at + " of " + found.actions + " is selected: copy it.";
+  }
+  document.body.dataset.position = found.at;
+}
+$("copy-position").addEventListener("click", copyPosition);
 
 // Another seat's link pasted into this tab changes only the fragment: the page starts again.
 window.addEventListener("hashchange", () => location.reload());
