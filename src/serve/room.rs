@@ -521,7 +521,7 @@ impl Room {
         self.commit(from)
     }
 
-    /// The hint for the seat to act, asked by its player ([`crate::front::hint`]): the move a
+    /// The hint for the seat to act, asked by its player (`front::hint`): the move a
     /// bot would make and why, as `{"type": "hint", "text", "choose"}` (`choose`: the move's
     /// index in the seat's legal moves). The bots are the gate's; a hint is worked out once a
     /// move, so asking again costs nothing.

@@ -1212,7 +1212,7 @@ impl Session {
     }
 }
 
-/// The move the greedy bot would make for `seat` now, and why ([`crate::front::hint`]), with
+/// The move the greedy bot would make for `seat` now, and why (`front::hint`), with
 /// the bots the command line may run.
 fn hint(table: &dyn Table, game: &dyn Game, seat: Seat, legal: &[Action]) -> String {
     hint_for(table, game, seat, legal).0
