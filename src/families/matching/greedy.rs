@@ -46,6 +46,8 @@ struct Side<'v> {
 impl<'v> Side<'v> {
     /// `seat`'s side. Its yaku are the game's own evaluation when it is of the pile as it is
     /// now, else one made into `made` (kept by the caller: no allocation per decision).
+    /// Inlined into [`Piles::of`], as the policy's figures were measured with it so.
+    #[inline(always)]
     fn of(
         view: &'v View,
         seat: usize,
