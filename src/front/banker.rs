@@ -745,7 +745,7 @@ fn table_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String
         points(ruleset, h.banker_value.unwrap_or(0))
     ));
     if !h.rules.is_empty() {
-        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+        out.push_str(&drawing_line(h, names));
     }
     for p in &h.players {
         let bets: Vec<String> = p
@@ -834,11 +834,39 @@ fn play_line(g: &BankerGame, view: &crate::families::banker::BankerView) -> Stri
     )
 }
 
+/// The drawing rules that applied this hand, each with whose hand it was read for where the
+/// rules are a seat's or the banker's ("drawing: you: Stand on 7; banker: Draw on 0-3").
+fn drawing_line(h: &BankerHand, names: &[String]) -> String {
+    let by_seat = h.rule_seats.len() == h.rules.len() && h.rule_seats.iter().any(Option::is_some);
+    if !by_seat {
+        return format!("drawing: {}\n", h.rules.join("; "));
+    }
+    // A hand's rules together, in the order they applied.
+    let mut parts: Vec<(Option<usize>, Vec<&str>)> = Vec::new();
+    for (rule, &seat) in h.rules.iter().zip(&h.rule_seats) {
+        match parts.last_mut() {
+            Some((whose, rules)) if *whose == seat => rules.push(rule),
+            _ => parts.push((seat, vec![rule])),
+        }
+    }
+    let said: Vec<String> = parts
+        .iter()
+        .map(|(seat, rules)| {
+            let who = match seat {
+                Some(s) => names.get(*s).map_or("a player", String::as_str),
+                None => "banker",
+            };
+            format!("{who}: {}", rules.join(", "))
+        })
+        .collect();
+    format!("drawing: {}\n", said.join("; "))
+}
+
 /// The showdown of hands played by actions: the banker's hand, then each hand of each seat.
 fn play_showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     let mut out = String::new();
     if !h.rules.is_empty() {
-        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+        out.push_str(&drawing_line(h, names));
     }
     out.push_str(&format!(
         "showdown: the banker has {} = {}\n",
@@ -894,7 +922,7 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     let set = |ts: &[crate::deck::CardId]| ts.iter().copied().collect::<CardSet>();
     let mut out = String::new();
     if !h.rules.is_empty() {
-        out.push_str(&format!("drawing: {}\n", h.rules.join("; ")));
+        out.push_str(&drawing_line(h, names));
     }
     match &h.banker_win {
         Some(win) => out.push_str(&format!(

@@ -105,6 +105,10 @@ pub struct BankerHand {
     /// On a table hand, the drawing rules that applied, in order (`Player draws on 0-5`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
+    /// Whose hand each of `rules` was read for: a seat, or `None` for the banker's (or a table
+    /// hand's). Shown, not recorded: records keep the rules' names alone, as before.
+    #[serde(skip)]
+    pub rule_seats: Vec<Option<usize>>,
     /// The seat that banked (or dealt, in a pot game), when the bank is a seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub banker_seat: Option<usize>,
@@ -158,6 +162,8 @@ pub struct BankerGame {
     bet_kind: usize,
     /// A table hand: the drawing rules that applied this hand.
     rules_applied: Vec<String>,
+    /// Whose hand each of `rules_applied` was read for (`None`: the banker's).
+    rule_seats: Vec<Option<usize>>,
     /// A pot game: the hand in progress.
     pot_state: PotState,
     /// A bank among the seats: hands the current banker has banked.
@@ -231,6 +237,7 @@ impl BankerGame {
             stakes: vec![0; players * flow.bets.len()],
             bet_kind: 0,
             rules_applied: Vec::new(),
+            rule_seats: Vec::new(),
             pot_state: PotState::default(),
             bank_hands: 0,
             seat_hands: Vec::new(),
@@ -403,6 +410,7 @@ impl BankerGame {
             stakes,
             bet_kind,
             rules_applied,
+            rule_seats,
             pot_state,
             bank_hands,
             seat_hands,
@@ -428,6 +436,7 @@ impl BankerGame {
         stakes.clone_from(&other.stakes);
         bet_kind.clone_from(&other.bet_kind);
         rules_applied.clone_from(&other.rules_applied);
+        rule_seats.clone_from(&other.rule_seats);
         pot_state.clone_from(&other.pot_state);
         bank_hands.clone_from(&other.bank_hands);
         seat_hands.clone_from(&other.seat_hands);
@@ -715,6 +724,16 @@ impl BankerGame {
         !self.flow.player_draw.is_empty() || !self.flow.banker_draw.is_empty()
     }
 
+    /// Notes that the drawing rule `name` applied to `seat`'s hand (`None`: the banker's), once
+    /// while it applies again to the same hand.
+    fn note_rule(&mut self, seat: Option<usize>, name: &str) {
+        let last = self.rules_applied.last().zip(self.rule_seats.last());
+        if last != Some((&name.to_string(), &seat)) {
+            self.rules_applied.push(name.to_string());
+            self.rule_seats.push(seat);
+        }
+    }
+
     /// The drawing rules per seat, from seat `from` on: each player's rules take or refuse
     /// tiles until one leaves the choice to the player (the game then waits for them), then
     /// the banker's rules draw to the banker's hand, then the showdown.
@@ -730,9 +749,7 @@ impl BankerGame {
                 let Some(rule) = rule_for(&flow.player_draw, &facts) else {
                     break;
                 };
-                if self.rules_applied.last() != Some(&rule.name) {
-                    self.rules_applied.push(rule.name.clone());
-                }
+                self.note_rule(Some(seat), &rule.name);
                 match rule.action {
                     DrawAction::Stand => break,
                     DrawAction::Choose => {
@@ -754,9 +771,7 @@ impl BankerGame {
             let Some(rule) = rule_for(&flow.banker_draw, &facts) else {
                 break;
             };
-            if self.rules_applied.last() != Some(&rule.name) {
-                self.rules_applied.push(rule.name.clone());
-            }
+            self.note_rule(None, &rule.name);
             if rule.action != DrawAction::Draw || self.stock_len() == 0 || self.banker.len() >= most
             {
                 break;
@@ -874,6 +889,7 @@ impl BankerGame {
             players,
             banker_result,
             rules: std::mem::take(&mut self.rules_applied),
+            rule_seats: std::mem::take(&mut self.rule_seats),
             banker_seat,
             bank_to,
             pot: 0,

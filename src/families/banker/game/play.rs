@@ -279,6 +279,7 @@ impl BankerGame {
         self.seat_hands.clear();
         self.acting = 0;
         self.rules_applied.clear();
+        self.rule_seats.clear();
         self.bets.iter_mut().for_each(|b| *b = 0);
         self.insured.iter_mut().for_each(|b| *b = 0);
         self.tiles.iter_mut().for_each(|t| *t = CardSet::EMPTY);
@@ -425,7 +426,7 @@ impl BankerGame {
             .as_ref()
             .is_some_and(|p| holds(p, &whole))
         {
-            self.rules_applied.push("peek".to_string());
+            self.note_rule(None, "peek");
             self.play_settle();
             return;
         }
@@ -508,9 +509,7 @@ impl BankerGame {
             let Some(rule) = flow.banker_draw.iter().find(|r| r.when.truth(&cx)) else {
                 break;
             };
-            if self.rules_applied.last() != Some(&rule.name) {
-                self.rules_applied.push(rule.name.clone());
-            }
+            self.note_rule(None, &rule.name);
             if rule.action != DrawAction::Draw || self.banco.len() >= MOST_CARDS {
                 break;
             }

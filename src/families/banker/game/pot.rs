@@ -386,6 +386,7 @@ impl BankerGame {
             players,
             banker_result: 0,
             rules: std::mem::take(&mut self.pot_state.redeals),
+            rule_seats: Vec::new(),
             banker_seat: Some(dealer),
             bank_to: (next_dealer != dealer).then_some(next_dealer),
             pot,

@@ -142,6 +142,7 @@ impl BankerGame {
         self.punto.clear();
         self.banco.clear();
         self.rules_applied.clear();
+        self.rule_seats.clear();
         self.stakes.iter_mut().for_each(|s| *s = 0);
         self.bets.iter_mut().for_each(|b| *b = 0);
         self.tiles.iter_mut().for_each(|t| *t = CardSet::EMPTY);
@@ -232,9 +233,7 @@ impl BankerGame {
                     break;
                 };
                 // Both hands' rules may name the same thing (a natural): said once.
-                if self.rules_applied.last() != Some(&rule.name) {
-                    self.rules_applied.push(rule.name.clone());
-                }
+                self.note_rule(None, &rule.name);
                 let hand = if banker { &self.banco } else { &self.punto };
                 if rule.action == DrawAction::Stand || hand.len() >= MOST_CARDS {
                     break;
@@ -349,6 +348,7 @@ impl BankerGame {
             players,
             banker_result,
             rules: std::mem::take(&mut self.rules_applied),
+            rule_seats: std::mem::take(&mut self.rule_seats),
             banker_seat: None,
             bank_to: None,
             pot: 0,
