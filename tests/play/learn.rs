@@ -175,3 +175,28 @@ fn the_first_bid_is_taught_with_the_auction_and_the_melds_it_leads_to() {
         .expect("the first lesson is the bid");
     assert!(s.find("Before this decision").unwrap() > lesson, "{s}");
 }
+
+/// Blackjack apart (its exact model takes some seconds to work out in a debug build): every
+/// suggestion gives the expected result of each choice, or why it bets and insures as it does.
+#[test]
+fn blackjack_lessons_give_each_choice_its_reason() {
+    let dir = temp_dir("learn-blackjack");
+    let out = yaku(&["learn", "blackjack"])
+        .current_dir(&dir)
+        .stdin(enters(100))
+        .expect(0);
+    let s = &out.stdout;
+    let suggestions: Vec<&str> = s.lines().filter(|l| l.contains("bot would ")).collect();
+    assert!(!suggestions.is_empty(), "{s}");
+    for line in suggestions {
+        let reason = line.split_once("): ").map(|(_, why)| why.trim());
+        assert!(
+            reason.is_some_and(|why| why.len() > 10),
+            "a suggestion without its reason: {line}"
+        );
+    }
+    assert!(
+        s.contains("the expected result of each choice: Hit "),
+        "{s}"
+    );
+}
