@@ -717,12 +717,14 @@ pub fn screen(style: &Style, game: &MatchingGame, seat: Option<usize>) -> String
     let build_rule = r.matching().and_then(|f| f.build.as_ref());
     for b in view.builds {
         let takers: Vec<String> = match (build_rule, seat) {
-            (Some(rule), Some(_)) if choices.is_empty() => hand
-                .iter()
-                .enumerate()
-                .filter(|&(_, h)| rule.value(h) == i64::from(b.value))
-                .map(|(i, _)| (i + 1).to_string())
-                .collect(),
+            (Some(rule), Some(_)) if choices.is_empty() => {
+                let takers = rule.of_value(hand, b.value);
+                hand.iter()
+                    .enumerate()
+                    .filter(|&(_, h)| takers.contains(h))
+                    .map(|(i, _)| (i + 1).to_string())
+                    .collect()
+            }
             _ => Vec::new(),
         };
         // While choosing: the choices that take it (whole).

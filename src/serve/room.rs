@@ -492,6 +492,23 @@ impl Room {
 
     /// A person's answer: the move is checked, made and stored, and the bots move after it.
     pub fn answer(&mut self, viewer: Viewer, text: &str) -> Result<(), String> {
+        let seat = self.person_to_act(viewer)?;
+        let mut legal = Vec::new();
+        self.game.legal_actions(&mut legal);
+        let action = protocol::answered(text, &legal, self.game.ruleset())?;
+        let from = self.moves.len();
+        self.announce(seat, action);
+        self.game.apply(action).map_err(|e| e.to_string())?;
+        self.tell_bots(seat, action);
+        self.narrate();
+        self.moves.push(step(seat, action, &self.ruleset));
+        self.play_bots();
+        self.commit(from)
+    }
+
+    /// `viewer`'s seat when it is a person's seat whose turn it is in an open room; else why
+    /// it may not move or ask what to move.
+    fn person_to_act(&self, viewer: Viewer) -> Result<Seat, String> {
         let Viewer::Seat(seat) = viewer else {
             return Err("a spectator does not play".to_string());
         };
@@ -508,17 +525,7 @@ impl Room {
                 "it is not your turn".to_string()
             });
         }
-        let mut legal = Vec::new();
-        self.game.legal_actions(&mut legal);
-        let action = protocol::answered(text, &legal, self.game.ruleset())?;
-        let from = self.moves.len();
-        self.announce(seat, action);
-        self.game.apply(action).map_err(|e| e.to_string())?;
-        self.tell_bots(seat, action);
-        self.narrate();
-        self.moves.push(step(seat, action, &self.ruleset));
-        self.play_bots();
-        self.commit(from)
+        Ok(seat)
     }
 
     /// The hint for the seat to act, asked by its player (`front::hint`): the move a
@@ -526,19 +533,7 @@ impl Room {
     /// index in the seat's legal moves). The bots are the gate's; a hint is worked out once a
     /// move, so asking again costs nothing.
     pub fn hint(&mut self, viewer: Viewer) -> Result<String, String> {
-        let Viewer::Seat(seat) = viewer else {
-            return Err("a spectator does not play".to_string());
-        };
-        if self.closed {
-            return Err(CLOSED.to_string());
-        }
-        if self.game.to_act() != Some(seat) {
-            return Err(if self.game.is_over() {
-                "the game is over".to_string()
-            } else {
-                "it is not your turn".to_string()
-            });
-        }
+        let seat = self.person_to_act(viewer)?;
         let at = self.moves.len();
         if let Some((s, m, text)) = &self.hinted
             && *s == seat

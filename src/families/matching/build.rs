@@ -268,7 +268,7 @@ pub fn keeps_its_cards(
     builds.iter().all(|b| {
         usize::from(b.owner) != seat
             || (b.cards & used) == b.cards
-            || rest.iter().any(|h| rule.value(h) == i64::from(b.value))
+            || !rule.of_value(rest, b.value).is_empty()
     })
 }
 

@@ -440,13 +440,7 @@ impl Greedy {
         };
         // A build is worth part of its capture by the card of its value the player keeps.
         let build_worth = |scratch: &mut Scratch, card: CardId, on: CardSet, v: u8| {
-            let rule = view.ruleset.matching().and_then(|f| f.build.as_ref());
-            let keeper = rule.and_then(|rule| {
-                (view.hand - CardSet::single(card))
-                    .iter()
-                    .find(|&h| rule.value(h) == i64::from(v))
-            });
-            keeper.map_or(f64::NEG_INFINITY, |h| {
+            build_keeper(view, card, v).map_or(f64::NEG_INFINITY, |h| {
                 BUILD_HOPE * value(scratch, h, on | CardSet::single(card))
             })
         };
@@ -781,6 +775,14 @@ pub fn reasons(view: &View, legal: &[Action], action: Action) -> Vec<String> {
     }
 }
 
+/// The card of the hand, besides `card` (the one built with), that would take a build of
+/// `value` next turn (`[flow.build]`): the first of that value.
+fn build_keeper(view: &View, card: CardId, value: u8) -> Option<CardId> {
+    let rule = view.ruleset.matching()?.build.as_ref()?;
+    rule.of_value(view.hand - CardSet::single(card), value)
+        .first_card()
+}
+
 /// A build's reason (`[flow.build]`): the card of its value kept to take it, what the pile
 /// holds, and the risk the policy discounts it by ([`BUILD_HOPE`]).
 fn build_reasons(view: &View, on: CardSet, value: u8) -> Vec<String> {
@@ -788,12 +790,7 @@ fn build_reasons(view: &View, on: CardSet, value: u8) -> Vec<String> {
         return Vec::new();
     };
     let deck = &view.ruleset.deck;
-    let Some(rule) = view.ruleset.matching().and_then(|f| f.build.as_ref()) else {
-        return Vec::new();
-    };
-    let keeper = (view.hand - CardSet::single(card))
-        .iter()
-        .find(|&h| rule.value(h) == i64::from(value));
+    let keeper = build_keeper(view, card, value);
     let pile = on.len() + 1;
     match keeper {
         Some(k) => vec![format!(

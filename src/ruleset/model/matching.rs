@@ -191,6 +191,14 @@ impl BuildRule {
     pub fn value(&self, card: crate::deck::CardId) -> i64 {
         self.values.get(card.index()).copied().unwrap_or(0)
     }
+
+    /// The cards of `cards` worth `value` in builds: those that take a build of that value.
+    pub fn of_value(&self, cards: CardSet, value: u8) -> CardSet {
+        cards
+            .iter()
+            .filter(|&c| self.value(c) == i64::from(value))
+            .collect()
+    }
 }
 
 /// What a capture rule takes.
