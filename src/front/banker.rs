@@ -542,7 +542,7 @@ impl Table for BankerTable {
         }
         if let (BankerPhase::Insure { .. }, Action::Bet { amount }) = (g.phase(), action) {
             return match amount {
-                0 => "no insurance".to_string(),
+                0 => "decline insurance".to_string(),
                 n => format!("insure {n}"),
             };
         }

@@ -11,6 +11,7 @@
 //! | `screen.rs`, `prompt.rs` | the matching family's screen and the reading of typed answers |
 //! | `seat.rs` | one seat's table for a front outside the terminal (`SeatTable`) |
 //! | `hint.rs` | the move a bot would make for a player who asks, with its reasons |
+//! | `lesson.rs` | the lessons of `yaku learn` and the browser's Learn mode, each part said once |
 //!
 //! Nothing here prints: each front end shows what these give in its own way.
 
@@ -20,6 +21,7 @@ mod check;
 pub(crate) mod climbing;
 pub(crate) mod fronts;
 pub(crate) mod hint;
+pub(crate) mod lesson;
 pub(crate) mod matching;
 pub(crate) mod prompt;
 pub(crate) mod screen;
@@ -41,6 +43,34 @@ pub(crate) fn plural(n: impl std::fmt::Display, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+/// `text` wrapped at spaces to `width` columns (so no word is cut), each line of it on its
+/// own; a continued line is indented two columns more than the line it continues. Wrapping is
+/// textwrap's: it measures display width (wide hangul, ·), which a char count gets wrong.
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let line = line.replace('\t', "    ");
+        let body = line.trim_start();
+        let lead = &line[..line.len() - body.len()];
+        if body.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let more = format!("{lead}  ");
+        let options = textwrap::Options::new(width)
+            .initial_indent(lead)
+            .subsequent_indent(&more)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        out.extend(
+            textwrap::wrap(body.trim_end(), options)
+                .into_iter()
+                .map(std::borrow::Cow::into_owned),
+        );
+    }
+    out
 }
 
 #[cfg(test)]

@@ -529,8 +529,9 @@ impl Room {
     }
 
     /// The hint for the seat to act, asked by its player (`front::hint`): the move a
-    /// bot would make and why, as `{"type": "hint", "text", "choose"}` (`choose`: the move's
-    /// index in the seat's legal moves). The bots are the gate's; a hint is worked out once a
+    /// bot would make and why, as `{"type": "hint", "text", "choose", "lesson"}` (`choose`:
+    /// the move's index in the seat's legal moves; `lesson`: the parts of a lesson, as
+    /// `front::lesson::parts` gives them, for a page in Learn mode). The bots are the gate's; a hint is worked out once a
     /// move, so asking again costs nothing.
     pub fn hint(&mut self, viewer: Viewer) -> Result<String, String> {
         let seat = self.person_to_act(viewer)?;
@@ -555,8 +556,15 @@ impl Room {
             &|name, ruleset| gate.agent(name, ruleset).ok(),
         );
         let choose = action.and_then(|a| legal.iter().position(|&l| l == a));
-        let message =
-            serde_json::json!({ "type": "hint", "text": text, "choose": choose }).to_string();
+        // The lesson's parts for a page that is learning: it shows each part once.
+        let lesson = crate::front::lesson::parts(table.table(), &*self.game, &legal);
+        let message = serde_json::json!({
+            "type": "hint",
+            "text": text,
+            "choose": choose,
+            "lesson": lesson,
+        })
+        .to_string();
         self.hinted = Some((seat, at, message.clone()));
         Ok(message)
     }

@@ -187,7 +187,7 @@ fn matching(
             "After the deal the player after the dealer chooses:",
         ));
         for d in &flow.after_deal {
-            deal.push(declaration_rule(&declarations[d.0 as usize], lex, ""));
+            deal.push(declaration_rule(&declarations[d.0 as usize], lex, "").under());
         }
     }
     for check in &flow.instant_wins {
@@ -341,7 +341,7 @@ fn matching(
                 ),
                 _ => String::new(),
             };
-            turn.push(declaration_rule(decl, lex, &what));
+            turn.push(declaration_rule(decl, lex, &what).under());
         }
     }
     if !flow.choices.is_empty() {
@@ -355,11 +355,14 @@ fn matching(
             || format!("a {card}"),
             |c| format!("the {}", deck.card(c).name),
         );
-        turn.push(declaration_rule(
-            decl,
-            lex,
-            &format!("when capturing {the_card}, count it another way"),
-        ));
+        turn.push(
+            declaration_rule(
+                decl,
+                lex,
+                &format!("when capturing {the_card}, count it another way"),
+            )
+            .under(),
+        );
     }
     if flow.stacks {
         turn.push(Rule::named(
@@ -428,7 +431,7 @@ fn matching(
                 "continue" => "play on for more",
                 _ => "stop and score",
             };
-            turn.push(declaration_rule(decl, lex, what));
+            turn.push(declaration_rule(decl, lex, what).under());
         }
     }
     turn.push(Rule::plain(match flow.exhausted {

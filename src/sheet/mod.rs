@@ -12,7 +12,7 @@ mod climbing;
 mod flow;
 mod render;
 
-pub use render::{Format, render, render_text};
+pub use render::{Format, render, render_text, text_section};
 
 use crate::deck::CardSet;
 use crate::expr::{Lexicon, SetWords, words};
@@ -70,6 +70,10 @@ pub struct Rule {
     pub text: String,
     /// How it differs from the base ruleset's sheet, when the sheet has a base.
     pub mark: Mark,
+    /// Whether the rule belongs to the rule before it, the one whose sentence ends with a
+    /// colon (a declaration among the choices it lists, a scoring step): shown indented under
+    /// it.
+    pub under: bool,
 }
 
 /// How a rule of a house rule's sheet differs from its base's.
@@ -105,6 +109,7 @@ impl Rule {
             name: None,
             text: text.into(),
             mark: Mark::Same,
+            under: false,
         }
     }
 
@@ -113,6 +118,15 @@ impl Rule {
             name: Some(name.into()),
             text: text.into(),
             mark: Mark::Same,
+            under: false,
+        }
+    }
+
+    /// The rule shown under the rule before it.
+    fn under(self) -> Rule {
+        Rule {
+            under: true,
+            ..self
         }
     }
 }
@@ -308,7 +322,7 @@ fn gather(ruleset: &Ruleset) -> Sheet {
         } else {
             "A hand scores the points of its yaku; then, in order:"
         })];
-        rules.extend(script.steps().iter().map(|s| Rule::plain(cite(s))));
+        rules.extend(script.steps().iter().map(|s| Rule::plain(cite(s)).under()));
         if script.steps().is_empty() {
             rules = vec![Rule::plain(
                 "A scoring script decides the hand's points from its yaku.",

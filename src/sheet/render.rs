@@ -26,6 +26,22 @@ pub fn render(sheet: &Sheet, format: Format) -> String {
     }
 }
 
+/// The rules of the section headed `heading`, a bullet a line and unwrapped (a rule under the
+/// one before it indented as a bullet of its own), for a front end that wraps text to its own
+/// width: a lesson quoting the sheet.
+pub fn text_section(sheet: &Sheet, heading: &str) -> Option<String> {
+    let section = sheet.sections.iter().find(|s| s.heading == heading)?;
+    let lines: Vec<String> = section
+        .rules
+        .iter()
+        .map(|rule| {
+            let bullet = if rule.under { "  - " } else { "- " };
+            format!("{bullet}{}", rule_line(rule))
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 fn base_line(sheet: &Sheet) -> Option<String> {
     sheet
         .base
@@ -73,8 +89,18 @@ fn text(sheet: &Sheet, width: usize) -> String {
             "-".repeat(section.heading.chars().count())
         );
         for rule in &section.rules {
-            for (i, line) in wrap(&rule_line(rule), width - 2, "  ").iter().enumerate() {
-                let _ = writeln!(out, "{}{line}", if i == 0 { "- " } else { "" });
+            // A rule under the one before it (a declaration of the choices it lists) is a
+            // bullet of its own, indented.
+            let (bullet, indent) = if rule.under {
+                ("  - ", "    ")
+            } else {
+                ("- ", "  ")
+            };
+            for (i, line) in wrap(&rule_line(rule), width - bullet.len(), indent)
+                .iter()
+                .enumerate()
+            {
+                let _ = writeln!(out, "{}{line}", if i == 0 { bullet } else { "" });
             }
         }
     }
@@ -118,6 +144,7 @@ fn markdown(sheet: &Sheet) -> String {
                 .mark
                 .label()
                 .map_or_else(String::new, |m| format!("**{}** ", md_escape(m)));
+            let bullet = if rule.under { "  -" } else { "-" };
             let text = code_spans(
                 &rule.text,
                 |t| links(t, md_escape, |url| format!("<{url}>")),
@@ -125,10 +152,10 @@ fn markdown(sheet: &Sheet) -> String {
             );
             match &rule.name {
                 Some(name) => {
-                    let _ = writeln!(out, "- {mark}**{}**: {text}", md_escape(name));
+                    let _ = writeln!(out, "{bullet} {mark}**{}**: {text}", md_escape(name));
                 }
                 None => {
-                    let _ = writeln!(out, "- {mark}{text}");
+                    let _ = writeln!(out, "{bullet} {mark}{text}");
                 }
             }
         }
@@ -189,6 +216,7 @@ h2 { font-size: 10.5pt; margin: 7pt 0 2pt; border-bottom: 1px solid #999; break-
 p { margin: 0 0 3pt; }
 ul { margin: 0; padding-left: 12pt; }
 li { margin: 0 0 1pt; break-inside: avoid; }
+li.under { margin-left: 1.2em; list-style-type: circle; }
 section.long ul { columns: 2; column-gap: 8mm; }
 code { font: 8pt 'DejaVu Sans Mono', monospace; }
 .changed { background: #fff1b8; }
@@ -266,12 +294,15 @@ fn html(sheet: &Sheet) -> String {
                     }
                     None => text,
                 };
+            let under = if rule.under { " under" } else { "" };
             if let Some(mark) = rule.mark.label() {
                 let _ = writeln!(
                     out,
-                    "<li class=\"changed\"><span class=\"mark\">{}</span> {name}{text}</li>",
+                    "<li class=\"changed{under}\"><span class=\"mark\">{}</span> {name}{text}</li>",
                     html_escape(mark)
                 );
+            } else if rule.under {
+                let _ = writeln!(out, "<li class=\"under\">{name}{text}</li>");
             } else {
                 let _ = writeln!(out, "<li>{name}{text}</li>");
             }

@@ -749,6 +749,60 @@ fn bids_are_chosen_with_a_stepper_beside_the_hands_melds() {
     assert!(chosen.as_u64().is_some(), "{chosen}");
 }
 
+/// Learning in the browser gives the terminal's lessons: the game and how a hand goes once (the
+/// declarations listed under the rule that offers them), and every move with the bot's reason,
+/// suggested on the table.
+#[test]
+fn learning_in_the_browser_explains_the_game_once_and_each_move_with_its_reason() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-learn");
+    let url = format!(
+        "{}?ruleset=koikoi&players=human,greedy&hands=1&learn=1",
+        served.url
+    );
+    let mut page = Browser::open(&browser, &dir.join("profile"), &url);
+    assert!(
+        page.wait_until("!document.getElementById('lesson').hidden"),
+        "a lesson opens at the first decision"
+    );
+    let lesson = page.eval("document.getElementById('lesson').innerText");
+    let lesson = lesson.as_str().unwrap_or_default();
+    assert!(lesson.contains("How a hand goes"), "{lesson}");
+    assert!(lesson.contains("What scores"), "{lesson}");
+    // Koi-koi and Stop are a list inside the rule that says when they are offered.
+    let nested = page.eval("document.querySelectorAll('#lesson ul ul li').length");
+    assert!(nested.as_u64().is_some_and(|n| n >= 2), "{nested}");
+    assert!(
+        page.wait_until("document.getElementById('hint-text').textContent.includes(' would ')"),
+        "the suggestion comes with the lesson"
+    );
+    let hint = page.eval("document.getElementById('hint-text').textContent");
+    assert!(
+        hint.as_str().is_some_and(|h| h.contains(": ")),
+        "a reason: {hint}"
+    );
+    assert!(
+        page.wait_until("document.querySelector('.suggested')"),
+        "the suggested move is outlined"
+    );
+    // Taking the suggestion: the next lesson does not explain the game again.
+    let before = page.states();
+    page.eval("document.querySelector('[data-move].suggested').click()");
+    assert!(page.wait_until(&format!(
+        "Number(document.body.dataset.states) > {before} && document.querySelector('[data-move]') \
+         && document.getElementById('hint-text').textContent.includes(' would ')"
+    )));
+    let again = page.eval("document.getElementById('lesson').innerText");
+    assert!(
+        !again
+            .as_str()
+            .unwrap_or_default()
+            .contains("How a hand goes"),
+        "the game is explained once: {again}"
+    );
+}
+
 /// A rule file pasted on the page with a mistake shows the finding located (line and column,
 /// the line marked, the caret under the mistake); fixed, it makes a room that plays a hand.
 #[test]

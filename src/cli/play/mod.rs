@@ -182,132 +182,12 @@ struct Session {
     /// the record's length then and the hands seen: what `undo` goes back to.
     undo: Vec<(Box<dyn Game>, usize, usize)>,
     /// `yaku learn`: the lessons given so far.
-    teacher: Option<Teacher>,
+    teacher: Option<crate::front::lesson::Teacher>,
     /// When a record or save was last written.
     record_written: Option<std::time::Instant>,
     /// The record's events, told as the table drains them (a record written during play
     /// holds them without replaying the game).
     event_log: crate::families::EventLog,
-}
-
-/// What `yaku learn` has explained already, so each thing is explained once.
-#[derive(Default)]
-struct Teacher {
-    /// Lessons given.
-    lessons: usize,
-    /// Declarations explained, by index.
-    declarations: Vec<usize>,
-    /// Whether the scoring's multipliers were explained (at the first decision to stop or
-    /// play on).
-    stakes_explained: bool,
-    /// Whether the deal was explained (at the first bid or bet: an auction's terms, the melds).
-    deal_explained: bool,
-}
-
-impl Teacher {
-    /// The lesson before a decision of `seat` among `legal`, and the move it suggests: what is
-    /// asked; the first time, what the game is and how a turn goes (the rule sheet's play
-    /// section); each declaration offered for the first time, in the ruleset's words; the move
-    /// a bot would make and why.
-    fn lesson(
-        &mut self,
-        table: &dyn Table,
-        game: &dyn Game,
-        seat: Seat,
-        legal: &[Action],
-    ) -> (String, Option<Action>) {
-        let r = game.ruleset();
-        self.lessons += 1;
-        let mut out = String::new();
-        if self.lessons == 1 {
-            out.push_str(&format!("{}: {}\n\n", r.name, r.description.trim()));
-            let sheet = crate::sheet::text_sheet(r);
-            if let Some(play) = sheet_section(&sheet, "Play") {
-                out.push_str(&format!("How a hand goes:\n{play}\n\n"));
-            }
-            if !r.yaku.yaku.is_empty() {
-                out.push_str("What scores (the yaku; `r` or `rules` shows the whole sheet):\n");
-                for y in r.yaku.yaku.iter().take(6) {
-                    out.push_str(&format!("- {}: {}\n", y.name, y.description.trim()));
-                }
-                if r.yaku.yaku.len() > 6 {
-                    out.push_str(&format!("- and {} more\n", r.yaku.yaku.len() - 6));
-                }
-                out.push('\n');
-            }
-        }
-        let question = table.question(game, legal);
-        let asked = question
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches(':');
-        out.push_str(&format!("Lesson {}: {asked}.\n", self.lessons));
-        // What the question says besides its options (the exact odds of a draw).
-        for line in question.lines().skip(1) {
-            if !line.starts_with(char::is_whitespace) && !line.trim().is_empty() {
-                out.push_str(&format!("{line}\n"));
-            }
-        }
-        for a in legal {
-            if let Action::Declare { decl, .. } = a {
-                let i = decl.0 as usize;
-                if self.declarations.contains(&i) {
-                    continue;
-                }
-                self.declarations.push(i);
-                if let Some(d) = r.declarations.get(i) {
-                    out.push_str(&format!("- {}: {}\n", d.name, d.prompt.trim()));
-                }
-            }
-        }
-        // The first bid or bet: the rule sheet's deal, where the auction (what a bid commits
-        // its side to, who names trumps) and the melds shown after it with their points are.
-        if !self.deal_explained && legal.iter().any(|a| matches!(a, Action::Bet { .. })) {
-            self.deal_explained = true;
-            let sheet = crate::sheet::text_sheet(r);
-            if let Some(deal) = sheet_section(&sheet, "Deal") {
-                out.push_str(&format!(
-                    "Before this decision, the deal as the rule sheet gives it (what a bid or bet commits you to, and what is shown after it):\n{deal}\n"
-                ));
-            }
-        }
-        // The first decision to stop or play on: how the rules grow a hand's points, so that
-        // "14 points" for a yaku of 7, and what playing on risks, read with their rule.
-        if !self.stakes_explained && table.stakes(game, legal).is_some() {
-            self.stakes_explained = true;
-            let sheet = crate::sheet::text_sheet(r);
-            if let Some(scoring) = sheet_section(&sheet, "Scoring") {
-                out.push_str(&format!(
-                    "How the rules grow a hand's points (the same steps count against you if another player scores after you play on):\n{scoring}\n"
-                ));
-            }
-        }
-        let (text, suggested) = hint_for(table, game, seat, legal);
-        let text = text
-            .strip_prefix("hint: the")
-            .map_or(text.clone(), |t| format!("The{t}"));
-        out.push_str(&text);
-        if suggested.is_some() {
-            out.push_str("\nEnter takes that move; any other option is yours to choose.");
-        }
-        (out, suggested)
-    }
-}
-
-/// The bullets of the rule sheet's section `title` (text format), if it has one.
-fn sheet_section(sheet: &str, title: &str) -> Option<String> {
-    let lines: Vec<&str> = sheet.lines().collect();
-    let start = lines
-        .windows(2)
-        .position(|w| w[0] == title && w[1].starts_with("---"))?
-        + 2;
-    let body: Vec<&str> = lines[start..]
-        .iter()
-        .take_while(|l| !l.is_empty())
-        .copied()
-        .collect();
-    (!body.is_empty()).then(|| body.join("\n"))
 }
 
 /// What an interrupt saves, and where: the record as JSON when a person was last asked; and
@@ -335,7 +215,7 @@ fn run_with(args: &PlayArgs, teach: bool) -> i32 {
     match session {
         Ok(mut s) => {
             if teach {
-                s.teacher = Some(Teacher::default());
+                s.teacher = Some(crate::front::lesson::Teacher::default());
             }
             let humans: Vec<bool> = s.bots.iter().map(Option::is_none).collect();
             let someone = humans.iter().any(|h| *h);
@@ -1150,7 +1030,10 @@ impl Session {
                 }
             }
             if fresh && let Some(teacher) = &mut self.teacher {
-                let (text, suggested) = teacher.lesson(&*self.table, &*self.game, seat, &legal);
+                let (text, suggested) =
+                    teacher.lesson(&*self.table, &*self.game, seat, &legal, &|name, ruleset| {
+                        agent_by_name(name, ruleset).ok()
+                    });
                 front.teach(&*self.table, &*self.game, &text, suggested);
             }
             match front.decide(&*self.table, &*self.game, seat, &legal, fresh) {
@@ -1422,6 +1305,13 @@ impl Frontend for LineFrontend {
             self.show(table, game, seat);
         }
         if let Some(lesson) = self.lesson.take() {
+            // Wrapped once, to the terminal's width (a pipe takes it unwrapped).
+            let width = super::terminal_width();
+            let lesson = if width == usize::MAX {
+                lesson
+            } else {
+                crate::front::wrap(&lesson, width.saturating_sub(1)).join("\n")
+            };
             println!("\n{lesson}\n");
         }
         loop {

@@ -9,6 +9,7 @@ use crate::deck::CardSet;
 use crate::front::board::{Board, Row, SeatPanel, Tile};
 use crate::front::prompt::Input;
 use crate::front::table::Table;
+use crate::front::wrap;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -1048,34 +1049,6 @@ impl PanelLines {
     fn base(&self) -> usize {
         self.head.len() + self.entries.first().map_or(0, Vec::len)
     }
-}
-
-/// `text` wrapped at spaces to `width` columns (so no word is cut), each line of it on its
-/// own; a continued line is indented two columns more than the line it continues. Wrapping is
-/// textwrap's: it measures display width (wide hangul, ·), which a char count gets wrong.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(10);
-    let mut out = Vec::new();
-    for line in text.split('\n') {
-        let line = line.replace('\t', "    ");
-        let body = line.trim_start();
-        let lead = &line[..line.len() - body.len()];
-        if body.is_empty() {
-            out.push(String::new());
-            continue;
-        }
-        let more = format!("{lead}  ");
-        let options = textwrap::Options::new(width)
-            .initial_indent(lead)
-            .subsequent_indent(&more)
-            .word_splitter(textwrap::WordSplitter::NoHyphenation);
-        out.extend(
-            textwrap::wrap(body.trim_end(), options)
-                .into_iter()
-                .map(std::borrow::Cow::into_owned),
-        );
-    }
-    out
 }
 
 /// Tokens (each a few styled spans that stay together) packed into lines of `width`

@@ -259,6 +259,8 @@ function draw(state) {
   mark(null);
   // A hint belongs to one move: it goes when the state changes.
   $("hint-text").textContent = "";
+  $("lesson").replaceChildren();
+  $("lesson").hidden = true;
   $("hint-row").hidden = true;
   if (state.over) {
     positionOffered();
@@ -307,15 +309,65 @@ function draw(state) {
 // Asks the server what a bot would play here, and why; the answer is a `hint` message.
 function askHint() { socket.send(JSON.stringify({ hint: true })); }
 
-// A hint: its words under the moves, and the move it suggests outlined.
+// A hint: its words under the moves, and the move it suggests outlined. Learning, the page
+// shows first what the lesson explains that it has not shown before in this room (the game
+// and how a hand goes, each choice, the deal, the scoring), as the terminal's `yaku learn` does.
 function showHint(message) {
   $("hint-text").textContent = message.text;
+  if ($("learn").checked && Array.isArray(message.lesson)) {
+    const said = taught();
+    const fresh = message.lesson.filter((part) => !said.includes(part.key));
+    $("lesson").replaceChildren(...fresh.map((part) => lessonNode(part.text)));
+    $("lesson").hidden = fresh.length === 0;
+    said.push(...fresh.map((part) => part.key));
+    sessionStorage.setItem("yaku-taught-" + room, JSON.stringify(said));
+  }
   document.querySelectorAll(".suggested").forEach((n) => n.classList.remove("suggested"));
   if (Number.isInteger(message.choose)) {
     document.querySelectorAll('[data-move="' + message.choose + '"]')
       .forEach((n) => n.classList.add("suggested"));
     mark(message.choose);
   }
+}
+
+// The keys of the lesson parts this page has shown in this room.
+function taught() {
+  try {
+    const said = JSON.parse(sessionStorage.getItem("yaku-taught-" + room) || "[]");
+    return Array.isArray(said) ? said : [];
+  } catch {
+    return [];
+  }
+}
+
+// A lesson part's text as elements: a line is a paragraph, lines starting "- " a list, and
+// those starting "  - " a list inside the item before them.
+function lessonNode(text) {
+  const node = make("div");
+  let list = null;
+  let inner = null;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    if (line.startsWith("  - ") && list?.lastChild) {
+      if (!inner) {
+        inner = make("ul");
+        list.lastChild.append(inner);
+      }
+      inner.append(make("li", { textContent: line.slice(4) }));
+    } else if (line.startsWith("- ")) {
+      if (!list) {
+        list = make("ul");
+        node.append(list);
+      }
+      inner = null;
+      list.append(make("li", { textContent: line.slice(2) }));
+    } else {
+      list = null;
+      inner = null;
+      node.append(make("p", { textContent: line }));
+    }
+  }
+  return node;
 }
 
 // From this many amounts on, bids and bets are chosen with a stepper.
