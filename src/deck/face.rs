@@ -79,8 +79,18 @@ pub fn svg(deck: &Deck, card: CardId) -> String {
         Some(ArtStyle::Domino) => ("domino", domino(deck, card)),
         None => ("text", generated(deck, card)),
     };
+    // A suit a four-colour pack draws in another colour: the page may swap its ink for it.
+    let suit = deck.suit_of(card);
+    let four = match suit.four_colour {
+        Some(four) if Some(four) != suit.colour => format!(
+            " data-ink=\"{}\" data-four=\"{}\"",
+            ink(suit.colour),
+            ink(Some(four))
+        ),
+        _ => String::new(),
+    };
     format!(
-        "<svg viewBox=\"0 0 40 56\" class=\"face art-{style}\" \
+        "<svg viewBox=\"0 0 40 56\" class=\"face art-{style}\"{four} \
          aria-hidden=\"true\" font-family=\"DejaVu Sans, system-ui, sans-serif\">{body}</svg>"
     )
 }
@@ -714,6 +724,25 @@ mod tests {
         assert!(seven.contains("#c62828") && !seven.contains("#1b1b1b"));
         let king = face(&d, "spades-king");
         assert!(king.contains(">K</text>") && king.contains("#1b1b1b"));
+    }
+
+    /// A four-colour pack's suits name their other ink on the face, for the page to swap: the
+    /// diamonds' red for blue, the clubs' black for green; hearts and spades keep theirs.
+    #[test]
+    fn a_four_colour_suit_names_its_other_ink() {
+        let d = deck("french-52");
+        let diamond = face(&d, "diamonds-seven");
+        assert!(
+            diamond.contains("data-ink=\"#c62828\" data-four=\"#1f5fbf\""),
+            "{diamond}"
+        );
+        let club = face(&d, "clubs-king");
+        assert!(
+            club.contains("data-ink=\"#1b1b1b\" data-four=\"#2e7d32\""),
+            "{club}"
+        );
+        assert!(!face(&d, "hearts-seven").contains("data-four"));
+        assert!(!face(&d, "spades-ace").contains("data-four"));
     }
 
     #[test]

@@ -164,6 +164,9 @@ pub struct Suit {
     /// The colour its mark is drawn in (one of [`SUIT_COLOURS`]: `red` for hearts), when the
     /// deck gives one: display only.
     pub colour: Option<&'static str>,
+    /// The colour its mark is drawn in by a four-colour pack (`blue` for diamonds, `green` for
+    /// clubs), which a player may choose at the browser's table: display only.
+    pub four_colour: Option<&'static str>,
     /// The suit's number, 1-based, in deck order (the month for hanafuda).
     pub number: u32,
     /// The cards of this suit.

@@ -149,6 +149,7 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         let sname = s.string("name", errors);
         let short = s.string("short", errors);
         let colour = s.string("colour", errors);
+        let four_colour = s.string("four_colour", errors);
         let size = s.int("size", errors);
         let aliases = s.strings("aliases", errors);
         let suit_mark = s.string("mark", errors);
@@ -288,30 +289,11 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
         for a in &aliases {
             names.claim(a, "suit alias", errors);
         }
-        let colour = colour.and_then(|c| {
-            let found = crate::deck::SUIT_COLOURS
-                .iter()
-                .copied()
-                .find(|&known| known == c.text);
-            if found.is_none() {
-                errors.push(
-                    Diagnostic::error(
-                        format!(
-                            "`{}` is not a suit colour",
-                            crate::diag::escape_control(c.text)
-                        ),
-                        c.loc.clone(),
-                    )
-                    .with_help(Some(format!(
-                        "a suit's colour is one of: {}",
-                        crate::deck::SUIT_COLOURS.join(", ")
-                    ))),
-                );
-            }
-            found
-        });
+        let colour = suit_colour(colour, errors);
+        let four_colour = suit_colour(four_colour, errors);
         deck_suits.push(Suit {
             colour,
+            four_colour,
             short: tile_text(short.as_ref(), Some(&sid.text.to_string()), errors),
             aliases: aliases.iter().map(|a| a.text.to_string()).collect(),
             id: sid.text.to_string(),
@@ -374,6 +356,32 @@ pub fn read_deck(doc: &Table, doc_loc: Loc, errors: &mut Vec<Diagnostic>) -> Opt
 
 /// A suit's or a card's `mark`: one of the marks the deck's `art` style draws for a `what`
 /// (`suit`, `card`), else an error (a mark without `art` too: nothing would draw it).
+/// A suit's `colour` (or `four_colour`): one of the names every table can show, else an error
+/// at it with the names.
+fn suit_colour(colour: Option<Str<'_>>, errors: &mut Vec<Diagnostic>) -> Option<&'static str> {
+    let c = colour?;
+    let found = crate::deck::SUIT_COLOURS
+        .iter()
+        .copied()
+        .find(|&known| known == c.text);
+    if found.is_none() {
+        errors.push(
+            Diagnostic::error(
+                format!(
+                    "`{}` is not a suit colour",
+                    crate::diag::escape_control(c.text)
+                ),
+                c.loc.clone(),
+            )
+            .with_help(Some(format!(
+                "a suit's colour is one of: {}",
+                crate::deck::SUIT_COLOURS.join(", ")
+            ))),
+        );
+    }
+    found
+}
+
 fn art_mark(
     given: Option<&Str>,
     art: Option<ArtStyle>,

@@ -1729,6 +1729,11 @@ pub static SUIT: TableDef = table(
             String,
             "The colour the suit's mark is drawn in, at the table and on card faces: `red`, `black`, `blue`, `green`, `gold` or `purple` (display only; French hearts and diamonds `red`).",
         ),
+        key(
+            "four_colour",
+            String,
+            "The colour the suit's mark is drawn in by a four-colour pack, which a player may choose at the browser's table (display only; French diamonds `blue` and clubs `green`, hearts and spades as `colour`). One of the names `colour` takes.",
+        ),
         key("size", Int, "Cards in this suit."),
         key(
             "mark",

@@ -803,6 +803,37 @@ fn learning_in_the_browser_explains_the_game_once_and_each_move_with_its_reason(
     );
 }
 
+/// A French pack may be drawn as a four-colour pack (blue diamonds, green clubs), a choice the
+/// page offers only for decks that have one and keeps on the browser.
+#[test]
+fn a_french_pack_may_be_drawn_in_four_colours() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-four");
+    let url = format!(
+        "{}?ruleset=big-two&players=human,greedy,greedy,greedy&hands=1",
+        served.url
+    );
+    let mut page = Browser::open(&browser, &dir.join("profile"), &url);
+    assert!(page.wait_until("document.querySelector('.card svg[data-four]')"));
+    assert_eq!(
+        page.eval("document.getElementById('four-colour-row').hidden"),
+        false,
+        "the choice is offered"
+    );
+    // Whether a card whose suit has another ink is drawn in it.
+    let drawn_four = "[...document.querySelectorAll('.card svg[data-four]')]\
+        .some((s) => s.innerHTML.includes(s.dataset.four))";
+    assert_eq!(page.eval(drawn_four), false, "two colours at first");
+    page.eval("document.getElementById('four-colour').click()");
+    assert!(page.wait_until(drawn_four), "four colours once chosen");
+    assert_eq!(
+        page.eval("localStorage.getItem('yaku-four-colour')"),
+        "1",
+        "kept on the browser"
+    );
+}
+
 /// A rule file pasted on the page with a mistake shows the finding located (line and column,
 /// the line marked, the caret under the mistake); fixed, it makes a room that plays a hand.
 #[test]

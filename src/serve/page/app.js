@@ -41,7 +41,11 @@ const faces = {};
 function cardFace(id, c) {
   if (!(id in faces)) {
     // Parsed as HTML parses an inline <svg> (as the rule sheet holds it): SVG elements.
-    const parsed = c.svg && new DOMParser().parseFromString(c.svg, "text/html").body.firstElementChild;
+    // A four-colour pack, where the player chose it: the suit's ink swapped for its other.
+    let svg = c.svg;
+    const inks = svg && fourColour() && /data-ink="(#[0-9a-f]{6})" data-four="(#[0-9a-f]{6})"/.exec(svg);
+    if (inks) svg = svg.replaceAll(inks[1], inks[2]);
+    const parsed = svg && new DOMParser().parseFromString(svg, "text/html").body.firstElementChild;
     faces[id] = parsed && parsed.namespaceURI === SVG ? parsed : null;
   }
   if (faces[id]) return document.importNode(faces[id], true);
@@ -55,6 +59,9 @@ function cardFace(id, c) {
   face.append(label);
   return face;
 }
+
+// Whether the player chose a four-colour pack (kept on this browser).
+const fourColour = () => localStorage.getItem("yaku-four-colour") === "1";
 
 // A card as its tile: its face, with the full name (and suit and kinds) as its title and its
 // label. `reached` marks what the chosen move would take.
@@ -190,7 +197,11 @@ function drawHistory(state) {
   t.append(total);
 }
 
+// The state drawn last, drawn again when a choice of how cards look changes.
+let drawnLast = null;
+
 function draw(state) {
+  drawnLast = state;
   // How many states were drawn: tests wait on it.
   document.body.dataset.states = Number(document.body.dataset.states || 0) + 1;
   const view = state.table;
@@ -474,6 +485,8 @@ function join(code, token) {
       welcomed = true;
       cards = Object.fromEntries(message.cards.map((c) => [c.id, c]));
       for (const id of Object.keys(faces)) delete faces[id];
+      // The choice of a four-colour pack, for decks that have one.
+      $("four-colour-row").hidden = !message.cards.some((c) => c.svg?.includes("data-four="));
       // A spectator's hello names no seat.
       mySeat = Number.isInteger(message.seat) ? message.seat : null;
       document.body.dataset.watching = mySeat === null ? "yes" : "no";
@@ -790,3 +803,9 @@ $("learn").addEventListener("change", () => {
   if ($("learn").checked && !$("hint-row").hidden) askHint();
 });
 $("hint-button").addEventListener("click", askHint);
+$("four-colour").checked = fourColour();
+$("four-colour").addEventListener("change", () => {
+  localStorage.setItem("yaku-four-colour", $("four-colour").checked ? "1" : "");
+  for (const id of Object.keys(faces)) delete faces[id];
+  if (drawnLast) draw(drawnLast);
+});
