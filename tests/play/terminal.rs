@@ -11,6 +11,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// Rows kept after they scroll off the top of the screen, for [`Term::all_text`].
+const SCROLLBACK: usize = 1000;
+
 /// A program running in a pseudo-terminal, with the screen it has drawn.
 struct Term {
     screen: Arc<Mutex<vt100::Parser>>,
@@ -45,7 +48,11 @@ impl Term {
         let child = pty.slave.spawn_command(cmd).expect("yaku starts");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)));
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            nz(rows),
+            nz(cols),
+            SCROLLBACK,
+        )));
         let parser = Arc::clone(&screen);
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
@@ -63,6 +70,26 @@ impl Term {
             master: pty.master,
             child,
         }
+    }
+
+    /// Everything the screen has shown that is still held, the rows scrolled off the top
+    /// first (a page at a time, so a row may be read twice).
+    fn all_text(&self) -> String {
+        let mut parser = self.screen.lock().unwrap();
+        parser.screen_mut().set_scrollback(usize::MAX);
+        let mut offset = parser.screen().scrollback();
+        let rows = usize::from(parser.screen().size().0.get());
+        let mut out = String::new();
+        loop {
+            parser.screen_mut().set_scrollback(offset);
+            out.push_str(&parser.screen().contents());
+            out.push('\n');
+            if offset == 0 {
+                break;
+            }
+            offset = offset.saturating_sub(rows);
+        }
+        out
     }
 
     /// The screen's text, one line per row.
@@ -222,6 +249,49 @@ impl Drop for Term {
 }
 
 /// The screen with trailing spaces removed (for snapshots).
+/// The two terminal sizes every fault of the table is checked at: the smallest usual terminal
+/// and a roomy one.
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+/// Lines of text wrapped once: no line ends where the next line's first word would still have
+/// fitted (as when text wrapped for one width is wrapped again for a narrower one, "(or leave
+/// it on" / "the table)"). `lines` are a box's inside, `width` its columns.
+fn assert_wrapped_once(lines: &[String], width: usize, what: &str) {
+    for pair in lines.windows(2) {
+        let (line, next) = (pair[0].trim_end(), pair[1].trim_end());
+        let body = next.trim_start();
+        // A continuation is indented deeper than a new line or bullet starts.
+        let continues = next.len() - body.len() >= 2 && !body.starts_with("- ") && !line.is_empty();
+        let Some(word) = body.split(' ').next().filter(|w| !w.is_empty()) else {
+            continue;
+        };
+        // The screen wraps a column or two short of the box's edge.
+        if continues {
+            assert!(
+                line.chars().count() + 1 + word.chars().count() > width.saturating_sub(2),
+                "{what}: \"{word}\" would have fitted on the line before (wrapped twice):\n{line}\n{next}"
+            );
+        }
+    }
+}
+
+/// The inside of the box drawn on the screen (between its `│` borders), a line a row.
+fn box_inside(screen: &str) -> (Vec<String>, usize) {
+    let mut width = 0;
+    let lines = screen
+        .lines()
+        .filter_map(|row| {
+            let start = row.find('│')? + '│'.len_utf8();
+            let end = row.rfind('│')?;
+            (end > start).then(|| {
+                width = row[start..end].chars().count();
+                row[start..end].to_string()
+            })
+        })
+        .collect();
+    (lines, width)
+}
+
 fn trimmed(screen: &str) -> String {
     screen
         .lines()
@@ -634,59 +704,10 @@ fn after_a_bots_play_and_draw_your_own_move_and_its_capture_are_on_screen() {
 
 #[test]
 fn undo_and_hint_on_the_table_and_in_lines() {
-    let dir = temp_dir("tty-undo");
-    let mut t = Term::start(
-        &dir,
-        &[
-            "play",
-            "koikoi",
-            "--seed",
-            "12",
-            "--no-color",
-            "--speed",
-            "instant",
-            "--save",
-            "s.json",
-        ],
-        80,
-        24,
-    );
-    t.wait_for("play a card from your hand");
-    // The hint names the move and why, in the game's words.
-    t.send("h");
-    let s = t.wait_for("hint: the greedy bot would");
-    assert!(s.contains("play Plum Chaff 2"), "{s}");
-    assert_eq!(
-        s.matches("hint: the greedy bot would").count(),
-        1,
-        "the hint is shown once, under the prompt:\n{s}"
-    );
-    assert!(s.contains("matches"), "{s}");
-    // A move, then undo: the hand is whole again and the record keeps the move taken back.
-    t.send("\r");
-    t.wait_for("you play Pine Poetry Ribbon");
-    t.wait_for("play a card from your hand");
-    t.send("u");
-    let s = t.wait_for("taken back");
-    assert!(
-        s.contains(">Jan"),
-        "the Pine card is back in the hand:\n{s}"
-    );
-    t.send("q");
-    t.wait_for("resume it with");
-    let record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("s.json")).unwrap()).unwrap();
-    // The bot's first move stays; yours and its answer were taken back.
-    assert_eq!(record["actions"].as_array().unwrap().len(), 1, "{record}");
-    assert_eq!(record["undone"][0]["at"], 1, "{record}");
-    assert_eq!(record["undone"][0]["actions"][0]["card"], "pine-poetry");
-    // Its events are the game's as it stands, the moves taken back gone.
-    super::records_events_are_the_games(&dir.join("s.json"));
-    // The record replays, and resumes.
-    yaku(&["replay", "s.json", "--json"])
-        .current_dir(&dir)
-        .expect(0);
-
+    for (cols, rows) in SIZES {
+        undo_and_hint_on_the_table(cols, rows);
+    }
+    let dir = temp_dir("tty-undo-lines");
     // Piped: `hint` and `undo` as commands; hot seat refuses undo.
     let out = yaku(&["play", "koikoi", "--seed", "12", "--save", "p.json"])
         .current_dir(&dir)
@@ -728,6 +749,62 @@ fn undo_and_hint_on_the_table_and_in_lines() {
         "{}",
         out.stdout
     );
+}
+
+/// The hint shown once and undo giving back the card, on the full-screen table at a size.
+fn undo_and_hint_on_the_table(cols: u16, rows: u16) {
+    let dir = temp_dir("tty-undo");
+    let mut t = Term::start(
+        &dir,
+        &[
+            "play",
+            "koikoi",
+            "--seed",
+            "12",
+            "--no-color",
+            "--speed",
+            "instant",
+            "--save",
+            "s.json",
+        ],
+        cols,
+        rows,
+    );
+    t.wait_for("play a card from your hand");
+    // The hint names the move and why, in the game's words.
+    t.send("h");
+    let s = t.wait_for("hint: the greedy bot would");
+    assert!(s.contains("play Plum Chaff 2"), "{s}");
+    assert_eq!(
+        s.matches("hint: the greedy bot would").count(),
+        1,
+        "the hint is shown once, under the prompt:\n{s}"
+    );
+    assert!(s.contains("matches"), "{s}");
+    // A move, then undo: the hand is whole again and the record keeps the move taken back.
+    t.send("\r");
+    t.wait_for("you play Pine Poetry Ribbon");
+    t.wait_for("play a card from your hand");
+    t.send("u");
+    let s = t.wait_for("taken back");
+    assert!(
+        s.contains(">Jan"),
+        "the Pine card is back in the hand:\n{s}"
+    );
+    t.send("q");
+    t.wait_for("resume it with");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("s.json")).unwrap()).unwrap();
+    // The bot's first move stays; yours and its answer were taken back.
+    assert_eq!(record["actions"].as_array().unwrap().len(), 1, "{record}");
+    assert_eq!(record["undone"][0]["at"], 1, "{record}");
+    assert_eq!(record["undone"][0]["actions"][0]["card"], "pine-poetry");
+    // Its events are the game's as it stands, the moves taken back gone.
+    super::records_events_are_the_games(&dir.join("s.json"));
+    // The record replays, and resumes.
+    yaku(&["replay", "s.json", "--json"])
+        .current_dir(&dir)
+        .expect(0);
 }
 
 #[test]
@@ -901,14 +978,38 @@ fn replay_on_the_table_in_every_family() {
 
 #[test]
 fn learn_on_the_table_shows_a_lesson_box_and_enter_takes_the_suggested_move() {
+    for (cols, rows) in SIZES {
+        learn_on_the_table(cols, rows);
+    }
+}
+
+/// The lesson box at a size: the rule sheet's play quoted wrapped once, the choices a rule
+/// offers listed under it, then the suggestion taken by Enter.
+fn learn_on_the_table(cols: u16, rows: u16) {
     let dir = temp_dir("tty-learn");
-    let mut t = Term::start(&dir, &["learn", "koikoi"], 80, 24);
+    let mut t = Term::start(&dir, &["learn", "koikoi"], cols, rows);
     let s = t.wait_for(" lesson ");
     assert!(s.contains("Koi-Koi (standard): Two players"), "{s}");
     t.assert_box_intact();
-    // The lesson is long: it scrolls, and any other key closes it.
-    t.send("\x1b[6~");
-    let s = t.wait_for("Lesson 1:");
+    let (inside, width) = box_inside(&s);
+    assert_wrapped_once(&inside, width, &format!("the lesson at {cols}x{rows}"));
+    // Koi-koi and Stop are bullets of their own under the rule that offers them.
+    let declares = inside
+        .iter()
+        .position(|l| l.contains("the player declares:"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(
+        inside[declares + 1].starts_with("  - Koi-koi: "),
+        "{}",
+        inside[declares + 1]
+    );
+    // The lesson is long: on a small screen it scrolls, and any other key closes it.
+    let s = if s.contains("Lesson 1:") && s.contains("Enter takes that move") {
+        s
+    } else {
+        t.send("\x1b[6~");
+        t.wait_for("Lesson 1:")
+    };
     assert!(s.contains("Enter takes that move"), "{s}");
     t.send("x");
     let s = t.wait_for("play a card from your hand");
@@ -967,6 +1068,12 @@ fn after_two_bots_moved_in_go_stop_your_own_move_is_still_on_screen() {
 /// `man` cannot run, it says so and prints the page.
 #[test]
 fn the_man_page_is_shown_through_man_on_a_terminal() {
+    for (cols, rows) in SIZES {
+        the_man_page_through_man(cols, rows);
+    }
+}
+
+fn the_man_page_through_man(cols: u16, rows: u16) {
     let dir = temp_dir("man-terminal");
     // A `man` of the test's own: it says what it was given.
     let bin_dir = dir.join("bin");
@@ -979,7 +1086,7 @@ fn the_man_page_is_shown_through_man_on_a_terminal() {
     .unwrap();
     std::fs::set_permissions(&man, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let path = format!("{}:/usr/bin:/bin", bin_dir.display());
-    let mut term = Term::start_with(&dir, &["man"], 100, 30, &[("PATH", &path)]);
+    let mut term = Term::start_with(&dir, &["man"], cols, rows, &[("PATH", &path)]);
     let screen = term.wait_for("man was given");
     assert!(screen.contains("man was given -l - and"), "{screen}");
     assert!(!screen.contains(".TH"), "{screen}");
@@ -990,8 +1097,8 @@ fn the_man_page_is_shown_through_man_on_a_terminal() {
     let mut term = Term::start_with(
         &dir,
         &["man"],
-        100,
-        30,
+        cols,
+        rows,
         &[("PATH", empty.to_str().unwrap())],
     );
     let screen = term.wait_for("printed in roff");
@@ -1003,8 +1110,15 @@ fn the_man_page_is_shown_through_man_on_a_terminal() {
 /// no line is broken again by the terminal (which broke words: "sco/re").
 #[test]
 fn the_rule_sheet_fits_a_narrow_terminal() {
+    // As tall as the sheet, so that every row stays on the screen to be read.
+    for cols in [60, 80, 120] {
+        rule_sheet_fits(cols);
+    }
+}
+
+fn rule_sheet_fits(cols: u16) {
     let dir = temp_dir("rules-narrow");
-    let mut term = Term::start(&dir, &["rules", "koikoi"], 60, 300);
+    let mut term = Term::start(&dir, &["rules", "koikoi"], cols, 300);
     term.wait_for("Sources and notes");
     assert_eq!(term.exit_code(), 0);
     let screen = term.screen.lock().unwrap();
@@ -1021,23 +1135,52 @@ fn the_rule_sheet_fits_a_narrow_terminal() {
 /// them away; its exit code is 130, as for a command Ctrl-C ended.
 #[test]
 fn an_interrupted_simulation_reports_the_games_played() {
+    for (cols, rows) in SIZES {
+        interrupted_simulation(cols, rows);
+    }
+}
+
+fn interrupted_simulation(cols: u16, rows: u16) {
     let dir = temp_dir("sim-interrupt");
     let mut term = Term::start(
         &dir,
         &["sim", "koikoi", "--games", "10000000", "--threads", "2"],
-        100,
-        40,
+        cols,
+        rows,
     );
-    term.wait_for("games/s");
+    let screen = term.wait_for("games/s");
+    // The rate is a whole number of games, its thousands grouped (it changed precision).
+    let rate = screen
+        .split(" games/s")
+        .next()
+        .and_then(|before| before.rsplit(' ').next())
+        .unwrap_or_default();
+    assert!(
+        !rate.is_empty() && rate.chars().all(|c| c.is_ascii_digit() || c == ','),
+        "{rate:?} in {screen}"
+    );
     term.send("\u{3}");
-    let screen = term.wait_for("interrupted after");
+    // The report may be taller than the screen: it is read with the rows scrolled away.
+    assert_eq!(term.exit_code(), 130);
+    let start = Instant::now();
+    let mut screen = term.all_text();
+    while !screen.contains("win rate") && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+        screen = term.all_text();
+    }
+    assert!(screen.contains("interrupted after"), "{screen}");
     assert!(screen.contains("of 10000000 games"), "{screen}");
     assert!(screen.contains("win rate"), "{screen}");
-    assert_eq!(term.exit_code(), 130);
 }
 
 #[test]
 fn q_pressed_while_a_bot_moves_leaves_instead_of_skipping_the_pause() {
+    for (cols, rows) in SIZES {
+        q_pressed_while_a_bot_moves(cols, rows);
+    }
+}
+
+fn q_pressed_while_a_bot_moves(cols: u16, rows: u16) {
     let dir = temp_dir("tty-q-pause");
     // The bot plays first (seat 0) and the table pauses a long while on what happens without
     // the player: `q` then saves and leaves, where it only cut the pause short and was lost.
@@ -1056,8 +1199,8 @@ fn q_pressed_while_a_bot_moves_leaves_instead_of_skipping_the_pause() {
             "--save",
             "s.json",
         ],
-        80,
-        24,
+        cols,
+        rows,
     );
     // The table lingers on the deal before the bot's first move.
     t.wait_for("greedy deals");
@@ -1125,5 +1268,130 @@ fn hachi_hachi_keeps_another_seats_teyaku_and_the_field_on_the_table_at_the_firs
         assert_nothing_cut(&t, "Hachi-Hachi's first play");
         t.send("q");
         t.wait_for("resume it with");
+    }
+}
+
+/// The rule sheet opened at the table is wrapped once, to the box's inside (it was wrapped for
+/// a wider sheet and again for the box: "(or leave it on" / "the table)").
+#[test]
+fn the_rule_sheet_at_the_table_is_wrapped_once() {
+    for (cols, rows) in SIZES {
+        let dir = temp_dir("tty-rules");
+        let mut t = Term::start(
+            &dir,
+            &[
+                "play",
+                "koikoi",
+                "--seed",
+                "3",
+                "--no-color",
+                "--speed",
+                "instant",
+            ],
+            cols,
+            rows,
+        );
+        t.wait_for("play a card from your hand");
+        t.send("r");
+        let s = t.wait_for(" rules ");
+        t.assert_box_intact();
+        let (inside, width) = box_inside(&s);
+        assert!(inside.len() > 5, "{s}");
+        // A sheet is never wider than its own measure, 96 columns, however wide the box.
+        assert_wrapped_once(
+            &inside,
+            width.min(96),
+            &format!("the rule sheet at {cols}x{rows}"),
+        );
+        t.send("x");
+        t.send("q");
+        let _ = t.exit_code();
+    }
+}
+
+/// Undo at the next hand's first decision, on the full-screen table: it says the hand the bot
+/// won is taken back with the move, and the table is that hand's again.
+#[test]
+fn undo_into_a_finished_hand_on_the_table_says_so() {
+    for (cols, rows) in SIZES {
+        let dir = temp_dir("tty-undo-hand");
+        // Seed 3: seven moves of the person's, then greedy stops and wins hand 1.
+        let mut t = Term::start(
+            &dir,
+            &[
+                "play",
+                "koikoi",
+                "--seed",
+                "3",
+                "--rounds",
+                "2",
+                "--no-color",
+                "--speed",
+                "instant",
+                "--save",
+                "s.json",
+            ],
+            cols,
+            rows,
+        );
+        let mut reached = false;
+        for _ in 0..30 {
+            let s = t.wait_for("play a card from your hand|press a key");
+            if s.contains("round 2 of 2") && s.contains("play a card from your hand") {
+                reached = true;
+                break;
+            }
+            t.send("\r");
+            std::thread::sleep(Duration::from_millis(150));
+        }
+        assert!(reached, "hand 2 at {cols}x{rows}:\n{}", t.text());
+        t.send("u");
+        // The message may be wrapped in the log beside the table: its start is on one row.
+        let s = t.wait_for("taken back: it was made in hand 1");
+        assert!(s.contains("round 1 of 2"), "{cols}x{rows}:\n{s}");
+        assert_nothing_cut(&t, "undo into a finished hand");
+        t.send("q");
+        t.wait_for("resume it with");
+    }
+}
+
+/// A trick game to a score on the table: the title counts hands without "of 100", and the trick
+/// row says who led which card.
+#[test]
+fn a_trick_game_to_a_score_names_the_hand_and_who_led() {
+    for (cols, rows) in SIZES {
+        let dir = temp_dir("tty-pinochle");
+        let mut t = Term::start(
+            &dir,
+            &[
+                "play",
+                "pinochle-two-handed",
+                "--seed",
+                "5",
+                "--no-color",
+                "--speed",
+                "instant",
+            ],
+            cols,
+            rows,
+        );
+        // Seed 5: the first choices taken (a card, a meld), greedy soon leads a trick.
+        let mut led = None;
+        for _ in 0..12 {
+            let s = t.wait_for("(Enter)");
+            if s.contains("greedy led") {
+                led = Some(s);
+                break;
+            }
+            t.send("\r");
+            std::thread::sleep(Duration::from_millis(150));
+        }
+        let s = led.unwrap_or_else(|| panic!("greedy never led at {cols}x{rows}:\n{}", t.text()));
+        let title = s.lines().next().unwrap_or_default();
+        assert!(title.contains("hand 1"), "{title}");
+        assert!(!title.contains(" of 100"), "{title}");
+        assert_nothing_cut(&t, "Pinochle's trick");
+        t.send("q");
+        let _ = t.exit_code();
     }
 }

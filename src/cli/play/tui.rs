@@ -1193,10 +1193,11 @@ fn draw_frame(
         f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
         return;
     }
-    // A wide terminal keeps the log beside the table, a quarter of the width (the table takes
-    // the rest: 88 columns at 120); a narrow one below.
+    // A wide terminal keeps the log beside the table: the table keeps the 80 columns it is laid
+    // out for and the log takes the rest (40 columns at 120, between 32 and 60); a narrow
+    // terminal has the log below.
     let (main, side) = if area.width >= 110 {
-        let log_width = (area.width / 4).clamp(32, 60);
+        let log_width = area.width.saturating_sub(80).clamp(32, 60);
         let [m, s] =
             Layout::horizontal([Constraint::Min(70), Constraint::Length(log_width)]).areas(area);
         (m, Some(s))
