@@ -834,6 +834,66 @@ fn a_french_pack_may_be_drawn_in_four_colours() {
     );
 }
 
+/// At a call to stop or play on, the safe choice comes first and has the focus (a stray Enter
+/// or Space stops rather than plays on), and the prompt says what stopping takes.
+#[test]
+fn the_koikoi_decision_focuses_stop_and_says_what_it_takes() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start();
+    let dir = TempDir::new("serve-stop-focus");
+    // The server seeds its rooms at random: a game of twelve hands, played by the move the
+    // page offers first, reaches a yaku of the player's in all but a rare game; a second room
+    // is opened if not.
+    for room in 0..3 {
+        let url = format!(
+            "{}?ruleset=koikoi&players=human,greedy&hands=12",
+            served.url
+        );
+        let mut page = Browser::open(&browser, &dir.join(format!("profile-{room}")), &url);
+        for _ in 0..600 {
+            assert!(page.wait_until(
+                "document.getElementById('hand-end').open || document.querySelector('[data-move]') \
+                 || document.getElementById('prompt').textContent === 'Game over'"
+            ));
+            if page.eval("document.getElementById('prompt').textContent") == "Game over" {
+                break;
+            }
+            if page.eval("document.getElementById('hand-end').open") == true {
+                page.eval("document.getElementById('hand-end-go').click()");
+                page.wait_until("!document.getElementById('hand-end').open");
+                continue;
+            }
+            let prompt = page.eval("document.getElementById('prompt').textContent");
+            let prompt = prompt.as_str().unwrap_or_default().to_string();
+            if prompt.contains("stopping takes") {
+                let focused = page.eval("document.activeElement.textContent");
+                assert!(
+                    focused.as_str().is_some_and(|t| t.starts_with("Stop")),
+                    "Stop has the focus: {focused} ({prompt})"
+                );
+                assert_eq!(
+                    page.eval(
+                        "document.activeElement === document.querySelector('#moves [data-move]')"
+                    ),
+                    true,
+                    "Stop comes first"
+                );
+                return;
+            }
+            // The move offered first (the focused one), as a player pressing Enter takes it.
+            let before = page.states();
+            page.eval(
+                "(document.activeElement?.dataset?.move !== undefined ? document.activeElement \
+                 : document.querySelector('[data-move]')).click()",
+            );
+            page.wait_until(&format!(
+                "Number(document.body.dataset.states) > {before} || document.getElementById('hand-end').open"
+            ));
+        }
+    }
+    panic!("three games of twelve hands without a call to stop or play on");
+}
+
 /// A rule file pasted on the page with a mistake shows the finding located (line and column,
 /// the line marked, the caret under the mistake); fixed, it makes a room that plays a hand.
 #[test]
