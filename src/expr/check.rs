@@ -66,6 +66,10 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
         "suits_with",
         "suits_with(N): how many suits the pile holds N or more cards of",
     ),
+    (
+        "alike",
+        "alike(ATTRIBUTE, N): how many values of a card attribute the pile holds N or more cards of (`alike(rank, 3) >= 1`: three cards of one rank)",
+    ),
     ("min", "min(A, B): the smaller number"),
     ("max", "max(A, B): the larger number"),
 ];
@@ -483,7 +487,7 @@ impl Checker<'_> {
             return None;
         };
         // `sum`'s first argument is an attribute name, not a value.
-        if canonical == "sum" || canonical == "best" {
+        if matches!(canonical, "sum" | "best" | "alike") {
             return self.sum(canonical, args, e, signature, errors);
         }
         let (min, max) = match canonical {
@@ -552,7 +556,11 @@ impl Checker<'_> {
         errors: &mut Vec<ExprError>,
     ) -> Typed {
         let deck = self.names.deck;
-        let least = if function == "best" { 2 } else { 1 };
+        let least = if matches!(function, "best" | "alike") {
+            2
+        } else {
+            1
+        };
         if args.len() < least || args.len() > 2 {
             errors.push(arity_error(function, signature, args.len(), e));
             return None;
@@ -585,6 +593,32 @@ impl Checker<'_> {
                 None
             }
         };
+        if function == "alike" {
+            // The deck's cards grouped by the attribute's value: a rank's cards across suits.
+            let count = match self.expr(&args[1], errors) {
+                Some((node, Type::Int)) => Some(node),
+                Some((_, ty)) => {
+                    errors.push(self.argument_mismatch(function, &args[1], Type::Int, ty));
+                    None
+                }
+                None => None,
+            };
+            let values = attribute?;
+            let mut groups: Vec<(i64, CardSet)> = Vec::new();
+            for (card, &value) in values.iter().enumerate() {
+                let id = crate::deck::CardId(card as u8);
+                match groups.iter_mut().find(|(v, _)| *v == value) {
+                    Some((_, set)) => set.insert(id),
+                    None => {
+                        let mut set = CardSet::EMPTY;
+                        set.insert(id);
+                        groups.push((value, set));
+                    }
+                }
+            }
+            let groups: Box<[CardSet]> = groups.into_iter().map(|(_, set)| set).collect();
+            return Some((Node::SuitsWith(groups, Box::new(count?)).fold(), Type::Int));
+        }
         let set = match args.get(1) {
             None => Some(Node::Set(deck.all())),
             Some(a) => match self.expr(a, errors) {

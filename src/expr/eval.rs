@@ -1367,6 +1367,42 @@ mod tests {
     }
 
     /// The flat forms give the tree's values, at the edges of every comparison.
+    /// `alike(ATTRIBUTE, N)`: the values of an attribute the pile holds N or more cards of,
+    /// across suits (three kings of a French pack are three cards of one rank), as a count and
+    /// in a condition's flat form; a wrong attribute or a set for N is an error at it.
+    #[test]
+    fn alike_counts_the_values_held_n_times() {
+        let deck = crate::ruleset::load_deck("french-52").value.unwrap();
+        let names = Names::of(&deck, &[]);
+        let mut pile = CardSet::EMPTY;
+        for id in [
+            "hearts-king",
+            "spades-king",
+            "clubs-king",
+            "hearts-queen",
+            "diamonds-queen",
+            "spades-ace",
+        ] {
+            pile.insert(deck.card_by_id(id).unwrap());
+        }
+        let cx = Context { pile, facts: &[] };
+        for (n, held) in [(1, 3), (2, 2), (3, 1), (4, 0)] {
+            let p = compile_str(&format!("alike(rank, {n})"), Type::Int, &names).unwrap();
+            assert_eq!(p.int(&cx), held, "alike(rank, {n})");
+        }
+        let three = compile_str("alike(rank, 3) >= 1", Type::Bool, &names).unwrap();
+        assert!(three.truth(&cx));
+        let four = compile_str("alike(rank, 4) >= 1", Type::Bool, &names).unwrap();
+        assert!(!four.truth(&cx));
+        let err = compile_str("alike(colour, 3) >= 1", Type::Bool, &names).unwrap_err();
+        assert!(
+            err[0].message.contains("unknown card attribute `colour`"),
+            "{err:?}"
+        );
+        let err = compile_str("alike(rank, hearts) >= 1", Type::Bool, &names).unwrap_err();
+        assert!(err[0].message.contains("alike"), "{err:?}");
+    }
+
     #[test]
     fn flat_forms_match_the_tree() {
         use rand::{RngExt, SeedableRng};

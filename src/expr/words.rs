@@ -214,6 +214,36 @@ impl Describer<'_> {
             }
             return quantified(op, *k, &noun, None);
         }
+        // `alike(attr, n) >= k`: k groups of n or more cards of one value.
+        if let (ExprKind::Call { name, args, .. }, ExprKind::Number(k)) = (&a.kind, &b.kind)
+            && name == "alike"
+            && let [attr, n] = args.as_slice()
+            && let ExprKind::Name(attr) = &attr.kind
+        {
+            let alike = format!(
+                "{} or more {}s of one {attr}",
+                self.count_word(n)?,
+                self.lex.card_word
+            );
+            return match (op, *k) {
+                (BinaryOp::Ge, 1) | (BinaryOp::Gt, 0) => Some(alike),
+                (BinaryOp::Eq, 0) | (BinaryOp::Lt, 1) => Some(format!(
+                    "no {} {}s of one {attr}",
+                    self.count_word(n)?,
+                    self.lex.card_word
+                )),
+                _ => quantified(
+                    op,
+                    *k,
+                    &format!(
+                        "{attr}s with {} or more {}s",
+                        self.count_word(n)?,
+                        self.lex.card_word
+                    ),
+                    None,
+                ),
+            };
+        }
         // The points of the player's yaku, against a number or the last call's.
         if let ExprKind::Name(n) = &a.kind
             && n == "base"
@@ -334,6 +364,11 @@ impl Describer<'_> {
             ("suits_with", [n]) => Some(format!(
                 "the number of {}s with {} or more {card}s",
                 self.lex.suit_word,
+                self.count_word(n)?
+            )),
+            ("alike", [attr, n]) => Some(format!(
+                "the number of {}s with {} or more {card}s",
+                name_of(attr)?,
                 self.count_word(n)?
             )),
             ("min", [a, b]) => Some(format!(

@@ -653,3 +653,20 @@ fn melds_shown_after_play() {
     );
     insta::assert_snapshot!(s);
 }
+
+/// Cards alike by rank across suits (`alike(rank, 3)`): three Kings and three Queens captured
+/// are two ranks held three times, worth 2 in the test ruleset; three Kings and two Queens one.
+#[test]
+fn three_cards_of_one_rank_are_counted_across_suits() {
+    let run = |captured: &str| {
+        let out = Yaku::new(["score", "tests/rulesets/alike.toml", "--captured", captured]).run();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let two = run("hearts-king,spades-king,clubs-king,hearts-queen,diamonds-queen,spades-queen");
+    assert!(two.contains("Three of a rank +2"), "{two}");
+    let one = run("hearts-king,spades-king,clubs-king,hearts-queen,diamonds-queen");
+    assert!(one.contains("Three of a rank +1"), "{one}");
+    let none = run("hearts-king,spades-king,hearts-queen,diamonds-queen");
+    assert!(!none.contains("Three of a rank"), "{none}");
+}
