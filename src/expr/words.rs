@@ -277,6 +277,16 @@ impl Describer<'_> {
             if n == "cards_left" && op == BinaryOp::Gt && *k == 0 {
                 return Some("it is not the hand's last play".to_string());
             }
+            // The calls to play on made this hand, the player's own or the others'.
+            if (n == "calls" || n == "other_calls")
+                && matches!((op, *k), (BinaryOp::Eq, 0) | (BinaryOp::Lt, 1))
+            {
+                return Some(if n == "calls" {
+                    "the player has not called to play on this hand".to_string()
+                } else {
+                    "no other player has called to play on this hand".to_string()
+                });
+            }
             if let Some(noun) = noun {
                 // `> k` reads as `k + 1 or more`.
                 let (op, k) = match op {

@@ -276,6 +276,7 @@ fn every_koikoi_house_rule_changes_what_its_sheet_says() {
         ),
         ("house/dealer-privilege", None),
         ("house/lightning-wild", None),
+        ("house/no-koikoi-after-opponent", None),
         (
             "house/no-koikoi-doubling",
             Some(Example {

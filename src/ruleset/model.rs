@@ -29,7 +29,9 @@ pub mod scope {
     pub const TABLE: &[&str] = &["round", "rounds"];
     /// Declarations: the pile is the declarer's captures; `hand_cards` the cards in their hand,
     /// `calls` their calls to play on this hand, `base` their yaku points now, `last_base` their
-    /// yaku points at their last call to play on (0 before one).
+    /// yaku points at their last call to play on (0 before one), `other_calls` the calls to play
+    /// on the other seats have made this hand (a house rule that forbids calling once the
+    /// opponent has: `other_calls == 0`).
     pub const DECLARATION: &[&str] = &[
         "round",
         "rounds",
@@ -38,6 +40,7 @@ pub mod scope {
         "calls",
         "base",
         "last_base",
+        "other_calls",
     ];
     /// Turn events: the pile is the player's captures after the turn; `hand_cards` the cards
     /// left in their hand, `stacks` the stacks they have made this hand, `turn` their turns this
@@ -104,7 +107,7 @@ pub mod scope {
         match fact {
             "round" | "rounds" => (0, 10_000),
             "is_dealer" => (0, 1),
-            "hand_cards" | "calls" | "stacks" | "turn" | "cards_left" => {
+            "hand_cards" | "calls" | "other_calls" | "stacks" | "turn" | "cards_left" => {
                 (0, crate::deck::CardSet::CAPACITY as i64)
             }
             "base" | "last_base" => (-MOST_POINTS, MOST_POINTS),

@@ -720,6 +720,7 @@ impl MatchingGame {
             i64::from(self.calls[seat]),
             self.yaku[seat].base(),
             self.marks.last_base[seat],
+            self.calls.iter().map(|&c| i64::from(c)).sum::<i64>() - i64::from(self.calls[seat]),
         ];
         let cx = Context {
             pile: self.captured[seat],

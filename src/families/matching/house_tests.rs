@@ -430,3 +430,72 @@ rounds = 12
     assert!(early > 0, "some games end when a stake runs out");
     assert!(short > 0, "some losers could not pay all they owed");
 }
+
+/// The call to play on, offered or not by what the seats have called this hand: the bundled
+/// `house/one-koikoi` (`calls < 1`, a seat's own calls) and `house/no-koikoi-after-opponent`
+/// (`other_calls == 0`, the other seat's), at every stop-or-play-on decision of random games.
+/// Both kinds of decision, with and without a call before it, are met.
+#[test]
+fn a_call_to_play_on_reads_the_calls_made_this_hand() {
+    use crate::agent::{Agent, RandomAgent, agent_rng};
+    for (name, offered) in [
+        (
+            "house/one-koikoi",
+            (|own: u32, _other: u32| own < 1) as fn(u32, u32) -> bool,
+        ),
+        ("house/no-koikoi-after-opponent", |_own, other| other == 0),
+    ] {
+        let r = Arc::new(ruleset::load(name).value.expect("bundled"));
+        let koikoi = r
+            .declarations
+            .iter()
+            .position(|d| d.id == "koikoi")
+            .unwrap();
+        let (mut refused, mut allowed) = (0, 0);
+        for seed in 0..300 {
+            let mut game = super::start(
+                Arc::clone(&r),
+                StartOptions {
+                    seed,
+                    rounds: Some(2),
+                    ..StartOptions::default()
+                },
+            )
+            .unwrap();
+            let mut rng = agent_rng(seed);
+            let mut legal = Vec::new();
+            while let Some(seat) = game.to_act() {
+                legal.clear();
+                game.legal_actions(&mut legal);
+                let deciding = legal.iter().any(
+                    |a| matches!(a, Action::Declare { decl, .. } if r.declarations[decl.0 as usize].effect == "stop"),
+                );
+                if deciding {
+                    let view = game.view(seat);
+                    let own = view.calls[seat];
+                    let other: u32 = view.calls.iter().sum::<u32>() - own;
+                    let may = legal.iter().any(
+                        |a| matches!(a, Action::Declare { decl, .. } if decl.0 as usize == koikoi),
+                    );
+                    let holds = !view.hand.is_empty();
+                    assert_eq!(
+                        may,
+                        holds && offered(own, other),
+                        "{name}, seed {seed}: own calls {own}, the other's {other}"
+                    );
+                    if holds && !offered(own, other) {
+                        refused += 1;
+                    } else if holds {
+                        allowed += 1;
+                    }
+                }
+                let action = RandomAgent.choose(&game, seat, &legal, &mut rng);
+                game.apply(action).unwrap();
+            }
+        }
+        assert!(
+            refused > 0 && allowed > 0,
+            "{name}: {refused} refused, {allowed} allowed"
+        );
+    }
+}

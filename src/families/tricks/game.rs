@@ -770,7 +770,8 @@ impl TricksGame {
 
     /// True when declaration `decl`'s `when` holds for `seat` now (scope
     /// [`crate::ruleset::scope::DECLARATION`]: the pile is the tricks it has won, `hand_cards`
-    /// the cards in its hand, `base` its points now; no calls to play on in this family).
+    /// the cards in its hand, `base` its points now; no calls to play on in this family, its
+    /// own or the others').
     fn when_holds(&self, decl: DeclId, seat: Seat) -> bool {
         let Some(when) = self
             .ruleset
@@ -788,6 +789,7 @@ impl TricksGame {
             i64::from(self.hands[seat].len()),
             0,
             points,
+            0,
             0,
         ];
         when.truth(&crate::expr::Context {
