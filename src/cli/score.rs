@@ -279,7 +279,7 @@ fn score_matching(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: Card
     } else {
         None
     };
-    let outcome =
+    let mut outcome =
         match scoring::settle_at_table(ruleset, &found, special.as_ref(), &c, table.as_ref()) {
             Ok(o) => o,
             Err(e) => {
@@ -287,6 +287,10 @@ fn score_matching(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: Card
                 return super::EXIT_FAILURE;
             }
         };
+    // Partners share one score, as in the game, whoever the script paid.
+    if !outcome.seats.is_empty() {
+        flow.teams.pool(&mut outcome.seats);
+    }
     print_matching(ruleset, args, special.as_ref(), pile, hand, &outcome)
 }
 

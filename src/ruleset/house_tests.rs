@@ -611,3 +611,53 @@ fn changing_an_entry_an_earlier_house_rule_removed_says_so() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A partnership variant of a game dealt by seat count: the base's deal for three players is
+/// an error at a table of four, whose help says how to drop it, and `deal_size = []` does.
+#[test]
+fn a_variant_for_another_table_size_drops_the_bases_deals() {
+    let dir = std::env::temp_dir().join(format!("yaku-deal-size-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("base.toml"),
+        "[ruleset]\nid = \"by-size\"\nextends = \"koikoi\"\nname = \"Koi-Koi for two or three (test)\"\n\n\
+         [flow]\nmin_players = 2\nmax_players = 3\n\n[[flow.deal_size]]\nplayers = 3\nhand_size = 7\ntable_size = 6\n",
+    )
+    .unwrap();
+    let variant = |drop: &str| {
+        let path = dir.join("four.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "[ruleset]\nid = \"four\"\nextends = \"base.toml\"\nname = \"In partnerships (test)\"\n\n\
+                 [flow]\nplayers = 4\nmin_players = 4\nmax_players = 4\nteams = [[0, 2], [1, 3]]\nhand_size = 5\ntable_size = 8\n{drop}"
+            ),
+        )
+        .unwrap();
+        load(path.to_str().unwrap())
+    };
+    assert!(
+        load(dir.join("base.toml").to_str().unwrap())
+            .value
+            .is_some()
+    );
+    let loaded = variant("");
+    let error = loaded
+        .diagnostics
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("a deal for 3 players, but the table seats 4 to 4")
+        })
+        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+    assert!(
+        error
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("deal_size = []")),
+        "{error:?}"
+    );
+    let loaded = variant("deal_size = []\n");
+    assert!(loaded.value.is_some(), "{:?}", loaded.diagnostics);
+    let _ = std::fs::remove_dir_all(&dir);
+}

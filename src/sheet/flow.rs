@@ -200,15 +200,19 @@ fn matching(
     }
     for check in &flow.dealt_yaku {
         deal.push(check_rule(check, lex, |when| {
-            format!(
-                "{} points at the hand's end{} for a hand dealt {when}; the hand is played on \
-                 (a hand holds the one worth most).",
-                check.points,
-                if flow.yaku_paid_by_others {
-                    ", from each other player,"
-                } else {
-                    ""
+            // A penalty (negative points) says who pays whom, as a gain does.
+            let points = points_words(check.points.abs().into());
+            let paid = match (check.points < 0, flow.yaku_paid_by_others) {
+                (false, true) => format!("{points} at the hand's end, from each other player,"),
+                (false, false) => format!("{points} at the hand's end"),
+                (true, true) => {
+                    format!("the player pays each other player {points} at the hand's end")
                 }
+                (true, false) => format!("the player loses {points} at the hand's end"),
+            };
+            format!(
+                "{paid} for a hand dealt {when}; the hand is played on (a hand holds the one \
+                 worth most)."
             )
         }));
     }
@@ -1709,9 +1713,13 @@ fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Rule {
                 format!("{card}s")
             },
         ),
+        None if event.points < 0 => format!(
+            "it costs the player {} at the end of the hand",
+            points_words(-i64::from(event.points))
+        ),
         None if event.points != 0 => format!(
             "it is worth {} at the end of the hand",
-            points_words(event.points)
+            points_words(event.points.into())
         ),
         None => "it is counted for the scoring".to_string(),
     };

@@ -725,6 +725,27 @@ pub(super) fn capitalized(word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// A dealt combination that costs points says who pays whom: under `yaku_paid_by =
+    /// "others"` its holder pays each other player, where it read "-50 points ... from each
+    /// other player".
+    #[test]
+    fn a_penalty_says_who_pays_whom() {
+        let text = "[ruleset]\nid = \"pen\"\nextends = \"hachihachi\"\nname = \"Penalty (test)\"\n\n\
+                    [[flow.instant_win]]\nid = \"all-plain\"\nname = \"All plain\"\n\
+                    when = \"count(plain) == 7\"\npoints = -50\nends = false\n";
+        let r = crate::ruleset::load_str("pen.toml", text).value.unwrap();
+        let sheet = super::text_sheet_width(&r, 200);
+        let line = sheet
+            .lines()
+            .find(|l| l.contains("All plain"))
+            .unwrap_or_else(|| panic!("{sheet}"));
+        assert!(
+            line.contains("the player pays each other player 50 points at the hand's end"),
+            "{line}"
+        );
+        assert!(!line.contains("-50"), "{line}");
+    }
+
     /// A source id is replaced where it stands alone, never inside a number.
     #[test]
     fn source_ids_are_replaced_but_not_inside_numbers() {

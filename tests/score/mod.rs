@@ -670,3 +670,53 @@ fn three_cards_of_one_rank_are_counted_across_suits() {
     let none = run("hearts-king,spades-king,hearts-queen,diamonds-queen");
     assert!(!none.contains("Three of a rank"), "{none}");
 }
+
+/// Partners share one score when a scoring script settles the hand, on the command line as in
+/// play: the test ruleset's script pays each partnership's cards to its first seat, and pooling
+/// gives both partners the team's points (the command line left the second partner at +0).
+#[test]
+fn partners_are_pooled_after_a_script_as_in_play() {
+    let out = Yaku::new([
+        "score",
+        "tests/rulesets/team-script.toml",
+        "--captured",
+        "coins-7,coins-ace,cups-7,swords-7,batons-7",
+        "--loser",
+        "cups-ace",
+        "--loser",
+        "coins-2,coins-3",
+        "--loser",
+        "cups-2",
+        "--json",
+    ])
+    .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    // Seats 0 and 2 hold 7 cards, seats 1 and 3 two: 7 - 2 to each partner.
+    assert_eq!(doc["seats"], serde_json::json!([5, -5, 5, -5]), "{doc}");
+    let ruleset = Arc::new(
+        yaku::ruleset::load("tests/rulesets/team-script.toml")
+            .value
+            .unwrap(),
+    );
+    for seed in 0..4u64 {
+        let mut game = yaku::families::matching::start(
+            Arc::clone(&ruleset),
+            StartOptions {
+                seed,
+                rounds: Some(1),
+                ..StartOptions::default()
+            },
+        )
+        .unwrap();
+        let mut rng = agent_rng(seed);
+        while let Some(seat) = game.to_act() {
+            let legal = game.legal();
+            let action = RandomAgent.choose(&game, seat, &legal, &mut rng);
+            game.apply(action).unwrap();
+        }
+        let scores = game.scores();
+        assert_eq!((scores[0], scores[1]), (scores[2], scores[3]), "{scores:?}");
+        assert_eq!(scores[0], -scores[1], "{scores:?}");
+    }
+}

@@ -74,12 +74,17 @@ pub(super) fn flow(
         };
         d.finish(errors);
         if !(min_players..=max_players).contains(&seats) {
-            errors.push(Diagnostic::error(
-                format!(
-                    "a deal for {seats} players, but the table seats {min_players} to {max_players}"
-                ),
-                at,
-            ));
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "a deal for {seats} players, but the table seats {min_players} to {max_players}"
+                    ),
+                    at,
+                )
+                .with_help(Some(
+                    "a ruleset that extends one with deals for other table sizes drops them with `deal_size = []` under `[flow]` (a key written replaces the base's)".to_string(),
+                )),
+            );
         } else if deal_sizes.iter().any(|x| x.players == seats) {
             errors.push(Diagnostic::error(
                 format!("a second deal for {seats} players"),
