@@ -201,7 +201,7 @@ fn matching(
     for check in &flow.dealt_yaku {
         deal.push(check_rule(check, lex, |when| {
             // A penalty (negative points) says who pays whom, as a gain does.
-            let points = points_words(check.points.abs().into());
+            let points = points_words(check.points.abs());
             let paid = match (check.points < 0, flow.yaku_paid_by_others) {
                 (false, true) => format!("{points} at the hand's end, from each other player,"),
                 (false, false) => format!("{points} at the hand's end"),
@@ -1715,11 +1715,11 @@ fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Rule {
         ),
         None if event.points < 0 => format!(
             "it costs the player {} at the end of the hand",
-            points_words(-i64::from(event.points))
+            points_words(-event.points)
         ),
         None if event.points != 0 => format!(
             "it is worth {} at the end of the hand",
-            points_words(event.points.into())
+            points_words(event.points)
         ),
         None => "it is counted for the scoring".to_string(),
     };
