@@ -298,12 +298,15 @@ fn text_of(
     use std::fmt::Write as _;
     let mut out = String::new();
     let scores: Vec<String> = game.scores().iter().map(i64::to_string).collect();
+    // A game to a target says the score it plays to, not its cap on hands.
+    let hand = match ruleset.target_score() {
+        Some(target) => format!("hand {} (to {target})", game.round()),
+        None => format!("hand {} of {}", game.round(), game.rounds()),
+    };
     let _ = writeln!(
         out,
-        "{} · hand {} of {} · scores {}",
+        "{} · {hand} · scores {}",
         ruleset.name,
-        game.round(),
-        game.rounds(),
         scores.join(", ")
     );
     if let Some(line) = carried_line(game, ruleset) {

@@ -632,7 +632,7 @@ pub static DECLARATION: TableDef = table(
         key(
             "when",
             Expr,
-            "When it may be made (facts: round, rounds, is_dealer, hand_cards, calls, base, last_base, other_calls; in a banker game those of a hand played by actions: `player_total`, `player_cards`, `player_soft`, `player_pair`, `player_first`, `player_split`, `player_hands`, `banker_up`, ...).",
+            "When it may be made (facts: round, rounds, is_dealer, hand_cards, calls, base, last_base, other_calls, game_score, best_other_score, target_score; in a banker game those of a hand played by actions: `player_total`, `player_cards`, `player_soft`, `player_pair`, `player_first`, `player_split`, `player_hands`, `banker_up`, ...).",
         ),
         key(
             "card",
@@ -804,7 +804,7 @@ pub static TURN_EVENT: TableDef = table(
         key(
             "when",
             Expr,
-            "When it fires (facts: round, rounds, is_dealer, hand_cards, stacks, turn, cards_left).",
+            "When it fires (facts: round, rounds, is_dealer, hand_cards, stacks, turn, cards_left, game_score, best_other_score, target_score).",
         ),
         key(
             "wins",

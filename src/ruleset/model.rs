@@ -31,7 +31,7 @@ pub mod scope {
     /// `calls` their calls to play on this hand, `base` their yaku points now, `last_base` their
     /// yaku points at their last call to play on (0 before one), `other_calls` the calls to play
     /// on the other seats have made this hand (a house rule that forbids calling once the
-    /// opponent has: `other_calls == 0`).
+    /// opponent has: `other_calls == 0`), then the game's scores ([`SCORES`]).
     pub const DECLARATION: &[&str] = &[
         "round",
         "rounds",
@@ -41,10 +41,19 @@ pub mod scope {
         "base",
         "last_base",
         "other_calls",
+        "game_score",
+        "best_other_score",
+        "target_score",
     ];
+    /// The game's scores as facts, last in the scopes that read them: the side's score before
+    /// this hand (partners share one), the best score of another side, and the score that ends
+    /// the game (0 for a game of a fixed number of hands). A bonus not allowed near the target
+    /// reads `target_score - game_score > 2`. See [`super::Teams::score_facts`].
+    pub const SCORES: [&str; 3] = ["game_score", "best_other_score", "target_score"];
     /// Turn events: the pile is the player's captures after the turn; `hand_cards` the cards
     /// left in their hand, `stacks` the stacks they have made this hand, `turn` their turns this
-    /// hand counting this one.
+    /// hand counting this one, `cards_left` the cards still to play, then the game's scores
+    /// ([`SCORES`]).
     pub const TURN_EVENT: &[&str] = &[
         "round",
         "rounds",
@@ -53,6 +62,9 @@ pub mod scope {
         "stacks",
         "turn",
         "cards_left",
+        "game_score",
+        "best_other_score",
+        "target_score",
     ];
     /// Values and wins of tiles in a banker game: the pile is one hand's tiles, nothing else.
     pub const TILES: &[&str] = &[];
@@ -111,6 +123,10 @@ pub mod scope {
                 (0, crate::deck::CardSet::CAPACITY as i64)
             }
             "base" | "last_base" => (-MOST_POINTS, MOST_POINTS),
+            // A game's score is read within a quadrillion either way.
+            "game_score" | "best_other_score" | "target_score" => {
+                (-super::MOST_SCORE_FACT, super::MOST_SCORE_FACT)
+            }
             "hand_points" | "player_total" | "banker_total" => (-MOST_HAND, MOST_HAND),
             "player_drew" | "banker_drew" | "player_first" | "banker_up" => (-MOST_CARD, MOST_CARD),
             "player_hands" => (0, 8),
@@ -551,6 +567,10 @@ pub struct DeclId(pub u8);
 /// The most seats a ruleset may have (the core keeps per-seat values inline up to this many).
 pub const MAX_SEATS: usize = 8;
 
+/// The largest score, either way, that conditions read as the game's scores
+/// ([`scope::SCORES`]): a score past it reads as it, so that sums of scores stay within 64 bits.
+pub const MOST_SCORE_FACT: i64 = 1_000_000_000_000_000;
+
 /// Seats grouped into partnerships (`[flow] teams`): each seat's team, in seat order. Without
 /// partnerships every seat is a team of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -605,6 +625,24 @@ impl Teams {
     /// The seats of `team` at a table of `seats`, in seat order.
     pub fn members(&self, team: usize, seats: usize) -> impl Iterator<Item = usize> + '_ {
         (0..seats).filter(move |&s| self.team_of(s) == team)
+    }
+
+    /// The game's scores as a seat's facts ([`scope::SCORES`]): its side's score, the best score
+    /// of a seat of another side (0 alone at the table), and `target` (0 without one), each
+    /// within [`MOST_SCORE_FACT`] either way.
+    pub fn score_facts(&self, scores: &[i64], seat: usize, target: Option<i64>) -> [i64; 3] {
+        let clamp = |v: i64| v.clamp(-MOST_SCORE_FACT, MOST_SCORE_FACT);
+        let mine = self.team_of(seat);
+        let best_other = (0..scores.len())
+            .filter(|&s| self.team_of(s) != mine)
+            .map(|s| scores[s])
+            .max()
+            .unwrap_or(0);
+        [
+            clamp(scores.get(seat).copied().unwrap_or(0)),
+            clamp(best_other),
+            clamp(target.unwrap_or(0)),
+        ]
     }
 
     /// Each team's total of per-seat `values`, by team.

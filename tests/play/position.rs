@@ -178,3 +178,31 @@ fn a_carried_field_doubles_what_the_hand_scores() {
         out.stderr
     );
 }
+
+/// A condition on the game's score: the test ruleset's sweep scores a scopa at 9 points of 11
+/// and none at 10 (`target_score - game_score > 1`); the title says the score a game plays to.
+#[test]
+fn a_sweep_near_the_target_scores_no_scopa() {
+    let dir = TempDir::new("position-near-target");
+    let text = include_str!("../positions/near-target.toml").replace(
+        "../rulesets/near-target.toml",
+        &format!(
+            "{}/tests/rulesets/near-target.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    );
+    let at = |scores: &str| {
+        let file = dir.write(
+            "near.toml",
+            text.replace("scores = [9, 3]", &format!("scores = {scores}")),
+        );
+        Yaku::new(["position", file.to_str().unwrap()])
+            .expect(0)
+            .stdout
+    };
+    let nine = at("[9, 3]");
+    assert!(nine.contains("hand 1 (to 11) · scores 9, 3"), "{nine}");
+    assert!(nine.contains("Scopa +1"), "{nine}");
+    let ten = at("[10, 3]");
+    assert!(!ten.contains("Scopa +1"), "{ten}");
+}

@@ -627,6 +627,13 @@ impl MatchingGame {
         self.flow.exhausted == Exhausted::Settle && self.ruleset.scoring.is_none()
     }
 
+    /// The game's scores as `seat`'s facts (`scope::SCORES`).
+    pub(super) fn score_facts(&self, seat: Seat) -> [i64; 3] {
+        self.flow
+            .teams
+            .score_facts(&self.ledger.scores, seat, self.ruleset.target_score())
+    }
+
     fn facts_rounds(&self) -> u32 {
         match self.flow.length {
             GameLength::Rounds(_) => self.ledger.rounds,
@@ -712,6 +719,7 @@ impl MatchingGame {
 
     /// The declarations of `list` that `seat` may make now.
     fn may_declare(&self, list: &[DeclId], seat: Seat) -> u64 {
+        let [score, best_other, target] = self.score_facts(seat);
         let facts = [
             i64::from(self.ledger.round),
             i64::from(self.facts_rounds()),
@@ -721,6 +729,9 @@ impl MatchingGame {
             self.yaku[seat].base(),
             self.marks.last_base[seat],
             self.calls.iter().map(|&c| i64::from(c)).sum::<i64>() - i64::from(self.calls[seat]),
+            score,
+            best_other,
+            target,
         ];
         let cx = Context {
             pile: self.captured[seat],

@@ -782,6 +782,10 @@ impl TricksGame {
             return true;
         };
         let points = self.points(seat);
+        let [score, best_other, target] =
+            self.flow
+                .teams
+                .score_facts(&self.ledger.scores, seat, self.ruleset.target_score());
         let facts = [
             i64::from(self.ledger.round),
             i64::from(self.ledger.rounds),
@@ -791,6 +795,9 @@ impl TricksGame {
             points,
             0,
             0,
+            score,
+            best_other,
+            target,
         ];
         when.truth(&crate::expr::Context {
             pile: self.won[seat],

@@ -487,6 +487,7 @@ impl MatchingGame {
             return false;
         }
         let p = self.turn;
+        let [score, best_other, target] = self.score_facts(p);
         let facts = [
             i64::from(self.ledger.round),
             i64::from(self.facts_rounds()),
@@ -495,6 +496,9 @@ impl MatchingGame {
             i64::from(self.marks.stacks[p]),
             i64::from(self.marks.turns[p]),
             i64::from(self.cards_left()),
+            score,
+            best_other,
+            target,
         ];
         let flow = Arc::clone(&self.flow);
         let per = flow.turn_events.len();
