@@ -97,7 +97,19 @@ impl Table for MatchingTable {
                     .collect();
                 let who = self.style.who(seat);
                 if names.is_empty() {
-                    return format!("{who}: no yaku");
+                    // Without yaku a seat may still score (a sweep, a turn event's points).
+                    let points = g.points_if_stopped(seat).ok().map(|o| {
+                        let (points, steps) = super::prompt::seat_points(&o, seat);
+                        (points, steps)
+                    });
+                    return match points {
+                        Some((points, steps)) if !steps.is_empty() => format!(
+                            "{who}: no yaku; {} if scored now ({})",
+                            super::plural(points, "point"),
+                            steps.join(", ")
+                        ),
+                        _ => format!("{who}: no yaku"),
+                    };
                 }
                 let scored = g.points_if_stopped(seat).map_or_else(
                     |e| format!("scoring failed: {e}"),

@@ -793,8 +793,9 @@ pub static TURN_EVENT: TableDef = table(
                 "four_taken",
                 "sweep",
                 "suit_played",
+                "last_laid_taken",
             ],
-            "The pattern: `kiss` (the drawn card takes the hand card that matched nothing), `stack` (three of a suit left on the table), `stack_taken`, `own_stack_taken`, `four_taken` (hand and drawn card take a suit's four), `sweep` (the table left empty), `suit_played` (a `play_suit` declaration).",
+            "The pattern: `kiss` (the drawn card takes the hand card that matched nothing), `stack` (three of a suit left on the table), `stack_taken`, `own_stack_taken`, `four_taken` (hand and drawn card take a suit's four), `sweep` (the table left empty), `suit_played` (a `play_suit` declaration), `last_laid_taken` (the card the player before laid on the table from the hand, taking nothing, is captured).",
         ),
         key(
             "take",
@@ -951,6 +952,11 @@ pub static FLOW: TableDef = table(
             "table_multiplies",
             Bool,
             "Every point of a hand settled without a script (seat by seat, or a stop) is multiplied by `table_count` (Hachi-Hachi's field: x1, x2, x4).",
+        ),
+        choice(
+            "turn_events_combine",
+            &["all", "best"],
+            "When one turn fires several `[[flow.turn_event]]`s: each counts (`all`, the default), or only the one worth most (`best`: one that wins the hand, else the most points, else the most cards taken; the first listed of equals).",
         ),
         choice(
             "yaku_paid_by",

@@ -207,11 +207,14 @@ pub enum TurnPattern {
     Sweep,
     /// A whole suit was played from the hand at once (a `play_suit` declaration).
     SuitPlayed,
+    /// The turn captured the card the previous turn's player laid on the table from the hand
+    /// (a card that took nothing when played).
+    LastLaidTaken,
 }
 
 impl TurnPattern {
     /// Every pattern with its name in rule files.
-    pub const ALL: [(&'static str, TurnPattern); 7] = [
+    pub const ALL: [(&'static str, TurnPattern); 8] = [
         ("kiss", TurnPattern::Kiss),
         ("stack", TurnPattern::Stack),
         ("stack_taken", TurnPattern::StackTaken),
@@ -219,6 +222,7 @@ impl TurnPattern {
         ("four_taken", TurnPattern::FourTaken),
         ("sweep", TurnPattern::Sweep),
         ("suit_played", TurnPattern::SuitPlayed),
+        ("last_laid_taken", TurnPattern::LastLaidTaken),
     ];
 
     /// The pattern's position in [`TurnPattern::ALL`].

@@ -1692,6 +1692,9 @@ fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Rule {
         ),
         TurnPattern::Sweep => "a turn leaves the table empty".to_string(),
         TurnPattern::SuitPlayed => format!("a player plays a whole {suit} from the hand at once"),
+        TurnPattern::LastLaidTaken => {
+            format!("a player captures the {card} the player before laid on the table")
+        }
     };
     let when = event
         .when_source

@@ -267,12 +267,18 @@ fn every_command_in_the_guide_runs() {
     dir.write("my-koikoi.toml", house);
     // The test rulesets and positions the guide shows (`tests/rulesets/`, `tests/positions/`),
     // at the same paths.
-    for folder in ["tests/rulesets", "tests/positions"] {
-        std::fs::create_dir_all(dir.join(folder)).unwrap();
-        for entry in std::fs::read_dir(root().join(folder)).unwrap() {
+    // Their folders too (a test ruleset's scripts).
+    let mut folders = vec!["tests/rulesets".to_string(), "tests/positions".to_string()];
+    while let Some(folder) = folders.pop() {
+        std::fs::create_dir_all(dir.join(&folder)).unwrap();
+        for entry in std::fs::read_dir(root().join(&folder)).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().to_string();
-            dir.write(&format!("{folder}/{name}"), std::fs::read(&path).unwrap());
+            if path.is_dir() {
+                folders.push(format!("{folder}/{name}"));
+            } else {
+                dir.write(&format!("{folder}/{name}"), std::fs::read(&path).unwrap());
+            }
         }
     }
     let (mut ran, mut skipped) = (0, Vec::new());

@@ -206,3 +206,41 @@ fn a_sweep_near_the_target_scores_no_scopa() {
     let ten = at("[10, 3]");
     assert!(!ten.contains("Scopa +1"), "{ten}");
 }
+
+/// A turn that sweeps the table and takes the card the player before laid down: with
+/// `turn_events_combine = "best"` only the bonus for the card just laid (2) counts, not the
+/// sweep as well; counted all, both do.
+#[test]
+fn taking_the_card_just_laid_scores_and_only_the_best_event_counts() {
+    let dir = TempDir::new("position-last-laid");
+    let ruleset = format!(
+        "{}/tests/rulesets/last-laid.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text =
+        include_str!("../positions/last-laid.toml").replace("../rulesets/last-laid.toml", &ruleset);
+    let file = dir.write("last-laid.toml", &text);
+    let best = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(best.contains("Last laid taken +2"), "{best}");
+    assert!(!best.contains("Scopa +1"), "{best}");
+    // The same turn with every event counting: the sweep too.
+    let all = dir.write(
+        "all.toml",
+        format!(
+            "[ruleset]\nid = \"all\"\nextends = \"{ruleset}\"\nname = \"All count (test)\"\n\n[flow]\nturn_events_combine = \"all\"\n"
+        ),
+    );
+    let file = dir.write(
+        "last-laid-all.toml",
+        text.replace(&ruleset, all.to_str().unwrap()),
+    );
+    let every = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        every.contains("Last laid taken +2") && every.contains("Scopa +1"),
+        "{every}"
+    );
+}

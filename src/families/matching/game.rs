@@ -1144,6 +1144,13 @@ impl MatchingGame {
     /// A seat's turn begins: nothing played or drawn yet.
     fn begin_turn(&mut self) {
         let p = self.turn;
+        if self.flow.watches_laid {
+            // The last turn's hand card, if it took nothing and still lies on the table.
+            self.marks.laid_before = match self.marks.turn.played {
+                Some((card, took)) if took.is_empty() && self.table.contains(card) => Some(card),
+                _ => None,
+            };
+        }
         self.marks.turn = TurnLog {
             pile_before: self.captured[p],
             ..TurnLog::default()

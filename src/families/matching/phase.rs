@@ -39,6 +39,9 @@ pub struct Marks {
     /// The combination each seat's dealt hand holds (`[flow]`'s `dealt_yaku`, by index), or
     /// [`NO_STACK`].
     pub dealt: PerSeat<u8>,
+    /// The card the last turn's player laid on the table from the hand, still there, when a
+    /// turn event watches for its capture (`last_laid_taken`).
+    pub laid_before: Option<CardId>,
     /// `[flow.drop_out]`: the seats sitting this hand out (bit per seat).
     pub out: u16,
     /// The seats that chose to drop out (and pay what dropping costs), among `out`.
@@ -55,7 +58,7 @@ pub struct TurnLog {
     /// The (last) drawn card and what it took.
     pub drawn: Option<(CardId, CardSet)>,
     /// How often each pattern ([`TurnPattern::ALL`] order) happened.
-    pub patterns: [u8; 7],
+    pub patterns: [u8; TurnPattern::ALL.len()],
     /// The player's pile when the turn began.
     pub pile_before: CardSet,
 }
@@ -86,6 +89,7 @@ impl Clone for Marks {
             turn,
             last_capturer,
             dealt,
+            laid_before,
             out,
             dropped,
             playing,
@@ -103,6 +107,7 @@ impl Clone for Marks {
         *turn = other.turn;
         *last_capturer = other.last_capturer;
         *dealt = other.dealt;
+        *laid_before = other.laid_before;
         *out = other.out;
         *dropped = other.dropped;
         *playing = other.playing;
@@ -138,6 +143,7 @@ impl Marks {
             turn: TurnLog::default(),
             last_capturer: NO_STACK,
             dealt: PerSeat::filled(seats, NO_STACK),
+            laid_before: None,
             out: 0,
             dropped: 0,
             playing: 0,
@@ -166,6 +172,7 @@ impl Marks {
         self.turn = TurnLog::default();
         self.last_capturer = NO_STACK;
         self.dealt.fill(NO_STACK);
+        self.laid_before = None;
         self.out = 0;
         self.dropped = 0;
         self.playing = 0;

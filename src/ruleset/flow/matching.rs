@@ -411,6 +411,16 @@ pub(super) fn flow(
         .filter_map(|s| constant_set(s, errors))
         .collect();
     let turn_events = turn_events(r.tables("turn_event", errors), vocab, errors);
+    let turn_events_best = choice(
+        &mut r,
+        "turn_events_combine",
+        &[("all", false), ("best", true)],
+        errors,
+    )
+    .unwrap_or(false);
+    let watches_laid = turn_events
+        .iter()
+        .any(|e| e.on == TurnPattern::LastLaidTaken);
     if let Some(e) = turn_events.iter().find(|e| e.take > 0)
         && give.is_empty()
     {
@@ -588,6 +598,8 @@ pub(super) fn flow(
         stacks,
         give,
         turn_events,
+        turn_events_best,
+        watches_laid,
         before_play,
         choices,
         stake,

@@ -80,6 +80,12 @@ pub struct MatchingFlow {
     pub give: Vec<CardSet>,
     /// What turns can do and what it earns, in ruleset order.
     pub turn_events: Vec<TurnEvent>,
+    /// `turn_events_combine = "best"`: of the turn events one turn fires, only the one worth
+    /// most counts (`"all"`, the default: each counts).
+    pub turn_events_best: bool,
+    /// Whether a turn event watches for the capture of the card the last player laid down
+    /// (`last_laid_taken`): only then is that card kept from turn to turn.
+    pub watches_laid: bool,
     /// Declarations the player to act may make before playing a card (effects `reveal`: show
     /// `count` cards of a suit; `play_suit`: play them at once onto the suit's table card).
     pub before_play: Vec<DeclId>,

@@ -476,6 +476,12 @@ impl MatchingGame {
         if self.table.is_empty() && !(captured_now - self.flow.bonus).is_empty() {
             self.marks.pattern(TurnPattern::Sweep);
         }
+        if self.flow.watches_laid
+            && let Some(card) = self.marks.laid_before
+            && captured_now.contains(card)
+        {
+            self.marks.pattern(TurnPattern::LastLaidTaken);
+        }
     }
 
     /// Fires the turn events of the patterns this turn made; true when one won the hand.
@@ -502,17 +508,41 @@ impl MatchingGame {
         ];
         let flow = Arc::clone(&self.flow);
         let per = flow.turn_events.len();
+        let patterns = self.marks.turn.patterns;
+        let pile = self.captured[p];
+        // Whether event `i` happened this turn and its condition holds.
+        let holds = |i: usize| {
+            let e = &flow.turn_events[i];
+            patterns[e.on.index()] > 0
+                && e.when.as_ref().is_none_or(|w| {
+                    w.truth(&Context {
+                        pile,
+                        facts: &facts,
+                    })
+                })
+        };
+        // `turn_events_combine = "best"`: only the one worth most counts (one that wins the
+        // hand first, then the most points, then the most cards taken; the first listed of
+        // equals).
+        let best = flow.turn_events_best.then(|| {
+            (0..per).filter(|&i| holds(i)).max_by_key(|&i| {
+                let e = &flow.turn_events[i];
+                let times = i64::from(patterns[e.on.index()]);
+                (
+                    e.wins.is_some(),
+                    e.points.saturating_mul(times),
+                    i64::from(e.take) * times,
+                    std::cmp::Reverse(i),
+                )
+            })
+        });
         for (i, e) in flow.turn_events.iter().enumerate() {
-            let k = e.on.index();
-            let times = self.marks.turn.patterns[k];
-            if times == 0 {
-                continue;
-            }
-            let cx = Context {
-                pile: self.captured[p],
-                facts: &facts,
+            let times = patterns[e.on.index()];
+            let counts = match best {
+                Some(best) => best == Some(i),
+                None => holds(i),
             };
-            if !e.when.as_ref().is_none_or(|w| w.truth(&cx)) {
+            if !counts {
                 continue;
             }
             self.marks.fired[p * per + i] += u16::from(times);
