@@ -1285,6 +1285,16 @@ pub static FLOW: TableDef = table(
             "Banker games: a pot game (a showdown among the seats, no banker's hand): antes, cards dealt before each betting round, and raises.",
         ),
         key(
+            "commission",
+            Ints,
+            "Banker games, hands per seat: the share of a player's win against the banker the house keeps, as [numerator, denominator] ([5, 100] is 5%); the win less it is rounded down to whole chips (default none).",
+        ),
+        key(
+            "banker_commission",
+            Ints,
+            "Banker games with `[flow.bank]`: the share of the banker seat's net win of a hand the house keeps, rounded as `commission` (default none).",
+        ),
+        key(
             "soft",
             Expr,
             "Banker games: when a hand is soft (facts `hand_points`, `hand_cards`, as in `value`), read as `player_soft` and `banker_soft` by the drawing rules, actions and payouts (0 without it).",
@@ -1478,7 +1488,17 @@ pub static BANK: TableDef = table(
         key(
             "pass_to_winner",
             Bool,
-            "Pot games: the winner of a pot deals the next hand (on a split pot the dealer keeps the deal).",
+            "The hand's winner banks (deals) next: a pot's winner, or the player who beat the banker by most (`winner_by`); a hand no player wins leaves the bank where it is.",
+        ),
+        choice(
+            "winner_by",
+            &["chips", "hand"],
+            "With `pass_to_winner`, hands per seat: the player who beat the banker by most is the one who won the most chips from it (`chips`, the default) or whose winning hand is best (`hand`).",
+        ),
+        choice(
+            "winner_ties",
+            &["banker-keeps", "first-in-turn"],
+            "With `pass_to_winner`: when winners tie (a split pot), the banker keeps the bank (`banker-keeps`, the default) or the first of them in turn after the banker takes it.",
         ),
     ],
 );

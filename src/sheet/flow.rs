@@ -1378,6 +1378,31 @@ fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             bank_words(bank, lex, "banks", "the bank"),
         ));
     }
+    let share = |(n, d): (i64, i64)| {
+        if 100 % d == 0 {
+            format!("{}%", n * (100 / d))
+        } else {
+            format!("{n}/{d}")
+        }
+    };
+    if flow.commission.0 > 0 {
+        rules.push(Rule::named(
+            "Commission",
+            format!(
+                "the banker pays a winning bet in full and the house keeps {} of the win (the win less it rounded down to whole chips).",
+                share(flow.commission)
+            ),
+        ));
+    }
+    if flow.banker_commission.0 > 0 {
+        rules.push(Rule::named(
+            "Banker's commission",
+            format!(
+                "the house keeps {} of what the banker wins in a hand, all bets together (rounded the same way); a losing hand pays none.",
+                share(flow.banker_commission)
+            ),
+        ));
+    }
     rules.extend(rank_rules(flow, lex));
     rules.push(Rule::plain(format!("A session is {}.", hands(flow.hands))));
     let mut sections = vec![Section {
@@ -1549,7 +1574,23 @@ fn bank_words(bank: &crate::ruleset::Bank, lex: &Lexicon, verb: &str, role: &str
         passes.push(format!("in turn after {}", hands(bank.pass_every)));
     }
     if bank.pass_to_winner {
-        passes.push("to the winner of a pot".to_string());
+        use crate::ruleset::{WinnerBy, WinnerTies};
+        let pot = verb == "deals";
+        let winner = match (pot, bank.winner_by) {
+            (true, _) => "to the winner of a pot",
+            (false, WinnerBy::Chips) => "to the player who won the most chips from it in a hand",
+            (false, WinnerBy::Hand) => "to the player whose hand beat it and is best",
+        };
+        passes.push(match (pot, bank.winner_ties) {
+            (true, WinnerTies::BankerKeeps) => winner.to_string(),
+            (true, WinnerTies::FirstInTurn) => {
+                format!("{winner} (a split pot's first winner in turn)")
+            }
+            (false, WinnerTies::BankerKeeps) => format!("{winner} (on a tie it stays)"),
+            (false, WinnerTies::FirstInTurn) => {
+                format!("{winner} (on a tie to the first of them in turn)")
+            }
+        });
     }
     if passes.is_empty() {
         format!("{first}, and keeps {role}.")

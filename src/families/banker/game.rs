@@ -809,7 +809,9 @@ impl BankerGame {
             .is_none()
             .then(|| hand_value(&self.flow, self.banker));
         let mut players = Vec::new();
+        // What the banker pays and collects, bet by bet; the commissions the house keeps.
         let mut banker_result = 0;
+        let mut commissions = 0;
         for s in 0..self.players() {
             if !self.in_hand[s] {
                 continue;
@@ -818,7 +820,7 @@ impl BankerGame {
             let bet = self.bets[s];
             // By the ranks when the ruleset declares them (a bust ranked last loses to the
             // banker's 19 whatever its total), else by value.
-            let result = match banker_value {
+            let gross = match banker_value {
                 Some(_) => match against_banker(&self.flow, self.tiles[s], self.banker) {
                     std::cmp::Ordering::Greater => bet,
                     std::cmp::Ordering::Equal => 0,
@@ -826,10 +828,17 @@ impl BankerGame {
                 },
                 None => -bet,
             };
+            // The banker pays a win whole; the house keeps `commission` of it from the player.
+            let result = if gross > 0 {
+                self.flow.player_win(gross)
+            } else {
+                gross
+            };
+            commissions += gross - result;
             let hand = banker_value
                 .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.tiles[s])));
             self.ledger.scores[s] += result;
-            banker_result -= result;
+            banker_result -= gross;
             players.push(PlayerResult {
                 seat: s,
                 tiles: self.tiles[s].iter().collect(),
@@ -845,10 +854,19 @@ impl BankerGame {
         }
         let banker_hand = banker_value
             .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.banker)));
+        let banker_seat = self.banker_seat();
+        if banker_seat.is_some() {
+            // A banker seat's net win pays `banker_commission` to the house.
+            let net = self.flow.banker_win(banker_result);
+            commissions += banker_result - net;
+            banker_result = net;
+        } else {
+            // The house banks: the commissions are its own.
+            banker_result += commissions;
+        }
         if let Some(b) = &mut self.banker_bankroll {
             *b += banker_result;
         }
-        let banker_seat = self.banker_seat();
         if let Some(b) = banker_seat {
             self.ledger.scores[b] += banker_result;
         }
@@ -859,7 +877,7 @@ impl BankerGame {
         if let Some(b) = banker_seat {
             points[b] = banker_result;
         }
-        let bank_to = self.bank_passes(banker_win.is_none());
+        let bank_to = self.bank_passes(banker_win.is_none(), &players);
         self.ledger.history.push(HandResult {
             round: self.ledger.round,
             dealer: banker_seat,
@@ -874,7 +892,7 @@ impl BankerGame {
             points,
             calls: PerSeat::new(self.players()),
             house: if banker_seat.is_some() {
-                0
+                commissions
             } else {
                 banker_result
             },
@@ -940,37 +958,80 @@ impl BankerGame {
         best
     }
 
-    /// Where the bank passes after a hand: to the first player in turn after the banker for
-    /// whom `pass_when` holds at a showdown, else in turn after `pass_every` hands.
-    fn bank_passes(&mut self, showdown: bool) -> Option<usize> {
+    /// Where the bank passes after a hand: with `pass_to_winner`, to the player who beat the
+    /// banker by most (among those `pass_when` holds for, when given); else to the first player
+    /// in turn after the banker for whom `pass_when` holds at a showdown; else in turn after
+    /// `pass_every` hands.
+    fn bank_passes(&mut self, showdown: bool, players: &[PlayerResult]) -> Option<usize> {
         let bank = self.flow.bank.as_ref()?;
         let banker = self.banker_seat()?;
         self.bank_hands += 1;
         let n = self.players();
-        if showdown && let Some(when) = &bank.pass_when {
-            let banker_value = hand_value(&self.flow, self.banker);
-            for s in (1..n).map(|i| (banker + i) % n) {
-                if !self.in_hand[s] {
-                    continue;
-                }
-                let facts = [
-                    hand_value(&self.flow, self.tiles[s]),
-                    i64::from(self.tiles[s].len()),
-                    -1,
-                    banker_value,
-                    i64::from(self.banker.len()),
-                    -1,
-                ];
-                let cx = Context {
-                    pile: CardSet::EMPTY,
-                    facts: &facts,
-                };
-                if when.truth(&cx) {
-                    return Some(s);
-                }
+        let in_turn = (1..n).map(|i| (banker + i) % n);
+        if showdown && bank.pass_to_winner {
+            let won: Vec<&PlayerResult> = in_turn
+                .clone()
+                .filter_map(|s| players.iter().find(|p| p.seat == s))
+                .filter(|p| p.result > 0 && self.passes_for(p.seat))
+                .collect();
+            if let Some(to) = self.winner_of(bank, &won) {
+                return Some(to);
             }
+        } else if showdown
+            && bank.pass_when.is_some()
+            && let Some(s) = in_turn.clone().find(|&s| self.passes_for(s))
+        {
+            return Some(s);
         }
         (bank.pass_every > 0 && self.bank_hands >= bank.pass_every).then_some((banker + 1) % n)
+    }
+
+    /// The player among `won` (winners against the banker, in turn after it) who beat the
+    /// banker by most: by chips won or by the best hand (`winner_by`); equal best by
+    /// `winner_ties`: the banker keeps the bank, or the first of them in turn takes it.
+    fn winner_of(&self, bank: &crate::ruleset::Bank, won: &[&PlayerResult]) -> Option<usize> {
+        use crate::ruleset::{WinnerBy, WinnerTies};
+        use std::cmp::Ordering;
+        let better = |a: &PlayerResult, b: &PlayerResult| match bank.winner_by {
+            WinnerBy::Chips => a.result.cmp(&b.result),
+            WinnerBy::Hand => against_banker(&self.flow, self.tiles[a.seat], self.tiles[b.seat]),
+        };
+        let mut best: Vec<&PlayerResult> = Vec::new();
+        for &p in won {
+            match best.first().map(|b| better(p, b)) {
+                None | Some(Ordering::Equal) => best.push(p),
+                Some(Ordering::Greater) => best = vec![p],
+                Some(Ordering::Less) => {}
+            }
+        }
+        match (best.len(), bank.winner_ties) {
+            (0, _) => None,
+            (1, _) | (_, WinnerTies::FirstInTurn) => Some(best[0].seat),
+            (_, WinnerTies::BankerKeeps) => None,
+        }
+    }
+
+    /// True when `[flow.bank] pass_when` holds for `seat`'s hand against the banker's (always
+    /// without it), facts as in a drawing rule.
+    fn passes_for(&self, s: usize) -> bool {
+        let Some(when) = self.flow.bank.as_ref().and_then(|b| b.pass_when.as_ref()) else {
+            return true;
+        };
+        if !self.in_hand[s] {
+            return false;
+        }
+        let facts = [
+            hand_value(&self.flow, self.tiles[s]),
+            i64::from(self.tiles[s].len()),
+            -1,
+            hand_value(&self.flow, self.banker),
+            i64::from(self.banker.len()),
+            -1,
+        ];
+        when.truth(&Context {
+            pile: CardSet::EMPTY,
+            facts: &facts,
+        })
     }
 
     /// What `seat` may see.

@@ -96,6 +96,8 @@ mod baccarat_tests;
 #[cfg(test)]
 mod bank_tests;
 #[cfg(test)]
+mod commission_tests;
+#[cfg(test)]
 mod oicho_tests;
 #[cfg(test)]
 mod play_tests;

@@ -99,6 +99,20 @@ pub(super) fn flow(
         loc,
         errors,
     );
+    // A share of the wins of hands per seat the house keeps (Pai Gow's 5%).
+    let commission = table::ratio(&mut r, "commission", (0, 1), loc, errors);
+    let banker_commission = table::ratio(&mut r, "banker_commission", (0, 1), loc, errors);
+    for (key, (n, d)) in [
+        ("commission", commission),
+        ("banker_commission", banker_commission),
+    ] {
+        if n > d {
+            errors.push(Diagnostic::error(
+                format!("`{key}` must be at most the whole win"),
+                t.get(key).map_or_else(|| loc.clone(), |i| i.loc.clone()),
+            ));
+        }
+    }
     let play = play::play_rules(&mut r, t, loc, sections, &vocab.names(scope::PLAY), errors);
     let soft_text = r.string("soft", errors);
     let soft = soft_text
@@ -141,6 +155,18 @@ pub(super) fn flow(
             play.is_some() && (t.get("player_draw").is_some() || t.get("draw_options").is_some()),
             "play",
             "hands played by actions draw by their actions: remove `[[flow.player_draw]]` and `draw_options`",
+        ),
+        (
+            t.get("commission").is_some()
+                && (table.table_hand || seat_rules.pot.is_some() || play.is_some()),
+            "commission",
+            "`commission` is taken from the wins of hands per seat against a banker: a table hand's bets take theirs in `[[flow.bet]]`; a pot game and hands played by actions have none",
+        ),
+        (
+            t.get("banker_commission").is_some()
+                && (seat_rules.bank.is_none() || seat_rules.pot.is_some()),
+            "banker_commission",
+            "`banker_commission` is taken from a banker seat's win: it needs `[flow.bank]` with hands per seat",
         ),
         (
             seat_rules.pot.is_some() && table.table_hand,
@@ -263,5 +289,7 @@ pub(super) fn flow(
         soft,
         soft_source: soft_text.map(|s| s.text.trim().to_string()),
         play,
+        commission,
+        banker_commission,
     })))
 }
