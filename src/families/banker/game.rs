@@ -71,6 +71,26 @@ pub struct PlayerResult {
     /// Hands played by actions: what the seat's insurance brought, when it took one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub insurance: Option<i64>,
+    /// Arranged hands (`[flow.arrange]`): each of the seat's hands and how it fared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub arranged: Vec<HandArranged>,
+}
+
+/// One arranged hand at the showdown (`[flow.arrange]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HandArranged {
+    /// The hand's id (`high`).
+    pub hand: String,
+    /// Its cards.
+    pub cards: Vec<CardId>,
+    /// Its value.
+    pub value: i64,
+    /// Its rank in words, when the ruleset ranks hands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<String>,
+    /// A player's hand against the banker's of the same name: 1 won, 0 neither, -1 lost (a
+    /// copy given to the banker is lost); 0 for the banker's own.
+    pub outcome: i8,
 }
 
 /// One bet on a table hand, settled.
@@ -124,6 +144,9 @@ pub struct BankerHand {
     /// A pot game: what each seat did, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub betting: Vec<String>,
+    /// Arranged hands: the banker's, by the house way.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub banker_arranged: Vec<HandArranged>,
 }
 
 fn is_zero(n: &i64) -> bool {
@@ -174,6 +197,9 @@ pub struct BankerGame {
     acting: usize,
     /// Hands played by actions: each seat's insurance this deal.
     insured: Vec<i64>,
+    /// Arranged hands: each seat's first hand this deal (the rest of its cards make the
+    /// second); empty until it arranges.
+    arranged: Vec<CardSet>,
 }
 
 /// Starts a banker session; the first hand is dealt at once.
@@ -243,6 +269,7 @@ impl BankerGame {
             seat_hands: Vec::new(),
             acting: 0,
             insured: vec![0; players],
+            arranged: vec![CardSet::EMPTY; players],
             flow,
             ruleset,
         };
@@ -338,7 +365,8 @@ impl BankerGame {
             | BankerPhase::Draw { seat }
             | BankerPhase::Pot { seat }
             | BankerPhase::Insure { seat }
-            | BankerPhase::Act { seat } => Some(seat),
+            | BankerPhase::Act { seat }
+            | BankerPhase::Arrange { seat } => Some(seat),
             BankerPhase::GameOver => None,
         }
     }
@@ -416,6 +444,7 @@ impl BankerGame {
             seat_hands,
             acting,
             insured,
+            arranged,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -442,6 +471,7 @@ impl BankerGame {
         seat_hands.clone_from(&other.seat_hands);
         acting.clone_from(&other.acting);
         insured.clone_from(&other.insured);
+        arranged.clone_from(&other.arranged);
         ledger.copy_from(&other.ledger, record);
         if record {
             history.clone_from(&other.history);
@@ -598,6 +628,31 @@ impl BankerGame {
                     None => self.showdown(),
                 }
             }
+            (BankerPhase::Arrange { seat }, Action::PlaySet { cards }) => {
+                let arrange = self.flow.arrange.as_ref().expect("an arranging game");
+                if !super::arrange::arrangements(&self.flow, arrange, self.tiles[seat])
+                    .contains(&cards)
+                {
+                    return illegal(format!(
+                        "arrange your cards: the first hand ({}) takes {} of them{}",
+                        arrange.hands[0].name,
+                        arrange.hands[0].cards,
+                        if arrange.strictly_above {
+                            ", ranking above the rest"
+                        } else {
+                            ", ranking at least as high as the rest"
+                        }
+                    ));
+                }
+                self.arranged[seat] = cards;
+                match self.next_in_hand(seat) {
+                    Some(next) => self.phase = BankerPhase::Arrange { seat: next },
+                    None => self.showdown(),
+                }
+            }
+            (BankerPhase::Arrange { .. }, _) => {
+                return illegal("arrange your cards now".into());
+            }
             (BankerPhase::GameOver, _) => return illegal("the session is over".into()),
             (BankerPhase::Bet { .. }, _) => return illegal("a bet is expected now".into()),
             (BankerPhase::Draw { .. }, _) => {
@@ -715,7 +770,11 @@ impl BankerGame {
         let first = (0..self.players())
             .find(|&s| self.in_hand[s])
             .expect("someone plays the hand");
-        self.phase = BankerPhase::Draw { seat: first };
+        self.phase = if self.flow.arrange.is_some() {
+            BankerPhase::Arrange { seat: first }
+        } else {
+            BankerPhase::Draw { seat: first }
+        };
     }
 
     /// True when drawing rules decide the draws of hands per seat (`[[flow.player_draw]]`,
@@ -820,13 +879,26 @@ impl BankerGame {
             let bet = self.bets[s];
             // By the ranks when the ruleset declares them (a bust ranked last loses to the
             // banker's 19 whatever its total), else by value.
-            let gross = match banker_value {
-                Some(_) => match against_banker(&self.flow, self.tiles[s], self.banker) {
+            let mut arranged = Vec::new();
+            let gross = match (banker_value, &self.flow.arrange) {
+                (Some(_), Some(arrange)) => {
+                    // Each hand against the banker's of the same name.
+                    let banker_first = super::arrange::house_way(&self.flow, arrange, self.banker);
+                    let outcomes = super::arrange::outcomes(
+                        &self.flow,
+                        arrange,
+                        (self.arranged[s], self.tiles[s]),
+                        (banker_first, self.banker),
+                    );
+                    arranged = self.arranged_words(self.arranged[s], self.tiles[s], &outcomes);
+                    super::arrange::settle(arrange, &outcomes, bet)
+                }
+                (Some(_), None) => match against_banker(&self.flow, self.tiles[s], self.banker) {
                     std::cmp::Ordering::Greater => bet,
                     std::cmp::Ordering::Equal => 0,
                     std::cmp::Ordering::Less => -bet,
                 },
-                None => -bet,
+                (None, _) => -bet,
             };
             // The banker pays a win whole; the house keeps `commission` of it from the player.
             let result = if gross > 0 {
@@ -835,7 +907,9 @@ impl BankerGame {
                 gross
             };
             commissions += gross - result;
+            // Arranged hands are ranked hand by hand (`arranged`), not all the cards together.
             let hand = banker_value
+                .filter(|_| self.flow.arrange.is_none())
                 .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.tiles[s])));
             self.ledger.scores[s] += result;
             banker_result -= gross;
@@ -850,9 +924,18 @@ impl BankerGame {
                 folded: false,
                 hands: Vec::new(),
                 insurance: None,
+                arranged,
             });
         }
+        let banker_arranged = match (&self.flow.arrange, banker_value) {
+            (Some(arrange), Some(_)) => {
+                let first = super::arrange::house_way(&self.flow, arrange, self.banker);
+                self.arranged_words(first, self.banker, &[])
+            }
+            _ => Vec::new(),
+        };
         let banker_hand = banker_value
+            .filter(|_| self.flow.arrange.is_none())
             .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.banker)));
         let banker_seat = self.banker_seat();
         if banker_seat.is_some() {
@@ -913,12 +996,41 @@ impl BankerGame {
             pot: 0,
             winners: Vec::new(),
             betting: Vec::new(),
+            banker_arranged,
         });
         if let Some(to) = bank_to {
             self.ledger.dealer = to;
             self.bank_hands = 0;
         }
         self.start_hand();
+    }
+
+    /// The arranged hands of `dealt` whose first hand is `first`, in words, with each hand's
+    /// outcome (none: the banker's).
+    fn arranged_words(
+        &self,
+        first: CardSet,
+        dealt: CardSet,
+        outcomes: &[std::cmp::Ordering],
+    ) -> Vec<HandArranged> {
+        let Some(arrange) = &self.flow.arrange else {
+            return Vec::new();
+        };
+        arrange
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let cards = super::arrange::hand_of(first, dealt, i);
+                HandArranged {
+                    hand: h.id.clone(),
+                    cards: cards.iter().collect(),
+                    value: hand_value(&self.flow, cards),
+                    rank: ranking::words(&self.flow, &rank_hand(&self.flow, cards)),
+                    outcome: outcomes.get(i).map_or(0, |&o| o as i8),
+                }
+            })
+            .collect()
     }
 
     /// The seat that banks, when the bank is a seat (`[flow.bank]` without a pot).
@@ -1114,6 +1226,9 @@ impl Game for BankerGame {
                     .filter(|&&n| n <= left)
                     .count()
             }
+            BankerPhase::Arrange { seat } => self.flow.arrange.as_ref().map_or(0, |a| {
+                super::arrange::arrangements(&self.flow, a, self.tiles[seat]).len()
+            }),
             _ => 0,
         }
     }
@@ -1141,6 +1256,12 @@ impl Game for BankerGame {
                     .filter(|&&n| n <= left)
                     .nth(index)
                     .map(|&count| Action::Draw { count })
+            }
+            BankerPhase::Arrange { seat } => {
+                let a = self.flow.arrange.as_ref()?;
+                super::arrange::arrangements(&self.flow, a, self.tiles[seat])
+                    .get(index)
+                    .map(|&cards| Action::PlaySet { cards })
             }
             _ => None,
         }

@@ -2,6 +2,7 @@
 //! seat rules; the table-hand keys (card values, the shoe, drawing rules, bets) are read in
 //! `table`.
 
+mod arrange;
 mod play;
 mod table;
 
@@ -113,6 +114,12 @@ pub(super) fn flow(
             ));
         }
     }
+    let arrange = arrange::arrange_rules(
+        &mut r,
+        (first_tiles, banker_tiles),
+        &vocab.names(scope::HAND),
+        errors,
+    );
     let play = play::play_rules(&mut r, t, loc, sections, &vocab.names(scope::PLAY), errors);
     let soft_text = r.string("soft", errors);
     let soft = soft_text
@@ -167,6 +174,19 @@ pub(super) fn flow(
                 && (seat_rules.bank.is_none() || seat_rules.pot.is_some()),
             "banker_commission",
             "`banker_commission` is taken from a banker seat's win: it needs `[flow.bank]` with hands per seat",
+        ),
+        (
+            arrange.is_some() && (table.table_hand || seat_rules.pot.is_some() || play.is_some()),
+            "arrange",
+            "arranged hands are each seat's own, settled against the banker's: remove `table_hand`, `[flow.pot]` or `[flow.play]`",
+        ),
+        (
+            arrange.is_some()
+                && ["draw_options", "player_draw", "banker_draw"]
+                    .iter()
+                    .any(|k| t.get(k).is_some()),
+            "arrange",
+            "arranged hands take no more cards: remove `draw_options`, `[[flow.player_draw]]` and `[[flow.banker_draw]]`",
         ),
         (
             seat_rules.pot.is_some() && table.table_hand,
@@ -245,7 +265,11 @@ pub(super) fn flow(
             loc.clone(),
         ));
     }
-    let most_draw = draw_options.iter().copied().max().unwrap_or(0);
+    let most_draw = if t.get("arrange").is_some() {
+        0
+    } else {
+        draw_options.iter().copied().max().unwrap_or(0)
+    };
     let needed = if play.is_some() {
         // A hand played by actions deals from the shoe, a new one when it runs out.
         0
@@ -291,5 +315,6 @@ pub(super) fn flow(
         play,
         commission,
         banker_commission,
+        arrange,
     })))
 }

@@ -85,6 +85,58 @@ pub struct BankerFlow {
     /// A bank among the seats: the share of the banker's net win of a hand the house keeps
     /// (`banker_commission`); `(0, 1)`: none.
     pub banker_commission: (i64, i64),
+    /// Hands the seats arrange (`[flow.arrange]`): the dealt cards split into named hands,
+    /// each settled against the banker's of the same name.
+    pub arrange: Option<Arrange>,
+}
+
+/// The most ways to arrange one dealt hand (`[flow.arrange]`): each is a legal move, and the
+/// house way and the bots weigh each one. Seven cards into five and two are 21 ways.
+pub const MAX_ARRANGEMENTS: u64 = 1_000;
+
+/// Hands the seats arrange (`[flow.arrange]`, Pai Gow's high and low hands): each player splits
+/// the cards dealt into the named hands, the first ranking at least as high as the second; the
+/// banker arranges by the house way; each hand is compared with the banker's of the same name.
+#[derive(Clone, Debug)]
+pub struct Arrange {
+    /// The hands, strongest first (two: a move names the first hand's cards).
+    pub hands: Vec<ArrangedHand>,
+    /// The first hand must rank above the second (`order = "above"`), or at least as high.
+    pub strictly_above: bool,
+    /// Equal hands go to the banker (`copies = "banker"`), or neither wins them.
+    pub copies_to_banker: bool,
+    /// What winning every hand pays, numerator to denominator.
+    pub pays: (i64, i64),
+    /// The house way (`[[flow.arrange.house_way]]`): the first whose `when` holds decides.
+    pub house_way: Vec<HouseWay>,
+}
+
+/// One of the hands a seat arranges.
+#[derive(Clone, Debug)]
+pub struct ArrangedHand {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Cards in it.
+    pub cards: u32,
+}
+
+/// A rule of the house way: when `when` holds for the cards dealt, the banker takes the legal
+/// arrangement whose hand `maximise` is strongest (the other hand breaking ties, then the
+/// earliest arrangement).
+#[derive(Clone, Debug)]
+pub struct HouseWay {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When it applies (over [`scope::HAND`], all the cards dealt); always when absent.
+    pub when: Option<Program>,
+    /// `when` as written.
+    pub when_source: Option<String>,
+    /// The hand it makes strongest (an index in `hands`).
+    pub maximise: usize,
 }
 
 /// `num / den` less the `commission` share (`(5, 100)` is 5%), rounded down to whole chips: the

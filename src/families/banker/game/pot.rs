@@ -356,6 +356,7 @@ impl BankerGame {
                 folded,
                 hands: Vec::new(),
                 insurance: None,
+                arranged: Vec::new(),
             });
         }
         let dealer = self.ledger.dealer;
@@ -400,6 +401,7 @@ impl BankerGame {
             pot,
             winners: winners.to_vec(),
             betting: std::mem::take(&mut self.pot_state.betting),
+            banker_arranged: Vec::new(),
         });
         self.ledger.dealer = next_dealer;
         self.pot_start_hand();
