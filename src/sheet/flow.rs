@@ -1343,7 +1343,9 @@ fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         }));
     }
     let ruled = !flow.player_draw.is_empty() || !flow.banker_draw.is_empty();
-    if ruled {
+    if let Some(arrange) = &flow.arrange {
+        rules.extend(arrange_rules(flow, arrange, lex));
+    } else if ruled {
         rules.push(Rule::plain(format!(
             "Each player then draws by the drawing rules below; where they leave the choice, the player takes {} more {card}s.",
             draws.join(" or ")
@@ -1546,6 +1548,67 @@ fn play_game(
             rules: payouts,
         },
     ]
+}
+
+/// Arranged hands (`[flow.arrange]`): the hands, the order between them, the house way and the
+/// settlement.
+fn arrange_rules(flow: &BankerFlow, arrange: &crate::ruleset::Arrange, lex: &Lexicon) -> Vec<Rule> {
+    let card = &lex.card_word;
+    let hands: Vec<String> = arrange
+        .hands
+        .iter()
+        .map(|h| format!("a {} of {} {card}s", h.name, number_word(h.cards.into())))
+        .collect();
+    let by = if flow.ranks.is_empty() {
+        "by value"
+    } else {
+        "by the ranks below"
+    };
+    let mut rules = vec![Rule::named(
+        "Arranging",
+        format!(
+            "each player splits their {card}s into {}; the {} must rank {} the {} ({by}).",
+            join_and(&hands),
+            arrange.hands[0].name,
+            if arrange.strictly_above {
+                "above"
+            } else {
+                "at least as high as"
+            },
+            arrange.hands[1].name,
+        ),
+    )];
+    let mut way: Vec<String> = arrange
+        .house_way
+        .iter()
+        .map(|w| {
+            let hand = &arrange.hands[w.maximise].name;
+            match &w.when_source {
+                Some(when) => format!("when {}, the strongest {hand}", in_words(when, lex)),
+                None => format!("otherwise the strongest {hand}"),
+            }
+        })
+        .collect();
+    if arrange.house_way.iter().all(|w| w.when.is_some()) {
+        way.push(format!("otherwise the strongest {}", arrange.hands[0].name));
+    }
+    rules.push(Rule::named(
+        "The house way",
+        format!("the banker arranges its {card}s: {}.", way.join("; ")),
+    ));
+    let (n, d) = arrange.pays;
+    rules.push(Rule::named(
+        "Settling",
+        format!(
+            "each hand is compared with the banker's of the same name; equal hands {}. A player who wins every hand is paid {n} to {d}, one who loses every hand loses the bet, and anything else is a push.",
+            if arrange.copies_to_banker {
+                "go to the banker"
+            } else {
+                "go to neither"
+            }
+        ),
+    ));
+    rules
 }
 
 /// How the first banker (in a pot game, the first dealer) is chosen and how the bank passes:
