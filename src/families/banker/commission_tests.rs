@@ -178,3 +178,68 @@ fn the_exact_analysis_counts_the_commission_on_the_players_wins() {
     assert_eq!(five, all * Rational::new(1, 20));
     assert_eq!(five, Rational::new(-91_472, 4_060_875));
 }
+
+#[test]
+fn the_best_hand_takes_the_bank_and_a_tie_leaves_it_with_the_banker() {
+    // `winner_by = "hand"`, `winner_ties = "banker-keeps"`, no commission. Hand 1, seat 0
+    // banks on a Three and a Four (7): seat 1 bets 5 on a 9, seat 2 bets 40 on an 8. By chips
+    // seat 2 would bank next; by hand seat 1's 9 is the best, and it takes the bank. Hand 2,
+    // seat 1 banks on two Aces (2): seats 0 and 2 both win on a 9, equal hands: the bank stays.
+    let text = std::fs::read_to_string("tests/rulesets/bank-commission.toml")
+        .unwrap()
+        .replace("winner_by = \"chips\"", "winner_by = \"hand\"")
+        .replace(
+            "winner_ties = \"first-in-turn\"",
+            "winner_ties = \"banker-keeps\"",
+        )
+        .replace("\ncommission = [5, 100]\n", "\n")
+        .replace("\nbanker_commission = [5, 100]\n", "\n");
+    let r = Arc::new(ruleset::load_str("by-hand", &text).value.unwrap());
+    let deal = |ids: &[&str]| order(&r, ids);
+    let mut g = start(
+        Arc::clone(&r),
+        StartOptions {
+            seats: Some(3),
+            rounds: Some(2),
+            deck_orders: vec![
+                // Seat 1: Four, Five (9); seat 2: Three, Five of Spades (8); banker 3 + 4.
+                deal(&[
+                    "hearts-four",
+                    "hearts-three",
+                    "hearts-five",
+                    "spades-five",
+                    "clubs-three",
+                    "clubs-four",
+                ]),
+                // Seat 0: Four, Five (9); seat 2: Ten, Nine (9); banker two Aces.
+                deal(&[
+                    "hearts-four",
+                    "hearts-ten",
+                    "hearts-five",
+                    "hearts-nine",
+                    "clubs-ace",
+                    "spades-ace",
+                ]),
+            ],
+            ..StartOptions::default()
+        },
+    )
+    .unwrap();
+    g.apply(Action::Bet { amount: 5 }).unwrap();
+    g.apply(Action::Bet { amount: 40 }).unwrap();
+    let h = &g.hands_played()[0];
+    assert_eq!(
+        h.players.iter().map(|p| p.result).collect::<Vec<_>>(),
+        [5, 40]
+    );
+    assert_eq!(h.bank_to, Some(1), "the best hand, not the most chips");
+    g.apply(Action::Bet { amount: 10 }).unwrap();
+    g.apply(Action::Bet { amount: 20 }).unwrap();
+    let h = &g.hands_played()[1];
+    assert_eq!(h.banker_seat, Some(1));
+    assert_eq!(
+        h.players.iter().map(|p| p.result).collect::<Vec<_>>(),
+        [10, 20]
+    );
+    assert_eq!(h.bank_to, None, "equal winners: the banker keeps the bank");
+}
