@@ -546,6 +546,14 @@ impl BankerGame {
                 let k = self.tiles[s].len() as usize;
                 world.tiles[s] = hidden[next..next + k].iter().copied().collect();
                 next += k;
+                // Arranged hands: another seat's arrangement is hidden too; in this world it
+                // arranged its new cards by the house way.
+                if let Some(arrange) = &self.flow.arrange
+                    && !self.arranged[s].is_empty()
+                {
+                    world.arranged[s] =
+                        super::arrange::house_way(&self.flow, arrange, world.tiles[s]);
+                }
             }
         }
         world.stock.truncate(self.stock_pos);
@@ -736,6 +744,7 @@ impl BankerGame {
         for s in 0..self.players() {
             self.tiles[s] = CardSet::EMPTY;
             self.bets[s] = 0;
+            self.arranged[s] = CardSet::EMPTY;
         }
         for _ in 0..self.flow.first_tiles {
             for s in 0..self.players() {
