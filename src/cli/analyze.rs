@@ -663,6 +663,14 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
     if flow.pot.is_some() {
         return run_ranks(args, &ruleset, flow);
     }
+    if flow.arrange.is_some() {
+        eprintln!(
+            "error: `yaku analyze` does not enumerate games whose hands are arranged (`[flow.arrange]`): \
+             measure them with `yaku sim {}`",
+            args.ruleset
+        );
+        return super::EXIT_FAILURE;
+    }
     if args.packs.is_some() {
         eprintln!(
             "error: `--packs` is for a game dealt from a shoe to one table hand; `{}` deals each player a hand",

@@ -1450,6 +1450,21 @@ fn score_showdown(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, _hand: Car
         ) {
             doc["hand"] = serde_json::json!(words);
         }
+        if let Some(ways) = arrangements(ruleset, flow, pile) {
+            let ways: Vec<serde_json::Value> = ways
+                .iter()
+                .map(|(hands, house)| {
+                    let hands: Vec<serde_json::Value> = hands
+                        .iter()
+                        .map(|(id, cards, rank)| {
+                            serde_json::json!({ "hand": id, "cards": deck.ids(*cards), "rank": rank })
+                        })
+                        .collect();
+                    serde_json::json!({ "hands": hands, "house_way": house })
+                })
+                .collect();
+            doc["arrangements"] = serde_json::json!(ways);
+        }
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return super::EXIT_OK;
     }
@@ -1471,7 +1486,58 @@ fn score_showdown(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, _hand: Car
             c.name
         );
     }
+    if let Some(ways) = arrangements(ruleset, flow, pile) {
+        println!("  arrangements allowed ({}):", ways.len());
+        for (hands, house) in ways {
+            let words: Vec<String> = hands
+                .iter()
+                .map(|(id, cards, rank)| {
+                    let names: Vec<&str> =
+                        cards.iter().map(|t| deck.card(t).name.as_str()).collect();
+                    format!("{id} {} = {rank}", names.join(", "))
+                })
+                .collect();
+            let mark = if house { "  (the house way)" } else { "" };
+            println!("    {}{mark}", words.join(" · "));
+        }
+    }
     super::EXIT_OK
+}
+
+/// Arranged hands (`[flow.arrange]`): every arrangement of `pile` a seat may make, each hand's
+/// id, cards and rank in words, and whether it is the house way's; `None` when the game
+/// arranges no hands or `pile` is not a whole dealt hand.
+#[allow(clippy::type_complexity)]
+fn arrangements(
+    _ruleset: &Ruleset,
+    flow: &BankerFlow,
+    pile: CardSet,
+) -> Option<Vec<(Vec<(String, CardSet, String)>, bool)>> {
+    use crate::families::banker::{arrange, hand_value, ranking};
+    let a = flow.arrange.as_ref()?;
+    if pile.len() != a.hands.iter().map(|h| h.cards).sum::<u32>() {
+        return None;
+    }
+    let house = arrange::house_way(flow, a, pile);
+    Some(
+        arrange::arrangements(flow, a, pile)
+            .into_iter()
+            .map(|first| {
+                let hands = a
+                    .hands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| {
+                        let cards = arrange::hand_of(first, pile, i);
+                        let rank = ranking::words(flow, &ranking::rank_hand(flow, cards))
+                            .unwrap_or_else(|| flow.value_words(hand_value(flow, cards)));
+                        (h.id.clone(), cards, rank)
+                    })
+                    .collect();
+                (hands, first == house)
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

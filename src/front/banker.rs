@@ -130,6 +130,12 @@ impl Table for BankerTable {
         {
             return Some(format!("{}: {}", self.names[seat], d.name));
         }
+        if let Action::PlaySet { .. } = action
+            && g.flow().arrange.is_some()
+        {
+            // The hands stay face down until the showdown.
+            return Some(format!("{} arranges their hands", self.names[seat]));
+        }
         Some(format!("{} {}", self.names[seat], describe(action)))
     }
 
@@ -386,6 +392,23 @@ impl Table for BankerTable {
                 play_line(g, &view),
                 legal.len().saturating_sub(1)
             ),
+            BankerPhase::Arrange { seat } => {
+                let options: Vec<String> = legal
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, a)| match a {
+                        Action::PlaySet { cards } => arrangement(g, g.tiles(seat), *cards)
+                            .map(|w| format!("  {}) {w}", i + 1)),
+                        _ => None,
+                    })
+                    .collect();
+                format!(
+                    "your cards: {}\n{}\narrange them: which? (1 to {}, Enter for the house way)",
+                    tiles(g.ruleset(), view.tiles),
+                    options.join("\n"),
+                    legal.len()
+                )
+            }
             BankerPhase::Act { .. } => {
                 let options: Vec<String> = legal
                     .iter()
@@ -454,6 +477,19 @@ impl Table for BankerTable {
             return found.map(Input::Act).ok_or_else(|| {
                 "that is not allowed now: type one of the actions offered".to_string()
             });
+        }
+        if matches!(g.phase(), BankerPhase::Arrange { .. }) {
+            if line.is_empty() {
+                let house = crate::families::banker::best_choice(&view, legal);
+                return Ok(Input::Act(house));
+            }
+            return match line.parse::<usize>() {
+                Ok(n) if (1..=legal.len()).contains(&n) => Ok(Input::Act(legal[n - 1])),
+                _ => Err(format!(
+                    "type the number of an arrangement, 1 to {}, or Enter for the house way",
+                    legal.len()
+                )),
+            };
         }
         if matches!(g.phase(), BankerPhase::Insure { .. }) {
             let amount = if line.is_empty() {
@@ -545,6 +581,11 @@ impl Table for BankerTable {
                 0 => "decline insurance".to_string(),
                 n => format!("insure {n}"),
             };
+        }
+        if let (BankerPhase::Arrange { seat }, Action::PlaySet { cards }) = (g.phase(), action)
+            && let Some(words) = arrangement(g, g.tiles(seat), cards)
+        {
+            return format!("arrange {words}");
         }
         match action {
             Action::Bet { amount } => format!("bet {amount}"),
@@ -655,6 +696,26 @@ fn points(ruleset: &crate::ruleset::Ruleset, n: i64) -> String {
     ruleset
         .banker()
         .map_or_else(|| plural(n, "point"), |f| f.value_words(n))
+}
+
+/// An arrangement of `dealt` whose first hand is `first`, in words: `High hand: A B · Low hand:
+/// C D`; `None` when the game arranges no hands.
+fn arrangement(
+    g: &crate::families::banker::BankerGame,
+    dealt: CardSet,
+    first: CardSet,
+) -> Option<String> {
+    let arrange = g.flow().arrange.as_ref()?;
+    let parts: Vec<String> = arrange
+        .hands
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let cards = crate::families::banker::arrange::hand_of(first, dealt, i);
+            format!("{}: {}", h.name, tiles(g.ruleset(), cards))
+        })
+        .collect();
+    Some(parts.join(" · "))
 }
 
 fn describe(a: Action) -> String {
@@ -909,6 +970,44 @@ fn ranked(value: String, rank: Option<&str>) -> String {
     }
 }
 
+/// Arranged hands in words, each with its cards and rank and, for a player's, whether it beat
+/// the banker's: `High hand Cherry Red ... = Pair of 3 (wins) · Low hand ...`.
+fn hands_words(ruleset: &Ruleset, hands: &[crate::families::banker::HandArranged]) -> String {
+    let flow = ruleset.banker();
+    hands
+        .iter()
+        .map(|a| {
+            let name = flow
+                .and_then(|f| f.arrange.as_ref())
+                .and_then(|ar| ar.hands.iter().find(|h| h.id == a.hand))
+                .map_or(a.hand.as_str(), |h| h.name.as_str());
+            let set: CardSet = a.cards.iter().copied().collect();
+            let rank = a.rank.clone().unwrap_or_else(|| points(ruleset, a.value));
+            let fared = match a.outcome {
+                1 => " (wins)",
+                -1 => " (loses)",
+                _ => "",
+            };
+            format!("{name} {} = {rank}{fared}", tiles(ruleset, set))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// A player's arranged hands at the showdown, and what the bet brought.
+fn arranged_line(
+    ruleset: &Ruleset,
+    name: &str,
+    hands: &[crate::families::banker::HandArranged],
+    bet: i64,
+    outcome: &str,
+) -> String {
+    format!(
+        "  {name:<22} {}, bet {bet}: {outcome}\n",
+        hands_words(ruleset, hands)
+    )
+}
+
 fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
     if ruleset.banker().is_some_and(|f| f.table_hand) {
         return table_showdown(ruleset, h, names);
@@ -928,6 +1027,10 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         Some(win) => out.push_str(&format!(
             "the banker shows {}: {win}, and wins every bet at once\n",
             tiles(ruleset, set(&h.banker_tiles))
+        )),
+        None if !h.banker_arranged.is_empty() => out.push_str(&format!(
+            "showdown: the banker arranges by the house way {}\n",
+            hands_words(ruleset, &h.banker_arranged)
         )),
         None => out.push_str(&format!(
             "showdown: the banker has {} = {}\n",
@@ -953,6 +1056,16 @@ fn showdown(ruleset: &Ruleset, h: &BankerHand, names: &[String]) -> String {
         let value = p.value.map_or_else(String::new, |v| {
             format!(" = {}", ranked(points(ruleset, v), p.hand.as_deref()))
         });
+        if !p.arranged.is_empty() {
+            out.push_str(&arranged_line(
+                ruleset,
+                &names[p.seat],
+                &p.arranged,
+                p.bet,
+                &outcome,
+            ));
+            continue;
+        }
         out.push_str(&format!(
             "  {:<22} {}{value}, bet {}: {outcome}\n",
             names[p.seat],

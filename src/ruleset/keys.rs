@@ -1291,6 +1291,21 @@ pub static FLOW: TableDef = table(
             "Banker games: a pot game (a showdown among the seats, no banker's hand): antes, cards dealt before each betting round, and raises.",
         ),
         key(
+            "arrange",
+            Table(&ARRANGE),
+            "Banker games: each player splits the cards dealt into named hands settled one by one against the banker's (Pai Gow's high and low hands); the banker arranges by the house way.",
+        ),
+        key(
+            "commission",
+            Ints,
+            "Banker games, hands per seat: the share of a player's win against the banker the house keeps, as [numerator, denominator] ([5, 100] is 5%); the win less it is rounded down to whole chips (default none).",
+        ),
+        key(
+            "banker_commission",
+            Ints,
+            "Banker games with `[flow.bank]`: the share of the banker seat's net win of a hand the house keeps, rounded as `commission` (default none).",
+        ),
+        key(
             "soft",
             Expr,
             "Banker games: when a hand is soft (facts `hand_points`, `hand_cards`, as in `value`), read as `player_soft` and `banker_soft` by the drawing rules, actions and payouts (0 without it).",
@@ -1413,6 +1428,70 @@ pub static PLAY: TableDef = table(
     ],
 );
 
+/// Hands the seats arrange: `[flow.arrange]`.
+pub static ARRANGE: TableDef = table(
+    "[flow.arrange]",
+    "Each player splits the cards dealt into named hands (Pai Gow's high and low), the first ranking at least as high as the second; the banker arranges by the house way; each hand is compared with the banker's of the same name.",
+    &[
+        key(
+            "hand",
+            Tables(&ARRANGED_HAND),
+            "The hands, strongest first: two, whose cards add up to `first_tiles` (and `banker_tiles`).",
+        ),
+        choice(
+            "order",
+            &["not-below", "above"],
+            "The first hand must rank at least as high as the second (`not-below`, the default) or above it (`above`), by `[[flow.hand_rank]]` or else by `value`; with no such arrangement every one is allowed.",
+        ),
+        choice(
+            "copies",
+            &["banker", "push"],
+            "A player's hand equal to the banker's of the same name goes to the banker (`banker`, the default) or to neither (`push`).",
+        ),
+        key(
+            "pays",
+            Ints,
+            "What winning every hand pays, [numerator, denominator] of the bet (default [1, 1]); losing every hand loses the bet, anything else is a push.",
+        ),
+        key(
+            "house_way",
+            Tables(&HOUSE_WAY),
+            "How the banker arranges, the first whose `when` holds deciding; none holding (or none given): the arrangement whose first hand is strongest.",
+        ),
+    ],
+);
+
+/// One of the hands of `[flow.arrange]`: `[[flow.arrange.hand]]`.
+pub static ARRANGED_HAND: TableDef = table(
+    "an arranged hand",
+    "One of the hands a seat arranges its cards into.",
+    &[
+        ID,
+        key("name", String, "Its display name (default: its id)."),
+        required("cards", Int, "Cards in it (at least 1)."),
+    ],
+);
+
+/// A rule of the house way: `[[flow.arrange.house_way]]`.
+pub static HOUSE_WAY: TableDef = table(
+    "a house way rule",
+    "How the banker arranges its cards when `when` holds: the legal arrangement whose hand `maximise` is strongest.",
+    &[
+        ID,
+        key("name", String, "Its display name (default: its id)."),
+        key(
+            "when",
+            Expr,
+            "When it applies, read on all the cards dealt (facts `hand_points`, `hand_cards`, as in `value`); always when absent.",
+        ),
+        required(
+            "maximise",
+            String,
+            "The id of the hand the arrangement makes strongest; the other hand breaks ties, then the earliest arrangement in card order.",
+        ),
+    ],
+);
+
 /// Insurance: `[flow.insurance]`.
 pub static INSURANCE: TableDef = table(
     "[flow.insurance]",
@@ -1484,7 +1563,17 @@ pub static BANK: TableDef = table(
         key(
             "pass_to_winner",
             Bool,
-            "Pot games: the winner of a pot deals the next hand (on a split pot the dealer keeps the deal).",
+            "The hand's winner banks (deals) next: a pot's winner, or the player who beat the banker by most (`winner_by`); a hand no player wins leaves the bank where it is.",
+        ),
+        choice(
+            "winner_by",
+            &["chips", "hand"],
+            "With `pass_to_winner`, hands per seat: the player who beat the banker by most is the one who won the most chips from it (`chips`, the default) or whose winning hand is best (`hand`).",
+        ),
+        choice(
+            "winner_ties",
+            &["banker-keeps", "first-in-turn"],
+            "With `pass_to_winner`: when winners tie (a split pot), the banker keeps the bank (`banker-keeps`, the default) or the first of them in turn after the banker takes it.",
         ),
     ],
 );

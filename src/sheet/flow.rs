@@ -2,6 +2,8 @@
 //! registered by the family's name, so a change to a family's flow model changes only its
 //! function here.
 
+mod bank;
+
 use super::{Rule, Section, capitalized, hands, in_words, join_and};
 use crate::deck::{CardSet, Deck};
 use crate::expr::{Lexicon, number_word};
@@ -11,6 +13,7 @@ use crate::ruleset::{
     Leftover, MatchingFlow, MustCapture, NextDealer, Ruleset, Tally, TallyAward, TricksFlow,
     TurnEvent, TurnPattern,
 };
+use bank::{arrange_rules, bank_words};
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
 fn declaration_rule(d: &Declaration, lex: &Lexicon, what: &str) -> Rule {
@@ -1350,7 +1353,9 @@ fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         }));
     }
     let ruled = !flow.player_draw.is_empty() || !flow.banker_draw.is_empty();
-    if ruled {
+    if let Some(arrange) = &flow.arrange {
+        rules.extend(arrange_rules(flow, arrange, lex));
+    } else if ruled {
         rules.push(Rule::plain(format!(
             "Each player then draws by the drawing rules below; where they leave the choice, the player takes {} more {card}s.",
             draws.join(" or ")
@@ -1383,6 +1388,31 @@ fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
         rules.push(Rule::named(
             "The bank",
             bank_words(bank, lex, "banks", "the bank"),
+        ));
+    }
+    let share = |(n, d): (i64, i64)| {
+        if 100 % d == 0 {
+            format!("{}%", n * (100 / d))
+        } else {
+            format!("{n}/{d}")
+        }
+    };
+    if flow.commission.0 > 0 {
+        rules.push(Rule::named(
+            "Commission",
+            format!(
+                "the banker pays a winning bet in full and the house keeps {} of the win (the win less it rounded down to whole chips).",
+                share(flow.commission)
+            ),
+        ));
+    }
+    if flow.banker_commission.0 > 0 {
+        rules.push(Rule::named(
+            "Banker's commission",
+            format!(
+                "the house keeps {} of what the banker wins in a hand, all bets together (rounded the same way); a losing hand pays none.",
+                share(flow.banker_commission)
+            ),
         ));
     }
     rules.extend(rank_rules(flow, lex));
@@ -1528,41 +1558,6 @@ fn play_game(
             rules: payouts,
         },
     ]
-}
-
-/// How the first banker (in a pot game, the first dealer) is chosen and how the bank passes:
-/// `verb` is what the seat does (`banks`, `deals`), `role` what passes (`the bank`, `the deal`).
-fn bank_words(bank: &crate::ruleset::Bank, lex: &Lexicon, verb: &str, role: &str) -> String {
-    use crate::ruleset::FirstBanker;
-    let first = match bank.first {
-        FirstBanker::FirstSeat => format!("the first seat {verb} first"),
-        FirstBanker::HighCard => format!(
-            "each seat is shown a {} and the highest value {verb} first",
-            lex.card_word
-        ),
-        FirstBanker::LowCard => format!(
-            "each seat is shown a {} and the lowest value {verb} first",
-            lex.card_word
-        ),
-    };
-    let mut passes = Vec::new();
-    if let Some(w) = &bank.pass_when_source {
-        passes.push(format!(
-            "to the first player in turn for whom {} at a showdown",
-            in_words(w, lex)
-        ));
-    }
-    if bank.pass_every > 0 {
-        passes.push(format!("in turn after {}", hands(bank.pass_every)));
-    }
-    if bank.pass_to_winner {
-        passes.push("to the winner of a pot".to_string());
-    }
-    if passes.is_empty() {
-        format!("{first}, and keeps {role}.")
-    } else {
-        format!("{first}; {role} passes {}.", passes.join(", or "))
-    }
 }
 
 /// The ranks and special hands, when the ruleset ranks hands.

@@ -953,3 +953,73 @@ fn a_strategy_drawing_more_than_the_game_allows_is_located() {
         out.stderr
     );
 }
+
+/// Arranged hands (`[flow.arrange]`, `tests/rulesets/arrange.toml`) through the binary: a human
+/// arranges by number and by the house way (Enter), a wrong number is refused, the record
+/// replays, and `yaku score` lists a hand's arrangements (issue 47, wall 3).
+#[test]
+fn arranged_hands_are_played_recorded_replayed_and_scored() {
+    let dir = TempDir::new("banker-arrange");
+    let rules = crate::common::root().join("tests/rulesets/arrange.toml");
+    let rules = rules.to_str().unwrap();
+    // Hand 1: bet 5, a number out of range, then the first arrangement. Hand 2: the minimum,
+    // then the house way.
+    let out = Yaku::new([
+        "play",
+        rules,
+        "--seed",
+        "3",
+        "--players",
+        "human,greedy",
+        "--rounds",
+        "2",
+        "--record",
+        "a.json",
+    ])
+    .current_dir(&dir)
+    .stdin("5\n99\n1\n\n\n")
+    .run();
+    out.expect_code(0);
+    let s = &out.stdout;
+    assert!(s.contains("arrange them: which? (1 to"), "{s}");
+    assert!(s.contains("type the number of an arrangement, 1 to"), "{s}");
+    assert!(s.contains("player 2 (greedy) arranges their hands"), "{s}");
+    assert_eq!(
+        s.matches("showdown: the banker arranges by the house way High hand")
+            .count(),
+        2,
+        "{s}"
+    );
+    assert!(s.contains("the session is over after 2 hands"), "{s}");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a.json")).unwrap()).unwrap();
+    let actions = record["actions"].as_array().unwrap();
+    assert_eq!(
+        actions.iter().filter(|a| a["action"] == "play_set").count(),
+        4
+    );
+    let replay = Yaku::new(["replay", "a.json", "--json"])
+        .current_dir(&dir)
+        .run();
+    replay.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&replay.stdout).unwrap();
+    assert_eq!(v["finished"], true);
+    let score = Yaku::new([
+        "score",
+        rules,
+        "--captured",
+        "pine-crane,pine-ribbon,peony-butterflies,clover-boar",
+        "--json",
+    ])
+    .run();
+    score.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(&score.stdout).unwrap();
+    let ways = v["arrangements"].as_array().unwrap();
+    assert_eq!(ways.len(), 3);
+    assert_eq!(ways[0]["house_way"], true);
+    assert_eq!(ways[0]["hands"][0]["rank"], "Pair of 1");
+    // `yaku analyze` says it does not enumerate them.
+    let analyze = Yaku::new(["analyze", rules]).run();
+    assert_ne!(analyze.code, 0);
+    assert!(analyze.stderr.contains("arranged"), "{}", analyze.stderr);
+}

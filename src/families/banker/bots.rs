@@ -59,6 +59,10 @@ impl StrategyAgent {
         let Some(flow) = view.ruleset.banker() else {
             return legal[0];
         };
+        // Arranged hands: a strategy arranges its own cards by the house way.
+        if let Some(a) = super::arrange::house_way_move(view, legal) {
+            return a;
+        }
         let odds = self
             .odds
             .as_ref()

@@ -71,6 +71,26 @@ pub struct PlayerResult {
     /// Hands played by actions: what the seat's insurance brought, when it took one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub insurance: Option<i64>,
+    /// Arranged hands (`[flow.arrange]`): each of the seat's hands and how it fared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub arranged: Vec<HandArranged>,
+}
+
+/// One arranged hand at the showdown (`[flow.arrange]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HandArranged {
+    /// The hand's id (`high`).
+    pub hand: String,
+    /// Its cards.
+    pub cards: Vec<CardId>,
+    /// Its value.
+    pub value: i64,
+    /// Its rank in words, when the ruleset ranks hands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<String>,
+    /// A player's hand against the banker's of the same name: 1 won, 0 neither, -1 lost (a
+    /// copy given to the banker is lost); 0 for the banker's own.
+    pub outcome: i8,
 }
 
 /// One bet on a table hand, settled.
@@ -124,6 +144,9 @@ pub struct BankerHand {
     /// A pot game: what each seat did, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub betting: Vec<String>,
+    /// Arranged hands: the banker's, by the house way.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub banker_arranged: Vec<HandArranged>,
 }
 
 fn is_zero(n: &i64) -> bool {
@@ -174,6 +197,9 @@ pub struct BankerGame {
     acting: usize,
     /// Hands played by actions: each seat's insurance this deal.
     insured: Vec<i64>,
+    /// Arranged hands: each seat's first hand this deal (the rest of its cards make the
+    /// second); empty until it arranges.
+    arranged: Vec<CardSet>,
 }
 
 /// Starts a banker session; the first hand is dealt at once.
@@ -243,6 +269,7 @@ impl BankerGame {
             seat_hands: Vec::new(),
             acting: 0,
             insured: vec![0; players],
+            arranged: vec![CardSet::EMPTY; players],
             flow,
             ruleset,
         };
@@ -338,7 +365,8 @@ impl BankerGame {
             | BankerPhase::Draw { seat }
             | BankerPhase::Pot { seat }
             | BankerPhase::Insure { seat }
-            | BankerPhase::Act { seat } => Some(seat),
+            | BankerPhase::Act { seat }
+            | BankerPhase::Arrange { seat } => Some(seat),
             BankerPhase::GameOver => None,
         }
     }
@@ -416,6 +444,7 @@ impl BankerGame {
             seat_hands,
             acting,
             insured,
+            arranged,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -442,6 +471,7 @@ impl BankerGame {
         seat_hands.clone_from(&other.seat_hands);
         acting.clone_from(&other.acting);
         insured.clone_from(&other.insured);
+        arranged.clone_from(&other.arranged);
         ledger.copy_from(&other.ledger, record);
         if record {
             history.clone_from(&other.history);
@@ -516,6 +546,14 @@ impl BankerGame {
                 let k = self.tiles[s].len() as usize;
                 world.tiles[s] = hidden[next..next + k].iter().copied().collect();
                 next += k;
+                // Arranged hands: another seat's arrangement is hidden too; in this world it
+                // arranged its new cards by the house way.
+                if let Some(arrange) = &self.flow.arrange
+                    && !self.arranged[s].is_empty()
+                {
+                    world.arranged[s] =
+                        super::arrange::house_way(&self.flow, arrange, world.tiles[s]);
+                }
             }
         }
         world.stock.truncate(self.stock_pos);
@@ -597,6 +635,31 @@ impl BankerGame {
                     Some(next) => self.phase = BankerPhase::Draw { seat: next },
                     None => self.showdown(),
                 }
+            }
+            (BankerPhase::Arrange { seat }, Action::PlaySet { cards }) => {
+                let arrange = self.flow.arrange.as_ref().expect("an arranging game");
+                if !super::arrange::arrangements(&self.flow, arrange, self.tiles[seat])
+                    .contains(&cards)
+                {
+                    return illegal(format!(
+                        "arrange your cards: the first hand ({}) takes {} of them{}",
+                        arrange.hands[0].name,
+                        arrange.hands[0].cards,
+                        if arrange.strictly_above {
+                            ", ranking above the rest"
+                        } else {
+                            ", ranking at least as high as the rest"
+                        }
+                    ));
+                }
+                self.arranged[seat] = cards;
+                match self.next_in_hand(seat) {
+                    Some(next) => self.phase = BankerPhase::Arrange { seat: next },
+                    None => self.showdown(),
+                }
+            }
+            (BankerPhase::Arrange { .. }, _) => {
+                return illegal("arrange your cards now".into());
             }
             (BankerPhase::GameOver, _) => return illegal("the session is over".into()),
             (BankerPhase::Bet { .. }, _) => return illegal("a bet is expected now".into()),
@@ -681,6 +744,7 @@ impl BankerGame {
         for s in 0..self.players() {
             self.tiles[s] = CardSet::EMPTY;
             self.bets[s] = 0;
+            self.arranged[s] = CardSet::EMPTY;
         }
         for _ in 0..self.flow.first_tiles {
             for s in 0..self.players() {
@@ -715,7 +779,11 @@ impl BankerGame {
         let first = (0..self.players())
             .find(|&s| self.in_hand[s])
             .expect("someone plays the hand");
-        self.phase = BankerPhase::Draw { seat: first };
+        self.phase = if self.flow.arrange.is_some() {
+            BankerPhase::Arrange { seat: first }
+        } else {
+            BankerPhase::Draw { seat: first }
+        };
     }
 
     /// True when drawing rules decide the draws of hands per seat (`[[flow.player_draw]]`,
@@ -809,7 +877,9 @@ impl BankerGame {
             .is_none()
             .then(|| hand_value(&self.flow, self.banker));
         let mut players = Vec::new();
+        // What the banker pays and collects, bet by bet; the commissions the house keeps.
         let mut banker_result = 0;
+        let mut commissions = 0;
         for s in 0..self.players() {
             if !self.in_hand[s] {
                 continue;
@@ -818,18 +888,40 @@ impl BankerGame {
             let bet = self.bets[s];
             // By the ranks when the ruleset declares them (a bust ranked last loses to the
             // banker's 19 whatever its total), else by value.
-            let result = match banker_value {
-                Some(_) => match against_banker(&self.flow, self.tiles[s], self.banker) {
+            let mut arranged = Vec::new();
+            let gross = match (banker_value, &self.flow.arrange) {
+                (Some(_), Some(arrange)) => {
+                    // Each hand against the banker's of the same name.
+                    let banker_first = super::arrange::house_way(&self.flow, arrange, self.banker);
+                    let outcomes = super::arrange::outcomes(
+                        &self.flow,
+                        arrange,
+                        (self.arranged[s], self.tiles[s]),
+                        (banker_first, self.banker),
+                    );
+                    arranged = self.arranged_words(self.arranged[s], self.tiles[s], &outcomes);
+                    super::arrange::settle(arrange, &outcomes, bet)
+                }
+                (Some(_), None) => match against_banker(&self.flow, self.tiles[s], self.banker) {
                     std::cmp::Ordering::Greater => bet,
                     std::cmp::Ordering::Equal => 0,
                     std::cmp::Ordering::Less => -bet,
                 },
-                None => -bet,
+                (None, _) => -bet,
             };
+            // The banker pays a win whole; the house keeps `commission` of it from the player.
+            let result = if gross > 0 {
+                self.flow.player_win(gross)
+            } else {
+                gross
+            };
+            commissions += gross - result;
+            // Arranged hands are ranked hand by hand (`arranged`), not all the cards together.
             let hand = banker_value
+                .filter(|_| self.flow.arrange.is_none())
                 .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.tiles[s])));
             self.ledger.scores[s] += result;
-            banker_result -= result;
+            banker_result -= gross;
             players.push(PlayerResult {
                 seat: s,
                 tiles: self.tiles[s].iter().collect(),
@@ -841,14 +933,32 @@ impl BankerGame {
                 folded: false,
                 hands: Vec::new(),
                 insurance: None,
+                arranged,
             });
         }
+        let banker_arranged = match (&self.flow.arrange, banker_value) {
+            (Some(arrange), Some(_)) => {
+                let first = super::arrange::house_way(&self.flow, arrange, self.banker);
+                self.arranged_words(first, self.banker, &[])
+            }
+            _ => Vec::new(),
+        };
         let banker_hand = banker_value
+            .filter(|_| self.flow.arrange.is_none())
             .and_then(|_| ranking::words(&self.flow, &rank_hand(&self.flow, self.banker)));
+        let banker_seat = self.banker_seat();
+        if banker_seat.is_some() {
+            // A banker seat's net win pays `banker_commission` to the house.
+            let net = self.flow.banker_win(banker_result);
+            commissions += banker_result - net;
+            banker_result = net;
+        } else {
+            // The house banks: the commissions are its own.
+            banker_result += commissions;
+        }
         if let Some(b) = &mut self.banker_bankroll {
             *b += banker_result;
         }
-        let banker_seat = self.banker_seat();
         if let Some(b) = banker_seat {
             self.ledger.scores[b] += banker_result;
         }
@@ -859,7 +969,7 @@ impl BankerGame {
         if let Some(b) = banker_seat {
             points[b] = banker_result;
         }
-        let bank_to = self.bank_passes(banker_win.is_none());
+        let bank_to = self.bank_passes(banker_win.is_none(), &players);
         self.ledger.history.push(HandResult {
             round: self.ledger.round,
             dealer: banker_seat,
@@ -874,7 +984,7 @@ impl BankerGame {
             points,
             calls: PerSeat::new(self.players()),
             house: if banker_seat.is_some() {
-                0
+                commissions
             } else {
                 banker_result
             },
@@ -895,12 +1005,41 @@ impl BankerGame {
             pot: 0,
             winners: Vec::new(),
             betting: Vec::new(),
+            banker_arranged,
         });
         if let Some(to) = bank_to {
             self.ledger.dealer = to;
             self.bank_hands = 0;
         }
         self.start_hand();
+    }
+
+    /// The arranged hands of `dealt` whose first hand is `first`, in words, with each hand's
+    /// outcome (none: the banker's).
+    fn arranged_words(
+        &self,
+        first: CardSet,
+        dealt: CardSet,
+        outcomes: &[std::cmp::Ordering],
+    ) -> Vec<HandArranged> {
+        let Some(arrange) = &self.flow.arrange else {
+            return Vec::new();
+        };
+        arrange
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let cards = super::arrange::hand_of(first, dealt, i);
+                HandArranged {
+                    hand: h.id.clone(),
+                    cards: cards.iter().collect(),
+                    value: hand_value(&self.flow, cards),
+                    rank: ranking::words(&self.flow, &rank_hand(&self.flow, cards)),
+                    outcome: outcomes.get(i).map_or(0, |&o| o as i8),
+                }
+            })
+            .collect()
     }
 
     /// The seat that banks, when the bank is a seat (`[flow.bank]` without a pot).
@@ -940,37 +1079,80 @@ impl BankerGame {
         best
     }
 
-    /// Where the bank passes after a hand: to the first player in turn after the banker for
-    /// whom `pass_when` holds at a showdown, else in turn after `pass_every` hands.
-    fn bank_passes(&mut self, showdown: bool) -> Option<usize> {
+    /// Where the bank passes after a hand: with `pass_to_winner`, to the player who beat the
+    /// banker by most (among those `pass_when` holds for, when given); else to the first player
+    /// in turn after the banker for whom `pass_when` holds at a showdown; else in turn after
+    /// `pass_every` hands.
+    fn bank_passes(&mut self, showdown: bool, players: &[PlayerResult]) -> Option<usize> {
         let bank = self.flow.bank.as_ref()?;
         let banker = self.banker_seat()?;
         self.bank_hands += 1;
         let n = self.players();
-        if showdown && let Some(when) = &bank.pass_when {
-            let banker_value = hand_value(&self.flow, self.banker);
-            for s in (1..n).map(|i| (banker + i) % n) {
-                if !self.in_hand[s] {
-                    continue;
-                }
-                let facts = [
-                    hand_value(&self.flow, self.tiles[s]),
-                    i64::from(self.tiles[s].len()),
-                    -1,
-                    banker_value,
-                    i64::from(self.banker.len()),
-                    -1,
-                ];
-                let cx = Context {
-                    pile: CardSet::EMPTY,
-                    facts: &facts,
-                };
-                if when.truth(&cx) {
-                    return Some(s);
-                }
+        let in_turn = (1..n).map(|i| (banker + i) % n);
+        if showdown && bank.pass_to_winner {
+            let won: Vec<&PlayerResult> = in_turn
+                .clone()
+                .filter_map(|s| players.iter().find(|p| p.seat == s))
+                .filter(|p| p.result > 0 && self.passes_for(p.seat))
+                .collect();
+            if let Some(to) = self.winner_of(bank, &won) {
+                return Some(to);
             }
+        } else if showdown
+            && bank.pass_when.is_some()
+            && let Some(s) = in_turn.clone().find(|&s| self.passes_for(s))
+        {
+            return Some(s);
         }
         (bank.pass_every > 0 && self.bank_hands >= bank.pass_every).then_some((banker + 1) % n)
+    }
+
+    /// The player among `won` (winners against the banker, in turn after it) who beat the
+    /// banker by most: by chips won or by the best hand (`winner_by`); equal best by
+    /// `winner_ties`: the banker keeps the bank, or the first of them in turn takes it.
+    fn winner_of(&self, bank: &crate::ruleset::Bank, won: &[&PlayerResult]) -> Option<usize> {
+        use crate::ruleset::{WinnerBy, WinnerTies};
+        use std::cmp::Ordering;
+        let better = |a: &PlayerResult, b: &PlayerResult| match bank.winner_by {
+            WinnerBy::Chips => a.result.cmp(&b.result),
+            WinnerBy::Hand => against_banker(&self.flow, self.tiles[a.seat], self.tiles[b.seat]),
+        };
+        let mut best: Vec<&PlayerResult> = Vec::new();
+        for &p in won {
+            match best.first().map(|b| better(p, b)) {
+                None | Some(Ordering::Equal) => best.push(p),
+                Some(Ordering::Greater) => best = vec![p],
+                Some(Ordering::Less) => {}
+            }
+        }
+        match (best.len(), bank.winner_ties) {
+            (0, _) => None,
+            (1, _) | (_, WinnerTies::FirstInTurn) => Some(best[0].seat),
+            (_, WinnerTies::BankerKeeps) => None,
+        }
+    }
+
+    /// True when `[flow.bank] pass_when` holds for `seat`'s hand against the banker's (always
+    /// without it), facts as in a drawing rule.
+    fn passes_for(&self, s: usize) -> bool {
+        let Some(when) = self.flow.bank.as_ref().and_then(|b| b.pass_when.as_ref()) else {
+            return true;
+        };
+        if !self.in_hand[s] {
+            return false;
+        }
+        let facts = [
+            hand_value(&self.flow, self.tiles[s]),
+            i64::from(self.tiles[s].len()),
+            -1,
+            hand_value(&self.flow, self.banker),
+            i64::from(self.banker.len()),
+            -1,
+        ];
+        when.truth(&Context {
+            pile: CardSet::EMPTY,
+            facts: &facts,
+        })
     }
 
     /// What `seat` may see.
@@ -1053,6 +1235,9 @@ impl Game for BankerGame {
                     .filter(|&&n| n <= left)
                     .count()
             }
+            BankerPhase::Arrange { seat } => self.flow.arrange.as_ref().map_or(0, |a| {
+                super::arrange::arrangements(&self.flow, a, self.tiles[seat]).len()
+            }),
             _ => 0,
         }
     }
@@ -1080,6 +1265,12 @@ impl Game for BankerGame {
                     .filter(|&&n| n <= left)
                     .nth(index)
                     .map(|&count| Action::Draw { count })
+            }
+            BankerPhase::Arrange { seat } => {
+                let a = self.flow.arrange.as_ref()?;
+                super::arrange::arrangements(&self.flow, a, self.tiles[seat])
+                    .get(index)
+                    .map(|&cards| Action::PlaySet { cards })
             }
             _ => None,
         }

@@ -26,6 +26,10 @@ pub(super) fn table_choice(view: &BankerView, kind: usize, legal: &[Action]) -> 
 /// favourable (else the smallest), and the number of tiles with the best expected result; on a
 /// table hand, the smallest stake on the bet with the best expected result.
 pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
+    // Arranged hands: by the house way.
+    if let Some(a) = super::arrange::house_way_move(view, legal) {
+        return a;
+    }
     if view.play.is_some() {
         return play_choice(view, legal);
     }

@@ -2,6 +2,7 @@
 //! seat, take more tiles, and compare hand values at a showdown; bankrolls carry over.
 
 pub mod analysis;
+pub mod arrange;
 mod bots;
 mod game;
 mod greedy;
@@ -12,9 +13,9 @@ mod view;
 
 pub use bots::{StrategyAgent, bot};
 pub use game::{
-    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, HandPlayed, PlayerResult, PotState,
-    SeatHand, ends, hand_outcome, is_soft, outcome_of, play_facts, rule_for, settle_hand,
-    showdown_facts, start,
+    BankerGame, BankerHand, BankerPhase, BankerView, BetResult, HandArranged, HandPlayed,
+    PlayerResult, PotState, SeatHand, ends, hand_outcome, is_soft, outcome_of, play_facts,
+    rule_for, settle_hand, showdown_facts, start,
 };
 pub use greedy::best_choice;
 pub use odds::{check_odds_work, has_seat_rules, prepare_odds, shared_odds};
@@ -92,9 +93,13 @@ impl crate::families::Family for Banker {
 }
 
 #[cfg(test)]
+mod arrange_tests;
+#[cfg(test)]
 mod baccarat_tests;
 #[cfg(test)]
 mod bank_tests;
+#[cfg(test)]
+mod commission_tests;
 #[cfg(test)]
 mod oicho_tests;
 #[cfg(test)]

@@ -30,7 +30,8 @@ pub(super) fn with_odds<R>(
     let flow = ruleset.banker()?;
     // A table hand has no first hand of one's own: its bots read the bets' odds instead; a
     // pot game's bots read the strength of their hand.
-    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() {
+    // Arranged hands are valued by the house way as they are dealt: no odds.
+    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() || flow.arrange.is_some() {
         return None;
     }
     let key = ruleset.content_hash;
@@ -50,7 +51,8 @@ fn computed_odds(
 ) -> Option<Arc<Vec<FirstHandOdds>>> {
     static COMPUTED: OnceLock<Mutex<HashMap<u64, Arc<Vec<FirstHandOdds>>>>> = OnceLock::new();
     let flow = ruleset.banker()?;
-    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() {
+    // Arranged hands are valued by the house way as they are dealt: no odds.
+    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() || flow.arrange.is_some() {
         return None;
     }
     check_odds_work(ruleset).ok()?;
@@ -158,7 +160,7 @@ fn check_work(ruleset: &Ruleset) -> Result<(), String> {
         return Ok(());
     };
     // Hands played by actions are valued on an infinite deck as they are played: seconds.
-    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() {
+    if flow.table_hand || flow.pot.is_some() || flow.play.is_some() || flow.arrange.is_some() {
         return Ok(());
     }
     if has_seat_rules(flow) {

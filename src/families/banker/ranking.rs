@@ -106,6 +106,18 @@ pub fn against_banker(flow: &BankerFlow, player: CardSet, banker: CardSet) -> Or
     compare(flow, &rank_hand(flow, player), &rank_hand(flow, banker))
 }
 
+/// What a one-chip bet brings at a per-seat showdown that ends `ord` for the player, in
+/// `flow.commission.1`-ths of a chip: a win less the commission (exact, not rounded to whole
+/// chips as the table pays it), a loss the whole chip. Without a commission: 1, 0, -1.
+pub fn worth(flow: &BankerFlow, ord: Ordering) -> i64 {
+    let (cn, cd) = flow.commission;
+    match ord {
+        Ordering::Greater => cd - cn,
+        Ordering::Equal => 0,
+        Ordering::Less => -cd,
+    }
+}
+
 /// The winners among `hands` (`(seat, hand)` in turn order): the best by rank and `within`
 /// (several when equal), unless a special hand beats the rank of the best: then the best of
 /// those special hands.

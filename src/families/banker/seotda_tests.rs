@@ -492,3 +492,48 @@ fn a_pot_game_refuses_the_keys_of_hands_against_a_banker_where_they_stand() {
         ]
     );
 }
+
+#[test]
+fn a_split_pot_leaves_the_deal_or_gives_it_to_the_first_winner_in_turn() {
+    // Seat 1 (dealer) has 4 kkeut (8 + 6); seats 2 and 3 have 7 kkeut each (3 + 4, 2 + 5):
+    // they split the pot. Seotda's rule keeps the deal with the dealer (fudawiki, in the notes);
+    // with `winner_ties = "first-in-turn"` the first winner after the dealer, seat 2, deals.
+    let text = std::fs::read_to_string("rulesets/seotda.toml").unwrap();
+    let next_dealer = |text: &str| {
+        let r = Arc::new(ruleset::load_str("seotda-ties", text).value.unwrap());
+        let deal = order(
+            &r,
+            &[
+                "pampas-moon",
+                "cherry-curtain",
+                "plum-ribbon",
+                "peony-butterflies",
+                "wisteria-cuckoo",
+                "iris-ribbon",
+            ],
+        );
+        let mut g = start(
+            Arc::clone(&r),
+            StartOptions {
+                seats: Some(3),
+                first_dealer: Some(0),
+                rounds: Some(2),
+                deck_orders: vec![deal],
+                ..StartOptions::default()
+            },
+        )
+        .unwrap();
+        while g.hands_played().is_empty() {
+            g.apply(Action::Bet { amount: 0 }).unwrap();
+        }
+        let h = &g.hands_played()[0];
+        assert_eq!(h.winners, [1, 2]);
+        h.bank_to
+    };
+    assert_eq!(next_dealer(&text), None);
+    let ties = text.replace(
+        "pass_to_winner = true",
+        "pass_to_winner = true\nwinner_ties = \"first-in-turn\"",
+    );
+    assert_eq!(next_dealer(&ties), Some(1));
+}

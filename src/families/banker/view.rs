@@ -36,6 +36,11 @@ pub enum BankerPhase {
         /// The player.
         seat: usize,
     },
+    /// Arranged hands (`[flow.arrange]`): `seat` splits its cards into the named hands.
+    Arrange {
+        /// The player.
+        seat: usize,
+    },
     /// The session is over.
     GameOver,
 }

@@ -2,6 +2,7 @@
 //! seat rules; the table-hand keys (card values, the shoe, drawing rules, bets) are read in
 //! `table`.
 
+mod arrange;
 mod play;
 mod table;
 
@@ -99,6 +100,26 @@ pub(super) fn flow(
         loc,
         errors,
     );
+    // A share of the wins of hands per seat the house keeps (Pai Gow's 5%).
+    let commission = table::ratio(&mut r, "commission", (0, 1), loc, errors);
+    let banker_commission = table::ratio(&mut r, "banker_commission", (0, 1), loc, errors);
+    for (key, (n, d)) in [
+        ("commission", commission),
+        ("banker_commission", banker_commission),
+    ] {
+        if n > d {
+            errors.push(Diagnostic::error(
+                format!("`{key}` must be at most the whole win"),
+                t.get(key).map_or_else(|| loc.clone(), |i| i.loc.clone()),
+            ));
+        }
+    }
+    let arrange = arrange::arrange_rules(
+        &mut r,
+        (first_tiles, banker_tiles),
+        &vocab.names(scope::HAND),
+        errors,
+    );
     let play = play::play_rules(&mut r, t, loc, sections, &vocab.names(scope::PLAY), errors);
     let soft_text = r.string("soft", errors);
     let soft = soft_text
@@ -141,6 +162,31 @@ pub(super) fn flow(
             play.is_some() && (t.get("player_draw").is_some() || t.get("draw_options").is_some()),
             "play",
             "hands played by actions draw by their actions: remove `[[flow.player_draw]]` and `draw_options`",
+        ),
+        (
+            t.get("commission").is_some()
+                && (table.table_hand || seat_rules.pot.is_some() || play.is_some()),
+            "commission",
+            "`commission` is taken from the wins of hands per seat against a banker: a table hand's bets take theirs in `[[flow.bet]]`; a pot game and hands played by actions have none",
+        ),
+        (
+            t.get("banker_commission").is_some()
+                && (seat_rules.bank.is_none() || seat_rules.pot.is_some()),
+            "banker_commission",
+            "`banker_commission` is taken from a banker seat's win: it needs `[flow.bank]` with hands per seat",
+        ),
+        (
+            arrange.is_some() && (table.table_hand || seat_rules.pot.is_some() || play.is_some()),
+            "arrange",
+            "arranged hands are each seat's own, settled against the banker's: remove `table_hand`, `[flow.pot]` or `[flow.play]`",
+        ),
+        (
+            arrange.is_some()
+                && ["draw_options", "player_draw", "banker_draw"]
+                    .iter()
+                    .any(|k| t.get(k).is_some()),
+            "arrange",
+            "arranged hands take no more cards: remove `draw_options`, `[[flow.player_draw]]` and `[[flow.banker_draw]]`",
         ),
         (
             seat_rules.pot.is_some() && table.table_hand,
@@ -219,7 +265,11 @@ pub(super) fn flow(
             loc.clone(),
         ));
     }
-    let most_draw = draw_options.iter().copied().max().unwrap_or(0);
+    let most_draw = if t.get("arrange").is_some() {
+        0
+    } else {
+        draw_options.iter().copied().max().unwrap_or(0)
+    };
     let needed = if play.is_some() {
         // A hand played by actions deals from the shoe, a new one when it runs out.
         0
@@ -263,5 +313,8 @@ pub(super) fn flow(
         soft,
         soft_source: soft_text.map(|s| s.text.trim().to_string()),
         play,
+        commission,
+        banker_commission,
+        arrange,
     })))
 }

@@ -79,6 +79,73 @@ pub struct BankerFlow {
     /// Hands played by actions (`[flow.play]` and the banker declarations); `None`: the seats
     /// choose only how many cards to take.
     pub play: Option<Play>,
+    /// Hands per seat: the share of a player's win against the banker the house keeps
+    /// (`commission`, `[5, 100]` is 5%); `(0, 1)`: none.
+    pub commission: (i64, i64),
+    /// A bank among the seats: the share of the banker's net win of a hand the house keeps
+    /// (`banker_commission`); `(0, 1)`: none.
+    pub banker_commission: (i64, i64),
+    /// Hands the seats arrange (`[flow.arrange]`): the dealt cards split into named hands,
+    /// each settled against the banker's of the same name.
+    pub arrange: Option<Arrange>,
+}
+
+/// The most ways to arrange one dealt hand (`[flow.arrange]`): each is a legal move, and the
+/// house way and the bots weigh each one. Seven cards into five and two are 21 ways.
+pub const MAX_ARRANGEMENTS: u64 = 1_000;
+
+/// Hands the seats arrange (`[flow.arrange]`, Pai Gow's high and low hands): each player splits
+/// the cards dealt into the named hands, the first ranking at least as high as the second; the
+/// banker arranges by the house way; each hand is compared with the banker's of the same name.
+#[derive(Clone, Debug)]
+pub struct Arrange {
+    /// The hands, strongest first (two: a move names the first hand's cards).
+    pub hands: Vec<ArrangedHand>,
+    /// The first hand must rank above the second (`order = "above"`), or at least as high.
+    pub strictly_above: bool,
+    /// Equal hands go to the banker (`copies = "banker"`), or neither wins them.
+    pub copies_to_banker: bool,
+    /// What winning every hand pays, numerator to denominator.
+    pub pays: (i64, i64),
+    /// The house way (`[[flow.arrange.house_way]]`): the first whose `when` holds decides.
+    pub house_way: Vec<HouseWay>,
+}
+
+/// One of the hands a seat arranges.
+#[derive(Clone, Debug)]
+pub struct ArrangedHand {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Cards in it.
+    pub cards: u32,
+}
+
+/// A rule of the house way: when `when` holds for the cards dealt, the banker takes the legal
+/// arrangement whose hand `maximise` is strongest (the other hand breaking ties, then the
+/// earliest arrangement).
+#[derive(Clone, Debug)]
+pub struct HouseWay {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// When it applies (over [`scope::HAND`], all the cards dealt); always when absent.
+    pub when: Option<Program>,
+    /// `when` as written.
+    pub when_source: Option<String>,
+    /// The hand it makes strongest (an index in `hands`).
+    pub maximise: usize,
+}
+
+/// `num / den` less the `commission` share (`(5, 100)` is 5%), rounded down to whole chips: the
+/// house's share is rounded up, so a 25-chip win at 5% brings 23 (Baccarat's banker bet, a
+/// player's win against a banker with `commission`).
+pub fn less_commission(num: i128, den: i128, (cn, cd): (i64, i64)) -> i64 {
+    let num = num * i128::from(cd - cn);
+    let den = den * i128::from(cd);
+    i64::try_from(num.div_euclid(den)).unwrap_or(i64::MAX)
 }
 
 /// Hands played by actions (`[flow.play]`, Blackjack): each seat's hand is played one action
@@ -230,8 +297,32 @@ pub struct Bank {
     pub pass_when_source: Option<String>,
     /// Hands one banker keeps the bank before it passes in turn (0: never in turn).
     pub pass_every: u32,
-    /// Pot games: the pot's winner deals next.
+    /// The hand's winner banks (or deals) next: the pot's winner, or the player who beat the
+    /// banker by most (`winner_by`).
     pub pass_to_winner: bool,
+    /// Hands against a banker seat: how "beat the banker by most" is measured.
+    pub winner_by: WinnerBy,
+    /// Who banks next when the winners tie.
+    pub winner_ties: WinnerTies,
+}
+
+/// How the player who beat the banker by most is found (`[flow.bank] winner_by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinnerBy {
+    /// The most chips won from the banker in the hand (after any commission).
+    Chips,
+    /// The best hand among those that beat the banker's (by the ranks, else by `value`).
+    Hand,
+}
+
+/// Who banks next when several players beat the banker equally, or a pot is split
+/// (`[flow.bank] winner_ties`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinnerTies {
+    /// The banker (dealer) keeps the bank.
+    BankerKeeps,
+    /// The first of the tied winners in turn after the banker.
+    FirstInTurn,
 }
 
 /// A named rank of hands (`[[flow.hand_rank]]`).
@@ -291,6 +382,23 @@ impl BankerFlow {
     /// in a pot game (`[flow.pot]`), where the chips only pass between seats.
     pub fn has_house(&self) -> bool {
         self.bank.is_none() && self.pot.is_none()
+    }
+
+    /// What a player's win of `chips` against the banker brings, less `commission`.
+    pub fn player_win(&self, chips: i64) -> i64 {
+        if self.commission.0 == 0 {
+            return chips;
+        }
+        less_commission(i128::from(chips), 1, self.commission)
+    }
+
+    /// What a banker seat's net win of `chips` in a hand brings, less `banker_commission`
+    /// (a loss is paid whole).
+    pub fn banker_win(&self, chips: i64) -> i64 {
+        if chips <= 0 || self.banker_commission.0 == 0 {
+            return chips;
+        }
+        less_commission(i128::from(chips), 1, self.banker_commission)
     }
 
     /// A hand's value in words: its name and value (`Kabu (9)`) when `[[flow.hand_name]]` names
@@ -370,9 +478,10 @@ impl BetKind {
     /// What a won `stake` brings in whole chips: the payout less the commission, rounded down.
     pub fn won(&self, stake: i64) -> i64 {
         let (pn, pd) = self.pays;
-        let (cn, cd) = self.commission;
-        let num = i128::from(stake) * i128::from(pn) * i128::from(cd - cn);
-        let den = i128::from(pd) * i128::from(cd);
-        i64::try_from(num.div_euclid(den)).unwrap_or(i64::MAX)
+        less_commission(
+            i128::from(stake) * i128::from(pn),
+            i128::from(pd),
+            self.commission,
+        )
     }
 }

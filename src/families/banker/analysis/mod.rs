@@ -26,7 +26,7 @@ pub use rational::Rational;
 pub use strategy::{BetChoice, Strategy, StrategyEntry};
 
 use crate::deck::CardSet;
-use crate::families::banker::ranking::against_banker;
+use crate::families::banker::ranking::{against_banker, worth};
 use crate::families::banker::{banker_instant_win, hand_value};
 use crate::ruleset::{BankerFlow, Ruleset};
 
@@ -194,13 +194,19 @@ pub fn first_hand_odds_with_progress(
                 let (mut wins, mut count) = (0i64, 0i64);
                 combinations(left, *d, |extra| {
                     count += 1;
-                    wins += if flow.ranks.is_empty() {
-                        (hand_value(flow, first | extra) - banker_value).signum()
+                    let ord = if flow.ranks.is_empty() {
+                        hand_value(flow, first | extra).cmp(&banker_value)
                     } else {
-                        against_banker(flow, first | extra, banker) as i64
+                        against_banker(flow, first | extra, banker)
                     };
+                    wins += worth(flow, ord);
                 });
-                *total = *total + Rational::new(i128::from(wins), i128::from(count.max(1)));
+                // `worth` counts in `commission.1`-ths of a chip.
+                *total = *total
+                    + Rational::new(
+                        i128::from(wins),
+                        i128::from(count.max(1)) * i128::from(flow.commission.1),
+                    );
             }
             progress(per_banker_hand);
         });

@@ -15,7 +15,7 @@
 use super::seat_work::{banker_depth, classes};
 use super::{FirstHandOdds, Rational, combinations};
 use crate::deck::{CardId, CardSet};
-use crate::families::banker::ranking::against_banker;
+use crate::families::banker::ranking::{against_banker, worth};
 use crate::families::banker::{banker_instant_win, hand_value, rule_for};
 use crate::ruleset::{BankerFlow, DrawAction, Ruleset};
 use std::collections::HashMap;
@@ -204,7 +204,10 @@ impl Walk<'_> {
             return sum;
         }
         let p = self.cards(player, &vec![0; player.len()]);
-        Rational::from(against_banker(self.flow, p, b) as i128)
+        Rational::new(
+            i128::from(worth(self.flow, against_banker(self.flow, p, b))),
+            i128::from(self.flow.commission.1),
+        )
     }
 
     /// The banker's first cards from what is left, dealt one by one, then its play.
@@ -248,7 +251,7 @@ impl Walk<'_> {
             })?
         } else {
             let p = self.cards(player, &vec![0; player.len()]);
-            against_banker(self.flow, p, b) as i128 * self.scale[j]
+            i128::from(worth(self.flow, against_banker(self.flow, p, b))) * self.scale[j]
         };
         self.banker_ints.insert(banker.clone(), r);
         Some(r)
@@ -265,7 +268,7 @@ impl Walk<'_> {
         if n == 0 {
             let b = self.cards(banker, player);
             if banker_instant_win(self.flow, b).is_some() {
-                return Some(-self.scale[j]);
+                return Some(-self.scale[j] * i128::from(self.flow.commission.1));
             }
             return self.banker_int(player, banker, j);
         }
@@ -314,8 +317,10 @@ impl Walk<'_> {
         self.scale = scale;
         self.banker_ints.clear();
         let mut banker = vec![0; player.len()];
+        // The results count in `commission.1`-ths of a chip (`worth`): the whole sum must fit.
+        let den = self.scale[0].checked_mul(i128::from(self.flow.commission.1))?;
         let w = self.banker_deal_int(player, &mut banker, self.flow.banker_tiles, 0)?;
-        Some(Rational::new(w, self.scale[0]))
+        Some(Rational::new(w, den))
     }
 
     /// The expected result of one chip when the player stands on `player`.

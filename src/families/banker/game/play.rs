@@ -577,6 +577,7 @@ impl BankerGame {
                 folded: false,
                 hands: played,
                 insurance: (insured > 0).then_some(insurance),
+                arranged: Vec::new(),
             });
         }
         let banker_hand = words(&flow, &rank_cards(&flow, &self.banco));

@@ -356,6 +356,7 @@ impl BankerGame {
                 folded,
                 hands: Vec::new(),
                 insurance: None,
+                arranged: Vec::new(),
             });
         }
         let dealer = self.ledger.dealer;
@@ -372,9 +373,17 @@ impl BankerGame {
             house: 0,
             carried: crate::core::Carried::default(),
         });
-        let passes = flow.bank.as_ref().is_some_and(|b| b.pass_to_winner);
-        let next_dealer = match winner {
-            Some(w) if passes => w,
+        // `winner_ties = "first-in-turn"`: a split pot's deal goes to the first of its winners
+        // in turn after the dealer.
+        let next_dealer = match flow.bank.as_ref() {
+            Some(b) if b.pass_to_winner => match winner {
+                Some(w) => w,
+                None if b.winner_ties == crate::ruleset::WinnerTies::FirstInTurn => (1..n)
+                    .map(|i| (dealer + i) % n)
+                    .find(|s| winners.contains(s))
+                    .unwrap_or(dealer),
+                None => dealer,
+            },
             _ => dealer,
         };
         self.history.push(BankerHand {
@@ -392,6 +401,7 @@ impl BankerGame {
             pot,
             winners: winners.to_vec(),
             betting: std::mem::take(&mut self.pot_state.betting),
+            banker_arranged: Vec::new(),
         });
         self.ledger.dealer = next_dealer;
         self.pot_start_hand();

@@ -305,6 +305,7 @@ impl BankerGame {
                 folded: false,
                 hands: Vec::new(),
                 insurance: None,
+                arranged: Vec::new(),
             });
         }
         self.close_house_hand(players, banker_result, facts[3], None);
@@ -354,6 +355,7 @@ impl BankerGame {
             pot: 0,
             winners: Vec::new(),
             betting: Vec::new(),
+            banker_arranged: Vec::new(),
         });
     }
 

@@ -306,7 +306,9 @@ pub(super) fn seat_rules(
     showdown: &Names,
     errors: &mut Vec<Diagnostic>,
 ) -> SeatRules {
-    use crate::ruleset::model::{Bank, FirstBanker, HandRank, Pot, SpecialHand};
+    use crate::ruleset::model::{
+        Bank, FirstBanker, HandRank, Pot, SpecialHand, WinnerBy, WinnerTies,
+    };
     let bank = r.table("bank", errors).map(|(t, at)| {
         let mut b = TableReader::new(t, at.clone(), "`[flow.bank]`").defined_by(&keys::BANK);
         let firsts = [
@@ -332,6 +334,34 @@ pub(super) fn seat_rules(
             None => 0,
         };
         let pass_to_winner = b.boolean("pass_to_winner", errors).is_some_and(|(v, _)| v);
+        let bys = [("chips", WinnerBy::Chips), ("hand", WinnerBy::Hand)];
+        let winner_by = if t.get("winner_by").is_some() {
+            choice(&mut b, "winner_by", &bys, errors).unwrap_or(WinnerBy::Chips)
+        } else {
+            WinnerBy::Chips
+        };
+        let ties = [
+            ("banker-keeps", WinnerTies::BankerKeeps),
+            ("first-in-turn", WinnerTies::FirstInTurn),
+        ];
+        let winner_ties = if t.get("winner_ties").is_some() {
+            choice(&mut b, "winner_ties", &ties, errors).unwrap_or(WinnerTies::BankerKeeps)
+        } else {
+            WinnerTies::BankerKeeps
+        };
+        for key in ["winner_by", "winner_ties"] {
+            if !pass_to_winner && let Some(i) = t.get(key) {
+                errors.push(
+                    Diagnostic::error(
+                        format!("`{key}` says who wins the bank: it needs `pass_to_winner = true`"),
+                        i.loc.clone(),
+                    )
+                    .with_help(Some(format!(
+                        "add `pass_to_winner = true` or remove `{key}`"
+                    ))),
+                );
+            }
+        }
         b.finish(errors);
         let program = pass_when
             .as_ref()
@@ -342,6 +372,8 @@ pub(super) fn seat_rules(
             pass_when_source: pass_when.map(|w| w.text.trim().to_string()),
             pass_every,
             pass_to_winner,
+            winner_by,
+            winner_ties,
         }
     });
     let mut ranks = Vec::new();
