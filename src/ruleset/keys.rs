@@ -969,6 +969,11 @@ pub static FLOW: TableDef = table(
             "Matching games: bonus cards (a set), taken at once when played, drawn or dealt to the table; the player takes another card.",
         ),
         key(
+            "run_capture",
+            String,
+            "Matching games: after a card from the hand captures, the player also takes the table cards that continue an unbroken ascending run of this card attribute from the played card's value, one card a step (a deck attribute's id).",
+        ),
+        key(
             "stacks",
             Bool,
             "Matching games: a drawn card of the suit of the pair the hand card just took leaves the three on the table as a stack.",

@@ -371,6 +371,21 @@ fn matching(
             .under(),
         );
     }
+    if flow.run_capture.is_some() {
+        let by = deck
+            .attributes
+            .iter()
+            .find(|a| flow.run_capture.as_deref() == Some(&a.values[..]))
+            .map_or("value", |a| a.id.as_str());
+        turn.push(Rule::named(
+            "Runs",
+            format!(
+                "after a {card} from the hand captures, its player also takes the table {card}s \
+                 that continue an unbroken ascending run of {by} from the played {card}'s: one of \
+                 {by} one higher, then one higher than that, and so on."
+            ),
+        ));
+    }
     if flow.stacks {
         turn.push(Rule::named(
             "Stacks",

@@ -244,3 +244,25 @@ fn taking_the_card_just_laid_scores_and_only_the_best_event_counts() {
         "{every}"
     );
 }
+
+/// A capture from the hand goes on up a run (`run_capture = "value"`): the Five takes the Five,
+/// then the Six and the Seven; the King stays, with no 8 or 9 between.
+#[test]
+fn a_capture_goes_on_up_an_unbroken_run() {
+    let dir = TempDir::new("position-run");
+    let ruleset = format!(
+        "{}/tests/rulesets/run-capture.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/run-capture.toml")
+        .replace("../rulesets/run-capture.toml", &ruleset);
+    let file = dir.write("run.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("captured 0 (4): coins-5 cups-5 swords-6 batons-7"),
+        "{out}"
+    );
+    assert!(out.contains("table (1): cups-king"), "{out}");
+}

@@ -405,6 +405,28 @@ pub(super) fn flow(
         .and_then(|s| constant_set(&s, errors))
         .unwrap_or(CardSet::EMPTY);
     let stacks = r.boolean("stacks", errors).is_some_and(|(b, _)| b);
+    let run_capture = r.string("run_capture", errors).and_then(|by| {
+        let found = deck.attributes.iter().find(|a| a.id == by.text);
+        if found.is_none() {
+            let names: Vec<&str> = deck.attributes.iter().map(|a| a.id.as_str()).collect();
+            errors.push(
+                Diagnostic::error(
+                    format!("unknown card attribute `{}` for `run_capture`", by.text),
+                    by.loc.clone(),
+                )
+                .with_help(did_you_mean(by.text, names.iter().copied()).or_else(
+                    || {
+                        Some(if names.is_empty() {
+                            "the deck has no attributes".to_string()
+                        } else {
+                            format!("`run_capture` takes {}", names.join(", "))
+                        })
+                    },
+                )),
+            );
+        }
+        found.map(|a| a.values.clone().into_boxed_slice())
+    });
     let give: Vec<CardSet> = r
         .strings("give", errors)
         .iter()
@@ -596,6 +618,7 @@ pub(super) fn flow(
         yaku_paid_by_others,
         bonus,
         stacks,
+        run_capture,
         give,
         turn_events,
         turn_events_best,

@@ -75,6 +75,10 @@ pub struct MatchingFlow {
     /// cards stay on the table as a stack until the suit's fourth card takes them (never on a
     /// player's last hand card).
     pub stacks: bool,
+    /// `run_capture = ATTRIBUTE`: after a card from the hand captures, the player also takes
+    /// the table cards that continue an unbroken ascending run of the attribute from the played
+    /// card's value, one card a step (the deck's values of the attribute, by card).
+    pub run_capture: Option<Box<[i64]>>,
     /// The cards another player hands over when a turn event takes from them: the lowest card
     /// of the first of these sets their pile holds.
     pub give: Vec<CardSet>,

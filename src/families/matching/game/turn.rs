@@ -366,8 +366,15 @@ impl MatchingGame {
         taken: CardSet,
         from_hand: bool,
     ) {
+        let mut taken = taken;
         if !CLASSIC {
             self.marks.last_capturer = self.turn as u8;
+            if from_hand
+                && !taken.is_empty()
+                && let Some(values) = &self.flow.run_capture
+            {
+                taken |= run_from(values, card, self.table - taken);
+            }
         }
         self.table = self.table - taken;
         self.captured[self.turn] |= taken;
@@ -801,4 +808,16 @@ impl MatchingGame {
             self.evaluated[p] = pile;
         }
     }
+}
+
+/// `run_capture`: the cards of `table` that continue an unbroken ascending run of `values` from
+/// `card`'s value, one a step (the lowest card of a value the table holds twice).
+fn run_from(values: &[i64], card: CardId, table: CardSet) -> CardSet {
+    let mut run = CardSet::EMPTY;
+    let mut next = values[card.index()].saturating_add(1);
+    while let Some(found) = table.iter().find(|c| values[c.index()] == next) {
+        run.insert(found);
+        next = next.saturating_add(1);
+    }
+    run
 }
