@@ -28,6 +28,8 @@ pub(super) struct OrderRules<'a> {
     pub card_order: Vec<Str<'a>>,
     /// Where the rules are written (for errors about a key left out).
     pub at: Option<Loc>,
+    /// The trumps and their order are the flow's, reported there: not again.
+    pub inherits_trumps: bool,
 }
 
 impl OrderRules<'_> {
@@ -108,7 +110,7 @@ pub(super) fn partner_suits(
 
 /// The strength of each card within its suit by `card_order` (the first entry highest), or
 /// `None` when it is not given; every card of the deck must be in exactly one entry.
-fn card_order(
+pub(super) fn card_order(
     listed: &[Str],
     at: Option<&Loc>,
     deck: &Deck,
@@ -188,17 +190,22 @@ fn card_order(
 
 /// The orders `rules` give, one for each trump suit of the deck and one for none (the deck's
 /// suit count), with `rank` the strength of a card without `card_order`.
+/// `base` is each card's strength within its suit (by `card_order` or the rank).
 pub(super) fn trick_orders(
     rules: &OrderRules,
     deck: &Deck,
-    rank: &[i64],
+    base: &[i64],
     partners: &[Option<usize>],
     vocab: &Vocab,
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<TrickOrder> {
     let suits = deck.suits.len();
-    let base = card_order(&rules.card_order, rules.at.as_ref(), deck, vocab, errors)
-        .unwrap_or_else(|| rank.to_vec());
+    let mut unreported = Vec::new();
+    let errors = if rules.inherits_trumps {
+        &mut unreported
+    } else {
+        errors
+    };
     let top = base.iter().copied().max().unwrap_or(0);
     let cx = Context {
         pile: CardSet::EMPTY,

@@ -196,6 +196,7 @@ pub(super) fn flow(
         trump_order: r.strings("trump_order", errors),
         card_order: r.strings("card_order", errors),
         at: card_order_at.or_else(|| Some(loc.clone())),
+        inherits_trumps: false,
     };
     let partners =
         super::trick_order::partner_suits(&r.strings("partner_suits", errors), deck, errors);
@@ -409,8 +410,12 @@ pub(super) fn flow(
     let card_points = card_points?;
     let rank = rank?;
     let ranks = &deck.attributes[rank].values;
+    let order_of = |rules: &super::trick_order::OrderRules, errors: &mut Vec<Diagnostic>| {
+        super::trick_order::card_order(&rules.card_order, rules.at.as_ref(), deck, vocab, errors)
+    };
+    let flow_base = order_of(&flow_orders, errors).unwrap_or_else(|| ranks.clone());
     let mut orders =
-        super::trick_order::trick_orders(&flow_orders, deck, ranks, &partners, vocab, errors);
+        super::trick_order::trick_orders(&flow_orders, deck, &flow_base, &partners, vocab, errors);
     if let Some(a) = &mut auction {
         for (c, own) in a.contracts.iter_mut().zip(contract_orders) {
             if own.is_empty() {
@@ -418,27 +423,23 @@ pub(super) fn flow(
             }
             // A contract's own keys stand in for the flow's; its own trumps bring no order of
             // the flow's top trumps.
+            let inherits_trumps =
+                own.trump_order.is_empty() && own.trump_cards.is_none() && !own.no_trumps;
+            let base = order_of(&own, errors).unwrap_or_else(|| flow_base.clone());
             let rules = super::trick_order::OrderRules {
-                trump_order: if own.trump_order.is_empty()
-                    && own.trump_cards.is_none()
-                    && !own.no_trumps
-                {
+                trump_order: if inherits_trumps {
                     flow_orders.trump_order.clone()
                 } else {
                     own.trump_order
                 },
-                card_order: if own.card_order.is_empty() {
-                    flow_orders.card_order.clone()
-                } else {
-                    own.card_order
-                },
-                trump_cards: own.trump_cards.or_else(|| flow_orders.trump_cards.clone()),
+                trump_cards: own.trump_cards.or(flow_orders.trump_cards),
                 no_trumps: own.no_trumps,
-                at: own.at,
+                inherits_trumps,
+                ..super::trick_order::OrderRules::default()
             };
             c.orders = orders.len() / (deck.suits.len() + 1);
             orders.extend(super::trick_order::trick_orders(
-                &rules, deck, ranks, &partners, vocab, errors,
+                &rules, deck, &base, &partners, vocab, errors,
             ));
         }
     }
@@ -724,6 +725,7 @@ pub(super) fn auction<'a>(
             trump_order: c.strings("trump_order", errors),
             card_order: c.strings("card_order", errors),
             at: Some(cl.clone()),
+            inherits_trumps: false,
         };
         let trump_suit = c.string("trump_suit", errors).and_then(|s| {
             let found = deck.suits.iter().position(|x| x.id == s.text);
