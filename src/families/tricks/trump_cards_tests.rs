@@ -545,3 +545,41 @@ fn random_games_keep_every_card() {
         }
     }
 }
+
+/// A whole hand of each contract on the worked deal, greedy players: the tricks with their
+/// winners, so that a change in how cards take tricks shows here.
+#[test]
+fn whole_hands_of_each_contract() {
+    use crate::agent::GreedyAgent;
+    use crate::core::Event;
+    use std::fmt::Write as _;
+    let r = load("tests/rulesets/queens-and-jacks.toml");
+    let mut out = String::new();
+    for (bid, name) in [(1, "game"), (2, "wenz"), (3, "solo"), (4, "null")] {
+        let mut g = deal(&r, &SCHAFKOPF);
+        act(&mut g, &format!("bid {bid}"));
+        for _ in 0..3 {
+            act(&mut g, "pass");
+        }
+        let mut rng = agent_rng(1);
+        while let Some(seat) = g.to_act() {
+            let legal = g.legal();
+            let a = GreedyAgent.choose(&g, seat, &legal, &mut rng);
+            g.apply(a).unwrap();
+        }
+        let _ = writeln!(out, "# {name} (trump suit {})", g.trump_suit());
+        for e in g.drain_events() {
+            match e {
+                Event::TrickWon { player, cards } => {
+                    let cards: Vec<&str> = cards.iter().map(|&c| r.deck.id_of(c)).collect();
+                    let _ = writeln!(out, "  seat {player} takes [{}]", cards.join(", "));
+                }
+                Event::HandEnded { end, points, .. } => {
+                    let _ = writeln!(out, "hand ends: {}, game points {points:?}", end.0);
+                }
+                _ => {}
+            }
+        }
+    }
+    insta::assert_snapshot!(out);
+}
