@@ -568,7 +568,7 @@ impl Table for TricksTable {
             let held = if apart.is_empty() {
                 view.hand & suit.cards
             } else {
-                view.hand & suit.cards - view.order.trumps
+                view.hand & (suit.cards - view.order.trumps)
             };
             let mut cards: Vec<CardId> = held.iter().collect();
             if cards.is_empty() {
