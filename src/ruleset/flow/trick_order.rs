@@ -189,8 +189,7 @@ pub(super) fn card_order(
 }
 
 /// The orders `rules` give, one for each trump suit of the deck and one for none (the deck's
-/// suit count), with `rank` the strength of a card without `card_order`.
-/// `base` is each card's strength within its suit (by `card_order` or the rank).
+/// suit count), with `base` each card's strength within its suit (by `card_order` or the rank).
 pub(super) fn trick_orders(
     rules: &OrderRules,
     deck: &Deck,
@@ -303,5 +302,32 @@ pub(super) fn trick_orders(
         });
     }
     errors.append(&mut strays);
+    if let Some(first) = rules.trump_order.first()
+        && orders.iter().all(|o| o.trumps.is_empty())
+    {
+        errors.push(
+            Diagnostic::error(
+                "`trump_order` orders trumps, and these rules have none",
+                first.loc.clone(),
+            )
+            .with_help(Some(
+                "give `trump_cards`, or a trump suit (`trump`), or remove `trump_order`".into(),
+            )),
+        );
+    }
+    if partners.iter().all(Option::is_none) {
+        let named = rules.trump_cards.iter().chain(&rules.trump_order);
+        if let Some(s) = named.into_iter().find(|s| s.text.contains(TRUMP_NAMES[1])) {
+            errors.push(
+                Diagnostic::error(
+                    "`partner_suit` names the trump suit's partner, and `partner_suits` pairs no suits",
+                    s.loc.clone(),
+                )
+                .with_help(Some(
+                    "pair the suits in `[flow]`: `partner_suits = [\"hearts\", \"diamonds\", \"clubs\", \"spades\"]`".into(),
+                )),
+            );
+        }
+    }
     orders
 }
