@@ -58,6 +58,12 @@ impl Program {
         Program::new(Node::Int(n), Type::Int)
     }
 
+    /// A card set that is always `cards` (a name bound by its place, such as a trick-taking
+    /// hand's `trump_suit`).
+    pub fn set_constant(cards: CardSet) -> Program {
+        Program::new(Node::Set(cards), Type::Set)
+    }
+
     /// A condition that is always `b` (a ruleset's switch).
     pub fn bool_constant(b: bool) -> Program {
         Program::new(Node::Bool(b), Type::Bool)

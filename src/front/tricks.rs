@@ -10,7 +10,7 @@ use super::prompt::{Input, command};
 use super::screen::{self, Style};
 use super::table::Table;
 use crate::core::{Action, Event, Game, Seat};
-use crate::deck::CardId;
+use crate::deck::{CardId, CardSet};
 use crate::families::tricks::{Phase, TricksGame, TricksView, ends};
 use crate::ruleset::{GameLength, MeldAddsTo, MeldMoment};
 use std::fmt::Write as _;
@@ -270,14 +270,21 @@ fn trumps_and_stock(
 ) -> String {
     let deck = &g.ruleset().deck;
     let no_trumps = g.contract().is_some_and(|c| !c.trumps);
-    let trumps = deck.suits.get(view.trump_suit).map_or(
-        if no_trumps {
-            "none in this contract"
-        } else {
-            "not named yet"
-        },
-        |s| s.name.as_str(),
-    );
+    // Trumps beyond the suit (Queens and Jacks, a left bower), highest first.
+    let suit = deck.suits.get(view.trump_suit);
+    let extra = view.order.trumps - suit.map_or(CardSet::EMPTY, |s| s.cards);
+    let mut all: Vec<CardId> = view.order.trumps.iter().collect();
+    all.sort_by_key(|&c| -view.rank(c));
+    let all: Vec<&str> = all.iter().map(|&c| deck.card(c).name.as_str()).collect();
+    let unnamed = g.flow().trump == crate::ruleset::TrumpRule::Declarer && view.declarer.is_none();
+    let trumps = match (suit, extra.is_empty()) {
+        _ if unnamed => "not named yet".to_string(),
+        (Some(s), true) => s.name.clone(),
+        (Some(s), false) => format!("{}, highest first: {}", s.name, all.join(", ")),
+        (None, false) => all.join(", "),
+        (None, true) if no_trumps => "none in this contract".to_string(),
+        (None, true) => "not named yet".to_string(),
+    };
     let stock = match (view.closed_by, view.trump_card) {
         (Some(c), _) => format!("the stock is closed (by {})", style.who(c)),
         (None, Some(t)) => format!(
@@ -542,8 +549,28 @@ impl Table for TricksTable {
             let _ = writeln!(out, "trick: {}", played.join(", "));
         }
         let _ = writeln!(out, "{} hand:", self.style.whose(seat));
+        // Trumps beyond their suit are shown apart, highest first: they follow as trumps.
+        let apart = view.order.trumps
+            - deck
+                .suits
+                .get(view.trump_suit)
+                .map_or(CardSet::EMPTY, |s| s.cards);
+        let mut trumps: Vec<CardId> = (view.hand & view.order.trumps).iter().collect();
+        if !apart.is_empty() && !trumps.is_empty() {
+            trumps.sort_by_key(|&c| -view.rank(c));
+            let names: Vec<String> = trumps
+                .iter()
+                .map(|&c| format!("{} [{}]", self.style.name(deck, c), deck.id_of(c)))
+                .collect();
+            let _ = writeln!(out, "  Trumps: {}", names.join(", "));
+        }
         for (i, suit) in deck.suits.iter().enumerate() {
-            let mut cards: Vec<CardId> = (view.hand & suit.cards).iter().collect();
+            let held = if apart.is_empty() {
+                view.hand & suit.cards
+            } else {
+                view.hand & (suit.cards - view.order.trumps)
+            };
+            let mut cards: Vec<CardId> = held.iter().collect();
             if cards.is_empty() {
                 continue;
             }

@@ -324,7 +324,27 @@ pub static CONTRACT: TableDef = table(
         key(
             "trumps",
             Bool,
-            "Whether the declarer names trumps (`false`: played without trumps).",
+            "Whether the declarer names trumps (`false`: played without trumps, or with its own `trump_cards` alone).",
+        ),
+        key(
+            "trump_suit",
+            String,
+            "The trump suit the contract fixes (a suit's id): the declarer names none.",
+        ),
+        key(
+            "trump_cards",
+            Expr,
+            "The cards that are trumps while it is played, instead of `[flow] trump_cards` (`jack`: only the jacks, with `trumps = false`).",
+        ),
+        key(
+            "trump_order",
+            Strings,
+            "The top trumps while it is played, highest first, instead of `[flow] trump_order` (which a contract with its own `trump_cards` does not take).",
+        ),
+        key(
+            "card_order",
+            Strings,
+            "The order within a suit while it is played, highest first, instead of `[flow] card_order` or `rank`.",
         ),
         key(
             "value",
@@ -1106,6 +1126,26 @@ pub static FLOW: TableDef = table(
             "trump",
             String,
             "Trick-taking games: trumps from the card turned up under the stock (`turned-up`), named by the auction's winner (`declarer`, with `[flow.auction]`), none at all (`none`: the best card of the suit led wins), or a suit's id (trumps fixed by the rules, with no auction needed); the last two need `deal = \"all\"` or `\"talon\"`.",
+        ),
+        key(
+            "trump_cards",
+            Expr,
+            "Trick-taking games: the cards that are trumps, a card set that may name the hand's trump suit `trump_suit` and its partner `partner_suit` (`queen + jack + trump_suit`; `trump_suit + (jack & partner_suit)` for a jack joining its partner's trumps); the trump suit's cards unless given. Every trump follows as the trump suit, whatever its printed suit.",
+        ),
+        key(
+            "trump_order",
+            Strings,
+            "Trick-taking games: the top trumps, highest first, each entry a card set within `trump_cards` (`[\"clubs-queen\", \"jack & trump_suit\"]`; the cards of one entry rank alike); the other trumps rank below them by the order within a suit.",
+        ),
+        key(
+            "card_order",
+            Strings,
+            "Trick-taking games: the order within a suit, highest first, each entry a card set (`[\"ace\", \"king\", \"queen\", \"jack\", \"ten\", \"nine\"]`), every card in one entry; instead of the `rank` attribute.",
+        ),
+        key(
+            "partner_suits",
+            Strings,
+            "Trick-taking games: the suits in pairs, each the other's partner (`[\"hearts\", \"diamonds\", \"clubs\", \"spades\"]`): `partner_suit` in `trump_cards` and `trump_order` names the trump suit's partner.",
         ),
         key(
             "opening_lead",

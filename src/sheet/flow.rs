@@ -664,6 +664,14 @@ fn tricks(
         }
         _ => {}
     }
+    let flow_suit = match flow.trump {
+        crate::ruleset::TrumpRule::Fixed(suit) => Some(suit),
+        crate::ruleset::TrumpRule::None => Some(deck.suits.len()),
+        _ => None,
+    };
+    if let Some(words) = super::trick_order::order_words(flow, deck, 0, flow_suit) {
+        deal.push(Rule::named("Trumps", format!("{}.", capitalized(&words))));
+    }
     if let Some(a) = &flow.auction {
         deal.push(auction_rule(flow, a, declarations));
         for c in &a.contracts {
@@ -678,8 +686,25 @@ fn tricks(
                     .unwrap_or_default();
                 what.push_str(&format!("; {words}"));
             }
-            if !c.trumps {
+            let suit = match c.trump_suit {
+                Some(suit) => Some(suit),
+                None if !c.trumps => Some(deck.suits.len()),
+                None => flow_suit,
+            };
+            let own = (c.orders > 0)
+                .then(|| super::trick_order::order_words(flow, deck, c.orders, suit))
+                .flatten();
+            if let Some(suit) = c.trump_suit {
+                what.push_str(&format!(
+                    "; {} are trumps",
+                    deck.suits.get(suit).map_or("", |s| s.name.as_str())
+                ));
+            }
+            if !c.trumps && own.is_none() {
                 what.push_str("; played without trumps");
+            }
+            if let Some(own) = own {
+                what.push_str(&format!("; {own}"));
             }
             if c.talon && flow.talon {
                 what.push_str("; the declarer takes the talon and discards as many cards");

@@ -11,6 +11,7 @@
 mod climbing;
 mod flow;
 mod render;
+mod trick_order;
 
 pub use render::{Format, render, render_text, text_section};
 

@@ -17,7 +17,7 @@ use crate::core::{
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::ruleset::{
     ClaimRule, FirstDealer, FirstLead, Flow, FollowRules, GameLength, MAX_SEATS, MeldAddsTo,
-    MeldMoment, PassedOut, Ruleset, TricksFlow, TrumpRule,
+    MeldMoment, PassedOut, Ruleset, TrickOrder, TricksFlow, TrumpRule,
 };
 use crate::script::HandFacts;
 use crate::yaku::HandOutcome;
@@ -26,6 +26,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
 mod auction;
+mod conditions;
 mod facts;
 mod lead;
 mod worlds;
@@ -96,6 +97,9 @@ pub struct TricksGame {
     /// The turned-up trump card, while it is under the stock.
     trump_card: Option<CardId>,
     trump_suit: usize,
+    /// How the hand's cards take tricks (its contract's and trump suit's): an index into the
+    /// flow's [`TricksFlow::orders`], set with the trump suit.
+    trick_order: u16,
     closed_by: Option<Seat>,
     /// The card led to the trick in progress.
     led: Option<CardId>,
@@ -223,6 +227,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         stock_pos: 0,
         trump_card: None,
         trump_suit: 0,
+        trick_order: 0,
         closed_by: None,
         led: None,
         trick: [CardId(0); MAX_SEATS],
@@ -366,9 +371,25 @@ impl TricksGame {
         self.follow
     }
 
-    /// True when the hand has trumps (they are named, or turned up).
+    /// True when the hand has trumps (a suit named or turned up, or the cards the rules or the
+    /// contract make trumps).
     pub fn has_trumps(&self) -> bool {
-        self.trump_suit < self.ruleset.deck.suits.len()
+        !self.trick_order().trumps.is_empty()
+    }
+
+    /// How the hand's cards take tricks: which are trumps, the suit each follows as, its
+    /// strength.
+    #[inline]
+    pub fn trick_order(&self) -> &TrickOrder {
+        &self.flow.orders[self.trick_order as usize]
+    }
+
+    /// Trumps are `suit` (the deck's suit count: no trump suit) under the hand's contract:
+    /// the trump suit and the order of play with it.
+    fn set_trumps(&mut self, suit: usize) {
+        self.trump_suit = suit;
+        let rules = self.contract().map_or(0, |c| c.orders);
+        self.trick_order = self.flow.order_index(rules, suit) as u16;
     }
 
     /// The highest bid of the auction so far, with its bidder.
@@ -477,6 +498,8 @@ impl TricksGame {
         self.ruleset.deck.card(card).suit
     }
 
+    /// The trump suit's cards, as printed (the lowest trump exchanged for the turned-up card is
+    /// of them).
     fn trumps(&self) -> CardSet {
         self.ruleset
             .deck
@@ -493,14 +516,9 @@ impl TricksGame {
     /// True when `b`, played to a trick whose best card so far is `a`, beats it: a higher card
     /// of its suit, or a trump over another suit; of two alike cards the first stays best
     /// unless the rules say the last wins.
+    #[inline]
     pub fn beats(&self, b: CardId, a: CardId) -> bool {
-        let (sa, sb) = (self.suit(a), self.suit(b));
-        if sa == sb {
-            let (ra, rb) = (self.rank(a), self.rank(b));
-            rb > ra || (rb == ra && self.flow.later_equal_wins)
-        } else {
-            sb == self.trump_suit
-        }
+        self.trick_order().beats(b, a, self.flow.later_equal_wins)
     }
 
     /// The cards `seat` may play to the trick in progress: those the follow rules allow, less
@@ -522,10 +540,12 @@ impl TricksGame {
             return hand;
         }
         let rules = self.follow;
-        let led_suit = self.suit(led);
-        let same = hand & self.ruleset.deck.suits[led_suit].cards;
+        // Every trump follows as the trump suit, whatever its printed suit.
+        let order = self.trick_order();
+        let led_suit = order.suit(led);
+        let same = hand & order.follows[led_suit as usize];
         if rules.suit && !same.is_empty() {
-            if rules.head && self.suit(self.best_card) == led_suit {
+            if rules.head && order.suit(self.best_card) == led_suit {
                 let higher: CardSet = same
                     .iter()
                     .filter(|&c| self.beats(c, self.best_card))
@@ -536,9 +556,9 @@ impl TricksGame {
             }
             return same;
         }
-        let trumps = hand & self.trumps();
+        let trumps = hand & order.trumps;
         if rules.trump && !trumps.is_empty() {
-            if rules.overtrump && self.suit(self.best_card) == self.trump_suit {
+            if rules.overtrump && order.suit(self.best_card) == order.trump {
                 let higher: CardSet = trumps
                     .iter()
                     .filter(|&c| self.beats(c, self.best_card))
@@ -556,13 +576,18 @@ impl TricksGame {
     fn follow_refusal(&self, seat: Seat) -> String {
         let deck = &self.ruleset.deck;
         let led = self.led.expect("a trick is led");
-        let suit = &deck.suits[self.suit(led)].name;
+        let order = self.trick_order();
+        let led_suit = order.suit(led);
+        let suit = deck
+            .suits
+            .get(led_suit as usize)
+            .map_or("trumps", |s| s.name.as_str());
         let when = if self.flow.deal_all || self.flow.talon {
             String::new()
         } else {
             " now that the stock is gone or closed".to_string()
         };
-        let same = self.hands[seat] & deck.suits[self.suit(led)].cards;
+        let same = self.hands[seat] & order.follows[led_suit as usize];
         let allowed = self.follow_set(seat);
         if allowed != self.playable(seat) {
             return format!(
@@ -578,15 +603,18 @@ impl TricksGame {
             if self.follow.head && same.iter().any(|c| self.beats(c, self.best_card)) {
                 return format!("you must follow {suit} with a card that wins the trick");
             }
+            if led_suit == order.trump && order.follows.len() > 1 {
+                return format!("you must follow trumps with a trump{when}");
+            }
             return format!("you must follow suit ({suit}){when}");
         }
         let trump = deck
             .suits
             .get(self.trump_suit)
-            .map_or("", |s| s.name.as_str());
+            .map_or("trumps", |s| s.name.as_str());
         if self.follow.overtrump
-            && self.suit(self.best_card) == self.trump_suit
-            && (self.hands[seat] & self.trumps())
+            && order.suit(self.best_card) == order.trump
+            && (self.hands[seat] & order.trumps)
                 .iter()
                 .any(|c| self.beats(c, self.best_card))
         {
@@ -768,43 +796,6 @@ impl TricksGame {
             .find(|&c| self.rank(c) == rank)
     }
 
-    /// True when declaration `decl`'s `when` holds for `seat` now (scope
-    /// [`crate::ruleset::scope::DECLARATION`]: the pile is the tricks it has won, `hand_cards`
-    /// the cards in its hand, `base` its points now; no calls to play on in this family, its
-    /// own or the others').
-    fn when_holds(&self, decl: DeclId, seat: Seat) -> bool {
-        let Some(when) = self
-            .ruleset
-            .declarations
-            .get(decl.0 as usize)
-            .and_then(|d| d.when.as_ref())
-        else {
-            return true;
-        };
-        let points = self.points(seat);
-        let [score, best_other, target] =
-            self.flow
-                .teams
-                .score_facts(&self.ledger.scores, seat, self.ruleset.target_score());
-        let facts = [
-            i64::from(self.ledger.round),
-            i64::from(self.ledger.rounds),
-            i64::from(seat == self.ledger.dealer),
-            i64::from(self.hands[seat].len()),
-            0,
-            points,
-            0,
-            0,
-            score,
-            best_other,
-            target,
-        ];
-        when.truth(&crate::expr::Context {
-            pile: self.won[seat],
-            facts: &facts,
-        })
-    }
-
     fn may_close(&self) -> bool {
         self.flow.close.is_some() && self.closed_by.is_none() && self.stock_len() >= 2
     }
@@ -891,14 +882,14 @@ impl TricksGame {
             // The cards left after the deal lie face down as the talon.
             self.talon = order[next..].iter().copied().collect();
             self.trump_card = None;
-            self.trump_suit = no_card_trump;
+            self.set_trumps(no_card_trump);
         } else if self.flow.deal_all {
             // Every card is dealt.
             self.trump_card = None;
-            self.trump_suit = no_card_trump;
+            self.set_trumps(no_card_trump);
         } else {
             let trump = order[next];
-            self.trump_suit = self.suit(trump);
+            self.set_trumps(self.suit(trump));
             self.trump_card = Some(trump);
             self.stock.extend_from_slice(&order[next + 1..]);
             self.stock.push(trump);
@@ -936,7 +927,8 @@ impl TricksGame {
             .iter()
             .any(|m| m.moment == MeldMoment::BeforePlay)
         {
-            let trump = self.has_trumps().then_some(self.trump_suit);
+            let trump =
+                (self.trump_suit < self.ruleset.deck.suits.len()).then_some(self.trump_suit);
             for s in 0..seats {
                 let (points, found) = melds::best(
                     &self.flow.meld_table,
@@ -1196,6 +1188,7 @@ impl TricksGame {
             stock_pos,
             trump_card,
             trump_suit,
+            trick_order,
             closed_by,
             led,
             trick,
@@ -1235,6 +1228,7 @@ impl TricksGame {
         stock_pos.clone_from(&other.stock_pos);
         trump_card.clone_from(&other.trump_card);
         trump_suit.clone_from(&other.trump_suit);
+        trick_order.clone_from(&other.trick_order);
         closed_by.clone_from(&other.closed_by);
         led.clone_from(&other.led);
         trick.clone_from(&other.trick);
@@ -1660,7 +1654,7 @@ impl TricksGame {
                     card: Some(card),
                 },
             ) if self.flow.auction.as_ref().and_then(|a| a.name_trump) == Some(decl) => {
-                self.trump_suit = self.suit(card);
+                self.set_trumps(self.suit(card));
                 self.emit(Event::Declared {
                     player: seat,
                     decl,

@@ -436,8 +436,10 @@ fn avoid(view: &TricksView, legal: &[Action]) -> (Action, Why) {
         let card = low.unwrap_or(first);
         return (Action::Play { card }, Why::AvoidLead);
     };
-    let led = view.led.map_or(view.suit(best), |c| view.suit(c));
-    let following = cards.iter().any(|&c| view.suit(c) == led);
+    let led = view
+        .led
+        .map_or(view.follows_as(best), |c| view.follows_as(c));
+    let following = cards.iter().any(|&c| view.follows_as(c) == led);
     let (pick, why) = if following {
         let under = cards
             .iter()
@@ -617,12 +619,7 @@ fn best_meld(view: &TricksView, legal: &[Action], moment: MeldMoment) -> Option<
 
 /// How much the policy minds giving a card up: its points, and more for trumps.
 fn cost(view: &TricksView, card: CardId) -> i64 {
-    view.card_points(card)
-        + if view.suit(card) == view.trump_suit {
-            12
-        } else {
-            0
-        }
+    view.card_points(card) + if view.is_trump(card) { 12 } else { 0 }
 }
 
 fn plays(legal: &[Action]) -> impl Iterator<Item = CardId> + '_ {
@@ -659,11 +656,7 @@ fn lead(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     }
     // Close with a strong hand: already close to the target, and three trumps or more.
     if let Some(close) = declaration(view, legal, "close") {
-        let trumps = view
-            .hand
-            .iter()
-            .filter(|&c| view.suit(c) == view.trump_suit)
-            .count();
+        let trumps = view.hand.iter().filter(|&c| view.is_trump(c)).count();
         if view.points[me] + view.pending_points() >= view.flow.target - 20 && trumps >= 3 {
             return (close, Why::Close { trumps });
         }
@@ -706,13 +699,10 @@ fn follow(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     if view.partners(best_seat, view.seat) {
         let last = view.trick_len + 1 == view.seats;
         let pick = if last {
-            cards.iter().copied().max_by_key(|&c| {
-                (
-                    view.suit(c) != view.trump_suit,
-                    view.card_points(c),
-                    -view.rank(c),
-                )
-            })
+            cards
+                .iter()
+                .copied()
+                .max_by_key(|&c| (!view.is_trump(c), view.card_points(c), -view.rank(c)))
         } else {
             cards
                 .iter()
@@ -735,7 +725,7 @@ fn follow(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     let same_suit_winner = winners
         .iter()
         .copied()
-        .filter(|&c| view.suit(c) == view.suit(best))
+        .filter(|&c| view.follows_as(c) == view.follows_as(best))
         .min_by_key(|&c| view.rank(c));
     if let Some(c) = same_suit_winner {
         return (Action::Play { card: c }, Why::WinInSuit);

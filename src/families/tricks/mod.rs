@@ -87,4 +87,6 @@ mod pinochle_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod trump_cards_tests;
+#[cfg(test)]
 mod two_handed_tests;

@@ -6,7 +6,7 @@ use super::game::{Phase, TricksGame};
 use super::melds::{MeldTable, Melded, Shown};
 use crate::core::{DeclId, Game, PerSeat, Seat, next_seat};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{FollowRules, MeldMoment, Ruleset, TricksFlow};
+use crate::ruleset::{FollowRules, MeldMoment, Ruleset, TrickOrder, TricksFlow};
 use std::sync::Arc;
 
 /// One seat's view of a trick-taking game.
@@ -28,6 +28,9 @@ pub struct TricksView<'g> {
     pub other_hand_size: usize,
     /// The trump suit.
     pub trump_suit: usize,
+    /// How the hand's cards take tricks: the trumps, the suit each card follows as, its
+    /// strength.
+    pub order: &'g TrickOrder,
     /// The turned-up trump, while it lies under the stock.
     pub trump_card: Option<CardId>,
     /// Cards left in the stock, the turned-up trump included.
@@ -121,6 +124,7 @@ impl<'g> TricksView<'g> {
             hand: game.hand(seat),
             other_hand_size: game.hand(other).len() as usize,
             trump_suit: game.trump_suit(),
+            order: game.trick_order(),
             trump_card: game.trump_card(),
             stock_len: game.stock_len(),
             closed_by: game.closed_by(),
@@ -167,9 +171,10 @@ impl<'g> TricksView<'g> {
         self.ruleset.deck.attributes[self.flow.card_points].values[card.index()]
     }
 
-    /// A card's rank within its suit.
+    /// A card's strength within the suit it follows as this hand (its rank, unless the
+    /// hand's orders place it otherwise: a top trump above every rank).
     pub fn rank(&self, card: CardId) -> i64 {
-        self.ruleset.deck.attributes[self.flow.rank].values[card.index()]
+        self.order.strength[card.index()]
     }
 
     /// A card's suit.
@@ -177,14 +182,25 @@ impl<'g> TricksView<'g> {
         self.ruleset.deck.card(card).suit
     }
 
+    /// The suit a card follows as: its printed suit, or for a trump the trump suit (past the
+    /// deck's suits).
+    pub fn follows_as(&self, card: CardId) -> usize {
+        self.order.suit(card) as usize
+    }
+
+    /// True when a card is a trump this hand.
+    pub fn is_trump(&self, card: CardId) -> bool {
+        self.order.trumps.contains(card)
+    }
+
+    /// The cards that follow as the suit `card` follows as (the trumps, for a trump).
+    pub fn same_suit(&self, card: CardId) -> CardSet {
+        self.order.follows[self.order.suit(card) as usize]
+    }
+
     /// True when `b`, played to a trick whose best card is `a`, beats it.
     pub fn beats(&self, b: CardId, a: CardId) -> bool {
-        if self.suit(a) == self.suit(b) {
-            let (ra, rb) = (self.rank(a), self.rank(b));
-            rb > ra || (rb == ra && self.flow.later_equal_wins)
-        } else {
-            self.suit(b) == self.trump_suit
-        }
+        self.order.beats(b, a, self.flow.later_equal_wins)
     }
 
     /// True when `a` and `b` play as partners: by the partnerships of the table, or, where the

@@ -15,6 +15,7 @@
 mod banker;
 mod climbing;
 mod matching;
+mod trick_order;
 mod tricks;
 
 pub(super) use tricks::tricks_sample_facts;

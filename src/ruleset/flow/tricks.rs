@@ -189,6 +189,17 @@ pub(super) fn flow(
         .and_then(|(t, l)| passing(t, l, (min_players, max_players), hand_size, errors));
     let lowest_wins = r.boolean("lowest_wins", errors).is_some_and(|(b, _)| b);
     let rank = attribute(&mut r, "rank", "rank", deck, loc, errors);
+    let card_order_at = r.item("card_order").map(|i| i.loc.clone());
+    let flow_orders = super::trick_order::OrderRules {
+        trump_cards: r.string("trump_cards", errors),
+        no_trumps: false,
+        trump_order: r.strings("trump_order", errors),
+        card_order: r.strings("card_order", errors),
+        at: card_order_at.or_else(|| Some(loc.clone())),
+        inherits_trumps: false,
+    };
+    let partners =
+        super::trick_order::partner_suits(&r.strings("partner_suits", errors), deck, errors);
     let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
     let target = r.int("target", errors).map_or(66, |(n, _)| n);
     let follow = follow_rules(&mut r, errors).unwrap_or(FollowRules::FOLLOW_TRUMP);
@@ -329,9 +340,10 @@ pub(super) fn flow(
         errors,
     )
     .unwrap_or(NextDealer::Alternate);
-    let auction = r
+    let mut contract_orders = Vec::new();
+    let mut auction = r
         .table("auction", errors)
-        .and_then(|(t, l)| auction(t, l, sections, errors));
+        .and_then(|(t, l)| auction(t, l, deck, sections, &mut contract_orders, errors));
     r.finish(errors);
     let one = |effect: &str| declared(sections, &[effect]).first().copied();
     if trump == TrumpRule::Declarer && auction.is_none() {
@@ -397,6 +409,40 @@ pub(super) fn flow(
     }
     let card_points = card_points?;
     let rank = rank?;
+    let ranks = &deck.attributes[rank].values;
+    let order_of = |rules: &super::trick_order::OrderRules, errors: &mut Vec<Diagnostic>| {
+        super::trick_order::card_order(&rules.card_order, rules.at.as_ref(), deck, vocab, errors)
+    };
+    let flow_base = order_of(&flow_orders, errors).unwrap_or_else(|| ranks.clone());
+    let mut orders =
+        super::trick_order::trick_orders(&flow_orders, deck, &flow_base, &partners, vocab, errors);
+    if let Some(a) = &mut auction {
+        for (c, own) in a.contracts.iter_mut().zip(contract_orders) {
+            if own.is_empty() {
+                continue;
+            }
+            // A contract's own keys stand in for the flow's; its own trumps bring no order of
+            // the flow's top trumps.
+            let inherits_trumps =
+                own.trump_order.is_empty() && own.trump_cards.is_none() && !own.no_trumps;
+            let base = order_of(&own, errors).unwrap_or_else(|| flow_base.clone());
+            let rules = super::trick_order::OrderRules {
+                trump_order: if inherits_trumps {
+                    flow_orders.trump_order.clone()
+                } else {
+                    own.trump_order
+                },
+                trump_cards: own.trump_cards.or(flow_orders.trump_cards),
+                no_trumps: own.no_trumps,
+                inherits_trumps,
+                ..super::trick_order::OrderRules::default()
+            };
+            c.orders = orders.len() / (deck.suits.len() + 1);
+            orders.extend(super::trick_order::trick_orders(
+                &rules, deck, &base, &partners, vocab, errors,
+            ));
+        }
+    }
     let mut cards_by_points: Vec<(i64, CardSet)> = Vec::new();
     for (i, &points) in deck.attributes[card_points].values.iter().enumerate() {
         let card = crate::deck::CardId(i as u8);
@@ -414,6 +460,11 @@ pub(super) fn flow(
         deal_all,
         talon,
         trump,
+        orders,
+        trump_cards: flow_orders
+            .trump_cards
+            .as_ref()
+            .map_or_else(String::new, |s| s.text.to_string()),
         lead_rules,
         passing,
         lowest_wins,
@@ -610,10 +661,12 @@ pub(super) fn follow_rules(
 
 /// `[flow.auction]` of a trick-taking game, with its `[[flow.auction.contract]]`s; it needs a
 /// `pass` declaration.
-pub(super) fn auction(
-    t: &Table,
+pub(super) fn auction<'a>(
+    t: &'a Table,
     loc: &Loc,
+    deck: &Deck,
     sections: &Sections,
+    orders: &mut Vec<super::trick_order::OrderRules<'a>>,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Auction> {
     let mut r = TableReader::new(t, loc.clone(), "`[flow.auction]`").defined_by(&keys::AUCTION);
@@ -665,6 +718,38 @@ pub(super) fn auction(
         let value = c.int("value", errors);
         let goal = contract_goal(&mut c, cl, errors);
         let takes_talon = c.boolean("talon", errors).is_some_and(|(b, _)| b);
+        let trump_cards = c.string("trump_cards", errors);
+        let own_order = super::trick_order::OrderRules {
+            no_trumps: !trumps && trump_cards.is_none(),
+            trump_cards,
+            trump_order: c.strings("trump_order", errors),
+            card_order: c.strings("card_order", errors),
+            at: Some(cl.clone()),
+            inherits_trumps: false,
+        };
+        let trump_suit = c.string("trump_suit", errors).and_then(|s| {
+            let found = deck.suits.iter().position(|x| x.id == s.text);
+            if found.is_none() {
+                errors.push(
+                    Diagnostic::error(
+                        format!("the deck `{}` has no suit `{}`", deck.id, s.text),
+                        s.loc.clone(),
+                    )
+                    .with_help(did_you_mean(s.text, deck.suits.iter().map(|x| x.id.as_str()))),
+                );
+            } else if !trumps {
+                errors.push(
+                    Diagnostic::error(
+                        "a contract played without trumps (`trumps = false`) fixes no `trump_suit`",
+                        s.loc.clone(),
+                    )
+                    .with_help(Some(
+                        "remove `trumps = false` to play with this suit as trumps, or remove `trump_suit`".into(),
+                    )),
+                );
+            }
+            found.filter(|_| trumps)
+        });
         let lead = choice(
             &mut c,
             "first_lead",
@@ -712,7 +797,10 @@ pub(super) fn auction(
             goal,
             talon: takes_talon,
             first_lead: lead,
+            trump_suit,
+            orders: 0,
         });
+        orders.push(own_order);
     }
     r.finish(errors);
     let minimum = match minimum {

@@ -86,6 +86,54 @@ pub enum TrumpRule {
     Fixed(usize),
 }
 
+/// How the cards of one hand take tricks, for one contract and one trump suit (or none): which
+/// cards are trumps, the suit each card follows as, and its strength within that suit. Built once
+/// when the ruleset loads for every contract and trump suit (`[flow] trump_cards`,
+/// `trump_order`, `card_order` and a contract's own), so that deciding a trick is two look-ups a
+/// card, whatever the rules of trumps: the plain game of a trump suit costs no more than it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrickOrder {
+    /// The cards that are trumps.
+    pub trumps: crate::deck::CardSet,
+    /// The suit index trumps follow as: one past the deck's suits (every trump, whatever its
+    /// printed suit, follows as the trump suit).
+    pub trump: u8,
+    /// The cards that follow as each suit: each deck suit less its trumps, then the trumps.
+    pub follows: Vec<crate::deck::CardSet>,
+    /// Each card's suit for following (`trump` for a trump), by card index.
+    pub suit_of: [u8; crate::deck::CardSet::CAPACITY],
+    /// Each card's strength within the suit it follows as (higher wins), by card index: its
+    /// rank (or its place in `card_order`); a trump listed in `trump_order` above every rank.
+    pub strength: [i64; crate::deck::CardSet::CAPACITY],
+}
+
+impl TrickOrder {
+    /// The suit `card` follows as (`self.trump` for a trump).
+    #[inline]
+    pub fn suit(&self, card: crate::deck::CardId) -> u8 {
+        self.suit_of[card.index()]
+    }
+
+    /// True when `b`, played to a trick whose best card so far is `a`, beats it: a stronger
+    /// card of the suit it follows as, or a trump over another suit; of two cards of equal
+    /// strength the first stays best unless `later_equal_wins`.
+    #[inline]
+    pub fn beats(
+        &self,
+        b: crate::deck::CardId,
+        a: crate::deck::CardId,
+        later_equal_wins: bool,
+    ) -> bool {
+        let (sa, sb) = (self.suit_of[a.index()], self.suit_of[b.index()]);
+        if sa == sb {
+            let (ra, rb) = (self.strength[a.index()], self.strength[b.index()]);
+            rb > ra || (rb == ra && later_equal_wins)
+        } else {
+            sb == self.trump
+        }
+    }
+}
+
 /// Where passed cards go (`[flow.pass] directions`): a seat passes to the seat this many places
 /// after it in the order of play, or keeps its cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,6 +270,11 @@ pub struct Contract {
     pub talon: bool,
     /// Who leads the first trick under this contract, instead of `[flow.auction] first_lead`.
     pub first_lead: Option<FirstLead>,
+    /// The trump suit the contract fixes (`trump_suit`): the declarer names none.
+    pub trump_suit: Option<usize>,
+    /// Its own trumps and orders (`trump_cards`, `trump_order`, `card_order`, or played without
+    /// trumps): the rules' set of [`TricksFlow::orders`] it is played by (0: the flow's).
+    pub orders: usize,
 }
 
 /// What a contract's declarer must do (`points`, `by_trick`, `min_tricks`, `max_tricks`); an
@@ -285,6 +338,16 @@ pub struct Auction {
     /// A search (the `expert` bot) deals worlds that agree with the bids and passes it saw
     /// (`search_reads_bids`, true unless set false).
     pub search_reads_bids: bool,
+}
+
+impl TricksFlow {
+    /// The index into [`TricksFlow::orders`] of the order of the rules' set `orders` (0: the
+    /// flow's, else a contract's) with trump suit `suit` (the deck's suit count: none).
+    #[inline]
+    pub fn order_index(&self, orders: usize, suit: usize) -> usize {
+        let per = self.orders.first().map_or(1, |o| o.follows.len());
+        orders * per + suit.min(per - 1)
+    }
 }
 
 impl Auction {
@@ -461,6 +524,12 @@ pub struct TricksFlow {
     pub talon: bool,
     /// Where the trump suit comes from.
     pub trump: TrumpRule,
+    /// How cards take tricks: for the flow's rules, then each contract with rules of its own,
+    /// one [`TrickOrder`] for each trump suit and one for none (`suits + 1` a set; see
+    /// [`TricksFlow::order_index`]).
+    pub orders: Vec<TrickOrder>,
+    /// The trumps as written (`trump_cards`), for the rule sheet: empty for the trump suit alone.
+    pub trump_cards: String,
     /// The rules of the first trick and of leading.
     pub lead_rules: LeadRules,
     /// Passing cards before play, if the rules hold it.

@@ -108,13 +108,21 @@ impl TricksGame {
     pub(super) fn after_talon(&mut self) {
         let seat = self.declarer.expect("the auction is won");
         let trumps = self.contract().is_none_or(|c| c.trumps);
-        if self.flow.trump == TrumpRule::Declarer && trumps {
+        if let Some(suit) = self.contract().and_then(|c| c.trump_suit) {
+            // The contract fixes its trump suit.
+            self.set_trumps(suit);
+            self.start_play();
+        } else if self.flow.trump == TrumpRule::Declarer && trumps {
             self.turn = seat;
             self.phase = Phase::NameTrump;
         } else {
-            if !trumps {
-                self.trump_suit = self.ruleset.deck.suits.len();
-            }
+            // Trumps as dealt (fixed by the rules), or none, under the contract's rules.
+            let suit = if trumps {
+                self.trump_suit
+            } else {
+                self.ruleset.deck.suits.len()
+            };
+            self.set_trumps(suit);
             self.start_play();
         }
     }
