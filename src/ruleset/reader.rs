@@ -43,7 +43,7 @@ impl<'a> TableReader<'a> {
         debug_assert!(
             self.def
                 .is_none_or(|d| d.extra != super::keys::Extra::None || d.key(key).is_some()),
-            "`{key}` is read from {} but not defined in ruleset/keys.rs",
+            "`{key}` is read from {} but not defined in ruleset/keys/",
             self.what
         );
         self.known.push(key.to_string());
@@ -54,7 +54,7 @@ impl<'a> TableReader<'a> {
     fn typed(&self, key: &str, fits: fn(super::keys::KeyType) -> bool) {
         debug_assert!(
             self.def.and_then(|d| d.key(key)).is_none_or(|k| fits(k.ty)),
-            "`{key}` of {} is read with another type than ruleset/keys.rs gives it",
+            "`{key}` of {} is read with another type than ruleset/keys/ gives it",
             self.what
         );
     }
