@@ -719,7 +719,14 @@ impl MatchingGame {
 
     /// The declarations of `list` that `seat` may make now.
     fn may_declare(&self, list: &[DeclId], seat: Seat) -> u64 {
-        let [score, best_other, target] = self.score_facts(seat);
+        // The other seats' calls and the game's scores (facts 7 on) are worked out only when a
+        // condition reads them: Koi-Koi's read the hand alone.
+        let (other_calls, [score, best_other, target]) = if !self.flow.declarations_read_table {
+            (0, [0; 3])
+        } else {
+            let all: i64 = self.calls.iter().map(|&c| i64::from(c)).sum();
+            (all - i64::from(self.calls[seat]), self.score_facts(seat))
+        };
         let facts = [
             i64::from(self.ledger.round),
             i64::from(self.facts_rounds()),
@@ -728,7 +735,7 @@ impl MatchingGame {
             i64::from(self.calls[seat]),
             self.yaku[seat].base(),
             self.marks.last_base[seat],
-            self.calls.iter().map(|&c| i64::from(c)).sum::<i64>() - i64::from(self.calls[seat]),
+            other_calls,
             score,
             best_other,
             target,

@@ -177,6 +177,12 @@ pub(super) fn flow(
     let next_dealer = choice(&mut r, "next_dealer", &dealers, errors).unwrap_or(NextDealer::Winner);
     let draw_dealer = choice(&mut r, "draw_dealer", &dealers, errors).unwrap_or(NextDealer::Same);
     let after_yaku = declared(sections, &["continue", "stop"]);
+    // Whether a declaration's condition reads the other seats' calls or the game's scores
+    // (the declaration scope's facts 7 on), worked out only then.
+    let declarations_read_table = sections
+        .declarations
+        .iter()
+        .any(|(d, _, _)| d.when.as_ref().is_some_and(|w| w.facts_read() >> 7 != 0));
     let after_deal = declared(sections, &["swap", "keep"]);
     // A choice must have a way out: `stop` always may be made, and a swap needs its `keep`.
     let unconditional = |effect: &str| {
@@ -603,6 +609,7 @@ pub(super) fn flow(
         next_dealer,
         draw_dealer,
         after_yaku,
+        declarations_read_table,
         after_deal,
         drop_out,
         any_wild: !wild.is_empty(),

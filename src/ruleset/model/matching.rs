@@ -84,6 +84,9 @@ pub struct MatchingFlow {
     pub give: Vec<CardSet>,
     /// What turns can do and what it earns, in ruleset order.
     pub turn_events: Vec<TurnEvent>,
+    /// Whether a declaration's `when` reads the other seats' calls or the game's scores, which
+    /// are then worked out for it.
+    pub declarations_read_table: bool,
     /// `turn_events_combine = "best"`: of the turn events one turn fires, only the one worth
     /// most counts (`"all"`, the default: each counts).
     pub turn_events_best: bool,
