@@ -403,7 +403,20 @@ pub(super) fn flow(
             )),
         );
     }
-    let dealt = players * hand_size + u32::from(!deal_all && !talon);
+    if auction.as_ref().is_some_and(|a| a.turned_up) && !(talon && trump == TrumpRule::Declarer) {
+        errors.push(
+            Diagnostic::error(
+                "`[flow.auction] turned_up = true` needs `deal = \"talon\"` (the card turned up is the talon's first) and `trump = \"declarer\"`",
+                loc.clone(),
+            )
+            .with_help(Some(
+                "deal `hand_size` cards each with `deal = \"talon\"`: the cards left lie face down, the first turned up".into(),
+            )),
+        );
+    }
+    let dealt = players * hand_size
+        + u32::from(!deal_all && !talon)
+        + u32::from(talon && auction.as_ref().is_some_and(|a| a.turned_up));
     if !deck_holds(deck, dealt, "the deal", loc, errors) {
         return None;
     }
@@ -702,6 +715,9 @@ pub(super) fn auction<'a>(
         errors,
     )
     .unwrap_or(false);
+    let turned_up_at = r
+        .boolean("turned_up", errors)
+        .and_then(|(b, at)| b.then_some(at));
     let search_reads_bids = r
         .boolean("search_reads_bids", errors)
         .is_none_or(|(b, _)| b);
@@ -864,6 +880,10 @@ pub(super) fn auction<'a>(
             )),
         );
     }
+    let order_up = declared(sections, &["order_up"]).first().copied();
+    if let Some(at) = &turned_up_at {
+        turned_up_checks(passed_out, order_up, sections, at, errors);
+    }
     Some(Auction {
         minimum,
         step,
@@ -876,7 +896,49 @@ pub(super) fn auction<'a>(
         name_trump: declared(sections, &["trump"]).first().copied(),
         declarer_alone,
         search_reads_bids,
+        turned_up: turned_up_at.is_some(),
+        order_up,
     })
+}
+
+/// `turned_up = true` (at `at`) needs an `order_up` and a `trump` declaration, and a rule for
+/// all passing twice that is not `forehand` (who has passed twice by then).
+fn turned_up_checks(
+    passed_out: PassedOut,
+    order_up: Option<DeclId>,
+    sections: &Sections,
+    at: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if order_up.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`turned_up = true` needs a `[[declaration]]` with `effect = \"order_up\"`",
+                at.clone(),
+            )
+            .with_help(Some(
+                "add one: in the first round a seat orders up the turned card's suit with it"
+                    .into(),
+            )),
+        );
+    }
+    if declared(sections, &["trump"]).is_empty() {
+        errors.push(Diagnostic::error(
+            "`turned_up = true` needs a `[[declaration]]` with `effect = \"trump\"`: in the second round a seat names a suit with it",
+            at.clone(),
+        ));
+    }
+    if passed_out == PassedOut::Forehand {
+        errors.push(
+            Diagnostic::error(
+                "with `turned_up = true`, `passed_out` is `redeal` or `dealer` (stick the dealer), not `forehand`",
+                at.clone(),
+            )
+            .with_help(Some(
+                "`passed_out = \"dealer\"`: the dealer may not pass in the second round".into(),
+            )),
+        );
+    }
 }
 
 /// A contract's goal: `points` (by the end of trick `by_trick`), `min_tricks` (a number or
