@@ -46,6 +46,7 @@ pub(super) fn flow(
         ));
     }
     let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
+    let deal_at = r.item("deal").map(|i| i.loc.clone());
     let deal = choice(
         &mut r,
         "deal",
@@ -407,7 +408,7 @@ pub(super) fn flow(
         errors.push(
             Diagnostic::error(
                 "`[flow.auction] turned_up = true` needs `deal = \"talon\"` (the card turned up is the talon's first) and `trump = \"declarer\"`",
-                loc.clone(),
+                deal_at.unwrap_or_else(|| loc.clone()),
             )
             .with_help(Some(
                 "deal `hand_size` cards each with `deal = \"talon\"`: the cards left lie face down, the first turned up".into(),
@@ -687,6 +688,7 @@ pub(super) fn auction<'a>(
     let step = r.int("step", errors);
     let maximum = r.int("maximum", errors);
     let values = r.boolean("values", errors).is_none_or(|(b, _)| b);
+    let passed_out_at = r.item("passed_out").map(|i| i.loc.clone());
     let passed_out = choice(
         &mut r,
         "passed_out",
@@ -882,7 +884,18 @@ pub(super) fn auction<'a>(
     }
     let order_up = declared(sections, &["order_up"]).first().copied();
     if let Some(at) = &turned_up_at {
-        turned_up_checks(passed_out, order_up, sections, at, errors);
+        turned_up_checks(order_up, sections, at, errors);
+        if passed_out == PassedOut::Forehand {
+            errors.push(
+                Diagnostic::error(
+                    "with `turned_up = true`, `passed_out` is `redeal` or `dealer` (stick the dealer), not `forehand`",
+                    passed_out_at.clone().unwrap_or_else(|| Loc::clone(at)),
+                )
+                .with_help(Some(
+                    "`passed_out = \"dealer\"`: the dealer may not pass in the second round".into(),
+                )),
+            );
+        }
     }
     Some(Auction {
         minimum,
@@ -901,10 +914,8 @@ pub(super) fn auction<'a>(
     })
 }
 
-/// `turned_up = true` (at `at`) needs an `order_up` and a `trump` declaration, and a rule for
-/// all passing twice that is not `forehand` (who has passed twice by then).
+/// `turned_up = true` (at `at`) needs an `order_up` and a `trump` declaration.
 fn turned_up_checks(
-    passed_out: PassedOut,
     order_up: Option<DeclId>,
     sections: &Sections,
     at: &Loc,
@@ -927,17 +938,6 @@ fn turned_up_checks(
             "`turned_up = true` needs a `[[declaration]]` with `effect = \"trump\"`: in the second round a seat names a suit with it",
             at.clone(),
         ));
-    }
-    if passed_out == PassedOut::Forehand {
-        errors.push(
-            Diagnostic::error(
-                "with `turned_up = true`, `passed_out` is `redeal` or `dealer` (stick the dealer), not `forehand`",
-                at.clone(),
-            )
-            .with_help(Some(
-                "`passed_out = \"dealer\"`: the dealer may not pass in the second round".into(),
-            )),
-        );
     }
 }
 
