@@ -1605,7 +1605,12 @@ impl TricksGame {
             }
             (Phase::Discard, _) => {
                 return Err(IllegalAction::new(format!(
-                    "you took the talon: discard {} more card{} (play a card from your hand)",
+                    "you took the {}: discard {} more card{} (play a card from your hand)",
+                    if self.talon_taken {
+                        "talon"
+                    } else {
+                        "turned card"
+                    },
                     self.to_discard,
                     if self.to_discard == 1 { "" } else { "s" }
                 )));

@@ -172,6 +172,10 @@ fn ordered_up_in_the_first_round_the_dealer_takes_the_card_and_discards() {
     assert_eq!(g.to_act(), Some(0));
     assert!(g.hand(0).contains(card(&r, "hearts-king")));
     assert_eq!(g.hand(0).len(), 6);
+    assert_eq!(
+        refused(&mut g, "pass"),
+        "you took the turned card: discard 1 more card (play a card from your hand)"
+    );
     act(&mut g, "spades-nine");
     assert_eq!(g.hand(0).len(), 5);
     assert_eq!(

@@ -68,13 +68,15 @@ impl TricksGame {
     }
 
     /// Applies a move of the bidding on a turned-up card: a pass moves on (to the second round
-    /// after four passes, or to a redeal after eight); an order up makes trumps and gives the
+    /// once every seat has passed, or, passed twice round, to a redeal); an order up makes trumps and gives the
     /// dealer the turned card to take up and discard for; a suit named makes trumps and play
     /// begins.
     pub(super) fn apply_turned(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         let a = Arc::clone(&self.flow);
         let a = a.auction.as_ref().expect("an auction is held");
-        let up = self.turned.expect("a card is turned up");
+        let Some(up) = self.turned else {
+            return Err(IllegalAction::new("no card is turned up"));
+        };
         let (decl, card) = match action {
             Action::Declare { decl, card } if decl == a.pass && !self.dealer_stuck() => {
                 (decl, card)
