@@ -366,3 +366,44 @@ fn random_games_keep_every_card() {
         }
     }
 }
+
+/// The greedy bot counts the trumps it would hold, bowers included: seat 3 (no suit with three)
+/// passes in the first round; the stuck dealer names Clubs, where it holds two (the Ace and King),
+/// the most of the suits it may name, and says why.
+#[test]
+fn greedy_counts_trumps_and_the_stuck_dealer_names_its_best_suit() {
+    use super::greedy::{Why, choose_why};
+    let r = load();
+    let mut g = deal(&r);
+    act(&mut g, "pass");
+    act(&mut g, "pass");
+    let (a, why) = choose_why(&g.view(3), &g.legal());
+    assert_eq!(a, action(&g, "pass"));
+    assert_eq!(
+        why,
+        Why::TurnedUp {
+            suit: None,
+            trumps: 0,
+            forced: false
+        }
+    );
+    for _ in 0..5 {
+        act(&mut g, "pass");
+    }
+    assert_eq!(g.to_act(), Some(0));
+    let (a, why) = choose_why(&g.view(0), &g.legal());
+    assert_eq!(a, action(&g, "name clubs"));
+    let clubs = r.deck.suits.iter().position(|s| s.id == "clubs").unwrap();
+    assert_eq!(
+        why,
+        Why::TurnedUp {
+            suit: Some(clubs),
+            trumps: 2,
+            forced: true
+        }
+    );
+    assert_eq!(
+        why.words(&g.view(0)),
+        "it holds 2 trumps with Clubs (Acorns) as trumps, the most of any suit it may name (the dealer is stuck)"
+    );
+}
