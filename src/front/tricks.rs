@@ -710,6 +710,11 @@ impl Table for TricksTable {
         if let Some(t) = view.trump_card {
             center.aside = Some(("turned up".to_string(), vec![Tile::of(deck, t)]));
         }
+        // Bidding on a turned-up card: the card while it lies face up, or turned down.
+        if let Some((t, down)) = g.turned() {
+            let label = if down { "turned down" } else { "turned up" };
+            center.aside = Some((label.to_string(), vec![Tile::of(deck, t)]));
+        }
         // The hand by suit, highest rank first.
         let mut hand: Vec<CardId> = view.hand.iter().collect();
         hand.sort_by_key(|&c| (deck.card(c).suit, -view.rank(c)));
@@ -738,8 +743,15 @@ impl Table for TricksTable {
     fn question(&self, game: &dyn Game, legal: &[Action]) -> String {
         let g = tricks(game);
         let lead = match g.phase() {
+            Phase::Bid if g.turned().is_some_and(|(_, down)| down) => {
+                "the card is turned down: pass, or name another suit as trumps"
+            }
+            Phase::Bid if g.turned().is_some() => "pass, or order up the turned card's suit",
             Phase::Bid => "your bid",
             Phase::NameTrump => "you won the auction: name trumps",
+            Phase::Discard if g.turned().is_none() && !g.talon_taken() => {
+                "trumps were ordered up: you take the turned card and discard a card, face down"
+            }
             Phase::Discard => "you took the talon: discard a card, face down",
             Phase::Pass => "choose a card to pass",
             Phase::Lead => "your lead",

@@ -3,6 +3,7 @@
 //! function here.
 
 mod bank;
+mod turned;
 
 use super::{Rule, Section, capitalized, hands, in_words, join_and};
 use crate::deck::{CardSet, Deck};
@@ -943,7 +944,11 @@ fn tricks(
                 "in the auction, bid no more; on winning a trick, show no meld".to_string()
             }
             "pass" => "in the auction, bid no more".to_string(),
+            "trump" if flow.auction.as_ref().is_some_and(|a| a.turned_up) => {
+                "in the second round, name a suit other than the turned card's as trumps".into()
+            }
             "trump" => "the auction's winner names the trump suit".to_string(),
+            "order_up" => "in the first round, make the turned card's suit trumps".into(),
             _ => format!("on one's lead, claim {} and count", flow.target),
         };
         // A `when` limits it in play, and the sheet says so.
@@ -1089,6 +1094,9 @@ fn auction_rule(
     let pass = declarations
         .get(a.pass.0 as usize)
         .map_or("pass", |d| d.name.as_str());
+    if a.turned_up {
+        return Rule::named("Auction", turned::turned_up_words(a, declarations));
+    }
     let mut text =
         String::from("Starting with the player after the dealer, each in turn bids or passes");
     if a.values {

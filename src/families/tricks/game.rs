@@ -29,6 +29,7 @@ mod auction;
 mod conditions;
 mod facts;
 mod lead;
+mod turned;
 mod worlds;
 
 pub use facts::{SeatFacts, TrickFacts};
@@ -96,6 +97,10 @@ pub struct TricksGame {
     stock_pos: usize,
     /// The turned-up trump card, while it is under the stock.
     trump_card: Option<CardId>,
+    /// Bidding on a turned-up card: the card turned up, while it lies face up or is turned down
+    /// (`turned_down`, the second round).
+    turned: Option<CardId>,
+    turned_down: bool,
     trump_suit: usize,
     /// How the hand's cards take tricks (its contract's and trump suit's): an index into the
     /// flow's [`TricksFlow::orders`], set with the trump suit.
@@ -226,6 +231,8 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         stock: Vec::new(),
         stock_pos: 0,
         trump_card: None,
+        turned: None,
+        turned_down: false,
         trump_suit: 0,
         trick_order: 0,
         closed_by: None,
@@ -881,6 +888,7 @@ impl TricksGame {
         if self.flow.talon {
             // The cards left after the deal lie face down as the talon.
             self.talon = order[next..].iter().copied().collect();
+            self.turn_up(&order[next..]);
             self.trump_card = None;
             self.set_trumps(no_card_trump);
         } else if self.flow.deal_all {
@@ -1187,6 +1195,8 @@ impl TricksGame {
             stock,
             stock_pos,
             trump_card,
+            turned,
+            turned_down,
             trump_suit,
             trick_order,
             closed_by,
@@ -1227,6 +1237,8 @@ impl TricksGame {
         stock.clone_from(&other.stock);
         stock_pos.clone_from(&other.stock_pos);
         trump_card.clone_from(&other.trump_card);
+        turned.clone_from(&other.turned);
+        turned_down.clone_from(&other.turned_down);
         trump_suit.clone_from(&other.trump_suit);
         trick_order.clone_from(&other.trick_order);
         closed_by.clone_from(&other.closed_by);
@@ -1448,6 +1460,7 @@ impl TricksGame {
         let seat = self.turn;
         match self.phase {
             Phase::GameOver => {}
+            Phase::Bid if self.turned.is_some() => self.turned_bids(out),
             Phase::Bid => {
                 if let Some(a) = &self.flow.auction {
                     out.push(Action::declare(a.pass));
@@ -1552,57 +1565,7 @@ impl TricksGame {
         }
         match (self.phase, action) {
             (Phase::GameOver, _) => return Err(IllegalAction::new("the game is over")),
-            (Phase::Bid, Action::Bet { amount }) => {
-                let mut bids = Vec::new();
-                self.bids(&mut bids);
-                if !bids.contains(&action) {
-                    let a = self.flow.auction.as_ref().expect("an auction is held");
-                    let lowest = bids.iter().find_map(|b| match b {
-                        Action::Bet { amount } => Some(*amount),
-                        _ => None,
-                    });
-                    return Err(IllegalAction::new(match lowest {
-                        Some(low) if a.values => format!(
-                            "a bid of {amount} is not possible: bid from {low} to {} in steps of {}, or pass",
-                            a.maximum, a.step
-                        ),
-                        Some(_) => format!(
-                            "a bid of {amount} is not possible: bid a contract above the highest bid, or pass"
-                        ),
-                        None => "no bid is possible now: pass".to_string(),
-                    }));
-                }
-                self.bidding.push(BidSeen {
-                    seat,
-                    over: self.high_bid,
-                    action,
-                });
-                self.high_bid = Some((seat, amount));
-                self.emit(Event::Bid {
-                    player: seat,
-                    amount,
-                });
-                self.next_bidder(seat);
-            }
-            (Phase::Bid, Action::Declare { decl, card: None })
-                if self.flow.auction.as_ref().is_some_and(|a| a.pass == decl) =>
-            {
-                self.bidding.push(BidSeen {
-                    seat,
-                    over: self.high_bid,
-                    action,
-                });
-                self.passed |= 1 << seat;
-                self.emit(Event::Declared {
-                    player: seat,
-                    decl,
-                    card: None,
-                });
-                self.next_bidder(seat);
-            }
-            (Phase::Bid, _) => {
-                return Err(IllegalAction::new("the auction is on: bid or pass"));
-            }
+            (Phase::Bid, _) => self.apply_bid(seat, action)?,
             (Phase::Discard, Action::Play { card }) => {
                 if !self.hands[seat].contains(card) {
                     return Err(IllegalAction::new(format!(
@@ -1642,7 +1605,12 @@ impl TricksGame {
             }
             (Phase::Discard, _) => {
                 return Err(IllegalAction::new(format!(
-                    "you took the talon: discard {} more card{} (play a card from your hand)",
+                    "you took the {}: discard {} more card{} (play a card from your hand)",
+                    if self.talon_taken {
+                        "talon"
+                    } else {
+                        "turned card"
+                    },
                     self.to_discard,
                     if self.to_discard == 1 { "" } else { "s" }
                 )));
@@ -1901,6 +1869,9 @@ impl Game for TricksGame {
         }
         if !self.talon.is_empty() {
             z.push(("talon".to_string(), self.talon));
+        }
+        if let Some(up) = self.turned {
+            z.push(("turned".to_string(), CardSet::single(up)));
         }
         if self.trick_len > 0 {
             z.push(("trick".to_string(), self.trick().iter().copied().collect()));

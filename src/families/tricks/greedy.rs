@@ -38,6 +38,13 @@ pub enum Why {
     NoContract,
     /// Trumps named in the suit worth most.
     NameTrump { suit: usize, worth: i64 },
+    /// Bidding on a turned-up card: trumps made in the suit of which it holds most trumps
+    /// (`forced`: the dealer is stuck), or a pass with too few (`suit` none).
+    TurnedUp {
+        suit: Option<usize>,
+        trumps: u32,
+        forced: bool,
+    },
     /// A discard under a contract that must take no trick: its highest card.
     DiscardHigh,
     /// A discard of the card worth least to it.
@@ -105,6 +112,24 @@ impl Why {
             Why::NoContract => {
                 "it expects to make none of the contracts still open".to_string()
             }
+            Why::TurnedUp {
+                suit: Some(suit),
+                trumps,
+                forced,
+            } => format!(
+                "it holds {trumps} trump{} with {} as trumps{}",
+                if trumps == 1 { "" } else { "s" },
+                deck.suits[suit].name,
+                if forced {
+                    ", the most of any suit it may name (the dealer is stuck)".to_string()
+                } else {
+                    format!(", {TURNED_UP_TRUMPS} or more")
+                }
+            ),
+            Why::TurnedUp { trumps, .. } => format!(
+                "it would hold at most {trumps} trump{} in a suit it may make trumps, fewer than {TURNED_UP_TRUMPS}",
+                if trumps == 1 { "" } else { "s" }
+            ),
             Why::NameTrump { suit, worth } => format!(
                 "{} as trumps makes the hand worth most (about {worth} points with its melds)",
                 deck.suits[suit].name
@@ -500,6 +525,9 @@ fn duck(view: &TricksView, legal: &[Action], declarer: usize) -> (Action, Why) {
 /// Bids the lowest bid while it is within the hand's worth (never over its partner), else
 /// passes.
 fn bid(view: &TricksView, legal: &[Action]) -> (Action, Why) {
+    if view.flow.auction.as_ref().is_some_and(|a| a.turned_up) {
+        return turned_up_bid(view, legal);
+    }
     if let Some(a) = bid_contract(view, legal) {
         return a;
     }
@@ -576,6 +604,63 @@ pub fn bid_misfit(
             }
             misfit
         }
+    }
+}
+
+/// The trumps a hand must hold in a suit before the policy makes it trumps when bidding on a
+/// turned-up card: three of five, the bowers counting (a rule of thumb of Euchre players:
+/// a hand that can expect to take three tricks with its partner's help).
+const TURNED_UP_TRUMPS: u32 = 3;
+
+/// Bidding on a turned-up card: makes trumps in the suit of which the hand holds most trumps (by
+/// the trumps of that suit, so that the bowers count; the dealer ordering up counts the card it
+/// takes) when that is `TURNED_UP_TRUMPS` or more, or when it may not pass; else passes.
+fn turned_up_bid(view: &TricksView, legal: &[Action]) -> (Action, Why) {
+    let Some(a) = view.flow.auction.as_ref() else {
+        return (legal[0], Why::Only);
+    };
+    let orders = a.contracts.first().map_or(0, |c| c.orders);
+    let mut best: Option<(Action, u32, usize)> = None;
+    for &action in legal {
+        if let Action::Declare {
+            decl,
+            card: Some(c),
+        } = action
+        {
+            let suit = view.suit(c);
+            let mut hand = view.hand;
+            if Some(decl) == a.order_up && view.seat == view.dealer {
+                hand.insert(c);
+            }
+            let trumps =
+                (view.flow.orders[view.flow.order_index(orders, suit)].trumps & hand).len();
+            if best.is_none_or(|(_, n, _)| trumps > n) {
+                best = Some((action, trumps, suit));
+            }
+        }
+    }
+    let pass = legal
+        .iter()
+        .copied()
+        .find(|a| matches!(a, Action::Declare { card: None, .. }));
+    match (best, pass) {
+        (Some((action, trumps, suit)), pass) if trumps >= TURNED_UP_TRUMPS || pass.is_none() => (
+            action,
+            Why::TurnedUp {
+                suit: Some(suit),
+                trumps,
+                forced: pass.is_none(),
+            },
+        ),
+        (best, Some(pass)) => (
+            pass,
+            Why::TurnedUp {
+                suit: None,
+                trumps: best.map_or(0, |(_, n, _)| n),
+                forced: false,
+            },
+        ),
+        _ => (legal[0], Why::Only),
     }
 }
 

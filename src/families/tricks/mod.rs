@@ -89,4 +89,6 @@ mod tests;
 #[cfg(test)]
 mod trump_cards_tests;
 #[cfg(test)]
+mod turned_up_tests;
+#[cfg(test)]
 mod two_handed_tests;

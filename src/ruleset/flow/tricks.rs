@@ -46,6 +46,7 @@ pub(super) fn flow(
         ));
     }
     let teams = teams(&mut r, (players, min_players, max_players), loc, errors);
+    let deal_at = r.item("deal").map(|i| i.loc.clone());
     let deal = choice(
         &mut r,
         "deal",
@@ -403,7 +404,20 @@ pub(super) fn flow(
             )),
         );
     }
-    let dealt = players * hand_size + u32::from(!deal_all && !talon);
+    if auction.as_ref().is_some_and(|a| a.turned_up) && !(talon && trump == TrumpRule::Declarer) {
+        errors.push(
+            Diagnostic::error(
+                "`[flow.auction] turned_up = true` needs `deal = \"talon\"` (the card turned up is the talon's first) and `trump = \"declarer\"`",
+                deal_at.unwrap_or_else(|| loc.clone()),
+            )
+            .with_help(Some(
+                "deal `hand_size` cards each with `deal = \"talon\"`: the cards left lie face down, the first turned up".into(),
+            )),
+        );
+    }
+    let dealt = players * hand_size
+        + u32::from(!deal_all && !talon)
+        + u32::from(talon && auction.as_ref().is_some_and(|a| a.turned_up));
     if !deck_holds(deck, dealt, "the deal", loc, errors) {
         return None;
     }
@@ -674,6 +688,7 @@ pub(super) fn auction<'a>(
     let step = r.int("step", errors);
     let maximum = r.int("maximum", errors);
     let values = r.boolean("values", errors).is_none_or(|(b, _)| b);
+    let passed_out_at = r.item("passed_out").map(|i| i.loc.clone());
     let passed_out = choice(
         &mut r,
         "passed_out",
@@ -702,6 +717,9 @@ pub(super) fn auction<'a>(
         errors,
     )
     .unwrap_or(false);
+    let turned_up_at = r
+        .boolean("turned_up", errors)
+        .and_then(|(b, at)| b.then_some(at));
     let search_reads_bids = r
         .boolean("search_reads_bids", errors)
         .is_none_or(|(b, _)| b);
@@ -864,6 +882,21 @@ pub(super) fn auction<'a>(
             )),
         );
     }
+    let order_up = declared(sections, &["order_up"]).first().copied();
+    if let Some(at) = &turned_up_at {
+        turned_up_checks(order_up, sections, at, errors);
+        if passed_out == PassedOut::Forehand {
+            errors.push(
+                Diagnostic::error(
+                    "with `turned_up = true`, `passed_out` is `redeal` or `dealer` (stick the dealer), not `forehand`",
+                    passed_out_at.clone().unwrap_or_else(|| Loc::clone(at)),
+                )
+                .with_help(Some(
+                    "`passed_out = \"dealer\"`: the dealer may not pass in the second round".into(),
+                )),
+            );
+        }
+    }
     Some(Auction {
         minimum,
         step,
@@ -876,7 +909,36 @@ pub(super) fn auction<'a>(
         name_trump: declared(sections, &["trump"]).first().copied(),
         declarer_alone,
         search_reads_bids,
+        turned_up: turned_up_at.is_some(),
+        order_up,
     })
+}
+
+/// `turned_up = true` (at `at`) needs an `order_up` and a `trump` declaration.
+fn turned_up_checks(
+    order_up: Option<DeclId>,
+    sections: &Sections,
+    at: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if order_up.is_none() {
+        errors.push(
+            Diagnostic::error(
+                "`turned_up = true` needs a `[[declaration]]` with `effect = \"order_up\"`",
+                at.clone(),
+            )
+            .with_help(Some(
+                "add one: in the first round a seat orders up the turned card's suit with it"
+                    .into(),
+            )),
+        );
+    }
+    if declared(sections, &["trump"]).is_empty() {
+        errors.push(Diagnostic::error(
+            "`turned_up = true` needs a `[[declaration]]` with `effect = \"trump\"`: in the second round a seat names a suit with it",
+            at.clone(),
+        ));
+    }
 }
 
 /// A contract's goal: `points` (by the end of trick `by_trick`), `min_tricks` (a number or

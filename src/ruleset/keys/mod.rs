@@ -265,6 +265,11 @@ pub static AUCTION: TableDef = table(
             "Who leads the first trick: the seat after the dealer, or the declarer.",
         ),
         key(
+            "turned_up",
+            Bool,
+            "Bidding on a turned-up card (Euchre's; with `[flow] deal = \"talon\"` and `trump = \"declarer\"`): the first card left after the deal is turned up. In a first round, from the seat after the dealer, each seat may pass or order up the turned card's suit as trumps (an `order_up` declaration); the dealer then takes the turned card and discards one card face down. If all pass the card is turned down, and in a second round each may pass or name any other suit (the `trump` declaration). If all pass again, the hand is redealt (`passed_out = \"redeal\"`), or the dealer may not pass and must name a suit (`passed_out = \"dealer\"`, stick the dealer). The seat that orders up or names is the declarer, bidding the first contract.",
+        ),
+        key(
             "search_reads_bids",
             Bool,
             "Whether the `expert` bot's search deals the cards it cannot see to agree with the bids and passes it saw, as the family's bidding estimate reads a hand (true, the default), or by the cards seen alone (`false`, to measure what reading the bidding is worth). Not a rule of play.",
@@ -620,6 +625,7 @@ const EFFECTS: &[&str] = &[
     "claim",
     "pass",
     "trump",
+    "order_up",
     "hit",
     "stand",
     "double",
@@ -631,10 +637,10 @@ const EFFECTS: &[&str] = &[
 pub(crate) const MATCHING_EFFECTS: &[&str] = EFFECTS.split_at(9).0;
 
 /// The effects of a trick-taking game's declarations.
-pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(7).0;
+pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(8).0;
 
 /// The effects of a banker game's declarations: the actions of a hand played by actions.
-pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(16).1;
+pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(17).1;
 
 /// The effects of a climbing game's declarations.
 pub(crate) const CLIMBING_EFFECTS: &[&str] = &["pass"];
@@ -650,7 +656,7 @@ pub static DECLARATION: TableDef = table(
         choice(
             "effect",
             EFFECTS,
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld; in a climbing game: play nothing to the trick) and `trump` (the declarer names trumps with a card of the suit); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld; in a climbing game: play nothing to the trick) `trump` (the declarer names trumps with a card of the suit) and `order_up` (bidding on a turned-up card, `[flow.auction] turned_up`: make the turned card's suit trumps); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
         ),
         key(
             "when",

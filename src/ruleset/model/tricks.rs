@@ -332,6 +332,14 @@ pub struct Auction {
     pub pass: DeclId,
     /// The declaration that names trumps (`effect = "trump"`, with a card of the suit).
     pub name_trump: Option<DeclId>,
+    /// Bidding on a turned-up card (`turned_up = true`, Euchre's): the first card left after
+    /// the deal is turned up; in a first round each seat from the dealer's left may only pass or
+    /// order up its suit as trumps (`order_up`, the dealer then takes the card and discards
+    /// one), in a second round pass or name another suit (`name_trump`); all passing twice, the
+    /// hand is redealt, or with `passed_out = "dealer"` the dealer may not pass the second time.
+    pub turned_up: bool,
+    /// The declaration that orders up the turned card's suit (`effect = "order_up"`).
+    pub order_up: Option<DeclId>,
     /// The declarer plays alone against every other seat, who are partners for the hand
     /// (`sides = "declarer-alone"`; otherwise the partnerships of `[flow] teams`).
     pub declarer_alone: bool,

@@ -4,6 +4,66 @@
 use super::*;
 
 impl TricksGame {
+    /// Applies `seat`'s bid or pass (bidding on a turned-up card: [`Self::apply_turned`]).
+    pub(super) fn apply_bid(&mut self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
+        if self.flow.auction.as_ref().is_some_and(|a| a.turned_up) {
+            return self.apply_turned(seat, action);
+        }
+        match action {
+            Action::Bet { amount } => {
+                let mut bids = Vec::new();
+                self.bids(&mut bids);
+                if !bids.contains(&action) {
+                    let a = self.flow.auction.as_ref().expect("an auction is held");
+                    let lowest = bids.iter().find_map(|b| match b {
+                        Action::Bet { amount } => Some(*amount),
+                        _ => None,
+                    });
+                    return Err(IllegalAction::new(match lowest {
+                        Some(low) if a.values => format!(
+                            "a bid of {amount} is not possible: bid from {low} to {} in steps of {}, or pass",
+                            a.maximum, a.step
+                        ),
+                        Some(_) => format!(
+                            "a bid of {amount} is not possible: bid a contract above the highest bid, or pass"
+                        ),
+                        None => "no bid is possible now: pass".to_string(),
+                    }));
+                }
+                self.bidding.push(BidSeen {
+                    seat,
+                    over: self.high_bid,
+                    action,
+                });
+                self.high_bid = Some((seat, amount));
+                self.emit(Event::Bid {
+                    player: seat,
+                    amount,
+                });
+                self.next_bidder(seat);
+            }
+            Action::Declare { decl, card: None }
+                if self.flow.auction.as_ref().is_some_and(|a| a.pass == decl) =>
+            {
+                self.bidding.push(BidSeen {
+                    seat,
+                    over: self.high_bid,
+                    action,
+                });
+                self.passed |= 1 << seat;
+                self.emit(Event::Declared {
+                    player: seat,
+                    decl,
+                    card: None,
+                });
+                self.next_bidder(seat);
+            }
+            _ => {
+                return Err(IllegalAction::new("the auction is on: bid or pass"));
+            }
+        }
+        Ok(())
+    }
     /// The bids `seat` may make now, in order: the value bids from the lowest allowed, then
     /// the named contracts that outrank the highest bid.
     pub(super) fn bids(&self, out: &mut Vec<Action>) {
@@ -107,6 +167,11 @@ impl TricksGame {
     /// The declarer names trumps (unless its contract is played without), or play begins.
     pub(super) fn after_talon(&mut self) {
         let seat = self.declarer.expect("the auction is won");
+        if self.flow.auction.as_ref().is_some_and(|a| a.turned_up) {
+            // Trumps were ordered up, and the dealer has discarded.
+            self.start_play();
+            return;
+        }
         let trumps = self.contract().is_none_or(|c| c.trumps);
         if let Some(suit) = self.contract().and_then(|c| c.trump_suit) {
             // The contract fixes its trump suit.
