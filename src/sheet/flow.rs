@@ -824,6 +824,17 @@ fn tricks(
         }
         _ => "The player after the dealer leads first.",
     };
+    // The first trick's leader bound to lead a card of a set (an ace) when holding one.
+    let from = flow.lead_rules.opening_from;
+    let lead = if from.is_empty() {
+        lead.to_string()
+    } else {
+        let names: Vec<&str> = from.iter().map(|c| deck.card(c).name.as_str()).collect();
+        format!(
+            "{lead} The first trick's leader leads one of these when holding any: {}.",
+            names.join(", ")
+        )
+    };
     let mut play = if flow.players == 2 && !flow.deal_all && !flow.talon {
         vec![Rule::plain(format!(
             "{lead} A trick goes to the higher {card} of the \

@@ -701,3 +701,45 @@ fn trumps_fixed_by_the_rules_and_each_seats_own_tricks() {
         assert_eq!(h.points[seat], expected, "seat {seat}");
     }
 }
+
+/// `opening_lead_from = "ace"` (a leader bound to lead an ace): read from a house rule, the
+/// first trick's leader holding aces may lead only them, and is told why; on later tricks, and
+/// for a leader holding none, the lead is free.
+#[test]
+fn an_opening_leader_bound_to_lead_an_ace() {
+    let text = "[ruleset]\nid = \"ace-lead\"\nextends = \"hearts\"\nname = \"Hearts, an ace led first (test)\"\n\n\
+                [flow]\nunset = [\"opening_lead\"]\nopening_lead_from = \"ace\"\n";
+    let loaded = ruleset::load_str("ace-lead.toml", text);
+    let r = loaded
+        .value
+        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+    let rules = r.tricks().unwrap().lead_rules;
+    assert_eq!(rules.opening_card, None);
+    assert_eq!(rules.opening_from.len(), 4, "the four aces");
+    let sheet = crate::sheet::text_sheet(&r);
+    let words = sheet.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("The first trick's leader leads one of these when holding any: Ace of"),
+        "{sheet}"
+    );
+    let r = without_passing(&r);
+    let mut g = deal(&r, 1);
+    let leader = g.to_act().unwrap();
+    let hand: CardSet = g
+        .zones()
+        .into_iter()
+        .find(|(zone, _)| *zone == format!("hand {leader}"))
+        .map(|(_, cards)| cards)
+        .unwrap();
+    let aces = hand & rules.opening_from;
+    assert!(!aces.is_empty(), "the worked deal's leader holds an ace");
+    assert_eq!(legal_cards(&g), aces);
+    let other = (hand - aces).iter().next().unwrap();
+    let why = refused(&mut g, r.deck.id_of(other));
+    assert!(
+        why.contains("the first trick is led with one of these"),
+        "{why}"
+    );
+    // The ace led, the next leader leads freely.
+    play(&mut g, r.deck.id_of(aces.iter().next().unwrap()));
+}

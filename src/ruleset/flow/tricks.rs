@@ -152,6 +152,7 @@ pub(super) fn flow(
                 None
             }
         });
+    let opening_from = constant_set("opening_lead_from", &mut r, errors);
     let not_on_first_trick = constant_set("not_on_first_trick", &mut r, errors);
     let until_broken = constant_set("lead_when_broken", &mut r, errors);
     let broken_by = constant_set("broken_by", &mut r, errors);
@@ -181,6 +182,7 @@ pub(super) fn flow(
     let until_broken = until_broken.map_or(CardSet::EMPTY, |(c, _)| c);
     let lead_rules = LeadRules {
         opening_card,
+        opening_from: opening_from.map_or(CardSet::EMPTY, |(c, _)| c),
         not_on_first_trick: not_on_first_trick.map_or(CardSet::EMPTY, |(c, _)| c),
         until_broken,
         broken_by: broken_by.map_or(until_broken, |(c, _)| c),

@@ -1162,6 +1162,11 @@ pub static FLOW: TableDef = table(
             "Trick-taking games: the card that must lead the first trick (`clubs-two`); its holder leads it (where it was not dealt, the seat after the dealer leads as usual). Climbing games: likewise, the first play of a hand (see `opening_must_include`, `opening_hands`).",
         ),
         key(
+            "opening_lead_from",
+            Expr,
+            "Trick-taking games: a card set (`ace`) the first trick's leader must lead one of when holding any; a leader holding none leads freely.",
+        ),
+        key(
             "not_on_first_trick",
             Expr,
             "Trick-taking games: a card set (`hearts + spades-queen`) that may not be played to the first trick, led or followed, unless the player holds nothing else it may play.",

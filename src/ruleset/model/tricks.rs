@@ -204,6 +204,9 @@ impl Passing {
 pub struct LeadRules {
     /// The card that must lead the first trick: its holder leads it (where it was dealt).
     pub opening_card: Option<crate::deck::CardId>,
+    /// Cards the first trick's leader must lead one of when holding any (`opening_lead_from`:
+    /// an ace); empty when the lead is free.
+    pub opening_from: crate::deck::CardSet,
     /// Cards that may not be played to the first trick (led or followed) unless the player holds
     /// nothing else it may play.
     pub not_on_first_trick: crate::deck::CardSet,

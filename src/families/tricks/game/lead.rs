@@ -29,6 +29,10 @@ impl TricksGame {
         if first && let Some(c) = rules.opening_card.filter(|&c| hand.contains(c)) {
             return CardSet::single(c);
         }
+        // The first trick is led with a card of `opening_lead_from` by a leader holding one.
+        if first && !(hand & rules.opening_from).is_empty() {
+            return hand & rules.opening_from;
+        }
         let hand = self.first_trick_filter(hand);
         if !self.broken && !rules.until_broken.is_empty() {
             let kept = hand - rules.until_broken;
@@ -45,6 +49,14 @@ impl TricksGame {
         let rules = &self.flow.lead_rules;
         if let Some(c) = rules.opening_card.filter(|&c| self.hands[seat].contains(c)) {
             return format!("the first trick is led with {}", deck.card(c).name);
+        }
+        let bound = self.hands[seat] & rules.opening_from;
+        if self.tricks_played() == 0 && !bound.is_empty() {
+            let names: Vec<&str> = bound.iter().map(|c| deck.card(c).name.as_str()).collect();
+            return format!(
+                "the first trick is led with one of these while you hold them: {}",
+                names.join(", ")
+            );
         }
         if self.tricks_played() == 0 && rules.not_on_first_trick.contains(card) {
             return format!(
