@@ -3,6 +3,7 @@
 //! function here.
 
 mod bank;
+mod events;
 mod turned;
 
 use super::{Rule, Section, capitalized, hands, in_words, join_and};
@@ -15,6 +16,7 @@ use crate::ruleset::{
     TurnEvent, TurnPattern,
 };
 use bank::{arrange_rules, bank_words};
+use events::turn_event_rule;
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
 fn declaration_rule(d: &Declaration, lex: &Lexicon, what: &str) -> Rule {
@@ -1727,60 +1729,6 @@ fn join_or(items: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
-}
-
-/// A turn event as a rule: the pattern that fires it, when, and what it earns.
-fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Rule {
-    let card = &lex.card_word;
-    let suit = &lex.suit_word;
-    let pattern = match event.on {
-        TurnPattern::Kiss => {
-            format!("the hand {card} matched nothing and the {card} drawn takes it back")
-        }
-        TurnPattern::Stack => format!("the {card} drawn makes a stack"),
-        TurnPattern::StackTaken => "a player takes a stack another player made".to_string(),
-        TurnPattern::OwnStackTaken => "a player takes back a stack of their own".to_string(),
-        TurnPattern::FourTaken => format!(
-            "the hand {card} takes one of two table {card}s of its {suit} and the {card} drawn \
-             the other, all four"
-        ),
-        TurnPattern::Sweep => "a turn leaves the table empty".to_string(),
-        TurnPattern::SuitPlayed => format!("a player plays a whole {suit} from the hand at once"),
-        TurnPattern::LastLaidTaken => {
-            format!("a player captures the {card} the player before laid on the table")
-        }
-    };
-    let when = event
-        .when_source
-        .as_deref()
-        .map_or_else(String::new, |w| format!(", if {}", in_words(w, lex)));
-    let others = if two {
-        "the opponent gives"
-    } else {
-        "each other player gives"
-    };
-    let earns = match event.wins {
-        Some(points) => format!("the player wins the hand at once with {points} points"),
-        None if event.take > 0 => format!(
-            "{others} the player {} {} from their pile",
-            number_word(event.take.into()),
-            if event.take == 1 {
-                card.to_string()
-            } else {
-                format!("{card}s")
-            },
-        ),
-        None if event.points < 0 => format!(
-            "it costs the player {} at the end of the hand",
-            points_words(-event.points)
-        ),
-        None if event.points != 0 => format!(
-            "it is worth {} at the end of the hand",
-            points_words(event.points)
-        ),
-        None => "it is counted for the scoring".to_string(),
-    };
-    Rule::named(&event.name, format!("when {pattern}{when}, {earns}."))
 }
 
 /// Which cards a player gives when a turn event takes from them: `the lowest of their ...,
