@@ -98,10 +98,10 @@ impl Table for MatchingTable {
                 let who = self.style.who(seat);
                 if names.is_empty() {
                     // Without yaku a seat may still score (a sweep, a turn event's points).
-                    let points = g.points_if_stopped(seat).ok().map(|o| {
-                        let (points, steps) = super::prompt::seat_points(&o, seat);
-                        (points, steps)
-                    });
+                    let points = g
+                        .points_if_stopped(seat)
+                        .ok()
+                        .map(|o| super::prompt::seat_points(&o, seat));
                     return match points {
                         Some((points, steps)) if !steps.is_empty() => format!(
                             "{who}: no yaku; {} if scored now ({})",
