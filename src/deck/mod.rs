@@ -387,6 +387,30 @@ impl Deck {
         self.kinds.iter().find(|k| k.id == id)
     }
 
+    /// `set` with every card's copies from the deck's other packs (`hearts-ten` and
+    /// `hearts-ten-p2` of a deck of `packs = 2`): what a rule naming a printed card means,
+    /// whichever copy is dealt. A deck of one pack gives `set` back.
+    pub fn with_copies(&self, set: CardSet) -> CardSet {
+        let printed = |c: &Card| -> String {
+            match c.id.rsplit_once("-p") {
+                Some((id, pack))
+                    if !pack.is_empty() && pack.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    id.to_string()
+                }
+                _ => c.id.clone(),
+            }
+        };
+        if set.is_empty() || self.cards.iter().all(|c| printed(c) == c.id) {
+            return set;
+        }
+        let named: Vec<String> = set.iter().map(|c| printed(self.card(c))).collect();
+        (0..self.cards.len())
+            .map(|i| CardId(i as u8))
+            .filter(|&c| named.contains(&printed(self.card(c))))
+            .collect()
+    }
+
     /// True when `a` and `b` differ only by id and name: same suit, kinds and attribute values
     /// (two chaff cards of one month), so no rule that reads suits, kinds or attributes tells
     /// them apart.

@@ -111,6 +111,32 @@ fn packs_copy_every_card_into_its_suit() {
     assert_eq!(points[copy.index()], 6);
 }
 
+/// A rule naming a printed card means every copy of it: `with_copies` adds the other packs'
+/// copies, from the original or from a copy, and leaves a deck of one pack's sets alone.
+#[test]
+fn a_card_named_stands_for_its_copies() {
+    let deck = load("three-packs.toml", &ranked_deck("three-packs", 2, 3))
+        .value
+        .unwrap();
+    let card = |id: &str| deck.card_by_id(id).unwrap();
+    let ids = |set: CardSet| deck.ids(set).join(" ");
+    assert_eq!(
+        ids(deck.with_copies([card("hearts-two")].into_iter().collect::<CardSet>())),
+        "hearts-two hearts-two-p2 hearts-two-p3"
+    );
+    assert_eq!(
+        ids(deck.with_copies([card("clubs-ace-p3")].into_iter().collect::<CardSet>())),
+        "clubs-ace clubs-ace-p2 clubs-ace-p3"
+    );
+    let one = load("one-pack.toml", &ranked_deck("one-pack", 2, 1))
+        .value
+        .unwrap();
+    let set = [one.card_by_id("hearts-two").unwrap()]
+        .into_iter()
+        .collect::<CardSet>();
+    assert_eq!(one.with_copies(set), set);
+}
+
 /// A deck past the limit is one error, at the first card that does not fit; copies that do not
 /// fit are one error at `packs`; `packs` out of its range is an error at it.
 #[test]

@@ -859,18 +859,36 @@ fn tricks(
              suit led{trump}{draw}, and its winner leads the next. {ranks_said}."
         ))]
     };
-    if flow.later_equal_wins {
-        play.push(Rule::plain(format!(
-            "Of two alike {card}s that are the best of a trick, the later played wins."
-        )));
-    } else if deck.cards.len() > 1
+    let later = flow.later_equal_wins;
+    let alike_pairs = deck.cards.len() > 1
         && (0..deck.cards.len()).any(|i| {
             (i + 1..deck.cards.len())
                 .any(|j| deck.alike(crate::deck::CardId(i as u8), crate::deck::CardId(j as u8)))
-        })
-    {
+        });
+    if later == deck.all() && !later.is_empty() {
         play.push(Rule::plain(format!(
-            "Of two alike {card}s that are the best of a trick, the first played wins."
+            "Of two alike {card}s that are the best of a trick, the later played wins."
+        )));
+    } else if alike_pairs {
+        // The cards the exception names, each once (not its copies from the other packs).
+        let named: CardSet = later
+            .iter()
+            .filter(|&c| {
+                !later
+                    .iter()
+                    .any(|o| o.index() < c.index() && deck.alike(o, c))
+            })
+            .collect();
+        let except = if named.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", except {}: of two of them, the later played wins",
+                cards_named(named, deck, false, "and")
+            )
+        };
+        play.push(Rule::plain(format!(
+            "Of two alike {card}s that are the best of a trick, the first played wins{except}."
         )));
     }
     play.push(Rule::plain(follow_words(

@@ -433,11 +433,17 @@ impl FuzzedServer {
     /// `hang_up` closes the sending half at once (hyper then may drop the answer: the fuzzed
     /// requests need no answer, only an end).
     fn send(&self, bytes: &[u8], hang_up: bool) -> Vec<u8> {
+        self.send_within(bytes, hang_up, Duration::from_secs(3))
+    }
+
+    /// [`FuzzedServer::send`], waiting up to `patience` for the answer (the test's own setup,
+    /// which a loaded machine may answer slowly: it is not a fuzzed input).
+    fn send_within(&self, bytes: &[u8], hang_up: bool, patience: Duration) -> Vec<u8> {
         use std::io::{Read, Write};
         let Ok(mut stream) = std::net::TcpStream::connect(&self.host) else {
             return Vec::new();
         };
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(3)));
+        let _ = stream.set_read_timeout(Some(patience));
         let _ = stream.write_all(bytes);
         if hang_up {
             let _ = stream.shutdown(std::net::Shutdown::Write);
@@ -450,9 +456,10 @@ impl FuzzedServer {
     /// True when the server still answers its lobby at once.
     fn answers(&self) -> bool {
         let asked = Instant::now();
-        let answer = self.send(
+        let answer = self.send_within(
             b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
             false,
+            SLOW,
         );
         answer.starts_with(b"HTTP/1.1 200") && asked.elapsed() < SLOW
     }
@@ -468,13 +475,14 @@ fn http_api() {
         )
     };
     // A room to name, with its tokens.
-    let made = server.send(
+    let made = server.send_within(
         post(
             "/api/rooms",
             r#"{"ruleset":"koikoi","players":["human","human"],"hands":1}"#,
         )
         .as_bytes(),
         false,
+        Duration::from_secs(60),
     );
     let made = String::from_utf8_lossy(&made).to_string();
     let json = made.split("\r\n\r\n").nth(1).unwrap_or_default();

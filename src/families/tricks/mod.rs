@@ -73,6 +73,8 @@ impl crate::families::Family for Tricks {
 #[cfg(test)]
 mod dreier_tests;
 #[cfg(test)]
+mod equal_cards_tests;
+#[cfg(test)]
 mod growth_tests;
 #[cfg(test)]
 mod hearts_tests;

@@ -133,7 +133,7 @@ pub(super) fn card_order(
             failed = true;
             continue;
         };
-        let cards = p.set(&cx);
+        let cards = deck.with_copies(p.set(&cx));
         if let Some(c) = (cards & placed).first_card() {
             errors.push(
                 Diagnostic::error(
@@ -235,7 +235,7 @@ pub(super) fn trick_orders(
             _ if rules.no_trumps => CardSet::EMPTY,
             None => suit_cards,
             Some(s) => compile_expr(s, crate::expr::Type::Set, &names, errs)
-                .map_or(suit_cards, |p| p.set(&cx)),
+                .map_or(suit_cards, |p| deck.with_copies(p.set(&cx))),
         };
         let mut strength = [0i64; CardSet::CAPACITY];
         for (i, &r) in base.iter().enumerate() {
@@ -248,7 +248,7 @@ pub(super) fn trick_orders(
                 reported[i] = true;
                 continue;
             };
-            let cards = p.set(&cx);
+            let cards = deck.with_copies(p.set(&cx));
             let stray = (cards - trumps)
                 .first_card()
                 .or((cards & listed).first_card());

@@ -128,11 +128,12 @@ pub(super) fn flow(
     let constant_set = |key: &str, r: &mut TableReader, errors: &mut Vec<Diagnostic>| {
         let s = r.string(key, errors)?;
         let p = compile_expr(&s, crate::expr::Type::Set, &names, errors)?;
+        // A card named stands for its copies in the other packs too.
         Some((
-            p.set(&crate::expr::Context {
+            deck.with_copies(p.set(&crate::expr::Context {
                 pile: CardSet::EMPTY,
                 facts: &[],
-            }),
+            })),
             s.loc.clone(),
         ))
     };
@@ -206,13 +207,20 @@ pub(super) fn flow(
     let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
     let target = r.int("target", errors).map_or(66, |(n, _)| n);
     let follow = follow_rules(&mut r, errors).unwrap_or(FollowRules::FOLLOW_TRUMP);
-    let later_equal_wins = choice(
+    let equal_cards_at = r.item("equal_cards").map(|i| i.loc.clone());
+    let later_equal = choice(
         &mut r,
         "equal_cards",
         &[("first", false), ("last", true)],
         errors,
     )
     .unwrap_or(false);
+    let later_equal_wins = later_equal_cards(
+        constant_set("equal_cards_last", &mut r, errors),
+        later_equal.then_some(equal_cards_at).flatten(),
+        deck,
+        errors,
+    );
     let claim = choice(
         &mut r,
         "claim",
@@ -561,6 +569,57 @@ fn trump_rule(r: &mut TableReader, deck: &Deck, errors: &mut Vec<Diagnostic>) ->
         })),
     );
     None
+}
+
+/// The cards of which, of two alike cards that are the best of a trick, the later played wins:
+/// every card with `equal_cards = "last"` (at `last_at`), the cards `equal_cards_last` names
+/// with the cards alike to them (Doppelkopf's two Tens of Hearts), or none. Naming cards no
+/// other card is alike to, or naming some where every card is already so, is an error.
+fn later_equal_cards(
+    named: Option<(CardSet, Loc)>,
+    last_at: Option<Loc>,
+    deck: &Deck,
+    errors: &mut Vec<Diagnostic>,
+) -> CardSet {
+    let every = if last_at.is_some() {
+        deck.all()
+    } else {
+        CardSet::EMPTY
+    };
+    let Some((named, at)) = named else {
+        return every;
+    };
+    if last_at.is_some() {
+        errors.push(
+            Diagnostic::error(
+                "`equal_cards_last` with `equal_cards = \"last\"`",
+                at.clone(),
+            )
+            .with_help(Some(
+                "`equal_cards = \"last\"` lets the later of any two alike cards win already: keep `equal_cards_last` for the cards that differ from the first-played rule".into(),
+            )),
+        );
+        return every;
+    }
+    // With the cards alike to them: the rule decides between two of them, whichever is named.
+    let alike: CardSet = deck
+        .all()
+        .iter()
+        .filter(|&c| named.iter().any(|n| c != n && deck.alike(c, n)))
+        .collect();
+    if alike.is_empty() {
+        errors.push(
+            Diagnostic::error(
+                "`equal_cards_last` names no card the deck holds twice",
+                at,
+            )
+            .with_help(Some(
+                "the rule decides between two alike cards, as a deck of several packs (`packs = 2` in its deck file) has them".into(),
+            )),
+        );
+        return CardSet::EMPTY;
+    }
+    named | alike
 }
 
 /// `[flow.pass]`: `cards` (1 to the hand's size) and `directions` (each `left`, `right`,

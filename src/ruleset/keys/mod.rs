@@ -1126,6 +1126,11 @@ pub static FLOW: TableDef = table(
             &["first", "last"],
             "Trick-taking games with a double pack: which of two alike cards wins a trick they are the best of (`first` played, the default).",
         ),
+        key(
+            "equal_cards_last",
+            Expr,
+            "Trick-taking games with a double pack: a card set (`hearts-ten`) of which, of two alike cards that are the best of a trick, the later played wins (its copies in the other packs included), while the other cards keep `equal_cards = \"first\"`.",
+        ),
         choice(
             "deal",
             &["stock", "all", "talon"],

@@ -116,18 +116,18 @@ impl TrickOrder {
 
     /// True when `b`, played to a trick whose best card so far is `a`, beats it: a stronger
     /// card of the suit it follows as, or a trump over another suit; of two cards of equal
-    /// strength the first stays best unless `later_equal_wins`.
+    /// strength the first stays best unless `b` is one of `later_equal_wins`.
     #[inline]
     pub fn beats(
         &self,
         b: crate::deck::CardId,
         a: crate::deck::CardId,
-        later_equal_wins: bool,
+        later_equal_wins: crate::deck::CardSet,
     ) -> bool {
         let (sa, sb) = (self.suit_of[a.index()], self.suit_of[b.index()]);
         if sa == sb {
             let (ra, rb) = (self.strength[a.index()], self.strength[b.index()]);
-            rb > ra || (rb == ra && later_equal_wins)
+            rb > ra || (rb == ra && later_equal_wins.contains(b))
         } else {
             sb == self.trump
         }
@@ -570,9 +570,10 @@ pub struct TricksFlow {
     /// What must be played to a trick once the stock is gone or closed (from the first trick
     /// where nothing is left in a stock).
     pub follow: FollowRules,
-    /// When two alike cards (a double pack) are the best of a trick, the later one wins
-    /// (false: the first played, `equal_cards = "first"`).
-    pub later_equal_wins: bool,
+    /// The cards of which, when two alike ones (a double pack) are the best of a trick, the
+    /// later played wins (`equal_cards = "last"`: every card; `equal_cards_last`: the cards it
+    /// names with their copies; else none, the first played wins).
+    pub later_equal_wins: crate::deck::CardSet,
     /// Whether the target must be claimed.
     pub claim: ClaimRule,
     /// Only a player who has won a trick may exchange the lowest trump.
