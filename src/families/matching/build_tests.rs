@@ -319,12 +319,13 @@ fn the_other_build_keys_raise_others_single_owner_trails() {
 
 /// Whole one-hand games of `path` between the agents `names`: every card ends in a pile, every
 /// move the bots make is legal, and builds are made.
-fn hands_keep_every_card(path: &str, names: [&str; 2], seeds: std::ops::Range<u64>) -> u32 {
+fn hands_keep_every_card(path: &str, names: &[&str], seeds: std::ops::Range<u64>) -> u32 {
     let r = load(path);
     let mut built = 0;
     for seed in seeds {
         let options = StartOptions {
             seed,
+            seats: Some(names.len()),
             rounds: Some(1),
             log_events: true,
             ..StartOptions::default()
@@ -340,10 +341,13 @@ fn hands_keep_every_card(path: &str, names: [&str; 2], seeds: std::ops::Range<u6
             .collect();
         play_out(&mut game, &mut agents, &mut agent_rng(seed)).unwrap();
         assert!(game.is_over(), "seed {seed}");
-        let piles = game.captured(0) | game.captured(1);
+        let seats = 0..names.len();
+        let piles = seats
+            .clone()
+            .fold(CardSet::EMPTY, |all, s| all | game.captured(s));
         assert_eq!(piles, r.deck.all(), "seed {seed}");
         assert_eq!(
-            game.captured(0).len() + game.captured(1).len(),
+            seats.map(|s| game.captured(s).len()).sum::<u32>(),
             r.deck.cards.len() as u32
         );
         built += game
@@ -358,11 +362,78 @@ fn hands_keep_every_card(path: &str, names: [&str; 2], seeds: std::ops::Range<u6
 #[test]
 fn random_greedy_and_expert_hands_keep_every_card() {
     for path in ["cassino", BUILDS] {
-        let built = hands_keep_every_card(path, ["random", "random"], 0..40);
+        let built = hands_keep_every_card(path, &["random", "random"], 0..40);
         assert!(built > 20, "{path}: {built} builds in 40 random hands");
-        hands_keep_every_card(path, ["greedy", "random"], 0..10);
-        hands_keep_every_card(path, ["expert", "greedy"], 0..2);
+        hands_keep_every_card(path, &["greedy", "random"], 0..10);
+        hands_keep_every_card(path, &["expert", "greedy"], 0..2);
     }
+}
+
+/// Cassino for three, each for themselves, and for four in partnerships (foster: "Any number
+/// from two to four may play, each for himself, or four may play two against two"): the deals go
+/// round the table until the pack is used up (four deals for three, three for four), every card
+/// ends in a pile, and builds are made and taken.
+#[test]
+fn cassino_for_three_and_four_keeps_every_card() {
+    let three = ["random", "random", "random"];
+    let built = hands_keep_every_card("cassino", &three, 0..20);
+    assert!(built > 10, "{built} builds in 20 hands of three");
+    hands_keep_every_card("cassino", &["greedy", "random", "greedy"], 0..5);
+    let four = ["random"; 4];
+    let built = hands_keep_every_card("house/cassino-partners", &four, 0..20);
+    assert!(built > 10, "{built} builds in 20 hands of four");
+    hands_keep_every_card(
+        "house/cassino-partners",
+        &["greedy", "random", "greedy", "random"],
+        0..5,
+    );
+}
+
+/// Partners pool their captured cards: most cards and most spades are counted over the side's
+/// pile, and both partners score the side's points (a whole deal of the house rule, seed 3).
+#[test]
+fn cassino_partners_score_their_pooled_pile() {
+    let r = load("house/cassino-partners");
+    let options = StartOptions {
+        seed: 3,
+        rounds: Some(1),
+        ..StartOptions::default()
+    };
+    let mut game = start(Arc::clone(&r), options).unwrap();
+    let mut agents: Vec<Box<dyn Agent>> = (0..4)
+        .map(|_| Box::new(GreedyAgent) as Box<dyn Agent>)
+        .collect();
+    play_out(&mut game, &mut agents, &mut agent_rng(3)).unwrap();
+    let scores = game.scores();
+    assert_eq!(scores[0], scores[2], "partners share one score");
+    assert_eq!(scores[1], scores[3], "partners share one score");
+    // The deal's 11 points (most cards 3, most spades 1, the casinos 3, the aces 4) less any
+    // tied category go to the two sides.
+    let side = |a: usize, b: usize| game.captured(a) | game.captured(b);
+    let (ours, theirs) = (side(0, 2), side(1, 3));
+    assert_eq!(ours | theirs, r.deck.all());
+    let spades = r
+        .deck
+        .suits
+        .iter()
+        .find(|s| s.id == "spades")
+        .unwrap()
+        .cards;
+    let most = |a: u32, b: u32, points: i64| match a.cmp(&b) {
+        std::cmp::Ordering::Greater => (points, 0),
+        std::cmp::Ordering::Less => (0, points),
+        std::cmp::Ordering::Equal => (0, 0),
+    };
+    let cards = most(ours.len(), theirs.len(), 3);
+    let spade = most((ours & spades).len(), (theirs & spades).len(), 1);
+    let rest = |pile: CardSet| {
+        let has = |id: &str| pile.contains(r.deck.card_by_id(id).unwrap()) as i64;
+        let aces = r.deck.kind("ace").unwrap().cards;
+        2 * has("diamonds-ten") + has("spades-two") + (pile & aces).len() as i64
+    };
+    assert_eq!(scores[0], cards.0 + spade.0 + rest(ours), "{scores:?}");
+    assert_eq!(scores[1], cards.1 + spade.1 + rest(theirs), "{scores:?}");
+    insta::assert_snapshot!(format!("{scores:?}"), @"[6, 5, 6, 5]");
 }
 
 #[test]
