@@ -785,6 +785,8 @@ pub(super) fn auction<'a>(
         .boolean("search_reads_bids", errors)
         .is_none_or(|(b, _)| b);
     let mut contracts: Vec<Contract> = Vec::new();
+    // Where each contract's `bid` is written, for the checks against the plain bids below.
+    let mut bids_at: Vec<Loc> = Vec::new();
     for (ct, cl) in r.tables("contract", errors) {
         let mut c = TableReader::new(ct, cl.clone(), "a `[[flow.auction.contract]]`")
             .defined_by(&keys::CONTRACT);
@@ -865,6 +867,7 @@ pub(super) fn auction<'a>(
             ));
             continue;
         }
+        bids_at.push(bid_at.clone());
         contracts.push(Contract {
             id: id.text.to_string(),
             name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
@@ -925,6 +928,37 @@ pub(super) fn auction<'a>(
         }
         None => minimum + 60 * step,
     };
+    // A bid names one thing: a contract bid at a value the ladder of plain bids offers would
+    // take that plain bid's place, and a record's or `yaku score`'s bid of that value could
+    // mean either.
+    if values {
+        for (c, at) in contracts.iter().zip(&bids_at) {
+            if (minimum..=maximum).contains(&c.bid) && (c.bid - minimum) % step == 0 {
+                let between = if step > 1 {
+                    format!(
+                        "between two plain bids (`bid = {}` ranks above {} and below {})",
+                        c.bid + step / 2,
+                        c.bid,
+                        c.bid + step
+                    )
+                } else {
+                    "below `minimum`".to_string()
+                };
+                errors.push(
+                    Diagnostic::error(
+                        format!(
+                            "contract `{}` is bid {}, which is also a plain bid of the auction ({minimum} to {maximum} in steps of {step})",
+                            c.id, c.bid
+                        ),
+                        at.clone(),
+                    )
+                    .with_help(Some(format!(
+                        "a bid names one thing: place the contract {between} or above `maximum`"
+                    ))),
+                );
+            }
+        }
+    }
     if !values && contracts.is_empty() {
         errors.push(Diagnostic::error(
             "an auction without value bids (`values = false`) needs a `[[flow.auction.contract]]`",
