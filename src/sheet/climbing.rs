@@ -24,8 +24,34 @@ pub(super) fn climbing(
     } else {
         format!("{} players", capitalized(&number_word(flow.players.into())))
     };
+    let dealt = match (flow.hand_size, flow.odd_cards) {
+        (Some(n), _) => format!(
+            "{} {card}s each are dealt, one at a time from the player after the dealer; the rest are set aside unseen",
+            capitalized(&number_word(n.into()))
+        ),
+        (None, crate::ruleset::OddCards::Even) => format!(
+            "The whole deck is dealt, one {card} at a time from the player after the dealer"
+        ),
+        (None, crate::ruleset::OddCards::Dealt) => format!(
+            "The whole deck is dealt, one {card} at a time from the player after the dealer; where it does not deal evenly, the first players after the dealer hold one more"
+        ),
+        (None, crate::ruleset::OddCards::OpeningHolder) => {
+            let to = flow.opening_card.map_or_else(
+                || "the holder of the lowest card dealt".to_string(),
+                |c| {
+                    format!(
+                        "the holder of the {} (where it is itself left over, the holder of the lowest card dealt)",
+                        deck.card(c).name
+                    )
+                },
+            );
+            format!(
+                "The whole deck is dealt evenly, one {card} at a time from the player after the dealer; the {card}s left over go to {to}"
+            )
+        }
+    };
     deal.push(Rule::plain(format!(
-        "{players}, each for themselves. The whole deck is dealt, one {card} at a time from the player after the dealer."
+        "{players}, each for themselves. {dealt}."
     )));
     let order = &flow.combos.order;
     let rank_names = |ranks: &mut dyn Iterator<Item = u8>| -> String {
@@ -122,8 +148,20 @@ pub(super) fn climbing(
         } else {
             String::new()
         };
+        let undealt = if flow.hand_size.is_some() {
+            format!(
+                " (where it was not dealt, the holder of the lowest {card} dealt leads{})",
+                if flow.opening_must_include {
+                    ", and the first play must hold that card"
+                } else {
+                    ""
+                }
+            )
+        } else {
+            String::new()
+        };
         play.push(Rule::plain(format!(
-            "The holder of the {} leads {every}{must}.",
+            "The holder of the {} leads {every}{must}{undealt}.",
             deck.card(open).name
         )));
     }

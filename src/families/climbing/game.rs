@@ -1,4 +1,4 @@
-//! A climbing game in play: the deal of the whole deck, each turn a combination that beats the
+//! A climbing game in play: the deal, each turn a combination that beats the
 //! last play or a pass, the trick to the last unbeaten play once the others have passed, and
 //! the hand to the first seat that empties its hand; the others pay the ruleset's penalty.
 
@@ -8,7 +8,7 @@ use crate::core::{
 };
 use crate::deck::{CardId, CardSet, shuffle};
 use crate::ruleset::combos::Play;
-use crate::ruleset::{ClimbingFlow, FirstDealer, Flow, GameLength, PassRule, Ruleset};
+use crate::ruleset::{ClimbingFlow, FirstDealer, Flow, GameLength, OddCards, PassRule, Ruleset};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
@@ -40,6 +40,11 @@ pub struct ClimbingGame {
     out_of_trick: u64,
     /// The first play of the hand is still to come (it must hold the opening card).
     pub(super) opening: bool,
+    /// The cards set aside unseen at the deal (`hand_size` short of the whole deck).
+    aside: CardSet,
+    /// This hand's opening card: the rules' `opening_lead`, or where it was not dealt, the
+    /// lowest card dealt.
+    opening_card: Option<CardId>,
     /// The last hand's winner.
     last_winner: Option<Seat>,
     /// A search's world: the game ends with the hand in progress.
@@ -91,6 +96,8 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<ClimbingGam
         passes: 0,
         out_of_trick: 0,
         opening: false,
+        opening_card: None,
+        aside: CardSet::EMPTY,
         last_winner: None,
         ends_with_hand: false,
         scratch: Vec::new(),
@@ -115,8 +122,10 @@ impl ClimbingGame {
         }
     }
 
-    /// Deals a hand: the whole deck, one card at a time from the seat after the dealer; the
-    /// holder of the opening card leads.
+    /// Deals a hand, one card at a time from the seat after the dealer: the whole deck, or
+    /// `hand_size` each with the rest set aside; cards left over go where `odd_cards` says. The
+    /// holder of the opening card leads (of the lowest card dealt, where the opening card was
+    /// not dealt).
     fn start_hand(&mut self) {
         self.ledger.round += 1;
         let n = self.ruleset.deck.cards.len();
@@ -128,11 +137,50 @@ impl ClimbingGame {
         }
         let seats = self.hands.len();
         self.hands.fill(CardSet::EMPTY);
+        let round_table = match (self.flow.hand_size, self.flow.odd_cards) {
+            (Some(each), _) => each as usize * seats,
+            (None, OddCards::OpeningHolder) => n - n % seats,
+            (None, _) => n,
+        };
         let mut s = next_seat(self.ledger.dealer, seats);
-        for &c in &order {
+        for &c in &order[..round_table] {
             self.hands[s].insert(c);
             s = next_seat(s, seats);
         }
+        let dealt =
+            |hands: &PerSeat<CardSet>| (0..seats).fold(CardSet::EMPTY, |all, s| all | hands[s]);
+        let lowest = |cards: CardSet| {
+            let order = &self.flow.combos.order;
+            cards.iter().min_by_key(|&c| order.value(c))
+        };
+        let holder =
+            |hands: &PerSeat<CardSet>, c: CardId| (0..seats).find(|&s| hands[s].contains(c));
+        if self.flow.hand_size.is_none() && round_table < n {
+            // Cards left over: to the opening card's holder, or the lowest card's.
+            let opener = self
+                .flow
+                .opening_card
+                .and_then(|c| holder(&self.hands, c))
+                .or_else(|| lowest(dealt(&self.hands)).and_then(|c| holder(&self.hands, c)));
+            if let Some(seat) = opener {
+                for &c in &order[round_table..] {
+                    self.hands[seat].insert(c);
+                }
+            }
+        }
+        let in_hands = dealt(&self.hands);
+        self.aside = self.ruleset.deck.all() - in_hands;
+        self.opening_card = self
+            .flow
+            .opening_card
+            .map(|c| {
+                if in_hands.contains(c) {
+                    Some(c)
+                } else {
+                    lowest(in_hands)
+                }
+            })
+            .unwrap_or(None);
         self.ledger.dealt_orders.push(order);
         let (round, dealer) = (self.ledger.round, self.ledger.dealer);
         self.ledger.emit(|| Event::Deal { round, dealer });
@@ -143,7 +191,6 @@ impl ClimbingGame {
         self.out_of_trick = 0;
         let opening_hand = self.flow.opening_every_hand || self.last_winner.is_none();
         let holder = self
-            .flow
             .opening_card
             .filter(|_| opening_hand)
             .and_then(|c| (0..seats).find(|&s| self.hands[s].contains(c)));
@@ -187,7 +234,6 @@ impl ClimbingGame {
         let led = self.last.map(|(_, p, _)| p);
         let table = &self.flow.combos;
         let must = self
-            .flow
             .opening_card
             .filter(|_| self.opening)
             .map_or(CardSet::EMPTY, CardSet::single);
@@ -270,7 +316,7 @@ impl ClimbingGame {
                 sizes.join(", ")
             )));
         };
-        if let Some(card) = self.flow.opening_card.filter(|_| self.opening)
+        if let Some(card) = self.opening_card.filter(|_| self.opening)
             && !cards.contains(card)
         {
             return Err(IllegalAction::new(format!(
@@ -428,6 +474,8 @@ impl ClimbingGame {
             world.hands[s] = pool[next..next + k].iter().copied().collect();
             next += k;
         }
+        // What no hand holds in this world is what was set aside.
+        world.aside = pool[next..n].iter().copied().collect();
         world.ends_with_hand = true;
         world.ledger.log = false;
         world.ledger.events.clear();
@@ -495,10 +543,13 @@ impl Game for ClimbingGame {
         for s in 0..self.hands.len() {
             z.push((format!("hand {s}"), self.hands[s]));
         }
+        if !self.aside.is_empty() {
+            z.push(("set aside".to_string(), self.aside));
+        }
         z
     }
     fn unseen(&self, seat: Seat) -> CardSet {
-        let mut unseen = CardSet::EMPTY;
+        let mut unseen = self.aside;
         for (s, hand) in self.hands.iter().enumerate() {
             if s != seat {
                 unseen |= *hand;

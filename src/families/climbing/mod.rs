@@ -67,4 +67,6 @@ impl crate::families::Family for Climbing {
 }
 
 #[cfg(test)]
+mod small_table_tests;
+#[cfg(test)]
 mod tests;

@@ -50,10 +50,53 @@ pub(super) fn flow(
             loc.clone(),
         ));
     }
-    // The whole deck is dealt evenly.
+    // The whole deck is dealt evenly, or `hand_size` each with the rest set aside, or the
+    // cards left over go where `odd_cards` says.
     let cards = deck.cards.len() as u32;
+    let hand_size_at = r.item("hand_size").map(|i| i.loc.clone());
+    let hand_size = r.int("hand_size", errors).and_then(|(n, at)| {
+        let most = cards / max_players.max(1);
+        if n >= 1 && n as u32 <= most {
+            Some(n as u32)
+        } else {
+            errors.push(
+                Diagnostic::error(
+                    format!(
+                        "`hand_size` must be from 1 to {most}, the deck's {cards} cards over {max_players} players, found {n}"
+                    ),
+                    at.clone(),
+                )
+                .with_help(Some(
+                    "leave `hand_size` out to deal the whole deck".into(),
+                )),
+            );
+            None
+        }
+    });
+    let odd_at = r.item("odd_cards").map(|i| i.loc.clone());
+    let odd_cards = choice(
+        &mut r,
+        "odd_cards",
+        &[
+            ("dealt", OddCards::Dealt),
+            ("opening_holder", OddCards::OpeningHolder),
+        ],
+        errors,
+    )
+    .unwrap_or(OddCards::Even);
+    if let (Some(_), Some(_), Some(at)) = (&odd_at, hand_size, &hand_size_at) {
+        errors.push(
+            Diagnostic::error("`hand_size` with `odd_cards`", at.clone()).with_help(Some(
+                "with `hand_size` the cards not dealt are set aside: leave out `odd_cards`, or `hand_size` to deal the whole deck".into(),
+            )),
+        );
+    }
     for n in min_players..=max_players.min(MAX_SEATS as u32) {
-        if !cards.is_multiple_of(n) && !deck.cards.is_empty() {
+        if odd_cards == OddCards::Even
+            && hand_size.is_none()
+            && !cards.is_multiple_of(n)
+            && !deck.cards.is_empty()
+        {
             errors.push(
                 Diagnostic::error(
                     format!(
@@ -62,7 +105,7 @@ pub(super) fn flow(
                     loc.clone(),
                 )
                 .with_help(Some(
-                    "set `min_players` and `max_players` to seat counts the deck divides by"
+                    "set `min_players` and `max_players` to seat counts the deck divides by, or say where the cards left over go (`odd_cards = \"opening_holder\"` or `\"dealt\"`), or deal fewer (`hand_size`)"
                         .into(),
                 )),
             );
@@ -190,13 +233,23 @@ pub(super) fn flow(
     }
     let penalty_source = penalty_text.map(|s| s.text.to_string())?;
     let combos = CombinationTable::new(order?, classes);
-    let hand = cards / min_players.max(1);
+    // The largest hand the deal gives: every card left over may go to one seat.
+    let hand = hand_size.unwrap_or_else(|| {
+        let even = cards / min_players.max(1);
+        match odd_cards {
+            OddCards::Even => even,
+            OddCards::Dealt => cards.div_ceil(min_players.max(1)),
+            OddCards::OpeningHolder => even + cards % min_players.max(1),
+        }
+    });
     check_plays(&combos, &class_locs, hand, errors);
     Some(Flow::Climbing(std::sync::Arc::new(ClimbingFlow {
         players,
         min_players,
         max_players,
         combos,
+        hand_size,
+        odd_cards,
         opening_card,
         opening_must_include,
         opening_every_hand,

@@ -894,7 +894,16 @@ pub static FLOW: TableDef = table(
             &["matching", "banker", "tricks", "climbing"],
             "The family of game.",
         ),
-        key("hand_size", Int, "Cards in each hand after the deal."),
+        key(
+            "hand_size",
+            Int,
+            "Cards in each hand after the deal. Climbing games: the rest of the deck is set aside unseen (the whole deck is dealt when it is left out).",
+        ),
+        choice(
+            "odd_cards",
+            &["dealt", "opening_holder"],
+            "Climbing games dealing the whole deck: where the cards left over go when the deck does not deal evenly (52 cards to three players): round the table as dealt (`dealt`, the first seats after the dealer hold one more), or to the holder of the opening card, the holder of the lowest card dealt where the opening card is itself left over (`opening_holder`). Without it the deck must deal evenly.",
+        ),
         key(
             "table_size",
             Int,

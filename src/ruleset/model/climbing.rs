@@ -14,6 +14,19 @@ pub enum PassRule {
     Out,
 }
 
+/// Where the cards left over go when the whole deck does not deal evenly to the table
+/// (`odd_cards`): 52 cards to three players leave one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OddCards {
+    /// The deck must deal evenly to every table the game seats (the default).
+    Even,
+    /// The deal goes on round the table: the first seats after the dealer hold one more.
+    Dealt,
+    /// To the holder of the opening card; where the opening card is itself left over, to the
+    /// holder of the lowest card dealt (`opening_holder`).
+    OpeningHolder,
+}
+
 /// The flow of a climbing game (Big Two): the whole deck dealt, each play a combination that
 /// beats the last, passes, the trick to the last unbeaten play, and the first to empty their
 /// hand wins; the others pay for the cards they hold.
@@ -27,7 +40,14 @@ pub struct ClimbingFlow {
     pub max_players: u32,
     /// The combinations and the card order.
     pub combos: CombinationTable,
-    /// The card whose holder leads the first trick, if any (`opening_lead`).
+    /// Cards dealt to each hand, the rest set aside unseen (`hand_size`); `None`: the whole
+    /// deck.
+    pub hand_size: Option<u32>,
+    /// Where the cards left over when the whole deck does not deal evenly go (`odd_cards`).
+    pub odd_cards: OddCards,
+    /// The card whose holder leads the first trick, if any (`opening_lead`); where it was not
+    /// dealt, the holder of the lowest card dealt leads (and, with `opening_must_include`,
+    /// plays it).
     pub opening_card: Option<crate::deck::CardId>,
     /// The first play must hold the opening card (`opening_must_include`).
     pub opening_must_include: bool,
