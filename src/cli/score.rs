@@ -1042,21 +1042,11 @@ fn trick_bid(
         return Ok((c.bid, c.id.clone(), c.value));
     }
     match value {
-        Some(v)
-            if a.values
-                && v >= a.minimum
-                && v <= a.maximum
-                && (v - a.minimum) % a.step.max(1) == 0 =>
-        {
-            Ok((v, String::new(), 0))
-        }
+        Some(v) if a.is_plain_bid(v) => Ok((v, String::new(), 0)),
         _ => {
             let mut offered = Vec::new();
             if a.values {
-                offered.push(format!(
-                    "a value from {} to {} in steps of {}",
-                    a.minimum, a.maximum, a.step
-                ));
+                offered.push(format!("a value {}", a.plain_bids_words()));
             }
             if !a.contracts.is_empty() {
                 let ids: Vec<&str> = a.contracts.iter().map(|c| c.id.as_str()).collect();

@@ -1130,7 +1130,12 @@ fn auction_rule(
     }
     let mut text =
         String::from("Starting with the player after the dealer, each in turn bids or passes");
-    if a.values {
+    if a.values && !a.listed.is_empty() {
+        text.push_str(&format!(
+            ": a bid is {}, each higher than the last bid",
+            a.plain_bids_words()
+        ));
+    } else if a.values {
         text.push_str(&format!(
             ": a bid is at least {}, then at least {} over the last bid, in steps of {}",
             a.minimum, a.step, a.step

@@ -79,6 +79,8 @@ mod growth_tests;
 #[cfg(test)]
 mod hearts_tests;
 #[cfg(test)]
+mod listed_bids_tests;
+#[cfg(test)]
 mod many_melds_tests;
 #[cfg(test)]
 mod moments_tests;

@@ -749,6 +749,13 @@ pub(super) fn auction<'a>(
     let step = r.int("step", errors);
     let maximum = r.int("maximum", errors);
     let values = r.boolean("values", errors).is_none_or(|(b, _)| b);
+    let listed_at = r.item("bids").map(|i| i.loc.clone());
+    let listed = listed_bids(
+        &mut r,
+        listed_at.as_ref(),
+        [minimum, step, maximum].map(|k| k.map(|(_, at)| at.clone())),
+        errors,
+    );
     let passed_out_at = r.item("passed_out").map(|i| i.loc.clone());
     let passed_out = choice(
         &mut r,
@@ -885,6 +892,15 @@ pub(super) fn auction<'a>(
         orders.push(own_order);
     }
     r.finish(errors);
+    // A list of bids gives the ladder itself: its lowest, its highest and its smallest step.
+    let (minimum, step, maximum) = match listed.as_slice() {
+        [] => (minimum, step, maximum),
+        [first, .., last] | [first @ last] => {
+            let at = listed_at.as_ref().unwrap_or(loc);
+            let gap = listed.windows(2).map(|w| w[1] - w[0]).min().unwrap_or(1);
+            (Some((*first, at)), Some((gap, at)), Some((*last, at)))
+        }
+    };
     let minimum = match minimum {
         Some((n, _)) if n >= 1 => n,
         Some((n, at)) => {
@@ -894,6 +910,8 @@ pub(super) fn auction<'a>(
             ));
             1
         }
+        // A list of `bids` that could not be read is reported already.
+        None if values && listed_at.is_some() => 1,
         None if values => {
             errors.push(
                 Diagnostic::error("`[flow.auction]` needs `minimum`", loc.clone())
@@ -916,6 +934,7 @@ pub(super) fn auction<'a>(
     };
     // The bids offered at once: at most 60 steps above the lowest unless `maximum` says.
     let maximum = match maximum {
+        Some((n, _)) if !listed.is_empty() => n,
         Some((n, _)) if n >= minimum && (n - minimum) / step <= 200 => n,
         Some((n, at)) => {
             errors.push(Diagnostic::error(
@@ -933,8 +952,15 @@ pub(super) fn auction<'a>(
     // mean either.
     if values {
         for (c, at) in contracts.iter().zip(&bids_at) {
-            if (minimum..=maximum).contains(&c.bid) && (c.bid - minimum) % step == 0 {
-                let between = if step > 1 {
+            let plain = if listed.is_empty() {
+                (minimum..=maximum).contains(&c.bid) && (c.bid - minimum) % step == 0
+            } else {
+                listed.contains(&c.bid)
+            };
+            if plain {
+                let between = if !listed.is_empty() {
+                    "at a value the list of `bids` leaves out".to_string()
+                } else if step > 1 {
                     format!(
                         "between two plain bids (`bid = {}` ranks above {} and below {})",
                         c.bid + step / 2,
@@ -947,8 +973,14 @@ pub(super) fn auction<'a>(
                 errors.push(
                     Diagnostic::error(
                         format!(
-                            "contract `{}` is bid {}, which is also a plain bid of the auction ({minimum} to {maximum} in steps of {step})",
-                            c.id, c.bid
+                            "contract `{}` is bid {}, which is also a plain bid of the auction ({})",
+                            c.id,
+                            c.bid,
+                            if listed.is_empty() {
+                                format!("{minimum} to {maximum} in steps of {step}")
+                            } else {
+                                "in its list of `bids`".to_string()
+                            }
                         ),
                         at.clone(),
                     )
@@ -996,6 +1028,7 @@ pub(super) fn auction<'a>(
         minimum,
         step,
         maximum,
+        listed,
         values,
         contracts,
         passed_out,
@@ -1007,6 +1040,65 @@ pub(super) fn auction<'a>(
         turned_up: turned_up_at.is_some(),
         order_up,
     })
+}
+
+/// The most bids a list of `bids` holds (every open bid is offered at once, as with a ladder of
+/// `minimum` to `maximum`).
+const MOST_LISTED_BIDS: usize = 200;
+
+/// `bids` of `[flow.auction]` (at `at`): the plain bids allowed, ascending (Skat's 18, 20, 22,
+/// 23, ...), in place of `minimum`, `step` and `maximum` (`ladder`, refused beside it); empty
+/// when not given or wrong.
+fn listed_bids(
+    r: &mut TableReader,
+    at: Option<&Loc>,
+    ladder: [Option<Loc>; 3],
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<i64> {
+    let Some(at) = at else { return Vec::new() };
+    let list = match int_list(r, "bids", 1..=1_000_000, errors) {
+        Ok(Some(list)) => list.into_iter().map(i64::from).collect::<Vec<_>>(),
+        _ => return Vec::new(),
+    };
+    let beside: Vec<String> = ["minimum", "step", "maximum"]
+        .iter()
+        .zip(&ladder)
+        .filter(|(_, given)| given.is_some())
+        .map(|(key, _)| format!("`{key}`"))
+        .collect();
+    if !beside.is_empty() {
+        errors.push(
+            Diagnostic::error(format!("`bids` with {}", beside.join(", ")), at.clone()).with_help(
+                Some(format!(
+                    "`bids` lists every plain bid: leave out {} (`unset = [\"minimum\", \"step\", \"maximum\"]` where a base gives them)",
+                    beside.join(", ")
+                )),
+            ),
+        );
+    }
+    if list.is_empty() || list.len() > MOST_LISTED_BIDS {
+        errors.push(Diagnostic::error(
+            format!(
+                "`bids` must list from 1 to {MOST_LISTED_BIDS} bids, found {}",
+                list.len()
+            ),
+            at.clone(),
+        ));
+        return Vec::new();
+    }
+    if let Some(w) = list.windows(2).find(|w| w[1] <= w[0]) {
+        errors.push(
+            Diagnostic::error(
+                format!("`bids` must rise: {} comes after {}", w[1], w[0]),
+                at.clone(),
+            )
+            .with_help(Some(
+                "list the bids from the lowest, each once: `[18, 20, 22, 23, 24]`".into(),
+            )),
+        );
+        return Vec::new();
+    }
+    list
 }
 
 /// `turned_up = true` (at `at`) needs an `order_up` and a `trump` declaration.

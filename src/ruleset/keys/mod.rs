@@ -233,7 +233,16 @@ pub static AUCTION: TableDef = table(
     "[flow.auction]",
     "An auction before a trick-taking hand: bids in turn from the seat after the dealer, each a pass (a `pass` declaration), a value or a named contract; a player who passed bids no more, and the auction ends when all but one have passed.",
     &[
-        key("minimum", Int, "The lowest bid (required with value bids)."),
+        key(
+            "minimum",
+            Int,
+            "The lowest bid (required with value bids, unless `bids` lists them).",
+        ),
+        key(
+            "bids",
+            Ints,
+            "The value bids allowed, from the lowest (Skat's `[18, 20, 22, 23, 24, 27, 30]`), in place of `minimum`, `step` and `maximum`: each bid is one of them higher than the last bid; at most 200.",
+        ),
         key(
             "step",
             Int,

@@ -323,6 +323,10 @@ pub struct Auction {
     pub step: i64,
     /// The highest bid offered.
     pub maximum: i64,
+    /// The plain bids allowed, ascending (`bids`), in place of the ladder of `minimum` to
+    /// `maximum` in steps of `step` (then `minimum` is the first, `maximum` the last, `step` the
+    /// smallest gap); empty: the ladder.
+    pub listed: Vec<i64>,
     /// Value bids are offered (false: only named contracts).
     pub values: bool,
     /// Named contracts.
@@ -362,6 +366,56 @@ impl TricksFlow {
 }
 
 impl Auction {
+    /// The plain (value) bids that outrank `high` (none yet: `None`), lowest first: on a ladder,
+    /// those at least a step above it; from a list, those above it.
+    pub fn plain_bids_over(&self, high: Option<i64>) -> Vec<i64> {
+        if !self.values {
+            return Vec::new();
+        }
+        if !self.listed.is_empty() {
+            return self
+                .listed
+                .iter()
+                .copied()
+                .filter(|&b| high.is_none_or(|h| b > h))
+                .collect();
+        }
+        let step = self.step.max(1);
+        let first = match high {
+            None => self.minimum,
+            Some(h) => {
+                // The first value on the ladder at least a step above the highest bid.
+                let k = (h + step - self.minimum + step - 1).div_euclid(step).max(0);
+                self.minimum + k * step
+            }
+        };
+        (first..=self.maximum).step_by(step as usize).collect()
+    }
+
+    /// True when `amount` is a plain bid of the auction (whatever is bid before it).
+    pub fn is_plain_bid(&self, amount: i64) -> bool {
+        self.values
+            && if self.listed.is_empty() {
+                (self.minimum..=self.maximum).contains(&amount)
+                    && (amount - self.minimum) % self.step.max(1) == 0
+            } else {
+                self.listed.contains(&amount)
+            }
+    }
+
+    /// The plain bids in words: `from 100 to 500 in steps of 10`, `one of 18, 20, 22`.
+    pub fn plain_bids_words(&self) -> String {
+        if self.listed.is_empty() {
+            format!(
+                "from {} to {} in steps of {}",
+                self.minimum, self.maximum, self.step
+            )
+        } else {
+            let list: Vec<String> = self.listed.iter().map(i64::to_string).collect();
+            format!("one of {}", list.join(", "))
+        }
+    }
+
     /// The named contract bid with `amount`, if any.
     pub fn contract(&self, amount: i64) -> Option<&Contract> {
         self.contracts.iter().find(|c| c.bid == amount)

@@ -20,10 +20,21 @@ impl TricksGame {
                         _ => None,
                     });
                     return Err(IllegalAction::new(match lowest {
-                        Some(low) if a.values => format!(
+                        Some(low) if a.values && a.listed.is_empty() => format!(
                             "a bid of {amount} is not possible: bid from {low} to {} in steps of {}, or pass",
                             a.maximum, a.step
                         ),
+                        Some(_) if a.values => {
+                            let open: Vec<String> = a
+                                .plain_bids_over(self.high_bid.map(|(_, b)| b))
+                                .iter()
+                                .map(i64::to_string)
+                                .collect();
+                            format!(
+                                "a bid of {amount} is not possible: bid one of {}, or pass",
+                                open.join(", ")
+                            )
+                        }
                         Some(_) => format!(
                             "a bid of {amount} is not possible: bid a contract above the highest bid, or pass"
                         ),
@@ -73,21 +84,9 @@ impl TricksGame {
     /// The bids possible over the highest bid `high` (none yet: `None`).
     pub(super) fn bids_over(&self, high: Option<i64>, out: &mut Vec<Action>) {
         let Some(a) = &self.flow.auction else { return };
-        if a.values {
-            let mut next = match high {
-                None => a.minimum,
-                Some(h) => {
-                    // The first value on the ladder at least a step above the highest bid.
-                    let above = h + a.step;
-                    let k = (above - a.minimum + a.step - 1).div_euclid(a.step).max(0);
-                    a.minimum + k * a.step
-                }
-            };
-            while next <= a.maximum {
-                if a.contract(next).is_none() {
-                    out.push(Action::Bet { amount: next });
-                }
-                next += a.step;
+        for amount in a.plain_bids_over(high) {
+            if a.contract(amount).is_none() {
+                out.push(Action::Bet { amount });
             }
         }
         for c in &a.contracts {
