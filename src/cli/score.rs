@@ -887,6 +887,13 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
             .filter(|&s| team(s) == team(0))
             .fold(0, |bits, s| bits | 1 << s),
         seats,
+        // The tricks one by one are not given on the command line; the trump suit by `--trump`.
+        played: Some(Vec::new()),
+        trump_suit: Some(
+            args.trump
+                .as_deref()
+                .map_or_else(String::new, |t| t.trim().to_string()),
+        ),
         // Each seat's own: the `--captured` seat (0) and the first seat of the other side
         // (`--opponent-captured`); the others took nothing.
         by_seat: Some(crate::families::tricks::SeatFacts {

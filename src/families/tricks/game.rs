@@ -150,6 +150,8 @@ pub struct TricksGame {
     /// Which of each seat's own facts (`SeatFacts::NAMES`, a bit each) the scoring script may
     /// read: asked once, as a search ends many hands.
     reads_seat_facts: u8,
+    /// The hand's tricks as played, kept only where the scoring script reads `tricks_played`.
+    pub(super) trick_log: Option<Vec<facts::PlayedTrick>>,
     /// The cards each seat has set aside to pass (while passing), then the cards it passed
     /// (which it knows the receiver holds).
     gave: PerSeat<CardSet>,
@@ -259,12 +261,14 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         played: PerSeat::new(seats),
         broken: false,
         reads_seat_facts: 0,
+        trick_log: None,
         gave: PerSeat::new(seats),
     };
     if let Some(script) = &game.ruleset.scoring {
         game.reads_seat_facts = (SeatFacts::NAMES.iter().enumerate())
             .filter(|(_, n)| script.may_read(n))
             .fold(0, |bits, (i, _)| bits | 1 << i);
+        game.trick_log = script.may_read("tricks_played").then(Vec::new);
     }
     game.ledger.start_at(options.first_hand);
     game.start_hand();
@@ -832,6 +836,9 @@ impl TricksGame {
         self.scored.fill(MeldScore::default());
         self.lead_shown = false;
         self.shown = CardSet::EMPTY;
+        if let Some(log) = &mut self.trick_log {
+            log.clear();
+        }
         self.last_trick = None;
         self.closed_by = None;
         self.led = None;
@@ -1046,6 +1053,9 @@ impl TricksGame {
         }
         let winner = self.best;
         let trick: CardSet = self.trick().iter().copied().collect();
+        if self.trick_log.is_some() {
+            self.log_trick(next_seat(seat, seats), winner, trick);
+        }
         self.won[winner] |= trick;
         self.tricks[winner] += 1;
         if self.tricks[winner] == 1 {
@@ -1223,6 +1233,7 @@ impl TricksGame {
             played,
             broken,
             reads_seat_facts,
+            trick_log,
             gave,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
@@ -1265,6 +1276,7 @@ impl TricksGame {
         played.clone_from(&other.played);
         broken.clone_from(&other.broken);
         reads_seat_facts.clone_from(&other.reads_seat_facts);
+        trick_log.clone_from(&other.trick_log);
         gave.clone_from(&other.gave);
         ledger.copy_from(&other.ledger, record);
     }
@@ -1330,6 +1342,8 @@ impl TricksGame {
             rounds: i64::from(self.ledger.rounds),
             dealer: winner == self.ledger.dealer,
             by_seat: self.seat_facts(),
+            played: self.trick_log.clone(),
+            trump_suit: self.trump_suit_fact(),
         }
         .hand_facts();
         if !self.ledger.carried.is_empty() {

@@ -89,6 +89,8 @@ mod pattern_tests;
 #[cfg(test)]
 mod pinochle_tests;
 #[cfg(test)]
+mod played_facts_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod trump_cards_tests;

@@ -1771,6 +1771,8 @@ pub(in crate::ruleset) fn tricks_sample_facts(
                         FactValue::List(vec![FactValue::List(Vec::new()); seats]),
                     ),
                     ("last_trick_seat", FactValue::Int(0)),
+                    ("tricks_played", FactValue::List(Vec::new())),
+                    ("trump_suit", FactValue::Text(String::new())),
                     ("end", FactValue::Text(end.into())),
                     ("points_self", FactValue::Int(points_self)),
                     ("points_opponent", FactValue::Int(points_opponent)),

@@ -1,6 +1,9 @@
 //! A trick-taking hand's facts as the scoring script reads them: the sides' (pooled) and each
 //! seat's own.
 
+use super::TricksGame;
+use crate::core::Seat;
+use crate::deck::CardSet;
 use crate::script::{FactValue, HandFacts};
 
 /// A trick-taking hand's facts as the scoring script reads them, from one side (`self`, the
@@ -44,6 +47,44 @@ pub struct TrickFacts {
     /// `tricks_by_seat`, `won_by_seat` and `last_trick_seat` where it reads them (empty: not
     /// given).
     pub by_seat: Option<SeatFacts>,
+    /// The hand's tricks in the order played, where the script reads `tricks_played`.
+    pub played: Option<Vec<PlayedTrick>>,
+    /// The hand's trump suit's id (empty without one), where the script reads `trump_suit`.
+    pub trump_suit: Option<String>,
+}
+
+/// A trick as it was played, for the scoring script's `tricks_played`: who led it, who won
+/// it, its cards by id from the leader's in turn, and its card points.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayedTrick {
+    /// The seat that led.
+    pub leader: usize,
+    /// The seat that won it.
+    pub winner: usize,
+    /// The cards, the leader's first, by id.
+    pub cards: Vec<String>,
+    /// Its card points.
+    pub points: i64,
+}
+
+impl PlayedTrick {
+    /// The trick as the script reads it: `#{ leader, winner, cards, seats, points }`, `seats`
+    /// naming who played each card.
+    fn fact(self, seats: usize) -> FactValue {
+        let by: Vec<FactValue> = (0..self.cards.len())
+            .map(|i| FactValue::Int(((self.leader + i) % seats.max(1)) as i64))
+            .collect();
+        FactValue::Map(vec![
+            ("leader".into(), FactValue::Int(self.leader as i64)),
+            ("winner".into(), FactValue::Int(self.winner as i64)),
+            (
+                "cards".into(),
+                FactValue::List(self.cards.into_iter().map(FactValue::Text).collect()),
+            ),
+            ("seats".into(), FactValue::List(by)),
+            ("points".into(), FactValue::Int(self.points)),
+        ])
+    }
 }
 
 /// Each seat's own tricks, as the scoring script reads them (not pooled by sides).
@@ -92,6 +133,14 @@ impl TrickFacts {
         if let Some(by_seat) = self.by_seat {
             by_seat.push(&mut extra);
         }
+        if let Some(played) = self.played {
+            let seats = self.seats;
+            let list = played.into_iter().map(|t| t.fact(seats)).collect();
+            extra.push(("tricks_played", FactValue::List(list)));
+        }
+        if let Some(suit) = self.trump_suit {
+            extra.push(("trump_suit", FactValue::Text(suit)));
+        }
         let mut facts = HandFacts {
             round: self.round,
             rounds: self.rounds,
@@ -123,5 +172,38 @@ impl TrickFacts {
         };
         facts.extra.append(&mut extra);
         facts
+    }
+}
+
+impl TricksGame {
+    /// Keeps the trick `leader` led and `winner` won, for the scoring script's `tricks_played`.
+    pub(super) fn log_trick(&mut self, leader: Seat, winner: Seat, cards: CardSet) {
+        let deck = &self.ruleset.deck;
+        let played = PlayedTrick {
+            leader,
+            winner,
+            cards: self
+                .trick()
+                .iter()
+                .map(|&c| deck.id_of(c).to_string())
+                .collect(),
+            points: cards.iter().map(|c| self.card_points(c)).sum(),
+        };
+        if let Some(log) = &mut self.trick_log {
+            log.push(played);
+        }
+    }
+
+    /// The hand's trump suit's id (empty without one), where the scoring script reads
+    /// `trump_suit`.
+    pub(super) fn trump_suit_fact(&self) -> Option<String> {
+        let script = self.ruleset.scoring.as_ref()?;
+        script.may_read("trump_suit").then(|| {
+            self.ruleset
+                .deck
+                .suits
+                .get(self.trump_suit)
+                .map_or_else(String::new, |s| s.id.clone())
+        })
     }
 }
