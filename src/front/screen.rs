@@ -884,6 +884,30 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             Event::TurnEvent { player, name, .. } => {
                 let _ = writeln!(out, "{}: {name}", style.who(*player));
             }
+            Event::DealBonus {
+                player,
+                name,
+                cards,
+                times,
+                ..
+            } => {
+                let set: CardSet = cards.iter().copied().collect();
+                let taken = if set.is_empty() {
+                    String::new()
+                } else {
+                    format!(", taking {}", style.names(deck, set))
+                };
+                let times = if *times > 1 {
+                    format!(" x{times}")
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "{}: {name}{times} at the deal{taken}",
+                    style.who(*player)
+                );
+            }
             Event::TableTaken { player, cards } => {
                 let set: CardSet = cards.iter().copied().collect();
                 let _ = writeln!(

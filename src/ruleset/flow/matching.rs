@@ -439,6 +439,20 @@ pub(super) fn flow(
         .filter_map(|s| constant_set(s, errors))
         .collect();
     let turn_events = turn_events(r.tables("turn_event", errors), vocab, errors);
+    let deal_bonuses = deal_bonus::deal_bonuses(
+        r.tables("deal_bonus", errors),
+        &table_scope,
+        deck,
+        &turn_events,
+        errors,
+    );
+    let checks_every_deal = choice(
+        &mut r,
+        "deal_checks",
+        &[("first", false), ("every", true)],
+        errors,
+    )
+    .unwrap_or(false);
     let turn_events_best = choice(
         &mut r,
         "turn_events_combine",
@@ -551,6 +565,15 @@ pub(super) fn flow(
             loc.clone(),
         ));
     }
+    if checks_every_deal && !refill {
+        errors.push(
+            Diagnostic::error(
+                "`deal_checks = \"every\"` needs `refill = true`: without it a hand has one deal",
+                loc.clone(),
+            )
+            .with_help(Some("add `refill = true`, or remove `deal_checks`".into())),
+        );
+    }
     let first_player = choice(
         &mut r,
         "first_player",
@@ -619,6 +642,8 @@ pub(super) fn flow(
         instant_wins,
         both_instant,
         redeals,
+        deal_bonuses,
+        checks_every_deal,
         table_count,
         table_count_source: table_count_source.map(|s| s.text.to_string()),
         table_multiplies,

@@ -121,7 +121,9 @@ const fn table(name: &'static str, description: &'static str, keys: &'static [Ke
 
 use KeyType::*;
 
+mod deals;
 mod files;
+pub use deals::*;
 pub use files::*;
 
 // Keys many tables share, written once.
@@ -971,6 +973,16 @@ pub static FLOW: TableDef = table(
             "redeal",
             Tables(&DEAL_CHECK),
             "Redeals checked on the dealt table (or the hands, with `on`).",
+        ),
+        key(
+            "deal_bonus",
+            Tables(&DEAL_BONUS),
+            "Matching games: what a dealt table gives a seat (table cards captured, a turn event counted), checked once the table is dealt.",
+        ),
+        choice(
+            "deal_checks",
+            &["first", "every"],
+            "Matching games: the dealt combinations (`[[flow.instant_win]]` with `ends = false`) are checked on the first deal of a hand (`first`, the default) or on every deal, the refills of `refill` too (`every`).",
         ),
         key(
             "table_count",

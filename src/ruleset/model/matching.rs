@@ -56,6 +56,13 @@ pub struct MatchingFlow {
     pub both_instant: BothInstant,
     /// Redeal conditions checked on the table after the deal.
     pub redeals: Vec<DealCheck>,
+    /// What a dealt table gives a seat (`[[flow.deal_bonus]]`), in ruleset order: table cards
+    /// captured, a turn event counted.
+    pub deal_bonuses: Vec<DealBonus>,
+    /// `[flow] deal_checks = "every"`: the dealt combinations (`dealt_yaku`) are checked on
+    /// the hands of every deal of a hand, the refills too (`"first"`, the default: the first
+    /// deal's alone).
+    pub checks_every_deal: bool,
     /// Counted on the table at the deal and given to the scoring script as `table_count`.
     pub table_count: Option<Program>,
     /// `table_count` as written, for rule sheets.
@@ -143,6 +150,35 @@ pub struct MatchingFlow {
     /// A play from the hand is any card of it, unless a seat has free draws: no declaration
     /// is offered before a play and no build binds its owner (the uniform move's fast path).
     pub plain_plays: bool,
+}
+
+/// What a dealt table gives a seat (`[[flow.deal_bonus]]`): checked once the table is dealt
+/// (after the redeals and the table count), it captures table cards for the seat and counts a
+/// turn event for it, as Cirulla's dealer takes a table dealt to 15 as a sweep or a Matgo
+/// dealer takes a dealt four of a month.
+#[derive(Clone, Debug)]
+pub struct DealBonus {
+    /// Its id, name, description and `when` (read on the dealt table).
+    pub check: DealCheck,
+    /// The table cards the seat captures, read on the dealt table (`take`); none without it.
+    pub take: Option<Program>,
+    /// `take` as written, for rule sheets.
+    pub take_source: Option<String>,
+    /// Who receives it.
+    pub to: DealSeat,
+    /// The turn event counted for the seat (by index in `turn_events`), and how many times.
+    pub event: Option<(usize, u16)>,
+}
+
+/// The seat a [`DealBonus`] goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealSeat {
+    /// The dealer (the default).
+    Dealer,
+    /// The seat that plays first.
+    FirstPlayer,
+    /// The seat whose dealt hand holds the card (none, when no hand holds it).
+    Holder(crate::deck::CardId),
 }
 
 /// One way a card captures (`[[flow.capture]]`).

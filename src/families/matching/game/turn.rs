@@ -779,6 +779,9 @@ impl MatchingGame {
             }
             dealt += k;
         }
+        if self.flow.checks_every_deal {
+            self.find_refilled_combinations();
+        }
         true
     }
 
