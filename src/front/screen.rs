@@ -892,21 +892,25 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
                 ..
             } => {
                 let set: CardSet = cards.iter().copied().collect();
-                let taken = if set.is_empty() {
-                    String::new()
-                } else {
-                    format!(", taking {}", style.names(deck, set))
-                };
                 let times = if *times > 1 {
                     format!(" x{times}")
                 } else {
                     String::new()
                 };
-                let _ = writeln!(
-                    out,
-                    "{}: {name}{times} at the deal{taken}",
-                    style.who(*player)
-                );
+                let _ = if set.is_empty() {
+                    writeln!(
+                        out,
+                        "{}: {name}{times} (the dealt table)",
+                        style.who(*player)
+                    )
+                } else {
+                    writeln!(
+                        out,
+                        "{} {} from the dealt table: {name}{times}",
+                        style.says(*player, "take"),
+                        style.names(deck, set)
+                    )
+                };
             }
             Event::TableTaken { player, cards } => {
                 let set: CardSet = cards.iter().copied().collect();

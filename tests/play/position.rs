@@ -266,3 +266,81 @@ fn a_capture_goes_on_up_an_unbroken_run() {
     );
     assert!(out.contains("table (1): cups-king"), "{out}");
 }
+
+/// A table dealt to 15 goes to the dealer as a sweep (`[[flow.deal_bonus]]`), before anyone
+/// plays; the rule sheet says so.
+#[test]
+fn a_table_dealt_to_the_target_is_the_dealers_sweep() {
+    let dir = TempDir::new("position-deal-sweep");
+    let ruleset = format!(
+        "{}/tests/rulesets/deal-sweep.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/deal-sweep.toml")
+        .replace("../rulesets/deal-sweep.toml", &ruleset);
+    let file = dir.write("deal-sweep.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("captured 1 (4): coins-ace cups-2 swords-5 batons-7"),
+        "{out}"
+    );
+    assert!(
+        out.contains("seat 1: no yaku; 1 point if scored now (Scopa +1: 1)"),
+        "{out}"
+    );
+    assert!(out.contains("Low hand (dealt) +3"), "{out}");
+    let sheet = Yaku::new(["rules", &ruleset]).expect(0).stdout;
+    assert!(
+        sheet.contains("Sweep at the deal: when the table is dealt cards adding up to 15, the"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("Dealt combinations count on every deal"),
+        "{sheet}"
+    );
+}
+
+/// Dealt combinations are checked on every deal of the hand (`deal_checks = "every"`): the
+/// refill deals seat 0 a second Low hand, 3 more points.
+#[test]
+fn a_refilled_hand_is_checked_as_the_first() {
+    let dir = TempDir::new("position-deal-refill");
+    let ruleset = format!(
+        "{}/tests/rulesets/deal-sweep.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/deal-refill.toml")
+        .replace("../rulesets/deal-sweep.toml", &ruleset);
+    let file = dir.write("deal-refill.toml", &text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("hand 0 (3): coins-2 cups-3 batons-ace"),
+        "{out}"
+    );
+    assert!(
+        out.contains("6 points if scored now (Low hand (dealt) +3: 3, Low hand (dealt) +3: 6)"),
+        "{out}"
+    );
+    // The first deal alone: one Low hand.
+    let first = dir.write(
+        "first.toml",
+        format!(
+            "[ruleset]\nid = \"first\"\nextends = \"{ruleset}\"\nname = \"First deal (test)\"\n\n[flow]\ndeal_checks = \"first\"\n"
+        ),
+    );
+    let file = dir.write(
+        "deal-refill-first.toml",
+        text.replace(&ruleset, first.to_str().unwrap()),
+    );
+    let once = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        once.contains("3 points if scored now (Low hand (dealt) +3: 3)"),
+        "{once}"
+    );
+}

@@ -73,6 +73,8 @@ fn effect(
         errors,
     );
     let holder = r.string("holder", errors);
+    let times = r.int("times", errors);
+    let event = r.string("event", errors);
     let to = match (to, &holder) {
         (Some(2), Some(h)) => match deck.card_by_id(h.text) {
             Some(card) => DealSeat::Holder(card),
@@ -105,7 +107,7 @@ fn effect(
         (Some(1), None) => DealSeat::FirstPlayer,
         _ => DealSeat::Dealer,
     };
-    let times = match r.int("times", errors) {
+    let times = match times {
         Some((n, _)) if (1..=MAX_TIMES).contains(&n) => Some(n as u16),
         Some((n, at)) => {
             errors.push(Diagnostic::error(
@@ -116,7 +118,7 @@ fn effect(
         }
         None => None,
     };
-    let event = match r.string("event", errors) {
+    let event = match event {
         Some(e) => match turn_events.iter().position(|t| t.id == e.text) {
             Some(i) => Some((i, times.unwrap_or(1))),
             None => {

@@ -566,10 +566,11 @@ pub(super) fn flow(
         ));
     }
     if checks_every_deal && !refill {
+        let at = t.get("deal_checks").map_or(loc, |i| &i.loc);
         errors.push(
             Diagnostic::error(
                 "`deal_checks = \"every\"` needs `refill = true`: without it a hand has one deal",
-                loc.clone(),
+                at.clone(),
             )
             .with_help(Some("add `refill = true`, or remove `deal_checks`".into())),
         );

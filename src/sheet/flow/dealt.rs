@@ -5,8 +5,8 @@ use super::*;
 use crate::ruleset::{DealBonus, DealSeat};
 
 /// A deal bonus as a rule: the table it needs, who receives it, the cards taken and the event
-/// counted ("Sweep at the deal: when the table is dealt with values adding up to 15, the
-/// dealer takes the table's cards and scores a Scopa.").
+/// counted ("Sweep at the deal: when the table is dealt cards adding up to 15, the dealer takes the
+/// table's cards and scores a Scopa.").
 pub(super) fn deal_bonus_rule(
     bonus: &DealBonus,
     flow: &MatchingFlow,
@@ -29,10 +29,10 @@ pub(super) fn deal_bonus_rule(
     });
     let event = bonus.event.map(|(e, times)| {
         let name = &flow.turn_events[e].name;
-        if times == 1 {
-            format!("scores a {name}")
-        } else {
-            format!("scores {} {name}", number_word(i64::from(times)))
+        match times {
+            1 => format!("scores a {name}"),
+            2 => format!("scores a {name} twice"),
+            n => format!("scores a {name} {} times", number_word(i64::from(n))),
         }
     });
     let does = join_and(&take.into_iter().chain(event).collect::<Vec<_>>());
