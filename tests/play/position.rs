@@ -344,3 +344,33 @@ fn a_refilled_hand_is_checked_as_the_first() {
         "{once}"
     );
 }
+
+/// A four of a month dealt to the table goes to the dealer (`take = "in_suits_with(4)"`); the
+/// rest of the table stays.
+#[test]
+fn a_dealt_four_of_a_month_goes_to_the_dealer() {
+    let dir = TempDir::new("position-deal-four");
+    let ruleset = format!(
+        "{}/tests/rulesets/deal-four.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text =
+        include_str!("../positions/deal-four.toml").replace("../rulesets/deal-four.toml", &ruleset);
+    let file = dir.write("deal-four.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("captured 1 (4): pine-crane pine-ribbon pine-1 pine-2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("table (4): plum-1 cherry-curtain iris-bridge rain-man"),
+        "{out}"
+    );
+    let sheet = Yaku::new(["rules", &ruleset]).expect(0).stdout;
+    assert!(
+        sheet.contains("the table's cards of each month held four or more times"),
+        "{sheet}"
+    );
+}

@@ -13,6 +13,8 @@ use crate::ruleset::{self, Ruleset};
 use std::sync::Arc;
 
 const SWEEP: &str = "tests/rulesets/deal-sweep.toml";
+/// Matgo where the dealer takes a four of a month dealt to the table.
+const FOUR: &str = "tests/rulesets/deal-four.toml";
 
 fn load(path: &str) -> Arc<Ruleset> {
     let loaded = ruleset::load(path);
@@ -208,6 +210,39 @@ fn the_holder_of_a_card_or_the_first_player_receives_it() {
     );
 }
 
+#[test]
+fn a_dealt_four_of_a_month_goes_to_the_dealer() {
+    // The four Pines dealt to the table with four other cards: the dealer takes the Pines
+    // (`take = "in_suits_with(4)"`), the rest stays.
+    let r = load(FOUR);
+    let mut game = dealt(
+        &r,
+        "clover-1 clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-1 maple-2 paulownia-1 paulownia-2",
+        "plum-bird plum-ribbon cherry-1 cherry-2 wisteria-1 wisteria-2 iris-1 iris-2 peony-1 peony-2",
+        "pine-crane pine-ribbon pine-1 pine-2 plum-1 cherry-curtain iris-bridge rain-man",
+        "",
+    );
+    assert_eq!(
+        game.captured(0),
+        set(&r, "pine-crane pine-ribbon pine-1 pine-2")
+    );
+    assert_eq!(
+        game.table(),
+        set(&r, "plum-1 cherry-curtain iris-bridge rain-man")
+    );
+    insta::assert_snapshot!(story(&mut game), @"seat 0 four-dealt: takes pine-crane pine-ribbon pine-1 pine-2 (no event x0)");
+    // Three Pines and three Plums: no four, nothing taken.
+    let game = dealt(
+        &r,
+        "clover-1 clover-2 pampas-1 pampas-2 chrysanthemum-1 chrysanthemum-2 maple-1 maple-2 paulownia-1 paulownia-2",
+        "pine-2 plum-2 cherry-1 cherry-2 wisteria-1 wisteria-2 iris-1 iris-2 peony-1 peony-2",
+        "pine-crane pine-ribbon pine-1 plum-bird plum-ribbon plum-1 iris-bridge rain-man",
+        "",
+    );
+    assert_eq!(game.captured(0), CardSet::EMPTY);
+    assert_eq!(game.table().len(), 8);
+}
+
 /// The dealt combinations seat 1 (the first to play) holds after the six plays that empty the
 /// hands of the refill example, and what was announced.
 fn refilled(r: &Arc<Ruleset>) -> (u16, String) {
@@ -320,13 +355,13 @@ fn hands_keep_every_card(r: &Arc<Ruleset>, seeds: std::ops::Range<u64>) -> usize
             .collect();
         play_out(&mut game, &mut agents, &mut agent_rng(seed)).unwrap();
         assert!(game.is_over(), "seed {seed}");
-        let (a, b, t) = (game.captured(0), game.captured(1), game.table());
-        assert_eq!(a | b | t, r.deck.all(), "seed {seed}");
-        assert_eq!(
-            a.len() + b.len() + t.len(),
-            r.deck.cards.len() as u32,
-            "seed {seed}"
-        );
+        // Every zone together (the piles, the table, and what a hand stopped early left in the
+        // hands and the stock): each card once.
+        let zones = game.zones();
+        let all = zones.iter().fold(CardSet::EMPTY, |u, (_, c)| u | *c);
+        let count: u32 = zones.iter().map(|(_, c)| c.len()).sum();
+        assert_eq!(all, r.deck.all(), "seed {seed}");
+        assert_eq!(count, r.deck.cards.len() as u32, "seed {seed}");
         given += game
             .drain_events()
             .iter()
@@ -346,6 +381,7 @@ fn often() -> Arc<Ruleset> {
 #[test]
 fn random_hands_keep_every_card() {
     hands_keep_every_card(&load(SWEEP), 0..40);
+    hands_keep_every_card(&load(FOUR), 0..40);
     let given = hands_keep_every_card(&often(), 0..40);
     assert!(given > 10, "{given} deal bonuses in 40 hands");
 }

@@ -23,8 +23,8 @@ pub(super) fn deal_bonus_rule(
         if source.trim() == "pile" {
             format!("takes the table's {card}s")
         } else {
-            let words = in_words(source, lex).replace(&lex.pile_words, "the table");
-            format!("takes the table's {card}s of {words}")
+            let words = in_words(source, lex).replace(&lex.pile_words, &format!("{card}s"));
+            format!("takes the table's {words}")
         }
     });
     let event = bonus.event.map(|(e, times)| {
