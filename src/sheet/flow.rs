@@ -17,7 +17,7 @@ use crate::ruleset::{
     TurnEvent, TurnPattern,
 };
 use bank::{arrange_rules, bank_words};
-use dealt::{deal_bonus_rule, every_deal_rule};
+use dealt::{deal_bonus_rule, every_deal_rule, leftover_rule};
 use events::turn_event_rule;
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -338,6 +338,9 @@ fn matching(
         if flow.checks_every_deal && !flow.dealt_yaku.is_empty() {
             turn.push(every_deal_rule(card));
         }
+    }
+    for rule in &flow.leftover_rules {
+        turn.push(leftover_rule(rule, deck, lex));
     }
     if flow.leftover == Leftover::LastCapturer {
         turn.push(Rule::plain(format!(

@@ -374,3 +374,33 @@ fn a_dealt_four_of_a_month_goes_to_the_dealer() {
         "{sheet}"
     );
 }
+
+/// The coins left on the table at the hand's end go to the seat that took the Seven of Coins
+/// (`[[flow.leftover_to]]`), the rest to the last capturer; the rule sheet says so.
+#[test]
+fn leftover_coins_go_to_the_settebellos_taker() {
+    let dir = TempDir::new("position-leftover-to");
+    let ruleset = format!(
+        "{}/tests/rulesets/leftover-to.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/leftover-to.toml")
+        .replace("../rulesets/leftover-to.toml", &ruleset);
+    let file = dir.write("leftover-to.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("seat 0 takes the table's last cards: Ace of Coins, Two of Coins\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("seat 1 takes the table's last cards: Knight of Cups, Jack of Batons\n"),
+        "{out}"
+    );
+    let sheet = Yaku::new(["rules", &ruleset]).expect(0).stdout;
+    assert!(
+        sheet.contains("the player who took the Seven of Coins"),
+        "{sheet}"
+    );
+}

@@ -1143,6 +1143,9 @@ impl MatchingGame {
     #[cold]
     #[inline(never)]
     fn hands_ran_out(&mut self) {
+        if !self.flow.leftover_rules.is_empty() {
+            self.leftovers_by_rule();
+        }
         self.leftover_to_last_capturer();
         match self.flow.exhausted {
             Exhausted::Draw => self.end_hand(None, ends::EXHAUSTED, Ok(Settled::Points([0, 0]))),

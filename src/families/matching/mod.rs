@@ -78,6 +78,8 @@ mod hachihachi_tests;
 #[cfg(test)]
 mod house_tests;
 #[cfg(test)]
+mod leftover_tests;
+#[cfg(test)]
 mod scopa_tests;
 #[cfg(test)]
 mod scoring_tests;

@@ -595,6 +595,8 @@ pub(super) fn flow(
         errors,
     )
     .unwrap_or(Leftover::Stay);
+    let leftover_rules =
+        leftovers::leftover_rules(r.tables("leftover_to", errors), deck, names, errors);
     let target_ties_play_on = choice(
         &mut r,
         "target_tie",
@@ -669,6 +671,7 @@ pub(super) fn flow(
         refill,
         first_player,
         leftover,
+        leftover_rules,
         target_ties_play_on,
         classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
         plain_plays,

@@ -15,6 +15,7 @@
 mod banker;
 mod climbing;
 mod deal_bonus;
+mod leftovers;
 mod matching;
 mod trick_order;
 mod tricks;

@@ -123,8 +123,10 @@ use KeyType::*;
 
 mod deals;
 mod files;
+mod leftovers;
 pub use deals::*;
 pub use files::*;
+pub use leftovers::*;
 
 // Keys many tables share, written once.
 /// An entry's id.
@@ -1083,6 +1085,11 @@ pub static FLOW: TableDef = table(
             "leftover",
             &["stay", "last_capturer"],
             "Matching games: where the table's cards go when the hands are played out.",
+        ),
+        key(
+            "leftover_to",
+            Tables(&LEFTOVER_TO),
+            "Matching games: leftover cards of a set that go to a seat by rule when the hands are played out (the seat that took a card, the last capturer, the dealer), before the rest follow `leftover`.",
         ),
         choice(
             "target_tie",

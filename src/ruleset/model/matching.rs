@@ -141,6 +141,9 @@ pub struct MatchingFlow {
     pub first_player: FirstPlayer,
     /// Where the table's cards go when the hands are played out.
     pub leftover: Leftover,
+    /// `[[flow.leftover_to]]`: leftover cards of a set that go to a seat by rule, in ruleset
+    /// order, before the rest follow `leftover`.
+    pub leftover_rules: Vec<LeftoverRule>,
     /// A game to a target whose leaders are tied goes on until one leads alone.
     pub target_ties_play_on: bool,
     /// The Koi-Koi turn: capture by suit, draw after the hand card, no deal again, the table's
@@ -168,6 +171,29 @@ pub struct DealBonus {
     pub to: DealSeat,
     /// The turn event counted for the seat (by index in `turn_events`), and how many times.
     pub event: Option<(usize, u16)>,
+}
+
+/// Where some of the table's leftover cards go when the hands are played out
+/// (`[[flow.leftover_to]]`), before the rest follow `[flow] leftover`.
+#[derive(Clone, Debug)]
+pub struct LeftoverRule {
+    /// The cards it gives (those of them left on the table).
+    pub cards: CardSet,
+    /// `cards` as written, for rule sheets.
+    pub cards_source: String,
+    /// Who takes them.
+    pub to: LeftoverSeat,
+}
+
+/// The seat a [`LeftoverRule`] gives its cards to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftoverSeat {
+    /// The seat whose captured pile holds the card (none: the cards follow `leftover`).
+    Holder(crate::deck::CardId),
+    /// The seat that captured last (none before a capture).
+    LastCapturer,
+    /// The dealer.
+    Dealer,
 }
 
 /// The seat a [`DealBonus`] goes to.

@@ -1,8 +1,9 @@
-//! The rule sheet's words for what a deal gives (`[[flow.deal_bonus]]`) and for checks on every
-//! deal of a hand: split from `flow` by size.
+//! The rule sheet's words for what a deal gives (`[[flow.deal_bonus]]`), for checks on every
+//! deal of a hand, and for where leftover cards go by rule (`[[flow.leftover_to]]`): split from
+//! `flow` by size.
 
 use super::*;
-use crate::ruleset::{DealBonus, DealSeat};
+use crate::ruleset::{DealBonus, DealSeat, LeftoverRule, LeftoverSeat};
 
 /// A deal bonus as a rule: the table it needs, who receives it, the cards taken and the event
 /// counted ("Sweep at the deal: when the table is dealt cards adding up to 15, the dealer takes the
@@ -46,5 +47,23 @@ pub(super) fn every_deal_rule(card: &str) -> Rule {
     Rule::plain(format!(
         "Dealt combinations count on every deal: each time the hands are dealt {card}s again, \
          each hand is checked as at the first deal."
+    ))
+}
+
+/// A leftover rule in words: "When the hands are played out, the Rain cards left on the table go
+/// to the player who took the Lightning."
+pub(super) fn leftover_rule(rule: &LeftoverRule, deck: &Deck, lex: &Lexicon) -> Rule {
+    let which = in_words(&rule.cards_source, lex);
+    let who = match rule.to {
+        LeftoverSeat::Holder(c) => format!("the player who took the {}", deck.card(c).name),
+        LeftoverSeat::LastCapturer => "the last player who captured".to_string(),
+        LeftoverSeat::Dealer => "the dealer".to_string(),
+    };
+    let rest = match rule.to {
+        LeftoverSeat::Holder(_) => " (when nobody took it, they go as the other cards do)",
+        _ => "",
+    };
+    Rule::plain(format!(
+        "When the hands are played out, the {which} left on the table go first to {who}{rest}."
     ))
 }
