@@ -290,6 +290,8 @@ pub(super) fn deal_checks(
 
 /// The deal checks of `tables`, each with what `more` reads of its own keys (a deal bonus's
 /// effect), defined by `def`: a check is kept when both its common keys and `more` read.
+/// `with_points` reads an instant win's `points` and `ends`, `redeal` a redeal's `on`; with
+/// neither (a deal bonus), the check reads the dealt table and takes none of them.
 pub(super) fn deal_checks_with<X>(
     tables: Vec<(&Table, &Loc)>,
     (what, def): (&str, &'static keys::TableDef),
