@@ -198,6 +198,23 @@ pub enum Event {
         /// The value declared.
         value: u8,
     },
+    /// What a dealt table gave a seat (a `[[flow.deal_bonus]]`): table cards captured at the
+    /// deal, a turn event counted.
+    DealBonus {
+        /// Who received it.
+        player: Seat,
+        /// The deal bonus's id.
+        id: String,
+        /// Its display name.
+        name: String,
+        /// The table cards captured (none when it only counts an event).
+        cards: Vec<CardId>,
+        /// The turn event counted (its id).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        turn_event: Option<String>,
+        /// How many times the event counted (0 without one).
+        times: u16,
+    },
     /// The table's last cards, taken by the seat that captured last when the hands are
     /// played out.
     TableTaken {

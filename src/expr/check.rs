@@ -67,6 +67,10 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
         "suits_with(N): how many suits the pile holds N or more cards of",
     ),
     (
+        "in_suits_with",
+        "in_suits_with(N): the pile's cards of the suits it holds N or more cards of (`take = \"in_suits_with(4)\"`: a dealt four of a month)",
+    ),
+    (
         "alike",
         "alike(ATTRIBUTE, N): how many values of a card attribute the pile holds N or more cards of (`alike(rank, 3) >= 1`: three cards of one rank)",
     ),
@@ -500,7 +504,7 @@ impl Checker<'_> {
             return None;
         }
         let want = match canonical {
-            "suit" | "suits_with" | "min" | "max" => Type::Int,
+            "suit" | "suits_with" | "in_suits_with" | "min" | "max" => Type::Int,
             _ => Type::Set,
         };
         let mut nodes = Vec::with_capacity(args.len());
@@ -538,6 +542,7 @@ impl Checker<'_> {
             }
             "suit" => (Node::Suit(suits(), one()), Type::Set),
             "suits_with" => (Node::SuitsWith(suits(), one()), Type::Int),
+            "in_suits_with" => (Node::InSuitsWith(suits(), one()), Type::Set),
             "min" => (Node::Min(Box::new([*one(), *one()])), Type::Int),
             "max" => (Node::Max(Box::new([*one(), *one()])), Type::Int),
             other => unreachable!("FUNCTIONS lists `{other}` but the checker does not"),

@@ -491,6 +491,8 @@ pub(super) enum Node {
     Any(Box<Node>),
     Suit(Box<[CardSet]>, Box<Node>),
     SuitsWith(Box<[CardSet]>, Box<Node>),
+    /// The pile's cards of the suits it holds n or more cards of.
+    InSuitsWith(Box<[CardSet]>, Box<Node>),
     Sum(Box<[i64]>, Box<Node>),
     /// The highest attribute value among the pile's cards of the set (0 when it holds none).
     Best(Box<[i64]>, Box<Node>),
@@ -544,7 +546,8 @@ impl Node {
             | Node::Any(_)
             | Node::Sum(..)
             | Node::Best(..)
-            | Node::SuitsWith(..) => false,
+            | Node::SuitsWith(..)
+            | Node::InSuitsWith(..) => false,
             Node::Size(a) | Node::Not(a) | Node::Neg(a) | Node::Suit(_, a) => a.is_const(),
             Node::Min(p)
             | Node::Max(p)
@@ -577,7 +580,7 @@ impl Node {
             Node::Count(s) | Node::All(s) | Node::Any(s) | Node::Sum(_, s) | Node::Best(_, s) => {
                 s.reads() | s.bound()
             }
-            Node::SuitsWith(suits, n) => {
+            Node::SuitsWith(suits, n) | Node::InSuitsWith(suits, n) => {
                 suits.iter().fold(CardSet::EMPTY, |r, s| r | *s) | n.reads()
             }
             Node::Size(a) | Node::Not(a) | Node::Neg(a) | Node::Suit(_, a) => a.reads(),
@@ -619,6 +622,7 @@ impl Node {
             | Node::Any(a)
             | Node::Suit(_, a)
             | Node::SuitsWith(_, a)
+            | Node::InSuitsWith(_, a)
             | Node::Sum(_, a)
             | Node::Best(_, a)
             | Node::Not(a)
@@ -642,7 +646,9 @@ impl Node {
     fn bound(&self) -> CardSet {
         match self {
             Node::Set(s) => *s,
-            Node::Suit(suits, _) => suits.iter().fold(CardSet::EMPTY, |r, s| r | *s),
+            Node::Suit(suits, _) | Node::InSuitsWith(suits, _) => {
+                suits.iter().fold(CardSet::EMPTY, |r, s| r | *s)
+            }
             Node::Union(p) => p[0].bound() | p[1].bound(),
             Node::Intersection(p) => p[0].bound() & p[1].bound(),
             Node::Difference(p) => p[0].bound(),
@@ -777,6 +783,7 @@ impl Node {
             Node::Set(_)
             | Node::Pile
             | Node::Suit(..)
+            | Node::InSuitsWith(..)
             | Node::Union(_)
             | Node::Difference(_)
             | Node::Intersection(_) => Type::Set,
@@ -896,7 +903,11 @@ impl Node {
             // Not numbers: only the numbers inside them are checked.
             Node::Bool(_) | Node::Set(_) | Node::Pile | Node::AllOf(_) | Node::AnyOf(_) => (0, 0),
             Node::CountCmp(..) => (0, 0),
-            Node::All(a) | Node::Any(a) | Node::Not(a) | Node::Suit(_, a) => {
+            Node::All(a)
+            | Node::Any(a)
+            | Node::Not(a)
+            | Node::Suit(_, a)
+            | Node::InSuitsWith(_, a) => {
                 a.bounds(facts)?;
                 (0, 0)
             }
@@ -1018,6 +1029,15 @@ impl Node {
                 } else {
                     suits.get(n as usize - 1).copied().unwrap_or_default()
                 }
+            }
+            Node::InSuitsWith(suits, n) => {
+                let pile = cx.pile;
+                let n = n.int(cx);
+                suits
+                    .iter()
+                    .map(|s| *s & pile)
+                    .filter(|held| i64::from(held.len()) >= n)
+                    .fold(CardSet::EMPTY, |r, held| r | held)
             }
             Node::Union(p) => p[0].set(cx) | p[1].set(cx),
             Node::Difference(p) => p[0].set(cx) - p[1].set(cx),

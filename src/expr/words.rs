@@ -376,6 +376,7 @@ impl Describer<'_> {
                 self.lex.suit_word,
                 self.count_word(n)?
             )),
+            ("in_suits_with", [n]) => self.in_suits_with(n),
             ("alike", [attr, n]) => Some(format!(
                 "the number of {}s with {} or more {card}s",
                 name_of(attr)?,
@@ -529,6 +530,16 @@ impl Describer<'_> {
         })
     }
 
+    /// `in_suits_with(n)`: "cards of each month held four or more times".
+    fn in_suits_with(&self, n: &Expr) -> Option<String> {
+        Some(format!(
+            "{}s of each {} held {} or more times",
+            self.lex.card_word,
+            self.lex.suit_word,
+            self.count_word(n)?
+        ))
+    }
+
     /// A set in words: a plural noun, or a card's name.
     fn set(&self, e: &Expr) -> Option<String> {
         match &e.kind {
@@ -543,6 +554,9 @@ impl Describer<'_> {
                     ExprKind::Name(r) if r == "round" => format!("{card}s of the round's {suit}"),
                     _ => format!("{card}s of {suit} {}", self.number(&args[0])?),
                 })
+            }
+            ExprKind::Call { name, args, .. } if name == "in_suits_with" && args.len() == 1 => {
+                self.in_suits_with(&args[0])
             }
             ExprKind::Binary(BinaryOp::Add, a, b) => {
                 Some(format!("{} and {}", self.set(a)?, self.set(b)?))
@@ -602,7 +616,9 @@ impl Describer<'_> {
     fn is_set(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Name(n) => n == "pile" || self.lex.set(n).is_some(),
-            ExprKind::Call { name, .. } => name == "month" || name == "suit",
+            ExprKind::Call { name, .. } => {
+                name == "month" || name == "suit" || name == "in_suits_with"
+            }
             ExprKind::Binary(BinaryOp::Inter, ..) => true,
             ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => self.is_set(a),
             _ => false,

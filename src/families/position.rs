@@ -405,6 +405,18 @@ pub fn start(
     }
     if game.history().is_empty() {
         let now = game.zones();
+        // A deal bonus (`[[flow.deal_bonus]]`) captures table cards as the rules deal: the
+        // table written is the table dealt, and its cards a seat took at the deal are kept.
+        let taken_at_deal = if ruleset
+            .matching()
+            .is_some_and(|f| !f.deal_bonuses.is_empty())
+        {
+            now.iter()
+                .filter(|(n, _)| n.starts_with("captured "))
+                .fold(CardSet::EMPTY, |u, (_, c)| u | *c)
+        } else {
+            CardSet::EMPTY
+        };
         for (zone, cards) in &position.deal {
             let name = zone.get_ref().as_str();
             let there = now
@@ -412,6 +424,11 @@ pub fn start(
                 .find(|(n, _)| n == name)
                 .map_or(CardSet::EMPTY, |(_, c)| *c);
             let wanted: CardSet = written[name].iter().copied().collect();
+            let there = if name == "table" {
+                there | taken_at_deal
+            } else {
+                there
+            };
             if !(wanted - there).is_empty() {
                 return Err(PositionError::at(
                     format!(

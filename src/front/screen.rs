@@ -884,6 +884,34 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             Event::TurnEvent { player, name, .. } => {
                 let _ = writeln!(out, "{}: {name}", style.who(*player));
             }
+            Event::DealBonus {
+                player,
+                name,
+                cards,
+                times,
+                ..
+            } => {
+                let set: CardSet = cards.iter().copied().collect();
+                let times = if *times > 1 {
+                    format!(" x{times}")
+                } else {
+                    String::new()
+                };
+                let _ = if set.is_empty() {
+                    writeln!(
+                        out,
+                        "{}: {name}{times} (the dealt table)",
+                        style.who(*player)
+                    )
+                } else {
+                    writeln!(
+                        out,
+                        "{} {} from the dealt table: {name}{times}",
+                        style.says(*player, "take"),
+                        style.names(deck, set)
+                    )
+                };
+            }
             Event::TableTaken { player, cards } => {
                 let set: CardSet = cards.iter().copied().collect();
                 let _ = writeln!(

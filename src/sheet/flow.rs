@@ -3,6 +3,7 @@
 //! function here.
 
 mod bank;
+mod dealt;
 mod events;
 mod turned;
 
@@ -16,6 +17,7 @@ use crate::ruleset::{
     TurnEvent, TurnPattern,
 };
 use bank::{arrange_rules, bank_words};
+use dealt::{deal_bonus_rule, every_deal_rule, leftover_rule};
 use events::turn_event_rule;
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
@@ -303,6 +305,9 @@ fn matching(
             format!("redeal when {place} dealt {when}.")
         }));
     }
+    for bonus in &flow.deal_bonuses {
+        deal.push(deal_bonus_rule(bonus, flow, deck, lex));
+    }
     let suit = &lex.suit_word;
     let draws = stock && flow.draws;
     let mut turn = vec![Rule::plain(if !flow.captures.is_empty() {
@@ -330,6 +335,12 @@ fn matching(
              until it runs out.",
             number_word(flow.hand_size.into())
         )));
+        if flow.checks_every_deal && !flow.dealt_yaku.is_empty() {
+            turn.push(every_deal_rule(card));
+        }
+    }
+    for rule in &flow.leftover_rules {
+        turn.push(leftover_rule(rule, deck, lex));
     }
     if flow.leftover == Leftover::LastCapturer {
         turn.push(Rule::plain(format!(

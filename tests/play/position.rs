@@ -266,3 +266,141 @@ fn a_capture_goes_on_up_an_unbroken_run() {
     );
     assert!(out.contains("table (1): cups-king"), "{out}");
 }
+
+/// A table dealt to 15 goes to the dealer as a sweep (`[[flow.deal_bonus]]`), before anyone
+/// plays; the rule sheet says so.
+#[test]
+fn a_table_dealt_to_the_target_is_the_dealers_sweep() {
+    let dir = TempDir::new("position-deal-sweep");
+    let ruleset = format!(
+        "{}/tests/rulesets/deal-sweep.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/deal-sweep.toml")
+        .replace("../rulesets/deal-sweep.toml", &ruleset);
+    let file = dir.write("deal-sweep.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("captured 1 (4): coins-ace cups-2 swords-5 batons-7"),
+        "{out}"
+    );
+    assert!(
+        out.contains("seat 1: no yaku; 1 point if scored now (Scopa +1: 1)"),
+        "{out}"
+    );
+    assert!(out.contains("Low hand (dealt) +3"), "{out}");
+    let sheet = Yaku::new(["rules", &ruleset]).expect(0).stdout;
+    assert!(
+        sheet.contains("Sweep at the deal: when the table is dealt cards adding up to 15, the"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("Dealt combinations count on every deal"),
+        "{sheet}"
+    );
+}
+
+/// Dealt combinations are checked on every deal of the hand (`deal_checks = "every"`): the
+/// refill deals seat 0 a second Low hand, 3 more points.
+#[test]
+fn a_refilled_hand_is_checked_as_the_first() {
+    let dir = TempDir::new("position-deal-refill");
+    let ruleset = format!(
+        "{}/tests/rulesets/deal-sweep.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/deal-refill.toml")
+        .replace("../rulesets/deal-sweep.toml", &ruleset);
+    let file = dir.write("deal-refill.toml", &text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("hand 0 (3): coins-2 cups-3 batons-ace"),
+        "{out}"
+    );
+    assert!(
+        out.contains("6 points if scored now (Low hand (dealt) +3: 3, Low hand (dealt) +3: 6)"),
+        "{out}"
+    );
+    // The first deal alone: one Low hand.
+    let first = dir.write(
+        "first.toml",
+        format!(
+            "[ruleset]\nid = \"first\"\nextends = \"{ruleset}\"\nname = \"First deal (test)\"\n\n[flow]\ndeal_checks = \"first\"\n"
+        ),
+    );
+    let file = dir.write(
+        "deal-refill-first.toml",
+        text.replace(&ruleset, first.to_str().unwrap()),
+    );
+    let once = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        once.contains("3 points if scored now (Low hand (dealt) +3: 3)"),
+        "{once}"
+    );
+}
+
+/// A four of a month dealt to the table goes to the dealer (`take = "in_suits_with(4)"`); the
+/// rest of the table stays.
+#[test]
+fn a_dealt_four_of_a_month_goes_to_the_dealer() {
+    let dir = TempDir::new("position-deal-four");
+    let ruleset = format!(
+        "{}/tests/rulesets/deal-four.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text =
+        include_str!("../positions/deal-four.toml").replace("../rulesets/deal-four.toml", &ruleset);
+    let file = dir.write("deal-four.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("captured 1 (4): pine-crane pine-ribbon pine-1 pine-2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("table (4): plum-1 cherry-curtain iris-bridge rain-man"),
+        "{out}"
+    );
+    let sheet = Yaku::new(["rules", &ruleset]).expect(0).stdout;
+    assert!(
+        sheet.contains("the table's cards of each month held four or more times"),
+        "{sheet}"
+    );
+}
+
+/// The coins left on the table at the hand's end go to the seat that took the Seven of Coins
+/// (`[[flow.leftover_to]]`), the rest to the last capturer; the rule sheet says so.
+#[test]
+fn leftover_coins_go_to_the_settebellos_taker() {
+    let dir = TempDir::new("position-leftover-to");
+    let ruleset = format!(
+        "{}/tests/rulesets/leftover-to.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/leftover-to.toml")
+        .replace("../rulesets/leftover-to.toml", &ruleset);
+    let file = dir.write("leftover-to.toml", text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("seat 0 takes the table's last cards: Ace of Coins, Two of Coins\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("seat 1 takes the table's last cards: Knight of Cups, Jack of Batons\n"),
+        "{out}"
+    );
+    let sheet = Yaku::new(["rules", &ruleset]).expect(0).stdout;
+    assert!(
+        sheet.contains("the player who took the Seven of Coins"),
+        "{sheet}"
+    );
+}

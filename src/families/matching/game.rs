@@ -25,6 +25,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
 mod actions;
+mod dealt;
 mod turn;
 
 /// Redeals tried before a dealt table is accepted as it is.
@@ -124,7 +125,17 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<MatchingGam
     };
     let dealer = options.first_dealer.map_or(dealer, |d| d.min(seats - 1));
     let deck_size = ruleset.deck.cards.len();
-    let marks = Marks::new(seats, ruleset.declarations.len(), flow.turn_events.len());
+    let again = if flow.checks_every_deal {
+        flow.dealt_yaku.len()
+    } else {
+        0
+    };
+    let marks = Marks::new(
+        seats,
+        ruleset.declarations.len(),
+        flow.turn_events.len(),
+        again,
+    );
     let carried = options
         .carried
         .unwrap_or_else(|| Carried::new(&ruleset.carry, seats));
@@ -556,9 +567,9 @@ impl MatchingGame {
                         .collect();
                 }
                 seat.team = self.flow.teams.any().then(|| self.flow.teams.team_of(s));
-                if let Some(check) = self.flow.dealt_yaku.get(usize::from(self.marks.dealt[s])) {
-                    seat.dealt = vec![check.id.clone()];
-                }
+                self.dealt_combinations(s, &mut |i| {
+                    seat.dealt.push(self.flow.dealt_yaku[i].id.clone());
+                });
                 seat
             })
             .collect();
@@ -804,6 +815,11 @@ impl MatchingGame {
         // Counted at the deal, before any declaration after it (the classic hand swap shows the
         // multipliers this table brings); nothing after the deal changes the table.
         self.count_table();
+        // What the dealt table gives a seat, once it is counted (a carried value or the table
+        // count reads the table as dealt).
+        if !self.flow.deal_bonuses.is_empty() {
+            self.give_deal_bonuses();
+        }
         if let Some(d) = &self.flow.drop_out
             && self.seats > d.players as usize
         {
@@ -1127,6 +1143,9 @@ impl MatchingGame {
     #[cold]
     #[inline(never)]
     fn hands_ran_out(&mut self) {
+        if !self.flow.leftover_rules.is_empty() {
+            self.leftovers_by_rule();
+        }
         self.leftover_to_last_capturer();
         match self.flow.exhausted {
             Exhausted::Draw => self.end_hand(None, ends::EXHAUSTED, Ok(Settled::Points([0, 0]))),
@@ -1686,10 +1705,7 @@ impl yaku::OwnSides for SeatSides<'_> {
     }
     fn dealt(&self, i: usize, each: &mut dyn FnMut(usize)) {
         for s in self.members(i) {
-            let d = self.game.marks.dealt[s];
-            if d != NO_STACK {
-                each(usize::from(d));
-            }
+            self.game.dealt_combinations(s, each);
         }
     }
 }

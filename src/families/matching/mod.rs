@@ -70,11 +70,15 @@ mod build_tests;
 #[cfg(test)]
 mod capture_tests;
 #[cfg(test)]
+mod deal_tests;
+#[cfg(test)]
 mod gostop_tests;
 #[cfg(test)]
 mod hachihachi_tests;
 #[cfg(test)]
 mod house_tests;
+#[cfg(test)]
+mod leftover_tests;
 #[cfg(test)]
 mod scopa_tests;
 #[cfg(test)]

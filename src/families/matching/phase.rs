@@ -39,6 +39,9 @@ pub struct Marks {
     /// The combination each seat's dealt hand holds (`[flow]`'s `dealt_yaku`, by index), or
     /// [`NO_STACK`].
     pub dealt: PerSeat<u8>,
+    /// `[flow] deal_checks = "every"`: how many refills dealt each seat each combination,
+    /// `dealt_again[seat * dealt_yaku + i]` (empty when only the first deal is checked).
+    pub dealt_again: Vec<u16>,
     /// The card the last turn's player laid on the table from the hand, still there, when a
     /// turn event watches for its capture (`last_laid_taken`).
     pub laid_before: Option<CardId>,
@@ -68,6 +71,7 @@ impl Clone for Marks {
         Marks {
             declared: self.declared.clone(),
             fired: self.fired.clone(),
+            dealt_again: self.dealt_again.clone(),
             ..*self
         }
     }
@@ -89,6 +93,7 @@ impl Clone for Marks {
             turn,
             last_capturer,
             dealt,
+            dealt_again,
             laid_before,
             out,
             dropped,
@@ -107,6 +112,7 @@ impl Clone for Marks {
         *turn = other.turn;
         *last_capturer = other.last_capturer;
         *dealt = other.dealt;
+        dealt_again.clone_from(&other.dealt_again);
         *laid_before = other.laid_before;
         *out = other.out;
         *dropped = other.dropped;
@@ -117,7 +123,7 @@ impl Clone for Marks {
 /// No seat's marks: storage for [`Clone::clone_from`] to fill.
 impl Default for Marks {
     fn default() -> Marks {
-        Marks::new(0, 0, 0)
+        Marks::new(0, 0, 0, 0)
     }
 }
 
@@ -128,7 +134,9 @@ fn zeroed(n: usize) -> Vec<u16> {
 }
 
 impl Marks {
-    pub(super) fn new(seats: usize, decls: usize, events: usize) -> Marks {
+    /// Marks for `seats`, counting `decls` declarations, `events` turn events and `again`
+    /// dealt combinations found on refilled hands (0 unless every deal is checked).
+    pub(super) fn new(seats: usize, decls: usize, events: usize, again: usize) -> Marks {
         Marks {
             free_draws: PerSeat::new(seats),
             choices: PerSeat::new(seats),
@@ -143,6 +151,11 @@ impl Marks {
             turn: TurnLog::default(),
             last_capturer: NO_STACK,
             dealt: PerSeat::filled(seats, NO_STACK),
+            dealt_again: if again == 0 {
+                Vec::new()
+            } else {
+                zeroed(seats * again)
+            },
             laid_before: None,
             out: 0,
             dropped: 0,
@@ -164,7 +177,7 @@ impl Marks {
         self.revealed.fill(0);
         self.stack_owner = [NO_STACK; 32];
         // A handful of counters, often none: a `memset` call costs more than the test.
-        for v in [&mut self.declared, &mut self.fired] {
+        for v in [&mut self.declared, &mut self.fired, &mut self.dealt_again] {
             if v.iter().any(|&n| n != 0) {
                 v.fill(0);
             }

@@ -1146,6 +1146,9 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
             Event::TableTaken { player, cards } => {
                 writeln!(out, "seat {player} takes the table [{}]", list(cards))
             }
+            Event::DealBonus {
+                player, id, cards, ..
+            } => writeln!(out, "seat {player} is given {id}: [{}]", list(cards)),
             Event::Played {
                 player,
                 card,

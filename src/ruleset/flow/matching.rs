@@ -439,6 +439,20 @@ pub(super) fn flow(
         .filter_map(|s| constant_set(s, errors))
         .collect();
     let turn_events = turn_events(r.tables("turn_event", errors), vocab, errors);
+    let deal_bonuses = deal_bonus::deal_bonuses(
+        r.tables("deal_bonus", errors),
+        &table_scope,
+        deck,
+        &turn_events,
+        errors,
+    );
+    let checks_every_deal = choice(
+        &mut r,
+        "deal_checks",
+        &[("first", false), ("every", true)],
+        errors,
+    )
+    .unwrap_or(false);
     let turn_events_best = choice(
         &mut r,
         "turn_events_combine",
@@ -551,6 +565,16 @@ pub(super) fn flow(
             loc.clone(),
         ));
     }
+    if checks_every_deal && !refill {
+        let at = t.get("deal_checks").map_or(loc, |i| &i.loc);
+        errors.push(
+            Diagnostic::error(
+                "`deal_checks = \"every\"` needs `refill = true`: without it a hand has one deal",
+                at.clone(),
+            )
+            .with_help(Some("add `refill = true`, or remove `deal_checks`".into())),
+        );
+    }
     let first_player = choice(
         &mut r,
         "first_player",
@@ -571,6 +595,8 @@ pub(super) fn flow(
         errors,
     )
     .unwrap_or(Leftover::Stay);
+    let leftover_rules =
+        leftovers::leftover_rules(r.tables("leftover_to", errors), deck, names, errors);
     let target_ties_play_on = choice(
         &mut r,
         "target_tie",
@@ -619,6 +645,8 @@ pub(super) fn flow(
         instant_wins,
         both_instant,
         redeals,
+        deal_bonuses,
+        checks_every_deal,
         table_count,
         table_count_source: table_count_source.map(|s| s.text.to_string()),
         table_multiplies,
@@ -643,6 +671,7 @@ pub(super) fn flow(
         refill,
         first_player,
         leftover,
+        leftover_rules,
         target_ties_play_on,
         classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
         plain_plays,

@@ -14,6 +14,8 @@
 
 mod banker;
 mod climbing;
+mod deal_bonus;
+mod leftovers;
 mod matching;
 mod trick_order;
 mod tricks;
@@ -274,10 +276,35 @@ pub(super) fn deal_checks(
     names: &Names,
     errors: &mut Vec<Diagnostic>,
 ) -> (Vec<DealCheck>, Vec<Loc>) {
+    let (checks, locs) = deal_checks_with(
+        tables,
+        (what, &keys::DEAL_CHECK),
+        with_points,
+        redeal,
+        names,
+        errors,
+        |_, _, _| Some(()),
+    );
+    (checks.into_iter().map(|(c, ())| c).collect(), locs)
+}
+
+/// The deal checks of `tables`, each with what `more` reads of its own keys (a deal bonus's
+/// effect), defined by `def`: a check is kept when both its common keys and `more` read.
+/// `with_points` reads an instant win's `points` and `ends`, `redeal` a redeal's `on`; with
+/// neither (a deal bonus), the check reads the dealt table and takes none of them.
+pub(super) fn deal_checks_with<X>(
+    tables: Vec<(&Table, &Loc)>,
+    (what, def): (&str, &'static keys::TableDef),
+    with_points: bool,
+    redeal: bool,
+    names: &Names,
+    errors: &mut Vec<Diagnostic>,
+    mut more: impl FnMut(&mut TableReader, &Loc, &mut Vec<Diagnostic>) -> Option<X>,
+) -> (Vec<(DealCheck, X)>, Vec<Loc>) {
     let mut out = Vec::new();
     let mut locs = Vec::new();
     for (t, loc) in tables {
-        let mut r = TableReader::new(t, loc.clone(), what).defined_by(&keys::DEAL_CHECK);
+        let mut r = TableReader::new(t, loc.clone(), what).defined_by(def);
         let id = r.required_string("id", errors);
         let name = r.string("name", errors);
         let description = r.string("description", errors);
@@ -297,6 +324,9 @@ pub(super) fn deal_checks(
                 ("any", DealOn::Any),
             ];
             choice(&mut r, "on", &places, errors).unwrap_or(DealOn::Table)
+        } else if !with_points {
+            // A deal bonus reads the dealt table, and has no `on` or `ends` to read.
+            DealOn::Table
         } else {
             if let Some(on) = r.string("on", errors) {
                 errors.push(
@@ -313,6 +343,8 @@ pub(super) fn deal_checks(
         };
         let ends = if with_points {
             r.boolean("ends", errors).is_none_or(|(b, _)| b)
+        } else if !redeal {
+            true
         } else {
             if let Some((_, l)) = r.boolean("ends", errors) {
                 errors.push(Diagnostic::error(
@@ -322,14 +354,15 @@ pub(super) fn deal_checks(
             }
             true
         };
+        let extra = more(&mut r, loc, errors);
         r.finish(errors);
         let when_source = when.as_ref().map(|w| w.text.to_string());
         let when = when.and_then(|w| compile_expr(&w, Type::Bool, names, errors));
-        if let (Some(id), Some(when), Some(points), Some(when_source)) =
-            (id, when, points, when_source)
+        if let (Some(id), Some(when), Some(points), Some(when_source), Some(extra)) =
+            (id, when, points, when_source, extra)
         {
             locs.push(id.loc.clone());
-            out.push(DealCheck {
+            let check = DealCheck {
                 id: id.text.to_string(),
                 name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
                 description: description.map(|d| d.text.to_string()),
@@ -338,7 +371,8 @@ pub(super) fn deal_checks(
                 points,
                 on,
                 ends,
-            });
+            };
+            out.push((check, extra));
         }
     }
     (out, locs)

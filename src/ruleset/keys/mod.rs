@@ -121,8 +121,12 @@ const fn table(name: &'static str, description: &'static str, keys: &'static [Ke
 
 use KeyType::*;
 
+mod deals;
 mod files;
+mod leftovers;
+pub use deals::*;
 pub use files::*;
+pub use leftovers::*;
 
 // Keys many tables share, written once.
 /// An entry's id.
@@ -991,6 +995,16 @@ pub static FLOW: TableDef = table(
             "Redeals checked on the dealt table (or the hands, with `on`).",
         ),
         key(
+            "deal_bonus",
+            Tables(&DEAL_BONUS),
+            "Matching games: what a dealt table gives a seat (table cards captured, a turn event counted), checked once the table is dealt.",
+        ),
+        choice(
+            "deal_checks",
+            &["first", "every"],
+            "Matching games: the dealt combinations (`[[flow.instant_win]]` with `ends = false`) are checked on the first deal of a hand (`first`, the default) or on every deal, the refills of `refill` too (`every`).",
+        ),
+        key(
             "table_count",
             Expr,
             "Counted on the table at the deal and given to the scoring script.",
@@ -1089,6 +1103,11 @@ pub static FLOW: TableDef = table(
             "leftover",
             &["stay", "last_capturer"],
             "Matching games: where the table's cards go when the hands are played out.",
+        ),
+        key(
+            "leftover_to",
+            Tables(&LEFTOVER_TO),
+            "Matching games: leftover cards of a set that go to a seat by rule when the hands are played out (the seat that took a card, the last capturer, the dealer), before the rest follow `leftover`.",
         ),
         choice(
             "target_tie",

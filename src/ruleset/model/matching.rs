@@ -56,6 +56,13 @@ pub struct MatchingFlow {
     pub both_instant: BothInstant,
     /// Redeal conditions checked on the table after the deal.
     pub redeals: Vec<DealCheck>,
+    /// What a dealt table gives a seat (`[[flow.deal_bonus]]`), in ruleset order: table cards
+    /// captured, a turn event counted.
+    pub deal_bonuses: Vec<DealBonus>,
+    /// `[flow] deal_checks = "every"`: the dealt combinations (`dealt_yaku`) are checked on
+    /// the hands of every deal of a hand, the refills too (`"first"`, the default: the first
+    /// deal's alone).
+    pub checks_every_deal: bool,
     /// Counted on the table at the deal and given to the scoring script as `table_count`.
     pub table_count: Option<Program>,
     /// `table_count` as written, for rule sheets.
@@ -134,6 +141,9 @@ pub struct MatchingFlow {
     pub first_player: FirstPlayer,
     /// Where the table's cards go when the hands are played out.
     pub leftover: Leftover,
+    /// `[[flow.leftover_to]]`: leftover cards of a set that go to a seat by rule, in ruleset
+    /// order, before the rest follow `leftover`.
+    pub leftover_rules: Vec<LeftoverRule>,
     /// A game to a target whose leaders are tied goes on until one leads alone.
     pub target_ties_play_on: bool,
     /// The Koi-Koi turn: capture by suit, draw after the hand card, no deal again, the table's
@@ -143,6 +153,58 @@ pub struct MatchingFlow {
     /// A play from the hand is any card of it, unless a seat has free draws: no declaration
     /// is offered before a play and no build binds its owner (the uniform move's fast path).
     pub plain_plays: bool,
+}
+
+/// What a dealt table gives a seat (`[[flow.deal_bonus]]`): checked once the table is dealt
+/// (after the redeals and the table count), it captures table cards for the seat and counts a
+/// turn event for it, as Cirulla's dealer takes a table dealt to 15 as a sweep or a Matgo
+/// dealer takes a dealt four of a month.
+#[derive(Clone, Debug)]
+pub struct DealBonus {
+    /// Its id, name, description and `when` (read on the dealt table).
+    pub check: DealCheck,
+    /// The table cards the seat captures, read on the dealt table (`take`); none without it.
+    pub take: Option<Program>,
+    /// `take` as written, for rule sheets.
+    pub take_source: Option<String>,
+    /// Who receives it.
+    pub to: DealSeat,
+    /// The turn event counted for the seat (by index in `turn_events`), and how many times.
+    pub event: Option<(usize, u16)>,
+}
+
+/// Where some of the table's leftover cards go when the hands are played out
+/// (`[[flow.leftover_to]]`), before the rest follow `[flow] leftover`.
+#[derive(Clone, Debug)]
+pub struct LeftoverRule {
+    /// The cards it gives (those of them left on the table).
+    pub cards: CardSet,
+    /// `cards` as written, for rule sheets.
+    pub cards_source: String,
+    /// Who takes them.
+    pub to: LeftoverSeat,
+}
+
+/// The seat a [`LeftoverRule`] gives its cards to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftoverSeat {
+    /// The seat whose captured pile holds the card (none: the cards follow `leftover`).
+    Holder(crate::deck::CardId),
+    /// The seat that captured last (none before a capture).
+    LastCapturer,
+    /// The dealer.
+    Dealer,
+}
+
+/// The seat a [`DealBonus`] goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealSeat {
+    /// The dealer (the default).
+    Dealer,
+    /// The seat that plays first.
+    FirstPlayer,
+    /// The seat whose dealt hand holds the card (none, when no hand holds it).
+    Holder(crate::deck::CardId),
 }
 
 /// One way a card captures (`[[flow.capture]]`).

@@ -3,6 +3,7 @@
 //! player and the seats sitting out, hands refilled and the cards left to the last capturer.
 
 use super::*;
+use crate::ruleset::LeftoverSeat;
 
 impl MatchingGame {
     /// Plays or draws `card`, then goes on with the turn until a choice waits or it ends: after
@@ -779,6 +780,9 @@ impl MatchingGame {
             }
             dealt += k;
         }
+        if self.flow.checks_every_deal {
+            self.find_refilled_combinations();
+        }
         true
     }
 
@@ -792,8 +796,41 @@ impl MatchingGame {
             return;
         }
         let cards = self.table;
-        self.table = CardSet::EMPTY;
         self.builds.clear();
+        self.give_leftovers(p, cards);
+    }
+
+    /// `[[flow.leftover_to]]`, in ruleset order: the leftover cards of each rule's set go to
+    /// the seat it names (the captor of a card, the last capturer, the dealer); a rule that
+    /// names no seat leaves them to `leftover`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn leftovers_by_rule(&mut self) {
+        let flow = Arc::clone(&self.flow);
+        for rule in &flow.leftover_rules {
+            let cards = self.table & rule.cards;
+            if cards.is_empty() {
+                continue;
+            }
+            let seat = match rule.to {
+                LeftoverSeat::Holder(card) => {
+                    (0..self.seats).find(|&s| self.captured[s].contains(card))
+                }
+                LeftoverSeat::LastCapturer => {
+                    Some(usize::from(self.marks.last_capturer)).filter(|&p| p < self.seats)
+                }
+                LeftoverSeat::Dealer => Some(self.ledger.dealer),
+            };
+            if let Some(p) = seat {
+                self.give_leftovers(p, cards);
+            }
+        }
+    }
+
+    /// The table's `cards` go to `p`'s pile at the hand's end; its yaku are brought up to date.
+    fn give_leftovers(&mut self, p: Seat, cards: CardSet) {
+        self.table = self.table - cards;
+        self.builds.retain(|b| (b.cards & cards).is_empty());
         self.captured[p] |= cards;
         self.emit(|_| Event::TableTaken {
             player: p,
