@@ -15,6 +15,7 @@
 mod banker;
 mod climbing;
 mod matching;
+mod partners;
 mod trick_order;
 mod tricks;
 
