@@ -97,22 +97,25 @@ pub(super) struct PartnerChecks<'c> {
 impl PartnerChecks<'_> {
     pub(super) fn check(&self, errors: &mut Vec<Diagnostic>) {
         if let Some(at) = &self.partner_at {
-            let why = if !self.deal_all {
-                Some(
+            let whys = [
+                (
+                    !self.deal_all,
                     "`partner_cards` needs `deal = \"all\"`: every card of the set is held by a seat",
-                )
-            } else if self.auction.is_some() {
-                Some(
+                ),
+                (
+                    self.auction.is_some(),
                     "`partner_cards` fixes the sides by the deal, so it takes no `[flow.auction]` (a contract that calls a partner has `call`)",
-                )
-            } else if self.teams {
-                Some("`partner_cards` and `teams` both say who plays together: keep one")
-            } else if self.partner_cards.is_empty() {
-                Some("`partner_cards` names no card of the deck")
-            } else {
-                None
-            };
-            if let Some(why) = why {
+                ),
+                (
+                    self.teams,
+                    "`partner_cards` and `teams` both say who plays together: keep one",
+                ),
+                (
+                    self.partner_cards.is_empty(),
+                    "`partner_cards` names no card of the deck",
+                ),
+            ];
+            for (_, why) in whys.into_iter().filter(|(bad, _)| *bad) {
                 errors.push(Diagnostic::error(why, at.clone()).with_help(Some(
                     "the seats holding a card of `partner_cards` (`clubs-queen`) play together against the others".into(),
                 )));

@@ -15,6 +15,12 @@ impl TricksGame {
                 self.bids(&mut bids);
                 if !bids.contains(&action) {
                     let a = self.flow.auction.as_ref().expect("an auction is held");
+                    if let Some(c) = a.contract(amount).filter(|c| !self.may_bid(seat, c)) {
+                        return Err(IllegalAction::new(format!(
+                            "{} calls a partner, and you hold no card of a suit whose card you could call (none you hold, no trump)",
+                            c.name
+                        )));
+                    }
                     let lowest = bids.iter().find_map(|b| match b {
                         Action::Bet { amount } => Some(*amount),
                         _ => None,
