@@ -4,6 +4,7 @@
 
 mod bank;
 mod events;
+mod partners;
 mod turned;
 
 use super::{Rule, Section, capitalized, hands, in_words, join_and};
@@ -606,6 +607,12 @@ fn tricks(
             ),
         ));
     }
+    if !flow.partner_cards.is_empty() {
+        deal.push(Rule::named(
+            "Partnerships",
+            partners::partner_cards_words(flow.partner_cards, deck),
+        ));
+    }
     if flow.talon {
         deal.push(Rule::plain(format!(
             "{} {card}s to each player, dealt {packets} at a time, the player after the dealer first; \
@@ -717,6 +724,9 @@ fn tricks(
                     crate::ruleset::FirstLead::Declarer => "; the declarer leads",
                     crate::ruleset::FirstLead::AfterDealer => "; the player after the dealer leads",
                 });
+            }
+            if let Some(call) = &c.call {
+                what.push_str(&format!("; {}", partners::call_words(call, deck)));
             }
             if let Some(goal) = goal_words(&c.goal, card) {
                 what.push_str(&format!("; {goal}"));
@@ -962,6 +972,9 @@ fn tricks(
             }
             "trump" => "the auction's winner names the trump suit".to_string(),
             "order_up" => "in the first round, make the turned card's suit trumps".into(),
+            "call" => {
+                "the declarer of a contract that calls a partner names the called card".into()
+            }
             _ => format!("on one's lead, claim {} and count", flow.target),
         };
         // A `when` limits it in play, and the sheet says so.
@@ -1136,6 +1149,9 @@ fn auction_rule(
         text.push_str(
             " The declarer plays alone against all the others, who are partners for the hand and pool their tricks; each of them scores on their own.",
         );
+        if a.contracts.iter().any(|c| c.call.is_some()) {
+            text.push_str(" In a contract that calls a partner, the declarer and the partner play against the other two.");
+        }
     }
     if flow.trump == crate::ruleset::TrumpRule::Declarer {
         text.push_str(" The declarer names trumps.");
