@@ -284,6 +284,31 @@ fn marked_sides_text(style: &Style, g: &TricksGame, seat: Seat) -> Option<String
     Some(line)
 }
 
+impl TricksTable {
+    /// Where cards mark the sides: `seat`'s side, and which other seats know it.
+    fn marked_side_of(&self, g: &TricksGame, seat: Seat) -> String {
+        let side = if g.marked_side() >> seat & 1 != 0 {
+            match g.called() {
+                Some(_) => "the declarer's side",
+                None => "the holders' side",
+            }
+        } else {
+            "the other side"
+        };
+        let seats = Game::seats(g);
+        let knowing: Vec<&str> = (0..seats)
+            .filter(|&s| s != seat && g.knows_side(s, seat))
+            .map(|s| self.style.who(s))
+            .collect();
+        let known = match knowing.len() {
+            n if n + 1 == seats => "known to all".to_string(),
+            0 => "known to no other seat".to_string(),
+            _ => format!("known to {}", knowing.join(", ")),
+        };
+        format!(", on {side} ({known})")
+    }
+}
+
 /// Before bidding, what the hand melds with its best suit as trumps and the bid it supports by
 /// the greedy bot's estimate (its melds and a share of the card points), so that a player sees
 /// what a bid rests on.
@@ -661,6 +686,9 @@ impl Table for TricksTable {
                 );
                 if view.melds[seat] > 0 {
                     line.push_str(&format!(", melds shown {}", view.melds[seat]));
+                }
+                if view.marked_sides {
+                    line.push_str(&self.marked_side_of(g, seat));
                 }
                 line
             })
