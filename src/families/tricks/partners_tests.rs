@@ -403,3 +403,50 @@ fn random_games_keep_every_card() {
         }
     }
 }
+
+/// The greedy bot, counting on a partner only once it knows it, beats random players: over 60
+/// one-hand games a seat, greedy in each seat in turn against three random players, its game
+/// points are above the random players' average by a margin (measured with `yaku sim`, 400
+/// games: +0.82 against −0.27 a hand in the call-ace rules, +0.20 against −0.07 in the
+/// Doppelkopf rules).
+#[test]
+fn greedy_beats_random_with_hidden_partners() {
+    for (path, margin) in [
+        ("tests/rulesets/called-partner.toml", 0.3),
+        ("tests/rulesets/partner-cards.toml", 0.1),
+    ] {
+        let r = load(path);
+        let (mut greedy, mut random, mut hands) = (0i64, 0i64, 0i64);
+        for seed in 0..240u64 {
+            let greedy_seat = (seed % 4) as usize;
+            let mut g = start(
+                Arc::clone(&r),
+                StartOptions {
+                    seed,
+                    rounds: Some(1),
+                    ..StartOptions::default()
+                },
+            )
+            .unwrap();
+            let mut rng = agent_rng(seed);
+            while let Some(seat) = g.to_act() {
+                let legal = g.legal();
+                let a = if seat == greedy_seat {
+                    GreedyAgent.choose(&g, seat, &legal, &mut rng)
+                } else {
+                    RandomAgent.choose(&g, seat, &legal, &mut rng)
+                };
+                g.apply(a).unwrap();
+            }
+            let scores = g.scores();
+            greedy += scores[greedy_seat];
+            random += scores.iter().sum::<i64>() - scores[greedy_seat];
+            hands += 1;
+        }
+        let (g_mean, r_mean) = (greedy as f64 / hands as f64, random as f64 / (3 * hands) as f64);
+        assert!(
+            g_mean - r_mean > margin,
+            "{path}: greedy {g_mean:.2} a hand, random {r_mean:.2}"
+        );
+    }
+}
