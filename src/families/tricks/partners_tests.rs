@@ -443,7 +443,10 @@ fn greedy_beats_random_with_hidden_partners() {
             random += scores.iter().sum::<i64>() - scores[greedy_seat];
             hands += 1;
         }
-        let (g_mean, r_mean) = (greedy as f64 / hands as f64, random as f64 / (3 * hands) as f64);
+        let (g_mean, r_mean) = (
+            greedy as f64 / hands as f64,
+            random as f64 / (3 * hands) as f64,
+        );
         assert!(
             g_mean - r_mean > margin,
             "{path}: greedy {g_mean:.2} a hand, random {r_mean:.2}"
