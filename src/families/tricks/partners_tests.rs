@@ -453,3 +453,38 @@ fn greedy_beats_random_with_hidden_partners() {
         );
     }
 }
+
+/// A world an opponent imagines (the expert's search) never gives the called Ace to the
+/// declarer, who cannot have called its own card; the hands keep their sizes and the partner is
+/// whoever holds the Ace there.
+#[test]
+fn an_imagined_deal_keeps_the_called_card_from_the_declarer() {
+    use rand::SeedableRng;
+    let r = load("tests/rulesets/called-partner.toml");
+    let mut g = deal(&r, &CALL_DEAL);
+    for m in ["bid 1", "pass", "pass", "pass", "call clubs-ace"] {
+        act(&mut g, m);
+    }
+    let ace = card(&r, "clubs-ace");
+    let mut holders = [0; 4];
+    for k in 0..60u64 {
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(k);
+        let world = g.determinized(0, &mut rng);
+        assert!(!world.hand(1).contains(ace), "world {k}");
+        for s in 0..4 {
+            assert_eq!(world.hand(s).len(), g.hand(s).len());
+        }
+        let holder = (0..4).find(|&s| world.hand(s).contains(ace)).unwrap();
+        holders[holder] += 1;
+        assert_eq!(seats_of(world.marked_side()), {
+            let mut v = vec![1, holder];
+            v.sort();
+            v
+        });
+    }
+    // Seats 2 and 3 both hold it in some worlds; seat 0 (the viewer) never.
+    assert!(
+        holders[2] > 0 && holders[3] > 0 && holders[0] == 0,
+        "{holders:?}"
+    );
+}

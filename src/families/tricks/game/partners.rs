@@ -155,6 +155,37 @@ impl TricksGame {
         }
     }
 
+    /// In a world `seat` imagines, the called card (hidden from it) is not the declarer's: the
+    /// declarer never calls its own card. Dealt there, it changes places with a hidden card of
+    /// another seat's hand, chosen from `rng`.
+    pub(super) fn keep_called_from_declarer(
+        &self,
+        seat: Seat,
+        hidden: CardSet,
+        rng: &mut Xoshiro256PlusPlus,
+        world: &mut Self,
+    ) {
+        let (Some(card), Some(d)) = (self.called, self.declarer) else {
+            return;
+        };
+        if !hidden.contains(card) || !world.hands[d].contains(card) {
+            return;
+        }
+        let seats = self.hands.len();
+        let others: Vec<(Seat, CardId)> = (0..seats)
+            .filter(|&s| s != seat && s != d)
+            .flat_map(|s| (world.hands[s] & hidden).iter().map(move |c| (s, c)))
+            .collect();
+        if others.is_empty() {
+            return;
+        }
+        let (s, swap) = others[rng.random_range(0..others.len())];
+        world.hands[d].remove(card);
+        world.hands[d].insert(swap);
+        world.hands[s].remove(swap);
+        world.hands[s].insert(card);
+    }
+
     /// The called card's holder, when the called card's suit is led, must play it
     /// (`call_answer`): the cards `seat` may play are then that card alone.
     #[inline]
