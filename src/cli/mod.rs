@@ -38,7 +38,7 @@ enum Command {
     /// Check rule files and decks: syntax, keys, expressions, references, scripts.
     Validate(validate::ValidateArgs),
     /// Score a hand that ends with a given capture pile.
-    Score(score::ScoreArgs),
+    Score(Box<score::ScoreArgs>),
     /// Exact expected value of a banker-game strategy, and the best strategies.
     Analyze(analyze::AnalyzeArgs),
     /// Play a game in the terminal: against a bot, hot seat, or bot against bot.

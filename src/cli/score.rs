@@ -99,6 +99,11 @@ pub struct ScoreArgs {
     /// `none`); by default the winner's side when `--end last_trick`, else no one.
     #[arg(long, value_name = "WHO")]
     last_trick: Option<String>,
+    /// Trick-taking games whose partners are found by cards (`partner_cards`, or a contract
+    /// that calls a partner): the seat (1-based) that played with the `--captured` seat 1, or
+    /// `none` where it played alone; seat 2 unless given.
+    #[arg(long, value_name = "SEAT")]
+    partner: Option<String>,
     /// Games that settle each loser (Go-Stop) or every seat (Scopa): another seat's capture
     /// pile; give it once per seat, in seat order after the seat of `--captured`.
     #[arg(long = "loser", value_name = "ID,ID,...")]
@@ -869,7 +874,18 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
     let (tricks, their_tricks) = (pile.len() as usize / seats, theirs.len() as usize / seats);
     // The `--captured` side is seat 0's; the first seat of another side is the opponent's.
     let teams = flow.teams;
-    let team = |s: usize| teams.team_of(s);
+    let marked = match marked_partner(flow, &contract, args.partner.as_deref(), seats) {
+        Ok(m) => m,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let team = |s: usize| match marked {
+        // Partners found by cards: seat 0 and its partner (if any) against the rest.
+        Some(partner) => usize::from(s != 0 && Some(s) != partner),
+        None => teams.team_of(s),
+    };
     let opponent_seat = (1..seats).find(|&s| team(s) != team(0)).unwrap_or(1);
     // The facts the game itself gives the script when such a hand ends.
     let facts = crate::families::tricks::TrickFacts {
@@ -1026,6 +1042,38 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
 
 /// The bid of `--bid`: a value the auction offers or a named contract's id, with that
 /// contract's id and value (empty and 0 for a value bid); 0 where the ruleset has no auction.
+/// Where partners are found by cards (`partner_cards`, or a contract with `call`): the
+/// `--captured` seat's partner from `--partner` (seat 2 unless given; `none`: alone), as
+/// `Some(partner)`; `None` where the rules fix the sides.
+fn marked_partner(
+    flow: &crate::ruleset::TricksFlow,
+    contract: &str,
+    partner: Option<&str>,
+    seats: usize,
+) -> Result<Option<Option<usize>>, String> {
+    let calls = flow
+        .auction
+        .as_ref()
+        .and_then(|a| a.contracts.iter().find(|c| c.id == contract))
+        .is_some_and(|c| c.call.is_some());
+    if !calls && flow.partner_cards.is_empty() {
+        return match partner {
+            Some(_) => Err("`--partner` is for games whose partners are found by cards (`partner_cards`, or a contract that calls a partner)".into()),
+            None => Ok(None),
+        };
+    }
+    match partner.map(str::trim) {
+        None => Ok(Some(Some(1))),
+        Some("none") => Ok(Some(None)),
+        Some(p) => match p.parse::<usize>() {
+            Ok(n) if (2..=seats).contains(&n) => Ok(Some(Some(n - 1))),
+            _ => Err(format!(
+                "`--partner` takes a seat from 2 to {seats} (the `--captured` side is seat 1), or `none`"
+            )),
+        },
+    }
+}
+
 fn trick_bid(
     flow: &crate::ruleset::TricksFlow,
     bid: Option<&str>,

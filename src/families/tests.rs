@@ -39,6 +39,15 @@ fn a_record_replays_to_the_same_outcomes_through_json() {
         ("koikoi-classic", &["greedy", "random"]),
         ("koikoi-ktane", &["greedy", "random"]),
         ("kolyesi", &["seed", "random", "best"]),
+        // A called partner: the call is an action of the record.
+        (
+            "tests/rulesets/called-partner.toml",
+            &["greedy", "random", "greedy", "random"],
+        ),
+        (
+            "tests/rulesets/partner-cards.toml",
+            &["greedy", "random", "random", "random"],
+        ),
     ];
     for (name, players) in games {
         let (r, record, game) = played(name, players, 11);

@@ -68,6 +68,7 @@ fn action_text(style: &Style, g: &TricksGame, action: Action) -> String {
             let d = &r.declarations[decl.0 as usize];
             match (d.effect.as_str(), card) {
                 ("trump", Some(c)) => format!("name {} trumps", deck.suits[deck.card(c).suit].name),
+                ("call", Some(c)) => format!("call the {}", style.name(deck, c)),
                 (_, Some(c)) if g.flow().meld_declarations.contains(&decl) => {
                     let moment = if g.phase() == Phase::Meld {
                         MeldMoment::WonTrick
@@ -156,8 +157,10 @@ fn sides_winner(style: &Style, g: &TricksGame, scores: &[i64]) -> String {
 }
 
 /// The auction's state in a line, while it is on or once it is won.
-fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
-    g.flow().auction.as_ref()?;
+fn auction_text(style: &Style, g: &TricksGame, seat: Seat) -> Option<String> {
+    if g.flow().auction.is_none() {
+        return marked_sides_text(style, g, seat);
+    }
     let seats = Game::seats(g);
     Some(match (g.declarer(), g.high_bid()) {
         (Some(d), Some((_, bid))) => {
@@ -192,7 +195,12 @@ fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
                     plural(i64::from(tricks), "trick")
                 )
             };
-            if !sides[1].is_empty() {
+            if let Some(c) = g.called() {
+                let _ = write!(line, "\ncalled: the {}", style.name(&g.ruleset().deck, c));
+            }
+            if let Some(marked) = marked_sides_text(style, g, seat) {
+                let _ = write!(line, "\n{marked}");
+            } else if !sides[1].is_empty() {
                 let _ = write!(
                     line,
                     "\nsides: {} against {}",
@@ -224,6 +232,81 @@ fn auction_text(style: &Style, g: &TricksGame) -> Option<String> {
             )
         }
     })
+}
+
+/// The sides where cards mark them (`partner_cards`, or a called card), as `seat` knows them:
+/// each seat it knows the side of, the others as unknown until a marking card shows them.
+fn marked_sides_text(style: &Style, g: &TricksGame, seat: Seat) -> Option<String> {
+    if g.partner_marks().is_empty() {
+        return None;
+    }
+    let seats = Game::seats(g);
+    let team = |s: Seat| g.team_of(s);
+    let first = (0..seats).find(|&s| g.marked_side() >> s & 1 != 0)?;
+    let known = |s: Seat| g.knows_side(seat, s);
+    let names = |on: bool| -> Vec<String> {
+        (0..seats)
+            .filter(|&s| known(s) && (team(s) == team(first)) == on)
+            .map(|s| {
+                format!(
+                    "{} ({})",
+                    style.who(s),
+                    plural(i64::from(g.tricks(s)), "trick")
+                )
+            })
+            .collect()
+    };
+    let hidden: Vec<&str> = (0..seats)
+        .filter(|&s| !known(s))
+        .map(|s| style.who(s))
+        .collect();
+    let (a, b) = (names(true), names(false));
+    let mut line = format!(
+        "sides: {} against {}",
+        if a.is_empty() {
+            "?".to_string()
+        } else {
+            a.join(" & ")
+        },
+        if b.is_empty() {
+            "?".to_string()
+        } else {
+            b.join(" & ")
+        }
+    );
+    if !hidden.is_empty() {
+        let _ = write!(
+            line,
+            " · not yet known: {} (a side shows when its card is played)",
+            hidden.join(", ")
+        );
+    }
+    Some(line)
+}
+
+impl TricksTable {
+    /// Where cards mark the sides: `seat`'s side, and which other seats know it.
+    fn marked_side_of(&self, g: &TricksGame, seat: Seat) -> String {
+        let side = if g.marked_side() >> seat & 1 != 0 {
+            match g.called() {
+                Some(_) => "the declarer's side",
+                None => "the holders' side",
+            }
+        } else {
+            "the other side"
+        };
+        let seats = Game::seats(g);
+        let knowing: Vec<&str> = (0..seats)
+            .filter(|&s| s != seat && g.knows_side(s, seat))
+            .map(|s| self.style.who(s))
+            .collect();
+        let known = match knowing.len() {
+            n if n + 1 == seats => "known to all".to_string(),
+            0 => "known to no other seat".to_string(),
+            _ => format!("known to {}", knowing.join(", ")),
+        };
+        format!(", on {side} ({known})")
+    }
 }
 
 /// Before bidding, what the hand melds with its best suit as trumps and the bid it supports by
@@ -490,7 +573,7 @@ impl Table for TricksTable {
             self.style.who(view.dealer),
             sides_text(&self.style, g, &view.scores)
         );
-        if let Some(a) = auction_text(&self.style, g) {
+        if let Some(a) = auction_text(&self.style, g, seat) {
             let _ = writeln!(out, "{a}");
         }
         let turned_up = |t| self.style.name(deck, t);
@@ -604,6 +687,9 @@ impl Table for TricksTable {
                 if view.melds[seat] > 0 {
                     line.push_str(&format!(", melds shown {}", view.melds[seat]));
                 }
+                if view.marked_sides {
+                    line.push_str(&self.marked_side_of(g, seat));
+                }
                 line
             })
             .collect()
@@ -663,7 +749,7 @@ impl Table for TricksTable {
         };
         let turned_up = |t: CardId| deck.card(t).name.clone();
         let mut notes = vec![trumps_and_stock(&self.style, g, &view, turned_up)];
-        if let Some(a) = auction_text(&self.style, g) {
+        if let Some(a) = auction_text(&self.style, g, seat) {
             for (i, line) in a.lines().enumerate() {
                 notes.insert(i, line.to_string());
             }
@@ -749,6 +835,7 @@ impl Table for TricksTable {
             Phase::Bid if g.turned().is_some() => "pass, or order up the turned card's suit",
             Phase::Bid => "your bid",
             Phase::NameTrump => "you won the auction: name trumps",
+            Phase::Call => "you won the auction: call your partner (whoever holds the card)",
             Phase::Discard if g.turned().is_none() && !g.talon_taken() => {
                 "trumps were ordered up: you take the turned card and discard a card, face down"
             }

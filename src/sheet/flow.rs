@@ -5,6 +5,8 @@
 mod bank;
 mod dealt;
 mod events;
+mod melds;
+mod partners;
 mod turned;
 
 use super::{Rule, Section, capitalized, hands, in_words, join_and};
@@ -19,6 +21,7 @@ use crate::ruleset::{
 use bank::{arrange_rules, bank_words};
 use dealt::{deal_bonus_rule, every_deal_rule, leftover_rule};
 use events::turn_event_rule;
+use melds::{meld_words, moment_words};
 
 /// A declaration as a rule: its name, what it does, and when it may be made.
 fn declaration_rule(d: &Declaration, lex: &Lexicon, what: &str) -> Rule {
@@ -617,6 +620,12 @@ fn tricks(
             ),
         ));
     }
+    if !flow.partner_cards.is_empty() {
+        deal.push(Rule::named(
+            "Partnerships",
+            partners::partner_cards_words(flow.partner_cards, deck),
+        ));
+    }
     if flow.talon {
         deal.push(Rule::plain(format!(
             "{} {card}s to each player, dealt {packets} at a time, the player after the dealer first; \
@@ -728,6 +737,9 @@ fn tricks(
                     crate::ruleset::FirstLead::Declarer => "; the declarer leads",
                     crate::ruleset::FirstLead::AfterDealer => "; the player after the dealer leads",
                 });
+            }
+            if let Some(call) = &c.call {
+                what.push_str(&format!("; {}", partners::call_words(call, deck)));
             }
             if let Some(goal) = goal_words(&c.goal, card) {
                 what.push_str(&format!("; {goal}"));
@@ -991,6 +1003,9 @@ fn tricks(
             }
             "trump" => "the auction's winner names the trump suit".to_string(),
             "order_up" => "in the first round, make the turned card's suit trumps".into(),
+            "call" => {
+                "the declarer of a contract that calls a partner names the called card".into()
+            }
             _ => format!("on one's lead, claim {} and count", flow.target),
         };
         // A `when` limits it in play, and the sheet says so.
@@ -1170,113 +1185,14 @@ fn auction_rule(
         text.push_str(
             " The declarer plays alone against all the others, who are partners for the hand and pool their tricks; each of them scores on their own.",
         );
+        if a.contracts.iter().any(|c| c.call.is_some()) {
+            text.push_str(" In a contract that calls a partner, the declarer and the partner play against the other two.");
+        }
     }
     if flow.trump == crate::ruleset::TrumpRule::Declarer {
         text.push_str(" The declarer names trumps.");
     }
     Rule::named("Auction", text)
-}
-
-/// A meld in words: its cards and points.
-fn meld_words(m: &crate::ruleset::Meld, deck: &Deck) -> String {
-    use crate::ruleset::MeldSuit;
-    let kinds: Vec<String> = m.kinds.iter().map(|&k| deck.kinds[k].id.clone()).collect();
-    let cards: Vec<String> = m.cards.iter().map(|&c| deck.card(c).name.clone()).collect();
-    if m.pattern != crate::ruleset::MeldPattern::Listed {
-        return format!(
-            "{}: {} (class {}).",
-            capitalized(&pattern_words(m, &kinds)),
-            points_words(m.points),
-            m.class
-        );
-    }
-    let what = match m.suit {
-        MeldSuit::Mixed => String::new(),
-        MeldSuit::Trump => format!("{} of trumps", join_and(&kinds)),
-        MeldSuit::Plain => format!("{} of one suit other than trumps", join_and(&kinds)),
-        MeldSuit::Any => format!("{} of one suit", join_and(&kinds)),
-        MeldSuit::Each => format!("{} of every suit", join_and(&kinds)),
-        MeldSuit::Cards => join_and(&cards),
-    };
-    let copies = if m.copies > 1 {
-        format!(", {} of each", number_word(m.copies.into()))
-    } else {
-        String::new()
-    };
-    format!(
-        "{}{copies}: {} (class {}).",
-        capitalized(&what),
-        points_words(m.points),
-        m.class
-    )
-}
-
-/// A pattern meld's cards in words: "four cards of one rank (king), from any suits".
-fn pattern_words(m: &crate::ruleset::Meld, kinds: &[String]) -> String {
-    use crate::ruleset::{MeldPattern, MeldSuit};
-    let mut of: Vec<String> = kinds.to_vec();
-    of.extend(m.ranks.iter().map(|r| format!("rank {r}")));
-    let of = if of.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", join_or(&of))
-    };
-    match m.pattern {
-        MeldPattern::Alike(n) => {
-            let suits = match m.suit {
-                MeldSuit::Trump => "all trumps",
-                MeldSuit::Plain => "all of one suit other than trumps",
-                MeldSuit::Any => "all of one suit",
-                MeldSuit::Each => "at least one of each suit",
-                _ => "from any suits",
-            };
-            format!("{} cards of one rank{of}, {suits}", number_word(n.into()))
-        }
-        MeldPattern::Run(n) => {
-            let suit = match m.suit {
-                MeldSuit::Trump => "in trumps",
-                MeldSuit::Plain => "in one suit other than trumps",
-                _ => "in one suit",
-            };
-            let copies = if m.copies > 1 {
-                format!(", {} of each", number_word(m.copies.into()))
-            } else {
-                String::new()
-            };
-            format!(
-                "a run of {} ranks in a row{of} {suit}{copies}",
-                number_word(n.into())
-            )
-        }
-        MeldPattern::Listed => String::new(),
-    }
-}
-
-/// When a meld shown after play is shown, and when and where its points count.
-fn moment_words(m: &crate::ruleset::Meld, card: &str) -> String {
-    use crate::ruleset::{MeldAddsTo, MeldMoment};
-    let when = match (m.moment, m.leads_its_card) {
-        (MeldMoment::Lead, true) => format!(
-            "Shown on one's lead by leading one of its {card}s, the others staying shown until played"
-        ),
-        (MeldMoment::Lead, false) => {
-            "Shown on one's lead, before leading any card (one meld a lead)".to_string()
-        }
-        (MeldMoment::WonTrick, _) => format!(
-            "Shown by the winner of a trick before drawing, while {card}s are left to draw (one meld a trick)"
-        ),
-        (MeldMoment::BeforePlay, _) => "Shown before the first lead".to_string(),
-    };
-    let to = match m.adds_to {
-        MeldAddsTo::Points => format!("its points add to the player's {card} points"),
-        MeldAddsTo::Melds => "its points are meld points".to_string(),
-    };
-    let counts = if m.needs_trick {
-        ", once the player has won a trick"
-    } else {
-        ""
-    };
-    format!("{when}; {to}{counts}.")
 }
 
 /// The drawing rules of the player's hands and the banker's, in order.

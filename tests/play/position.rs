@@ -404,3 +404,48 @@ fn leftover_coins_go_to_the_settebellos_taker() {
         "{sheet}"
     );
 }
+
+/// A called partner (Issue 42): after seat 1 calls the Ace of Clubs and leads the Nine of
+/// Clubs, seat 2 may only answer with the called Ace, and until it is played only seat 2 knows
+/// the sides; the position after it shows every side known to all.
+#[test]
+fn the_called_ace_is_answered_and_the_sides_become_known() {
+    let dir = TempDir::new("position-called-ace");
+    let ruleset = format!(
+        "{}/tests/rulesets/called-partner.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = include_str!("../positions/called-ace.toml")
+        .replace("../rulesets/called-partner.toml", &ruleset);
+    let file = dir.write("called-ace.toml", &text);
+    let before = Yaku::new(["position", file.to_str().unwrap(), "--bot", "greedy"])
+        .expect(0)
+        .stdout;
+    assert!(
+        before.contains("seat 2 to move; 1 move:\n  1. play Ace of Clubs"),
+        "{before}"
+    );
+    assert!(
+        before.contains("seat 2: 0 points (0 from melds), 0 tricks won, on the declarer's side (known to no other seat)"),
+        "{before}"
+    );
+    assert!(
+        before.contains(
+            "seat 3: 0 points (0 from melds), 0 tricks won, on the other side (known to seat 2)"
+        ),
+        "{before}"
+    );
+    let next = Yaku::new(["position", file.to_str().unwrap(), "--play", "1"])
+        .expect(0)
+        .stdout;
+    let after_file = dir.write("after.toml", &next);
+    let after = Yaku::new(["position", after_file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    for seat in 0..4 {
+        assert!(
+            after.lines().any(|l| l.starts_with(&format!("  seat {seat}:")) && l.ends_with("(known to all)")),
+            "{after}"
+        );
+    }
+}

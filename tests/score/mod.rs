@@ -720,3 +720,60 @@ fn partners_are_pooled_after_a_script_as_in_play() {
         assert_eq!(scores[0], -scores[1], "{scores:?}");
     }
 }
+
+/// Partners found by cards (Issue 42): a call-ace hand scores the declarer (seat 1) with the
+/// called card's holder (`--partner`, seat 2 unless given); Doppelkopf's holders of the Queens
+/// of Clubs, one seat alone with both (`--partner none`), three times over.
+#[test]
+fn partners_found_by_cards_score_as_a_side() {
+    let run = |ruleset: &str, args: &[&str]| {
+        let mut all = vec!["score", ruleset, "--end", "last_trick"];
+        all.extend_from_slice(args);
+        let out = Yaku::new(all).run();
+        (out.code, out.stdout, out.stderr)
+    };
+    let captured =
+        "clubs-ace,clubs-ten,hearts-ace,hearts-ten,spades-ace,spades-ten,diamonds-ace,diamonds-ten";
+    let called = "tests/rulesets/called-partner.toml";
+    let (code, out, err) = run(called, &["--bid", "call-ace", "--captured", captured]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("game points: seat 1 +1, seat 2 +1, seat 3 -1, seat 4 -1"),
+        "{out}"
+    );
+    let (_, out, _) = run(
+        called,
+        &[
+            "--bid",
+            "call-ace",
+            "--captured",
+            captured,
+            "--partner",
+            "4",
+        ],
+    );
+    assert!(
+        out.contains("game points: seat 1 +1, seat 2 -1, seat 3 -1, seat 4 +1"),
+        "{out}"
+    );
+    let (code, _, err) = run(
+        called,
+        &["--bid", "wenz", "--captured", captured, "--partner", "2"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`--partner` is for games whose partners are found by cards"),
+        "{err}"
+    );
+    let doko = "tests/rulesets/partner-cards.toml";
+    let (code, out, err) = run(doko, &["--captured", captured, "--partner", "none"]);
+    assert_eq!(code, 0, "{err}");
+    // 84 card points, short of 121: the seat alone loses three times.
+    assert!(
+        out.contains("game points: seat 1 -3, seat 2 +1, seat 3 +1, seat 4 +1"),
+        "{out}"
+    );
+    let (code, _, err) = run(doko, &["--captured", captured, "--partner", "5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("takes a seat from 2 to 4"), "{err}");
+}

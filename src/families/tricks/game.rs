@@ -29,6 +29,7 @@ mod auction;
 mod conditions;
 mod facts;
 mod lead;
+mod partners;
 mod turned;
 mod worlds;
 
@@ -66,6 +67,8 @@ pub enum Phase {
     Discard,
     /// The auction's winner names trumps.
     NameTrump,
+    /// The auction's winner calls its partner's card (a contract with `call`).
+    Call,
     /// The leader leads to a trick (or declares first).
     Lead,
     /// The winner of a trick may show a meld before the draw (or pass).
@@ -122,6 +125,8 @@ pub struct TricksGame {
     high_bid: Option<(Seat, i64)>,
     /// The auction's winner, once it is over.
     declarer: Option<Seat>,
+    /// The card the declarer called (a contract with `call`): its holder is the partner.
+    called: Option<CardId>,
     /// The talon (`deal = "talon"`): the cards left after the deal, face down, and once the
     /// declarer took it, the cards it discarded.
     talon: CardSet,
@@ -247,6 +252,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         passed: 0,
         high_bid: None,
         declarer: None,
+        called: None,
         talon: CardSet::EMPTY,
         talon_taken: false,
         to_discard: 0,
@@ -460,6 +466,9 @@ impl TricksGame {
     /// partnerships), or, where the declarer plays alone, the declarer's side (0) against every
     /// other seat (1) once the auction is won.
     pub fn team_of(&self, seat: Seat) -> usize {
+        if let Some(team) = self.marked_team_of(seat) {
+            return team;
+        }
         match (&self.flow.auction, self.declarer) {
             (Some(a), Some(d)) if a.declarer_alone => usize::from(seat != d),
             _ => self.flow.teams.team_of(seat),
@@ -535,6 +544,11 @@ impl TricksGame {
     /// The cards `seat` may play to the trick in progress: those the follow rules allow, less
     /// the cards barred from the first trick where that leaves any.
     pub fn playable(&self, seat: Seat) -> CardSet {
+        if self.called.is_some()
+            && let Some(card) = self.answer_call(seat)
+        {
+            return CardSet::single(card);
+        }
         let cards = self.follow_set(seat);
         if self.flow.lead_rules.not_on_first_trick.is_empty() {
             return cards;
@@ -599,6 +613,12 @@ impl TricksGame {
             " now that the stock is gone or closed".to_string()
         };
         let same = self.hands[seat] & order.follows[led_suit as usize];
+        if let Some(card) = self.answer_call(seat) {
+            return format!(
+                "the called card's suit is led: you hold {}, and must play it",
+                deck.card(card).name
+            );
+        }
         let allowed = self.follow_set(seat);
         if allowed != self.playable(seat) {
             return format!(
@@ -879,6 +899,7 @@ impl TricksGame {
         self.gave.fill(CardSet::EMPTY);
         self.broken = false;
         self.declarer = None;
+        self.called = None;
         self.melded.clear();
         self.follow = self.flow.follow;
         self.stock.clear();
@@ -1105,6 +1126,12 @@ impl TricksGame {
                     self.end_hand(other, ends::FAILED_CLOSE);
                 }
                 (None, Some(d)) => self.end_hand(d, ends::LAST_TRICK),
+                // Sides marked by the deal: the holders' side is scored.
+                (None, None) if !self.flow.partner_cards.is_empty() => {
+                    let side = self.marked_side();
+                    let holder = (0..seats).find(|&s| side >> s & 1 != 0).unwrap_or(winner);
+                    self.end_hand(holder, ends::LAST_TRICK);
+                }
                 (None, None) => self.end_hand(winner, ends::LAST_TRICK),
             }
             return;
@@ -1219,6 +1246,7 @@ impl TricksGame {
             passed,
             high_bid,
             declarer,
+            called,
             talon,
             talon_taken,
             to_discard,
@@ -1262,6 +1290,7 @@ impl TricksGame {
         passed.clone_from(&other.passed);
         high_bid.clone_from(&other.high_bid);
         declarer.clone_from(&other.declarer);
+        called.clone_from(&other.called);
         talon.clone_from(&other.talon);
         talon_taken.clone_from(&other.talon_taken);
         to_discard.clone_from(&other.to_discard);
@@ -1515,6 +1544,14 @@ impl TricksGame {
                     );
                 }
             }
+            Phase::Call => {
+                if let Some(decl) = self.flow.auction.as_ref().and_then(|a| a.call) {
+                    out.extend(self.callable().iter().map(|c| Action::Declare {
+                        decl,
+                        card: Some(c),
+                    }));
+                }
+            }
             Phase::Lead => {
                 out.extend(self.leadable(seat).iter().map(|card| Action::Play { card }));
                 let allowed = |d: &DeclId| self.when_holds(*d, seat);
@@ -1642,8 +1679,9 @@ impl TricksGame {
                     decl,
                     card: Some(card),
                 });
-                self.start_play();
+                self.before_play();
             }
+            (Phase::Call, _) => self.apply_call(seat, action)?,
             (Phase::NameTrump, _) => {
                 return Err(IllegalAction::new(
                     "you won the auction: name trumps (a suit)",

@@ -38,6 +38,9 @@ pub enum Why {
     NoContract,
     /// Trumps named in the suit worth most.
     NameTrump { suit: usize, worth: i64 },
+    /// Calls the card of the suit it holds fewest of (so that it can trump that suit, or its
+    /// partner takes the trick with the called card).
+    Call { card: CardId, held: u32 },
     /// Bidding on a turned-up card: trumps made in the suit of which it holds most trumps
     /// (`forced`: the dealer is stuck), or a pass with too few (`suit` none).
     TurnedUp {
@@ -134,6 +137,11 @@ impl Why {
                 "{} as trumps makes the hand worth most (about {worth} points with its melds)",
                 deck.suits[suit].name
             ),
+            Why::Call { card, held } => format!(
+                "it holds {held} card{} of the {}'s suit, the fewest of any it may call: it can trump that suit, or its partner wins it with the called card",
+                if held == 1 { "" } else { "s" },
+                deck.card(card).name
+            ),
             Why::DiscardHigh => {
                 "under a contract to take no trick, its highest cards are the danger".to_string()
             }
@@ -209,6 +217,7 @@ pub fn choose_why(view: &TricksView, legal: &[Action]) -> (Action, Why) {
         Phase::Pass => pass(view, legal),
         Phase::Lead | Phase::Follow if view.flow.lowest_wins => avoid(view, legal),
         Phase::NameTrump => name_trump(view, legal),
+        Phase::Call => call(view, legal),
         Phase::Lead => lead(view, legal),
         Phase::Meld => match best_meld(view, legal, MeldMoment::WonTrick) {
             Some((a, points)) => (a, Why::Meld { points }),
@@ -673,6 +682,28 @@ fn name_trump(view: &TricksView, legal: &[Action]) -> (Action, Why) {
         .find(|a| matches!(a, Action::Declare { card: Some(c), .. } if view.suit(*c) == suit))
         .unwrap_or(legal[0]);
     (action, Why::NameTrump { suit, worth })
+}
+
+/// Calls the card whose suit (as it follows) it holds fewest of, the lowest-pointed of those.
+fn call(view: &TricksView, legal: &[Action]) -> (Action, Why) {
+    let held = |c: CardId| (view.hand & view.same_suit(c)).len();
+    legal
+        .iter()
+        .copied()
+        .filter_map(|a| match a {
+            Action::Declare { card: Some(c), .. } => Some((a, c)),
+            _ => None,
+        })
+        .min_by_key(|&(_, c)| (held(c), c.index()))
+        .map_or((legal[0], Why::Only), |(a, card)| {
+            (
+                a,
+                Why::Call {
+                    card,
+                    held: held(card),
+                },
+            )
+        })
 }
 
 /// The legal declaration with `effect`, if any.

@@ -85,6 +85,8 @@ mod many_melds_tests;
 #[cfg(test)]
 mod moments_tests;
 #[cfg(test)]
+mod partners_tests;
+#[cfg(test)]
 mod pattern_tests;
 #[cfg(test)]
 mod pinochle_tests;

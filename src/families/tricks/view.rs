@@ -86,6 +86,13 @@ pub struct TricksView<'g> {
     pub dealer: Seat,
     /// Cards the viewer has not seen: the other hand and the stock under the turned-up trump.
     pub unseen: CardSet,
+    /// Cards mark the sides this hand (`partner_cards`, or a called card): the partners are
+    /// then those the viewer knows (`known_partners`), never an unknown holder.
+    pub marked_sides: bool,
+    /// The seats the viewer knows play on its side (a bit each), where cards mark the sides.
+    pub known_partners: u8,
+    /// The card the declarer called, once called.
+    pub called: Option<CardId>,
 }
 
 impl<'g> TricksView<'g> {
@@ -158,6 +165,9 @@ impl<'g> TricksView<'g> {
             round: game.round(),
             dealer: game.dealer(),
             unseen: ruleset.deck.all() - seen,
+            marked_sides: !game.partner_marks().is_empty(),
+            known_partners: game.known_partners(seat),
+            called: game.called(),
         }
     }
 
@@ -203,9 +213,18 @@ impl<'g> TricksView<'g> {
         self.order.beats(b, a, self.flow.later_equal_wins)
     }
 
-    /// True when `a` and `b` play as partners: by the partnerships of the table, or, where the
-    /// declarer plays alone, as the declarer's two opponents (never without either).
+    /// True when `a` and `b` play as partners as the viewer knows (one of them the viewer
+    /// where cards mark the sides): by the partnerships of the table, or, where the declarer
+    /// plays alone, as the declarer's two opponents (never without either).
     pub fn partners(&self, a: Seat, b: Seat) -> bool {
+        if self.marked_sides {
+            // Only a partner the viewer knows of: a hidden partner is not counted on.
+            return match (a == self.seat, b == self.seat) {
+                (true, false) => self.known_partners >> b & 1 != 0,
+                (false, true) => self.known_partners >> a & 1 != 0,
+                _ => false,
+            };
+        }
         if let (Some(au), Some(d)) = (&self.flow.auction, self.declarer)
             && au.declarer_alone
         {

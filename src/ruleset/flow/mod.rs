@@ -17,6 +17,7 @@ mod climbing;
 mod deal_bonus;
 mod leftovers;
 mod matching;
+mod partners;
 mod trick_order;
 mod tricks;
 

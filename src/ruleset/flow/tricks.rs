@@ -204,6 +204,7 @@ pub(super) fn flow(
     };
     let partners =
         super::trick_order::partner_suits(&r.strings("partner_suits", errors), deck, errors);
+    let partner_cards = constant_set("partner_cards", &mut r, errors);
     let card_points = attribute(&mut r, "card_points", "points", deck, loc, errors);
     let target = r.int("target", errors).map_or(66, |(n, _)| n);
     let follow = follow_rules(&mut r, errors).unwrap_or(FollowRules::FOLLOW_TRUMP);
@@ -352,10 +353,29 @@ pub(super) fn flow(
     )
     .unwrap_or(NextDealer::Alternate);
     let mut contract_orders = Vec::new();
-    let mut auction = r
-        .table("auction", errors)
-        .and_then(|(t, l)| auction(t, l, deck, sections, &mut contract_orders, errors));
+    let mut contract_calls = Vec::new();
+    let mut auction = r.table("auction", errors).and_then(|(t, l)| {
+        auction(
+            t,
+            l,
+            deck,
+            sections,
+            (&mut contract_orders, &mut contract_calls),
+            errors,
+        )
+    });
     r.finish(errors);
+    let call_at: Vec<Option<Loc>> = contract_calls
+        .iter()
+        .map(|k| k.as_ref().map(|k| k.cards.loc.clone()))
+        .collect();
+    if let Some(a) = &mut auction {
+        for (c, keys) in a.contracts.iter_mut().zip(&contract_calls) {
+            c.call = keys
+                .as_ref()
+                .and_then(|k| super::partners::compile_call(k, &names, errors));
+        }
+    }
     let one = |effect: &str| declared(sections, &[effect]).first().copied();
     if trump == TrumpRule::Declarer && auction.is_none() {
         errors.push(
@@ -467,6 +487,18 @@ pub(super) fn flow(
             ));
         }
     }
+    super::partners::PartnerChecks {
+        partner_cards: partner_cards.as_ref().map_or(CardSet::EMPTY, |(c, _)| *c),
+        partner_at: partner_cards.as_ref().map(|(_, at)| at.clone()),
+        deal_all,
+        teams: teams.any(),
+        auction: auction.as_ref(),
+        call_at,
+        orders: &orders,
+        suits: deck.suits.len(),
+        loc,
+    }
+    .check(errors);
     let mut cards_by_points: Vec<(i64, CardSet)> = Vec::new();
     for (i, &points) in deck.attributes[card_points].values.iter().enumerate() {
         let card = crate::deck::CardId(i as u8);
@@ -480,6 +512,7 @@ pub(super) fn flow(
         min_players,
         max_players,
         teams,
+        partner_cards: partner_cards.map_or(CardSet::EMPTY, |(c, _)| c),
         hand_size,
         deal_all,
         talon,
@@ -741,7 +774,10 @@ pub(super) fn auction<'a>(
     loc: &Loc,
     deck: &Deck,
     sections: &Sections,
-    orders: &mut Vec<super::trick_order::OrderRules<'a>>,
+    (orders, calls): (
+        &mut Vec<super::trick_order::OrderRules<'a>>,
+        &mut Vec<Option<super::partners::CallKeys<'a>>>,
+    ),
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Auction> {
     let mut r = TableReader::new(t, loc.clone(), "`[flow.auction]`").defined_by(&keys::AUCTION);
@@ -838,6 +874,7 @@ pub(super) fn auction<'a>(
             }
             found.filter(|_| trumps)
         });
+        let call = super::partners::call_keys(&mut c, errors);
         let lead = choice(
             &mut c,
             "first_lead",
@@ -888,8 +925,10 @@ pub(super) fn auction<'a>(
             first_lead: lead,
             trump_suit,
             orders: 0,
+            call: None,
         });
         orders.push(own_order);
+        calls.push(call);
     }
     r.finish(errors);
     // A list of bids gives the ladder itself: its lowest, its highest and its smallest step.
@@ -1037,6 +1076,7 @@ pub(super) fn auction<'a>(
         name_trump: declared(sections, &["trump"]).first().copied(),
         declarer_alone,
         search_reads_bids,
+        call: declared(sections, &["call"]).first().copied(),
         turned_up: turned_up_at.is_some(),
         order_up,
     })

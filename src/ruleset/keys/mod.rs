@@ -405,6 +405,21 @@ pub static CONTRACT: TableDef = table(
             &["after-dealer", "declarer"],
             "Who leads the first trick under this contract, instead of the auction's `first_lead`.",
         ),
+        key(
+            "call",
+            Expr,
+            "The declarer calls a partner (Schafkopf's Rufspiel; with `[flow] deal = \"all\"` and a `call` declaration): once trumps are known it names a card of this set (`ace`) that is no trump and not in its hand, and whoever holds it is its partner, the two against the rest. The partnership is known to the table once the called card is played; until then only its holder knows it. A bid of the contract is offered only to a seat with a card to call.",
+        ),
+        key(
+            "call_needs_suit",
+            Bool,
+            "With `call`: the declarer may call only a card of a suit it holds a card of, trumps apart (true, the default).",
+        ),
+        key(
+            "call_answer",
+            Bool,
+            "With `call`: when the called card's suit is led, its holder must play the called card (false unless set).",
+        ),
     ],
 );
 
@@ -639,6 +654,7 @@ const EFFECTS: &[&str] = &[
     "pass",
     "trump",
     "order_up",
+    "call",
     "hit",
     "stand",
     "double",
@@ -650,10 +666,10 @@ const EFFECTS: &[&str] = &[
 pub(crate) const MATCHING_EFFECTS: &[&str] = EFFECTS.split_at(9).0;
 
 /// The effects of a trick-taking game's declarations.
-pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(8).0;
+pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(9).0;
 
 /// The effects of a banker game's declarations: the actions of a hand played by actions.
-pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(17).1;
+pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(18).1;
 
 /// The effects of a climbing game's declarations.
 pub(crate) const CLIMBING_EFFECTS: &[&str] = &["pass"];
@@ -669,7 +685,7 @@ pub static DECLARATION: TableDef = table(
         choice(
             "effect",
             EFFECTS,
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld; in a climbing game: play nothing to the trick) `trump` (the declarer names trumps with a card of the suit) and `order_up` (bidding on a turned-up card, `[flow.auction] turned_up`: make the turned card's suit trumps); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld; in a climbing game: play nothing to the trick) `trump` (the declarer names trumps with a card of the suit) and `order_up` (bidding on a turned-up card, `[flow.auction] turned_up`: make the turned card's suit trumps) and `call` (the declarer of a contract with `call` names the card whose holder is its partner); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
         ),
         key(
             "when",
@@ -1197,6 +1213,11 @@ pub static FLOW: TableDef = table(
             "partner_suits",
             Strings,
             "Trick-taking games: the suits in pairs, each the other's partner (`[\"hearts\", \"diamonds\", \"clubs\", \"spades\"]`): `partner_suit` in `trump_cards` and `trump_order` names the trump suit's partner.",
+        ),
+        key(
+            "partner_cards",
+            Expr,
+            "Trick-taking games: partnerships fixed by the deal (with `deal = \"all\"`, without `teams` or an auction): the seats holding a card of this set (`clubs & queen`) play together against the others, and the scoring script sees the holders' side as its own. A seat holding every card of the set plays alone against the rest. Who holds one is known to the table once it is played.",
         ),
         key(
             "opening_lead",

@@ -278,6 +278,25 @@ pub struct Contract {
     /// Its own trumps and orders (`trump_cards`, `trump_order`, `card_order`, or played without
     /// trumps): the rules' set of [`TricksFlow::orders`] it is played by (0: the flow's).
     pub orders: usize,
+    /// The declarer calls a partner by naming a card (`call`), once trumps are known.
+    pub call: Option<Call>,
+}
+
+/// A contract that calls a partner (`call`, Schafkopf's Rufspiel): once trumps are known the
+/// declarer names one of `cards` (not a trump, not one it holds, and with `needs_suit` of a suit
+/// it holds a card of, trumps apart), and whoever holds it is its partner for the hand, the two
+/// against the rest. The partnership is public once the called card is played; until then only
+/// its holder knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The cards that may be called (`call`: `ace`).
+    pub cards: crate::deck::CardSet,
+    /// The declarer must hold a card of the called card's suit, trumps apart
+    /// (`call_needs_suit`, true unless set false).
+    pub needs_suit: bool,
+    /// When the called card's suit is led, its holder must play it (`call_answer`, Schafkopf's
+    /// "the called ace must be played when its suit is led").
+    pub answer: bool,
 }
 
 /// What a contract's declarer must do (`points`, `by_trick`, `min_tricks`, `max_tricks`); an
@@ -353,6 +372,9 @@ pub struct Auction {
     /// A search (the `expert` bot) deals worlds that agree with the bids and passes it saw
     /// (`search_reads_bids`, true unless set false).
     pub search_reads_bids: bool,
+    /// The declaration that calls a partner's card (`effect = "call"`), for contracts with
+    /// `call`.
+    pub call: Option<DeclId>,
 }
 
 impl TricksFlow {
@@ -579,6 +601,10 @@ pub struct TricksFlow {
     pub max_players: u32,
     /// Partnerships: partners' tricks and points are pooled and they share one score.
     pub teams: Teams,
+    /// Partnerships fixed by the deal (`partner_cards`): the seats holding a card of this set
+    /// play together against the others (empty: no such rule). A seat holding every one of
+    /// them plays alone against the rest.
+    pub partner_cards: crate::deck::CardSet,
     /// Cards in each hand after the deal and after each draw (with `deal_all`, at the default
     /// table).
     pub hand_size: u32,

@@ -15,6 +15,12 @@ impl TricksGame {
                 self.bids(&mut bids);
                 if !bids.contains(&action) {
                     let a = self.flow.auction.as_ref().expect("an auction is held");
+                    if let Some(c) = a.contract(amount).filter(|c| !self.may_bid(seat, c)) {
+                        return Err(IllegalAction::new(format!(
+                            "{} calls a partner, and you hold no card of a suit whose card you could call (none you hold, no trump)",
+                            c.name
+                        )));
+                    }
                     let lowest = bids.iter().find_map(|b| match b {
                         Action::Bet { amount } => Some(*amount),
                         _ => None,
@@ -78,7 +84,27 @@ impl TricksGame {
     /// The bids `seat` may make now, in order: the value bids from the lowest allowed, then
     /// the named contracts that outrank the highest bid.
     pub(super) fn bids(&self, out: &mut Vec<Action>) {
+        let from = out.len();
         self.bids_over(self.high_bid.map(|(_, b)| b), out);
+        // A contract that calls a partner is bid only with a card to call.
+        if let Some(a) = &self.flow.auction
+            && a.call.is_some()
+        {
+            let mut k = from;
+            while k < out.len() {
+                let barred = match out[k] {
+                    Action::Bet { amount } => a
+                        .contract(amount)
+                        .is_some_and(|c| !self.may_bid(self.turn, c)),
+                    _ => false,
+                };
+                if barred {
+                    out.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
     }
 
     /// The bids possible over the highest bid `high` (none yet: `None`).
@@ -175,7 +201,7 @@ impl TricksGame {
         if let Some(suit) = self.contract().and_then(|c| c.trump_suit) {
             // The contract fixes its trump suit.
             self.set_trumps(suit);
-            self.start_play();
+            self.before_play();
         } else if self.flow.trump == TrumpRule::Declarer && trumps {
             self.turn = seat;
             self.phase = Phase::NameTrump;
@@ -187,7 +213,7 @@ impl TricksGame {
                 self.ruleset.deck.suits.len()
             };
             self.set_trumps(suit);
-            self.start_play();
+            self.before_play();
         }
     }
 }

@@ -68,6 +68,7 @@ impl TricksGame {
                 self.deal_pool(seat, &best[..n], talon_hidden, world);
             }
         }
+        self.keep_called_from_declarer(seat, hidden, rng, world);
         // While the seats set aside the cards they pass, the others' choices are hidden: each
         // sets aside as many of its dealt cards in the world.
         if self.phase == Phase::Pass {
