@@ -105,6 +105,8 @@ mod oicho_tests;
 #[cfg(test)]
 mod play_tests;
 #[cfg(test)]
+mod poker_tests;
+#[cfg(test)]
 mod rank_showdown_tests;
 #[cfg(test)]
 mod seat_rules_tests;
