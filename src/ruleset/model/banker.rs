@@ -140,6 +140,8 @@ pub struct HouseWay {
     /// What the other hand must meet (over [`scope::HAND`], that hand), when an allowed
     /// arrangement meets it.
     pub keep: Option<Program>,
+    /// `keep` as written.
+    pub keep_source: Option<String>,
 }
 
 /// `num / den` less the `commission` share (`(5, 100)` is 5%), rounded down to whole chips: the

@@ -101,6 +101,7 @@ pub(super) fn arrange_rules(
         let maximise = k.required_string("maximise", errors);
         let keep = k.string("keep", errors);
         k.finish(errors);
+        let keep_source = keep.as_ref().map(|k| k.text.trim().to_string());
         let keep = match &keep {
             Some(w) => compile_expr(w, Type::Bool, hand, errors).map(Some),
             None => Some(None),
@@ -128,6 +129,7 @@ pub(super) fn arrange_rules(
                 when_source: when.map(|w| w.text.trim().to_string()),
                 maximise,
                 keep,
+                keep_source,
             });
         }
     }
