@@ -672,6 +672,7 @@ mod tests {
             ("french-20", "french"),
             ("french-24", "french"),
             ("french-52", "french"),
+            ("french-53", "french"),
             ("hearts-52", "french"),
             ("pinochle-48", "french"),
             ("italian-40", "italian"),

@@ -2,6 +2,7 @@
 
 use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use super::eval::{Node, Program};
+use super::hand::{self, HandFn};
 use super::{ExprError, Type};
 use crate::deck::{CardSet, Deck};
 use crate::diag::did_you_mean;
@@ -64,7 +65,7 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ),
     (
         "suits_with",
-        "suits_with(N): how many suits the pile holds N or more cards of",
+        "suits_with(N) or suits_with(N, WILD): how many suits the pile holds N or more cards of, the pile's cards of WILD counting in every suit (`suits_with(5, joker) >= 1`: a flush with the joker wild)",
     ),
     (
         "in_suits_with",
@@ -73,6 +74,18 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     (
         "alike",
         "alike(ATTRIBUTE, N): how many values of a card attribute the pile holds N or more cards of (`alike(rank, 3) >= 1`: three cards of one rank)",
+    ),
+    (
+        "run",
+        "run(ATTRIBUTE, N) or run(ATTRIBUTE, N, WILD): the highest value that ends N cards of consecutive values of a card attribute in the pile, the cards of WILD standing for any value; 0 when there is none (`run(high, 5, joker) > 0`: a straight)",
+    ),
+    (
+        "suited_run",
+        "suited_run(ATTRIBUTE, N) or suited_run(ATTRIBUTE, N, WILD): as `run`, among the pile's cards of one suit (a straight flush)",
+    ),
+    (
+        "tiebreak",
+        "tiebreak(ATTRIBUTE, N): the pile's values of a card attribute as one number to compare, the values held most often first and higher first among those held as often, the first N cards (two pair by the higher pair, then the lower, then the odd card)",
     ),
     ("min", "min(A, B): the smaller number"),
     ("max", "max(A, B): the larger number"),
@@ -494,6 +507,20 @@ impl Checker<'_> {
         if matches!(canonical, "sum" | "best" | "alike") {
             return self.sum(canonical, args, e, signature, errors);
         }
+        if matches!(canonical, "run" | "suited_run" | "tiebreak") {
+            return self.hand_function(canonical, args, e, signature, errors);
+        }
+        if canonical == "suits_with" && args.len() == 2 {
+            let n = self.typed(name, &args[0], Type::Int, errors);
+            let wild = self.typed(name, &args[1], Type::Set, errors);
+            let suits = deck.suits.iter().map(|s| s.cards).collect();
+            let f = HandFn::SuitsWild {
+                suits,
+                n: n?,
+                wild: wild?,
+            };
+            return Some((Node::Hand(Box::new(f)), Type::Int));
+        }
         let (min, max) = match canonical {
             "has" => (1, usize::MAX),
             "min" | "max" => (2, 2),
@@ -548,6 +575,147 @@ impl Checker<'_> {
             other => unreachable!("FUNCTIONS lists `{other}` but the checker does not"),
         };
         Some((node.fold(), ty))
+    }
+
+    /// `args[i]` compiled, when it has type `want`.
+    fn typed(
+        &self,
+        function: &str,
+        arg: &Expr,
+        want: Type,
+        errors: &mut Vec<ExprError>,
+    ) -> Option<Node> {
+        match self.expr(arg, errors) {
+            Some((node, ty)) if ty == want => Some(node),
+            Some((_, ty)) => {
+                errors.push(self.argument_mismatch(function, arg, want, ty));
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// `run(ATTRIBUTE, N[, WILD])`, `suited_run(...)` and `tiebreak(ATTRIBUTE, N)`: the
+    /// attribute's values must lie in 0 to [`hand::MAX_VALUE`] and N must be written out.
+    fn hand_function(
+        &self,
+        function: &str,
+        args: &[Expr],
+        e: &Expr,
+        signature: &str,
+        errors: &mut Vec<ExprError>,
+    ) -> Typed {
+        let deck = self.names.deck;
+        let most = if function == "tiebreak" { 2 } else { 3 };
+        if args.len() < 2 || args.len() > most {
+            errors.push(arity_error(function, signature, args.len(), e));
+            return None;
+        }
+        let values = self.attribute_values(function, &args[0], errors);
+        let values = values.and_then(|values| {
+            if values.iter().all(|v| (0..=hand::MAX_VALUE).contains(v)) {
+                Some(values)
+            } else {
+                errors.push(ExprError::new(
+                    format!(
+                        "`{function}` reads values of 0 to {}; this attribute has others",
+                        hand::MAX_VALUE
+                    ),
+                    args[0].span.clone(),
+                ));
+                None
+            }
+        });
+        let n = match self.expr(&args[1], errors) {
+            Some((Node::Int(n), Type::Int)) if (1..=16).contains(&n) => Some(n as u32),
+            Some((Node::Int(_), Type::Int)) => {
+                errors.push(ExprError::new(
+                    format!("`{function}` counts 1 to 16 cards"),
+                    args[1].span.clone(),
+                ));
+                None
+            }
+            Some((_, Type::Int)) => {
+                errors.push(ExprError::new(
+                    format!("the count of `{function}` must be a number written out, such as 5"),
+                    args[1].span.clone(),
+                ));
+                None
+            }
+            Some((_, ty)) => {
+                errors.push(self.argument_mismatch(function, &args[1], Type::Int, ty));
+                None
+            }
+            None => None,
+        };
+        let wild = match args.get(2) {
+            Some(a) => self.typed(function, a, Type::Set, errors),
+            None => Some(Node::Set(CardSet::EMPTY)),
+        };
+        let (values, n, wild) = (values?, n?, wild?);
+        let lo = values.iter().copied().min().unwrap_or(0);
+        let hi = values.iter().copied().max().unwrap_or(0);
+        let f = match function {
+            "tiebreak" => {
+                let base = hi + 1;
+                if i128::from(base).pow(n) > i128::from(i64::MAX) {
+                    errors.push(ExprError::new(
+                        format!(
+                            "`tiebreak` of {n} cards of values up to {hi} does not fit in the \
+                             64-bit range of numbers; compare fewer cards"
+                        ),
+                        e.span.clone(),
+                    ));
+                    return None;
+                }
+                HandFn::Tiebreak { values, n, base }
+            }
+            _ => HandFn::Run {
+                values,
+                suits: (function == "suited_run")
+                    .then(|| deck.suits.iter().map(|s| s.cards).collect()),
+                n,
+                wild,
+                lo,
+                hi,
+            },
+        };
+        Some((Node::Hand(Box::new(f)), Type::Int))
+    }
+
+    /// The values of the attribute `arg` names, one a card of the deck.
+    fn attribute_values(
+        &self,
+        function: &str,
+        arg: &Expr,
+        errors: &mut Vec<ExprError>,
+    ) -> Option<Box<[i64]>> {
+        let deck = self.names.deck;
+        match &arg.kind {
+            ExprKind::Name(n) => match deck.attributes.iter().find(|a| &a.id == n) {
+                Some(a) => Some(a.values.clone().into_boxed_slice()),
+                None => {
+                    let names = deck.attributes.iter().map(|a| a.id.as_str());
+                    let help = did_you_mean(n, names).or_else(|| {
+                        let list: Vec<&str> =
+                            deck.attributes.iter().map(|a| a.id.as_str()).collect();
+                        Some(format!("the deck's attributes: {}", list.join(", ")))
+                    });
+                    errors.push(
+                        ExprError::new(format!("unknown card attribute `{n}`"), arg.span.clone())
+                            .with_help(help),
+                    );
+                    None
+                }
+            },
+            _ => {
+                errors.push(ExprError::new(
+                    format!("the first argument of `{function}` must be an attribute name"),
+                    arg.span.clone(),
+                ));
+                None
+            }
+        }
     }
 
     /// `sum(ATTRIBUTE[, SET])` and `best(ATTRIBUTE, SET)`, whose first argument is an attribute

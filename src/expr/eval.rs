@@ -525,6 +525,9 @@ pub(super) enum Node {
     /// `best(ATTR, S)` with a constant S: each value with the cards of S that carry it, highest
     /// first, so the answer is the first value whose cards meet the pile (0 when none does).
     Ranked(Box<[(i64, CardSet)]>),
+    /// A function that tells poker hands apart (`run`, `suited_run`, `suits_with(N, WILD)`,
+    /// `tiebreak`): a number.
+    Hand(Box<super::hand::HandFn<Node>>),
 }
 
 impl Node {
@@ -547,7 +550,8 @@ impl Node {
             | Node::Sum(..)
             | Node::Best(..)
             | Node::SuitsWith(..)
-            | Node::InSuitsWith(..) => false,
+            | Node::InSuitsWith(..)
+            | Node::Hand(_) => false,
             Node::Size(a) | Node::Not(a) | Node::Neg(a) | Node::Suit(_, a) => a.is_const(),
             Node::Min(p)
             | Node::Max(p)
@@ -571,7 +575,7 @@ impl Node {
         let pair = |p: &[Node]| p.iter().fold(CardSet::EMPTY, |r, n| r | n.reads());
         match self {
             Node::Int(_) | Node::Bool(_) | Node::Set(_) | Node::Fact(_) => CardSet::EMPTY,
-            Node::Pile => EVERY,
+            Node::Pile | Node::Hand(_) => EVERY,
             Node::CountPlus(s, _) | Node::CountCmp(_, s, _) | Node::AllOf(s) | Node::AnyOf(s) => *s,
             Node::Weighted(w) | Node::Ranked(w) => {
                 w.iter().fold(CardSet::EMPTY, |r, (_, s)| r | *s)
@@ -639,6 +643,7 @@ impl Node {
             | Node::Intersection(p)
             | Node::Arith(_, p) => p.iter().fold(0, |m, n| m | n.facts_read()),
             Node::If(p) => p.iter().fold(0, |m, n| m | n.facts_read()),
+            Node::Hand(f) => f.children().iter().fold(0, |m, n| m | n.facts_read()),
         }
     }
 
@@ -767,6 +772,7 @@ impl Node {
             | Node::SuitsWith(..)
             | Node::Sum(..)
             | Node::Best(..)
+            | Node::Hand(_)
             | Node::Min(_)
             | Node::Max(_)
             | Node::Neg(_)
@@ -830,6 +836,12 @@ impl Node {
             Node::SuitsWith(suits, n) => {
                 n.bounds(facts)?;
                 (0, suits.len() as i128)
+            }
+            Node::Hand(f) => {
+                for n in f.children() {
+                    n.bounds(facts)?;
+                }
+                f.bounds()
             }
             Node::Sum(values, s) => {
                 s.bounds(facts)?;
@@ -979,6 +991,7 @@ impl Node {
                 .map(|c| values.get(c.index()).copied().unwrap_or(0))
                 .max()
                 .unwrap_or(0),
+            Node::Hand(f) => f.int(cx.pile, |n| n.int(cx), |n| n.set(cx)),
             Node::Min(p) => p[0].int(cx).min(p[1].int(cx)),
             Node::Max(p) => p[0].int(cx).max(p[1].int(cx)),
             Node::Neg(a) => a.int(cx).saturating_neg(),

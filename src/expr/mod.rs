@@ -16,6 +16,7 @@
 mod ast;
 mod check;
 mod eval;
+mod hand;
 mod parser;
 mod words;
 

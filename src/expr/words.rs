@@ -377,6 +377,33 @@ impl Describer<'_> {
                 self.count_word(n)?
             )),
             ("in_suits_with", [n]) => self.in_suits_with(n),
+            ("suits_with", [n, wild]) => Some(format!(
+                "the number of {}s with {} or more {card}s, the {} counting in each",
+                self.lex.suit_word,
+                self.count_word(n)?,
+                self.set(wild)?
+            )),
+            ("run" | "suited_run", [attr, n, rest @ ..]) => Some(format!(
+                "the highest {} ending {} {card}s of consecutive {}s{}{}",
+                name_of(attr)?,
+                self.count_word(n)?,
+                name_of(attr)?,
+                if name == "suited_run" {
+                    format!(" of one {}", self.lex.suit_word)
+                } else {
+                    String::new()
+                },
+                match rest {
+                    [wild] => format!(" (the {} standing for any)", self.set(wild)?),
+                    _ => String::new(),
+                }
+            )),
+            ("tiebreak", [attr, n]) => Some(format!(
+                "the {} of the first {} {card}s, the {}s held most often first",
+                name_of(attr)?,
+                self.count_word(n)?,
+                name_of(attr)?
+            )),
             ("alike", [attr, n]) => Some(format!(
                 "the number of {}s with {} or more {card}s",
                 name_of(attr)?,

@@ -1341,8 +1341,9 @@ fn banker(flow: &BankerFlow, lex: &Lexicon) -> Vec<Section> {
             ),
         }),
         Rule::plain(format!(
-            "Each player receives {} {card} and bets {} to {} chips on it{}.",
+            "Each player receives {} {card}{} and bets {} to {} chips on it{}.",
             number_word(flow.first_tiles.into()),
+            if flow.first_tiles == 1 { "" } else { "s" },
             flow.min_bet,
             flow.max_bet,
             match flow.table_limit {

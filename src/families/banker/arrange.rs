@@ -42,7 +42,7 @@ pub fn arrangements(flow: &BankerFlow, arrange: &Arrange, dealt: CardSet) -> Vec
 
 /// The banker's arrangement of `dealt` by the house way: the first rule whose `when` holds on
 /// the cards dealt names the hand to make strongest (without one, the first hand); among the
-/// legal arrangements, the one whose named hand is best, the other hand breaking ties, then the
+/// legal arrangements (those whose other hand meets the rule's `keep`, when any does), the one whose named hand is best, the other hand breaking ties, then the
 /// earliest. Greedy bots arrange their own hands the same way.
 pub fn house_way(flow: &BankerFlow, arrange: &Arrange, dealt: CardSet) -> CardSet {
     let points = dealt.iter().map(|c| flow.card_points[c.index()]).sum();
@@ -51,13 +51,32 @@ pub fn house_way(flow: &BankerFlow, arrange: &Arrange, dealt: CardSet) -> CardSe
         pile: dealt,
         facts: &facts,
     };
-    let first = arrange
+    let rule = arrange
         .house_way
         .iter()
-        .find(|w| w.when.as_ref().is_none_or(|p| p.truth(&cx)))
-        .map_or(0, |w| w.maximise);
+        .find(|w| w.when.as_ref().is_none_or(|p| p.truth(&cx)));
+    let first = rule.map_or(0, |w| w.maximise);
     let order = [first, 1 - first];
-    let options = arrangements(flow, arrange, dealt);
+    let mut options = arrangements(flow, arrange, dealt);
+    // `keep`: the other hand meets the rule's condition, when some arrangement lets it.
+    if let Some(keep) = rule.and_then(|w| w.keep.as_ref()) {
+        let kept: Vec<CardSet> = options
+            .iter()
+            .copied()
+            .filter(|&o| {
+                let other = hand_of(o, dealt, 1 - first);
+                let points = other.iter().map(|c| flow.card_points[c.index()]).sum();
+                let facts = [points, i64::from(other.len())];
+                keep.truth(&Context {
+                    pile: other,
+                    facts: &facts,
+                })
+            })
+            .collect();
+        if !kept.is_empty() {
+            options = kept;
+        }
+    }
     let mut best = options[0];
     for &o in &options[1..] {
         let better = order

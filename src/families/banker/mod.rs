@@ -103,7 +103,11 @@ mod commission_tests;
 #[cfg(test)]
 mod oicho_tests;
 #[cfg(test)]
+mod pai_gow_tests;
+#[cfg(test)]
 mod play_tests;
+#[cfg(test)]
+mod poker_tests;
 #[cfg(test)]
 mod rank_showdown_tests;
 #[cfg(test)]

@@ -1611,6 +1611,11 @@ pub static HOUSE_WAY: TableDef = table(
             String,
             "The id of the hand the arrangement makes strongest; the other hand breaks ties, then the earliest arrangement in card order.",
         ),
+        key(
+            "keep",
+            Expr,
+            "A condition the other hand must meet, read on that hand as `value` is (a straight kept in the high hand while the low hand is made strongest); when no allowed arrangement meets it, every allowed one is weighed.",
+        ),
     ],
 );
 

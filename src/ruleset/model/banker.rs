@@ -137,6 +137,11 @@ pub struct HouseWay {
     pub when_source: Option<String>,
     /// The hand it makes strongest (an index in `hands`).
     pub maximise: usize,
+    /// What the other hand must meet (over [`scope::HAND`], that hand), when an allowed
+    /// arrangement meets it.
+    pub keep: Option<Program>,
+    /// `keep` as written.
+    pub keep_source: Option<String>,
 }
 
 /// `num / den` less the `commission` share (`(5, 100)` is 5%), rounded down to whole chips: the

@@ -42,9 +42,19 @@ pub(super) fn arrange_rules(
         .iter()
         .map(|w| {
             let hand = &arrange.hands[w.maximise].name;
+            let other = &arrange.hands[1 - w.maximise].name;
+            // `keep`: what the other hand must hold, when an arrangement lets it.
+            let keep = match &w.keep_source {
+                Some(keep) => format!(" whose {other} keeps {} where it can", in_words(keep, lex)),
+                None => String::new(),
+            };
             match &w.when_source {
-                Some(when) => format!("when {}, the strongest {hand}", in_words(when, lex)),
-                None => format!("otherwise the strongest {hand}"),
+                Some(when) => format!(
+                    "{} (when {}): the strongest {hand}{keep}",
+                    w.name,
+                    in_words(when, lex)
+                ),
+                None => format!("otherwise ({}) the strongest {hand}{keep}", w.name),
             }
         })
         .collect();

@@ -99,7 +99,13 @@ pub(super) fn arrange_rules(
         let name = k.string("name", errors);
         let when = k.string("when", errors);
         let maximise = k.required_string("maximise", errors);
+        let keep = k.string("keep", errors);
         k.finish(errors);
+        let keep_source = keep.as_ref().map(|k| k.text.trim().to_string());
+        let keep = match &keep {
+            Some(w) => compile_expr(w, Type::Bool, hand, errors).map(Some),
+            None => Some(None),
+        };
         let program = match &when {
             Some(w) => compile_expr(w, Type::Bool, hand, errors).map(Some),
             None => Some(None),
@@ -115,13 +121,15 @@ pub(super) fn arrange_rules(
             }
             found
         });
-        if let (Some(id), Some(program), Some(maximise)) = (id, program, index) {
+        if let (Some(id), Some(program), Some(maximise), Some(keep)) = (id, program, index, keep) {
             house_way.push(HouseWay {
                 id: id.text.to_string(),
                 name: name.map_or_else(|| id.text.to_string(), |n| n.text.to_string()),
                 when: program,
                 when_source: when.map(|w| w.text.trim().to_string()),
                 maximise,
+                keep,
+                keep_source,
             });
         }
     }
