@@ -266,7 +266,9 @@ fn refilled(r: &Arc<Ruleset>) -> (u16, String) {
     }
     assert_eq!(game.hand(1), set(r, "coins-2 cups-3 batons-ace"));
     let per = r.matching().unwrap().dealt_yaku.len();
-    let again = game.marks().dealt_again.get(per).copied().unwrap_or(0);
+    let again = (game.marks().dealt_again.as_deref())
+        .and_then(|again| again.get(per).copied())
+        .unwrap_or(0);
     (again, story(&mut game))
 }
 

@@ -40,8 +40,9 @@ pub struct Marks {
     /// [`NO_STACK`].
     pub dealt: PerSeat<u8>,
     /// `[flow] deal_checks = "every"`: how many refills dealt each seat each combination,
-    /// `dealt_again[seat * dealt_yaku + i]` (empty when only the first deal is checked).
-    pub dealt_again: Vec<u16>,
+    /// `dealt_again[seat * dealt_yaku + i]` (`None` when only the first deal is checked: a
+    /// search copies the marks for every action it tries, and copies nothing here then).
+    pub dealt_again: Option<Box<[u16]>>,
     /// The card the last turn's player laid on the table from the hand, still there, when a
     /// turn event watches for its capture (`last_laid_taken`).
     pub laid_before: Option<CardId>,
@@ -151,11 +152,7 @@ impl Marks {
             turn: TurnLog::default(),
             last_capturer: NO_STACK,
             dealt: PerSeat::filled(seats, NO_STACK),
-            dealt_again: if again == 0 {
-                Vec::new()
-            } else {
-                zeroed(seats * again)
-            },
+            dealt_again: (again > 0).then(|| zeroed(seats * again).into_boxed_slice()),
             laid_before: None,
             out: 0,
             dropped: 0,
@@ -177,10 +174,13 @@ impl Marks {
         self.revealed.fill(0);
         self.stack_owner = [NO_STACK; 32];
         // A handful of counters, often none: a `memset` call costs more than the test.
-        for v in [&mut self.declared, &mut self.fired, &mut self.dealt_again] {
+        for v in [&mut self.declared[..], &mut self.fired[..]] {
             if v.iter().any(|&n| n != 0) {
                 v.fill(0);
             }
+        }
+        if let Some(v) = &mut self.dealt_again {
+            v.fill(0);
         }
         self.turn = TurnLog::default();
         self.last_capturer = NO_STACK;

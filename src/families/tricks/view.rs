@@ -99,6 +99,7 @@ impl<'g> TricksView<'g> {
     /// What `seat` may see of `game`.
     pub fn of(game: &'g TricksGame, seat: Seat) -> TricksView<'g> {
         let ruleset = game.ruleset();
+        let marked_sides = !game.partner_marks().is_empty();
         let seats = game.seats();
         let other = next_seat(seat, seats);
         let mut won = PerSeat::new(seats);
@@ -165,8 +166,12 @@ impl<'g> TricksView<'g> {
             round: game.round(),
             dealer: game.dealer(),
             unseen: ruleset.deck.all() - seen,
-            marked_sides: !game.partner_marks().is_empty(),
-            known_partners: game.known_partners(seat),
+            marked_sides,
+            known_partners: if marked_sides {
+                game.known_partners(seat)
+            } else {
+                0
+            },
             called: game.called(),
         }
     }

@@ -67,7 +67,9 @@ impl MatchingGame {
             let Some(i) = self.flow.dealt_combination(self.hands[seat], &facts) else {
                 continue;
             };
-            if let Some(count) = self.marks.dealt_again.get_mut(seat * per + i) {
+            if let Some(count) = (self.marks.dealt_again.as_deref_mut())
+                .and_then(|again| again.get_mut(seat * per + i))
+            {
                 *count = count.saturating_add(1);
             }
             let check = &self.flow.dealt_yaku[i];
@@ -82,19 +84,17 @@ impl MatchingGame {
 
     /// Every dealt combination `seat` holds this hand (by index), each once per deal that
     /// dealt it: the first deal's, then the refills'.
+    #[inline]
     pub(super) fn dealt_combinations(&self, seat: Seat, each: &mut dyn FnMut(usize)) {
         let d = self.marks.dealt[seat];
         if d != NO_STACK {
             each(usize::from(d));
         }
         let per = self.flow.dealt_yaku.len();
-        if self.marks.dealt_again.is_empty() || per == 0 {
+        let Some(again) = self.marks.dealt_again.as_deref() else {
             return;
-        }
-        for (i, &n) in self.marks.dealt_again[seat * per..(seat + 1) * per]
-            .iter()
-            .enumerate()
-        {
+        };
+        for (i, &n) in again[seat * per..(seat + 1) * per].iter().enumerate() {
             for _ in 0..n {
                 each(i);
             }

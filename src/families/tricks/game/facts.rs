@@ -197,8 +197,7 @@ impl TricksGame {
     /// The hand's trump suit's id (empty without one), where the scoring script reads
     /// `trump_suit`.
     pub(super) fn trump_suit_fact(&self) -> Option<String> {
-        let script = self.ruleset.scoring.as_ref()?;
-        script.may_read("trump_suit").then(|| {
+        self.reads_trump_suit.then(|| {
             self.ruleset
                 .deck
                 .suits
