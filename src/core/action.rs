@@ -199,22 +199,9 @@ pub enum Event {
         value: u8,
     },
     /// What a dealt table gave a seat (a `[[flow.deal_bonus]]`): table cards captured at the
-    /// deal, a turn event counted.
-    DealBonus {
-        /// Who received it.
-        player: Seat,
-        /// The deal bonus's id.
-        id: String,
-        /// Its display name.
-        name: String,
-        /// The table cards captured (none when it only counts an event).
-        cards: Vec<CardId>,
-        /// The turn event counted (its id).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        turn_event: Option<String>,
-        /// How many times the event counted (0 without one).
-        times: u16,
-    },
+    /// deal, a turn event counted. Boxed: the events of every game are as large as their
+    /// largest kind, and a trick game builds one at every card.
+    DealBonus(Box<DealBonusGiven>),
     /// The table's last cards, taken by the seat that captured last when the hands are
     /// played out.
     TableTaken {
@@ -282,6 +269,24 @@ pub enum Event {
         /// The final scores.
         scores: Vec<i64>,
     },
+}
+
+/// What a dealt table gave a seat ([`Event::DealBonus`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DealBonusGiven {
+    /// Who received it.
+    pub player: Seat,
+    /// The deal bonus's id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// The table cards captured (none when it only counts an event).
+    pub cards: Vec<CardId>,
+    /// The turn event counted (its id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_event: Option<String>,
+    /// How many times the event counted (0 without one).
+    pub times: u16,
 }
 
 /// An action that is not legal now.

@@ -21,7 +21,7 @@ pub mod protocol;
 pub mod record;
 mod seat;
 
-pub use action::{Action, DeclId, Event, HandEnd, IllegalAction};
+pub use action::{Action, DealBonusGiven, DeclId, Event, HandEnd, IllegalAction};
 pub use carry::Carried;
 pub use driver::{Agent, Evaluation, agent_rng, play_out};
 pub use game::{Game, StartError, StartOptions, same_family, share, uniform_index};

@@ -884,13 +884,14 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             Event::TurnEvent { player, name, .. } => {
                 let _ = writeln!(out, "{}: {name}", style.who(*player));
             }
-            Event::DealBonus {
-                player,
-                name,
-                cards,
-                times,
-                ..
-            } => {
+            Event::DealBonus(given) => {
+                let crate::core::DealBonusGiven {
+                    player,
+                    name,
+                    cards,
+                    times,
+                    ..
+                } = &**given;
                 let set: CardSet = cards.iter().copied().collect();
                 let times = if *times > 1 {
                     format!(" x{times}")

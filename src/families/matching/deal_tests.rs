@@ -87,17 +87,13 @@ fn story(game: &mut MatchingGame) -> String {
     game.drain_events()
         .iter()
         .filter_map(|e| match e {
-            Event::DealBonus {
-                player,
-                id,
-                cards,
-                turn_event,
-                times,
-                ..
-            } => Some(format!(
-                "seat {player} {id}: takes {} ({} x{times})",
-                r.deck.ids(cards.iter().copied().collect()).join(" "),
-                turn_event.as_deref().unwrap_or("no event"),
+            Event::DealBonus(given) => Some(format!(
+                "seat {} {}: takes {} ({} x{})",
+                given.player,
+                given.id,
+                r.deck.ids(given.cards.iter().copied().collect()).join(" "),
+                given.turn_event.as_deref().unwrap_or("no event"),
+                given.times,
             )),
             Event::TurnEvent { player, id, .. } => Some(format!("seat {player} {id}")),
             _ => None,
@@ -139,14 +135,14 @@ fn a_table_dealt_to_15_is_the_dealers_sweep() {
         labels: vec!["seat 0".into(), "seat 1".into()],
         brief: true,
     };
-    let events = [Event::DealBonus {
+    let events = [Event::DealBonus(Box::new(crate::core::DealBonusGiven {
         player: 0,
         id: "deal-scopa".into(),
         name: "Sweep at the deal".into(),
         cards: set(&r, "coins-ace cups-2").iter().collect(),
         turn_event: Some("scopa".into()),
         times: 1,
-    }];
+    }))];
     let text = crate::front::screen::narrate(&style, &game, &events);
     insta::assert_snapshot!(text.trim(), @"seat 0 takes Ace of Coins, Two of Cups from the dealt table: Sweep at the deal");
 }
@@ -367,7 +363,7 @@ fn hands_keep_every_card(r: &Arc<Ruleset>, seeds: std::ops::Range<u64>) -> usize
         given += game
             .drain_events()
             .iter()
-            .filter(|e| matches!(e, Event::DealBonus { .. }))
+            .filter(|e| matches!(e, Event::DealBonus(_)))
             .count();
     }
     given

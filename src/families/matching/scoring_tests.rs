@@ -1146,9 +1146,13 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
             Event::TableTaken { player, cards } => {
                 writeln!(out, "seat {player} takes the table [{}]", list(cards))
             }
-            Event::DealBonus {
-                player, id, cards, ..
-            } => writeln!(out, "seat {player} is given {id}: [{}]", list(cards)),
+            Event::DealBonus(given) => writeln!(
+                out,
+                "seat {} is given {}: [{}]",
+                given.player,
+                given.id,
+                list(&given.cards)
+            ),
             Event::Played {
                 player,
                 card,

@@ -40,13 +40,15 @@ impl MatchingGame {
                 *count = count.saturating_add(times);
                 times
             });
-            self.emit(|_| Event::DealBonus {
-                player: p,
-                id: bonus.check.id.clone(),
-                name: bonus.check.name.clone(),
-                cards: cards.iter().collect(),
-                turn_event: bonus.event.map(|(e, _)| flow.turn_events[e].id.clone()),
-                times,
+            self.emit(|_| {
+                Event::DealBonus(Box::new(crate::core::DealBonusGiven {
+                    player: p,
+                    id: bonus.check.id.clone(),
+                    name: bonus.check.name.clone(),
+                    cards: cards.iter().collect(),
+                    turn_event: bonus.event.map(|(e, _)| flow.turn_events[e].id.clone()),
+                    times,
+                }))
             });
         }
     }
