@@ -738,34 +738,7 @@ impl Checker<'_> {
             errors.push(arity_error(function, signature, args.len(), e));
             return None;
         }
-        let attribute = match &args[0].kind {
-            ExprKind::Name(n) => match deck.attributes.iter().find(|a| &a.id == n) {
-                Some(a) => Some(a.values.clone().into_boxed_slice()),
-                None => {
-                    let names = deck.attributes.iter().map(|a| a.id.as_str());
-                    let help = did_you_mean(n, names).or_else(|| {
-                        let list: Vec<&str> =
-                            deck.attributes.iter().map(|a| a.id.as_str()).collect();
-                        Some(format!("the deck's attributes: {}", list.join(", ")))
-                    });
-                    errors.push(
-                        ExprError::new(
-                            format!("unknown card attribute `{n}`"),
-                            args[0].span.clone(),
-                        )
-                        .with_help(help),
-                    );
-                    None
-                }
-            },
-            _ => {
-                errors.push(ExprError::new(
-                    format!("the first argument of `{function}` must be an attribute name"),
-                    args[0].span.clone(),
-                ));
-                None
-            }
-        };
+        let attribute = self.attribute_values(function, &args[0], errors);
         if function == "alike" {
             // The deck's cards grouped by the attribute's value: a rank's cards across suits.
             let count = match self.expr(&args[1], errors) {
