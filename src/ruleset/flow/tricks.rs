@@ -991,12 +991,7 @@ pub(super) fn auction<'a>(
     // mean either.
     if values {
         for (c, at) in contracts.iter().zip(&bids_at) {
-            let plain = if listed.is_empty() {
-                (minimum..=maximum).contains(&c.bid) && (c.bid - minimum) % step == 0
-            } else {
-                listed.contains(&c.bid)
-            };
-            if plain {
+            if on_ladder(&listed, (minimum, step, maximum), c.bid) {
                 let between = if !listed.is_empty() {
                     "at a value the list of `bids` leaves out".to_string()
                 } else if step > 1 {

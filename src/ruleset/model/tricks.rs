@@ -387,6 +387,17 @@ impl TricksFlow {
     }
 }
 
+/// True when `amount` is one of the plain bids `listed`, or, without a list, on the ladder of
+/// `minimum` to `maximum` in steps of `step` (`ladder`).
+pub fn on_ladder(listed: &[i64], ladder: (i64, i64, i64), amount: i64) -> bool {
+    let (minimum, step, maximum) = ladder;
+    if listed.is_empty() {
+        (minimum..=maximum).contains(&amount) && (amount - minimum) % step.max(1) == 0
+    } else {
+        listed.contains(&amount)
+    }
+}
+
 impl Auction {
     /// The plain (value) bids that outrank `high` (none yet: `None`), lowest first: on a ladder,
     /// those at least a step above it; from a list, those above it.
@@ -417,12 +428,11 @@ impl Auction {
     /// True when `amount` is a plain bid of the auction (whatever is bid before it).
     pub fn is_plain_bid(&self, amount: i64) -> bool {
         self.values
-            && if self.listed.is_empty() {
-                (self.minimum..=self.maximum).contains(&amount)
-                    && (amount - self.minimum) % self.step.max(1) == 0
-            } else {
-                self.listed.contains(&amount)
-            }
+            && on_ladder(
+                &self.listed,
+                (self.minimum, self.step, self.maximum),
+                amount,
+            )
     }
 
     /// The plain bids in words: `from 100 to 500 in steps of 10`, `one of 18, 20, 22`.
