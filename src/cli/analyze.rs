@@ -41,7 +41,7 @@ pub struct AnalyzeArgs {
 }
 
 /// A percentage with four decimals: `-1.0579%`.
-fn percent(r: Rational) -> String {
+fn percent(r: &Rational) -> String {
     format!("{:+.4}%", r.to_f64() * 100.0)
 }
 
@@ -84,9 +84,9 @@ fn run_table(
             "ruleset": ruleset.id,
             "packs": odds.packs,
             "cards": odds.cards,
-            "player": fraction_of(odds.player),
-            "banker": fraction_of(odds.banker),
-            "tie": fraction_of(odds.tie),
+            "player": fraction_of(&odds.player),
+            "banker": fraction_of(&odds.banker),
+            "tie": fraction_of(&odds.tie),
             "bets": bets,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
@@ -121,7 +121,7 @@ fn run_table(
             b.win.to_f64() * 100.0,
             b.push.to_f64() * 100.0,
             b.lose.to_f64() * 100.0,
-            percent(b.ev),
+            percent(&b.ev),
             b.ev
         );
     }
@@ -334,11 +334,11 @@ fn run_seats(
                 let by_draw: Vec<serde_json::Value> = t
                     .by_draw
                     .iter()
-                    .map(|&(d, ev)| serde_json::json!({ "draw": d, "ev": ev.to_f64(), "ev_exact": ev.to_string() }))
+                    .map(|(d, ev)| serde_json::json!({ "draw": d, "ev": ev.to_f64(), "ev_exact": ev.to_string() }))
                     .collect();
                 serde_json::json!({
                     "total": t.total,
-                    "chance": fraction_of(t.chance),
+                    "chance": fraction_of(&t.chance),
                     "by_draw": by_draw,
                     "best": t.best().0,
                     "exceptions": t.exceptions,
@@ -347,10 +347,10 @@ fn run_seats(
             .collect();
         let doc = serde_json::json!({
             "ruleset": ruleset.id,
-            "player": fraction(odds.player),
-            "banker_edge": fraction(Rational::ZERO - odds.player),
-            "banker_wins_at_once": fraction_of(odds.banker_wins),
-            "best_with_limits": fraction(limited),
+            "player": fraction(&odds.player),
+            "banker_edge": fraction(&-&odds.player),
+            "banker_wins_at_once": fraction_of(&odds.banker_wins),
+            "best_with_limits": fraction(&limited),
             "limits": [limits.0, limits.1],
             "choices": totals,
         });
@@ -377,14 +377,14 @@ fn run_seats(
     let _ = writeln!(
         out,
         "player, one chip a hand, best choices: {}   {}",
-        percent(odds.player),
+        percent(&odds.player),
         odds.player
     );
     let _ = writeln!(
         out,
         "the banker's edge: {}   {}",
-        percent(Rational::ZERO - odds.player),
-        Rational::ZERO - odds.player
+        percent(&-&odds.player),
+        -&odds.player
     );
     let _ = writeln!(
         out,
@@ -411,7 +411,7 @@ fn run_seats(
         let evs: Vec<String> = t
             .by_draw
             .iter()
-            .map(|&(_, ev)| format!("{:+.4}", ev.to_f64()))
+            .map(|(_, ev)| format!("{:+.4}", ev.to_f64()))
             .collect();
         let (best, _) = t.best();
         let exceptions = if t.exceptions > 0 {
@@ -436,7 +436,7 @@ fn run_seats(
         let exact: Vec<String> = t
             .by_draw
             .iter()
-            .map(|&(d, ev)| format!("{} {ev}", option_words(d)))
+            .map(|(d, ev)| format!("{} {ev}", option_words(*d)))
             .collect();
         let _ = writeln!(out, "total {}: {}", t.total, exact.join(", "));
     }
@@ -444,7 +444,7 @@ fn run_seats(
     super::EXIT_OK
 }
 
-fn fraction_of(r: Rational) -> serde_json::Value {
+fn fraction_of(r: &Rational) -> serde_json::Value {
     serde_json::json!({ "probability": r.to_f64(), "exact": r.to_string() })
 }
 
@@ -515,8 +515,8 @@ fn strategy_json(
         "ev": ev.to_f64(),
         "ev_exact": ev.to_string(),
         "profitable": ev > Rational::ZERO,
-        "best_fixed_bet": fraction(ev_fixed),
-        "best_limited_bets": fraction(ev_best),
+        "best_fixed_bet": fraction(&ev_fixed),
+        "best_limited_bets": fraction(&ev_best),
     });
     doc[table] = rows;
     doc
@@ -622,7 +622,7 @@ fn by_value(flow: &crate::ruleset::BankerFlow, odds: &[analysis::FirstHandOdds])
             Some(g) => {
                 g.1 += 1;
                 for (sum, (_, r)) in g.2.iter_mut().zip(&o.by_draw) {
-                    sum.1 = sum.1 + *r;
+                    sum.1 += r;
                 }
             }
             None => groups.push((value, 1, o.by_draw.clone())),
@@ -631,14 +631,14 @@ fn by_value(flow: &crate::ruleset::BankerFlow, odds: &[analysis::FirstHandOdds])
     for g in &mut groups {
         let n = g.1 as i128;
         for d in &mut g.2 {
-            d.1 = d.1 / Rational::from(n);
+            d.1 /= Rational::from(n);
         }
     }
     groups.sort_by_key(|g| g.0);
     groups
 }
 
-fn fraction(r: Rational) -> serde_json::Value {
+fn fraction(r: &Rational) -> serde_json::Value {
     serde_json::json!({ "ev": r.to_f64(), "ev_exact": r.to_string() })
 }
 
@@ -769,7 +769,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                 .map(|(value, hands, by_draw)| {
                     let per: serde_json::Map<String, serde_json::Value> = by_draw
                         .iter()
-                        .map(|(d, r)| (d.to_string(), fraction(*r)))
+                        .map(|(d, r)| (d.to_string(), fraction(r)))
                         .collect();
                     serde_json::json!({ "value": value, "hands": hands, "per_chip_by_draw": per })
                 })
@@ -836,7 +836,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                 let by_draw: serde_json::Map<String, serde_json::Value> = o
                     .by_draw
                     .iter()
-                    .map(|(d, r)| (d.to_string(), fraction(*r)))
+                    .map(|(d, r)| (d.to_string(), fraction(r)))
                     .collect();
                 let mut row = serde_json::json!({
                     "suit": deck.suits[key.0].id,
@@ -844,7 +844,7 @@ pub fn run(args: &AnalyzeArgs) -> i32 {
                     "per_chip_by_draw": by_draw,
                     "strategy": { "bet": bet, "draw": draw },
                     "best_draw": best_draw,
-                    "best_per_chip": fraction(*best_ev),
+                    "best_per_chip": fraction(best_ev),
                 });
                 if let Some(c) = key.1 {
                     row["card"] = deck.card(c).id.clone().into();

@@ -298,7 +298,7 @@ fn eight_packs_give_the_published_house_edges() {
     let edges: Vec<(String, String)> = odds
         .bets
         .iter()
-        .map(|b| (b.id.clone(), percent(b.ev)))
+        .map(|b| (b.id.clone(), percent(b.ev.clone())))
         .collect();
     assert_eq!(
         edges,
@@ -345,33 +345,33 @@ fn punto_banco(packs: u64) -> [Rational; 3] {
             if count[b1] == 0 {
                 continue;
             }
-            let q2 = q1 * take(&mut count, &mut left, b1);
+            let q2 = &q1 * take(&mut count, &mut left, b1);
             for p2 in 0..10 {
                 if count[p2] == 0 {
                     continue;
                 }
-                let q3 = q2 * take(&mut count, &mut left, p2);
+                let q3 = &q2 * take(&mut count, &mut left, p2);
                 for b2 in 0..10 {
                     if count[b2] == 0 {
                         continue;
                     }
-                    let q4 = q3 * take(&mut count, &mut left, b2);
+                    let q4 = &q3 * take(&mut count, &mut left, b2);
                     let pt = (p1 + p2) % 10;
                     let bt = (b1 + b2) % 10;
                     let mut finish = |pv: usize, bv: usize, q: Rational| match pv.cmp(&bv) {
-                        std::cmp::Ordering::Greater => player = player + q,
-                        std::cmp::Ordering::Less => banker = banker + q,
-                        std::cmp::Ordering::Equal => tie = tie + q,
+                        std::cmp::Ordering::Greater => player += q,
+                        std::cmp::Ordering::Less => banker += q,
+                        std::cmp::Ordering::Equal => tie += q,
                     };
                     if pt >= 8 || bt >= 8 || (pt >= 6 && bt >= 6) {
-                        finish(pt, bt, q4);
+                        finish(pt, bt, q4.clone());
                     } else if pt >= 6 {
                         // The player stands on 6 or 7; the banker draws on 0 to 5.
                         for b3 in 0..10 {
                             if count[b3] == 0 {
                                 continue;
                             }
-                            let q = q4 * Rational::new(count[b3] as i128, left as i128);
+                            let q = &q4 * Rational::new(count[b3] as i128, left as i128);
                             finish(pt, (bt + b3) % 10, q);
                         }
                     } else {
@@ -379,7 +379,7 @@ fn punto_banco(packs: u64) -> [Rational; 3] {
                             if count[p3] == 0 {
                                 continue;
                             }
-                            let q5 = q4 * take(&mut count, &mut left, p3);
+                            let q5 = &q4 * take(&mut count, &mut left, p3);
                             let pv = (pt + p3) % 10;
                             let draws = match bt {
                                 0..=2 => true,
@@ -394,11 +394,11 @@ fn punto_banco(packs: u64) -> [Rational; 3] {
                                     if count[b3] == 0 {
                                         continue;
                                     }
-                                    let q = q5 * Rational::new(count[b3] as i128, left as i128);
+                                    let q = &q5 * Rational::new(count[b3] as i128, left as i128);
                                     finish(pv, (bt + b3) % 10, q);
                                 }
                             } else {
-                                finish(pv, bt, q5);
+                                finish(pv, bt, q5.clone());
                             }
                             put(&mut count, &mut left, p3);
                         }
@@ -411,12 +411,12 @@ fn punto_banco(packs: u64) -> [Rational; 3] {
         }
         put(&mut count, &mut left, p1);
     }
-    assert_eq!(player + banker + tie, Rational::ONE);
+    assert_eq!(&player + &banker + &tie, Rational::ONE);
     // Player: even money, a push on a tie. Banker: 0.95 for 1. Tie: 8 to 1.
     [
-        player - banker,
-        banker * Rational::new(19, 20) - player,
-        tie * Rational::from(8) - player - banker,
+        &player - &banker,
+        &banker * Rational::new(19, 20) - &player,
+        tie * Rational::from(8) - &player - &banker,
     ]
 }
 
@@ -425,7 +425,7 @@ fn the_analysis_agrees_with_punto_banco_written_out() {
     let r = rules("baccarat");
     for packs in [1, 6] {
         let odds = table_odds(r.banker().unwrap(), &r.deck, packs).unwrap();
-        let evs: Vec<Rational> = odds.bets.iter().map(|b| b.ev).collect();
+        let evs: Vec<Rational> = odds.bets.iter().map(|b| b.ev.clone()).collect();
         assert_eq!(evs, punto_banco(u64::from(packs)), "{packs} packs");
     }
 }

@@ -49,7 +49,7 @@ pub fn best_choice(view: &BankerView, legal: &[Action]) -> Action {
     };
     let wanted = match view.phase {
         BankerPhase::Bet { .. } => Action::Bet {
-            amount: if value.numer() > 0 {
+            amount: if value.is_positive() {
                 view.limits.1
             } else {
                 view.limits.0
@@ -238,7 +238,7 @@ pub fn reasons(view: &BankerView, legal: &[Action], action: Action) -> Vec<Strin
             "with these first cards the best play ({}) expects {}, {}",
             describe(Action::Draw { count: draw }),
             per_chip(best.to_f64()),
-            if best.numer() > 0 {
+            if best.is_positive() {
                 "above even: it bets the most"
             } else {
                 "not above even: it bets the least"
@@ -248,7 +248,7 @@ pub fn reasons(view: &BankerView, legal: &[Action], action: Action) -> Vec<Strin
             let pairs: Vec<(Action, f64)> = odds
                 .by_draw
                 .iter()
-                .map(|&(count, v)| (Action::Draw { count }, v.to_f64()))
+                .map(|(count, v)| (Action::Draw { count: *count }, v.to_f64()))
                 .filter(|(a, _)| legal.contains(a))
                 .collect();
             vec![options(&pairs)]

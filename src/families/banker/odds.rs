@@ -209,10 +209,10 @@ fn check_work(ruleset: &Ruleset) -> Result<(), String> {
 /// on ties); `None` when the analysis cannot be made.
 pub fn best_table_bet(ruleset: &Ruleset) -> Option<usize> {
     let bets = table_bets(ruleset)?;
-    let mut best: Option<(usize, analysis::Rational)> = None;
+    let mut best: Option<(usize, &analysis::Rational)> = None;
     for (i, (_, ev)) in bets.iter().enumerate() {
-        if best.is_none_or(|(_, b)| *ev > b) {
-            best = Some((i, *ev));
+        if best.is_none_or(|(_, b)| ev > b) {
+            best = Some((i, ev));
         }
     }
     best.map(|(i, _)| i)

@@ -158,7 +158,7 @@ fn plain(r: &Ruleset, held: &[&str], take: u32) -> Rational {
     combinations(r.deck.all() - player, 2, |b| {
         hands += 1;
         if take == 0 {
-            total = total + banker_result(player, b);
+            total += banker_result(player, b);
             return;
         }
         let rest = r.deck.all() - player - b;
@@ -167,10 +167,10 @@ fn plain(r: &Ruleset, held: &[&str], take: u32) -> Rational {
             let mut p3 = player;
             p3.insert(c);
             // The shippin check comes before the player's draw: the same whatever is taken.
-            sum = sum + banker_result(p3, b);
+            sum += banker_result(p3, b);
             n += 1;
         }
-        total = total + sum / Rational::from(n);
+        total += sum / Rational::from(n);
     });
     total / Rational::from(hands)
 }

@@ -124,6 +124,7 @@ fn the_exact_analysis_ranks_the_showdown_too() {
             .unwrap()
             .by_draw[0]
             .1
+            .clone()
     };
     // A standing 20 beats every banker's bust as well as 17 to 19: well over half a chip a hand.
     // By value it would lose to every bust, and be worth less than nothing.

@@ -45,13 +45,13 @@ pub struct FirstHandOdds {
 impl FirstHandOdds {
     /// The draw option with the best expected result (the first one on ties).
     pub fn best(&self) -> (u32, Rational) {
-        let mut best = self.by_draw[0];
-        for &(d, r) in &self.by_draw[1..] {
-            if r > best.1 {
-                best = (d, r);
+        let mut best = &self.by_draw[0];
+        for entry in &self.by_draw[1..] {
+            if entry.1 > best.1 {
+                best = entry;
             }
         }
-        best
+        best.clone()
     }
 
     /// The expected result of one chip when taking `draw` more tiles.
@@ -59,7 +59,7 @@ impl FirstHandOdds {
         self.by_draw
             .iter()
             .find(|(d, _)| *d == draw)
-            .map(|(_, r)| *r)
+            .map(|(_, r)| r.clone())
     }
 }
 
@@ -188,7 +188,7 @@ pub fn first_hand_odds_with_progress(
             let left = rest - banker;
             for (d, total) in &mut totals {
                 if instant {
-                    *total = *total - Rational::ONE;
+                    *total -= Rational::ONE;
                     continue;
                 }
                 let (mut wins, mut count) = (0i64, 0i64);
@@ -202,11 +202,10 @@ pub fn first_hand_odds_with_progress(
                     wins += worth(flow, ord);
                 });
                 // `worth` counts in `commission.1`-ths of a chip.
-                *total = *total
-                    + Rational::new(
-                        i128::from(wins),
-                        i128::from(count.max(1)) * i128::from(flow.commission.1),
-                    );
+                *total += Rational::new(
+                    i128::from(wins),
+                    i128::from(count.max(1)) * i128::from(flow.commission.1),
+                );
             }
             progress(per_banker_hand);
         });
@@ -235,7 +234,7 @@ pub fn expected_value(
     for o in odds {
         let (bet, draw) = strategy.decide(flow, o, limits);
         let per_chip = o.with_draw(draw).unwrap_or_else(|| o.best().1);
-        sum = sum + per_chip * Rational::from(i128::from(bet));
+        sum += per_chip * Rational::from(i128::from(bet));
     }
     sum / Rational::from(odds.len() as i128)
 }
@@ -247,16 +246,16 @@ pub fn best_values(odds: &[FirstHandOdds], limits: (i64, i64)) -> (Rational, Rat
     let (mut fixed, mut limited) = (Rational::ZERO, Rational::ZERO);
     for o in odds {
         let (_, per_chip) = o.best();
-        fixed = fixed + per_chip * Rational::from(i128::from(limits.0));
+        fixed += &per_chip * Rational::from(i128::from(limits.0));
         let bet = if per_chip > Rational::ZERO {
             limits.1
         } else {
             limits.0
         };
-        limited = limited + per_chip * Rational::from(i128::from(bet));
+        limited += per_chip * Rational::from(i128::from(bet));
     }
     let n = Rational::from(odds.len().max(1) as i128);
-    (fixed / n, limited / n)
+    (fixed / &n, limited / n)
 }
 
 #[cfg(test)]

@@ -70,13 +70,13 @@ impl SeatOdds {
 }
 
 fn best_of(by_draw: &[(u32, Rational)]) -> (u32, Rational) {
-    let mut best = by_draw[0];
-    for &(d, r) in &by_draw[1..] {
-        if r > best.1 {
-            best = (d, r);
+    let mut best = &by_draw[0];
+    for entry in &by_draw[1..] {
+        if entry.1 > best.1 {
+            best = entry;
         }
     }
-    best
+    best.clone()
 }
 
 /// `(more cards, expected result of one chip)` for each draw option.
@@ -180,11 +180,11 @@ impl Walk<'_> {
     /// banker reaches one hand by many orders of its cards (a draw-until-17 game's banker, by
     /// hundreds of thousands).
     fn banker_play(&mut self, player: &[u8], banker: &mut Vec<u8>) -> Rational {
-        if let Some(&r) = self.banker_memo.get(banker.as_slice()) {
-            return r;
+        if let Some(r) = self.banker_memo.get(banker.as_slice()) {
+            return r.clone();
         }
         let r = self.banker_play_new(player, banker);
-        self.banker_memo.insert(banker.clone(), r);
+        self.banker_memo.insert(banker.clone(), r.clone());
         r
     }
 
@@ -198,7 +198,7 @@ impl Walk<'_> {
             let mut sum = Rational::ZERO;
             self.each_card(&mut |w, k, p| {
                 banker[k] += 1;
-                sum = sum + p * w.banker_play(player, banker);
+                sum += p * w.banker_play(player, banker);
                 banker[k] -= 1;
             });
             return sum;
@@ -222,7 +222,7 @@ impl Walk<'_> {
         let mut sum = Rational::ZERO;
         self.each_card(&mut |w, k, p| {
             banker[k] += 1;
-            sum = sum + p * w.banker_deal(player, banker, n - 1);
+            sum += p * w.banker_deal(player, banker, n - 1);
             banker[k] -= 1;
         });
         sum
@@ -325,18 +325,18 @@ impl Walk<'_> {
 
     /// The expected result of one chip when the player stands on `player`.
     fn showdown(&mut self, player: &[u8]) -> Rational {
-        if let Some(&r) = self.showdowns.get(player) {
-            return r;
+        if let Some(r) = self.showdowns.get(player) {
+            return r.clone();
         }
         if let Some(r) = self.showdown_int(player) {
-            self.showdowns.insert(player.to_vec(), r);
+            self.showdowns.insert(player.to_vec(), r.clone());
             (self.progress)(1);
             return r;
         }
         let mut banker = vec![0; player.len()];
         self.banker_memo.clear();
         let r = self.banker_deal(player, &mut banker, self.flow.banker_tiles);
-        self.showdowns.insert(player.to_vec(), r);
+        self.showdowns.insert(player.to_vec(), r.clone());
         (self.progress)(1);
         r
     }
@@ -349,7 +349,7 @@ impl Walk<'_> {
         let mut sum = Rational::ZERO;
         self.each_card(&mut |w, k, p| {
             player[k] += 1;
-            sum = sum + p * w.take(player, n - 1);
+            sum += p * w.take(player, n - 1);
             player[k] -= 1;
         });
         sum
@@ -366,7 +366,7 @@ impl Walk<'_> {
                 let mut sum = Rational::ZERO;
                 self.each_card(&mut |w, k, q| {
                     player[k] += 1;
-                    sum = sum + q * w.play(player, reach * q);
+                    sum += &q * w.play(player, &reach * &q);
                     player[k] -= 1;
                 });
                 sum
@@ -379,7 +379,7 @@ impl Walk<'_> {
                     .choices
                     .entry(player.clone())
                     .or_insert_with(|| (Rational::ZERO, by_draw.clone()));
-                entry.0 = entry.0 + reach;
+                entry.0 += reach;
                 best_of(&by_draw).1
             }
             _ => self.showdown(player),
@@ -394,7 +394,7 @@ impl Walk<'_> {
         let mut sum = Rational::ZERO;
         self.each_card(&mut |w, k, p| {
             player[k] += 1;
-            sum = sum + p * w.first(player, n - 1, reach * p);
+            sum += &p * w.first(player, n - 1, &reach * &p);
             player[k] -= 1;
         });
         sum
@@ -525,9 +525,9 @@ pub fn seat_odds_with_progress(
             }
         };
         let t = &mut totals[i];
-        t.1 = t.1 + *reach;
-        for (acc, &(_, ev)) in t.2.iter_mut().zip(by_draw) {
-            acc.1 = acc.1 + *reach * ev;
+        t.1 += reach;
+        for (acc, (_, ev)) in t.2.iter_mut().zip(by_draw) {
+            acc.1 += reach * ev;
         }
         t.3.push(best_of(by_draw).0);
     }
@@ -535,7 +535,7 @@ pub fn seat_odds_with_progress(
         .into_iter()
         .map(|(total, chance, sums, bests)| {
             let by_draw: Vec<(u32, Rational)> =
-                sums.into_iter().map(|(d, s)| (d, s / chance)).collect();
+                sums.into_iter().map(|(d, s)| (d, s / &chance)).collect();
             let best = best_of(&by_draw).0;
             TotalOdds {
                 total,
@@ -571,7 +571,7 @@ fn instant_chance(walk: &mut Walk, banker: &mut Vec<u8>, n: u32) -> Rational {
     let mut sum = Rational::ZERO;
     walk.each_card(&mut |w, k, p| {
         banker[k] += 1;
-        sum = sum + p * instant_chance(w, banker, n - 1);
+        sum += p * instant_chance(w, banker, n - 1);
         banker[k] -= 1;
     });
     sum
