@@ -121,6 +121,11 @@ pub enum Event {
         /// The card shown with it, if any.
         card: Option<CardId>,
     },
+    /// A player sits out the hand, its cards laid down unplayed (its partner plays alone).
+    SatOut {
+        /// The player.
+        player: Seat,
+    },
     /// A card was played from a hand.
     Played {
         /// The player.

@@ -785,6 +785,14 @@ fn has_table_count(ruleset: &Ruleset) -> bool {
     ruleset.matching().is_some_and(|f| f.table_count.is_some())
 }
 
+/// The move log's line for a seat that sits out the hand ([`Event::SatOut`]).
+pub fn sat_out_line(style: &Style, player: usize) -> String {
+    match style.who(player) {
+        "you" => "you sit out: your partner plays alone".to_string(),
+        who => format!("{who} sits out: the partner plays alone"),
+    }
+}
+
 /// One line per event.
 pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
     let r = game.ruleset();
@@ -802,6 +810,9 @@ pub fn narrate(style: &Style, game: &dyn Game, events: &[Event]) -> String {
             }
             Event::Redeal { reason } => {
                 let _ = writeln!(out, "redeal: {reason}");
+            }
+            Event::SatOut { player } => {
+                let _ = writeln!(out, "{}", sat_out_line(style, *player));
             }
             Event::Declared { player, decl, .. } => {
                 if let Some(d) = r.declarations.get(decl.0 as usize) {

@@ -480,6 +480,9 @@ impl Table for TricksTable {
                         names.join(", ")
                     );
                 }
+                Event::SatOut { player } => {
+                    let _ = writeln!(out, "{}", super::screen::sat_out_line(&self.style, *player));
+                }
                 // A meld's declaration is told by the meld it shows.
                 Event::Declared { decl, .. } if g.flow().meld_declarations.contains(decl) => {}
                 Event::Declared { player, decl, card } => {
@@ -571,7 +574,7 @@ impl Table for TricksTable {
             r.name,
             view.round,
             self.style.who(view.dealer),
-            sides_text(&self.style, g, &view.scores)
+            sides_text(&self.style, g, view.scores)
         );
         if let Some(a) = auction_text(&self.style, g, seat) {
             let _ = writeln!(out, "{a}");
@@ -585,7 +588,7 @@ impl Table for TricksTable {
         for line in melds_text(&self.style, g) {
             let _ = writeln!(out, "{line}");
         }
-        let _ = writeln!(out, "tricks won: {}", self.style.each(&view.tricks));
+        let _ = writeln!(out, "tricks won: {}", self.style.each(view.tricks));
         if view.phase == crate::families::tricks::Phase::Bid && g.to_act() == Some(seat) {
             for line in bidding_help(&view) {
                 let _ = writeln!(out, "{line}");
@@ -616,18 +619,12 @@ impl Table for TricksTable {
             );
         }
         if view.led.is_some() {
-            let seats = game.seats();
+            let by = g.trick_seats();
             let played: Vec<String> = g
                 .trick()
                 .iter()
                 .enumerate()
-                .map(|(k, &c)| {
-                    format!(
-                        "{} {}",
-                        self.style.who((view.leader + k) % seats),
-                        self.style.card(deck, c)
-                    )
-                })
+                .map(|(k, &c)| format!("{} {}", self.style.who(by[k]), self.style.card(deck, c)))
                 .collect();
             let _ = writeln!(out, "trick: {}", played.join(", "));
         }
@@ -761,7 +758,7 @@ impl Table for TricksTable {
         };
         if let Some(l) = view.led {
             // Who played which card, in play order (the tiles alone do not say).
-            let seats = game.seats().max(1);
+            let by = g.trick_seats();
             let played: Vec<String> = g
                 .trick()
                 .iter()
@@ -769,12 +766,7 @@ impl Table for TricksTable {
                 .skip(1)
                 .map(|(k, &c)| {
                     let t = Tile::of(deck, c);
-                    format!(
-                        "{} {}{}",
-                        self.style.who((view.leader + k) % seats),
-                        t.face,
-                        t.top
-                    )
+                    format!("{} {}{}", self.style.who(by[k]), t.face, t.top)
                 })
                 .collect();
             center.title = format!(
@@ -811,7 +803,7 @@ impl Table for TricksTable {
                 view.round,
                 self.style.who(view.dealer)
             ),
-            scores: sides_text(&self.style, g, &view.scores),
+            scores: sides_text(&self.style, g, view.scores),
             others: (1..seats).map(|k| panel((seat + k) % seats)).collect(),
             center,
             notes,

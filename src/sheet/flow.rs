@@ -741,6 +741,9 @@ fn tricks(
             if let Some(call) = &c.call {
                 what.push_str(&format!("; {}", partners::call_words(call, deck)));
             }
+            if c.alone {
+                what.push_str("; the declarer plays alone: its partner lays its cards down unplayed and sits out the hand, and each trick has one card fewer");
+            }
             if let Some(goal) = goal_words(&c.goal, card) {
                 what.push_str(&format!("; {goal}"));
             }

@@ -1105,6 +1105,7 @@ pub(super) fn render_events(g: &Game, events: &[Event]) -> String {
                 writeln!(out, "deal: round {round}, dealer seat {dealer}")
             }
             Event::Redeal { reason } => writeln!(out, "redeal: {reason}"),
+            Event::SatOut { player } => writeln!(out, "seat {player} sits out"),
             Event::Declared { player, decl, card } => {
                 let d = &g.ruleset().declarations[decl.0 as usize];
                 match d.effect.as_str() {

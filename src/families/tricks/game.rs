@@ -25,6 +25,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
+mod alone;
 mod auction;
 mod conditions;
 mod copy;
@@ -128,6 +129,9 @@ pub struct TricksGame {
     declarer: Option<Seat>,
     /// The card the declarer called (a contract with `call`): its holder is the partner.
     called: Option<CardId>,
+    /// The seats that sit out the hand (a bit each): the declarer's partners under a contract
+    /// played alone.
+    sitting_out: u8,
     /// The talon (`deal = "talon"`): the cards left after the deal, face down, and once the
     /// declarer took it, the cards it discarded.
     talon: CardSet,
@@ -256,6 +260,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         high_bid: None,
         declarer: None,
         called: None,
+        sitting_out: 0,
         talon: CardSet::EMPTY,
         talon_taken: false,
         to_discard: 0,
@@ -345,6 +350,11 @@ impl TricksGame {
     /// The cards a seat has won in tricks.
     pub fn won(&self, seat: Seat) -> CardSet {
         self.won[seat]
+    }
+
+    /// The cards and the number of tricks each seat has won this hand, for a view to borrow.
+    pub fn won_and_tricks(&self) -> (&PerSeat<CardSet>, &PerSeat<u32>) {
+        (&self.won, &self.tricks)
     }
 
     /// Tricks a seat has won this hand.
@@ -905,6 +915,7 @@ impl TricksGame {
         self.broken = false;
         self.declarer = None;
         self.called = None;
+        self.sitting_out = 0;
         self.melded.clear();
         self.follow = self.flow.follow;
         self.stock.clear();
@@ -1014,6 +1025,7 @@ impl TricksGame {
         };
         self.turn = self.leader;
         self.phase = Phase::Lead;
+        self.sit_out_partners();
     }
 
     /// The card that names `suit` as trumps: its first in the deck.
@@ -1049,7 +1061,7 @@ impl TricksGame {
             card,
             captured: Vec::new(),
         });
-        self.turn = next_seat(seat, self.hands.len());
+        self.turn = self.next_in_play(seat);
         self.phase = Phase::Follow;
     }
 
@@ -1068,19 +1080,20 @@ impl TricksGame {
         }
         self.trick[self.trick_len] = card;
         self.trick_len += 1;
-        if self.trick_len < seats {
+        let size = self.trick_size();
+        if self.trick_len < size {
             self.emit(Event::Played {
                 player: seat,
                 card,
                 captured: Vec::new(),
             });
-            self.turn = next_seat(seat, seats);
+            self.turn = self.next_in_play(seat);
             return;
         }
         let winner = self.best;
         let trick: CardSet = self.trick().iter().copied().collect();
         if self.trick_log.is_some() {
-            self.log_trick(next_seat(seat, seats), winner, trick);
+            self.log_trick(self.next_in_play(seat), winner, trick);
         }
         self.won[winner] |= trick;
         self.tricks[winner] += 1;
@@ -1093,7 +1106,7 @@ impl TricksGame {
         self.led = None;
         self.trick_len = 0;
         if self.ledger.log {
-            let cards = self.trick[..seats].to_vec();
+            let cards = self.trick[..size].to_vec();
             self.emit(Event::Played {
                 player: seat,
                 card,
@@ -1108,7 +1121,7 @@ impl TricksGame {
                 cards,
             });
         }
-        let last = self.hands.iter().all(|h| h.is_empty());
+        let last = self.hands_played_out();
         if last {
             self.last_trick = Some(winner);
         }

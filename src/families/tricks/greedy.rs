@@ -480,7 +480,7 @@ fn avoid(view: &TricksView, legal: &[Action]) -> (Action, Why) {
             .copied()
             .filter(|&c| !view.beats(c, best))
             .max_by_key(|&c| view.rank(c));
-        let last = view.trick_len + 1 == view.seats;
+        let last = view.trick_len + 1 == view.trick_size();
         match under {
             Some(c) => (Some(c), Why::AvoidUnder),
             None if last => (
@@ -813,7 +813,7 @@ fn follow(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     // The partner holds the trick: give it points when the trick is as good as won (the
     // last to play), else keep the points.
     if view.partners(best_seat, view.seat) {
-        let last = view.trick_len + 1 == view.seats;
+        let last = view.trick_len + 1 == view.trick_size();
         let pick = if last {
             cards
                 .iter()

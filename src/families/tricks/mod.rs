@@ -71,6 +71,8 @@ impl crate::families::Family for Tricks {
 }
 
 #[cfg(test)]
+mod alone_tests;
+#[cfg(test)]
 mod dreier_tests;
 #[cfg(test)]
 mod equal_cards_tests;
@@ -92,6 +94,8 @@ mod pattern_tests;
 mod pinochle_tests;
 #[cfg(test)]
 mod played_facts_tests;
+#[cfg(test)]
+mod test_support;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -4,40 +4,16 @@
 //! tests/rulesets/partner-cards.toml (Doppelkopf's normal game: the holders of the Queens of
 //! Clubs play together). Sources are the rulesets' (pagat.com).
 
+use super::test_support::*;
 use super::*;
 use crate::agent::{Agent, GreedyAgent, RandomAgent, agent_rng};
-use crate::core::{Action, DeclId, Event, StartOptions};
+use crate::core::{Action, Event, StartOptions};
 use crate::deck::{CardId, CardSet};
-use crate::ruleset::{self, Ruleset};
 use std::sync::Arc;
 
-fn load(path: &str) -> Arc<Ruleset> {
-    let loaded = ruleset::load(path);
-    Arc::new(
-        loaded
-            .value
-            .unwrap_or_else(|| panic!("{path}: {:?}", loaded.diagnostics)),
-    )
-}
 
-fn card(r: &Ruleset, id: &str) -> CardId {
-    r.deck
-        .card_by_id(id)
-        .unwrap_or_else(|| panic!("no card `{id}`"))
-}
 
-fn ids(r: &Ruleset, cards: CardSet) -> Vec<String> {
-    cards.iter().map(|c| r.deck.id_of(c).to_string()).collect()
-}
 
-fn decl(r: &Ruleset, effect: &str) -> DeclId {
-    DeclId(
-        r.declarations
-            .iter()
-            .position(|d| d.effect == effect)
-            .expect("the ruleset has the declaration") as u8,
-    )
-}
 
 /// The seats of a bit set, in order.
 fn seats_of(bits: u8) -> Vec<usize> {
@@ -81,62 +57,7 @@ const CALL_DEAL: [[&str; 6]; 4] = [
     ],
 ];
 
-/// A hand of four seats dealt as `hands` (seat 0 dealing, in the ruleset's packets).
-fn deal(r: &Arc<Ruleset>, hands: &[[&str; 6]; 4]) -> TricksGame {
-    let flow = r.tricks().expect("a trick-taking ruleset");
-    let mut order = Vec::new();
-    let mut taken = [0usize; 4];
-    for &k in flow.deal_packets.iter().cycle() {
-        if taken[0] >= 6 {
-            break;
-        }
-        for seat in [1, 2, 3, 0] {
-            let from = taken[seat];
-            order.extend(
-                hands[seat][from..from + k as usize]
-                    .iter()
-                    .map(|i| card(r, i)),
-            );
-            taken[seat] += k as usize;
-        }
-    }
-    let all: CardSet = order.iter().copied().collect();
-    assert_eq!(all, r.deck.all(), "the worked deal holds every card once");
-    start(
-        Arc::clone(r),
-        StartOptions {
-            seed: 1,
-            rounds: Some(1),
-            first_dealer: Some(0),
-            deck_orders: vec![order],
-            log_events: true,
-            ..StartOptions::default()
-        },
-    )
-    .unwrap()
-}
 
-/// A move: `pass`, `bid N`, `call CARD`, or a card id to play.
-fn act(g: &mut TricksGame, m: &str) {
-    let r = Arc::clone(g.ruleset());
-    let (verb, rest) = m.split_once(' ').unwrap_or((m, ""));
-    let action = match verb {
-        "pass" => Action::declare(decl(&r, "pass")),
-        "bid" => Action::Bet {
-            amount: rest.parse().unwrap(),
-        },
-        "call" => Action::Declare {
-            decl: decl(&r, "call"),
-            card: Some(card(&r, rest)),
-        },
-        _ => Action::Play {
-            card: card(&r, verb),
-        },
-    };
-    let seat = g.to_act();
-    g.apply(action)
-        .unwrap_or_else(|e| panic!("seat {seat:?}: `{m}` refused: {e}"));
-}
 
 /// pagat.com/schafk/schafk.html: the caller names an Ace of a suit other than hearts (trumps),
 /// not its own, of a suit it holds a card of outside trumps. Seat 1 holds the Nine of Clubs and
@@ -145,7 +66,7 @@ fn act(g: &mut TricksGame, m: &str) {
 #[test]
 fn the_declarer_calls_an_ace_of_a_suit_it_holds() {
     let r = load("tests/rulesets/called-partner.toml");
-    let mut g = deal(&r, &CALL_DEAL);
+    let mut g = deal4(&r, &CALL_DEAL);
     for m in ["bid 1", "pass", "pass", "pass"] {
         act(&mut g, m);
     }
@@ -168,7 +89,7 @@ fn the_declarer_calls_an_ace_of_a_suit_it_holds() {
     // Seat 3 holds the Aces of Spades and Diamonds and, outside trumps, no Club: it has no Ace
     // to call and is not offered the game. Seat 0 (the dealer) holds the King of Clubs and the
     // Ten of Diamonds outside trumps: it is.
-    let mut g = deal(&r, &CALL_DEAL);
+    let mut g = deal4(&r, &CALL_DEAL);
     act(&mut g, "pass");
     act(&mut g, "pass");
     assert_eq!(g.to_act(), Some(3));
@@ -190,7 +111,7 @@ fn the_declarer_calls_an_ace_of_a_suit_it_holds() {
 #[test]
 fn the_called_card_played_makes_the_partnership_known() {
     let r = load("tests/rulesets/called-partner.toml");
-    let mut g = deal(&r, &CALL_DEAL);
+    let mut g = deal4(&r, &CALL_DEAL);
     for m in ["bid 1", "pass", "pass", "pass", "call clubs-ace"] {
         act(&mut g, m);
     }
@@ -256,7 +177,7 @@ fn the_called_card_played_makes_the_partnership_known() {
 fn a_whole_call_ace_hand() {
     use std::fmt::Write as _;
     let r = load("tests/rulesets/called-partner.toml");
-    let mut g = deal(&r, &CALL_DEAL);
+    let mut g = deal4(&r, &CALL_DEAL);
     for m in ["bid 1", "pass", "pass", "pass"] {
         act(&mut g, m);
     }
@@ -461,7 +382,7 @@ fn greedy_beats_random_with_hidden_partners() {
 fn an_imagined_deal_keeps_the_called_card_from_the_declarer() {
     use rand::SeedableRng;
     let r = load("tests/rulesets/called-partner.toml");
-    let mut g = deal(&r, &CALL_DEAL);
+    let mut g = deal4(&r, &CALL_DEAL);
     for m in ["bid 1", "pass", "pass", "pass", "call clubs-ace"] {
         act(&mut g, m);
     }

@@ -4,100 +4,18 @@
 //! tests/rulesets/left-bower.toml (Euchre's bowers: the Jack of the trump suit's colour joins
 //! the trumps). Sources are the rulesets' (pagat.com).
 
+use super::test_support::*;
 use super::*;
 use crate::agent::{Agent, RandomAgent, agent_rng};
-use crate::core::{Action, DeclId, StartOptions};
-use crate::deck::{CardId, CardSet};
-use crate::ruleset::{self, Ruleset};
+use crate::core::{Action, StartOptions};
+use crate::deck::CardId;
 use std::sync::Arc;
 
-fn load(path: &str) -> Arc<Ruleset> {
-    let loaded = ruleset::load(path);
-    Arc::new(
-        loaded
-            .value
-            .unwrap_or_else(|| panic!("{path}: {:?}", loaded.diagnostics)),
-    )
-}
 
-fn card(r: &Ruleset, id: &str) -> CardId {
-    r.deck
-        .card_by_id(id)
-        .unwrap_or_else(|| panic!("no card `{id}`"))
-}
 
-fn ids(r: &Ruleset, cards: CardSet) -> Vec<String> {
-    cards.iter().map(|c| r.deck.id_of(c).to_string()).collect()
-}
 
-fn decl(r: &Ruleset, effect: &str) -> DeclId {
-    DeclId(
-        r.declarations
-            .iter()
-            .position(|d| d.effect == effect)
-            .expect("the ruleset has the declaration") as u8,
-    )
-}
 
-/// A hand of four seats dealt as `hands` (seat 0 dealing, packets as the ruleset deals them).
-fn deal(r: &Arc<Ruleset>, hands: &[[&str; 6]; 4]) -> TricksGame {
-    let flow = r.tricks().expect("a trick-taking ruleset");
-    let mut order = Vec::new();
-    let mut taken = [0usize; 4];
-    for &k in flow.deal_packets.iter().cycle() {
-        if taken[0] >= 6 {
-            break;
-        }
-        for seat in [1, 2, 3, 0] {
-            let from = taken[seat];
-            order.extend(
-                hands[seat][from..from + k as usize]
-                    .iter()
-                    .map(|i| card(r, i)),
-            );
-            taken[seat] += k as usize;
-        }
-    }
-    let all: CardSet = order.iter().copied().collect();
-    assert_eq!(all, r.deck.all(), "the worked deal holds every card once");
-    start(
-        Arc::clone(r),
-        StartOptions {
-            seed: 1,
-            rounds: Some(1),
-            first_dealer: Some(0),
-            deck_orders: vec![order],
-            log_events: true,
-            ..StartOptions::default()
-        },
-    )
-    .unwrap()
-}
 
-/// A move: `pass`, `bid N`, `trump SUIT`, or a card id to play.
-fn act(g: &mut TricksGame, m: &str) {
-    let r = Arc::clone(g.ruleset());
-    let (verb, rest) = m.split_once(' ').unwrap_or((m, ""));
-    let action = match verb {
-        "pass" => Action::declare(decl(&r, "pass")),
-        "bid" => Action::Bet {
-            amount: rest.parse().unwrap(),
-        },
-        "trump" => {
-            let suit = r.deck.suits.iter().position(|s| s.id == rest).unwrap();
-            Action::Declare {
-                decl: decl(&r, "trump"),
-                card: r.deck.suits[suit].cards.first_card(),
-            }
-        }
-        _ => Action::Play {
-            card: card(&r, verb),
-        },
-    };
-    let seat = g.to_act();
-    g.apply(action)
-        .unwrap_or_else(|e| panic!("seat {seat:?}: `{m}` refused: {e}"));
-}
 
 /// The hand's trumps, highest first (cards of equal strength in deck order).
 fn trumps_high_to_low(g: &TricksGame) -> Vec<String> {
@@ -165,7 +83,7 @@ const SCHAFKOPF: [[&str; 6]; 4] = [
 #[test]
 fn the_normal_game_trumps_queens_jacks_and_hearts() {
     let r = load("tests/rulesets/queens-and-jacks.toml");
-    let mut g = deal(&r, &SCHAFKOPF);
+    let mut g = deal4(&r, &SCHAFKOPF);
     for m in ["bid 1", "pass", "pass", "pass"] {
         act(&mut g, m);
     }
@@ -246,7 +164,7 @@ fn the_normal_game_trumps_queens_jacks_and_hearts() {
 #[test]
 fn a_queen_is_no_longer_a_card_of_its_printed_suit() {
     let r = load("tests/rulesets/queens-and-jacks.toml");
-    let mut g = deal(&r, &SCHAFKOPF);
+    let mut g = deal4(&r, &SCHAFKOPF);
     for m in ["bid 1", "pass", "pass", "pass"] {
         act(&mut g, m);
     }
@@ -267,7 +185,7 @@ fn a_queen_is_no_longer_a_card_of_its_printed_suit() {
 #[test]
 fn the_wenz_trumps_the_jacks_alone() {
     let r = load("tests/rulesets/queens-and-jacks.toml");
-    let mut g = deal(&r, &SCHAFKOPF);
+    let mut g = deal4(&r, &SCHAFKOPF);
     for m in ["bid 2", "pass", "pass", "pass"] {
         act(&mut g, m);
     }
@@ -302,7 +220,7 @@ fn the_wenz_trumps_the_jacks_alone() {
 #[test]
 fn the_null_has_no_trumps_and_its_own_order() {
     let r = load("tests/rulesets/queens-and-jacks.toml");
-    let mut g = deal(&r, &SCHAFKOPF);
+    let mut g = deal4(&r, &SCHAFKOPF);
     for m in ["bid 4", "pass", "pass", "pass"] {
         act(&mut g, m);
     }
@@ -325,7 +243,7 @@ fn the_null_has_no_trumps_and_its_own_order() {
 #[test]
 fn the_solo_trumps_the_named_suit() {
     let r = load("tests/rulesets/queens-and-jacks.toml");
-    let mut g = deal(&r, &SCHAFKOPF);
+    let mut g = deal4(&r, &SCHAFKOPF);
     for m in ["bid 3", "pass", "pass", "pass", "trump spades"] {
         act(&mut g, m);
     }
@@ -385,7 +303,7 @@ const EUCHRE: [[&str; 6]; 4] = [
 #[test]
 fn the_left_bower_joins_the_trumps_for_following_and_winning() {
     let r = load("tests/rulesets/left-bower.toml");
-    let mut g = deal(&r, &EUCHRE);
+    let mut g = deal4(&r, &EUCHRE);
     for m in ["bid 1", "pass", "pass", "pass", "trump hearts"] {
         act(&mut g, m);
     }
@@ -447,7 +365,7 @@ fn the_left_bower_joins_the_trumps_for_following_and_winning() {
 #[test]
 fn the_left_bower_must_follow_a_trump_lead() {
     let r = load("tests/rulesets/left-bower.toml");
-    let mut g = deal(&r, &EUCHRE);
+    let mut g = deal4(&r, &EUCHRE);
     for m in ["bid 1", "pass", "pass", "pass", "trump hearts"] {
         act(&mut g, m);
     }
@@ -481,7 +399,7 @@ fn the_left_bower_must_follow_a_trump_lead() {
 #[test]
 fn the_left_bower_follows_the_suit_named() {
     let r = load("tests/rulesets/left-bower.toml");
-    let mut g = deal(&r, &EUCHRE);
+    let mut g = deal4(&r, &EUCHRE);
     for m in ["bid 1", "pass", "pass", "pass", "trump clubs"] {
         act(&mut g, m);
     }
@@ -556,7 +474,7 @@ fn whole_hands_of_each_contract() {
     let r = load("tests/rulesets/queens-and-jacks.toml");
     let mut out = String::new();
     for (bid, name) in [(1, "game"), (2, "wenz"), (3, "solo"), (4, "null")] {
-        let mut g = deal(&r, &SCHAFKOPF);
+        let mut g = deal4(&r, &SCHAFKOPF);
         act(&mut g, &format!("bid {bid}"));
         for _ in 0..3 {
             act(&mut g, "pass");

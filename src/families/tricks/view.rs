@@ -62,9 +62,9 @@ pub struct TricksView<'g> {
     /// The seat leading it.
     pub leader: Seat,
     /// The cards each seat has won.
-    pub won: PerSeat<CardSet>,
+    pub won: &'g PerSeat<CardSet>,
     /// Tricks each seat has won.
-    pub tricks: PerSeat<u32>,
+    pub tricks: &'g PerSeat<u32>,
     /// The points each seat's melds added to its card points (a marriage's), counted or
     /// pending.
     pub declared: PerSeat<i64>,
@@ -79,7 +79,7 @@ pub struct TricksView<'g> {
     /// Each seat's points now (tricks, counted melds added to them).
     pub points: PerSeat<i64>,
     /// Game points.
-    pub scores: PerSeat<i64>,
+    pub scores: &'g [i64],
     /// The hand, 1-based.
     pub round: u32,
     /// The dealer.
@@ -91,6 +91,8 @@ pub struct TricksView<'g> {
     pub marked_sides: bool,
     /// The seats the viewer knows play on its side (a bit each), where cards mark the sides.
     pub known_partners: u8,
+    /// The seats that sit out the hand (a bit each): a contract played alone.
+    pub sitting_out: u8,
     /// The card the declarer called, once called.
     pub called: Option<CardId>,
 }
@@ -102,14 +104,11 @@ impl<'g> TricksView<'g> {
         let marked_sides = !game.partner_marks().is_empty();
         let seats = game.seats();
         let other = next_seat(seat, seats);
-        let mut won = PerSeat::new(seats);
-        let mut tricks = PerSeat::new(seats);
         let mut declared = PerSeat::new(seats);
         let mut points = PerSeat::new(seats);
         let mut seen = game.hand(seat) | game.shown();
+        let (won, tricks) = game.won_and_tricks();
         for s in 0..seats {
-            won[s] = game.won(s);
-            tricks[s] = game.tricks(s);
             declared[s] = game.declared_points(s);
             points[s] = game.points(s);
             seen |= won[s];
@@ -162,7 +161,7 @@ impl<'g> TricksView<'g> {
             melded: game.melded(),
             meld_table: game.meld_table(),
             points,
-            scores: PerSeat::from_slice(game.scores()),
+            scores: game.scores(),
             round: game.round(),
             dealer: game.dealer(),
             unseen: ruleset.deck.all() - seen,
@@ -173,7 +172,13 @@ impl<'g> TricksView<'g> {
                 0
             },
             called: game.called(),
+            sitting_out: game.sitting_out(),
         }
+    }
+
+    /// The cards of a whole trick: one for each seat in play.
+    pub fn trick_size(&self) -> usize {
+        self.seats - self.sitting_out.count_ones() as usize
     }
 
     /// The other seat.

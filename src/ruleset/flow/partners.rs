@@ -89,12 +89,49 @@ pub(super) struct PartnerChecks<'c> {
     pub teams: bool,
     pub auction: Option<&'c Auction>,
     pub call_at: Vec<Option<Loc>>,
+    /// Where each contract's `alone = true` is written.
+    pub alone_at: Vec<Option<Loc>>,
     pub orders: &'c [TrickOrder],
     pub suits: usize,
     pub loc: &'c Loc,
 }
 
 impl PartnerChecks<'_> {
+    /// A contract played `alone` needs partners to sit out (`teams`), every card dealt (a seat
+    /// that sits out draws nothing), and no partner called or found by cards.
+    fn check_alone(&self, a: &Auction, errors: &mut Vec<Diagnostic>) {
+        for (c, at) in a.contracts.iter().zip(&self.alone_at) {
+            let Some(at) = at else { continue };
+            let whys = [
+                (
+                    !self.teams,
+                    "`alone` needs partnerships (`[flow] teams`): the declarer's partners sit out",
+                ),
+                (
+                    a.declarer_alone,
+                    "with `sides = \"declarer-alone\"` every declarer plays alone already: no partner sits out",
+                ),
+                (
+                    !self.deal_all,
+                    "`alone` needs every card dealt (`deal = \"all\"`): a seat that sits out draws no card",
+                ),
+                (
+                    c.call.is_some(),
+                    "a contract that calls a partner (`call`) cannot also be played `alone`",
+                ),
+            ];
+            for (_, why) in whys.into_iter().filter(|(bad, _)| *bad) {
+                errors.push(
+                    Diagnostic::error(format!("contract `{}`: {why}", c.id), at.clone()).with_help(
+                        Some(
+                            "`alone = true`: the declarer plays alone, its partners lay their cards down unplayed (Five Hundred's misère, Euchre's going alone)".into(),
+                        ),
+                    ),
+                );
+            }
+        }
+    }
+
     pub(super) fn check(&self, errors: &mut Vec<Diagnostic>) {
         if let Some(at) = &self.partner_at {
             let whys = [
@@ -122,6 +159,7 @@ impl PartnerChecks<'_> {
             }
         }
         let Some(a) = self.auction else { return };
+        self.check_alone(a, errors);
         let calls = a.contracts.iter().zip(&self.call_at);
         let mut any_call = false;
         for (c, at) in calls {

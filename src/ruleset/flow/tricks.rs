@@ -354,13 +354,14 @@ pub(super) fn flow(
     .unwrap_or(NextDealer::Alternate);
     let mut contract_orders = Vec::new();
     let mut contract_calls = Vec::new();
+    let mut alone_at = Vec::new();
     let mut auction = r.table("auction", errors).and_then(|(t, l)| {
         auction(
             t,
             l,
             deck,
             sections,
-            (&mut contract_orders, &mut contract_calls),
+            (&mut contract_orders, &mut contract_calls, &mut alone_at),
             errors,
         )
     });
@@ -494,6 +495,7 @@ pub(super) fn flow(
         teams: teams.any(),
         auction: auction.as_ref(),
         call_at,
+        alone_at,
         orders: &orders,
         suits: deck.suits.len(),
         loc,
@@ -774,9 +776,10 @@ pub(super) fn auction<'a>(
     loc: &Loc,
     deck: &Deck,
     sections: &Sections,
-    (orders, calls): (
+    (orders, calls, alone_at): (
         &mut Vec<super::trick_order::OrderRules<'a>>,
         &mut Vec<Option<super::partners::CallKeys<'a>>>,
+        &mut Vec<Option<Loc>>,
     ),
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Auction> {
@@ -875,6 +878,7 @@ pub(super) fn auction<'a>(
             found.filter(|_| trumps)
         });
         let call = super::partners::call_keys(&mut c, errors);
+        let alone = (c.boolean("alone", errors)).and_then(|(b, at)| b.then(|| at.clone()));
         let lead = choice(
             &mut c,
             "first_lead",
@@ -926,9 +930,11 @@ pub(super) fn auction<'a>(
             trump_suit,
             orders: 0,
             call: None,
+            alone: alone.is_some(),
         });
         orders.push(own_order);
         calls.push(call);
+        alone_at.push(alone);
     }
     r.finish(errors);
     // A list of bids gives the ladder itself: its lowest, its highest and its smallest step.

@@ -411,6 +411,11 @@ pub static CONTRACT: TableDef = table(
             "The declarer calls a partner (Schafkopf's Rufspiel; with `[flow] deal = \"all\"` and a `call` declaration): once trumps are known it names a card of this set (`ace`) that is no trump and not in its hand, and whoever holds it is its partner, the two against the rest. The partnership is known to the table once the called card is played; until then only its holder knows it. A bid of the contract is offered only to a seat with a card to call.",
         ),
         key(
+            "alone",
+            Bool,
+            "The declarer plays alone (needs `[flow] teams` and `deal = \"all\"`): its partners, the other seats of its team, sit out the hand with their cards laid down face down, unplayed, and each trick has one card fewer for each; the side still scores as one (Five Hundred's misère played alone, Euchre's going alone).",
+        ),
+        key(
             "call_needs_suit",
             Bool,
             "With `call`: the declarer may call only a card of a suit it holds a card of, trumps apart (true, the default).",

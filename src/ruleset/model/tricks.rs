@@ -280,6 +280,9 @@ pub struct Contract {
     pub orders: usize,
     /// The declarer calls a partner by naming a card (`call`), once trumps are known.
     pub call: Option<Call>,
+    /// The declarer plays alone (`alone`): its partners (the other seats of its team) sit out
+    /// the hand, their cards laid down unplayed, and each trick has one card fewer for each.
+    pub alone: bool,
 }
 
 /// A contract that calls a partner (`call`, Schafkopf's Rufspiel): once trumps are known the

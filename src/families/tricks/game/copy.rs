@@ -43,6 +43,7 @@ impl TricksGame {
             high_bid,
             declarer,
             called,
+            sitting_out,
             talon,
             talon_taken,
             to_discard,
@@ -88,6 +89,7 @@ impl TricksGame {
         high_bid.clone_from(&other.high_bid);
         declarer.clone_from(&other.declarer);
         called.clone_from(&other.called);
+        sitting_out.clone_from(&other.sitting_out);
         talon.clone_from(&other.talon);
         talon_taken.clone_from(&other.talon_taken);
         to_discard.clone_from(&other.to_discard);

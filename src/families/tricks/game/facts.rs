@@ -65,14 +65,19 @@ pub struct PlayedTrick {
     pub cards: Vec<String>,
     /// Its card points.
     pub points: i64,
+    /// The seats that sat out the hand (a bit each), whom the turn passed over.
+    pub sat_out: u8,
 }
 
 impl PlayedTrick {
     /// The trick as the script reads it: `#{ leader, winner, cards, seats, points }`, `seats`
     /// naming who played each card.
     fn fact(self, seats: usize) -> FactValue {
-        let by: Vec<FactValue> = (0..self.cards.len())
-            .map(|i| FactValue::Int(((self.leader + i) % seats.max(1)) as i64))
+        let by: Vec<FactValue> = (0..seats.max(1))
+            .map(|i| (self.leader + i) % seats.max(1))
+            .filter(|&s| self.sat_out >> s & 1 == 0)
+            .take(self.cards.len())
+            .map(|s| FactValue::Int(s as i64))
             .collect();
         FactValue::Map(vec![
             ("leader".into(), FactValue::Int(self.leader as i64)),
@@ -188,6 +193,7 @@ impl TricksGame {
                 .map(|&c| deck.id_of(c).to_string())
                 .collect(),
             points: cards.iter().map(|c| self.card_points(c)).sum(),
+            sat_out: self.sitting_out,
         };
         if let Some(log) = &mut self.trick_log {
             log.push(played);
