@@ -99,6 +99,13 @@ pub struct ScoreArgs {
     /// `none`); by default the winner's side when `--end last_trick`, else no one.
     #[arg(long, value_name = "WHO")]
     last_trick: Option<String>,
+    /// Trick-taking games whose scoring script reads `dealt_hands`: the `--captured` seat's
+    /// hand as dealt (the other seats' are given empty).
+    #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
+    dealt: Vec<String>,
+    /// Trick-taking games whose scoring script reads `dealt_talon`: the talon as dealt.
+    #[arg(long, value_delimiter = ',', value_name = "ID,ID,...")]
+    talon: Vec<String>,
     /// Trick-taking games whose partners are found by cards (`partner_cards`, or a contract
     /// that calls a partner): the seat (1-based) that played with the `--captured` seat 1, or
     /// `none` where it played alone; seat 2 unless given.
@@ -865,6 +872,19 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
             .sum::<i64>()
             + last
     };
+    // The dealt hand and talon, by id, checked against the deck (each copy of a double pack
+    // has an id of its own).
+    let ids_of = |list: &[String]| {
+        card_list(ruleset, 1, list).map(|cards| {
+            cards
+                .iter()
+                .map(|&c| deck.id_of(c).to_string())
+                .collect::<Vec<_>>()
+        })
+    };
+    let (Some(dealt), Some(talon)) = (ids_of(&args.dealt), ids_of(&args.talon)) else {
+        return super::EXIT_FAILURE;
+    };
     let (mine, other) = (
         points(pile, "self") + args.marriages,
         points(theirs, "opponent") + args.opponent_marriages,
@@ -912,6 +932,12 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
         ),
         // Each seat's own: the `--captured` seat (0) and the first seat of the other side
         // (`--opponent-captured`); the others took nothing.
+        dealt: Some((
+            (0..seats)
+                .map(|s| if s == 0 { dealt.clone() } else { Vec::new() })
+                .collect(),
+            talon,
+        )),
         by_seat: Some(crate::families::tricks::SeatFacts {
             points: (0..seats)
                 .map(|s| match s {

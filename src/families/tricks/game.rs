@@ -164,6 +164,9 @@ pub struct TricksGame {
     pub(super) trick_log: Option<Vec<facts::PlayedTrick>>,
     /// The scoring script reads `trump_suit`.
     reads_trump_suit: bool,
+    /// The hand's cards as dealt, kept only where the scoring script reads `dealt_hands` or
+    /// `dealt_talon`.
+    pub(super) dealt: Option<Box<facts::DealtCards>>,
     /// The cards each seat has set aside to pass (while passing), then the cards it passed
     /// (which it knows the receiver holds).
     gave: PerSeat<CardSet>,
@@ -277,6 +280,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         reads_seat_facts: 0,
         trick_log: None,
         reads_trump_suit: false,
+        dealt: None,
         gave: PerSeat::new(seats),
     };
     if let Some(script) = &game.ruleset.scoring {
@@ -285,6 +289,12 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
             .fold(0, |bits, (i, _)| bits | 1 << i);
         game.trick_log = script.may_read("tricks_played").then(Vec::new);
         game.reads_trump_suit = script.may_read("trump_suit");
+        if script.may_read("dealt_hands") || script.may_read("dealt_talon") {
+            game.dealt = Some(Box::new(facts::DealtCards {
+                hands: PerSeat::new(seats),
+                talon: CardSet::EMPTY,
+            }));
+        }
     }
     game.ledger.start_at(options.first_hand);
     game.start_hand();
@@ -946,6 +956,10 @@ impl TricksGame {
             self.stock.extend_from_slice(&order[next + 1..]);
             self.stock.push(trump);
         }
+        if let Some(dealt) = &mut self.dealt {
+            dealt.hands = self.hands;
+            dealt.talon = self.talon;
+        }
         let passes = self.flow.passing.as_ref().map(|p| p.direction(round));
         if passes.is_some_and(|d| d != crate::ruleset::PassDirection::Keep) {
             // Each seat sets aside the cards it passes, the seat after the dealer first.
@@ -1289,6 +1303,7 @@ impl TricksGame {
             by_seat: self.seat_facts(),
             played: self.trick_log.clone(),
             trump_suit: self.trump_suit_fact(),
+            dealt: self.dealt_fact(),
         }
         .hand_facts();
         if !self.ledger.carried.is_empty() {

@@ -11,10 +11,6 @@ use crate::core::{Action, Event, StartOptions};
 use crate::deck::{CardId, CardSet};
 use std::sync::Arc;
 
-
-
-
-
 /// The seats of a bit set, in order.
 fn seats_of(bits: u8) -> Vec<usize> {
     (0..8).filter(|s| bits >> s & 1 != 0).collect()
@@ -56,8 +52,6 @@ const CALL_DEAL: [[&str; 6]; 4] = [
         "spades-nine",
     ],
 ];
-
-
 
 /// pagat.com/schafk/schafk.html: the caller names an Ace of a suit other than hearts (trumps),
 /// not its own, of a suit it holds a card of outside trumps. Seat 1 holds the Nine of Clubs and

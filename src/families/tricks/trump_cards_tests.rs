@@ -11,12 +11,6 @@ use crate::core::{Action, StartOptions};
 use crate::deck::CardId;
 use std::sync::Arc;
 
-
-
-
-
-
-
 /// The hand's trumps, highest first (cards of equal strength in deck order).
 fn trumps_high_to_low(g: &TricksGame) -> Vec<String> {
     let order = g.trick_order();

@@ -1814,6 +1814,11 @@ pub(in crate::ruleset) fn tricks_sample_facts(
                     ("last_trick_seat", FactValue::Int(0)),
                     ("tricks_played", FactValue::List(Vec::new())),
                     ("trump_suit", FactValue::Text(String::new())),
+                    (
+                        "dealt_hands",
+                        FactValue::List(vec![FactValue::List(Vec::new()); seats]),
+                    ),
+                    ("dealt_talon", FactValue::List(Vec::new())),
                     ("end", FactValue::Text(end.into())),
                     ("points_self", FactValue::Int(points_self)),
                     ("points_opponent", FactValue::Int(points_opponent)),

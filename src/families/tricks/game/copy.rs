@@ -59,6 +59,7 @@ impl TricksGame {
             broken,
             reads_seat_facts,
             trick_log,
+            dealt,
             reads_trump_suit,
             gave,
         } = self;
@@ -105,6 +106,7 @@ impl TricksGame {
         broken.clone_from(&other.broken);
         reads_seat_facts.clone_from(&other.reads_seat_facts);
         trick_log.clone_from(&other.trick_log);
+        dealt.clone_from(&other.dealt);
         reads_trump_suit.clone_from(&other.reads_trump_suit);
         gave.clone_from(&other.gave);
         ledger.copy_from(&other.ledger, record);

@@ -51,6 +51,19 @@ pub struct TrickFacts {
     pub played: Option<Vec<PlayedTrick>>,
     /// The hand's trump suit's id (empty without one), where the script reads `trump_suit`.
     pub trump_suit: Option<String>,
+    /// Each seat's cards as dealt and the talon as dealt (by id), where the script reads
+    /// `dealt_hands` or `dealt_talon`.
+    pub dealt: Option<(Vec<Vec<String>>, Vec<String>)>,
+}
+
+/// The cards of a hand as dealt, kept only where the scoring script reads them (`dealt_hands`,
+/// `dealt_talon`): Skat's matadors count over the declarer's dealt hand and the skat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealtCards {
+    /// Each seat's hand as dealt (before any passing, talon or exchange).
+    pub hands: crate::core::PerSeat<CardSet>,
+    /// The talon as dealt.
+    pub talon: CardSet,
 }
 
 /// A trick as it was played, for the scoring script's `tricks_played`: who led it, who won
@@ -146,6 +159,16 @@ impl TrickFacts {
         if let Some(suit) = self.trump_suit {
             extra.push(("trump_suit", FactValue::Text(suit)));
         }
+        if let Some((hands, talon)) = self.dealt {
+            let ids = |cards: Vec<String>| {
+                FactValue::List(cards.into_iter().map(FactValue::Text).collect())
+            };
+            extra.push((
+                "dealt_hands",
+                FactValue::List(hands.into_iter().map(ids).collect()),
+            ));
+            extra.push(("dealt_talon", ids(talon)));
+        }
         let mut facts = HandFacts {
             round: self.round,
             rounds: self.rounds,
@@ -198,6 +221,17 @@ impl TricksGame {
         if let Some(log) = &mut self.trick_log {
             log.push(played);
         }
+    }
+
+    /// Each seat's cards and the talon as dealt, by id, where the scoring script reads them.
+    pub(super) fn dealt_fact(&self) -> Option<(Vec<Vec<String>>, Vec<String>)> {
+        let dealt = self.dealt.as_deref()?;
+        let deck = &self.ruleset.deck;
+        let ids = |cards: CardSet| cards.iter().map(|c| deck.id_of(c).to_string()).collect();
+        Some((
+            dealt.hands.iter().map(|&h| ids(h)).collect(),
+            ids(dealt.talon),
+        ))
     }
 
     /// The hand's trump suit's id (empty without one), where the scoring script reads

@@ -69,6 +69,16 @@ impl TricksGame {
             }
         }
         self.keep_called_from_declarer(seat, hidden, rng, world);
+        // A world's dealt hands are what its seats hold and played (the viewer's own as they
+        // were), and its talon as dealt the world's: never the real deal's hidden cards.
+        if let Some(dealt) = &mut world.dealt {
+            for s in (1..seats).map(|k| (seat + k) % seats) {
+                dealt.hands[s] = world.hands[s] | self.played[s];
+            }
+            if talon_hidden {
+                dealt.talon = world.talon;
+            }
+        }
         // While the seats set aside the cards they pass, the others' choices are hidden: each
         // sets aside as many of its dealt cards in the world.
         if self.phase == Phase::Pass {
