@@ -9,6 +9,7 @@
 //! named here.
 
 use super::melds::{self, MeldTable, Melded, Reuse, Shown};
+use super::phase::Phase;
 use super::view::TricksView;
 use crate::core::{
     Action, DeclId, Event, Game, HandEnd, HandResult, IllegalAction, Ledger, PerSeat, Seat,
@@ -32,6 +33,7 @@ mod copy;
 mod facts;
 mod lead;
 mod partners;
+mod seat_view;
 mod turned;
 mod worlds;
 
@@ -55,30 +57,6 @@ pub mod ends {
     pub const MADE: HandEnd = HandEnd("made");
     /// The declarer's side can no longer make its contract's goal.
     pub const SET: HandEnd = HandEnd("set");
-}
-
-/// What a trick-taking game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "phase", rename_all = "snake_case")]
-pub enum Phase {
-    /// A player bids or passes in the auction.
-    Bid,
-    /// Each seat in turn sets aside the cards it passes (`[flow.pass]`), one a move.
-    Pass,
-    /// The auction's winner, having taken the talon, discards as many cards.
-    Discard,
-    /// The auction's winner names trumps.
-    NameTrump,
-    /// The auction's winner calls its partner's card (a contract with `call`).
-    Call,
-    /// The leader leads to a trick (or declares first).
-    Lead,
-    /// The winner of a trick may show a meld before the draw (or pass).
-    Meld,
-    /// The other players play to the trick.
-    Follow,
-    /// The game is over.
-    GameOver,
 }
 
 /// A trick-taking game in progress.
@@ -1812,11 +1790,6 @@ impl TricksGame {
         } else {
             format!("{name}: {what}; you can show one with {}", cards.join(", "))
         }
-    }
-
-    /// What `seat` may see.
-    pub fn view(&self, seat: Seat) -> TricksView<'_> {
-        TricksView::of(self, seat)
     }
 }
 

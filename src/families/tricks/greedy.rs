@@ -10,8 +10,8 @@
 //! bring; it bids the highest contract it expects to make, discards what serves the goal least,
 //! and under a contract that must take no trick it ducks (and its opponents let it win).
 
-use super::game::Phase;
 use super::melds;
+use super::phase::Phase;
 use super::view::TricksView;
 use crate::core::Action;
 use crate::deck::{CardId, CardSet};

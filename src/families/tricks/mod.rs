@@ -7,10 +7,12 @@
 mod game;
 mod greedy;
 pub mod melds;
+mod phase;
 mod view;
 
-pub use game::{Phase, SeatFacts, TrickFacts, TricksGame, ends, start};
+pub use game::{SeatFacts, TrickFacts, TricksGame, ends, start};
 pub use greedy::hand_worth;
+pub use phase::Phase;
 pub use view::TricksView;
 
 use crate::core::{Agent, Game, StartError, StartOptions};
