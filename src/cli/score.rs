@@ -676,6 +676,7 @@ fn own_settlement(
         scoring::OwnSettlement {
             explain: true,
             tallies,
+            unclaimed: None,
         },
     );
     // Partners share one score, as in the game.

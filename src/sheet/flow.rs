@@ -3,6 +3,7 @@
 //! function here.
 
 mod bank;
+mod counting;
 mod dealt;
 mod events;
 mod melds;
@@ -414,7 +415,7 @@ fn matching(
         ));
     }
     for event in &flow.turn_events {
-        turn.push(turn_event_rule(event, lex, two));
+        turn.push(turn_event_rule(event, lex, two, flow.count_at_once));
     }
     if flow
         .turn_events
@@ -543,6 +544,7 @@ fn matching(
         ),
     };
     turn.push(Rule::plain(length));
+    turn.extend(counting::counting_out_rule(flow));
     if let Some(stake) = flow.stake {
         turn.push(Rule::plain(format!(
             "Each player starts with a stake of {stake} points: the winner of a hand takes its \

@@ -25,6 +25,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
 mod actions;
+mod at_once;
 mod dealt;
 mod turn;
 
@@ -52,6 +53,9 @@ pub mod ends {
     pub const SETTLED: HandEnd = HandEnd("settled");
     /// A turn event that wins the hand at once (three stacks).
     pub const TURN_EVENT: HandEnd = HandEnd("turn_event");
+    /// A side's score with the points it made this hand reached the target in the middle of
+    /// the hand (`[flow] count_at_once`): the hand and the game end at once.
+    pub const COUNTED_OUT: HandEnd = HandEnd("counted_out");
 }
 
 /// A matching game in progress.
@@ -640,6 +644,9 @@ impl MatchingGame {
 
     /// The game's scores as `seat`'s facts (`scope::SCORES`).
     pub(super) fn score_facts(&self, seat: Seat) -> [i64; 3] {
+        if self.flow.count_at_once {
+            return self.running_score_facts(seat);
+        }
         self.flow
             .teams
             .score_facts(&self.ledger.scores, seat, self.ruleset.target_score())
@@ -1133,7 +1140,11 @@ impl MatchingGame {
             self.seats,
             &SeatSides::new(self),
             |s| self.circumstances(s),
-            yaku::OwnSettlement { explain, tallies },
+            yaku::OwnSettlement {
+                explain,
+                tallies,
+                unclaimed: None,
+            },
         )
     }
 

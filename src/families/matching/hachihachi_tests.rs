@@ -50,6 +50,7 @@ fn settled(r: &Ruleset, piles: [&str; 3], dealt: [&str; 3], field: i64, tallies:
         OwnSettlement {
             explain: true,
             tallies,
+            unclaimed: None,
         },
     );
     let mut out = String::new();

@@ -43,6 +43,7 @@ fn settled(r: &Ruleset, piles: [&str; 2], sweeps: [u32; 2]) -> String {
         OwnSettlement {
             explain: true,
             tallies: true,
+            unclaimed: None,
         },
     );
     let mut out = String::new();

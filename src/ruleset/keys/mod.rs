@@ -1030,6 +1030,11 @@ pub static FLOW: TableDef = table(
             Bool,
             "Every point of a hand settled without a script (seat by seat, or a stop) is multiplied by `table_count` (Hachi-Hachi's field: x1, x2, x4).",
         ),
+        key(
+            "count_at_once",
+            Bool,
+            "Matching games to a `target_score` settled seat by seat without a script: points count when they are made (counting out). After each turn, a side whose score with this hand's points so far (its yaku, turn events, and each `most` tally it has won for certain: more than any other side could still reach) reaches the target ends the game at once; `game_score` and `best_other_score` then read the scores with those points.",
+        ),
         choice(
             "turn_events_combine",
             &["all", "best"],

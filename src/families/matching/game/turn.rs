@@ -648,6 +648,9 @@ impl MatchingGame {
         if self.fire_turn_events() {
             return;
         }
+        if self.flow.count_at_once && self.counted_out() {
+            return;
+        }
         // The yaku table is evaluated only when the pile changed (piles only grow).
         if self.captured[p] == self.evaluated[p] {
             self.next_player();
