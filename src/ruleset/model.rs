@@ -279,6 +279,12 @@ pub struct Declaration {
     pub card: Option<crate::deck::CardId>,
     /// How many cards of one suit it needs in hand (`reveal`, `play_suit`; 0 when not given).
     pub count: u32,
+    /// The points it earns the declarer each time it is made, in a hand settled seat by seat
+    /// without a script (`reveal`, `play_suit`; 0 when not given).
+    pub points: i64,
+    /// `reveal`, `play_suit`: the suit shown may be captured by the declarer alone for the rest
+    /// of the hand (the others' cards pass it by as if it were not on the table).
+    pub blocks: bool,
     /// When it may be made (scope [`scope::DECLARATION`]); always when absent.
     pub when: Option<Program>,
     /// `when` as written.

@@ -366,7 +366,9 @@ fn matching(
                 ),
                 _ => String::new(),
             };
-            turn.push(declaration_rule(decl, lex, &what).under());
+            let mut rule = declaration_rule(decl, lex, &what);
+            counting::before_play_effects(&mut rule, decl, lex);
+            turn.push(rule.under());
         }
     }
     if !flow.choices.is_empty() {

@@ -576,6 +576,10 @@ pub trait OwnSides {
     fn pile(&self, i: usize) -> CardSet;
     /// How many times turn event `e` fired for side `i`'s seats.
     fn fired(&self, i: usize, e: usize) -> u32;
+    /// How many times side `i`'s seats made declaration `d` (none unless said).
+    fn declared(&self, _i: usize, _d: usize) -> u32 {
+        0
+    }
     /// Calls `each` with every dealt combination (by index) side `i`'s seats held.
     fn dealt(&self, i: usize, each: &mut dyn FnMut(usize));
 }
@@ -758,6 +762,20 @@ pub fn settle_own(
                 });
             }
         });
+        for (index, d) in ruleset.declarations.iter().enumerate() {
+            let times = sides.declared(i, index);
+            if d.points != 0 && times > 0 {
+                let p = d.points.saturating_mul(i64::from(times));
+                let reason = |p: i64| {
+                    if times == 1 {
+                        format!("{} {p:+}", d.name)
+                    } else {
+                        format!("{} x{times} {p:+}", d.name)
+                    }
+                };
+                book.own(firsts[i], p, &reason);
+            }
+        }
         for (index, e) in events.iter().enumerate() {
             let times = sides.fired(i, index);
             if e.points != 0 && times > 0 {

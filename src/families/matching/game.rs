@@ -696,6 +696,16 @@ impl MatchingGame {
         }
     }
 
+    /// [`MatchingGame::candidates`] less the cards of a suit another player's declaration
+    /// blocks: the choices offered when a card matches several.
+    fn open_candidates(&self, card: CardId, from_hand: bool) -> CardSet {
+        let matches = self.candidates(card, from_hand);
+        if self.marks.blocked == 0 {
+            return matches;
+        }
+        matches - self.blocked_for(self.turn)
+    }
+
     /// The seat that plays first in a hand.
     fn first_to_play(&self) -> Seat {
         match self.flow.first_player {
@@ -1712,6 +1722,11 @@ impl yaku::OwnSides for SeatSides<'_> {
     fn fired(&self, i: usize, e: usize) -> u32 {
         self.members(i)
             .map(|s| u32::from(self.game.marks.fired(s, e)))
+            .sum()
+    }
+    fn declared(&self, i: usize, d: usize) -> u32 {
+        self.members(i)
+            .map(|s| u32::from(self.game.marks.declared(s, d)))
             .sum()
     }
     fn dealt(&self, i: usize, each: &mut dyn FnMut(usize)) {

@@ -74,6 +74,8 @@ mod count_out_tests;
 #[cfg(test)]
 mod deal_tests;
 #[cfg(test)]
+mod declared_tests;
+#[cfg(test)]
 mod gostop_tests;
 #[cfg(test)]
 mod hachihachi_tests;

@@ -675,7 +675,12 @@ pub(super) fn flow(
         leftover_rules,
         target_ties_play_on,
         count_at_once,
-        classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
+        // A declaration that blocks a suit is checked in the other turn only.
+        classic_turn: captures.is_empty()
+            && draws
+            && !refill
+            && leftover == Leftover::Stay
+            && !sections.declarations.iter().any(|(d, ..)| d.blocks),
         plain_plays,
         dealt_yaku,
         captures,

@@ -702,6 +702,16 @@ pub static DECLARATION: TableDef = table(
             Int,
             "`reveal`, `play_suit`: the cards of one suit the player must hold (2 to 8).",
         ),
+        key(
+            "points",
+            Int,
+            "`reveal`, `play_suit`: the points the declaration earns the declarer each time it is made, in a hand settled seat by seat without a script (a script reads the times made as `declared`).",
+        ),
+        key(
+            "blocks",
+            Bool,
+            "`reveal`, `play_suit`: for the rest of the hand, the suit shown may be captured by the declarer alone; another player's card of the suit, played or drawn, takes none of them and stays on the table.",
+        ),
     ],
 );
 

@@ -1,5 +1,6 @@
-//! The rule sheet's words for counting out (`[flow] count_at_once`): points that count when they
-//! are made, so that a game can end in the middle of a hand. Split from `flow` by size.
+//! The rule sheet's words for points that count as they are made and for what a declaration
+//! earns: counting out (`[flow] count_at_once`), so that a game can end in the middle of a
+//! hand, and a declaration before a play's `points` and `blocks`. Split from `flow` by size.
 
 use super::*;
 
@@ -20,4 +21,24 @@ pub(super) fn counting_out_rule(flow: &MatchingFlow) -> Option<Rule> {
              the game ends, even in the middle of a hand, with the points made so far."
         ),
     ))
+}
+
+/// What a declaration before a play earns and keeps from the others, after its prompt: its
+/// `points` (in a hand settled seat by seat) and, when it `blocks`, that the suit it shows is
+/// the declarer's alone to capture.
+pub(super) fn before_play_effects(rule: &mut Rule, d: &Declaration, lex: &Lexicon) {
+    if d.points != 0 {
+        let verb = if d.points > 0 { "Worth" } else { "It costs" };
+        rule.text.push_str(&format!(
+            " {verb} {} each time.",
+            points_words(d.points.abs())
+        ));
+    }
+    if d.blocks {
+        rule.text.push_str(&format!(
+            " From then on, this hand, only the declarer may capture {}s of that {}: another \
+             player's {} of it takes none and stays on the table.",
+            lex.card_word, lex.suit_word, lex.card_word
+        ));
+    }
 }
