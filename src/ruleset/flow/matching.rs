@@ -622,6 +622,7 @@ pub(super) fn flow(
         return None;
     }
     let plain_plays = before_play.is_empty() && build.is_none();
+    let after_turn = count_at_once || !turn_events.is_empty();
     let mut flow = MatchingFlow {
         players,
         min_players,
@@ -675,6 +676,7 @@ pub(super) fn flow(
         leftover_rules,
         target_ties_play_on,
         count_at_once,
+        after_turn,
         // A declaration that blocks a suit is checked in the other turn only.
         classic_turn: captures.is_empty()
             && draws

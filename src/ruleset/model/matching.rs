@@ -99,6 +99,9 @@ pub struct MatchingFlow {
     /// reaches the target (counting out). Needs a target and a hand settled seat by seat
     /// without a script; checked after each turn.
     pub count_at_once: bool,
+    /// Whether anything is checked after a turn's cards are down: turn events or counting out
+    /// (one test for a turn that has neither).
+    pub after_turn: bool,
     /// `turn_events_combine = "best"`: of the turn events one turn fires, only the one worth
     /// most counts (`"all"`, the default: each counts).
     pub turn_events_best: bool,

@@ -527,6 +527,20 @@ impl MatchingGame {
         }
     }
 
+    /// The turn's patterns and the turn events they fire, then counting out (`[flow]
+    /// count_at_once`): true when the hand ended.
+    #[inline(never)]
+    fn after_turn(&mut self) -> bool {
+        // The patterns matter only to turn events.
+        if !self.flow.turn_events.is_empty() {
+            self.finish_patterns();
+        }
+        if self.fire_turn_events() {
+            return true;
+        }
+        self.flow.count_at_once && self.counted_out()
+    }
+
     /// Fires the turn events of the patterns this turn made; true when one won the hand.
     pub(super) fn fire_turn_events(&mut self) -> bool {
         if self.flow.turn_events.is_empty() {
@@ -676,14 +690,8 @@ impl MatchingGame {
             self.offered = choices;
             return;
         }
-        // The patterns matter only to turn events.
-        if !self.flow.turn_events.is_empty() {
-            self.finish_patterns();
-        }
-        if self.fire_turn_events() {
-            return;
-        }
-        if self.flow.count_at_once && self.counted_out() {
+        // Turn events and counting out, behind one test: Koi-Koi's turn has neither.
+        if self.flow.after_turn && self.after_turn() {
             return;
         }
         // The yaku table is evaluated only when the pile changed (piles only grow).
