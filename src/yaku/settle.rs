@@ -561,6 +561,9 @@ pub struct OwnSide {
     pub pile: CardSet,
     /// How many times each turn event fired for its seats, in ruleset order.
     pub fired: Vec<u32>,
+    /// How many times its seats made each declaration, in ruleset order (read for the
+    /// declarations that earn `points`; may be empty).
+    pub declared: Vec<u32>,
     /// The combinations its seats' dealt hands held (`[flow]` `dealt_yaku`, by index).
     pub dealt: Vec<usize>,
 }
@@ -596,6 +599,9 @@ impl OwnSides for [OwnSide] {
     }
     fn fired(&self, i: usize, e: usize) -> u32 {
         self[i].fired.get(e).copied().unwrap_or(0)
+    }
+    fn declared(&self, i: usize, d: usize) -> u32 {
+        self[i].declared.get(d).copied().unwrap_or(0)
     }
     fn dealt(&self, i: usize, each: &mut dyn FnMut(usize)) {
         for &d in &self[i].dealt {
