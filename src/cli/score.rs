@@ -116,7 +116,8 @@ pub struct ScoreArgs {
     #[arg(long = "loser", value_name = "ID,ID,...")]
     losers: Vec<String>,
     /// Hands settled seat by seat: how often a seat earned a turn event (`--fired 1:scopa=2`:
-    /// seat 1 swept twice; seat 0 is `--captured`, then each `--loser`).
+    /// seat 1 swept twice; seat 0 is `--captured`, then each `--loser`), or made a declaration
+    /// that earns points (`--fired 0:claim`).
     #[arg(long, value_name = "SEAT:ID=N")]
     fired: Vec<String>,
     /// Games that settle each loser: each loser's calls to play on, in the order of `--loser`.
@@ -617,6 +618,8 @@ fn own_settlement(
     let events = &flow.turn_events;
     let mut fired = vec![vec![0u32; events.len()]; piles.len()];
     let mut dealt: Vec<Vec<usize>> = vec![Vec::new(); piles.len()];
+    let decls = &ruleset.declarations;
+    let mut declared = vec![vec![0u32; decls.len()]; piles.len()];
     for f in &args.fired {
         let usage = || format!("`--fired {f}`: write SEAT:ID=N (`--fired 1:scopa=2`)");
         let (seat, rest) = f.split_once(':').ok_or_else(usage)?;
@@ -631,6 +634,17 @@ fn own_settlement(
         // A combination of the dealt hand scored at the hand's end (a teyaku) is named alike.
         if let Some(d) = flow.dealt_yaku.iter().position(|d| d.id == id.trim()) {
             dealt[seat].push(d);
+            continue;
+        }
+        // A declaration that earns points is named alike, with the times it was made.
+        if let Some(d) = decls
+            .iter()
+            .position(|d| d.points != 0 && d.id == id.trim())
+        {
+            declared[seat][d] =
+                n.trim().parse().ok().filter(|n| *n <= 64).ok_or_else(|| {
+                    format!("`--fired {f}`: a count from 0 to 64 must follow `=`")
+                })?;
             continue;
         }
         let e = events
@@ -672,6 +686,9 @@ fn own_settlement(
                 .map(|e| members.iter().map(|&s| fired[s][e]).sum())
                 .collect(),
             dealt: members.iter().flat_map(|&s| dealt[s].clone()).collect(),
+            declared: (0..decls.len())
+                .map(|d| members.iter().map(|&s| declared[s][d]).sum())
+                .collect(),
             seats: members,
         })
         .collect();
@@ -683,6 +700,7 @@ fn own_settlement(
         scoring::OwnSettlement {
             explain: true,
             tallies,
+            unclaimed: None,
         },
     );
     // Partners share one score, as in the game.

@@ -244,6 +244,22 @@ impl Describer<'_> {
                 ),
             };
         }
+        // How far the player's game score is from the target (`target_score - game_score > 2`,
+        // a bonus refused near the end of a game).
+        if let (ExprKind::Binary(BinaryOp::Sub, t, g), ExprKind::Number(k)) = (&a.kind, &b.kind)
+            && matches!(&t.kind, ExprKind::Name(t) if t == "target_score")
+            && matches!(&g.kind, ExprKind::Name(g) if g == "game_score")
+        {
+            let (op, k) = match op {
+                BinaryOp::Gt => (BinaryOp::Ge, *k + 1),
+                _ => (op, *k),
+            };
+            let points = if k == 1 { "point" } else { "points" };
+            let amount = quantified(op, k, points, None)?;
+            return Some(format!(
+                "the player's score in the game is {amount} short of the target"
+            ));
+        }
         // The points of the player's yaku, against a number or the last call's.
         if let ExprKind::Name(n) = &a.kind
             && n == "base"

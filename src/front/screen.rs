@@ -1021,6 +1021,7 @@ pub fn hand_result(style: &Style, ruleset: Option<&Ruleset>, h: &HandResult) -> 
         e if e == ends::BOTH_INSTANT => "more than one hand held an instant win: no points",
         e if e == ends::EXHAUSTED => "the hands ran out: no points",
         e if e == ends::EXHAUSTED_DEALER => "the hands ran out: the dealer scores",
+        e if e == ends::COUNTED_OUT => "counted out: the target reached in the hand",
         e => e.0,
     };
     match h.winner {
@@ -1129,6 +1130,7 @@ pub fn score(style: &Style, game: &dyn Game) -> String {
             e if e == ends::BOTH_INSTANT => "two instant wins",
             e if e == ends::EXHAUSTED => "the hands ran out",
             e if e == ends::EXHAUSTED_DEALER => "the hands ran out, the dealer scores",
+            e if e == ends::COUNTED_OUT => "counted out",
             e => e.0,
         };
         let who = match h.winner {

@@ -722,10 +722,13 @@ fn declarations(
                 None
             }
         });
+        let points = r.int("points", errors);
+        let blocks = r.boolean("blocks", errors);
         r.finish(errors);
         let (Some(id), Some(effect)) = (id, effect) else {
             continue;
         };
+        let (points, blocks) = before_play_effects(effect.text, points, blocks, errors);
         if !check_ident(&id, errors) {
             continue;
         }
@@ -756,12 +759,62 @@ fn declarations(
                 when_source,
                 card,
                 count: count.unwrap_or(0),
+                points,
+                blocks,
             },
             effect.loc.clone(),
             when.map(|w| w.loc.clone()),
         ));
     }
     out
+}
+
+/// The most points, either way, a declaration earns (`points`).
+const MOST_DECLARATION_POINTS: i64 = 1_000_000;
+
+/// A declaration's `points` and `blocks`, which only a declaration before a play (`reveal`,
+/// `play_suit`) takes: the points it earns each time it is made in a hand settled seat by
+/// seat, and whether the suit it shows may then be captured by the declarer alone.
+fn before_play_effects(
+    effect: &str,
+    points: Option<(i64, &Loc)>,
+    blocks: Option<(bool, &Loc)>,
+    errors: &mut Vec<Diagnostic>,
+) -> (i64, bool) {
+    let before_play = matches!(effect, "reveal" | "play_suit");
+    let refuse = |key: &str, at: &Loc, errors: &mut Vec<Diagnostic>| {
+        errors.push(
+            Diagnostic::error(
+                format!("`{key}` needs a declaration before a play (`effect = \"reveal\"` or `\"play_suit\"`), not `{effect}`"),
+                at.clone(),
+            )
+            .with_help(Some(format!("remove `{key}`"))),
+        );
+    };
+    let points = match points {
+        Some((_, at)) if !before_play => {
+            refuse("points", at, errors);
+            0
+        }
+        Some((p, at)) if p.abs() > MOST_DECLARATION_POINTS => {
+            errors.push(Diagnostic::error(
+                format!("`points` must be within {MOST_DECLARATION_POINTS} either way, found {p}"),
+                at.clone(),
+            ));
+            0
+        }
+        Some((p, _)) => p,
+        None => 0,
+    };
+    let blocks = match blocks {
+        Some((true, at)) if !before_play => {
+            refuse("blocks", at, errors);
+            false
+        }
+        Some((b, _)) => b,
+        None => false,
+    };
+    (points, blocks)
 }
 
 /// An array of whole numbers in `range` (`deal_packets`, `draw_options`): `Ok(None)` when

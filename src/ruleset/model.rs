@@ -46,8 +46,9 @@ pub mod scope {
         "target_score",
     ];
     /// The game's scores as facts, last in the scopes that read them: the side's score before
-    /// this hand (partners share one), the best score of another side, and the score that ends
-    /// the game (0 for a game of a fixed number of hands). A bonus not allowed near the target
+    /// this hand (partners share one; under `[flow] count_at_once`, with the points it has
+    /// made this hand so far), the best score of another side (the same way), and the score
+    /// that ends the game (0 for a game of a fixed number of hands). A bonus not allowed near the target
     /// reads `target_score - game_score > 2`. See [`super::Teams::score_facts`].
     pub const SCORES: [&str; 3] = ["game_score", "best_other_score", "target_score"];
     /// Turn events: the pile is the player's captures after the turn; `hand_cards` the cards
@@ -278,6 +279,12 @@ pub struct Declaration {
     pub card: Option<crate::deck::CardId>,
     /// How many cards of one suit it needs in hand (`reveal`, `play_suit`; 0 when not given).
     pub count: u32,
+    /// The points it earns the declarer each time it is made, in a hand settled seat by seat
+    /// without a script (`reveal`, `play_suit`; 0 when not given).
+    pub points: i64,
+    /// `reveal`, `play_suit`: the suit shown may be captured by the declarer alone for the rest
+    /// of the hand (the others' cards pass it by as if it were not on the table).
+    pub blocks: bool,
     /// When it may be made (scope [`scope::DECLARATION`]); always when absent.
     pub when: Option<Program>,
     /// `when` as written.

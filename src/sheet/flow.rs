@@ -3,6 +3,7 @@
 //! function here.
 
 mod bank;
+mod counting;
 mod dealt;
 mod events;
 mod melds;
@@ -365,7 +366,9 @@ fn matching(
                 ),
                 _ => String::new(),
             };
-            turn.push(declaration_rule(decl, lex, &what).under());
+            let mut rule = declaration_rule(decl, lex, &what);
+            counting::before_play_effects(&mut rule, decl, lex);
+            turn.push(rule.under());
         }
     }
     if !flow.choices.is_empty() {
@@ -414,7 +417,7 @@ fn matching(
         ));
     }
     for event in &flow.turn_events {
-        turn.push(turn_event_rule(event, lex, two));
+        turn.push(turn_event_rule(event, lex, two, flow.count_at_once));
     }
     if flow
         .turn_events
@@ -543,6 +546,7 @@ fn matching(
         ),
     };
     turn.push(Rule::plain(length));
+    turn.extend(counting::counting_out_rule(flow));
     if let Some(stake) = flow.stake {
         turn.push(Rule::plain(format!(
             "Each player starts with a stake of {stake} points: the winner of a hand takes its \

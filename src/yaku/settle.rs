@@ -561,6 +561,9 @@ pub struct OwnSide {
     pub pile: CardSet,
     /// How many times each turn event fired for its seats, in ruleset order.
     pub fired: Vec<u32>,
+    /// How many times its seats made each declaration, in ruleset order (read for the
+    /// declarations that earn `points`; may be empty).
+    pub declared: Vec<u32>,
     /// The combinations its seats' dealt hands held (`[flow]` `dealt_yaku`, by index).
     pub dealt: Vec<usize>,
 }
@@ -576,6 +579,10 @@ pub trait OwnSides {
     fn pile(&self, i: usize) -> CardSet;
     /// How many times turn event `e` fired for side `i`'s seats.
     fn fired(&self, i: usize, e: usize) -> u32;
+    /// How many times side `i`'s seats made declaration `d` (none unless said).
+    fn declared(&self, _i: usize, _d: usize) -> u32 {
+        0
+    }
     /// Calls `each` with every dealt combination (by index) side `i`'s seats held.
     fn dealt(&self, i: usize, each: &mut dyn FnMut(usize));
 }
@@ -593,6 +600,9 @@ impl OwnSides for [OwnSide] {
     fn fired(&self, i: usize, e: usize) -> u32 {
         self[i].fired.get(e).copied().unwrap_or(0)
     }
+    fn declared(&self, i: usize, d: usize) -> u32 {
+        self[i].declared.get(d).copied().unwrap_or(0)
+    }
     fn dealt(&self, i: usize, each: &mut dyn FnMut(usize)) {
         for &d in &self[i].dealt {
             each(d);
@@ -608,6 +618,12 @@ pub struct OwnSettlement {
     /// Award the tallies (`most`, `par`): a hand played out does, a stop does not (the card
     /// points count only when the hands run out).
     pub tallies: bool,
+    /// A hand counted as it stands, in the middle of play (`[flow] count_at_once`): the cards
+    /// no side has taken yet. A `most` tally then counts only for a side whose count is above
+    /// what every other side's count would be with all of these cards too (won for certain, as
+    /// Cassino's cards once a side holds 27 of the 52: the counts must only grow as a pile
+    /// grows), and a `par` tally only when the hand is played out.
+    pub unclaimed: Option<CardSet>,
 }
 
 /// The points of a hand settled seat by seat as they are credited, with the explanation.
@@ -656,6 +672,44 @@ impl OwnBook<'_> {
             self.credit(seat, amount, &|p| {
                 format!("{} from seat {payer}", reason(p))
             });
+        }
+    }
+}
+
+/// A `most` tally in a hand counted as it stands ([`OwnSettlement::unclaimed`]): side `i`
+/// scores it when its count is above each other side's count on that side's pile with every
+/// unclaimed card added (what the other side could reach at most).
+#[allow(clippy::too_many_arguments)]
+fn won_for_certain(
+    tally: &crate::ruleset::Tally,
+    points: i64,
+    counts: &[i64],
+    facts: &[YakuFacts],
+    sides: &(impl OwnSides + ?Sized),
+    unclaimed: CardSet,
+    firsts: &[usize],
+    book: &mut OwnBook,
+) {
+    let reach: Vec<i64> = (0..counts.len())
+        .map(|j| {
+            tally.count.int(&crate::expr::Context {
+                pile: sides.pile(j) | unclaimed,
+                facts: &facts[j],
+            })
+        })
+        .collect();
+    for (i, &own) in counts.iter().enumerate() {
+        let others = (0..counts.len()).filter(|&j| j != i);
+        if others.clone().all(|j| own > reach[j]) {
+            let at_most: Vec<String> = others.map(|j| reach[j].to_string()).collect();
+            let reason = |p: i64| {
+                format!(
+                    "most {} ({own}, the others {} at most) {p:+}",
+                    tally.name.to_lowercase(),
+                    at_most.join(", ")
+                )
+            };
+            book.credit(firsts[i], points, &reason);
         }
     }
 }
@@ -714,6 +768,20 @@ pub fn settle_own(
                 });
             }
         });
+        for (index, d) in ruleset.declarations.iter().enumerate() {
+            let times = sides.declared(i, index);
+            if d.points != 0 && times > 0 {
+                let p = d.points.saturating_mul(i64::from(times));
+                let reason = |p: i64| {
+                    if times == 1 {
+                        format!("{} {p:+}", d.name)
+                    } else {
+                        format!("{} x{times} {p:+}", d.name)
+                    }
+                };
+                book.own(firsts[i], p, &reason);
+            }
+        }
         for (index, e) in events.iter().enumerate() {
             let times = sides.fired(i, index);
             if e.points != 0 && times > 0 {
@@ -739,6 +807,21 @@ pub fn settle_own(
             });
         }
         let counts = &all[..count];
+        if let Some(unclaimed) = how.unclaimed {
+            if let TallyAward::Most(p) = award {
+                won_for_certain(
+                    tally,
+                    p,
+                    counts,
+                    &facts[..count],
+                    sides,
+                    unclaimed,
+                    &firsts,
+                    &mut book,
+                );
+            }
+            continue;
+        }
         match award {
             TallyAward::Most(p) => {
                 let Some(&high) = counts.iter().max() else {

@@ -207,6 +207,27 @@ fn a_sweep_near_the_target_scores_no_scopa() {
     assert!(!ten.contains("Scopa +1"), "{ten}");
 }
 
+/// Counting out (`[flow] count_at_once`): at 9 points a sweep with the Seven of Coins brings
+/// the player to 11 (the scopa and the Settebello) and the game ends in the middle of the hand.
+#[test]
+fn a_sweep_that_reaches_the_target_ends_the_game() {
+    let dir = TempDir::new("position-count-out");
+    let text = include_str!("../positions/count-out.toml").replace(
+        "../rulesets/count-out.toml",
+        &format!(
+            "{}/tests/rulesets/count-out.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    );
+    let file = dir.write("count-out.toml", &text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(out.contains("hand 1 (to 11) · scores 11, 3"), "{out}");
+    assert!(out.contains("Settebello +1: 1, Scopa +1: 2"), "{out}");
+    assert!(out.contains("the game is over"), "{out}");
+}
+
 /// A turn that sweeps the table and takes the card the player before laid down: with
 /// `turn_events_combine = "best"` only the bonus for the card just laid (2) counts, not the
 /// sweep as well; counted all, both do.

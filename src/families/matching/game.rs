@@ -25,6 +25,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
 mod actions;
+mod at_once;
 mod dealt;
 mod turn;
 
@@ -52,6 +53,9 @@ pub mod ends {
     pub const SETTLED: HandEnd = HandEnd("settled");
     /// A turn event that wins the hand at once (three stacks).
     pub const TURN_EVENT: HandEnd = HandEnd("turn_event");
+    /// A side's score with the points it made this hand reached the target in the middle of
+    /// the hand (`[flow] count_at_once`): the hand and the game end at once.
+    pub const COUNTED_OUT: HandEnd = HandEnd("counted_out");
 }
 
 /// A matching game in progress.
@@ -640,6 +644,9 @@ impl MatchingGame {
 
     /// The game's scores as `seat`'s facts (`scope::SCORES`).
     pub(super) fn score_facts(&self, seat: Seat) -> [i64; 3] {
+        if self.flow.count_at_once {
+            return self.running_score_facts(seat);
+        }
         self.flow
             .teams
             .score_facts(&self.ledger.scores, seat, self.ruleset.target_score())
@@ -687,6 +694,16 @@ impl MatchingGame {
         } else {
             self.table & self.ruleset.deck.same_suit(card)
         }
+    }
+
+    /// [`MatchingGame::candidates`] less the cards of a suit another player's declaration
+    /// blocks: the choices offered when a card matches several.
+    fn open_candidates(&self, card: CardId, from_hand: bool) -> CardSet {
+        let matches = self.candidates(card, from_hand);
+        if self.marks.blocked == 0 {
+            return matches;
+        }
+        matches - self.blocked_for(self.turn)
     }
 
     /// The seat that plays first in a hand.
@@ -1133,7 +1150,11 @@ impl MatchingGame {
             self.seats,
             &SeatSides::new(self),
             |s| self.circumstances(s),
-            yaku::OwnSettlement { explain, tallies },
+            yaku::OwnSettlement {
+                explain,
+                tallies,
+                unclaimed: None,
+            },
         )
     }
 
@@ -1701,6 +1722,11 @@ impl yaku::OwnSides for SeatSides<'_> {
     fn fired(&self, i: usize, e: usize) -> u32 {
         self.members(i)
             .map(|s| u32::from(self.game.marks.fired(s, e)))
+            .sum()
+    }
+    fn declared(&self, i: usize, d: usize) -> u32 {
+        self.members(i)
+            .map(|s| u32::from(self.game.marks.declared(s, d)))
             .sum()
     }
     fn dealt(&self, i: usize, each: &mut dyn FnMut(usize)) {

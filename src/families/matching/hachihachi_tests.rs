@@ -30,6 +30,7 @@ fn settled(r: &Ruleset, piles: [&str; 3], dealt: [&str; 3], field: i64, tallies:
             seats: vec![s],
             pile: set(r, piles[s]),
             fired: Vec::new(),
+            declared: Vec::new(),
             dealt: flow
                 .dealt_yaku
                 .iter()
@@ -50,6 +51,7 @@ fn settled(r: &Ruleset, piles: [&str; 3], dealt: [&str; 3], field: i64, tallies:
         OwnSettlement {
             explain: true,
             tallies,
+            unclaimed: None,
         },
     );
     let mut out = String::new();

@@ -70,7 +70,11 @@ mod build_tests;
 #[cfg(test)]
 mod capture_tests;
 #[cfg(test)]
+mod count_out_tests;
+#[cfg(test)]
 mod deal_tests;
+#[cfg(test)]
+mod declared_tests;
 #[cfg(test)]
 mod gostop_tests;
 #[cfg(test)]

@@ -46,6 +46,9 @@ pub struct Marks {
     /// The card the last turn's player laid on the table from the hand, still there, when a
     /// turn event watches for its capture (`last_laid_taken`).
     pub laid_before: Option<CardId>,
+    /// The suits a declaration that `blocks` has shown this hand (bit `s` for suit `s`): only
+    /// the seats that revealed a suit (`revealed`) may capture its cards.
+    pub blocked: u32,
     /// `[flow.drop_out]`: the seats sitting this hand out (bit per seat).
     pub out: u16,
     /// The seats that chose to drop out (and pay what dropping costs), among `out`.
@@ -96,6 +99,7 @@ impl Clone for Marks {
             dealt,
             dealt_again,
             laid_before,
+            blocked,
             out,
             dropped,
             playing,
@@ -115,6 +119,7 @@ impl Clone for Marks {
         *dealt = other.dealt;
         dealt_again.clone_from(&other.dealt_again);
         *laid_before = other.laid_before;
+        *blocked = other.blocked;
         *out = other.out;
         *dropped = other.dropped;
         *playing = other.playing;
@@ -154,6 +159,7 @@ impl Marks {
             dealt: PerSeat::filled(seats, NO_STACK),
             dealt_again: (again > 0).then(|| zeroed(seats * again).into_boxed_slice()),
             laid_before: None,
+            blocked: 0,
             out: 0,
             dropped: 0,
             playing: 0,
@@ -186,6 +192,7 @@ impl Marks {
         self.last_capturer = NO_STACK;
         self.dealt.fill(NO_STACK);
         self.laid_before = None;
+        self.blocked = 0;
         self.out = 0;
         self.dropped = 0;
         self.playing = 0;

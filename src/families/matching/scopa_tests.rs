@@ -33,6 +33,7 @@ fn settled(r: &Ruleset, piles: [&str; 2], sweeps: [u32; 2]) -> String {
             pile: set(r, piles[s]),
             fired: vec![sweeps[s]],
             dealt: Vec::new(),
+            declared: Vec::new(),
         })
         .collect();
     let o = settle_own(
@@ -43,6 +44,7 @@ fn settled(r: &Ruleset, piles: [&str; 2], sweeps: [u32; 2]) -> String {
         OwnSettlement {
             explain: true,
             tallies: true,
+            unclaimed: None,
         },
     );
     let mut out = String::new();

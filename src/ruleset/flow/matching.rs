@@ -604,6 +604,7 @@ pub(super) fn flow(
         errors,
     )
     .unwrap_or(false);
+    let count_at_once = count_at_once(&mut r, &length, exhausted, sections, errors);
     r.finish(errors);
     let deals_fit = (min_players..=max_players).all(|n| {
         let (hand, table) = deal_sizes
@@ -621,6 +622,7 @@ pub(super) fn flow(
         return None;
     }
     let plain_plays = before_play.is_empty() && build.is_none();
+    let after_turn = count_at_once || !turn_events.is_empty();
     let mut flow = MatchingFlow {
         players,
         min_players,
@@ -673,7 +675,14 @@ pub(super) fn flow(
         leftover,
         leftover_rules,
         target_ties_play_on,
-        classic_turn: captures.is_empty() && draws && !refill && leftover == Leftover::Stay,
+        count_at_once,
+        after_turn,
+        // A declaration that blocks a suit is checked in the other turn only.
+        classic_turn: captures.is_empty()
+            && draws
+            && !refill
+            && leftover == Leftover::Stay
+            && !sections.declarations.iter().any(|(d, ..)| d.blocks),
         plain_plays,
         dealt_yaku,
         captures,
@@ -688,6 +697,39 @@ pub(super) fn flow(
         })
         .collect();
     Some(Flow::Matching(std::sync::Arc::new(flow)))
+}
+
+/// `count_at_once = true` (counting out): points count when they are made, so it needs a
+/// score that ends the game and a hand settled seat by seat without a script (the points made
+/// so far are then each side's yaku, turn events and the tallies already won).
+fn count_at_once(
+    r: &mut TableReader,
+    length: &Option<GameLength>,
+    exhausted: Exhausted,
+    sections: &Sections,
+    errors: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some((true, at)) = r.boolean("count_at_once", errors) else {
+        return false;
+    };
+    let why = if matches!(length, Some(GameLength::Rounds(_))) {
+        Some((
+            "`count_at_once` needs a game to a target score",
+            "add `target_score = ...` to [flow]: the score that ends the game at once",
+        ))
+    } else if exhausted != Exhausted::Settle || sections.scoring.is_some() {
+        Some((
+            "`count_at_once` needs a hand settled seat by seat without a scoring script",
+            "set `exhausted = \"settle\"` in [flow] and remove `[scoring]`: the points made so far are each side's yaku, turn events and tallies already won",
+        ))
+    } else {
+        None
+    };
+    if let Some((message, help)) = why {
+        errors.push(Diagnostic::error(message, at.clone()).with_help(Some(help.into())));
+        return false;
+    }
+    true
 }
 
 /// `[flow.drop_out]`: `players` fewer than the largest table and at least the smallest, one

@@ -707,6 +707,16 @@ pub static DECLARATION: TableDef = table(
             Int,
             "`reveal`, `play_suit`: the cards of one suit the player must hold (2 to 8).",
         ),
+        key(
+            "points",
+            Int,
+            "`reveal`, `play_suit`: the points the declaration earns the declarer each time it is made, in a hand settled seat by seat without a script (a script reads the times made as `declared`).",
+        ),
+        key(
+            "blocks",
+            Bool,
+            "`reveal`, `play_suit`: for the rest of the hand, the suit shown may be captured by the declarer alone; another player's card of the suit, played or drawn, takes none of them and stays on the table.",
+        ),
     ],
 );
 
@@ -1034,6 +1044,11 @@ pub static FLOW: TableDef = table(
             "table_multiplies",
             Bool,
             "Every point of a hand settled without a script (seat by seat, or a stop) is multiplied by `table_count` (Hachi-Hachi's field: x1, x2, x4).",
+        ),
+        key(
+            "count_at_once",
+            Bool,
+            "Matching games to a `target_score` settled seat by seat without a script: points count when they are made (counting out). After each turn, a side whose score with this hand's points so far (its yaku, turn events, and each `most` tally it has won for certain: more than any other side could still reach) reaches the target ends the game at once; `game_score` and `best_other_score` then read the scores with those points.",
         ),
         choice(
             "turn_events_combine",

@@ -94,6 +94,14 @@ pub struct MatchingFlow {
     /// Whether a declaration's `when` reads the other seats' calls or the game's scores, which
     /// are then worked out for it.
     pub declarations_read_table: bool,
+    /// `count_at_once = true`: a side's points count as they are made, so that the game ends
+    /// in the middle of a hand once a side's score with the points it has made this hand so far
+    /// reaches the target (counting out). Needs a target and a hand settled seat by seat
+    /// without a script; checked after each turn.
+    pub count_at_once: bool,
+    /// Whether anything is checked after a turn's cards are down: turn events or counting out
+    /// (one test for a turn that has neither).
+    pub after_turn: bool,
     /// `turn_events_combine = "best"`: of the turn events one turn fires, only the one worth
     /// most counts (`"all"`, the default: each counts).
     pub turn_events_best: bool,

@@ -3,8 +3,14 @@
 
 use super::*;
 
-/// A turn event as a rule: the pattern that fires it, when, and what it earns.
-pub(super) fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Rule {
+/// A turn event as a rule: the pattern that fires it, when, and what it earns (its points
+/// counted `at_once` under counting out, else at the end of the hand).
+pub(super) fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool, at_once: bool) -> Rule {
+    let counted = if at_once {
+        "counted at once"
+    } else {
+        "at the end of the hand"
+    };
     let card = &lex.card_word;
     let suit = &lex.suit_word;
     let pattern = match event.on {
@@ -45,13 +51,12 @@ pub(super) fn turn_event_rule(event: &TurnEvent, lex: &Lexicon, two: bool) -> Ru
             },
         ),
         None if event.points < 0 => format!(
-            "it costs the player {} at the end of the hand",
+            "it costs the player {} {counted}",
             points_words(-event.points)
         ),
-        None if event.points != 0 => format!(
-            "it is worth {} at the end of the hand",
-            points_words(event.points)
-        ),
+        None if event.points != 0 => {
+            format!("it is worth {} {counted}", points_words(event.points))
+        }
         None => "it is counted for the scoring".to_string(),
     };
     Rule::named(&event.name, format!("when {pattern}{when}, {earns}."))

@@ -34,7 +34,7 @@ impl MatchingGame {
             }
             Phase::CaptureChoice { card, from_hand } => {
                 out.extend(
-                    self.candidates(card, from_hand)
+                    self.open_candidates(card, from_hand)
                         .iter()
                         .map(|card| Action::Take { card }),
                 );
@@ -69,7 +69,7 @@ impl MatchingGame {
                 self.capture_options().len() + self.build_choices.len()
             }
             Phase::CaptureChoice { card, from_hand } => {
-                self.candidates(card, from_hand).len() as usize
+                self.open_candidates(card, from_hand).len() as usize
             }
         }
     }
@@ -220,13 +220,13 @@ impl MatchingGame {
                 self.make_build(card, m);
             }
             (Phase::CaptureChoice { card, from_hand }, Action::Take { card: target }) => {
-                if !self.candidates(card, from_hand).contains(target) {
+                if !self.open_candidates(card, from_hand).contains(target) {
                     let deck = &self.ruleset.deck;
                     return illegal(format!(
                         "`{}` cannot capture `{}`; choose one of: {}",
                         deck.id_of(card),
                         deck.id_of(target),
-                        deck.ids(self.candidates(card, from_hand)).join(", ")
+                        deck.ids(self.open_candidates(card, from_hand)).join(", ")
                     ));
                 }
                 self.capture(card, target, from_hand);
@@ -262,7 +262,7 @@ impl MatchingGame {
                 }
             }
             Phase::CaptureChoice { card, from_hand } => {
-                match self.candidates(card, from_hand).nth(index) {
+                match self.open_candidates(card, from_hand).nth(index) {
                     Some(target) => self.capture(card, target, from_hand),
                     None => return self.apply_listed(index),
                 }
@@ -503,6 +503,9 @@ impl MatchingGame {
         let suit_index = deck.card(card).suit % 32;
         let suit = deck.same_suit(card);
         self.marks.revealed[p] |= 1 << suit_index;
+        if self.ruleset.declarations[decl.0 as usize].blocks {
+            self.marks.blocked |= 1 << suit_index;
+        }
         self.emit(|_| Event::Declared {
             player: p,
             decl,

@@ -52,7 +52,12 @@ impl MatchingGame {
         if !CLASSIC && self.ruled_captures() {
             return self.place_by_rules(card, from_hand);
         }
-        let matches = self.candidates(card, from_hand);
+        let mut matches = self.candidates(card, from_hand);
+        // Suits a declaration blocks pass the other players by (never in Koi-Koi's turn: a
+        // ruleset with such a declaration plays the other).
+        if !CLASSIC && self.marks.blocked != 0 {
+            matches = matches - self.blocked_for(self.turn);
+        }
         let wild = self.flow.is_wild(card, from_hand);
         // How many matches: none, one, two or more (without counting every card).
         let after_one = matches.0 & matches.0.wrapping_sub(1);
@@ -208,6 +213,36 @@ impl MatchingGame {
         if from_hand && self.flow.must_capture != MustCapture::Always {
             capture::offer_trail(&self.flow, self.table, card, out);
         }
+        if self.marks.blocked != 0 {
+            self.keep_unblocked(out);
+        }
+    }
+
+    /// The captures of `out` that take no card of a suit another player's declaration blocks;
+    /// with none left but the trail, the card is simply laid on the table.
+    #[cold]
+    #[inline(never)]
+    fn keep_unblocked(&self, out: &mut Vec<CardSet>) {
+        let blocked = self.blocked_for(self.turn);
+        out.retain(|set| (*set & blocked).is_empty());
+        if out.iter().all(|set| set.is_empty()) {
+            out.clear();
+        }
+    }
+
+    /// The table cards `seat` may not capture: those of the suits another player's declaration
+    /// blocks (`blocks`), unless `seat` revealed the suit too.
+    pub(super) fn blocked_for(&self, seat: Seat) -> CardSet {
+        let mut suits = self.marks.blocked & !self.marks.revealed[seat];
+        let mut cards = CardSet::EMPTY;
+        while suits != 0 {
+            let i = suits.trailing_zeros() as usize;
+            suits &= suits - 1;
+            if let Some(suit) = self.ruleset.deck.suits.get(i) {
+                cards |= suit.cards;
+            }
+        }
+        cards
     }
 
     /// [`MatchingGame::capture_options_of`] with builds on the table: a build is taken whole,
@@ -492,6 +527,20 @@ impl MatchingGame {
         }
     }
 
+    /// The turn's patterns and the turn events they fire, then counting out (`[flow]
+    /// count_at_once`): true when the hand ended.
+    #[inline(never)]
+    fn after_turn(&mut self) -> bool {
+        // The patterns matter only to turn events.
+        if !self.flow.turn_events.is_empty() {
+            self.finish_patterns();
+        }
+        if self.fire_turn_events() {
+            return true;
+        }
+        self.flow.count_at_once && self.counted_out()
+    }
+
     /// Fires the turn events of the patterns this turn made; true when one won the hand.
     pub(super) fn fire_turn_events(&mut self) -> bool {
         if self.flow.turn_events.is_empty() {
@@ -641,11 +690,8 @@ impl MatchingGame {
             self.offered = choices;
             return;
         }
-        // The patterns matter only to turn events.
-        if !self.flow.turn_events.is_empty() {
-            self.finish_patterns();
-        }
-        if self.fire_turn_events() {
+        // Turn events and counting out, behind one test: Koi-Koi's turn has neither.
+        if self.flow.after_turn && self.after_turn() {
             return;
         }
         // The yaku table is evaluated only when the pile changed (piles only grow).
