@@ -10,8 +10,8 @@
 //!   front 842,290 times (0.5464%), 7-6 272,000 (0.1765%).
 //!
 //! The two-card hand 8-7 comes mostly from one pair with 8 and 7 the highest other cards: a
-//! house way that split such a pair (K-K-8-7-5-3-2 set as K-7 in front) made it three times
-//! rarer, and the pushes 38%.
+//! house way that split such a pair (K-K-8-7-5-3-2 set as K-7 in front) made it rarer (about
+//! 0.32%), and the pushes 38%.
 
 use super::*;
 use crate::deck::{CardId, CardSet};
@@ -114,8 +114,18 @@ fn house_way_against_house_way_matches_the_published_frequencies() {
     near("player wins both", t.percent(t.won), 28.55, 1.0);
     near("banker wins both", t.percent(t.lost), 29.98, 1.0);
     // wizard-appendix-1: standard errors 0.052 and 0.03 points.
-    near("banker's 8-7 in front", t.percent(t.eight_seven), 0.5464, 0.16);
-    near("banker's 7-6 in front", t.percent(t.seven_six), 0.1765, 0.09);
+    near(
+        "banker's 8-7 in front",
+        t.percent(t.eight_seven),
+        0.5464,
+        0.16,
+    );
+    near(
+        "banker's 7-6 in front",
+        t.percent(t.seven_six),
+        0.1765,
+        0.09,
+    );
 }
 
 /// The table in the player's guide (docs/src/players/pai-gow-poker.md):
