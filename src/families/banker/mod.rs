@@ -103,6 +103,8 @@ mod commission_tests;
 #[cfg(test)]
 mod oicho_tests;
 #[cfg(test)]
+mod pai_gow_frequency_tests;
+#[cfg(test)]
 mod pai_gow_tests;
 #[cfg(test)]
 mod play_tests;

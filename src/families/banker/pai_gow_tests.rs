@@ -115,6 +115,16 @@ fn the_banker_sets_by_the_house_way() {
         ("As Qh 9d 7c 5s 3h 2d", "Qh 9d", "no pair"),
         // goldstar "One pair": the pair in back, the next two highest in front.
         ("8s 8h Kd Jc 5s 3h 2d", "Kd Jc", "one pair"),
+        // The same when the pair is above every other card: K-7 in front and K-8 behind would
+        // be allowed (the five outranks the two) and a stronger two-card hand, but no house
+        // way splits a lone pair (wizard-2pair's Trump Plaza, goldstar: "the pair in back").
+        ("Ks Kh 8d 7c 5s 3h 2d", "8d 7c", "one pair above the rest"),
+        (
+            "Qs Qh Jk 9c 6s 4h 2d",
+            "Jk 9c",
+            "one pair, the joker an ace in front",
+        ),
+        ("As Ah Td 8c 6s 4h 2d", "Td 8c", "a pair of aces behind"),
         // wizard-2pair: medium and high pairs are always split, the lower pair in front.
         ("Ks Kh 9d 9c As 3h 2d", "9d 9c", "high and medium: split"),
         // Low and high: split unless an ace; with one, kept together, the ace in front.
