@@ -9,7 +9,9 @@ mod greedy;
 pub mod melds;
 mod view;
 
-pub use game::{Phase, SeatFacts, TrickFacts, TricksGame, ends, start};
+pub use game::{
+    Announced, Phase, SeatFacts, TrickFacts, TricksGame, announcement_fact, ends, reached, start,
+};
 pub use greedy::hand_worth;
 pub use view::TricksView;
 

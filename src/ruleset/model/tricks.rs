@@ -689,4 +689,47 @@ pub struct TricksFlow {
     pub close: Option<DeclId>,
     /// Claim the target.
     pub claim_declaration: Option<DeclId>,
+    /// The announcements that raise the stake or set a target (`[[flow.announcement]]`), in
+    /// ruleset order; empty in most games, which then pay nothing for them.
+    pub announcements: Vec<Announcement>,
+}
+
+/// Who may make an announcement (`by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnnounceBy {
+    /// The declarer and its partners (`"declarer"`).
+    Declarer,
+    /// The seats against the declarer (`"defenders"`).
+    Defenders,
+    /// Any seat (`"any"`).
+    Any,
+}
+
+/// An announcement that raises the stake or sets a target (`[[flow.announcement]]`: Schafkopf's
+/// Kontra and Re, a Schneider announced): made with its `[[declaration]]` (`effect =
+/// "announce"`) by a seat of `by` on its turn during play, while it has played fewer than
+/// `until_card` cards this hand, once a hand, and only after `after` was made. The hand's
+/// settlement is multiplied by the `factor` of each announcement made; the scoring script reads
+/// them (`hand.announcements`, `hand.stake`) with whether the announcing side reached its
+/// target (`points`, `min_tricks`, `max_tricks`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Announcement {
+    /// Its id: the declaration's, as records and the scoring script name it.
+    pub id: String,
+    /// Its display name (the declaration's).
+    pub name: String,
+    /// The declaration it is made with.
+    pub decl: DeclId,
+    /// Who may make it.
+    pub by: AnnounceBy,
+    /// It may be made while the announcer has played fewer cards than this to tricks this hand
+    /// (1: before its first card).
+    pub until_card: u32,
+    /// The announcement (an index of [`TricksFlow::announcements`]) that must have been made
+    /// first this hand.
+    pub after: Option<usize>,
+    /// What it multiplies the hand's settlement by (1: it only sets a target).
+    pub factor: i64,
+    /// The target the announcing side then must reach (empty: none), judged at the hand's end.
+    pub target: ContractGoal,
 }

@@ -60,6 +60,7 @@ impl TricksGame {
             trick_log,
             reads_trump_suit,
             gave,
+            announced,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -105,6 +106,7 @@ impl TricksGame {
         trick_log.clone_from(&other.trick_log);
         reads_trump_suit.clone_from(&other.reads_trump_suit);
         gave.clone_from(&other.gave);
+        announced.clone_from(&other.announced);
         ledger.copy_from(&other.ledger, record);
     }
 }

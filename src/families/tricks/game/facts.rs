@@ -51,6 +51,9 @@ pub struct TrickFacts {
     pub played: Option<Vec<PlayedTrick>>,
     /// The hand's trump suit's id (empty without one), where the script reads `trump_suit`.
     pub trump_suit: Option<String>,
+    /// The announcements made (`hand.announcements`) and the stake they make (`hand.stake`),
+    /// where the rules hold announcements.
+    pub announcements: Option<(Vec<FactValue>, i64)>,
 }
 
 /// A trick as it was played, for the scoring script's `tricks_played`: who led it, who won
@@ -140,6 +143,10 @@ impl TrickFacts {
         }
         if let Some(suit) = self.trump_suit {
             extra.push(("trump_suit", FactValue::Text(suit)));
+        }
+        if let Some((made, stake)) = self.announcements {
+            extra.push(("announcements", FactValue::List(made)));
+            extra.push(("stake", FactValue::Int(stake)));
         }
         let mut facts = HandFacts {
             round: self.round,
