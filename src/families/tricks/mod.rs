@@ -73,6 +73,8 @@ impl crate::families::Family for Tricks {
 }
 
 #[cfg(test)]
+mod announce_tests;
+#[cfg(test)]
 mod dreier_tests;
 #[cfg(test)]
 mod equal_cards_tests;

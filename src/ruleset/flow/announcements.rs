@@ -158,7 +158,7 @@ pub(super) fn announcements(
         for _ in 0..out.len() {
             match at {
                 Some(j) if j == i => {
-                    let written = afters[i].as_ref().map_or(loc, |s| &s.loc);
+                    let written = afters[i].as_ref().map_or(loc, |s| s.loc);
                     errors.push(Diagnostic::error(
                         format!(
                             "announcement `{}` waits for itself through `after`: it can never be made",

@@ -203,9 +203,14 @@ impl TricksGame {
             .filter(|a| a.factor != 1)
             .map(|a| a.name.as_str())
             .collect();
+        // The running total multiplied (a script settling every seat gives none of its own).
+        let total = match (o.seats.is_empty(), o.steps.last()) {
+            (false, Some(last)) => last.total.saturating_mul(stake),
+            _ => o.total,
+        };
         o.steps.push(crate::script::ScoreStep {
             reason: format!("{}: the stake ×{stake}", names.join(", ")),
-            total: o.total,
+            total,
             seat: None,
         });
         o
