@@ -41,9 +41,11 @@ pub(super) fn announcements(
             errors,
         )
         .unwrap_or(AnnounceBy::Any);
+        // A wrong number is reported, and the default stands in for it (so that the
+        // announcement is still known to the others' `after`).
         let until_card = match r.int("until_card", errors) {
-            None => Some(1),
-            Some((n, _)) if (1..=64).contains(&n) => Some(n as u32),
+            None => 1,
+            Some((n, _)) if (1..=64).contains(&n) => n as u32,
             Some((n, at)) => {
                 errors.push(
                     Diagnostic::error(
@@ -54,13 +56,13 @@ pub(super) fn announcements(
                         "1: before the announcer's first card; 2: before its second".into(),
                     )),
                 );
-                None
+                1
             }
         };
         let after = r.string("after", errors);
         let factor = match r.int("factor", errors) {
-            None => Some(1),
-            Some((n, _)) if (1..=MAX_FACTOR).contains(&n) => Some(n),
+            None => 1,
+            Some((n, _)) if (1..=MAX_FACTOR).contains(&n) => n,
             Some((n, at)) => {
                 errors.push(
                     Diagnostic::error(
@@ -71,12 +73,12 @@ pub(super) fn announcements(
                         "2 doubles the stake; 1 (the default) leaves it as it is and only sets a target".into(),
                     )),
                 );
-                None
+                1
             }
         };
         let target = target(&mut r, errors);
         r.finish(errors);
-        let (Some(id), Some(until_card), Some(factor)) = (id, until_card, factor) else {
+        let Some(id) = id else {
             continue;
         };
         if let Some(at) = by_at.filter(|_| !auction && by != AnnounceBy::Any) {
@@ -92,7 +94,6 @@ pub(super) fn announcements(
                     "`by = \"declarer\"` and `\"defenders\"` need a declarer, the auction's winner: write `by = \"any\"`, or add a `[flow.auction]`".into(),
                 )),
             );
-            continue;
         }
         if out.iter().any(|a| a.id == id.text) {
             errors.push(Diagnostic::error(
