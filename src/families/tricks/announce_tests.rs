@@ -189,6 +189,14 @@ fn re_is_refused_without_kontra() {
     assert_eq!(offered(&g), ["re"]);
     act(&mut g, "say re");
     assert_eq!(g.stake(), 4);
+    // The table (and `yaku position`) says who announced what, and the stake.
+    let names: Vec<String> = ["P1", "P2", "P3", "P4"].map(String::from).to_vec();
+    let table = crate::front::tricks::TricksTable::new(&names, false);
+    let screen = crate::front::table::Table::screen(&table, &g, 0);
+    assert!(
+        screen.contains("announced: Kontra (P4), Re (P3) · stake ×4"),
+        "{screen}"
+    );
     // Re shows the partner's side to every seat.
     assert!(g.knows_side(0, 2) && g.knows_side(3, 2));
 }

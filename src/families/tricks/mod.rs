@@ -10,7 +10,8 @@ pub mod melds;
 mod view;
 
 pub use game::{
-    Announced, Phase, SeatFacts, TrickFacts, TricksGame, announcement_fact, ends, reached, start,
+    Announced, Phase, SeatFacts, TrickFacts, TricksGame, announcement_fact, ends, reached, staked,
+    start,
 };
 pub use greedy::hand_worth;
 pub use view::TricksView;

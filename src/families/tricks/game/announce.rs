@@ -188,31 +188,43 @@ pub fn announcement_fact(a: &Announcement, seat: Seat, ours: bool, reached: bool
 impl TricksGame {
     /// The script's outcome multiplied by the stake of the announcements made, with a step
     /// that says so (a factor of 1, a target alone, leaves it as it is).
-    pub(super) fn staked(&self, mut o: crate::script::ScoreOutcome) -> crate::script::ScoreOutcome {
-        let stake = self.stake();
-        if stake == 1 {
-            return o;
-        }
-        o.total = o.total.saturating_mul(stake);
-        o.opponent = o.opponent.saturating_mul(stake);
-        for v in o.seats.iter_mut().chain(o.pays.iter_mut()) {
-            *v = v.saturating_mul(stake);
-        }
-        let names: Vec<&str> = (self.announced.iter())
+    pub(super) fn staked(&self, o: crate::script::ScoreOutcome) -> crate::script::ScoreOutcome {
+        let made: Vec<&Announcement> = (self.announced.iter())
             .map(|m| &self.flow.announcements[m.index as usize])
-            .filter(|a| a.factor != 1)
-            .map(|a| a.name.as_str())
             .collect();
-        // The running total multiplied (a script settling every seat gives none of its own).
-        let total = match (o.seats.is_empty(), o.steps.last()) {
-            (false, Some(last)) => last.total.saturating_mul(stake),
-            _ => o.total,
-        };
-        o.steps.push(crate::script::ScoreStep {
-            reason: format!("{}: the stake ×{stake}", names.join(", ")),
-            total,
-            seat: None,
-        });
-        o
+        staked(o, &made)
     }
+}
+
+/// `o` multiplied by the factors of the announcements `made` (`yaku score --announce` and the
+/// game alike), with a step naming those that raised it: the totals, each seat's points and
+/// payments; values carried into the next hand are left as they are.
+pub fn staked(
+    mut o: crate::script::ScoreOutcome,
+    made: &[&Announcement],
+) -> crate::script::ScoreOutcome {
+    let stake: i64 = made.iter().map(|a| a.factor).product();
+    if stake == 1 {
+        return o;
+    }
+    o.total = o.total.saturating_mul(stake);
+    o.opponent = o.opponent.saturating_mul(stake);
+    for v in o.seats.iter_mut().chain(o.pays.iter_mut()) {
+        *v = v.saturating_mul(stake);
+    }
+    let names: Vec<&str> = (made.iter())
+        .filter(|a| a.factor != 1)
+        .map(|a| a.name.as_str())
+        .collect();
+    // The running total multiplied (a script settling every seat gives none of its own).
+    let total = match (o.seats.is_empty(), o.steps.last()) {
+        (false, Some(last)) => last.total.saturating_mul(stake),
+        _ => o.total,
+    };
+    o.steps.push(crate::script::ScoreStep {
+        reason: format!("{}: the stake ×{stake}", names.join(", ")),
+        total,
+        seat: None,
+    });
+    o
 }
