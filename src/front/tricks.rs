@@ -940,6 +940,18 @@ impl Table for TricksTable {
                 .filter(|a| matches!(a, Action::Declare { decl, .. } if decl.0 as usize == i))
                 .collect();
             let chosen = match (options.as_slice(), rest.trim()) {
+                // An announcement refused: the game says why (its window, its side, its
+                // `after`).
+                ([], _) if r.declarations[i].effect == "announce" => {
+                    let mut trial = game.box_clone();
+                    return Err(trial
+                        .apply(Action::declare(crate::core::DeclId(i as u8)))
+                        .err()
+                        .map_or_else(
+                            || format!("{} is not possible now", r.declarations[i].name),
+                            |e| e.reason,
+                        ));
+                }
                 ([], _) => {
                     return Err(format!(
                         "{} is not possible now{}",

@@ -159,6 +159,19 @@ fn re_is_refused_without_kontra() {
     assert_eq!(offered(&g), ["schneider"]);
     let e = g.apply(Action::declare(decl(&r, "re"))).unwrap_err();
     assert_eq!(e.reason, "Re is not possible now: it needs Kontra first");
+    // Typed at the table, the game's reason comes back.
+    let names: Vec<String> = ["P1", "P2", "P3", "P4"].map(String::from).to_vec();
+    let table = crate::front::tricks::TricksTable::new(&names, false);
+    let legal = g.legal();
+    let typed = crate::front::table::Table::parse(&table, "re", &g, &legal);
+    assert_eq!(
+        typed.err().as_deref(),
+        Some("Re is not possible now: it needs Kontra first")
+    );
+    let typed = crate::front::table::Table::parse(&table, "schneider", &g, &legal);
+    assert!(
+        matches!(typed, Ok(crate::front::prompt::Input::Act(a)) if a == Action::declare(decl(&r, "schneider")))
+    );
     let e = g.apply(Action::declare(decl(&r, "kontra"))).unwrap_err();
     assert_eq!(
         e.reason,
