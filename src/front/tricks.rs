@@ -717,6 +717,8 @@ impl Table for TricksTable {
                 }
                 line
             })
+            // The announcements made, with the stake they make.
+            .chain(announced_text(&self.style, g))
             .collect()
     }
 
