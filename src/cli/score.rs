@@ -966,11 +966,14 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
                     };
                     let total = (tricks + their_tricks) as u32;
                     let seat = if ours { 0 } else { opponent_seat };
-                    let reached = crate::families::tricks::reached(&a.target, p, t, total);
-                    crate::families::tricks::announcement_fact(a, seat, ours, reached)
+                    let reached = a.target.reached(p, t, total);
+                    crate::ruleset::announcement_fact(a, seat, ours, reached)
                 })
                 .collect();
-            (facts, made.iter().map(|(a, _)| a.factor).product())
+            (
+                facts,
+                crate::ruleset::stake_of(made.iter().map(|(a, _)| a.factor)),
+            )
         }),
         ..Default::default()
     }

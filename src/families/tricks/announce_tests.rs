@@ -286,11 +286,11 @@ fn announced_targets_are_reached_by_their_keys() {
     let r = load(KONTRA_RE);
     let flow = r.tricks().unwrap();
     let schneider = &flow.announcements[2];
-    assert!(!reached(&schneider.target, 90, 6, 6));
-    assert!(reached(&schneider.target, 91, 3, 6));
+    assert!(!schneider.target.reached(90, 6, 6));
+    assert!(schneider.target.reached(91, 3, 6));
     let schwarz = &flow.announcements[3];
-    assert!(!reached(&schwarz.target, 120, 5, 6));
-    assert!(reached(&schwarz.target, 120, 6, 6));
+    assert!(!schwarz.target.reached(120, 5, 6));
+    assert!(schwarz.target.reached(120, 6, 6));
 }
 
 /// Random play keeps every card with announcements among the moves (each made at most once a

@@ -35,7 +35,7 @@ mod partners;
 mod turned;
 mod worlds;
 
-pub use announce::{Announced, announcement_fact, reached, staked};
+pub use announce::{Announced, staked};
 pub use facts::{SeatFacts, TrickFacts};
 
 /// How the hands of a trick-taking game end.

@@ -9,10 +9,7 @@ mod greedy;
 pub mod melds;
 mod view;
 
-pub use game::{
-    Announced, Phase, SeatFacts, TrickFacts, TricksGame, announcement_fact, ends, reached, staked,
-    start,
-};
+pub use game::{Announced, Phase, SeatFacts, TrickFacts, TricksGame, ends, staked, start};
 pub use greedy::hand_worth;
 pub use view::TricksView;
 

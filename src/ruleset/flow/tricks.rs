@@ -1835,7 +1835,7 @@ pub(in crate::ruleset) fn tricks_sample_facts(
                     // Every announcement made by this side, reached where it won.
                     let made = (flow.announcements.iter())
                         .map(|a| {
-                            crate::families::tricks::announcement_fact(
+                            crate::ruleset::announcement_fact(
                                 a,
                                 0,
                                 true,
@@ -1843,7 +1843,8 @@ pub(in crate::ruleset) fn tricks_sample_facts(
                             )
                         })
                         .collect();
-                    let stake = flow.announcements.iter().map(|a| a.factor).product();
+                    let stake =
+                        crate::ruleset::stake_of(flow.announcements.iter().map(|a| a.factor));
                     let last = out.last_mut().expect("pushed above");
                     last.push(("announcements", FactValue::List(made)));
                     last.push(("stake", FactValue::Int(stake)));

@@ -733,3 +733,45 @@ pub struct Announcement {
     /// The target the announcing side then must reach (empty: none), judged at the hand's end.
     pub target: ContractGoal,
 }
+
+impl ContractGoal {
+    /// Whether a side with `points` and `tricks` of a hand of `total` tricks reached this goal
+    /// as an announced target, judged at the hand's end (an empty goal is reached).
+    pub fn reached(&self, points: i64, tricks: u32, total: u32) -> bool {
+        let need = match self.min_tricks {
+            Some(TrickCount::All) => total,
+            Some(TrickCount::Count(n)) => n,
+            None => 0,
+        };
+        self.points.is_none_or(|p| points >= p)
+            && tricks >= need
+            && self.max_tricks.is_none_or(|m| tricks <= m)
+    }
+}
+
+/// The product of `factors`, held at `i64::MAX` (many large factors cannot overflow it): the
+/// stake a hand's announcements make.
+pub fn stake_of(factors: impl Iterator<Item = i64>) -> i64 {
+    factors.fold(1i64, |p, f| p.saturating_mul(f))
+}
+
+/// One announcement made by `seat` as the scoring script reads it: `#{ id, seat, side, factor,
+/// reached }` (`side`: `"self"` when made by the scored side, else `"opponent"`).
+pub fn announcement_fact(
+    a: &Announcement,
+    seat: usize,
+    ours: bool,
+    reached: bool,
+) -> crate::script::FactValue {
+    use crate::script::FactValue;
+    FactValue::Map(vec![
+        ("id".into(), FactValue::Text(a.id.clone())),
+        ("seat".into(), FactValue::Int(seat as i64)),
+        (
+            "side".into(),
+            FactValue::Text(if ours { "self" } else { "opponent" }.into()),
+        ),
+        ("factor".into(), FactValue::Int(a.factor)),
+        ("reached".into(), FactValue::Bool(reached)),
+    ])
+}

@@ -6,7 +6,7 @@
 //! empty list and keeps an empty vector.
 
 use super::*;
-use crate::ruleset::{AnnounceBy, Announcement, ContractGoal, TrickCount};
+use crate::ruleset::{AnnounceBy, Announcement, announcement_fact, stake_of};
 use crate::script::FactValue;
 
 /// An announcement made this hand: its index in the flow's, and who made it.
@@ -27,10 +27,7 @@ impl TricksGame {
     /// What the hand's settlement is multiplied by: the product of the factors made (1 without
     /// any).
     pub fn stake(&self) -> i64 {
-        self.announced
-            .iter()
-            .map(|a| self.flow.announcements[a.index as usize].factor)
-            .product()
+        stake_of((self.announced.iter()).map(|a| self.flow.announcements[a.index as usize].factor))
     }
 
     /// True when `seat` is on the side `by` names (`declarer`: the declarer's, its partners
@@ -150,39 +147,11 @@ impl TricksGame {
                     a,
                     m.seat,
                     side == team,
-                    reached(&a.target, points, tricks, total),
+                    a.target.reached(points, tricks, total),
                 )
             })
             .collect()
     }
-}
-
-/// Whether a side with `points` and `tricks` of a hand of `total` tricks reached `target` (an
-/// empty target is reached).
-pub fn reached(target: &ContractGoal, points: i64, tricks: u32, total: u32) -> bool {
-    let need = match target.min_tricks {
-        Some(TrickCount::All) => total,
-        Some(TrickCount::Count(n)) => n,
-        None => 0,
-    };
-    target.points.is_none_or(|p| points >= p)
-        && tricks >= need
-        && target.max_tricks.is_none_or(|m| tricks <= m)
-}
-
-/// One announcement as the scoring script reads it: `#{ id, seat, side, factor, reached }`
-/// (`side`: `"self"` when made by the scored side, else `"opponent"`).
-pub fn announcement_fact(a: &Announcement, seat: Seat, ours: bool, reached: bool) -> FactValue {
-    FactValue::Map(vec![
-        ("id".into(), FactValue::Text(a.id.clone())),
-        ("seat".into(), FactValue::Int(seat as i64)),
-        (
-            "side".into(),
-            FactValue::Text(if ours { "self" } else { "opponent" }.into()),
-        ),
-        ("factor".into(), FactValue::Int(a.factor)),
-        ("reached".into(), FactValue::Bool(reached)),
-    ])
 }
 
 impl TricksGame {
@@ -203,7 +172,7 @@ pub fn staked(
     mut o: crate::script::ScoreOutcome,
     made: &[&Announcement],
 ) -> crate::script::ScoreOutcome {
-    let stake: i64 = made.iter().map(|a| a.factor).product();
+    let stake = stake_of(made.iter().map(|a| a.factor));
     if stake == 1 {
         return o;
     }
