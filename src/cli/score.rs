@@ -111,6 +111,11 @@ pub struct ScoreArgs {
     /// `none` where it played alone; seat 2 unless given.
     #[arg(long, value_name = "SEAT")]
     partner: Option<String>,
+    /// Trick-taking games with `[[flow.announcement]]`: an announcement made this hand, by its
+    /// id; by the `--captured` side unless only the defenders make it (`ID@opponent` or
+    /// `ID@self` says which side). Give it once per announcement.
+    #[arg(long = "announce", value_name = "ID")]
+    announce: Vec<String>,
     /// Games that settle each loser (Go-Stop) or every seat (Scopa): another seat's capture
     /// pile; give it once per seat, in seat order after the seat of `--captured`.
     #[arg(long = "loser", value_name = "ID,ID,...")]
@@ -925,6 +930,13 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
         None => teams.team_of(s),
     };
     let opponent_seat = (1..seats).find(|&s| team(s) != team(0)).unwrap_or(1);
+    let announced = match announced(flow, &args.announce) {
+        Ok(a) => a,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return super::EXIT_USAGE;
+        }
+    };
     // The facts the game itself gives the script when such a hand ends.
     let facts = crate::families::tricks::TrickFacts {
         end: end.to_string(),
@@ -987,6 +999,26 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
                 _ => -1,
             },
         }),
+        announcements: announced.as_ref().map(|made| {
+            let facts = made
+                .iter()
+                .map(|&(a, ours)| {
+                    let (p, t) = if ours {
+                        (mine, tricks as u32)
+                    } else {
+                        (other, their_tricks as u32)
+                    };
+                    let total = (tricks + their_tricks) as u32;
+                    let seat = if ours { 0 } else { opponent_seat };
+                    let reached = a.target.reached(p, t, total);
+                    crate::ruleset::announcement_fact(a, seat, ours, reached)
+                })
+                .collect();
+            (
+                facts,
+                crate::ruleset::stake_of(made.iter().map(|(a, _)| a.factor)),
+            )
+        }),
         ..Default::default()
     }
     .hand_facts();
@@ -999,6 +1031,13 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
             }
         },
         None => crate::script::ScoreOutcome::of_total(1),
+    };
+    let outcome = match &announced {
+        Some(made) => {
+            let made: Vec<_> = made.iter().map(|&(a, _)| a).collect();
+            crate::families::tricks::staked(outcome, &made)
+        }
+        None => outcome,
     };
     if args.json {
         let mut doc = serde_json::json!({
@@ -1082,6 +1121,59 @@ fn score_tricks(ruleset: &Ruleset, args: &ScoreArgs, pile: CardSet, hand: CardSe
     }
     print!("{out}");
     super::EXIT_OK
+}
+
+/// The announcements of `--announce` (`ID`, `ID@self`, `ID@opponent`), each with whether the
+/// `--captured` side made it (by default unless only the defenders make it), where the rules
+/// hold announcements (`None` otherwise); an unknown id, one given twice or one whose `after`
+/// is not given is refused.
+#[allow(clippy::type_complexity)]
+fn announced<'f>(
+    flow: &'f crate::ruleset::TricksFlow,
+    given: &[String],
+) -> Result<Option<Vec<(&'f crate::ruleset::Announcement, bool)>>, String> {
+    if flow.announcements.is_empty() {
+        return match given.first() {
+            Some(_) => Err("`--announce` is for games with `[[flow.announcement]]`".into()),
+            None => Ok(None),
+        };
+    }
+    let mut made: Vec<(&crate::ruleset::Announcement, bool)> = Vec::new();
+    for g in given {
+        let (id, side) = g.trim().split_once('@').unwrap_or((g.trim(), ""));
+        let Some(a) = flow.announcements.iter().find(|a| a.id == id) else {
+            let ids: Vec<&str> = flow.announcements.iter().map(|a| a.id.as_str()).collect();
+            return Err(format!(
+                "`--announce {id}`: no announcement `{id}`; the rules have {}",
+                ids.join(", ")
+            ));
+        };
+        let ours = match side {
+            "" => a.by != crate::ruleset::AnnounceBy::Defenders,
+            "self" => true,
+            "opponent" => false,
+            other => {
+                return Err(format!(
+                    "`--announce {id}@{other}`: the side is `self` or `opponent`"
+                ));
+            }
+        };
+        if made.iter().any(|(m, _)| m.id == a.id) {
+            return Err(format!("`--announce {id}` is given twice"));
+        }
+        made.push((a, ours));
+    }
+    for (a, _) in &made {
+        if let Some(j) = a.after
+            && !made.iter().any(|(m, _)| m.id == flow.announcements[j].id)
+        {
+            return Err(format!(
+                "`--announce {}` comes only after `{}`: give `--announce {}` too",
+                a.id, flow.announcements[j].id, flow.announcements[j].id
+            ));
+        }
+    }
+    Ok(Some(made))
 }
 
 /// The bid of `--bid`: a value the auction offers or a named contract's id, with that

@@ -48,6 +48,11 @@ fn a_record_replays_to_the_same_outcomes_through_json() {
             "tests/rulesets/partner-cards.toml",
             &["greedy", "random", "random", "random"],
         ),
+        // Announcements (Kontra, Re, targets): each is an action of the record.
+        (
+            "tests/rulesets/kontra-re.toml",
+            &["random", "random", "greedy", "random"],
+        ),
     ];
     for (name, players) in games {
         let (r, record, game) = played(name, players, 11);

@@ -159,7 +159,10 @@ fn sides_winner(style: &Style, g: &TricksGame, scores: &[i64]) -> String {
 /// The auction's state in a line, while it is on or once it is won.
 fn auction_text(style: &Style, g: &TricksGame, seat: Seat) -> Option<String> {
     if g.flow().auction.is_none() {
-        return marked_sides_text(style, g, seat);
+        return match (marked_sides_text(style, g, seat), announced_text(style, g)) {
+            (Some(m), Some(a)) => Some(format!("{m}\n{a}")),
+            (m, a) => m.or(a),
+        };
     }
     let seats = Game::seats(g);
     Some(match (g.declarer(), g.high_bid()) {
@@ -198,6 +201,9 @@ fn auction_text(style: &Style, g: &TricksGame, seat: Seat) -> Option<String> {
             if let Some(c) = g.called() {
                 let _ = write!(line, "\ncalled: the {}", style.name(&g.ruleset().deck, c));
             }
+            if let Some(a) = announced_text(style, g) {
+                let _ = write!(line, "\n{a}");
+            }
             if let Some(marked) = marked_sides_text(style, g, seat) {
                 let _ = write!(line, "\n{marked}");
             } else if !sides[1].is_empty() {
@@ -232,6 +238,25 @@ fn auction_text(style: &Style, g: &TricksGame, seat: Seat) -> Option<String> {
             )
         }
     })
+}
+
+/// The announcements made this hand, each with its announcer, and the stake they make:
+/// `announced: Kontra (P4), Re (P3) · stake ×4`; none before the first.
+fn announced_text(style: &Style, g: &TricksGame) -> Option<String> {
+    if g.announced().is_empty() {
+        return None;
+    }
+    let made: Vec<String> = (g.announced().iter())
+        .map(|m| {
+            let a = &g.flow().announcements[m.index as usize];
+            format!("{} ({})", a.name, style.who(m.seat))
+        })
+        .collect();
+    let mut line = format!("announced: {}", made.join(", "));
+    if g.stake() != 1 {
+        let _ = write!(line, " · stake ×{}", g.stake());
+    }
+    Some(line)
 }
 
 /// The sides where cards mark them (`partner_cards`, or a called card), as `seat` knows them:
@@ -689,6 +714,8 @@ impl Table for TricksTable {
                 }
                 line
             })
+            // The announcements made, with the stake they make.
+            .chain(announced_text(&self.style, g))
             .collect()
     }
 
@@ -907,6 +934,18 @@ impl Table for TricksTable {
                 .filter(|a| matches!(a, Action::Declare { decl, .. } if decl.0 as usize == i))
                 .collect();
             let chosen = match (options.as_slice(), rest.trim()) {
+                // An announcement refused: the game says why (its window, its side, its
+                // `after`).
+                ([], _) if r.declarations[i].effect == "announce" => {
+                    let mut trial = game.box_clone();
+                    return Err(trial
+                        .apply(Action::declare(crate::core::DeclId(i as u8)))
+                        .err()
+                        .map_or_else(
+                            || format!("{} is not possible now", r.declarations[i].name),
+                            |e| e.reason,
+                        ));
+                }
                 ([], _) => {
                     return Err(format!(
                         "{} is not possible now{}",

@@ -2,6 +2,7 @@
 //! registered by the family's name, so a change to a family's flow model changes only its
 //! function here.
 
+mod announce;
 mod bank;
 mod counting;
 mod dealt;
@@ -1013,6 +1014,7 @@ fn tricks(
             "call" => {
                 "the declarer of a contract that calls a partner names the called card".into()
             }
+            "announce" => announce::announce_words(flow, &decl.id).unwrap_or_default(),
             _ => format!("on one's lead, claim {} and count", flow.target),
         };
         // A `when` limits it in play, and the sheet says so.

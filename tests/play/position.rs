@@ -470,3 +470,25 @@ fn the_called_ace_is_answered_and_the_sides_become_known() {
         );
     }
 }
+
+/// Announcements (Issue 42, wall 6): after a defender's Kontra the position says who announced
+/// it and the doubled stake; the declarer's partner, on its turn, is offered Re.
+#[test]
+fn a_position_shows_the_announcements_and_the_stake() {
+    let dir = TempDir::new("position-kontra-re");
+    let ruleset = format!(
+        "{}/tests/rulesets/kontra-re.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text =
+        include_str!("../positions/kontra-re.toml").replace("../rulesets/kontra-re.toml", &ruleset);
+    let file = dir.write("kontra-re.toml", &text);
+    let out = Yaku::new(["position", file.to_str().unwrap()])
+        .expect(0)
+        .stdout;
+    assert!(
+        out.contains("  announced: Kontra (seat 3) · stake ×2"),
+        "{out}"
+    );
+    assert!(out.contains("seat 3 to move; 6 moves:"), "{out}");
+}

@@ -777,3 +777,52 @@ fn partners_found_by_cards_score_as_a_side() {
     assert_eq!(code, 2);
     assert!(err.contains("takes a seat from 2 to 4"), "{err}");
 }
+
+/// `yaku score` told the announcements of the worked Kontra and Re hand
+/// (tests/rulesets/kontra-re.toml, src/families/tricks/announce_tests.rs): the declarer's side
+/// took 91 card points in five tricks, Schneider and Schwarz announced, Kontra and Re said; the
+/// missed Schwarz loses the game, 4 units ×4, as in play. Re without Kontra is refused.
+#[test]
+fn announcements_score_as_in_play() {
+    let mine = "clubs-nine,clubs-ace,spades-nine,clubs-king,diamonds-nine,diamonds-ace,\
+                diamonds-ten,hearts-ace,spades-queen,spades-jack,diamonds-queen,hearts-nine,\
+                clubs-queen,hearts-ten,hearts-queen,diamonds-jack,clubs-jack,diamonds-king,\
+                spades-ten,hearts-jack";
+    let theirs = "spades-king,clubs-ten,spades-ace,hearts-king";
+    let base = [
+        "score",
+        "tests/rulesets/kontra-re.toml",
+        "--end",
+        "last_trick",
+        "--bid",
+        "call-ace",
+        "--captured",
+        mine,
+        "--opponent-captured",
+        theirs,
+        "--last-trick",
+        "opponent",
+    ];
+    let all = ["kontra", "re", "schneider", "schwarz"]
+        .iter()
+        .flat_map(|a| ["--announce", a]);
+    let out = Yaku::new(base.iter().copied().chain(all)).run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("schwarz announced and missed")
+            && out.stdout.contains("Kontra, Re: the stake ×4")
+            && out
+                .stdout
+                .contains("game points: seat 1 -16, seat 2 -16, seat 3 +16, seat 4 +16"),
+        "{}",
+        out.stdout
+    );
+    let out = Yaku::new(base.iter().copied().chain(["--announce", "re"])).run();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("`--announce re` comes only after `kontra`: give `--announce kontra` too"),
+        "{}",
+        out.stderr
+    );
+}

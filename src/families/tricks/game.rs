@@ -27,6 +27,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use std::sync::Arc;
 
 mod alone;
+mod announce;
 mod auction;
 mod conditions;
 mod copy;
@@ -37,6 +38,7 @@ mod seat_view;
 mod turned;
 mod worlds;
 
+pub use announce::{Announced, staked};
 pub use facts::{SeatFacts, TrickFacts};
 
 /// How the hands of a trick-taking game end.
@@ -148,6 +150,9 @@ pub struct TricksGame {
     /// The cards each seat has set aside to pass (while passing), then the cards it passed
     /// (which it knows the receiver holds).
     gave: PerSeat<CardSet>,
+    /// The announcements made this hand (`[[flow.announcement]]`), in order: empty, and never
+    /// allocated, in a game without them.
+    announced: Vec<Announced>,
 }
 
 /// One move of the auction as every seat saw it: who made it, the highest bid it was made
@@ -260,6 +265,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         reads_trump_suit: false,
         dealt: None,
         gave: PerSeat::new(seats),
+        announced: Vec::new(),
     };
     if let Some(script) = &game.ruleset.scoring {
         game.reads_seat_facts = (SeatFacts::NAMES.iter().enumerate())
@@ -904,6 +910,7 @@ impl TricksGame {
         self.declarer = None;
         self.called = None;
         self.sitting_out = 0;
+        self.announced.clear();
         self.melded.clear();
         self.follow = self.flow.follow;
         self.stock.clear();
@@ -1282,6 +1289,8 @@ impl TricksGame {
             played: self.trick_log.clone(),
             trump_suit: self.trump_suit_fact(),
             dealt: self.dealt_fact(),
+            announcements: (!self.flow.announcements.is_empty())
+                .then(|| (self.announcement_facts(winner), self.stake())),
         }
         .hand_facts();
         if !self.ledger.carried.is_empty() {
@@ -1328,7 +1337,8 @@ impl TricksGame {
             None => Ok(crate::script::ScoreOutcome::of_total(1)),
         };
         let outcome = match scored {
-            Ok(o) => o,
+            Ok(o) if self.announced.is_empty() => o,
+            Ok(o) => self.staked(o),
             Err(e) => {
                 self.ledger.error = Some(e);
                 self.phase = Phase::GameOver;
@@ -1463,6 +1473,7 @@ impl TricksGame {
             }
             Phase::Lead => {
                 out.extend(self.leadable(seat).iter().map(|card| Action::Play { card }));
+                self.announcement_moves(seat, out);
                 let allowed = |d: &DeclId| self.when_holds(*d, seat);
                 if !self.lead_shown {
                     self.meld_moves(seat, MeldMoment::Lead, out);
@@ -1490,6 +1501,7 @@ impl TricksGame {
             }
             Phase::Follow => {
                 out.extend(self.playable(seat).iter().map(|card| Action::Play { card }));
+                self.announcement_moves(seat, out);
             }
         }
     }
@@ -1522,6 +1534,12 @@ impl TricksGame {
                 "there is no card number {} in this deck",
                 card.0
             )));
+        }
+        if let Action::Declare { decl, card: None } = action
+            && matches!(self.phase, Phase::Lead | Phase::Follow)
+            && let Some(i) = self.announcement_of(decl)
+        {
+            return self.announce(seat, i);
         }
         match (self.phase, action) {
             (Phase::GameOver, _) => return Err(IllegalAction::new("the game is over")),

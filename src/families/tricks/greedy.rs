@@ -90,6 +90,9 @@ pub enum Why {
     AvoidForced,
     /// Where points are penalties and it cannot follow: throws its most dangerous card.
     AvoidThrow,
+    /// Raises the stake (an announcement with a factor): its hand alone should take `points`
+    /// of the `all` card points, half or more.
+    Announce { points: i64, all: i64 },
 }
 
 impl Why {
@@ -202,6 +205,9 @@ impl Why {
             Why::AvoidThrow => {
                 "it cannot follow suit, so it gets rid of its most dangerous card".to_string()
             }
+            Why::Announce { points, all } => format!(
+                "its hand alone should take about {points} of the {all} card points, half or more, so it raises the stake"
+            ),
         }
     }
 }
@@ -210,6 +216,12 @@ impl Why {
 pub fn choose_why(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     if legal.len() == 1 {
         return (legal[0], Why::Only);
+    }
+    if matches!(view.phase, Phase::Lead | Phase::Follow)
+        && !view.flow.announcements.is_empty()
+        && let Some(raise) = announce(view, legal)
+    {
+        return raise;
     }
     match view.phase {
         Phase::Bid => bid(view, legal),
@@ -232,6 +244,28 @@ pub fn choose_why(view: &TricksView, legal: &[Action]) -> (Action, Why) {
         },
         _ => follow(view, legal),
     }
+}
+
+/// Raises the stake where it may and its hand is strong: an announcement with a factor over 1
+/// when the hand alone should take half the card points or more, by the estimate it bids
+/// contracts by (its sure winners with the cards thrown on them, half the rest) under the
+/// contract in play and its trumps. Never a target alone, never without a contract.
+fn announce(view: &TricksView, legal: &[Action]) -> Option<(Action, Why)> {
+    let contract = view.contract?;
+    let action = legal.iter().copied().find(|a| match a {
+        Action::Declare { decl, card: None } => view
+            .flow
+            .announcements
+            .iter()
+            .any(|x| x.decl == *decl && x.factor > 1),
+        _ => false,
+    })?;
+    let deck = &view.ruleset.deck;
+    let trump = (view.trump_suit < deck.suits.len()).then_some(view.trump_suit);
+    let (_, points) = estimate(view, contract, trump);
+    let all =
+        deck.all().iter().map(|c| view.card_points(c)).sum::<i64>() + view.flow.last_trick_points;
+    (points * 2 >= all).then_some((action, Why::Announce { points, all }))
 }
 
 /// What the hand is worth with `suit` as trumps: its melds, and a share of the card points

@@ -10,7 +10,7 @@ pub mod melds;
 mod phase;
 mod view;
 
-pub use game::{SeatFacts, TrickFacts, TricksGame, ends, start};
+pub use game::{Announced, SeatFacts, TrickFacts, TricksGame, ends, staked, start};
 pub use greedy::hand_worth;
 pub use phase::Phase;
 pub use view::TricksView;
@@ -74,6 +74,8 @@ impl crate::families::Family for Tricks {
 
 #[cfg(test)]
 mod alone_tests;
+#[cfg(test)]
+mod announce_tests;
 #[cfg(test)]
 mod dealt_facts_tests;
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! (`model/NAME.rs`, a variant of [`Flow`]), its keys to `keys.rs`, its reader here and one
 //! line to [`READERS`]; see the architecture page.
 
+mod announcements;
 mod banker;
 mod climbing;
 mod deal_bonus;

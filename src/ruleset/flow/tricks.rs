@@ -365,6 +365,13 @@ pub(super) fn flow(
             errors,
         )
     });
+    let announcements = super::announcements::announcements(
+        r.tables("announcement", errors),
+        auction.is_some(),
+        sections,
+        loc,
+        errors,
+    );
     r.finish(errors);
     let call_at: Vec<Option<Loc>> = contract_calls
         .iter()
@@ -550,6 +557,7 @@ pub(super) fn flow(
         exchange: one("exchange"),
         close: one("close"),
         claim_declaration,
+        announcements,
     })))
 }
 
@@ -1834,6 +1842,24 @@ pub(in crate::ruleset) fn tricks_sample_facts(
                     ("opponent_seat", FactValue::Int(opponent_seat as i64)),
                     ("side", FactValue::List(side.clone())),
                 ]);
+                if !flow.announcements.is_empty() {
+                    // Every announcement made by this side, reached where it won.
+                    let made = (flow.announcements.iter())
+                        .map(|a| {
+                            crate::ruleset::announcement_fact(
+                                a,
+                                0,
+                                true,
+                                points_self > points_opponent,
+                            )
+                        })
+                        .collect();
+                    let stake =
+                        crate::ruleset::stake_of(flow.announcements.iter().map(|a| a.factor));
+                    let last = out.last_mut().expect("pushed above");
+                    last.push(("announcements", FactValue::List(made)));
+                    last.push(("stake", FactValue::Int(stake)));
+                }
             }
         }
     }

@@ -121,9 +121,11 @@ const fn table(name: &'static str, description: &'static str, keys: &'static [Ke
 
 use KeyType::*;
 
+mod announcements;
 mod deals;
 mod files;
 mod leftovers;
+pub use announcements::*;
 pub use deals::*;
 pub use files::*;
 pub use leftovers::*;
@@ -660,6 +662,7 @@ const EFFECTS: &[&str] = &[
     "trump",
     "order_up",
     "call",
+    "announce",
     "hit",
     "stand",
     "double",
@@ -671,10 +674,10 @@ const EFFECTS: &[&str] = &[
 pub(crate) const MATCHING_EFFECTS: &[&str] = EFFECTS.split_at(9).0;
 
 /// The effects of a trick-taking game's declarations.
-pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(9).0;
+pub(crate) const TRICKS_EFFECTS: &[&str] = EFFECTS.split_at(9).1.split_at(10).0;
 
 /// The effects of a banker game's declarations: the actions of a hand played by actions.
-pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(18).1;
+pub(crate) const BANKER_EFFECTS: &[&str] = EFFECTS.split_at(19).1;
 
 /// The effects of a climbing game's declarations.
 pub(crate) const CLIMBING_EFFECTS: &[&str] = &["pass"];
@@ -690,7 +693,7 @@ pub static DECLARATION: TableDef = table(
         choice(
             "effect",
             EFFECTS,
-            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld; in a climbing game: play nothing to the trick) `trump` (the declarer names trumps with a card of the suit) and `order_up` (bidding on a turned-up card, `[flow.auction] turned_up`: make the turned card's suit trumps) and `call` (the declarer of a contract with `call` names the card whose holder is its partner); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
+            "The mechanism: matching games `continue` (play on, a call), `stop`, `swap`, `keep`, `reveal` (show `count` cards of a suit before playing), `play_suit` (play `count` cards of a suit at once onto the table's card of the suit), `count_as` (how the captured `card` counts), `play` and `drop` (play the hand or drop out, `[flow.drop_out]`); trick-taking games `meld` (show a `[[meld]]` of moment `lead` or `won-trick`, naming one of its cards), `marriage` (the shorthand of a marriage meld shown on one's lead, with `[flow] marriage`), `exchange`, `close`, `claim`, `pass` (in an auction: bid no more; after winning a trick: show no meld; in a climbing game: play nothing to the trick) `trump` (the declarer names trumps with a card of the suit) and `order_up` (bidding on a turned-up card, `[flow.auction] turned_up`: make the turned card's suit trumps) and `call` (the declarer of a contract with `call` names the card whose holder is its partner) and `announce` (a `[[flow.announcement]]` of the same id: raise the stake or announce a target during play); banker games (hands played by actions) `hit` (take one card), `stand` (take no more), `double` (stake as much again, take one card and stand), `split` (a pair becomes two hands, each with the stake, each dealt a second card) and `surrender` (give up the hand and half the stake).",
         ),
         key(
             "when",
@@ -1024,6 +1027,11 @@ pub static FLOW: TableDef = table(
             "redeal",
             Tables(&DEAL_CHECK),
             "Redeals checked on the dealt table (or the hands, with `on`).",
+        ),
+        key(
+            "announcement",
+            Tables(&ANNOUNCEMENT),
+            "Trick-taking games: announcements that raise the stake (a double, a redouble) or set a target (schneider, schwarz), made during play.",
         ),
         key(
             "deal_bonus",

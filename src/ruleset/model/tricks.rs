@@ -692,4 +692,89 @@ pub struct TricksFlow {
     pub close: Option<DeclId>,
     /// Claim the target.
     pub claim_declaration: Option<DeclId>,
+    /// The announcements that raise the stake or set a target (`[[flow.announcement]]`), in
+    /// ruleset order; empty in most games, which then pay nothing for them.
+    pub announcements: Vec<Announcement>,
+}
+
+/// Who may make an announcement (`by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnnounceBy {
+    /// The declarer and its partners (`"declarer"`).
+    Declarer,
+    /// The seats against the declarer (`"defenders"`).
+    Defenders,
+    /// Any seat (`"any"`).
+    Any,
+}
+
+/// An announcement that raises the stake or sets a target (`[[flow.announcement]]`: Schafkopf's
+/// Kontra and Re, a Schneider announced): made with its `[[declaration]]` (`effect =
+/// "announce"`) by a seat of `by` on its turn during play, while it has played fewer than
+/// `until_card` cards this hand, once a hand, and only after `after` was made. The hand's
+/// settlement is multiplied by the `factor` of each announcement made; the scoring script reads
+/// them (`hand.announcements`, `hand.stake`) with whether the announcing side reached its
+/// target (`points`, `min_tricks`, `max_tricks`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Announcement {
+    /// Its id: the declaration's, as records and the scoring script name it.
+    pub id: String,
+    /// Its display name (the declaration's).
+    pub name: String,
+    /// The declaration it is made with.
+    pub decl: DeclId,
+    /// Who may make it.
+    pub by: AnnounceBy,
+    /// It may be made while the announcer has played fewer cards than this to tricks this hand
+    /// (1: before its first card).
+    pub until_card: u32,
+    /// The announcement (an index of [`TricksFlow::announcements`]) that must have been made
+    /// first this hand.
+    pub after: Option<usize>,
+    /// What it multiplies the hand's settlement by (1: it only sets a target).
+    pub factor: i64,
+    /// The target the announcing side then must reach (empty: none), judged at the hand's end.
+    pub target: ContractGoal,
+}
+
+impl ContractGoal {
+    /// Whether a side with `points` and `tricks` of a hand of `total` tricks reached this goal
+    /// as an announced target, judged at the hand's end (an empty goal is reached).
+    pub fn reached(&self, points: i64, tricks: u32, total: u32) -> bool {
+        let need = match self.min_tricks {
+            Some(TrickCount::All) => total,
+            Some(TrickCount::Count(n)) => n,
+            None => 0,
+        };
+        self.points.is_none_or(|p| points >= p)
+            && tricks >= need
+            && self.max_tricks.is_none_or(|m| tricks <= m)
+    }
+}
+
+/// The product of `factors`, held at `i64::MAX` (many large factors cannot overflow it): the
+/// stake a hand's announcements make.
+pub fn stake_of(factors: impl Iterator<Item = i64>) -> i64 {
+    factors.fold(1i64, |p, f| p.saturating_mul(f))
+}
+
+/// One announcement made by `seat` as the scoring script reads it: `#{ id, seat, side, factor,
+/// reached }` (`side`: `"self"` when made by the scored side, else `"opponent"`).
+pub fn announcement_fact(
+    a: &Announcement,
+    seat: usize,
+    ours: bool,
+    reached: bool,
+) -> crate::script::FactValue {
+    use crate::script::FactValue;
+    FactValue::Map(vec![
+        ("id".into(), FactValue::Text(a.id.clone())),
+        ("seat".into(), FactValue::Int(seat as i64)),
+        (
+            "side".into(),
+            FactValue::Text(if ours { "self" } else { "opponent" }.into()),
+        ),
+        ("factor".into(), FactValue::Int(a.factor)),
+        ("reached".into(), FactValue::Bool(reached)),
+    ])
 }

@@ -62,6 +62,7 @@ impl TricksGame {
             dealt,
             reads_trump_suit,
             gave,
+            announced,
         } = self;
         crate::core::share(ruleset, &other.ruleset);
         crate::core::share(flow, &other.flow);
@@ -109,6 +110,7 @@ impl TricksGame {
         dealt.clone_from(&other.dealt);
         reads_trump_suit.clone_from(&other.reads_trump_suit);
         gave.clone_from(&other.gave);
+        announced.clone_from(&other.announced);
         ledger.copy_from(&other.ledger, record);
     }
 }

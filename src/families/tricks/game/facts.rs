@@ -54,6 +54,9 @@ pub struct TrickFacts {
     /// Each seat's cards as dealt and the talon as dealt (by id), where the script reads
     /// `dealt_hands` or `dealt_talon`.
     pub dealt: Option<(Vec<Vec<String>>, Vec<String>)>,
+    /// The announcements made (`hand.announcements`) and the stake they make (`hand.stake`),
+    /// where the rules hold announcements.
+    pub announcements: Option<(Vec<FactValue>, i64)>,
 }
 
 /// The cards of a hand as dealt, kept only where the scoring script reads them (`dealt_hands`,
@@ -168,6 +171,10 @@ impl TrickFacts {
                 FactValue::List(hands.into_iter().map(ids).collect()),
             ));
             extra.push(("dealt_talon", ids(talon)));
+        }
+        if let Some((made, stake)) = self.announcements {
+            extra.push(("announcements", FactValue::List(made)));
+            extra.push(("stake", FactValue::Int(stake)));
         }
         let mut facts = HandFacts {
             round: self.round,

@@ -65,6 +65,10 @@ impl TricksGame {
         if !(self.played[seat] & marks).is_empty() {
             return true;
         }
+        // An announcement only one side makes shows the announcer's side.
+        if !self.announced.is_empty() && self.announced_side(seat) {
+            return true;
+        }
         let played = self.played.iter().fold(CardSet::EMPTY, |a, &p| a | p);
         (marks - played - self.hands[viewer]).is_empty()
     }
