@@ -29,7 +29,6 @@ mod flow;
 pub mod keys;
 mod load;
 mod loader;
-pub mod melds;
 mod model;
 mod points;
 mod reach;

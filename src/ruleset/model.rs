@@ -10,6 +10,7 @@ use crate::script::ScoringScript;
 mod banker;
 mod climbing;
 mod matching;
+pub mod melds;
 mod tricks;
 
 pub use banker::*;

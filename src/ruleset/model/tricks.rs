@@ -647,7 +647,7 @@ pub struct TricksFlow {
     /// and those shown with a declaration on one's lead or on winning a trick.
     pub melds: Vec<Meld>,
     /// Every meld ready for play: its instances for every trump suit, computed once.
-    pub meld_table: crate::ruleset::melds::MeldTable,
+    pub meld_table: super::melds::MeldTable,
     /// The packets each hand is dealt in, in order (each player gets each packet in turn,
     /// the seat after the dealer first).
     pub deal_packets: Vec<u32>,

@@ -4,9 +4,7 @@
 //! after play (on one's lead, on winning a trick). The family's `melds` module counts the melds
 //! shown before play from the same instances. No game is named here.
 
-use super::model::{
-    DeclId, Meld, MeldMoment, MeldNewCard, MeldPattern, MeldReuse, MeldRules, MeldSuit,
-};
+use super::{DeclId, Meld, MeldMoment, MeldNewCard, MeldPattern, MeldReuse, MeldRules, MeldSuit};
 use crate::deck::{CardId, CardSet, Deck};
 
 /// One meld counted in a hand.
