@@ -109,6 +109,9 @@ pub struct TricksGame {
     declarer: Option<Seat>,
     /// The card the declarer called (a contract with `call`): its holder is the partner.
     called: Option<CardId>,
+    /// The seats every player knows do not hold the called card (a bit each): with
+    /// `call_answer`, a seat that followed the called suit with another card.
+    called_absent: u8,
     /// The seats that sit out the hand (a bit each): the declarer's partners under a contract
     /// played alone.
     sitting_out: u8,
@@ -246,6 +249,7 @@ pub fn start(ruleset: Arc<Ruleset>, options: StartOptions) -> Result<TricksGame,
         high_bid: None,
         declarer: None,
         called: None,
+        called_absent: 0,
         sitting_out: 0,
         talon: CardSet::EMPTY,
         talon_taken: false,
@@ -909,6 +913,7 @@ impl TricksGame {
         self.broken = false;
         self.declarer = None;
         self.called = None;
+        self.called_absent = 0;
         self.sitting_out = 0;
         self.announced.clear();
         self.melded.clear();
@@ -1076,6 +1081,9 @@ impl TricksGame {
         if self.beats(card, self.best_card) {
             self.best = seat;
             self.best_card = card;
+        }
+        if self.called.is_some() {
+            self.note_called_absent(seat, card);
         }
         self.trick[self.trick_len] = card;
         self.trick_len += 1;

@@ -403,3 +403,38 @@ fn an_imagined_deal_keeps_the_called_card_from_the_declarer() {
         "{holders:?}"
     );
 }
+
+/// With `call_answer`, a seat that follows the called suit with another card shows it does not
+/// hold the called Ace (its holder would have had to play it): the worlds a seat imagines then
+/// give the Ace only to the seats that may hold it. Seat 1 calls the Ace of Spades and leads the
+/// King; seat 2, out of plain spades, throws the Nine of Diamonds: seat 0 knows the Ace is seat
+/// 3's.
+#[test]
+fn an_imagined_deal_keeps_the_called_card_from_a_seat_that_did_not_answer() {
+    use rand::SeedableRng;
+    let r = load("tests/rulesets/called-partner.toml");
+    let mut g = deal4(&r, &CALL_DEAL);
+    for m in [
+        "bid 1",
+        "pass",
+        "pass",
+        "pass",
+        "call spades-ace",
+        "spades-king",
+        "diamonds-nine",
+    ] {
+        act(&mut g, m);
+    }
+    let ace = card(&r, "spades-ace");
+    for k in 0..40u64 {
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(k);
+        let world = g.determinized(0, &mut rng);
+        assert!(
+            world.hand(3).contains(ace),
+            "world {k}: only seat 3 may hold it"
+        );
+        for s in 0..4 {
+            assert_eq!(world.hand(s).len(), g.hand(s).len());
+        }
+    }
+}

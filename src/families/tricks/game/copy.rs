@@ -43,6 +43,7 @@ impl TricksGame {
             high_bid,
             declarer,
             called,
+            called_absent,
             sitting_out,
             talon,
             talon_taken,
@@ -91,6 +92,7 @@ impl TricksGame {
         high_bid.clone_from(&other.high_bid);
         declarer.clone_from(&other.declarer);
         called.clone_from(&other.called);
+        called_absent.clone_from(&other.called_absent);
         sitting_out.clone_from(&other.sitting_out);
         talon.clone_from(&other.talon);
         talon_taken.clone_from(&other.talon_taken);

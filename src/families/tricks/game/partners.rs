@@ -159,9 +159,25 @@ impl TricksGame {
         }
     }
 
-    /// In a world `seat` imagines, the called card (hidden from it) is not the declarer's: the
-    /// declarer never calls its own card. Dealt there, it changes places with a hidden card of
-    /// another seat's hand, chosen from `rng`.
+    /// `seat` follows the called card's suit with `card`: with `call_answer` its holder would
+    /// have had to play the called card, so every player now knows `seat` does not hold it.
+    pub(super) fn note_called_absent(&mut self, seat: Seat, card: CardId) {
+        let (Some(called), Some(led)) = (self.called, self.led) else {
+            return;
+        };
+        if card == called || !self.contract_call().is_some_and(|c| c.answer) {
+            return;
+        }
+        let order = self.trick_order();
+        if order.suit(led) == order.suit(called) {
+            self.called_absent |= 1 << seat;
+        }
+    }
+
+    /// In a world `seat` imagines, the called card (hidden from it) is not where every player
+    /// knows it is not: the declarer's hand (the declarer never calls its own card), nor a
+    /// seat that followed the called suit with another card (`call_answer`). Dealt there, it
+    /// changes places with a hidden card of another seat's hand, chosen from `rng`.
     pub(super) fn keep_called_from_declarer(
         &self,
         seat: Seat,
@@ -172,20 +188,24 @@ impl TricksGame {
         let (Some(card), Some(d)) = (self.called, self.declarer) else {
             return;
         };
-        if !hidden.contains(card) || !world.hands[d].contains(card) {
+        let barred = 1u8 << d | self.called_absent;
+        let seats = self.hands.len();
+        let Some(holder) = (0..seats).find(|&s| world.hands[s].contains(card)) else {
+            return;
+        };
+        if !hidden.contains(card) || barred >> holder & 1 == 0 {
             return;
         }
-        let seats = self.hands.len();
         let others: Vec<(Seat, CardId)> = (0..seats)
-            .filter(|&s| s != seat && s != d)
+            .filter(|&s| s != seat && barred >> s & 1 == 0)
             .flat_map(|s| (world.hands[s] & hidden).iter().map(move |c| (s, c)))
             .collect();
         if others.is_empty() {
             return;
         }
         let (s, swap) = others[rng.random_range(0..others.len())];
-        world.hands[d].remove(card);
-        world.hands[d].insert(swap);
+        world.hands[holder].remove(card);
+        world.hands[holder].insert(swap);
         world.hands[s].remove(swap);
         world.hands[s].insert(card);
     }
