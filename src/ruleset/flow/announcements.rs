@@ -6,7 +6,7 @@
 use super::*;
 use crate::ruleset::model::*;
 use crate::ruleset::reader::TableReader;
-use crate::ruleset::toml_tree::{Table, Value};
+use crate::ruleset::toml_tree::Table;
 use crate::ruleset::vocab::*;
 
 /// The most a single announcement multiplies the stake by.
@@ -76,7 +76,8 @@ pub(super) fn announcements(
                 1
             }
         };
-        let target = target(&mut r, errors);
+        // The keys of a contract's goal but `by_trick`.
+        let target = super::tricks::goal(&mut r, false, at, errors);
         r.finish(errors);
         let Some(id) = id else {
             continue;
@@ -193,43 +194,4 @@ pub(super) fn announcements(
         }
     }
     out
-}
-
-/// An announcement's target: `points`, `min_tricks` (a number or `"all"`), `max_tricks`.
-fn target(r: &mut TableReader, errors: &mut Vec<Diagnostic>) -> ContractGoal {
-    let count = |n: i64, at: &Loc, key: &str, errors: &mut Vec<Diagnostic>| {
-        if (0..=64).contains(&n) {
-            Some(n as u32)
-        } else {
-            errors.push(Diagnostic::error(
-                format!("`{key}` must be from 0 to 64 tricks, found {n}"),
-                at.clone(),
-            ));
-            None
-        }
-    };
-    let points = r.int("points", errors).map(|(n, _)| n);
-    let max_tricks = r
-        .int("max_tricks", errors)
-        .and_then(|(n, at)| count(n, at, "max_tricks", errors));
-    let min_tricks = match r.item("min_tricks") {
-        None => None,
-        Some(item) => match &item.value {
-            Value::Int(n) => count(*n, &item.loc, "min_tricks", errors).map(TrickCount::Count),
-            Value::Str(w, _) if w == "all" => Some(TrickCount::All),
-            _ => {
-                errors.push(Diagnostic::error(
-                    "`min_tricks` takes a number of tricks or \"all\"",
-                    item.loc.clone(),
-                ));
-                None
-            }
-        },
-    };
-    ContractGoal {
-        points,
-        by_trick: None,
-        min_tricks,
-        max_tricks,
-    }
 }

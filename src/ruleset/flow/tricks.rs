@@ -1184,6 +1184,17 @@ pub(super) fn contract_goal(
     loc: &Loc,
     errors: &mut Vec<Diagnostic>,
 ) -> ContractGoal {
+    goal(c, true, loc, errors)
+}
+
+/// A goal's keys: `points`, `min_tricks` (a number or `"all"`), `max_tricks`, and where
+/// `with_by_trick` (a contract's, not an announcement's target) `by_trick`.
+pub(super) fn goal(
+    c: &mut TableReader,
+    with_by_trick: bool,
+    loc: &Loc,
+    errors: &mut Vec<Diagnostic>,
+) -> ContractGoal {
     let count = |n: i64, at: &Loc, key: &str, errors: &mut Vec<Diagnostic>| {
         if (0..=64).contains(&n) {
             Some(n as u32)
@@ -1196,8 +1207,9 @@ pub(super) fn contract_goal(
         }
     };
     let points = c.int("points", errors).map(|(n, _)| n);
-    let by_trick = c
-        .int("by_trick", errors)
+    let by_trick = with_by_trick
+        .then(|| c.int("by_trick", errors))
+        .flatten()
         .and_then(|(n, at)| count(n, at, "by_trick", errors))
         .filter(|&n| n > 0);
     let max_tricks = c
