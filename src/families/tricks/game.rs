@@ -1481,7 +1481,9 @@ impl TricksGame {
             }
             Phase::Lead => {
                 out.extend(self.leadable(seat).iter().map(|card| Action::Play { card }));
-                self.announcement_moves(seat, out);
+                if !self.flow.announcements.is_empty() {
+                    self.announcement_moves(seat, out);
+                }
                 let allowed = |d: &DeclId| self.when_holds(*d, seat);
                 if !self.lead_shown {
                     self.meld_moves(seat, MeldMoment::Lead, out);
@@ -1509,7 +1511,9 @@ impl TricksGame {
             }
             Phase::Follow => {
                 out.extend(self.playable(seat).iter().map(|card| Action::Play { card }));
-                self.announcement_moves(seat, out);
+                if !self.flow.announcements.is_empty() {
+                    self.announcement_moves(seat, out);
+                }
             }
         }
     }

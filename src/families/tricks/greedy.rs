@@ -217,8 +217,8 @@ pub fn choose_why(view: &TricksView, legal: &[Action]) -> (Action, Why) {
     if legal.len() == 1 {
         return (legal[0], Why::Only);
     }
-    if matches!(view.phase, Phase::Lead | Phase::Follow)
-        && !view.flow.announcements.is_empty()
+    if !view.flow.announcements.is_empty()
+        && matches!(view.phase, Phase::Lead | Phase::Follow)
         && let Some(raise) = announce(view, legal)
     {
         return raise;
@@ -249,7 +249,9 @@ pub fn choose_why(view: &TricksView, legal: &[Action]) -> (Action, Why) {
 /// Raises the stake where it may and its hand is strong: an announcement with a factor over 1
 /// when the hand alone should take half the card points or more, by the estimate it bids
 /// contracts by (its sure winners with the cards thrown on them, half the rest) under the
-/// contract in play and its trumps. Never a target alone, never without a contract.
+/// contract in play and its trumps. Never a target alone, never without a contract. Kept out
+/// of line: the games without announcements never call it.
+#[inline(never)]
 fn announce(view: &TricksView, legal: &[Action]) -> Option<(Action, Why)> {
     let contract = view.contract?;
     let action = legal.iter().copied().find(|a| match a {
