@@ -77,7 +77,7 @@ pub(super) fn announcements(
             }
         };
         // The keys of a contract's goal but `by_trick`.
-        let target = super::tricks::goal(&mut r, false, at, errors);
+        let target = super::goal::goal(&mut r, false, at, errors);
         r.finish(errors);
         let Some(id) = id else {
             continue;

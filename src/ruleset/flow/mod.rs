@@ -16,6 +16,7 @@ mod announcements;
 mod banker;
 mod climbing;
 mod deal_bonus;
+mod goal;
 mod leftovers;
 mod matching;
 mod partners;
