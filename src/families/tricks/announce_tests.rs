@@ -3,29 +3,15 @@
 //! tests/rulesets/called-partner.toml, with Schneider and Schwarz announced as targets (a house
 //! rule after Skat). Sources are the ruleset's (pagat.com).
 
+use super::test_support::*;
 use super::*;
 use crate::agent::{Agent, GreedyAgent, RandomAgent, agent_rng};
 use crate::core::{Action, DeclId, Event, StartOptions};
-use crate::deck::{CardId, CardSet};
-use crate::ruleset::{self, Ruleset};
+use crate::deck::CardSet;
+use crate::ruleset::Ruleset;
 use std::sync::Arc;
 
 const KONTRA_RE: &str = "tests/rulesets/kontra-re.toml";
-
-fn load(path: &str) -> Arc<Ruleset> {
-    let loaded = ruleset::load(path);
-    Arc::new(
-        loaded
-            .value
-            .unwrap_or_else(|| panic!("{path}: {:?}", loaded.diagnostics)),
-    )
-}
-
-fn card(r: &Ruleset, id: &str) -> CardId {
-    r.deck
-        .card_by_id(id)
-        .unwrap_or_else(|| panic!("no card `{id}`"))
-}
 
 /// The declaration of id `id`.
 fn decl(r: &Ruleset, id: &str) -> DeclId {
@@ -35,76 +21,6 @@ fn decl(r: &Ruleset, id: &str) -> DeclId {
             .position(|d| d.id == id)
             .unwrap_or_else(|| panic!("no declaration `{id}`")) as u8,
     )
-}
-
-/// The call-ace deal of partners_tests.rs: seat 1 bids and calls the Ace of Clubs, held by
-/// seat 2; seats 0 and 3 defend.
-const CALL_DEAL: [[&str; 6]; 4] = [
-    [
-        "hearts-jack",
-        "diamonds-jack",
-        "hearts-king",
-        "hearts-nine",
-        "clubs-king",
-        "diamonds-ten",
-    ],
-    [
-        "clubs-queen",
-        "spades-queen",
-        "clubs-jack",
-        "hearts-ace",
-        "clubs-nine",
-        "spades-king",
-    ],
-    [
-        "clubs-ace",
-        "clubs-ten",
-        "hearts-ten",
-        "spades-jack",
-        "diamonds-nine",
-        "diamonds-king",
-    ],
-    [
-        "hearts-queen",
-        "diamonds-queen",
-        "spades-ace",
-        "spades-ten",
-        "diamonds-ace",
-        "spades-nine",
-    ],
-];
-
-/// A hand of four seats dealt as `hands` (seat 0 dealing, in the ruleset's packets).
-fn deal(r: &Arc<Ruleset>, hands: &[[&str; 6]; 4]) -> TricksGame {
-    let flow = r.tricks().expect("a trick-taking ruleset");
-    let mut order = Vec::new();
-    let mut taken = [0usize; 4];
-    for &k in flow.deal_packets.iter().cycle() {
-        if taken[0] >= 6 {
-            break;
-        }
-        for seat in [1, 2, 3, 0] {
-            let from = taken[seat];
-            order.extend(
-                hands[seat][from..from + k as usize]
-                    .iter()
-                    .map(|i| card(r, i)),
-            );
-            taken[seat] += k as usize;
-        }
-    }
-    start(
-        Arc::clone(r),
-        StartOptions {
-            seed: 1,
-            rounds: Some(1),
-            first_dealer: Some(0),
-            deck_orders: vec![order],
-            log_events: true,
-            ..StartOptions::default()
-        },
-    )
-    .unwrap()
 }
 
 /// A move: `pass`, `bid N`, `call CARD`, `say ID` (an announcement), or a card id to play.
@@ -151,7 +67,7 @@ fn offered(g: &TricksGame) -> Vec<String> {
 #[test]
 fn re_is_refused_without_kontra() {
     let r = load(KONTRA_RE);
-    let mut g = deal(&r, &CALL_DEAL);
+    let mut g = deal4(&r, &CALL_DEAL);
     for m in ["bid 1", "pass", "pass", "pass", "call clubs-ace"] {
         act(&mut g, m);
     }
@@ -224,7 +140,7 @@ fn re_is_refused_without_kontra() {
 fn a_worked_kontra_re_hand() {
     use std::fmt::Write as _;
     let r = load(KONTRA_RE);
-    let mut g = deal(&r, &CALL_DEAL);
+    let mut g = deal4(&r, &CALL_DEAL);
     for m in [
         "bid 1",
         "pass",

@@ -16,43 +16,6 @@ fn seats_of(bits: u8) -> Vec<usize> {
     (0..8).filter(|s| bits >> s & 1 != 0).collect()
 }
 
-/// The call-ace deal: seat 1 (forehand) holds Clubs and Spades outside trumps, seat 2 the Ace of
-/// Clubs, seat 3 two Aces.
-const CALL_DEAL: [[&str; 6]; 4] = [
-    [
-        "hearts-jack",
-        "diamonds-jack",
-        "hearts-king",
-        "hearts-nine",
-        "clubs-king",
-        "diamonds-ten",
-    ],
-    [
-        "clubs-queen",
-        "spades-queen",
-        "clubs-jack",
-        "hearts-ace",
-        "clubs-nine",
-        "spades-king",
-    ],
-    [
-        "clubs-ace",
-        "clubs-ten",
-        "hearts-ten",
-        "spades-jack",
-        "diamonds-nine",
-        "diamonds-king",
-    ],
-    [
-        "hearts-queen",
-        "diamonds-queen",
-        "spades-ace",
-        "spades-ten",
-        "diamonds-ace",
-        "spades-nine",
-    ],
-];
-
 /// pagat.com/schafk/schafk.html: the caller names an Ace of a suit other than hearts (trumps),
 /// not its own, of a suit it holds a card of outside trumps. Seat 1 holds the Nine of Clubs and
 /// the King of Spades: it may call the Ace of Clubs or of Spades, never the Ace of Hearts (a

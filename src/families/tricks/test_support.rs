@@ -117,3 +117,40 @@ pub fn errors_of(text: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The call-ace deal: seat 1 (forehand) holds Clubs and Spades outside trumps, seat 2 the Ace of
+/// Clubs, seat 3 two Aces.
+pub const CALL_DEAL: [[&str; 6]; 4] = [
+    [
+        "hearts-jack",
+        "diamonds-jack",
+        "hearts-king",
+        "hearts-nine",
+        "clubs-king",
+        "diamonds-ten",
+    ],
+    [
+        "clubs-queen",
+        "spades-queen",
+        "clubs-jack",
+        "hearts-ace",
+        "clubs-nine",
+        "spades-king",
+    ],
+    [
+        "clubs-ace",
+        "clubs-ten",
+        "hearts-ten",
+        "spades-jack",
+        "diamonds-nine",
+        "diamonds-king",
+    ],
+    [
+        "hearts-queen",
+        "diamonds-queen",
+        "spades-ace",
+        "spades-ten",
+        "diamonds-ace",
+        "spades-nine",
+    ],
+];
